@@ -1,0 +1,422 @@
+package exec
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// Cgroup handling is written against cgroupfs directly rather than with a
+// library such as containerd/cgroups: a job needs six files (a memory limit
+// and its peak and OOM counters, a pids limit, a CPU usage counter, the
+// process list), the v1/v2 hybrid of these machines needs detection per
+// controller, and the library would bring systemd, D-Bus, eBPF and protobuf
+// modules into every program that imports this package.
+
+// cgroupLayout is where this process may create job cgroups, per controller.
+// An empty directory means the controller is not available.
+type cgroupLayout struct {
+	memory  string // v1 memory hierarchy, or a v2 directory
+	pids    string
+	cpuacct string
+	v2      bool // memory/pids/cpu come from a cgroup2 directory
+	memsw   bool // v1 memory.memsw.limit_in_bytes exists
+	note    string
+}
+
+var cgroupSeq atomic.Uint64
+
+// detectCgroups finds, for each controller, the cgroup this process is in
+// and checks that a child can be made there.
+func detectCgroups() cgroupLayout {
+	var l cgroupLayout
+	mounts, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		l.note = "no /proc/self/mountinfo"
+		return l
+	}
+	self, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		l.note = "no /proc/self/cgroup"
+		return l
+	}
+	paths := map[string]string{} // controller (or "" for v2) -> path
+	for _, line := range strings.Split(strings.TrimSpace(string(self)), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		if parts[1] == "" {
+			paths[""] = parts[2]
+			continue
+		}
+		for _, c := range strings.Split(parts[1], ",") {
+			paths[c] = parts[2]
+		}
+	}
+	// mountinfo: id parent major:minor root mountpoint opts ... - fstype source superopts
+	var v2mount, v2root string
+	v1 := map[string][2]string{} // controller -> {mountpoint, root}
+	sc := bufio.NewScanner(bytes.NewReader(mounts))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		sep := -1
+		for i, x := range f {
+			if x == "-" {
+				sep = i
+				break
+			}
+		}
+		if sep < 0 || sep+3 >= len(f) || len(f) < 5 {
+			continue
+		}
+		fstype, super := f[sep+1], f[sep+3]
+		switch fstype {
+		case "cgroup2":
+			v2mount, v2root = f[4], f[3]
+		case "cgroup":
+			for _, o := range strings.Split(super, ",") {
+				if o == "memory" || o == "pids" || o == "cpuacct" {
+					v1[o] = [2]string{f[4], f[3]}
+				}
+			}
+		}
+	}
+	base := func(mnt, root, cur string) string {
+		rel, err := filepath.Rel(root, cur)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			rel = "."
+		}
+		return filepath.Join(mnt, rel)
+	}
+	var notes []string
+	for _, c := range []string{"memory", "pids", "cpuacct"} {
+		m, ok := v1[c]
+		if !ok {
+			continue
+		}
+		dir := base(m[0], m[1], paths[c])
+		if err := probeCgroupDir(dir); err != nil {
+			notes = append(notes, fmt.Sprintf("%s cgroup %s: %v", c, dir, err))
+			continue
+		}
+		switch c {
+		case "memory":
+			l.memory = dir
+			_, err := os.Stat(filepath.Join(dir, "memory.memsw.limit_in_bytes"))
+			l.memsw = err == nil
+		case "pids":
+			l.pids = dir
+		case "cpuacct":
+			l.cpuacct = dir
+		}
+	}
+	if l.memory == "" && l.pids == "" && v2mount != "" {
+		dir := base(v2mount, v2root, paths[""])
+		ctl, _ := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control"))
+		have := strings.Fields(string(ctl))
+		if contains(have, "memory") && contains(have, "pids") {
+			if err := probeCgroupDir(dir); err == nil {
+				l.memory, l.pids, l.cpuacct, l.v2 = dir, dir, dir, true
+			} else {
+				notes = append(notes, fmt.Sprintf("cgroup2 %s: %v", dir, err))
+			}
+		} else {
+			notes = append(notes, fmt.Sprintf("cgroup2 %s delegates only %q", dir, strings.TrimSpace(string(ctl))))
+		}
+	}
+	for _, dir := range []string{l.memory, l.pids, l.cpuacct} {
+		removeStaleCgroups(dir)
+	}
+	if l.memory == "" {
+		notes = append(notes, "no usable memory cgroup: memory is bounded per process with RLIMIT_AS")
+	}
+	if l.pids == "" {
+		notes = append(notes, "no usable pids cgroup: processes are bounded with RLIMIT_NPROC, shared by all jobs of one uid")
+	}
+	l.note = strings.Join(notes, "; ")
+	return l
+}
+
+// removeStaleCgroups removes the empty job cgroups that processes no longer
+// running left in dir (a program that exited without closing its runners).
+func removeStaleCgroups(dir string) {
+	if dir == "" {
+		return
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), "adaptbench-")
+		if !ok || !e.IsDir() {
+			continue
+		}
+		pidText, _, _ := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err == nil {
+			continue // still running
+		}
+		os.Remove(filepath.Join(dir, e.Name())) // fails, harmlessly, if not empty
+	}
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func probeCgroupDir(dir string) error {
+	p := filepath.Join(dir, fmt.Sprintf("adaptbench-probe-%d", os.Getpid()))
+	if err := os.Mkdir(p, 0o755); err != nil {
+		return err
+	}
+	return os.Remove(p)
+}
+
+// jobCgroup is the set of cgroups of one job.
+type jobCgroup struct {
+	layout *cgroupLayout
+	dirs   []string // every directory created, for add and remove
+	memory string
+	pids   string
+	cpu    string
+}
+
+// create makes an empty set of cgroups for one job, with no limits yet.
+func (l *cgroupLayout) create() (*jobCgroup, error) {
+	if l.memory == "" && l.pids == "" && l.cpuacct == "" {
+		return nil, nil
+	}
+	name := fmt.Sprintf("adaptbench-%d-%d", os.Getpid(), cgroupSeq.Add(1))
+	c := &jobCgroup{layout: l}
+	mk := func(base string) (string, error) {
+		if base == "" {
+			return "", nil
+		}
+		d := filepath.Join(base, name)
+		for _, x := range c.dirs {
+			if x == d {
+				return d, nil
+			}
+		}
+		if err := os.Mkdir(d, 0o755); err != nil {
+			return "", err
+		}
+		c.dirs = append(c.dirs, d)
+		return d, nil
+	}
+	var err error
+	if c.memory, err = mk(l.memory); err != nil {
+		return nil, c.fail(err)
+	}
+	if c.pids, err = mk(l.pids); err != nil {
+		return nil, c.fail(err)
+	}
+	if c.cpu, err = mk(l.cpuacct); err != nil {
+		return nil, c.fail(err)
+	}
+	return c, nil
+}
+
+// setLimits writes the job's memory and process limits.
+func (c *jobCgroup) setLimits(lim Limits) error {
+	if c == nil {
+		return nil
+	}
+	var err error
+	if c.memory != "" && lim.Memory > 0 {
+		mem := strconv.FormatUint(uint64(lim.Memory), 10)
+		if c.layout.v2 {
+			err = writeFile(c.memory, "memory.max", mem)
+			if err == nil {
+				err = writeFile(c.memory, "memory.swap.max", "0")
+				if errors.Is(err, os.ErrNotExist) {
+					err = nil
+				}
+			}
+		} else {
+			err = writeFile(c.memory, "memory.limit_in_bytes", mem)
+			if err == nil && c.layout.memsw {
+				err = writeFile(c.memory, "memory.memsw.limit_in_bytes", mem)
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("exec: set memory limit: %w", err)
+		}
+	}
+	if c.pids != "" && lim.Processes > 0 {
+		// One more for the init process.
+		if err := writeFile(c.pids, "pids.max", strconv.Itoa(lim.Processes+1)); err != nil {
+			return fmt.Errorf("exec: set process limit: %w", err)
+		}
+	}
+	return nil
+}
+
+func (c *jobCgroup) fail(err error) error {
+	c.remove()
+	return fmt.Errorf("exec: create cgroup: %w", err)
+}
+
+func writeFile(dir, name, value string) error {
+	return os.WriteFile(filepath.Join(dir, name), []byte(value), 0o644)
+}
+
+func readInt(dir, name string) (int64, bool) {
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	return n, err == nil
+}
+
+// readKey reads "key value" lines (memory.oom_control, memory.events, cpu.stat).
+func readKey(dir, name, key string) (int64, bool) {
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, key+" "); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
+}
+
+// add moves pid into every cgroup of the job.
+func (c *jobCgroup) add(pid int) error {
+	for _, d := range c.dirs {
+		if err := writeFile(d, "cgroup.procs", strconv.Itoa(pid)); err != nil {
+			return fmt.Errorf("exec: add process to cgroup %s: %w", d, err)
+		}
+	}
+	return nil
+}
+
+// release moves pid (the init, once the job is over) back to the cgroups
+// this process was in, so that the job's cgroups can be removed at once.
+func (c *jobCgroup) release(pid int) {
+	if c == nil {
+		return
+	}
+	for _, d := range c.dirs {
+		writeFile(filepath.Dir(d), "cgroup.procs", strconv.Itoa(pid))
+	}
+}
+
+func (c *jobCgroup) cpuUsage() (time.Duration, bool) {
+	if c == nil || c.cpu == "" {
+		return 0, false
+	}
+	if c.layout.v2 {
+		us, ok := readKey(c.cpu, "cpu.stat", "usage_usec")
+		return time.Duration(us) * time.Microsecond, ok
+	}
+	ns, ok := readInt(c.cpu, "cpuacct.usage")
+	return time.Duration(ns), ok
+}
+
+func (c *jobCgroup) peakMemory() (Size, bool) {
+	if c == nil || c.memory == "" {
+		return 0, false
+	}
+	name := "memory.max_usage_in_bytes"
+	if c.layout.v2 {
+		name = "memory.peak"
+	}
+	n, ok := readInt(c.memory, name)
+	return Size(n), ok
+}
+
+func (c *jobCgroup) oomKilled() bool {
+	if c == nil || c.memory == "" {
+		return false
+	}
+	if c.layout.v2 {
+		n, _ := readKey(c.memory, "memory.events", "oom_kill")
+		return n > 0
+	}
+	if n, ok := readKey(c.memory, "memory.oom_control", "oom_kill"); ok {
+		return n > 0
+	}
+	n, _ := readInt(c.memory, "memory.failcnt")
+	return n > 0
+}
+
+func (c *jobCgroup) pidsLimited() bool {
+	if c == nil || c.pids == "" {
+		return false
+	}
+	if c.layout.v2 {
+		n, _ := readKey(c.pids, "pids.events", "max")
+		return n > 0
+	}
+	n, _ := readKey(c.pids, "pids.events", "max")
+	return n > 0
+}
+
+// killAll kills every process in the job's cgroups until none is left.
+func (c *jobCgroup) killAll() {
+	if c == nil {
+		return
+	}
+	for _, d := range c.dirs {
+		if c.layout.v2 {
+			if writeFile(d, "cgroup.kill", "1") == nil {
+				continue
+			}
+		}
+		for range 50 {
+			b, err := os.ReadFile(filepath.Join(d, "cgroup.procs"))
+			if err != nil || len(bytes.TrimSpace(b)) == 0 {
+				break
+			}
+			for _, f := range strings.Fields(string(b)) {
+				if pid, err := strconv.Atoi(f); err == nil {
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
+// remove deletes the job's cgroups; it retries briefly while the kernel
+// finishes tearing down the last processes.
+func (c *jobCgroup) remove() error {
+	if c == nil {
+		return nil
+	}
+	var errs []error
+	for _, d := range c.dirs {
+		var err error
+		for i := range 100 {
+			if err = os.Remove(d); err == nil || errors.Is(err, os.ErrNotExist) {
+				err = nil
+				break
+			}
+			time.Sleep(time.Duration(i+1) * 100 * time.Microsecond)
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}

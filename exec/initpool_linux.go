@@ -1,0 +1,216 @@
+package exec
+
+import (
+	"fmt"
+	"io"
+	"os"
+	osexec "os/exec"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// initProc is a started init process waiting for its job. Starting one
+// costs a few milliseconds (namespaces, and the Go runtime of this binary
+// starting again), so a runner keeps a few started ahead of need, as
+// go-judge keeps a pool of ready containers: the cost then overlaps the
+// previous job instead of adding to the next one.
+type initProc struct {
+	cmd     *osexec.Cmd
+	cfgW    *os.File // the init reads its job from here
+	statusR *os.File // the init reports here
+	stdinW  *os.File
+	stdoutR *os.File
+	stderrR *os.File
+	// cg holds the init from its start, so that the job's processes are in
+	// it from theirs. Moving a process into a cgroup v1 waits for an RCU
+	// grace period (milliseconds), so it is done here, ahead of the job.
+	cg *jobCgroup
+}
+
+// prestart is how many started inits a runner keeps ready.
+const prestart = 2
+
+type initPool struct {
+	mu      sync.Mutex
+	idle    []*initProc
+	filling int
+	fills   sync.WaitGroup
+	closed  bool
+}
+
+// take returns a ready init, starting one if none is ready, and starts a
+// replacement in the background.
+func (p *procRunner) take() (*initProc, error) {
+	p.pool.mu.Lock()
+	var ip *initProc
+	if n := len(p.pool.idle); n > 0 {
+		ip = p.pool.idle[n-1]
+		p.pool.idle = p.pool.idle[:n-1]
+	}
+	p.refillLocked()
+	p.pool.mu.Unlock()
+	if ip != nil {
+		return ip, nil
+	}
+	return p.spawn()
+}
+
+func (p *procRunner) refillLocked() {
+	for !p.pool.closed && len(p.pool.idle)+p.pool.filling < prestart {
+		p.pool.filling++
+		p.pool.fills.Add(1)
+		go func() {
+			defer p.pool.fills.Done()
+			ip, err := p.spawn()
+			p.pool.mu.Lock()
+			defer p.pool.mu.Unlock()
+			p.pool.filling--
+			if err != nil {
+				return // the next take starts one itself and reports the error
+			}
+			if p.pool.closed {
+				ip.discard()
+				return
+			}
+			p.pool.idle = append(p.pool.idle, ip)
+		}()
+	}
+}
+
+// close kills the ready inits; later jobs start their own.
+func (p *procRunner) close() {
+	p.pool.mu.Lock()
+	idle := p.pool.idle
+	p.pool.idle, p.pool.closed = nil, true
+	p.pool.mu.Unlock()
+	for _, ip := range idle {
+		ip.discard()
+	}
+	p.pool.fills.Wait()
+	p.reaping.Wait()
+}
+
+func (p *procRunner) spawn() (*initProc, error) {
+	var files []*os.File
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
+	fail := func(err error) (*initProc, error) {
+		for _, f := range files {
+			f.Close()
+		}
+		return nil, fmt.Errorf("exec: start sandbox init: %w", err)
+	}
+	cfgR, cfgW, err := pipe()
+	if err != nil {
+		return fail(err)
+	}
+	stR, stW, err := pipe()
+	if err != nil {
+		return fail(err)
+	}
+	inR, inW, err := pipe()
+	if err != nil {
+		return fail(err)
+	}
+	outR, outW, err := pipe()
+	if err != nil {
+		return fail(err)
+	}
+	errR, errW, err := pipe()
+	if err != nil {
+		return fail(err)
+	}
+	cmd := &osexec.Cmd{
+		Path:        "/proc/self/exe",
+		Args:        []string{initArg0},
+		Env:         initEnv,
+		Dir:         "/",
+		Stdin:       inR,
+		Stdout:      outW,
+		Stderr:      errW,
+		ExtraFiles:  []*os.File{cfgR, stW},
+		SysProcAttr: p.sysProcAttr(),
+	}
+	if err := cmd.Start(); err != nil {
+		return fail(err)
+	}
+	for _, f := range []*os.File{cfgR, stW, inR, outW, errW} {
+		f.Close()
+	}
+	ip := &initProc{cmd: cmd, cfgW: cfgW, statusR: stR, stdinW: inW, stdoutR: outR, stderrR: errR}
+	if !p.cfg.NoCgroups {
+		cg, err := p.cg.create()
+		if err == nil {
+			err = cg.add(cmd.Process.Pid)
+		}
+		ip.cg = cg
+		if err != nil {
+			ip.discard()
+			return nil, err
+		}
+	}
+	return ip, nil
+}
+
+// kill kills the init; in a PID namespace that kills every process of the
+// job. Unisolated, it also kills the init's process group.
+func (ip *initProc) kill(isolate bool) {
+	ip.cmd.Process.Kill()
+	if !isolate {
+		syscall.Kill(-ip.cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
+
+// discard kills an init that never got a job and releases its pipes.
+func (ip *initProc) discard() {
+	ip.cmd.Process.Kill()
+	ip.cmd.Wait()
+	ip.closeFiles()
+	ip.cg.remove()
+}
+
+func (ip *initProc) closeFiles() {
+	for _, f := range []*os.File{ip.cfgW, ip.statusR, ip.stdinW, ip.stdoutR, ip.stderrR} {
+		f.Close()
+	}
+}
+
+// pump copies the job's stdin in and its stdout and stderr out. wait ends
+// the copying: it waits for the output pipes to reach end of file, at most
+// grace, then closes them.
+func (ip *initProc) pump(stdin io.Reader, stdout, stderr io.Writer) (wait func(grace time.Duration)) {
+	var wg sync.WaitGroup
+	copyOut := func(w io.Writer, r *os.File) {
+		defer wg.Done()
+		io.Copy(w, r)
+	}
+	wg.Add(2)
+	go copyOut(stdout, ip.stdoutR)
+	go copyOut(stderr, ip.stderrR)
+	if stdin == nil {
+		ip.stdinW.Close()
+	} else {
+		go func() {
+			io.Copy(ip.stdinW, stdin)
+			ip.stdinW.Close()
+		}()
+	}
+	return func(grace time.Duration) {
+		done := make(chan struct{})
+		go func() { wg.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(grace):
+			// A process outside our reach still holds the pipes.
+			ip.stdoutR.SetReadDeadline(time.Now())
+			ip.stderrR.SetReadDeadline(time.Now())
+			<-done
+		}
+	}
+}

@@ -1,0 +1,316 @@
+package exec
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	osexec "os/exec"
+	"runtime"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// The sandbox runs a job in two steps. The host process re-executes its own
+// binary (/proc/self/exe) inside new namespaces with argv[0] set to
+// initArg0; this package's init function sees that and, instead of running
+// the program's main, becomes the job's init process: PID 1 of the job's
+// PID namespace. It reads an initConfig from fd 3, prepares the mounts,
+// applies the rlimits, drops every capability, starts the job's command,
+// reaps every process until the command exits, writes an initStatus to fd 4
+// and exits. Its exit makes the kernel kill whatever the command left
+// behind in the namespace.
+const initArg0 = "adaptbench-sandbox-init"
+
+const (
+	initConfigFD = 3
+	initStatusFD = 4
+)
+
+// initConfig is what the host sends the init process.
+type initConfig struct {
+	Isolate bool `json:"isolate"`
+	// HostWorkspace is the workspace's path on the host; Workspace is where
+	// the command sees it.
+	HostWorkspace string   `json:"host_workspace"`
+	Workspace     string   `json:"workspace"`
+	Args          []string `json:"args"`
+	Env           []string `json:"env"`
+	// UID and GID are the identity of the command inside the namespace
+	// (they differ from the init's own when the host is root).
+	UID       int      `json:"uid"`
+	GID       int      `json:"gid"`
+	Rlimits   []rlimit `json:"rlimits"`
+	TmpSize   uint64   `json:"tmp_size"`
+	DropCaps  bool     `json:"drop_caps"`
+	SetUser   bool     `json:"set_user"`
+	Subreaper bool     `json:"subreaper"`
+}
+
+type rlimit struct {
+	Resource int    `json:"resource"`
+	Soft     uint64 `json:"soft"`
+	Hard     uint64 `json:"hard"`
+}
+
+// initStatus is what the init process reports back.
+type initStatus struct {
+	// Stage and Err are set when the init failed before or while starting
+	// the command: an infrastructure error.
+	Stage string `json:"stage,omitempty"`
+	Err   string `json:"err,omitempty"`
+	// NotFound is set when the command's executable does not exist.
+	NotFound bool `json:"not_found,omitempty"`
+	Exited   bool `json:"exited"`
+	ExitCode int  `json:"exit_code"`
+	Signal   int  `json:"signal"`
+	// UserNS and SysNS are the CPU time of the command and the processes it
+	// waited for; MaxRSS is the largest resident set in KiB.
+	UserNS int64 `json:"user_ns"`
+	SysNS  int64 `json:"sys_ns"`
+	MaxRSS int64 `json:"max_rss"`
+}
+
+func init() {
+	if len(os.Args) > 0 && os.Args[0] == initArg0 {
+		// Package initialisation runs on the main thread, locked; keep it so
+		// that the per-thread capability state set below is the state the
+		// command is forked from.
+		runtime.LockOSThread()
+		os.Exit(sandboxInit())
+	}
+}
+
+func sandboxInit() int {
+	status := os.NewFile(initStatusFD, "status")
+	report := func(st initStatus) int {
+		b, _ := json.Marshal(st)
+		status.Write(b)
+		return 0
+	}
+	fail := func(stage string, err error) int {
+		return report(initStatus{Stage: stage, Err: err.Error()})
+	}
+	syscall.CloseOnExec(initConfigFD)
+	syscall.CloseOnExec(initStatusFD)
+	cfgFile := os.NewFile(initConfigFD, "config")
+	var cfg initConfig
+	if err := json.NewDecoder(cfgFile).Decode(&cfg); err != nil {
+		return fail("read config", err)
+	}
+	// After its report the init waits for the host to close the config
+	// pipe: the host first moves it out of the job's cgroups, so that
+	// they can be removed at once while this process exits.
+	report = func(st initStatus) int {
+		b, _ := json.Marshal(st)
+		status.Write(b)
+		io.Copy(io.Discard, cfgFile)
+		return 0
+	}
+	if cfg.Isolate {
+		if err := setupMounts(cfg); err != nil {
+			return fail("mounts", err)
+		}
+		if err := unix.Sethostname([]byte("sandbox")); err != nil {
+			return fail("hostname", err)
+		}
+		if err := unix.Setdomainname([]byte("sandbox")); err != nil {
+			return fail("domainname", err)
+		}
+	}
+	if cfg.Subreaper {
+		if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+			return fail("subreaper", err)
+		}
+	}
+	if err := os.Chdir(cfg.Workspace); err != nil {
+		return fail("chdir", err)
+	}
+	path, err := lookPath(cfg.Args[0], cfg.Env)
+	if err != nil {
+		return report(initStatus{NotFound: true, Err: err.Error()})
+	}
+	for _, rl := range cfg.Rlimits {
+		if err := unix.Setrlimit(rl.Resource, &unix.Rlimit{Cur: rl.Soft, Max: rl.Hard}); err != nil {
+			return fail("rlimit", fmt.Errorf("resource %d: %w", rl.Resource, err))
+		}
+	}
+	if cfg.DropCaps {
+		if err := dropCapabilities(); err != nil {
+			return fail("capabilities", err)
+		}
+	}
+	attr := &syscall.ProcAttr{
+		Dir:   cfg.Workspace,
+		Env:   cfg.Env,
+		Files: []uintptr{0, 1, 2},
+		Sys:   &syscall.SysProcAttr{Setsid: true},
+	}
+	if cfg.SetUser {
+		attr.Sys.Credential = &syscall.Credential{Uid: uint32(cfg.UID), Gid: uint32(cfg.GID), Groups: []uint32{}}
+	}
+	pid, err := syscall.ForkExec(path, cfg.Args, attr)
+	if err != nil {
+		return fail("start", err)
+	}
+	// Reap everything; stop when the command itself has exited.
+	for {
+		var ws syscall.WaitStatus
+		var ru syscall.Rusage
+		wpid, err := syscall.Wait4(-1, &ws, 0, &ru)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return fail("wait", err)
+		}
+		if wpid != pid {
+			continue
+		}
+		st := initStatus{
+			Exited:   ws.Exited(),
+			ExitCode: ws.ExitStatus(),
+			UserNS:   ru.Utime.Nano(),
+			SysNS:    ru.Stime.Nano(),
+			MaxRSS:   ru.Maxrss,
+		}
+		if ws.Signaled() {
+			st.Signal = int(ws.Signal())
+		}
+		if cfg.Isolate {
+			// This is PID 1: kill every other process of the namespace
+			// and reap them, so that none is left when the host reads
+			// the report.
+			syscall.Kill(-1, syscall.SIGKILL)
+			for {
+				var ws syscall.WaitStatus
+				if _, err := syscall.Wait4(-1, &ws, 0, nil); err == syscall.ECHILD {
+					break
+				} else if err != nil && err != syscall.EINTR {
+					break
+				}
+			}
+		} else {
+			killDescendants()
+		}
+		// The job's output ends here, not when this process has exited.
+		syscall.Close(0)
+		syscall.Close(1)
+		syscall.Close(2)
+		return report(st)
+	}
+}
+
+// setupMounts gives the job its view of the filesystem: the host's,
+// read-only and without set-uid, with a private /tmp and /dev/shm, the
+// workspace writable at WorkDir and a /proc of the new PID namespace.
+func setupMounts(cfg initConfig) error {
+	// Detach a copy of the workspace before the tree goes read-only.
+	ws, err := unix.OpenTree(unix.AT_FDCWD, cfg.HostWorkspace, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+	if err != nil {
+		return fmt.Errorf("open_tree %s: %w", cfg.HostWorkspace, err)
+	}
+	defer unix.Close(ws)
+	attr := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID, Propagation: unix.MS_PRIVATE}
+	if err := unix.MountSetattr(-1, "/", unix.AT_RECURSIVE, attr); err != nil {
+		return fmt.Errorf("mount_setattr / read-only: %w (needs Linux 5.12 or later)", err)
+	}
+	tmpOpts := fmt.Sprintf("size=%d,mode=1777", cfg.TmpSize)
+	if err := unix.Mount("tmpfs", "/tmp", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, tmpOpts); err != nil {
+		return fmt.Errorf("mount tmpfs on /tmp: %w", err)
+	}
+	if err := os.Mkdir(WorkDir, 0o755); err != nil {
+		return err
+	}
+	if err := unix.MoveMount(ws, "", unix.AT_FDCWD, WorkDir, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+		return fmt.Errorf("move workspace to %s: %w", WorkDir, err)
+	}
+	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return fmt.Errorf("mount /proc: %w", err)
+	}
+	if _, err := os.Stat("/dev/shm"); err == nil {
+		if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, tmpOpts); err != nil {
+			return fmt.Errorf("mount tmpfs on /dev/shm: %w", err)
+		}
+	}
+	return nil
+}
+
+const (
+	secbitNoRoot             = 1 << 0
+	secbitNoRootLocked       = 1 << 1
+	secbitNoCapAmbientRaise  = 1 << 6
+	secbitNoCapAmbientLocked = 1 << 7
+)
+
+// dropCapabilities makes sure the command runs with no capability, even as
+// uid 0 of the namespace: it empties the bounding set, stops root from
+// regaining capabilities at execve, and sets no_new_privs.
+func dropCapabilities() error {
+	for c := 0; c <= unix.CAP_LAST_CAP; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && err != unix.EINVAL {
+			return fmt.Errorf("drop bounding capability %d: %w", c, err)
+		}
+	}
+	bits := uintptr(secbitNoRoot | secbitNoRootLocked | secbitNoCapAmbientRaise | secbitNoCapAmbientLocked)
+	if err := unix.Prctl(unix.PR_SET_SECUREBITS, bits, 0, 0, 0); err != nil {
+		return fmt.Errorf("securebits: %w", err)
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("no_new_privs: %w", err)
+	}
+	return nil
+}
+
+// killDescendants kills the processes that were re-parented to this init
+// (it is a child subreaper when not isolated) and reaps them.
+func killDescendants() {
+	for range 100 {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/self/task/%d/children", unix.Gettid()))
+		kids := strings.Fields(string(b))
+		if len(kids) == 0 {
+			return
+		}
+		for _, k := range kids {
+			var pid int
+			fmt.Sscan(k, &pid)
+			if pid > 0 {
+				unix.Kill(pid, unix.SIGKILL)
+			}
+		}
+		for {
+			var ws syscall.WaitStatus
+			if pid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil); pid <= 0 || err != nil {
+				break
+			}
+		}
+	}
+}
+
+// lookPath finds file in the PATH of env.
+func lookPath(file string, env []string) (string, error) {
+	if strings.Contains(file, "/") {
+		if _, err := os.Stat(file); err != nil {
+			return "", err
+		}
+		return file, nil
+	}
+	path := ""
+	for _, kv := range env {
+		if p, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = p
+		}
+	}
+	for _, dir := range strings.Split(path, ":") {
+		if dir == "" {
+			continue
+		}
+		p := dir + "/" + file
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s: %w", file, osexec.ErrNotFound)
+}

@@ -1,0 +1,149 @@
+package exec
+
+import (
+	"context"
+	"io"
+	"syscall"
+	"time"
+)
+
+// Runner runs one job and returns its verdict. A verdict about the code under
+// test (a failure, a limit, a crash) is a Result with a nil error; a non-nil
+// error means the runner itself failed, and the Result then has
+// StatusInternal (or StatusCanceled when ctx ended first).
+//
+// When Run returns, for any reason, every process the job started is gone.
+type Runner interface {
+	Run(ctx context.Context, job Job) (Result, error)
+}
+
+// RunnerFunc adapts a function to the Runner interface.
+type RunnerFunc func(ctx context.Context, job Job) (Result, error)
+
+// Run calls f(ctx, job).
+func (f RunnerFunc) Run(ctx context.Context, job Job) (Result, error) { return f(ctx, job) }
+
+// WorkDir is where the workspace appears inside a Sandbox. Paths in a
+// job's Args that point into the workspace should use it, so that messages
+// (tracebacks, compiler errors) read the same on every machine and run.
+const WorkDir = "/tmp/work"
+
+// Job describes one process to run. A Job is plain data; it may be run many
+// times, but its Stdin reader, if any, is consumed by the first run.
+type Job struct {
+	// Dir is the workspace on the host: the only place the job may write
+	// besides its private /tmp. Inside a Sandbox it is mounted at WorkDir and
+	// is the working directory. Empty means a fresh empty directory that is
+	// removed after the run.
+	Dir string
+	// Args is the command line; Args[0] is looked up in the sandbox's PATH
+	// unless it contains a slash.
+	Args []string
+	// Env holds extra KEY=VALUE entries for the job. The job's environment is
+	// the runner's small base (PATH, HOME, LANG, TMPDIR) plus these, never
+	// the caller's environment: secrets do not leak into untrusted code.
+	Env []string
+	// Stdin is the job's standard input; nil means empty.
+	Stdin io.Reader
+	// Limits bounds the job; zero fields take the documented defaults.
+	Limits Limits
+}
+
+// Limits bounds the resources of one job. Each zero field means the default
+// given in its comment; use a negative Duration or the constant Unlimited
+// for Size and count fields to lift a limit on purpose.
+type Limits struct {
+	// CPUTime bounds the CPU time of all the job's processes together.
+	// 0 means 10s.
+	CPUTime time.Duration
+	// WallTime bounds the elapsed time. 0 means 2×CPUTime + 1s, so that a
+	// busy machine does not turn a CPU-bound job into a wall-time verdict.
+	WallTime time.Duration
+	// Memory bounds the memory of all the job's processes together (a
+	// memory cgroup where the machine has one, else the address space of
+	// each process). 0 means 1GiB.
+	Memory Size
+	// Processes bounds how many processes (and threads) the job may have at
+	// once. 0 means 128.
+	Processes int
+	// Output bounds the bytes written to stdout and stderr together; the job
+	// is stopped when it writes more. 0 means 16MiB.
+	Output Size
+	// Keep is how much of each stream the Result keeps: the first and the
+	// last Keep/2 bytes. 0 means 64KiB.
+	Keep Size
+	// FileSize bounds the size of any one file the job writes. 0 means 64MiB.
+	FileSize Size
+	// TmpSize bounds the private /tmp of a Sandbox job. 0 means 64MiB.
+	TmpSize Size
+	// OpenFiles bounds the number of open descriptors per process. 0 means 256.
+	OpenFiles int
+}
+
+// Unlimited lifts a Size or count limit when set explicitly.
+const Unlimited = -1
+
+func (l Limits) withDefaults() Limits {
+	if l.CPUTime == 0 {
+		l.CPUTime = 10 * time.Second
+	}
+	if l.WallTime == 0 {
+		if l.CPUTime > 0 {
+			l.WallTime = 2*l.CPUTime + time.Second
+		} else {
+			l.WallTime = 30 * time.Second
+		}
+	}
+	if l.Memory == 0 {
+		l.Memory = GiB
+	}
+	if l.Processes == 0 {
+		l.Processes = 128
+	}
+	if l.Output == 0 {
+		l.Output = 16 * MiB
+	}
+	if l.Keep == 0 {
+		l.Keep = 64 * KiB
+	}
+	if l.FileSize == 0 {
+		l.FileSize = 64 * MiB
+	}
+	if l.TmpSize == 0 {
+		l.TmpSize = 64 * MiB
+	}
+	if l.OpenFiles == 0 {
+		l.OpenFiles = 256
+	}
+	return l
+}
+
+// Result is what one run produced.
+type Result struct {
+	// Status is the verdict.
+	Status Status `json:"status"`
+	// ExitCode is the process's exit code, or -1 when it did not exit
+	// normally.
+	ExitCode int `json:"exit_code"`
+	// Signal is the signal that killed the process, or 0.
+	Signal syscall.Signal `json:"signal,omitempty"`
+	// Stdout and Stderr hold what the job wrote, cut to the first and last
+	// Limits.Keep/2 bytes with a marker line in between when longer.
+	Stdout []byte `json:"stdout,omitempty"`
+	Stderr []byte `json:"stderr,omitempty"`
+	// OutputBytes is how many bytes the job wrote to stdout and stderr in
+	// all, including what was not kept.
+	OutputBytes int64 `json:"output_bytes"`
+	// CPUTime is the user+system CPU time of all the job's processes.
+	CPUTime time.Duration `json:"cpu_time"`
+	// WallTime is the elapsed time from start to the end of the last process.
+	WallTime time.Duration `json:"wall_time"`
+	// PeakMemory is the highest memory use seen (the cgroup's peak where
+	// there is one, else the largest resident set of a single process).
+	PeakMemory Size `json:"peak_memory"`
+	// Detail says in words why the verdict is what it is, for reports.
+	Detail string `json:"detail,omitempty"`
+}
+
+// Passed reports whether the job exited 0 within its limits.
+func (r Result) Passed() bool { return r.Status == StatusOK }

@@ -1,0 +1,473 @@
+package exec
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Config configures a Sandbox or an Unsandboxed runner. The zero value (or a
+// nil *Config) is the default.
+type Config struct {
+	// PassEnv names variables of the caller's environment that jobs see.
+	// None by default: API keys and tokens never reach untrusted code.
+	PassEnv []string
+	// NoCgroups turns off cgroups even where the machine has them; limits
+	// then rest on rlimits alone.
+	NoCgroups bool
+}
+
+// baseEnv is the environment every job starts from.
+var baseEnv = []string{
+	"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+	"HOME=/tmp",
+	"TMPDIR=/tmp",
+	"LANG=C.UTF-8",
+	"LC_ALL=C.UTF-8",
+}
+
+// nobody is the host uid and gid a Sandbox job runs as when the caller is
+// root.
+const nobody = 65534
+
+// ErrNoNamespaces is returned (wrapped, with what is missing and how to turn
+// it on) when the kernel does not let this process create the namespaces a
+// Sandbox needs.
+var ErrNoNamespaces = errors.New("exec: this kernel does not allow the namespaces the sandbox needs")
+
+// Sandbox is the default Runner: every job runs in new user, mount, PID,
+// network, IPC and UTS namespaces, sees the host filesystem read-only with a
+// private writable /tmp and its workspace at WorkDir, has no network at all
+// (not even the host's loopback), an environment built from an allow list,
+// no capabilities, and runs as an unprivileged host user (nobody when the
+// caller is root, the caller's own uid otherwise). Limits use cgroups where
+// the machine has them and rlimits everywhere. A Sandbox is safe for
+// concurrent use.
+type Sandbox struct{ p *procRunner }
+
+// Unsandboxed runs jobs as plain child processes of the caller, with the same
+// limits where rlimits and cgroups allow, but with no isolation at all: the
+// job can read and write what the caller can and use the network. Use it
+// only on purpose, for trusted code or where namespaces are not available.
+type Unsandboxed struct{ p *procRunner }
+
+type procRunner struct {
+	pool    initPool
+	reaping sync.WaitGroup
+	isolate bool
+	cfg     Config
+	cg      cgroupLayout
+	root    bool
+}
+
+// NewSandbox checks that the kernel allows the sandbox (by running a trivial
+// job in it) and returns it. The error wraps ErrNoNamespaces when namespaces
+// are not available, and says how to enable them.
+func NewSandbox(cfg *Config) (*Sandbox, error) {
+	p := newProcRunner(true, cfg)
+	s := &Sandbox{p: p}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := p.run(ctx, Job{Args: []string{"true"}, Limits: Limits{CPUTime: 5 * time.Second}})
+	if err != nil {
+		return nil, explainNamespaces(err)
+	}
+	if res.Status != StatusOK {
+		return nil, fmt.Errorf("exec: sandbox self-test ran 'true' and got %s: %s", res.Status, res.Detail)
+	}
+	return s, nil
+}
+
+// NewUnsandboxed returns a runner with no isolation. See Unsandboxed.
+func NewUnsandboxed(cfg *Config) *Unsandboxed {
+	return &Unsandboxed{p: newProcRunner(false, cfg)}
+}
+
+// Run runs job in the sandbox. See Runner.
+func (s *Sandbox) Run(ctx context.Context, job Job) (Result, error) { return s.p.run(ctx, job) }
+
+// Run runs job as a child process with limits but no isolation.
+func (u *Unsandboxed) Run(ctx context.Context, job Job) (Result, error) { return u.p.run(ctx, job) }
+
+// Close stops the init processes the sandbox keeps started ahead of need.
+// Jobs may still run after Close; they then start their own.
+func (s *Sandbox) Close() error { s.p.close(); return nil }
+
+// Close stops the init processes the runner keeps started ahead of need.
+func (u *Unsandboxed) Close() error { u.p.close(); return nil }
+
+// Cgroups describes which limits rest on cgroups on this machine and why
+// others do not; empty when cgroups are used for memory, processes and CPU.
+func (s *Sandbox) Cgroups() string { return s.p.cg.note }
+
+var (
+	cgroupOnce    sync.Once
+	cgroupLayout0 cgroupLayout
+)
+
+func newProcRunner(isolate bool, cfg *Config) *procRunner {
+	p := &procRunner{isolate: isolate, root: os.Geteuid() == 0}
+	if cfg != nil {
+		p.cfg = *cfg
+		p.cfg.PassEnv = append([]string(nil), cfg.PassEnv...)
+	}
+	if !p.cfg.NoCgroups && p.root {
+		cgroupOnce.Do(func() { cgroupLayout0 = detectCgroups() })
+		p.cg = cgroupLayout0
+	} else {
+		p.cg.note = "cgroups not used"
+	}
+	return p
+}
+
+func explainNamespaces(err error) error {
+	var why []string
+	if b, e := os.ReadFile("/proc/sys/kernel/unprivileged_userns_clone"); e == nil && strings.TrimSpace(string(b)) == "0" {
+		why = append(why, "kernel.unprivileged_userns_clone is 0 (sysctl -w kernel.unprivileged_userns_clone=1)")
+	}
+	if b, e := os.ReadFile("/proc/sys/user/max_user_namespaces"); e == nil && strings.TrimSpace(string(b)) == "0" {
+		why = append(why, "user.max_user_namespaces is 0 (sysctl -w user.max_user_namespaces=15000)")
+	}
+	if b, e := os.ReadFile("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"); e == nil && strings.TrimSpace(string(b)) == "1" {
+		why = append(why, "AppArmor restricts unprivileged user namespaces (sysctl -w kernel.apparmor_restrict_unprivileged_userns=0, or an AppArmor profile allowing userns for this program)")
+	}
+	if len(why) == 0 {
+		why = append(why, "user, mount, PID, network, IPC and UTS namespaces and mount_setattr (Linux 5.12+) are required; inside a container, run it with --privileged or a seccomp profile that allows clone with CLONE_NEWUSER")
+	}
+	return fmt.Errorf("%w: %s: %v (to run trusted code without isolation, use exec.NewUnsandboxed on purpose)", ErrNoNamespaces, strings.Join(why, "; "), err)
+}
+
+type killReason int32
+
+const (
+	reasonNone killReason = iota
+	reasonCanceled
+	reasonWall
+	reasonCPU
+	reasonOutput
+)
+
+func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
+	lim := job.Limits.withDefaults()
+	res.ExitCode = -1
+	internal := func(err error) (Result, error) {
+		res.Status = StatusInternal
+		res.Detail = err.Error()
+		return res, err
+	}
+	if len(job.Args) == 0 || job.Args[0] == "" {
+		return internal(errors.New("exec: job has no command (Args is empty)"))
+	}
+	if err := ctx.Err(); err != nil {
+		res.Status = StatusCanceled
+		return res, err
+	}
+	ws := job.Dir
+	if ws == "" {
+		d, err := os.MkdirTemp("", "adaptbench-ws-")
+		if err != nil {
+			return internal(fmt.Errorf("exec: make workspace: %w", err))
+		}
+		defer os.RemoveAll(d)
+		ws = d
+	}
+	ws, err = filepath.Abs(ws)
+	if err != nil {
+		return internal(fmt.Errorf("exec: workspace: %w", err))
+	}
+	if fi, err := os.Stat(ws); err != nil || !fi.IsDir() {
+		return internal(fmt.Errorf("exec: workspace %s is not a directory", ws))
+	}
+	setUser := p.isolate && p.root
+	if setUser {
+		if err := chownTree(ws, nobody, nobody); err != nil {
+			return internal(fmt.Errorf("exec: give workspace to the sandbox user: %w", err))
+		}
+	}
+	ip, err := p.take()
+	if err != nil {
+		return internal(err)
+	}
+	defer ip.closeFiles()
+	cg := ip.cg
+	defer cg.remove()
+	if err := cg.setLimits(lim); err != nil {
+		ip.discard()
+		return internal(err)
+	}
+
+	cfg := initConfig{
+		Isolate:       p.isolate,
+		HostWorkspace: ws,
+		Workspace:     ws,
+		Args:          job.Args,
+		Env:           p.env(job.Env),
+		TmpSize:       uint64(lim.TmpSize),
+		DropCaps:      p.isolate,
+		SetUser:       setUser,
+		UID:           nobody,
+		GID:           nobody,
+		Subreaper:     !p.isolate,
+		Rlimits:       rlimits(lim, cg, p.isolate && p.root),
+	}
+	if p.isolate {
+		cfg.Workspace = WorkDir
+	}
+	raw, err := json.Marshal(cfg)
+	if err != nil {
+		return internal(err)
+	}
+
+	budget := newOutputBudget(lim.Output)
+	if lim.Output < 0 {
+		budget.limit = -1
+	}
+	stdout, stderr := newCapture(lim.Keep, budget), newCapture(lim.Keep, budget)
+	start := time.Now()
+	kill := func() { ip.kill(p.isolate) }
+	if _, err := ip.cfgW.Write(raw); err != nil {
+		kill()
+		ip.cmd.Wait()
+		return internal(fmt.Errorf("exec: send job to sandbox init: %w", err))
+	}
+	waitOutput := ip.pump(job.Stdin, stdout, stderr)
+
+	var reason atomic.Int32
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		wall := time.NewTimer(lim.WallTime)
+		defer wall.Stop()
+		var tick <-chan time.Time
+		if _, ok := cg.cpuUsage(); ok && lim.CPUTime > 0 {
+			period := min(max(lim.CPUTime/20, 5*time.Millisecond), 50*time.Millisecond)
+			t := time.NewTicker(period)
+			defer t.Stop()
+			tick = t.C
+		}
+		if lim.WallTime < 0 {
+			wall.Stop()
+		}
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				reason.CompareAndSwap(0, int32(reasonCanceled))
+			case <-wall.C:
+				reason.CompareAndSwap(0, int32(reasonWall))
+			case <-budget.over:
+				reason.CompareAndSwap(0, int32(reasonOutput))
+			case <-tick:
+				if used, _ := cg.cpuUsage(); used < lim.CPUTime {
+					continue
+				}
+				reason.CompareAndSwap(0, int32(reasonCPU))
+			}
+			kill()
+			return
+		}
+	}()
+	// The report comes before the init exits; tearing down its namespaces
+	// takes the kernel several milliseconds, which the job need not wait
+	// for once every process of the job is gone.
+	var st initStatus
+	haveStatus := json.NewDecoder(ip.statusR).Decode(&st) == nil
+	res.WallTime = time.Since(start)
+	close(done)
+	wg.Wait()
+	var waitErr error
+	if haveStatus && reason.Load() == 0 {
+		// Every process of the job is gone; let the init go.
+		cg.release(ip.cmd.Process.Pid)
+		ip.cfgW.Close()
+		p.reapLater(ip)
+	} else {
+		kill()
+		waitErr = ip.cmd.Wait()
+		if !p.isolate {
+			// A background process of an unisolated job may outlive the init.
+			syscall.Kill(-ip.cmd.Process.Pid, syscall.SIGKILL)
+		}
+	}
+	cg.killAll()
+	waitOutput(time.Second)
+	res.CPUTime, res.PeakMemory = jobUsage(st, haveStatus, cg)
+	oom, pidsMax := cg.oomKilled(), cg.pidsLimited()
+
+	res.Stdout, res.Stderr = stdout.Bytes(), stderr.Bytes()
+	res.OutputBytes = stdout.total + stderr.total
+	if haveStatus && st.Exited {
+		res.ExitCode = st.ExitCode
+	}
+	res.Signal = syscall.Signal(st.Signal)
+
+	why := killReason(reason.Load())
+	switch {
+	case why == reasonCanceled:
+		res.Status = StatusCanceled
+		res.Detail = "canceled by the caller"
+		return res, ctx.Err()
+	case haveStatus && st.Stage != "":
+		return internal(fmt.Errorf("exec: sandbox init failed at %s: %s", st.Stage, st.Err))
+	case haveStatus && st.NotFound:
+		return internal(fmt.Errorf("exec: command not found in the sandbox: %s", st.Err))
+	case why == reasonOutput || budget.exceeded():
+		res.Status = StatusOutput
+		res.Detail = fmt.Sprintf("wrote more than %s to stdout and stderr", lim.Output)
+	case oom:
+		res.Status = StatusMemory
+		res.Detail = fmt.Sprintf("memory use exceeded %s", lim.Memory)
+	case why == reasonCPU || res.Signal == syscall.SIGXCPU || (lim.CPUTime > 0 && res.CPUTime >= lim.CPUTime && !st.Exited):
+		res.Status = StatusCPUTime
+		res.Detail = fmt.Sprintf("CPU time %s exceeded the limit %s", res.CPUTime.Round(time.Millisecond), lim.CPUTime)
+	case why == reasonWall:
+		res.Status = StatusWallTime
+		res.Detail = fmt.Sprintf("wall time exceeded the limit %s (CPU time %s)", lim.WallTime, res.CPUTime.Round(time.Millisecond))
+	case !haveStatus:
+		return internal(fmt.Errorf("exec: sandbox init ended without a report (%v): %s", waitErr, strings.TrimSpace(string(res.Stderr))))
+	case res.Signal == syscall.SIGXFSZ:
+		res.Status = StatusOutput
+		res.Detail = fmt.Sprintf("wrote a file larger than %s", lim.FileSize)
+	case res.Signal != 0:
+		res.Status = StatusSignal
+		res.Detail = "killed by signal " + unix.SignalName(res.Signal)
+		if res.Signal == syscall.SIGKILL && cg == nil && lim.Memory > 0 {
+			res.Detail += " (no memory cgroup: a memory limit cannot be told apart)"
+		}
+	case res.ExitCode != 0:
+		res.Status = StatusExit
+		res.Detail = fmt.Sprintf("exit code %d", res.ExitCode)
+	default:
+		res.Status = StatusOK
+	}
+	if pidsMax {
+		res.Detail = strings.TrimPrefix(res.Detail+"; process limit reached", "; ")
+	}
+	return res, nil
+}
+
+// jobUsage returns the CPU time and peak memory of a job: the cgroup's
+// figures where there are cgroups, else the init's rusage of the command.
+func jobUsage(st initStatus, haveStatus bool, cg *jobCgroup) (cpu time.Duration, peak Size) {
+	if haveStatus {
+		cpu = time.Duration(st.UserNS + st.SysNS)
+		peak = Size(st.MaxRSS) * KiB
+	}
+	if used, ok := cg.cpuUsage(); ok {
+		cpu = used
+	}
+	if p, ok := cg.peakMemory(); ok {
+		peak = p
+	}
+	return cpu, peak
+}
+
+// reapLater waits for an init that has reported and been released; its
+// exit (namespace teardown) takes a few milliseconds off the job's path.
+func (p *procRunner) reapLater(ip *initProc) {
+	p.reaping.Add(1)
+	go func() {
+		defer p.reaping.Done()
+		ip.cmd.Wait()
+	}()
+}
+
+func (p *procRunner) env(extra []string) []string {
+	env := append([]string(nil), baseEnv...)
+	for _, name := range p.cfg.PassEnv {
+		if v, ok := os.LookupEnv(name); ok {
+			env = append(env, name+"="+v)
+		}
+	}
+	env = append(env, extra...)
+	// Later entries win, as in os/exec.
+	seen := map[string]int{}
+	out := env[:0:0]
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if i, ok := seen[k]; ok {
+			out[i] = kv
+			continue
+		}
+		seen[k] = len(out)
+		out = append(out, kv)
+	}
+	return out
+}
+
+func (p *procRunner) sysProcAttr() *syscall.SysProcAttr {
+	if !p.isolate {
+		return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	}
+	a := &syscall.SysProcAttr{
+		Cloneflags: syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID |
+			syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS,
+		Credential: &syscall.Credential{Uid: 0, Gid: 0, NoSetGroups: true},
+		Pdeathsig:  syscall.SIGKILL,
+	}
+	if p.root {
+		// The init is root of the namespace mapped to host root, so that it
+		// can reach any workspace path; the job itself runs as nobody with
+		// no capability.
+		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: nobody, HostID: nobody, Size: 1}}
+		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: nobody, HostID: nobody, Size: 1}}
+		a.GidMappingsEnableSetgroups = true
+		a.Credential.NoSetGroups = false
+	} else {
+		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
+		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
+	}
+	return a
+}
+
+func rlimits(lim Limits, cg *jobCgroup, ownUID bool) []rlimit {
+	const inf = ^uint64(0)
+	var out []rlimit
+	if lim.CPUTime > 0 {
+		secs := uint64((lim.CPUTime + time.Second - 1) / time.Second)
+		out = append(out, rlimit{unix.RLIMIT_CPU, secs, secs + 1})
+	}
+	if lim.FileSize > 0 {
+		out = append(out, rlimit{unix.RLIMIT_FSIZE, uint64(lim.FileSize), uint64(lim.FileSize)})
+	}
+	if lim.OpenFiles > 0 {
+		out = append(out, rlimit{unix.RLIMIT_NOFILE, uint64(lim.OpenFiles), uint64(lim.OpenFiles)})
+	}
+	out = append(out, rlimit{unix.RLIMIT_CORE, 0, 0})
+	if lim.Memory > 0 && (cg == nil || cg.memory == "") {
+		out = append(out, rlimit{unix.RLIMIT_AS, uint64(lim.Memory), uint64(lim.Memory)})
+	}
+	if lim.Processes > 0 && (cg == nil || cg.pids == "") && ownUID {
+		out = append(out, rlimit{unix.RLIMIT_NPROC, uint64(lim.Processes), uint64(lim.Processes)})
+	}
+	_ = inf
+	return out
+}
+
+func chownTree(root string, uid, gid int) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(path, uid, gid)
+	})
+}
+
+// initEnv is the init process's own environment (the job's is sent in the
+// config). A fixed GOMAXPROCS spares the Go runtime its cgroup lookup at
+// start-up, and the init allocates too little to need a collector.
+var initEnv = []string{"GOMAXPROCS=1", "GOGC=off"}

@@ -1,0 +1,28 @@
+//go:build !linux
+
+package exec
+
+import (
+	"context"
+	"errors"
+)
+
+// Config configures a Sandbox or an Unsandboxed runner.
+type Config struct {
+	PassEnv   []string
+	NoCgroups bool
+}
+
+// ErrNoNamespaces is returned where the sandbox cannot run.
+var ErrNoNamespaces = errors.New("exec: the sandbox needs Linux namespaces; this system has none (use exec.NewUnsandboxed on purpose for trusted code)")
+
+// Sandbox is not available on this system.
+type Sandbox struct{}
+
+// NewSandbox always fails here.
+func NewSandbox(*Config) (*Sandbox, error) { return nil, ErrNoNamespaces }
+
+// Run always fails here.
+func (*Sandbox) Run(context.Context, Job) (Result, error) {
+	return Result{Status: StatusInternal}, ErrNoNamespaces
+}
