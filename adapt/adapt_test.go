@@ -1,0 +1,248 @@
+package adapt_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/exec"
+)
+
+var (
+	sbOnce sync.Once
+	sb     *exec.Sandbox
+	sbErr  error
+)
+
+func sandbox(t testing.TB) *exec.Sandbox {
+	t.Helper()
+	sbOnce.Do(func() { sb, sbErr = exec.NewSandbox(nil) })
+	if errors.Is(sbErr, exec.ErrNoNamespaces) {
+		t.Skip(sbErr)
+	}
+	require.NoError(t, sbErr)
+	return sb
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if sb != nil {
+		sb.Close()
+	}
+	os.Exit(code)
+}
+
+func fixtureTasks(t testing.TB) []adapt.Task {
+	t.Helper()
+	tasks, err := adapt.LoadDir(os.DirFS("testdata"), "tasks")
+	require.NoError(t, err)
+	require.Len(t, tasks, 3)
+	return tasks
+}
+
+// counting counts the test runs that reach the runner.
+type counting struct {
+	r exec.Runner
+	n atomic.Int64
+}
+
+func (c *counting) Run(ctx context.Context, j exec.Job) (exec.Result, error) {
+	res, err := c.r.Run(ctx, j)
+	if res.Status != exec.StatusCanceled {
+		c.n.Add(1) // a finished run
+	}
+	return res, err
+}
+
+func TestTasksRoundTrip(t *testing.T) {
+	tasks := fixtureTasks(t)
+	// tasks are in lexical order: go-clamp, py-broken-ref, py-scaled-sum
+	tasks[0].Provenance = &adapt.Provenance{Generator: "test", Parent: "p", Operators: []string{"a", "b"}, Seed: 7}
+	tasks[0].Env = &adapt.Environment{Runtime: "3.11", Packages: []adapt.Package{{Name: "numpy", Version: "1.24.2"}}}
+	tasks[0].Context = []adapt.Snippet{{Name: "Imports", Code: "import math"}}
+	var buf bytes.Buffer
+	require.NoError(t, adapt.WriteTasks(&buf, tasks))
+	got, err := adapt.ReadTasks(bytes.NewReader(buf.Bytes()), "tasks.jsonl")
+	require.NoError(t, err)
+	if diff := cmp.Diff(tasks, got); diff != "" {
+		t.Errorf("write then read changed the tasks (-want +got):\n%s", diff)
+	}
+	var again bytes.Buffer
+	require.NoError(t, adapt.WriteTasks(&again, got))
+	assert.Equal(t, buf.String(), again.String(), "output is deterministic")
+}
+
+func TestReadTasksErrors(t *testing.T) {
+	var buf bytes.Buffer
+	require.NoError(t, adapt.WriteTasks(&buf, fixtureTasks(t)[2:])) // py-scaled-sum
+	good := strings.TrimSpace(buf.String())
+	missing := strings.Replace(good, `"file":"test_calc.py"`, `"file":"test_missing.py"`, 1)
+	tests := []struct {
+		name, input, want, reason string
+	}{
+		{"malformed", good + "\n{not json\n", "tasks.jsonl:2: malformed JSON", "a broken line is named by its number"},
+		{"schema", strings.Replace(good, `"schema":1`, `"schema":99`, 1), "tasks.jsonl:1: unknown schema version 99", "a future format is refused, not misread"},
+		{"no schema", strings.Replace(good, `"schema":1,`, ``, 1), `no "schema" field`, "the version is required"},
+		{"missing file", "\n" + missing, `tasks.jsonl:2: adapt: invalid task "py-scaled-sum": test "test_calc.TestScaledSum.test_sum" references missing file "test_missing.py"`, "a test naming a file the task lacks"},
+		{"unknown field", strings.Replace(good, `"schema":1,`, `"schema":1,"colour":"red",`, 1), `unknown field "colour"`, "typos are caught"},
+		{"duplicate", good + "\n" + good, "duplicate task id", "ids are unique"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := adapt.ReadTasks(strings.NewReader(tc.input), "tasks.jsonl")
+			require.Error(t, err, tc.reason)
+			assert.Contains(t, err.Error(), tc.want, tc.reason)
+			var pe *adapt.ParseError
+			assert.True(t, errors.As(err, &pe), "a *ParseError")
+		})
+	}
+}
+
+func TestEvaluateReferenceAndIdentity(t *testing.T) {
+	runner := sandbox(t)
+	tasks := fixtureTasks(t)
+	ref, err := adapt.Evaluate(context.Background(), tasks, adapt.Reference, &adapt.Options{Runner: runner, Samples: 2})
+	require.NoError(t, err)
+	assert.Equal(t, 3, ref.Tasks)
+	assert.Equal(t, 2, ref.Valid, "the broken reference makes one task invalid")
+	require.Len(t, ref.Invalid, 1)
+	assert.Equal(t, "py-broken-ref", ref.Invalid[0].Task)
+	assert.Contains(t, ref.Invalid[0].Reason, "reference failed")
+	p1, _ := ref.Score(1)
+	assert.Equal(t, 1.0, p1, "the reference passes every valid task")
+	assert.Equal(t, []adapt.Score{{K: 1, Value: 1}, {K: 2, Value: 1}}, ref.AdaptationPassAtK)
+	assert.Equal(t, 4, ref.Adaptations)
+
+	id, err := adapt.Evaluate(context.Background(), tasks, adapt.Identity, &adapt.Options{Runner: runner})
+	require.NoError(t, err)
+	p1, _ = id.Score(1)
+	assert.Equal(t, 0.0, p1, "the unadapted code passes nothing")
+	assert.Equal(t, 1, id.Outcomes[adapt.OutcomeFailed], "python: renamed function, tests fail")
+	assert.Equal(t, 1, id.Outcomes[adapt.OutcomeCompileError], "go: Clamp is missing")
+	var md bytes.Buffer
+	require.NoError(t, id.WriteMarkdown(&md))
+	assert.Contains(t, md.String(), "| pass@1 (task) | 0.00% |")
+}
+
+// flaky is a model that errors on one task and answers garbage on another.
+type flaky struct{}
+
+func (flaky) Name() string { return "flaky" }
+func (flaky) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+	switch req.Task.ID {
+	case "py-scaled-sum":
+		return nil, errors.New("503 service unavailable")
+	case "go-clamp":
+		return []adapt.Completion{{Text: "I cannot help with that. \x00\xff"}}, nil
+	}
+	return adapt.Reference.Complete(ctx, req)
+}
+
+func TestEvaluateRecordsModelFailures(t *testing.T) {
+	rep, err := adapt.Evaluate(context.Background(), fixtureTasks(t), flaky{}, &adapt.Options{Runner: sandbox(t)})
+	require.NoError(t, err)
+	assert.Equal(t, 1, rep.Outcomes[adapt.OutcomeModelError])
+	assert.Equal(t, 1, rep.Outcomes[adapt.OutcomeNoCode])
+	for _, tr := range rep.PerTask {
+		if tr.Task == "py-scaled-sum" {
+			assert.Contains(t, tr.Samples[0].Detail, "503")
+		}
+	}
+}
+
+func TestShardsMergeToSingleRun(t *testing.T) {
+	runner := sandbox(t)
+	tasks := fixtureTasks(t)
+	dir := t.TempDir()
+	opts := adapt.Options{Runner: runner, Samples: 2}
+	single := opts
+	single.Journal = filepath.Join(dir, "single.jsonl")
+	want, err := adapt.Evaluate(context.Background(), tasks, adapt.Identity, &single)
+	require.NoError(t, err)
+	var journals []string
+	for i := range 3 {
+		o := opts
+		o.Shard = adapt.Shard{Index: i, Count: 3}
+		o.Journal = filepath.Join(dir, "shard"+string(rune('0'+i))+".jsonl")
+		_, err := adapt.Evaluate(context.Background(), tasks, adapt.Identity, &o)
+		require.NoError(t, err)
+		journals = append(journals, o.Journal)
+	}
+	got, err := adapt.Merge(tasks, journals...)
+	require.NoError(t, err)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("merged shards differ from one run (-want +got):\n%s", diff)
+	}
+	var a, b bytes.Buffer
+	require.NoError(t, want.WriteJSON(&a))
+	require.NoError(t, got.WriteJSON(&b))
+	assert.Equal(t, a.String(), b.String(), "byte for byte")
+}
+
+// cancelAfter cancels the evaluation once it has answered n requests.
+type cancelAfter struct {
+	adapt.Model
+	n      int64
+	calls  atomic.Int64
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfter) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+	if c.calls.Add(1) == c.n && c.cancel != nil {
+		defer c.cancel()
+	}
+	return c.Model.Complete(ctx, req)
+}
+
+func TestResumeAfterCancel(t *testing.T) {
+	tasks := fixtureTasks(t)
+	dir := t.TempDir()
+	base := adapt.Options{Samples: 3, ModelConcurrency: 1, ExecConcurrency: 1}
+
+	// An uninterrupted run.
+	full := base
+	full.Runner = sandbox(t)
+	full.Journal = filepath.Join(dir, "full.jsonl")
+	want, err := adapt.Evaluate(context.Background(), tasks, adapt.Identity, &full)
+	require.NoError(t, err)
+
+	// A run canceled after its first model answer, then resumed.
+	ctx, cancel := context.WithCancel(context.Background())
+	first := &counting{r: sandbox(t)}
+	m := &cancelAfter{Model: adapt.Identity, n: 1, cancel: cancel}
+	part := base
+	part.Runner = first
+	part.Journal = filepath.Join(dir, "part.jsonl")
+	_, err = adapt.Evaluate(ctx, tasks, m, &part)
+	require.ErrorIs(t, err, context.Canceled)
+	ranFirst := first.n.Load()
+	require.Greater(t, ranFirst, int64(0), "some work finished before the cancel")
+
+	second := &counting{r: sandbox(t)}
+	m2 := &cancelAfter{Model: adapt.Identity}
+	part.Runner = second
+	got, err := adapt.Evaluate(context.Background(), tasks, m2, &part)
+	require.NoError(t, err)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("resumed run differs (-want +got):\n%s", diff)
+	}
+	// Every check is a run of the test driver (Go tests build outside the
+	// runner): 3 references + 3 samples × 2 valid tasks = 9 in all.
+	total := &counting{r: sandbox(t)}
+	full.Runner, full.Journal = total, filepath.Join(dir, "count.jsonl")
+	_, err = adapt.Evaluate(context.Background(), tasks, adapt.Identity, &full)
+	require.NoError(t, err)
+	assert.Equal(t, total.n.Load(), ranFirst+second.n.Load(), "no finished check ran twice")
+	assert.Equal(t, int64(0), m2.calls.Load(), "answered requests were not asked again")
+}

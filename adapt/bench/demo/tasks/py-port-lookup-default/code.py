@@ -1,0 +1,2 @@
+def get_port(config, name):
+    return int(config[name]["port"])

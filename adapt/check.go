@@ -1,0 +1,117 @@
+package adapt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/adaptbench/adaptbench/exec"
+)
+
+// EnvProvider turns the Environment a task names into what its test run
+// needs. The versioned package implements it; Evaluate uses the machine's
+// default toolchain when none is given.
+type EnvProvider interface {
+	Provide(ctx context.Context, env Environment) (RunEnv, error)
+}
+
+// RunEnv is a provisioned environment.
+type RunEnv struct {
+	// Python is the interpreter to run Python tests with; "" means the
+	// driver's default.
+	Python string
+	// Env holds extra KEY=VALUE entries for the test process.
+	Env []string
+}
+
+// checker runs a task's tests against candidate code.
+type checker struct {
+	runner exec.Runner
+	limits exec.Limits
+	envs   EnvProvider
+}
+
+// checkCompletion extracts, splices and tests one completion.
+func (c *checker) checkCompletion(ctx context.Context, t *Task, completion string) (SampleResult, error) {
+	a, err := Extract(t, completion)
+	if err != nil {
+		return SampleResult{Outcome: OutcomeNoCode, Detail: err.Error()}, nil
+	}
+	return c.checkAnswer(ctx, t, a)
+}
+
+func (c *checker) checkAnswer(ctx context.Context, t *Task, a Answer) (SampleResult, error) {
+	src, err := Splice(t, a)
+	if src == "" && err != nil {
+		return SampleResult{Outcome: OutcomeNoCode, Detail: err.Error()}, nil
+	}
+	return c.checkTarget(ctx, t, src)
+}
+
+// checkTarget runs the task's tests with the target file's content set to
+// src.
+func (c *checker) checkTarget(ctx context.Context, t *Task, src string) (SampleResult, error) {
+	dir, err := os.MkdirTemp("", "adaptbench-task-")
+	if err != nil {
+		return SampleResult{Outcome: OutcomeInfraError, Detail: err.Error()}, err
+	}
+	defer os.RemoveAll(dir)
+	write := func(p, content string) error {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(full, []byte(content), 0o644)
+	}
+	for _, f := range t.Files {
+		if err := write(f.Path, f.Content); err != nil {
+			return SampleResult{Outcome: OutcomeInfraError, Detail: err.Error()}, err
+		}
+	}
+	if err := write(t.Target.Path, src); err != nil {
+		return SampleResult{Outcome: OutcomeInfraError, Detail: err.Error()}, err
+	}
+	var run RunEnv
+	if t.Env != nil && c.envs != nil {
+		if run, err = c.envs.Provide(ctx, *t.Env); err != nil {
+			err = fmt.Errorf("adapt: task %q: environment: %w", t.ID, err)
+			return SampleResult{Outcome: OutcomeInfraError, Detail: err.Error()}, err
+		}
+	}
+	driver, err := driverFor(t, run)
+	if err != nil {
+		return SampleResult{Outcome: OutcomeInfraError, Detail: err.Error()}, err
+	}
+	names := make([]string, len(t.Tests))
+	for i, tc := range t.Tests {
+		names[i] = tc.Name
+	}
+	suite, err := driver.Test(ctx, c.runner, exec.TestSpec{Dir: dir, Tests: names, Limits: c.limits, Env: run.Env})
+	if err != nil {
+		if ctx.Err() != nil {
+			return SampleResult{}, ctx.Err()
+		}
+		return SampleResult{Outcome: OutcomeInfraError, Detail: err.Error()}, err
+	}
+	return judge(t, suite), nil
+}
+
+// ErrUnsupported is wrapped when a task needs something this machine or
+// package cannot give (a framework, a toolchain).
+var ErrUnsupported = errors.New("adapt: unsupported")
+
+func driverFor(t *Task, env RunEnv) (exec.Driver, error) {
+	switch t.FrameworkOrDefault() {
+	case FrameworkUnittest:
+		return exec.PythonUnittest{Python: env.Python}, nil
+	case FrameworkPytest:
+		return exec.Pytest{Python: env.Python}, nil
+	case FrameworkGo:
+		return exec.GoTest{}, nil
+	case FrameworkJUnit:
+		return exec.JUnit{}, nil
+	}
+	return nil, fmt.Errorf("%w: framework %q", ErrUnsupported, t.Framework)
+}

@@ -1,0 +1,199 @@
+package adapt
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Message is one chat message.
+type Message struct {
+	Role    string `json:"role"` // "system", "user" or "assistant"
+	Content string `json:"content"`
+}
+
+// Sampling holds the sampling settings of a request. Zero fields mean the
+// server's defaults, except N, where 0 means 1.
+type Sampling struct {
+	N           int      `json:"n,omitempty"`
+	Temperature float64  `json:"temperature"`
+	TopP        float64  `json:"top_p,omitempty"`
+	MaxTokens   int      `json:"max_tokens,omitempty"`
+	Seed        *int64   `json:"seed,omitempty"`
+	Stop        []string `json:"stop,omitempty"`
+	// Logprobs asks for the log-probability of each generated token.
+	Logprobs bool `json:"logprobs,omitempty"`
+}
+
+// Request is what Evaluate asks a Model.
+type Request struct {
+	// Task is the task the prompt was made from. Models that call a
+	// service ignore it; the built-in offline models answer from it.
+	Task     *Task     `json:"-"`
+	Messages []Message `json:"messages"`
+	Sampling Sampling  `json:"sampling"`
+}
+
+// Usage counts tokens.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+}
+
+// Add returns the sum of two usages.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{u.PromptTokens + v.PromptTokens, u.CompletionTokens + v.CompletionTokens}
+}
+
+// TokenLogprob is the log-probability of one generated token.
+type TokenLogprob struct {
+	Token   string  `json:"token"`
+	Logprob float64 `json:"logprob"`
+}
+
+// Completion is one sample a model returned.
+type Completion struct {
+	// Text is the answer.
+	Text string `json:"text"`
+	// Reasoning is reasoning text the server returned apart from the answer.
+	Reasoning string `json:"reasoning,omitempty"`
+	// Usage is this sample's share of the tokens.
+	Usage Usage `json:"usage"`
+	// FinishReason is the server's reason for stopping, such as "stop".
+	FinishReason string `json:"finish_reason,omitempty"`
+	// Logprobs holds token log-probabilities when they were asked for.
+	Logprobs []TokenLogprob `json:"logprobs,omitempty"`
+	// Err is set when this one sample failed (the others may not have).
+	Err string `json:"error,omitempty"`
+}
+
+// Model answers chat requests. Complete returns up to req.Sampling.N
+// completions (fewer is allowed: the missing ones count as failed
+// samples); an error fails every sample of the request, never the whole
+// evaluation.
+type Model interface {
+	Name() string
+	Complete(ctx context.Context, req Request) ([]Completion, error)
+}
+
+// offline is a Model that answers from the task itself.
+type offline struct {
+	name   string
+	answer func(t *Task) string
+}
+
+func (m offline) Name() string { return m.name }
+
+func (m offline) Complete(ctx context.Context, req Request) ([]Completion, error) {
+	if req.Task == nil {
+		return nil, fmt.Errorf("adapt: model %s needs Request.Task", m.name)
+	}
+	n := max(req.Sampling.N, 1)
+	text := fence(req.Task.Language, m.answer(req.Task))
+	out := make([]Completion, n)
+	for i := range out {
+		out[i] = Completion{Text: text, FinishReason: "stop"}
+	}
+	return out, nil
+}
+
+// Reference answers every request with the task's reference: the gold
+// check. A valid task is always solved by it.
+var Reference Model = offline{name: "reference", answer: func(t *Task) string { return t.Reference }}
+
+// Identity answers every request with the task's code unchanged: the
+// do-nothing baseline.
+var Identity Model = offline{name: "identity", answer: func(t *Task) string { return t.Code }}
+
+func fence(lang, code string) string {
+	return "```" + lang + "\n" + strings.TrimRight(code, "\n") + "\n```\n"
+}
+
+// Recorded is one line of a Replay file: the completions recorded for one
+// task, by sample index.
+type Recorded struct {
+	Task       string     `json:"task"`
+	Sample     int        `json:"sample"`
+	Completion Completion `json:"completion"`
+}
+
+// Replay is a Model that answers from recorded completions, so that
+// published model outputs can be scored again. Sample i of a task gets the
+// completion recorded with that index; a missing one is a failed sample.
+type Replay struct {
+	name string
+	recs map[string][]*Completion
+}
+
+// NewReplay reads recorded completions from a JSON Lines stream of Recorded
+// values. name is the model name reports show; file names the stream in
+// errors.
+func NewReplay(name string, r io.Reader, file string) (*Replay, error) {
+	rp := &Replay{name: name, recs: map[string][]*Completion{}}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 1<<20), 256<<20)
+	for line := 1; sc.Scan(); line++ {
+		raw := bytes.TrimSpace(sc.Bytes())
+		if len(raw) == 0 {
+			continue
+		}
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		var rec Recorded
+		if err := dec.Decode(&rec); err != nil {
+			return nil, &ParseError{Path: file, Line: line, Err: fmt.Errorf("malformed record (want {\"task\", \"sample\", \"completion\"}): %w", err)}
+		}
+		if rec.Task == "" || rec.Sample < 0 {
+			return nil, &ParseError{Path: file, Line: line, Err: fmt.Errorf("record needs a task id and a sample index >= 0")}
+		}
+		s := rp.recs[rec.Task]
+		for len(s) <= rec.Sample {
+			s = append(s, nil)
+		}
+		if s[rec.Sample] != nil {
+			return nil, &ParseError{Path: file, Line: line, Err: fmt.Errorf("task %q sample %d recorded twice", rec.Task, rec.Sample)}
+		}
+		c := rec.Completion
+		s[rec.Sample] = &c
+		rp.recs[rec.Task] = s
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &ParseError{Path: file, Err: err}
+	}
+	return rp, nil
+}
+
+// LoadReplay reads a Replay file from disk.
+func LoadReplay(name, file string) (*Replay, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, fmt.Errorf("adapt: %w", err)
+	}
+	defer f.Close()
+	return NewReplay(name, f, file)
+}
+
+// Name returns the model name given to NewReplay.
+func (r *Replay) Name() string { return r.name }
+
+// Complete returns the recorded completions of req.Task.
+func (r *Replay) Complete(ctx context.Context, req Request) ([]Completion, error) {
+	if req.Task == nil {
+		return nil, fmt.Errorf("adapt: replay needs Request.Task")
+	}
+	recs := r.recs[req.Task.ID]
+	out := make([]Completion, max(req.Sampling.N, 1))
+	for i := range out {
+		if i < len(recs) && recs[i] != nil {
+			out[i] = *recs[i]
+		} else {
+			out[i] = Completion{Err: fmt.Sprintf("no completion recorded for task %q sample %d", req.Task.ID, i)}
+		}
+	}
+	return out, nil
+}

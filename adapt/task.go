@@ -1,0 +1,272 @@
+package adapt
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+)
+
+// SchemaVersion is the version of the native task format (JSON Lines, one
+// task per line) that this package writes and reads.
+const SchemaVersion = 1
+
+// Languages the evaluator knows how to splice and test.
+const (
+	Python = "python"
+	Go     = "go"
+	Java   = "java"
+)
+
+// Test frameworks; the empty string means the language's default
+// (unittest, go, junit).
+const (
+	FrameworkUnittest = "unittest"
+	FrameworkPytest   = "pytest"
+	FrameworkGo       = "go"
+	FrameworkJUnit    = "junit"
+)
+
+// Task is one adaptation task: code to adapt, the place it must fit into,
+// what the adaptation must achieve, a reference answer and the tests that
+// decide. Every generator in this module produces Tasks and Evaluate
+// consumes them.
+type Task struct {
+	// ID names the task uniquely within its benchmark.
+	ID string `json:"id"`
+	// Language is Python, Go or Java.
+	Language string `json:"language"`
+	// Code is the code to adapt: a snippet reused from elsewhere.
+	Code string `json:"code"`
+	// Target is where the adapted code goes.
+	Target Target `json:"target"`
+	// Files are the other files of the workspace the tests run in: context
+	// modules, test files, go.mod. Paths are slash-separated and relative.
+	Files []File `json:"files,omitempty"`
+	// Context holds related code from the target code base that a prompt
+	// may show (AdaptEval's "oracle" context).
+	Context []Snippet `json:"context,omitempty"`
+	// Requirement says what the adaptation must achieve; empty for an
+	// instruction-free task.
+	Requirement Requirement `json:"requirement"`
+	// Reference is the adapted code: the gold answer, in the form a model
+	// is asked to give (the target function).
+	Reference string `json:"reference"`
+	// Framework is the test framework; empty means the language's default.
+	Framework string `json:"framework,omitempty"`
+	// Tests are the test cases that decide, by the names the framework
+	// reports.
+	Tests []Test `json:"tests"`
+	// Labels are free-form key/value pairs reports can break scores down by.
+	Labels map[string]string `json:"labels,omitempty"`
+	// Provenance says where a derived task came from.
+	Provenance *Provenance `json:"provenance,omitempty"`
+	// Env names the environment the tests need (library versions); nil
+	// means the machine's default toolchain.
+	Env *Environment `json:"env,omitempty"`
+}
+
+// Target is the file the adapted code goes into and the function in it that
+// the adapted code replaces.
+type Target struct {
+	// Path of the file in the workspace.
+	Path string `json:"path"`
+	// Function is the (qualified) name of the function the answer
+	// replaces, such as "parse", "Stack.push" or "Client.Do". Empty means
+	// the answer replaces the whole file.
+	Function string `json:"function,omitempty"`
+	// Content is the file as the tests expect it, with a version of
+	// Function in place (usually the reference).
+	Content string `json:"content"`
+}
+
+// File is one file of a task's workspace.
+type File struct {
+	Path    string `json:"path"`
+	Content string `json:"content"`
+}
+
+// Snippet is a named piece of context code.
+type Snippet struct {
+	Name string `json:"name"`
+	Code string `json:"code"`
+}
+
+// Requirement is what an adaptation must achieve: a task-level sentence,
+// ordered adaptation-level steps, both, or neither (instruction-free).
+type Requirement struct {
+	Task  string `json:"task,omitempty"`
+	Steps []Step `json:"steps,omitempty"`
+}
+
+// Step is one adaptation-level requirement.
+type Step struct {
+	// ID identifies the step within its task.
+	ID string `json:"id"`
+	// Type labels the kind of adaptation, "Category.Type" such as
+	// "Logic.Ins_Call".
+	Type string `json:"type,omitempty"`
+	// Description says what to do, in words.
+	Description string `json:"description"`
+}
+
+// Category is the part of the step type before the first dot
+// ("Logic" for "Logic.Ins_Call").
+func (s Step) Category() string {
+	c, _, _ := strings.Cut(s.Type, ".")
+	return c
+}
+
+// Test is one test case of a task.
+type Test struct {
+	// Name is the name the framework reports, such as
+	// "test_utils.TestParse.test_empty" (unittest) or "TestParse/empty" (go).
+	Name string `json:"name"`
+	// File is the workspace file that holds the test, if known; it must be
+	// one of the task's files.
+	File string `json:"file,omitempty"`
+	// Steps lists the IDs of the adaptation steps this test checks; none
+	// makes it a function-level test.
+	Steps []string `json:"steps,omitempty"`
+}
+
+// Provenance records how a derived task was made.
+type Provenance struct {
+	// Generator names what made the task ("mutate", "ctxbug", "evolve", or
+	// a loader such as "adapteval").
+	Generator string `json:"generator"`
+	// Parent is the ID of the task it was derived from.
+	Parent string `json:"parent,omitempty"`
+	// Operators lists the operators or rules applied, in order.
+	Operators []string `json:"operators,omitempty"`
+	// Seed is the seed of the generator's random choices.
+	Seed uint64 `json:"seed"`
+	// Source names the dataset or file the task was loaded from.
+	Source string `json:"source,omitempty"`
+}
+
+// Environment names what a task's tests need beyond the default toolchain.
+// It is plain data; an EnvProvider turns it into something runnable.
+type Environment struct {
+	// Runtime is the interpreter or toolchain version, such as "3.9".
+	Runtime string `json:"runtime,omitempty"`
+	// Packages are the libraries and versions the tests need.
+	Packages []Package `json:"packages,omitempty"`
+}
+
+// Package is one library at one version.
+type Package struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// StepTests returns the names of the tests that check step id.
+func (t *Task) StepTests(id string) []string {
+	var names []string
+	for _, tc := range t.Tests {
+		if slices.Contains(tc.Steps, id) {
+			names = append(names, tc.Name)
+		}
+	}
+	return names
+}
+
+// FrameworkOrDefault returns the task's framework, or its language's default.
+func (t *Task) FrameworkOrDefault() string {
+	if t.Framework != "" {
+		return t.Framework
+	}
+	switch t.Language {
+	case Go:
+		return FrameworkGo
+	case Java:
+		return FrameworkJUnit
+	}
+	return FrameworkUnittest
+}
+
+// ErrInvalidTask is wrapped by every error Validate returns.
+var ErrInvalidTask = errors.New("adapt: invalid task")
+
+// Validate checks that the task is complete and consistent: an ID, a known
+// language and framework, a target path, at least one test, tests that name
+// existing files and steps, and safe, distinct relative file paths.
+func (t *Task) Validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w %q: %s", ErrInvalidTask, t.ID, fmt.Sprintf(format, args...))
+	}
+	if t.ID == "" {
+		return fmt.Errorf("%w: empty id", ErrInvalidTask)
+	}
+	switch t.Language {
+	case Python, Go, Java:
+	default:
+		return bad("unknown language %q (want python, go or java)", t.Language)
+	}
+	switch t.FrameworkOrDefault() {
+	case FrameworkUnittest, FrameworkPytest:
+		if t.Language != Python {
+			return bad("framework %q needs language python", t.Framework)
+		}
+	case FrameworkGo:
+		if t.Language != Go {
+			return bad("framework go needs language go")
+		}
+	case FrameworkJUnit:
+		if t.Language != Java {
+			return bad("framework junit needs language java")
+		}
+	default:
+		return bad("unknown framework %q (want unittest, pytest, go or junit)", t.Framework)
+	}
+	if err := checkPath(t.Target.Path); err != nil {
+		return bad("target: %v", err)
+	}
+	paths := map[string]bool{t.Target.Path: true}
+	for _, f := range t.Files {
+		if err := checkPath(f.Path); err != nil {
+			return bad("file: %v", err)
+		}
+		if paths[f.Path] {
+			return bad("file %q appears twice", f.Path)
+		}
+		paths[f.Path] = true
+	}
+	if len(t.Tests) == 0 {
+		return bad("no tests")
+	}
+	steps := map[string]bool{}
+	for _, s := range t.Requirement.Steps {
+		steps[s.ID] = true
+	}
+	seen := map[string]bool{}
+	for _, tc := range t.Tests {
+		if tc.Name == "" {
+			return bad("a test has no name")
+		}
+		if seen[tc.Name] {
+			return bad("test %q appears twice", tc.Name)
+		}
+		seen[tc.Name] = true
+		if tc.File != "" && !paths[tc.File] {
+			return bad("test %q references missing file %q", tc.Name, tc.File)
+		}
+		for _, s := range tc.Steps {
+			if !steps[s] {
+				return bad("test %q references unknown step %q", tc.Name, s)
+			}
+		}
+	}
+	return nil
+}
+
+func checkPath(p string) error {
+	switch {
+	case p == "":
+		return errors.New("empty path")
+	case strings.Contains(p, `\`), path.IsAbs(p), path.Clean(p) != p, p == "..", strings.HasPrefix(p, "../"):
+		return fmt.Errorf("path %q must be relative, clean and slash-separated", p)
+	}
+	return nil
+}
