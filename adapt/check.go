@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
+	"time"
 
 	"github.com/adaptbench/adaptbench/exec"
 )
@@ -31,6 +33,15 @@ type checker struct {
 	runner exec.Runner
 	limits exec.Limits
 	envs   EnvProvider
+
+	mu     sync.Mutex
+	tested time.Duration // time spent in test drivers
+}
+
+func (c *checker) testTime() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.tested
 }
 
 // checkCompletion extracts, splices and tests one completion.
@@ -88,7 +99,11 @@ func (c *checker) checkTarget(ctx context.Context, t *Task, src string) (SampleR
 	for i, tc := range t.Tests {
 		names[i] = tc.Name
 	}
+	start := time.Now()
 	suite, err := driver.Test(ctx, c.runner, exec.TestSpec{Dir: dir, Tests: names, Limits: c.limits, Env: run.Env})
+	c.mu.Lock()
+	c.tested += time.Since(start)
+	c.mu.Unlock()
 	if err != nil {
 		if ctx.Err() != nil {
 			return SampleResult{}, ctx.Err()

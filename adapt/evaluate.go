@@ -82,6 +82,10 @@ type Progress struct {
 	Elapsed time.Duration // since Evaluate started
 	Rate    float64       // checks per second in this run
 	ETA     time.Duration // estimated time left
+	// TestTime is the time spent running tests (building and running them
+	// through the test drivers), summed over the checks of this run; the
+	// rest of Elapsed is the harness's own work and waiting for the model.
+	TestTime time.Duration
 }
 
 // RunInfo describes an evaluation in its report and journal header.
@@ -238,6 +242,7 @@ type evaluation struct {
 	ranHere  int
 	phase    string
 	firstErr error
+	testTime time.Duration
 }
 
 func (e *evaluation) record(rec journalRecord) {
@@ -274,7 +279,7 @@ func (e *evaluation) progress(passed bool) {
 		return
 	}
 	el := time.Since(e.start)
-	p := Progress{Phase: e.phase, Done: e.done, Total: e.total, Passed: e.passed, Elapsed: el}
+	p := Progress{Phase: e.phase, Done: e.done, Total: e.total, Passed: e.passed, Elapsed: el, TestTime: e.chk.testTime()}
 	if el > 0 {
 		p.Rate = float64(e.ranHere) / el.Seconds()
 	}

@@ -1,0 +1,79 @@
+// Package exec runs untrusted code: a sandbox with limits and typed
+// verdicts, and test drivers that turn a workspace into per-test outcomes.
+// It knows nothing of tasks or models.
+//
+// # Runners
+//
+// A [Runner] runs one [Job] (a workspace, a command line, extra environment,
+// stdin and [Limits]) and returns a [Result]: a [Status] verdict, the exit
+// code or signal, capped stdout and stderr, CPU time, wall time and peak
+// memory. A verdict about the code under test is a Result with a nil error;
+// an error means the runner failed (StatusInternal), never the code.
+//
+//	sb, err := exec.NewSandbox(nil)
+//	if err != nil { ... } // says what the kernel lacks and how to enable it
+//	defer sb.Close()
+//	res, err := sb.Run(ctx, exec.Job{Dir: dir, Args: []string{"python3", "main.py"},
+//		Limits: exec.Limits{CPUTime: 2 * time.Second, Memory: 256 * exec.MiB}})
+//	switch res.Status {
+//	case exec.StatusOK: ...
+//	case exec.StatusCPUTime, exec.StatusWallTime: ...
+//	}
+//
+// [Sandbox] is the default runner. Each job runs in new user, mount, PID,
+// network, IPC and UTS namespaces: the host filesystem read-only, a private
+// /tmp and /dev/shm, the workspace writable at [WorkDir], no network
+// interface but a loopback that is down, an environment built from an allow
+// list ([Config].PassEnv), no capabilities, and an unprivileged host user
+// (nobody when the caller is root). [Unsandboxed] runs jobs with the same
+// limits and no isolation; callers must choose it by name.
+//
+// # Limits
+//
+// CPU time is measured, not inferred from the wall clock: a job is stopped
+// when all its processes together used Limits.CPUTime (a cpuacct cgroup
+// polled every few milliseconds, and RLIMIT_CPU per process), and the
+// verdict says which limit ended it. Memory and process counts use the
+// memory and pids cgroups where the machine has them (cgroup v1, as on the
+// hybrid machines this was built on, or a delegated cgroup v2), else
+// RLIMIT_AS and RLIMIT_NPROC; [Sandbox.Cgroups] says which. Output is capped
+// across stdout and stderr together (the job is stopped past Limits.Output,
+// and the first and last Limits.Keep bytes are kept), and RLIMIT_FSIZE caps
+// files.
+//
+// # Nothing left behind
+//
+// The job's first process runs under an init process that is PID 1 of the
+// job's PID namespace. When the job's command exits, the init kills every
+// other process of the namespace and reaps them before it reports; when a
+// limit or the caller's context ends the job, the runner kills the init,
+// and the kernel kills the namespace with it. So when Run returns, every
+// process the job started is gone, and its cgroups and temporary
+// directories are removed.
+//
+// The init is this program itself, started again through /proc/self/exe:
+// this package's init function recognises it and never returns to main.
+// Starting it costs a few milliseconds, so each runner keeps two started
+// ahead of need; [Sandbox.Close] stops them.
+//
+// # Test drivers
+//
+// A [Driver] runs a test suite in a workspace through a Runner and returns a
+// [Suite]: each test's [TestStatus] and message, or a [CompileError] when the
+// code did not compile or import. [PythonUnittest] and [Pytest] use the
+// machine's /usr/bin/python3, [GoTest] builds the test binary outside the
+// sandbox with the host's toolchain (cgo off) and runs only the binary
+// inside, and [JUnit] compiles with javac and runs the JUnit Platform
+// console launcher inside the sandbox (JUnit 4 and 5); [JavaBuild] is the
+// seam for other build systems.
+//
+// # Concurrency
+//
+// [RunAll] and [Limited] bound how many jobs run at once;
+// [DefaultParallelism] is one per CPU.
+//
+// # Stability
+//
+// Status and TestStatus text forms are stable. Result.Detail and
+// CompileError text are for people and may change.
+package exec

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The project's one test command. On a fresh Debian machine it installs the
+# system packages the tests need (as root, with apt-get), then checks
+# formatting, vets, runs every test and runs each benchmark once.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(python3-pytest junit4 junit5 libhamcrest-java)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "installing: ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+unformatted=$(git ls-files -co --exclude-standard '*.go' | grep -v '/testdata/' | xargs gofmt -l)
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change:"; echo "$unformatted"; exit 1
+fi
+go vet ./...
+go test -count=1 -timeout 40m ./...
+# Each benchmark once, so that none rots; measure with -benchtime as in the READMEs.
+go test -count=1 -run '^$' -bench . -benchtime 1x -timeout 20m ./... | grep -E '^(Benchmark|ok|FAIL|PASS)'
