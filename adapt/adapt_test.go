@@ -244,5 +244,5 @@ func TestResumeAfterCancel(t *testing.T) {
 	_, err = adapt.Evaluate(context.Background(), tasks, adapt.Identity, &full)
 	require.NoError(t, err)
 	assert.Equal(t, total.n.Load(), ranFirst+second.n.Load(), "no finished check ran twice")
-	assert.Equal(t, int64(0), m2.calls.Load(), "answered requests were not asked again")
+	assert.Equal(t, int64(2), m.calls.Load()+m2.calls.Load(), "one request per valid task in all: answered requests were not asked again")
 }

@@ -1,0 +1,37 @@
+package demo_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/bench/demo"
+)
+
+// TestEmbeddedUpToDate checks that demo.jsonl was regenerated after the
+// task directories last changed.
+func TestEmbeddedUpToDate(t *testing.T) {
+	got, err := demo.Tasks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := adapt.LoadDir(os.DirFS("testdata"), "tasks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		want[i].Provenance = &adapt.Provenance{Generator: "hand-written", Source: "adaptbench demo"}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("demo.jsonl is stale; run `go generate ./adapt/bench/demo` (-want +got):\n%s", diff)
+	}
+	langs := map[string]int{}
+	for _, task := range got {
+		langs[task.Language]++
+	}
+	if len(got) < 12 || langs[adapt.Python] == 0 || langs[adapt.Go] == 0 {
+		t.Errorf("the demo needs a dozen or more tasks in Python and Go; have %v", langs)
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/goparseport
+
+go 1.22

@@ -1,0 +1,5 @@
+func waitUntil(check func() bool, interval time.Duration) {
+	for !check() {
+		time.Sleep(interval)
+	}
+}

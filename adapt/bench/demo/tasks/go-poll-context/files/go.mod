@@ -1,0 +1,3 @@
+module example.com/gopollcontext
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/gowordfreq
+
+go 1.22
