@@ -310,17 +310,6 @@ func (c *jobCgroup) add(pid int) error {
 	return nil
 }
 
-// release moves pid (the init, once the job is over) back to the cgroups
-// this process was in, so that the job's cgroups can be removed at once.
-func (c *jobCgroup) release(pid int) {
-	if c == nil {
-		return
-	}
-	for _, d := range c.dirs {
-		writeFile(filepath.Dir(d), "cgroup.procs", strconv.Itoa(pid))
-	}
-}
-
 func (c *jobCgroup) cpuUsage() (time.Duration, bool) {
 	if c == nil || c.cpu == "" {
 		return 0, false

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	osexec "os/exec"
+	"runtime"
 	"sync"
 	"syscall"
 	"time"
@@ -28,8 +29,10 @@ type initProc struct {
 	cg *jobCgroup
 }
 
-// prestart is how many started inits a runner keeps ready.
-const prestart = 2
+// prestart is how many started inits a runner keeps ready. Starting one
+// and moving it into its cgroups takes longer than a short job (the move
+// waits for an RCU grace period on cgroup v1), so several start at once.
+var prestart = max(4, 2*runtime.NumCPU())
 
 type initPool struct {
 	mu      sync.Mutex

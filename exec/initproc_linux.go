@@ -104,6 +104,10 @@ func sandboxInit() int {
 	// pipe: the host first moves it out of the job's cgroups, so that
 	// they can be removed at once while this process exits.
 	report = func(st initStatus) int {
+		// The job's output ends here, not when this process has exited.
+		syscall.Close(0)
+		syscall.Close(1)
+		syscall.Close(2)
 		b, _ := json.Marshal(st)
 		status.Write(b)
 		io.Copy(io.Discard, cfgFile)
@@ -195,10 +199,6 @@ func sandboxInit() int {
 		} else {
 			killDescendants()
 		}
-		// The job's output ends here, not when this process has exited.
-		syscall.Close(0)
-		syscall.Close(1)
-		syscall.Close(2)
 		return report(st)
 	}
 }
@@ -207,12 +207,17 @@ func sandboxInit() int {
 // read-only and without set-uid, with a private /tmp and /dev/shm, the
 // workspace writable at WorkDir and a /proc of the new PID namespace.
 func setupMounts(cfg initConfig) error {
-	// Detach a copy of the workspace before the tree goes read-only.
-	ws, err := unix.OpenTree(unix.AT_FDCWD, cfg.HostWorkspace, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
-	if err != nil {
-		return fmt.Errorf("open_tree %s: %w", cfg.HostWorkspace, err)
+	// Detach a copy of the workspace before the tree goes read-only. No
+	// host workspace means an empty one in the private /tmp.
+	ws := -1
+	if cfg.HostWorkspace != "" {
+		var err error
+		ws, err = unix.OpenTree(unix.AT_FDCWD, cfg.HostWorkspace, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+		if err != nil {
+			return fmt.Errorf("open_tree %s: %w", cfg.HostWorkspace, err)
+		}
+		defer unix.Close(ws)
 	}
-	defer unix.Close(ws)
 	attr := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID, Propagation: unix.MS_PRIVATE}
 	if err := unix.MountSetattr(-1, "/", unix.AT_RECURSIVE, attr); err != nil {
 		return fmt.Errorf("mount_setattr / read-only: %w (needs Linux 5.12 or later)", err)
@@ -224,7 +229,13 @@ func setupMounts(cfg initConfig) error {
 	if err := os.Mkdir(WorkDir, 0o755); err != nil {
 		return err
 	}
-	if err := unix.MoveMount(ws, "", unix.AT_FDCWD, WorkDir, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+	if ws < 0 {
+		if cfg.SetUser {
+			if err := os.Chown(WorkDir, cfg.UID, cfg.GID); err != nil {
+				return err
+			}
+		}
+	} else if err := unix.MoveMount(ws, "", unix.AT_FDCWD, WorkDir, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
 		return fmt.Errorf("move workspace to %s: %w", WorkDir, err)
 	}
 	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {

@@ -174,25 +174,28 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		return res, err
 	}
 	ws := job.Dir
-	if ws == "" {
+	setUser := p.isolate && p.root
+	switch {
+	case ws == "" && p.isolate:
+		// The init makes an empty workspace in the job's private /tmp.
+	case ws == "":
 		d, err := os.MkdirTemp("", "adaptbench-ws-")
 		if err != nil {
 			return internal(fmt.Errorf("exec: make workspace: %w", err))
 		}
 		defer os.RemoveAll(d)
 		ws = d
-	}
-	ws, err = filepath.Abs(ws)
-	if err != nil {
-		return internal(fmt.Errorf("exec: workspace: %w", err))
-	}
-	if fi, err := os.Stat(ws); err != nil || !fi.IsDir() {
-		return internal(fmt.Errorf("exec: workspace %s is not a directory", ws))
-	}
-	setUser := p.isolate && p.root
-	if setUser {
-		if err := chownTree(ws, nobody, nobody); err != nil {
-			return internal(fmt.Errorf("exec: give workspace to the sandbox user: %w", err))
+	default:
+		if ws, err = filepath.Abs(ws); err != nil {
+			return internal(fmt.Errorf("exec: workspace: %w", err))
+		}
+		if fi, err := os.Stat(ws); err != nil || !fi.IsDir() {
+			return internal(fmt.Errorf("exec: workspace %s is not a directory", ws))
+		}
+		if setUser {
+			if err := chownTree(ws, nobody, nobody); err != nil {
+				return internal(fmt.Errorf("exec: give workspace to the sandbox user: %w", err))
+			}
 		}
 	}
 	ip, err := p.take()
@@ -201,7 +204,6 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	}
 	defer ip.closeFiles()
 	cg := ip.cg
-	defer cg.remove()
 	if err := cg.setLimits(lim); err != nil {
 		ip.discard()
 		return internal(err)
@@ -290,23 +292,29 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	close(done)
 	wg.Wait()
 	var waitErr error
-	if haveStatus && reason.Load() == 0 {
-		// Every process of the job is gone; let the init go.
-		cg.release(ip.cmd.Process.Pid)
-		ip.cfgW.Close()
-		p.reapLater(ip)
-	} else {
+	// With a report and no kill, every process of the job is gone and the
+	// init waits to be released.
+	released := haveStatus && reason.Load() == 0
+	if !released {
 		kill()
 		waitErr = ip.cmd.Wait()
 		if !p.isolate {
 			// A background process of an unisolated job may outlive the init.
 			syscall.Kill(-ip.cmd.Process.Pid, syscall.SIGKILL)
 		}
+		cg.killAll()
 	}
-	cg.killAll()
 	waitOutput(time.Second)
 	res.CPUTime, res.PeakMemory = jobUsage(st, haveStatus, cg)
 	oom, pidsMax := cg.oomKilled(), cg.pidsLimited()
+	if released {
+		// The init's cgroups are removed once it has exited: moving it out
+		// first would wait for an RCU grace period.
+		ip.cfgW.Close()
+		p.reapLater(ip)
+	} else {
+		cg.remove()
+	}
 
 	res.Stdout, res.Stderr = stdout.Bytes(), stderr.Bytes()
 	res.OutputBytes = stdout.total + stderr.total
@@ -376,13 +384,15 @@ func jobUsage(st initStatus, haveStatus bool, cg *jobCgroup) (cpu time.Duration,
 	return cpu, peak
 }
 
-// reapLater waits for an init that has reported and been released; its
-// exit (namespace teardown) takes a few milliseconds off the job's path.
+// reapLater waits for an init that has reported and been released, then
+// removes its cgroups: its exit (namespace teardown) takes milliseconds that
+// the job need not wait for. Close waits for every reaper.
 func (p *procRunner) reapLater(ip *initProc) {
 	p.reaping.Add(1)
 	go func() {
 		defer p.reaping.Done()
 		ip.cmd.Wait()
+		ip.cg.remove()
 	}()
 }
 

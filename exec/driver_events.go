@@ -1,0 +1,100 @@
+package exec
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"time"
+)
+
+// The reporters this package runs inside the sandbox (driver_unittest.py,
+// driver_pytest.py, driver_junit.java) write one JSON object a line to a
+// results file in the workspace, flushing each line as it happens, so that
+// whatever the process wrote before a limit stopped it can be read:
+//
+//	{"e":"hello","v":1}                     the reporter started
+//	{"e":"plan","tests":["a","b"]}          tests about to run (may repeat)
+//	{"e":"start","test":"a"}                a test started
+//	{"e":"end","test":"a","status":"failed","message":"...","duration":0.25}
+//	{"e":"compile","message":"..."}         a module did not import / compile
+//	{"e":"missing","test":"x"}              a requested name selects nothing
+//	{"e":"done","exit":1}                   the framework finished
+//
+// status is a TestStatus text form and duration is in seconds.
+
+// wireEvent is the JSON form of an event.
+type wireEvent struct {
+	E        string   `json:"e"`
+	Test     string   `json:"test"`
+	Tests    []string `json:"tests"`
+	Status   string   `json:"status"`
+	Message  string   `json:"message"`
+	Duration float64  `json:"duration"`
+	Exit     int      `json:"exit"`
+}
+
+// parseEvents decodes a results file. Lines that are not valid events (such
+// as a last line cut short when the process was killed) are skipped.
+func parseEvents(b []byte) []event {
+	var out []event
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || line[0] != '{' {
+			continue
+		}
+		var w wireEvent
+		if json.Unmarshal(line, &w) != nil {
+			continue
+		}
+		e := event{kind: w.E, name: w.Test, message: w.Message, exit: w.Exit}
+		switch w.E {
+		case "hello", "done":
+		case "plan":
+			for _, n := range w.Tests {
+				if n != "" {
+					e.names = append(e.names, n)
+				}
+			}
+		case "start", "missing":
+			if w.Test == "" {
+				continue
+			}
+		case "end":
+			if w.Test == "" {
+				continue
+			}
+			if err := e.status.UnmarshalText([]byte(w.Status)); err != nil || e.status == TestInvalid {
+				e.status = TestError
+				e.message = "the reporter sent an unknown status " + quoteShort(w.Status) + "\n" + w.Message
+			}
+			e.duration = seconds(w.Duration)
+		case "compile":
+		default:
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// seconds converts a duration in seconds, clamping nonsense to zero.
+func seconds(s float64) time.Duration {
+	if math.IsNaN(s) || s <= 0 || s > float64(math.MaxInt64/int64(time.Second)) {
+		return 0
+	}
+	return time.Duration(s * float64(time.Second))
+}
+
+func quoteShort(s string) string {
+	if len(s) > 40 {
+		s = s[:40] + "..."
+	}
+	b, _ := json.Marshal(s)
+	return string(b)
+}

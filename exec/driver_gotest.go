@@ -1,0 +1,413 @@
+package exec
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+// GoTest runs the tests of one Go package with "go test".
+//
+// The test binary is built on the host, outside the sandbox, with
+// "go test -c -vet=off" and CGO_ENABLED=0, GOFLAGS="-mod=mod -buildvcs=false",
+// GOPROXY=off, GOTOOLCHAIN=local and GOWORK=off, using the host's build and
+// module caches (a sandboxed build would need a writable cache: a shared
+// one can be poisoned, a fresh one costs about 9s). Building runs none of
+// the workspace's code: with cgo off the toolchain only reads and compiles
+// it, no module is downloaded and no other toolchain is fetched. It does
+// read, with the caller's rights, files the workspace points to (replace
+// directives, embedded files), and it runs with the caller's environment
+// apart from the variables above. A build
+// that fails is the Suite's Compile, with the compiler's messages and paths
+// relative to the workspace. The binary then runs inside the sandbox, as
+// "pkg.test -test.v=test2json -test.paniconexit0 [-test.run ...]", and the
+// host's test2json turns its output into per-test outcomes.
+//
+// TestSpec.Tests holds names of top-level tests, examples or fuzz targets
+// ("TestX", "ExampleY"), matched exactly; each runs with all its subtests.
+// Empty means all (as "go test" does: tests, examples with output, fuzz
+// seeds). Results are named as "go test -v" names them, subtests included
+// ("TestX", "TestX/case_1").
+//
+// Outcomes: t.Error and t.Fatal make TestFailed (and the parents of a
+// failed subtest fail too); t.Skip makes TestSkipped. A test that panics is
+// TestError; a panic ends the test binary, so the tests after it are
+// TestError "not run". The message of a test is its output without the
+// "=== RUN" and "--- FAIL" lines. A package whose init panics, or a
+// TestMain that exits before running tests, makes the Suite's Compile. A
+// package without test files gives an empty Suite (whose Run is the zero
+// Result: no test process ran).
+//
+// The test output is not in Suite.Run's Stdout: it goes to a file in the
+// workspace and from there into the messages.
+type GoTest struct {
+	// Go is the go command on the host. Empty means "go" from the host's
+	// PATH, else /usr/local/go/bin/go.
+	Go string
+	// Package is the package to test, as a path relative to the workspace
+	// (a module root). Empty means ".".
+	Package string
+	// BuildTimeout bounds "go test -c". Zero means 5 minutes. A build that
+	// takes longer is a harness error (most often a cold cache on a slow
+	// machine), not a compile error.
+	BuildTimeout time.Duration
+}
+
+// goTestName is what TestSpec.Tests may hold for GoTest.
+var goTestName = regexp.MustCompile(`^(Test|Example|Fuzz)[\p{L}\p{N}_]*$`)
+
+// Test builds and runs the tests. See Driver.
+func (d GoTest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error) {
+	for _, n := range spec.Tests {
+		if !goTestName.MatchString(n) {
+			return nil, fmt.Errorf("exec: GoTest: %q is not the name of a top-level test, example or fuzz target (subtests cannot be selected)", n)
+		}
+	}
+	goBin, err := d.goCommand()
+	if err != nil {
+		return nil, err
+	}
+	pkg := d.Package
+	if pkg == "" {
+		pkg = "."
+	}
+	if filepath.IsAbs(pkg) || strings.HasPrefix(filepath.Clean(pkg), "..") {
+		return nil, fmt.Errorf("exec: GoTest: package %q is not inside the workspace", pkg)
+	}
+	pkg = "./" + filepath.ToSlash(filepath.Clean(pkg))
+	sc, err := newScratch(spec.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer sc.remove()
+	ws := filepath.Dir(sc.host)
+
+	// Build on the host.
+	build, out, err := d.build(ctx, goBin, ws, pkg, filepath.Join(sc.host, "pkg.test"))
+	suite := &Suite{Build: &build}
+	if err != nil {
+		return suite, err
+	}
+	if build.Status != StatusOK {
+		suite.Compile = &CompileError{Output: cut(relativePaths(out, ws), maxCompile)}
+		return suite, nil
+	}
+
+	if build.Detail == "no test files" {
+		return suite, nil
+	}
+
+	// Run in the sandbox.
+	pattern := "."
+	if len(spec.Tests) > 0 {
+		pattern = "^(" + strings.Join(spec.Tests, "|") + ")$"
+	}
+	bin := "./" + sc.path("pkg.test")
+	script := `"$0" -test.list "$1" >"$2" 2>/dev/null; exec "$0" -test.v=test2json -test.paniconexit0 -test.run "$1" >"$3" 2>&1`
+	job := Job{
+		Dir:    spec.Dir,
+		Args:   []string{"/bin/sh", "-c", script, bin, pattern, sc.path("list"), sc.path("out")},
+		Env:    spec.Env,
+		Limits: spec.Limits,
+	}
+	res, err := r.Run(ctx, job)
+	suite.Run = res
+	if err != nil {
+		return suite, runErr("run go test binary", res, err)
+	}
+	list, _ := os.ReadFile(filepath.Join(sc.host, "list"))
+	raw, err := os.ReadFile(filepath.Join(sc.host, "out"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return suite, fmt.Errorf("exec: read go test output: %w", err)
+	}
+	conv, err := test2json(ctx, goBin, raw)
+	if err != nil {
+		return suite, err
+	}
+	events, partial, started := goTestEvents(conv, list, spec.Tests)
+	tests, _, done, err := assemble(assembly{events: events, run: res, what: "test binary"})
+	if err != nil {
+		return suite, err
+	}
+	if !started && !done && !limitStatus(res.Status) && res.Status != StatusOK {
+		// Nothing ran: init panicked, TestMain exited, or the binary could
+		// not start.
+		suite.Compile = &CompileError{Output: cut(fmt.Sprintf("the test binary failed before running any test (%s):\n%s", res.Detail, strings.TrimSpace(string(raw))), maxCompile)}
+		return suite, nil
+	}
+	for i := range tests {
+		if out := partial[tests[i].Name]; out != "" {
+			tests[i].Message = cut(tests[i].Message+"\noutput:\n"+out, maxMessage)
+		}
+	}
+	suite.Tests = tests
+	return suite, nil
+}
+
+func (d GoTest) goCommand() (string, error) {
+	if d.Go != "" {
+		return d.Go, nil
+	}
+	if p, err := osexec.LookPath("go"); err == nil {
+		return p, nil
+	}
+	const fallback = "/usr/local/go/bin/go"
+	if _, err := os.Stat(fallback); err == nil {
+		return fallback, nil
+	}
+	return "", errors.New("exec: GoTest: no go command on the host PATH or at /usr/local/go/bin/go")
+}
+
+// goBuildEnv is what "go test -c" runs with, after the host's environment.
+var goBuildEnv = []string{
+	"CGO_ENABLED=0",
+	"GOFLAGS=-mod=mod -buildvcs=false",
+	"GOPROXY=off",
+	"GOTOOLCHAIN=local",
+	"GOWORK=off",
+}
+
+// build runs "go test -c" on the host. A failure of the build is a Result
+// with StatusExit; an error means the go command could not run or timed
+// out.
+func (d GoTest) build(ctx context.Context, goBin, ws, pkg, out string) (Result, string, error) {
+	timeout := d.BuildTimeout
+	if timeout <= 0 {
+		timeout = 5 * time.Minute
+	}
+	bctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	outBuf := newCapture(maxCompile*2, nil)
+	cmd := osexec.CommandContext(bctx, goBin, "test", "-c", "-vet=off", "-o", out, pkg)
+	cmd.Dir = ws
+	cmd.Env = append(os.Environ(), goBuildEnv...)
+	cmd.Stdout, cmd.Stderr = outBuf, outBuf
+	cmd.WaitDelay = 5 * time.Second
+	start := time.Now()
+	err := cmd.Run()
+	res := Result{WallTime: time.Since(start), ExitCode: -1}
+	if ps := cmd.ProcessState; ps != nil {
+		res.ExitCode = ps.ExitCode()
+		res.CPUTime = ps.UserTime() + ps.SystemTime()
+	}
+	text := string(outBuf.Bytes())
+	res.Stderr = []byte(text)
+	res.OutputBytes = outBuf.total
+	var exitErr *osexec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		res.Status, res.Detail = StatusCanceled, "canceled by the caller"
+		return res, text, ctx.Err()
+	case bctx.Err() != nil:
+		res.Status, res.Detail = StatusInternal, fmt.Sprintf("go test -c did not finish within %s", timeout)
+		return res, text, fmt.Errorf("exec: GoTest: %s", res.Detail)
+	case errors.As(err, &exitErr) && res.ExitCode > 0:
+		res.Status, res.Detail = StatusExit, fmt.Sprintf("exit code %d", res.ExitCode)
+		return res, text, nil
+	case err != nil:
+		res.Status, res.Detail = StatusInternal, err.Error()
+		return res, text, fmt.Errorf("exec: GoTest: run %s: %w", goBin, err)
+	}
+	res.Status = StatusOK
+	if _, err := os.Stat(out); err != nil {
+		// "go test -c" writes no binary for a package without test files.
+		res.Detail = "no test files"
+	}
+	return res, text, nil
+}
+
+// relativePaths rewrites the workspace's absolute paths in compiler output.
+func relativePaths(s, ws string) string {
+	s = strings.ReplaceAll(s, ws+string(filepath.Separator), "")
+	return strings.ReplaceAll(s, ws, ".")
+}
+
+var test2jsonPaths sync.Map // go command -> path of its test2json
+
+// test2json converts the output of a test binary run with
+// -test.v=test2json with the host's test2json. "go tool test2json" costs
+// about 150ms a run, so the path of the tool ("go tool -n") is kept.
+func test2json(ctx context.Context, goBin string, raw []byte) ([]byte, error) {
+	for attempt := 0; ; attempt++ {
+		p, ok := test2jsonPaths.Load(goBin)
+		if !ok {
+			cmd := osexec.CommandContext(ctx, goBin, "tool", "-n", "test2json")
+			cmd.Env = append(os.Environ(), goBuildEnv...)
+			out, err := cmd.Output()
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				return nil, fmt.Errorf("exec: GoTest: go tool -n test2json: %w", err)
+			}
+			p = strings.TrimSpace(string(out))
+			test2jsonPaths.Store(goBin, p)
+		}
+		cmd := osexec.CommandContext(ctx, p.(string))
+		cmd.Stdin = bytes.NewReader(raw)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err == nil {
+			return out, nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if errors.Is(err, fs.ErrNotExist) && attempt == 0 {
+			// The build cache was trimmed: build the tool again.
+			test2jsonPaths.Delete(goBin)
+			continue
+		}
+		return nil, fmt.Errorf("exec: GoTest: test2json: %w: %s", err, tail(stderr.Bytes(), 1024))
+	}
+}
+
+// testEvent is one line of test2json's output.
+type testEvent struct {
+	Action  string
+	Test    string
+	Elapsed float64
+	Output  string
+}
+
+// goTestEvents turns test2json output, and the output of -test.list, into
+// events. Names in requested that -test.list did not list are missing.
+// partial holds the output of tests that started and did not end; started
+// reports whether any test started.
+func goTestEvents(conv, list []byte, requested []string) (events []event, partial map[string]string, started bool) {
+	var plan []string
+	listed := map[string]bool{}
+	for _, l := range strings.Split(string(list), "\n") {
+		l = strings.TrimSpace(l)
+		if goTestName.MatchString(l) && !strings.HasPrefix(l, "Benchmark") && !listed[l] {
+			plan = append(plan, l)
+			listed[l] = true
+		}
+	}
+	if len(plan) > 0 {
+		events = append(events, event{kind: "plan", names: plan})
+	}
+	var (
+		output = map[string]*strings.Builder{}
+		order  []string
+		ends   = map[string]*event{}
+		final  bool
+	)
+	sc := bufio.NewScanner(bytes.NewReader(conv))
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		var te testEvent
+		if json.Unmarshal(sc.Bytes(), &te) != nil {
+			continue
+		}
+		if te.Test == "" {
+			if te.Action == "pass" || te.Action == "fail" {
+				final = true
+			}
+			continue
+		}
+		switch te.Action {
+		case "run":
+			started = true
+			events = append(events, event{kind: "start", name: te.Test})
+		case "output":
+			b, ok := output[te.Test]
+			if !ok {
+				b = &strings.Builder{}
+				output[te.Test] = b
+			}
+			if b.Len() < 4*maxMessage && !isFraming(te.Output) {
+				b.WriteString(te.Output)
+			}
+		case "pass", "fail", "skip":
+			e := event{kind: "end", name: te.Test, duration: seconds(te.Elapsed)}
+			switch te.Action {
+			case "pass":
+				e.status = TestPassed
+			case "fail":
+				e.status = TestFailed
+			default:
+				e.status = TestSkipped
+			}
+			ends[te.Test] = &e
+			order = append(order, te.Test)
+		}
+	}
+	for _, name := range order {
+		e := ends[name]
+		if b := output[name]; b != nil {
+			e.message = strings.TrimRight(b.String(), "\n")
+		}
+		switch {
+		case e.status == TestPassed:
+			e.message = ""
+		case e.status == TestFailed && !final && hasPanic(e.message):
+			e.status = TestError
+		case e.status == TestFailed && e.message == "":
+			var failed []string
+			for _, sub := range order {
+				if strings.HasPrefix(sub, name+"/") && ends[sub].status == TestFailed {
+					failed = append(failed, sub)
+				}
+			}
+			if len(failed) > 0 {
+				e.message = "failed subtests: " + strings.Join(failed, ", ")
+			}
+		}
+		events = append(events, *e)
+	}
+	// A test that panics has no result line that test2json can see: its
+	// "--- FAIL" comes just before the panic's report, in its output.
+	for name, b := range output {
+		if _, ok := ends[name]; !ok && !final && hasPanic(b.String()) {
+			events = append(events, event{kind: "end", name: name, status: TestError, message: strings.TrimRight(b.String(), "\n")})
+			ends[name] = &events[len(events)-1]
+		}
+	}
+	// Tests that did not end keep their output for the message that
+	// assemble gives them.
+	partial = map[string]string{}
+	for name, b := range output {
+		if _, ok := ends[name]; !ok && b.Len() > 0 {
+			partial[name] = strings.TrimRight(b.String(), "\n")
+		}
+	}
+	if started || final {
+		// The binary got as far as running tests, so -test.list ran too.
+		for _, n := range requested {
+			if !listed[n] {
+				events = append(events, event{kind: "missing", name: n})
+			}
+		}
+	}
+	if final {
+		events = append(events, event{kind: "done"})
+	}
+	return events, partial, started
+}
+
+// isFraming reports whether a line of test output is go test's own
+// "=== RUN", "=== PAUSE", "--- PASS: X" and similar lines.
+func isFraming(line string) bool {
+	t := strings.TrimLeft(line, " ")
+	return strings.HasPrefix(t, "=== ") || strings.HasPrefix(t, "--- PASS: ") ||
+		strings.HasPrefix(t, "--- FAIL: ") || strings.HasPrefix(t, "--- SKIP: ")
+}
+
+// hasPanic reports whether test output holds the runtime's report of a
+// panic, which starts a line with "panic: " (t.Log output is indented).
+func hasPanic(s string) bool {
+	return strings.HasPrefix(s, "panic: ") || strings.Contains(s, "\npanic: ")
+}

@@ -1,0 +1,133 @@
+package exec_test
+
+import (
+	"context"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/adaptbench/adaptbench/exec"
+)
+
+func requireGo(t testing.TB) {
+	t.Helper()
+	if _, err := os.Stat("/usr/local/go/bin/go"); err != nil {
+		if _, err := osexec.LookPath("go"); err != nil {
+			t.Skip("no go command on the host")
+		}
+	}
+}
+
+func TestGoTest(t *testing.T) {
+	requireGo(t)
+	s := runDriver(t, exec.GoTest{}, exec.TestSpec{Dir: driverFixture(t, "gotest")})
+	checkSuite(t, s, []wantTest{
+		{"ExampleAdd", exec.TestError},
+		{"TestAdd", exec.TestPassed},
+		{"TestAfterPanic", exec.TestError},
+		{"TestPanics", exec.TestError},
+		{"TestSkipped", exec.TestSkipped},
+		{"TestSub", exec.TestFailed},
+		{"TestTable", exec.TestFailed},
+		{"TestTable/one", exec.TestPassed},
+		{"TestTable/two", exec.TestFailed},
+	})
+	for name, want := range map[string]string{
+		"TestSub":        "Sub(5, 3) = 8, want 2",
+		"TestTable/two":  "Add(2, 2) = 4, want 5",
+		"TestSkipped":    "not today",
+		"TestPanics":     "panic: runtime error: integer divide by zero",
+		"TestAfterPanic": "not run",
+		"ExampleAdd":     "not run",
+	} {
+		if r, _ := s.Lookup(name); !strings.Contains(r.Message, want) {
+			t.Errorf("%s: message %q does not mention %q", name, r.Message, want)
+		}
+	}
+	if r, _ := s.Lookup("TestSub"); strings.Contains(r.Message, "--- FAIL") || strings.Contains(r.Message, "=== RUN") {
+		t.Errorf("TestSub: message keeps go test's framing: %q", r.Message)
+	}
+	if s.Build == nil || s.Build.Status != exec.StatusOK {
+		t.Errorf("Build = %+v, want ok", s.Build)
+	}
+}
+
+func TestGoTestNames(t *testing.T) {
+	requireGo(t)
+	s := runDriver(t, exec.GoTest{}, exec.TestSpec{Dir: driverFixture(t, "gotest"), Tests: []string{"TestAdd", "TestTable", "ExampleAdd", "TestNope"}})
+	checkSuite(t, s, []wantTest{
+		{"ExampleAdd", exec.TestPassed},
+		{"TestAdd", exec.TestPassed},
+		{"TestNope", exec.TestError},
+		{"TestTable", exec.TestFailed},
+		{"TestTable/one", exec.TestPassed},
+		{"TestTable/two", exec.TestFailed},
+	})
+	if r, _ := s.Lookup("TestNope"); r.Message != "not found" {
+		t.Errorf("TestNope: message %q, want %q", r.Message, "not found")
+	}
+	if _, err := (exec.GoTest{}).Test(context.Background(), driverSandbox(t), exec.TestSpec{Dir: t.TempDir(), Tests: []string{"TestTable/one"}}); err == nil {
+		t.Error("a subtest name in Tests: no error")
+	}
+}
+
+func TestGoTestBroken(t *testing.T) {
+	requireGo(t)
+	s := runDriver(t, exec.GoTest{}, exec.TestSpec{Dir: driverFixture(t, "gotest_broken")})
+	checkCompile(t, s, "calc_test.go:6:", "undefined: Mul")
+	if strings.Contains(s.Compile.Output, os.TempDir()) {
+		t.Errorf("compile output has absolute paths:\n%s", s.Compile.Output)
+	}
+	if s.Run.Status != exec.StatusInvalid {
+		t.Errorf("Run.Status = %s, want invalid: no test process ran", s.Run.Status)
+	}
+}
+
+func TestGoTestInitPanics(t *testing.T) {
+	requireGo(t)
+	ws := driverFixture(t, "gotest")
+	if err := os.WriteFile(filepath.Join(ws, "init_test.go"), []byte("package fixture\n\nfunc init() { panic(\"broken init\") }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := runDriver(t, exec.GoTest{}, exec.TestSpec{Dir: ws})
+	checkCompile(t, s, "broken init")
+}
+
+func TestGoTestTimeLimit(t *testing.T) {
+	requireGo(t)
+	ws := driverFixture(t, "gotest")
+	src := "package fixture\n\nimport (\"testing\"; \"time\")\n\nfunc TestHang(t *testing.T) { time.Sleep(time.Hour) }\n"
+	if err := os.WriteFile(filepath.Join(ws, "hang_test.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := runDriver(t, exec.GoTest{}, exec.TestSpec{Dir: ws, Tests: []string{"TestAdd", "TestHang", "ExampleAdd"}, Limits: exec.Limits{WallTime: time.Second}})
+	checkSuite(t, s, []wantTest{
+		{"ExampleAdd", exec.TestTimedOut},
+		{"TestAdd", exec.TestPassed},
+		{"TestHang", exec.TestTimedOut},
+	})
+	if s.Run.Status != exec.StatusWallTime {
+		t.Errorf("Run.Status = %s, want wall-time", s.Run.Status)
+	}
+}
+
+func TestGoTestNoTests(t *testing.T) {
+	requireGo(t)
+	ws := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod": "module example.com/x\n\ngo 1.22\n",
+		"x.go":   "package x\n\nfunc X() int { return 1 }\n",
+	} {
+		if err := os.WriteFile(filepath.Join(ws, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := runDriver(t, exec.GoTest{}, exec.TestSpec{Dir: ws})
+	checkSuite(t, s, nil)
+	if s.Run.Status != exec.StatusInvalid {
+		t.Errorf("Run.Status = %s, want invalid: no test process ran", s.Run.Status)
+	}
+}

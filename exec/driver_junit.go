@@ -1,0 +1,406 @@
+package exec
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+//go:embed driver_junit.java
+var junitReporterSource string
+
+const junitReporterClass = "AdaptbenchJUnitReporter"
+
+// DefaultJUnitClasspath is the classpath of JUnit tests when JUnit's is nil:
+// Debian's console-standalone jar (package junit5), which bundles the JUnit
+// Platform launcher, the Jupiter API, params and engine, the Vintage engine,
+// JUnit 4.13, Hamcrest, opentest4j and apiguardian.
+var DefaultJUnitClasspath = []string{"/usr/share/java/junit-platform-console-standalone.jar"}
+
+// DefaultJVMFlags are the flags of every JVM the Java drivers start (javac
+// through -J) when theirs are nil. They favour start-up time and a small
+// footprint: one GC thread and the C1 compiler only.
+//
+// Before them, the drivers size the JVM to the job's memory limit M
+// (Limits.Memory): -XX:MaxRAM=M with a heap of M/4 (the JVM's own default
+// in a container), and class space, code cache and metaspace of M/16
+// (16 to 64MiB), M/16 (16 to 64MiB) and M/8, so that the JVM fits whether
+// a cgroup or RLIMIT_AS enforces the limit; under RLIMIT_AS, which counts
+// reserved address space, a JVM needs M of at least 512MiB. Flags given
+// in JVMFlags come after, and win.
+var DefaultJVMFlags = []string{
+	"-XX:+UseSerialGC",
+	"-XX:TieredStopAtLevel=1",
+	"-XX:-UsePerfData",
+	"-Xss1m",
+	"-Xshare:auto",
+}
+
+// jvmEnv keeps glibc from reserving 64MiB of address space per thread,
+// which an RLIMIT_AS memory limit would count.
+var jvmEnv = []string{"MALLOC_ARENA_MAX=2"}
+
+// JUnit runs Java tests on the JUnit Platform: JUnit 5 (Jupiter) test
+// classes and, through the Vintage engine, JUnit 4 ones, in one JVM in the
+// sandbox.
+//
+// A JavaBuild compiles the workspace first (by default Javac, which
+// compiles every .java file in the sandbox); a build that fails is the
+// Suite's Compile. A small reporter (driver_junit.java, compiled once per
+// process with the host's javac, it runs none of the workspace's code)
+// then drives the JUnit Platform Launcher in the sandbox and streams each
+// test's outcome to a file, so that the tests that finished keep their
+// outcomes when a limit stops the JVM.
+//
+// TestSpec.Tests holds class names ("pkg.CalcTest", nested classes as
+// "pkg.Outer$Inner") or methods ("pkg.CalcTest#testAdd", which selects
+// every overload and, for a parameterized test, every invocation). Empty
+// means every class in the build's class directories whose simple name
+// matches JUnit's standard pattern (Test*, *Test, *Tests). Results are
+// named "pkg.CalcTest#testAdd", which can be passed back;
+// invocations of parameterized, repeated and dynamic tests are
+// "pkg.CalcTest#testAdd[1]".
+//
+// Outcomes: an AssertionError (JUnit's assertions, opentest4j, Hamcrest)
+// is TestFailed, any other exception TestError, a TimeoutException
+// (Jupiter's @Timeout, JUnit 4's timeout) TestTimedOut, a failed assumption
+// or a disabled test TestSkipped. When a class fails before its tests run
+// (@BeforeAll, @BeforeClass) its tests are TestError; when it fails after
+// (@AfterAll) an extra TestError entry named after the class is reported.
+type JUnit struct {
+	// Java is the java launcher in the sandbox. Empty means "java" on the
+	// sandbox's PATH.
+	Java string
+	// Javac is the compiler of the test reporter, on the host, and of the
+	// default build, in the sandbox. Empty means "javac".
+	Javac string
+	// Classpath holds the jars the tests compile and run against, as paths
+	// in the sandbox; it must include the JUnit Platform launcher and the
+	// engines. Nil means DefaultJUnitClasspath.
+	Classpath []string
+	// JVMFlags are the flags of the test JVM and of javac. Nil means
+	// DefaultJVMFlags.
+	JVMFlags []string
+	// Build compiles the workspace. Nil means Javac{Javac: j.Javac,
+	// JVMFlags: j.JVMFlags}.
+	Build JavaBuild
+}
+
+// JavaBuild compiles a Java workspace for JUnit. Implementations run the
+// compiler in the sandbox through r. Like Driver.Test, Build returns an
+// error only when the harness failed; code that does not compile is a
+// JavaBuildResult with Compile set.
+type JavaBuild interface {
+	Build(ctx context.Context, r Runner, spec JavaBuildSpec) (JavaBuildResult, error)
+}
+
+// JavaBuildFunc adapts a function to the JavaBuild interface.
+type JavaBuildFunc func(ctx context.Context, r Runner, spec JavaBuildSpec) (JavaBuildResult, error)
+
+// Build calls f(ctx, r, spec).
+func (f JavaBuildFunc) Build(ctx context.Context, r Runner, spec JavaBuildSpec) (JavaBuildResult, error) {
+	return f(ctx, r, spec)
+}
+
+// JavaBuildSpec is what a JavaBuild compiles.
+type JavaBuildSpec struct {
+	// Dir, Limits and Env are those of the TestSpec.
+	Dir    string
+	Limits Limits
+	Env    []string
+	// Classpath holds the test framework's jars, as paths in the sandbox.
+	Classpath []string
+	// Out is an empty directory for the build's output, as a path relative
+	// to the workspace (which is the working directory of sandbox jobs).
+	// It is removed after the tests ran.
+	Out string
+}
+
+// JavaBuildResult is what a JavaBuild produced. Paths are relative to the
+// workspace or absolute paths in the sandbox.
+type JavaBuildResult struct {
+	// Classes are the directories of compiled classes, to be searched for
+	// test classes and put on the classpath.
+	Classes []string
+	// Classpath holds further run-time entries (resources, dependency
+	// jars).
+	Classpath []string
+	// Compile is set when the code did not compile.
+	Compile *CompileError
+	// Run is the sandbox result of the compiler, nil if none ran.
+	Run *Result
+}
+
+// Javac is the default JavaBuild: it compiles every .java file under the
+// workspace (sources and tests alike; hidden directories are skipped) with
+// one javac in the sandbox, "javac -proc:none -encoding UTF-8 -g -d OUT -cp
+// CLASSPATH @sources". Directories src/main/resources and
+// src/test/resources, where they exist, go on the run-time classpath.
+type Javac struct {
+	// Javac is the compiler in the sandbox. Empty means "javac".
+	Javac string
+	// JVMFlags are passed to javac's JVM with -J. Nil means
+	// DefaultJVMFlags.
+	JVMFlags []string
+	// Flags are further javac flags, such as "--release", "11". Nil means
+	// none.
+	Flags []string
+}
+
+// Build compiles spec.Dir. See JavaBuild.
+func (j Javac) Build(ctx context.Context, r Runner, spec JavaBuildSpec) (JavaBuildResult, error) {
+	javac := j.Javac
+	if javac == "" {
+		javac = "javac"
+	}
+	out := JavaBuildResult{Classes: []string{spec.Out + "/classes"}}
+	ws, err := filepath.Abs(spec.Dir)
+	if err != nil {
+		return out, fmt.Errorf("exec: Javac: %w", err)
+	}
+	outHost := filepath.Join(ws, filepath.FromSlash(spec.Out))
+	if err := os.MkdirAll(filepath.Join(outHost, "classes"), 0o755); err != nil {
+		return out, fmt.Errorf("exec: Javac: %w", err)
+	}
+	var sources []string
+	err = filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != ws && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(d.Name(), ".java") && d.Type().IsRegular() {
+			rel, _ := filepath.Rel(ws, p)
+			sources = append(sources, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		return out, fmt.Errorf("exec: Javac: list sources: %w", err)
+	}
+	for _, res := range []string{"src/main/resources", "src/test/resources"} {
+		if fi, err := os.Stat(filepath.Join(ws, res)); err == nil && fi.IsDir() {
+			out.Classpath = append(out.Classpath, res)
+		}
+	}
+	if len(sources) == 0 {
+		return out, nil
+	}
+	var argfile strings.Builder
+	for _, s := range sources {
+		argfile.WriteString(strconv.Quote(s))
+		argfile.WriteByte('\n')
+	}
+	if err := os.WriteFile(filepath.Join(outHost, "sources.txt"), []byte(argfile.String()), 0o644); err != nil {
+		return out, fmt.Errorf("exec: Javac: %w", err)
+	}
+	args := []string{javac}
+	for _, f := range jvmFlags(j.JVMFlags, spec.Limits) {
+		args = append(args, "-J"+f)
+	}
+	args = append(args, "-proc:none", "-encoding", "UTF-8", "-g", "-d", spec.Out+"/classes")
+	if len(spec.Classpath) > 0 {
+		args = append(args, "-cp", strings.Join(spec.Classpath, ":"))
+	}
+	args = append(args, j.Flags...)
+	args = append(args, "@"+spec.Out+"/sources.txt")
+	res, err := r.Run(ctx, Job{Dir: spec.Dir, Args: args, Env: append(append([]string(nil), jvmEnv...), spec.Env...), Limits: spec.Limits})
+	out.Run = &res
+	if err != nil {
+		return out, runErr("run javac", res, err)
+	}
+	if res.Status != StatusOK {
+		msg := strings.TrimSpace(string(res.Stderr) + "\n" + string(res.Stdout))
+		if res.Status != StatusExit {
+			msg = strings.TrimSpace("javac was stopped: " + res.Detail + "\n" + msg)
+		}
+		out.Compile = &CompileError{Output: cut(msg, maxCompile)}
+	}
+	return out, nil
+}
+
+// jvmFlags returns the flags of a JVM under limits; see DefaultJVMFlags.
+func jvmFlags(flags []string, l Limits) []string {
+	if flags == nil {
+		flags = DefaultJVMFlags
+	}
+	var out []string
+	if mem := l.withDefaults().Memory; mem > 0 {
+		mib := func(z Size) string { return strconv.FormatUint(uint64(z/MiB), 10) + "m" }
+		small := min(max(mem/16, 16*MiB), 64*MiB)
+		out = append(out,
+			"-XX:MaxRAM="+strconv.FormatUint(uint64(mem), 10),
+			"-XX:MaxRAMPercentage=25", "-XX:MinRAMPercentage=25",
+			"-XX:CompressedClassSpaceSize="+mib(small),
+			"-XX:ReservedCodeCacheSize="+mib(small),
+			"-XX:MaxMetaspaceSize="+mib(max(mem/8, 32*MiB)))
+	}
+	return append(out, flags...)
+}
+
+var junitName = regexp.MustCompile(`^[\p{L}_$][\p{L}\p{N}_$]*(\.[\p{L}_$][\p{L}\p{N}_$]*)*(#[\p{L}_$][\p{L}\p{N}_$]*)?$`)
+
+// Test builds the workspace and runs its tests. See Driver.
+func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error) {
+	for _, n := range spec.Tests {
+		if !junitName.MatchString(n) {
+			return nil, fmt.Errorf("exec: JUnit: %q is not a class name or Class#method", n)
+		}
+	}
+	cp := j.Classpath
+	if cp == nil {
+		cp = DefaultJUnitClasspath
+	}
+	javac := j.Javac
+	if javac == "" {
+		javac = "javac"
+	}
+	reporter, err := junitReporter(ctx, javac, cp)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := newScratch(spec.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer sc.remove()
+	if err := reporter.install(filepath.Join(sc.host, "reporter")); err != nil {
+		return nil, err
+	}
+	if err := os.Mkdir(filepath.Join(sc.host, "build"), 0o755); err != nil {
+		return nil, fmt.Errorf("exec: JUnit: %w", err)
+	}
+
+	build := j.Build
+	if build == nil {
+		build = Javac{Javac: j.Javac, JVMFlags: j.JVMFlags}
+	}
+	br, err := build.Build(ctx, r, JavaBuildSpec{Dir: spec.Dir, Limits: spec.Limits, Env: spec.Env, Classpath: cp, Out: sc.path("build")})
+	suite := &Suite{Build: br.Run}
+	if err != nil {
+		return suite, err
+	}
+	if br.Compile != nil {
+		suite.Compile = br.Compile
+		return suite, nil
+	}
+
+	java := j.Java
+	if java == "" {
+		java = "java"
+	}
+	classpath := append(append(append(append([]string(nil), br.Classes...), br.Classpath...), cp...), sc.path("reporter"))
+	args := append([]string{java}, jvmFlags(j.JVMFlags, spec.Limits)...)
+	args = append(args, "-cp", strings.Join(classpath, ":"), junitReporterClass, sc.path("results.jsonl"))
+	args = append(args, br.Classes...)
+	args = append(args, "--")
+	args = append(args, spec.Tests...)
+	res, err := r.Run(ctx, Job{Dir: spec.Dir, Args: args, Env: append(append([]string(nil), jvmEnv...), spec.Env...), Limits: spec.Limits})
+	suite.Run = res
+	if err != nil {
+		return suite, runErr("run JUnit", res, err)
+	}
+	data, err := os.ReadFile(filepath.Join(sc.host, "results.jsonl"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return suite, fmt.Errorf("exec: JUnit: read results: %w", err)
+	}
+	tests, _, _, err := assemble(assembly{events: parseEvents(data), run: res, needHello: true, what: "test JVM"})
+	if err != nil {
+		return suite, err
+	}
+	suite.Tests = tests
+	return suite, nil
+}
+
+// reporterClasses is the compiled JUnit reporter: class file names and
+// their contents.
+type reporterClasses map[string][]byte
+
+func (rc reporterClasses) install(dir string) error {
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return fmt.Errorf("exec: JUnit: %w", err)
+	}
+	for name, b := range rc {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			return fmt.Errorf("exec: JUnit: %w", err)
+		}
+	}
+	return nil
+}
+
+type reporterBuild struct {
+	once    sync.Once
+	classes reporterClasses
+	err     error
+}
+
+var reporterBuilds sync.Map // javac + "\x00" + classpath -> *reporterBuild
+
+// junitReporter compiles driver_junit.java on the host, once per javac and
+// classpath. It is the harness's own code, compiled with -proc:none.
+func junitReporter(ctx context.Context, javac string, cp []string) (reporterClasses, error) {
+	var abs []string
+	for _, e := range cp {
+		if filepath.IsAbs(e) {
+			abs = append(abs, e)
+		}
+	}
+	key := javac + "\x00" + strings.Join(abs, ":")
+	v, _ := reporterBuilds.LoadOrStore(key, &reporterBuild{})
+	b := v.(*reporterBuild)
+	b.once.Do(func() { b.classes, b.err = compileReporter(ctx, javac, abs) })
+	if b.err != nil && ctx.Err() != nil {
+		// Do not remember a build that the caller canceled.
+		reporterBuilds.CompareAndDelete(key, b)
+	}
+	return b.classes, b.err
+}
+
+func compileReporter(ctx context.Context, javac string, cp []string) (reporterClasses, error) {
+	dir, err := os.MkdirTemp("", "adaptbench-junit-reporter-")
+	if err != nil {
+		return nil, fmt.Errorf("exec: JUnit: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	src := filepath.Join(dir, junitReporterClass+".java")
+	if err := os.WriteFile(src, []byte(junitReporterSource), 0o644); err != nil {
+		return nil, fmt.Errorf("exec: JUnit: %w", err)
+	}
+	cctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	args := []string{"-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1", "-proc:none", "-nowarn", "-encoding", "UTF-8", "-d", filepath.Join(dir, "out")}
+	if len(cp) > 0 {
+		args = append(args, "-cp", strings.Join(cp, ":"))
+	}
+	cmd := osexec.CommandContext(cctx, javac, append(args, src)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("exec: JUnit: compile the test reporter with %s (is the JUnit Platform launcher on the classpath %s?): %w\n%s", javac, strings.Join(cp, ":"), err, tail(out, 2048))
+	}
+	classes := reporterClasses{}
+	ents, err := os.ReadDir(filepath.Join(dir, "out"))
+	if err != nil {
+		return nil, fmt.Errorf("exec: JUnit: %w", err)
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(dir, "out", e.Name()))
+		if err != nil {
+			return nil, fmt.Errorf("exec: JUnit: %w", err)
+		}
+		classes[e.Name()] = b
+	}
+	return classes, nil
+}

@@ -1,0 +1,172 @@
+package exec
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultPython is the interpreter the Python drivers use when theirs is
+// empty: Debian's, which sees the python3-* packages (pytest among them)
+// and which the sandbox user can read.
+const DefaultPython = "/usr/bin/python3"
+
+//go:embed driver_unittest.py
+var unittestReporter string
+
+//go:embed driver_pytest.py
+var pytestReporter string
+
+// PythonUnittest runs tests with Python's unittest.
+//
+// TestSpec.Tests holds unittest names as "python -m unittest" takes them:
+// "test_mod", "test_mod.TestX", "test_mod.TestX.test_y" or
+// "pkg.test_mod...". Empty means discovering test*.py from the workspace
+// root, as "python -m unittest discover" does. Results are named by test id
+// ("test_mod.TestX.test_y"), which can be passed back in Tests.
+//
+// Outcomes: an assertion (the test's failureException) is TestFailed, any
+// other exception TestError; a failing subtest makes the whole test fail
+// and the messages name the subtests. An expected failure is TestSkipped,
+// an unexpected success TestFailed. When setUpClass or setUpModule fails,
+// the tests it covers are TestError (TestSkipped if it raised SkipTest);
+// when tearDownClass or tearDownModule fails, an extra TestError entry
+// named after the class ("test_mod.TestX") or module is reported. A test
+// module that cannot be imported (SyntaxError, ImportError, any exception
+// at import time) makes the Suite's Compile, and no test runs.
+//
+// The tests run in one process, "python3 -s -B -c <reporter>", in the
+// workspace, with the workspace first on sys.path and
+// PYTHONDONTWRITEBYTECODE=1. Their output is in Suite.Run's Stdout and
+// Stderr.
+type PythonUnittest struct {
+	// Python is the interpreter's path in the sandbox. Empty means
+	// DefaultPython.
+	Python string
+	// PerTestTimeout bounds each test, with its setUp and tearDown: a test
+	// that runs longer is interrupted with an exception and is TestTimedOut,
+	// and the next test runs. A test that does not stop within 2s after
+	// that ends the run (the rest are TestError). Zero means no per-test
+	// limit; the suite's limits still apply.
+	PerTestTimeout time.Duration
+}
+
+// Test runs the tests. See Driver.
+func (d PythonUnittest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error) {
+	return runPythonReporter(ctx, r, spec, d.Python, unittestReporter, d.PerTestTimeout, "unittest")
+}
+
+// Pytest runs tests with pytest, as "python3 -m pytest -q -p
+// no:cacheprovider --rootdir=." would, honouring the workspace's pytest
+// configuration and conftest.py files.
+//
+// TestSpec.Tests holds pytest node ids relative to the workspace
+// ("test_x.py", "tests/", "test_x.py::TestX::test_y",
+// "test_x.py::test_p[1-2]"); a name selects the tests whose id it equals or
+// is a prefix of up to "::", "[" or "/". Empty means pytest's own
+// collection. Results are named by node id, which can be passed back.
+//
+// Outcomes: a failing assert (or pytest.fail) in a test is TestFailed; any
+// other exception in the test TestError, as unittest counts them (pytest
+// itself calls both "failed"); an error in a fixture's setup or teardown is
+// TestError. An xfail that fails is TestSkipped; an xpass is TestPassed,
+// or TestFailed when strict. A collection error (a test module that does
+// not import, a broken conftest.py) makes the Suite's Compile; no test
+// runs then, as with pytest's default. When pytest finds no tests (its exit
+// status 5) the Suite is empty, with no error.
+type Pytest struct {
+	// Python is the interpreter's path in the sandbox; it must have pytest.
+	// Empty means DefaultPython.
+	Python string
+	// PerTestTimeout bounds each test (setup, call and teardown) as in
+	// PythonUnittest. Zero means no per-test limit.
+	PerTestTimeout time.Duration
+}
+
+// Test runs the tests. See Driver.
+func (d Pytest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error) {
+	return runPythonReporter(ctx, r, spec, d.Python, pytestReporter, d.PerTestTimeout, "pytest")
+}
+
+// pythonEnv is the environment of the Python drivers' jobs; TestSpec.Env
+// comes after it and wins.
+var pythonEnv = []string{"PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1"}
+
+func runPythonReporter(ctx context.Context, r Runner, spec TestSpec, python, program string, perTest time.Duration, framework string) (*Suite, error) {
+	if err := checkNames(spec.Tests); err != nil {
+		return nil, err
+	}
+	if python == "" {
+		python = DefaultPython
+	}
+	if perTest < 0 {
+		perTest = 0
+	}
+	sc, err := newScratch(spec.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer sc.remove()
+	args := []string{python, "-s", "-B", "-c", program, sc.path("results.jsonl"),
+		strconv.FormatFloat(perTest.Seconds(), 'f', -1, 64)}
+	args = append(args, spec.Tests...)
+	job := Job{
+		Dir:    spec.Dir,
+		Args:   args,
+		Env:    append(append([]string(nil), pythonEnv...), spec.Env...),
+		Limits: spec.Limits,
+	}
+	res, err := r.Run(ctx, job)
+	suite := &Suite{Run: res}
+	if err != nil {
+		return suite, runErr("run "+framework, res, err)
+	}
+	data, err := os.ReadFile(filepath.Join(sc.host, "results.jsonl"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return suite, fmt.Errorf("exec: read %s results: %w", framework, err)
+	}
+	events := parseEvents(data)
+	tests, compile, done, err := assemble(assembly{events: events, run: res, needHello: true, what: framework + " process"})
+	if err != nil {
+		return suite, err
+	}
+	suite.Tests, suite.Compile = tests, compile
+	if framework == "pytest" && done && compile == nil && len(tests) == 0 {
+		// pytest stopped before collecting: a usage error from the
+		// workspace's configuration or an unimportable conftest.py.
+		if code := lastExit(events); code >= 2 && code <= 4 {
+			out := strings.TrimSpace(tail(res.Stdout, maxCompile/2) + "\n" + tail(res.Stderr, maxCompile/2))
+			suite.Compile = &CompileError{Output: fmt.Sprintf("pytest stopped with exit status %d before running tests:\n%s", code, out)}
+		}
+	}
+	if suite.Compile != nil {
+		suite.Tests = nil
+	}
+	return suite, nil
+}
+
+func lastExit(events []event) int {
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].kind == "done" {
+			return events[i].exit
+		}
+	}
+	return 0
+}
+
+// checkNames validates TestSpec.Tests.
+func checkNames(names []string) error {
+	for _, n := range names {
+		if n == "" || strings.ContainsAny(n, "\x00\n") {
+			return fmt.Errorf("exec: bad test name %q in TestSpec.Tests", n)
+		}
+	}
+	return nil
+}
