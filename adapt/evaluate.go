@@ -203,7 +203,13 @@ func Evaluate(ctx context.Context, tasks []Task, model Model, opts *Options) (*R
 	if err := e.run(ctx, selected); err != nil {
 		return nil, err
 	}
-	return buildReport(info, selected, recs), nil
+	rep := buildReport(info, selected, recs)
+	if p, ok := model.(Pricer); ok {
+		if c, ok := p.Cost(rep.Usage); ok {
+			rep.Cost = &c
+		}
+	}
+	return rep, nil
 }
 
 // selectTasks validates the tasks and keeps the shard's, in input order.
@@ -385,7 +391,7 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 				if len(need) == 0 {
 					return nil
 				}
-				comps := e.generate(gctx, t, len(need))
+				comps := e.generate(gctx, t, need)
 				for i, s := range need {
 					e.record(journalRecord{Kind: "completion", Task: t.ID, Sample: s, Completion: &comps[i]})
 				}
@@ -434,7 +440,8 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 
 // generate asks the model for k completions of t; it always returns k, with
 // Err set on those that failed.
-func (e *evaluation) generate(ctx context.Context, t *Task, k int) []Completion {
+func (e *evaluation) generate(ctx context.Context, t *Task, samples []int) []Completion {
+	k := len(samples)
 	out := make([]Completion, k)
 	msgs, err := e.o.template.Render(t)
 	if err == nil {
@@ -444,7 +451,7 @@ func (e *evaluation) generate(ctx context.Context, t *Task, k int) []Completion 
 		s := e.o.Sampling
 		s.N = k
 		var comps []Completion
-		comps, err = e.model.Complete(ctx, Request{Task: t, Messages: msgs, Sampling: s})
+		comps, err = e.model.Complete(ctx, Request{Task: t, Messages: msgs, Sampling: s, Samples: samples})
 		for i := range out {
 			if i < len(comps) {
 				out[i] = comps[i]

@@ -37,6 +37,10 @@ type Request struct {
 	Task     *Task     `json:"-"`
 	Messages []Message `json:"messages"`
 	Sampling Sampling  `json:"sampling"`
+	// Samples holds the indices of the samples requested, one per
+	// completion (len(Samples) == Sampling.N), so that a model that caches
+	// answers can key them by sample.
+	Samples []int `json:"samples,omitempty"`
 }
 
 // Usage counts tokens.
@@ -79,6 +83,12 @@ type Completion struct {
 type Model interface {
 	Name() string
 	Complete(ctx context.Context, req Request) ([]Completion, error)
+}
+
+// Pricer is implemented by models that know what their tokens cost.
+// Evaluate puts the cost of a run's usage in its report.
+type Pricer interface {
+	Cost(Usage) (float64, bool)
 }
 
 // offline is a Model that answers from the task itself.

@@ -40,6 +40,8 @@ type Report struct {
 	Outcomes map[Outcome]int `json:"outcomes"`
 	// Usage sums the tokens of every sample.
 	Usage Usage `json:"usage"`
+	// Cost is what Usage cost, when the model is a Pricer.
+	Cost *float64 `json:"cost,omitempty"`
 	// Breakdowns split the scores by adaptation category and type and by
 	// every task label.
 	Breakdowns []Breakdown `json:"breakdowns,omitempty"`
@@ -303,6 +305,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	if r.Usage != (Usage{}) {
 		fmt.Fprintf(&b, "| tokens (prompt / completion) | %d / %d |\n", r.Usage.PromptTokens, r.Usage.CompletionTokens)
+	}
+	if r.Cost != nil {
+		fmt.Fprintf(&b, "| cost | %.4f |\n", *r.Cost)
 	}
 	b.WriteString("\n| outcome | samples |\n|---|---|\n")
 	for _, o := range Outcomes {

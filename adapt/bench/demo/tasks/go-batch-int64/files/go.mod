@@ -1,0 +1,3 @@
+module example.com/gobatches
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/gottlcache
+
+go 1.22
