@@ -104,6 +104,7 @@ func ReadTasks(r io.Reader, name string) ([]Task, error) {
 		if err := dec.Decode(&tl); err != nil {
 			return nil, perr(fmt.Errorf("malformed task: %w", err))
 		}
+		tl.Task.normalize()
 		if err := tl.Task.Validate(); err != nil {
 			return nil, perr(err)
 		}
@@ -254,6 +255,7 @@ func loadTaskDir(fsys fs.FS, root, dir string) (Task, error) {
 	if !found {
 		return Task{}, &ParseError{Path: meta, Err: fmt.Errorf("target %q is not under files/", t.Target.Path)}
 	}
+	t.normalize()
 	if err := t.Validate(); err != nil {
 		return Task{}, &ParseError{Path: meta, Err: err}
 	}

@@ -186,6 +186,28 @@ func (t *Task) FrameworkOrDefault() string {
 	return FrameworkUnittest
 }
 
+// normalize makes empty lists nil, so that a task read from any format
+// compares equal to the same task written and read again.
+func (t *Task) normalize() {
+	for i := range t.Tests {
+		if len(t.Tests[i].Steps) == 0 {
+			t.Tests[i].Steps = nil
+		}
+	}
+	if len(t.Files) == 0 {
+		t.Files = nil
+	}
+	if len(t.Context) == 0 {
+		t.Context = nil
+	}
+	if len(t.Requirement.Steps) == 0 {
+		t.Requirement.Steps = nil
+	}
+	if len(t.Labels) == 0 {
+		t.Labels = nil
+	}
+}
+
 // ErrInvalidTask is wrapped by every error Validate returns.
 var ErrInvalidTask = errors.New("adapt: invalid task")
 
