@@ -398,3 +398,80 @@ func Merge(tasks []Task, journals ...string) (*Report, error) {
 	}
 	return buildReport(*info, all, recs), nil
 }
+
+// WriteComparison writes a Markdown table that sets reports side by side,
+// one column per report: scores, outcome counts and the adaptation
+// categories.
+func WriteComparison(w io.Writer, reports ...*Report) error {
+	var b strings.Builder
+	b.WriteString("| |")
+	for _, r := range reports {
+		fmt.Fprintf(&b, " %s |", r.Run.Model)
+	}
+	b.WriteString("\n|---|")
+	b.WriteString(strings.Repeat("---|", len(reports)))
+	b.WriteString("\n")
+	row := func(name string, cell func(r *Report) string) {
+		fmt.Fprintf(&b, "| %s |", name)
+		for _, r := range reports {
+			fmt.Fprintf(&b, " %s |", cell(r))
+		}
+		b.WriteString("\n")
+	}
+	row("tasks (valid)", func(r *Report) string { return fmt.Sprintf("%d (%d)", r.Tasks, r.Valid) })
+	var ks []int
+	for _, r := range reports {
+		for _, s := range r.PassAtK {
+			if !slices.Contains(ks, s.K) {
+				ks = append(ks, s.K)
+			}
+		}
+	}
+	slices.Sort(ks)
+	for _, k := range ks {
+		row(fmt.Sprintf("pass@%d (task)", k), func(r *Report) string {
+			if v, ok := r.Score(k); ok {
+				return pct(v) + "%"
+			}
+			return "-"
+		})
+	}
+	row("pass@1 (adaptation)", func(r *Report) string {
+		for _, s := range r.AdaptationPassAtK {
+			if s.K == 1 {
+				return fmt.Sprintf("%s%% of %d", pct(s.Value), r.Adaptations)
+			}
+		}
+		return "-"
+	})
+	for _, o := range Outcomes {
+		any := false
+		for _, r := range reports {
+			any = any || r.Outcomes[o] > 0
+		}
+		if any {
+			row(o.String(), func(r *Report) string { return strconv.Itoa(r.Outcomes[o]) })
+		}
+	}
+	var cats []string
+	for _, r := range reports {
+		for _, bd := range r.Breakdowns {
+			if bd.By == "category" && !slices.Contains(cats, bd.Value) {
+				cats = append(cats, bd.Value)
+			}
+		}
+	}
+	slices.Sort(cats)
+	for _, c := range cats {
+		row(c+" (pass@1)", func(r *Report) string {
+			for _, bd := range r.Breakdowns {
+				if bd.By == "category" && bd.Value == c {
+					return fmt.Sprintf("%s%% of %d", pct(bd.PassAt1), bd.Count)
+				}
+			}
+			return "-"
+		})
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -29,6 +29,7 @@ func main() {
 	samples := flag.Int("samples", 1, "completions per task")
 	template := flag.String("template", adapt.AdaptationLevel.Name, "prompt template")
 	jsonOut := flag.String("json", "", "also write the reports as JSON to this file")
+	full := flag.Bool("full", false, "print each model's full report (breakdowns by type and label, invalid tasks)")
 	flag.Parse()
 	log.SetFlags(0)
 
@@ -55,6 +56,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "note: OPENAI_BASE_URL/OPENAI_API_KEY are set, but this build has no model client yet; evaluating the offline models")
 	}
 	var out io.Writer = os.Stdout
+	fmt.Fprintf(os.Stderr, "evaluating %d demo tasks in the sandbox (%s)\n", len(tasks), sandboxNote(sb))
 	var reports []*adapt.Report
 	for _, m := range models {
 		start := time.Now()
@@ -64,16 +66,24 @@ func main() {
 			Runner:   sb,
 			Progress: progress(m.Name()),
 		})
-		fmt.Fprintln(os.Stderr)
+		if fi, _ := os.Stderr.Stat(); fi != nil && fi.Mode()&os.ModeCharDevice != 0 {
+			fmt.Fprintln(os.Stderr)
+		}
 		if err != nil {
 			log.Fatal(err)
 		}
 		fmt.Fprintf(os.Stderr, "%s: %d tasks in %s\n", m.Name(), rep.Tasks, time.Since(start).Round(time.Millisecond))
-		if err := rep.WriteMarkdown(out); err != nil {
-			log.Fatal(err)
+		if *full {
+			if err := rep.WriteMarkdown(out); err != nil {
+				log.Fatal(err)
+			}
+			fmt.Fprintln(out)
 		}
-		fmt.Fprintln(out)
 		reports = append(reports, rep)
+	}
+	fmt.Fprintf(out, "\n## %d demo tasks, template %s, %d sample(s) per task\n\n", len(tasks), tmpl.Name, *samples)
+	if err := adapt.WriteComparison(out, reports...); err != nil {
+		log.Fatal(err)
 	}
 	if *jsonOut != "" {
 		f, err := os.Create(*jsonOut)
@@ -109,11 +119,30 @@ func usable(tasks []adapt.Task) []adapt.Task {
 	return out
 }
 
-// progress renders evaluation progress on one line of standard error.
+func sandboxNote(sb *exec.Sandbox) string {
+	if note := sb.Cgroups(); note != "" {
+		return note
+	}
+	return "cgroup limits for memory, processes and CPU"
+}
+
+// progress renders evaluation progress on one line of standard error when
+// it is a terminal, and every 25% otherwise.
 func progress(model string) func(adapt.Progress) {
+	fi, _ := os.Stderr.Stat()
+	tty := fi != nil && fi.Mode()&os.ModeCharDevice != 0
+	next := 0.25
 	return func(p adapt.Progress) {
 		line := fmt.Sprintf("%-10s %-9s %3d/%d checks, %3d passed, %5.1f/s, ETA %s",
 			model, p.Phase, p.Done, p.Total, p.Passed, p.Rate, p.ETA.Round(100*time.Millisecond))
-		fmt.Fprintf(os.Stderr, "\r%s%s", line, strings.Repeat(" ", max(0, 72-len(line))))
+		switch {
+		case tty:
+			fmt.Fprintf(os.Stderr, "\r%s%s", line, strings.Repeat(" ", max(0, 72-len(line))))
+		case p.Total > 0 && float64(p.Done)/float64(p.Total) >= next:
+			fmt.Fprintln(os.Stderr, line)
+			for float64(p.Done)/float64(p.Total) >= next {
+				next += 0.25
+			}
+		}
 	}
 }
