@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -17,31 +16,12 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/exectest"
 )
 
-var (
-	sbOnce sync.Once
-	sb     *exec.Sandbox
-	sbErr  error
-)
+func sandbox(t testing.TB) *exec.Sandbox { return exectest.Sandbox(t) }
 
-func sandbox(t testing.TB) *exec.Sandbox {
-	t.Helper()
-	sbOnce.Do(func() { sb, sbErr = exec.NewSandbox(nil) })
-	if errors.Is(sbErr, exec.ErrNoNamespaces) {
-		t.Skip(sbErr)
-	}
-	require.NoError(t, sbErr)
-	return sb
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if sb != nil {
-		sb.Close()
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { exectest.Main(m) }
 
 func fixtureTasks(t testing.TB) []adapt.Task {
 	t.Helper()

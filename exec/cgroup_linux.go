@@ -238,7 +238,7 @@ func (c *jobCgroup) setLimits(lim Limits) error {
 		return nil
 	}
 	var err error
-	if c.memory != "" && lim.Memory > 0 {
+	if c.memory != "" && lim.Memory.set() {
 		mem := strconv.FormatUint(uint64(lim.Memory), 10)
 		if c.layout.v2 {
 			err = writeFile(c.memory, "memory.max", mem)

@@ -2,11 +2,9 @@ package exec_test
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,27 +12,12 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/adaptbench/adaptbench/exec"
-)
-
-var (
-	sandboxOnce sync.Once
-	sandbox     *exec.Sandbox
-	sandboxErr  error
+	"github.com/adaptbench/adaptbench/exec/exectest"
 )
 
 // driverSandbox returns the real sandbox, or skips the test where the
 // kernel does not allow it.
-func driverSandbox(t testing.TB) exec.Runner {
-	t.Helper()
-	sandboxOnce.Do(func() { sandbox, sandboxErr = exec.NewSandbox(nil) })
-	if errors.Is(sandboxErr, exec.ErrNoNamespaces) {
-		t.Skip(sandboxErr)
-	}
-	if sandboxErr != nil {
-		t.Fatal(sandboxErr)
-	}
-	return sandbox
-}
+func driverSandbox(t testing.TB) exec.Runner { return exectest.Sandbox(t) }
 
 // driverFixture copies testdata/drivers/name to a fresh directory: the sandbox
 // gives the workspace to the sandbox user, and tests write into it.

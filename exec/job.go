@@ -50,8 +50,8 @@ type Job struct {
 }
 
 // Limits bounds the resources of one job. Each zero field means the default
-// given in its comment; use a negative Duration or the constant Unlimited
-// for Size and count fields to lift a limit on purpose.
+// given in its comment. To lift a limit on purpose, set a Duration or a
+// count to a negative value, or a Size to Unlimited.
 type Limits struct {
 	// CPUTime bounds the CPU time of all the job's processes together.
 	// 0 means 10s.
@@ -80,8 +80,11 @@ type Limits struct {
 	OpenFiles int
 }
 
-// Unlimited lifts a Size or count limit when set explicitly.
-const Unlimited = -1
+// Unlimited lifts a Size limit when set explicitly.
+const Unlimited = ^Size(0)
+
+// set reports whether a Size limit applies.
+func (z Size) set() bool { return z != 0 && z != Unlimited }
 
 func (l Limits) withDefaults() Limits {
 	if l.CPUTime == 0 {

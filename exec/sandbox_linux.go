@@ -215,7 +215,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		Workspace:     ws,
 		Args:          job.Args,
 		Env:           p.env(job.Env),
-		TmpSize:       uint64(lim.TmpSize),
+		TmpSize:       uint64(min(lim.TmpSize, 1<<40)),
 		DropCaps:      p.isolate,
 		SetUser:       setUser,
 		UID:           nobody,
@@ -232,7 +232,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	}
 
 	budget := newOutputBudget(lim.Output)
-	if lim.Output < 0 {
+	if lim.Output == Unlimited {
 		budget.limit = -1
 	}
 	stdout, stderr := newCapture(lim.Keep, budget), newCapture(lim.Keep, budget)
@@ -353,7 +353,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	case res.Signal != 0:
 		res.Status = StatusSignal
 		res.Detail = "killed by signal " + unix.SignalName(res.Signal)
-		if res.Signal == syscall.SIGKILL && cg == nil && lim.Memory > 0 {
+		if res.Signal == syscall.SIGKILL && cg == nil && lim.Memory.set() {
 			res.Detail += " (no memory cgroup: a memory limit cannot be told apart)"
 		}
 	case res.ExitCode != 0:
@@ -451,14 +451,14 @@ func rlimits(lim Limits, cg *jobCgroup, ownUID bool) []rlimit {
 		secs := uint64((lim.CPUTime + time.Second - 1) / time.Second)
 		out = append(out, rlimit{unix.RLIMIT_CPU, secs, secs + 1})
 	}
-	if lim.FileSize > 0 {
+	if lim.FileSize.set() {
 		out = append(out, rlimit{unix.RLIMIT_FSIZE, uint64(lim.FileSize), uint64(lim.FileSize)})
 	}
 	if lim.OpenFiles > 0 {
 		out = append(out, rlimit{unix.RLIMIT_NOFILE, uint64(lim.OpenFiles), uint64(lim.OpenFiles)})
 	}
 	out = append(out, rlimit{unix.RLIMIT_CORE, 0, 0})
-	if lim.Memory > 0 && (cg == nil || cg.memory == "") {
+	if lim.Memory.set() && (cg == nil || cg.memory == "") {
 		out = append(out, rlimit{unix.RLIMIT_AS, uint64(lim.Memory), uint64(lim.Memory)})
 	}
 	if lim.Processes > 0 && (cg == nil || cg.pids == "") && ownUID {

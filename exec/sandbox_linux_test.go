@@ -2,13 +2,11 @@ package exec_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,27 +14,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/exectest"
 )
 
 const python = "/usr/bin/python3"
 
-var (
-	sharedOnce sync.Once
-	shared     *exec.Sandbox
-	sharedErr  error
-)
-
 // newSandbox returns the shared sandbox, or skips the test on a kernel that
 // does not allow it (CI machines do).
-func newSandbox(t testing.TB) *exec.Sandbox {
-	t.Helper()
-	sharedOnce.Do(func() { shared, sharedErr = exec.NewSandbox(nil) })
-	if errors.Is(sharedErr, exec.ErrNoNamespaces) {
-		t.Skipf("no sandbox on this machine: %v", sharedErr)
-	}
-	require.NoError(t, sharedErr)
-	return shared
-}
+func newSandbox(t testing.TB) *exec.Sandbox { return exectest.Sandbox(t) }
 
 // marker returns a string unique to the test, to find leftover processes by
 // their command line.
@@ -57,28 +42,7 @@ func processesWith(s string) []string {
 	return found
 }
 
-// cgroupsLeft lists job cgroups of this process that were not removed.
-func cgroupsLeft() []string {
-	m, _ := filepath.Glob(fmt.Sprintf("/sys/fs/cgroup/*/adaptbench-%d-*", os.Getpid()))
-	m2, _ := filepath.Glob(fmt.Sprintf("/sys/fs/cgroup/*/*/*/adaptbench-%d-*", os.Getpid()))
-	return append(m, m2...)
-}
-
-// TestMain checks, once every test has run and the shared sandboxes are
-// closed, that no job cgroup of this process is left.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	for _, sb := range []*exec.Sandbox{shared, sandbox} {
-		if sb != nil {
-			sb.Close()
-		}
-	}
-	if left := cgroupsLeft(); len(left) > 0 && code == 0 {
-		fmt.Fprintf(os.Stderr, "cgroups left behind: %v\n", left)
-		code = 1
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { exectest.Main(m) }
 
 func TestSandboxAdversarial(t *testing.T) {
 	sb := newSandbox(t)

@@ -26,3 +26,23 @@ func NewSandbox(*Config) (*Sandbox, error) { return nil, ErrNoNamespaces }
 func (*Sandbox) Run(context.Context, Job) (Result, error) {
 	return Result{Status: StatusInternal}, ErrNoNamespaces
 }
+
+// Close does nothing here.
+func (*Sandbox) Close() error { return nil }
+
+// Cgroups says that there are none here.
+func (*Sandbox) Cgroups() string { return "no cgroups on this system" }
+
+// Unsandboxed is not available on this system yet.
+type Unsandboxed struct{}
+
+// NewUnsandboxed returns a runner that always fails here.
+func NewUnsandboxed(*Config) *Unsandboxed { return &Unsandboxed{} }
+
+// Run always fails here.
+func (*Unsandboxed) Run(context.Context, Job) (Result, error) {
+	return Result{Status: StatusInternal}, errors.New("exec: runners are implemented for Linux only")
+}
+
+// Close does nothing here.
+func (*Unsandboxed) Close() error { return nil }

@@ -1,0 +1,304 @@
+# The unittest reporter of package exec (see driver_unittest.go). It runs as
+#
+#     python3 -s -B -c <this file> RESULTS TIMEOUT [NAME...]
+#
+# with the workspace as the working directory, loads the tests named by NAME
+# (or discovers test*.py when there is none), and appends one JSON event a
+# line to RESULTS as the tests run (the format is in driver_events.go).
+# TIMEOUT is the per-test time limit in seconds, 0 for none.
+import sys
+
+# With -c, sys.path[0] is '' (the workspace): keep a workspace file named
+# json.py or signal.py from shadowing the modules this reporter needs.
+_cwd = sys.path.pop(0) if sys.path and sys.path[0] in ('', '.') else None
+import importlib
+import json
+import os
+import re
+import signal
+import time
+import traceback
+import unittest
+import unittest.loader
+import unittest.suite
+if _cwd is not None:
+    sys.path.insert(0, _cwd)
+
+_PID = os.getpid()
+_dumps = json.dumps
+_write = os.write
+_fd = -1
+_GRACE = 2.0
+_SEVERITY = {'passed': 1, 'skipped': 2, 'failed': 3, 'error': 4, 'timeout': 5}
+
+
+def emit(**event):
+    # A test that forks and returns in the child must not report twice.
+    if os.getpid() != _PID or _fd < 0:
+        return
+    data = (_dumps(event) + '\n').encode('utf-8', 'replace')
+    try:
+        while data:
+            data = data[_write(_fd, data):]
+    except OSError:
+        pass
+
+
+class _Timeout(BaseException):
+    """Raised in a test that ran longer than its time limit. A BaseException,
+    so that `except Exception` in the test does not swallow it."""
+
+
+def _format_exc(exc):
+    # Drop the frames of this reporter and of importlib.
+    tb = exc.__traceback__
+    while tb is not None and (tb.tb_frame.f_code.co_filename == '<string>' or
+                              'importlib' in tb.tb_frame.f_code.co_filename):
+        tb = tb.tb_next
+    return ''.join(traceback.format_exception(type(exc), exc, tb))
+
+
+class Reporter(unittest.TestResult):
+    def __init__(self, timeout):
+        super().__init__()
+        self.timeout = timeout
+        self.cur = None
+        self.status = 'passed'
+        self.msgs = []
+        self.t0 = 0.0
+        self.fired = 0
+        self.ended = set()
+        self.fixtures = []  # (id prefix, status, message) of failed setUpClass/setUpModule
+
+    def end(self, name, status, message, duration=0.0):
+        self.ended.add(name)
+        emit(e='end', test=name, status=status, message=message, duration=duration)
+
+    def set(self, status, message):
+        if _SEVERITY[status] > _SEVERITY[self.status]:
+            self.status = status
+        if message:
+            self.msgs.append(message)
+
+    def startTest(self, test):
+        super().startTest(test)
+        self.cur, self.status, self.msgs, self.fired = test.id(), 'passed', [], 0
+        emit(e='start', test=self.cur)
+        self.t0 = time.perf_counter()
+        if self.timeout > 0:
+            signal.setitimer(signal.ITIMER_REAL, self.timeout)
+
+    def stopTest(self, test):
+        if self.timeout > 0:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        cur, self.cur = self.cur, None
+        if cur is not None:
+            self.end(cur, self.status, '\n'.join(self.msgs), time.perf_counter() - self.t0)
+        super().stopTest(test)
+
+    def fixture(self, holder, status, message):
+        m = re.match(r'^(\w+) \((.*)\)$', holder.description)
+        kind, scope = m.groups() if m else ('fixture', holder.description)
+        if kind.startswith('setUp'):
+            if status != 'skipped':
+                message = '%s failed:\n%s' % (kind, message)
+            self.fixtures.append((scope + '.', status, message))
+        else:
+            # A failed tearDownClass or tearDownModule: its tests have their
+            # outcomes already, so report it under the class or module name.
+            self.end(scope, status, '%s failed:\n%s' % (kind, message))
+
+    def addSuccess(self, test):
+        super().addSuccess(test)
+
+    def addError(self, test, err):
+        super().addError(test, err)
+        text = self._exc_info_to_string(err, test)
+        if isinstance(test, unittest.suite._ErrorHolder):
+            self.fixture(test, 'error', text)
+        elif err[0] is not None and issubclass(err[0], _Timeout):
+            self.set('timeout', 'the test ran longer than its time limit of %gs\n%s' % (self.timeout, text))
+        else:
+            self.set('error', text)
+
+    def addFailure(self, test, err):
+        super().addFailure(test, err)
+        self.set('failed', self._exc_info_to_string(err, test))
+
+    def addSkip(self, test, reason):
+        super().addSkip(test, reason)
+        if isinstance(test, unittest.suite._ErrorHolder):
+            self.fixture(test, 'skipped', reason)
+        else:
+            self.set('skipped', reason)
+
+    def addExpectedFailure(self, test, err):
+        super().addExpectedFailure(test, err)
+        self.set('skipped', 'expected failure: ' + traceback.format_exception_only(err[0], err[1])[-1].strip())
+
+    def addUnexpectedSuccess(self, test):
+        super().addUnexpectedSuccess(test)
+        self.set('failed', 'unexpected success: the test is marked as an expected failure')
+
+    def addSubTest(self, test, subtest, err):
+        super().addSubTest(test, subtest, err)
+        if err is None:
+            return
+        text = '%s\n%s' % (subtest, self._exc_info_to_string(err, test))
+        if issubclass(err[0], _Timeout):
+            self.set('timeout', text)
+        elif issubclass(err[0], test.failureException):
+            self.set('failed', text)
+        else:
+            self.set('error', text)
+
+    def finish(self, planned, reason):
+        """Reports the planned tests that never ended."""
+        for name in planned:
+            if name in self.ended:
+                continue
+            status, message = 'error', reason
+            for prefix, st, msg in self.fixtures:
+                if name.startswith(prefix):
+                    status, message = st, msg
+            self.end(name, status, message)
+
+
+_reporter = None
+
+
+def _on_alarm(signum, frame):
+    r = _reporter
+    if r is None or r.cur is None:
+        return
+    r.fired += 1
+    if r.fired == 1:
+        signal.setitimer(signal.ITIMER_REAL, _GRACE)
+        raise _Timeout('the test ran longer than its time limit of %gs' % r.timeout)
+    # The test caught the first _Timeout and went on: stop the run.
+    name, r.cur = r.cur, None
+    r.end(name, 'timeout', 'the test ran longer than its time limit of %gs and did not stop when interrupted' % r.timeout,
+          time.perf_counter() - r.t0)
+    r.finish(_planned, 'not run: test %s did not stop after its time limit' % name)
+    emit(e='done', exit=1)
+    os._exit(0)
+
+
+def failed_tests(suite):
+    return [t for t in suite if isinstance(t, unittest.loader._FailedTest)]
+
+
+def flatten(suite, out):
+    for t in suite:
+        if isinstance(t, unittest.TestSuite):
+            flatten(t, out)
+        else:
+            out.append(t)
+    return out
+
+
+def load_name(loader, name):
+    """Returns (tests, compile error message, missing)."""
+    parts = name.split('.')
+    module, i = None, len(parts)
+    while i > 0:
+        modname = '.'.join(parts[:i])
+        try:
+            module = importlib.import_module(modname)
+            break
+        except ModuleNotFoundError as e:
+            if e.name is not None and (modname == e.name or modname.startswith(e.name + '.')):
+                i -= 1
+                continue
+            return None, 'Failed to import test module: %s\n%s' % (modname, _format_exc(e)), False
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:
+            return None, 'Failed to import test module: %s\n%s' % (modname, _format_exc(e)), False
+    if module is None:
+        return None, None, True
+    obj = module
+    for p in parts[i:]:
+        try:
+            obj = getattr(obj, p)
+        except AttributeError:
+            return None, None, True
+    try:
+        suite = loader.loadTestsFromName(name)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as e:
+        return None, 'Failed to load tests from %s\n%s' % (name, _format_exc(e)), False
+    tests = flatten(suite, [])
+    bad = failed_tests(tests)
+    if bad:
+        return None, '\n'.join(str(t._exception) for t in bad), False
+    return tests, None, False
+
+
+_planned = []
+
+
+def main():
+    global _fd, _reporter, _planned
+    results, timeout, names = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
+    del sys.argv[1:]
+    _fd = os.open(results, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
+    emit(e='hello', v=1)
+    loader = unittest.TestLoader()
+    tests, errors = [], []
+    if names:
+        for name in names:
+            found, err, missing = load_name(loader, name)
+            if missing:
+                emit(e='missing', test=name)
+            elif err is not None:
+                errors.append(err)
+            else:
+                tests.extend(found)
+    else:
+        try:
+            tests = flatten(loader.discover('.', pattern='test*.py', top_level_dir='.'), [])
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:
+            errors.append('Failed to discover tests\n' + _format_exc(e))
+        bad = failed_tests(tests)
+        errors.extend(str(t._exception) for t in bad)
+    if errors:
+        for err in errors:
+            emit(e='compile', message=err)
+        emit(e='done', exit=1)
+        return
+    seen, unique = set(), []
+    for t in tests:
+        if t.id() not in seen:
+            seen.add(t.id())
+            unique.append(t)
+    _planned = [t.id() for t in unique]
+    emit(e='plan', tests=_planned)
+    _reporter = r = Reporter(timeout)
+    if timeout > 0:
+        signal.signal(signal.SIGALRM, _on_alarm)
+    reason = 'not run'
+    try:
+        unittest.TestSuite(unique).run(r)
+    except _Timeout:
+        # The alarm fired between a test's end and stopTest.
+        if r.cur is not None:
+            r.end(r.cur, 'timeout', 'the test ran longer than its time limit of %gs' % timeout)
+        reason = 'not run: the run was interrupted by a time limit'
+    if timeout > 0:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    r.finish(_planned, reason)
+    emit(e='done', exit=0 if r.wasSuccessful() else 1)
+
+
+main()
+for _s in (sys.stdout, sys.stderr):
+    try:
+        _s.flush()
+    except Exception:
+        pass
+# Do not wait for threads the tests left running.
+os._exit(0)

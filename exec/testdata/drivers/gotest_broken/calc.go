@@ -1,0 +1,3 @@
+package fixture
+
+func Add(a, b int) int { return a + b }

@@ -1,0 +1,5 @@
+import calc
+
+
+def test_add():
+    assert calc.add(2, 3) == 5
