@@ -6,15 +6,19 @@ import (
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/bench/demo"
 )
 
-// BenchmarkHarnessOverhead evaluates the test fixture with the Reference
-// model, one check at a time, and reports the share of the wall time that
+// BenchmarkHarnessOverhead evaluates the embedded demo benchmark with the
+// Reference model, one check at a time, and reports the share of the wall time that
 // is the harness's own (prompts, extraction, tree-sitter splicing,
 // workspaces, journal, report) rather than running tests: the baseline is
 // the time spent in the test drivers in the same run.
 func BenchmarkHarnessOverhead(b *testing.B) {
-	tasks := fixtureTasks(b)
+	tasks, err := demo.Tasks()
+	if err != nil {
+		b.Fatal(err)
+	}
 	runner := sandbox(b)
 	var wall, tested time.Duration
 	var checks int
@@ -22,7 +26,7 @@ func BenchmarkHarnessOverhead(b *testing.B) {
 		var last adapt.Progress
 		start := time.Now()
 		_, err := adapt.Evaluate(context.Background(), tasks, adapt.Reference, &adapt.Options{
-			Runner: runner, Samples: 3, ExecConcurrency: 1, ModelConcurrency: 1,
+			Runner: runner, ExecConcurrency: 1, ModelConcurrency: 1,
 			Journal:  b.TempDir() + "/j.jsonl",
 			Progress: func(p adapt.Progress) { last = p },
 		})
