@@ -1,11 +1,13 @@
 // Quickstart evaluates models on adaptbench's embedded demo benchmark, with
 // no network: the Reference model (the gold answers, which must pass every
 // valid task) and the Identity model (the unadapted code, which should fail
-// most). With OPENAI_BASE_URL or OPENAI_API_KEY set, it says how to evaluate
-// a hosted model instead.
+// most). With OPENAI_BASE_URL or OPENAI_API_KEY set, it evaluates that
+// endpoint's model instead (OPENAI_MODEL or -model names it), caching its
+// answers on disk so that a rerun pays nothing.
 //
 //	go run ./examples/quickstart
 //	go run ./examples/quickstart -samples 3 -template treq-oracle -json report.json
+//	OPENAI_BASE_URL=http://localhost:8000/v1 OPENAI_MODEL=qwen2.5-coder go run ./examples/quickstart -samples 5 -temperature 0.2
 package main
 
 import (
@@ -17,11 +19,13 @@ import (
 	"os"
 	osexec "os/exec"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/demo"
+	"github.com/adaptbench/adaptbench/adapt/openai"
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -30,6 +34,8 @@ func main() {
 	template := flag.String("template", adapt.AdaptationLevel.Name, "prompt template")
 	jsonOut := flag.String("json", "", "also write the reports as JSON to this file")
 	full := flag.Bool("full", false, "print each model's full report (breakdowns by type and label, invalid tasks)")
+	modelName := flag.String("model", "", "model to ask at OPENAI_BASE_URL (default $OPENAI_MODEL)")
+	temperature := flag.Float64("temperature", 0, "sampling temperature for a hosted model")
 	flag.Parse()
 	log.SetFlags(0)
 
@@ -53,7 +59,11 @@ func main() {
 
 	models := []adapt.Model{adapt.Reference, adapt.Identity}
 	if os.Getenv("OPENAI_BASE_URL") != "" || os.Getenv("OPENAI_API_KEY") != "" {
-		fmt.Fprintln(os.Stderr, "note: OPENAI_BASE_URL/OPENAI_API_KEY are set, but this build has no model client yet; evaluating the offline models")
+		m, err := hosted(*modelName)
+		if err != nil {
+			log.Fatal(err)
+		}
+		models = []adapt.Model{m}
 	}
 	var out io.Writer = os.Stdout
 	fmt.Fprintf(os.Stderr, "evaluating %d demo tasks in the sandbox (%s)\n", len(tasks), sandboxNote(sb))
@@ -62,6 +72,7 @@ func main() {
 		start := time.Now()
 		rep, err := adapt.Evaluate(ctx, tasks, m, &adapt.Options{
 			Samples:  *samples,
+			Sampling: adapt.Sampling{Temperature: *temperature},
 			Template: tmpl,
 			Runner:   sb,
 			Progress: progress(m.Name()),
@@ -117,6 +128,23 @@ func usable(tasks []adapt.Task) []adapt.Task {
 		fmt.Fprintf(os.Stderr, "skipping %d %s tasks: %s is not installed\n", n, lang, need[lang])
 	}
 	return out
+}
+
+// hosted returns the model of the endpoint the environment names, with an
+// on-disk cache of its answers.
+func hosted(name string) (adapt.Model, error) {
+	cfg := openai.EnvConfig(name)
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	cfg.Cache = &openai.Cache{Dir: filepath.Join(dir, "adaptbench", "openai"), Sampled: true}
+	c, err := openai.New(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(os.Stderr, "evaluating %s (answers cached in %s)\n", c, cfg.Cache.Dir)
+	return c, nil
 }
 
 func sandboxNote(sb *exec.Sandbox) string {

@@ -1,0 +1,89 @@
+package openai_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/openai"
+	"github.com/adaptbench/adaptbench/exec"
+)
+
+// incTask asks for f(x) = x + 1 in m.py, checked by a unittest.
+var incTask = adapt.Task{
+	ID:       "py-inc",
+	Language: adapt.Python,
+	Code:     "def g(x):\n    return x\n",
+	Target: adapt.Target{
+		Path:     "m.py",
+		Function: "f",
+		Content:  "def f(x):\n    return x + 1\n",
+	},
+	Files:       []adapt.File{{Path: "test_m.py", Content: "import unittest\nfrom m import f\n\n\nclass T(unittest.TestCase):\n    def test_f(self):\n        self.assertEqual(f(1), 2)\n"}},
+	Requirement: adapt.Requirement{Task: "Rename g to f and make it return x + 1."},
+	Reference:   "def f(x):\n    return x + 1\n",
+	Tests:       []adapt.Test{{Name: "test_m.T.test_f", File: "test_m.py"}},
+}
+
+const incAnswer = "Here is the adapted function:\n\n```python\ndef f(x):\n    return x + 1\n```\n"
+
+// TestEvaluateCache runs a real evaluation twice with the same cache
+// directory and a fresh journal: the second makes no request.
+func TestEvaluateCache(t *testing.T) {
+	sb, err := exec.NewSandbox(nil)
+	if errors.Is(err, exec.ErrNoNamespaces) {
+		t.Skip(err)
+	}
+	require.NoError(t, err)
+	defer sb.Close()
+
+	api := newAPI(t, func(w http.ResponseWriter, r *http.Request, req wireReq, i int) {
+		var chs []wireChoice
+		for k := range req.n() {
+			chs = append(chs, textChoice(k, incAnswer))
+		}
+		reply(w, req.Model, chs, 50, 20*len(chs))
+	})
+	dir := t.TempDir()
+	run := func(journal string) (*adapt.Report, openai.Stats) {
+		t.Helper()
+		c := api.client(t, func(cfg *openai.Config) {
+			cfg.Cache = &openai.Cache{Dir: filepath.Join(dir, "cache")}
+			cfg.Prices = map[string]openai.Price{"test-model": {Input: 1, Output: 2}}
+		})
+		rep, err := adapt.Evaluate(context.Background(), []adapt.Task{incTask}, c, &adapt.Options{
+			Samples: 3,
+			Runner:  sb,
+			Journal: filepath.Join(dir, journal),
+		})
+		require.NoError(t, err)
+		return rep, c.Stats()
+	}
+
+	rep1, st1 := run("first.jsonl")
+	p1, _ := rep1.Score(1)
+	assert.Equal(t, 1.0, p1, "outcomes %v", rep1.Outcomes)
+	assert.Equal(t, 1, api.count(), "three samples in one request with n = 3")
+	assert.Equal(t, openai.Stats{Requests: 1, Usage: adapt.Usage{PromptTokens: 50, CompletionTokens: 60}}, st1)
+	assert.Equal(t, adapt.Usage{PromptTokens: 50, CompletionTokens: 60}, rep1.Usage)
+	require.NotNil(t, rep1.Cost)
+	assert.InDelta(t, (50*1+60*2)/1e6, *rep1.Cost, 1e-12)
+
+	rep2, st2 := run("second.jsonl")
+	assert.Equal(t, 1, api.count(), "the second evaluation made no request")
+	assert.Equal(t, openai.Stats{CacheHits: 3}, st2)
+	var j1, j2 bytes.Buffer
+	require.NoError(t, rep1.WriteJSON(&j1))
+	require.NoError(t, rep2.WriteJSON(&j2))
+	if diff := cmp.Diff(j1.String(), j2.String()); diff != "" {
+		t.Errorf("the cached run's report differs (-first +second):\n%s", diff)
+	}
+}
