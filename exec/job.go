@@ -45,6 +45,10 @@ type Job struct {
 	Env []string
 	// Stdin is the job's standard input; nil means empty.
 	Stdin io.Reader
+	// Stdout, if set, receives the job's standard output as it is written,
+	// instead of Result.Stdout, and does not count against Limits.Output:
+	// for long-running jobs that speak a protocol.
+	Stdout io.Writer
 	// Limits bounds the job; zero fields take the documented defaults.
 	Limits Limits
 }

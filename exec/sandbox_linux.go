@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -243,7 +244,11 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		ip.cmd.Wait()
 		return internal(fmt.Errorf("exec: send job to sandbox init: %w", err))
 	}
-	waitOutput := ip.pump(job.Stdin, stdout, stderr)
+	var out io.Writer = stdout
+	if job.Stdout != nil {
+		out = job.Stdout
+	}
+	waitOutput := ip.pump(job.Stdin, out, stderr)
 
 	var reason atomic.Int32
 	done := make(chan struct{})

@@ -42,7 +42,13 @@ func processesWith(s string) []string {
 	return found
 }
 
-func TestMain(m *testing.M) { exectest.Main(m) }
+func TestMain(m *testing.M) {
+	exectest.Main(m, func() {
+		if fsrv != nil {
+			fsrv.Close()
+		}
+	})
+}
 
 func TestSandboxAdversarial(t *testing.T) {
 	sb := newSandbox(t)

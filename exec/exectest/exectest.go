@@ -43,11 +43,14 @@ func Sandbox(tb testing.TB) *exec.Sandbox {
 	return shared
 }
 
-// Main runs the tests, closes the shared sandbox, and fails the run when a
-// job cgroup of this process is left (a runner that was not closed, or a
-// leak).
-func Main(m *testing.M) {
+// Main runs the tests, calls the cleanups (to close runners the tests
+// share), closes the shared sandbox, and fails the run when a job cgroup of
+// this process is left (a runner that was not closed, or a leak).
+func Main(m *testing.M, cleanups ...func()) {
 	code := m.Run()
+	for _, c := range cleanups {
+		c()
+	}
 	if shared != nil {
 		shared.Close()
 	}

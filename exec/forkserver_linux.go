@@ -1,0 +1,490 @@
+package exec
+
+import (
+	"bufio"
+	"context"
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+//go:embed forkserver.py
+var forkServerScript string
+
+// DefaultPreload lists the modules a ForkServer imports once, so that the
+// jobs it forks find them loaded: the test drivers' and the common standard
+// library's.
+var DefaultPreload = []string{
+	"unittest", "unittest.mock", "json", "re", "math", "collections", "itertools",
+	"functools", "typing", "string", "heapq", "bisect", "random", "hashlib",
+	"datetime", "decimal", "fractions", "statistics", "copy", "inspect",
+	"traceback", "importlib", "dataclasses", "enum", "io", "logging",
+	"signal", "time", "textwrap", "operator", "array",
+}
+
+// ForkServerConfig configures a ForkServer. The zero value is the default.
+type ForkServerConfig struct {
+	// Python is the interpreter the server runs and the jobs it takes name
+	// as their Args[0]. "" means DefaultPython.
+	Python string
+	// Preload lists the modules to import once. nil means DefaultPreload.
+	Preload []string
+	// MaxFiles bounds the bytes of a job's workspace that are copied into
+	// the server; a larger job runs through the sandbox as usual. 0 means
+	// 8MiB.
+	MaxFiles Size
+}
+
+// ForkServer is a Runner that runs Python jobs fast: each of its servers is
+// a warmed Python interpreter inside its own Sandbox job, which forks a
+// child per job instead of starting a new interpreter and a new sandbox.
+// Jobs it cannot take (another command, an interpreter flag it does not
+// know, a large workspace) run through the Sandbox as usual.
+//
+// Every job still gets its limits and typed verdicts, and nothing of one
+// job reaches the next: the child gets the job's environment and rlimits
+// (CPU time, address space, file size, open files) in a fresh /tmp/work
+// holding a copy of the job's workspace; the server waits for it no longer
+// than the wall limit, then kills every other process of its sandbox,
+// copies back the files the job wrote, and wipes /tmp and /dev/shm. The
+// server's own sandbox bounds the processes and memory of the job (its
+// cgroups), gives it no network and a read-only host, and the server is not
+// dumpable, so the job cannot read its memory. A job that kills or stops
+// its server gets a signal or wall-time verdict and the server is replaced.
+//
+// What differs from a fresh interpreter: the preloaded modules are already
+// in sys.modules, the hash seed is the server's (the same for every job,
+// which only makes runs more repeatable), and memory is bounded per job by
+// RLIMIT_AS (a MemoryError is a memory verdict) under the server's memory
+// cgroup.
+type ForkServer struct {
+	sb     *Sandbox
+	python string
+	pre    []string
+	maxIn  Size
+
+	mu     sync.Mutex
+	idle   map[serverKey][]*pyServer
+	all    map[*pyServer]bool
+	closed bool
+}
+
+// serverKey is what a server's sandbox was started with.
+type serverKey struct {
+	memory    Size
+	processes int
+	tmp       Size
+}
+
+type pyServer struct {
+	key     serverKey
+	in      *io.PipeWriter
+	replies chan []byte
+	cancel  context.CancelFunc
+	done    chan struct{}
+	res     Result
+	err     error
+}
+
+// NewForkServer returns a ForkServer over sb. Servers start when jobs need
+// them, one per job running at once; Close stops them.
+func NewForkServer(sb *Sandbox, cfg *ForkServerConfig) (*ForkServer, error) {
+	if sb == nil {
+		return nil, errors.New("exec: NewForkServer needs a Sandbox")
+	}
+	f := &ForkServer{sb: sb, python: DefaultPython, pre: DefaultPreload, maxIn: 8 * MiB,
+		idle: map[serverKey][]*pyServer{}, all: map[*pyServer]bool{}}
+	if cfg != nil {
+		if cfg.Python != "" {
+			f.python = cfg.Python
+		}
+		if cfg.Preload != nil {
+			f.pre = append([]string(nil), cfg.Preload...)
+		}
+		if cfg.MaxFiles > 0 {
+			f.maxIn = cfg.MaxFiles
+		}
+	}
+	return f, nil
+}
+
+// Close stops every server. Jobs may still run after Close; they then go
+// through the Sandbox.
+func (f *ForkServer) Close() error {
+	f.mu.Lock()
+	f.closed = true
+	all := f.all
+	f.all, f.idle = map[*pyServer]bool{}, map[serverKey][]*pyServer{}
+	f.mu.Unlock()
+	for s := range all {
+		s.stop()
+	}
+	return nil
+}
+
+// pyJob is a job the server can take.
+type pyJob struct {
+	Mode     string            `json:"mode"` // "c" or "file"
+	Target   string            `json:"target"`
+	Args     []string          `json:"args"`
+	Isolated bool              `json:"isolated"`
+	Env      map[string]string `json:"env"`
+	Rlimits  [][3]any          `json:"rlimits"`
+	Wall     float64           `json:"wall"`
+	Keep     int               `json:"keep"`
+	Files    map[string]string `json:"files"`
+	Dirs     []string          `json:"dirs"`
+	Stdin    string            `json:"stdin"`
+}
+
+type pyReply struct {
+	Error     string            `json:"error"`
+	Exit      *int              `json:"exit"`
+	Signal    int               `json:"signal"`
+	TimedOut  bool              `json:"timed_out"`
+	WallNS    int64             `json:"wall_ns"`
+	CPUNS     int64             `json:"cpu_ns"`
+	MaxRSS    int64             `json:"maxrss"`
+	Stdout    []byte            `json:"stdout"`
+	Stderr    []byte            `json:"stderr"`
+	OutBytes  int64             `json:"out_bytes"`
+	Memory    bool              `json:"memory"`
+	Files     map[string][]byte `json:"files"`
+	Truncated bool              `json:"files_truncated"`
+}
+
+// parse turns a job into a request, or reports that the server cannot
+// take it.
+func (f *ForkServer) parse(job Job, lim Limits, env []string) (*pyJob, bool) {
+	if len(job.Args) < 2 || job.Args[0] != f.python || job.Stdout != nil {
+		return nil, false
+	}
+	req := &pyJob{Env: map[string]string{}, Keep: int(lim.Keep)}
+	i := 1
+	for ; i < len(job.Args); i++ {
+		a := job.Args[i]
+		if a == "-c" {
+			if i+1 >= len(job.Args) {
+				return nil, false
+			}
+			req.Mode, req.Target, req.Args = "c", job.Args[i+1], job.Args[i+2:]
+			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			req.Mode, req.Target, req.Args = "file", a, job.Args[i+1:]
+			break
+		}
+		for _, fl := range a[1:] {
+			switch fl {
+			case 's', 'B', 'S', 'E', 'u':
+			case 'I':
+				req.Isolated = true
+			default:
+				return nil, false
+			}
+		}
+	}
+	if req.Mode == "" {
+		return nil, false
+	}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		req.Env[k] = v
+	}
+	if lim.WallTime > 0 {
+		req.Wall = lim.WallTime.Seconds()
+	}
+	req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_CORE", 0, 0})
+	if lim.CPUTime > 0 {
+		secs := int64((lim.CPUTime + time.Second - 1) / time.Second)
+		req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_CPU", secs, secs + 1})
+	}
+	if lim.Memory.set() {
+		req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_AS", uint64(lim.Memory), uint64(lim.Memory)})
+	}
+	fsize := lim.FileSize
+	if lim.Output.set() && (!fsize.set() || lim.Output+1 < fsize) {
+		fsize = lim.Output + 1
+	}
+	if fsize.set() {
+		req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_FSIZE", uint64(fsize), uint64(fsize)})
+	}
+	if lim.OpenFiles > 0 {
+		req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_NOFILE", lim.OpenFiles, lim.OpenFiles})
+	}
+	if job.Stdin != nil {
+		b, err := io.ReadAll(io.LimitReader(job.Stdin, 60001))
+		if err != nil || len(b) > 60000 {
+			return nil, false
+		}
+		req.Stdin = base64.StdEncoding.EncodeToString(b)
+	}
+	if job.Dir != "" {
+		req.Files = map[string]string{}
+		var total Size
+		err := filepath.WalkDir(job.Dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.Type().IsRegular() {
+				if d.IsDir() {
+					if rel, _ := filepath.Rel(job.Dir, p); rel != "." {
+						req.Dirs = append(req.Dirs, filepath.ToSlash(rel))
+					}
+					return nil
+				}
+				return errors.New("not a regular file")
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			if total += Size(len(b)); total > f.maxIn {
+				return errors.New("too large")
+			}
+			rel, _ := filepath.Rel(job.Dir, p)
+			req.Files[filepath.ToSlash(rel)] = base64.StdEncoding.EncodeToString(b)
+			return nil
+		})
+		if err != nil {
+			return nil, false
+		}
+	}
+	return req, true
+}
+
+// Run runs job in a fork server when it can, else through the Sandbox.
+func (f *ForkServer) Run(ctx context.Context, job Job) (Result, error) {
+	lim := job.Limits.withDefaults()
+	req, ok := f.parse(job, lim, f.sb.p.env(job.Env))
+	if !ok {
+		return f.sb.Run(ctx, job)
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{Status: StatusCanceled, ExitCode: -1}, err
+	}
+	key := serverKey{memory: lim.Memory, processes: lim.Processes, tmp: lim.TmpSize}
+	srv, err := f.get(key)
+	if err != nil {
+		return Result{Status: StatusInternal, ExitCode: -1, Detail: err.Error()}, err
+	}
+	raw, err := json.Marshal(req)
+	if err != nil {
+		f.drop(srv)
+		return Result{Status: StatusInternal, ExitCode: -1}, err
+	}
+	start := time.Now()
+	if _, err := srv.in.Write(append(raw, '\n')); err != nil {
+		f.drop(srv)
+		return f.lost(ctx, srv, start, lim, err)
+	}
+	grace := time.NewTimer(lim.WallTime + 2*time.Second)
+	defer grace.Stop()
+	if lim.WallTime < 0 {
+		grace.Stop()
+	}
+	select {
+	case line, ok := <-srv.replies:
+		if !ok {
+			f.drop(srv)
+			return f.lost(ctx, srv, start, lim, nil)
+		}
+		var rep pyReply
+		if err := json.Unmarshal(line, &rep); err != nil || rep.Error != "" {
+			f.drop(srv)
+			if err == nil {
+				err = errors.New(rep.Error)
+			}
+			err = fmt.Errorf("exec: fork server: %w", err)
+			return Result{Status: StatusInternal, ExitCode: -1, Detail: err.Error()}, err
+		}
+		f.put(srv)
+		return f.result(job, lim, rep)
+	case <-ctx.Done():
+		f.drop(srv)
+		return Result{Status: StatusCanceled, ExitCode: -1, WallTime: time.Since(start), Detail: "canceled by the caller"}, ctx.Err()
+	case <-grace.C:
+		// The server did not answer: the job stopped or hung it.
+		f.drop(srv)
+		return Result{Status: StatusWallTime, ExitCode: -1, WallTime: time.Since(start),
+			Detail: fmt.Sprintf("wall time exceeded the limit %s (the job stopped its fork server)", lim.WallTime)}, nil
+	}
+}
+
+// lost reports a job whose server went away while running it: the job
+// killed it (a verdict), or the server failed (an error).
+func (f *ForkServer) lost(ctx context.Context, srv *pyServer, start time.Time, lim Limits, err error) (Result, error) {
+	<-srv.done
+	res := Result{ExitCode: -1, WallTime: time.Since(start)}
+	if ctx.Err() != nil {
+		res.Status = StatusCanceled
+		return res, ctx.Err()
+	}
+	if srv.res.Status == StatusMemory {
+		res.Status, res.Detail = StatusMemory, fmt.Sprintf("memory use exceeded %s", lim.Memory)
+		return res, nil
+	}
+	if srv.err != nil || srv.res.Status == StatusInternal {
+		e := errors.Join(err, srv.err, errors.New(srv.res.Detail))
+		res.Status, res.Detail = StatusInternal, "fork server failed: "+e.Error()
+		return res, fmt.Errorf("exec: %s", res.Detail)
+	}
+	res.Status, res.Signal = StatusSignal, syscall.SIGKILL
+	res.Detail = "the job killed its fork server"
+	return res, nil
+}
+
+func (f *ForkServer) result(job Job, lim Limits, rep pyReply) (Result, error) {
+	res := Result{
+		ExitCode:    -1,
+		Stdout:      rep.Stdout,
+		Stderr:      rep.Stderr,
+		OutputBytes: rep.OutBytes,
+		CPUTime:     time.Duration(rep.CPUNS),
+		WallTime:    time.Duration(rep.WallNS),
+		PeakMemory:  Size(rep.MaxRSS) * KiB,
+		Signal:      syscall.Signal(rep.Signal),
+	}
+	if len(res.Stdout) == 0 {
+		res.Stdout = nil
+	}
+	if len(res.Stderr) == 0 {
+		res.Stderr = nil
+	}
+	if rep.Exit != nil {
+		res.ExitCode = *rep.Exit
+	}
+	if job.Dir != "" {
+		for rel, data := range rep.Files {
+			p := filepath.Join(job.Dir, filepath.FromSlash(rel))
+			if !strings.HasPrefix(p, filepath.Clean(job.Dir)+string(filepath.Separator)) {
+				continue
+			}
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err == nil {
+				os.WriteFile(p, data, 0o644)
+			}
+		}
+	}
+	cpuOver := lim.CPUTime > 0 && res.CPUTime >= lim.CPUTime
+	switch {
+	case lim.Output.set() && Size(rep.OutBytes) > lim.Output:
+		res.Status, res.Detail = StatusOutput, fmt.Sprintf("wrote more than %s to stdout and stderr", lim.Output)
+	case rep.Memory:
+		res.Status, res.Detail = StatusMemory, fmt.Sprintf("memory use exceeded %s", lim.Memory)
+	case res.Signal == syscall.SIGXCPU || (cpuOver && rep.Exit == nil):
+		res.Status, res.Detail = StatusCPUTime, fmt.Sprintf("CPU time %s exceeded the limit %s", res.CPUTime.Round(time.Millisecond), lim.CPUTime)
+	case rep.TimedOut:
+		res.Status, res.Detail = StatusWallTime, fmt.Sprintf("wall time exceeded the limit %s (CPU time %s)", lim.WallTime, res.CPUTime.Round(time.Millisecond))
+	case res.Signal == syscall.SIGXFSZ:
+		res.Status, res.Detail = StatusOutput, fmt.Sprintf("wrote a file larger than %s", lim.FileSize)
+	case res.Signal != 0:
+		res.Status, res.Detail = StatusSignal, "killed by signal "+res.Signal.String()
+	case res.ExitCode != 0:
+		res.Status, res.Detail = StatusExit, fmt.Sprintf("exit code %d", res.ExitCode)
+	default:
+		res.Status = StatusOK
+	}
+	return res, nil
+}
+
+func (f *ForkServer) get(key serverKey) (*pyServer, error) {
+	f.mu.Lock()
+	if list := f.idle[key]; len(list) > 0 {
+		s := list[len(list)-1]
+		f.idle[key] = list[:len(list)-1]
+		f.mu.Unlock()
+		return s, nil
+	}
+	f.mu.Unlock()
+	return f.start(key)
+}
+
+func (f *ForkServer) put(s *pyServer) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed || !f.all[s] {
+		go s.stop()
+		return
+	}
+	f.idle[s.key] = append(f.idle[s.key], s)
+}
+
+func (f *ForkServer) drop(s *pyServer) {
+	f.mu.Lock()
+	delete(f.all, s)
+	f.mu.Unlock()
+	s.stop()
+}
+
+func (s *pyServer) stop() {
+	s.in.Close()
+	s.cancel()
+	<-s.done
+}
+
+// start starts a server in its own sandbox job and waits until it is ready.
+func (f *ForkServer) start(key serverKey) (*pyServer, error) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &pyServer{key: key, in: inW, replies: make(chan []byte, 1), cancel: cancel, done: make(chan struct{})}
+	mem := key.memory
+	if mem.set() {
+		mem += 256 * MiB // the server itself
+	}
+	procs := key.processes
+	if procs > 0 {
+		procs += 4
+	}
+	args := append([]string{f.python, "-I", "-S", "-B", "-c", forkServerScript}, f.pre...)
+	go func() {
+		defer close(s.done)
+		s.res, s.err = f.sb.Run(ctx, Job{
+			Args:   args,
+			Stdin:  inR,
+			Stdout: outW,
+			Limits: Limits{CPUTime: -1, WallTime: -1, Memory: mem, Processes: procs, Output: Unlimited, TmpSize: key.tmp, OpenFiles: 1024},
+		})
+		outW.Close()
+		inR.Close()
+	}()
+	go func() {
+		defer close(s.replies)
+		br := bufio.NewReaderSize(outR, 1<<20)
+		for {
+			line, err := br.ReadBytes('\n')
+			if err != nil {
+				outR.CloseWithError(err)
+				return
+			}
+			s.replies <- line
+		}
+	}()
+	select {
+	case line, ok := <-s.replies:
+		if ok && strings.HasPrefix(string(line), `{"ready": true}`) {
+			f.mu.Lock()
+			if f.closed {
+				f.mu.Unlock()
+				s.stop()
+				return nil, errors.New("exec: fork server closed")
+			}
+			f.all[s] = true
+			f.mu.Unlock()
+			return s, nil
+		}
+	case <-time.After(30 * time.Second):
+	}
+	s.stop()
+	return nil, fmt.Errorf("exec: fork server did not start: %v %s %s", s.err, s.res.Status, strings.TrimSpace(string(s.res.Stderr)))
+}

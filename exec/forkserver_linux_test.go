@@ -1,0 +1,151 @@
+package exec_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/adaptbench/adaptbench/exec"
+)
+
+var (
+	fsOnce sync.Once
+	fsrv   *exec.ForkServer
+)
+
+func forkServer(t testing.TB) *exec.ForkServer {
+	sb := newSandbox(t)
+	fsOnce.Do(func() {
+		var err error
+		fsrv, err = exec.NewForkServer(sb, nil)
+		require.NoError(t, err)
+	})
+	return fsrv
+}
+
+func py(code string) []string { return []string{python, "-c", code} }
+
+func TestForkServerVerdicts(t *testing.T) {
+	fs := forkServer(t)
+	mem := exec.StatusMemory
+	tests := []struct {
+		name, reason string
+		args         func(m string) []string
+		limits       exec.Limits
+		stdin        string
+		want         exec.Status
+		check        func(t *testing.T, r exec.Result)
+	}{
+		{name: "ok", reason: "a plain program", args: func(m string) []string { return py("import sys; print('hi', sys.argv[1:], input())") },
+			stdin: "typed\n", want: exec.StatusOK,
+			check: func(t *testing.T, r exec.Result) { assert.Equal(t, "hi [] typed\n", string(r.Stdout)) }},
+		{name: "exit code", reason: "SystemExit keeps its code", args: func(m string) []string { return py("raise SystemExit(3)") },
+			want: exec.StatusExit, check: func(t *testing.T, r exec.Result) { assert.Equal(t, 3, r.ExitCode) }},
+		{name: "exception", reason: "an uncaught exception exits 1 with its traceback", args: func(m string) []string { return py("1/0") },
+			want: exec.StatusExit, check: func(t *testing.T, r exec.Result) { assert.Contains(t, string(r.Stderr), "ZeroDivisionError") }},
+		{name: "syntax error", reason: "reported like python -c does", args: func(m string) []string { return py("def (:") },
+			want: exec.StatusExit, check: func(t *testing.T, r exec.Result) { assert.Contains(t, string(r.Stderr), "SyntaxError") }},
+		{name: "fork bomb", reason: "the server's pids cgroup bounds it; time ends it",
+			args:   func(m string) []string { return py("import os\nwhile True:\n  try: os.fork()\n  except OSError: pass") },
+			limits: exec.Limits{CPUTime: time.Second, WallTime: 2 * time.Second, Processes: 32}, want: exec.StatusWallTime},
+		{name: "memory bomb", reason: "RLIMIT_AS turns it into a MemoryError",
+			args:   func(m string) []string { return py("x = []\nwhile True: x.append(bytearray(32 << 20))") },
+			limits: exec.Limits{Memory: 256 * exec.MiB}, want: mem},
+		{name: "infinite loop", reason: "CPU time", args: func(m string) []string { return py("while True: pass") },
+			limits: exec.Limits{CPUTime: time.Second, WallTime: 5 * time.Second}, want: exec.StatusCPUTime},
+		{name: "sleep", reason: "wall time", args: func(m string) []string { return py("import time; time.sleep(100)") },
+			limits: exec.Limits{CPUTime: 5 * time.Second, WallTime: 500 * time.Millisecond}, want: exec.StatusWallTime},
+		{name: "output flood", reason: "the output limit, with a capped capture",
+			args:   func(m string) []string { return py("import sys\nb = b'x' * (1 << 20)\nfor _ in range(100): sys.stdout.buffer.write(b)") },
+			limits: exec.Limits{Output: 4 * exec.MiB}, want: exec.StatusOutput,
+			check: func(t *testing.T, r exec.Result) { assert.LessOrEqual(t, len(r.Stdout), 64<<10+100) }},
+		{name: "daemon", reason: "a double-forked child is killed when the job ends",
+			args: func(m string) []string {
+				return []string{python, "-c", "import os, time, sys\nif os.fork() == 0:\n  os.setsid()\n  if os.fork() == 0:\n    os.execv(sys.executable, [sys.executable, '-c', 'import time; time.sleep(100)', sys.argv[1]])\n  os._exit(0)\ntime.sleep(0.1)", m}
+			}, want: exec.StatusOK},
+		{name: "no network", reason: "the server's sandbox has none",
+			args: func(m string) []string {
+				return py("import socket\nsocket.create_connection(('127.0.0.1', 22), timeout=1)")
+			}, want: exec.StatusExit,
+			check: func(t *testing.T, r exec.Result) { assert.Contains(t, string(r.Stderr), "Network is unreachable") }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := marker(t)
+			job := exec.Job{Args: tc.args(m), Limits: tc.limits}
+			if tc.stdin != "" {
+				job.Stdin = strings.NewReader(tc.stdin)
+			}
+			res, err := fs.Run(context.Background(), job)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, res.Status, "%s: %s; detail %q stderr %q", tc.name, tc.reason, res.Detail, res.Stderr)
+			if tc.check != nil {
+				tc.check(t, res)
+			}
+			assert.Empty(t, processesWith(m))
+			// The next job runs normally.
+			res, err = fs.Run(context.Background(), exec.Job{Args: py("print(42)")})
+			require.NoError(t, err)
+			assert.Equal(t, "42\n", string(res.Stdout))
+		})
+	}
+}
+
+func TestForkServerIsolatesJobs(t *testing.T) {
+	fs := forkServer(t)
+	run := func(code string) exec.Result {
+		res, err := fs.Run(context.Background(), exec.Job{Args: py(code)})
+		require.NoError(t, err)
+		return res
+	}
+	res := run("open('/tmp/planted', 'w').write('x'); open('/dev/shm/planted', 'w').write('x'); open('here.txt', 'w').write('x'); import os; os.environ['LEAK'] = '1'; import json; json.dumps = None")
+	require.Equal(t, exec.StatusOK, res.Status, "%s", res.Stderr)
+	res = run("import os, json; print(os.path.exists('/tmp/planted'), os.path.exists('/dev/shm/planted'), os.path.exists('here.txt'), 'LEAK' in os.environ, json.dumps is None)")
+	assert.Equal(t, "False False False False False\n", string(res.Stdout), "nothing of one job reaches the next")
+
+	t.Setenv("OPENAI_API_KEY", "sk-secret")
+	res = run("import os; print(sorted(os.environ))")
+	assert.NotContains(t, string(res.Stdout), "OPENAI_API_KEY")
+
+	res = run("import os, signal; os.kill(os.getppid(), signal.SIGKILL)")
+	assert.Equal(t, exec.StatusSignal, res.Status, "killing the server is a verdict: %s", res.Detail)
+	res = run("print('after')")
+	assert.Equal(t, "after\n", string(res.Stdout), "a new server takes over")
+}
+
+func TestForkServerWorkspace(t *testing.T) {
+	fs := forkServer(t)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "mod.py"), []byte("VALUE = 7\n"), 0o644))
+	res, err := fs.Run(context.Background(), exec.Job{Dir: dir, Args: []string{python, "-s", "-B", "-c", "import os, mod; print(os.getcwd(), mod.VALUE); os.makedirs('out', exist_ok=True); open('out/r.txt', 'w').write('done')"}})
+	require.NoError(t, err)
+	require.Equal(t, exec.StatusOK, res.Status, "%s", res.Stderr)
+	assert.Equal(t, exec.WorkDir+" 7\n", string(res.Stdout))
+	b, err := os.ReadFile(filepath.Join(dir, "out", "r.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "done", string(b), "files the job wrote come back")
+}
+
+func TestForkServerDriverMatchesSandbox(t *testing.T) {
+	sb := newSandbox(t)
+	fs := forkServer(t)
+	d := exec.PythonUnittest{PerTestTimeout: time.Second}
+	var suites []*exec.Suite
+	for _, r := range []exec.Runner{sb, fs} {
+		s, err := d.Test(context.Background(), r, exec.TestSpec{Dir: driverFixture(t, "unittest")})
+		require.NoError(t, err)
+		suites = append(suites, s)
+	}
+	require.Equal(t, len(suites[0].Tests), len(suites[1].Tests))
+	for i := range suites[0].Tests {
+		assert.Equal(t, suites[0].Tests[i].Name, suites[1].Tests[i].Name)
+		assert.Equal(t, suites[0].Tests[i].Status, suites[1].Tests[i].Status, suites[0].Tests[i].Name)
+	}
+}
