@@ -24,8 +24,10 @@ type Options struct {
 	Sampling Sampling
 	// Template renders the prompts. nil means AdaptationLevel.
 	Template *Template
-	// Runner runs the tests. nil means a Sandbox that Evaluate makes and
-	// closes.
+	// Runner runs the tests. nil means a ForkServer over a Sandbox that
+	// Evaluate makes and closes: Python tests run in a warmed, sandboxed
+	// interpreter that forks per check, everything else in the Sandbox.
+	// Pass an *exec.Sandbox to start a fresh interpreter for every check.
 	Runner exec.Runner
 	// Limits bounds every test run; zero fields take exec's defaults.
 	Limits exec.Limits
@@ -193,7 +195,12 @@ func Evaluate(ctx context.Context, tasks []Task, model Model, opts *Options) (*R
 			return nil, err
 		}
 		defer sb.Close()
-		runner = sb
+		fs, err := exec.NewForkServer(sb, nil)
+		if err != nil {
+			return nil, err
+		}
+		defer fs.Close()
+		runner = fs
 	}
 	e := &evaluation{
 		o: o, model: model, jnl: jnl, recs: recs, hashes: hashes,

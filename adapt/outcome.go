@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/adaptbench/adaptbench/exec"
 )
@@ -35,6 +36,11 @@ const (
 	// OutcomeInfraError: the harness or sandbox failed; says nothing about
 	// the model and is left out of its scores.
 	OutcomeInfraError
+	// OutcomeWrongName: the completion does not define the target function
+	// but defines the snippet's function under its old name: the model did
+	// not rename it (see ErrWrongName). No test ran; every test counts as
+	// failed.
+	OutcomeWrongName
 )
 
 var outcomeNames = [...]string{
@@ -49,10 +55,11 @@ var outcomeNames = [...]string{
 	OutcomeCrashed:      "crashed",
 	OutcomeModelError:   "model-error",
 	OutcomeInfraError:   "infra-error",
+	OutcomeWrongName:    "wrong-name",
 }
 
 // Outcomes lists every outcome but OutcomeInvalid, in a stable order.
-var Outcomes = []Outcome{OutcomePassed, OutcomeFailed, OutcomeNoCode, OutcomeCompileError, OutcomeTimeout, OutcomeMemory, OutcomeOutput, OutcomeCrashed, OutcomeModelError, OutcomeInfraError}
+var Outcomes = []Outcome{OutcomePassed, OutcomeFailed, OutcomeNoCode, OutcomeCompileError, OutcomeTimeout, OutcomeMemory, OutcomeOutput, OutcomeCrashed, OutcomeModelError, OutcomeInfraError, OutcomeWrongName}
 
 func (o Outcome) String() string {
 	if int(o) < len(outcomeNames) {
@@ -97,6 +104,13 @@ type TestOutcome struct {
 	Name    string          `json:"name"`
 	Status  exec.TestStatus `json:"status"`
 	Message string          `json:"message,omitempty"`
+	// ErrorType names what made a test that ran not pass: the class of the
+	// exception in its message ("AssertionError", "NameError"; see
+	// ExceptionType), "TimeoutError" for a test a time limit stopped, or
+	// "AssertionError" for a failure with no traceback. It is empty for
+	// tests that passed or were skipped, and for tests that did not run
+	// because the code did not compile.
+	ErrorType string `json:"error_type,omitempty"`
 }
 
 // Passed reports whether the named test passed.
@@ -137,7 +151,11 @@ func judge(t *Task, s *exec.Suite) SampleResult {
 		if tr.Status != exec.TestPassed {
 			allPassed = false
 		}
-		res.Tests = append(res.Tests, TestOutcome{Name: tc.Name, Status: tr.Status, Message: clip(tr.Message)})
+		to := TestOutcome{Name: tc.Name, Status: tr.Status, Message: clip(tr.Message)}
+		if s.Compile == nil {
+			to.ErrorType = testErrorType(tr.Status, tr.Message)
+		}
+		res.Tests = append(res.Tests, to)
 	}
 	switch {
 	case s.Compile != nil:
@@ -154,6 +172,106 @@ func judge(t *Task, s *exec.Suite) SampleResult {
 		res.Outcome, res.Detail = OutcomeCrashed, s.Run.Detail
 	case allPassed:
 		res.Outcome = OutcomePassed
+	case ranOutOfMemory(res.Tests):
+		// Under an address-space limit Python raises MemoryError, which a
+		// test framework reports as a test error: it is a memory verdict.
+		res.Outcome, res.Detail = OutcomeMemory, "a test ran out of memory (MemoryError)"
 	}
 	return res
+}
+
+func ranOutOfMemory(tests []TestOutcome) bool {
+	for _, t := range tests {
+		if t.Status != exec.TestError {
+			continue
+		}
+		msg := strings.TrimSpace(t.Message)
+		if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
+			msg = msg[i+1:]
+		}
+		if msg == "MemoryError" || strings.HasPrefix(msg, "MemoryError:") {
+			return true
+		}
+	}
+	return false
+}
+
+// testErrorType is TestOutcome.ErrorType for a test that ran.
+func testErrorType(st exec.TestStatus, message string) string {
+	switch st {
+	case exec.TestPassed, exec.TestSkipped, exec.TestInvalid:
+		return ""
+	case exec.TestTimedOut:
+		return "TimeoutError"
+	}
+	if e := ExceptionType(message); e != "" {
+		return e
+	}
+	if st == exec.TestFailed {
+		return "AssertionError"
+	}
+	return ""
+}
+
+// ExceptionType returns the class name of the exception a Python traceback
+// ends with, without its module ("AssertionError", "ModuleNotFoundError",
+// "CustomError" for "pkg.errors.CustomError"), or "" when text holds no
+// traceback. With chained exceptions it is the last one raised. The
+// exception line is the first line at column 0 after the last "Traceback
+// (most recent call last):" line, so a multi-line message does not confuse
+// it (unlike AdaptEval's artifact, which takes the first line containing
+// "Error:", a line of source code included).
+func ExceptionType(text string) string {
+	line := ExceptionLine(text)
+	if line == "" {
+		return ""
+	}
+	name, _, _ := strings.Cut(line, ":")
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	return name
+}
+
+// ExceptionLine returns the line that names the exception a Python
+// traceback ends with ("ModuleNotFoundError: No module named 'x'"), or ""
+// when text holds no traceback.
+func ExceptionLine(text string) string {
+	const head = "Traceback (most recent call last):"
+	i := strings.LastIndex(text, head)
+	if i < 0 {
+		return ""
+	}
+	rest := text[i+len(head):]
+	for _, l := range strings.Split(rest, "\n") {
+		l = strings.TrimRight(l, "\r")
+		if l == "" || l[0] == ' ' || l[0] == '\t' {
+			continue
+		}
+		if !isExceptionName(l) {
+			return ""
+		}
+		return l
+	}
+	return ""
+}
+
+// isExceptionName reports whether line starts with a dotted Python name
+// followed by ":" or the end of the line.
+func isExceptionName(line string) bool {
+	name, _, _ := strings.Cut(line, ":")
+	if name == "" {
+		return false
+	}
+	for _, part := range strings.Split(name, ".") {
+		if part == "" {
+			return false
+		}
+		for j, r := range part {
+			if !(r == '_' || unicode.IsLetter(r) || (j > 0 && unicode.IsDigit(r))) {
+				return false
+			}
+		}
+	}
+	return true
 }

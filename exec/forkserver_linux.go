@@ -141,6 +141,7 @@ type pyJob struct {
 	Env      map[string]string `json:"env"`
 	Rlimits  [][3]any          `json:"rlimits"`
 	Wall     float64           `json:"wall"`
+	CPU      float64           `json:"cpu"`
 	Keep     int               `json:"keep"`
 	Files    map[string]string `json:"files"`
 	Dirs     []string          `json:"dirs"`
@@ -152,6 +153,7 @@ type pyReply struct {
 	Exit      *int              `json:"exit"`
 	Signal    int               `json:"signal"`
 	TimedOut  bool              `json:"timed_out"`
+	CPUOut    bool              `json:"cpu_out"`
 	WallNS    int64             `json:"wall_ns"`
 	CPUNS     int64             `json:"cpu_ns"`
 	MaxRSS    int64             `json:"maxrss"`
@@ -203,6 +205,9 @@ func (f *ForkServer) parse(job Job, lim Limits, env []string) (*pyJob, bool) {
 	}
 	if lim.WallTime > 0 {
 		req.Wall = lim.WallTime.Seconds()
+	}
+	if lim.CPUTime > 0 {
+		req.CPU = lim.CPUTime.Seconds()
 	}
 	req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_CORE", 0, 0})
 	if lim.CPUTime > 0 {
@@ -381,7 +386,7 @@ func (f *ForkServer) result(job Job, lim Limits, rep pyReply) (Result, error) {
 		res.Status, res.Detail = StatusOutput, fmt.Sprintf("wrote more than %s to stdout and stderr", lim.Output)
 	case rep.Memory:
 		res.Status, res.Detail = StatusMemory, fmt.Sprintf("memory use exceeded %s", lim.Memory)
-	case res.Signal == syscall.SIGXCPU || (cpuOver && rep.Exit == nil):
+	case rep.CPUOut || res.Signal == syscall.SIGXCPU || (cpuOver && rep.Exit == nil):
 		res.Status, res.Detail = StatusCPUTime, fmt.Sprintf("CPU time %s exceeded the limit %s", res.CPUTime.Round(time.Millisecond), lim.CPUTime)
 	case rep.TimedOut:
 		res.Status, res.Detail = StatusWallTime, fmt.Sprintf("wall time exceeded the limit %s (CPU time %s)", lim.WallTime, res.CPUTime.Round(time.Millisecond))

@@ -52,9 +52,9 @@ func TestForkServerVerdicts(t *testing.T) {
 			want: exec.StatusExit, check: func(t *testing.T, r exec.Result) { assert.Contains(t, string(r.Stderr), "ZeroDivisionError") }},
 		{name: "syntax error", reason: "reported like python -c does", args: func(m string) []string { return py("def (:") },
 			want: exec.StatusExit, check: func(t *testing.T, r exec.Result) { assert.Contains(t, string(r.Stderr), "SyntaxError") }},
-		{name: "fork bomb", reason: "the server's pids cgroup bounds it; time ends it",
+		{name: "fork bomb", reason: "the server's pids cgroup bounds it; the CPU time of the whole tree ends it",
 			args:   func(m string) []string { return py("import os\nwhile True:\n  try: os.fork()\n  except OSError: pass") },
-			limits: exec.Limits{CPUTime: time.Second, WallTime: 2 * time.Second, Processes: 32}, want: exec.StatusWallTime},
+			limits: exec.Limits{CPUTime: time.Second, WallTime: 3 * time.Second, Processes: 32}, want: exec.StatusCPUTime},
 		{name: "memory bomb", reason: "RLIMIT_AS turns it into a MemoryError",
 			args:   func(m string) []string { return py("x = []\nwhile True: x.append(bytearray(32 << 20))") },
 			limits: exec.Limits{Memory: 256 * exec.MiB}, want: mem},
@@ -63,7 +63,9 @@ func TestForkServerVerdicts(t *testing.T) {
 		{name: "sleep", reason: "wall time", args: func(m string) []string { return py("import time; time.sleep(100)") },
 			limits: exec.Limits{CPUTime: 5 * time.Second, WallTime: 500 * time.Millisecond}, want: exec.StatusWallTime},
 		{name: "output flood", reason: "the output limit, with a capped capture",
-			args:   func(m string) []string { return py("import sys\nb = b'x' * (1 << 20)\nfor _ in range(100): sys.stdout.buffer.write(b)") },
+			args: func(m string) []string {
+				return py("import sys\nb = b'x' * (1 << 20)\nfor _ in range(100): sys.stdout.buffer.write(b)")
+			},
 			limits: exec.Limits{Output: 4 * exec.MiB}, want: exec.StatusOutput,
 			check: func(t *testing.T, r exec.Result) { assert.LessOrEqual(t, len(r.Stdout), 64<<10+100) }},
 		{name: "daemon", reason: "a double-forked child is killed when the job ends",
