@@ -73,10 +73,11 @@ type ForkServer struct {
 	pre    []string
 	maxIn  Size
 
-	mu     sync.Mutex
-	idle   map[serverKey][]*pyServer
-	all    map[*pyServer]bool
-	closed bool
+	mu       sync.Mutex
+	idle     map[serverKey][]*pyServer
+	all      map[*pyServer]bool
+	closed   bool
+	startErr error // why servers cannot start here; jobs then use the Sandbox
 }
 
 // serverKey is what a server's sandbox was started with.
@@ -281,7 +282,12 @@ func (f *ForkServer) Run(ctx context.Context, job Job) (Result, error) {
 	key := serverKey{memory: lim.Memory, processes: lim.Processes, tmp: lim.TmpSize}
 	srv, err := f.get(key)
 	if err != nil {
-		return Result{Status: StatusInternal, ExitCode: -1, Detail: err.Error()}, err
+		// No server on this machine (no interpreter, a kernel without
+		// pidfd): the slow path still works.
+		f.mu.Lock()
+		f.startErr = err
+		f.mu.Unlock()
+		return f.sb.Run(ctx, job)
 	}
 	raw, err := json.Marshal(req)
 	if err != nil {
@@ -402,8 +408,21 @@ func (f *ForkServer) result(job Job, lim Limits, rep pyReply) (Result, error) {
 	return res, nil
 }
 
+// Fallback reports why jobs the server could take went through the Sandbox
+// instead, or nil.
+func (f *ForkServer) Fallback() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.startErr
+}
+
 func (f *ForkServer) get(key serverKey) (*pyServer, error) {
 	f.mu.Lock()
+	if f.startErr != nil {
+		err := f.startErr
+		f.mu.Unlock()
+		return nil, err
+	}
 	if list := f.idle[key]; len(list) > 0 {
 		s := list[len(list)-1]
 		f.idle[key] = list[:len(list)-1]

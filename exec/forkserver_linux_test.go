@@ -151,3 +151,17 @@ func TestForkServerDriverMatchesSandbox(t *testing.T) {
 		assert.Equal(t, suites[0].Tests[i].Status, suites[1].Tests[i].Status, suites[0].Tests[i].Name)
 	}
 }
+
+func TestForkServerFallsBack(t *testing.T) {
+	sb := newSandbox(t)
+	fs, err := exec.NewForkServer(sb, &exec.ForkServerConfig{Python: "/usr/bin/python3-missing"})
+	require.NoError(t, err)
+	defer fs.Close()
+	res, err := fs.Run(context.Background(), exec.Job{Args: []string{"/usr/bin/python3-missing", "-c", "pass"}})
+	assert.Error(t, err, "the sandbox reports the missing interpreter")
+	assert.Equal(t, exec.StatusInternal, res.Status)
+	assert.Error(t, fs.Fallback(), "the server could not start")
+	res, err = fs.Run(context.Background(), exec.Job{Args: []string{"sh", "-c", "echo other"}})
+	require.NoError(t, err)
+	assert.Equal(t, "other\n", string(res.Stdout), "other commands go through the sandbox")
+}
