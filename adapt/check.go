@@ -47,6 +47,9 @@ func (c *checker) testTime() time.Duration {
 // checkCompletion extracts, splices and tests one completion.
 func (c *checker) checkCompletion(ctx context.Context, t *Task, completion string) (SampleResult, error) {
 	a, err := Extract(t, completion)
+	if errors.Is(err, ErrWrongName) {
+		return SampleResult{Outcome: OutcomeWrongName, Detail: err.Error()}, nil
+	}
 	if err != nil {
 		return SampleResult{Outcome: OutcomeNoCode, Detail: err.Error()}, nil
 	}

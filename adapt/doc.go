@@ -37,8 +37,10 @@
 // For each task, [Evaluate] first runs the reference (gold first: a task
 // whose reference fails is reported invalid and left out of the scores),
 // then draws the samples, extracts the target function from each completion
-// with tree-sitter ([Extract]), splices it into the target file ([Splice])
-// and runs the task's tests in the sandbox. Model requests and test runs
+// with tree-sitter ([Extract]; a completion that defines the snippet's
+// function under its old name instead is [OutcomeWrongName]), splices it
+// into the target file ([Splice]) and runs the task's tests in the sandbox,
+// keeping each test's status and error type ([TestOutcome]). Model requests and test runs
 // overlap, each with its own bound. Every completion and result is appended
 // to the journal as it finishes; running again with the same journal does no
 // finished work twice. [Shard] splits the tasks among processes and [Merge]

@@ -327,10 +327,13 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 		e.phase = "reference"
 		g := errgroup.Group{}
 		g.SetLimit(e.o.ExecConcurrency)
+		var todo []*Task
 		for _, t := range tasks {
-			if _, ok := e.recs.gold[t.ID]; ok {
-				continue
+			if _, ok := e.recs.gold[t.ID]; !ok {
+				todo = append(todo, t)
 			}
+		}
+		for _, t := range todo {
 			g.Go(func() error {
 				res, err := e.chk.checkAnswer(ctx, t, Answer{Code: t.Reference})
 				if ctx.Err() != nil {
@@ -364,6 +367,30 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 		sample int
 		comp   Completion
 	}
+	// Plan from what the journal holds before any worker writes to it.
+	type plan struct {
+		t     *Task
+		need  []int
+		ready []job
+	}
+	var plans []plan
+	for _, t := range valid {
+		p := plan{t: t}
+		for s := range n {
+			k := sampleKey{t.ID, s}
+			if _, ok := e.recs.results[k]; ok {
+				continue
+			}
+			if c, ok := e.recs.completions[k]; ok {
+				p.ready = append(p.ready, job{t, s, c})
+			} else {
+				p.need = append(p.need, s)
+			}
+		}
+		if len(p.need)+len(p.ready) > 0 {
+			plans = append(plans, p)
+		}
+	}
 	jobs := make(chan job, 2*e.o.ExecConcurrency)
 	gen, gctx := errgroup.WithContext(ctx)
 	gen.SetLimit(e.o.ModelConcurrency + 1)
@@ -371,26 +398,12 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 		defer close(jobs)
 		var inner errgroup.Group
 		inner.SetLimit(e.o.ModelConcurrency)
-		for _, t := range valid {
-			var need, ready []int
-			for s := range n {
-				k := sampleKey{t.ID, s}
-				if _, ok := e.recs.results[k]; ok {
-					continue
-				}
-				if _, ok := e.recs.completions[k]; ok {
-					ready = append(ready, s)
-				} else {
-					need = append(need, s)
-				}
-			}
-			if len(need)+len(ready) == 0 {
-				continue
-			}
+		for _, p := range plans {
+			t, need, ready := p.t, p.need, p.ready
 			inner.Go(func() error {
-				for _, s := range ready {
+				for _, j := range ready {
 					select {
-					case jobs <- job{t, s, e.recs.completions[sampleKey{t.ID, s}]}:
+					case jobs <- j:
 					case <-gctx.Done():
 						return gctx.Err()
 					}

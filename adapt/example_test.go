@@ -54,7 +54,7 @@ func ExampleEvaluate() {
 	}
 	// Output:
 	// reference: pass@1 1.00, outcomes map[passed:1]
-	// identity: pass@1 0.00, outcomes map[compile-error:1]
+	// identity: pass@1 0.00, outcomes map[wrong-name:1]
 }
 
 func ExampleExtract() {

@@ -13,6 +13,12 @@ import (
 // ErrNoCode is returned (wrapped) when a completion holds no usable code.
 var ErrNoCode = errors.New("adapt: no code in the completion")
 
+// ErrWrongName is returned (wrapped) by Extract when a completion does not
+// define the target function but defines a function of the task's code
+// under its old name: the model adapted the snippet without renaming it.
+// Evaluate records such a sample as OutcomeWrongName.
+var ErrWrongName = errors.New("adapt: the completion keeps the snippet's function name")
+
 var fenceRE = regexp.MustCompile("(?ms)^[ \t]*(```|~~~)[ \t]*([A-Za-z0-9_+#.-]*)[^\n]*\n(.*?)^[ \t]*```|(?ms)^[ \t]*(```|~~~)[ \t]*([A-Za-z0-9_+#.-]*)[^\n]*\n(.*)\\z")
 
 // CodeBlocks returns the fenced code blocks of a completion, in order. An
@@ -47,9 +53,12 @@ type Answer struct {
 
 // Extract takes the adapted code out of a completion: the function the task
 // targets, found by name with tree-sitter in the fenced blocks (the first
-// block that defines it wins); failing that, the only function of a block
-// that defines exactly one. It returns an error wrapping ErrNoCode when
-// there is none.
+// block that defines it wins), with its decorators. When no block defines
+// it but one defines a function of the task's code under its own name (the
+// outermost functions of Task.Code, other than the target), the model kept
+// the old name and Extract returns an error wrapping ErrWrongName. Failing
+// both, it takes the only function of a block that defines exactly one. It
+// returns an error wrapping ErrNoCode when there is none.
 func Extract(t *Task, completion string) (Answer, error) {
 	blocks := CodeBlocks(completion)
 	if len(blocks) == 0 {
@@ -75,6 +84,19 @@ func Extract(t *Task, completion string) (Answer, error) {
 			return Answer{Code: string(code), Imports: imports(lang, b)}, nil
 		}
 	}
+	if old := snippetNames(lang, t); len(old) > 0 {
+		for _, b := range blocks {
+			tree, err := syntax.Parse(lang, []byte(b))
+			if err != nil {
+				continue
+			}
+			for _, f := range tree.Functions() {
+				if slices.Contains(old, f.Name) {
+					return Answer{}, fmt.Errorf("%w: it defines %s, not %s", ErrWrongName, f.Name, t.Target.Function)
+				}
+			}
+		}
+	}
 	for _, b := range blocks {
 		tree, err := syntax.Parse(lang, []byte(b))
 		if err != nil {
@@ -94,6 +116,36 @@ func Extract(t *Task, completion string) (Answer, error) {
 		}
 	}
 	return Answer{}, fmt.Errorf("%w: no definition of %s", ErrNoCode, t.Target.Function)
+}
+
+// snippetNames returns the names of the outermost functions of the task's
+// code, other than the target's.
+func snippetNames(lang syntax.Lang, t *Task) []string {
+	if t.Code == "" {
+		return nil
+	}
+	tree, err := syntax.Parse(lang, []byte(t.Code))
+	if err != nil {
+		return nil
+	}
+	target := t.Target.Function
+	if i := strings.LastIndexByte(target, '.'); i >= 0 {
+		target = target[i+1:]
+	}
+	funcs := tree.Functions()
+	minDepth := -1
+	for _, f := range funcs {
+		if minDepth < 0 || f.Depth < minDepth {
+			minDepth = f.Depth
+		}
+	}
+	var names []string
+	for _, f := range funcs {
+		if f.Depth == minDepth && f.Name != target && !slices.Contains(names, f.Name) {
+			names = append(names, f.Name)
+		}
+	}
+	return names
 }
 
 func imports(lang syntax.Lang, block string) []string {

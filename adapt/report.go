@@ -131,6 +131,11 @@ func buildReport(info RunInfo, tasks []*Task, recs *records) *Report {
 					reason = "reference " + g.Outcome.String()
 					if g.Detail != "" {
 						reason += ": " + firstLine(g.Detail)
+						if ex := ExceptionLine(g.Detail); ex != "" && ex != firstLine(g.Detail) {
+							// Why an import failed: a module missing from the
+							// environment says more than the module's name.
+							reason += ": " + ex
+						}
 					} else if failing := failingTests(g); failing != "" {
 						reason += ": " + failing
 					}
@@ -257,7 +262,11 @@ func failingTests(r SampleResult) string {
 	var names []string
 	for _, t := range r.Tests {
 		if t.Status.String() != "passed" {
-			names = append(names, t.Name+" "+t.Status.String())
+			n := t.Name + " " + t.Status.String()
+			if t.ErrorType != "" && t.ErrorType != "AssertionError" {
+				n += " (" + t.ErrorType + ")"
+			}
+			names = append(names, n)
 		}
 	}
 	return strings.Join(names, ", ")

@@ -1,0 +1,373 @@
+package adapteval
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/syntax"
+)
+
+// IssueKind names a kind of irregularity the loader tolerated. The text
+// forms are stable.
+type IssueKind string
+
+// The irregularities Load and LoadMetadata report. The published data has
+// IssueDuplicateID (repo 181), IssueSkippedID (374, 819, 1231),
+// IssueUntested (373, 786) and IssueCtxImport (24 tasks).
+const (
+	// IssueDuplicateID: an adaptation repeats the id of an earlier one of
+	// its task; its step ID gets "#2" (then "#3", …).
+	IssueDuplicateID IssueKind = "duplicate-adaptation-id"
+	// IssueSkippedID: adaptation ids are not 0, 1, 2, …; they are kept.
+	IssueSkippedID IssueKind = "skipped-adaptation-id"
+	// IssueUntested: an adaptation has no associated test.
+	IssueUntested IssueKind = "adaptation-without-test"
+	// IssueUnknownType: a type label outside the 38 of the taxonomy.
+	IssueUnknownType IssueKind = "unknown-type"
+	// IssueNoAdaptations: a task without annotated adaptations.
+	IssueNoAdaptations IssueKind = "no-adaptations"
+	// IssueSnippetName: so_clone is not a "_clean.py" file.
+	IssueSnippetName IssueKind = "snippet-name"
+	// IssueDescription: the task description is missing or does not match
+	// its checksum.
+	IssueDescription IssueKind = "task-description"
+	// IssueDuplicateTask: two linked methods share a task ID.
+	IssueDuplicateTask IssueKind = "duplicate-task"
+	// IssueMissingFile: a file of the task (snippet, context file, test
+	// module) is not in the checkout; the task is left out.
+	IssueMissingFile IssueKind = "missing-file"
+	// IssueNoTarget: the context file does not define the method; the
+	// task is left out.
+	IssueNoTarget IssueKind = "target-not-found"
+	// IssueAmbiguousTarget: the context file defines the method more than
+	// once; the outermost, first definition is the target.
+	IssueAmbiguousTarget IssueKind = "ambiguous-target"
+	// IssueNoTestClass: the test module has no Test<Method> class, or it
+	// has no test methods; the task is left out.
+	IssueNoTestClass IssueKind = "test-class-not-found"
+	// IssueUnknownTest: an associated test is not a test method of the
+	// class; it is dropped from the adaptation.
+	IssueUnknownTest IssueKind = "unknown-associated-test"
+	// IssueCtxImport: the test module imports the context module as
+	// ctx_<stem>, so the target file is ctx_<file name>.
+	IssueCtxImport IssueKind = "ctx-import"
+	// IssueContextImport: the test module imports the context module by
+	// neither name.
+	IssueContextImport IssueKind = "context-import"
+	// IssueOracle: a dependency of the Oracle context was not found; its
+	// block is left out.
+	IssueOracle IssueKind = "oracle-dependency"
+	// IssueOracleSource: the Oracle context comes from the ground-truth
+	// context file, because the GitHub file (in the artifact's Drive
+	// tarball) is absent.
+	IssueOracleSource IssueKind = "oracle-source"
+)
+
+// Issue is one irregularity the loader tolerated.
+type Issue struct {
+	// Task is the task's ID, or "" for the benchmark as a whole.
+	Task string    `json:"task,omitempty"`
+	Kind IssueKind `json:"kind"`
+	// Detail says what was found.
+	Detail string `json:"detail"`
+	// Handling says what the loader did about it.
+	Handling string `json:"handling"`
+}
+
+// LoadReport lists what LoadMetadata and Load read and every irregularity
+// they tolerated, in the order met.
+type LoadReport struct {
+	// Repos, Tasks and Adaptations count what metadata.json describes.
+	Repos       int `json:"repos"`
+	Tasks       int `json:"tasks"`
+	Adaptations int `json:"adaptations"`
+	// Loaded counts the tasks Load made into adapt.Tasks.
+	Loaded int `json:"loaded"`
+	// Issues are the irregularities, in the order met.
+	Issues []Issue `json:"issues,omitempty"`
+}
+
+func (r *LoadReport) add(task string, kind IssueKind, detail, handling string) {
+	r.Issues = append(r.Issues, Issue{Task: task, Kind: kind, Detail: detail, Handling: handling})
+}
+
+// Count returns the number of issues of a kind.
+func (r *LoadReport) Count(kind IssueKind) int {
+	n := 0
+	for _, is := range r.Issues {
+		if is.Kind == kind {
+			n++
+		}
+	}
+	return n
+}
+
+// Skipped returns the IDs of the tasks Load left out, in order.
+func (r *LoadReport) Skipped() []string {
+	var ids []string
+	for _, is := range r.Issues {
+		switch is.Kind {
+		case IssueMissingFile, IssueNoTarget, IssueNoTestClass:
+			if !slices.Contains(ids, is.Task) {
+				ids = append(ids, is.Task)
+			}
+		}
+	}
+	return ids
+}
+
+// WriteText writes the report for people: the counts, then one line per
+// issue. The format may change.
+func (r *LoadReport) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d repositories, %d tasks, %d adaptations; %d tasks loaded\n", r.Repos, r.Tasks, r.Adaptations, r.Loaded)
+	for _, is := range r.Issues {
+		task := is.Task
+		if task == "" {
+			task = "*"
+		}
+		fmt.Fprintf(&b, "%s\t%s\t%s (%s)\n", task, is.Kind, is.Detail, is.Handling)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Generator is the Provenance.Generator of the tasks Load makes.
+const Generator = "adapteval"
+
+// Load reads a checkout of the AdaptEval repository, as published, from
+// fsys: root/metadata.json and, per task, in
+// root/benchmark/<repo id>/dataset_items/,
+//
+//	<so_clone>                                  the reused snippet (Task.Code)
+//	<file_name>                                 the ground-truth context file (Task.Target)
+//	test_<file stem>_<method>.py                the unittest module (a Task file)
+//	adaptation_task_for_<method>/task_description.txt
+//
+// It returns one adapt.Task per linked method, in the order of
+// metadata.json, with ID "<repo id>.<file stem>.<method>":
+//
+//   - Target is the context file, at the path the test module imports it
+//     from: "<file_name>", or "ctx_<file_name>" when the test imports
+//     ctx_<stem>. Target.Function is the method; Reference is its
+//     definition in the context file, decorators included.
+//   - Requirement.Task is the task description, verbatim; the steps are
+//     the adaptations in order, with Type the data's label
+//     ("Logic.Ins_Call") and ID the Adaptation.Step.
+//   - Tests are every test method of the class Test<Method> (sorted, as
+//     unittest runs them), named "<module>.<Class>.<method>"; a test is
+//     tied to the adaptations that list it in associated_tests, and the
+//     others are function-level.
+//   - Context is the Oracle context (see Oracle).
+//
+// Load tolerates what the published data does and says so in the report
+// (see IssueKind); a task whose files are missing is left out and
+// reported, not an error. When the repository's full GitHub files are
+// there too (the artifact's Drive tarball, unpacked as
+// benchmark/<repo id>/<name>/, name being the part of repo_name after the
+// slash), the Oracle context is built from them as the artifact does;
+// otherwise from the context file.
+func Load(fsys fs.FS, root string) ([]adapt.Task, *LoadReport, error) {
+	recs, rep, err := LoadMetadata(fsys, root)
+	if err != nil {
+		return nil, nil, err
+	}
+	var tasks []adapt.Task
+	seen := map[string]bool{}
+	fromCtx := 0
+	for i := range recs {
+		r := &recs[i]
+		if seen[r.ID()] {
+			continue
+		}
+		t, ok, gitHubFile := buildTask(fsys, root, r, rep)
+		if !ok {
+			continue
+		}
+		if !gitHubFile {
+			fromCtx++
+		}
+		seen[r.ID()] = true
+		tasks = append(tasks, t)
+	}
+	if fromCtx > 0 {
+		rep.add("", IssueOracleSource, fmt.Sprintf("the GitHub files of %d tasks are not in the checkout (they come in the artifact's Drive tarball)", fromCtx),
+			"their Oracle context is built from the ground-truth context file, which has the imports and the adapted function only")
+	}
+	rep.Loaded = len(tasks)
+	return tasks, rep, nil
+}
+
+// LoadDir reads a checkout of the AdaptEval repository from a directory
+// (see Load).
+func LoadDir(dir string) ([]adapt.Task, *LoadReport, error) {
+	return Load(os.DirFS(dir), ".")
+}
+
+// buildTask makes the task of one record. ok is false when the task is left
+// out (reported); gitHubFile says whether the Oracle context came from the
+// GitHub file.
+func buildTask(fsys fs.FS, root string, r *Record, rep *LoadReport) (t adapt.Task, ok, gitHubFile bool) {
+	id := r.ID()
+	dir := path.Join(root, r.Dir())
+	read := func(what string, names ...string) (string, bool) {
+		for _, n := range names {
+			b, err := fs.ReadFile(fsys, path.Join(dir, n))
+			if err == nil {
+				return string(b), true
+			}
+		}
+		rep.add(id, IssueMissingFile, fmt.Sprintf("no %s (%s)", what, path.Join(dir, names[0])), "task left out")
+		return "", false
+	}
+	snippet, ok := read("snippet", r.SOClone, path.Join("linked_posts", r.Method, r.SOClone))
+	if !ok {
+		return t, false, false
+	}
+	ctx, ok := read("context file", r.FileName, "ctx_"+r.FileName)
+	if !ok {
+		return t, false, false
+	}
+	testFile := r.TestModule() + ".py"
+	testSrc, ok := read("test module", testFile)
+	if !ok {
+		return t, false, false
+	}
+	tm, err := analyzeTestModule(testSrc, r.Stem(), r.TestClass())
+	if err != nil {
+		rep.add(id, IssueNoTestClass, fmt.Sprintf("test module %s: %v", testFile, err), "task left out")
+		return t, false, false
+	}
+	if !tm.class || len(tm.methods) == 0 {
+		rep.add(id, IssueNoTestClass, fmt.Sprintf("%s has no test methods in a class %s", testFile, r.TestClass()), "task left out")
+		return t, false, false
+	}
+
+	fn := r.Method
+	tree, err := syntax.Parse(syntax.Python, []byte(ctx))
+	if err != nil {
+		rep.add(id, IssueNoTarget, err.Error(), "task left out")
+		return t, false, false
+	}
+	var defs []syntax.Func
+	for _, f := range tree.Functions() {
+		if f.Name == fn {
+			defs = append(defs, f)
+		}
+	}
+	if len(defs) == 0 {
+		rep.add(id, IssueNoTarget, fmt.Sprintf("the context file %s does not define %s", r.FileName, fn), "task left out")
+		return t, false, false
+	}
+	if len(defs) > 1 {
+		rep.add(id, IssueAmbiguousTarget, fmt.Sprintf("the context file defines %s %d times", fn, len(defs)), "the outermost, first definition is the target")
+	}
+	ref, err := syntax.Extract(syntax.Python, []byte(ctx), fn)
+	if err != nil {
+		rep.add(id, IssueNoTarget, err.Error(), "task left out")
+		return t, false, false
+	}
+
+	// The target file's name is the one the test module imports.
+	ctxName := "ctx_" + r.Stem()
+	target := r.FileName
+	switch {
+	case tm.imports[ctxName]:
+		target = "ctx_" + r.FileName
+		detail := "the test module imports the context module as " + ctxName
+		if tm.imports[r.Stem()] {
+			// A context file named like a library module (logging.py)
+			// is imported as ctx_logging, and "import logging" is the
+			// library.
+			detail += " (and imports " + r.Stem() + ", another module of that name)"
+		}
+		rep.add(id, IssueCtxImport, detail, "target file "+target)
+	case tm.imports[r.Stem()]:
+	case tm.mentions[ctxName]:
+		target = "ctx_" + r.FileName
+		rep.add(id, IssueContextImport, "the test module imports neither "+r.Stem()+" nor "+ctxName+", but names "+ctxName+" in a string", "target file "+target)
+	default:
+		rep.add(id, IssueContextImport, "the test module imports neither "+r.Stem()+" nor "+ctxName, "target file "+target)
+	}
+
+	// Steps and tests.
+	module, class := r.TestModule(), r.TestClass()
+	stepsOf := map[string][]string{}
+	var steps []adapt.Step
+	for _, a := range r.Adaptations {
+		steps = append(steps, adapt.Step{ID: a.Step, Type: a.Type, Description: a.Description})
+		for _, name := range a.AssociatedTests {
+			if !slices.Contains(tm.methods, name) {
+				rep.add(id, IssueUnknownTest, fmt.Sprintf("adaptation %s lists %s, which is not a test method of %s", a.Step, name, class), "dropped from the adaptation")
+				continue
+			}
+			if !slices.Contains(stepsOf[name], a.Step) {
+				stepsOf[name] = append(stepsOf[name], a.Step)
+			}
+		}
+	}
+	tests := make([]adapt.Test, 0, len(tm.methods))
+	for _, m := range tm.methods {
+		tests = append(tests, adapt.Test{Name: module + "." + class + "." + m, File: testFile, Steps: stepsOf[m]})
+	}
+
+	// The Oracle context, from the GitHub file when the checkout has it.
+	short := r.RepoName
+	if i := strings.LastIndexByte(short, '/'); i >= 0 {
+		short = short[i+1:]
+	}
+	repoDir := path.Join(root, "benchmark", strconv.Itoa(r.RepoID), short)
+	repoFile := func(rel string) (string, bool) {
+		if short == "" || !fs.ValidPath(path.Join(repoDir, rel)) {
+			return "", false
+		}
+		b, err := fs.ReadFile(fsys, path.Join(repoDir, rel))
+		return string(b), err == nil
+	}
+	oracleFrom := ctx
+	if gh, ok := repoFile(r.RelativePath); ok {
+		oracleFrom, gitHubFile = gh, true
+	}
+	repoSrc := func(rel string) (string, bool) {
+		if s, ok := repoFile(rel); ok {
+			return s, true
+		}
+		if rel == r.RelativePath {
+			return oracleFrom, true
+		}
+		return "", false
+	}
+	snips, misses, err := Oracle(oracleFrom, r.Dependencies, repoSrc)
+	if err != nil {
+		rep.add(id, IssueOracle, err.Error(), "no Oracle context")
+	}
+	for _, m := range misses {
+		rep.add(id, IssueOracle, m, "block left out")
+	}
+
+	t = adapt.Task{
+		ID:          id,
+		Language:    adapt.Python,
+		Code:        snippet,
+		Target:      adapt.Target{Path: target, Function: fn, Content: ctx},
+		Files:       []adapt.File{{Path: testFile, Content: testSrc}},
+		Context:     snips,
+		Requirement: adapt.Requirement{Task: r.Description, Steps: steps},
+		Reference:   string(ref),
+		Framework:   adapt.FrameworkUnittest,
+		Tests:       tests,
+		Provenance:  &adapt.Provenance{Generator: Generator, Source: r.Dir()},
+	}
+	if err := t.Validate(); err != nil {
+		rep.add(id, IssueMissingFile, err.Error(), "task left out")
+		return t, false, false
+	}
+	return t, true, gitHubFile
+}

@@ -1,0 +1,45 @@
+package adapteval
+
+import (
+	"time"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/exec"
+)
+
+// The protocol of the paper: five samples per task at temperature 0.2, and
+// the artifact's time limit of 5 seconds for one run of a task's test class
+// (the import of the test module included).
+const (
+	Samples     = 5
+	Temperature = 0.2
+	TimeLimit   = 5 * time.Second
+)
+
+// Limits returns the limits of one test run: TimeLimit of CPU time and of
+// wall time. The artifact's limit is a thread-based timeout on the import
+// and run of the class; here the sandbox stops the whole process.
+func Limits() exec.Limits {
+	return exec.Limits{CPUTime: TimeLimit, WallTime: TimeLimit}
+}
+
+// Options returns the adapt.Options of the paper's protocol for a setting:
+// samples completions per task (0 means Samples) at Temperature, the
+// setting's template, pass@1 and pass@samples, and Limits. The caller adds
+// a Runner, a Journal, Progress and the like.
+func Options(s Setting, samples int) *adapt.Options {
+	if samples <= 0 {
+		samples = Samples
+	}
+	k := []int{1}
+	if samples > 1 {
+		k = append(k, samples)
+	}
+	return &adapt.Options{
+		Samples:  samples,
+		Sampling: adapt.Sampling{Temperature: Temperature},
+		Template: s.Template(),
+		Limits:   Limits(),
+		K:        k,
+	}
+}

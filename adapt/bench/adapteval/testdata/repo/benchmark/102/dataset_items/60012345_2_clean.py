@@ -1,0 +1,3 @@
+def record(self, event):
+    self.events.append(event)
+    return len(self.events)

@@ -1,0 +1,2 @@
+def clip(x, lo, hi):
+    return max(lo, min(x, hi))

@@ -1,0 +1,235 @@
+// Adapteval evaluates a model on AdaptEval, read from a checkout of its
+// public repository, in one of the paper's prompt settings, and prints the
+// paper's tables: task-level pass@1-t and pass@k-t (Table IV),
+// adaptation-level pass@1-a by category and type (Table V) and the error
+// distribution (Table VI). With -leakage it also runs the paper's leakage
+// probe: the same tasks with their snippets' parameters and locals renamed,
+// and the change in the scores (Table IX).
+//
+//	git clone https://github.com/ztwater/AdaptEval
+//	go run ./examples/adapteval -repo AdaptEval -model reference -n 1
+//	OPENAI_API_KEY=… go run ./examples/adapteval -repo AdaptEval -model openai -openai-model gpt-4o -setting areq-oracle -n 5 -out results/
+//
+// The run is journaled in -out, so that running it again resumes; the
+// report files are written there too: the load report, the adapt.Report
+// (JSON, Markdown, CSV) and the tables (Markdown, JSON).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/bench/adapteval"
+	"github.com/adaptbench/adaptbench/adapt/openai"
+	"github.com/adaptbench/adaptbench/exec"
+)
+
+func main() {
+	repo := flag.String("repo", "", "checkout of the AdaptEval repository (the directory with metadata.json)")
+	modelName := flag.String("model", "reference", "model: reference, identity or openai")
+	openaiModel := flag.String("openai-model", "", "with -model openai: the model to ask at OPENAI_BASE_URL (default $OPENAI_MODEL)")
+	settingName := flag.String("setting", adapteval.AReqOracle.Name, "prompt setting: areq-oracle, areq-noctx, treq-oracle, treq-noctx or noreq")
+	categoryOnly := flag.Bool("category-only", false, "show only the category of each adaptation type, as the artifact's example prompts")
+	n := flag.Int("n", adapteval.Samples, "samples per task")
+	out := flag.String("out", "results", "directory for the reports and the journal")
+	only := flag.String("only", "", "evaluate only the tasks whose ID matches this regular expression")
+	leakage := flag.Bool("leakage", false, "also evaluate the obfuscated snippets and report the change (the paper's leakage probe)")
+	flag.Parse()
+	log.SetFlags(0)
+	if *repo == "" {
+		log.Fatal("adapteval: -repo names the checkout of github.com/ztwater/AdaptEval")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+
+	setting, err := adapteval.SettingByName(*settingName)
+	if err != nil {
+		log.Fatal(err)
+	}
+	setting.CategoryOnly = *categoryOnly
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		log.Fatal(err)
+	}
+
+	tasks, lrep, err := adapteval.LoadDir(*repo)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := writeFile(filepath.Join(*out, "load_report.txt"), lrep.WriteText); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d repositories, %d tasks, %d adaptations in metadata.json; %d tasks loaded (%d left out), %d irregularities tolerated (see %s)\n",
+		lrep.Repos, lrep.Tasks, lrep.Adaptations, lrep.Loaded, len(lrep.Skipped()), len(lrep.Issues), filepath.Join(*out, "load_report.txt"))
+	if *only != "" {
+		re, err := regexp.Compile(*only)
+		if err != nil {
+			log.Fatal(err)
+		}
+		var keep []adapt.Task
+		for _, t := range tasks {
+			if re.MatchString(t.ID) {
+				keep = append(keep, t)
+			}
+		}
+		tasks = keep
+	}
+	if len(tasks) == 0 {
+		log.Fatal("adapteval: no task to evaluate")
+	}
+
+	model, err := pickModel(*modelName, *openaiModel, *out)
+	if err != nil {
+		log.Fatal(err)
+	}
+	sb, err := exec.NewSandbox(nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer sb.Close()
+
+	name := fileName(model.Name() + "_" + setting.Template().Name)
+	rep, err := run(ctx, tasks, model, setting, *n, sb, filepath.Join(*out, name+"_journal.jsonl"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	scores, err := adapteval.Score(rep, tasks)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := scores.WriteTables(os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+	if err := save(*out, name, rep, scores); err != nil {
+		log.Fatal(err)
+	}
+
+	if *leakage {
+		variants, probe := adapteval.ObfuscatedTasks(tasks)
+		for id, why := range probe.Skipped {
+			fmt.Fprintf(os.Stderr, "leakage probe: no variant of %s: %s\n", id, why)
+		}
+		obf, err := run(ctx, variants, probe.Model(model), setting, *n, sb, filepath.Join(*out, name+"_obfuscated_journal.jsonl"))
+		if err != nil {
+			log.Fatal(err)
+		}
+		oscores, err := adapteval.Score(obf, variants)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := save(*out, name+"_obfuscated", obf, oscores); err != nil {
+			log.Fatal(err)
+		}
+		l := adapteval.Delta(rep, obf)
+		fmt.Printf("\nLeakage probe (obfuscated − original): %s\n", l)
+		if err := writeFile(filepath.Join(*out, name+"_leakage.json"), func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(l)
+		}); err != nil {
+			log.Fatal(err)
+		}
+	}
+	fmt.Fprintf(os.Stderr, "reports in %s\n", *out)
+}
+
+// run evaluates the tasks with the paper's protocol, journaled.
+func run(ctx context.Context, tasks []adapt.Task, m adapt.Model, s adapteval.Setting, n int, r exec.Runner, journal string) (*adapt.Report, error) {
+	opts := adapteval.Options(s, n)
+	opts.Runner = r
+	opts.Journal = journal
+	opts.Progress = progress(m.Name())
+	rep, err := adapt.Evaluate(ctx, tasks, m, opts)
+	if fi, _ := os.Stderr.Stat(); fi != nil && fi.Mode()&os.ModeCharDevice != 0 {
+		fmt.Fprintln(os.Stderr)
+	}
+	return rep, err
+}
+
+func pickModel(name, openaiModel, out string) (adapt.Model, error) {
+	switch name {
+	case "reference":
+		return adapt.Reference, nil
+	case "identity":
+		return adapt.Identity, nil
+	case "openai":
+		cfg := openai.EnvConfig(openaiModel)
+		cfg.Cache = &openai.Cache{Dir: filepath.Join(out, "openai-cache"), Sampled: true}
+		c, err := openai.New(&cfg)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(os.Stderr, "evaluating %s (answers cached in %s)\n", c, cfg.Cache.Dir)
+		return c, nil
+	}
+	return nil, fmt.Errorf("adapteval: unknown model %q (want reference, identity or openai)", name)
+}
+
+// save writes the report and the tables.
+func save(dir, name string, rep *adapt.Report, s *adapteval.Scores) error {
+	files := map[string]func(io.Writer) error{
+		name + "_report.json":  rep.WriteJSON,
+		name + "_report.md":    rep.WriteMarkdown,
+		name + "_per_task.csv": rep.WriteCSV,
+		name + "_tables.md":    s.WriteTables,
+		name + "_scores.json":  s.WriteJSON,
+	}
+	for f, write := range files {
+		if err := writeFile(filepath.Join(dir, f), write); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// fileName makes a model and template name safe as a file name.
+func fileName(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// progress renders evaluation progress on one line of standard error when
+// it is a terminal, and every 25% otherwise.
+func progress(model string) func(adapt.Progress) {
+	fi, _ := os.Stderr.Stat()
+	tty := fi != nil && fi.Mode()&os.ModeCharDevice != 0
+	next := 0.25
+	return func(p adapt.Progress) {
+		line := fmt.Sprintf("%-10s %-9s %4d/%d checks, %4d passed, ETA %s", model, p.Phase, p.Done, p.Total, p.Passed, p.ETA.Round(1e8))
+		switch {
+		case tty:
+			fmt.Fprintf(os.Stderr, "\r%s%s", line, strings.Repeat(" ", max(0, 72-len(line))))
+		case p.Total > 0 && float64(p.Done)/float64(p.Total) >= next:
+			fmt.Fprintln(os.Stderr, line)
+			for float64(p.Done)/float64(p.Total) >= next {
+				next += 0.25
+			}
+		}
+	}
+}
