@@ -67,7 +67,7 @@ func (c *checker) checkAnswer(ctx context.Context, t *Task, a Answer) (SampleRes
 // checkTarget runs the task's tests with the target file's content set to
 // src.
 func (c *checker) checkTarget(ctx context.Context, t *Task, src string) (SampleResult, error) {
-	dir, err := os.MkdirTemp("", "adaptbench-task-")
+	dir, err := os.MkdirTemp(stagingDir(), "adaptbench-task-")
 	if err != nil {
 		return SampleResult{Outcome: OutcomeInfraError, Detail: err.Error()}, err
 	}
@@ -115,6 +115,19 @@ func (c *checker) checkTarget(ctx context.Context, t *Task, src string) (SampleR
 	}
 	return judge(t, suite), nil
 }
+
+// stagingDir is where workspaces are written before a run: memory-backed
+// /dev/shm where there is one (a workspace lives for one check), else the
+// system's temporary directory.
+var stagingDir = sync.OnceValue(func() string {
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+		if d, err := os.MkdirTemp("/dev/shm", "adaptbench-probe-"); err == nil {
+			os.Remove(d)
+			return "/dev/shm"
+		}
+	}
+	return os.TempDir()
+})
 
 // ErrUnsupported is wrapped when a task needs something this machine or
 // package cannot give (a framework, a toolchain).
