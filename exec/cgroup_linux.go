@@ -27,6 +27,10 @@ type cgroupLayout struct {
 	memory  string // v1 memory hierarchy, or a v2 directory
 	pids    string
 	cpuacct string
+	// sched is the v1 cpu controller's hierarchy: a group of its own makes
+	// the scheduler share the CPUs fairly between jobs, however many
+	// processes a job runs (a fork bomb gets one job's share).
+	sched string
 	v2      bool // memory/pids/cpu come from a cgroup2 directory
 	memsw   bool // v1 memory.memsw.limit_in_bytes exists
 	note    string
@@ -84,7 +88,7 @@ func detectCgroups() cgroupLayout {
 			v2mount, v2root = f[4], f[3]
 		case "cgroup":
 			for _, o := range strings.Split(super, ",") {
-				if o == "memory" || o == "pids" || o == "cpuacct" {
+				if o == "memory" || o == "pids" || o == "cpuacct" || o == "cpu" {
 					v1[o] = [2]string{f[4], f[3]}
 				}
 			}
@@ -98,7 +102,7 @@ func detectCgroups() cgroupLayout {
 		return filepath.Join(mnt, rel)
 	}
 	var notes []string
-	for _, c := range []string{"memory", "pids", "cpuacct"} {
+	for _, c := range []string{"memory", "pids", "cpuacct", "cpu"} {
 		m, ok := v1[c]
 		if !ok {
 			continue
@@ -117,6 +121,8 @@ func detectCgroups() cgroupLayout {
 			l.pids = dir
 		case "cpuacct":
 			l.cpuacct = dir
+		case "cpu":
+			l.sched = dir
 		}
 	}
 	if l.memory == "" && l.pids == "" && v2mount != "" {
@@ -133,7 +139,7 @@ func detectCgroups() cgroupLayout {
 			notes = append(notes, fmt.Sprintf("cgroup2 %s delegates only %q", dir, strings.TrimSpace(string(ctl))))
 		}
 	}
-	for _, dir := range []string{l.memory, l.pids, l.cpuacct} {
+	for _, dir := range []string{l.memory, l.pids, l.cpuacct, l.sched} {
 		removeStaleCgroups(dir)
 	}
 	if l.memory == "" {
@@ -227,6 +233,9 @@ func (l *cgroupLayout) create() (*jobCgroup, error) {
 		return nil, c.fail(err)
 	}
 	if c.cpu, err = mk(l.cpuacct); err != nil {
+		return nil, c.fail(err)
+	}
+	if _, err = mk(l.sched); err != nil {
 		return nil, c.fail(err)
 	}
 	return c, nil
