@@ -31,9 +31,9 @@ type cgroupLayout struct {
 	// the scheduler share the CPUs fairly between jobs, however many
 	// processes a job runs (a fork bomb gets one job's share).
 	sched string
-	v2      bool // memory/pids/cpu come from a cgroup2 directory
-	memsw   bool // v1 memory.memsw.limit_in_bytes exists
-	note    string
+	v2    bool // memory/pids/cpu come from a cgroup2 directory
+	memsw bool // v1 memory.memsw.limit_in_bytes exists
+	note  string
 }
 
 var cgroupSeq atomic.Uint64
