@@ -1,0 +1,150 @@
+package ctxbug_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/adaptbench/adaptbench/adapt/bench/classeval"
+	"github.com/adaptbench/adaptbench/ctxbug"
+	"github.com/adaptbench/adaptbench/internal/syntax"
+)
+
+func TestValidate(t *testing.T) {
+	if err := ctxbug.Validate(ctxbug.Suite); err != nil {
+		t.Fatalf("Suite: %v", err)
+	}
+	if len(ctxbug.Suite) != 10 {
+		t.Errorf("Suite has %d rules, want 10", len(ctxbug.Suite))
+	}
+	bad := []*ctxbug.Rule{{Name: "Bad Name"}, ctxbug.ParamsRule, ctxbug.ParamsRule, nil}
+	err := ctxbug.Validate(bad)
+	for _, want := range []string{`bad name "Bad Name"`, `"Bad Name" has no Doc`, `"Bad Name" has no Run`, `"params" listed twice`, "rule 3 is nil"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Validate(bad) = %v, want it to mention %q", err, want)
+		}
+	}
+	if _, err := ctxbug.Perturb([]byte("def f(): pass\n"), nil, bad); err == nil {
+		t.Error("Perturb ran invalid rules")
+	}
+}
+
+func TestLevelText(t *testing.T) {
+	for _, l := range []ctxbug.Level{ctxbug.LevelToken, ctxbug.LevelExpression} {
+		b, err := l.MarshalText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back ctxbug.Level
+		if err := back.UnmarshalText(b); err != nil || back != l {
+			t.Errorf("%v: round trip gave %v, %v", l, back, err)
+		}
+	}
+	if _, err := ctxbug.LevelInvalid.MarshalText(); err == nil {
+		t.Error("LevelInvalid marshalled")
+	}
+	var l ctxbug.Level
+	if err := l.UnmarshalText(nil); err == nil {
+		t.Error(`"" unmarshalled`)
+	}
+}
+
+func TestPerturbErrors(t *testing.T) {
+	tests := []struct{ name, src, want, reason string }{
+		{"syntax", "def f(:\n", "syntax errors", "a method must parse"},
+		{"no_function", "x = 1\n", "no function definition", "a method must be a definition"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ctxbug.Perturb([]byte(tt.src), nil, ctxbug.Suite)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("%s: got %v, want %q", tt.reason, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestGranularity checks the template counts the digest prescribes:
+// token-level rules and R1, R2, R10 one template (R3 one per constant
+// type), R5–R7 one per occurrence.
+func TestGranularity(t *testing.T) {
+	src := []byte("def f(self, a):\n    x = a + 1\n    y = x * 2 - len(a)\n    if x > y:\n        return 'big'\n    return 'small'\n")
+	ts, err := ctxbug.Perturb(src, &ctxbug.Context{}, ctxbug.Suite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, tp := range ts {
+		got[tp.Rule]++
+	}
+	want := map[string]int{"params": 1, "return": 1, "constant": 2, "operator": 1, "operation": 2, "condition": 1, "call": 1, "free": 1}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("templates per rule (-want +got):\n%s", diff)
+	}
+}
+
+// dataFile finds shared/data/classeval/ClassEval_data.json above the
+// package directory.
+func dataFile(t testing.TB) string {
+	t.Helper()
+	dir, _ := os.Getwd()
+	for {
+		p := filepath.Join(dir, "shared", "data", "classeval", "ClassEval_data.json")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	t.Skip("shared/data/classeval/ClassEval_data.json not found above the package directory")
+	return ""
+}
+
+// TestClassEval perturbs all 410 ClassEval reference methods: every one
+// parses, gets templates, and every template obfuscates and round-trips.
+func TestClassEval(t *testing.T) {
+	classes, err := classeval.LoadFile(dataFile(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	total, perRule := 0, map[string]int{}
+	for _, c := range classes {
+		var methods []string
+		for _, m := range c.Methods {
+			methods = append(methods, m.Name)
+		}
+		for _, m := range c.Methods {
+			ref, err := syntax.Extract(syntax.Python, []byte(c.Solution), c.Name+"."+m.Name)
+			if err != nil {
+				t.Fatalf("%s.%s: %v", c.TaskID, m.Name, err)
+			}
+			ctx := &ctxbug.Context{Class: c.Name, Methods: methods, Libs: m.Dependencies.Libs}
+			ts, err := ctxbug.Perturb(ref, ctx, ctxbug.Suite)
+			if err != nil {
+				t.Fatalf("%s.%s: %v", c.TaskID, m.Name, err)
+			}
+			if len(ts) == 0 {
+				t.Errorf("%s.%s: no templates", c.TaskID, m.Name)
+			}
+			for _, tp := range ts {
+				perRule[tp.Rule]++
+				o, err := ctxbug.ObfuscateTemplate(ref, tp, m.Description)
+				if err != nil {
+					t.Fatalf("%s.%s %s: %v", c.TaskID, m.Name, tp.Rule, err)
+				}
+				back, err := ctxbug.Deobfuscate([]byte(o.Code), o.Names)
+				if err != nil || string(back) != tp.Code {
+					t.Errorf("%s.%s %s: obfuscation does not round-trip: %v\n%s\n---\n%s", c.TaskID, m.Name, tp.Rule, err, tp.Code, back)
+				}
+			}
+			total += len(ts)
+		}
+	}
+	t.Logf("%d templates from 410 methods; per rule %v", total, perRule)
+}

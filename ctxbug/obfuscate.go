@@ -1,0 +1,171 @@
+package ctxbug
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/adaptbench/adaptbench/internal/syntax"
+)
+
+// Obfuscated is a method (or template) whose local identifiers were
+// renamed var_0, var_1, … so that a generator model cannot read the
+// target context off the names.
+type Obfuscated struct {
+	// Code is the renamed code; placeholders are kept.
+	Code string
+	// Requirement is the requirement with the method's own locals and
+	// parameters renamed the same way.
+	Requirement string
+	// Names maps each new name back to the original.
+	Names map[string]string
+}
+
+// placeholders are swapped for identifiers while code is parsed, so that
+// templates parse as Python; the spaces keep a stand-in from running into
+// an adjacent identifier.
+var placeholders = strings.NewReplacer(Params, " __PARAMS__ ", Return, " __RETURN__ ", Infill, " __INFILL__ ", Var, " __VAR__ ")
+var unplaceholders = strings.NewReplacer(" __PARAMS__ ", Params, " __RETURN__ ", Return, " __INFILL__ ", Infill, " __VAR__ ", Var)
+
+// Obfuscate renames the local variables and parameters of the first
+// function definition in code (a method or a template made from one) to
+// var_0, var_1, … in order of first occurrence, and renames them in
+// requirement too.
+//
+// Renaming follows Python's scoping: a name is renamed where it refers to
+// a variable bound in the method, a nested function, a lambda or a
+// comprehension, and kept where it refers to a global, a builtin, an
+// attribute or a keyword argument (so f(x=x) renames only the second x).
+// self and cls, imported names and the parameters of nested functions
+// keep their names. Two variables of the same name in different scopes
+// get different new names. New names never clash with names already in
+// the code.
+//
+// In requirement, whole words equal to a renamed name of the method's own
+// scope are replaced; one-letter names only after ":param ".
+func Obfuscate(code []byte, requirement string) (*Obfuscated, error) {
+	src := []byte(placeholders.Replace(string(code)))
+	r, err := rename(src)
+	if err != nil {
+		return nil, err
+	}
+	out, err := Apply(src, r.holes)
+	if err != nil {
+		return nil, fmt.Errorf("ctxbug: obfuscate: %w", err)
+	}
+	return &Obfuscated{Code: unplaceholders.Replace(string(out)), Requirement: r.requirement(requirement), Names: r.names}, nil
+}
+
+// ObfuscateTemplate obfuscates template t of method (the method given to
+// [Perturb]) as [Obfuscate] would obfuscate the method itself, leaving
+// the holes masked. Unlike Obfuscate on t.Code, it works for templates
+// that do not parse, such as those with masked operators.
+func ObfuscateTemplate(method []byte, t Template, requirement string) (*Obfuscated, error) {
+	r, err := rename(method)
+	if err != nil {
+		return nil, err
+	}
+	var edits []Hole
+	i := 0
+	for _, h := range r.holes {
+		for i < len(t.Holes) && t.Holes[i].End <= h.Start && !(t.Holes[i].Start == h.Start && t.Holes[i].End == h.Start) {
+			edits = append(edits, t.Holes[i])
+			i++
+		}
+		if i < len(t.Holes) && t.Holes[i].Start < h.End && h.Start < t.Holes[i].End {
+			continue // masked anyway
+		}
+		edits = append(edits, h)
+	}
+	edits = append(edits, t.Holes[i:]...)
+	out, err := Apply(method, edits)
+	if err != nil {
+		return nil, fmt.Errorf("ctxbug: obfuscate: %w", err)
+	}
+	return &Obfuscated{Code: string(out), Requirement: r.requirement(requirement), Names: r.names}, nil
+}
+
+// renaming is the renaming of a method's locals.
+type renaming struct {
+	holes   []Hole // each occurrence, with its new name as Placeholder
+	names   map[string]string
+	newName map[binding]string
+	root    *scope
+}
+
+func rename(src []byte) (*renaming, error) {
+	root, err := syntax.ParseNodes(syntax.Python, src)
+	if err != nil {
+		return nil, fmt.Errorf("ctxbug: %w", err)
+	}
+	fn := firstFunc(root)
+	if fn == nil {
+		return nil, ErrNoFunction
+	}
+	taken := map[string]bool{}
+	for _, id := range root.Identifiers() {
+		taken[id.Text(src)] = true
+	}
+	sc := analyse(fn, src)
+	r := &renaming{names: map[string]string{}, newName: map[binding]string{}, root: sc.root}
+	next := 0
+	for _, ref := range sc.refs {
+		k, ok := sc.resolve(ref)
+		if !ok || strings.HasPrefix(k.name, "__") {
+			continue
+		}
+		nn, ok := r.newName[k]
+		if !ok {
+			for {
+				nn = fmt.Sprintf("var_%d", next)
+				next++
+				if !taken[nn] {
+					break
+				}
+			}
+			r.newName[k] = nn
+			r.names[nn] = k.name
+		}
+		r.holes = append(r.holes, Hole{Start: ref.n.Start, End: ref.n.End, Node: ref.n.Type, Placeholder: nn})
+	}
+	return r, nil
+}
+
+// requirement renames the method's own variables in req.
+func (r *renaming) requirement(req string) string {
+	for k, nn := range r.newName {
+		if k.sc != r.root {
+			continue
+		}
+		if len(k.name) == 1 {
+			pat := `(:param\s+)` + regexp.QuoteMeta(k.name) + `\b`
+			req = regexp.MustCompile(pat).ReplaceAllString(req, "${1}"+nn)
+			continue
+		}
+		req = regexp.MustCompile(`\b`+regexp.QuoteMeta(k.name)+`\b`).ReplaceAllString(req, nn)
+	}
+	return req
+}
+
+// Deobfuscate renames back, in code written against an obfuscated
+// method (a model's infilled template, say), every identifier that names
+// maps to its original. Placeholders, strings and comments are left
+// alone.
+func Deobfuscate(code []byte, names map[string]string) ([]byte, error) {
+	src := []byte(placeholders.Replace(string(code)))
+	root, err := syntax.ParseNodes(syntax.Python, src)
+	if err != nil {
+		return nil, fmt.Errorf("ctxbug: %w", err)
+	}
+	var holes []Hole
+	for _, id := range root.Identifiers() {
+		if orig, ok := names[id.Text(src)]; ok {
+			holes = append(holes, Hole{Start: id.Start, End: id.End, Node: id.Type, Placeholder: orig})
+		}
+	}
+	out, err := Apply(src, holes)
+	if err != nil {
+		return nil, fmt.Errorf("ctxbug: deobfuscate: %w", err)
+	}
+	return []byte(unplaceholders.Replace(string(out))), nil
+}

@@ -1,0 +1,153 @@
+package ctxbug
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+
+	"github.com/adaptbench/adaptbench/internal/syntax"
+)
+
+// Placeholders the rules put in place of masked code, as in the paper.
+const (
+	Params = "<PARAMS>" // the method's parameter list (R1)
+	Return = "<RETURN>" // a return statement (R2)
+	Infill = "<INFILL>" // any other masked element (R3–R8, R10)
+	Var    = "<VAR>"    // a use of a local variable (R9)
+)
+
+// Level is the granularity of a rule.
+type Level uint8
+
+const (
+	LevelInvalid Level = iota
+	// LevelToken rules mask every instance of a kind of token in one
+	// template, so that no instance gives another away.
+	LevelToken
+	// LevelExpression rules mask whole expressions or statements.
+	LevelExpression
+)
+
+var levelNames = [...]string{"invalid", "token", "expression"}
+
+func (l Level) String() string {
+	if int(l) < len(levelNames) {
+		return levelNames[l]
+	}
+	return fmt.Sprintf("Level(%d)", l)
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (l Level) MarshalText() ([]byte, error) {
+	if l == LevelInvalid || int(l) >= len(levelNames) {
+		return nil, fmt.Errorf("ctxbug: invalid level %d", l)
+	}
+	return []byte(l.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (l *Level) UnmarshalText(b []byte) error {
+	for i, n := range levelNames[1:] {
+		if string(b) == n {
+			*l = Level(i + 1)
+			return nil
+		}
+	}
+	return fmt.Errorf("ctxbug: unknown level %q", b)
+}
+
+// Rule is one perturbation rule: it finds the elements of a method that an
+// adaptation task concerns and says which to mask in which template.
+type Rule struct {
+	// Name identifies the rule ("params", "return", …).
+	Name string
+	// Doc says what the rule masks.
+	Doc string
+	// Task is the adaptation task the rule stands for: "interface",
+	// "functionality", "identifier" or "dependency".
+	Task string
+	// Level is the rule's granularity.
+	Level Level
+	// Run returns the masks of each template the rule makes for the
+	// method in p: one slice of holes per template. It must not modify p.
+	Run func(p *Pass) [][]Hole
+}
+
+// Hole is one masked element of a template: the solution's byte range
+// [Start, End) and what replaces it.
+type Hole struct {
+	Start, End int
+	// Node is the tree-sitter node type of the masked element
+	// ("parameters", "return_statement", "integer", …).
+	Node string
+	// Placeholder replaces the range: Params, Return, Infill or Var.
+	Placeholder string
+}
+
+// Context is what a method's target context defines, as far as the rules
+// need it. Its zero value is valid: attributes of self, cls and the class
+// are still bounded identifiers.
+type Context struct {
+	// Class is the name of the method's class; attributes of it count as
+	// bounded identifiers.
+	Class string
+	// Methods are the sibling methods of the class; calls to them are
+	// left to the bounded-identifier rule rather than the call rule.
+	Methods []string
+	// Globals are module-level names the context defines (other than
+	// imports), bounded identifiers when used.
+	Globals []string
+	// Libs are the names under which libraries are imported ("json",
+	// "np", "Counter"); uses of them are library usage.
+	Libs []string
+}
+
+// Pass is a parsed method handed to a rule.
+type Pass struct {
+	// Src is the method's source: one function definition.
+	Src []byte
+	// Func is its function_definition node.
+	Func *syntax.Node
+	// Context is the method's context; never nil.
+	Context *Context
+}
+
+// Suite is the ten rules of CtxBugGen (R1–R10), in the paper's order.
+var Suite = []*Rule{
+	ParamsRule, ReturnRule, ConstantRule, OperatorRule, OperationRule,
+	ConditionRule, CallRule, BoundedRule, FreeRule, LibraryRule,
+}
+
+var ruleName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// Validate checks rules: identifier-like unique names, a Doc, a Task, a
+// valid Level and a Run function.
+func Validate(rules []*Rule) error {
+	seen := map[string]bool{}
+	var errs []error
+	for i, r := range rules {
+		switch {
+		case r == nil:
+			errs = append(errs, fmt.Errorf("ctxbug: rule %d is nil", i))
+			continue
+		case !ruleName.MatchString(r.Name):
+			errs = append(errs, fmt.Errorf("ctxbug: rule %d: bad name %q", i, r.Name))
+		case seen[r.Name]:
+			errs = append(errs, fmt.Errorf("ctxbug: rule %q listed twice", r.Name))
+		}
+		seen[r.Name] = true
+		if r.Doc == "" {
+			errs = append(errs, fmt.Errorf("ctxbug: rule %q has no Doc", r.Name))
+		}
+		if r.Task == "" {
+			errs = append(errs, fmt.Errorf("ctxbug: rule %q has no Task", r.Name))
+		}
+		if r.Level != LevelToken && r.Level != LevelExpression {
+			errs = append(errs, fmt.Errorf("ctxbug: rule %q has an invalid level", r.Name))
+		}
+		if r.Run == nil {
+			errs = append(errs, fmt.Errorf("ctxbug: rule %q has no Run", r.Name))
+		}
+	}
+	return errors.Join(errs...)
+}
