@@ -1,0 +1,332 @@
+package versioned
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/adaptbench/adaptbench/adapt"
+)
+
+// Problem is one GitChameleon record (dataset.jsonl), as published.
+type Problem struct {
+	ID            string `json:"example_id"`
+	PythonVersion string `json:"python_version"`
+	Library       string `json:"library"`
+	Version       string `json:"version"`
+	// Statement is the problem text shown to the model.
+	Statement string `json:"problem"`
+	// StarterCode is the beginning of the module the answer completes.
+	StarterCode string `json:"starting_code"`
+	// Completion is the reference completion: StarterCode + Completion is
+	// the reference module.
+	Completion string `json:"solution"`
+	// VisibleTest is a script appended to the module and run.
+	VisibleTest string `json:"test"`
+	// ChangeType is the raw, free-text type_of_change label.
+	ChangeType   string `json:"type_of_change"`
+	TargetEntity string `json:"name_of_class_or_func"`
+	// AdditionalDeps and ExtraDeps are whitespace-separated pip
+	// requirements ("numpy==1.21.6 scipy==1.7.3"), kept raw: the upstream
+	// environment key hashes AdditionalDeps as written.
+	AdditionalDeps string `json:"additional_dependencies"`
+	ExtraDeps      string `json:"extra_dependencies,omitempty"`
+	// Functional is false for "Full"-style records whose completion is a
+	// fragment of the starter code's last statement.
+	Functional  Flag     `json:"functional"`
+	WebDev      Flag     `json:"webdev"`
+	APICalls    []string `json:"api_calls"`
+	ReleaseDate string   `json:"release_date"`
+	Docs        []string `json:"docs"`
+
+	// Raw holds every key of the record as read, known or not, so that
+	// unknown keys are not lost.
+	Raw map[string]json.RawMessage `json:"-"`
+}
+
+// Flag is a boolean that the dataset writes as 0, 1, "0" or "1" (or a JSON
+// boolean).
+type Flag bool
+
+// UnmarshalJSON accepts 0, 1, "0", "1", true and false.
+func (f *Flag) UnmarshalJSON(b []byte) error {
+	switch strings.TrimSpace(string(b)) {
+	case "1", `"1"`, "true", `"true"`:
+		*f = true
+	case "0", `"0"`, "false", `"false"`, "null", `""`:
+		*f = false
+	default:
+		return fmt.Errorf("versioned: flag %s is not 0, 1, \"0\" or \"1\"", b)
+	}
+	return nil
+}
+
+// Category is the problem's normalised change category; see Categorize.
+func (p *Problem) Category() ChangeCategory { return Categorize(p.ChangeType) }
+
+// Reference returns the reference module: starter code plus completion.
+func (p *Problem) Reference() string { return p.StarterCode + p.Completion }
+
+// Requirements returns the library pin, then the additional and extra
+// dependencies, in that order; a token without "==" has an empty Version.
+// The token "-" is dropped, as upstream does.
+func (p *Problem) Requirements() []adapt.Package {
+	pk := []adapt.Package{{Name: p.Library, Version: p.Version}}
+	for _, tok := range strings.Fields(p.AdditionalDeps + " " + p.ExtraDeps) {
+		if tok == "-" {
+			continue
+		}
+		name, ver, _ := strings.Cut(tok, "==")
+		pk = append(pk, adapt.Package{Name: name, Version: ver})
+	}
+	return pk
+}
+
+// Environment returns the environment the problem names: its Python
+// version, the library at its version, and its dependencies.
+func (p *Problem) Environment() adapt.Environment {
+	return adapt.Environment{Runtime: p.PythonVersion, Packages: p.Requirements()}
+}
+
+// CompatKey is the upstream harness's environment key: the first 12 hex
+// digits of sha256(python-library-version-additional_dependencies). The
+// upstream venv directory is "gcham_venv_" + CompatKey. It ignores
+// ExtraDeps; EnvSpec.Key does not.
+func (p *Problem) CompatKey() string {
+	sum := sha256.Sum256([]byte(strings.Join([]string{p.PythonVersion, p.Library, p.Version, p.AdditionalDeps}, "-")))
+	return hex.EncodeToString(sum[:])[:12]
+}
+
+// Solution is one record of a solution file: a complete module (starter
+// code plus completion) for one problem.
+type Solution struct {
+	ExampleID string
+	Answer    string
+}
+
+// UnmarshalJSON reads {"example_id", "answer"}, accepting "solution" and
+// "output" as aliases of "answer", in that order, as upstream does.
+func (s *Solution) UnmarshalJSON(b []byte) error {
+	var r struct {
+		ID       json.RawMessage `json:"example_id"`
+		Answer   *string         `json:"answer"`
+		Solution *string         `json:"solution"`
+		Output   *string         `json:"output"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		return err
+	}
+	var id any
+	if err := json.Unmarshal(r.ID, &id); err != nil {
+		return fmt.Errorf("versioned: example_id: %w", err)
+	}
+	switch v := id.(type) {
+	case string:
+		s.ExampleID = v
+	case float64:
+		s.ExampleID = fmt.Sprint(v)
+	default:
+		return fmt.Errorf("versioned: example_id %s is not a string or number", r.ID)
+	}
+	switch {
+	case r.Answer != nil:
+		s.Answer = *r.Answer
+	case r.Solution != nil:
+		s.Answer = *r.Solution
+	case r.Output != nil:
+		s.Answer = *r.Output
+	default:
+		return fmt.Errorf("versioned: solution %q has no answer, solution or output", s.ExampleID)
+	}
+	return nil
+}
+
+// MarshalJSON writes {"example_id", "answer"}.
+func (s Solution) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		ID     string `json:"example_id"`
+		Answer string `json:"answer"`
+	}{s.ExampleID, s.Answer})
+}
+
+// Read reads problems in JSON Lines form; name is used in errors. Bad
+// records are errors naming the line.
+func Read(r io.Reader, name string) ([]Problem, error) {
+	var out []Problem
+	err := eachLine(r, name, func(line int, raw []byte) error {
+		var p Problem
+		if err := json.Unmarshal(raw, &p); err != nil {
+			return fmt.Errorf("malformed problem: %w", err)
+		}
+		if err := json.Unmarshal(raw, &p.Raw); err != nil {
+			return err
+		}
+		if p.ID == "" || p.Library == "" || p.Version == "" || p.StarterCode == "" {
+			return fmt.Errorf("problem needs example_id, library, version and starting_code")
+		}
+		out = append(out, p)
+		return nil
+	})
+	return out, err
+}
+
+// ReadSolutions reads a solution file (such as ground_truth_solutions.jsonl).
+func ReadSolutions(r io.Reader, name string) ([]Solution, error) {
+	var out []Solution
+	err := eachLine(r, name, func(line int, raw []byte) error {
+		var s Solution
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return fmt.Errorf("malformed solution: %w", err)
+		}
+		out = append(out, s)
+		return nil
+	})
+	return out, err
+}
+
+func eachLine(r io.Reader, name string, f func(line int, raw []byte) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	for line := 1; sc.Scan(); line++ {
+		raw := bytes.TrimSpace(sc.Bytes())
+		if len(raw) == 0 {
+			continue
+		}
+		if err := f(line, raw); err != nil {
+			return &adapt.ParseError{Path: name, Line: line, Err: err}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return &adapt.ParseError{Path: name, Err: err}
+	}
+	return nil
+}
+
+// LoadFile reads a dataset.jsonl file.
+func LoadFile(path string) ([]Problem, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("versioned: %w", err)
+	}
+	defer f.Close()
+	return Read(f, path)
+}
+
+// LoadSolutionsFile reads a solution file.
+func LoadSolutionsFile(path string) ([]Solution, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("versioned: %w", err)
+	}
+	defer f.Close()
+	return ReadSolutions(f, path)
+}
+
+// LoadDir reads dataset.jsonl from dir (the layout of the published
+// dataset directory) into tasks.
+func LoadDir(dir string) ([]adapt.Task, error) {
+	ps, err := LoadFile(filepath.Join(dir, "dataset.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	return Tasks(ps, filepath.Join(dir, "dataset.jsonl"))
+}
+
+// Visible-test task layout: the answer module and the test that runs it.
+const (
+	// VisibleTestName is the one test of every task Tasks makes.
+	VisibleTestName = "test_visible.TestVisible.test_visible"
+	visibleTestFile = "test_visible.py"
+)
+
+// ModulePath returns the workspace path of problem id's module,
+// "sample_<id>.py", the name the upstream hidden tests import.
+func ModulePath(id string) string { return "sample_" + id + ".py" }
+
+// Tasks turns problems into version-conditioned tasks. Each task's target
+// is the whole module sample_<id>.py (the answer is a complete module, as
+// upstream requires), its reference is the reference module, its Env is
+// Problem.Environment, and its one test, VisibleTestName, runs the module
+// followed by the record's visible test as one script under __main__, as
+// the upstream harness's visible run does (pass iff no exception).
+func Tasks(problems []Problem, source string) ([]adapt.Task, error) {
+	tasks := make([]adapt.Task, 0, len(problems))
+	for i := range problems {
+		t, err := problems[i].Task(source)
+		if err != nil {
+			return nil, err
+		}
+		tasks = append(tasks, t)
+	}
+	return tasks, nil
+}
+
+// Task turns one problem into a task; see Tasks.
+func (p *Problem) Task(source string) (adapt.Task, error) {
+	lit, err := pyString(p.VisibleTest)
+	if err != nil {
+		return adapt.Task{}, fmt.Errorf("versioned: problem %s: %w", p.ID, err)
+	}
+	mod := ModulePath(p.ID)
+	test := "import os\nimport unittest\n\n" +
+		"VISIBLE_TEST = " + lit + "\n\n" +
+		"class TestVisible(unittest.TestCase):\n" +
+		"    def test_visible(self):\n" +
+		"        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), " + fmt.Sprintf("%q", mod) + ")\n" +
+		"        with open(path) as f:\n" +
+		"            src = f.read() + \"\\n\" + VISIBLE_TEST\n" +
+		"        code = compile(src, " + fmt.Sprintf("%q", "visible_test_"+mod) + ", \"exec\")\n" +
+		"        exec(code, {\"__name__\": \"__main__\", \"__file__\": path})\n"
+	env := p.Environment()
+	style := "full"
+	if p.Functional {
+		style = "functional"
+	}
+	t := adapt.Task{
+		ID:          p.ID,
+		Language:    adapt.Python,
+		Code:        p.StarterCode,
+		Target:      adapt.Target{Path: mod, Content: p.Reference()},
+		Files:       []adapt.File{{Path: visibleTestFile, Content: test}},
+		Requirement: adapt.Requirement{Task: p.Statement},
+		Reference:   p.Reference(),
+		Framework:   adapt.FrameworkUnittest,
+		Tests:       []adapt.Test{{Name: VisibleTestName, File: visibleTestFile}},
+		Labels: map[string]string{
+			"benchmark":      "gitchameleon",
+			"library":        p.Library,
+			"version":        p.Version,
+			"python":         p.PythonVersion,
+			"type_of_change": p.ChangeType,
+			"category":       Categorize(p.ChangeType).String(),
+			"style":          style,
+			"webdev":         fmt.Sprint(bool(p.WebDev)),
+		},
+		Provenance: &adapt.Provenance{Generator: "gitchameleon", Source: source},
+		Env:        &env,
+	}
+	if err := t.Validate(); err != nil {
+		return adapt.Task{}, err
+	}
+	return t, nil
+}
+
+// pyString renders s as a Python string literal. A JSON string without
+// HTML escaping is one, except for the escapes of U+2028 and U+2029, which
+// Python reads the same way.
+func pyString(s string) (string, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
+}

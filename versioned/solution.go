@@ -1,0 +1,49 @@
+package versioned
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/adaptbench/adaptbench/adapt"
+)
+
+// SolutionModel returns a model that answers each task with the solution
+// for its ID, so that a solution file (upstream's format, such as
+// ground_truth_solutions.jsonl or a model's saved answers) is scored by
+// adapt.Evaluate like any model. An answer that holds a code fence is
+// passed as it is, for adapt's extraction; any other answer is the module
+// itself and is fenced. A task with no solution gets a failed sample.
+func SolutionModel(name string, solutions []Solution) adapt.Model {
+	m := solutionModel{name: name, answers: make(map[string]string, len(solutions))}
+	for _, s := range solutions {
+		m.answers[s.ExampleID] = s.Answer
+	}
+	return m
+}
+
+type solutionModel struct {
+	name    string
+	answers map[string]string
+}
+
+func (m solutionModel) Name() string { return m.name }
+
+func (m solutionModel) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+	if req.Task == nil {
+		return nil, fmt.Errorf("versioned: model %s needs Request.Task", m.name)
+	}
+	c := adapt.Completion{FinishReason: "stop"}
+	if a, ok := m.answers[req.Task.ID]; !ok {
+		c.Err = fmt.Sprintf("versioned: no solution for %q", req.Task.ID)
+	} else if strings.Contains(a, "```") {
+		c.Text = a
+	} else {
+		c.Text = "```python\n" + strings.TrimRight(a, "\n") + "\n```\n"
+	}
+	out := make([]adapt.Completion, max(req.Sampling.N, 1))
+	for i := range out {
+		out[i] = c
+	}
+	return out, nil
+}
