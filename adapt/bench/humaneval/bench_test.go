@@ -77,7 +77,7 @@ func BenchmarkThroughput(b *testing.B) {
 		b.Fatal(err)
 	}
 	fs := forkServer(b)
-	limits := exec.Limits{CPUTime: time.Second, WallTime: 2 * time.Second, Memory: 256 * exec.MiB, Processes: 32, Output: exec.MiB}
+	limits := exec.Limits{CPUTime: time.Second, WallTime: 10 * time.Second, Memory: 256 * exec.MiB, Processes: 32, Output: exec.MiB}
 	run := func(m adapt.Model) (*adapt.Report, *timing, time.Duration) {
 		tm := &timing{r: fs}
 		start := time.Now()
