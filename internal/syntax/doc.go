@@ -35,5 +35,14 @@
 // with the code but do not take part in computing the common indentation.
 // Indentation units are never converted (a tab-indented replacement spliced
 // into a space-indented file keeps its tabs after the new prefix); Python
-// accepts this because every block is consistent on its own.
+// accepts this because every block is consistent on its own.//
+// # AST matching
+//
+// [Match] maps the nodes of two trees (from [ParseNodes]) in the manner of
+// GumTree (top-down matching of identical subtrees, bottom-up matching by
+// dice similarity, recovery of leftovers), and [Mapping.Edits] and [Diff]
+// give the edit script (insert, delete, update, move). ctxbug uses it to
+// check that a generated variant differs from the solution only at the
+// perturbed nodes, mutate to see which mutations a model reversed
+// ([Mapping.Aligned]), and adapt for adaptation-level diffs.
 package syntax
