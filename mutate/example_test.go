@@ -1,0 +1,88 @@
+package mutate_test
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/adaptbench/adaptbench/internal/syntax"
+	"github.com/adaptbench/adaptbench/mutate"
+)
+
+func Example() {
+	src := []byte(`package p
+
+func Clamp(v, lo, hi int) int {
+	if v < lo {
+		return lo
+	}
+	if v > hi {
+		return hi
+	}
+	return v
+}
+`)
+	frags, err := mutate.Fragments(syntax.Go, src)
+	if err != nil {
+		panic(err)
+	}
+	f := &frags[0]
+	fmt.Println(f.Kind, f.Stmts, f.Identifiers)
+
+	var funnel mutate.Funnel
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, site := range mutate.ModifyLogic.Sites(f) {
+		m, err := mutate.Mutate(mutate.ModifyLogic, site, rng)
+		if err != nil {
+			panic(err)
+		}
+		funnel.AddMutant(m)
+		c := m.Record.Changes[0]
+		back, _ := mutate.Revert(m.Src, []mutate.Record{m.Record})
+		fmt.Printf("%s %s: %q -> %q at %v, reverts: %t\n",
+			m.Status, m.Record.NodeKind, c.Old, c.New, c.Mut, bytes.Equal(back, src))
+	}
+	fmt.Print(funnel.String())
+	// Output:
+	// method_body 3 [hi lo v]
+	// ok binary_expression: "<" -> "<=" at {49 51}, reverts: true
+	// ok binary_expression: ">" -> ">=" at {77 79}, reverts: true
+	// operator       site  applied   parsed
+	// modifylogic        2        2        2
+}
+
+func ExampleApply() {
+	src := []byte("x := a + b")
+	out, err := mutate.Apply(src, []mutate.Edit{{Start: 7, End: 8, New: []byte("-")}, {Start: 0, End: 1, New: []byte("y")}})
+	fmt.Println(string(out), err)
+	_, err = mutate.Apply(src, []mutate.Edit{{Start: 0, End: 5}, {Start: 3, End: 6}})
+	fmt.Println(err)
+	// Output:
+	// y := a - b <nil>
+	// mutate: invalid edits: [3,6) overlaps [0,5)
+}
+
+func ExampleOperator_removeGuard() {
+	src := []byte(`class A {
+    int get(int[] xs, int i) {
+        if (i >= xs.length) {
+            return -1;
+        }
+        int v = xs[i];
+        return v * 2;
+    }
+}
+`)
+	frags, _ := mutate.Fragments(syntax.Java, src)
+	for _, site := range mutate.RemoveGuard.Sites(&frags[0]) {
+		m, _ := mutate.Mutate(mutate.RemoveGuard, site, nil)
+		fmt.Print(string(m.Src))
+	}
+	// Output:
+	// class A {
+	//     int get(int[] xs, int i) {
+	//         int v = xs[i];
+	//         return v * 2;
+	//     }
+	// }
+}
