@@ -1,10 +1,10 @@
 package ctxbug_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/adaptbench/adaptbench/internal/shareddata"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -86,25 +86,7 @@ func TestGranularity(t *testing.T) {
 	}
 }
 
-// dataFile finds shared/data/classeval/ClassEval_data.json above the
-// package directory.
-func dataFile(t testing.TB) string {
-	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		p := filepath.Join(dir, "shared", "data", "classeval", "ClassEval_data.json")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
-	}
-	t.Skip("shared/data/classeval/ClassEval_data.json not found above the package directory")
-	return ""
-}
+func dataFile(t testing.TB) string { return shareddata.Path(t, "classeval/ClassEval_data.json") }
 
 // TestClassEval perturbs all 410 ClassEval reference methods: every one
 // parses, gets templates, and every template obfuscates and round-trips.

@@ -1,35 +1,18 @@
 package versioned_test
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
 
+	"github.com/adaptbench/adaptbench/internal/shareddata"
+
 	"github.com/adaptbench/adaptbench/versioned"
 )
 
-// dataDir finds ../shared/data/gitchameleon by walking up from the package
-// directory, or skips.
-func dataDir(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		d := filepath.Join(dir, "shared", "data", "gitchameleon")
-		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
-			return d
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("shared/data/gitchameleon not found above the package directory; the GitChameleon dataset tests need it")
-		}
-		dir = parent
-	}
-}
+// dataDir is ../shared/data/gitchameleon, or the test skips.
+func dataDir(t *testing.T) string { return shareddata.Path(t, "gitchameleon") }
 
 func TestDataset(t *testing.T) {
 	dir := dataDir(t)

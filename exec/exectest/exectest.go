@@ -26,7 +26,24 @@ var (
 	once    sync.Once
 	shared  *exec.Sandbox
 	openErr error
+
+	fsOnce sync.Once
+	fs     *exec.ForkServer
 )
+
+// ForkServer returns a fork server over the shared sandbox, shared by the
+// tests of this binary and closed by Main.
+func ForkServer(tb testing.TB) *exec.ForkServer {
+	tb.Helper()
+	sb := Sandbox(tb)
+	fsOnce.Do(func() {
+		var err error
+		if fs, err = exec.NewForkServer(sb, nil); err != nil {
+			tb.Fatal(err)
+		}
+	})
+	return fs
+}
 
 // Sandbox returns the sandbox shared by the tests of this binary. Where the
 // kernel does not allow one it skips the test, giving the reason; any other
@@ -50,6 +67,9 @@ func Main(m *testing.M, cleanups ...func()) {
 	code := m.Run()
 	for _, c := range cleanups {
 		c()
+	}
+	if fs != nil {
+		fs.Close()
 	}
 	if shared != nil {
 		shared.Close()

@@ -2,8 +2,9 @@ package adapteval_test
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/adaptbench/adaptbench/internal/shareddata"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
@@ -12,24 +13,9 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/bench/adapteval"
 )
 
-// publishedData returns the directory of the real AdaptEval metadata
-// (../shared/data/adapteval from the module root), or skips the test.
-func publishedData(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	require.NoError(t, err)
-	for {
-		p := filepath.Join(dir, "shared", "data", "adapteval")
-		if _, err := os.Stat(filepath.Join(p, adapteval.MetadataFile)); err == nil {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("the published AdaptEval data (shared/data/adapteval/metadata.json, above the module) is absent")
-		}
-		dir = parent
-	}
-}
+// publishedData is the real AdaptEval metadata (../shared/data/adapteval),
+// or the test skips.
+func publishedData(t *testing.T) string { return shareddata.Path(t, "adapteval") }
 
 // TestLoadMetadataPublished checks the published metadata.json against the
 // counts of the paper and of the digest: 154 repositories, 164 tasks, 523

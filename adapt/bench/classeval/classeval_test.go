@@ -2,11 +2,10 @@ package classeval_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/adaptbench/adaptbench/internal/shareddata"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -17,44 +16,11 @@ import (
 	"github.com/adaptbench/adaptbench/exec/exectest"
 )
 
-var (
-	fsOnce sync.Once
-	fsrv   *exec.ForkServer
-)
+func TestMain(m *testing.M) { exectest.Main(m) }
 
-func TestMain(m *testing.M) {
-	exectest.Main(m, func() {
-		if fsrv != nil {
-			fsrv.Close()
-		}
-	})
-}
+func forkServer(t testing.TB) *exec.ForkServer { return exectest.ForkServer(t) }
 
-func forkServer(t testing.TB) *exec.ForkServer {
-	sb := exectest.Sandbox(t)
-	fsOnce.Do(func() { fsrv, _ = exec.NewForkServer(sb, nil) })
-	return fsrv
-}
-
-// dataFile finds shared/data/classeval/ClassEval_data.json by walking up
-// from the package directory to a directory holding "shared".
-func dataFile(t testing.TB) string {
-	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		p := filepath.Join(dir, "shared", "data", "classeval", "ClassEval_data.json")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
-	}
-	t.Skip("shared/data/classeval/ClassEval_data.json not found above the package directory")
-	return ""
-}
+func dataFile(t testing.TB) string { return shareddata.Path(t, "classeval/ClassEval_data.json") }
 
 func TestLoadAll(t *testing.T) {
 	path := dataFile(t)

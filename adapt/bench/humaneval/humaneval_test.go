@@ -2,12 +2,11 @@ package humaneval_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/adaptbench/adaptbench/internal/shareddata"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -18,43 +17,11 @@ import (
 	"github.com/adaptbench/adaptbench/exec/exectest"
 )
 
-var (
-	fsOnce sync.Once
-	fsrv   *exec.ForkServer
-)
+func TestMain(m *testing.M) { exectest.Main(m) }
 
-func TestMain(m *testing.M) {
-	exectest.Main(m, func() {
-		if fsrv != nil {
-			fsrv.Close()
-		}
-	})
-}
+func forkServer(t testing.TB) *exec.ForkServer { return exectest.ForkServer(t) }
 
-func forkServer(t testing.TB) *exec.ForkServer {
-	sb := exectest.Sandbox(t)
-	fsOnce.Do(func() { fsrv, _ = exec.NewForkServer(sb, nil) })
-	return fsrv
-}
-
-// dataFile finds ../shared/data/humaneval beside the checkout.
-func dataFile(t testing.TB) string {
-	t.Helper()
-	dir, _ := os.Getwd()
-	for range 6 {
-		p := filepath.Join(dir, "shared", "data", "humaneval", "HumanEval.jsonl.gz")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		p = filepath.Join(dir, "..", "shared", "data", "humaneval", "HumanEval.jsonl.gz")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		dir = filepath.Dir(dir)
-	}
-	t.Skip("../shared/data/humaneval is not beside the checkout")
-	return ""
-}
+func dataFile(t testing.TB) string { return shareddata.Path(t, "humaneval/HumanEval.jsonl.gz") }
 
 func TestLoadAll(t *testing.T) {
 	tasks, err := humaneval.LoadFile(dataFile(t))
