@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(python3-pytest python3-deap junit4 junit5 libhamcrest-java)
+packages=(python3-pytest python3-deap python3-venv junit4 junit5 libhamcrest-java)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
