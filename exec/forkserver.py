@@ -41,6 +41,18 @@ def _preload(names):
             pass
 
 
+def _force_remove(path):
+    # A job can leave directories it made unwritable (chmod 000) to survive
+    # the wipe: give every directory back its owner's rights first.
+    for root, dirs, _ in os.walk(path, topdown=True, onerror=lambda e: None):
+        for d in dirs:
+            try:
+                os.chmod(os.path.join(root, d), 0o700, follow_symlinks=False)
+            except OSError:
+                pass
+    shutil.rmtree(path, ignore_errors=True)
+
+
 def _wipe(path):
     try:
         entries = os.listdir(path)
@@ -50,7 +62,11 @@ def _wipe(path):
         p = os.path.join(path, e)
         try:
             if os.path.isdir(p) and not os.path.islink(p):
-                shutil.rmtree(p, ignore_errors=True)
+                try:
+                    os.chmod(p, 0o700)
+                except OSError:
+                    pass
+                _force_remove(p)
             else:
                 os.unlink(p)
         except OSError:
