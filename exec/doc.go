@@ -104,10 +104,11 @@
 //     reaches 58 to 65 samples/s here with no isolation at all. With every
 //     tenth sample hostile (loops, memory bombs, fork bombs, output floods)
 //     each hostile sample gets its typed verdict and every correct one
-//     passes. Correct samples keep 0.95 to 1.14 of their clean rate beside
-//     loops, fork bombs and output floods, but 0.46 beside memory bombs,
-//     whose page faults up to the memory limit slow the other core's work:
-//     0.63 to 0.70 for the mix.
+//     passes. With 128 MiB per check, the correct samples keep 0.86 of
+//     their clean rate beside the mix; per kind: 1.04 beside loops, 0.95
+//     beside fork bombs, 1.14 beside output floods, 0.65 beside memory
+//     bombs, whose page faults up to the memory allowance slow the other
+//     core in proportion to it (0.46 at 256 MiB, 0.20 at 512 MiB).
 //
 // # Concurrency
 //
