@@ -42,6 +42,13 @@ def _preload(names):
 
 
 def _force_remove(path):
+    shutil.rmtree(path, ignore_errors=True)
+    if not os.path.lexists(path):
+        return
+    try:
+        os.chmod(path, 0o700)
+    except OSError:
+        pass
     # A job can leave directories it made unwritable (chmod 000) to survive
     # the wipe: give every directory back its owner's rights first.
     for root, dirs, _ in os.walk(path, topdown=True, onerror=lambda e: None):
@@ -62,10 +69,6 @@ def _wipe(path):
         p = os.path.join(path, e)
         try:
             if os.path.isdir(p) and not os.path.islink(p):
-                try:
-                    os.chmod(p, 0o700)
-                except OSError:
-                    pass
                 _force_remove(p)
             else:
                 os.unlink(p)
