@@ -362,10 +362,7 @@ func (c *jobCgroup) pidsLimited() bool {
 	if c == nil || c.pids == "" {
 		return false
 	}
-	if c.layout.v2 {
-		n, _ := readKey(c.pids, "pids.events", "max")
-		return n > 0
-	}
+	// pids.events has the same "max N" line in v1 and v2.
 	n, _ := readKey(c.pids, "pids.events", "max")
 	return n > 0
 }

@@ -450,7 +450,6 @@ func (p *procRunner) sysProcAttr() *syscall.SysProcAttr {
 }
 
 func rlimits(lim Limits, cg *jobCgroup, ownUID bool) []rlimit {
-	const inf = ^uint64(0)
 	var out []rlimit
 	if lim.CPUTime > 0 {
 		secs := uint64((lim.CPUTime + time.Second - 1) / time.Second)
@@ -469,7 +468,6 @@ func rlimits(lim Limits, cg *jobCgroup, ownUID bool) []rlimit {
 	if lim.Processes > 0 && (cg == nil || cg.pids == "") && ownUID {
 		out = append(out, rlimit{unix.RLIMIT_NPROC, uint64(lim.Processes), uint64(lim.Processes)})
 	}
-	_ = inf
 	return out
 }
 
