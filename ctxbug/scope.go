@@ -85,6 +85,18 @@ func (s *scopes) bind(n *syntax.Node, sc *scope, keep bool) {
 	s.refs = append(s.refs, ref{n: n, sc: sc, binds: true})
 }
 
+// bindField binds the names in n's child named field (an assignment's left
+// side, a for loop's target, a pattern's alias) and visits the rest.
+func (s *scopes) bindField(n *syntax.Node, sc *scope, field string) {
+	for _, c := range n.Children {
+		if c.Field == field {
+			s.target(c, sc)
+		} else {
+			s.visit(c, sc)
+		}
+	}
+}
+
 // target binds the names an assignment target binds.
 func (s *scopes) target(n *syntax.Node, sc *scope) {
 	switch n.Type {
@@ -231,22 +243,10 @@ func (s *scopes) visit(n *syntax.Node, sc *scope) {
 		}
 		return
 	case "assignment", "augmented_assignment":
-		for _, c := range n.Children {
-			if c.Field == "left" {
-				s.target(c, sc)
-			} else {
-				s.visit(c, sc)
-			}
-		}
+		s.bindField(n, sc, "left")
 		return
 	case "for_statement":
-		for _, c := range n.Children {
-			if c.Field == "left" {
-				s.target(c, sc)
-			} else {
-				s.visit(c, sc)
-			}
-		}
+		s.bindField(n, sc, "left")
 		return
 	case "named_expression":
 		// := binds in the enclosing function, not the comprehension.
@@ -262,13 +262,7 @@ func (s *scopes) visit(n *syntax.Node, sc *scope) {
 		}
 		return
 	case "as_pattern":
-		for _, c := range n.Children {
-			if c.Field == "alias" {
-				s.target(c, sc)
-			} else {
-				s.visit(c, sc)
-			}
-		}
+		s.bindField(n, sc, "alias")
 		return
 	case "as_pattern_target":
 		for _, c := range n.Children {

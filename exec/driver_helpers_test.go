@@ -115,3 +115,13 @@ func runDriver(t *testing.T, d exec.Driver, spec exec.TestSpec) *exec.Suite {
 	t.Logf("suite wall time (driver call): %v", time.Since(start).Round(time.Millisecond))
 	return s
 }
+
+// checkMessages checks that each named test's message mentions the text.
+func checkMessages(t *testing.T, s *exec.Suite, want map[string]string) {
+	t.Helper()
+	for name, w := range want {
+		if r, _ := s.Lookup(name); !strings.Contains(r.Message, w) {
+			t.Errorf("%s: message %q does not mention %q", name, r.Message, w)
+		}
+	}
+}
