@@ -1,0 +1,270 @@
+package evolve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/evolve/transform"
+	"github.com/adaptbench/adaptbench/exec"
+)
+
+// Verdict says whether a program passed its suite. The zero value,
+// VerdictInvalid, marks a verdict that was never set. Text forms are
+// stable.
+type Verdict uint8
+
+// The verdicts.
+const (
+	VerdictInvalid Verdict = iota
+	// VerdictPassed: every test of the suite passed.
+	VerdictPassed
+	// VerdictFailed: a test failed or raised.
+	VerdictFailed
+	// VerdictTimeout: a test or the suite hit a time limit.
+	VerdictTimeout
+	// VerdictBroken: the program (or a test module) did not import, or the
+	// test process hit a memory, output or process limit.
+	VerdictBroken
+)
+
+var verdictNames = [...]string{"invalid", "passed", "failed", "timeout", "broken"}
+
+// String returns the text form, such as "passed".
+func (v Verdict) String() string {
+	if int(v) < len(verdictNames) {
+		return verdictNames[v]
+	}
+	return fmt.Sprintf("Verdict(%d)", uint8(v))
+}
+
+// MarshalText returns the text form; it fails for undefined values.
+func (v Verdict) MarshalText() ([]byte, error) {
+	if int(v) >= len(verdictNames) {
+		return nil, fmt.Errorf("evolve: invalid Verdict %d", uint8(v))
+	}
+	return []byte(verdictNames[v]), nil
+}
+
+// UnmarshalText parses the text form; "" is rejected.
+func (v *Verdict) UnmarshalText(b []byte) error {
+	for i, n := range verdictNames {
+		if n == string(b) {
+			*v = Verdict(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("evolve: unknown verdict %q (want one of %s)", b, strings.Join(verdictNames[:], ", "))
+}
+
+// Outcome is the result of testing one program.
+type Outcome struct {
+	Verdict Verdict
+	// Detail says why a program did not pass: the first failing test and
+	// its message, cut short. Empty when it passed.
+	Detail string
+	// Cached reports that the verdict came from the cache: the same
+	// program was tested against the same suite before.
+	Cached bool
+}
+
+// Passed reports whether the verdict is VerdictPassed.
+func (o Outcome) Passed() bool { return o.Verdict == VerdictPassed }
+
+// Tester runs suites in the sandbox and remembers every verdict by suite
+// and program hash, so that no program is ever tested twice against the
+// same suite, even by concurrent callers. It is safe for concurrent use.
+// Create one with [NewTester].
+type Tester struct {
+	runner exec.Runner
+	limits exec.Limits
+
+	mu       sync.Mutex
+	cache    map[string]*entry
+	stats    TesterStats
+}
+
+// entry is one cache slot; done is closed when out is set.
+type entry struct {
+	done chan struct{}
+	out  Outcome
+	err  error
+}
+
+// TesterStats counts what a Tester did.
+type TesterStats struct {
+	// Runs is the number of suites run in the sandbox.
+	Runs int
+	// Hits is the number of Test calls answered from the cache (including
+	// calls that waited for a concurrent run of the same program).
+	Hits int
+	// Passed is how many of the Runs passed.
+	Passed int
+	// TestTime is the wall time spent in the test drivers, summed over the
+	// runs (so it can exceed the elapsed time when runs overlap).
+	TestTime time.Duration
+}
+
+// DefaultLimits bound each test run when NewTester is given zero limits:
+// 5 s of CPU time for the whole process tree, 30 s of wall time, 1 GiB of
+// memory (numpy and scipy, which the API operators import, need several
+// hundred MiB of address space), 64 processes (S4 starts threads).
+var DefaultLimits = exec.Limits{CPUTime: 5 * time.Second, WallTime: 30 * time.Second, Memory: exec.GiB, Processes: 64}
+
+// NewTester returns a Tester that runs suites through r (an exec.Sandbox
+// or, faster for Python, an exec.ForkServer) within limits. Zero limits
+// mean [DefaultLimits].
+func NewTester(r exec.Runner, limits exec.Limits) *Tester {
+	if limits == (exec.Limits{}) {
+		limits = DefaultLimits
+	}
+	return &Tester{runner: r, limits: limits, cache: map[string]*entry{}}
+}
+
+// Stats returns the counts so far.
+func (t *Tester) Stats() TesterStats {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.stats
+}
+
+// Test runs s's tests on program p in the sandbox, or answers from the
+// cache when the same program was tested against the same suite before.
+// A test failure is an Outcome; the error is for a harness failure (the
+// sandbox, ctx), and such results are not cached.
+func (t *Tester) Test(ctx context.Context, s *Suite, p *transform.Program) (Outcome, error) {
+	if t == nil || t.runner == nil {
+		return Outcome{}, errors.New("evolve: Tester has no runner (use NewTester)")
+	}
+	key := s.key() + "/" + p.Hash()
+	t.mu.Lock()
+	if e, ok := t.cache[key]; ok {
+		t.stats.Hits++
+		t.mu.Unlock()
+		select {
+		case <-e.done:
+		case <-ctx.Done():
+			return Outcome{}, ctx.Err()
+		}
+		if e.err != nil {
+			return Outcome{}, e.err
+		}
+		out := e.out
+		out.Cached = true
+		return out, nil
+	}
+	e := &entry{done: make(chan struct{})}
+	t.cache[key] = e
+	t.mu.Unlock()
+
+	start := time.Now()
+	e.out, e.err = t.run(ctx, s, p)
+	d := time.Since(start)
+	t.mu.Lock()
+	if e.err != nil {
+		delete(t.cache, key) // a harness failure says nothing about the program
+	} else {
+		t.stats.Runs++
+		t.stats.TestTime += d
+		if e.out.Passed() {
+			t.stats.Passed++
+		}
+	}
+	t.mu.Unlock()
+	close(e.done)
+	return e.out, e.err
+}
+
+// run writes the workspace and runs the driver.
+func (t *Tester) run(ctx context.Context, s *Suite, p *transform.Program) (Outcome, error) {
+	dir, err := os.MkdirTemp(stagingDir(), "adaptbench-evolve-")
+	if err != nil {
+		return Outcome{}, fmt.Errorf("evolve: workspace: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	seen := map[string]bool{}
+	for _, f := range s.files(p) {
+		if seen[f.Path] {
+			return Outcome{Verdict: VerdictBroken, Detail: fmt.Sprintf("module %q collides with a file of the suite", f.Path)}, nil
+		}
+		seen[f.Path] = true
+		full := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return Outcome{}, fmt.Errorf("evolve: workspace: %w", err)
+		}
+		if err := os.WriteFile(full, []byte(f.Content), 0o644); err != nil {
+			return Outcome{}, fmt.Errorf("evolve: workspace: %w", err)
+		}
+	}
+	var d exec.Driver = exec.PythonUnittest{}
+	if s.framework() == adapt.FrameworkPytest {
+		d = exec.Pytest{}
+	}
+	suite, err := d.Test(ctx, t.runner, exec.TestSpec{Dir: dir, Tests: s.Tests, Limits: t.limits})
+	if err != nil {
+		if ctx.Err() != nil {
+			return Outcome{}, ctx.Err()
+		}
+		return Outcome{}, fmt.Errorf("evolve: running tests: %w", err)
+	}
+	return judge(s, suite), nil
+}
+
+// judge turns a driver's Suite into an Outcome: passed only when every
+// named test passed.
+func judge(s *Suite, suite *exec.Suite) Outcome {
+	if suite.Compile != nil {
+		return Outcome{Verdict: VerdictBroken, Detail: clip("does not import: " + suite.Compile.Output)}
+	}
+	for _, name := range s.Tests {
+		r, ok := suite.Lookup(name)
+		switch {
+		case !ok:
+			return Outcome{Verdict: VerdictBroken, Detail: clip(fmt.Sprintf("%s: not reported (run %v)", name, suite.Run.Status))}
+		case r.Status == exec.TestPassed:
+			continue
+		case r.Status == exec.TestTimedOut:
+			return Outcome{Verdict: VerdictTimeout, Detail: clip(name + ": " + r.Message)}
+		case r.Status == exec.TestError && limitHit(suite.Run.Status):
+			return Outcome{Verdict: VerdictBroken, Detail: clip(fmt.Sprintf("%s: %v: %s", name, suite.Run.Status, r.Message))}
+		default:
+			return Outcome{Verdict: VerdictFailed, Detail: clip(fmt.Sprintf("%s %v: %s", name, r.Status, r.Message))}
+		}
+	}
+	return Outcome{Verdict: VerdictPassed}
+}
+
+func limitHit(s exec.Status) bool {
+	switch s {
+	case exec.StatusMemory, exec.StatusOutput, exec.StatusSignal:
+		return true
+	}
+	return false
+}
+
+func clip(s string) string {
+	const n = 2000
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+// stagingDir is where workspaces are written: memory-backed /dev/shm where
+// it is usable (a workspace lives for one test run), else the system's
+// temporary directory.
+var stagingDir = sync.OnceValue(func() string {
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+		if d, err := os.MkdirTemp("/dev/shm", "adaptbench-probe-"); err == nil {
+			os.Remove(d)
+			return "/dev/shm"
+		}
+	}
+	return os.TempDir()
+})
