@@ -85,9 +85,9 @@ type Tester struct {
 	runner exec.Runner
 	limits exec.Limits
 
-	mu       sync.Mutex
-	cache    map[string]*entry
-	stats    TesterStats
+	mu    sync.Mutex
+	cache map[string]*entry
+	stats TesterStats
 }
 
 // entry is one cache slot; done is closed when out is set.
@@ -229,7 +229,7 @@ func judge(s *Suite, suite *exec.Suite) Outcome {
 			return Outcome{Verdict: VerdictBroken, Detail: clip(fmt.Sprintf("%s: not reported (run %v)", name, suite.Run.Status))}
 		case r.Status == exec.TestPassed:
 			continue
-		case r.Status == exec.TestTimedOut:
+		case r.Status == exec.TestTimedOut, r.Status == exec.TestError && (suite.Run.Status == exec.StatusCPUTime || suite.Run.Status == exec.StatusWallTime):
 			return Outcome{Verdict: VerdictTimeout, Detail: clip(name + ": " + r.Message)}
 		case r.Status == exec.TestError && limitHit(suite.Run.Status):
 			return Outcome{Verdict: VerdictBroken, Detail: clip(fmt.Sprintf("%s: %v: %s", name, suite.Run.Status, r.Message))}
