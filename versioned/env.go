@@ -25,18 +25,31 @@ import (
 )
 
 // EnvSpec says what an environment must hold: a Python version and
-// packages at versions.
+// packages at versions, or a Go version and modules at versions.
 type EnvSpec struct {
 	// Python is the interpreter version, such as "3.10"; "" means any.
 	Python string `json:"python,omitempty"`
+	// Go, set for a Go environment, is the lowest Go toolchain that may
+	// build it (the go directive of the workspace's go.mod), such as
+	// "1.23". A task names it as the runtime "go1.23".
+	Go string `json:"go,omitempty"`
 	// Packages are installed in this order; an empty Version means any.
+	// In a Go environment they are modules (path and version).
 	Packages []adapt.Package `json:"packages,omitempty"`
 }
 
-// SpecOf returns the spec of the environment a task names.
+// SpecOf returns the spec of the environment a task names. A runtime
+// "go1.N" makes a Go spec (Go "1.N"); any other runtime is a Python
+// version.
 func SpecOf(e adapt.Environment) EnvSpec {
+	if v, ok := strings.CutPrefix(e.Runtime, "go"); ok {
+		return EnvSpec{Go: v, Packages: slices.Clone(e.Packages)}
+	}
 	return EnvSpec{Python: e.Runtime, Packages: slices.Clone(e.Packages)}
 }
+
+// IsGo reports whether the spec is of a Go environment.
+func (s EnvSpec) IsGo() bool { return s.Go != "" }
 
 // Key is the spec's content key: the first 16 hex digits of the SHA-256
 // of its JSON form. Unlike Problem.CompatKey it covers every package.
@@ -52,14 +65,20 @@ func (s EnvSpec) Key() string {
 type Manifest struct {
 	Key  string  `json:"key"`
 	Spec EnvSpec `json:"spec"`
-	// Builder names the builder that made it ("venv", "system").
+	// Builder names the builder that made it ("venv", "system", "gomod").
 	Builder string `json:"builder"`
 	// Python is the interpreter to run tests with.
-	Python string `json:"python"`
+	Python string `json:"python,omitempty"`
 	// PythonVersion is the interpreter's full version, such as "3.11.2".
-	PythonVersion string `json:"python_version"`
+	PythonVersion string `json:"python_version,omitempty"`
+	// GoVersion is the Go toolchain's version, such as "go1.26.8", and
+	// ModCache the module cache (GOMODCACHE) the modules were downloaded
+	// into, for a Go environment.
+	GoVersion string `json:"go_version,omitempty"`
+	ModCache  string `json:"modcache,omitempty"`
 	// Installed lists every distribution the interpreter sees, sorted by
-	// name: the environment's "pip freeze".
+	// name: the environment's "pip freeze". For Go, it is the module
+	// graph's build list ("go list -m all"), the main module left out.
 	Installed []adapt.Package `json:"installed"`
 	// Faithful reports whether the interpreter and every pinned package
 	// match the spec; Mismatches says what does not.
@@ -83,10 +102,21 @@ type Provisioner interface {
 }
 
 // Builder builds one environment into an empty directory. A Builder
-// runs trusted tools (python -m venv, pip) without a sandbox.
+// runs trusted tools (python -m venv, pip, go mod download) without a
+// sandbox.
 type Builder interface {
 	Build(ctx context.Context, spec EnvSpec, dir string) (Manifest, error)
 }
+
+// Checker is implemented by Builders whose environments depend on
+// something outside their directory that may go away (a module cache
+// that was cleaned). Cache calls Check before reusing an environment and
+// builds it again when Check fails.
+type Checker interface {
+	Check(env *Env) error
+}
+
+var errGoSpec = errors.New("a Go spec needs the GoModules builder")
 
 // ErrUnfaithful is wrapped by Provider when it refuses an environment
 // that does not match its spec.
@@ -146,11 +176,11 @@ func (c *Cache) Provision(ctx context.Context, spec EnvSpec) (*Env, error) {
 		return nil, fmt.Errorf("versioned: %w", err)
 	}
 	dir := filepath.Join(root, key)
-	if env, ok := readEnv(dir); ok {
+	if env, ok := c.reuse(dir); ok {
 		return env, nil
 	}
 	v, err, _ := c.group.Do(key, func() (any, error) {
-		if env, ok := readEnv(dir); ok {
+		if env, ok := c.reuse(dir); ok {
 			return env, nil
 		}
 		select {
@@ -167,7 +197,7 @@ func (c *Cache) Provision(ctx context.Context, spec EnvSpec) (*Env, error) {
 			return nil, fmt.Errorf("versioned: lock %s: %w", key, err)
 		}
 		defer unlock()
-		if env, ok := readEnv(dir); ok { // built by another process
+		if env, ok := c.reuse(dir); ok { // built by another process
 			return env, nil
 		}
 		return c.build(ctx, spec, key, dir)
@@ -220,6 +250,19 @@ func (c *Cache) ProvisionAll(ctx context.Context, specs []EnvSpec) ([]*Env, []er
 	}
 	g.Wait()
 	return envs, errs
+}
+
+// reuse returns the finished environment in dir, if there is one and
+// the Builder, when it is a Checker, still finds it usable.
+func (c *Cache) reuse(dir string) (*Env, bool) {
+	env, ok := readEnv(dir)
+	if !ok {
+		return nil, false
+	}
+	if ch, isChecker := c.Builder.(Checker); isChecker && ch.Check(env) != nil {
+		return nil, false
+	}
+	return env, true
 }
 
 func readEnv(dir string) (*Env, bool) {
@@ -288,6 +331,9 @@ type Venv struct {
 
 // Build implements Builder.
 func (v *Venv) Build(ctx context.Context, spec EnvSpec, dir string) (Manifest, error) {
+	if spec.IsGo() {
+		return Manifest{}, fmt.Errorf("venv: %w", errGoSpec)
+	}
 	base := v.Interpreters[spec.Python]
 	if base == "" {
 		base = v.Python
@@ -328,6 +374,9 @@ type System struct {
 
 // Build implements Builder: it records what the interpreter has.
 func (s *System) Build(ctx context.Context, spec EnvSpec, dir string) (Manifest, error) {
+	if spec.IsGo() {
+		return Manifest{}, fmt.Errorf("system: %w", errGoSpec)
+	}
 	py := s.Python
 	if py == "" {
 		py = "/usr/bin/python3"

@@ -1,0 +1,238 @@
+package versioned_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/versioned"
+)
+
+// goModCache points the go command of this process (and so exec.GoTest's
+// host build) at a fresh module cache, as on a machine that never fetched
+// the modules, and returns it.
+func goModCache(t *testing.T) string {
+	t.Helper()
+	if os.Getenv("GOPROXY") == "off" {
+		t.Skip("GOPROXY=off: the Go problems need the Go module proxy")
+	}
+	mc := filepath.Join(cacheDir(t), "gomodcache")
+	t.Setenv("GOMODCACHE", mc)
+	return mc
+}
+
+// wantOther is what each reference gives at the other version of its
+// module: most no longer compile (an API that was added, removed or
+// changed its signature), two fail their tests (same signature, new
+// behaviour).
+var wantOther = map[string]adapt.Outcome{
+	"gocmp-equatecomparable":  adapt.OutcomeCompileError, // cmpopts.EquateComparable is new in v0.6.0
+	"uuid-v7":                 adapt.OutcomeCompileError, // uuid.NewV7 is new in v1.5.0
+	"xexp-binarysearch-found": adapt.OutcomeCompileError, // BinarySearch returned only the index
+	"xexp-binarysearch-index": adapt.OutcomeCompileError, // BinarySearch now also returns found
+	"xexp-delete-clears":      adapt.OutcomeFailed,       // old Delete left the tail as it was
+	"xexp-slices-max":         adapt.OutcomeCompileError, // slices.Max is new
+	"xexp-sortfunc-cmp":       adapt.OutcomeCompileError, // SortFunc took a less func
+	"xexp-sortfunc-less":      adapt.OutcomeCompileError, // SortFunc now takes a cmp func
+	"xmod-semver-sort":        adapt.OutcomeCompileError, // semver.Sort is new in v0.5.0
+	"xsync-errgroup-limit":    adapt.OutcomeCompileError, // Group.SetLimit is new
+	"xsync-errgroup-panic":    adapt.OutcomeCompileError, // PanicValue/PanicError were removed in v0.16.0
+}
+
+// TestGoTasks fetches every module version the Go problems name through
+// the Go module proxy into a fresh module cache, then checks in the
+// sandbox, through adapt.Evaluate, that each reference passes at its
+// stated version and fails at the other.
+func TestGoTasks(t *testing.T) {
+	tasks, err := versioned.GoTasks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tasks) != len(wantOther) {
+		t.Fatalf("%d Go problems, want %d", len(tasks), len(wantOther))
+	}
+	mc := goModCache(t)
+	sb := exectest.Sandbox(t)
+	ctx := context.Background()
+	cache := &versioned.Cache{Dir: filepath.Join(cacheDir(t), "envs"), Builder: &versioned.GoModules{ModCache: mc}}
+	p := &versioned.Provider{Provisioner: cache, Strict: true}
+
+	start := time.Now()
+	rep, err := adapt.Evaluate(ctx, tasks, adapt.Reference, &adapt.Options{Runner: sb, Environments: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("stated versions: %d tasks in %v, %d environments built", len(tasks), time.Since(start).Round(time.Millisecond), cache.Builds())
+	if score, _ := rep.Score(1); score != 1 || rep.Valid != len(tasks) {
+		t.Fatalf("references at their versions: pass@1 %v, %d valid of %d, invalid %+v", score, rep.Valid, len(tasks), rep.Invalid)
+	}
+
+	var other []adapt.Task
+	for _, task := range tasks {
+		o, err := versioned.AtVersion(task, task.Labels["other_version"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		other = append(other, o)
+	}
+	start = time.Now()
+	rep, err = adapt.Evaluate(ctx, other, adapt.Reference, &adapt.Options{Runner: sb, Environments: p, NoGold: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("other versions: %d tasks in %v, outcomes %v", len(other), time.Since(start).Round(time.Millisecond), rep.Outcomes)
+	got := map[string]adapt.Outcome{}
+	for _, tr := range rep.PerTask {
+		id, _, _ := strings.Cut(tr.Task, "@")
+		if len(tr.Samples) != 1 {
+			t.Fatalf("task %s: %d samples", tr.Task, len(tr.Samples))
+		}
+		got[id] = tr.Samples[0].Outcome
+		// A compile error must be the compiler's, about solution.go: not the
+		// go command failing to find a module or a hash.
+		if o := tr.Samples[0]; o.Outcome != wantOther[id] || (o.Outcome == adapt.OutcomeCompileError && !strings.Contains(o.Detail, "./solution.go:")) {
+			t.Errorf("%s: %s\n%s", tr.Task, o.Outcome, o.Detail)
+		}
+	}
+	if d := cmp.Diff(wantOther, got); d != "" {
+		t.Errorf("references at the other version (-want +got):\n%s", d)
+	}
+	// 14 module versions: two per problem, three problems sharing each of
+	// x/exp's two 2023-2024 versions.
+	if n := cache.Builds(); n != 14 {
+		t.Errorf("built %d environments, want 14", n)
+	}
+
+	// A cleaned module cache is noticed: the environment is built again.
+	env, err := cache.Provision(ctx, versioned.SpecOf(*tasks[0].Env))
+	if err != nil || !env.Cached {
+		t.Fatalf("provision again: %v (cached %v)", err, env != nil && env.Cached)
+	}
+	sum, err := versioned.GoSum(env)
+	if err != nil || !strings.Contains(sum, tasks[0].Env.Packages[0].Name+" "+tasks[0].Env.Packages[0].Version+" h1:") {
+		t.Errorf("go.sum of %s: %v\n%s", env.Dir, err, sum)
+	}
+	zip := filepath.Join(mc, "cache", "download", "github.com", "google", "go-cmp", "@v", "v0.6.0.zip")
+	if err := os.Remove(zip); err != nil {
+		t.Fatal(err)
+	}
+	before := cache.Builds()
+	if env, err = cache.Provision(ctx, versioned.SpecOf(*tasks[0].Env)); err != nil || env.Cached || cache.Builds() != before+1 {
+		t.Fatalf("after the module cache lost %s: err %v, cached %v, builds %d -> %d", zip, err, env != nil && env.Cached, before, cache.Builds())
+	}
+}
+
+// TestGoTasksDataset checks the embedded dataset against its sources in
+// testdata/goproblems: the same tasks, plus the go.sum and release labels
+// the generator adds.
+func TestGoTasksDataset(t *testing.T) {
+	tasks, err := versioned.GoTasks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := adapt.LoadDir(os.DirFS("testdata/goproblems"), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(src) != len(tasks) {
+		t.Fatalf("%d sources, %d tasks", len(src), len(tasks))
+	}
+	for i, task := range tasks {
+		s := src[i]
+		for _, k := range []string{"release", "other_release"} {
+			if len(task.Labels[k]) != len("2023-07") {
+				t.Errorf("%s: label %s = %q", task.ID, k, task.Labels[k])
+			}
+			s.Labels[k] = task.Labels[k]
+		}
+		s.Labels["category"] = versioned.Categorize(s.Labels["type_of_change"]).String()
+		var sum string
+		files := slices.DeleteFunc(slices.Clone(task.Files), func(f adapt.File) bool {
+			if f.Path == "go.sum" {
+				sum = f.Content
+				return true
+			}
+			return false
+		})
+		task.Files = files
+		if d := cmp.Diff(s, task); d != "" {
+			t.Errorf("%s: dataset and sources differ (-src +dataset):\n%s", task.ID, d)
+		}
+		for _, v := range []string{task.Labels["version"], task.Labels["other_version"]} {
+			for _, suffix := range []string{" h1:", "/go.mod h1:"} {
+				if !strings.Contains(sum, task.Labels["library"]+" "+v+suffix) {
+					t.Errorf("%s: go.sum lacks %s %s%s", task.ID, task.Labels["library"], v, suffix)
+				}
+			}
+		}
+		if task.Reference != task.Target.Content {
+			t.Errorf("%s: reference and target differ", task.ID)
+		}
+		if !strings.Contains(task.Requirement.Task, task.Labels["library"]+" at version "+task.Labels["version"]) {
+			t.Errorf("%s: the requirement does not name the module and version: %q", task.ID, task.Requirement.Task)
+		}
+		vis := versioned.VisibleTests(&task)
+		if len(vis) != 1 || len(task.Tests) < 2 {
+			t.Errorf("%s: visible %v of %d tests, want one visible and at least one hidden", task.ID, vis, len(task.Tests))
+		}
+	}
+	// The dataset is what the generator writes: byte for byte what
+	// adapt.WriteTasks gives for the tasks read back.
+	var b bytes.Buffer
+	raw, err := os.ReadFile("gotasks.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := adapt.ReadTasks(bytes.NewReader(raw), "gotasks.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := adapt.WriteTasks(&b, back); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b.Bytes(), raw) {
+		t.Error("gotasks.jsonl is not in adapt.WriteTasks form")
+	}
+}
+
+func TestAtVersion(t *testing.T) {
+	tasks, err := versioned.GoTasks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := tasks[slices.IndexFunc(tasks, func(t adapt.Task) bool { return t.ID == "xsync-errgroup-panic" })]
+	o, err := versioned.AtVersion(task, "v0.16.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gomod string
+	for _, f := range o.Files {
+		if f.Path == "go.mod" {
+			gomod = f.Content
+		}
+	}
+	want := "module example.com/solution\n\ngo 1.23.0\n\nrequire golang.org/x/sync v0.16.0\n"
+	if gomod != want || o.ID != "xsync-errgroup-panic@v0.16.0" || o.Env.Packages[0].Version != "v0.16.0" ||
+		o.Labels["version"] != "v0.16.0" || o.Labels["other_version"] != "v0.14.0" {
+		t.Errorf("AtVersion: id %s, env %v, labels %v, go.mod:\n%s", o.ID, o.Env, o.Labels, gomod)
+	}
+	if task.Env.Packages[0].Version != "v0.14.0" || task.Labels["version"] != "v0.14.0" {
+		t.Error("AtVersion changed its argument")
+	}
+	back, err := versioned.AtVersion(o, "v0.14.0")
+	if err != nil || back.Files[0] != task.Files[0] {
+		t.Errorf("AtVersion back: %v", err)
+	}
+	if _, err := versioned.AtVersion(adapt.Task{ID: "x"}, "v1"); err == nil {
+		t.Error("AtVersion of a task with no module: no error")
+	}
+}

@@ -1,0 +1,13 @@
+package solution
+
+import "github.com/google/uuid"
+
+// NewOrderedID returns a new UUID that sorts by creation time: a version 7
+// UUID, in its canonical string form.
+func NewOrderedID() (string, error) {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return "", err
+	}
+	return id.String(), nil
+}

@@ -1,0 +1,10 @@
+package solution
+
+import "golang.org/x/exp/slices"
+
+// InsertSorted inserts v into the sorted slice s, before any equal
+// elements, and returns the result, still sorted.
+func InsertSorted(s []int, v int) []int {
+	i := slices.BinarySearch(s, v)
+	return slices.Insert(s, i, v)
+}

@@ -1,0 +1,20 @@
+package solution
+
+import "golang.org/x/exp/slices"
+
+// Person is a name and an age.
+type Person struct {
+	Name string
+	Age  int
+}
+
+// SortByAge sorts people in place by age, youngest first, and people of
+// the same age by name.
+func SortByAge(people []Person) {
+	slices.SortFunc(people, func(a, b Person) bool {
+		if a.Age != b.Age {
+			return a.Age < b.Age
+		}
+		return a.Name < b.Name
+	})
+}
