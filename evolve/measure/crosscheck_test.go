@@ -97,11 +97,25 @@ func astMetrics(t *testing.T, progs []program) []map[string]float64 {
 	return res
 }
 
-// TestCrossCheckHumanEval compares every metric with the Python ast
-// reference over the 164 HumanEval canonical solutions, and logs the
+// TestCrossCheck compares every metric with the Python ast reference
+// over the 164 HumanEval canonical solutions, ClassEval's 100 classes and
+// 100 test files, and GitChameleon's 328 solutions, and logs the
 // agreement per metric.
-func TestCrossCheckHumanEval(t *testing.T) {
-	progs := humanEval(t)
+func TestCrossCheck(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		progs func(testing.TB) []program
+	}{
+		{"HumanEval", humanEval},
+		{"ClassEval", classEval},
+		{"GitChameleon", gitChameleon},
+		{"testdata", fixtures},
+	} {
+		t.Run(c.name, func(t *testing.T) { crossCheck(t, c.progs(t)) })
+	}
+}
+
+func crossCheck(t *testing.T, progs []program) {
 	ref := astMetrics(t, progs)
 	agree := map[string]int{}
 	var report strings.Builder

@@ -178,6 +178,19 @@ func (c *counter) node(n *syntax.Node, d depth) {
 		c.call(n)
 	case "case_pattern":
 		d.inCase = true
+	case "complex_pattern":
+		c.operators++ // the BinOp of a complex literal such as 1+2j
+	}
+	if d.inCase {
+		// In patterns, tree-sitter spells a negative number as an
+		// anonymous "-" before it; Python's ast has a UnaryOp.
+		for _, ch := range n.Children {
+			if !ch.Named && ch.Type == "-" {
+				c.operators++
+			}
+		}
+	}
+	switch n.Type {
 	case "string", "concatenated_string":
 		// One Constant or JoinedStr: only the expressions of its
 		// interpolations are nodes of their own.
