@@ -2,8 +2,18 @@ package transform
 
 // Suite is GeneBench's 22 semantics-preserving transforms in the paper's
 // order: S1..S12, A1..A8, N1, N2.
-var Suite = []*Transform{}
+var Suite = []*Transform{
+	AddNestedFor, AddNestedIf, AddNestedWhile, AddThread, AddTryExcept, CreateFunction,
+	CreateModuleDependencies, IntroduceDecorator, ReplaceNumpy, TransformAugAssignment,
+	TransformLoopToRecursion, TransformPrimToCompound,
+	AddBase64, AddCrypto, AddDatetime, AddDateutil, AddHttp, AddScipy, AddSklearn, AddTime,
+	RenameVariable, RenameFunction,
+}
 
 // Bugs is the five semantics-altering mutators GeneBench uses to inject
-// bugs for program repair (M1..M5).
-var Bugs = []*Transform{}
+// bugs for program repair (M1..M5). Apply them to an original program and
+// its evolved version together with [BugSites] and [InjectBug], so that
+// both get the same bug.
+var Bugs = []*Transform{
+	ChangeArithmeticOperator, ChangeComparisonOperator, ChangeConditionOperator, ChangeReturn, ChangeType,
+}

@@ -1,0 +1,155 @@
+package transform
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/adaptbench/adaptbench/internal/syntax"
+)
+
+// bugTransform builds a bug mutator whose sites are the nodes keep
+// accepts and whose rewrite of a site is the edit of rewrite.
+func bugTransform(id, name, doc string, keep func(f *file, n *syntax.Node) bool,
+	kind func(f *file, n *syntax.Node) string, rewrite func(f *file, n *syntax.Node, rng *rand.Rand) edit) *Transform {
+	return &Transform{
+		ID: id, Name: name, Family: Bug, Doc: doc,
+		Sites: func(p *Program) []Site {
+			var f *file
+			return sitesOf(p, func(g *file) []*syntax.Node {
+				f = g
+				return g.find(func(n *syntax.Node) bool { return keep(g, n) })
+			}, func(n *syntax.Node) string { return kind(f, n) })
+		},
+		Apply: func(p *Program, s Site, rng *rand.Rand) (*Program, error) {
+			return apply(p, s, func(f *file, n *syntax.Node) ([]edit, error) {
+				if !keep(f, n) {
+					return nil, fmt.Errorf("transform: %s: %s is not a site", id, s.Key)
+				}
+				return []edit{rewrite(f, n, rng)}, nil
+			})
+		},
+	}
+}
+
+// other returns a random element of set other than cur.
+func other(set []string, cur string, rng *rand.Rand) string {
+	rest := slices.DeleteFunc(slices.Clone(set), func(s string) bool { return s == cur })
+	return rest[rng.IntN(len(rest))]
+}
+
+var (
+	arithOps   = []string{"+", "-", "*", "/"}
+	compareOps = []string{"<", "<=", ">", ">=", "==", "!="}
+)
+
+// opToken returns the operator token of a binary operator.
+func opToken(n *syntax.Node) *syntax.Node { return n.Child("operator") }
+
+func plainKind(_ *file, n *syntax.Node) string { return n.Type }
+
+// ChangeArithmeticOperator is M1.
+var ChangeArithmeticOperator = bugTransform("M1", "ChangeArithmeticOperator",
+	`Replaces the operator of a binary +, -, * or / by a random other one of the four.`,
+	func(f *file, n *syntax.Node) bool {
+		if n.Type != "binary_operator" || opToken(n) == nil {
+			return false
+		}
+		return slices.Contains(arithOps, f.text(opToken(n)))
+	}, plainKind,
+	func(f *file, n *syntax.Node, rng *rand.Rand) edit {
+		op := opToken(n)
+		return edit{op.Start, op.End, other(arithOps, f.text(op), rng)}
+	})
+
+// ChangeComparisonOperator is M2.
+var ChangeComparisonOperator = bugTransform("M2", "ChangeComparisonOperator",
+	`Replaces one operator (<, <=, >, >=, ==, !=) of a comparison by a random other one.`,
+	func(f *file, n *syntax.Node) bool {
+		p := f.parent[n]
+		return !n.Named && p != nil && p.Type == "comparison_operator" && slices.Contains(compareOps, f.text(n))
+	}, func(*file, *syntax.Node) string { return "comparison" },
+	func(f *file, n *syntax.Node, rng *rand.Rand) edit {
+		return edit{n.Start, n.End, other(compareOps, f.text(n), rng)}
+	})
+
+// ChangeConditionOperator is M3.
+var ChangeConditionOperator = bugTransform("M3", "ChangeConditionOperator",
+	`Swaps "and" and "or", drops a "not", or negates the condition of an if, elif or while as
+"not (condition)".`,
+	func(f *file, n *syntax.Node) bool {
+		switch n.Type {
+		case "boolean_operator":
+			return opToken(n) != nil
+		case "not_operator":
+			return n.Child("argument") != nil
+		}
+		p := f.parent[n]
+		return n.Field == "condition" && p != nil &&
+			(p.Type == "if_statement" || p.Type == "elif_clause" || p.Type == "while_statement")
+	}, func(f *file, n *syntax.Node) string {
+		if n.Field == "condition" {
+			return "condition"
+		}
+		return n.Type
+	},
+	func(f *file, n *syntax.Node, rng *rand.Rand) edit {
+		switch {
+		case n.Type == "boolean_operator" && n.Field != "condition":
+			op := opToken(n)
+			return edit{op.Start, op.End, map[string]string{"and": "or", "or": "and"}[f.text(op)]}
+		case n.Type == "not_operator" && n.Field != "condition":
+			a := n.Child("argument")
+			return edit{n.Start, n.End, "(" + f.text(a) + ")"}
+		}
+		return edit{n.Start, n.End, "not (" + f.text(n) + ")"}
+	})
+
+// ChangeReturn is M4.
+var ChangeReturn = bugTransform("M4", "ChangeReturn",
+	`Changes the value of a return statement: a number c becomes "-c + 10", a name x becomes
+"not x", anything else e becomes "not (e)".`,
+	func(f *file, n *syntax.Node) bool {
+		return n.Type == "return_statement" && len(n.NamedChildren()) == 1
+	}, plainKind,
+	func(f *file, n *syntax.Node, rng *rand.Rand) edit {
+		v := n.NamedChildren()[0]
+		switch v.Type {
+		case "integer", "float":
+			return edit{v.Start, v.End, "-" + f.text(v) + " + 10"}
+		case "identifier":
+			return edit{v.Start, v.End, "not " + f.text(v)}
+		}
+		return edit{v.Start, v.End, "not (" + f.text(v) + ")"}
+	})
+
+// ChangeType is M5.
+var ChangeType = bugTransform("M5", "ChangeType",
+	`Changes the type of a literal: a number becomes its text as a string or, at random, True or
+False; a string (not a docstring, an f-string or part of an implicit concatenation) becomes a
+random 4-digit string.`,
+	func(f *file, n *syntax.Node) bool {
+		switch n.Type {
+		case "integer", "float":
+			return true
+		case "string":
+			p := f.parent[n]
+			if p == nil || p.Type == "concatenated_string" || contains(n, "interpolation") {
+				return false
+			}
+			return !(p.Type == "expression_statement" && f.isStatement(p))
+		}
+		return false
+	}, plainKind,
+	func(f *file, n *syntax.Node, rng *rand.Rand) edit {
+		if n.Type == "string" {
+			return edit{n.Start, n.End, "'" + fmt.Sprintf("%04d", rng.IntN(10000)) + "'"}
+		}
+		switch rng.IntN(3) {
+		case 0:
+			return edit{n.Start, n.End, "True"}
+		case 1:
+			return edit{n.Start, n.End, "False"}
+		}
+		return edit{n.Start, n.End, "'" + f.text(n) + "'"}
+	})

@@ -1,0 +1,316 @@
+package transform
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/adaptbench/adaptbench/internal/syntax"
+)
+
+// file is a parsed Python source with parent links, the base every
+// transform works on.
+type file struct {
+	src    []byte
+	root   *syntax.Node
+	parent map[*syntax.Node]*syntax.Node
+	hard   [][2]int // string literals spanning several lines
+	idents map[string]bool
+}
+
+// parse parses src; it returns an error wrapping ErrSyntax when src has
+// syntax errors, so no transform starts from a broken program.
+func parse(src []byte) (*file, error) {
+	root, err := syntax.ParseNodes(syntax.Python, src)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrSyntax, err)
+	}
+	if root.Err {
+		return nil, fmt.Errorf("%w: the program has error or missing nodes", ErrSyntax)
+	}
+	f := &file{src: src, root: root, parent: map[*syntax.Node]*syntax.Node{}, idents: map[string]bool{}}
+	root.Walk(func(n *syntax.Node) bool {
+		for _, c := range n.Children {
+			f.parent[c] = n
+		}
+		switch n.Type {
+		case "string":
+			if n.Line != n.EndLine {
+				f.hard = append(f.hard, [2]int{n.Start, n.End})
+			}
+			return true
+		case "identifier":
+			f.idents[f.text(n)] = true
+		}
+		return true
+	})
+	return f, nil
+}
+
+// mustParse parses p.Main for Sites, which have no error result: a program
+// that does not parse has no sites.
+func sitesOf(p *Program, find func(f *file) []*syntax.Node, kind func(n *syntax.Node) string) []Site {
+	f, err := parse(p.Main)
+	if err != nil {
+		return nil
+	}
+	var out []Site
+	for _, n := range find(f) {
+		k := n.Type
+		if kind != nil {
+			k = kind(n)
+		}
+		out = append(out, Site{Start: n.Start, End: n.End, Kind: k, Key: f.key(n)})
+	}
+	return out
+}
+
+func (f *file) text(n *syntax.Node) string { return string(f.src[n.Start:n.End]) }
+
+// key is the path of n from the root: "i:type" per level, i the index
+// among all children.
+func (f *file) key(n *syntax.Node) string {
+	var parts []string
+	for n != f.root {
+		p := f.parent[n]
+		parts = append(parts, strconv.Itoa(slices.Index(p.Children, n))+":"+n.Type)
+		n = p
+	}
+	slices.Reverse(parts)
+	return strings.Join(parts, "/")
+}
+
+// lookup finds the node of site s in f and checks that it is still where
+// s says.
+func (f *file) lookup(s Site) (*syntax.Node, error) {
+	n := f.root
+	if s.Key != "" {
+		for _, part := range strings.Split(s.Key, "/") {
+			is, typ, ok := strings.Cut(part, ":")
+			i, err := strconv.Atoi(is)
+			if !ok || err != nil || i < 0 || i >= len(n.Children) || n.Children[i].Type != typ {
+				return nil, fmt.Errorf("transform: site %q is not in this program", s.Key)
+			}
+			n = n.Children[i]
+		}
+	}
+	if n.Start != s.Start || n.End != s.End {
+		return nil, fmt.Errorf("transform: site %q spans [%d,%d), not [%d,%d)", s.Key, n.Start, n.End, s.Start, s.End)
+	}
+	return n, nil
+}
+
+// find returns the nodes for which keep is true, in document order.
+func (f *file) find(keep func(n *syntax.Node) bool) []*syntax.Node {
+	var out []*syntax.Node
+	f.root.Walk(func(n *syntax.Node) bool {
+		if keep(n) {
+			out = append(out, n)
+		}
+		return true
+	})
+	return out
+}
+
+// ancestors returns the ancestors of n, nearest first.
+func (f *file) ancestors(n *syntax.Node) []*syntax.Node {
+	var out []*syntax.Node
+	for p := f.parent[n]; p != nil; p = f.parent[p] {
+		out = append(out, p)
+	}
+	return out
+}
+
+// isStatement reports whether n is a statement: a named, non-comment
+// child of a block or of the module.
+func (f *file) isStatement(n *syntax.Node) bool {
+	p := f.parent[n]
+	return p != nil && (p.Type == "block" || p.Type == "module") && n.Named && n.Type != "comment"
+}
+
+// ownLines reports whether n starts its line (only white space before it)
+// and ends its line (only white space or a comment after it), so it can be
+// moved, wrapped or preceded by new lines.
+func (f *file) ownLines(n *syntax.Node) bool {
+	if !isBlankBytes(f.src[lineStart(f.src, n.Start):n.Start]) {
+		return false
+	}
+	rest := f.src[n.End:]
+	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+		rest = rest[:i]
+	}
+	rest = bytes.TrimLeft(rest, " \t\r")
+	return len(rest) == 0 || rest[0] == '#'
+}
+
+// blockOnOwnLines reports whether the statements of block b sit on lines of
+// their own (not "if x: return y").
+func (f *file) blockOnOwnLines(b *syntax.Node) bool {
+	for _, c := range b.NamedChildren() {
+		if c.Type != "comment" && !f.ownLines(c) {
+			return false
+		}
+	}
+	return len(b.Children) > 0
+}
+
+// indentOf returns the white space that starts the line of off.
+func (f *file) indentOf(off int) string {
+	ls := lineStart(f.src, off)
+	i := ls
+	for i < len(f.src) && (f.src[i] == ' ' || f.src[i] == '\t') {
+		i++
+	}
+	return string(f.src[ls:i])
+}
+
+// unit returns the indentation unit of the file: a tab if its first
+// indented line starts with one, else four spaces.
+func (f *file) unit() string {
+	for _, line := range bytes.Split(f.src, []byte{'\n'}) {
+		if len(line) > 0 && (line[0] == ' ' || line[0] == '\t') && !isBlankBytes(line) {
+			if line[0] == '\t' {
+				return "\t"
+			}
+			return "    "
+		}
+	}
+	return "    "
+}
+
+// indented returns the lines of src[lineStart(start):end] with prefix added
+// to every non-blank line that does not start inside a multi-line string
+// literal (whose text must not change). It is syntax.Indent made aware of
+// string literals.
+func (f *file) indented(start, end int, prefix string) string {
+	start = lineStart(f.src, start)
+	var b strings.Builder
+	for at := start; at < end; {
+		nl := bytes.IndexByte(f.src[at:end], '\n')
+		stop := end
+		if nl >= 0 {
+			stop = at + nl + 1
+		}
+		line := f.src[at:stop]
+		if !f.inString(at) && !isBlankBytes(bytes.TrimRight(line, "\n")) {
+			b.WriteString(prefix)
+		}
+		b.Write(line)
+		at = stop
+	}
+	return b.String()
+}
+
+// inString reports whether off lies strictly inside a multi-line string.
+func (f *file) inString(off int) bool {
+	for _, h := range f.hard {
+		if h[0] < off && off < h[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// fresh returns base if no identifier of the file (nor any name in taken)
+// is base, else base2, base3, ...
+func (f *file) fresh(base string, taken ...string) string {
+	for i := 1; ; i++ {
+		name := base
+		if i > 1 {
+			name = base + strconv.Itoa(i)
+		}
+		if !f.idents[name] && !slices.Contains(taken, name) && !pyKeywords[name] {
+			return name
+		}
+	}
+}
+
+// importPos returns the offset where new top-level imports go: the start
+// of the line of the first top-level statement that is not the module
+// docstring or a __future__ import, or the end of the file.
+func (f *file) importPos() int {
+	for i, c := range f.root.NamedChildren() {
+		if c.Type == "comment" {
+			continue
+		}
+		if i == 0 && isDocstring(c) {
+			continue
+		}
+		if c.Type == "future_import_statement" {
+			continue
+		}
+		return lineStart(f.src, c.Start)
+	}
+	return len(f.src)
+}
+
+// topLevel returns the top-level statement holding n.
+func (f *file) topLevel(n *syntax.Node) *syntax.Node {
+	for n != nil && f.parent[n] != f.root {
+		n = f.parent[n]
+	}
+	return n
+}
+
+// isDocstring reports whether statement n is a string expression.
+func isDocstring(n *syntax.Node) bool {
+	return n.Type == "expression_statement" && len(n.Children) == 1 && n.Children[0].Type == "string"
+}
+
+// edit replaces src[start:end] with text.
+type edit struct {
+	start, end int
+	text       string
+}
+
+// applyEdits applies non-overlapping edits to src and returns the result;
+// edits at the same offset are applied in the order given.
+func applyEdits(src []byte, edits []edit) ([]byte, error) {
+	es := slices.Clone(edits)
+	slices.SortStableFunc(es, func(a, b edit) int { return a.start - b.start })
+	var out []byte
+	at := 0
+	for _, e := range es {
+		if e.start < at || e.end < e.start || e.end > len(src) {
+			return nil, fmt.Errorf("transform: edit [%d,%d) overlaps or is out of range", e.start, e.end)
+		}
+		out = append(out, src[at:e.start]...)
+		out = append(out, e.text...)
+		at = e.end
+	}
+	return append(out, src[at:]...), nil
+}
+
+// insertImports returns the edit that adds the import lines at
+// importPos, or nothing if lines is empty.
+func (f *file) insertImports(lines ...string) []edit {
+	if len(lines) == 0 {
+		return nil
+	}
+	pos := f.importPos()
+	text := strings.Join(lines, "\n") + "\n"
+	if pos == len(f.src) && pos > 0 && f.src[pos-1] != '\n' {
+		text = "\n" + text
+	}
+	return []edit{{pos, pos, text}}
+}
+
+func lineStart(src []byte, off int) int {
+	return bytes.LastIndexByte(src[:off], '\n') + 1
+}
+
+func isBlankBytes(b []byte) bool { return len(bytes.TrimLeft(b, " \t\r\f\v")) == 0 }
+
+var pyKeywords = map[string]bool{}
+
+func init() {
+	for _, k := range strings.Fields(`False None True and as assert async await break class continue def del
+		elif else except finally for from global if import in is lambda nonlocal not or pass raise return
+		try while with yield match case type _`) {
+		pyKeywords[k] = true
+	}
+}
+
+func splitFields(s string) []string { return strings.Fields(s) }
