@@ -101,3 +101,29 @@ func TestReferencePasses(t *testing.T) {
 	assert.Less(t, p1, 0.2, "outcomes %v", rep.Outcomes)
 	t.Logf("%d methods of 5 classes; identity pass@1 %.2f", len(tasks), p1)
 }
+
+func TestContextHelpers(t *testing.T) {
+	classes, err := classeval.LoadFile(dataFile(t))
+	require.NoError(t, err)
+	names := map[string][]string{}
+	for _, c := range classes {
+		names[c.TaskID] = c.ImportedNames()
+	}
+	assert.Equal(t, []string{"Document", "Pt", "WD_PARAGRAPH_ALIGNMENT"}, names["ClassEval_34"])
+	c := &classes[11]
+	assert.Equal(t, []string{"add", "has", "remove", "check"}, c.MethodNames())
+	assert.Equal(t, []string{"add", "has", "remove"}, c.Siblings("check"))
+	assert.Equal(t, []string{"add", "has", "remove"}, c.Callers("check"))
+	assert.Equal(t, []string{"remove"}, c.Callers("has"))
+	ctx, err := c.SolutionWithout("has", "remove")
+	require.NoError(t, err)
+	assert.Equal(t, "class BitStatusUtil:\n    @staticmethod\n    def add(states, stat):\n        BitStatusUtil.check([states, stat])\n        return states | stat\n\n    @staticmethod\n    def check(args):\n        for arg in args:\n            if arg < 0:\n                raise ValueError(f\"{arg} must be greater than or equal to 0\")\n            if arg % 2 != 0:\n                raise ValueError(f\"{arg} not even\")", ctx)
+	ref, err := c.MethodSolution("add")
+	require.NoError(t, err)
+	assert.Equal(t, "@staticmethod\ndef add(states, stat):\n    BitStatusUtil.check([states, stat])\n    return states | stat\n", string(ref))
+}
+
+func TestImportedNames(t *testing.T) {
+	c := classeval.Class{Imports: []string{"import numpy as np", "from docx.shared import Pt", "import urllib.parse", "import os, re", "from math import pi, fabs", "import xml.etree.ElementTree as ET"}}
+	assert.Equal(t, []string{"np", "Pt", "urllib", "os", "re", "pi", "fabs", "ET"}, c.ImportedNames())
+}

@@ -1,0 +1,171 @@
+package classeval
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/adaptbench/adaptbench/internal/syntax"
+)
+
+// MethodNames returns the names of c's methods (other than __init__), in
+// order.
+func (c *Class) MethodNames() []string {
+	out := make([]string, len(c.Methods))
+	for i, m := range c.Methods {
+		out[i] = m.Name
+	}
+	return out
+}
+
+// Siblings returns the names of c's methods other than name, in order.
+func (c *Class) Siblings(name string) []string {
+	var out []string
+	for _, m := range c.Methods {
+		if m.Name != name {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}
+
+// Callers returns the methods of c whose method_dependencies name the
+// method name: the methods that call it, in order.
+func (c *Class) Callers(name string) []string {
+	var out []string
+	for _, m := range c.Methods {
+		if m.Name != name && slices.Contains(m.Dependencies.Methods, name) {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}
+
+// MethodSolution returns the reference of method name as it stands in the
+// class solution, dedented, decorators included (as syntax.Extract gives
+// it).
+func (c *Class) MethodSolution(name string) ([]byte, error) {
+	code, err := syntax.Extract(syntax.Python, []byte(c.Solution), c.Name+"."+name)
+	if err != nil {
+		return nil, fmt.Errorf("classeval: %s.%s: %w", c.TaskID, name, err)
+	}
+	return code, nil
+}
+
+// ImportedNames returns the names c's import statements bind, each once,
+// in order: "np" for "import numpy as np", "Document" for "from docx
+// import Document", "urllib" for "import urllib.parse". Uses of these
+// names are library usage (the CtxBugGen dependency rule).
+func (c *Class) ImportedNames() []string {
+	var out []string
+	add := func(n string) {
+		if n != "" && n != "*" && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	for _, st := range c.Imports {
+		st = strings.TrimSpace(st)
+		switch {
+		case strings.HasPrefix(st, "import "):
+			for _, part := range strings.Split(strings.TrimPrefix(st, "import "), ",") {
+				add(boundName(part, true))
+			}
+		case strings.HasPrefix(st, "from "):
+			_, names, ok := strings.Cut(st, " import ")
+			if !ok {
+				continue
+			}
+			names = strings.Trim(strings.TrimSpace(names), "()")
+			for _, part := range strings.Split(names, ",") {
+				add(boundName(part, false))
+			}
+		}
+	}
+	return out
+}
+
+// boundName returns the name one imported item binds: its alias, or (for
+// "import a.b") the first component of a module path.
+func boundName(part string, module bool) string {
+	f := strings.Fields(part)
+	switch {
+	case len(f) == 3 && f[1] == "as":
+		return f[2]
+	case len(f) == 1 && module:
+		first, _, _ := strings.Cut(f[0], ".")
+		return first
+	case len(f) == 1:
+		return f[0]
+	}
+	return ""
+}
+
+// SkeletonWithout returns c's skeleton with the methods named in drop
+// taken out (with their decorators and docstrings): the class context a
+// model sees when it adapts one method, with the method and its callers
+// removed.
+func (c *Class) SkeletonWithout(drop ...string) (string, error) {
+	return removeMethods(c, c.Skeleton, drop)
+}
+
+// SolutionWithout returns c's solution with the methods named in drop
+// taken out.
+func (c *Class) SolutionWithout(drop ...string) (string, error) {
+	return removeMethods(c, c.Solution, drop)
+}
+
+func removeMethods(c *Class, src string, drop []string) (string, error) {
+	t, err := syntax.Parse(syntax.Python, []byte(src))
+	if err != nil {
+		return "", fmt.Errorf("classeval: %s: %w", c.TaskID, err)
+	}
+	type cut struct{ start, end int }
+	var cuts []cut
+	for _, name := range drop {
+		f, err := t.Find(c.Name + "." + name)
+		if err != nil {
+			continue // not in this text (the skeleton may lack a method)
+		}
+		start, end := f.Start, f.End
+		// Whole lines: from the start of the first line to the end of the
+		// last, so no blank indentation is left behind.
+		for start > 0 && src[start-1] != '\n' {
+			start--
+		}
+		if end < len(src) && src[end] == '\n' {
+			end++
+		}
+		cuts = append(cuts, cut{start, end})
+	}
+	slices.SortFunc(cuts, func(a, b cut) int { return a.start - b.start })
+	var b strings.Builder
+	last := 0
+	for _, k := range cuts {
+		if k.start < last {
+			continue
+		}
+		b.WriteString(src[last:k.start])
+		last = k.end
+	}
+	b.WriteString(src[last:])
+	return collapseBlankLines(b.String()), nil
+}
+
+// collapseBlankLines turns runs of blank lines into one blank line.
+func collapseBlankLines(s string) string {
+	lines := strings.Split(s, "\n")
+	out := lines[:0]
+	blank := 0
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			blank++
+			if blank > 1 {
+				continue
+			}
+		} else {
+			blank = 0
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
