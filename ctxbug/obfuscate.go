@@ -65,24 +65,32 @@ func ObfuscateTemplate(method []byte, t Template, requirement string) (*Obfuscat
 	if err != nil {
 		return nil, err
 	}
-	var edits []Hole
-	i := 0
-	for _, h := range r.holes {
-		for i < len(t.Holes) && t.Holes[i].End <= h.Start && !(t.Holes[i].Start == h.Start && t.Holes[i].End == h.Start) {
-			edits = append(edits, t.Holes[i])
-			i++
-		}
-		if i < len(t.Holes) && t.Holes[i].Start < h.End && h.Start < t.Holes[i].End {
-			continue // masked anyway
-		}
-		edits = append(edits, h)
-	}
-	edits = append(edits, t.Holes[i:]...)
+	edits := mergeHoles(r.holes, t.Holes)
 	out, err := Apply(method, edits)
 	if err != nil {
 		return nil, fmt.Errorf("ctxbug: obfuscate: %w", err)
 	}
 	return &Obfuscated{Code: string(out), Requirement: r.requirement(requirement), Names: r.names}, nil
+}
+
+// mergeHoles merges renames (sorted, disjoint identifiers) into holes
+// (sorted, disjoint; zero-width holes insert text): a rename inside a hole
+// is dropped (masked anyway), and a zero-width hole at the start of a
+// rename goes before it.
+func mergeHoles(renames, holes []Hole) []Hole {
+	var out []Hole
+	i := 0
+	for _, h := range renames {
+		for i < len(holes) && holes[i].End <= h.Start {
+			out = append(out, holes[i])
+			i++
+		}
+		if i < len(holes) && holes[i].Start < h.End && h.Start < holes[i].End {
+			continue
+		}
+		out = append(out, h)
+	}
+	return append(out, holes[i:]...)
 }
 
 // renaming is the renaming of a method's locals.

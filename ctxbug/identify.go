@@ -1,0 +1,269 @@
+package ctxbug
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/internal/syntax"
+)
+
+// IdentifyOptions configures Identify. A nil *IdentifyOptions means the
+// defaults.
+type IdentifyOptions struct {
+	// Runner runs the tests. nil means a Sandbox that Identify makes and
+	// closes (not a ForkServer: its interpreter runs with -S, without
+	// Debian's dist-packages, which a third of ClassEval's classes import).
+	Runner exec.Runner
+	// Limits bounds every test run; zero fields take exec's defaults.
+	Limits exec.Limits
+	// Concurrency bounds the test runs in flight. 0 means
+	// exec.DefaultParallelism().
+	Concurrency int
+	// AllowEditsElsewhere skips the locality check: a variant that
+	// differs at a perturbed node is kept even if it also changes other
+	// code (the paper's stated criteria, which never reject such edits).
+	AllowEditsElsewhere bool
+}
+
+// Identification is what Identify found.
+type Identification struct {
+	// Candidates are the candidates given, each with its Stage set.
+	Candidates []*Candidate
+	// Instances are the candidates kept, in order.
+	Instances []*Instance
+	// Funnel counts the candidates of each generator and rule through the
+	// stages, in order of first appearance.
+	Funnel []*Funnel
+}
+
+// Identify runs the paper's identification (§2.4) on every candidate,
+// after checking that each base's solution passes its own tests (the
+// candidates of a base whose solution fails are dropped at
+// StageReference): deobfuscate the output's method; run the method's tests with it in
+// place in the class (they must fail); align it with the solution by
+// GumTree (it must differ at a perturbed node, or delete it, and, unless
+// AllowEditsElsewhere, nowhere else); then drop empty outputs and
+// duplicates. Each candidate's Stage says where it stopped. Empty outputs
+// pass the earlier stages vacuously (a method that is not there fails
+// every test and deletes every perturbed node) and are dropped at the
+// cleaning stage, as in the paper; their tests are not run. Duplicates
+// are variants of the same method from the same generator whose tokens
+// are equal, from whatever rule; the first in candidate order is kept.
+//
+// Identify returns an error only when it cannot run at all or ctx ends;
+// a sandbox failure on one candidate drops it at StageHarness.
+func Identify(ctx context.Context, cands []*Candidate, opts *IdentifyOptions) (*Identification, error) {
+	var o IdentifyOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = exec.DefaultParallelism()
+	}
+	if o.Runner == nil {
+		sb, err := exec.NewSandbox(nil)
+		if err != nil {
+			return nil, err
+		}
+		defer sb.Close()
+		o.Runner = sb
+	}
+	// Gold first: the tests of a base whose solution fails them say
+	// nothing about its variants.
+	var bases []*Base
+	gold := map[*Base][]string{}
+	for _, c := range cands {
+		if _, ok := gold[c.Job.Base]; !ok {
+			gold[c.Job.Base] = nil
+			bases = append(bases, c.Job.Base)
+		}
+	}
+	goldErr := make([]error, len(bases))
+	goldFail := make([][]string, len(bases))
+	var g errgroup.Group
+	g.SetLimit(o.Concurrency)
+	for i, b := range bases {
+		g.Go(func() error {
+			goldFail[i], goldErr[i] = failingTests(ctx, o.Runner, o.Limits, &b.Task, adapt.Answer{Code: string(b.Method)})
+			return nil
+		})
+	}
+	g.Wait()
+	bad := map[*Base]string{}
+	for i, b := range bases {
+		switch {
+		case goldErr[i] != nil:
+			bad[b] = "the solution could not be tested: " + goldErr[i].Error()
+		case len(goldFail[i]) > 0:
+			bad[b] = "the solution fails " + strings.Join(goldFail[i], ", ")
+		}
+	}
+	empty := make([]bool, len(cands))
+	for i, c := range cands {
+		if why, ok := bad[c.Job.Base]; ok && c.Completion.Err == "" {
+			c.Stage, c.Reason = StageReference, why
+			continue
+		}
+		g.Go(func() error {
+			empty[i] = check(ctx, c, &o)
+			return nil
+		})
+	}
+	g.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	id := &Identification{Candidates: cands}
+	seen := map[string]string{}
+	for i, c := range cands {
+		if c.Stage == StageInvalid && empty[i] {
+			c.Stage, c.Reason = StageEmpty, "the output holds no code"
+		}
+		if c.Stage == StageInvalid {
+			key := c.Generator + "\x00" + c.Job.Base.ID() + "\x00" + tokens([]byte(c.Variant))
+			if first, ok := seen[key]; ok {
+				c.Stage, c.Reason = StageDuplicate, "same variant as "+first
+			} else {
+				seen[key] = instanceID(c)
+				c.Stage = StageKept
+				id.Instances = append(id.Instances, newInstance(c))
+			}
+		}
+	}
+	id.Funnel = funnel(cands)
+	return id, nil
+}
+
+// check runs the stages up to the locality check on c, setting its Stage
+// when it is dropped; it reports whether c's output is empty.
+func check(ctx context.Context, c *Candidate, o *IdentifyOptions) (empty bool) {
+	j := c.Job
+	if c.Completion.Err != "" {
+		c.Stage, c.Reason = StageModel, c.Completion.Err
+		return false
+	}
+	text := c.Completion.Text
+	if j.Rule == IsoRule {
+		text = strings.NewReplacer(Start, "", End, "").Replace(text)
+	}
+	if len(adapt.CodeBlocks(text)) == 0 {
+		return true
+	}
+	variant, answer, err := deobfuscated(&j.Base.Task, text, j.Obfuscated.Names)
+	if err != nil {
+		c.Stage, c.Reason = StageDeobfuscate, err.Error()
+		return false
+	}
+	c.Variant = variant
+	failing, err := failingTests(ctx, o.Runner, o.Limits, &j.Base.Task, answer)
+	if err != nil {
+		c.Stage, c.Reason = StageHarness, err.Error()
+		return false
+	}
+	if len(failing) == 0 {
+		c.Stage, c.Reason = StageTests, "every test passes"
+		return false
+	}
+	c.Failing = failing
+	cmp, err := compare(j.Base.Method, []byte(variant))
+	if err != nil {
+		c.Stage, c.Reason = StageDeobfuscate, err.Error()
+		return false
+	}
+	c.Bugs = cmp.bugs(j.Holes)
+	if len(c.Bugs) == 0 {
+		c.Stage, c.Reason = StageDiff, "the solution's tokens at every perturbed node"
+		return false
+	}
+	if !o.AllowEditsElsewhere {
+		if edits := cmp.elsewhere(j.Holes); len(edits) > 0 {
+			c.Stage, c.Reason = StageLocality, "edits outside the perturbed nodes: "+strings.Join(edits, "; ")
+			return false
+		}
+	}
+	return false
+}
+
+// deobfuscated takes the target method out of a completion and renames
+// its identifiers back with names. It fails when there is no such method
+// or it does not parse.
+func deobfuscated(t *adapt.Task, text string, names map[string]string) (string, adapt.Answer, error) {
+	a, err := adapt.Extract(t, text)
+	if err != nil {
+		return "", adapt.Answer{}, err
+	}
+	code, err := Deobfuscate([]byte(a.Code), names)
+	if err != nil {
+		return "", adapt.Answer{}, err
+	}
+	root, err := syntax.ParseNodes(syntax.Python, code)
+	if err != nil {
+		return "", adapt.Answer{}, err
+	}
+	if root.Err {
+		return "", adapt.Answer{}, errors.New("ctxbug: the method has syntax errors")
+	}
+	a.Code = string(code)
+	return a.Code, a, nil
+}
+
+// failingTests splices a into t's target and runs t's tests, returning
+// the names of those that did not pass (all of them when the module does
+// not import).
+func failingTests(ctx context.Context, r exec.Runner, lim exec.Limits, t *adapt.Task, a adapt.Answer) ([]string, error) {
+	src, err := adapt.Splice(t, a)
+	if src == "" {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "ctxbug-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	files := append([]adapt.File{{Path: t.Target.Path, Content: src}}, t.Files...)
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(p, []byte(f.Content), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	names := make([]string, len(t.Tests))
+	for i, tc := range t.Tests {
+		names[i] = tc.Name
+	}
+	suite, err := exec.PythonUnittest{}.Test(ctx, r, exec.TestSpec{Dir: dir, Tests: names, Limits: lim})
+	if err != nil {
+		return nil, fmt.Errorf("ctxbug: %s: %w", t.ID, err)
+	}
+	if suite.Compile != nil {
+		return names, nil
+	}
+	var failing []string
+	for _, n := range names {
+		if tr, ok := suite.Lookup(n); !ok || tr.Status != exec.TestPassed {
+			failing = append(failing, n)
+		}
+	}
+	return failing, nil
+}
+
+// tokens is the method's token sequence, comments left out (the dedup
+// key): two variants that differ only in layout or comments are the same.
+func tokens(code []byte) string {
+	root, err := syntax.ParseNodes(syntax.Python, code)
+	if err != nil {
+		return string(code)
+	}
+	return norm(root, code)
+}

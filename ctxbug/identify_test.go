@@ -1,0 +1,186 @@
+package ctxbug_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/bench/classeval"
+	"github.com/adaptbench/adaptbench/ctxbug"
+	"github.com/adaptbench/adaptbench/exec/exectest"
+)
+
+func TestMain(m *testing.M) { exectest.Main(m) }
+
+// fixtureBases loads testdata/bits.json, a three-method class written for
+// these tests in ClassEval's format.
+func fixtureBases(t *testing.T) []*ctxbug.Base {
+	t.Helper()
+	classes, err := classeval.LoadFile("testdata/bits.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bases, err := ctxbug.FromClassEval(classes, "testdata/bits.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bases
+}
+
+// scripted answers each sample of a request with the answer at that
+// index of the script for the request's task (a job ID); a "!" answer is
+// a model error.
+type scripted struct {
+	name    string
+	answers map[string][]string
+	prompts map[string]string
+}
+
+func (s *scripted) Name() string { return s.name }
+
+func (s *scripted) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+	if s.prompts != nil {
+		s.prompts[req.Task.ID] = req.Messages[len(req.Messages)-1].Content
+	}
+	var out []adapt.Completion
+	for _, i := range req.Samples {
+		a := ""
+		if as := s.answers[req.Task.ID]; i < len(as) {
+			a = as[i]
+		}
+		if a == "!" {
+			out = append(out, adapt.Completion{Err: "rate limited"})
+			continue
+		}
+		out = append(out, adapt.Completion{Text: a})
+	}
+	return out, nil
+}
+
+func fenced(code string) string { return "Here you go:\n```python\n" + code + "```\n" }
+
+// TestIdentify runs the whole identification on the operator template of
+// Bits.add with a scripted generator whose eight samples are: a context
+// bug ("+" for "|": plausible, and it fails add(2, 2) == 2), the correct
+// fill, the correct fill plus a breaking edit elsewhere, the bug plus an
+// edit elsewhere, an empty answer, the bug again in another layout, a
+// model error and a method that does not parse. Only the first survives;
+// every other is dropped at its stage and counted.
+func TestIdentify(t *testing.T) {
+	bases := fixtureBases(t)
+	jobs, err := ctxbug.Jobs(bases[:1], []*ctxbug.Rule{ctxbug.OperatorRule})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 1 {
+		t.Fatalf("%d jobs, want 1", len(jobs))
+	}
+	j := jobs[0]
+	if want := "@staticmethod\ndef add(var_0, var_1):\n    Bits.check([var_0, var_1])\n    return var_0 <INFILL> var_1\n"; j.Obfuscated.Code != want {
+		t.Fatalf("obfuscated template:\n%s\nwant\n%s", j.Obfuscated.Code, want)
+	}
+	const head = "@staticmethod\ndef add(var_0, var_1):\n"
+	model := &scripted{name: "scripted", prompts: map[string]string{}, answers: map[string][]string{j.ID: {
+		fenced(head + "    Bits.check([var_0, var_1])\n    return var_0 + var_1\n"),
+		fenced(head + "    Bits.check([var_0, var_1])\n    return var_0 | var_1\n"),
+		fenced(head + "    Bits.check([var_0, var_1])\n    var_0 = var_0 * 2\n    return var_0 | var_1\n"),
+		fenced(head + "    return var_0 + var_1\n"),
+		"",
+		fenced(head + "    # validate\n    Bits.check( [var_0,\n                 var_1] )\n    return var_0+var_1\n"),
+		"!",
+		fenced("def add(var_0, var_1)\n    return var_0 +\n"),
+	}}}
+	cands, err := ctxbug.Generate(context.Background(), model, jobs, &ctxbug.GenerateOptions{Samples: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prompt := model.prompts[j.ID]
+	for _, want := range []string{"return var_0 <INFILL> var_1", "Add the status var_1 to var_0.", ":param var_1: the status to add"} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("infill prompt lacks %q:\n%s", want, prompt)
+		}
+	}
+	if strings.Contains(prompt, "has(") || strings.Contains(prompt, "not allowed") {
+		t.Errorf("infill prompt shows context or a library line:\n%s", prompt)
+	}
+	id, err := ctxbug.Identify(context.Background(), cands, &ctxbug.IdentifyOptions{Runner: exectest.ForkServer(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []ctxbug.Stage
+	for _, c := range id.Candidates {
+		got = append(got, c.Stage)
+		t.Logf("sample %d: %s: %s", c.Sample, c.Stage, c.Reason)
+	}
+	want := []ctxbug.Stage{ctxbug.StageKept, ctxbug.StageTests, ctxbug.StageDiff, ctxbug.StageLocality, ctxbug.StageEmpty, ctxbug.StageDuplicate, ctxbug.StageModel, ctxbug.StageDeobfuscate}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("stages (-want +got):\n%s", diff)
+	}
+	if len(id.Instances) != 1 {
+		t.Fatalf("%d instances, want 1", len(id.Instances))
+	}
+	in := id.Instances[0]
+	wantBugs := []ctxbug.Bug{{Hole: 0, Node: "|", Solution: ctxbug.Span{Start: 86, End: 87}, Text: "|", Variant: ctxbug.Span{Start: 86, End: 87}, VariantText: "+"}}
+	if diff := cmp.Diff(wantBugs, in.Bugs); diff != "" {
+		t.Errorf("bugs (-want +got):\n%s", diff)
+	}
+	if want := "@staticmethod\ndef add(states, stat):\n    Bits.check([states, stat])\n    return states + stat\n"; in.Variant != want {
+		t.Errorf("variant:\n%s\nwant\n%s", in.Variant, want)
+	}
+	if want := "@staticmethod\ndef add(states, stat):\n    Bits.check([states, stat])\n    return states <INFILL> stat\n"; in.WithoutBugs() != want {
+		t.Errorf("w/o CtxBugs:\n%s\nwant\n%s", in.WithoutBugs(), want)
+	}
+	if diff := cmp.Diff([]string{"test_solution.BitsTestAdd.test_add_same"}, in.Failing); diff != "" {
+		t.Errorf("failing tests (-want +got):\n%s", diff)
+	}
+	f := id.Funnel
+	if len(f) != 1 {
+		t.Fatalf("%d funnel rows, want 1", len(f))
+	}
+	left := map[ctxbug.Stage]int{}
+	for _, s := range ctxbug.Stages[:len(ctxbug.Stages)-1] {
+		left[s] = f[0].Left(s)
+	}
+	wantLeft := map[ctxbug.Stage]int{
+		ctxbug.StageModel: 7, ctxbug.StageReference: 7, ctxbug.StageDeobfuscate: 6, ctxbug.StageHarness: 6, ctxbug.StageTests: 5,
+		ctxbug.StageDiff: 4, ctxbug.StageLocality: 3, ctxbug.StageEmpty: 2, ctxbug.StageDuplicate: 1,
+	}
+	if diff := cmp.Diff(wantLeft, left); diff != "" {
+		t.Errorf("funnel, left after each stage (-want +got):\n%s", diff)
+	}
+	if f[0].Candidates != 8 || f[0].Kept != 1 || f[0].Rule != "operator" || f[0].Task != "functionality" {
+		t.Errorf("funnel row %+v", f[0])
+	}
+}
+
+// TestIdentifyBrokenReference drops every candidate of a base whose own
+// solution fails its tests: there the tests cannot tell a bug.
+func TestIdentifyBrokenReference(t *testing.T) {
+	b := *fixtureBases(t)[0]
+	b.Task.Files = append([]adapt.File(nil), b.Task.Files...)
+	b.Task.Files[0].Content = strings.Replace(b.Task.Files[0].Content, "Bits.add(2, 4), 6", "Bits.add(2, 4), 7", 1)
+	jobs, err := ctxbug.Jobs([]*ctxbug.Base{&b}, []*ctxbug.Rule{ctxbug.OperatorRule})
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := &scripted{name: "scripted", answers: map[string][]string{jobs[0].ID: {
+		fenced("def add(var_0, var_1):\n    Bits.check([var_0, var_1])\n    return var_0 + var_1\n"), "!",
+	}}}
+	cands, err := ctxbug.Generate(context.Background(), model, jobs, &ctxbug.GenerateOptions{Samples: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := ctxbug.Identify(context.Background(), cands, &ctxbug.IdentifyOptions{Runner: exectest.ForkServer(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := id.Candidates[0]; c.Stage != ctxbug.StageReference || c.Reason != "the solution fails test_solution.BitsTestAdd.test_add" {
+		t.Errorf("bug on a broken base: %s: %s", c.Stage, c.Reason)
+	}
+	if c := id.Candidates[1]; c.Stage != ctxbug.StageModel {
+		t.Errorf("model error on a broken base: %s", c.Stage)
+	}
+}
