@@ -25,8 +25,8 @@ func contains(n *syntax.Node, types ...string) bool {
 }
 
 // freeNames returns the distinct names used in the expression n that
-// resolve outside it (locals of the enclosing scope, globals, builtins), in
-// order of first use. ok is false when n binds a name in the enclosing
+// resolve to a local of an enclosing function or class scope (globals and
+// builtins resolve the same from a module-level function). ok is false when n binds a name in the enclosing
 // scope (a walrus) or uses a private name that class name mangling would
 // change if the expression moved out of its class.
 func (s *scopes) freeNames(n *syntax.Node) (names []string, ok bool) {
@@ -44,6 +44,9 @@ func (s *scopes) freeNames(n *syntax.Node) (names []string, ok bool) {
 		}
 		if o.bind {
 			return nil, false
+		}
+		if r == nil || r == s.module {
+			continue // a module-level function sees the same global or builtin
 		}
 		if !slices.Contains(names, name) {
 			names = append(names, name)
@@ -229,7 +232,8 @@ var CreateFunction = &Transform{
 	Doc: `Moves the binary operation on the right of an assignment or augmented assignment,
 or returned by a return statement, into a new module-level function "def newFunc<k>_<L>(<free names>): return (<expression>)",
 placed before the top-level statement holding the site, and calls it with the free names of the
-expression (locals, globals and builtins it reads). GeneBench also hoists literals and
+expression that are locals of the enclosing functions or class (globals and builtins resolve
+the same from the new function). GeneBench also hoists literals and
 subscripts out of the expression, which changes evaluation order; this version hoists nothing.
 Sites: such statements on lines of their own whose expression has no walrus, yield, await,
 super() or private (__x) name. Conditional: every free name is read before the expression runs,
@@ -299,7 +303,7 @@ func createSite(s *scopes, n *syntax.Node) *syntax.Node {
 var CreateModuleDependencies = &Transform{
 	ID: "S7", Name: "CreateModuleDependencies", Family: Structural,
 	Doc: `Moves a module-level function made by S6 (named newFunc<k>_<L>, reading only its
-parameters) into a new module newClass<N>.py (N drawn from [2, 100000], unused), together with a
+parameters, builtins and names bound once by a top-level import) into a new module newClass<N>.py (N drawn from [2, 100000], unused), together with a
 copy of the program's top-level imports, and imports it back with "from newClass<N> import
 newFunc<k>_<L>" where the function was. Conditional: the new module must be importable (shipped
 beside the program, on sys.path, and not shadowed by another module of that name).`,
@@ -337,7 +341,7 @@ beside the program, on sys.path, and not shadowed by another module of that name
 		body := string(syntax.Dedent([]byte(f.indented(n.Start, n.End, ""))))
 		modSrc := body + "\n"
 		if len(imports) > 0 {
-			modSrc = strings.Join(imports, "\n") + "\n\n" + modSrc
+			modSrc = strings.Join(imports, "\n") + "\n\n\n" + modSrc
 		}
 		name := f.text(n.Child("name"))
 		out, err := applyEdits(f.src, []edit{{n.Start, n.End, "from " + mod + " import " + name}})
@@ -370,6 +374,9 @@ func movable(s *scopes, n *syntax.Node) bool {
 			continue
 		}
 		r := s.resolve(o)
+		if r == s.module && s.module.imported[s.name(o.n)] && len(s.module.bound[s.name(o.n)]) == 1 {
+			continue // the imports go with it
+		}
 		if r != nil && !r.inside(n.Start, n.End) {
 			return false
 		}

@@ -13,10 +13,10 @@ import (
 var numpyCalls = map[string]string{
 	"max":      "np.max(np.fromiter(%s, dtype=object))",
 	"min":      "np.min(np.fromiter(%s, dtype=object))",
-	"sum":      "np.sum(np.fromiter(%s, dtype=object))",
+	"sum":      "np.sum(np.fromiter(%s, dtype=object), initial=0)",
 	"sorted":   "np.sort(np.fromiter(%s, dtype=object), kind='stable').tolist()",
 	"reversed": "iter(np.flip(np.fromiter(%s, dtype=object)).tolist())",
-	"abs":      "np.abs(np.array(%s, dtype=object)).item()",
+	"abs":      "np.abs(np.fromiter([%s], dtype=object))[0]",
 }
 
 // ReplaceNumpy is S9.
@@ -24,16 +24,18 @@ var ReplaceNumpy = &Transform{
 	ID: "S9", Name: "ReplaceNumpy", Family: Structural,
 	Doc: `Replaces a call of the builtin max, min, sum, sorted, reversed or abs with one
 positional argument and no keywords by numpy: max(x) becomes
-"np.max(np.fromiter(x, dtype=object))" (likewise min and sum), sorted(x) becomes
+"np.max(np.fromiter(x, dtype=object))" (likewise min), sum(x) becomes
+"np.sum(np.fromiter(x, dtype=object), initial=0)", sorted(x) becomes
 "np.sort(np.fromiter(x, dtype=object), kind='stable').tolist()", reversed(x) becomes
 "iter(np.flip(np.fromiter(x, dtype=object)).tolist())" and abs(x) becomes
-"np.abs(np.array(x, dtype=object)).item()"; adds "import numpy as np". GeneBench writes
+"np.abs(np.fromiter([x], dtype=object))[0]"; adds "import numpy as np". GeneBench writes
 np.max(np.array([args])), which returns numpy scalars (other types and reprs), flattens nested
 lists and breaks on strings; object arrays keep the Python elements and Python's comparisons.
 Sites: such calls when the builtin's name and np are not bound anywhere else. Conditional: numpy
 must be installed; reversed accepts any iterable and returns a list iterator; an empty sum is
-the int 0 as in Python, but numpy's error messages differ (max of an empty sequence raises
-ValueError in both); floats with NaN may order differently.`,
+the int 0 and summing strings or lists raises TypeError as in Python, but numpy's error
+messages differ (max of an empty sequence raises ValueError in both, with another text);
+floats with NaN may order differently.`,
 	Sites: func(p *Program) []Site {
 		return sitesOf(p, func(f *file) []*syntax.Node {
 			s := analyse(f)

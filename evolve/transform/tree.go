@@ -291,6 +291,9 @@ func (f *file) insertImports(lines ...string) []edit {
 	}
 	pos := f.importPos()
 	text := strings.Join(lines, "\n") + "\n"
+	if next := f.statementAt(pos); next != nil && next.Type != "import_statement" && next.Type != "import_from_statement" {
+		text += "\n\n"
+	}
 	if pos == len(f.src) && pos > 0 && f.src[pos-1] != '\n' {
 		text = "\n" + text
 	}
@@ -314,3 +317,14 @@ func init() {
 }
 
 func splitFields(s string) []string { return strings.Fields(s) }
+
+// statementAt returns the top-level statement starting at the line
+// starting at off, or nil.
+func (f *file) statementAt(off int) *syntax.Node {
+	for _, c := range f.root.NamedChildren() {
+		if c.Type != "comment" && lineStart(f.src, c.Start) == off {
+			return c
+		}
+	}
+	return nil
+}

@@ -1,0 +1,10 @@
+def total(xs):
+    """Sum of the squares of xs, with early exit on None."""
+    acc = 0
+    for x in xs:
+        if x is None:
+            break
+        acc += x * x
+    else:
+        acc += 1000
+    return acc
