@@ -1,0 +1,77 @@
+package mutate
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"time"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/syntax"
+)
+
+// A Project is a code base with tests behind its build system: what the
+// validity pipeline needs to compile F′ in place and run the relevant
+// tests. [GoModule] and [Maven] implement it. Implementations are safe for
+// concurrent use by the pipeline (Check may run concurrently).
+type Project interface {
+	// Lang is the language of the sources.
+	Lang() syntax.Lang
+	// Sources lists the source files to draw fragments from (no tests), as
+	// sorted slash-separated paths relative to the project root.
+	Sources() ([]string, error)
+	// ReadFile returns the content of a project file.
+	ReadFile(path string) ([]byte, error)
+	// Tests lists the project's tests, sorted, by the names Check and
+	// Coverage take.
+	Tests(ctx context.Context) ([]string, error)
+	// Coverage runs one test on the unmodified project and returns the
+	// source lines it executed.
+	Coverage(ctx context.Context, test string) (Lines, error)
+	// Check builds the project with the file at path replaced by src
+	// (path "" means the unmodified project) and runs the given tests (nil
+	// means all). A build that fails is Outcome.Compile; the error is for
+	// the harness.
+	Check(ctx context.Context, path string, src []byte, tests []string) (*Outcome, error)
+	// Task fills in how adapt.Evaluate runs a task whose target is path:
+	// the workspace files other than the target, and the framework.
+	Task(path string, t *adapt.Task) error
+	// Close removes the project's working files.
+	Close() error
+}
+
+// Lines maps a source file (slash path relative to the project root) to
+// the sorted line numbers that ran.
+type Lines map[string][]int
+
+// Covers reports whether any line in [from, to] of path ran.
+func (l Lines) Covers(path string, from, to int) bool {
+	ls := l[path]
+	i, _ := slices.BinarySearch(ls, from)
+	return i < len(ls) && ls[i] <= to
+}
+
+// An Outcome is one build and test run of a project.
+type Outcome struct {
+	// Compile holds the compiler's messages when the build failed; no test
+	// ran then.
+	Compile string
+	// Passed and Failed name the tests that passed and those that did not
+	// (failed, crashed, timed out or never reported), sorted.
+	Passed, Failed []string
+	// TimedOut is set when the test process was stopped by a limit.
+	TimedOut bool
+	// BuildTime and TestTime are the wall times of the build and of the
+	// test process.
+	BuildTime, TestTime time.Duration
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -1,0 +1,414 @@
+package mutate
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/internal/syntax"
+)
+
+// GoModule is a Go module whose root package is mutated and tested.
+//
+// [OpenGoModule] copies the module once into a private working directory
+// (the source may be read-only, such as the module cache). Every build runs
+// on the host, "go test -c" with CGO_ENABLED=0, GOPROXY=off, GOFLAGS=-mod=mod,
+// GOTOOLCHAIN=local and GOWORK=off (as exec.GoTest does: the module cache
+// must hold the dependencies beforehand, nothing is downloaded); a mutant
+// replaces its file through "-overlay", so the tree is never copied or
+// written per mutant and mutants build concurrently, and the toolchain's
+// build cache keeps every unchanged package compiled. Test binaries run in
+// the Runner (a sandbox) from the package directory, with -test.run
+// selecting the tests; per-test coverage runs a binary built with -cover
+// once per test with -test.coverprofile.
+type GoModule struct {
+	src, dir string // the module as given, the private copy
+	modPath  string
+	runner   exec.Runner
+	cfg      GoConfig
+	scratch  string // dir/.adaptbench-mutate
+	seq      atomic.Int64
+}
+
+// GoConfig configures a GoModule. The zero value is ready to use.
+type GoConfig struct {
+	// Go is the go command. Empty means "go" from PATH.
+	Go string
+	// Limits bounds each test process; zero fields take exec's defaults.
+	Limits exec.Limits
+	// Env holds extra KEY=VALUE entries for the go command (GOMODCACHE,
+	// GOFLAGS, …); they come after the pipeline's own and win.
+	Env []string
+}
+
+// OpenGoModule copies the module at dir into a private directory and
+// returns it as a Project whose tests run through r. Close removes the
+// copy.
+func OpenGoModule(dir string, r exec.Runner, cfg *GoConfig) (*GoModule, error) {
+	if r == nil {
+		return nil, errors.New("mutate: OpenGoModule needs a runner")
+	}
+	gm := &GoModule{src: dir, runner: r}
+	if cfg != nil {
+		gm.cfg = *cfg
+	}
+	gm.cfg.Env = slices.Clone(gm.cfg.Env)
+	mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		return nil, fmt.Errorf("mutate: %w", err)
+	}
+	m := regexp.MustCompile(`(?m)^module\s+"?([^\s"]+)"?`).FindSubmatch(mod)
+	if m == nil {
+		return nil, fmt.Errorf("mutate: %s: no module line", filepath.Join(dir, "go.mod"))
+	}
+	gm.modPath = string(m[1])
+	if gm.dir, err = os.MkdirTemp("", "adaptbench-gomod-"); err != nil {
+		return nil, fmt.Errorf("mutate: %w", err)
+	}
+	if err := copyTree(dir, gm.dir); err != nil {
+		os.RemoveAll(gm.dir)
+		return nil, err
+	}
+	gm.scratch = filepath.Join(gm.dir, ".adaptbench-mutate")
+	if err := os.MkdirAll(gm.scratch, 0o777); err != nil {
+		os.RemoveAll(gm.dir)
+		return nil, fmt.Errorf("mutate: %w", err)
+	}
+	return gm, nil
+}
+
+// copyTree copies the regular files and directories under src to dst,
+// writable by the owner and readable by all (the sandbox's user).
+func copyTree(src, dst string) error {
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		out := filepath.Join(dst, rel)
+		if d.IsDir() {
+			if rel != "." && (d.Name() == ".git" || strings.HasPrefix(d.Name(), ".adaptbench")) {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(out, 0o777)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(out, b, 0o666)
+	})
+	if err != nil {
+		return fmt.Errorf("mutate: copy %s: %w", src, err)
+	}
+	return os.Chmod(dst, 0o777)
+}
+
+// Lang returns syntax.Go.
+func (g *GoModule) Lang() syntax.Lang { return syntax.Go }
+
+// Dir returns the private copy of the module.
+func (g *GoModule) Dir() string { return g.dir }
+
+// Close removes the private copy.
+func (g *GoModule) Close() error { return os.RemoveAll(g.dir) }
+
+// ReadFile reads a file of the module.
+func (g *GoModule) ReadFile(path string) ([]byte, error) {
+	return os.ReadFile(filepath.Join(g.dir, filepath.FromSlash(path)))
+}
+
+// Sources lists the root package's non-test .go files.
+func (g *GoModule) Sources() ([]string, error) {
+	ents, err := os.ReadDir(g.dir)
+	if err != nil {
+		return nil, fmt.Errorf("mutate: %w", err)
+	}
+	var out []string
+	for _, e := range ents {
+		if n := e.Name(); e.Type().IsRegular() && strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+func (g *GoModule) goCmd() string {
+	if g.cfg.Go != "" {
+		return g.cfg.Go
+	}
+	return "go"
+}
+
+// build runs "go test -c" with the given extra flags into bin (a path
+// under the scratch directory) and returns the compiler output when the
+// build failed.
+func (g *GoModule) build(ctx context.Context, bin string, flags ...string) (string, time.Duration, error) {
+	args := append([]string{"test", "-c", "-vet=off", "-o", bin}, flags...)
+	args = append(args, ".")
+	cmd := osexec.CommandContext(ctx, g.goCmd(), args...)
+	cmd.Dir = g.dir
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOPROXY=off", "GOFLAGS=-mod=mod -buildvcs=false",
+		"GOTOOLCHAIN=local", "GOWORK=off")
+	cmd.Env = append(cmd.Env, g.cfg.Env...)
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	took := time.Since(start)
+	if ctx.Err() != nil {
+		return "", took, ctx.Err()
+	}
+	var ee *osexec.ExitError
+	if errors.As(err, &ee) {
+		msg := strings.ReplaceAll(string(out), g.dir+string(filepath.Separator), "")
+		return strings.TrimSpace(msg), took, nil
+	}
+	if err != nil {
+		return "", took, fmt.Errorf("mutate: go test -c: %w", err)
+	}
+	return "", took, nil
+}
+
+var goResultRE = regexp.MustCompile(`(?m)^\x16--- (PASS|FAIL|SKIP): ([^\s/]+) \(`)
+
+// run runs the test binary bin (under scratch) in the runner with the
+// given tests and extra flags, and returns the top-level tests that
+// passed.
+func (g *GoModule) run(ctx context.Context, bin string, tests []string, flags ...string) (passed map[string]bool, res exec.Result, err error) {
+	id := g.seq.Add(1)
+	outName := fmt.Sprintf("out%d", id)
+	pattern := "."
+	if len(tests) > 0 {
+		quoted := make([]string, len(tests))
+		for i, t := range tests {
+			quoted[i] = regexp.QuoteMeta(t)
+		}
+		pattern = "^(" + strings.Join(quoted, "|") + ")$"
+	}
+	sw := exec.WorkDir + "/.adaptbench-mutate/"
+	args := []string{"/bin/sh", "-c", `b="$1"; p="$2"; o="$3"; shift 3; exec "$b" -test.v=test2json -test.paniconexit0 -test.run "$p" "$@" >"$o" 2>&1`,
+		"sh", sw + filepath.Base(bin), pattern, sw + outName}
+	args = append(args, flags...)
+	res, err = g.runner.Run(ctx, exec.Job{Dir: g.dir, Args: args, Limits: g.cfg.Limits})
+	outPath := filepath.Join(g.scratch, outName)
+	defer os.Remove(outPath)
+	if err != nil {
+		return nil, res, fmt.Errorf("mutate: run test binary: %w", err)
+	}
+	raw, _ := os.ReadFile(outPath)
+	passed = map[string]bool{}
+	for _, m := range goResultRE.FindAllSubmatch(raw, -1) {
+		if string(m[1]) == "PASS" {
+			passed[string(m[2])] = true
+		}
+	}
+	return passed, res, nil
+}
+
+// Tests builds the module's tests and lists the top-level tests, sorted.
+func (g *GoModule) Tests(ctx context.Context) ([]string, error) {
+	bin := filepath.Join(g.scratch, "list.test")
+	msg, _, err := g.build(ctx, bin)
+	if err != nil {
+		return nil, err
+	}
+	if msg != "" {
+		return nil, fmt.Errorf("mutate: %s does not build:\n%s", g.src, msg)
+	}
+	defer os.Remove(bin)
+	res, err := g.runner.Run(ctx, exec.Job{Dir: g.dir, Args: []string{exec.WorkDir + "/.adaptbench-mutate/list.test", "-test.list", "^Test"}, Limits: g.cfg.Limits})
+	if err != nil {
+		return nil, fmt.Errorf("mutate: list tests: %w", err)
+	}
+	if res.Status != exec.StatusOK {
+		return nil, fmt.Errorf("mutate: list tests: %s: %s", res.Status, res.Stderr)
+	}
+	var tests []string
+	sc := bufio.NewScanner(bytes.NewReader(res.Stdout))
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); strings.HasPrefix(l, "Test") {
+			tests = append(tests, l)
+		}
+	}
+	slices.Sort(tests)
+	return tests, nil
+}
+
+// Coverage runs one test of the unmodified module with coverage of the
+// root package.
+func (g *GoModule) Coverage(ctx context.Context, test string) (Lines, error) {
+	bin := filepath.Join(g.scratch, "cover.test")
+	if _, err := os.Stat(bin); err != nil {
+		// Built once; concurrent first calls may both build, which is
+		// harmless (the same output, an atomic rename).
+		tmp := filepath.Join(g.scratch, fmt.Sprintf("cover%d.test", g.seq.Add(1)))
+		msg, _, err := g.build(ctx, tmp, "-cover", "-covermode=set", "-coverpkg=.")
+		if err != nil {
+			return nil, err
+		}
+		if msg != "" {
+			return nil, fmt.Errorf("mutate: %s does not build with -cover:\n%s", g.src, msg)
+		}
+		if err := os.Rename(tmp, bin); err != nil {
+			return nil, fmt.Errorf("mutate: %w", err)
+		}
+	}
+	prof := fmt.Sprintf("cov%d.out", g.seq.Add(1))
+	_, res, err := g.run(ctx, bin, []string{test}, "-test.coverprofile="+exec.WorkDir+"/.adaptbench-mutate/"+prof)
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(g.scratch, prof)
+	defer os.Remove(path)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("mutate: coverage of %s (%s): %w", test, res.Status, err)
+	}
+	return parseCoverProfile(b, g.modPath)
+}
+
+// parseCoverProfile reads a "go test -coverprofile" file and returns the
+// lines of the blocks that ran, for files of module modPath.
+func parseCoverProfile(b []byte, modPath string) (Lines, error) {
+	sets := map[string]map[int]bool{}
+	for i, line := range strings.Split(string(b), "\n") {
+		if i == 0 || line == "" {
+			continue
+		}
+		// name.go:L1.C1,L2.C2 stmts count
+		colon := strings.LastIndexByte(line, ':')
+		f := strings.Fields(line[colon+1:])
+		if colon < 0 || len(f) != 3 {
+			return nil, fmt.Errorf("mutate: coverprofile line %d: %q: want file:l.c,l.c n count", i+1, line)
+		}
+		count, err := strconv.Atoi(f[2])
+		if err != nil {
+			return nil, fmt.Errorf("mutate: coverprofile line %d: count %q: %w", i+1, f[2], err)
+		}
+		if count == 0 {
+			continue
+		}
+		var l1, c1, l2, c2 int
+		if _, err := fmt.Sscanf(f[0], "%d.%d,%d.%d", &l1, &c1, &l2, &c2); err != nil {
+			return nil, fmt.Errorf("mutate: coverprofile line %d: range %q: %w", i+1, f[0], err)
+		}
+		file := strings.TrimPrefix(line[:colon], modPath+"/")
+		s := sets[file]
+		if s == nil {
+			s = map[int]bool{}
+			sets[file] = s
+		}
+		for l := l1; l <= l2; l++ {
+			s[l] = true
+		}
+	}
+	out := Lines{}
+	for _, f := range sortedKeys(sets) {
+		out[f] = sortedKeys(sets[f])
+	}
+	return out, nil
+}
+
+// Check builds the tests with path replaced by src through an overlay and
+// runs the given tests in the runner.
+func (g *GoModule) Check(ctx context.Context, path string, src []byte, tests []string) (*Outcome, error) {
+	id := g.seq.Add(1)
+	bin := filepath.Join(g.scratch, fmt.Sprintf("m%d.test", id))
+	defer os.Remove(bin)
+	var flags []string
+	if path != "" {
+		file := filepath.Join(g.scratch, fmt.Sprintf("m%d_%s", id, filepath.Base(path)))
+		if err := os.WriteFile(file, src, 0o666); err != nil {
+			return nil, fmt.Errorf("mutate: %w", err)
+		}
+		defer os.Remove(file)
+		ov, _ := json.Marshal(map[string]map[string]string{"Replace": {filepath.Join(g.dir, filepath.FromSlash(path)): file}})
+		ovFile := filepath.Join(g.scratch, fmt.Sprintf("m%d.overlay.json", id))
+		if err := os.WriteFile(ovFile, ov, 0o666); err != nil {
+			return nil, fmt.Errorf("mutate: %w", err)
+		}
+		defer os.Remove(ovFile)
+		flags = append(flags, "-overlay", ovFile)
+	}
+	out := &Outcome{}
+	msg, took, err := g.build(ctx, bin, flags...)
+	out.BuildTime = took
+	if err != nil {
+		return nil, err
+	}
+	if msg != "" {
+		out.Compile = msg
+		return out, nil
+	}
+	passed, res, err := g.run(ctx, bin, tests)
+	out.TestTime = res.WallTime
+	if err != nil {
+		return nil, err
+	}
+	out.TimedOut = res.Status != exec.StatusOK && res.Status != exec.StatusExit
+	if tests == nil {
+		tests = sortedKeys(passed)
+	}
+	for _, t := range tests {
+		if passed[t] {
+			out.Passed = append(out.Passed, t)
+		} else {
+			out.Failed = append(out.Failed, t)
+		}
+	}
+	return out, nil
+}
+
+// Task makes the task's workspace: every file of the module but the target
+// (go.mod, the package's other sources and tests, test data), run by
+// exec.GoTest.
+func (g *GoModule) Task(path string, t *adapt.Task) error {
+	t.Language = adapt.Go
+	t.Framework = adapt.FrameworkGo
+	return workspaceFiles(g.dir, path, t)
+}
+
+// workspaceFiles lists the files under dir, but for target and hidden
+// directories, into t.Files.
+func workspaceFiles(dir, target string, t *adapt.Task) error {
+	t.Files = nil
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel != "." && (strings.HasPrefix(d.Name(), ".") || rel == "target") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if rel == target || !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		t.Files = append(t.Files, adapt.File{Path: rel, Content: string(b)})
+		return nil
+	})
+}

@@ -1,0 +1,652 @@
+package mutate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/internal/syntax"
+)
+
+// Level is a complexity level of the paper: how many mutations a task
+// combines.
+type Level uint8
+
+// The levels. L2 combines two operators, L3 three from at least two
+// operators, L4 four or more from at least two (families are operators).
+const (
+	LevelInvalid Level = iota
+	L1
+	L2
+	L3
+	L4
+)
+
+func (l Level) String() string {
+	if l >= L1 && l <= L4 {
+		return fmt.Sprintf("L%d", l)
+	}
+	return fmt.Sprintf("Level(%d)", uint8(l))
+}
+
+// Policy says how the compile step treats a mutant that does not compile.
+type Policy uint8
+
+const (
+	PolicyInvalid Policy = iota
+	// RequireCompile discards every mutant that does not compile (the
+	// paper's literal pipeline).
+	RequireCompile
+	// AllowUnresolved keeps a mutant whose only compile errors are
+	// unresolved names on the lines it changed: the compiler, not a test,
+	// detects it. The digest's default for variable rename and identifier
+	// resolution, whose purpose is an unresolved name.
+	AllowUnresolved
+)
+
+func (p Policy) String() string {
+	switch p {
+	case RequireCompile:
+		return "require_compile"
+	case AllowUnresolved:
+		return "allow_unresolved"
+	}
+	return fmt.Sprintf("Policy(%d)", uint8(p))
+}
+
+// DefaultPolicy returns the compile policy of the digest: AllowUnresolved
+// for RenameVar and DropReceiver, RequireCompile for every other operator.
+func DefaultPolicy(op *Operator) Policy {
+	if op == RenameVar || op == DropReceiver {
+		return AllowUnresolved
+	}
+	return RequireCompile
+}
+
+// Reason says why the pipeline discarded a mutant.
+type Reason uint8
+
+const (
+	ReasonInvalid  Reason = iota
+	ReasonNoEdit          // the operators changed nothing
+	ReasonOverlap         // the picks' edits overlap (a combination only)
+	ReasonParse           // F′ has syntax errors (tree-sitter ERROR or MISSING nodes)
+	ReasonCompile         // the project does not compile with F′
+	ReasonNoFailure       // every relevant test still passes
+	ReasonInfra           // the build or test harness failed
+)
+
+var reasonNames = [...]string{"invalid", "no_edit", "overlap_conflict", "parse_error", "compile_error", "no_test_failure", "build_infra_error"}
+
+func (r Reason) String() string {
+	if int(r) < len(reasonNames) {
+		return reasonNames[r]
+	}
+	return fmt.Sprintf("Reason(%d)", uint8(r))
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (r Reason) MarshalText() ([]byte, error) {
+	if r == ReasonInvalid || int(r) >= len(reasonNames) {
+		return nil, fmt.Errorf("mutate: invalid reason %d", uint8(r))
+	}
+	return []byte(r.String()), nil
+}
+
+// Funnel stages added by the pipeline after StageParsed.
+const (
+	StageCompiled   Stage = "compiled"   // the project compiled with F′
+	StageUnresolved Stage = "unresolved" // did not compile, kept by AllowUnresolved
+	StageDetected   Stage = "detected"   // a relevant test failed, or AllowUnresolved kept it: a valid task
+)
+
+// Config configures Generate. The zero value is ready to use.
+type Config struct {
+	// Ops are the operators to use. Nil means Suite.
+	Ops []*Operator
+	// Policy gives each operator's compile policy. Nil means DefaultPolicy.
+	Policy func(*Operator) Policy
+	// Seed seeds every random choice.
+	Seed uint64
+	// Runs is how many baseline runs decide which tests are stable. 0
+	// means 3.
+	Runs int
+	// Fragments bounds how many covered fragments are sampled (seeded). 0
+	// means all.
+	Fragments int
+	// SitesPerOp bounds the L1 mutants per operator and fragment, drawn
+	// from its sites. 0 means 1.
+	SitesPerOp int
+	// Levels lists the complexity levels to generate. Nil means L1 only.
+	Levels []Level
+	// PerLevel is how many combinations of each level above L1 are drawn
+	// per fragment. 0 means 1.
+	PerLevel int
+	// Contexts lists the context levels tasks are made at. Nil means C1,
+	// C2 and C3.
+	Contexts []ContextLevel
+	// Parallelism bounds the mutants validated at once. 0 means
+	// exec.DefaultParallelism().
+	Parallelism int
+	// Source names the project in task IDs and provenance.
+	Source string
+}
+
+// A Candidate is one mutant the pipeline considered, with its verdict.
+type Candidate struct {
+	File  string
+	Frag  *Fragment
+	Level Level
+	// Ops are the operators applied, in order; Seed seeded their choices.
+	Ops  []string
+	Seed uint64
+	// Records say what each operator changed (ranges in the file).
+	Records []Record
+	// Src is the mutated file, F′ in place.
+	Src []byte
+	// Tests are the relevant tests: stable on the baseline, covering the
+	// fragment.
+	Tests []string
+	// Reason is why the mutant was discarded, ReasonInvalid for a valid one.
+	Reason Reason
+	// Failing are the relevant tests that failed on F′; Unresolved is set
+	// when AllowUnresolved kept a mutant that did not compile, TimedOut
+	// when the test run hit a limit.
+	Failing    []string
+	Unresolved bool
+	TimedOut   bool
+	Policy     Policy
+	Detail     string
+}
+
+// Valid reports whether the candidate became a task.
+func (c *Candidate) Valid() bool { return c.Reason == ReasonInvalid && c.Src != nil }
+
+// Key names the candidate's operator combination, "op" or "op1+op2".
+func (c *Candidate) Key() string { return strings.Join(c.Ops, "+") }
+
+// Result is what Generate produced.
+type Result struct {
+	// Tests are the project's tests; Stable those that passed in every
+	// baseline run; Flaky those whose result changed between runs.
+	Tests, Stable, Flaky []string
+	// Fragments counts the candidate fragments found, Covered those with
+	// a relevant test, Sampled those mutated.
+	Fragments, Covered, Sampled int
+	// Candidates are every mutant considered, in a deterministic order.
+	Candidates []*Candidate
+	// Funnel counts the stages per operator combination.
+	Funnel Funnel
+	// Tasks are the tasks of the valid candidates, one per context level.
+	Tasks []Generated
+	// BuildTime, TestTime and Total are the wall times spent building, in
+	// test processes and in all of Generate's validation phase.
+	BuildTime, TestTime, Total time.Duration
+}
+
+// Gates are the pilot's feasibility numbers over the L1 candidates.
+type Gates struct {
+	Parsed, Compiled, Unresolved, Detected int
+	// CompileShare is Compiled/Parsed (the paper's gate: >= 0.70);
+	// DetectShare is the share of compiled mutants a test caught (gate:
+	// >= 0.60).
+	CompileShare, DetectShare float64
+	// Valid counts valid L1 tasks (mutants) per operator.
+	Valid map[string]int
+}
+
+// Gates computes the pilot gates over the result's L1 candidates.
+func (r *Result) Gates() Gates {
+	g := Gates{Valid: map[string]int{}}
+	caught := 0
+	for _, c := range r.Candidates {
+		if c.Level != L1 || c.Reason == ReasonNoEdit || c.Reason == ReasonParse || c.Reason == ReasonInfra {
+			continue
+		}
+		g.Parsed++
+		switch {
+		case c.Reason == ReasonCompile:
+		case c.Unresolved:
+			g.Unresolved++
+		default:
+			g.Compiled++
+			if c.Valid() {
+				caught++
+			}
+		}
+		if c.Valid() {
+			g.Detected++
+			g.Valid[c.Ops[0]]++
+		}
+	}
+	if g.Parsed > 0 {
+		g.CompileShare = float64(g.Compiled) / float64(g.Parsed)
+	}
+	if g.Compiled > 0 {
+		g.DetectShare = float64(caught) / float64(g.Compiled)
+	}
+	return g
+}
+
+// String formats the gates for people.
+func (g Gates) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "L1 mutants parsed %d, compiled %d (%.1f%%, gate 70%%), kept unresolved %d, caught by tests %.1f%% of compiled (gate 60%%), valid %d\n",
+		g.Parsed, g.Compiled, 100*g.CompileShare, g.Unresolved, 100*g.DetectShare, g.Detected)
+	for _, op := range sortedKeys(g.Valid) {
+		fmt.Fprintf(&b, "  valid %-14s %d\n", op, g.Valid[op])
+	}
+	return b.String()
+}
+
+// Generate runs the validity pipeline on a project: a baseline of
+// cfg.Runs runs fixes the stable tests, per-test coverage the relevant
+// tests of each fragment; fragments without one are dropped and the rest
+// sampled; each sampled fragment gets L1 mutants per operator and the
+// combinations of the other levels; each mutant must parse, compile (or
+// be kept by its operator's AllowUnresolved policy) and fail a relevant
+// test; the valid ones become tasks at every context level.
+//
+// Per-mutant outcomes are in the Result; the error is for a project that
+// cannot be built or listed, or a harness failure of the baseline.
+func Generate(ctx context.Context, p Project, cfg *Config) (*Result, error) {
+	var c Config
+	if cfg != nil {
+		c = *cfg
+	}
+	if c.Ops == nil {
+		c.Ops = Suite
+	}
+	if err := Validate(c.Ops); err != nil {
+		return nil, err
+	}
+	var ops []*Operator
+	for _, op := range c.Ops {
+		if op.Supports(p.Lang()) {
+			ops = append(ops, op)
+		}
+	}
+	if c.Policy == nil {
+		c.Policy = DefaultPolicy
+	}
+	c.Runs = cmpOr(c.Runs, 3)
+	c.SitesPerOp = cmpOr(c.SitesPerOp, 1)
+	c.PerLevel = cmpOr(c.PerLevel, 1)
+	c.Parallelism = cmpOr(c.Parallelism, exec.DefaultParallelism())
+	if c.Levels == nil {
+		c.Levels = []Level{L1}
+	}
+	if c.Contexts == nil {
+		c.Contexts = []ContextLevel{C1, C2, C3}
+	}
+
+	res := &Result{}
+	tests, err := p.Tests(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(tests) == 0 {
+		return nil, errors.New("mutate: the project has no tests")
+	}
+	res.Tests = tests
+	if err := baseline(ctx, p, c.Runs, res); err != nil {
+		return nil, err
+	}
+
+	// Per-test coverage of the stable tests.
+	cov := make([]Lines, len(res.Stable))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(c.Parallelism)
+	for i, t := range res.Stable {
+		g.Go(func() error {
+			l, err := p.Coverage(gctx, t)
+			cov[i] = l
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+
+	// Fragments with a relevant test.
+	type covered struct {
+		file  string
+		frag  *Fragment
+		tests []string
+	}
+	var frags []covered
+	files, err := p.Sources()
+	if err != nil {
+		return nil, err
+	}
+	for _, file := range files {
+		src, err := p.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("mutate: %w", err)
+		}
+		fs, err := Fragments(p.Lang(), src)
+		if err != nil {
+			return nil, fmt.Errorf("mutate: %s: %w", file, err)
+		}
+		for i := range fs {
+			res.Fragments++
+			f := &fs[i]
+			if _, ok := enclosingFunc(f); !ok {
+				continue
+			}
+			var rel []string
+			for j, t := range res.Stable {
+				if cov[j].Covers(file, f.Line, f.EndLine) {
+					rel = append(rel, t)
+				}
+			}
+			if len(rel) > 0 {
+				frags = append(frags, covered{file, f, rel})
+			}
+		}
+	}
+	res.Covered = len(frags)
+	rng := rand.New(rand.NewPCG(c.Seed, 0x6672616773))
+	if c.Fragments > 0 && len(frags) > c.Fragments {
+		idx := rng.Perm(len(frags))[:c.Fragments]
+		slices.Sort(idx)
+		sel := make([]covered, len(idx))
+		for i, j := range idx {
+			sel[i] = frags[j]
+		}
+		frags = sel
+	}
+	res.Sampled = len(frags)
+
+	// Candidates.
+	usage := map[Level]map[string]int{}
+	for _, fr := range frags {
+		sites := map[*Operator][]Site{}
+		var avail []*Operator
+		for _, op := range ops {
+			if s := op.Sites(fr.frag); len(s) > 0 {
+				sites[op] = s
+				avail = append(avail, op)
+			}
+		}
+		for _, lv := range c.Levels {
+			var combos [][]Pick
+			if lv == L1 {
+				for _, op := range avail {
+					s := sites[op]
+					for _, k := range rng.Perm(len(s))[:min(c.SitesPerOp, len(s))] {
+						combos = append(combos, []Pick{{op, s[k]}})
+					}
+				}
+			} else {
+				if usage[lv] == nil {
+					usage[lv] = map[string]int{}
+				}
+				for range c.PerLevel {
+					if picks := drawCombo(lv, avail, sites, usage[lv], rng); picks != nil {
+						combos = append(combos, picks)
+					}
+				}
+			}
+			for _, picks := range combos {
+				cand := &Candidate{File: fr.file, Frag: fr.frag, Level: lv, Seed: c.Seed<<20 + uint64(len(res.Candidates)), Tests: fr.tests}
+				for _, pk := range picks {
+					cand.Ops = append(cand.Ops, pk.Op.Name)
+				}
+				comp, err := Compose(picks, rand.New(rand.NewPCG(cand.Seed, 0x6d7574)))
+				if err != nil {
+					return nil, err
+				}
+				cand.Records, cand.Src = comp.Records, comp.Src
+				switch comp.Status {
+				case StatusNoEdit:
+					cand.Reason = ReasonNoEdit
+				case StatusBadEdit:
+					cand.Reason, cand.Src = ReasonOverlap, nil
+				case StatusSyntax:
+					cand.Reason = ReasonParse
+				}
+				cand.Policy = RequireCompile
+				for _, pk := range picks {
+					if c.Policy(pk.Op) == AllowUnresolved {
+						cand.Policy = AllowUnresolved
+					}
+				}
+				res.Candidates = append(res.Candidates, cand)
+			}
+		}
+	}
+
+	// Validation.
+	start := time.Now()
+	var mu sync.Mutex
+	g = &errgroup.Group{}
+	g.SetLimit(c.Parallelism)
+	for _, cand := range res.Candidates {
+		if cand.Reason != ReasonInvalid {
+			continue
+		}
+		g.Go(func() error {
+			out, err := p.Check(ctx, cand.File, cand.Src, cand.Tests)
+			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				cand.Reason, cand.Detail = ReasonInfra, err.Error()
+				return nil
+			}
+			mu.Lock()
+			res.BuildTime += out.BuildTime
+			res.TestTime += out.TestTime
+			mu.Unlock()
+			judgeCandidate(cand, out, p.Lang())
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	res.Total = time.Since(start)
+
+	for _, cand := range res.Candidates {
+		countCandidate(&res.Funnel, cand)
+		if !cand.Valid() {
+			continue
+		}
+		for _, cl := range c.Contexts {
+			t, err := newTask(p, cand, cl, c.Source)
+			if err != nil {
+				return nil, err
+			}
+			res.Tasks = append(res.Tasks, t)
+		}
+	}
+	return res, nil
+}
+
+func cmpOr(v, def int) int {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+// baseline runs every test runs times on the unmodified project.
+func baseline(ctx context.Context, p Project, runs int, res *Result) error {
+	passes := map[string]int{}
+	for i := range runs {
+		out, err := p.Check(ctx, "", nil, res.Tests)
+		if err != nil {
+			return fmt.Errorf("mutate: baseline run %d: %w", i+1, err)
+		}
+		if out.Compile != "" {
+			return fmt.Errorf("mutate: baseline run %d: the project does not compile:\n%s", i+1, out.Compile)
+		}
+		for _, t := range out.Passed {
+			passes[t]++
+		}
+	}
+	for _, t := range res.Tests {
+		switch passes[t] {
+		case runs:
+			res.Stable = append(res.Stable, t)
+		case 0:
+		default:
+			res.Flaky = append(res.Flaky, t)
+		}
+	}
+	return nil
+}
+
+// drawCombo draws the picks of one combination of level lv: distinct
+// operators, the least used so far first (ties broken by rng), so that
+// operators stay balanced; L3 and L4 repeat operators (at other sites)
+// when fewer are available, keeping at least two distinct.
+func drawCombo(lv Level, avail []*Operator, sites map[*Operator][]Site, usage map[string]int, rng *rand.Rand) []Pick {
+	n := int(lv)
+	if len(avail) < 2 {
+		return nil
+	}
+	order := slices.Clone(avail)
+	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	slices.SortStableFunc(order, func(a, b *Operator) int { return usage[a.Name] - usage[b.Name] })
+	if lv == L2 || len(order) >= n {
+		order = order[:min(n, len(order))]
+		if lv == L2 {
+			order = order[:2]
+		}
+	}
+	var picks []Pick
+	var used []*syntax.Node
+	overlaps := func(n *syntax.Node) bool {
+		for _, u := range used {
+			if n.Start < u.End && u.Start < n.End || n.Start == u.Start {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; len(picks) < n && i < 4*n; i++ {
+		op := order[i%len(order)]
+		s := sites[op]
+		site := s[rng.IntN(len(s))]
+		if overlaps(site.Node) {
+			continue
+		}
+		used = append(used, site.Node)
+		picks = append(picks, Pick{op, site})
+	}
+	if len(picks) < n {
+		return nil
+	}
+	for _, pk := range picks {
+		usage[pk.Op.Name]++
+	}
+	return picks
+}
+
+var (
+	goUndefinedRE   = regexp.MustCompile(`^\./?([^:\s]+\.go):(\d+):\d+: (undefined: .*|.* undefined \(type .*)$`)
+	goLineRE        = regexp.MustCompile(`^\./?([^:\s]+\.go):(\d+):\d+: `)
+	javaErrorRE     = regexp.MustCompile(`^([^:\s]+\.java):(\d+): error: (.*)$`)
+	javaUndefinedRE = regexp.MustCompile(`^cannot find symbol`)
+)
+
+// judgeCandidate sets the verdict of a checked candidate.
+func judgeCandidate(c *Candidate, out *Outcome, lang syntax.Lang) {
+	if out.Compile != "" {
+		if c.Policy == AllowUnresolved && onlyUnresolved(out.Compile, c, lang) {
+			c.Unresolved = true
+			c.Detail = out.Compile
+			return
+		}
+		c.Reason, c.Detail = ReasonCompile, out.Compile
+		return
+	}
+	c.Failing, c.TimedOut = out.Failed, out.TimedOut
+	if len(out.Failed) == 0 {
+		c.Reason = ReasonNoFailure
+	}
+}
+
+// onlyUnresolved reports whether every compile error is an unresolved
+// name on a line the candidate changed.
+func onlyUnresolved(msg string, c *Candidate, lang syntax.Lang) bool {
+	lines := map[int]bool{}
+	for _, r := range c.Records {
+		for _, ch := range r.Changes {
+			from := 1 + strings.Count(string(c.Src[:ch.Mut.Start]), "\n")
+			to := from + strings.Count(ch.New, "\n")
+			for l := from; l <= to; l++ {
+				lines[l] = true
+			}
+		}
+	}
+	n := 0
+	for _, l := range strings.Split(msg, "\n") {
+		l = strings.TrimSpace(l)
+		switch lang {
+		case syntax.Go:
+			if !goLineRE.MatchString(l) {
+				continue
+			}
+			m := goUndefinedRE.FindStringSubmatch(l)
+			if m == nil || !lines[atoi(m[2])] {
+				return false
+			}
+			n++
+		case syntax.Java:
+			m := javaErrorRE.FindStringSubmatch(l)
+			if m == nil {
+				continue
+			}
+			if !javaUndefinedRE.MatchString(m[3]) || !lines[atoi(m[2])] {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, r := range s {
+		n = n*10 + int(r-'0')
+	}
+	return n
+}
+
+// countCandidate adds a candidate to the funnel.
+func countCandidate(f *Funnel, c *Candidate) {
+	k := c.Key()
+	f.Add(k, StageSite)
+	if c.Reason == ReasonNoEdit || c.Reason == ReasonOverlap {
+		return
+	}
+	f.Add(k, StageApplied)
+	if c.Reason == ReasonParse {
+		return
+	}
+	f.Add(k, StageParsed)
+	switch {
+	case c.Unresolved:
+		f.Add(k, StageUnresolved)
+	case c.Reason == ReasonCompile || c.Reason == ReasonInfra:
+		return
+	default:
+		f.Add(k, StageCompiled)
+	}
+	if c.Valid() {
+		f.Add(k, StageDetected)
+	}
+}

@@ -1,0 +1,271 @@
+package mutate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/syntax"
+)
+
+// ContextLevel is how much surrounding code a task's prompt shows.
+type ContextLevel uint8
+
+// The context levels of the paper.
+const (
+	ContextInvalid ContextLevel = iota
+	C1                          // the fragment F′ alone
+	C2                          // the enclosing method, F′ in place
+	C3                          // the whole file, F′ in place
+)
+
+func (c ContextLevel) String() string {
+	if c >= C1 && c <= C3 {
+		return fmt.Sprintf("C%d", c)
+	}
+	return fmt.Sprintf("ContextLevel(%d)", uint8(c))
+}
+
+// Generated is one task made by the pipeline and the candidate it came
+// from.
+type Generated struct {
+	Task      adapt.Task
+	Candidate *Candidate
+}
+
+// Task labels the pipeline sets (adapt.Task.Labels).
+const (
+	LabelLevel        = "level"         // "L1" … "L4"
+	LabelContext      = "context"       // "C1", "C2", "C3"
+	LabelOperators    = "operators"     // "op" or "op1+op2"
+	LabelKind         = "fragment_kind" // Fragment.Kind
+	LabelPolicy       = "policy"        // the compile policy
+	LabelDetectedBy   = "detected_by"   // "test", "timeout" or "compile"
+	LabelSnippetStart = "snippet_start" // F′'s byte range in Task.Code
+	LabelSnippetEnd   = "snippet_end"
+	LabelRefStart     = "reference_start" // F's byte range in Task.Reference
+	LabelRefEnd       = "reference_end"
+	LabelMutations    = "mutations" // the Records as JSON, ranges relative to Code and Reference
+)
+
+// enclosingFunc returns the innermost named function around f, if its
+// qualified name is unique in the file (the answer replaces it by name).
+func enclosingFunc(f *Fragment) (syntax.Func, bool) {
+	t, err := syntax.Parse(f.Lang, f.Src)
+	if err != nil {
+		return syntax.Func{}, false
+	}
+	var best syntax.Func
+	found := false
+	names := map[string]int{}
+	for _, fn := range t.Functions() {
+		names[fn.QualifiedName()]++
+		if fn.BodyStart >= 0 && fn.Start <= f.Start && f.End <= fn.End && (!found || fn.Start >= best.Start) {
+			best, found = fn, true
+		}
+	}
+	return best, found && names[best.QualifiedName()] == 1
+}
+
+// newTask makes the task of a valid candidate at one context level. The
+// answer unit is the enclosing function (adapt splices functions): Code
+// is the function with F′ in place, Reference the function with F;
+// Labels give F′'s range in Code and F's in Reference.
+func newTask(p Project, c *Candidate, cl ContextLevel, source string) (Generated, error) {
+	fn, ok := enclosingFunc(c.Frag)
+	if !ok {
+		return Generated{}, fmt.Errorf("mutate: %s:%d: no enclosing function", c.File, c.Frag.Line)
+	}
+	delta := len(c.Src) - len(c.Frag.Src)
+	code := string(c.Src[fn.Start : fn.End+delta])
+	ref := string(c.Frag.Src[fn.Start:fn.End])
+	sStart, sEnd := c.Frag.Start-fn.Start, c.Frag.End+delta-fn.Start
+	rStart, rEnd := c.Frag.Start-fn.Start, c.Frag.End-fn.Start
+
+	recs := make([]Record, len(c.Records))
+	for i, r := range c.Records {
+		r.Changes = append([]Change(nil), r.Changes...)
+		for j := range r.Changes {
+			ch := &r.Changes[j]
+			ch.Orig = Range{ch.Orig.Start - fn.Start, ch.Orig.End - fn.Start}
+			ch.Mut = Range{ch.Mut.Start - fn.Start, ch.Mut.End - fn.Start}
+		}
+		recs[i] = r
+	}
+	mjs, err := json.Marshal(recs)
+	if err != nil {
+		return Generated{}, err
+	}
+	detected := "test"
+	switch {
+	case c.Unresolved:
+		detected = "compile"
+	case c.TimedOut:
+		detected = "timeout"
+	}
+	key := c.Key()
+	t := adapt.Task{
+		ID:        fmt.Sprintf("%s%s:%d-%d:%s:%s:%d:%s", prefix(source), c.File, c.Frag.Line, c.Frag.EndLine, c.Level, key, c.Seed, cl),
+		Code:      code,
+		Target:    adapt.Target{Path: c.File, Function: fn.QualifiedName(), Content: string(c.Frag.Src)},
+		Reference: ref,
+		Labels: map[string]string{
+			LabelLevel: c.Level.String(), LabelContext: cl.String(), LabelOperators: key,
+			LabelKind: c.Frag.Kind, LabelPolicy: c.Policy.String(), LabelDetectedBy: detected,
+			LabelSnippetStart: strconv.Itoa(sStart), LabelSnippetEnd: strconv.Itoa(sEnd),
+			LabelRefStart: strconv.Itoa(rStart), LabelRefEnd: strconv.Itoa(rEnd),
+			LabelMutations: string(mjs),
+		},
+		Provenance: &adapt.Provenance{
+			Generator: "mutate", Parent: fmt.Sprintf("%s%s:%d-%d", prefix(source), c.File, c.Frag.Line, c.Frag.EndLine),
+			Operators: c.Ops, Seed: c.Seed, Source: source,
+		},
+	}
+	for _, name := range c.Tests {
+		t.Tests = append(t.Tests, adapt.Test{Name: name})
+	}
+	if err := p.Task(c.File, &t); err != nil {
+		return Generated{}, err
+	}
+	begin, end := markers(t.Language)
+	marked := func(before, after string) string {
+		return before + begin + "\n" + code[sStart:sEnd] + "\n" + end + after
+	}
+	switch cl {
+	case C2:
+		ind := indentAt([]byte(code), sStart)
+		t.Context = []adapt.Snippet{{Name: "method", Code: marked(code[:sStart], "\n"+ind+code[sEnd:])}}
+	case C3:
+		fs, fe := fn.Start+sStart, fn.Start+sEnd
+		ind := indentAt(c.Src, fs)
+		t.Context = []adapt.Snippet{{Name: "file", Code: marked(string(c.Src[:fs]), "\n"+ind+string(c.Src[fe:]))}}
+	}
+	if err := t.Validate(); err != nil {
+		return Generated{}, err
+	}
+	return Generated{Task: t, Candidate: c}, nil
+}
+
+func prefix(source string) string {
+	if source == "" {
+		return ""
+	}
+	return source + "/"
+}
+
+// markers returns the comments that delimit F′ in a C2 or C3 context.
+func markers(lang string) (string, string) {
+	return "// <snippet>", "// </snippet>"
+}
+
+// Snippet returns F′, the fragment a task asks to adapt, from its Code.
+func Snippet(t *adapt.Task) (string, error) {
+	s, e, err := labelRange(t, LabelSnippetStart, LabelSnippetEnd, len(t.Code))
+	if err != nil {
+		return "", err
+	}
+	return t.Code[s:e], nil
+}
+
+func labelRange(t *adapt.Task, ks, ke string, n int) (int, int, error) {
+	s, err1 := strconv.Atoi(t.Labels[ks])
+	e, err2 := strconv.Atoi(t.Labels[ke])
+	if err1 != nil || err2 != nil || s < 0 || s > e || e > n {
+		return 0, 0, fmt.Errorf("mutate: task %q: labels %s/%s = %q/%q: want a byte range in [0,%d]", t.ID, ks, ke, t.Labels[ks], t.Labels[ke], n)
+	}
+	return s, e, nil
+}
+
+// PromptVersion names the prompt template's wording; it changes whenever
+// the wording does.
+const PromptVersion = "mutate-noinstr-v1"
+
+// Prompt is the instruction-free template of the mutation-injection
+// tasks: one sentence saying the snippet was copied here, the context of
+// the task's level (empty at C1, the method or the file with the snippet
+// between marker comments at C2 and C3), the snippet, and the answer
+// format. No edit list, no identifiers, no operator names.
+var Prompt = &adapt.Template{
+	Name: PromptVersion,
+	Doc:  "instruction-free: the copied snippet and its C1/C2/C3 context",
+	Render: func(t *adapt.Task) ([]adapt.Message, error) {
+		snip, err := Snippet(t)
+		if err != nil {
+			return nil, err
+		}
+		var b strings.Builder
+		b.WriteString("The snippet below was copied from another code base and pasted into this one. Adapt it so that it works correctly where it now is.\n\n<context>\n")
+		for _, s := range t.Context {
+			b.WriteString("```" + t.Language + "\n" + strings.TrimRight(s.Code, "\n") + "\n```\n")
+		}
+		b.WriteString("</context>\n\n<snippet>\n```" + t.Language + "\n" + string(syntax.Dedent([]byte(leadIndent(t.Code, snip)))) + "\n```\n</snippet>\n\n")
+		b.WriteString("Answer with the adapted snippet only, in a single fenced code block.")
+		return []adapt.Message{{Role: "user", Content: b.String()}}, nil
+	},
+}
+
+// leadIndent puts back the indentation of the snippet's first line, so
+// that dedenting keeps relative indentation.
+func leadIndent(code, snip string) string {
+	i := strings.Index(code, snip)
+	if i < 0 {
+		return snip
+	}
+	return indentAt([]byte(code), i) + snip
+}
+
+// Answers wraps a model whose answers are adapted snippets (what Prompt
+// asks for) so that adapt.Evaluate, which splices functions, can test
+// them: a completion whose code does not define the task's target
+// function has its first code block put in place of F′ in the task's
+// Code, and the function is returned in a fence. Completions that define
+// the function (such as adapt.Reference's and adapt.Identity's) pass
+// unchanged.
+func Answers(m adapt.Model) adapt.Model { return answers{m} }
+
+type answers struct{ m adapt.Model }
+
+func (a answers) Name() string { return a.m.Name() }
+
+func (a answers) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+	out, err := a.m.Complete(ctx, req)
+	if err != nil || req.Task == nil {
+		return out, err
+	}
+	for i := range out {
+		if code, ok := SpliceAnswer(req.Task, out[i].Text); ok {
+			out[i].Text = "```" + req.Task.Language + "\n" + code + "\n```\n"
+		}
+	}
+	return out, nil
+}
+
+// SpliceAnswer returns the task's function with the first code block of
+// completion in place of F′, and false when the completion has no code
+// block or already defines the target function.
+func SpliceAnswer(t *adapt.Task, completion string) (string, bool) {
+	blocks := adapt.CodeBlocks(completion)
+	if len(blocks) == 0 {
+		return "", false
+	}
+	lang, err := syntax.LangByName(t.Language)
+	if err != nil {
+		return "", false
+	}
+	for _, b := range blocks {
+		if _, err := syntax.Extract(lang, []byte(b), t.Target.Function); err == nil {
+			return "", false
+		}
+	}
+	s, e, err := labelRange(t, LabelSnippetStart, LabelSnippetEnd, len(t.Code))
+	if err != nil {
+		return "", false
+	}
+	ind := indentAt([]byte(t.Code), s)
+	body := strings.TrimRight(string(syntax.Dedent([]byte(blocks[0]))), "\n")
+	body = strings.TrimLeft(string(syntax.Indent([]byte(body), ind)), " \t")
+	return t.Code[:s] + body + t.Code[e:], true
+}
