@@ -308,6 +308,8 @@ func (p *Problem) Task(source string) (adapt.Task, error) {
 			"category":       Categorize(p.ChangeType).String(),
 			"style":          style,
 			"webdev":         fmt.Sprint(bool(p.WebDev)),
+			"release":        p.ReleaseDate,
+			"api_calls":      strings.Join(p.APICalls, ","),
 		},
 		Provenance: &adapt.Provenance{Generator: "gitchameleon", Source: source},
 		Env:        &env,

@@ -1,0 +1,264 @@
+package versioned
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/syntax"
+)
+
+// APIHitMode says what APIHit does with code that does not parse.
+type APIHitMode uint8
+
+// API hit modes. The zero value is invalid.
+const (
+	// APIHitSkip leaves unparseable code unscored, as upstream's
+	// api_hitrate.py does (which inflates the rate).
+	APIHitSkip APIHitMode = iota + 1
+	// APIHitStrict counts unparseable code as a miss.
+	APIHitStrict
+)
+
+// APIHit reports whether code calls every API in apis (the paper's API
+// hit rate: "% of generated solutions that call all APIs in the
+// ground-truth solution"), and whether the code was scored at all. An
+// empty apis is a hit, as upstream counts it.
+//
+// Calls are collected as dotted names with import aliases resolved, as
+// upstream's algorithm does for Python: after "import numpy as np",
+// np.sum(...) is "numpy.sum"; after "from scipy.stats import norm",
+// norm.logcdf(...) is "scipy.stats.norm.logcdf"; other names stay as
+// written ("input_tensor.numpy"). For Go, a package's calls are qualified
+// by its import path ("golang.org/x/exp/slices.SortFunc"), and a method
+// call on a variable declared in the file with a package's type
+// ("var g errgroup.Group", "g := new(errgroup.Group)", "g := &errgroup.Group{}")
+// by the type ("golang.org/x/sync/errgroup.Group.Go").
+func APIHit(lang, code string, apis []string, mode APIHitMode) (hit, scored bool) {
+	var calls map[string]bool
+	var ok bool
+	switch lang {
+	case adapt.Go:
+		calls, ok = goCalls(code)
+	default:
+		calls, ok = pythonCalls(code)
+	}
+	if !ok {
+		return false, mode == APIHitStrict
+	}
+	for _, a := range apis {
+		if !calls[a] {
+			return false, true
+		}
+	}
+	return true, true
+}
+
+// pythonCalls returns the dotted names of the calls in Python code, or
+// false when it does not parse.
+func pythonCalls(code string) (map[string]bool, bool) {
+	src := []byte(code)
+	root, err := syntax.ParseNodes(syntax.Python, src)
+	if err != nil || root.Err {
+		return nil, false
+	}
+	alias := map[string]string{}
+	root.Walk(func(n *syntax.Node) bool {
+		switch n.Type {
+		case "import_statement":
+			for _, c := range n.NamedChildren() {
+				if c.Type == "aliased_import" {
+					if name, as := c.Child("name"), c.Child("alias"); name != nil && as != nil {
+						alias[as.Text(src)] = name.Text(src)
+					}
+				}
+			}
+		case "import_from_statement":
+			mod := n.Child("module_name")
+			if mod == nil || mod.Type != "dotted_name" {
+				return false // relative imports name nothing absolute
+			}
+			prefix := mod.Text(src)
+			for _, c := range n.Children {
+				if c.Field != "name" {
+					continue
+				}
+				switch c.Type {
+				case "dotted_name":
+					alias[c.Text(src)] = prefix + "." + c.Text(src)
+				case "aliased_import":
+					if name, as := c.Child("name"), c.Child("alias"); name != nil && as != nil {
+						alias[as.Text(src)] = prefix + "." + name.Text(src)
+					}
+				}
+			}
+			return false
+		}
+		return true
+	})
+	calls := map[string]bool{}
+	root.Walk(func(n *syntax.Node) bool {
+		if n.Type == "call" {
+			if name, ok := pyDotted(n.Child("function"), src); ok {
+				head, rest, dotted := strings.Cut(name, ".")
+				if full, ok := alias[head]; ok {
+					name = full
+					if dotted {
+						name += "." + rest
+					}
+				}
+				calls[name] = true
+			}
+		}
+		return true
+	})
+	return calls, true
+}
+
+// pyDotted renders an identifier or a chain of attributes on one as a
+// dotted name.
+func pyDotted(n *syntax.Node, src []byte) (string, bool) {
+	if n == nil {
+		return "", false
+	}
+	switch n.Type {
+	case "identifier":
+		return n.Text(src), true
+	case "attribute":
+		obj, ok := pyDotted(n.Child("object"), src)
+		attr := n.Child("attribute")
+		if !ok || attr == nil {
+			return "", false
+		}
+		return obj + "." + attr.Text(src), true
+	}
+	return "", false
+}
+
+// majorSuffix is a major-version element of an import path ("v2") or of
+// a gopkg.in name ("yaml.v3").
+var majorSuffix = regexp.MustCompile(`^v[0-9]+$|\.v[0-9]+$`)
+
+// goCalls returns the qualified names of the calls in a Go file, or
+// false when it does not parse.
+func goCalls(code string) (map[string]bool, bool) {
+	f, err := parser.ParseFile(token.NewFileSet(), "solution.go", code, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, false
+	}
+	pkgs := map[string]string{}
+	for _, im := range f.Imports {
+		p, err := strconv.Unquote(im.Path.Value)
+		if err != nil {
+			continue
+		}
+		name := path.Base(p)
+		if majorSuffix.MatchString(name) && path.Dir(p) != "." {
+			if m := majorSuffix.FindString(name); m == name {
+				name = path.Base(path.Dir(p))
+			} else {
+				name = strings.TrimSuffix(name, m)
+			}
+		}
+		if im.Name != nil {
+			name = im.Name.Name
+		}
+		pkgs[name] = p
+	}
+	// qualified renders pkg.Name as importpath.Name.
+	qualified := func(e ast.Expr) string {
+		if st, ok := e.(*ast.StarExpr); ok {
+			e = st.X
+		}
+		if sel, ok := e.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok && pkgs[id.Name] != "" {
+				return pkgs[id.Name] + "." + sel.Sel.Name
+			}
+		}
+		return ""
+	}
+	// typeOf is the qualified type of an expression that makes a value
+	// of a package's type: T{}, &T{}, new(T).
+	typeOf := func(e ast.Expr) string {
+		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			e = u.X
+		}
+		switch e := e.(type) {
+		case *ast.CompositeLit:
+			return qualified(e.Type)
+		case *ast.CallExpr:
+			if id, ok := e.Fun.(*ast.Ident); ok && id.Name == "new" && len(e.Args) == 1 {
+				return qualified(e.Args[0])
+			}
+		}
+		return ""
+	}
+	vars := map[string]string{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				if q := qualified(n.Type); n.Type != nil && q != "" {
+					vars[id.Name] = q
+				} else if i < len(n.Values) {
+					if q := typeOf(n.Values[i]); q != "" {
+						vars[id.Name] = q
+					}
+				}
+			}
+		case *ast.AssignStmt:
+			if len(n.Lhs) == len(n.Rhs) {
+				for i, l := range n.Lhs {
+					if id, ok := l.(*ast.Ident); ok {
+						if q := typeOf(n.Rhs[i]); q != "" {
+							vars[id.Name] = q
+						}
+					}
+				}
+			}
+		case *ast.Field:
+			if q := qualified(n.Type); q != "" {
+				for _, id := range n.Names {
+					vars[id.Name] = q
+				}
+			}
+		}
+		return true
+	})
+	calls := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fun := call.Fun
+		switch x := fun.(type) { // generic instantiation: F[T](...)
+		case *ast.IndexExpr:
+			fun = x.X
+		case *ast.IndexListExpr:
+			fun = x.X
+		}
+		switch x := fun.(type) {
+		case *ast.Ident:
+			calls[x.Name] = true
+		case *ast.SelectorExpr:
+			if id, ok := x.X.(*ast.Ident); ok {
+				switch {
+				case pkgs[id.Name] != "":
+					calls[pkgs[id.Name]+"."+x.Sel.Name] = true
+				case vars[id.Name] != "":
+					calls[vars[id.Name]+"."+x.Sel.Name] = true
+				default:
+					calls[id.Name+"."+x.Sel.Name] = true
+				}
+			}
+		}
+		return true
+	})
+	return calls, true
+}

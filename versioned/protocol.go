@@ -1,0 +1,313 @@
+package versioned
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/exec"
+)
+
+// Protocol is a way of asking a model for solutions (paper §3.1): a first
+// prompt, then up to Repairs self-debug rounds for the tasks whose
+// visible tests fail, each showing the model its last solution and the
+// visible tests' trace (Fig. 18). The verdict is always on the hidden
+// tests.
+type Protocol struct {
+	// Name identifies the protocol in results and tables.
+	Name string
+	// Doc says what it does.
+	Doc string
+	// First makes the template of the first prompt.
+	First func(PromptOptions) *adapt.Template
+	// Repairs is the number of self-debug rounds; 0 means none.
+	Repairs int
+}
+
+// The paper's protocols.
+var (
+	// Greedy asks once, with the zero-shot prompt.
+	Greedy = &Protocol{Name: "greedy", Doc: "zero-shot prompt, one answer", First: GreedyTemplate}
+	// CoT asks once, with the zero-shot chain-of-thought prompt.
+	CoT = &Protocol{Name: "cot", Doc: "zero-shot chain-of-thought prompt, one answer", First: CoTTemplate}
+	// SelfDebug asks with the zero-shot prompt and, when the visible tests
+	// fail, once more with the error trace.
+	SelfDebug = &Protocol{Name: "self-debug", Doc: "zero-shot prompt, then one repair round with the visible tests' trace", First: GreedyTemplate, Repairs: 1}
+)
+
+// Protocols lists the built-in protocols.
+var Protocols = []*Protocol{Greedy, CoT, SelfDebug}
+
+// RunOptions configures Run. A nil *RunOptions means the defaults.
+type RunOptions struct {
+	// Evaluate is passed to every adapt.Evaluate call (the runner, the
+	// environments, limits, concurrency, progress). Run sets Samples to
+	// 1, Template to the protocol's, K to nil and Journal to "", and skips
+	// the gold check in the repair rounds. A zero Sampling means the
+	// paper's: temperature 0, top_p 0.95.
+	Evaluate adapt.Options
+	// Prompt holds the prompt ablations.
+	Prompt PromptOptions
+}
+
+// TaskResult is what a protocol gave on one task.
+type TaskResult struct {
+	Task   string            `json:"task"`
+	Labels map[string]string `json:"labels,omitempty"`
+	// Valid is false when the task's reference failed its tests (an
+	// environment or data problem); Invalid says why. Invalid tasks are
+	// left out of every rate.
+	Valid   bool   `json:"valid"`
+	Invalid string `json:"invalid,omitempty"`
+	// Outcome, Visible and Hidden are the final verdicts: the outcome of
+	// the last run, and whether the visible and the hidden tests passed.
+	Outcome adapt.Outcome `json:"outcome"`
+	Visible bool          `json:"visible"`
+	Hidden  bool          `json:"hidden"`
+	// FirstVisible and FirstHidden are the verdicts of the first answer.
+	FirstVisible bool `json:"first_visible"`
+	FirstHidden  bool `json:"first_hidden"`
+	// Repairs is the number of self-debug rounds the task went through.
+	Repairs int `json:"repairs"`
+	// Code is the final solution; Trace the visible tests' trace of it
+	// when they failed.
+	Code  string `json:"code"`
+	Trace string `json:"trace,omitempty"`
+	// APIHit reports whether Code calls every API of the task's api_calls
+	// label (a task that lists none is a hit, as upstream counts it);
+	// APIScored is false when Code does not parse (APIHitSkip, upstream's
+	// rule).
+	APIHit    bool `json:"api_hit"`
+	APIScored bool `json:"api_scored"`
+}
+
+// Results is what a protocol gave on a set of tasks.
+type Results struct {
+	Protocol string       `json:"protocol"`
+	Model    string       `json:"model"`
+	Tasks    []TaskResult `json:"tasks"`
+	// Usage is the tokens of every round.
+	Usage adapt.Usage `json:"usage"`
+}
+
+// Run evaluates model on tasks with protocol p and returns per-task
+// verdicts. It is built on adapt.Evaluate: the first round is one
+// Evaluate (with the gold check), each repair round another over the
+// tasks whose visible tests failed, with a template that shows the
+// earlier attempt. Tasks name their visible tests in the visible_tests
+// label (VisibleTests); the hidden tests are the others, or all of them
+// when the task lists no visible tests. Cancelling ctx stops the run.
+func Run(ctx context.Context, tasks []adapt.Task, model adapt.Model, p *Protocol, o *RunOptions) (*Results, error) {
+	if p == nil || p.First == nil {
+		return nil, errors.New("versioned: Run needs a protocol with a First template")
+	}
+	var opts RunOptions
+	if o != nil {
+		opts = *o
+	}
+	base := opts.Evaluate
+	base.Samples, base.K, base.Journal = 1, nil, ""
+	if base.Sampling.Temperature == 0 && base.Sampling.TopP == 0 && base.Sampling.MaxTokens == 0 && base.Sampling.Seed == nil {
+		base.Sampling.TopP = 0.95
+	}
+	byID := make(map[string]*adapt.Task, len(tasks))
+	for i := range tasks {
+		byID[tasks[i].ID] = &tasks[i]
+	}
+	rec := &recorder{Model: model, text: map[string]string{}}
+	first := base
+	first.Template = p.First(opts.Prompt)
+	rep, err := adapt.Evaluate(ctx, tasks, rec, &first)
+	if err != nil {
+		return nil, err
+	}
+	res := &Results{Protocol: p.Name, Model: model.Name(), Usage: rep.Usage}
+	invalid := map[string]string{}
+	for _, it := range rep.Invalid {
+		invalid[it.Task] = it.Reason
+	}
+	index := map[string]int{}
+	for _, tr := range rep.PerTask {
+		t := byID[tr.Task]
+		r := TaskResult{Task: tr.Task, Labels: t.Labels, Valid: tr.Valid, Invalid: invalid[tr.Task]}
+		if tr.Valid && len(tr.Samples) > 0 {
+			r.judge(t, tr.Samples[0], rec.get(tr.Task))
+			r.FirstVisible, r.FirstHidden = r.Visible, r.Hidden
+		}
+		index[tr.Task] = len(res.Tasks)
+		res.Tasks = append(res.Tasks, r)
+	}
+	for round := 1; round <= p.Repairs; round++ {
+		attempts := map[string]Attempt{}
+		var retry []adapt.Task
+		for _, r := range res.Tasks {
+			if r.Valid && !r.Visible {
+				attempts[r.Task] = Attempt{Code: r.Code, Trace: r.Trace}
+				retry = append(retry, *byID[r.Task])
+			}
+		}
+		if len(retry) == 0 {
+			break
+		}
+		rr := base
+		rr.NoGold = true
+		rr.Template = &adapt.Template{
+			Name: "gitchameleon-self-debug",
+			Doc:  "GitChameleon self-debug prompt (Fig. 18)",
+			Render: func(t *adapt.Task) ([]adapt.Message, error) {
+				return RepairMessages(t, attempts[t.ID])
+			},
+		}
+		rec = &recorder{Model: model, text: map[string]string{}}
+		rep, err := adapt.Evaluate(ctx, retry, rec, &rr)
+		if err != nil {
+			return nil, err
+		}
+		res.Usage = res.Usage.Add(rep.Usage)
+		for _, tr := range rep.PerTask {
+			if len(tr.Samples) == 0 {
+				continue
+			}
+			r := &res.Tasks[index[tr.Task]]
+			r.judge(byID[tr.Task], tr.Samples[0], rec.get(tr.Task))
+			r.Repairs = round
+		}
+	}
+	for i := range res.Tasks {
+		r := &res.Tasks[i]
+		if r.Valid {
+			t := byID[r.Task]
+			r.APIHit, r.APIScored = APIHit(t.Language, r.Code, splitList(t.Labels["api_calls"]), APIHitSkip)
+		}
+	}
+	return res, nil
+}
+
+// judge sets the verdicts of r from one sample's result and the
+// completion it came from.
+func (r *TaskResult) judge(t *adapt.Task, s adapt.SampleResult, completion string) {
+	visible := VisibleTests(t)
+	hidden := HiddenTests(t)
+	r.Outcome = s.Outcome
+	r.Visible = testsPassed(s, visible)
+	r.Hidden = testsPassed(s, hidden)
+	r.Code = completion
+	if a, err := adapt.Extract(t, completion); err == nil {
+		r.Code = a.Code
+	}
+	r.Trace = ""
+	if !r.Visible {
+		r.Trace = TopLevelTrace(s, visible)
+	}
+}
+
+// HiddenTests returns the names of the task's hidden tests: the tests
+// VisibleTests does not list, or all of them when it lists every test.
+func HiddenTests(t *adapt.Task) []string {
+	vis := map[string]bool{}
+	for _, n := range VisibleTests(t) {
+		vis[n] = true
+	}
+	var hidden, all []string
+	for _, tc := range t.Tests {
+		all = append(all, tc.Name)
+		if !vis[tc.Name] {
+			hidden = append(hidden, tc.Name)
+		}
+	}
+	if len(hidden) == 0 {
+		return all
+	}
+	return hidden
+}
+
+// testsPassed reports whether the run finished (passed or failed, not a
+// compile error, timeout or crash) and every named test passed.
+func testsPassed(s adapt.SampleResult, names []string) bool {
+	if s.Outcome != adapt.OutcomePassed && s.Outcome != adapt.OutcomeFailed {
+		return false
+	}
+	for _, n := range names {
+		if !s.Passed(n) {
+			return false
+		}
+	}
+	return len(names) > 0
+}
+
+// TopLevelTrace is the trace a self-debug prompt shows for a failed run
+// of the visible tests: the compiler's or the extraction's message, or,
+// for each visible test that did not pass, its last traceback (Python)
+// or its message.
+func TopLevelTrace(s adapt.SampleResult, visible []string) string {
+	switch s.Outcome {
+	case adapt.OutcomeCompileError, adapt.OutcomeNoCode, adapt.OutcomeWrongName, adapt.OutcomeModelError:
+		return strings.TrimSpace(s.Detail)
+	case adapt.OutcomePassed, adapt.OutcomeFailed:
+	default:
+		return strings.TrimSpace(s.Outcome.String() + ": " + s.Detail)
+	}
+	var b strings.Builder
+	for _, n := range visible {
+		for _, to := range s.Tests {
+			if to.Name != n || to.Status == exec.TestPassed {
+				continue
+			}
+			msg := to.Message
+			if i := strings.LastIndex(msg, "Traceback (most recent call last):"); i >= 0 {
+				msg = msg[i:]
+			}
+			if b.Len() > 0 {
+				b.WriteString("\n\n")
+			}
+			if len(visible) > 1 {
+				b.WriteString(n + ":\n")
+			}
+			b.WriteString(strings.TrimSpace(msg))
+		}
+	}
+	return b.String()
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// recorder is a Model that keeps the first completion of each task, the
+// solution a repair round shows and the API hit rate scores.
+type recorder struct {
+	adapt.Model
+	mu   sync.Mutex
+	text map[string]string
+}
+
+func (r *recorder) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+	comps, err := r.Model.Complete(ctx, req)
+	if err == nil && len(comps) > 0 && req.Task != nil {
+		r.mu.Lock()
+		r.text[req.Task.ID] = comps[0].Text
+		r.mu.Unlock()
+	}
+	return comps, err
+}
+
+func (r *recorder) get(id string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.text[id]
+}
+
+// String describes the results in one line, for logs.
+func (r *Results) String() string {
+	h, v := r.Rate(func(t *TaskResult) (bool, bool) { return t.Hidden, true }), r.Rate(func(t *TaskResult) (bool, bool) { return t.Visible, true })
+	return fmt.Sprintf("%s/%s: hidden %d/%d, visible %d/%d", r.Model, r.Protocol, h.Passed, h.N, v.Passed, v.N)
+}

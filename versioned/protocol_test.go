@@ -1,0 +1,260 @@
+package versioned_test
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/versioned"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden prompt files in testdata/prompts")
+
+// medianProblem is a GitChameleon record whose visible test tells
+// statistics.median from statistics.median_low.
+const medianProblem = `{"example_id":"1","python_version":"3.11","library":"statistics","version":"3.11","problem":"Return the median of the values, the mean of the two middle ones for an even count.","starting_code":"import statistics\ndef mid(values):\n","solution":"    return statistics.median(values)","test":"assert mid([3, 1, 2]) == 2\nassert mid([1, 2, 3, 4]) == 2.5\n","type_of_change":"output behaviour","name_of_class_or_func":"mid","additional_dependencies":"numpy==1.24.2","functional":1,"webdev":0,"solution_api_call":true,"api_calls":["statistics.median"],"release_date":"2022-10","docs":[]}`
+
+func medianTask(t *testing.T) adapt.Task {
+	t.Helper()
+	ps, err := versioned.Read(strings.NewReader(medianProblem), "median.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, err := ps[0].Task("median.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return task
+}
+
+// scripted answers wrong to a first prompt, and right to a self-debug
+// prompt whose trace holds want. It records the prompts it was sent.
+type scripted struct {
+	wrong, right, want string
+
+	mu      sync.Mutex
+	prompts [][]adapt.Message
+}
+
+func (m *scripted) Name() string { return "scripted" }
+
+func (m *scripted) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+	m.mu.Lock()
+	m.prompts = append(m.prompts, req.Messages)
+	m.mu.Unlock()
+	user := req.Messages[len(req.Messages)-1].Content
+	answer := m.wrong
+	if _, trace, ok := strings.Cut(user, "<Trace>"); ok && strings.Contains(trace, m.want) {
+		answer = m.right
+	}
+	return []adapt.Completion{{Text: "Here it is:\n```" + req.Task.Language + "\n" + answer + "```\n", FinishReason: "stop"}}, nil
+}
+
+func TestSelfDebugRepairs(t *testing.T) {
+	sb := exectest.ForkServer(t)
+	task := medianTask(t)
+	const (
+		wrong = "import statistics\ndef mid(values):\n    return statistics.median_low(values)\n"
+		right = "import statistics\ndef mid(values):\n    return statistics.median(values)\n"
+	)
+	ctx := context.Background()
+	opts := &versioned.RunOptions{Evaluate: adapt.Options{Runner: sb}}
+
+	greedy := &scripted{wrong: wrong, right: right, want: "AssertionError"}
+	g, err := versioned.Run(ctx, []adapt.Task{task}, greedy, versioned.Greedy, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := g.Tasks[0]
+	if !r.Valid || r.Visible || r.Hidden || r.Repairs != 0 || r.Code != wrong || len(greedy.prompts) != 1 {
+		t.Fatalf("greedy: %+v after %d prompts", r, len(greedy.prompts))
+	}
+	if r.Outcome != adapt.OutcomeFailed || !strings.Contains(r.Trace, "AssertionError") || !strings.HasPrefix(r.Trace, "Traceback (most recent call last):") {
+		t.Fatalf("greedy outcome %s, trace:\n%s", r.Outcome, r.Trace)
+	}
+	// statistics.median_low is not statistics.median: an API miss.
+	if !r.APIScored || r.APIHit {
+		t.Errorf("greedy API hit %v scored %v, want a scored miss", r.APIHit, r.APIScored)
+	}
+
+	sd := &scripted{wrong: wrong, right: right, want: "AssertionError"}
+	s, err := versioned.Run(ctx, []adapt.Task{task}, sd, versioned.SelfDebug, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = s.Tasks[0]
+	if !r.Visible || !r.Hidden || r.FirstVisible || r.FirstHidden || r.Repairs != 1 || r.Code != right || r.Trace != "" || !r.APIHit {
+		t.Fatalf("self-debug: %+v", r)
+	}
+	if len(sd.prompts) != 2 {
+		t.Fatalf("self-debug sent %d prompts, want 2", len(sd.prompts))
+	}
+	repair := sd.prompts[1][1].Content
+	for _, want := range []string{"<Generated Solution>\n" + strings.TrimRight(wrong, "\n") + "\n</Generated Solution>", "<Trace>\nTraceback (most recent call last):", "AssertionError\n</Trace>", "<Extra Dependencies>\nnumpy==1.24.2\n</Extra Dependencies>"} {
+		if !strings.Contains(repair, want) {
+			t.Errorf("the repair prompt lacks %q:\n%s", want, repair)
+		}
+	}
+	if got, want := s.Hidden().String(), "100.0±0.0"; got != want {
+		t.Errorf("self-debug hidden rate %s, want %s", got, want)
+	}
+	if got, want := g.Hidden().String(), "0.0±0.0"; got != want {
+		t.Errorf("greedy hidden rate %s, want %s", got, want)
+	}
+
+	// A model that is right at once is not asked again.
+	once := &scripted{wrong: right, right: right, want: "AssertionError"}
+	s, err = versioned.Run(ctx, []adapt.Task{task}, once, versioned.SelfDebug, opts)
+	if err != nil || !s.Tasks[0].Hidden || s.Tasks[0].Repairs != 0 || len(once.prompts) != 1 {
+		t.Fatalf("right at once: %v %+v, %d prompts", err, s.Tasks[0], len(once.prompts))
+	}
+}
+
+// TestSelfDebugGo: a model that writes x/exp's old SortFunc (a less
+// func) for the version where it takes a cmp func fails greedy, and
+// fixes it from the compiler's message in the self-debug round.
+func TestSelfDebugGo(t *testing.T) {
+	tasks, err := versioned.GoTasks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]adapt.Task{}
+	for _, task := range tasks {
+		byID[task.ID] = task
+	}
+	cmpTask, lessTask := byID["xexp-sortfunc-cmp"], byID["xexp-sortfunc-less"]
+	mc := goModCache(t)
+	sb := exectest.Sandbox(t)
+	cache := &versioned.Cache{Dir: filepath.Join(cacheDir(t), "envs"), Builder: &versioned.GoModules{ModCache: mc}}
+	opts := &versioned.RunOptions{Evaluate: adapt.Options{Runner: sb, Environments: &versioned.Provider{Provisioner: cache, Strict: true}}}
+	m := &scripted{wrong: lessTask.Reference, right: cmpTask.Reference, want: "does not match inferred type func(a Person, b Person) int"}
+	ctx := context.Background()
+	g, err := versioned.Run(ctx, []adapt.Task{cmpTask}, m, versioned.Greedy, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := g.Tasks[0]; !r.Valid || r.Hidden || r.Outcome != adapt.OutcomeCompileError || !strings.Contains(r.Trace, "./solution.go:") {
+		t.Fatalf("greedy: %+v", r)
+	}
+	s, err := versioned.Run(ctx, []adapt.Task{cmpTask}, m, versioned.SelfDebug, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := s.Tasks[0]; !r.Hidden || !r.Visible || r.Repairs != 1 || !r.APIHit || !r.APIScored {
+		t.Fatalf("self-debug: %+v", r)
+	}
+}
+
+// TestPromptsGolden renders the three prompts for a GitChameleon problem
+// and a Go problem and compares them with testdata/prompts (-update
+// rewrites them).
+func TestPromptsGolden(t *testing.T) {
+	gotasks, err := versioned.GoTasks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	goTask := gotasks[slices.IndexFunc(gotasks, func(t adapt.Task) bool { return t.ID == "xexp-sortfunc-cmp" })]
+	pyTask := medianTask(t)
+	attempt := versioned.Attempt{
+		Code:  "import statistics\ndef mid(values):\n    return statistics.median_low(values)",
+		Trace: "Traceback (most recent call last):\n  File \"visible_test_sample_1.py\", line 5, in <module>\nAssertionError",
+	}
+	render := func(tm *adapt.Template, task adapt.Task) []adapt.Message {
+		msgs, err := tm.Render(&task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return msgs
+	}
+	repair := func(task adapt.Task, a versioned.Attempt) []adapt.Message {
+		msgs, err := versioned.RepairMessages(&task, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return msgs
+	}
+	cases := []struct {
+		name string
+		msgs []adapt.Message
+	}{
+		{"python-greedy", render(versioned.GreedyTemplate(versioned.PromptOptions{}), pyTask)},
+		{"python-cot", render(versioned.CoTTemplate(versioned.PromptOptions{}), pyTask)},
+		{"python-greedy-noversion", render(versioned.GreedyTemplate(versioned.PromptOptions{NoVersion: true}), pyTask)},
+		{"python-self-debug", repair(pyTask, attempt)},
+		{"go-greedy", render(versioned.GreedyTemplate(versioned.PromptOptions{}), goTask)},
+		{"go-self-debug", repair(goTask, versioned.Attempt{Code: "package solution", Trace: "./solution.go:14:26: in call to slices.SortFunc"})},
+	}
+	for _, c := range cases {
+		var b strings.Builder
+		for _, m := range c.msgs {
+			b.WriteString("=== " + m.Role + "\n" + m.Content + "\n")
+		}
+		file := filepath.Join("testdata", "prompts", c.name+".golden")
+		if *update {
+			if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(string(want), b.String()); d != "" {
+			t.Errorf("%s prompt (-want +got):\n%s", c.name, d)
+		}
+	}
+}
+
+// TestPromptStructure pins the parts of the prompts the digest quotes
+// (spec/gitchameleon.md §2.4) independently of the golden files: the
+// user prompt's layout with its duplicated "2.", the library as
+// lib==ver, and the guidelines of each system prompt.
+func TestPromptStructure(t *testing.T) {
+	task := medianTask(t)
+	msgs, err := versioned.GreedyTemplate(versioned.PromptOptions{}).Render(&task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantUser := "1. Required Library:\n<library>\nstatistics==3.11\n</library>\n\n2. Python version:\n<python>\n3.11\n</python>\n\n2. Coding Problem:\n<coding_problem>\nReturn the median of the values, the mean of the two middle ones for an even count.\n</coding_problem>\n\n3. Starter Code:\n<starter_code>\nimport statistics\ndef mid(values):\n</starter_code>"
+	if d := cmp.Diff(wantUser, msgs[1].Content); d != "" {
+		t.Errorf("user prompt (-want +got):\n%s", d)
+	}
+	sys := msgs[0].Content
+	for _, want := range []string{"You are a skilled Python programmer", "1. Use the required library in your solution.", "6. Output only the code block and nothing else.", "Here are the key elements for this task:"} {
+		if !strings.Contains(sys, want) {
+			t.Errorf("greedy system prompt lacks %q", want)
+		}
+	}
+	if !strings.HasSuffix(sys, "Here are the key elements for this task:") {
+		t.Error("greedy system prompt does not end with the paper's closing line")
+	}
+	cot, _ := versioned.CoTTemplate(versioned.PromptOptions{}).Render(&task)
+	for _, want := range []string{"First, let's think step-by-step.", "6. Output nothing else after the code block.", "[Step-by-step thinking]"} {
+		if !strings.Contains(cot[0].Content, want) {
+			t.Errorf("CoT system prompt lacks %q", want)
+		}
+	}
+	rep, _ := versioned.RepairMessages(&task, versioned.Attempt{Code: "x", Trace: "y"})
+	if strings.Count(rep[0].Content, "\n1. ")+strings.Count(rep[0].Content, "\n8. ") != 2 || !strings.HasPrefix(rep[0].Content, "You are an expert programming assistant.") {
+		t.Errorf("self-debug system prompt:\n%s", rep[0].Content)
+	}
+	tags := []string{"<Problem>", "<Python Version>", "<Library>", "<Version>", "<Extra Dependencies>", "<Starting Code>", "<Generated Solution>", "<Trace>"}
+	last := -1
+	for _, tag := range tags {
+		i := strings.Index(rep[1].Content, tag)
+		if i <= last {
+			t.Errorf("self-debug user prompt: %s missing or out of order", tag)
+		}
+		last = i
+	}
+}

@@ -1,0 +1,198 @@
+package versioned
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/adaptbench/adaptbench/metrics"
+)
+
+// Rate is a success rate over the valid tasks (paper §3: 100·(1/N)·Σ 1[pass]),
+// with the binomial standard error the paper's ± figures are
+// (100·sqrt(p(1−p)/N)) and a 95% Wilson interval.
+type Rate struct {
+	Passed int `json:"passed"`
+	N      int `json:"n"`
+	// Percent and SE are in percent.
+	Percent float64          `json:"percent"`
+	SE      float64          `json:"se"`
+	CI95    metrics.Interval `json:"ci95"`
+}
+
+// NewRate returns the rate of passed out of n.
+func NewRate(passed, n int) Rate {
+	r := Rate{Passed: passed, N: n}
+	if n == 0 {
+		return r
+	}
+	p := float64(passed) / float64(n)
+	r.Percent = 100 * p
+	r.SE = 100 * math.Sqrt(p*(1-p)/float64(n))
+	if ci, err := metrics.Wilson(passed, n, 0.95); err == nil {
+		r.CI95 = ci
+	}
+	return r
+}
+
+// String renders the rate as the paper's tables do: "48.8±2.8".
+func (r Rate) String() string {
+	if r.N == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f±%.1f", r.Percent, r.SE)
+}
+
+// Rate counts, over the valid tasks for which f's second result is true,
+// those for which its first is.
+func (r *Results) Rate(f func(*TaskResult) (pass, counted bool)) Rate {
+	passed, n := 0, 0
+	for i := range r.Tasks {
+		t := &r.Tasks[i]
+		if !t.Valid {
+			continue
+		}
+		if ok, counted := f(t); counted {
+			n++
+			if ok {
+				passed++
+			}
+		}
+	}
+	return NewRate(passed, n)
+}
+
+// Hidden is the hidden success rate, the benchmark's primary metric.
+func (r *Results) Hidden() Rate {
+	return r.Rate(func(t *TaskResult) (bool, bool) { return t.Hidden, true })
+}
+
+// Visible is the visible success rate.
+func (r *Results) Visible() Rate {
+	return r.Rate(func(t *TaskResult) (bool, bool) { return t.Visible, true })
+}
+
+// APIHitRate is the share of scored solutions that call every API of
+// their task's api_calls (paper §3, after Wang et al. 2024a).
+func (r *Results) APIHitRate() Rate {
+	return r.Rate(func(t *TaskResult) (bool, bool) { return t.APIHit, t.APIScored })
+}
+
+// Group is the rates of the tasks that share one value of a breakdown.
+type Group struct {
+	By      string `json:"by"`
+	Value   string `json:"value"`
+	Hidden  Rate   `json:"hidden"`
+	Visible Rate   `json:"visible"`
+	APIHit  Rate   `json:"api_hit"`
+}
+
+// Breakdowns the paper reports (Figs. 7, 10, 11): a name and the value a
+// task's labels give.
+var (
+	ByLibrary  = Breakdown{Name: "library", Value: func(l map[string]string) string { return l["library"] }}
+	ByCategory = Breakdown{Name: "category", Value: func(l map[string]string) string { return l["category"] }}
+	// ByRuntime is the Python version, or the Go version of a Go task.
+	ByRuntime = Breakdown{Name: "runtime", Value: func(l map[string]string) string {
+		if v := l["python"]; v != "" {
+			return "python " + v
+		}
+		if v := l["go"]; v != "" {
+			return "go " + v
+		}
+		return ""
+	}}
+	// ByYear is the release year of the version the task names.
+	ByYear = Breakdown{Name: "year", Value: func(l map[string]string) string {
+		y, _, _ := strings.Cut(l["release"], "-")
+		return y
+	}}
+)
+
+// Breakdown names a way of grouping tasks by their labels.
+type Breakdown struct {
+	Name  string
+	Value func(labels map[string]string) string
+}
+
+// Breakdowns lists the built-in breakdowns.
+var Breakdowns = []Breakdown{ByLibrary, ByCategory, ByRuntime, ByYear}
+
+// Breakdown groups the valid tasks by b, in increasing order of value.
+// Tasks for which b gives "" are left out.
+func (r *Results) Breakdown(b Breakdown) []Group {
+	byValue := map[string]*Results{}
+	for _, t := range r.Tasks {
+		v := b.Value(t.Labels)
+		if !t.Valid || v == "" {
+			continue
+		}
+		g := byValue[v]
+		if g == nil {
+			g = &Results{}
+			byValue[v] = g
+		}
+		g.Tasks = append(g.Tasks, t)
+	}
+	values := make([]string, 0, len(byValue))
+	for v := range byValue {
+		values = append(values, v)
+	}
+	slices.Sort(values)
+	out := make([]Group, 0, len(values))
+	for _, v := range values {
+		g := byValue[v]
+		out = append(out, Group{By: b.Name, Value: v, Hidden: g.Hidden(), Visible: g.Visible(), APIHit: g.APIHitRate()})
+	}
+	return out
+}
+
+// TableRow is one model's row of the paper's Table 1: its greedy,
+// self-debug and chain-of-thought results (nil: not run).
+type TableRow struct {
+	Model                 string
+	Greedy, SelfDebug, CoT *Results
+}
+
+// WriteTable writes rows in the layout of the paper's Table 1, as
+// Markdown: success rates and API hit rates with standard errors.
+func WriteTable(w io.Writer, rows []TableRow) error {
+	var b strings.Builder
+	b.WriteString("| Model | Greedy Hidden | Greedy Visible | Greedy API | SD Hidden | SD Visible | SD API | CoT Hidden | CoT API |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
+	cell := func(r *Results, f func(*Results) Rate) string {
+		if r == nil {
+			return "–"
+		}
+		return f(r).String()
+	}
+	hidden, visible, api := (*Results).Hidden, (*Results).Visible, (*Results).APIHitRate
+	for _, r := range rows {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.Model,
+			cell(r.Greedy, hidden), cell(r.Greedy, visible), cell(r.Greedy, api),
+			cell(r.SelfDebug, hidden), cell(r.SelfDebug, visible), cell(r.SelfDebug, api),
+			cell(r.CoT, hidden), cell(r.CoT, api))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteBreakdowns writes, for each breakdown, a Markdown table of hidden
+// success, visible success and API hit rate per value, for one set of
+// results.
+func WriteBreakdowns(w io.Writer, r *Results, bs ...Breakdown) error {
+	var b strings.Builder
+	for i, bd := range bs {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "| %s | N | Hidden | Visible | API |\n|---|---|---|---|---|\n", bd.Name)
+		for _, g := range r.Breakdown(bd) {
+			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", g.Value, g.Hidden.N, g.Hidden, g.Visible, g.APIHit)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
