@@ -34,7 +34,9 @@ const (
 // upstream's algorithm does for Python: after "import numpy as np",
 // np.sum(...) is "numpy.sum"; after "from scipy.stats import norm",
 // norm.logcdf(...) is "scipy.stats.norm.logcdf"; other names stay as
-// written ("input_tensor.numpy"). For Go, a package's calls are qualified
+// written ("input_tensor.numpy"), and a method called on a computed
+// value is its bare name (df.groupby(...).sum() calls "df.groupby" and
+// "sum"), the form the dataset's labels use. For Go, a package's calls are qualified
 // by its import path ("golang.org/x/exp/slices.SortFunc"), and a method
 // call on a variable declared in the file with a package's type
 // ("var g errgroup.Group", "g := new(errgroup.Group)", "g := &errgroup.Group{}")
@@ -104,7 +106,17 @@ func pythonCalls(code string) (map[string]bool, bool) {
 	calls := map[string]bool{}
 	root.Walk(func(n *syntax.Node) bool {
 		if n.Type == "call" {
-			if name, ok := pyDotted(n.Child("function"), src); ok {
+			fn := n.Child("function")
+			if fn != nil && fn.Type == "attribute" {
+				if _, ok := pyDotted(fn.Child("object"), src); !ok {
+					// A method of a computed value, (a < b).bool(): its name.
+					if attr := fn.Child("attribute"); attr != nil {
+						calls[attr.Text(src)] = true
+					}
+					return true
+				}
+			}
+			if name, ok := pyDotted(fn, src); ok {
 				head, rest, dotted := strings.Cut(name, ".")
 				if full, ok := alias[head]; ok {
 					name = full

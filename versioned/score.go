@@ -152,7 +152,7 @@ func (r *Results) Breakdown(b Breakdown) []Group {
 // TableRow is one model's row of the paper's Table 1: its greedy,
 // self-debug and chain-of-thought results (nil: not run).
 type TableRow struct {
-	Model                 string
+	Model                  string
 	Greedy, SelfDebug, CoT *Results
 }
 
