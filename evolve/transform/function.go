@@ -100,7 +100,7 @@ func assignmentOf(stmt *syntax.Node) *syntax.Node {
 // AddThread is S4.
 var AddThread = &Transform{
 	ID: "S4", Name: "AddThread", Family: Structural,
-	Doc: `Runs the call of "t = f(args)", f a function defined at module level, in a new
+	Doc: `Runs the call of "t = f(args)", f a function defined (once) by a def in the program, in a new
 thread: a queue, a nested "def f_thread<k>(queue_arg)" that puts (True, f(args)) or (False,
 exception) on it, a threading.Thread that is started and joined, and "t = result_f<k>"; the
 exception is raised again in the caller (GeneBench's version leaves the caller blocked on the
@@ -192,7 +192,12 @@ func threadCall(s *scopes, n *syntax.Node) *syntax.Node {
 	if sc.kind != funcScope && sc.kind != moduleScope {
 		return nil
 	}
-	if !s.module.defined[f.text(fn)] || s.resolve(occ{n: fn, sc: sc}) != s.module {
+	o, ok := s.occOf(fn)
+	if !ok {
+		return nil
+	}
+	def := s.resolve(o)
+	if def == nil || !def.defined[f.text(fn)] || len(def.bound[f.text(fn)]) != 1 {
 		return nil
 	}
 	if sc.kind == funcScope && (sc.node.Type != "function_definition" || sc.node.Has("async")) {

@@ -266,7 +266,8 @@ type edit struct {
 }
 
 // applyEdits applies non-overlapping edits to src and returns the result;
-// edits at the same offset are applied in the order given.
+// edits at the same offset are applied in the order given. A space is
+// added where an edit would glue two identifier characters together.
 func applyEdits(src []byte, edits []edit) ([]byte, error) {
 	es := slices.Clone(edits)
 	slices.SortStableFunc(es, func(a, b edit) int { return a.start - b.start })
@@ -277,7 +278,15 @@ func applyEdits(src []byte, edits []edit) ([]byte, error) {
 			return nil, fmt.Errorf("transform: edit [%d,%d) overlaps or is out of range", e.start, e.end)
 		}
 		out = append(out, src[at:e.start]...)
-		out = append(out, e.text...)
+		text := e.text
+		// Keep tokens apart: "if(x)" negated is "if not (x)", not "ifnot (x)".
+		if text != "" && len(out) > 0 && isIdentByte(out[len(out)-1]) && isIdentByte(text[0]) {
+			text = " " + text
+		}
+		if text != "" && e.end < len(src) && isIdentByte(text[len(text)-1]) && isIdentByte(src[e.end]) {
+			text += " "
+		}
+		out = append(out, text...)
 		at = e.end
 	}
 	return append(out, src[at:]...), nil
@@ -327,4 +336,8 @@ func (f *file) statementAt(off int) *syntax.Node {
 		}
 	}
 	return nil
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
