@@ -160,10 +160,17 @@ func (r *renaming) requirement(req string) string {
 // maps to its original. Placeholders, strings and comments are left
 // alone.
 func Deobfuscate(code []byte, names map[string]string) ([]byte, error) {
+	out, _, err := deobfuscate(code, names)
+	return out, err
+}
+
+// deobfuscate is Deobfuscate that also returns the renames it made, as
+// holes of code (valid as offsets only when code holds no placeholder).
+func deobfuscate(code []byte, names map[string]string) ([]byte, []Hole, error) {
 	src := []byte(placeholders.Replace(string(code)))
 	root, err := syntax.ParseNodes(syntax.Python, src)
 	if err != nil {
-		return nil, fmt.Errorf("ctxbug: %w", err)
+		return nil, nil, fmt.Errorf("ctxbug: %w", err)
 	}
 	var holes []Hole
 	for _, id := range root.Identifiers() {
@@ -173,7 +180,29 @@ func Deobfuscate(code []byte, names map[string]string) ([]byte, error) {
 	}
 	out, err := Apply(src, holes)
 	if err != nil {
-		return nil, fmt.Errorf("ctxbug: deobfuscate: %w", err)
+		return nil, nil, fmt.Errorf("ctxbug: deobfuscate: %w", err)
 	}
-	return []byte(unplaceholders.Replace(string(out))), nil
+	return []byte(unplaceholders.Replace(string(out))), holes, nil
+}
+
+// unmap maps offset o of a text that edits (holes of the original, in
+// order) produced back to the original: an offset inside a replacement
+// maps to the replaced range's start (or end, with end set).
+func unmap(o int, edits []Hole, end bool) int {
+	shift := 0
+	for _, e := range edits {
+		s := e.Start + shift
+		if o <= s {
+			break
+		}
+		n := len(e.Placeholder)
+		if o < s+n {
+			if end {
+				return e.End
+			}
+			return e.Start
+		}
+		shift += n - (e.End - e.Start)
+	}
+	return o - shift
 }

@@ -1,0 +1,277 @@
+package ctxbug
+
+import (
+	"context"
+	"math"
+	"strings"
+	"sync"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/exec"
+)
+
+// EvalOptions configures Evaluate. A nil *EvalOptions means the defaults.
+type EvalOptions struct {
+	// Runner runs the tests. nil means a Sandbox that Evaluate makes and
+	// closes (see IdentifyOptions.Runner for why not a ForkServer).
+	Runner exec.Runner
+	// Limits bounds every test run; zero fields take exec's defaults.
+	Limits exec.Limits
+	// ModelConcurrency and ExecConcurrency bound the model requests and
+	// the test runs in flight; 0 means adapt.Evaluate's defaults.
+	ModelConcurrency, ExecConcurrency int
+	// Logprobs asks the model for token log-probabilities, for the
+	// average token probability of overlooked bugs.
+	Logprobs bool
+}
+
+// Result is one benchmark task's evaluation.
+type Result struct {
+	// Task is the task's ID; Instance the CtxBug instance it comes from
+	// (for an IsoBug task, the CtxBug instance it was made from), so that
+	// results of different settings pair up.
+	Task     string `json:"task"`
+	Instance string `json:"instance"`
+	// Generator made the bugs; Model is the model tested.
+	Generator string `json:"generator"`
+	Model     string `json:"model"`
+	// Rule, AdaptTask and Setting come from the task's labels.
+	Rule      string  `json:"rule"`
+	AdaptTask string  `json:"adapt_task"`
+	Setting   Setting `json:"setting"`
+	// Valid reports whether the reference passed the tests; an invalid
+	// task counts in no score.
+	Valid bool `json:"valid"`
+	// Outcome is the sample's outcome, and Passed whether it passed.
+	Outcome adapt.Outcome `json:"outcome"`
+	Passed  bool          `json:"passed"`
+	// Bugs counts the bug locations; Resolved those where the answer has
+	// the solution's tokens (the paper's resolution: a matched node with
+	// identical text).
+	Bugs     int `json:"bugs"`
+	Resolved int `json:"resolved"`
+	// Overlooked counts the locations where the answer kept the reused
+	// code's tokens (the bug, copied).
+	Overlooked int `json:"overlooked"`
+	// ATP is the mean probability of the answer's tokens that overlap an
+	// overlooked location, over ATPTokens tokens; ATPTokens is 0 when the
+	// model gave no log-probabilities or no location was overlooked.
+	ATP       float64 `json:"atp,omitempty"`
+	ATPTokens int     `json:"atp_tokens,omitempty"`
+	// Output is the method the model gave, mapped back to the original
+	// names.
+	Output string `json:"output,omitempty"`
+}
+
+// Evaluate asks model to adapt the reused code of every task (made by
+// [Task]) with [AdaptPrompt] at temperature 0, one sample each, maps each
+// answer back to the original names, and runs the tests through
+// adapt.Evaluate (gold first: a task whose reference fails is not valid).
+// It then aligns each answer with the solution to count the bug
+// locations it resolves. Results are in task order; the adapt.Report is
+// returned too.
+func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *EvalOptions) ([]Result, *adapt.Report, error) {
+	var o EvalOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Runner == nil {
+		sb, err := exec.NewSandbox(nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer sb.Close()
+		o.Runner = sb
+	}
+	w := &unobfuscating{inner: model, raw: map[string]adapt.Completion{}, text: map[string]string{}}
+	rep, err := adapt.Evaluate(ctx, tasks, w, &adapt.Options{
+		Template: AdaptPrompt, Runner: o.Runner, Limits: o.Limits,
+		ModelConcurrency: o.ModelConcurrency, ExecConcurrency: o.ExecConcurrency,
+		Sampling: adapt.Sampling{Temperature: 0, Logprobs: o.Logprobs},
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]Result, len(tasks))
+	for i := range tasks {
+		t := &tasks[i]
+		tr := rep.PerTask[i]
+		r := Result{
+			Task: t.ID, Instance: t.Labels[LabelInstance], Generator: t.Labels[LabelGenerator], Model: model.Name(),
+			Rule: t.Labels[LabelRule], AdaptTask: t.Labels[LabelTask], Setting: Setting(t.Labels[LabelSetting]),
+			Valid: tr.Valid,
+		}
+		spans, err := BugSpans(t)
+		if err != nil {
+			return nil, nil, err
+		}
+		r.Bugs = len(spans)
+		if len(tr.Samples) > 0 {
+			r.Outcome = tr.Samples[0].Outcome
+			r.Passed = r.Outcome == adapt.OutcomePassed
+		}
+		w.mu.Lock()
+		text, raw := w.text[t.ID], w.raw[t.ID]
+		w.mu.Unlock()
+		score(t, spans, text, raw, &r)
+		out[i] = r
+	}
+	return out, rep, nil
+}
+
+// score fills in the resolution counts and ATP of r from the answer.
+func score(t *adapt.Task, spans []Span, text string, raw adapt.Completion, r *Result) {
+	a, err := adapt.Extract(t, text)
+	if err != nil {
+		return
+	}
+	r.Output = a.Code
+	holes := make([]Hole, len(spans))
+	for i, s := range spans {
+		holes[i] = Hole{Start: s.Start, End: s.End}
+	}
+	ans, err := compare([]byte(t.Reference), []byte(a.Code))
+	if err != nil {
+		return
+	}
+	var reused *comparison
+	if Setting(t.Labels[LabelSetting]) != WithoutCtxBugs {
+		reused, _ = compare([]byte(t.Reference), []byte(t.Code))
+	}
+	var overlooked []Span
+	for i, ok := range ans.resolved(holes) {
+		if ok {
+			r.Resolved++
+			continue
+		}
+		if reused == nil {
+			continue
+		}
+		sa, sr := ans.site(holes[i]), reused.site(holes[i])
+		if sa.partner != nil && sr.partner != nil && norm(sa.partner, ans.b) == norm(sr.partner, reused.b) {
+			r.Overlooked++
+			overlooked = append(overlooked, ans.region(holes[i], sa))
+		}
+	}
+	if len(overlooked) > 0 && len(raw.Logprobs) > 0 {
+		r.ATP, r.ATPTokens = atpOf(t, raw, overlooked)
+	}
+}
+
+// atpOf is the mean probability of the raw completion's tokens that
+// overlap spans, ranges of the deobfuscated answer method. It finds the
+// method in the raw text and maps the spans through the deobfuscation;
+// it gives 0 tokens when the method is not a verbatim part of the raw
+// text or the tokens do not spell it.
+func atpOf(t *adapt.Task, raw adapt.Completion, spans []Span) (float64, int) {
+	v, err := view(t)
+	if err != nil {
+		return 0, 0
+	}
+	byName := *t
+	_, byName.Target.Function = splitTarget(t.Target.Function)
+	a, err := adapt.Extract(&byName, raw.Text)
+	if err != nil {
+		return 0, 0
+	}
+	code := strings.TrimRight(a.Code, "\n")
+	base := strings.Index(raw.Text, code)
+	if base < 0 || hasPlaceholder(code) {
+		return 0, 0
+	}
+	_, edits, err := deobfuscate([]byte(code), v.Names)
+	if err != nil {
+		return 0, 0
+	}
+	var rawSpans []Span
+	for _, s := range spans {
+		rawSpans = append(rawSpans, Span{base + unmap(s.Start, edits, false), base + unmap(s.End, edits, true)})
+	}
+	return ATP(raw.Logprobs, raw.Text, rawSpans)
+}
+
+// ATP is the average token probability over the tokens of text that
+// overlap any of spans (byte ranges of text): the mean of exp(logprob).
+// Token offsets come from concatenating the tokens, which must spell
+// text; n is the number of tokens averaged (0 when none overlap or the
+// tokens do not spell text).
+func ATP(tokens []adapt.TokenLogprob, text string, spans []Span) (atp float64, n int) {
+	off := 0
+	sum := 0.0
+	for _, tk := range tokens {
+		s, e := off, off+len(tk.Token)
+		if e > len(text) || text[s:e] != tk.Token {
+			return 0, 0
+		}
+		off = e
+		for _, sp := range spans {
+			if s < sp.End && sp.Start < e {
+				sum += math.Exp(tk.Logprob)
+				n++
+				break
+			}
+		}
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	return sum / float64(n), n
+}
+
+// unobfuscating is the model Evaluate asks: it passes the request on and
+// maps the code blocks of each answer back to the original names,
+// keeping the raw completion and the mapped text for scoring.
+type unobfuscating struct {
+	inner adapt.Model
+	mu    sync.Mutex
+	raw   map[string]adapt.Completion
+	text  map[string]string
+}
+
+func (u *unobfuscating) Name() string { return u.inner.Name() }
+
+func (u *unobfuscating) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+	comps, err := u.inner.Complete(ctx, req)
+	if err != nil || req.Task == nil {
+		return comps, err
+	}
+	v, err := view(req.Task)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]adapt.Completion, len(comps))
+	for i, c := range comps {
+		out[i] = c
+		if c.Err != "" {
+			continue
+		}
+		var b strings.Builder
+		for _, blk := range adapt.CodeBlocks(c.Text) {
+			code, err := Deobfuscate([]byte(blk), v.Names)
+			if err != nil {
+				code = []byte(blk)
+			}
+			b.WriteString("```python\n" + strings.TrimRight(string(code), "\n") + "\n```\n")
+		}
+		out[i].Text = b.String()
+		out[i].Logprobs = nil
+		if i == 0 {
+			u.mu.Lock()
+			u.raw[req.Task.ID] = c
+			u.text[req.Task.ID] = out[i].Text
+			u.mu.Unlock()
+		}
+	}
+	return out, nil
+}
+
+// hasPlaceholder reports whether code holds a placeholder, which
+// deobfuscation swaps for a stand-in of another length.
+func hasPlaceholder(code string) bool {
+	for _, p := range []string{Params, Return, Infill, Var} {
+		if strings.Contains(code, p) {
+			return true
+		}
+	}
+	return false
+}
