@@ -1,0 +1,179 @@
+package ctxbug_test
+
+import (
+	"context"
+	"math"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/ctxbug"
+	"github.com/adaptbench/adaptbench/exec/exectest"
+)
+
+// identifyOne generates from jobs with a scripted model giving one answer
+// per job and returns the instances kept.
+func identifyOne(t *testing.T, jobs []*ctxbug.Job, answers ...string) []*ctxbug.Instance {
+	t.Helper()
+	m := &scripted{name: "G", answers: map[string][]string{}}
+	for i, j := range jobs {
+		m.answers[j.ID] = []string{answers[i]}
+	}
+	cands, err := ctxbug.Generate(context.Background(), m, jobs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := ctxbug.Identify(context.Background(), cands, &ctxbug.IdentifyOptions{Runner: exectest.ForkServer(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range id.Candidates {
+		if c.Stage != ctxbug.StageKept {
+			t.Fatalf("%s: %s: %s", c.Job.ID, c.Stage, c.Reason)
+		}
+	}
+	return id.Instances
+}
+
+// tester is a scripted tested model: it takes the reused method out of
+// the prompt and fills an <INFILL> with "|", fixes an IsoBug's "-" to
+// "|", and copies anything else (the CtxBug) unchanged. Its tokens are
+// the answer's words, each with probability 0.5 but " +" with 0.9.
+type tester struct {
+	mu      sync.Mutex
+	prompts []string
+}
+
+func (*tester) Name() string { return "T" }
+
+var reusedRE = regexp.MustCompile("(?s)### Reused Method:\n```python\n(.*?)```")
+var tokenRE = regexp.MustCompile(`\s*\S+|\s+`)
+
+func (m *tester) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+	p := req.Messages[1].Content
+	m.mu.Lock()
+	m.prompts = append(m.prompts, p)
+	m.mu.Unlock()
+	code := reusedRE.FindStringSubmatch(p)[1]
+	code = strings.NewReplacer("<INFILL>", "|", " - ", " | ").Replace(code)
+	text := "```python\n" + code + "```"
+	var toks []adapt.TokenLogprob
+	for _, w := range tokenRE.FindAllString(text, -1) {
+		lp := math.Log(0.5)
+		if w == " +" {
+			lp = math.Log(0.9)
+		}
+		toks = append(toks, adapt.TokenLogprob{Token: w, Logprob: lp})
+	}
+	return []adapt.Completion{{Text: text, Logprobs: toks}}, nil
+}
+
+// TestBenchmarkAndEvaluate builds the three benchmark variants of one
+// CtxBug of Bits.add ("+" for "|"), with an IsoBug ("-") implanted at its
+// location, and evaluates a scripted model on them: it copies the
+// CtxBug (failing, unresolved, overlooked with probability 0.9), and
+// resolves the <INFILL> and the IsoBug.
+func TestBenchmarkAndEvaluate(t *testing.T) {
+	bases := fixtureBases(t)
+	byID := ctxbug.BaseMap(bases)
+	jobs, err := ctxbug.Jobs(bases[:1], []*ctxbug.Rule{ctxbug.OperatorRule})
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := "@staticmethod\ndef add(var_0, var_1):\n    Bits.check([var_0, var_1])\n"
+	ctxIns := identifyOne(t, jobs, fenced(head+"    return var_0 + var_1\n"))
+
+	isoJobs, err := ctxbug.IsoJobs(byID, ctxIns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "@staticmethod\ndef add(var_0, var_1):\n    Bits.check([var_0, var_1])\n    return var_0 <START>|<END> var_1\n"; isoJobs[0].Obfuscated.Code != want {
+		t.Errorf("IsoBug job:\n%s\nwant\n%s", isoJobs[0].Obfuscated.Code, want)
+	}
+	if p := ctxbug.InfillPrompt(isoJobs[0]); !strings.Contains(p, "Implant a bug inside each marked span") {
+		t.Errorf("IsoBug prompt:\n%s", p)
+	}
+	isoIns := identifyOne(t, isoJobs, fenced(head+"    return var_0 <START>-<END> var_1\n"))
+	if got := isoIns[0].Bugs[0].VariantText; got != "-" || isoIns[0].Parent != ctxIns[0].ID {
+		t.Errorf("IsoBug instance: bug %q, parent %q", got, isoIns[0].Parent)
+	}
+
+	var tasks []adapt.Task
+	for _, s := range []ctxbug.Setting{ctxbug.WithCtxBugs, ctxbug.WithoutCtxBugs} {
+		ts, err := ctxbug.Tasks(byID, ctxIns, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tasks = append(tasks, ts...)
+	}
+	ts, err := ctxbug.Tasks(byID, isoIns, ctxbug.WithIsoBugs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks = append(tasks, ts...)
+	if _, err := ctxbug.Tasks(byID, isoIns, ctxbug.WithCtxBugs); err == nil {
+		t.Error("an IsoBug instance made a CtxBug task")
+	}
+	codes := []string{tasks[0].Code, tasks[1].Code, tasks[2].Code}
+	wantCodes := []string{
+		"@staticmethod\ndef add(states, stat):\n    Bits.check([states, stat])\n    return states + stat\n",
+		"@staticmethod\ndef add(states, stat):\n    Bits.check([states, stat])\n    return states <INFILL> stat\n",
+		"@staticmethod\ndef add(states, stat):\n    Bits.check([states, stat])\n    return states - stat\n",
+	}
+	if diff := cmp.Diff(wantCodes, codes); diff != "" {
+		t.Errorf("reused code per setting (-want +got):\n%s", diff)
+	}
+	for _, tk := range tasks {
+		if tk.Labels[ctxbug.LabelBugs] != "86-87" || tk.Labels[ctxbug.LabelInstance] != ctxIns[0].ID || tk.Provenance.Parent != "Fixture_0.add" {
+			t.Errorf("%s: labels %v, provenance %+v", tk.ID, tk.Labels, tk.Provenance)
+		}
+	}
+
+	m := &tester{}
+	res, _, err := ctxbug.Evaluate(context.Background(), tasks, m, &ctxbug.EvalOptions{Runner: exectest.ForkServer(t), Logprobs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantPrompt := "Please adapt the provided method `add` to the class context of `var_2`. The adapted method should perform the function in the following description: ```Add the status var_1 to var_0.\n:param var_0: the current status, int\n:param var_1: the status to add, int\n:return: the new status, int```\n\n" +
+		"### Reused Method:\n```python\n@staticmethod\ndef add(var_0, var_1):\n    var_2.var_4([var_0, var_1])\n    return var_0 + var_1\n```\n\n" +
+		"### Class Context:\n```python\nclass var_2:\n\n    @staticmethod\n    def var_3(states, stat):\n        var_2.var_4([states, stat])\n        return (states & stat) == stat\n\n    @staticmethod\n    def var_4(args):\n        for arg in args:\n            if arg < 0:\n                raise ValueError(\"negative\")\n```\n\n" +
+		"Please write out the adapted method `add` in one Python code block."
+	var prompt string
+	for _, p := range m.prompts {
+		if strings.Contains(p, "return var_0 + var_1") {
+			prompt = p
+		}
+	}
+	if diff := cmp.Diff(wantPrompt, prompt); diff != "" {
+		t.Errorf("adaptation prompt (-want +got):\n%s", diff)
+	}
+	type summary struct {
+		Setting                       ctxbug.Setting
+		Valid, Passed                 bool
+		Bugs, Resolved, Overlooked, N int
+		ATP                           float64
+	}
+	var got []summary
+	for _, r := range res {
+		got = append(got, summary{r.Setting, r.Valid, r.Passed, r.Bugs, r.Resolved, r.Overlooked, r.ATPTokens, math.Round(r.ATP*1000) / 1000})
+	}
+	want := []summary{
+		{ctxbug.WithCtxBugs, true, false, 1, 0, 1, 1, 0.9},
+		{ctxbug.WithoutCtxBugs, true, true, 1, 1, 0, 0, 0},
+		{ctxbug.WithIsoBugs, true, true, 1, 1, 0, 0, 0},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("results (-want +got):\n%s", diff)
+	}
+	if want := "@staticmethod\ndef add(states, stat):\n    Bits.check([states, stat])\n    return states + stat\n"; res[0].Output != want {
+		t.Errorf("answer mapped back:\n%s\nwant\n%s", res[0].Output, want)
+	}
+	rows := ctxbug.Aggregate(res)
+	if len(rows) != 3 || rows[0].Cells["functionality"] != (ctxbug.Cell{Instances: 1, Bugs: 1}) || rows[1].Cells[ctxbug.All] != (ctxbug.Cell{Instances: 1, Passed: 1, Bugs: 1, Resolved: 1}) {
+		t.Errorf("rows %+v", rows)
+	}
+}
