@@ -260,6 +260,18 @@ func TestTokenize(t *testing.T) {
 		{`a=1;b=2`, []string{"a=1", ";", "b=2"}},
 		{`lst[1:2]`, []string{"lst", "[", "1:2", "]"}},
 		{`1,000 and 3:30`, []string{"1,000", "and", "3:30"}},
+		{`a,,`, []string{"a", ",", ","}},
+		{`x = [1,`, []string{"x", "=", "[", "1", ","}},
+		{`f(a,b)`, []string{"f", "(", "a", ",", "b", ")"}},
+		{`I wanna go 'tis cannot`, []string{"I", "wan", "na", "go", "'t", "is", "can", "not"}},
+		{`it's 'x' rock'n'roll ''quoted''`, []string{"it", "'s", "'", "x", "'", "rock'n'roll", "``", "quoted", "''"}},
+		{`Gimme more'n   'twas`, []string{"Gim", "me", "more", "'n", "'t", "was"}},
+		{`x = a.b.`, []string{"x", "=", "a.b", "."}},
+		{`end.)  `, []string{"end", ".", ")"}},
+		{`e.g... ok`, []string{"e.g", "...", "ok"}},
+		{`a -- b---c`, []string{"a", "--", "b", "--", "-c"}},
+		{`x'  'y`, []string{"x", "'", "'", "y"}},
+		{"«q» “r” ‘s’ ```code```", []string{"«", "q", "»", "“", "r", "”", "‘", "s", "’", "``", "`", "code", "``", "`"}},
 	} {
 		if diff := cmp.Diff(c.want, tokenize(c.in)); diff != "" {
 			t.Errorf("tokenize(%q) mismatch (-want +got):\n%s", c.in, diff)
