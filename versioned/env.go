@@ -431,25 +431,35 @@ func inspect(ctx context.Context, builder, py string, spec EnvSpec) (Manifest, e
 		return Manifest{}, fmt.Errorf("inspect %s: %w", py, err)
 	}
 	m := Manifest{Builder: builder, Python: py, PythonVersion: r.Version}
-	have := map[string]string{}
 	for _, d := range r.Dists {
 		m.Installed = append(m.Installed, adapt.Package{Name: d[0], Version: d[1]})
-		have[canonicalName(d[0])] = d[1]
 	}
-	if spec.Python != "" && r.Version != spec.Python && !strings.HasPrefix(r.Version, spec.Python+".") {
-		m.Mismatches = append(m.Mismatches, fmt.Sprintf("python %s, want %s", r.Version, spec.Python))
+	m.Mismatches = mismatches(r.Version, m.Installed, spec)
+	m.Faithful = len(m.Mismatches) == 0
+	return m, nil
+}
+
+// mismatches says how an interpreter of version python with installed
+// distributions differs from spec.
+func mismatches(python string, installed []adapt.Package, spec EnvSpec) []string {
+	var out []string
+	have := map[string]string{}
+	for _, d := range installed {
+		have[canonicalName(d.Name)] = d.Version
+	}
+	if spec.Python != "" && python != spec.Python && !strings.HasPrefix(python, spec.Python+".") {
+		out = append(out, fmt.Sprintf("python %s, want %s", python, spec.Python))
 	}
 	for _, p := range spec.Packages {
 		got, ok := have[canonicalName(p.Name)]
 		switch {
 		case !ok:
-			m.Mismatches = append(m.Mismatches, fmt.Sprintf("%s missing, want %s", p.Name, requirement(p)))
+			out = append(out, fmt.Sprintf("%s missing, want %s", p.Name, requirement(p)))
 		case p.Version != "" && !sameVersion(got, p.Version):
-			m.Mismatches = append(m.Mismatches, fmt.Sprintf("%s %s, want %s", p.Name, got, p.Version))
+			out = append(out, fmt.Sprintf("%s %s, want %s", p.Name, got, p.Version))
 		}
 	}
-	m.Faithful = len(m.Mismatches) == 0
-	return m, nil
+	return out
 }
 
 // canonicalName normalises a distribution name as PEP 503 does.

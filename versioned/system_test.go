@@ -3,12 +3,16 @@ package versioned_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/versioned"
 )
@@ -96,5 +100,117 @@ func TestSystemDataset(t *testing.T) {
 	strict := &versioned.Provider{Provisioner: sys, Strict: true}
 	if _, err := strict.Provide(ctx, *tasks[0].Env); !errors.Is(err, versioned.ErrUnfaithful) || !strings.Contains(err.Error(), "numpy") {
 		t.Fatalf("strict provider: got %v, want ErrUnfaithful naming numpy", err)
+	}
+}
+
+// systemFloor is, per library, how many of the published problems'
+// visible tests pass with the ground-truth solutions in the system
+// environment (Debian bookworm's python3 3.11 and python3-* packages),
+// as measured; wantSystemRun is how many problems ran (their library
+// installed). See TestSystemAllLibraries.
+var systemFloor = map[string]int{}
+
+const wantSystemRun = 0
+
+// TestSystemAllLibraries runs the visible test of every published problem
+// whose library the system python3 has, with the ground-truth solution,
+// in the system environment: a smoke test of the loader, the tasks, the
+// provider and the sandbox at scale, reported as not faithful (the
+// versions are Debian's, the Python 3.11). It logs the per-library counts
+// and fails when fewer pass than measured.
+func TestSystemAllLibraries(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs every problem whose library the system python3 has")
+	}
+	dir := dataDir(t)
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("no /usr/bin/python3")
+	}
+	ctx := context.Background()
+	sys := &versioned.Cache{Dir: cacheDir(t), Builder: &versioned.System{}}
+	ps, err := versioned.LoadFile(filepath.Join(dir, "dataset.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe, err := sys.Provision(ctx, versioned.EnvSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]string{}
+	for _, p := range probe.Manifest.Installed {
+		have[strings.ToLower(strings.ReplaceAll(p.Name, "_", "-"))] = p.Version
+	}
+	var picked []versioned.Problem
+	libs := map[string]string{}
+	for _, p := range ps {
+		if v, ok := have[strings.ToLower(p.Library)]; ok {
+			picked = append(picked, p)
+			libs[p.Library] = v
+		}
+	}
+	t.Logf("system python3 %s has %d of the dataset's libraries: %v", probe.Manifest.PythonVersion, len(libs), libs)
+	tasks, err := versioned.Tasks(picked, "dataset.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sols, err := versioned.LoadSolutionsFile(filepath.Join(dir, "ground_truth_solutions.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb := exectest.Sandbox(t)
+	p := &versioned.Provider{Provisioner: sys, Env: []string{"OMP_NUM_THREADS=1", "MPLBACKEND=Agg"}}
+	start := time.Now()
+	rep, err := adapt.Evaluate(ctx, tasks, versioned.SolutionModel("ground-truth", sols), &adapt.Options{
+		Runner: sb, Environments: p, NoGold: true,
+		Limits: exec.Limits{WallTime: 60 * time.Second, CPUTime: 30 * time.Second},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type count struct{ pass, fail int }
+	per := map[string]*count{}
+	outcomes := map[string]map[adapt.Outcome]int{}
+	for i, tr := range rep.PerTask {
+		lib := tasks[i].Labels["library"]
+		if per[lib] == nil {
+			per[lib], outcomes[lib] = &count{}, map[adapt.Outcome]int{}
+		}
+		o := tr.Samples[0].Outcome
+		outcomes[lib][o]++
+		if o == adapt.OutcomePassed {
+			per[lib].pass++
+		} else {
+			per[lib].fail++
+		}
+	}
+	names := make([]string, 0, len(per))
+	for lib := range per {
+		names = append(names, lib)
+	}
+	slices.Sort(names)
+	total := 0
+	var b strings.Builder
+	for _, lib := range names {
+		c := per[lib]
+		total += c.pass
+		fmt.Fprintf(&b, "\n  %-14s %-8s pass %3d fail %3d  %v", lib, libs[lib], c.pass, c.fail, outcomes[lib])
+		if c.pass < systemFloor[lib] {
+			t.Errorf("%s: %d visible tests pass, measured %d", lib, c.pass, systemFloor[lib])
+		}
+	}
+	t.Logf("ground truth, system environment, %d problems in %v: %d pass%s", len(tasks), time.Since(start).Round(time.Second), total, b.String())
+	if len(tasks) < wantSystemRun {
+		t.Errorf("%d problems have their library on this machine, measured %d: install the python3-* packages the report lists", len(tasks), wantSystemRun)
+	}
+	// None of these environments is faithful: the interpreter is 3.11,
+	// which no problem names.
+	for _, task := range tasks {
+		env, err := sys.Provision(ctx, versioned.SpecOf(*task.Env))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if env.Manifest.Faithful {
+			t.Errorf("task %s: the system environment is marked faithful", task.ID)
+		}
 	}
 }
