@@ -131,8 +131,8 @@ func score(t *adapt.Task, spans []Span, text string, raw adapt.Completion, r *Re
 		holes[i] = Hole{Start: s.Start, End: s.End}
 	}
 	ans, err := compare([]byte(t.Reference), []byte(a.Code))
-	if err != nil {
-		return
+	if err != nil || ans.rb.Err {
+		return // an answer that does not parse resolves nothing
 	}
 	var reused *comparison
 	if Setting(t.Labels[LabelSetting]) != WithoutCtxBugs {

@@ -1,8 +1,10 @@
 package ctxbug
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -33,11 +35,18 @@ func (f *Funnel) Left(s Stage) int {
 	return n
 }
 
+// funnel counts cands by generator (in order of first appearance), rule
+// (in the order of Suite, other rules after it, IsoRule last) and, for
+// IsoBugs, adaptation task.
 func funnel(cands []*Candidate) []*Funnel {
 	var out []*Funnel
 	idx := map[string]*Funnel{}
+	gens := map[string]int{}
 	for _, c := range cands {
-		key := c.Generator + "\x00" + c.Job.Rule
+		if _, ok := gens[c.Generator]; !ok {
+			gens[c.Generator] = len(gens)
+		}
+		key := c.Generator + "\x00" + c.Job.Rule + "\x00" + c.Job.Task
 		f := idx[key]
 		if f == nil {
 			f = &Funnel{Generator: c.Generator, Rule: c.Job.Rule, Task: c.Job.Task, Dropped: map[Stage]int{}}
@@ -51,6 +60,23 @@ func funnel(cands []*Candidate) []*Funnel {
 			f.Dropped[c.Stage]++
 		}
 	}
+	rank := func(f *Funnel) [3]int {
+		r := len(Suite)
+		for i, s := range Suite {
+			if s.Name == f.Rule {
+				r = i
+			}
+		}
+		if f.Rule == IsoRule {
+			r = len(Suite) + 1
+		}
+		t := slices.Index(AdaptTasks, f.Task)
+		return [3]int{gens[f.Generator], r, t}
+	}
+	slices.SortStableFunc(out, func(a, b *Funnel) int {
+		ra, rb := rank(a), rank(b)
+		return cmp.Or(cmp.Compare(ra[0], rb[0]), cmp.Compare(ra[1], rb[1]), cmp.Compare(ra[2], rb[2]))
+	})
 	return out
 }
 

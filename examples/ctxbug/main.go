@@ -1,0 +1,339 @@
+// Ctxbug builds a CtxBugGen benchmark from ClassEval and evaluates models
+// on it, end to end (Zhang et al., FSE'26):
+//
+//  1. perturb every ClassEval method with the ten rules and obfuscate the
+//     templates;
+//  2. have a generator fill the holes without the target context (the
+//     built-in deterministic "implanter", a recorded replay file, or an
+//     OpenAI-compatible model);
+//  3. keep the variants that fail the class's tests and differ from the
+//     solution exactly at a perturbed node (the funnel is printed);
+//  4. implant IsoBugs at the same locations;
+//  5. write the three benchmark variants as adapt task JSONL, evaluate the
+//     tested models on them, and print the paper's tables: the
+//     generator × tested-model grid (Table 4), w/ vs w/o CtxBugs (Table 5)
+//     and w/ CtxBugs vs w/ IsoBugs on the paired subset (Table 6).
+//
+// Offline, on five classes:
+//
+//	go run ./examples/ctxbug -data ../shared/data/classeval/ClassEval_data.json -only 'ClassEval_(1|11|21|31|41)\.'
+//
+// With a model at OPENAI_BASE_URL as generator and as tested model:
+//
+//	go run ./examples/ctxbug -data ClassEval_data.json -generator openai -openai-model gpt-4o -test reference,copy,openai
+//
+// Everything is written to -out: the generator's outputs as a replay file
+// (generations.jsonl; pass it back with -generator replay -replay …), the
+// funnel, the instances, the tasks of each setting, the results and the
+// tables.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/bench/classeval"
+	"github.com/adaptbench/adaptbench/adapt/openai"
+	"github.com/adaptbench/adaptbench/ctxbug"
+	"github.com/adaptbench/adaptbench/exec"
+)
+
+func main() {
+	data := flag.String("data", "", "ClassEval_data.json")
+	only := flag.String("only", "", "use only the methods whose ID (ClassEval_N.method) matches this regular expression")
+	genName := flag.String("generator", "implanter", "generator: implanter, replay or openai")
+	replay := flag.String("replay", "", "with -generator replay: a generations.jsonl written by an earlier run")
+	openaiModel := flag.String("openai-model", "", "the model to ask at OPENAI_BASE_URL (default $OPENAI_MODEL)")
+	testNames := flag.String("test", "reference,copy", "tested models, comma-separated: reference, copy, openai")
+	samples := flag.Int("n", 1, "variants per template")
+	seed := flag.Uint64("seed", 1, "seed of the implanter")
+	cpu := flag.Duration("cpu", 20*time.Second, "CPU time per test run")
+	runnerName := flag.String("runner", "sandbox", "test runner: sandbox, or forkserver (faster; its interpreter does not see Debian's dist-packages, so the methods of classes that import numpy and the like drop out as invalid)")
+	out := flag.String("out", "ctxbug-results", "output directory")
+	flag.Parse()
+	log.SetFlags(0)
+	if *data == "" {
+		log.Fatal("ctxbug: -data names ClassEval_data.json")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		log.Fatal(err)
+	}
+
+	classes, err := classeval.LoadFile(*data)
+	if err != nil {
+		log.Fatal(err)
+	}
+	bases, err := ctxbug.FromClassEval(classes, *data)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if *only != "" {
+		re, err := regexp.Compile(*only)
+		if err != nil {
+			log.Fatal(err)
+		}
+		var keep []*ctxbug.Base
+		for _, b := range bases {
+			if re.MatchString(b.ID()) {
+				keep = append(keep, b)
+			}
+		}
+		bases = keep
+	}
+	byID := ctxbug.BaseMap(bases)
+	jobs, err := ctxbug.Jobs(bases, ctxbug.Suite)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d methods of %d classes: %d templates\n", len(bases), len(classes), len(jobs))
+
+	sandbox, err := exec.NewSandbox(nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer sandbox.Close()
+	var sb exec.Runner = sandbox
+	switch *runnerName {
+	case "sandbox":
+	case "forkserver":
+		fs, err := exec.NewForkServer(sandbox, nil)
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer fs.Close()
+		sb = fs
+	default:
+		log.Fatalf("ctxbug: unknown runner %q (want sandbox or forkserver)", *runnerName)
+	}
+	lim := exec.Limits{CPUTime: *cpu}
+
+	// Steps 2 and 3: CtxBugs.
+	gen, err := generator(*genName, *replay, *openaiModel, *out, jobs, *seed)
+	if err != nil {
+		log.Fatal(err)
+	}
+	start := time.Now()
+	cands, err := ctxbug.Generate(ctx, gen, jobs, &ctxbug.GenerateOptions{Samples: *samples})
+	if err != nil {
+		log.Fatal(err)
+	}
+	id, err := ctxbug.Identify(ctx, cands, &ctxbug.IdentifyOptions{Runner: sb, Limits: lim})
+	if err != nil {
+		log.Fatal(err)
+	}
+	must(writeRecorded(filepath.Join(*out, "generations.jsonl"), cands))
+	fmt.Printf("\n## CtxBug identification (%d candidates, %d instances, %v)\n\n", len(cands), len(id.Instances), time.Since(start).Round(time.Second))
+	must(ctxbug.WriteFunnel(os.Stdout, id.Funnel))
+	must(writeWith(filepath.Join(*out, "funnel.md"), func(w io.Writer) error { return ctxbug.WriteFunnel(w, id.Funnel) }))
+	must(writeWith(filepath.Join(*out, "instances.jsonl"), func(w io.Writer) error { return ctxbug.WriteInstances(w, id.Instances) }))
+
+	// Step 4: IsoBugs at the same locations, by the same generator.
+	isoJobs, err := ctxbug.IsoJobs(byID, id.Instances)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if im, ok := gen.(*implanter); ok {
+		for _, j := range isoJobs {
+			im.jobs[j.ID] = j
+		}
+	}
+	isoCands, err := ctxbug.Generate(ctx, gen, isoJobs, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	iso, err := ctxbug.Identify(ctx, isoCands, &ctxbug.IdentifyOptions{Runner: sb, Limits: lim})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("\n## IsoBug identification (%d candidates, %d instances)\n\n", len(isoCands), len(iso.Instances))
+	must(ctxbug.WriteFunnel(os.Stdout, iso.Funnel))
+	must(writeWith(filepath.Join(*out, "iso_instances.jsonl"), func(w io.Writer) error { return ctxbug.WriteInstances(w, iso.Instances) }))
+
+	// Step 5: the benchmark, and the tested models on it.
+	var tasks []adapt.Task
+	for _, s := range []ctxbug.Setting{ctxbug.WithCtxBugs, ctxbug.WithoutCtxBugs} {
+		ts, err := ctxbug.Tasks(byID, id.Instances, s)
+		if err != nil {
+			log.Fatal(err)
+		}
+		must(adapt.SaveFile(filepath.Join(*out, "tasks_"+string(s)+".jsonl"), ts))
+		tasks = append(tasks, ts...)
+	}
+	ts, err := ctxbug.Tasks(byID, iso.Instances, ctxbug.WithIsoBugs)
+	if err != nil {
+		log.Fatal(err)
+	}
+	must(adapt.SaveFile(filepath.Join(*out, "tasks_isobug.jsonl"), ts))
+	tasks = append(tasks, ts...)
+
+	var results []ctxbug.Result
+	for _, name := range strings.Split(*testNames, ",") {
+		m, err := tested(name, *openaiModel, *out)
+		if err != nil {
+			log.Fatal(err)
+		}
+		res, _, err := ctxbug.Evaluate(ctx, tasks, m, &ctxbug.EvalOptions{Runner: sb, Limits: lim})
+		if err != nil {
+			log.Fatal(err)
+		}
+		results = append(results, res...)
+	}
+	must(writeWith(filepath.Join(*out, "results.jsonl"), func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		for _, r := range results {
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	must(writeWith(filepath.Join(*out, "tables.md"), func(w io.Writer) error { return tables(io.MultiWriter(w, os.Stdout), results) }))
+}
+
+// tables prints the paper's Tables 4–6 for the results.
+func tables(w io.Writer, results []ctxbug.Result) error {
+	var ctxRes, woRes, isoRes []ctxbug.Result
+	for _, r := range results {
+		switch r.Setting {
+		case ctxbug.WithCtxBugs:
+			ctxRes = append(ctxRes, r)
+		case ctxbug.WithoutCtxBugs:
+			woRes = append(woRes, r)
+		case ctxbug.WithIsoBugs:
+			isoRes = append(isoRes, r)
+		}
+	}
+	rows := ctxbug.Aggregate(ctxRes)
+	var models []string
+	for _, r := range rows {
+		if !contains(models, r.Model) {
+			models = append(models, r.Model)
+		}
+	}
+	grid := rows
+	for _, m := range models {
+		grid = append(grid, ctxbug.Average(rows, m, ctxbug.WithCtxBugs))
+	}
+	fmt.Fprint(w, "\n## Table 4: CtxBug resolution (Pass@1 / RR, %)\n\n")
+	if err := ctxbug.WriteTable(w, grid); err != nil {
+		return err
+	}
+	fmt.Fprint(w, "\n## Table 5: w/ vs w/o CtxBugs (each model averaged over generators)\n\n")
+	wo := ctxbug.Aggregate(woRes)
+	var t5 []ctxbug.Row
+	for _, m := range models {
+		t5 = append(t5, ctxbug.Average(rows, m, ctxbug.WithCtxBugs), ctxbug.Average(wo, m, ctxbug.WithoutCtxBugs))
+	}
+	if err := ctxbug.WriteTable(w, t5); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	for i := 0; i+1 < len(t5); i += 2 {
+		if err := ctxbug.WriteDegradation(w, t5[i].Model, t5[i+1], t5[i]); err != nil {
+			return err
+		}
+	}
+	fmt.Fprint(w, "\n## Table 6: w/ CtxBugs vs w/ IsoBugs (paired subset)\n\n")
+	paired := ctxbug.Aggregate(ctxbug.Paired(ctxRes, isoRes))
+	isoRows := ctxbug.Aggregate(isoRes)
+	var t6 []ctxbug.Row
+	for _, m := range models {
+		t6 = append(t6, ctxbug.Average(paired, m, ctxbug.WithCtxBugs), ctxbug.Average(isoRows, m, ctxbug.WithIsoBugs))
+	}
+	if err := ctxbug.WriteTable(w, t6); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	for i := 0; i+1 < len(t6); i += 2 {
+		if err := ctxbug.WriteDegradation(w, t6[i].Model, t6[i+1], t6[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func generator(name, replay, openaiModel, out string, jobs []*ctxbug.Job, seed uint64) (adapt.Model, error) {
+	switch name {
+	case "implanter":
+		m := &implanter{jobs: map[string]*ctxbug.Job{}, seed: seed}
+		for _, j := range jobs {
+			m.jobs[j.ID] = j
+		}
+		return m, nil
+	case "replay":
+		if replay == "" {
+			return nil, fmt.Errorf("ctxbug: -generator replay needs -replay FILE")
+		}
+		return adapt.LoadReplay("replay", replay)
+	case "openai":
+		return openAI(openaiModel, out)
+	}
+	return nil, fmt.Errorf("ctxbug: unknown generator %q (want implanter, replay or openai)", name)
+}
+
+func tested(name, openaiModel, out string) (adapt.Model, error) {
+	switch name {
+	case "reference":
+		return adapt.Reference, nil
+	case "copy":
+		return copier{}, nil
+	case "openai":
+		return openAI(openaiModel, out)
+	}
+	return nil, fmt.Errorf("ctxbug: unknown tested model %q (want reference, copy or openai)", name)
+}
+
+func openAI(model, out string) (adapt.Model, error) {
+	cfg := openai.EnvConfig(model)
+	cfg.Cache = &openai.Cache{Dir: filepath.Join(out, "openai-cache")}
+	return openai.New(&cfg)
+}
+
+// writeRecorded writes the generator's completions as an adapt.Replay
+// file keyed by job ID.
+func writeRecorded(path string, cands []*ctxbug.Candidate) error {
+	return writeWith(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		for _, c := range cands {
+			if c.Completion.Err != "" {
+				continue
+			}
+			if err := enc.Encode(adapt.Recorded{Task: c.Job.ID, Sample: c.Sample, Completion: c.Completion}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func writeWith(path string, fn func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := fn(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func must(err error) {
+	if err != nil {
+		log.Fatal(err)
+	}
+}
