@@ -76,13 +76,13 @@ func DefaultPolicy(op *Operator) Policy {
 type Reason uint8
 
 const (
-	ReasonInvalid  Reason = iota
-	ReasonNoEdit          // the operators changed nothing
-	ReasonOverlap         // the picks' edits overlap (a combination only)
-	ReasonParse           // F′ has syntax errors (tree-sitter ERROR or MISSING nodes)
-	ReasonCompile         // the project does not compile with F′
-	ReasonNoFailure       // every relevant test still passes
-	ReasonInfra           // the build or test harness failed
+	ReasonInvalid   Reason = iota
+	ReasonNoEdit           // the operators changed nothing
+	ReasonOverlap          // the picks' edits overlap (a combination only)
+	ReasonParse            // F′ has syntax errors (tree-sitter ERROR or MISSING nodes)
+	ReasonCompile          // the project does not compile with F′
+	ReasonNoFailure        // every relevant test still passes
+	ReasonInfra            // the build or test harness failed
 )
 
 var reasonNames = [...]string{"invalid", "no_edit", "overlap_conflict", "parse_error", "compile_error", "no_test_failure", "build_infra_error"}

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"os"
 	osexec "os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/mutate"
@@ -18,7 +18,9 @@ import (
 func TestMain(m *testing.M) { exectest.Main(m) }
 
 // The real module the Go acceptance test mutates, fetched through the Go
-// module proxy into the default module cache (or found there).
+// module proxy into the default module cache (or found there). Its root
+// package is the one tested: adapt's Go driver tests a workspace's root
+// package.
 const (
 	realModule  = "github.com/google/uuid"
 	realVersion = "v1.6.0"
@@ -39,9 +41,9 @@ func fetchModule(tb testing.TB, path, version string) string {
 	return info.Dir
 }
 
-func openReal(tb testing.TB) *mutate.GoModule {
+func openReal(tb testing.TB, r exec.Runner) *mutate.GoModule {
 	dir := fetchModule(tb, realModule, realVersion)
-	gm, err := mutate.OpenGoModule(dir, exectest.Sandbox(tb), &mutate.GoConfig{
+	gm, err := mutate.OpenGoModule(dir, r, &mutate.GoConfig{
 		Limits: exec.Limits{CPUTime: 20 * time.Second, WallTime: 30 * time.Second},
 	})
 	if err != nil {
@@ -51,25 +53,133 @@ func openReal(tb testing.TB) *mutate.GoModule {
 	return gm
 }
 
+// realConfig keeps the acceptance run near a minute: 10 sampled
+// fragments, L1 and L2.
+var realConfig = mutate.Config{Seed: 1, Fragments: 8, Source: "uuid", Levels: []mutate.Level{mutate.L1, mutate.L2}}
+
 func TestGoModuleReal(t *testing.T) {
-	gm := openReal(t)
+	sb := exectest.Sandbox(t)
+	gm := openReal(t, sb)
 	ctx := context.Background()
 	start := time.Now()
-	res, err := mutate.Generate(ctx, gm, &mutate.Config{Seed: 1, Fragments: 25, Source: "uuid", Levels: []mutate.Level{mutate.L1, mutate.L2, mutate.L3, mutate.L4}})
+	cfg := realConfig
+	res, err := mutate.Generate(ctx, gm, &cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("tests %d stable %d flaky %v; fragments %d covered %d sampled %d; %v (build %v, test %v)",
-		len(res.Tests), len(res.Stable), res.Flaky, res.Fragments, res.Covered, res.Sampled, time.Since(start), res.BuildTime, res.TestTime)
-	t.Logf("\n%s", res.Funnel.String())
+	t.Logf("%s@%s: %d tests, %d stable, flaky %v; fragments %d, covered %d, sampled %d; %d candidates, %d tasks in %v (build %v, tests %v)",
+		realModule, realVersion, len(res.Tests), len(res.Stable), res.Flaky, res.Fragments, res.Covered, res.Sampled,
+		len(res.Candidates), len(res.Tasks), time.Since(start).Round(time.Millisecond), res.BuildTime.Round(time.Millisecond), res.TestTime.Round(time.Millisecond))
+	t.Logf("funnel:\n%s", res.Funnel.String())
 	g := res.Gates()
-	t.Logf("\n%s", g)
-	reasons := map[string]int{}
+	t.Logf("gates:\n%s", g)
+
+	if len(res.Tests) != 40 {
+		t.Errorf("%d tests, want the 40 top-level tests of %s@%s", len(res.Tests), realModule, realVersion)
+	}
+	if g.CompileShare < 0.70 {
+		t.Errorf("compile share %.2f below the paper's 0.70 gate", g.CompileShare)
+	}
+	// Valid tasks for most operators (the sample's fragments have no site
+	// of some operators, and the tests catch no mutant of others).
+	if len(g.Valid) < 4 {
+		t.Errorf("valid L1 tasks for %d operators (%v), want at least 4", len(g.Valid), g.Valid)
+	}
 	for _, c := range res.Candidates {
-		reasons[c.Level.String()+" "+c.Reason.String()]++
-		if c.Reason == mutate.ReasonCompile && c.Level == mutate.L1 {
-			t.Logf("%s compile: %s", c.Key(), strings.SplitN(c.Detail, "\n", 3)[0:min(2, len(strings.SplitN(c.Detail, "\n", 3)))])
+		if c.Reason == mutate.ReasonInfra {
+			t.Errorf("%s at %s:%d: harness failure: %s", c.Key(), c.File, c.Frag.Line, c.Detail)
 		}
 	}
-	t.Log(reasons, len(res.Tasks), filepath.Base(gm.Dir()))
+	tasks := make([]adapt.Task, len(res.Tasks))
+	for i, g := range res.Tasks {
+		tasks[i] = g.Task
+	}
+	// Every distinct check once: the three context levels of a mutant
+	// share Code and Reference.
+	// Evaluating costs a build per check (4 s on a loaded 2-core
+	// machine), so one C3 task per operator combination is checked.
+	var c3 []adapt.Task
+	seen := map[string]bool{}
+	for _, task := range tasks {
+		if k := task.Labels[mutate.LabelOperators]; task.Labels[mutate.LabelContext] == "C3" && !seen[k] {
+			seen[k] = true
+			c3 = append(c3, task)
+		}
+	}
+	checkTasks(t, c3, sb)
+}
+
+// checkTasks evaluates tasks with adapt.Reference (every one must pass),
+// adapt.Identity (every one must fail), and a model that answers with F
+// alone, the snippet form Prompt asks for (every one must pass, with every
+// mutation reversed).
+func checkTasks(t *testing.T, tasks []adapt.Task, r exec.Runner) {
+	t.Helper()
+	ctx := context.Background()
+	if len(tasks) == 0 {
+		t.Fatal("no tasks")
+	}
+	opts := &adapt.Options{Template: mutate.Prompt, Runner: r, NoGold: true}
+	for _, tc := range []struct {
+		name   string
+		model  adapt.Model
+		pass   bool
+		reason string
+	}{
+		{"reference", adapt.Reference, true, "the reference is F in its function"},
+		{"identity", adapt.Identity, false, "F′ fails a relevant test or does not compile"},
+		{"snippet", mutate.Answers(fragmentModel{}), true, "F alone, spliced in place of F′"},
+	} {
+		rep, err := adapt.Evaluate(ctx, tasks, tc.model, opts)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		for _, tr := range rep.PerTask {
+			for _, s := range tr.Samples {
+				if passed := s.Outcome == adapt.OutcomePassed; passed != tc.pass {
+					t.Errorf("%s on %s: passed=%v, want %v (%s): %s %s", tc.name, tr.Task, passed, tc.pass, tc.reason, s.Outcome, s.Detail)
+				}
+			}
+		}
+		t.Logf("%s: %d tasks, pass@1 %.3f, outcomes %v", tc.name, rep.Tasks, rep.PassAtK[0].Value, rep.Outcomes)
+	}
+	for i := range tasks {
+		task := &tasks[i]
+		recs, _ := mutate.Records(task)
+		for _, tc := range []struct {
+			name   string
+			output string
+			want   mutate.Verdict
+		}{{"reference", task.Reference, mutate.Reversed}, {"identity", task.Code, mutate.Unchanged}} {
+			in, err := mutate.Inspect(task, tc.output)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j, v := range in.Verdicts {
+				if v != tc.want {
+					t.Errorf("%s: %s output: mutation %d (%s) is %s, want %s", task.ID, tc.name, j, recs[j].Operator, v, tc.want)
+				}
+			}
+		}
+	}
+}
+
+// fragmentModel answers with F alone: the reference's fragment.
+type fragmentModel struct{}
+
+func (fragmentModel) Name() string { return "fragment" }
+
+func (fragmentModel) Complete(_ context.Context, req adapt.Request) ([]adapt.Completion, error) {
+	t := req.Task
+	s, e := atoiLabel(t, mutate.LabelRefStart), atoiLabel(t, mutate.LabelRefEnd)
+	text := "Here it is:\n```" + t.Language + "\n" + t.Reference[s:e] + "\n```\n"
+	return []adapt.Completion{{Text: text, FinishReason: "stop"}}, nil
+}
+
+func atoiLabel(t *adapt.Task, k string) int {
+	n := 0
+	for _, r := range strings.TrimSpace(t.Labels[k]) {
+		n = n*10 + int(r-'0')
+	}
+	return n
 }

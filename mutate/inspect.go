@@ -1,0 +1,244 @@
+package mutate
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/syntax"
+)
+
+// Verdict says what a model's output did with one injected mutation.
+type Verdict uint8
+
+const (
+	VerdictInvalid Verdict = iota
+	Reversed               // the node reads as in F again
+	Unchanged              // the node still reads as in F′
+	Altered                // the node reads as neither
+	NodeMissing            // no node of the output aligns with it
+)
+
+var verdictNames = [...]string{"invalid", "reversed", "unchanged", "altered", "node_missing"}
+
+func (v Verdict) String() string {
+	if int(v) < len(verdictNames) {
+		return verdictNames[v]
+	}
+	return fmt.Sprintf("Verdict(%d)", uint8(v))
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (v Verdict) MarshalText() ([]byte, error) {
+	if v == VerdictInvalid || int(v) >= len(verdictNames) {
+		return nil, fmt.Errorf("mutate: invalid verdict %d", uint8(v))
+	}
+	return []byte(v.String()), nil
+}
+
+// Class sorts one sample by its test verdict and its inspection.
+type Class uint8
+
+const (
+	ClassInvalid     Class = iota
+	ClassRestored          // tests pass and every mutation was reversed
+	ClassAlternative       // tests pass but some node was not restored: an alternative valid adaptation (the paper's "functional pass with unresolved adaptation path")
+	ClassFailed            // tests fail
+)
+
+var classNames = [...]string{"invalid", "restored", "alternative", "failed"}
+
+func (c Class) String() string {
+	if int(c) < len(classNames) {
+		return classNames[c]
+	}
+	return fmt.Sprintf("Class(%d)", uint8(c))
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (c Class) MarshalText() ([]byte, error) {
+	if c == ClassInvalid || int(c) >= len(classNames) {
+		return nil, fmt.Errorf("mutate: invalid class %d", uint8(c))
+	}
+	return []byte(c.String()), nil
+}
+
+// Inspection is the verdict of each injected mutation of a task on one
+// output, in the order of the task's records.
+type Inspection struct {
+	Operators []string
+	Verdicts  []Verdict
+}
+
+// Reversed counts the reversed mutations.
+func (in Inspection) Reversed() int {
+	n := 0
+	for _, v := range in.Verdicts {
+		if v == Reversed {
+			n++
+		}
+	}
+	return n
+}
+
+// Classify combines the test verdict with the inspection.
+func (in Inspection) Classify(passed bool) Class {
+	switch {
+	case !passed:
+		return ClassFailed
+	case in.Reversed() == len(in.Verdicts):
+		return ClassRestored
+	}
+	return ClassAlternative
+}
+
+// Records returns the mutations recorded in a task's labels, with ranges
+// relative to the task's Code (Mut) and Reference (Orig).
+func Records(t *adapt.Task) ([]Record, error) {
+	var recs []Record
+	if err := json.Unmarshal([]byte(t.Labels[LabelMutations]), &recs); err != nil {
+		return nil, fmt.Errorf("mutate: task %q: label %s: %w", t.ID, LabelMutations, err)
+	}
+	return recs, nil
+}
+
+// Inspect checks which of a task's mutations an output reversed. output is
+// the task's target function as the model gave it (after SpliceAnswer for
+// snippet answers, or adapt.Extract). Each change is located at its
+// recorded node: the smallest node of F (the Reference) spanning the
+// change's range is aligned to the output with internal/syntax's
+// GumTree-style matcher, and the aligned node's text (white space
+// ignored) is compared with the node in F (Reversed) and in F′ (Unchanged).
+// A change that deleted code from F is Unchanged when nothing aligns with
+// the deleted node. A record is Reversed when all its changes are.
+func Inspect(t *adapt.Task, output string) (Inspection, error) {
+	recs, err := Records(t)
+	if err != nil {
+		return Inspection{}, err
+	}
+	lang, err := syntax.LangByName(t.Language)
+	if err != nil {
+		return Inspection{}, err
+	}
+	ref, err := wrapped(lang, t.Reference)
+	if err != nil {
+		return Inspection{}, fmt.Errorf("mutate: task %q: reference: %w", t.ID, err)
+	}
+	mut, err := wrapped(lang, t.Code)
+	if err != nil {
+		return Inspection{}, fmt.Errorf("mutate: task %q: code: %w", t.ID, err)
+	}
+	out, err := wrapped(lang, output)
+	if err != nil {
+		// An output that does not parse aligns with nothing.
+		out = nil
+	}
+	var toOut, mutToOut *syntax.Mapping
+	if out != nil {
+		toOut = syntax.Match(ref.root, ref.src, out.root, out.src)
+		mutToOut = syntax.Match(mut.root, mut.src, out.root, out.src)
+	}
+	in := Inspection{}
+	for _, r := range recs {
+		in.Operators = append(in.Operators, r.Operator)
+		v := Reversed
+		for _, ch := range r.Changes {
+			cv := inspectChange(ch, ref, mut, out, toOut, mutToOut)
+			if cv != Reversed {
+				v = cv
+				break
+			}
+		}
+		in.Verdicts = append(in.Verdicts, v)
+	}
+	return in, nil
+}
+
+type parsed struct {
+	root *syntax.Node
+	src  []byte
+	off  int // where the function starts in src
+}
+
+// wrapped parses a function on its own: after a package clause in Go,
+// inside a class in Java.
+func wrapped(lang syntax.Lang, fn string) (*parsed, error) {
+	pre, post := "package p\n\n", "\n"
+	if lang == syntax.Java {
+		pre, post = "class W__ {\n", "\n}\n"
+	}
+	src := []byte(pre + fn + post)
+	root, err := syntax.ParseNodes(lang, src)
+	if err != nil {
+		return nil, err
+	}
+	return &parsed{root, src, len(pre)}, nil
+}
+
+// smallest returns the smallest node spanning [s, e) (offsets in p.src).
+func smallest(p *parsed, s, e int) *syntax.Node {
+	var best *syntax.Node
+	p.root.Walk(func(n *syntax.Node) bool {
+		if n.Start <= s && e <= n.End {
+			best = n
+			return true
+		}
+		return false
+	})
+	return best
+}
+
+func inspectChange(ch Change, ref, mut, out *parsed, toOut, mutToOut *syntax.Mapping) Verdict {
+	if out == nil {
+		return NodeMissing
+	}
+	s, e := trimSpace(ref.src, ref.off+ch.Orig.Start, ref.off+ch.Orig.End)
+	fNode := smallest(ref, s, e)
+	if fNode == nil || fNode == ref.root {
+		return NodeMissing
+	}
+	fText := norm(fNode.Text(ref.src))
+	if o := toOut.ToB(fNode); o != nil && norm(o.Text(out.src)) == fText {
+		return Reversed
+	}
+	mNode := smallest(mut, mut.off+ch.Mut.Start, max(mut.off+ch.Mut.End, mut.off+ch.Mut.Start))
+	if ch.New == "" || mNode == nil || mNode == mut.root {
+		// Code was deleted from F: not reversed unless it aligned above.
+		return Unchanged
+	}
+	o := mutToOut.ToB(mNode)
+	if o == nil {
+		o = toOut.ToB(fNode)
+	}
+	switch {
+	case o == nil:
+		return NodeMissing
+	case norm(o.Text(out.src)) == norm(mNode.Text(mut.src)):
+		return Unchanged
+	}
+	return Altered
+}
+
+// norm drops white space.
+func norm(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// trimSpace narrows [s, e) of src to exclude leading and trailing white
+// space.
+func trimSpace(src []byte, s, e int) (int, int) {
+	for s < e && unicode.IsSpace(rune(src[s])) {
+		s++
+	}
+	for e > s && unicode.IsSpace(rune(src[e-1])) {
+		e--
+	}
+	return s, e
+}
