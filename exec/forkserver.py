@@ -1,7 +1,7 @@
 # The Python fork server of package exec (see forkserver_linux.go). It runs
 # inside a sandbox job as
 #
-#     python3 -I -S -B -c <this file> PRELOAD...
+#     python3 -I -B -c <this file> PRELOAD...
 #
 # imports the PRELOAD modules once, then reads one JSON request a line on
 # stdin and answers each with one JSON line on stdout. For each request it
@@ -174,6 +174,10 @@ def _child(req, out_path, err_path):
         main.__dict__['__builtins__'] = builtins
         sys.modules['__main__'] = main
         mode, target, args = req['mode'], req['target'], req.get('args') or []
+        if req.get('no_site'):
+            import site
+            added = set(site.getsitepackages())
+            sys.path[:] = [p for p in sys.path if p not in added]
         if mode == 'c':
             sys.argv = ['-c'] + args
             if not req.get('isolated'):

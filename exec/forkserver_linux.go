@@ -139,6 +139,7 @@ type pyJob struct {
 	Target   string            `json:"target"`
 	Args     []string          `json:"args"`
 	Isolated bool              `json:"isolated"`
+	NoSite   bool              `json:"no_site"`
 	Env      map[string]string `json:"env"`
 	Rlimits  [][3]any          `json:"rlimits"`
 	Wall     float64           `json:"wall"`
@@ -189,7 +190,9 @@ func (f *ForkServer) parse(job Job, lim Limits, env []string) (*pyJob, bool) {
 		}
 		for _, fl := range a[1:] {
 			switch fl {
-			case 's', 'B', 'S', 'E', 'u':
+			case 's', 'B', 'E', 'u':
+			case 'S':
+				req.NoSite = true
 			case 'I':
 				req.Isolated = true
 			default:
@@ -470,7 +473,10 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 	if procs > 0 {
 		procs += 4
 	}
-	args := append([]string{f.python, "-I", "-S", "-B", "-c", forkServerScript}, f.pre...)
+	// The server imports site, as a plain python3 does, so that a job sees
+	// the system's packages (Debian's dist-packages); a job run with -S
+	// gets them taken off its sys.path again.
+	args := append([]string{f.python, "-I", "-B", "-c", forkServerScript}, f.pre...)
 	go func() {
 		defer close(s.done)
 		s.res, s.err = f.sb.Run(ctx, Job{

@@ -54,12 +54,12 @@ func TestForkServerVerdicts(t *testing.T) {
 			want: exec.StatusExit, check: func(t *testing.T, r exec.Result) { assert.Contains(t, string(r.Stderr), "SyntaxError") }},
 		{name: "fork bomb", reason: "the server's pids cgroup bounds it; the CPU time of the whole tree ends it",
 			args:   func(m string) []string { return py("import os\nwhile True:\n  try: os.fork()\n  except OSError: pass") },
-			limits: exec.Limits{CPUTime: time.Second, WallTime: 3 * time.Second, Processes: 32}, want: exec.StatusCPUTime},
+			limits: exec.Limits{CPUTime: time.Second, WallTime: 30 * time.Second, Processes: 32}, want: exec.StatusCPUTime},
 		{name: "memory bomb", reason: "RLIMIT_AS turns it into a MemoryError",
 			args:   func(m string) []string { return py("x = []\nwhile True: x.append(bytearray(32 << 20))") },
 			limits: exec.Limits{Memory: 256 * exec.MiB}, want: mem},
 		{name: "infinite loop", reason: "CPU time", args: func(m string) []string { return py("while True: pass") },
-			limits: exec.Limits{CPUTime: time.Second, WallTime: 5 * time.Second}, want: exec.StatusCPUTime},
+			limits: exec.Limits{CPUTime: time.Second, WallTime: 30 * time.Second}, want: exec.StatusCPUTime},
 		{name: "sleep", reason: "wall time", args: func(m string) []string { return py("import time; time.sleep(100)") },
 			limits: exec.Limits{CPUTime: 5 * time.Second, WallTime: 500 * time.Millisecond}, want: exec.StatusWallTime},
 		{name: "output flood", reason: "the output limit, with a capped capture",
@@ -166,4 +166,25 @@ func TestForkServerFallsBack(t *testing.T) {
 	res, err = fs.Run(context.Background(), exec.Job{Args: []string{"sh", "-c", "echo other"}})
 	require.NoError(t, err)
 	assert.Equal(t, "other\n", string(res.Stdout), "other commands go through the sandbox")
+}
+
+// TestForkServerSysPath: a job sees the sys.path a plain python3 gives it in
+// the sandbox, system packages included, with and without -S.
+func TestForkServerSysPath(t *testing.T) {
+	sb := newSandbox(t)
+	fs := forkServer(t)
+	for _, args := range [][]string{
+		{python, "-c", "import sys; print(sys.path)"},
+		{python, "-S", "-c", "import sys; print(sys.path)"},
+		{python, "-s", "-B", "-c", "import sys; print(sys.path)"},
+	} {
+		var out []string
+		for _, r := range []exec.Runner{sb, fs} {
+			res, err := r.Run(context.Background(), exec.Job{Args: args})
+			require.NoError(t, err)
+			require.Equal(t, exec.StatusOK, res.Status, "%s", res.Stderr)
+			out = append(out, string(res.Stdout))
+		}
+		assert.Equal(t, out[0], out[1], "sys.path of %q: sandbox vs fork server", args)
+	}
 }

@@ -73,7 +73,7 @@ func TestSandboxAdversarial(t *testing.T) {
 			args: func(m string) []string {
 				return []string{python, "-c", "import os\nwhile True:\n  try: os.fork()\n  except OSError: pass", m}
 			},
-			limits: exec.Limits{CPUTime: 2 * time.Second, WallTime: 3 * time.Second, Processes: 32},
+			limits: exec.Limits{CPUTime: 2 * time.Second, WallTime: 30 * time.Second, Processes: 32},
 			want:   exec.StatusCPUTime,
 		},
 		{
@@ -89,7 +89,7 @@ func TestSandboxAdversarial(t *testing.T) {
 			name:   "infinite loop",
 			reason: "CPU time, not wall time, ends a busy loop",
 			args:   func(m string) []string { return []string{python, "-c", "while True: pass", m} },
-			limits: exec.Limits{CPUTime: time.Second, WallTime: 5 * time.Second},
+			limits: exec.Limits{CPUTime: time.Second, WallTime: 30 * time.Second},
 			want:   exec.StatusCPUTime,
 		},
 		{
@@ -272,7 +272,7 @@ func TestUnsandboxedKillsBackground(t *testing.T) {
 func TestUnsandboxedLimits(t *testing.T) {
 	r := exec.NewUnsandboxed(nil)
 	defer r.Close()
-	res, err := r.Run(context.Background(), exec.Job{Args: []string{python, "-c", "while True: pass"}, Limits: exec.Limits{CPUTime: time.Second}})
+	res, err := r.Run(context.Background(), exec.Job{Args: []string{python, "-c", "while True: pass"}, Limits: exec.Limits{CPUTime: time.Second, WallTime: 30 * time.Second}})
 	require.NoError(t, err)
 	assert.Equal(t, exec.StatusCPUTime, res.Status)
 }
