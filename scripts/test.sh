@@ -5,7 +5,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(python3-pytest python3-deap python3-venv junit4 junit5 libhamcrest-java)
+packages=(
+  # exec's drivers, evolve/nsga2's side-by-side run
+  python3-pytest python3-deap python3-venv junit4 junit5 libhamcrest-java
+  # mutate: Maven offline from Debian's repository, JaCoCo for per-test coverage
+  maven maven-debian-helper libmaven-compiler-plugin-java libsurefire-java
+  libmaven-resources-plugin-java libmaven-jar-plugin-java libjacoco-java
+  # ClassEval's solutions (ctxbug, adapt/bench/classeval), GitChameleon's system provider
+  python3-numpy python3-pandas python3-docx python3-openpyxl python3-gensim python3-bs4
+  python3-pil python3-nltk python3-pypdf2 python3-reportlab
+)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
