@@ -130,3 +130,39 @@ func TestClassEval(t *testing.T) {
 	}
 	t.Logf("%d templates from 410 methods; per rule %v", total, perRule)
 }
+
+// TestJobsClassEval makes the jobs of all 410 ClassEval methods: the
+// template counts per rule are this implementation's answer to the
+// paper's 3,527 (see doc.go for why they differ).
+func TestJobsClassEval(t *testing.T) {
+	classes, err := classeval.LoadFile(dataFile(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bases, err := ctxbug.FromClassEval(classes, "ClassEval_data.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bases) != 410 {
+		t.Fatalf("%d bases, want 410", len(bases))
+	}
+	jobs, err := ctxbug.Jobs(bases, ctxbug.Suite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	forbidden := 0
+	for _, j := range jobs {
+		got[j.Rule]++
+		if len(j.Forbidden) > 0 {
+			forbidden++
+		}
+	}
+	want := map[string]int{"params": 410, "return": 341, "constant": 494, "operator": 265, "operation": 879, "condition": 444, "call": 925, "bounded": 310, "free": 373, "library": 103}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("jobs per rule (-want +got):\n%s", diff)
+	}
+	if len(jobs) != 4544 || forbidden != 103 {
+		t.Errorf("%d jobs (%d with a library ban), want 4544 (103)", len(jobs), forbidden)
+	}
+}

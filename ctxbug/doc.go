@@ -1,8 +1,18 @@
-// Package ctxbug implements the perturbation and obfuscation steps of
-// CtxBugGen (Zhang et al., FSE'26): it masks the task-specific elements of
-// a reference method so that a generator model, filling the holes without
-// the target context, produces candidate context adaptation bugs
-// (CtxBugs).
+// Package ctxbug implements CtxBugGen (Zhang et al., "Coding in a Bubble?
+// Evaluating LLMs in Resolving Context Adaptation Bugs During Code
+// Adaptation", FSE'26) on ClassEval: it masks the task-specific elements
+// of reference methods, has a generator model fill the holes without the
+// target context, keeps the fills that are context adaptation bugs
+// (CtxBugs), and turns them into adaptation tasks with the paper's
+// baselines, metrics and tables.
+//
+// # Bases
+//
+// A [Base] is one ClassEval method in its class: its adapt.Task (the class
+// solution as target, the method's test class as tests), the method as
+// the rules see it, its requirement (signature and docstring), what the
+// rules need of the class ([Context]), the libraries it uses, and the class
+// with the method and its callers removed. [FromClassEval] makes the 410.
 //
 // # Rules
 //
@@ -26,27 +36,94 @@
 // no instance gives another away; R5–R7 mask one occurrence per template.
 // Rules return data: per template, the [Hole]s (byte ranges of the
 // perturbed solution nodes with their placeholders). [Perturb] validates
-// the rules, parses the method, runs them and applies the holes:
+// the rules, parses the method, runs them and applies the holes.
 //
-//	ts, err := ctxbug.Perturb(method, &ctxbug.Context{Class: "BitStatusUtil", Methods: []string{"check"}}, ctxbug.Suite)
-//	for _, t := range ts { use(t.Rule, t.Code, t.Holes) }
+// On ClassEval the rules make 4,544 templates from the 410 methods
+// (params 410, return 341, constant 494, operator 265, operation 879,
+// condition 444, call 925, bounded 310, free 373, library 103), against
+// the paper's 3,527: its exact node selection is unpublished, and here R3
+// splits strings, integers, floats and booleans, R5 counts augmented
+// assignments, R6 comprehension conditions, R7 every call but of the
+// class's own methods (nested calls overlap on purpose, as in the paper),
+// and R10 every name the class imports, standard library included (the
+// paper's own example is json).
 //
-// Callers filter or extend Suite as a plain slice; [Validate] checks it.
+// # Generation
 //
-// # Obfuscation
+// [Jobs] perturbs the bases and obfuscates each template with
+// [ObfuscateTemplate] (parameters and locals become var_0, var_1, …, in
+// the requirement too, following Python's scoping). [InfillPrompt] shows
+// the requirement and the masked method only, never the class; dependency
+// jobs add the paper's "However, you are not allowed to use the following
+// libraries: [...]". [Generate] asks any adapt.Model for n variants per
+// job (temperature 0 by default); the request's task ID is the job ID, so
+// an adapt.Replay file keyed by job ID replays a generator.
 //
-// [Obfuscate] and [ObfuscateTemplate] rename a method's parameters and
-// local variables to var_0, var_1, … (and the method's own names in the
-// requirement text), following Python's scoping rules: globals, builtins,
-// attributes, keyword-argument names, imported names and self/cls keep
-// their names, and same-named variables of different scopes
-// (comprehensions, lambdas, nested functions) get different names.
-// [Deobfuscate] maps a model's completion back with [Obfuscated.Names].
+// # Identification
 //
-// # Not here yet
+// [Identify] runs the paper's hybrid identification (§2.4), in its order,
+// after a gold check (a base whose own solution fails its tests is an
+// environment problem, so its candidates are dropped at StageReference):
 //
-// The infill prompt and model call, the test-and-GumTree filter that keeps
-// a completion only if it fails the target's tests at a masked node, and
-// deduplication are not part of this package yet. The exact template
-// order and the requirement-renaming heuristics are not stable.
+//  1. deobfuscate the method of the output ([Deobfuscate], AST-aware);
+//     an output with code but no parsable method stops here;
+//  2. run the method's tests with the variant spliced into the class, in
+//     the sandbox: at least one must fail;
+//  3. align variant and solution with the GumTree matcher of
+//     internal/syntax: a perturbed node must have no counterpart or one
+//     with other tokens (the bug locations, [Bug]), and, unless
+//     AllowEditsElsewhere, no node outside the perturbed ones may change
+//     (comments and an added docstring aside);
+//  4. clean: drop empty outputs, then duplicates (same generator, same
+//     method, same tokens, from any rule).
+//
+// Each [Candidate] keeps its [Stage] and reason, and [Funnel] counts every
+// stage per generator and rule (the paper's Fig. 5; [WriteFunnel]).
+// Tokens are compared as tree-sitter leaves joined by one space: white
+// space and layout never matter; quote style, spelling and order do (so
+// "a+b" for "b+a" is a change, as in the paper's exact match).
+//
+// # Benchmark
+//
+// An [Instance] is a kept variant with its bug locations. [Task] turns it
+// into an adapt.Task in one of three [Setting]s: WithCtxBugs (the variant
+// is the reused code), WithoutCtxBugs (every bug location replaced by
+// <INFILL>: [Instance.WithoutBugs]) and WithIsoBugs, for instances of
+// [IsoJobs]: the solution with <START>/<END> around each CtxBug location,
+// for a model to implant a locally visible bug, identified exactly as
+// CtxBugs are. Tasks carry their bug locations (byte ranges of the
+// reference) and the instance they come from in labels, and provenance
+// (generator "ctxbug", parent the base, the rule).
+//
+// # Evaluation and metrics
+//
+// [Evaluate] prompts a tested model with [AdaptPrompt] (the requirement,
+// the reused code, and the class without the method and its callers, all
+// obfuscated at class level by [ObfuscateAdaptation]), at temperature 0,
+// one sample, maps the answer back and runs adapt.Evaluate (gold first).
+// A [Result] holds Pass@1 (all tests pass) and the resolution of each bug
+// location: the answer's counterpart of the solution node has the
+// solution's tokens. Locations where the answer kept the reused code's
+// tokens are overlooked, and when the model returns log-probabilities
+// [ATP] averages the probability of the tokens over them (Table 7).
+//
+// [Aggregate] counts results per generator, tested model and setting
+// into [Cell]s per adaptation task and All (Pass@1 over instances, RR
+// over bug locations: micro-averages), [Average] is the paper's Average
+// row (weighted by size, which is the sum of counts), [Degradation] the
+// relative change of Tables 5 and 6, and [Paired] Table 6's subset. The
+// tests recompute cells of Tables 4–6 from their counts: every cell
+// matches but one Average RR (67.96 where the paper prints 67.95), and
+// the relative changes match exactly when computed, as the paper did,
+// from the rounded percentages.
+//
+// examples/ctxbug runs the whole flow offline with a deterministic
+// bug-implanting generator, or with recorded or live models.
+//
+// # Not here
+//
+// The paper's prompt texts are unpublished; the wording here is ours. The
+// manual validation sample and the failure taxonomy (Tables 8, 9) are not
+// implemented. Class-level obfuscation renames the class, its methods and
+// the fields it assigns, not the other methods' locals.
 package ctxbug

@@ -3,6 +3,8 @@ package ctxbug_test
 import (
 	"fmt"
 
+	"github.com/adaptbench/adaptbench/adapt"
+
 	"github.com/adaptbench/adaptbench/ctxbug"
 )
 
@@ -44,4 +46,53 @@ func ExampleApply() {
 	fmt.Println(string(out))
 	// Output:
 	// return a <INFILL> b
+}
+
+// ExampleInfillPrompt shows what a generator sees for the dependency rule
+// (R10): the obfuscated requirement and masked method, no class, and the
+// libraries it may not use.
+func ExampleInfillPrompt() {
+	method := "def save(self, path):\n    with open(path, 'w') as f:\n        json.dump(self.cookies, f)\n"
+	b := &ctxbug.Base{
+		Task:        adapt.Task{ID: "CookiesUtil.save"},
+		Method:      []byte(method),
+		Requirement: "def save(self, path):\n    \"\"\"Save the cookies to the file at path.\"\"\"",
+		Context:     ctxbug.Context{Class: "CookiesUtil", Libs: []string{"json"}},
+		Libs:        []string{"json"},
+	}
+	jobs, err := ctxbug.Jobs([]*ctxbug.Base{b}, []*ctxbug.Rule{ctxbug.LibraryRule})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(jobs[0].ID)
+	fmt.Println(ctxbug.InfillPrompt(jobs[0]))
+	// Output:
+	// CookiesUtil.save/library/0
+	// Complete the following Python method. Some of its code is masked by placeholders: <PARAMS> stands for the parameter list, <RETURN> for a return statement, <VAR> for a variable, <INFILL> for any other code. Replace every placeholder so that the method meets its requirement, and change nothing else.
+	//
+	// ### Requirement:
+	// def save(self, var_0):
+	//     """Save the cookies to the file at var_0."""
+	//
+	// ### Masked Method:
+	// ```python
+	// def save(self, var_0):
+	//     with open(var_0, 'w') as var_1:
+	//         <INFILL>
+	// ```
+	//
+	// However, you are not allowed to use the following libraries: [json]
+	//
+	// Write out the complete method, with every placeholder replaced, in one Python code block.
+}
+
+// ExampleDegradation computes a "Rel %" cell of Table 5 (GPT-4o,
+// Functionality, Pass@1) from its counts.
+func ExampleDegradation() {
+	without := ctxbug.Cell{Instances: 379, Passed: 201, Bugs: 497, Resolved: 232}
+	with := ctxbug.Cell{Instances: 379, Passed: 128, Bugs: 497, Resolved: 109}
+	p1, rr := ctxbug.Degradation(without, with)
+	fmt.Printf("w/o %.2f%%, w/ %.2f%%: %.2f%% lower Pass@1, %.2f%% lower RR\n", 100*without.PassAt1(), 100*with.PassAt1(), p1, rr)
+	// Output:
+	// w/o 53.03%, w/ 33.77%: 36.32% lower Pass@1, 53.02% lower RR
 }
