@@ -23,7 +23,7 @@ type Metrics struct {
 	// num_max_conditions_in_if, which the paper does not list: the
 	// largest number of atomic conditions in one if test. Higher is less
 	// readable. Only the artifact variants ([Thresholds.RawReadability],
-	// [Thresholds.Ban]) use it.
+	// [Thresholds.FirstExceeded]) use it.
 	MaxIfConditions float64
 }
 
