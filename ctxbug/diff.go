@@ -90,8 +90,8 @@ func (c *comparison) site(h Hole) site {
 	var exact []*syntax.Node
 	var container *syntax.Node
 	c.ra.Walk(func(n *syntax.Node) bool {
-		if n.Start > h.Start || n.End < h.End {
-			return false
+		if n.Start > h.Start || n.End < h.End || (h.Start == h.End && (n.Start == h.Start || n.End == h.End)) {
+			return false // outside, or an empty hole at its edge
 		}
 		if n.Start == h.Start && n.End == h.End && n.Start < n.End {
 			exact = append(exact, n)

@@ -184,3 +184,29 @@ func TestIdentifyBrokenReference(t *testing.T) {
 		t.Errorf("model error on a broken base: %s", c.Stage)
 	}
 }
+
+// TestIdentifyEmptyParams checks the parameter rule on a method without
+// parameters: the hole is empty, inside the parentheses; a fill that adds
+// a parameter is a bug there, and the w/o-CtxBug code puts <INFILL> back
+// between the parentheses.
+func TestIdentifyEmptyParams(t *testing.T) {
+	b := *fixtureBases(t)[0]
+	b.Method = []byte("@staticmethod\ndef add():\n    return 6\n")
+	b.Task.Reference = string(b.Method)
+	b.Task.Files = append([]adapt.File(nil), b.Task.Files...)
+	b.Task.Files[0].Content = "from solution import *\nimport unittest\n\nclass BitsTestAdd(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(Bits.add(), 6)\n"
+	b.Task.Target.Content = strings.Replace(b.Task.Target.Content, "def add(states, stat):\n        Bits.check([states, stat])\n        return states | stat", "def add():\n        return 6", 1)
+	b.Task.Tests = []adapt.Test{{Name: "test_solution.BitsTestAdd.test_add", File: b.Task.Files[0].Path}}
+	jobs, err := ctxbug.Jobs([]*ctxbug.Base{&b}, []*ctxbug.Rule{ctxbug.ParamsRule})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins := identifyOne(t, jobs, fenced("@staticmethod\ndef add(n):\n    return 6\n"))
+	want := []ctxbug.Bug{{Hole: 0, Node: "parameters", Solution: ctxbug.Span{Start: 22, End: 22}, Variant: ctxbug.Span{Start: 22, End: 23}, VariantText: "n"}}
+	if diff := cmp.Diff(want, ins[0].Bugs); diff != "" {
+		t.Errorf("bugs (-want +got):\n%s", diff)
+	}
+	if got := ins[0].WithoutBugs(); got != "@staticmethod\ndef add(<INFILL>):\n    return 6\n" {
+		t.Errorf("w/o CtxBugs: %q", got)
+	}
+}
