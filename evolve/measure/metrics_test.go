@@ -75,6 +75,8 @@ var metricCases = []metricCase{
 	// R2: distinct start lines of ast nodes.
 	{"R2/comments-and-continuations", "R2", "def f(x):\n    # comment\n\n    return (x +\n            1)\n", 3,
 		"line 1 (def, arg), 4 (return, x), 5 (the constant 1); comments, blank lines and closing brackets have no node"},
+	{"R2/lone-bracket", "R2", "y = foo(\n    (\n        a\n    ))\n", 2,
+		"lines 1 (y, foo(…)) and 3 (a); line 2 holds only a parenthesis, which is no node in Python"},
 	{"R2/attribute-chain", "R2", "y = (x\n     .strip()\n     .split())\n", 1,
 		"every node starts at x on line 1: Attribute.attr is a string, not a node"},
 

@@ -206,7 +206,8 @@ func (c *counter) line(n *syntax.Node) {
 	switch n.Type {
 	case "module", "block", "comment", "line_continuation", "else_clause", "finally_clause",
 		"argument_list", "parameters", "lambda_parameters", "keyword_separator",
-		"positional_separator", "import_prefix", "type_conversion", "format_specifier":
+		"positional_separator", "import_prefix", "type_conversion", "format_specifier",
+		"parenthesized_expression": // Python has no node at a bracket; its parent starts there if anything does
 		return
 	case "identifier":
 		if n.Field == "attribute" { // Attribute.attr is a string, not a node

@@ -134,3 +134,16 @@ while True:
     if x:
         break
 print(x, end="")
+y = foo(
+    (
+        a
+    ),
+    (
+        b,
+    ),
+)
+z = (
+    a
+).b(
+    c
+)
