@@ -51,7 +51,12 @@ type Options struct {
 var DefaultThirdParty = []string{"cryptography", "dateutil", "numpy", "scipy", "sklearn"}
 
 // Measure computes the metrics of a Python source file. The error wraps
-// [ErrSyntax] (and names the line and column) when src does not parse.
+// [ErrSyntax] (and names the line and column) when tree-sitter's Python
+// grammar finds an error in src. That grammar is more permissive than
+// CPython's parser in a few places (a return outside a function, Python 2
+// print statements, some assignment targets), and such sources are
+// measured rather than rejected; gate on CPython's ast.parse where that
+// matters.
 func (o *Options) Measure(src []byte) (Metrics, error) {
 	var tp []string
 	if o == nil || o.ThirdParty == nil {
