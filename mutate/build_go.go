@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -41,8 +42,12 @@ type GoModule struct {
 	modPath  string
 	runner   exec.Runner
 	cfg      GoConfig
-	scratch  string // dir/.adaptbench-mutate
+	scratch  string // build outputs and overlays, outside dir
 	seq      atomic.Int64
+	// runMu serializes test runs: a sandbox job owns its workspace (it
+	// hands the tree to the sandbox user), so two jobs may not share dir,
+	// and nothing else may write into dir while one runs.
+	runMu sync.Mutex
 }
 
 // GoConfig configures a GoModule. The zero value is ready to use.
@@ -84,9 +89,12 @@ func OpenGoModule(dir string, r exec.Runner, cfg *GoConfig) (*GoModule, error) {
 		os.RemoveAll(gm.dir)
 		return nil, err
 	}
-	gm.scratch = filepath.Join(gm.dir, ".adaptbench-mutate")
-	if err := os.MkdirAll(gm.scratch, 0o777); err != nil {
+	if gm.scratch, err = os.MkdirTemp("", "adaptbench-gobuild-"); err != nil {
 		os.RemoveAll(gm.dir)
+		return nil, fmt.Errorf("mutate: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Join(gm.dir, runDir), 0o777); err != nil {
+		gm.Close()
 		return nil, fmt.Errorf("mutate: %w", err)
 	}
 	return gm, nil
@@ -128,8 +136,14 @@ func (g *GoModule) Lang() syntax.Lang { return syntax.Go }
 // Dir returns the private copy of the module.
 func (g *GoModule) Dir() string { return g.dir }
 
-// Close removes the private copy.
-func (g *GoModule) Close() error { return os.RemoveAll(g.dir) }
+// Close removes the private copy and the build outputs.
+func (g *GoModule) Close() error {
+	return errors.Join(os.RemoveAll(g.dir), os.RemoveAll(g.scratch))
+}
+
+// runDir is the directory of the module copy that holds the test binary
+// and its output during a run.
+const runDir = ".adaptbench-mutate"
 
 // ReadFile reads a file of the module.
 func (g *GoModule) ReadFile(path string) ([]byte, error) {
@@ -188,12 +202,11 @@ func (g *GoModule) build(ctx context.Context, bin string, flags ...string) (stri
 
 var goResultRE = regexp.MustCompile(`(?m)^\x16--- (PASS|FAIL|SKIP): ([^\s/]+) \(`)
 
-// run runs the test binary bin (under scratch) in the runner with the
-// given tests and extra flags, and returns the top-level tests that
-// passed.
+// run runs the test binary bin (a host path) in the runner from the
+// module root with the given tests and extra flags, and returns the
+// top-level tests that passed. Runs are serialized (see runMu); the
+// binary is linked into the module copy for the run.
 func (g *GoModule) run(ctx context.Context, bin string, tests []string, flags ...string) (passed map[string]bool, res exec.Result, err error) {
-	id := g.seq.Add(1)
-	outName := fmt.Sprintf("out%d", id)
 	pattern := "."
 	if len(tests) > 0 {
 		quoted := make([]string, len(tests))
@@ -202,13 +215,20 @@ func (g *GoModule) run(ctx context.Context, bin string, tests []string, flags ..
 		}
 		pattern = "^(" + strings.Join(quoted, "|") + ")$"
 	}
-	sw := exec.WorkDir + "/.adaptbench-mutate/"
+	g.runMu.Lock()
+	defer g.runMu.Unlock()
+	local := filepath.Join(g.dir, runDir, "pkg.test")
+	outPath := filepath.Join(g.dir, runDir, "out")
+	if err := linkOrCopy(bin, local); err != nil {
+		return nil, res, fmt.Errorf("mutate: %w", err)
+	}
+	defer os.Remove(local)
+	defer os.Remove(outPath)
+	sw := exec.WorkDir + "/" + runDir + "/"
 	args := []string{"/bin/sh", "-c", `b="$1"; p="$2"; o="$3"; shift 3; exec "$b" -test.v=test2json -test.paniconexit0 -test.run "$p" "$@" >"$o" 2>&1`,
-		"sh", sw + filepath.Base(bin), pattern, sw + outName}
+		"sh", sw + "pkg.test", pattern, sw + "out"}
 	args = append(args, flags...)
 	res, err = g.runner.Run(ctx, exec.Job{Dir: g.dir, Args: args, Limits: g.cfg.Limits})
-	outPath := filepath.Join(g.scratch, outName)
-	defer os.Remove(outPath)
 	if err != nil {
 		return nil, res, fmt.Errorf("mutate: run test binary: %w", err)
 	}
@@ -222,6 +242,19 @@ func (g *GoModule) run(ctx context.Context, bin string, tests []string, flags ..
 	return passed, res, nil
 }
 
+// linkOrCopy makes dst a hard link to src, or a copy.
+func linkOrCopy(src, dst string) error {
+	os.Remove(dst)
+	if os.Link(src, dst) == nil {
+		return nil
+	}
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, b, 0o777)
+}
+
 // Tests builds the module's tests and lists the top-level tests, sorted.
 func (g *GoModule) Tests(ctx context.Context) ([]string, error) {
 	bin := filepath.Join(g.scratch, "list.test")
@@ -233,7 +266,15 @@ func (g *GoModule) Tests(ctx context.Context) ([]string, error) {
 		return nil, fmt.Errorf("mutate: %s does not build:\n%s", g.src, msg)
 	}
 	defer os.Remove(bin)
-	res, err := g.runner.Run(ctx, exec.Job{Dir: g.dir, Args: []string{exec.WorkDir + "/.adaptbench-mutate/list.test", "-test.list", "^Test"}, Limits: g.cfg.Limits})
+	g.runMu.Lock()
+	local := filepath.Join(g.dir, runDir, "pkg.test")
+	err = linkOrCopy(bin, local)
+	var res exec.Result
+	if err == nil {
+		res, err = g.runner.Run(ctx, exec.Job{Dir: g.dir, Args: []string{exec.WorkDir + "/" + runDir + "/pkg.test", "-test.list", "^Test"}, Limits: g.cfg.Limits})
+		os.Remove(local)
+	}
+	g.runMu.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("mutate: list tests: %w", err)
 	}
@@ -271,11 +312,11 @@ func (g *GoModule) Coverage(ctx context.Context, test string) (Lines, error) {
 		}
 	}
 	prof := fmt.Sprintf("cov%d.out", g.seq.Add(1))
-	_, res, err := g.run(ctx, bin, []string{test}, "-test.coverprofile="+exec.WorkDir+"/.adaptbench-mutate/"+prof)
+	_, res, err := g.run(ctx, bin, []string{test}, "-test.coverprofile="+exec.WorkDir+"/"+runDir+"/"+prof)
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(g.scratch, prof)
+	path := filepath.Join(g.dir, runDir, prof)
 	defer os.Remove(path)
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -354,6 +395,14 @@ func (g *GoModule) Check(ctx context.Context, path string, src []byte, tests []s
 		return nil, err
 	}
 	if msg != "" {
+		if len(flags) > 0 {
+			// Name the mutated file as the project does, not the overlay.
+			file := filepath.Join(g.scratch, fmt.Sprintf("m%d_%s", id, filepath.Base(path)))
+			if rel, err := filepath.Rel(g.dir, file); err == nil {
+				msg = strings.ReplaceAll(msg, rel, path)
+			}
+			msg = strings.ReplaceAll(msg, file, path)
+		}
 		out.Compile = msg
 		return out, nil
 	}

@@ -428,31 +428,7 @@ func Generate(ctx context.Context, p Project, cfg *Config) (*Result, error) {
 
 	// Validation.
 	start := time.Now()
-	var mu sync.Mutex
-	g = &errgroup.Group{}
-	g.SetLimit(c.Parallelism)
-	for _, cand := range res.Candidates {
-		if cand.Reason != ReasonInvalid {
-			continue
-		}
-		g.Go(func() error {
-			out, err := p.Check(ctx, cand.File, cand.Src, cand.Tests)
-			if err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				cand.Reason, cand.Detail = ReasonInfra, err.Error()
-				return nil
-			}
-			mu.Lock()
-			res.BuildTime += out.BuildTime
-			res.TestTime += out.TestTime
-			mu.Unlock()
-			judgeCandidate(cand, out, p.Lang())
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
+	if res.BuildTime, res.TestTime, err = CheckCandidates(ctx, p, res.Candidates, c.Parallelism); err != nil {
 		return nil, err
 	}
 	res.Total = time.Since(start)
@@ -471,6 +447,41 @@ func Generate(ctx context.Context, p Project, cfg *Config) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// CheckCandidates runs the compile and test steps of the pipeline on the
+// candidates that are still undecided (Reason is ReasonInvalid and
+// neither Unresolved nor Failing is set), at most parallelism at once, and
+// sets their verdicts. It returns the wall time spent building and in
+// test processes, summed over the checks. The error is for a canceled
+// ctx; a harness failure on one mutant is its ReasonInfra.
+func CheckCandidates(ctx context.Context, p Project, cands []*Candidate, parallelism int) (build, test time.Duration, err error) {
+	var mu sync.Mutex
+	g := &errgroup.Group{}
+	g.SetLimit(cmpOr(parallelism, exec.DefaultParallelism()))
+	for _, cand := range cands {
+		if cand.Reason != ReasonInvalid || cand.Unresolved || cand.Failing != nil {
+			continue
+		}
+		g.Go(func() error {
+			out, err := p.Check(ctx, cand.File, cand.Src, cand.Tests)
+			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				cand.Reason, cand.Detail = ReasonInfra, err.Error()
+				return nil
+			}
+			mu.Lock()
+			build += out.BuildTime
+			test += out.TestTime
+			mu.Unlock()
+			judgeCandidate(cand, out, p.Lang())
+			return nil
+		})
+	}
+	err = g.Wait()
+	return build, test, err
 }
 
 func cmpOr(v, def int) int {
@@ -555,8 +566,8 @@ func drawCombo(lv Level, avail []*Operator, sites map[*Operator][]Site, usage ma
 }
 
 var (
-	goUndefinedRE   = regexp.MustCompile(`^\./?([^:\s]+\.go):(\d+):\d+: (undefined: .*|.* undefined \(type .*)$`)
-	goLineRE        = regexp.MustCompile(`^\./?([^:\s]+\.go):(\d+):\d+: `)
+	goUndefinedRE   = regexp.MustCompile(`^(\S+\.go):(\d+):\d+: (undefined: .*|.* undefined \(type .*)$`)
+	goLineRE        = regexp.MustCompile(`^(\S+\.go):(\d+):\d+: `)
 	javaErrorRE     = regexp.MustCompile(`^([^:\s]+\.java):(\d+): error: (.*)$`)
 	javaUndefinedRE = regexp.MustCompile(`^cannot find symbol`)
 )

@@ -1,0 +1,186 @@
+// Command mutate generates instruction-free adaptation tasks from a Go
+// module by mutation injection, prints the validity funnel and the pilot
+// gates, and writes the tasks as JSON Lines. With -evaluate it runs them
+// through adapt.Evaluate with a model and reports, per operator, the test
+// verdicts beside the inspection of which mutations the model reversed.
+//
+//	go run ./examples/mutate -dir $(go env GOMODCACHE)/github.com/google/uuid@v1.6.0 -fragments 10 -out tasks.jsonl
+//	go run ./examples/mutate -dir ... -evaluate -model reference
+//
+// -model is "reference", "identity" or "openai" (the OpenAI-compatible
+// endpoint named by OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_MODEL).
+// A model's snippet answers go through mutate.Answers, which splices them
+// into the enclosing function that adapt.Evaluate tests.
+// Maven projects are not supported yet (see mutate's doc).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/openai"
+	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/mutate"
+)
+
+func main() {
+	dir := flag.String("dir", "", "root of a Go module whose root package has tests")
+	out := flag.String("out", "mutate-tasks.jsonl", "where to write the tasks")
+	seed := flag.Uint64("seed", 1, "seed of every random choice")
+	frags := flag.Int("fragments", 10, "fragments to sample (0: all)")
+	levels := flag.Int("levels", 2, "generate levels L1 to L<levels> (1-4)")
+	evaluate := flag.Bool("evaluate", false, "evaluate the tasks with -model")
+	model := flag.String("model", "reference", "reference, identity or openai")
+	flag.Parse()
+	if *dir == "" {
+		flag.Usage()
+		os.Exit(2)
+	}
+	ctx := context.Background()
+	sb, err := exec.NewSandbox(nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer sb.Close()
+	proj, err := mutate.OpenGoModule(*dir, sb, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer proj.Close()
+
+	cfg := &mutate.Config{Seed: *seed, Fragments: *frags}
+	for l := mutate.L1; l <= mutate.Level(min(max(*levels, 1), 4)); l++ {
+		cfg.Levels = append(cfg.Levels, l)
+	}
+	res, err := mutate.Generate(ctx, proj, cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d tests (%d stable, flaky %v); %d fragments, %d covered, %d sampled\n\n%s\n%s\n",
+		len(res.Tests), len(res.Stable), res.Flaky, res.Fragments, res.Covered, res.Sampled, res.Funnel.String(), res.Gates())
+	tasks := make([]adapt.Task, len(res.Tasks))
+	for i, g := range res.Tasks {
+		tasks[i] = g.Task
+	}
+	if err := adapt.SaveFile(*out, tasks); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("wrote %d tasks to %s\n", len(tasks), *out)
+	if !*evaluate {
+		return
+	}
+
+	var m adapt.Model
+	switch *model {
+	case "reference":
+		m = adapt.Reference
+	case "identity":
+		m = adapt.Identity
+	case "openai":
+		if os.Getenv("OPENAI_BASE_URL") == "" {
+			log.Fatal("-model openai needs OPENAI_BASE_URL")
+		}
+		c, err := openai.FromEnv(os.Getenv("OPENAI_MODEL"))
+		if err != nil {
+			log.Fatal(err)
+		}
+		m = c
+	default:
+		log.Fatalf("unknown model %q", *model)
+	}
+	rec := &recorder{m: mutate.Answers(m), got: map[string]string{}}
+	rep, err := adapt.Evaluate(ctx, tasks, rec, &adapt.Options{Template: mutate.Prompt, Runner: sb})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Per operator: samples, passed, and the inspection classes.
+	type row struct{ n, passed, restored, alternative, reversed, mutations int }
+	rows := map[string]*row{}
+	byID := map[string]*adapt.Task{}
+	for i := range tasks {
+		byID[tasks[i].ID] = &tasks[i]
+	}
+	for _, tr := range rep.PerTask {
+		t := byID[tr.Task]
+		for _, s := range tr.Samples {
+			passed := s.Outcome == adapt.OutcomePassed
+			code, ok := rec.function(t)
+			in := mutate.Inspection{}
+			if ok {
+				if in, err = mutate.Inspect(t, code); err != nil {
+					log.Fatal(err)
+				}
+			}
+			k := t.Labels[mutate.LabelOperators]
+			r := rows[k]
+			if r == nil {
+				r = &row{}
+				rows[k] = r
+			}
+			r.n++
+			r.mutations += len(in.Verdicts)
+			r.reversed += in.Reversed()
+			if passed {
+				r.passed++
+				if in.Classify(true) == mutate.ClassRestored {
+					r.restored++
+				} else {
+					r.alternative++
+				}
+			}
+		}
+	}
+	keys := make([]string, 0, len(rows))
+	for k := range rows {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	fmt.Printf("\nmodel %s: pass@1 %.3f over %d valid tasks\n", m.Name(), rep.PassAtK[0].Value, rep.Valid)
+	fmt.Printf("%-40s %7s %7s %9s %12s %9s\n", "operators", "samples", "passed", "restored", "alternative", "reversed")
+	for _, k := range keys {
+		r := rows[k]
+		fmt.Printf("%-40s %7d %7d %9d %12d %5d/%-3d\n", k, r.n, r.passed, r.restored, r.alternative, r.reversed, r.mutations)
+	}
+}
+
+// recorder keeps each task's last completion, as the function the
+// splice produced, for the inspection.
+type recorder struct {
+	m   adapt.Model
+	mu  sync.Mutex
+	got map[string]string
+}
+
+func (r *recorder) Name() string { return r.m.Name() }
+
+func (r *recorder) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+	out, err := r.m.Complete(ctx, req)
+	if err == nil && len(out) > 0 && req.Task != nil {
+		r.mu.Lock()
+		r.got[req.Task.ID] = out[0].Text
+		r.mu.Unlock()
+	}
+	return out, err
+}
+
+// function returns the target function of the task's recorded answer.
+func (r *recorder) function(t *adapt.Task) (string, bool) {
+	r.mu.Lock()
+	text, ok := r.got[t.ID]
+	r.mu.Unlock()
+	if !ok {
+		return "", false
+	}
+	a, err := adapt.Extract(t, text)
+	if err != nil {
+		return "", false
+	}
+	return strings.TrimRight(a.Code, "\n"), true
+}

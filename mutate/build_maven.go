@@ -1,0 +1,372 @@
+package mutate
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	osexec "os/exec"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/internal/syntax"
+)
+
+// Maven is a Java project built by Maven, offline, against Debian's
+// repository.
+//
+// [OpenMaven] copies the project once into a private directory and runs
+// "mvn -B -o -q -s SETTINGS -DforkCount=0 test-compile" there, on the host
+// and without a sandbox: the project's build (Maven and its plugins) is
+// trusted, nothing is downloaded (-o), and the tests do not run. From then
+// on everything that runs the project's code runs in the Runner: the tests
+// through exec.JUnit over the compiled target/classes and
+// target/test-classes, and a mutant's file is recompiled alone with javac
+// in the sandbox into a directory that comes first on the class path (the
+// Java counterpart of Go's -overlay: the tree is not copied per mutant).
+// Per-test coverage runs each test with Debian's JaCoCo agent
+// (libjacoco-java) and reads the execution data with JaCoCo's analyzer on
+// the host (a small program, jacoco_lines.java, compiled once per
+// process).
+//
+// Test dependencies other than JUnit 4 and 5 are not resolved: the class
+// path is MavenConfig.Classpath. Jobs share the project directory, so
+// checks run one at a time.
+type Maven struct {
+	src, dir string
+	runner   exec.Runner
+	cfg      MavenConfig
+	includes string // JaCoCo includes: the project's packages
+	mu       sync.Mutex
+}
+
+// MavenConfig configures a Maven project. The zero value is ready to use.
+type MavenConfig struct {
+	// Mvn is the maven command. Empty means "mvn".
+	Mvn string
+	// Settings is Maven's settings file. Empty means Debian's
+	// /etc/maven/settings-debian.xml, whose local repository is
+	// /usr/share/maven-repo.
+	Settings string
+	// Classpath holds the test framework's jars, as paths in the sandbox.
+	// Nil means exec.DefaultJUnitClasspath.
+	Classpath []string
+	// Release is javac's --release for recompiled mutants. Empty means
+	// "11", which Debian's JaCoCo 0.8.6 can analyse.
+	Release string
+	// Agent is the JaCoCo agent jar. Empty means
+	// /usr/share/java/org.jacoco.agent.rt.jar.
+	Agent string
+	// Limits bounds each test run and each javac; zero fields take exec's
+	// defaults.
+	Limits exec.Limits
+}
+
+// OpenMaven copies the Maven project at dir into a private directory,
+// compiles it and its tests with Maven, and returns it as a Project whose
+// tests run through r. Close removes the copy.
+func OpenMaven(ctx context.Context, dir string, r exec.Runner, cfg *MavenConfig) (*Maven, error) {
+	if r == nil {
+		return nil, errors.New("mutate: OpenMaven needs a runner")
+	}
+	m := &Maven{src: dir, runner: r}
+	if cfg != nil {
+		m.cfg = *cfg
+	}
+	if m.cfg.Mvn == "" {
+		m.cfg.Mvn = "mvn"
+	}
+	if m.cfg.Settings == "" {
+		m.cfg.Settings = "/etc/maven/settings-debian.xml"
+	}
+	if m.cfg.Classpath == nil {
+		m.cfg.Classpath = exec.DefaultJUnitClasspath
+	}
+	m.cfg.Classpath = slices.Clone(m.cfg.Classpath)
+	if m.cfg.Release == "" {
+		m.cfg.Release = "11"
+	}
+	if m.cfg.Agent == "" {
+		m.cfg.Agent = "/usr/share/java/org.jacoco.agent.rt.jar"
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pom.xml")); err != nil {
+		return nil, fmt.Errorf("mutate: %w", err)
+	}
+	var err error
+	if m.dir, err = os.MkdirTemp("", "adaptbench-maven-"); err != nil {
+		return nil, fmt.Errorf("mutate: %w", err)
+	}
+	if err := copyTree(dir, m.dir); err != nil {
+		os.RemoveAll(m.dir)
+		return nil, err
+	}
+	os.RemoveAll(filepath.Join(m.dir, "target"))
+	cmd := osexec.CommandContext(ctx, m.cfg.Mvn, "-B", "-o", "-q", "-s", m.cfg.Settings, "-DforkCount=0", "test-compile")
+	cmd.Dir = m.dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		os.RemoveAll(m.dir)
+		return nil, fmt.Errorf("mutate: mvn test-compile in %s: %w\n%s", dir, err, out)
+	}
+	if err := os.MkdirAll(filepath.Join(m.dir, runDir), 0o777); err != nil {
+		os.RemoveAll(m.dir)
+		return nil, fmt.Errorf("mutate: %w", err)
+	}
+	var pkgs []string
+	filepath.WalkDir(filepath.Join(m.dir, "target", "classes"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".class") {
+			rel, _ := filepath.Rel(filepath.Join(m.dir, "target", "classes"), filepath.Dir(p))
+			if pk := strings.ReplaceAll(filepath.ToSlash(rel), "/", ".") + ".*"; !slices.Contains(pkgs, pk) {
+				pkgs = append(pkgs, pk)
+			}
+		}
+		return nil
+	})
+	slices.Sort(pkgs)
+	m.includes = strings.Join(pkgs, ":")
+	return m, nil
+}
+
+// Lang returns syntax.Java.
+func (m *Maven) Lang() syntax.Lang { return syntax.Java }
+
+// Dir returns the private copy of the project.
+func (m *Maven) Dir() string { return m.dir }
+
+// Close removes the private copy.
+func (m *Maven) Close() error { return os.RemoveAll(m.dir) }
+
+// ReadFile reads a file of the project.
+func (m *Maven) ReadFile(p string) ([]byte, error) {
+	return os.ReadFile(filepath.Join(m.dir, filepath.FromSlash(p)))
+}
+
+const mainSources = "src/main/java"
+
+// Sources lists the .java files under src/main/java.
+func (m *Maven) Sources() ([]string, error) {
+	var out []string
+	root := filepath.Join(m.dir, filepath.FromSlash(mainSources))
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".java") {
+			rel, _ := filepath.Rel(m.dir, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("mutate: %w", err)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+var prebuilt = exec.JavaBuildFunc(func(ctx context.Context, r exec.Runner, spec exec.JavaBuildSpec) (exec.JavaBuildResult, error) {
+	return exec.JavaBuildResult{Classes: []string{"target/test-classes", "target/classes"}}, nil
+})
+
+// junit returns the driver over the compiled classes, with build as its
+// JavaBuild (nil: the classes Maven compiled).
+func (m *Maven) junit(build exec.JavaBuild, jvm []string) exec.JUnit {
+	if build == nil {
+		build = prebuilt
+	}
+	return exec.JUnit{Classpath: m.cfg.Classpath, Build: build, JVMFlags: jvm}
+}
+
+// Tests runs every test class once and lists the tests it reported.
+func (m *Maven) Tests(ctx context.Context) ([]string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	suite, err := m.junit(nil, nil).Test(ctx, m.runner, exec.TestSpec{Dir: m.dir, Limits: m.cfg.Limits})
+	if err != nil {
+		return nil, fmt.Errorf("mutate: list tests: %w", err)
+	}
+	if suite.Compile != nil {
+		return nil, fmt.Errorf("mutate: list tests: %s", suite.Compile.Output)
+	}
+	var names []string
+	for _, t := range suite.Tests {
+		names = append(names, t.Name)
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// Coverage runs one test with the JaCoCo agent and returns the lines it
+// covered.
+func (m *Maven) Coverage(ctx context.Context, test string) (Lines, error) {
+	tool, err := jacocoTool()
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	execFile := filepath.Join(m.dir, runDir, "jacoco.exec")
+	os.Remove(execFile)
+	defer os.Remove(execFile)
+	agent := "-javaagent:" + m.cfg.Agent + "=destfile=" + exec.WorkDir + "/" + runDir + "/jacoco.exec,includes=" + m.includes
+	jvm := append(slices.Clone(exec.DefaultJVMFlags), agent)
+	suite, err := m.junit(nil, jvm).Test(ctx, m.runner, exec.TestSpec{Dir: m.dir, Tests: []string{test}, Limits: m.cfg.Limits})
+	if err != nil {
+		return nil, fmt.Errorf("mutate: coverage of %s: %w", test, err)
+	}
+	if _, err := os.Stat(execFile); err != nil {
+		return nil, fmt.Errorf("mutate: coverage of %s: no execution data (%s): %w", test, suite.Run.Detail, err)
+	}
+	cmd := osexec.CommandContext(ctx, "java", "-cp", tool, "AdaptbenchJacocoLines", execFile, filepath.Join(m.dir, "target", "classes"))
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("mutate: read coverage of %s: %w", test, err)
+	}
+	return parseJacocoLines(out)
+}
+
+// parseJacocoLines reads "pkg/File.java:line" lines into Lines keyed by
+// src/main/java paths.
+func parseJacocoLines(out []byte) (Lines, error) {
+	sets := map[string]map[int]bool{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		l := sc.Text()
+		i := strings.LastIndexByte(l, ':')
+		n, err := strconv.Atoi(l[i+1:])
+		if i < 0 || err != nil {
+			return nil, fmt.Errorf("mutate: jacoco line %q: want path:line", l)
+		}
+		f := path.Join(mainSources, l[:i])
+		if sets[f] == nil {
+			sets[f] = map[int]bool{}
+		}
+		sets[f][n] = true
+	}
+	lines := Lines{}
+	for f, s := range sets {
+		lines[f] = sortedKeys(s)
+	}
+	return lines, nil
+}
+
+var jacocoJars = []string{"/usr/share/java/org.jacoco.core.jar", "/usr/share/java/asm.jar", "/usr/share/java/asm-commons.jar", "/usr/share/java/asm-tree.jar"}
+
+//go:embed jacoco_lines.java
+var jacocoLinesSource string
+
+// jacocoTool compiles AdaptbenchJacocoLines once per process and returns
+// the class path that runs it.
+var jacocoTool = sync.OnceValues(func() (string, error) {
+	for _, j := range jacocoJars {
+		if _, err := os.Stat(j); err != nil {
+			return "", fmt.Errorf("mutate: per-test Java coverage needs Debian's libjacoco-java: %w", err)
+		}
+	}
+	dir, err := os.MkdirTemp("", "adaptbench-jacoco-")
+	if err != nil {
+		return "", err
+	}
+	src := filepath.Join(dir, "AdaptbenchJacocoLines.java")
+	if err := os.WriteFile(src, []byte(jacocoLinesSource), 0o644); err != nil {
+		return "", err
+	}
+	cp := strings.Join(jacocoJars, ":")
+	if out, err := osexec.Command("javac", "-d", dir, "-cp", cp, src).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("mutate: compile the JaCoCo reader: %w\n%s", err, out)
+	}
+	return dir + ":" + cp, nil
+})
+
+// Check recompiles the file at path with src in the sandbox (when path is
+// not "") and runs the tests through exec.JUnit.
+func (m *Maven) Check(ctx context.Context, p string, src []byte, tests []string) (*Outcome, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var build exec.JavaBuild
+	if p != "" {
+		build = exec.JavaBuildFunc(func(ctx context.Context, r exec.Runner, spec exec.JavaBuildSpec) (exec.JavaBuildResult, error) {
+			res := exec.JavaBuildResult{Classes: []string{spec.Out + "/classes", "target/test-classes", "target/classes"}}
+			srcDir := filepath.Join(m.dir, filepath.FromSlash(spec.Out), "src")
+			if err := os.MkdirAll(filepath.Join(m.dir, filepath.FromSlash(spec.Out), "classes"), 0o777); err != nil {
+				return res, err
+			}
+			if err := os.MkdirAll(srcDir, 0o777); err != nil {
+				return res, err
+			}
+			if err := os.WriteFile(filepath.Join(srcDir, path.Base(p)), src, 0o666); err != nil {
+				return res, err
+			}
+			args := []string{"javac"}
+			for _, f := range exec.DefaultJVMFlags {
+				args = append(args, "-J"+f)
+			}
+			cp := append([]string{"target/classes", "target/test-classes"}, m.cfg.Classpath...)
+			args = append(args, "-proc:none", "-encoding", "UTF-8", "-g", "--release", m.cfg.Release,
+				"-d", spec.Out+"/classes", "-cp", strings.Join(cp, ":"), spec.Out+"/src/"+path.Base(p))
+			run, err := r.Run(ctx, exec.Job{Dir: spec.Dir, Args: args, Env: spec.Env, Limits: spec.Limits})
+			res.Run = &run
+			if err != nil {
+				return res, err
+			}
+			if run.Status != exec.StatusOK {
+				msg := strings.TrimSpace(string(run.Stderr) + "\n" + string(run.Stdout))
+				msg = strings.ReplaceAll(msg, spec.Out+"/src/"+path.Base(p), p)
+				res.Compile = &exec.CompileError{Output: msg}
+			}
+			return res, nil
+		})
+	}
+	start := time.Now()
+	suite, err := m.junit(build, nil).Test(ctx, m.runner, exec.TestSpec{Dir: m.dir, Tests: tests, Limits: m.cfg.Limits})
+	if err != nil {
+		return nil, fmt.Errorf("mutate: check %s: %w", p, err)
+	}
+	out := &Outcome{}
+	if suite.Build != nil {
+		out.BuildTime = suite.Build.WallTime
+	}
+	out.TestTime = suite.Run.WallTime
+	if out.TestTime == 0 && out.BuildTime == 0 {
+		out.TestTime = time.Since(start)
+	}
+	if suite.Compile != nil {
+		out.Compile = suite.Compile.Output
+		return out, nil
+	}
+	out.TimedOut = suite.Run.Status != exec.StatusOK && suite.Run.Status != exec.StatusExit
+	got := map[string]bool{}
+	for _, t := range suite.Tests {
+		got[t.Name] = t.Status == exec.TestPassed
+	}
+	if tests == nil {
+		tests = sortedKeys(got)
+	}
+	for _, t := range tests {
+		if got[t] {
+			out.Passed = append(out.Passed, t)
+		} else {
+			out.Failed = append(out.Failed, t)
+		}
+	}
+	return out, nil
+}
+
+// Task makes the task's workspace: every project file but the target and
+// Maven's output, tested by adapt's JUnit driver (which compiles every
+// .java file with javac against the JUnit jars).
+func (m *Maven) Task(p string, t *adapt.Task) error {
+	t.Language = adapt.Java
+	t.Framework = adapt.FrameworkJUnit
+	return workspaceFiles(m.dir, p, t)
+}
