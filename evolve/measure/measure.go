@@ -53,8 +53,8 @@ var DefaultThirdParty = []string{"cryptography", "dateutil", "numpy", "scipy", "
 // Measure computes the metrics of a Python source file. The error wraps
 // [ErrSyntax] (and names the line and column) when tree-sitter's Python
 // grammar finds an error in src. That grammar is more permissive than
-// CPython's parser in a few places (a return outside a function, Python 2
-// print statements, some assignment targets), and such sources are
+// CPython's parser in a few places (a return outside a function, a Python
+// 2 print statement, `x = *a`, an unexpected indent), and such sources are
 // measured rather than rejected; gate on CPython's ast.parse where that
 // matters.
 func (o *Options) Measure(src []byte) (Metrics, error) {

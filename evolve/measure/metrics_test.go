@@ -218,6 +218,16 @@ func TestMeasureSyntaxError(t *testing.T) {
 	}
 }
 
+// TestMeasureLenient pins what the documentation says tree-sitter
+// accepts although CPython rejects it.
+func TestMeasureLenient(t *testing.T) {
+	for _, src := range []string{"print 'x'\n", "return 1\n", "x = *a\n", "def f():\n  x = 1\n    y = 2\n"} {
+		if _, err := Measure([]byte(src)); err != nil {
+			t.Errorf("Measure(%q) = %v; the documentation says it is measured", src, err)
+		}
+	}
+}
+
 func TestThirdPartyOption(t *testing.T) {
 	for _, c := range []struct {
 		name       string
