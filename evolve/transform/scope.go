@@ -390,15 +390,12 @@ func (s *scopes) enclosing(n *syntax.Node) *scope {
 
 // builtins are the names of Python 3's builtins module that transforms
 // must never rename or shadow.
-var builtins = map[string]bool{}
-
-func init() {
-	for _, b := range splitFields(`abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable chr
+var builtins = set(`abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable chr
 		classmethod compile complex copyright credits delattr dict dir divmod enumerate eval exec exit filter
 		float format frozenset getattr globals hasattr hash help hex id input int isinstance issubclass iter
 		len license list locals map max memoryview min next object oct open ord pow print property quit range
 		repr reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip __import__
-		__name__ __file__ __doc__ __builtins__ __spec__ __loader__ __package__ self cls
+		__name__ __file__ __doc__ __builtins__ __spec__ __loader__ __package__
 		ArithmeticError AssertionError AttributeError BaseException BlockingIOError BrokenPipeError
 		BufferError BytesWarning ChildProcessError ConnectionAbortedError ConnectionError
 		ConnectionRefusedError ConnectionResetError DeprecationWarning EOFError Ellipsis EnvironmentError
@@ -410,7 +407,4 @@ func init() {
 		RuntimeWarning StopAsyncIteration StopIteration SyntaxError SyntaxWarning SystemError SystemExit
 		TabError TimeoutError True TypeError UnboundLocalError UnicodeDecodeError UnicodeEncodeError
 		UnicodeError UnicodeTranslateError UnicodeWarning UserWarning ValueError Warning ZeroDivisionError
-		ExceptionGroup BaseExceptionGroup EncodingWarning`) {
-		builtins[b] = true
-	}
-}
+		ExceptionGroup BaseExceptionGroup EncodingWarning`)

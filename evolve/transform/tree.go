@@ -315,17 +315,9 @@ func lineStart(src []byte, off int) int {
 
 func isBlankBytes(b []byte) bool { return len(bytes.TrimLeft(b, " \t\r\f\v")) == 0 }
 
-var pyKeywords = map[string]bool{}
-
-func init() {
-	for _, k := range strings.Fields(`False None True and as assert async await break class continue def del
+var pyKeywords = set(`False None True and as assert async await break class continue def del
 		elif else except finally for from global if import in is lambda nonlocal not or pass raise return
-		try while with yield match case type _`) {
-		pyKeywords[k] = true
-	}
-}
-
-func splitFields(s string) []string { return strings.Fields(s) }
+		try while with yield match case type _`)
 
 // statementAt returns the top-level statement starting at the line
 // starting at off, or nil.
@@ -340,4 +332,13 @@ func (f *file) statementAt(off int) *syntax.Node {
 
 func isIdentByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// set returns the fields of s as a set.
+func set(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, f := range strings.Fields(s) {
+		m[f] = true
+	}
+	return m
 }
