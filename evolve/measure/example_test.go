@@ -63,3 +63,17 @@ func ExampleCalibrate() {
 	// Output:
 	// CT1 2.0, RT2 2.5, ceiling 3
 }
+
+func ExampleOptions_Measure() {
+	src := []byte("import numpy as np\nimport torch\n\nnp.zeros(3)\ntorch.ones(3)\n")
+	for _, tp := range [][]string{nil, {"numpy", "torch"}} {
+		m, err := (&measure.Options{ThirdParty: tp}).Measure(src)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("third party %v: C5 %g, C6 %g\n", tp, m.Complexity[4], m.Complexity[5])
+	}
+	// Output:
+	// third party []: C5 1, C6 1
+	// third party [numpy torch]: C5 2, C6 0
+}
