@@ -20,7 +20,7 @@ func TestMain(m *testing.M) { exectest.Main(m) }
 // tester returns a fresh Tester (empty cache) over the shared fork server.
 func tester(t testing.TB) *evolve.Tester {
 	t.Helper()
-	return evolve.NewTester(exectest.ForkServer(t), evolve.DefaultLimits)
+	return evolve.NewTester(exectest.ForkServer(t), nil)
 }
 
 // sumSquares is a HumanEval-shaped problem written for these tests.

@@ -8,27 +8,19 @@ import (
 	"github.com/adaptbench/adaptbench/exec"
 )
 
-// Preload lists the modules DefaultTester's fork server imports once, on
-// top of exec.DefaultPreload: the libraries the API operators inject
-// (A1–A8, S4, S9), so that a test run does not pay for importing numpy or
-// scipy each time.
-var Preload = []string{"base64", "datetime", "http.client", "queue", "threading", "numpy", "scipy.stats", "dateutil.parser", "cryptography.fernet"}
-
 // DefaultTester returns a Tester over a new exec.ForkServer in a new
-// exec.Sandbox with DefaultLimits, and the function that closes both. The
-// fork server preloads the modules of [Preload] that the machine's Python
-// has.
+// exec.Sandbox with DefaultLimits, and the function that closes both.
 func DefaultTester() (*Tester, func(), error) {
 	sb, err := exec.NewSandbox(nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	fs, err := exec.NewForkServer(sb, &exec.ForkServerConfig{Preload: append(slices.Clone(exec.DefaultPreload), Preload...)})
+	fs, err := exec.NewForkServer(sb, nil)
 	if err != nil {
 		sb.Close()
 		return nil, nil, err
 	}
-	return NewTester(fs, exec.Limits{}), func() { fs.Close(); sb.Close() }, nil
+	return NewTester(fs, nil), func() { fs.Close(); sb.Close() }, nil
 }
 
 // Report is what [RunAll] returns: one Result per subject, in the order of

@@ -173,7 +173,7 @@ func TestTesterCache(t *testing.T) {
 	assert.Equal(t, evolve.VerdictBroken, out.Verdict)
 	slow := s.Program.Clone()
 	slow.Main = []byte("def sum_squares(xs):\n    while True:\n        pass\n")
-	fast := evolve.NewTester(exectest.ForkServer(t), exec.Limits{CPUTime: time.Second})
+	fast := evolve.NewTester(exectest.ForkServer(t), &evolve.TesterConfig{Limits: exec.Limits{CPUTime: time.Second}})
 	out, err = fast.Test(ctx, s.Suite, slow)
 	require.NoError(t, err)
 	assert.Equal(t, evolve.VerdictTimeout, out.Verdict)
@@ -204,4 +204,16 @@ func TestVerdictText(t *testing.T) {
 		require.NoError(t, u.UnmarshalText(b))
 		assert.Equal(t, s, u)
 	}
+}
+
+// TestTesterSitePackages: programs that import what the API operators
+// inject (Debian's site-packages) pass through the fork server.
+func TestTesterSitePackages(t *testing.T) {
+	s := subjectOf(t, sumSquares)
+	p := s.Program.Clone()
+	p.Main = append([]byte("import numpy as np\nfrom scipy.stats import ttest_ind\nfrom dateutil.parser import parse\nfrom cryptography.fernet import Fernet\n"), p.Main...)
+	p.Main = []byte(strings.Replace(string(p.Main), "    return total", "    ttest_ind([1, 2, 3], [4, 5, 7])\n    parse('2024-01-02 03:04:05')\n    Fernet.generate_key()\n    return np.sum(np.array([total])).item()", 1))
+	out, err := tester(t).Test(context.Background(), s.Suite, p)
+	require.NoError(t, err)
+	assert.Equal(t, evolve.VerdictPassed, out.Verdict, out.Detail)
 }

@@ -111,20 +111,65 @@ type TesterStats struct {
 	TestTime time.Duration
 }
 
-// DefaultLimits bound each test run when NewTester is given zero limits:
-// 5 s of CPU time for the whole process tree, 30 s of wall time, 1 GiB of
-// memory (numpy and scipy, which the API operators import, need several
-// hundred MiB of address space), 64 processes (S4 starts threads).
-var DefaultLimits = exec.Limits{CPUTime: 5 * time.Second, WallTime: 30 * time.Second, Memory: exec.GiB, Processes: 64}
+// DefaultLimits bound each test run when TesterConfig.Limits is zero: 3 s
+// of CPU time for the whole process tree, 10 s of wall time (A8 puts
+// sleeps of up to 0.3 s into the code, and a program whose S4 thread died
+// waits for the wall limit), 1 GiB of memory (numpy and scipy,
+// which the API operators import, need several hundred MiB of address
+// space), 64 processes (S4 starts threads).
+var DefaultLimits = exec.Limits{CPUTime: 3 * time.Second, WallTime: 10 * time.Second, Memory: exec.GiB, Processes: 64}
 
-// NewTester returns a Tester that runs suites through r (an exec.Sandbox
-// or, faster for Python, an exec.ForkServer) within limits. Zero limits
-// mean [DefaultLimits].
-func NewTester(r exec.Runner, limits exec.Limits) *Tester {
-	if limits == (exec.Limits{}) {
-		limits = DefaultLimits
+// TesterConfig configures [NewTester]. A nil *TesterConfig and the zero
+// value mean the defaults.
+type TesterConfig struct {
+	// Limits bound each test run. The zero value means DefaultLimits.
+	Limits exec.Limits
+}
+
+// NewTester returns a Tester that runs suites through r: an exec.Sandbox,
+// or, faster, an exec.ForkServer over one.
+//
+// The interpreters of a fork server start without the site module (python
+// -I -S), so the packages of site-packages (Debian's python3-numpy,
+// python3-scipy and the like, which the API operators import) would not
+// be importable there, unlike in a plain "python3 -s" in the sandbox. The
+// Tester therefore starts each test program with "import site;
+// site.main()", which adds the site directories (and no user site) in
+// either runner, so a program sees the same packages wherever it runs.
+func NewTester(r exec.Runner, cfg *TesterConfig) *Tester {
+	var c TesterConfig
+	if cfg != nil {
+		c = *cfg
 	}
-	return &Tester{runner: r, limits: limits, cache: map[string]*entry{}}
+	if c.Limits == (exec.Limits{}) {
+		c.Limits = DefaultLimits
+	}
+	return &Tester{runner: withSite(r), limits: c.Limits, cache: map[string]*entry{}}
+}
+
+// siteMain is prepended to the program of "python -c" jobs.
+const siteMain = "import site as _adaptbench_site; _adaptbench_site.main(); del _adaptbench_site\n"
+
+// withSite returns a runner that prepends siteMain to the program of every
+// "python -c program" job before r runs it.
+func withSite(r exec.Runner) exec.Runner {
+	if r == nil {
+		return nil
+	}
+	return exec.RunnerFunc(func(ctx context.Context, j exec.Job) (exec.Result, error) {
+		for i := 1; i+1 < len(j.Args); i++ {
+			if j.Args[i] == "-c" {
+				args := append([]string(nil), j.Args...)
+				args[i+1] = siteMain + args[i+1]
+				j.Args = args
+				break
+			}
+			if !strings.HasPrefix(j.Args[i], "-") {
+				break
+			}
+		}
+		return r.Run(ctx, j)
+	})
 }
 
 // Stats returns the counts so far.
@@ -164,7 +209,7 @@ func (t *Tester) Test(ctx context.Context, s *Suite, p *transform.Program) (Outc
 	t.mu.Unlock()
 
 	start := time.Now()
-	e.out, e.err = t.run(ctx, s, p)
+	e.out, e.err = t.run(ctx, t.runner, s, p)
 	d := time.Since(start)
 	t.mu.Lock()
 	if e.err != nil {
@@ -182,7 +227,7 @@ func (t *Tester) Test(ctx context.Context, s *Suite, p *transform.Program) (Outc
 }
 
 // run writes the workspace and runs the driver.
-func (t *Tester) run(ctx context.Context, s *Suite, p *transform.Program) (Outcome, error) {
+func (t *Tester) run(ctx context.Context, r exec.Runner, s *Suite, p *transform.Program) (Outcome, error) {
 	dir, err := os.MkdirTemp(stagingDir(), "adaptbench-evolve-")
 	if err != nil {
 		return Outcome{}, fmt.Errorf("evolve: workspace: %w", err)
@@ -206,7 +251,7 @@ func (t *Tester) run(ctx context.Context, s *Suite, p *transform.Program) (Outco
 	if s.framework() == adapt.FrameworkPytest {
 		d = exec.Pytest{}
 	}
-	suite, err := d.Test(ctx, t.runner, exec.TestSpec{Dir: dir, Tests: s.Tests, Limits: t.limits})
+	suite, err := d.Test(ctx, r, exec.TestSpec{Dir: dir, Tests: s.Tests, Limits: t.limits})
 	if err != nil {
 		if ctx.Err() != nil {
 			return Outcome{}, ctx.Err()
