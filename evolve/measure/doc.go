@@ -191,12 +191,14 @@
 // each) and reports, besides ns/op, the time per program, the time of
 // parsing alone (syntax.ParseNodes: the tree-sitter parse and the copy of
 // the tree into Go nodes that Measure starts with) and of the tokenizer
-// alone, all measured in the same run, and x-parse, the ratio of Measure
-// to parsing. On the 2-core test machine, shared with other jobs (load
-// average about 17), Measure took 1.2–1.7 ms per program, 1.3–1.8 times
-// parsing alone (0.6–1.3 ms); the tokenizer took 0.16–0.38 ms. Copying the
-// tree out of tree-sitter (one cgo call per node) dominates; the metric
-// walk itself is one pass over the tree plus the CFG pass.
+// alone, both run interleaved with Measure in every iteration, and
+// x-parse, the ratio of Measure to parsing. On the 2-core test machine,
+// shared with other jobs (load average 12–17), three runs of 30
+// iterations gave 1.1–1.7 ms per program, 1.58–1.62 times parsing alone
+// (0.7–1.1 ms); the tokenizer took 0.33–0.46 ms of it, the tree walk and
+// the CFG the rest. Copying the tree out of tree-sitter (one cgo call per
+// node) dominates. Next to the test run every offspring needs, this is
+// small.
 //
 // # Stability
 //
