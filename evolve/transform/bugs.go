@@ -8,28 +8,44 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// bugTransform builds a bug mutator whose sites are the nodes keep
-// accepts and whose rewrite of a site is the edit of rewrite.
-func bugTransform(id, name, doc string, keep func(f *file, n *syntax.Node) bool,
-	kind func(f *file, n *syntax.Node) string, rewrite func(f *file, n *syntax.Node, rng *rand.Rand) edit) *Transform {
+// bugTransform builds a bug mutator: kinds lists the kinds of site a node
+// is (none for most nodes; M3 may both swap and negate one condition) and
+// rewrite returns the edit for a site of a kind.
+func bugTransform(id, name, doc string, kinds func(f *file, n *syntax.Node) []string,
+	rewrite func(f *file, n *syntax.Node, kind string, rng *rand.Rand) edit) *Transform {
 	return &Transform{
 		ID: id, Name: name, Family: Bug, Doc: doc,
 		Sites: func(p *Program) []Site {
-			var f *file
-			return sitesOf(p, func(g *file) []*syntax.Node {
-				f = g
-				return g.find(func(n *syntax.Node) bool { return keep(g, n) })
-			}, func(n *syntax.Node) string { return kind(f, n) })
+			f, err := parse(p.Main)
+			if err != nil {
+				return nil
+			}
+			var out []Site
+			f.root.Walk(func(n *syntax.Node) bool {
+				for _, k := range kinds(f, n) {
+					out = append(out, Site{Start: n.Start, End: n.End, Kind: k, Key: f.key(n)})
+				}
+				return true
+			})
+			return out
 		},
 		Apply: func(p *Program, s Site, rng *rand.Rand) (*Program, error) {
 			return apply(p, s, func(f *file, n *syntax.Node) ([]edit, error) {
-				if !keep(f, n) {
-					return nil, fmt.Errorf("transform: %s: %s is not a site", id, s.Key)
+				if !slices.Contains(kinds(f, n), s.Kind) {
+					return nil, fmt.Errorf("transform: %s: %s is not a site of kind %q", id, s.Key, s.Kind)
 				}
-				return []edit{rewrite(f, n, rng)}, nil
+				return []edit{rewrite(f, n, s.Kind, rng)}, nil
 			})
 		},
 	}
+}
+
+// kindIf returns []string{kind} if ok, else nil.
+func kindIf(ok bool, kind string) []string {
+	if ok {
+		return []string{kind}
+	}
+	return nil
 }
 
 // other returns a random element of set other than cur.
@@ -46,18 +62,13 @@ var (
 // opToken returns the operator token of a binary operator.
 func opToken(n *syntax.Node) *syntax.Node { return n.Child("operator") }
 
-func plainKind(_ *file, n *syntax.Node) string { return n.Type }
-
 // ChangeArithmeticOperator is M1.
 var ChangeArithmeticOperator = bugTransform("M1", "ChangeArithmeticOperator",
 	`Replaces the operator of a binary +, -, * or / by a random other one of the four.`,
-	func(f *file, n *syntax.Node) bool {
-		if n.Type != "binary_operator" || opToken(n) == nil {
-			return false
-		}
-		return slices.Contains(arithOps, f.text(opToken(n)))
-	}, plainKind,
-	func(f *file, n *syntax.Node, rng *rand.Rand) edit {
+	func(f *file, n *syntax.Node) []string {
+		return kindIf(n.Type == "binary_operator" && opToken(n) != nil && slices.Contains(arithOps, f.text(opToken(n))), n.Type)
+	},
+	func(f *file, n *syntax.Node, _ string, rng *rand.Rand) edit {
 		op := opToken(n)
 		return edit{op.Start, op.End, other(arithOps, f.text(op), rng)}
 	})
@@ -65,11 +76,11 @@ var ChangeArithmeticOperator = bugTransform("M1", "ChangeArithmeticOperator",
 // ChangeComparisonOperator is M2.
 var ChangeComparisonOperator = bugTransform("M2", "ChangeComparisonOperator",
 	`Replaces one operator (<, <=, >, >=, ==, !=) of a comparison by a random other one.`,
-	func(f *file, n *syntax.Node) bool {
+	func(f *file, n *syntax.Node) []string {
 		p := f.parent[n]
-		return !n.Named && p != nil && p.Type == "comparison_operator" && slices.Contains(compareOps, f.text(n))
-	}, func(*file, *syntax.Node) string { return "comparison" },
-	func(f *file, n *syntax.Node, rng *rand.Rand) edit {
+		return kindIf(!n.Named && p != nil && p.Type == "comparison_operator" && slices.Contains(compareOps, f.text(n)), "comparison")
+	},
+	func(f *file, n *syntax.Node, _ string, rng *rand.Rand) edit {
 		return edit{n.Start, n.End, other(compareOps, f.text(n), rng)}
 	})
 
@@ -77,30 +88,27 @@ var ChangeComparisonOperator = bugTransform("M2", "ChangeComparisonOperator",
 var ChangeConditionOperator = bugTransform("M3", "ChangeConditionOperator",
 	`Swaps "and" and "or", drops a "not", or negates the condition of an if, elif or while as
 "not (condition)".`,
-	func(f *file, n *syntax.Node) bool {
-		switch n.Type {
-		case "boolean_operator":
-			return opToken(n) != nil
-		case "not_operator":
-			return n.Child("argument") != nil
-		}
-		p := f.parent[n]
-		return n.Field == "condition" && p != nil &&
-			(p.Type == "if_statement" || p.Type == "elif_clause" || p.Type == "while_statement")
-	}, func(f *file, n *syntax.Node) string {
-		if n.Field == "condition" {
-			return "condition"
-		}
-		return n.Type
-	},
-	func(f *file, n *syntax.Node, rng *rand.Rand) edit {
+	func(f *file, n *syntax.Node) []string {
+		var ks []string
 		switch {
-		case n.Type == "boolean_operator" && n.Field != "condition":
+		case n.Type == "boolean_operator" && opToken(n) != nil:
+			ks = append(ks, n.Type)
+		case n.Type == "not_operator" && n.Child("argument") != nil:
+			ks = append(ks, n.Type)
+		}
+		if p := f.parent[n]; n.Field == "condition" && p != nil &&
+			(p.Type == "if_statement" || p.Type == "elif_clause" || p.Type == "while_statement") {
+			ks = append(ks, "condition")
+		}
+		return ks
+	},
+	func(f *file, n *syntax.Node, kind string, rng *rand.Rand) edit {
+		switch kind {
+		case "boolean_operator":
 			op := opToken(n)
 			return edit{op.Start, op.End, map[string]string{"and": "or", "or": "and"}[f.text(op)]}
-		case n.Type == "not_operator" && n.Field != "condition":
-			a := n.Child("argument")
-			return edit{n.Start, n.End, "(" + f.text(a) + ")"}
+		case "not_operator":
+			return edit{n.Start, n.End, "(" + f.text(n.Child("argument")) + ")"}
 		}
 		return edit{n.Start, n.End, "not (" + f.text(n) + ")"}
 	})
@@ -109,10 +117,10 @@ var ChangeConditionOperator = bugTransform("M3", "ChangeConditionOperator",
 var ChangeReturn = bugTransform("M4", "ChangeReturn",
 	`Changes the value of a return statement: a number c becomes "-c + 10", a name x becomes
 "not x", anything else e becomes "not (e)".`,
-	func(f *file, n *syntax.Node) bool {
-		return n.Type == "return_statement" && len(n.NamedChildren()) == 1
-	}, plainKind,
-	func(f *file, n *syntax.Node, rng *rand.Rand) edit {
+	func(f *file, n *syntax.Node) []string {
+		return kindIf(n.Type == "return_statement" && len(n.NamedChildren()) == 1, n.Type)
+	},
+	func(f *file, n *syntax.Node, _ string, rng *rand.Rand) edit {
 		v := n.NamedChildren()[0]
 		switch v.Type {
 		case "integer", "float":
@@ -128,20 +136,19 @@ var ChangeType = bugTransform("M5", "ChangeType",
 	`Changes the type of a literal: a number becomes its text as a string or, at random, True or
 False; a string (not a docstring, an f-string or part of an implicit concatenation) becomes a
 random 4-digit string.`,
-	func(f *file, n *syntax.Node) bool {
+	func(f *file, n *syntax.Node) []string {
 		switch n.Type {
 		case "integer", "float":
-			return true
+			return []string{n.Type}
 		case "string":
 			p := f.parent[n]
-			if p == nil || p.Type == "concatenated_string" || contains(n, "interpolation") {
-				return false
-			}
-			return !(p.Type == "expression_statement" && f.isStatement(p))
+			ok := p != nil && p.Type != "concatenated_string" && !contains(n, "interpolation") &&
+				!(p.Type == "expression_statement" && f.isStatement(p))
+			return kindIf(ok, n.Type)
 		}
-		return false
-	}, plainKind,
-	func(f *file, n *syntax.Node, rng *rand.Rand) edit {
+		return nil
+	},
+	func(f *file, n *syntax.Node, _ string, rng *rand.Rand) edit {
 		if n.Type == "string" {
 			return edit{n.Start, n.End, "'" + fmt.Sprintf("%04d", rng.IntN(10000)) + "'"}
 		}
