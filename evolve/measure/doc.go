@@ -129,11 +129,13 @@
 //
 // P is the number of units, each a connected component, so
 // C1 = Σ over units of (decisions + 1): McCabe's number summed over the
-// module and its functions. The artifact instead counts strongly connected
-// components of a PyCFG-style graph with call nodes, which is about one per
-// statement outside loops; its C1 values (and the GeneBenchV1 threshold
-// 66.29) are much larger and not comparable. The graph is counted as it is
-// built, not stored.
+// module and its functions. The artifact instead builds one graph for the
+// whole file with a PyCFG clone (nodes for calls and function entries and
+// exits, call edges dropped) and takes P as the number of its strongly
+// connected components after removing isolated start/stop pairs; its C1
+// values, and the GeneBenchV1 threshold 66.29, follow that other
+// convention and are not comparable with ours. The graph is counted as it
+// is built, not stored.
 //
 // # C5 and C6: the package lists
 //

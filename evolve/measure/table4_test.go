@@ -11,10 +11,10 @@ import (
 // artifact's thresholds. It pins the package's own means (to 4 decimals,
 // so that a change to any metric shows) and compares them with the
 // paper's Table 4 "before" column for HumanEval, RC 0.04 and RR 0.77.
-// Those were computed with the artifact's code, whose C1 graph counts
-// strongly connected components (about one per statement, so its C1 is
-// far larger than ours) and whose tokenizer splits sentences first; the
-// comparison therefore allows ±0.02 for RC and ±0.05 for RR. Running
+// Those were computed with the artifact's code, whose C1 graph follows
+// another convention (strongly connected components of a PyCFG graph) and
+// whose tokenizer splits sentences first; the comparison therefore allows
+// ±0.02 for RC and ±0.05 for RR. Running
 // ast.unparse over the sources first (as the artifact did) moves RR by
 // less than 0.001.
 func TestTable4HumanEval(t *testing.T) {
