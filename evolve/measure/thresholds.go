@@ -24,9 +24,9 @@ type Thresholds struct {
 // (tool/python_transformer.py): the complexity targets are the raw
 // SWE-Bench means, the readability targets their ceilings. They were
 // computed with the artifact's Python metric code; since this package
-// counts tokens, lines and CFG edges differently (see the package
-// documentation), thresholds calibrated with [Calibrate] on the same
-// reference corpus are the consistent choice.
+// builds C1's graph differently and tokenizes without sentence splitting
+// (see the package documentation), thresholds calibrated with [Calibrate]
+// on the same reference corpus are the consistent choice.
 var GeneBenchV1 = Thresholds{
 	Complexity: [7]float64{66.29, 25.59, 20.73, 30.44, 18.11, 19.86, 15.22},
 	Readability: [13]float64{
