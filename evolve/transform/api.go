@@ -63,8 +63,8 @@ func apiSites(f *file) []*syntax.Node {
 		return out
 	}
 	for _, b := range blocks {
-		for i, c := range b.NamedChildren() {
-			if c.Type == "comment" || (i == 0 && isDocstring(c)) {
+		for _, c := range b.NamedChildren() {
+			if c.Type == "comment" || isDocstringOf(b, c) {
 				continue
 			}
 			out = append(out, c)

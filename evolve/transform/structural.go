@@ -196,8 +196,8 @@ func bodyStatements(fn *syntax.Node) []*syntax.Node {
 		return nil
 	}
 	var out []*syntax.Node
-	for i, c := range b.NamedChildren() {
-		if c.Type == "comment" || (i == 0 && isDocstring(c)) {
+	for _, c := range b.NamedChildren() {
+		if c.Type == "comment" || isDocstringOf(b, c) {
 			continue
 		}
 		out = append(out, c)

@@ -231,11 +231,11 @@ func (f *file) fresh(base string, taken ...string) string {
 // of the line of the first top-level statement that is not the module
 // docstring or a __future__ import, or the end of the file.
 func (f *file) importPos() int {
-	for i, c := range f.root.NamedChildren() {
+	for _, c := range f.root.NamedChildren() {
 		if c.Type == "comment" {
 			continue
 		}
-		if i == 0 && isDocstring(c) {
+		if isDocstringOf(f.root, c) {
 			continue
 		}
 		if c.Type == "future_import_statement" {
@@ -252,6 +252,17 @@ func (f *file) topLevel(n *syntax.Node) *syntax.Node {
 		n = f.parent[n]
 	}
 	return n
+}
+
+// isDocstringOf reports whether c is the docstring of block (or module)
+// b: a string expression that is its first statement, comments aside.
+func isDocstringOf(b, c *syntax.Node) bool {
+	for _, d := range b.NamedChildren() {
+		if d.Type != "comment" {
+			return d == c && isDocstring(c)
+		}
+	}
+	return false
 }
 
 // isDocstring reports whether statement n is a string expression.
