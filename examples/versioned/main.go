@@ -1,0 +1,224 @@
+// Versioned evaluates a model on version-conditioned problems with the
+// GitChameleon protocols (greedy, self-debug, zero-shot chain of thought)
+// and prints the paper's Table 1 layout (hidden and visible success and
+// API hit rate, ± the binomial standard error), then the breakdowns by
+// library, change category, runtime version and release year.
+//
+// By default it runs the Go problems (versioned.GoTasks) with the
+// reference model: every module version is fetched through the Go module
+// proxy into the go command's module cache before the tests, which then
+// build with the proxy off and run in the sandbox. That needs only Go and
+// the proxy:
+//
+//	go run ./examples/versioned
+//
+// On GitChameleon (the published dataset.jsonl; its visible tests decide,
+// the hidden tests are not distributed), choose where the environments
+// come from: -wheelhouse DIR (venvs built offline from wheels), -prebuilt
+// DIR (ready venvs, such as upstream's .dataset_venvs) or -system (the
+// machine's python3 and its packages: not faithful, a smoke test):
+//
+//	go run ./examples/versioned -gitchameleon ../shared/data/gitchameleon -system
+//	go run ./examples/versioned -gitchameleon DIR -solutions answers.jsonl -prebuilt .dataset_venvs
+//	OPENAI_API_KEY=… go run ./examples/versioned -model openai -openai-model gpt-4.1
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/openai"
+	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/versioned"
+)
+
+func main() {
+	gitchameleon := flag.String("gitchameleon", "", "directory of the published GitChameleon dataset (dataset.jsonl); empty means the Go problems")
+	wheelhouse := flag.String("wheelhouse", "", "GitChameleon: build venvs offline from the wheels in this directory")
+	python := flag.String("python", "/usr/bin/python3", "GitChameleon, -wheelhouse: the base interpreter of the venvs")
+	prebuilt := flag.String("prebuilt", "", "GitChameleon: use the ready venvs under this directory")
+	system := flag.Bool("system", false, "GitChameleon: use the system python3 as it is (not faithful)")
+	strict := flag.Bool("strict", false, "refuse environments that do not match their spec (their tasks are invalid)")
+	cacheDir := flag.String("cache", versioned.DefaultCacheDir, "directory of the environment cache")
+	modelName := flag.String("model", "reference", "model: reference, identity or openai")
+	openaiModel := flag.String("openai-model", "", "with -model openai: the model to ask at OPENAI_BASE_URL (default $OPENAI_MODEL)")
+	solutions := flag.String("solutions", "", "score a solution file ({example_id, answer} per line) as the model")
+	protocols := flag.String("protocols", "greedy,self-debug,cot", "comma-separated protocols: greedy, self-debug, cot")
+	noVersion := flag.Bool("no-version", false, "prompt with the library's name only (the paper's ablation)")
+	only := flag.String("only", "", "evaluate only the tasks whose ID matches this regular expression")
+	flag.Parse()
+	log.SetFlags(0)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+
+	tasks, builder, err := load(*gitchameleon, *wheelhouse, *python, *prebuilt, *system)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if *only != "" {
+		re, err := regexp.Compile(*only)
+		if err != nil {
+			log.Fatal(err)
+		}
+		var kept []adapt.Task
+		for _, t := range tasks {
+			if re.MatchString(t.ID) {
+				kept = append(kept, t)
+			}
+		}
+		tasks = kept
+	}
+	model, err := pickModel(*modelName, *openaiModel, *solutions)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var run []*versioned.Protocol
+	for _, name := range strings.Split(*protocols, ",") {
+		p, err := protocolByName(strings.TrimSpace(name))
+		if err != nil {
+			log.Fatal(err)
+		}
+		run = append(run, p)
+	}
+
+	sb, err := exec.NewSandbox(nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer sb.Close()
+	fs, err := exec.NewForkServer(sb, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer fs.Close()
+	cache := &versioned.Cache{Dir: filepath.Join(*cacheDir, builderDir(builder)), Builder: builder}
+	opts := &versioned.RunOptions{
+		Evaluate: adapt.Options{
+			Runner:       fs,
+			Environments: &versioned.Provider{Provisioner: cache, Strict: *strict, Env: []string{"OMP_NUM_THREADS=1", "MPLBACKEND=Agg"}},
+		},
+		Prompt: versioned.PromptOptions{NoVersion: *noVersion},
+	}
+
+	row := versioned.TableRow{Model: model.Name()}
+	var last *versioned.Results
+	for _, p := range run {
+		log.Printf("%s: %d tasks, protocol %s ...", model.Name(), len(tasks), p.Name)
+		res, err := versioned.Run(ctx, tasks, model, p, opts)
+		if err != nil {
+			log.Fatal(err)
+		}
+		log.Print(res)
+		for _, t := range res.Tasks {
+			if !t.Valid {
+				log.Printf("  invalid %s: %s", t.Task, firstLine(t.Invalid))
+			}
+		}
+		switch p {
+		case versioned.Greedy:
+			row.Greedy = res
+		case versioned.SelfDebug:
+			row.SelfDebug = res
+		case versioned.CoT:
+			row.CoT = res
+		}
+		last = res
+	}
+	fmt.Printf("%d tasks, %d environments built this run\n\n", len(tasks), cache.Builds())
+	if err := versioned.WriteTable(os.Stdout, []versioned.TableRow{row}); err != nil {
+		log.Fatal(err)
+	}
+	if last != nil {
+		fmt.Printf("\nBreakdowns (%s):\n\n", last.Protocol)
+		if err := versioned.WriteBreakdowns(os.Stdout, last, versioned.Breakdowns...); err != nil {
+			log.Fatal(err)
+		}
+	}
+}
+
+// load returns the tasks and the builder of their environments.
+func load(dir, wheelhouse, python, prebuilt string, system bool) ([]adapt.Task, versioned.Builder, error) {
+	if dir == "" {
+		if wheelhouse != "" || prebuilt != "" || system {
+			return nil, nil, fmt.Errorf("versioned: -wheelhouse, -prebuilt and -system are for -gitchameleon; the Go problems fetch modules through the Go module proxy")
+		}
+		tasks, err := versioned.GoTasks()
+		return tasks, &versioned.GoModules{}, err
+	}
+	tasks, err := versioned.LoadDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	n := 0
+	for _, set := range []bool{wheelhouse != "", prebuilt != "", system} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return nil, nil, fmt.Errorf("versioned: GitChameleon needs exactly one of -wheelhouse DIR, -prebuilt DIR or -system")
+	}
+	switch {
+	case wheelhouse != "":
+		return tasks, &versioned.Venv{Python: python, Wheelhouse: wheelhouse}, nil
+	case prebuilt != "":
+		return tasks, &versioned.Prebuilt{Dir: prebuilt}, nil
+	}
+	return tasks, &versioned.System{}, nil
+}
+
+// builderDir keeps each builder's environments apart in the cache.
+func builderDir(b versioned.Builder) string {
+	switch b.(type) {
+	case *versioned.GoModules:
+		return "gomod"
+	case *versioned.Venv:
+		return "venv"
+	case *versioned.Prebuilt:
+		return "prebuilt"
+	}
+	return "system"
+}
+
+func pickModel(name, openaiModel, solutions string) (adapt.Model, error) {
+	if solutions != "" {
+		sols, err := versioned.LoadSolutionsFile(solutions)
+		if err != nil {
+			return nil, err
+		}
+		return versioned.SolutionModel(strings.TrimSuffix(filepath.Base(solutions), ".jsonl"), sols), nil
+	}
+	switch name {
+	case "reference":
+		return adapt.Reference, nil
+	case "identity":
+		return adapt.Identity, nil
+	case "openai":
+		return openai.FromEnv(openaiModel)
+	}
+	return nil, fmt.Errorf("versioned: unknown model %q (want reference, identity or openai)", name)
+}
+
+func protocolByName(name string) (*versioned.Protocol, error) {
+	var names []string
+	for _, p := range versioned.Protocols {
+		if p.Name == name {
+			return p, nil
+		}
+		names = append(names, p.Name)
+	}
+	return nil, fmt.Errorf("versioned: unknown protocol %q (want one of %s)", name, strings.Join(names, ", "))
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
