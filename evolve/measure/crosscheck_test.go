@@ -118,6 +118,7 @@ func TestCrossCheck(t *testing.T) {
 func crossCheck(t *testing.T, progs []program) {
 	ref := astMetrics(t, progs)
 	agree := map[string]int{}
+	total := map[string]float64{} // to show that the agreement is not on zeros
 	var report strings.Builder
 	for i, p := range progs {
 		m, err := Measure(p.Src)
@@ -130,6 +131,7 @@ func crossCheck(t *testing.T, progs []program) {
 				continue
 			}
 			got := k.get(m)
+			total[k.key] += got
 			if math.Abs(got-want) <= 1e-9 {
 				agree[k.key]++
 			} else if os.Getenv("MEASURE_VERBOSE") != "" {
@@ -142,7 +144,7 @@ func crossCheck(t *testing.T, progs []program) {
 			fmt.Fprintf(&report, "%s: not computed (nltk missing); ", k.key)
 			continue
 		}
-		fmt.Fprintf(&report, "%s %d/%d; ", k.key, agree[k.key], len(progs))
+		fmt.Fprintf(&report, "%s %d/%d (Σ %.6g); ", k.key, agree[k.key], len(progs), total[k.key])
 	}
 	t.Log("agreement with Python's ast: " + report.String())
 	for _, k := range metricKeys {
