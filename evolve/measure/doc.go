@@ -16,48 +16,56 @@
 // The counting rules are those of the public artifact's code
 // (tool/metrics/my_metric.py and tool/readability.py in the anonymous
 // ICSE'26 copy), restated on tree-sitter's Python tree. Every count is
-// over the whole file. "Default threshold" is [GeneBenchV1], the
+// over the whole file. "threshold" is the default, [GeneBenchV1], the
 // artifact's SWE-Bench means (complexity) and their ceilings
 // (readability).
 //
-//	ID   name                      rule                                                                 default threshold
-//	C1   cyclomatic complexity     E − N + 2P on a statement CFG, P = module + functions (see below)     66.29
-//	C2   compound predicates       predicates containing a BoolOp, Compare, BinOp or UnaryOp anywhere:   25.59
-//	                               if/elif and while tests, each comprehension if, a lambda whose body
-//	                               is a Compare or BoolOp, each positional argument of any/all/range;
-//	                               conditional-expression tests are not predicates
-//	C3   nesting levels            Σ (depth − 1) over if/for/while, depth counting the enclosing          20.73
-//	                               if/for/while and the node itself; an elif, and an if that is the first
-//	                               statement of an if's else block, is neither counted nor a level;
-//	                               functions do not reset the depth; async for is not a For
-//	C4   complex code structures   2 × (lambdas + calls of an attribute named Thread + distinct            30.44
-//	                               directly recursive functions + decorators of def and class)
-//	                               + (list/set/dict comprehensions + generator expressions + list
-//	                               literals, targets included)
-//	C5   third-party calls         calls to an imported name whose name or module is in the standard      18.11
-//	                               library or in Options.ThirdParty
-//	C6   inter-class dependencies  calls to any other imported name (local modules such as newClassNN)    19.86
-//	C7   intra-class dependencies  calls to a name a def of the file defines: f(), self.f(), f.x()        15.22
-//	R1   tokens                    NLTK word tokens of the file (see Tokens)                              5038
-//	R2   lines of code             distinct start lines of ast nodes (statements, expressions,            402
-//	                               arguments, keywords, aliases, handlers, patterns)
-//	R3   variables                 distinct names bound in Store context (assignment, augmented and       45
-//	                               annotated targets, for and comprehension targets, with … as, :=)
-//	R4   arrays                    list literals (targets included) + list comprehensions                 13
-//	R5   operators                 BinOp, UnaryOp and BoolOp 1 each, one per comparison operator,         78
-//	                               augmented assignment 1
-//	R6   conditions                if and elif + conditional expressions + comprehension ifs              45
-//	R7   loops                     for + while + comprehension for clauses                                12
-//	R8   assignments               assignment statements (a = b = 1 is one), augmented, annotated         89
-//	R9   max nested loops          deepest for/while nesting (comprehensions excluded)                    2
-//	R10  max nested ifs            deepest if nesting; each elif is one level below the previous test     4
-//	R11  max tokens per line       most NLTK tokens on one line (lines split at '\n')                     31
-//	R12  nested casts              calls of int/float/str/bool/complex/bytes/list/tuple/set/dict with a   2
-//	                               call among their positional arguments
-//	R13  entropy                   Shannon entropy (bits) of the token unigram distribution               7
-//	R14  max conditions in an if   [Metrics.MaxIfConditions]: most atomic conditions in an if/elif test:  3
-//	                               and/or sum their operands, not x counts as x, a comparison, name,
-//	                               call or constant counts 1, anything else 0 (artifact only)
+//	ID   name                     threshold rule
+//	C1   cyclomatic complexity    66.29     E − N + 2P on a statement CFG, P = module + functions (see
+//	                                        below)
+//	C2   compound predicates      25.59     predicates containing a BoolOp, Compare, BinOp or UnaryOp
+//	                                        anywhere: if/elif and while tests, each comprehension if, a
+//	                                        lambda whose body is a Compare or BoolOp, each positional
+//	                                        argument of any/all/range; conditional-expression tests are
+//	                                        not predicates
+//	C3   nesting levels           20.73     Σ (depth − 1) over if/for/while, depth counting the enclosing
+//	                                        if/for/while and the node itself; an elif, and an if that is
+//	                                        the first statement of an if's else block, is neither counted
+//	                                        nor a level; functions do not reset the depth; async for is
+//	                                        not a For
+//	C4   complex code structures  30.44     2 × (lambdas + calls of an attribute named Thread + distinct
+//	                                        directly recursive functions + decorators of def and class) +
+//	                                        (list/set/dict comprehensions + generator expressions + list
+//	                                        literals, targets included)
+//	C5   third-party calls        18.11     calls to an imported name whose name or module is in the
+//	                                        standard library or in Options.ThirdParty
+//	C6   inter-class dependencies 19.86     calls to any other imported name (local modules such as
+//	                                        newClassNN)
+//	C7   intra-class dependencies 15.22     calls to a name a def of the file defines: f(), self.f(),
+//	                                        f.x()
+//	R1   tokens                   5038      NLTK word tokens of the file (see Tokens)
+//	R2   lines of code            402       distinct start lines of ast nodes (statements, expressions,
+//	                                        arguments, keywords, aliases, handlers, patterns)
+//	R3   variables                45        distinct names bound in Store context (assignment, augmented
+//	                                        and annotated targets, for and comprehension targets, with …
+//	                                        as, :=)
+//	R4   arrays                   13        list literals (targets included) + list comprehensions
+//	R5   operators                78        BinOp, UnaryOp and BoolOp 1 each, one per comparison operator,
+//	                                        augmented assignment 1
+//	R6   conditions               45        if and elif + conditional expressions + comprehension ifs
+//	R7   loops                    12        for + while + comprehension for clauses
+//	R8   assignments              89        assignment statements (a = b = 1 is one), augmented, annotated
+//	R9   max nested loops         2         deepest for/while nesting (comprehensions excluded)
+//	R10  max nested ifs           4         deepest if nesting; each elif is one level below the previous
+//	                                        test
+//	R11  max tokens per line      31        most NLTK tokens on one line (lines split at '\n')
+//	R12  nested casts             2         calls of int/float/str/bool/complex/bytes/list/tuple/set/dict
+//	                                        with a call among their positional arguments
+//	R13  entropy                  7         Shannon entropy (bits) of the token unigram distribution
+//	R14  max conditions in an if  3         Metrics.MaxIfConditions (artifact only): most atomic
+//	                                        conditions in an if/elif test: and/or sum their operands, not
+//	                                        x counts as x, a comparison, name, call or constant counts 1,
+//	                                        anything else 0
 //
 // The artifact's quirks are kept because they produced the published
 // numbers: async functions are neither C7 targets nor recursion scopes nor
