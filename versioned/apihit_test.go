@@ -94,3 +94,28 @@ const (
 	wantAPIScored = 328
 	wantAPIHits   = 275
 )
+
+// FuzzAPIHit: any input, in either language, gives an answer without a
+// panic; code that scores under APIHitSkip scores the same under
+// APIHitStrict, and a hit needs every API.
+func FuzzAPIHit(f *testing.F) {
+	f.Add("python", "import numpy as np\nnp.sum(x)\n", "numpy.sum")
+	f.Add("python", "from a.b import (c as d, e)\nd.f(); e()\n", "a.b.c.f,a.b.e")
+	f.Add("python", "def f(:\n", "x")
+	f.Add("python", "(lambda: 1)()\nx[0]()\n", "")
+	f.Add("go", "package p\nimport \"golang.org/x/exp/slices\"\nfunc f(s []int) { slices.Sort(s) }\n", "golang.org/x/exp/slices.Sort")
+	f.Add("go", "package p\nfunc f() { func() {}(); x[0](); (*T).M(nil) }\n", "")
+	f.Add("go", "package p\nimport . \"fmt\"\nfunc f() { Println() }\n", "Println")
+	f.Add("go", "package", "x")
+	f.Fuzz(func(t *testing.T, lang, code, apis string) {
+		list := strings.Split(apis, ",")
+		hit, scored := versioned.APIHit(lang, code, list, versioned.APIHitSkip)
+		shit, sscored := versioned.APIHit(lang, code, list, versioned.APIHitStrict)
+		if hit && !scored {
+			t.Fatal("a hit that was not scored")
+		}
+		if !sscored || (scored && shit != hit) || (!scored && shit) {
+			t.Fatalf("skip: %v %v, strict: %v %v", hit, scored, shit, sscored)
+		}
+	})
+}

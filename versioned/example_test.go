@@ -3,6 +3,7 @@ package versioned_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
@@ -46,4 +47,66 @@ func ExampleProvider() {
 		panic(err)
 	}
 	fmt.Println(rep.Valid, "of", rep.Tasks, "references pass;", cache.Builds(), "environments built")
+}
+
+func ExampleGoTasks() {
+	tasks, err := versioned.GoTasks()
+	if err != nil {
+		panic(err)
+	}
+	for _, t := range tasks[:3] {
+		fmt.Println(t.ID, t.Labels["library"], t.Labels["version"], "vs", t.Labels["other_version"], t.Labels["category"])
+	}
+	fmt.Println(len(tasks), "problems")
+	// Output:
+	// gocmp-equatecomparable github.com/google/go-cmp v0.6.0 vs v0.5.9 new-feature
+	// uuid-v7 github.com/google/uuid v1.6.0 vs v1.3.0 new-feature
+	// xexp-binarysearch-found golang.org/x/exp v0.0.0-20221208152030-732eee02a75a vs v0.0.0-20220303212507-bbda1eaf7a17 semantics
+	// 11 problems
+}
+
+func ExampleAPIHit() {
+	code := "from scipy.stats import norm\nimport numpy as np\n\ndef f(x):\n    return np.exp(norm.logcdf(x))\n"
+	hit, scored := versioned.APIHit(adapt.Python, code, []string{"scipy.stats.norm.logcdf", "numpy.exp"}, versioned.APIHitSkip)
+	fmt.Println(hit, scored)
+	hit, scored = versioned.APIHit(adapt.Python, code, []string{"scipy.special.log_ndtr"}, versioned.APIHitSkip)
+	fmt.Println(hit, scored)
+	// Output:
+	// true true
+	// false true
+}
+
+func ExampleNewRate() {
+	r := versioned.NewRate(160, 328)
+	fmt.Println(r, r.Passed, r.N)
+	// Output: 48.8±2.8 160 328
+}
+
+// Wiring: the Go problems, their modules fetched through the Go module
+// proxy, scored with the three protocols and printed as the paper's
+// Table 1. (Not run: it needs the sandbox and the proxy.)
+func ExampleRun() {
+	ctx := context.Background()
+	tasks, err := versioned.GoTasks()
+	if err != nil {
+		panic(err)
+	}
+	cache := &versioned.Cache{Dir: "/var/tmp/adaptbench-envs/gomod", Builder: &versioned.GoModules{}}
+	opts := &versioned.RunOptions{Evaluate: adapt.Options{Environments: &versioned.Provider{Provisioner: cache, Strict: true}}}
+	row := versioned.TableRow{Model: adapt.Reference.Name()}
+	for _, p := range versioned.Protocols {
+		res, err := versioned.Run(ctx, tasks, adapt.Reference, p, opts)
+		if err != nil {
+			panic(err)
+		}
+		switch p {
+		case versioned.Greedy:
+			row.Greedy = res
+		case versioned.SelfDebug:
+			row.SelfDebug = res
+		case versioned.CoT:
+			row.CoT = res
+		}
+	}
+	versioned.WriteTable(os.Stdout, []versioned.TableRow{row})
 }

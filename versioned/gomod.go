@@ -129,8 +129,15 @@ func (g *GoModules) Build(ctx context.Context, spec EnvSpec, dir string) (Manife
 		return Manifest{}, err
 	}
 	tool := strings.TrimSpace(string(out))
+	// The go directive of the scratch module: the spec's version, or the
+	// toolchain's language version when the spec's is newer (the build
+	// is then not faithful, but the modules are still fetched).
+	goLine := spec.Go
+	if version.Compare(tool, "go"+spec.Go) < 0 {
+		goLine = strings.TrimPrefix(version.Lang(tool), "go")
+	}
 	var gomod strings.Builder
-	fmt.Fprintf(&gomod, "module adaptbench.invalid/env\n\ngo %s\n\nrequire (\n", spec.Go)
+	fmt.Fprintf(&gomod, "module adaptbench.invalid/env\n\ngo %s\n\nrequire (\n", goLine)
 	args := []string{"mod", "download", "-json"}
 	for _, p := range spec.Packages {
 		if p.Version == "" {

@@ -3,6 +3,7 @@ package versioned_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -234,5 +235,51 @@ func TestAtVersion(t *testing.T) {
 	}
 	if _, err := versioned.AtVersion(adapt.Task{ID: "x"}, "v1"); err == nil {
 		t.Error("AtVersion of a task with no module: no error")
+	}
+}
+
+func TestGoModulesErrors(t *testing.T) {
+	ctx := context.Background()
+	g := &versioned.GoModules{ModCache: t.TempDir()}
+	for _, c := range []struct {
+		spec   versioned.EnvSpec
+		want   string
+		reason string
+	}{
+		{versioned.EnvSpec{Python: "3.10", Packages: []adapt.Package{{Name: "numpy", Version: "1.24"}}}, "names no Go version", "a Python spec"},
+		{versioned.EnvSpec{Go: "1.x", Packages: []adapt.Package{{Name: "golang.org/x/sync", Version: "v0.1.0"}}}, `"1.x" is not a Go version`, "a bad Go version"},
+		{versioned.EnvSpec{Go: "1.23"}, "names no modules", "nothing to fetch"},
+		{versioned.EnvSpec{Go: "1.23", Packages: []adapt.Package{{Name: "golang.org/x/sync"}}}, "golang.org/x/sync has no version", "modules are pinned"},
+	} {
+		if _, err := g.Build(ctx, c.spec, t.TempDir()); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want an error containing %q", c.reason, err, c.want)
+		}
+	}
+	if _, err := (&versioned.System{}).Build(ctx, versioned.EnvSpec{Go: "1.23"}, t.TempDir()); err == nil {
+		t.Error("System built a Go spec")
+	}
+
+	// A version that does not exist is an error naming it, from the proxy,
+	// and leaves nothing in the cache.
+	mc := goModCache(t)
+	cache := &versioned.Cache{Dir: cacheDir(t), Builder: &versioned.GoModules{ModCache: mc}}
+	spec := versioned.EnvSpec{Go: "1.23", Packages: []adapt.Package{{Name: "golang.org/x/sync", Version: "v0.0.99"}}}
+	if _, err := cache.Provision(ctx, spec); err == nil || !strings.Contains(err.Error(), "v0.0.99") {
+		t.Errorf("golang.org/x/sync@v0.0.99: got %v, want an error naming the version", err)
+	}
+	if _, err := os.Stat(filepath.Join(cache.Dir, spec.Key())); !os.IsNotExist(err) {
+		t.Errorf("a failed build left its directory: %v", err)
+	}
+	// A toolchain older than the spec asks for is not faithful.
+	future := versioned.EnvSpec{Go: "1.99", Packages: []adapt.Package{{Name: "golang.org/x/sync", Version: "v0.1.0"}}}
+	env, err := cache.Provision(ctx, future)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env.Manifest.Faithful || len(env.Manifest.Mismatches) != 1 || !strings.Contains(env.Manifest.Mismatches[0], "want go1.99 or later") {
+		t.Errorf("go 1.99 spec: faithful %v, mismatches %v", env.Manifest.Faithful, env.Manifest.Mismatches)
+	}
+	if _, err := (&versioned.Provider{Provisioner: cache, Strict: true}).Provide(ctx, adapt.Environment{Runtime: "go1.99", Packages: future.Packages}); !errors.Is(err, versioned.ErrUnfaithful) {
+		t.Errorf("strict provider, go 1.99: got %v, want ErrUnfaithful", err)
 	}
 }

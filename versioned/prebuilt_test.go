@@ -3,7 +3,9 @@ package versioned_test
 import (
 	"context"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/adaptbench/adaptbench/adapt"
@@ -12,25 +14,40 @@ import (
 )
 
 // TestPrebuilt points a Prebuilt builder at a directory of venvs made
-// elsewhere (here by the Venv builder, as upstream's Docker flow makes
-// .dataset_venvs) and checks that each spec gets the venv that matches it.
+// elsewhere (here by hand; upstream's Docker flow makes .dataset_venvs)
+// and checks that each spec gets the venv that matches it.
 func TestPrebuilt(t *testing.T) {
 	if _, err := os.Stat("/usr/bin/python3"); err != nil {
 		t.Skip("no /usr/bin/python3")
 	}
 	ctx := context.Background()
-	wheels := t.TempDir()
-	writeWheel(t, wheels, "minilib", "1.0", map[string]string{"minilib/__init__.py": "def greet(name):\n    return 'Hello, %s!' % name\n"})
-	writeWheel(t, wheels, "minilib", "2.0", map[string]string{"minilib/__init__.py": "def salute(name):\n    return 'Hello, %s!' % name\n"})
 	venvs := cacheDir(t)
-	v := &versioned.Venv{Python: "/usr/bin/python3", Wheelhouse: wheels, NoDeps: true}
-	for name, ver := range map[string]string{"gcham_venv_aaa": "2.0", "gcham_venv_bbb": "1.0"} {
+	// Venvs made by hand, without pip: a library installed is a package
+	// and its .dist-info in site-packages.
+	out, err := osexec.Command("/usr/bin/python3", "-c", "import sys; print('python%d.%d' % sys.version_info[:2])").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pyDir := strings.TrimSpace(string(out))
+	for name, c := range map[string]struct{ ver, code string }{
+		"gcham_venv_aaa": {"2.0", "def salute(name):\n    return 'Hello, %s!' % name\n"},
+		"gcham_venv_bbb": {"1.0", "def greet(name):\n    return 'Hello, %s!' % name\n"},
+	} {
 		dir := filepath.Join(venvs, name)
-		if err := os.Mkdir(dir, 0o755); err != nil {
-			t.Fatal(err)
+		if out, err := osexec.Command("/usr/bin/python3", "-m", "venv", "--without-pip", dir).CombinedOutput(); err != nil {
+			t.Fatalf("venv: %v: %s", err, out)
 		}
-		if _, err := v.Build(ctx, versioned.EnvSpec{Packages: []adapt.Package{{Name: "minilib", Version: ver}}}, dir); err != nil {
-			t.Fatal(err)
+		site := filepath.Join(dir, "lib", pyDir, "site-packages")
+		for p, content := range map[string]string{
+			"minilib/__init__.py":                      c.code,
+			"minilib-" + c.ver + ".dist-info/METADATA": "Metadata-Version: 2.1\nName: minilib\nVersion: " + c.ver + "\n",
+		} {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(site, p)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(site, p), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	if err := os.MkdirAll(filepath.Join(venvs, "not-a-venv"), 0o755); err != nil {
