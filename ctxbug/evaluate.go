@@ -12,8 +12,8 @@ import (
 
 // EvalOptions configures Evaluate. A nil *EvalOptions means the defaults.
 type EvalOptions struct {
-	// Runner runs the tests. nil means a Sandbox that Evaluate makes and
-	// closes (see IdentifyOptions.Runner for why not a ForkServer).
+	// Runner runs the tests. nil means adapt.Evaluate's default, a
+	// ForkServer over a Sandbox.
 	Runner exec.Runner
 	// Limits bounds every test run; zero fields take exec's defaults.
 	Limits exec.Limits
@@ -74,14 +74,6 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 	var o EvalOptions
 	if opts != nil {
 		o = *opts
-	}
-	if o.Runner == nil {
-		sb, err := exec.NewSandbox(nil)
-		if err != nil {
-			return nil, nil, err
-		}
-		defer sb.Close()
-		o.Runner = sb
 	}
 	w := &unobfuscating{inner: model, raw: map[string]adapt.Completion{}, text: map[string]string{}}
 	rep, err := adapt.Evaluate(ctx, tasks, w, &adapt.Options{

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -18,15 +19,18 @@ import (
 // IdentifyOptions configures Identify. A nil *IdentifyOptions means the
 // defaults.
 type IdentifyOptions struct {
-	// Runner runs the tests. nil means a Sandbox that Identify makes and
-	// closes (not a ForkServer: its interpreter runs with -S, without
-	// Debian's dist-packages, which a third of ClassEval's classes import).
+	// Runner runs the tests. nil means a ForkServer over a Sandbox that
+	// Identify makes and closes.
 	Runner exec.Runner
 	// Limits bounds every test run; zero fields take exec's defaults.
 	Limits exec.Limits
 	// Concurrency bounds the test runs in flight. 0 means
 	// exec.DefaultParallelism().
 	Concurrency int
+	// Progress, if set, is called after each candidate is checked, with
+	// the number checked so far and the total, from one goroutine at a
+	// time.
+	Progress func(done, total int)
 	// AllowEditsElsewhere skips the locality check: a variant that
 	// differs at a perturbed node is kept even if it also changes other
 	// code (the paper's stated criteria, which never reject such edits).
@@ -74,7 +78,12 @@ func Identify(ctx context.Context, cands []*Candidate, opts *IdentifyOptions) (*
 			return nil, err
 		}
 		defer sb.Close()
-		o.Runner = sb
+		fs, err := exec.NewForkServer(sb, nil)
+		if err != nil {
+			return nil, err
+		}
+		defer fs.Close()
+		o.Runner = fs
 	}
 	// Gold first: the tests of a base whose solution fails them say
 	// nothing about its variants.
@@ -92,6 +101,9 @@ func Identify(ctx context.Context, cands []*Candidate, opts *IdentifyOptions) (*
 	g.SetLimit(o.Concurrency)
 	for i, b := range bases {
 		g.Go(func() error {
+			if ctx.Err() != nil {
+				return nil
+			}
 			goldFail[i], goldErr[i] = failingTests(ctx, o.Runner, o.Limits, &b.Task, adapt.Answer{Code: string(b.Method)})
 			return nil
 		})
@@ -107,13 +119,24 @@ func Identify(ctx context.Context, cands []*Candidate, opts *IdentifyOptions) (*
 		}
 	}
 	empty := make([]bool, len(cands))
+	var mu sync.Mutex
+	done := 0
 	for i, c := range cands {
 		if why, ok := bad[c.Job.Base]; ok && c.Completion.Err == "" {
 			c.Stage, c.Reason = StageReference, why
 			continue
 		}
 		g.Go(func() error {
+			if ctx.Err() != nil {
+				return nil
+			}
 			empty[i] = check(ctx, c, &o)
+			if o.Progress != nil {
+				mu.Lock()
+				done++
+				o.Progress(done, len(cands))
+				mu.Unlock()
+			}
 			return nil
 		})
 	}

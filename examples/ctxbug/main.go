@@ -55,11 +55,11 @@ func main() {
 	genName := flag.String("generator", "implanter", "generator: implanter, replay or openai")
 	replay := flag.String("replay", "", "with -generator replay: a generations.jsonl written by an earlier run")
 	openaiModel := flag.String("openai-model", "", "the model to ask at OPENAI_BASE_URL (default $OPENAI_MODEL)")
-	testNames := flag.String("test", "reference,copy", "tested models, comma-separated: reference, copy, openai")
+	testNames := flag.String("test", "reference,copy", "tested models, comma-separated: reference, copy, openai; empty: build the benchmark only")
 	samples := flag.Int("n", 1, "variants per template")
 	seed := flag.Uint64("seed", 1, "seed of the implanter")
 	cpu := flag.Duration("cpu", 20*time.Second, "CPU time per test run")
-	runnerName := flag.String("runner", "sandbox", "test runner: sandbox, or forkserver (faster; its interpreter does not see Debian's dist-packages, so the methods of classes that import numpy and the like drop out as invalid)")
+	runnerName := flag.String("runner", "forkserver", "test runner: forkserver (a warmed interpreter forked per run, in the sandbox) or sandbox (a fresh interpreter per run)")
 	out := flag.String("out", "ctxbug-results", "output directory")
 	flag.Parse()
 	log.SetFlags(0)
@@ -130,7 +130,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	id, err := ctxbug.Identify(ctx, cands, &ctxbug.IdentifyOptions{Runner: sb, Limits: lim})
+	id, err := ctxbug.Identify(ctx, cands, &ctxbug.IdentifyOptions{Runner: sb, Limits: lim, Progress: progress("CtxBugs")})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	iso, err := ctxbug.Identify(ctx, isoCands, &ctxbug.IdentifyOptions{Runner: sb, Limits: lim})
+	iso, err := ctxbug.Identify(ctx, isoCands, &ctxbug.IdentifyOptions{Runner: sb, Limits: lim, Progress: progress("IsoBugs")})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -179,6 +179,9 @@ func main() {
 	must(adapt.SaveFile(filepath.Join(*out, "tasks_isobug.jsonl"), ts))
 	tasks = append(tasks, ts...)
 
+	if *testNames == "" {
+		return
+	}
 	var results []ctxbug.Result
 	for _, name := range strings.Split(*testNames, ",") {
 		m, err := tested(name, *openaiModel, *out)
@@ -201,6 +204,17 @@ func main() {
 		return nil
 	}))
 	must(writeWith(filepath.Join(*out, "tables.md"), func(w io.Writer) error { return tables(io.MultiWriter(w, os.Stdout), results) }))
+}
+
+// progress reports identification progress on stderr every 500
+// candidates.
+func progress(what string) func(done, total int) {
+	start := time.Now()
+	return func(done, total int) {
+		if done%500 == 0 || done == total {
+			log.Printf("%s: %d of %d candidates checked (%v)", what, done, total, time.Since(start).Round(time.Second))
+		}
+	}
 }
 
 // tables prints the paper's Tables 4–6 for the results.

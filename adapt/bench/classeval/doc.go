@@ -39,16 +39,15 @@
 // The solutions need these Debian packages: python3-numpy python3-pandas
 // python3-docx python3-openpyxl python3-gensim python3-bs4 python3-pil
 // python3-nltk python3-pypdf2 python3-reportlab. With them, every class's
-// whole test module run against its solution in the Sandbox (one minute of
-// CPU per class: EightPuzzle's search alone takes 8s), 406 of the 410
-// methods pass all their tests, in about 35s on 2 cores. The four others
-// need what an offline sandbox cannot have: NLTK's punkt and tagger data
-// (ClassEval_52 lemmatize_sentence and get_pos_tag), a host named
-// LAPTOP-2CS86KUM (ClassEval_48 get_hostname) and a clock before
-// 2024-01-02 (ClassEval_17 get_upcoming_events). Run them through an
-// exec.Sandbox: the fork server's interpreter starts with -S, so Debian's
-// dist-packages are not on its path, and the 42 methods of the classes
-// that import a third-party package fail to import there (366 pass).
+// whole test module run against its solution in the sandbox (one minute
+// of CPU per class: EightPuzzle's search alone takes 8s), 406 of the 410
+// methods pass all their tests (about 35s on 2 idle cores through the
+// fork server). The four others need what an offline sandbox cannot
+// have: NLTK's punkt and tagger data (ClassEval_52 lemmatize_sentence and
+// get_pos_tag), a host named LAPTOP-2CS86KUM (ClassEval_48 get_hostname)
+// and a clock before 2024-01-02 (ClassEval_17 get_upcoming_events).
+// Without the packages, the 42 methods of the classes that import one
+// fail to import (366 pass).
 //
 // The label set and the requirement wording are not stable.
 package classeval

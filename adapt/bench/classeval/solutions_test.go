@@ -18,7 +18,6 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/classeval"
 	aexec "github.com/adaptbench/adaptbench/exec"
-	"github.com/adaptbench/adaptbench/exec/exectest"
 )
 
 // The ClassEval dependencies of the published solutions, as Debian
@@ -70,9 +69,7 @@ func TestAllSolutions(t *testing.T) {
 		}
 		classes = picked
 	}
-	// The Sandbox, not the fork server: the fork server's interpreter runs
-	// with -S, which leaves Debian's dist-packages off sys.path.
-	runner := exectest.Sandbox(t)
+	runner := forkServer(t)
 	type outcome struct {
 		suite *aexec.Suite
 		err   error
