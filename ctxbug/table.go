@@ -192,3 +192,20 @@ func arrow(v float64) string {
 	}
 	return fmt.Sprintf("%.2f↑", -v)
 }
+
+// MeanATP is Table 7's cell for a tested model: the mean of the ATP of
+// its results that have one (an overlooked bug location and token
+// log-probabilities), and how many there are.
+func MeanATP(results []Result, model string) (float64, int) {
+	sum, n := 0.0, 0
+	for _, r := range results {
+		if r.Model == model && r.Valid && r.ATPTokens > 0 {
+			sum += r.ATP
+			n++
+		}
+	}
+	if n == 0 {
+		return math.NaN(), 0
+	}
+	return sum / float64(n), n
+}

@@ -195,3 +195,19 @@ func tokens(ts []adaptToken) []adapt.TokenLogprob {
 	}
 	return out
 }
+
+func TestMeanATP(t *testing.T) {
+	rs := []ctxbug.Result{
+		{Model: "T", Valid: true, ATP: 0.9, ATPTokens: 1},
+		{Model: "T", Valid: true, ATP: 0.7, ATPTokens: 3},
+		{Model: "T", Valid: true},
+		{Model: "T", Valid: false, ATP: 0.1, ATPTokens: 1},
+		{Model: "U", Valid: true, ATP: 0.1, ATPTokens: 1},
+	}
+	if m, n := ctxbug.MeanATP(rs, "T"); n != 2 || math.Abs(m-0.8) > 1e-12 {
+		t.Errorf("MeanATP = %v over %d, want 0.8 over 2", m, n)
+	}
+	if _, n := ctxbug.MeanATP(rs, "V"); n != 0 {
+		t.Error("a model without results has an ATP")
+	}
+}

@@ -188,7 +188,7 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		res, _, err := ctxbug.Evaluate(ctx, tasks, m, &ctxbug.EvalOptions{Runner: sb, Limits: lim})
+		res, _, err := ctxbug.Evaluate(ctx, tasks, m, &ctxbug.EvalOptions{Runner: sb, Limits: lim, Logprobs: name == "openai"})
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -259,6 +259,15 @@ func tables(w io.Writer, results []ctxbug.Result) error {
 		if err := ctxbug.WriteDegradation(w, t5[i].Model, t5[i+1], t5[i]); err != nil {
 			return err
 		}
+	}
+	fmt.Fprint(w, "\n## Table 7: average token probability of overlooked CtxBugs\n\n| Model-T | ATP | instances |\n|---|---|---|\n")
+	for _, m := range models {
+		atp, n := ctxbug.MeanATP(ctxRes, m)
+		if n == 0 {
+			fmt.Fprintf(w, "| %s | - (no log-probabilities or nothing overlooked) | 0 |\n", m)
+			continue
+		}
+		fmt.Fprintf(w, "| %s | %.3f | %d |\n", m, atp, n)
 	}
 	fmt.Fprint(w, "\n## Table 6: w/ CtxBugs vs w/ IsoBugs (paired subset)\n\n")
 	paired := ctxbug.Aggregate(ctxbug.Paired(ctxRes, isoRes))
