@@ -302,6 +302,15 @@ func (f *Funnel) AddMutant(m *Mutant) {
 	}
 }
 
+// declare fixes the order of stages before any is counted.
+func (f *Funnel) declare(stages ...Stage) {
+	for _, s := range stages {
+		if !slices.Contains(f.stages, s) {
+			f.stages = append(f.stages, s)
+		}
+	}
+}
+
 // Count returns how many mutants of op reached stage.
 func (f *Funnel) Count(op string, stage Stage) int { return f.counts[op][stage] }
 

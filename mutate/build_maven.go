@@ -1,12 +1,14 @@
 package mutate
 
 import (
+	"archive/zip"
 	"bufio"
 	"bytes"
 	"context"
 	_ "embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	osexec "os/exec"
@@ -65,8 +67,9 @@ type MavenConfig struct {
 	// Release is javac's --release for recompiled mutants. Empty means
 	// "11", which Debian's JaCoCo 0.8.6 can analyse.
 	Release string
-	// Agent is the JaCoCo agent jar. Empty means
-	// /usr/share/java/org.jacoco.agent.rt.jar.
+	// Agent is the jar of JaCoCo's agent, as Debian ships it: a jar
+	// holding jacocoagent.jar, which is copied into the project for the
+	// sandbox. Empty means /usr/share/java/org.jacoco.agent.jar.
 	Agent string
 	// Limits bounds each test run and each javac; zero fields take exec's
 	// defaults.
@@ -98,7 +101,7 @@ func OpenMaven(ctx context.Context, dir string, r exec.Runner, cfg *MavenConfig)
 		m.cfg.Release = "11"
 	}
 	if m.cfg.Agent == "" {
-		m.cfg.Agent = "/usr/share/java/org.jacoco.agent.rt.jar"
+		m.cfg.Agent = "/usr/share/java/org.jacoco.agent.jar"
 	}
 	if _, err := os.Stat(filepath.Join(dir, "pom.xml")); err != nil {
 		return nil, fmt.Errorf("mutate: %w", err)
@@ -122,6 +125,10 @@ func OpenMaven(ctx context.Context, dir string, r exec.Runner, cfg *MavenConfig)
 		os.RemoveAll(m.dir)
 		return nil, fmt.Errorf("mutate: %w", err)
 	}
+	if err := extractAgent(m.cfg.Agent, filepath.Join(m.dir, runDir, "jacocoagent.jar")); err != nil {
+		os.RemoveAll(m.dir)
+		return nil, err
+	}
 	var pkgs []string
 	filepath.WalkDir(filepath.Join(m.dir, "target", "classes"), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".class") {
@@ -135,6 +142,25 @@ func OpenMaven(ctx context.Context, dir string, r exec.Runner, cfg *MavenConfig)
 	slices.Sort(pkgs)
 	m.includes = strings.Join(pkgs, ":")
 	return m, nil
+}
+
+// extractAgent copies jacocoagent.jar out of Debian's wrapper jar.
+func extractAgent(wrapper, dst string) error {
+	zr, err := zip.OpenReader(wrapper)
+	if err != nil {
+		return fmt.Errorf("mutate: per-test Java coverage needs Debian's libjacoco-java: %w", err)
+	}
+	defer zr.Close()
+	f, err := zr.Open("jacocoagent.jar")
+	if err != nil {
+		return fmt.Errorf("mutate: %s: %w", wrapper, err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return fmt.Errorf("mutate: %s: %w", wrapper, err)
+	}
+	return os.WriteFile(dst, b, 0o644)
 }
 
 // Lang returns syntax.Java.
@@ -218,14 +244,20 @@ func (m *Maven) Coverage(ctx context.Context, test string) (Lines, error) {
 	execFile := filepath.Join(m.dir, runDir, "jacoco.exec")
 	os.Remove(execFile)
 	defer os.Remove(execFile)
-	agent := "-javaagent:" + m.cfg.Agent + "=destfile=" + exec.WorkDir + "/" + runDir + "/jacoco.exec,includes=" + m.includes
-	jvm := append(slices.Clone(exec.DefaultJVMFlags), agent)
-	suite, err := m.junit(nil, jvm).Test(ctx, m.runner, exec.TestSpec{Dir: m.dir, Tests: []string{test}, Limits: m.cfg.Limits})
+	// exec.JUnit's reporter ends its JVM with Runtime.halt, which skips
+	// the agent's shutdown hook, so coverage runs the test through the
+	// JUnit console launcher, which exits normally.
+	args := []string{"java", "-Xmx256m"}
+	args = append(args, exec.DefaultJVMFlags...)
+	args = append(args, "-javaagent:"+exec.WorkDir+"/"+runDir+"/jacocoagent.jar=destfile="+exec.WorkDir+"/"+runDir+"/jacoco.exec,includes="+m.includes,
+		"-jar", launcher, "-cp", strings.Join(append([]string{"target/classes", "target/test-classes"}, m.cfg.Classpath...), ":"),
+		"--select-method", test, "--disable-banner", "--details=none")
+	res, err := m.runner.Run(ctx, exec.Job{Dir: m.dir, Args: args, Env: []string{"MALLOC_ARENA_MAX=2"}, Limits: m.cfg.Limits})
 	if err != nil {
 		return nil, fmt.Errorf("mutate: coverage of %s: %w", test, err)
 	}
 	if _, err := os.Stat(execFile); err != nil {
-		return nil, fmt.Errorf("mutate: coverage of %s: no execution data (%s): %w", test, suite.Run.Detail, err)
+		return nil, fmt.Errorf("mutate: coverage of %s: no execution data (%s %s): %w", test, res.Status, res.Stderr, err)
 	}
 	cmd := osexec.CommandContext(ctx, "java", "-cp", tool, "AdaptbenchJacocoLines", execFile, filepath.Join(m.dir, "target", "classes"))
 	out, err := cmd.Output()
@@ -259,6 +291,10 @@ func parseJacocoLines(out []byte) (Lines, error) {
 	}
 	return lines, nil
 }
+
+// launcher is the JUnit Platform console launcher (Debian's junit5), which
+// runs one test method with JUnit 4 (vintage) or 5.
+const launcher = "/usr/share/java/junit-platform-console-standalone.jar"
 
 var jacocoJars = []string{"/usr/share/java/org.jacoco.core.jar", "/usr/share/java/asm.jar", "/usr/share/java/asm-commons.jar", "/usr/share/java/asm-tree.jar"}
 

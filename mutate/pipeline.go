@@ -433,6 +433,7 @@ func Generate(ctx context.Context, p Project, cfg *Config) (*Result, error) {
 	}
 	res.Total = time.Since(start)
 
+	res.Funnel.declare(StageSite, StageApplied, StageParsed, StageCompiled, StageUnresolved, StageDetected)
 	for _, cand := range res.Candidates {
 		countCandidate(&res.Funnel, cand)
 		if !cand.Valid() {
