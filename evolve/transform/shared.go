@@ -137,3 +137,66 @@ func change(a, b []byte) string {
 	}
 	return fmt.Sprintf("%q -> %q", a[i:len(a)-j], b[i:len(b)-j])
 }
+
+// Injection is one bug InjectBugs injected: the mutator's ID and the site
+// in each program (in the programs as they were before this bug).
+type Injection struct {
+	ID                string
+	Original, Evolved Site
+}
+
+// InjectBugs builds a higher-order mutant (GeneBench uses order ≤ 3): it
+// injects order bugs one after the other into both programs, each with
+// InjectBug at a (mutator of ts, shared site) pair drawn uniformly among
+// all pairs of the programs as they are by then, never at a site that
+// overlaps what an earlier bug changed (so a later bug cannot undo an
+// earlier one). It returns ErrNoSite when no pair is left before order
+// bugs are in.
+func InjectBugs(ts []*Transform, original, evolved *Program, order int, rng *rand.Rand) (bugOriginal, bugEvolved *Program, applied []Injection, err error) {
+	bo, be := original, evolved
+	for range order {
+		lo, hi := changed(evolved.Main, be.Main)
+		type cand struct {
+			t *Transform
+			s BugSite
+		}
+		var cands []cand
+		for _, t := range ts {
+			sites, err := BugSites(t, bo, be)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			for _, s := range sites {
+				if lo < hi && s.Evolved.Start < hi && s.Evolved.End > lo {
+					continue
+				}
+				cands = append(cands, cand{t, s})
+			}
+		}
+		if len(cands) == 0 {
+			return nil, nil, nil, fmt.Errorf("transform: bug %d of %d: %w", len(applied)+1, order, ErrNoSite)
+		}
+		c := cands[rng.IntN(len(cands))]
+		no, ne, err := InjectBug(c.t, bo, be, c.s, rng)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		applied = append(applied, Injection{ID: c.t.ID, Original: c.s.Original, Evolved: c.s.Evolved})
+		bo, be = no, ne
+	}
+	return bo, be, applied, nil
+}
+
+// changed returns the byte range of b that differs from a (after their
+// common prefix and suffix); lo == hi when they are equal.
+func changed(a, b []byte) (lo, hi int) {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	j := 0
+	for j < len(a)-i && j < len(b)-i && a[len(a)-1-j] == b[len(b)-1-j] {
+		j++
+	}
+	return i, len(b) - j
+}

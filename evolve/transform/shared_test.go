@@ -1,6 +1,7 @@
 package transform
 
 import (
+	"errors"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -117,5 +118,50 @@ func TestInjectBug(t *testing.T) {
 	want := map[string]int{"M1": 2, "M2": 3, "M3": 4, "M4": 3, "M5": 6}
 	if d := cmp.Diff(want, counts); d != "" {
 		t.Errorf("bug sites (-want +got):\n%s", d)
+	}
+}
+
+// TestInjectBugs builds third-order mutants of the fixture and its
+// evolved version: three distinct bugs, the same in both programs.
+func TestInjectBugs(t *testing.T) {
+	fx := loadFixture(t, "M1")
+	orig := &Program{Main: fx.input, Protected: fx.protect}
+	evolved, _, err := Random(orig, AddTryExcept, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := range uint64(10) {
+		bo, be, applied, err := InjectBugs(Bugs, orig, evolved, 3, rand.New(rand.NewPCG(seed, 0)))
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if len(applied) != 3 {
+			t.Fatalf("seed %d: %d bugs", seed, len(applied))
+		}
+		for i := range applied {
+			for j := range i {
+				a, b := applied[i].Evolved, applied[j].Evolved
+				if a.Key == b.Key && a.Kind == b.Kind {
+					t.Errorf("seed %d: bugs %d and %d at the same site %s", seed, j, i, a.Key)
+				}
+			}
+		}
+		// The same three edits: the evolved buggy program is the evolved
+		// program with the same replacements as the original's.
+		pairs, err := SharedStatements(bo, be)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, _ := SharedStatements(orig, evolved)
+		if len(pairs) != len(before) {
+			t.Errorf("seed %d: %d shared statements after the bugs, %d before", seed, len(pairs), len(before))
+		}
+		again, _, _, err := InjectBugs(Bugs, orig, evolved, 3, rand.New(rand.NewPCG(seed, 0)))
+		if err != nil || again.Hash() != bo.Hash() {
+			t.Errorf("seed %d: not deterministic", seed)
+		}
+	}
+	if _, _, _, err := InjectBugs(Bugs[:1], orig, evolved, 3, rand.New(rand.NewPCG(1, 0))); !errors.Is(err, ErrNoSite) {
+		t.Errorf("three arithmetic bugs in a program with two operators: got %v, want ErrNoSite", err)
 	}
 }
