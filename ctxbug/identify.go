@@ -28,8 +28,8 @@ type IdentifyOptions struct {
 	// exec.DefaultParallelism().
 	Concurrency int
 	// Progress, if set, is called after each candidate is checked, with
-	// the number checked so far and the total, from one goroutine at a
-	// time.
+	// the number checked so far and the number to check (the candidates
+	// of bases whose solution passes), from one goroutine at a time.
 	Progress func(done, total int)
 	// AllowEditsElsewhere skips the locality check: a variant that
 	// differs at a perturbed node is kept even if it also changes other
@@ -119,13 +119,18 @@ func Identify(ctx context.Context, cands []*Candidate, opts *IdentifyOptions) (*
 		}
 	}
 	empty := make([]bool, len(cands))
-	var mu sync.Mutex
-	done := 0
+	var todo []int
 	for i, c := range cands {
 		if why, ok := bad[c.Job.Base]; ok && c.Completion.Err == "" {
 			c.Stage, c.Reason = StageReference, why
 			continue
 		}
+		todo = append(todo, i)
+	}
+	var mu sync.Mutex
+	done := 0
+	for _, i := range todo {
+		c := cands[i]
 		g.Go(func() error {
 			if ctx.Err() != nil {
 				return nil
@@ -134,7 +139,7 @@ func Identify(ctx context.Context, cands []*Candidate, opts *IdentifyOptions) (*
 			if o.Progress != nil {
 				mu.Lock()
 				done++
-				o.Progress(done, len(cands))
+				o.Progress(done, len(todo))
 				mu.Unlock()
 			}
 			return nil
