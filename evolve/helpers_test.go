@@ -4,23 +4,51 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
 	"github.com/adaptbench/adaptbench/evolve"
 	"github.com/adaptbench/adaptbench/evolve/transform"
+	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/internal/shareddata"
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-func TestMain(m *testing.M) { exectest.Main(m) }
+func TestMain(m *testing.M) {
+	exectest.Main(m, func() {
+		if preloaded != nil {
+			preloaded.Close()
+		}
+	})
+}
+
+var (
+	preloadOnce sync.Once
+	preloaded   *exec.ForkServer
+)
+
+// forkServer returns a fork server over the shared sandbox that preloads
+// evolve.PreloadList() (numpy, scipy, ...), shared by the tests and
+// closed by TestMain.
+func forkServer(t testing.TB) *exec.ForkServer {
+	t.Helper()
+	sb := exectest.Sandbox(t)
+	preloadOnce.Do(func() {
+		var err error
+		if preloaded, err = exec.NewForkServer(sb, &exec.ForkServerConfig{Preload: evolve.PreloadList()}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	return preloaded
+}
 
 // tester returns a fresh Tester (empty cache) over the shared fork server.
 func tester(t testing.TB) *evolve.Tester {
 	t.Helper()
-	return evolve.NewTester(exectest.ForkServer(t), nil)
+	return evolve.NewTester(forkServer(t), nil)
 }
 
 // sumSquares is a HumanEval-shaped problem written for these tests.

@@ -41,22 +41,27 @@ func TestFromTaskProtects(t *testing.T) {
 	assert.Equal(t, []string{"test_check.TestCheck.test_check"}, byID["HumanEval/0"].Suite.Tests)
 }
 
-// TestHumanEvalSlice evolves the first ten HumanEval problems with the 22
-// operators and a budget of 44 evaluations, re-runs every accepted
-// program's tests with a fresh tester and replays every lineage.
+// TestHumanEvalSlice evolves the first HumanEval problems with the 22
+// operators (three problems and 22 evaluations each with -short, else ten
+// and 44), re-runs every accepted program's tests with a fresh tester and
+// replays every lineage.
 func TestHumanEvalSlice(t *testing.T) {
 	ops := suite(t)
-	subs := subjects(t, humanEval(t)[:10])
+	n, budget := 10, 44
+	if testing.Short() {
+		n, budget = 3, 22
+	}
+	subs := subjects(t, humanEval(t)[:n])
 	tr := tester(t)
 	start := time.Now()
-	rep, err := evolve.RunAll(context.Background(), subs, &evolve.Options{Evaluations: 44, Seed: 1, Tester: tr})
+	rep, err := evolve.RunAll(context.Background(), subs, &evolve.Options{Evaluations: budget, Seed: 1, Tester: tr})
 	require.NoError(t, err)
 	elapsed := time.Since(start)
 	for i, res := range rep.Results {
 		require.NoError(t, res.Err, subs[i].ID)
 		retest(t, subs[i], res)
 		checkLineage(t, res, ops)
-		assert.LessOrEqual(t, res.Evaluations, 44)
+		assert.LessOrEqual(t, res.Evaluations, budget)
 		for _, ind := range res.Population {
 			for _, p := range subs[i].Program.Protected {
 				assert.Contains(t, string(ind.Program.Main), "def "+p+"(", "%s individual %d lost %s", res.Subject, ind.ID, p)
@@ -64,11 +69,11 @@ func TestHumanEvalSlice(t *testing.T) {
 		}
 	}
 	sum := rep.Summary()
-	assert.Equal(t, 10, sum.Runs)
+	assert.Equal(t, n, sum.Runs)
 	assert.Greater(t, sum.RCAfter, sum.RCBefore)
 	assert.Positive(t, sum.Evolved)
 	var table bytes.Buffer
-	require.NoError(t, rep.WriteTable(&table, "HumanEval[:10]"))
+	require.NoError(t, rep.WriteTable(&table, "HumanEval"))
 	t.Logf("%d evaluations in %v (%.1f/s), tester %+v\n%s", sum.Evaluations, elapsed, float64(sum.Evaluations)/elapsed.Seconds(), tr.Stats(), table.String())
 
 	// The JSONL is one record per program, byte-identical when written twice.
@@ -76,7 +81,7 @@ func TestHumanEvalSlice(t *testing.T) {
 	require.NoError(t, rep.WriteJSONL(&a, "humaneval"))
 	require.NoError(t, rep.WriteJSONL(&b, "humaneval"))
 	assert.Equal(t, a.String(), b.String())
-	assert.Equal(t, 10, strings.Count(a.String(), "\n"))
+	assert.Equal(t, n, strings.Count(a.String(), "\n"))
 	assert.True(t, strings.HasPrefix(a.String(), `{"instance":"HumanEval_0","dataset":"humaneval","transformation":`))
 }
 
@@ -85,9 +90,9 @@ func TestHumanEvalSlice(t *testing.T) {
 // checks that each task's reference passes its tests.
 func TestHumanEvalTasks(t *testing.T) {
 	suite(t)
-	subs := subjects(t, humanEval(t)[:6])
+	subs := subjects(t, humanEval(t)[:4])
 	tr := tester(t)
-	rep, err := evolve.RunAll(context.Background(), subs, &evolve.Options{Evaluations: 44, Seed: 2, Tester: tr})
+	rep, err := evolve.RunAll(context.Background(), subs, &evolve.Options{Evaluations: 22, Seed: 2, Tester: tr})
 	require.NoError(t, err)
 	var tasks []adapt.Task
 	counts := map[string]int{}

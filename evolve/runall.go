@@ -8,20 +8,31 @@ import (
 	"github.com/adaptbench/adaptbench/exec"
 )
 
-// DefaultTester returns a Tester over a new exec.ForkServer in a new
-// exec.Sandbox with DefaultLimits, and the function that closes both.
+// Preload lists the modules DefaultTester's fork server imports once, on
+// top of exec.DefaultPreload: those the API operators and S4 and S9 inject
+// (A1–A8), so that a test run forks them ready instead of importing numpy
+// and scipy again each time.
+var Preload = []string{"base64", "datetime", "http.client", "queue", "threading", "numpy", "scipy.stats", "dateutil.parser", "cryptography.fernet", "sklearn.utils"}
+
+// DefaultTester returns a Tester over a new exec.ForkServer that preloads
+// [Preload] (the modules the machine's Python has) in a new exec.Sandbox,
+// with DefaultLimits, and the function that closes both.
 func DefaultTester() (*Tester, func(), error) {
 	sb, err := exec.NewSandbox(nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	fs, err := exec.NewForkServer(sb, nil)
+	fs, err := exec.NewForkServer(sb, &exec.ForkServerConfig{Preload: PreloadList()})
 	if err != nil {
 		sb.Close()
 		return nil, nil, err
 	}
 	return NewTester(fs, nil), func() { fs.Close(); sb.Close() }, nil
 }
+
+// PreloadList is exec.DefaultPreload followed by Preload, for a fork
+// server of one's own.
+func PreloadList() []string { return append(slices.Clone(exec.DefaultPreload), Preload...) }
 
 // Report is what [RunAll] returns: one Result per subject, in the order of
 // the subjects.

@@ -173,7 +173,7 @@ func TestTesterCache(t *testing.T) {
 	assert.Equal(t, evolve.VerdictBroken, out.Verdict)
 	slow := s.Program.Clone()
 	slow.Main = []byte("def sum_squares(xs):\n    while True:\n        pass\n")
-	fast := evolve.NewTester(exectest.ForkServer(t), &evolve.TesterConfig{Limits: exec.Limits{CPUTime: time.Second}})
+	fast := evolve.NewTester(forkServer(t), &evolve.TesterConfig{Limits: exec.Limits{CPUTime: time.Second}})
 	out, err = fast.Test(ctx, s.Suite, slow)
 	require.NoError(t, err)
 	assert.Equal(t, evolve.VerdictTimeout, out.Verdict)

@@ -127,15 +127,7 @@ type TesterConfig struct {
 }
 
 // NewTester returns a Tester that runs suites through r: an exec.Sandbox,
-// or, faster, an exec.ForkServer over one.
-//
-// The interpreters of a fork server start without the site module (python
-// -I -S), so the packages of site-packages (Debian's python3-numpy,
-// python3-scipy and the like, which the API operators import) would not
-// be importable there, unlike in a plain "python3 -s" in the sandbox. The
-// Tester therefore starts each test program with "import site;
-// site.main()", which adds the site directories (and no user site) in
-// either runner, so a program sees the same packages wherever it runs.
+// or, faster, an exec.ForkServer over one (see [DefaultTester]).
 func NewTester(r exec.Runner, cfg *TesterConfig) *Tester {
 	var c TesterConfig
 	if cfg != nil {
@@ -144,32 +136,7 @@ func NewTester(r exec.Runner, cfg *TesterConfig) *Tester {
 	if c.Limits == (exec.Limits{}) {
 		c.Limits = DefaultLimits
 	}
-	return &Tester{runner: withSite(r), limits: c.Limits, cache: map[string]*entry{}}
-}
-
-// siteMain is prepended to the program of "python -c" jobs.
-const siteMain = "import site as _adaptbench_site; _adaptbench_site.main(); del _adaptbench_site\n"
-
-// withSite returns a runner that prepends siteMain to the program of every
-// "python -c program" job before r runs it.
-func withSite(r exec.Runner) exec.Runner {
-	if r == nil {
-		return nil
-	}
-	return exec.RunnerFunc(func(ctx context.Context, j exec.Job) (exec.Result, error) {
-		for i := 1; i+1 < len(j.Args); i++ {
-			if j.Args[i] == "-c" {
-				args := append([]string(nil), j.Args...)
-				args[i+1] = siteMain + args[i+1]
-				j.Args = args
-				break
-			}
-			if !strings.HasPrefix(j.Args[i], "-") {
-				break
-			}
-		}
-		return r.Run(ctx, j)
-	})
+	return &Tester{runner: r, limits: c.Limits, cache: map[string]*entry{}}
 }
 
 // Stats returns the counts so far.

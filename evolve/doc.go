@@ -1,0 +1,114 @@
+// Package evolve is GeneBench's search ("Narrowing the Complexity Gap in
+// the Evaluation of Large Language Models", Chen, Liu and Jabbarvand): it
+// evolves each program of an existing Python benchmark into a more complex
+// one that is still readable and still passes the benchmark's own tests,
+// so that the benchmark's tests, inputs and outputs can be reused
+// unchanged, and turns the evolved programs into adapt.Tasks.
+//
+// The operators are in evolve/transform (22 semantics-preserving ones and
+// 5 bug mutators), the metrics and the relative measures RC and RR in
+// evolve/measure, and the non-dominated sort in evolve/nsga2. This package
+// is the search, the equivalence check and the task builders.
+//
+// # Subjects and equivalence
+//
+// A [Subject] is a program (transform.Program: a main file, the modules
+// operators create, the names never to rename) with a [Suite]: the
+// workspace files and test names of the benchmark's tests. [FromTask]
+// makes one from any Python unittest or pytest adapt.Task, such as
+// HumanEval's (adapt/bench/humaneval: check(entry_point) wrapped in a
+// unittest), ClassEval's or AdaptEval's; it protects the target function
+// and every top-level name a test file mentions.
+//
+// A [Tester] runs a suite on a program in the sandbox (exec.Sandbox or,
+// faster, exec.ForkServer) and gives an [Outcome] with a typed [Verdict];
+// it caches verdicts by suite and program hash, so that no program is
+// tested twice against the same suite ([TesterStats] counts runs and
+// hits). [DefaultTester] uses a fork server that preloads the modules the
+// API operators inject ([Preload]: numpy, scipy.stats, dateutil,
+// cryptography, ...), so that an offspring importing scipy costs a fork,
+// not an import.
+//
+//	s, _ := evolve.FromTask(&tasks[0])
+//	res, err := evolve.Run(ctx, s, &evolve.Options{Evaluations: 200, Seed: 1})
+//	fmt.Println(res.Original().RC, res.Evolved().RC, res.Operators(res.Best))
+//
+// # The search
+//
+// [Run] follows the paper's Algorithm 1 (see its documentation for the
+// steps): the population grows from the original program; each
+// generation's parents are the first non-domination front over (RC, RR)
+// (nsga2.Fronts), ranked by RC, top 20% ([Options].Breed), at least one;
+// each parent gets one offspring per operator, applied at a random site
+// that its lineage has not transformed yet (Algorithm 2); an offspring is
+// rejected if it does not parse, repeats a program seen before, breaks
+// readability or fails a test; the run stops when an individual reaches
+// RC = 1, when the evaluation or time budget is spent, after three
+// generations without a new individual, or when no parent has a site
+// left; the pick is the front's highest-RC individual.
+//
+// Every accepted [Individual] keeps its [Step] (parent, operator, site,
+// seed); [Result.Lineage] lists the steps from the original and [Replay]
+// re-applies them, giving the same program byte for byte. [RunAll] runs
+// many subjects and returns a [Report], which prints the paper's Table 4
+// ([Report.WriteTable]: RC and RR before, after and Δ), summarises it
+// ([Report.Summary]) and writes the evolved benchmark as JSON Lines
+// ([Report.WriteJSONL]: the artifact's instance, dataset, transformation
+// and "original code" fields, plus the lineage and the measures).
+//
+// Choices where the paper is silent or the artifact differs:
+//
+//   - The paper's RC and RR (capped at 1 and floored at 0, 13 readability
+//     metrics), not the artifact's raw values; thresholds
+//     measure.GeneBenchV1 unless Options.Thresholds says otherwise.
+//   - Readability: the paper rejects an offspring when any R_i ≥ RT_i.
+//     With GeneBenchV1's R9 threshold of 2, every program with two nested
+//     loops would then be frozen, so by default an offspring is rejected
+//     only when a metric at or over its threshold is also worse than the
+//     original's; Options.StrictReadability restores the paper's rule.
+//     The artifact's ban map is not implemented.
+//   - The budget counts evaluations (offspring made), so that a seed
+//     reproduces a run; a wall-time budget (the paper's one hour) is
+//     available as Options.Time. No LLM renaming and no PyLint gate.
+//   - The Breed fraction applies to the first front (not the whole
+//     population), rounded, at least one.
+//
+// # Determinism
+//
+// A run draws every random choice (sites and the operators' seeds) from
+// one PCG stream seeded with Options.Seed and the subject's ID, in a fixed
+// order, before the generation's offspring are transformed, measured and
+// tested in parallel; results are stored by index and reduced in index
+// order. So the same subject, operators, thresholds, seed and evaluation
+// budget give the same Result whatever Options.Parallelism, provided the
+// tests themselves are deterministic. A time budget makes a run depend on
+// the machine.
+//
+// # Tasks
+//
+// Evolved programs become adapt.Tasks, each with provenance (generator
+// "evolve", the parent task, the lineage's operators, the seed) and labels
+// (genebench: the task kind; version: original or evolved; lineage: every
+// step as operator@site#seed):
+//
+//   - [OutputPrediction]: CRUXEval-style, for HumanEval-shaped subjects:
+//     the program and a call taken from the tests ([Calls]); the answer is
+//     a literal, checked against what the program returns.
+//   - [Repair]: the same bug (transform.Bugs) injected at a statement the
+//     original and the evolved program share (aligned by the GumTree
+//     matcher of internal/syntax), failing the tests in both; the model
+//     gets the buggy program and the tests.
+//   - [Adaptation], beyond the paper: an adaptation task whose target file
+//     is the evolved program (which still passes the task's tests), so the
+//     reused code must fit a more complex context.
+//
+// Each builder returns the original's task next to the evolved one where
+// the paper compares the two.
+//
+// # Measured
+//
+// (numbers below)
+//
+// Table text, JSON Lines extras beyond the artifact's four fields, and the
+// random stream behind a seed are not part of the API.
+package evolve

@@ -1,0 +1,91 @@
+package evolve_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+
+	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
+	"github.com/adaptbench/adaptbench/evolve"
+	"github.com/adaptbench/adaptbench/evolve/transform"
+)
+
+// Evolve one HumanEval-shaped problem with the 22 operators and a budget
+// of 30 evaluations; every accepted program passed the problem's test in
+// the sandbox.
+func ExampleRun() {
+	tasks, err := humaneval.Tasks([]humaneval.Problem{{
+		TaskID:            "Demo/0",
+		Prompt:            "def sum_squares(xs):\n    \"\"\"Return the sum of the squares of xs.\"\"\"\n",
+		EntryPoint:        "sum_squares",
+		CanonicalSolution: "    total = 0\n    for x in xs:\n        total += x * x\n    return total\n",
+		Test:              "def check(candidate):\n    assert candidate([1, 2, 3]) == 14\n    assert candidate([]) == 0\n",
+	}}, "inline")
+	if err != nil {
+		log.Fatal(err)
+	}
+	s, err := evolve.FromTask(&tasks[0])
+	if err != nil {
+		log.Fatal(err)
+	}
+	tester, closeTester, err := evolve.DefaultTester()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer closeTester()
+	res, err := evolve.Run(context.Background(), s, &evolve.Options{Evaluations: 30, Seed: 1, Tester: tester})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("protected:", s.Program.Protected)
+	fmt.Println("evaluations:", res.Evaluations, "stop:", res.Stop)
+	fmt.Println("more complex:", res.Evolved().RC > res.Original().RC)
+	fmt.Println("lineage replays:", replays(res))
+	// Output:
+	// protected: [sum_squares]
+	// evaluations: 30 stop: budget
+	// more complex: true
+	// lineage replays: true
+}
+
+func replays(res *evolve.Result) bool {
+	p, err := evolve.Replay(res.Original().Program, res.Lineage(res.Best), nil)
+	return err == nil && p.Hash() == res.Evolved().Hash
+}
+
+// Calls finds the literal calls of a HumanEval check function, the inputs
+// of output-prediction tasks.
+func ExampleCalls() {
+	calls, err := evolve.Calls([]byte(`def check(candidate):
+    assert candidate([1, 2], 3) == [4, 5]
+    assert candidate([], 0) == []
+    assert abs(candidate([1.5], 0) - 1.5) < 1e-6
+`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, c := range calls {
+		fmt.Printf("f(%s) == %s\n", c.Args, c.Expected)
+	}
+	// Output:
+	// f([1, 2], 3) == [4, 5]
+	// f([], 0) == []
+}
+
+// Source renders a program that S7 split into modules as one text, the
+// way GeneBench's prompts show it.
+func ExampleSource() {
+	p := &transform.Program{
+		Main:    []byte("from newClass42 import newFunc0_3 as newFunc0_3\n\ndef f(a, b):\n    return newFunc0_3(a, b)\n"),
+		Modules: map[string][]byte{"newClass42.py": []byte("def newFunc0_3(a, b):\n    return a + b\n")},
+	}
+	fmt.Print(evolve.Source(p))
+	// Output:
+	// from newClass42 import newFunc0_3 as newFunc0_3
+	//
+	// def f(a, b):
+	//     return newFunc0_3(a, b)
+	// #The following is code in dependent file newClass42.py:
+	// def newFunc0_3(a, b):
+	//     return a + b
+}
