@@ -15,10 +15,9 @@
 // MinStmts to MaxStmts statements that make up a block (function, method,
 // constructor and lambda bodies, loop bodies, branches, switch cases, try,
 // catch and finally blocks, synchronized blocks) and use at least two
-// distinct
-// non-keyword identifiers. The paper's third condition, coverage by at
-// least one test, needs a build system; callers filter the fragments with
-// coverage data (the seam is Fragment.Line..EndLine).
+// distinct non-keyword identifiers. The paper's third condition,
+// coverage by at least one test, needs a build system: [Generate] checks
+// it with per-test coverage from a [Project].
 //
 // # Operators
 //
@@ -60,12 +59,100 @@
 //		}
 //	}
 //
+// # Projects and build systems
+//
+// A [Project] is a code base behind its build system: it lists sources
+// and tests, gives per-test coverage ([Lines]), and checks a mutant
+// (build with one file replaced, run the given tests: an [Outcome]).
+//
+//   - [GoModule] ([OpenGoModule]): a Go module whose root package is
+//     mutated. It is copied once; every build is "go test -c" on the host
+//     with GOPROXY=off (the module cache is filled beforehand) and the
+//     mutant's file swapped in with -overlay, so the tree is never copied
+//     per mutant, mutants build concurrently and the build cache keeps
+//     the rest compiled. The test binary runs in the exec.Runner (the
+//     sandbox), -test.run selecting the relevant tests; test runs are
+//     serialized (a sandbox job owns its workspace). Per-test coverage:
+//     a binary built once with -cover runs each test with
+//     -test.coverprofile.
+//   - [Maven] ([OpenMaven]): a Maven project, built once on the host with
+//     "mvn -B -o -q -s /etc/maven/settings-debian.xml -DforkCount=0
+//     test-compile" against Debian's repository (the pom pins Debian's
+//     plugin versions). That build is trusted and runs unsandboxed; the
+//     project's code then only runs in the sandbox: a mutant's file is
+//     recompiled alone with javac in the sandbox into a directory put
+//     first on the class path (the Java counterpart of -overlay), and the
+//     tests run through exec.JUnit. Per-test coverage runs each test with
+//     Debian's JaCoCo agent (libjacoco-java 0.8.6, hence --release 11)
+//     through the JUnit console launcher, and reads the execution data
+//     with JaCoCo's analyzer on the host (jacoco_lines.java). Test
+//     dependencies other than JUnit are not resolved.
+//
+// # The validity pipeline
+//
+// [Generate] runs the paper's pipeline on a Project with a [Config]:
+//
+//  1. Baseline: every test runs Config.Runs (3) times; tests that pass
+//     every time are stable, tests whose result changes are flaky and
+//     left out.
+//  2. Coverage: each stable test runs alone with coverage. A fragment's
+//     relevant tests are the stable tests that ran one of its lines; a
+//     fragment without one is dropped. Fragments must lie in a named
+//     function whose name is unique in its file (the answer unit).
+//  3. Sampling: Config.Fragments fragments are drawn with the seed; per
+//     fragment, Config.SitesPerOp L1 mutants per operator, and per level
+//     L2 to L4 Config.PerLevel combinations of distinct operators
+//     (families are operators), the least used first so that operators
+//     stay balanced.
+//  4. Checks, each discard with a typed [Reason]: no edit; overlapping
+//     picks; parse (tree-sitter ERROR or MISSING nodes); compile; no
+//     relevant test fails; harness failure. The compile step follows the
+//     operator's [Policy]: [AllowUnresolved] (the default for RenameVar
+//     and DropReceiver, and for combinations holding one) keeps a mutant
+//     whose only compile errors are unresolved names on the lines it
+//     changed (Go "undefined: x", javac "cannot find symbol"): the
+//     compiler detects it; [RequireCompile] discards it.
+//  5. Tasks: each valid mutant becomes one adapt.Task per context level.
+//
+// The [Funnel] counts per operator combination how many mutants reached
+// each [Stage] (site, applied, parsed, compiled, unresolved, detected);
+// [Result.Gates] gives the pilot gates over the L1 mutants.
+//
+// # Tasks
+//
+// adapt splices answers by function name, so a task's answer unit is the
+// fragment's enclosing function: Code is the function with F′ in place,
+// Reference the function with F, and the labels [LabelSnippetStart] and
+// [LabelSnippetEnd] give F′'s byte range in Code ([Snippet] returns it),
+// [LabelRefStart] and [LabelRefEnd] F's in Reference. Context holds
+// nothing (C1), the method (C2) or the file (C3) with F′ in place between
+// marker comments; Tests are the relevant tests; Provenance has the
+// operators and the seed; [LabelMutations] the Records (ranges relative
+// to Code and Reference). [Prompt] is the instruction-free template: the
+// snippet, its context and "adapt it", no edit list. A model answers with
+// the adapted snippet; [Answers] wraps it so that adapt.Evaluate gets the
+// function ([SpliceAnswer] puts the snippet in place of F′). Write tasks
+// with adapt.WriteTasks or adapt.SaveFile.
+//
+// # Inspection
+//
+// [Inspect] decides for each injected mutation whether an output reversed
+// it: the smallest node of F spanning the change is aligned to the output
+// with internal/syntax's GumTree-style Match, and its text compared with
+// F's and F′'s: [Reversed], [Unchanged], [Altered] or [NodeMissing].
+// [Inspection.Classify] puts the test verdict beside it: restored, failed,
+// or [ClassAlternative], tests passing with some node not restored (an
+// alternative valid adaptation, for manual review).
+//
 // # Funnel
 //
 // A [Funnel] counts per operator how many mutants reached each [Stage].
-// This package counts sites, applied edits and parsed mutants; the compile
-// and test steps add their own stages.
+// [Funnel.AddMutant] counts sites, applied edits and parsed mutants; the
+// pipeline adds compiled, unresolved and detected.
 //
+// # Measured
+//
+// MEASURED
 // # Stability
 //
 // Site order, choices and therefore the mutant for a given seed may change

@@ -107,8 +107,8 @@ func Records(t *adapt.Task) ([]Record, error) {
 // Inspect checks which of a task's mutations an output reversed. output is
 // the task's target function as the model gave it (after SpliceAnswer for
 // snippet answers, or adapt.Extract). Each change is located at its
-// recorded node: the smallest node of F (the Reference) spanning the
-// change's range is aligned to the output with internal/syntax's
+// recorded node: the smallest named node of F (the Reference) spanning
+// the change's range is aligned to the output with internal/syntax's
 // GumTree-style matcher, and the aligned node's text (white space
 // ignored) is compared with the node in F (Reversed) and in F′ (Unchanged).
 // A change that deleted code from F is Unchanged when nothing aligns with
@@ -177,12 +177,15 @@ func wrapped(lang syntax.Lang, fn string) (*parsed, error) {
 	return &parsed{root, src, len(pre)}, nil
 }
 
-// smallest returns the smallest node spanning [s, e) (offsets in p.src).
+// smallest returns the smallest named node spanning [s, e) (offsets in
+// p.src): for a changed operator token, its expression.
 func smallest(p *parsed, s, e int) *syntax.Node {
 	var best *syntax.Node
 	p.root.Walk(func(n *syntax.Node) bool {
 		if n.Start <= s && e <= n.End {
-			best = n
+			if n.Named {
+				best = n
+			}
 			return true
 		}
 		return false

@@ -1,0 +1,47 @@
+package mutate_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/mutate"
+)
+
+func ExampleInspect() {
+	// A task as Generate makes it: F (in Reference) had `>`, F′ (in
+	// Code) has `<`; the labels locate the fragment and the mutation.
+	ref := "func Max(a, b int) int {\n\tif a > b {\n\t\treturn a\n\t}\n\treturn b\n}"
+	code := strings.Replace(ref, "a > b", "a < b", 1)
+	at := strings.Index(ref, ">")
+	recs, _ := json.Marshal([]mutate.Record{{Operator: "modifylogic", Tier: mutate.TierStructural, NodeKind: "binary_expression",
+		Changes: []mutate.Change{{Orig: mutate.Range{Start: at, End: at + 1}, Mut: mutate.Range{Start: at, End: at + 1}, Old: ">", New: "<"}}}})
+	start, end := strings.Index(ref, "if"), strings.LastIndex(ref, "b")+1
+	task := &adapt.Task{ID: "max", Language: adapt.Go, Code: code, Reference: ref,
+		Target: adapt.Target{Path: "max.go", Function: "Max"},
+		Labels: map[string]string{
+			mutate.LabelMutations:    string(recs),
+			mutate.LabelSnippetStart: strconv.Itoa(start), mutate.LabelSnippetEnd: strconv.Itoa(end),
+		}}
+
+	snippet, _ := mutate.Snippet(task)
+	fmt.Printf("snippet: %q\n", snippet)
+	for _, answer := range []string{
+		"```go\nif a > b {\n\treturn a\n}\nreturn b\n```",  // restores F
+		"```go\nif b < a {\n\treturn a\n}\nreturn b\n```",  // an equivalent rewrite
+		"```go\nif a < b {\n\treturn a\n}\nreturn b\n```",  // hands F′ back
+		"```go\nif a == b {\n\treturn a\n}\nreturn b\n```", // something else
+	} {
+		fn, _ := mutate.SpliceAnswer(task, answer)
+		in, _ := mutate.Inspect(task, fn)
+		fmt.Println(in.Operators[0], in.Verdicts[0])
+	}
+	// Output:
+	// snippet: "if a < b {\n\t\treturn a\n\t}\n\treturn b"
+	// modifylogic reversed
+	// modifylogic altered
+	// modifylogic unchanged
+	// modifylogic altered
+}
