@@ -105,20 +105,20 @@ func TestSystemDataset(t *testing.T) {
 
 // systemFloor is, per library, how many of the published problems'
 // visible tests pass with the ground-truth solutions in the system
-// environment (Debian bookworm's python3 3.11 and python3-* packages),
-// as measured; wantSystemRun is how many problems ran (their library
-// installed). See TestSystemAllLibraries.
-var systemFloor = map[string]int{
-	"django": 7, "falcon": 19, "flask": 15, "jinja2": 2, "matplotlib": 5,
-	"networkx": 9, "nltk": 4, "numpy": 15, "pandas": 8, "pillow": 6,
-	"plotly": 7, "pytest": 9, "scikit-learn": 11, "scipy": 27, "seaborn": 5,
-	"sympy": 26, "tornado": 4, "tqdm": 2,
+// environment (Debian bookworm's python3 3.11 and python3-* packages), as
+// measured (181 of the 230 problems of these 18 libraries), and the
+// Debian package that brings the library.
+var systemFloor = map[string]struct {
+	pass int
+	deb  string
+}{
+	"django": {7, "python3-django"}, "falcon": {19, "python3-falcon"}, "flask": {15, "python3-flask"},
+	"jinja2": {2, "python3-jinja2"}, "matplotlib": {5, "python3-matplotlib"}, "networkx": {9, "python3-networkx"},
+	"nltk": {4, "python3-nltk"}, "numpy": {15, "python3-numpy"}, "pandas": {8, "python3-pandas"},
+	"pillow": {6, "python3-pil"}, "plotly": {7, "python3-plotly"}, "pytest": {9, "python3-pytest"},
+	"scikit-learn": {11, "python3-sklearn"}, "scipy": {27, "python3-scipy"}, "seaborn": {5, "python3-seaborn"},
+	"sympy": {26, "python3-sympy"}, "tornado": {4, "python3-tornado"}, "tqdm": {2, "python3-tqdm"},
 }
-
-// wantSystemRun: the 230 problems of the 18 libraries Debian bookworm
-// packages (of which 181 pass); with only python3-numpy, -scipy,
-// -pandas, -pil, -pytest, -nltk and -tqdm it is 88.
-const wantSystemRun = 230
 
 // TestSystemAllLibraries runs the visible test of every published problem
 // whose library the system python3 has, with the ground-truth solution,
@@ -165,7 +165,20 @@ func TestSystemAllLibraries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fs := exectest.ForkServer(t)
+	// A fork server that has also imported the slowest pure-Python
+	// libraries (sympy alone takes seconds), so that each problem does
+	// not. The counts are the same as with a fresh interpreter per
+	// problem. Not falcon: #257 asserts that no DeprecationWarning is
+	// raised while it first imports falcon.routing, which a preloaded
+	// falcon hides (it passes). Not numpy and the libraries that import
+	// it: OpenBLAS starts threads, and forking after that is unsafe.
+	fs, err := exec.NewForkServer(exectest.Sandbox(t), &exec.ForkServerConfig{
+		Preload: append(slices.Clone(exec.DefaultPreload), "sympy", "networkx", "flask", "jinja2"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fs.Close() })
 	p := &versioned.Provider{Provisioner: sys, Env: []string{"OMP_NUM_THREADS=1", "MPLBACKEND=Agg"}}
 	start := time.Now()
 	rep, err := adapt.Evaluate(ctx, tasks, versioned.SolutionModel("ground-truth", sols), &adapt.Options{
@@ -191,24 +204,34 @@ func TestSystemAllLibraries(t *testing.T) {
 			per[lib].fail++
 		}
 	}
-	names := make([]string, 0, len(per))
-	for lib := range per {
+	names := make([]string, 0, len(systemFloor))
+	for lib := range systemFloor {
 		names = append(names, lib)
 	}
 	slices.Sort(names)
 	total := 0
 	var b strings.Builder
+	var missing []string
 	for _, lib := range names {
-		c := per[lib]
+		c, ok := per[lib]
+		if !ok {
+			missing = append(missing, systemFloor[lib].deb)
+			continue
+		}
 		total += c.pass
 		fmt.Fprintf(&b, "\n  %-14s %-8s pass %3d fail %3d  %v", lib, libs[lib], c.pass, c.fail, outcomes[lib])
-		if c.pass < systemFloor[lib] {
-			t.Errorf("%s: %d visible tests pass, measured %d", lib, c.pass, systemFloor[lib])
+		if c.pass < systemFloor[lib].pass {
+			t.Errorf("%s %s: %d visible tests pass, measured %d", lib, libs[lib], c.pass, systemFloor[lib].pass)
+		}
+	}
+	for lib := range per {
+		if _, ok := systemFloor[lib]; !ok {
+			t.Errorf("%s: no floor measured for it; add one", lib)
 		}
 	}
 	t.Logf("ground truth, system environment, %d problems in %v: %d pass%s", len(tasks), time.Since(start).Round(time.Second), total, b.String())
-	if len(tasks) < wantSystemRun {
-		t.Errorf("%d problems have their library on this machine, measured %d: install the python3-* packages the report lists", len(tasks), wantSystemRun)
+	if len(missing) > 0 {
+		t.Logf("not installed here, so not run: %s", strings.Join(missing, " "))
 	}
 	// None of these environments is faithful: the interpreter is 3.11,
 	// which no problem names.
