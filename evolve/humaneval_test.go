@@ -76,6 +76,16 @@ func TestHumanEvalSlice(t *testing.T) {
 	require.NoError(t, rep.WriteTable(&table, "HumanEval"))
 	t.Logf("%d evaluations in %v (%.1f/s), tester %+v\n%s", sum.Evaluations, elapsed, float64(sum.Evaluations)/elapsed.Seconds(), tr.Stats(), table.String())
 
+	// The same seed and budget, serially and with a fresh cache, give the
+	// same population.
+	again, err := evolve.Run(context.Background(), subs[0], &evolve.Options{Evaluations: budget, Seed: 1, Parallelism: 1, Tester: tester(t)})
+	require.NoError(t, err)
+	require.Len(t, again.Population, len(rep.Results[0].Population))
+	for i, ind := range again.Population {
+		assert.Equal(t, rep.Results[0].Population[i].Hash, ind.Hash, "individual %d", i)
+		assert.Equal(t, rep.Results[0].Lineage(i), again.Lineage(i))
+	}
+
 	// The JSONL is one record per program, byte-identical when written twice.
 	var a, b bytes.Buffer
 	require.NoError(t, rep.WriteJSONL(&a, "humaneval"))
