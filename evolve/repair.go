@@ -1,7 +1,6 @@
 package evolve
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/evolve/transform"
-	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
 // ErrNoBug is wrapped when no bug could be injected identically into the
@@ -44,13 +42,13 @@ type RepairOptions struct {
 // Repair makes a program-repair pair from a run: the same bug injected at
 // the same shared statement of the original and of the evolved program
 // (the run's pick), as GeneBench does so that the two tasks differ only in
-// the evolution. A statement is shared when the GumTree matcher
-// (internal/syntax) aligns it between the two programs and a mutator has a
-// site of the same kind and text there in both; the mutator is applied
-// with the same seed to both, the two edits must replace the same text
-// with the same text, and both buggy programs must fail (not time out or
-// break) the original tests, which tester runs. Candidates are tried in a
-// random order drawn from opts.Seed.
+// the evolution. The candidates are each mutator's sites in statements the
+// two programs share (transform.BugSites: unchanged statements matched by
+// the GumTree matcher of internal/syntax), tried in a random order drawn
+// from opts.Seed; transform.InjectBug applies the mutator to both with the
+// same random draws and checks that both got the same change, and both
+// buggy programs must fail (not time out or break) the original tests,
+// which tester runs.
 //
 // Each task shows the buggy program (Task.Code) and asks for the whole
 // fixed file (Target.Function is empty); the tests are the original tests
@@ -72,9 +70,15 @@ func Repair(ctx context.Context, s *Subject, res *Result, tester *Tester, opts *
 		o.Tries = 20
 	}
 	orig, evo := res.Original().Program, res.Evolved().Program
-	cands, err := sharedSites(orig, evo, o.Bugs)
-	if err != nil {
-		return nil, nil, fmt.Errorf("evolve: %s: %w", s.ID, err)
+	var cands []candidate
+	for _, b := range o.Bugs {
+		sites, err := transform.BugSites(b, orig, evo)
+		if err != nil {
+			return nil, nil, fmt.Errorf("evolve: %s: %w", s.ID, err)
+		}
+		for _, site := range sites {
+			cands = append(cands, candidate{t: b, site: site})
+		}
 	}
 	rng := rand.New(rand.NewPCG(o.Seed, streamOf(s.ID)))
 	rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
@@ -84,14 +88,8 @@ func Repair(ctx context.Context, s *Subject, res *Result, tester *Tester, opts *
 			break
 		}
 		seed := rng.Uint64()
-		bo, err1 := apply(orig, c.t, c.so, seed)
-		be, err2 := apply(evo, c.t, c.se, seed)
-		if err1 != nil || err2 != nil {
-			continue
-		}
-		oldO, newO := changed(orig.Main, bo.Main)
-		oldE, newE := changed(evo.Main, be.Main)
-		if oldO != oldE || newO != newE || oldO == newO || !sameModules(orig, bo) || !sameModules(evo, be) {
+		bo, be, err := transform.InjectBug(c.t, orig, evo, c.site, rand.New(rand.NewPCG(seed, seed)))
+		if err != nil {
 			continue
 		}
 		tries++
@@ -109,7 +107,8 @@ func Repair(ctx context.Context, s *Subject, res *Result, tester *Tester, opts *
 		if ve.Verdict != VerdictFailed {
 			continue
 		}
-		bug := &Bug{Operator: c.t.ID, Seed: seed, Original: c.so, Evolved: c.se, Old: oldO, New: newO}
+		old, new := changed(orig.Main, bo.Main)
+		bug := &Bug{Operator: c.t.ID, Seed: seed, Original: c.site.Original, Evolved: c.site.Evolved, Old: old, New: new}
 		var tasks []adapt.Task
 		for i, pair := range [2][2]*transform.Program{{orig, bo}, {evo, be}} {
 			t, err := repairTask(s, res, pairIDs(res)[i], pair[0], pair[1], bug)
@@ -123,40 +122,10 @@ func Repair(ctx context.Context, s *Subject, res *Result, tester *Tester, opts *
 	return nil, nil, fmt.Errorf("%w: %s: %d candidate sites, %d tested", ErrNoBug, s.ID, len(cands), tries)
 }
 
-// candidate is a mutator with its site in the original and in the evolved
-// program.
+// candidate is a mutator with a shared site.
 type candidate struct {
-	t      *transform.Transform
-	so, se transform.Site
-}
-
-// sharedSites lists, per mutator in order and then by site in the
-// original's document order, the sites of the original that the matcher
-// aligns with a site of the same kind and text in the evolved program.
-func sharedSites(orig, evo *transform.Program, bugs []*transform.Transform) ([]candidate, error) {
-	m, err := syntax.MatchSource(syntax.Python, orig.Main, evo.Main)
-	if err != nil {
-		return nil, err
-	}
-	var out []candidate
-	for _, b := range bugs {
-		inEvo := map[[2]int]transform.Site{}
-		for _, se := range b.Sites(evo) {
-			inEvo[[2]int{se.Start, se.End}] = se
-		}
-		for _, so := range b.Sites(orig) {
-			r, ok := m.Aligned(syntax.Range{Start: so.Start, End: so.End})
-			if !ok {
-				continue
-			}
-			se, ok := inEvo[[2]int{r.Start, r.End}]
-			if !ok || se.Kind != so.Kind || !bytes.Equal(orig.Main[so.Start:so.End], evo.Main[se.Start:se.End]) {
-				continue
-			}
-			out = append(out, candidate{t: b, so: so, se: se})
-		}
-	}
-	return out, nil
+	t    *transform.Transform
+	site transform.BugSite
 }
 
 // changed returns the differing middle of a and b: what b replaced in a.
@@ -170,19 +139,6 @@ func changed(a, b []byte) (old, new string) {
 		s++
 	}
 	return string(a[p : len(a)-s]), string(b[p : len(b)-s])
-}
-
-// sameModules reports whether a and b have the same modules.
-func sameModules(a, b *transform.Program) bool {
-	if len(a.Modules) != len(b.Modules) {
-		return false
-	}
-	for k, v := range a.Modules {
-		if w, ok := b.Modules[k]; !ok || !bytes.Equal(v, w) {
-			return false
-		}
-	}
-	return true
 }
 
 // repairPrompt is the artifact's repair request.
