@@ -119,6 +119,27 @@ func checkTasks(t *testing.T, tasks []adapt.Task, r exec.Runner) {
 	if len(tasks) == 0 {
 		t.Fatal("no tasks")
 	}
+	for i := range tasks {
+		task := &tasks[i]
+		msgs, err := mutate.Prompt.Render(task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		snip, _ := mutate.Snippet(task)
+		p := msgs[0].Content
+		first, _, _ := strings.Cut(strings.TrimSpace(snip), "\n")
+		if !strings.Contains(p, first) {
+			t.Errorf("%s: prompt lacks the snippet's first line %q", task.ID, first)
+		}
+		for _, op := range task.Provenance.Operators {
+			if strings.Contains(p, op) {
+				t.Errorf("%s: the instruction-free prompt names operator %s", task.ID, op)
+			}
+		}
+		if strings.Contains(p, task.Reference) {
+			t.Errorf("%s: the prompt holds the reference", task.ID)
+		}
+	}
 	opts := &adapt.Options{Template: mutate.Prompt, Runner: r, NoGold: true}
 	for _, tc := range []struct {
 		name   string

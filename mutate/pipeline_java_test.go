@@ -39,7 +39,7 @@ func TestMavenProject(t *testing.T) {
 	}
 	defer mv.Close()
 	t.Logf("mvn test-compile: %v", time.Since(start).Round(time.Millisecond))
-	res, err := mutate.Generate(ctx, mv, &mutate.Config{Seed: 1, Source: "shop", Levels: []mutate.Level{mutate.L1, mutate.L2}})
+	res, err := mutate.Generate(ctx, mv, &mutate.Config{Seed: 1, Source: "shop", Fragments: 8, Levels: []mutate.Level{mutate.L1, mutate.L2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,6 +55,7 @@ func TestMavenProject(t *testing.T) {
 	if res.Covered == 0 || res.Covered != res.Fragments {
 		t.Errorf("%d of %d fragments covered: every fragment of testdata/maven is tested", res.Covered, res.Fragments)
 	}
+	t.Logf("generated in %v", time.Since(start))
 	if g.CompileShare < 0.70 || g.DetectShare < 0.60 {
 		t.Errorf("gates missed: compile %.2f (>= 0.70), detect %.2f (>= 0.60)", g.CompileShare, g.DetectShare)
 	}
@@ -66,10 +67,12 @@ func TestMavenProject(t *testing.T) {
 			t.Errorf("%s at %s:%d: harness failure: %s", c.Key(), c.File, c.Frag.Line, c.Detail)
 		}
 	}
+	// adapt's JUnit driver compiles the whole workspace for every check
+	// (seconds on a loaded machine): one C3 task of each of four operators.
 	var c3 []adapt.Task
 	seen := map[string]bool{}
 	for _, g := range res.Tasks {
-		if k := g.Task.Labels[mutate.LabelOperators]; g.Task.Labels[mutate.LabelContext] == "C3" && !seen[k] {
+		if k := g.Task.Labels[mutate.LabelOperators]; g.Task.Labels[mutate.LabelContext] == "C3" && !seen[k] && len(c3) < 4 {
 			seen[k] = true
 			c3 = append(c3, g.Task)
 		}
