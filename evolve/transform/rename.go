@@ -143,8 +143,8 @@ renames every Name and argument with that id module-wide, and picks the name by 
 order. Sites: each variable bound in a function (not a parameter, which callers may pass by
 keyword; not an import, a def or a class; not global, nonlocal, protected, a builtin or a dunder),
 in functions where no enclosed scope calls locals, vars, eval, exec, globals or dir or uses
-match. Conditional: code that reads the name as a string (f.__code__.co_varnames, a string
-passed to getattr on a frame) sees the new name.`,
+match. Conditional: code that reads the name as a string (f.__code__.co_varnames, frame
+inspection) and self-documenting f-strings ("{x=}") see the new name.`,
 	variables, func(old string, k int) string { return "new" + old + "_" + strconv.Itoa(k) })
 
 // RenameFunction is N2.
