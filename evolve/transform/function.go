@@ -343,7 +343,7 @@ beside the program, on sys.path, and not shadowed by another module of that name
 				imports = append(imports, f.text(c))
 			}
 		}
-		body := string(syntax.Dedent([]byte(f.indented(n.Start, n.End, ""))))
+		body := f.text(n) // a top-level def: nothing to re-indent
 		modSrc := body + "\n"
 		if len(imports) > 0 {
 			modSrc = strings.Join(imports, "\n") + "\n\n\n" + modSrc

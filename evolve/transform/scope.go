@@ -48,7 +48,7 @@ type scopes struct {
 }
 
 // dynamicCalls are the builtins that read or write names by string.
-var dynamicCalls = map[string]bool{"locals": true, "vars": true, "eval": true, "exec": true, "globals": true, "dir": true, "__import__": false}
+var dynamicCalls = set("locals vars eval exec globals dir")
 
 func analyse(f *file) *scopes {
 	s := &scopes{f: f}

@@ -129,10 +129,14 @@ func Validate(ts []*Transform) error {
 // Random picks a site of t uniformly with rng, applies t there and checks
 // that the result parses. It returns ErrNoSite when t has no site in p and
 // an error wrapping ErrSyntax when the result (Main or any module) has
-// error or missing nodes.
+// error or missing nodes, or when p.Main itself does not parse (a program
+// that does not parse has no sites).
 func Random(p *Program, t *Transform, rng *rand.Rand) (*Program, Site, error) {
 	sites := t.Sites(p)
 	if len(sites) == 0 {
+		if err := checkSource("main", p.Main); err != nil {
+			return nil, Site{}, fmt.Errorf("transform: %s %s: the input: %w", t.ID, t.Name, err)
+		}
 		return nil, Site{}, fmt.Errorf("%s %s: %w", t.ID, t.Name, ErrNoSite)
 	}
 	s := sites[rng.IntN(len(sites))]

@@ -126,6 +126,9 @@ func TestRandomErrors(t *testing.T) {
 	if _, _, err := Random(p, broken, rng); !errors.Is(err, ErrSyntax) {
 		t.Errorf("broken output: got %v, want ErrSyntax", err)
 	}
+	if _, _, err := Random(&Program{Main: []byte("def f(:\n")}, AddTryExcept, rng); !errors.Is(err, ErrSyntax) {
+		t.Errorf("broken input: got %v, want ErrSyntax", err)
+	}
 	if _, err := parse([]byte("def f(:\n")); !errors.Is(err, ErrSyntax) {
 		t.Errorf("parse of broken input: got %v, want ErrSyntax", err)
 	}

@@ -49,8 +49,9 @@ func parse(src []byte) (*file, error) {
 	return f, nil
 }
 
-// mustParse parses p.Main for Sites, which have no error result: a program
-// that does not parse has no sites.
+// sitesOf parses p.Main and returns a site for each node find returns,
+// of kind kind(n) (the node type when kind is nil). Sites has no error
+// result: a program that does not parse has no sites.
 func sitesOf(p *Program, find func(f *file) []*syntax.Node, kind func(n *syntax.Node) string) []Site {
 	f, err := parse(p.Main)
 	if err != nil {
