@@ -22,8 +22,10 @@ keeps range's argument checks (a zero step, a float) and its arithmetic. GeneBen
 stop, step) instead and turns a zero step into an empty loop. Sites: loops over the builtin range
 with a plain loop variable other than _, no else clause, a body on lines of its own with no break
 or continue of this loop, no return, yield or await, and no def, lambda or class; in a function,
-every name the body binds must also be bound outside the loop (so "nonlocal" finds it), except the
-loop variable when nothing outside the loop uses it (it then stays local to the helper).
+every name the body binds must also be bound outside the loop (so "nonlocal" finds it), except
+names nothing outside the loop uses: the loop variable, and temporaries that each iteration
+assigns (by a plain assignment or for statement of the body) before reading them; those stay
+local to the helper.
 Conditional: each iteration is one more Python frame, so loops of more than about
 sys.getrecursionlimit() - depth iterations raise RecursionError.`,
 	Sites: func(p *Program) []Site {
@@ -138,11 +140,18 @@ func recursionPlan(s *scopes, n *syntax.Node) (loopPlan, bool) {
 			names = append(names, v)
 		}
 	} else {
+		var declared []string
 		for _, nm := range names {
-			if !outside(nm, true) {
+			switch {
+			case outside(nm, true):
+				declared = append(declared, nm)
+			case !outside(nm, false) && assignedFirst(s, body, nm):
+				// A temporary of the iteration: local to the helper.
+			default:
 				return loopPlan{}, false
 			}
 		}
+		names = declared
 		if outside(v, false) {
 			if !outside(v, true) {
 				return loopPlan{}, false
@@ -217,4 +226,44 @@ func (f *file) rebase(start, end int, from, to string) string {
 		at = stop
 	}
 	return b.String()
+}
+
+// assignedFirst reports whether every iteration of a loop body binds name
+// before anything reads it: its first occurrence in the body is in the
+// target of an assignment or for statement that is a statement of the
+// body itself (not nested in an if), and the value or iterable of that
+// statement does not mention it.
+func assignedFirst(s *scopes, body *syntax.Node, name string) bool {
+	f := s.f
+	var first *syntax.Node
+	for _, id := range body.Identifiers() {
+		if f.text(id) == name {
+			first = id
+			break
+		}
+	}
+	if first == nil {
+		return false
+	}
+	for _, st := range body.NamedChildren() {
+		if first.Start < st.Start || first.End > st.End {
+			continue
+		}
+		var target, value *syntax.Node
+		if a := assignmentOf(st); a != nil && a.Type == "assignment" {
+			target, value = a.Child("left"), a.Child("right")
+		} else if st.Type == "for_statement" {
+			target, value = st.Child("left"), st.Child("right")
+		}
+		if target == nil || value == nil || first.Start < target.Start || first.End > target.End {
+			return false
+		}
+		for _, id := range value.Identifiers() {
+			if f.text(id) == name {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package transform
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -54,6 +55,13 @@ func apply(p *Program, s Site, rewrite func(f *file, n *syntax.Node) ([]edit, er
 	es, err := rewrite(f, n)
 	if err != nil {
 		return nil, err
+	}
+	if bytes.Contains(f.src, []byte("\r\n")) {
+		// A CRLF file gets CRLF lines (Python reads both; strings in the
+		// source get "\n" either way).
+		for i := range es {
+			es[i].text = strings.ReplaceAll(strings.ReplaceAll(es[i].text, "\r\n", "\n"), "\n", "\r\n")
+		}
 	}
 	out, err := applyEdits(f.src, es)
 	if err != nil {

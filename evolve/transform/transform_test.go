@@ -3,6 +3,7 @@ package transform
 import (
 	"errors"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -156,5 +157,52 @@ func TestDeterminism(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCRLF keeps a CRLF file CRLF: no line of the result ends in a bare
+// "\n".
+func TestCRLF(t *testing.T) {
+	src := "def f(n):\r\n    s = 0\r\n    for i in range(n):\r\n        s += i\r\n    return s * 2\r\n"
+	p := &Program{Main: []byte(src)}
+	for _, tr := range append(Suite[:len(Suite):len(Suite)], Bugs...) {
+		for _, s := range tr.Sites(p) {
+			q, err := tr.Apply(p, s, rand.New(rand.NewPCG(1, 2)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Count(string(q.Main), "\n") != strings.Count(string(q.Main), "\r\n") {
+				t.Errorf("%s at %s: mixed line ends:\n%q", tr.ID, s.Key, q.Main)
+			}
+		}
+	}
+}
+
+// TestS11Temporaries turns a loop whose body has its own temporaries (sq,
+// and the inner loop's j) into recursion: they stay local to the helper,
+// and the program computes the same.
+func TestS11Temporaries(t *testing.T) {
+	src := "def f(n):\n    out = []\n    for i in range(n):\n        sq = i * i\n        for j in range(2):\n            out.append(sq + j)\n    return out\n"
+	want := "def f(n):\n    out = []\n    def loop_3_4(loop_range, loop_index):\n        if loop_index >= len(loop_range):\n            return\n" +
+		"        i = loop_range[loop_index]\n        sq = i * i\n        for j in range(2):\n            out.append(sq + j)\n" +
+		"        loop_3_4(loop_range, loop_index + 1)\n    loop_3_4(range(n), 0)\n    return out\n"
+	p := &Program{Main: []byte(src), Protected: []string{"f"}}
+	sites := TransformLoopToRecursion.Sites(p)
+	if len(sites) != 2 {
+		t.Fatalf("%d sites, want 2 (both loops)", len(sites))
+	}
+	q, err := TransformLoopToRecursion.Apply(p, sites[0], rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, string(q.Main)); d != "" {
+		t.Fatalf("(-want +got):\n%s", d)
+	}
+	if _, err := os.Stat(python); err != nil {
+		return
+	}
+	fx := fixture{dir: "inline", check: []byte("import prog\nfor n in range(5):\n    print(prog.f(n))\n")}
+	if a, b := run(t, fx, p), run(t, fx, q); a != b {
+		t.Errorf("outputs differ:\n%s\nversus\n%s", a, b)
 	}
 }
