@@ -118,7 +118,9 @@ func main() {
 	default:
 		log.Fatalf("ctxbug: unknown runner %q (want sandbox or forkserver)", *runnerName)
 	}
-	lim := exec.Limits{CPUTime: *cpu}
+	// A generous wall limit: on a loaded machine the default (twice the CPU
+	// time) stops EightPuzzle's search before its CPU time is up.
+	lim := exec.Limits{CPUTime: *cpu, WallTime: 5 * *cpu}
 
 	// Steps 2 and 3: CtxBugs.
 	gen, err := generator(*genName, *replay, *openaiModel, *out, jobs, *seed)
