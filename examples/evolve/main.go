@@ -8,7 +8,7 @@
 // lineage), and optionally the derived tasks.
 //
 //	go run ./examples/evolve -data ../shared/data/humaneval/HumanEval.jsonl.gz -n 20 -budget 44 -seed 1 -out humaneval_evolved.jsonl
-//	go run ./examples/evolve -data HumanEval.jsonl.gz -budget 100 -tasks genebench_tasks.jsonl
+//	go run ./examples/evolve -data HumanEval.jsonl.gz -budget 100 -tasks genebench_tasks.jsonl -check
 //
 // The same data, -n, -budget and -seed give the same output file.
 package main
@@ -26,6 +26,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
 	"github.com/adaptbench/adaptbench/evolve"
+	"github.com/adaptbench/adaptbench/exec"
 )
 
 func main() {
@@ -36,6 +37,7 @@ func main() {
 	par := flag.Int("parallel", 0, "offspring evaluated at once (0: one per CPU)")
 	out := flag.String("out", "humaneval_evolved.jsonl", "the evolved benchmark, JSON Lines")
 	tasksOut := flag.String("tasks", "", "if set, also write output-prediction, repair and adaptation tasks here (adapt's JSON Lines)")
+	check := flag.Bool("check", false, "with -tasks: evaluate the tasks with the reference and identity models")
 	flag.Parse()
 	log.SetFlags(0)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -122,6 +124,40 @@ func main() {
 			log.Fatal(err)
 		}
 		fmt.Printf("wrote %d tasks to %s\n", len(derived), *tasksOut)
+		if *check {
+			checkTasks(ctx, derived)
+		}
+	}
+}
+
+// checkTasks evaluates the derived tasks with the Reference model (the
+// gold answers: every task must pass) and the Identity model (the code as
+// given: the buggy program of a repair task must fail), and prints pass@1
+// by task kind and version.
+func checkTasks(ctx context.Context, tasks []adapt.Task) {
+	sb, err := exec.NewSandbox(nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer sb.Close()
+	fs, err := exec.NewForkServer(sb, &exec.ForkServerConfig{Preload: evolve.PreloadList()})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer fs.Close()
+	for _, m := range []adapt.Model{adapt.Reference, adapt.Identity} {
+		rep, err := adapt.Evaluate(ctx, tasks, m, &adapt.Options{Runner: fs, NoGold: true, Limits: evolve.DefaultLimits})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%s:", m.Name())
+		for _, b := range rep.Breakdowns {
+			if b.By == "label:genebench" || b.By == "label:version" {
+				fmt.Printf("  %s=%s %.3f (%d)", b.By[len("label:"):], b.Value, b.PassAt1, b.Count)
+			}
+		}
+		p1, _ := rep.Score(1)
+		fmt.Printf("  all %.3f\n", p1)
 	}
 }
 
