@@ -1,7 +1,6 @@
 package ctxbug
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/adaptbench/adaptbench/internal/syntax"
@@ -154,8 +153,14 @@ func (c *comparison) region(h Hole, s site) Span {
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
 
 // bugs returns the holes at which b differs from a: a hole's node has no
-// counterpart, or a counterpart with other tokens.
+// counterpart, or a counterpart with other tokens (GumTree, as in the
+// paper). Where the token alignment of [comparison.align] pins down what
+// b has in a hole's place, that text decides instead, and is the bug's
+// variant range: GumTree pairs equal tokens across positions (swapped
+// variables, an attribute replaced by another the method also uses), so
+// that its counterpart can be an unchanged token moved from elsewhere.
 func (c *comparison) bugs(holes []Hole) []Bug {
+	al := c.align(holes)
 	var out []Bug
 	for i, h := range holes {
 		s := c.site(h)
@@ -163,10 +168,17 @@ func (c *comparison) bugs(holes []Hole) []Bug {
 			continue
 		}
 		deleted := s.partner == nil
-		if !deleted && norm(s.partner, c.b) == norm(s.node, c.a) {
+		differs := deleted || norm(s.partner, c.b) != norm(s.node, c.a)
+		r := Span{}
+		if al.ok && al.known[i] {
+			differs = al.gapText[i] != al.holeText[i]
+			r = al.gaps[i]
+		} else {
+			r = c.region(h, s)
+		}
+		if !differs {
 			continue
 		}
-		r := c.region(h, s)
 		out = append(out, Bug{
 			Hole: i, Node: s.node.Type,
 			Solution: Span{h.Start, h.End}, Text: string(c.a[h.Start:h.End]),
@@ -187,62 +199,6 @@ func (c *comparison) resolved(holes []Hole) []bool {
 		out[i] = s.node != nil && s.partner != nil && norm(s.partner, c.b) == norm(s.node, c.a)
 	}
 	return out
-}
-
-// elsewhere returns the edits of b outside the holes: nodes of a the
-// edit script updates, deletes or moves that lie outside every hole's
-// node, and nodes inserted into b outside every hole's region. Comments,
-// and a docstring added as a block's first statement, are not edits.
-func (c *comparison) elsewhere(holes []Hole) []string {
-	var inA, inB []Span
-	for _, h := range holes {
-		s := c.site(h)
-		if s.node == nil {
-			continue
-		}
-		inA = append(inA, Span{s.node.Start, s.node.End})
-		inB = append(inB, c.region(h, s))
-		if s.partner != nil {
-			inB = append(inB, Span{s.partner.Start, s.partner.End})
-		}
-	}
-	within := func(n *syntax.Node, spans []Span) bool {
-		return slices.ContainsFunc(spans, func(s Span) bool { return s.Start <= n.Start && n.End <= s.End })
-	}
-	changedA, changedB := c.m.ChangedNodes()
-	var out []string
-	for _, n := range changedA {
-		if n.Type != "comment" && !within(n, inA) {
-			out = append(out, n.Type+" "+quoteShort(n.Text(c.a))+" of the solution")
-		}
-	}
-	for _, n := range changedB {
-		if n.Type != "comment" && !within(n, inB) && !c.docstring(n) {
-			out = append(out, n.Type+" "+quoteShort(n.Text(c.b))+" added")
-		}
-	}
-	return out
-}
-
-// docstring reports whether n, a node of b, is a string statement that
-// opens a block.
-func (c *comparison) docstring(n *syntax.Node) bool {
-	if n.Type != "expression_statement" || len(n.Children) != 1 || n.Children[0].Type != "string" {
-		return false
-	}
-	first := false
-	c.rb.Walk(func(p *syntax.Node) bool {
-		if p.Type == "block" {
-			for _, k := range p.Children {
-				if k.Named {
-					first = first || k == n
-					break
-				}
-			}
-		}
-		return !first
-	})
-	return first
 }
 
 func quoteShort(s string) string {

@@ -211,11 +211,9 @@ func check(ctx context.Context, c *Candidate, o *IdentifyOptions) (empty bool) {
 		c.Stage, c.Reason = StageDiff, "the solution's tokens at every perturbed node"
 		return false
 	}
-	if !o.AllowEditsElsewhere {
-		if edits := cmp.elsewhere(j.Holes); len(edits) > 0 {
-			c.Stage, c.Reason = StageLocality, "edits outside the perturbed nodes: "+strings.Join(edits, "; ")
-			return false
-		}
+	if !o.AllowEditsElsewhere && !cmp.align(j.Holes).ok {
+		c.Stage, c.Reason = StageLocality, "the tokens outside the perturbed nodes are not the solution's"
+		return false
 	}
 	return false
 }
