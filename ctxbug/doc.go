@@ -71,9 +71,14 @@
 //     the sandbox: at least one must fail;
 //  3. align variant and solution with the GumTree matcher of
 //     internal/syntax: a perturbed node must have no counterpart or one
-//     with other tokens (the bug locations, [Bug]), and, unless
-//     AllowEditsElsewhere, no node outside the perturbed ones may change
-//     (comments and an added docstring aside);
+//     with other tokens (the bug locations, [Bug]); and, unless
+//     AllowEditsElsewhere, the variant's tokens outside the holes must be
+//     the solution's, in order (comments and an added docstring aside).
+//     Where that token alignment pins down what the variant has in a
+//     hole's place, it decides the hole's text, since GumTree pairs equal
+//     tokens across positions (two swapped variables look unchanged to
+//     it, and an attribute replaced by one the method uses elsewhere
+//     looks moved); GumTree decides for adjacent holes and deleted code;
 //  4. clean: drop empty outputs, then duplicates (same generator, same
 //     method, same tokens, from any rule).
 //

@@ -53,8 +53,9 @@ type Identification struct {
 // candidates of a base whose solution fails are dropped at
 // StageReference): deobfuscate the output's method; run the method's tests with it in
 // place in the class (they must fail); align it with the solution by
-// GumTree (it must differ at a perturbed node, or delete it, and, unless
-// AllowEditsElsewhere, nowhere else); then drop empty outputs and
+// GumTree (it must differ at a perturbed node, or delete it) and by
+// tokens (unless AllowEditsElsewhere, it must differ nowhere else; see
+// the package documentation); then drop empty outputs and
 // duplicates. Each candidate's Stage says where it stopped. Empty outputs
 // pass the earlier stages vacuously (a method that is not there fails
 // every test and deletes every perturbed node) and are dropped at the
