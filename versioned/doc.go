@@ -130,7 +130,11 @@
 // results, so each repair round is an Evaluate over the failed tasks
 // with a template that looks up the earlier attempt, and the model is
 // wrapped to keep the completions (adapt's report has their outcomes,
-// not their text).
+// not their text). What adapt would need to run it in one Evaluate: a
+// repair hook in adapt.Options (the task, the sample's result and its
+// completion in, the next prompt out) or an exported check of one
+// completion, and completion texts in its report. Run keeps no journal:
+// an interrupted protocol run starts again.
 //
 // [Results] gives the hidden and visible success rates and the API hit
 // rate ([APIHit]: every ground-truth API called, import aliases resolved;
