@@ -107,7 +107,26 @@
 //
 // # Measured
 //
-// (numbers below)
+// On the shared 2-core machine this was built on (load average about 12
+// from other work, so rates vary), with the 22 operators of
+// evolve/transform, thresholds measure.GeneBenchV1 and seed 1:
+//
+//   - All 164 HumanEval problems, 22 evaluations each, 4 offspring at once
+//     (go run ./examples/evolve -budget 22 -parallel 4): none skipped (every
+//     canonical solution passes), 164 picks differ from the original; mean
+//     RC 0.0302 → 0.0706 (+134%), mean RR 0.8170 → 0.7837 (−4%); 3,608
+//     evaluations and 3,580 test runs in 8 min 31 s (7.1 evaluations/s);
+//     every pick passed its tests again on a fresh tester (164 of 164).
+//     The picks carry 2.3 operators on average (S2 126 times, A6 105, S8
+//     58, S5 23, S9 23, S11 14, A1 13, A2 10, S1 4). The paper's Table 4
+//     has 0.04 → 0.16 and 0.77 → 0.69 for HumanEval after one hour per
+//     program, with the artifact's metric code.
+//   - BenchmarkSearch (five problems, 44 evaluations each, serial): 9.9
+//     evaluations/s; 95.5% of the wall time is spent waiting for test runs
+//     (97 ms per evaluation, A8's sleeps included), 4.5 ms per evaluation
+//     in this package and the operators and metrics it calls.
+//
+// (more numbers below)
 //
 // Table text, JSON Lines extras beyond the artifact's four fields, and the
 // random stream behind a seed are not part of the API.

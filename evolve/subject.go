@@ -136,3 +136,53 @@ func topLevelNames(root *syntax.Node, src []byte) []string {
 
 // sortedKeys returns the keys of m in increasing order.
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// FromTasks makes one subject of several tasks that share a target file,
+// such as ClassEval's method tasks of one class: the program is their
+// common target file, the suite runs the tests of all of them (so that an
+// evolved class must pass every method's tests), and every target
+// function is protected. The subject's ID is id; its Task is the first
+// task, with the union of the tests. The tasks must agree on the target
+// path and content, the framework and the files.
+func FromTasks(id string, tasks []adapt.Task) (*Subject, error) {
+	if len(tasks) == 0 {
+		return nil, fmt.Errorf("evolve: %s: no tasks", id)
+	}
+	first := tasks[0]
+	merged := first
+	merged.ID = id
+	merged.Tests = nil
+	seen := map[string]bool{}
+	var prot []string
+	for i := range tasks {
+		t := &tasks[i]
+		if t.Target.Path != first.Target.Path || t.Target.Content != first.Target.Content ||
+			t.FrameworkOrDefault() != first.FrameworkOrDefault() || !slices.Equal(t.Files, first.Files) {
+			return nil, fmt.Errorf("evolve: %s: task %q does not share %q's target, framework and files", id, t.ID, first.ID)
+		}
+		for _, tc := range t.Tests {
+			if !seen[tc.Name] {
+				seen[tc.Name] = true
+				merged.Tests = append(merged.Tests, tc)
+			}
+		}
+		prot = append(prot, t.Target.Function)
+	}
+	s, err := FromTask(&merged)
+	if err != nil {
+		return nil, err
+	}
+	set := map[string]bool{}
+	for _, p := range s.Program.Protected {
+		set[p] = true
+	}
+	for _, fn := range prot {
+		for part := range strings.SplitSeq(fn, ".") {
+			if part != "" {
+				set[part] = true
+			}
+		}
+	}
+	s.Program.Protected = sortedKeys(set)
+	return s, nil
+}
