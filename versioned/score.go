@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/metrics"
 )
 
@@ -195,4 +196,40 @@ func WriteBreakdowns(w io.Writer, r *Results, bs ...Breakdown) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// ErrorClass is how many failed solutions ended with one kind of error.
+type ErrorClass struct {
+	Class string `json:"class"`
+	Count int    `json:"count"`
+}
+
+// ErrorClasses is the paper's error-category histogram (Fig. 8): for each
+// valid task whose final solution failed its visible tests, the class of
+// the exception its trace ends with ("AssertionError", "TypeError"), or
+// the outcome when there is none ("compile-error", "timeout"). Most
+// frequent first, then by name.
+func (r *Results) ErrorClasses() []ErrorClass {
+	counts := map[string]int{}
+	for _, t := range r.Tasks {
+		if !t.Valid || t.Visible {
+			continue
+		}
+		class := adapt.ExceptionType(t.Trace)
+		if class == "" {
+			class = t.Outcome.String()
+		}
+		counts[class]++
+	}
+	out := make([]ErrorClass, 0, len(counts))
+	for c, n := range counts {
+		out = append(out, ErrorClass{Class: c, Count: n})
+	}
+	slices.SortFunc(out, func(a, b ErrorClass) int {
+		if a.Count != b.Count {
+			return b.Count - a.Count
+		}
+		return strings.Compare(a.Class, b.Class)
+	})
+	return out
 }

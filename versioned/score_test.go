@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/versioned"
 )
 
@@ -79,5 +80,20 @@ func TestResultsBreakdown(t *testing.T) {
 	}
 	if g := r.Breakdown(versioned.ByRuntime); len(g) != 2 || g[0].Value != "python 3.10" || g[1].Value != "python 3.7" {
 		t.Errorf("by runtime: %+v", g)
+	}
+}
+
+func TestErrorClasses(t *testing.T) {
+	r := &versioned.Results{Tasks: []versioned.TaskResult{
+		{Task: "1", Valid: true, Outcome: adapt.OutcomeFailed, Trace: "Traceback (most recent call last):\n  File \"x.py\", line 1\nAssertionError"},
+		{Task: "2", Valid: true, Outcome: adapt.OutcomeFailed, Trace: "Traceback (most recent call last):\n  File \"x.py\", line 1\ntorch.TypeError: bad"},
+		{Task: "3", Valid: true, Outcome: adapt.OutcomeFailed, Trace: "Traceback (most recent call last):\n  File \"x.py\", line 3\nAssertionError: no"},
+		{Task: "4", Valid: true, Outcome: adapt.OutcomeCompileError, Trace: "./solution.go:3:1: undefined: slices.Max"},
+		{Task: "5", Valid: true, Visible: true, Outcome: adapt.OutcomePassed},
+		{Task: "6", Valid: false, Outcome: adapt.OutcomeFailed, Trace: "Traceback (most recent call last):\nKeyError"},
+	}}
+	want := []versioned.ErrorClass{{"AssertionError", 2}, {"TypeError", 1}, {"compile-error", 1}}
+	if d := cmp.Diff(want, r.ErrorClasses()); d != "" {
+		t.Errorf("error classes (-want +got):\n%s", d)
 	}
 }

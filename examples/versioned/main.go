@@ -2,7 +2,8 @@
 // GitChameleon protocols (greedy, self-debug, zero-shot chain of thought)
 // and prints the paper's Table 1 layout (hidden and visible success and
 // API hit rate, ± the binomial standard error), then the breakdowns by
-// library, change category, runtime version and release year.
+// library, change category, runtime version and release year, and the
+// error classes of the failed solutions.
 //
 // By default it runs the Go problems (versioned.GoTasks) with the
 // reference model: every module version is fetched through the Go module
@@ -140,6 +141,12 @@ func main() {
 		fmt.Printf("\nBreakdowns (%s):\n\n", last.Protocol)
 		if err := versioned.WriteBreakdowns(os.Stdout, last, versioned.Breakdowns...); err != nil {
 			log.Fatal(err)
+		}
+		if classes := last.ErrorClasses(); len(classes) > 0 {
+			fmt.Printf("\nErrors of the failed solutions (%s):\n\n| error | count |\n|---|---|\n", last.Protocol)
+			for _, c := range classes {
+				fmt.Printf("| %s | %d |\n", c.Class, c.Count)
+			}
 		}
 	}
 }
