@@ -152,7 +152,42 @@
 //
 // # Measured
 //
-// MEASURED
+// On the 2-core machines this was built on, with a load average of 12 to
+// 17 from other work (times are several-fold what a quiet machine takes;
+// the counts are deterministic for a seed):
+//
+//   - github.com/google/uuid@v1.6.0, fetched through the module proxy
+//     (TestGoModuleReal: seed 1, 8 of 50 covered fragments, L1 and L2):
+//     40 tests, 39 stable (one fails in the sandbox every time), 55 fragments of which 50 covered. L1: 30
+//     mutants parsed, 25 compiled (83.3%; paper's gate 70%), 1 more kept
+//     unresolved, tests caught 44.0% of the compiled ones (gate 60%: missed;
+//     uuid's tests do not check most constants, guards and types), 12
+//     valid L1 tasks (modifylogic 8, updateconst 2, renamevar 1,
+//     unwraptry 1), 48 tasks in all at C1-C3. With 25 fragments and
+//     L1-L4: 79 L1 mutants parsed, 77.2% compiled, 49.2% of those caught,
+//     40 valid L1 tasks over six operators, 195 tasks.
+//   - testdata/maven (TestMavenProject: a small Maven project written for
+//     these tests, offline; seed 1, 8 of 12 fragments, L1 and L2): 11
+//     tests, all stable, every fragment covered; L1: 37 parsed, 26
+//     compiled (70.3%), 3 kept unresolved, tests caught 80.8% of the
+//     compiled ones, 24 valid L1 tasks over seven operators (changetype
+//     never compiles there: widening a Java local breaks its uses).
+//   - adapt.Evaluate on one C3 task per operator combination: the
+//     reference passes every one, adapt.Identity fails every one (failed,
+//     compile error or timeout), and a model that answers with F alone
+//     through Answers passes every one; Inspect finds every mutation
+//     Reversed in the reference and Unchanged in F′.
+//   - BenchmarkGoMutants (the compile and test steps on the 14 L1
+//     mutants of 4 uuid fragments, one at a time; go test -run '^$'
+//     -bench GoMutants -benchtime 1x ./mutate): 0.63 mutants/s, 0.45 valid
+//     mutants/s; 98.0% of the wall time builds (go test -c with an
+//     overlay, about 1.6 s a mutant here), 1.4% runs tests in the
+//     sandbox, 0.6% is this package's own code (target: under 5%).
+//
+// Go rejects unused locals, so RemoveGuard and UnwrapTry, deleting a Go
+// check whose condition reads a local used nowhere else (err), leave
+// `_ = err` in its place; without it about a quarter of their mutants
+// did not compile.
 // # Stability
 //
 // Site order, choices and therefore the mutant for a given seed may change

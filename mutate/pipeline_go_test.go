@@ -58,6 +58,9 @@ func openReal(tb testing.TB, r exec.Runner) *mutate.GoModule {
 var realConfig = mutate.Config{Seed: 1, Fragments: 8, Source: "uuid", Levels: []mutate.Level{mutate.L1, mutate.L2}}
 
 func TestGoModuleReal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and tests dozens of mutants: 1.5 to 5 minutes")
+	}
 	sb := exectest.Sandbox(t)
 	gm := openReal(t, sb)
 	ctx := context.Background()

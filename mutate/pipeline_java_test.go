@@ -29,6 +29,9 @@ func needMaven(t *testing.T) {
 }
 
 func TestMavenProject(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and tests dozens of mutants: 1.5 to 5 minutes")
+	}
 	needMaven(t)
 	ctx := context.Background()
 	sb := exectest.Sandbox(t)
