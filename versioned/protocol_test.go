@@ -258,3 +258,33 @@ func TestPromptStructure(t *testing.T) {
 		last = i
 	}
 }
+
+// TestProtocolPrompts: each protocol sends its own first prompt, renders
+// the version or, under NoVersion, only the library, and Run's results
+// carry the task's labels for the breakdowns.
+func TestProtocolPrompts(t *testing.T) {
+	sb := exectest.ForkServer(t)
+	task := medianTask(t)
+	const right = "import statistics\ndef mid(values):\n    return statistics.median(values)\n"
+	for _, c := range []struct {
+		p         *versioned.Protocol
+		noVersion bool
+		want      string
+	}{
+		{versioned.Greedy, false, "6. Output only the code block and nothing else."},
+		{versioned.CoT, false, "First, let's think step-by-step."},
+		{versioned.CoT, true, "<library>\nstatistics\n</library>"},
+	} {
+		m := &scripted{wrong: right, right: right}
+		res, err := versioned.Run(context.Background(), []adapt.Task{task}, m, c.p, &versioned.RunOptions{Evaluate: adapt.Options{Runner: sb}, Prompt: versioned.PromptOptions{NoVersion: c.noVersion}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m.prompts) != 1 || !strings.Contains(m.prompts[0][0].Content+m.prompts[0][1].Content, c.want) {
+			t.Errorf("%s (no version %v): the prompt lacks %q", c.p.Name, c.noVersion, c.want)
+		}
+		if r := res.Tasks[0]; res.Protocol != c.p.Name || !r.Hidden || r.Labels["library"] != "statistics" || r.Labels["release"] != "2022-10" {
+			t.Errorf("%s: %+v", c.p.Name, r)
+		}
+	}
+}
