@@ -11,9 +11,14 @@ packages=(
   # mutate: Maven offline from Debian's repository, JaCoCo for per-test coverage
   maven maven-debian-helper libmaven-compiler-plugin-java libsurefire-java
   libmaven-resources-plugin-java libmaven-jar-plugin-java libjacoco-java
-  # ClassEval's solutions (ctxbug, adapt/bench/classeval), GitChameleon's system provider
+  # ClassEval's solutions (ctxbug, adapt/bench/classeval)
   python3-numpy python3-pandas python3-docx python3-openpyxl python3-gensim python3-bs4
   python3-pil python3-nltk python3-pypdf2 python3-reportlab
+  # GeneBench's API operators (evolve/transform)
+  python3-scipy python3-sklearn python3-cryptography python3-dateutil
+  # GitChameleon's libraries for the system provider (versioned)
+  python3-sympy python3-flask python3-falcon python3-networkx python3-jinja2 python3-tornado
+  python3-django python3-matplotlib python3-seaborn python3-plotly python3-tqdm
 )
 missing=()
 for p in "${packages[@]}"; do
