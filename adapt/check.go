@@ -26,6 +26,11 @@ type RunEnv struct {
 	Python string
 	// Env holds extra KEY=VALUE entries for the test process.
 	Env []string
+	// BuildEnv holds extra KEY=VALUE entries for a compiled language's
+	// build step, which runs on the host before the tests run in the
+	// sandbox (exec.GoTest's "go test -c"): GOMODCACHE=DIR, say, to build
+	// from a module cache the provider filled.
+	BuildEnv []string
 }
 
 // checker runs a task's tests against candidate code.
@@ -140,7 +145,7 @@ func driverFor(t *Task, env RunEnv) (exec.Driver, error) {
 	case FrameworkPytest:
 		return exec.Pytest{Python: env.Python}, nil
 	case FrameworkGo:
-		return exec.GoTest{}, nil
+		return exec.GoTest{BuildEnv: env.BuildEnv}, nil
 	case FrameworkJUnit:
 		return exec.JUnit{}, nil
 	}

@@ -62,6 +62,13 @@ type GoTest struct {
 	// takes longer is a harness error (most often a cold cache on a slow
 	// machine), not a compile error.
 	BuildTimeout time.Duration
+	// BuildEnv holds extra KEY=VALUE entries for "go test -c", after the
+	// host's environment and the driver's own settings (cgo off,
+	// GOFLAGS=-mod=mod, GOPROXY=off, GOTOOLCHAIN=local, GOWORK=off), so
+	// an entry here wins: GOMODCACHE=DIR builds from a module cache filled
+	// beforehand. The build never fetches unless an entry turns GOPROXY
+	// back on.
+	BuildEnv []string
 }
 
 // goTestName is what TestSpec.Tests may hold for GoTest.
@@ -191,7 +198,7 @@ func (d GoTest) build(ctx context.Context, goBin, ws, pkg, out string) (Result, 
 	outBuf := newCapture(maxCompile*2, nil)
 	cmd := osexec.CommandContext(bctx, goBin, "test", "-c", "-vet=off", "-o", out, pkg)
 	cmd.Dir = ws
-	cmd.Env = append(os.Environ(), goBuildEnv...)
+	cmd.Env = append(append(os.Environ(), goBuildEnv...), d.BuildEnv...)
 	cmd.Stdout, cmd.Stderr = outBuf, outBuf
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()

@@ -92,10 +92,9 @@
 //     files, into a module cache, before any test; the environment's
 //     directory keeps the go.mod and verified go.sum ([GoSum]), its
 //     manifest the build list. Tests then build with GOPROXY=off and
-//     GOFLAGS=-mod=mod. exec.GoTest compiles on the host with the
-//     process's environment (only the test binary runs in the sandbox),
-//     so the module cache must be the go command's GOMODCACHE of the
-//     evaluating process: the default, or set GOMODCACHE for the process.
+//     GOFLAGS=-mod=mod from that module cache: [Provider] hands it to
+//     exec.GoTest's host build as GOMODCACHE (adapt.RunEnv.BuildEnv);
+//     only the test binary runs, in the sandbox, with no network.
 //     It is a [Checker]: an environment whose modules left the module
 //     cache is built again. Faithful when every module is at its version
 //     and the toolchain is at least EnvSpec.Go (the standard library is

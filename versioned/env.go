@@ -494,7 +494,8 @@ type Provider struct {
 }
 
 // Provide implements adapt.EnvProvider: RunEnv.Python is the
-// environment's interpreter.
+// environment's interpreter; for a Go environment RunEnv.BuildEnv points
+// the host build at the module cache the modules were fetched into.
 func (p *Provider) Provide(ctx context.Context, e adapt.Environment) (adapt.RunEnv, error) {
 	env, err := p.Provisioner.Provision(ctx, SpecOf(e))
 	if err != nil {
@@ -503,5 +504,9 @@ func (p *Provider) Provide(ctx context.Context, e adapt.Environment) (adapt.RunE
 	if p.Strict && !env.Manifest.Faithful {
 		return adapt.RunEnv{}, fmt.Errorf("%w: %s", ErrUnfaithful, strings.Join(env.Manifest.Mismatches, "; "))
 	}
-	return adapt.RunEnv{Python: env.Manifest.Python, Env: slices.Clone(p.Env)}, nil
+	run := adapt.RunEnv{Python: env.Manifest.Python, Env: slices.Clone(p.Env)}
+	if env.Manifest.ModCache != "" {
+		run.BuildEnv = []string{"GOMODCACHE=" + env.Manifest.ModCache}
+	}
+	return run, nil
 }

@@ -29,16 +29,15 @@ import (
 // the go.sum the download verified (against the checksum database, as
 // the go command does), the hashes a task's workspace needs.
 //
-// exec.GoTest compiles on the host with the host's environment, so the
-// module cache the tests build from is the go command's GOMODCACHE of the
-// evaluating process: ModCache must be that one (the default), or the
-// process must run with GOMODCACHE set to it.
+// exec.GoTest compiles on the host and runs only the test binary in the
+// sandbox; [Provider] points that build at the environment's module cache
+// (adapt.RunEnv.BuildEnv), so ModCache can be any directory.
 type GoModules struct {
 	// Go is the go command. "" means go from PATH.
 	Go string
 	// ModCache is the module cache (GOMODCACHE) to download into. ""
 	// means the go command's own ("go env GOMODCACHE" in this process's
-	// environment), the one exec.GoTest's build reads.
+	// environment).
 	ModCache string
 	// Proxy is GOPROXY for the downloads. "" means the go command's.
 	Proxy string

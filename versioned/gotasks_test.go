@@ -18,17 +18,15 @@ import (
 	"github.com/adaptbench/adaptbench/versioned"
 )
 
-// goModCache points the go command of this process (and so exec.GoTest's
-// host build) at a fresh module cache, as on a machine that never fetched
-// the modules, and returns it.
+// goModCache returns a fresh module cache, as on a machine that never
+// fetched the modules. The process's own GOMODCACHE is left alone: the
+// provider points the host build at this one.
 func goModCache(t *testing.T) string {
 	t.Helper()
 	if os.Getenv("GOPROXY") == "off" {
 		t.Skip("GOPROXY=off: the Go problems need the Go module proxy")
 	}
-	mc := filepath.Join(cacheDir(t), "gomodcache")
-	t.Setenv("GOMODCACHE", mc)
-	return mc
+	return filepath.Join(cacheDir(t), "gomodcache")
 }
 
 // wantOther is what each reference gives at the other version of its
