@@ -19,7 +19,7 @@ var ErrNotEvolved = errors.New("evolve: nothing was evolved")
 // target file the answer must fit into is the evolved program, which
 // still passes the tests. Its helpers may be renamed, wrapped in
 // decorators or threads, or moved to new modules, so an answer that
-// ignores the context (calls a helper by its old name) fails. The target
+// ignores the context (calls a helper by its old name) can fail. The target
 // function keeps its name (it is protected); the reference is its evolved
 // definition, found by name in the evolved program, so the gold answer
 // passes as the evolved program did.

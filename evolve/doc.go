@@ -18,7 +18,9 @@
 // makes one from any Python unittest or pytest adapt.Task, such as
 // HumanEval's (adapt/bench/humaneval: check(entry_point) wrapped in a
 // unittest), ClassEval's or AdaptEval's; it protects the target function
-// and every top-level name a test file mentions.
+// and every top-level name a test file mentions. [FromTasks] makes one
+// subject of tasks sharing a target file, such as a ClassEval class with
+// the tests of all its methods.
 //
 // A [Tester] runs a suite on a program in the sandbox (exec.Sandbox or,
 // faster, exec.ForkServer) and gives an [Outcome] with a typed [Verdict];
@@ -95,9 +97,9 @@
 //     the program and a call taken from the tests ([Calls]); the answer is
 //     a literal, checked against what the program returns.
 //   - [Repair]: the same bug (transform.Bugs) injected at a statement the
-//     original and the evolved program share (aligned by the GumTree
-//     matcher of internal/syntax), failing the tests in both; the model
-//     gets the buggy program and the tests.
+//     original and the evolved program share (transform.BugSites and
+//     InjectBug, over the GumTree matcher of internal/syntax), failing the
+//     tests in both; the model gets the buggy program and the tests.
 //   - [Adaptation], beyond the paper: an adaptation task whose target file
 //     is the evolved program (which still passes the task's tests), so the
 //     reused code must fit a more complex context.
@@ -112,15 +114,22 @@
 // evolve/transform, thresholds measure.GeneBenchV1 and seed 1:
 //
 //   - All 164 HumanEval problems, 22 evaluations each, 4 offspring at once
-//     (go run ./examples/evolve -budget 22 -parallel 4): none skipped (every
-//     canonical solution passes), 164 picks differ from the original; mean
-//     RC 0.0302 → 0.0706 (+134%), mean RR 0.8170 → 0.7837 (−4%); 3,608
-//     evaluations and 3,580 test runs in 8 min 31 s (7.1 evaluations/s);
-//     every pick passed its tests again on a fresh tester (164 of 164).
-//     The picks carry 2.3 operators on average (S2 126 times, A6 105, S8
-//     58, S5 23, S9 23, S11 14, A1 13, A2 10, S1 4). The paper's Table 4
-//     has 0.04 → 0.16 and 0.77 → 0.69 for HumanEval after one hour per
-//     program, with the artifact's metric code.
+//     (go run ./examples/evolve -budget 22 -parallel 4 -tasks t.jsonl
+//     -check): none skipped (every canonical solution passes), 164 picks
+//     differ from the original; mean RC 0.0302 → 0.0705 (+133%), mean RR
+//     0.8170 → 0.7838 (−4%); 3,608 evaluations and 3,580 test runs in
+//     7 min 21 s (8.2 evaluations/s); every pick passed its tests again on
+//     a fresh tester (164 of 164). The picks carry 2.3 operators on average
+//     (S2 126 times, A6 105, S8 58, S5 23, S9 23, S11 14, A1 13, A2 10, S1
+//     4): with 22 evaluations a run breeds about two generations. The
+//     paper's Table 4 has 0.04 → 0.16 and 0.77 → 0.69 for HumanEval after
+//     one hour per program, with the artifact's metric code. Derived tasks:
+//     153 output-prediction pairs (11 problems have no literal call), 159
+//     repair pairs, 164 adaptation tasks; the reference model passes all
+//     788, the identity model none. Two runs a quarter of an hour apart
+//     wrote byte-identical JSON Lines for 163 programs; the 164th differed
+//     because an operator (S11) changed in between, and it reproduces
+//     with one build.
 //   - BenchmarkSearch (five problems, 44 evaluations each, serial): 9.9
 //     evaluations/s; 95.5% of the wall time is spent waiting for test runs
 //     (97 ms per evaluation, A8's sleeps included), 4.5 ms per evaluation
