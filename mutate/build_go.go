@@ -205,8 +205,10 @@ var goResultRE = regexp.MustCompile(`(?m)^\x16--- (PASS|FAIL|SKIP): ([^\s/]+) \(
 // run runs the test binary bin (a host path) in the runner from the
 // module root with the given tests and extra flags, and returns the
 // top-level tests that passed. Runs are serialized (see runMu); the
-// binary is linked into the module copy for the run.
-func (g *GoModule) run(ctx context.Context, bin string, tests []string, flags ...string) (passed map[string]bool, res exec.Result, err error) {
+// binary is linked into the module copy for the run. collect, if not nil,
+// runs after the job, still holding the workspace: it reads and removes
+// what the job wrote.
+func (g *GoModule) run(ctx context.Context, bin string, tests []string, collect func(), flags ...string) (passed map[string]bool, res exec.Result, err error) {
 	pattern := "."
 	if len(tests) > 0 {
 		quoted := make([]string, len(tests))
@@ -231,6 +233,9 @@ func (g *GoModule) run(ctx context.Context, bin string, tests []string, flags ..
 	res, err = g.runner.Run(ctx, exec.Job{Dir: g.dir, Args: args, Limits: g.cfg.Limits})
 	if err != nil {
 		return nil, res, fmt.Errorf("mutate: run test binary: %w", err)
+	}
+	if collect != nil {
+		collect() // before another job may take the workspace
 	}
 	raw, _ := os.ReadFile(outPath)
 	passed = map[string]bool{}
@@ -312,15 +317,18 @@ func (g *GoModule) Coverage(ctx context.Context, test string) (Lines, error) {
 		}
 	}
 	prof := fmt.Sprintf("cov%d.out", g.seq.Add(1))
-	_, res, err := g.run(ctx, bin, []string{test}, "-test.coverprofile="+exec.WorkDir+"/"+runDir+"/"+prof)
+	path := filepath.Join(g.dir, runDir, prof)
+	var b []byte
+	var readErr error
+	_, res, err := g.run(ctx, bin, []string{test}, func() {
+		b, readErr = os.ReadFile(path)
+		os.Remove(path)
+	}, "-test.coverprofile="+exec.WorkDir+"/"+runDir+"/"+prof)
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(g.dir, runDir, prof)
-	defer os.Remove(path)
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("mutate: coverage of %s (%s): %w", test, res.Status, err)
+	if readErr != nil {
+		return nil, fmt.Errorf("mutate: coverage of %s (%s): %w", test, res.Status, readErr)
 	}
 	return parseCoverProfile(b, g.modPath)
 }
@@ -406,7 +414,7 @@ func (g *GoModule) Check(ctx context.Context, path string, src []byte, tests []s
 		out.Compile = msg
 		return out, nil
 	}
-	passed, res, err := g.run(ctx, bin, tests)
+	passed, res, err := g.run(ctx, bin, tests, nil)
 	out.TestTime = res.WallTime
 	if err != nil {
 		return nil, err
