@@ -118,6 +118,19 @@
 // each [Stage] (site, applied, parsed, compiled, unresolved, detected);
 // [Result.Gates] gives the pilot gates over the L1 mutants.
 //
+//	sb, _ := exec.NewSandbox(nil)
+//	proj, _ := mutate.OpenGoModule(dir, sb, nil) // or mutate.OpenMaven(ctx, dir, sb, nil)
+//	defer proj.Close()
+//	res, _ := mutate.Generate(ctx, proj, &mutate.Config{Seed: 1, Levels: []mutate.Level{mutate.L1, mutate.L2}})
+//	fmt.Print(res.Funnel.String(), res.Gates())
+//	var tasks []adapt.Task
+//	for _, g := range res.Tasks {
+//		tasks = append(tasks, g.Task)
+//	}
+//	rep, _ := adapt.Evaluate(ctx, tasks, mutate.Answers(model), &adapt.Options{Template: mutate.Prompt, Runner: sb})
+//
+// examples/mutate is this as a program, with the inspection per operator.
+//
 // # Tasks
 //
 // adapt splices answers by function name, so a task's answer unit is the
@@ -192,5 +205,7 @@
 //
 // Site order, choices and therefore the mutant for a given seed may change
 // between versions as operators improve; the text of [Funnel.String] is for
-// people, not programs.
+// people, not programs, and so is [Gates.String]. The task labels, the
+// prompt's wording (named by [PromptVersion]) and the Reason, Verdict and
+// Class text forms are stable within a PromptVersion.
 package mutate
