@@ -136,7 +136,6 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	must(writeRecorded(filepath.Join(*out, "generations.jsonl"), cands))
 	fmt.Printf("\n## CtxBug identification (%d candidates, %d instances, %v)\n\n", len(cands), len(id.Instances), time.Since(start).Round(time.Second))
 	must(ctxbug.WriteFunnel(os.Stdout, id.Funnel))
 	must(writeWith(filepath.Join(*out, "funnel.md"), func(w io.Writer) error { return ctxbug.WriteFunnel(w, id.Funnel) }))
@@ -160,6 +159,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	must(writeRecorded(filepath.Join(*out, "generations.jsonl"), append(cands, isoCands...)))
 	fmt.Printf("\n## IsoBug identification (%d candidates, %d instances)\n\n", len(isoCands), len(iso.Instances))
 	must(ctxbug.WriteFunnel(os.Stdout, iso.Funnel))
 	must(writeWith(filepath.Join(*out, "iso_instances.jsonl"), func(w io.Writer) error { return ctxbug.WriteInstances(w, iso.Instances) }))
