@@ -50,16 +50,19 @@ var (
 
 // fill answers job j: its obfuscated code with every hole filled.
 func fill(j *ctxbug.Job, rng *rand.Rand) string {
-	if j.Rule == ctxbug.IsoRule {
-		return markedRE.ReplaceAllStringFunc(j.Obfuscated.Code, func(s string) string {
-			return mutate("", markedRE.FindStringSubmatch(s)[1], nil, rng)
-		})
-	}
 	var peers []string
 	for _, h := range j.Holes {
 		peers = append(peers, string(j.Base.Method[h.Start:h.End]))
 	}
 	k := 0
+	if j.Rule == ctxbug.IsoRule {
+		// The marked spans are the holes, in order.
+		return markedRE.ReplaceAllStringFunc(j.Obfuscated.Code, func(s string) string {
+			h := j.Holes[k]
+			k++
+			return mutate(h.Node, markedRE.FindStringSubmatch(s)[1], peers, rng)
+		})
+	}
 	return placeholderRE.ReplaceAllStringFunc(j.Obfuscated.Code, func(string) string {
 		h := j.Holes[k]
 		k++
@@ -82,7 +85,7 @@ func mutate(node, text string, peers []string, rng *rand.Rand) string {
 		if len(other) > 0 {
 			return other[rng.IntN(len(other))]
 		}
-		return text
+		return text + "2" // a name nothing defines
 	case "parameters":
 		ps := strings.Split(text, ",")
 		if len(ps) > 1 || (len(ps) == 1 && strings.TrimSpace(ps[0]) != "self" && strings.TrimSpace(ps[0]) != "") {
