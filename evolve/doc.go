@@ -130,12 +130,18 @@
 //     wrote byte-identical JSON Lines for 163 programs; the 164th differed
 //     because an operator (S11) changed in between, and it reproduces
 //     with one build.
+//   - The first 20 problems with 200 evaluations each (-n 20 -budget 200):
+//     mean RC 0.0226 → 0.1234 (+447%), mean RR 0.8269 → 0.7643 (−8%),
+//     7.7 operators per pick (about 8 generations), 4,000 evaluations and
+//     3,611 test runs in 5 min 45 s (11.6/s), 20 of 20 picks passing again.
+//     More budget buys more complexity, as the paper says of its hour.
 //   - BenchmarkSearch (five problems, 44 evaluations each, serial): 9.9
 //     evaluations/s; 95.5% of the wall time is spent waiting for test runs
 //     (97 ms per evaluation, A8's sleeps included), 4.5 ms per evaluation
 //     in this package and the operators and metrics it calls.
-//
-// (more numbers below)
+//   - The package's tests: about 90 s with -short (three HumanEval
+//     problems, one ClassEval class), about 160 s without (ten problems at
+//     44 evaluations, two classes).
 //
 // Table text, JSON Lines extras beyond the artifact's four fields, and the
 // random stream behind a seed are not part of the API.
