@@ -92,3 +92,27 @@ func TestBugsAligned(t *testing.T) {
 		})
 	}
 }
+
+// TestResolved checks resolution where GumTree alone would call a copied
+// swap resolved: the answer keeps the variant's "b - a".
+func TestResolved(t *testing.T) {
+	a := "def f(a, b):\n    x = a - b\n    return x\n"
+	holes := holesAt(a, []string{"a", "b"}, []int{3, 2})
+	for _, tt := range []struct {
+		answer string
+		want   []bool
+	}{
+		{"def f(a, b):\n    x = b - a\n    return x\n", []bool{false, false}},
+		{"def f(a, b):\n    x = a - b\n    return x\n", []bool{true, true}},
+		{"def f(a, b):\n    x = a - a\n    return x\n", []bool{true, false}},
+		{"def f(a, b):\n    # fixed\n    y = 2\n    x = a - b\n    return x\n", []bool{true, true}},
+	} {
+		c, err := compare([]byte(a), []byte(tt.answer))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.resolved(holes); !cmp.Equal(got, tt.want) {
+			t.Errorf("%q: resolved %v, want %v", tt.answer, got, tt.want)
+		}
+	}
+}

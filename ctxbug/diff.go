@@ -191,10 +191,18 @@ func (c *comparison) bugs(holes []Hole) []Bug {
 
 // resolved reports, for each hole, whether b has the solution's tokens
 // there: the hole's node has a counterpart with the same tokens (the
-// paper's resolution criterion).
+// paper's resolution criterion, by GumTree), or, where the token
+// alignment pins down what b has in the hole's place, those tokens are
+// the hole's (see bugs: a copied bug is not resolved because GumTree
+// pairs the hole with an equal token from elsewhere).
 func (c *comparison) resolved(holes []Hole) []bool {
+	al := c.align(holes)
 	out := make([]bool, len(holes))
 	for i, h := range holes {
+		if al.ok && al.known[i] {
+			out[i] = al.gapText[i] == al.holeText[i]
+			continue
+		}
 		s := c.site(h)
 		out[i] = s.node != nil && s.partner != nil && norm(s.partner, c.b) == norm(s.node, c.a)
 	}

@@ -262,15 +262,6 @@ func tables(w io.Writer, results []ctxbug.Result) error {
 			return err
 		}
 	}
-	fmt.Fprint(w, "\n## Table 7: average token probability of overlooked CtxBugs\n\n| Model-T | ATP | instances |\n|---|---|---|\n")
-	for _, m := range models {
-		atp, n := ctxbug.MeanATP(ctxRes, m)
-		if n == 0 {
-			fmt.Fprintf(w, "| %s | - (no log-probabilities or nothing overlooked) | 0 |\n", m)
-			continue
-		}
-		fmt.Fprintf(w, "| %s | %.3f | %d |\n", m, atp, n)
-	}
 	fmt.Fprint(w, "\n## Table 6: w/ CtxBugs vs w/ IsoBugs (paired subset)\n\n")
 	paired := ctxbug.Aggregate(ctxbug.Paired(ctxRes, isoRes))
 	isoRows := ctxbug.Aggregate(isoRes)
@@ -286,6 +277,15 @@ func tables(w io.Writer, results []ctxbug.Result) error {
 		if err := ctxbug.WriteDegradation(w, t6[i].Model, t6[i+1], t6[i]); err != nil {
 			return err
 		}
+	}
+	fmt.Fprint(w, "\n## Table 7: average token probability of overlooked CtxBugs\n\n| Model-T | ATP | instances |\n|---|---|---|\n")
+	for _, m := range models {
+		atp, n := ctxbug.MeanATP(ctxRes, m)
+		if n == 0 {
+			fmt.Fprintf(w, "| %s | - (no log-probabilities or nothing overlooked) | 0 |\n", m)
+			continue
+		}
+		fmt.Fprintf(w, "| %s | %.3f | %d |\n", m, atp, n)
 	}
 	return nil
 }
