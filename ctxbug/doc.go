@@ -108,7 +108,10 @@
 // one sample, maps the answer back and runs adapt.Evaluate (gold first).
 // A [Result] holds Pass@1 (all tests pass) and the resolution of each bug
 // location: the answer's counterpart of the solution node has the
-// solution's tokens. Locations where the answer kept the reused code's
+// solution's tokens (by the token alignment where the answer keeps the
+// code around the location token for token, by GumTree elsewhere: on a
+// demo run, GumTree alone counted 10.87% of the bugs a model that copies
+// the buggy code verbatim as resolved). Locations where the answer kept the reused code's
 // tokens are overlooked, and when the model returns log-probabilities
 // [ATP] averages the probability of the tokens over them (Table 7).
 //
