@@ -139,9 +139,9 @@
 //     evaluations/s; 95.5% of the wall time is spent waiting for test runs
 //     (97 ms per evaluation, A8's sleeps included), 4.5 ms per evaluation
 //     in this package and the operators and metrics it calls.
-//   - The package's tests: about 90 s with -short (three HumanEval
-//     problems, one ClassEval class), about 160 s without (ten problems at
-//     44 evaluations, two classes).
+//   - The package's tests: 45–80 s with -short (three HumanEval problems,
+//     one ClassEval class), 140–160 s without (ten problems at 44
+//     evaluations, two classes), depending on the load.
 //
 // Table text, JSON Lines extras beyond the artifact's four fields, and the
 // random stream behind a seed are not part of the API.
