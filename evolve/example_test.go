@@ -14,20 +14,7 @@ import (
 // of 30 evaluations; every accepted program passed the problem's test in
 // the sandbox.
 func ExampleRun() {
-	tasks, err := humaneval.Tasks([]humaneval.Problem{{
-		TaskID:            "Demo/0",
-		Prompt:            "def sum_squares(xs):\n    \"\"\"Return the sum of the squares of xs.\"\"\"\n",
-		EntryPoint:        "sum_squares",
-		CanonicalSolution: "    total = 0\n    for x in xs:\n        total += x * x\n    return total\n",
-		Test:              "def check(candidate):\n    assert candidate([1, 2, 3]) == 14\n    assert candidate([]) == 0\n",
-	}}, "inline")
-	if err != nil {
-		log.Fatal(err)
-	}
-	s, err := evolve.FromTask(&tasks[0])
-	if err != nil {
-		log.Fatal(err)
-	}
+	s := exampleSubject()
 	tester, closeTester, err := evolve.DefaultTester()
 	if err != nil {
 		log.Fatal(err)
@@ -46,6 +33,49 @@ func ExampleRun() {
 	// evaluations: 30 stop: budget
 	// more complex: true
 	// lineage replays: true
+}
+
+// Turn an evolved program and its original into a pair of
+// output-prediction tasks on the same call.
+func ExampleOutputPrediction() {
+	s := exampleSubject()
+	res, err := evolve.Run(context.Background(), s, &evolve.Options{Evaluations: 22, Seed: 1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	tasks, err := evolve.OutputPrediction(s, res)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, t := range tasks {
+		fmt.Println(t.ID, t.Labels["version"], t.Provenance.Generator)
+	}
+	fmt.Println(tasks[1].Requirement.Task)
+	fmt.Print(tasks[1].Reference)
+	// Output:
+	// Demo/0/output/original original evolve
+	// Demo/0/output/evolved evolved evolve
+	// Complete the assertion with the literal value the program returns: assert sum_squares([1, 2, 3]) == ??
+	// output = 14
+}
+
+// exampleSubject is a HumanEval-shaped problem made into a subject.
+func exampleSubject() *evolve.Subject {
+	tasks, err := humaneval.Tasks([]humaneval.Problem{{
+		TaskID:            "Demo/0",
+		Prompt:            "def sum_squares(xs):\n    \"\"\"Return the sum of the squares of xs.\"\"\"\n",
+		EntryPoint:        "sum_squares",
+		CanonicalSolution: "    total = 0\n    for x in xs:\n        total += x * x\n    return total\n",
+		Test:              "def check(candidate):\n    assert candidate([1, 2, 3]) == 14\n    assert candidate([]) == 0\n",
+	}}, "inline")
+	if err != nil {
+		log.Fatal(err)
+	}
+	s, err := evolve.FromTask(&tasks[0])
+	if err != nil {
+		log.Fatal(err)
+	}
+	return s
 }
 
 func replays(res *evolve.Result) bool {
