@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
@@ -194,4 +195,15 @@ func TestSource(t *testing.T) {
 	want := "from newClass7 import f as f\nprint(f())\n#The following is code in dependent file newClass7.py:\ndef f():\n    return 1\n"
 	assert.Equal(t, want, evolve.Source(p))
 	assert.True(t, strings.HasPrefix(evolve.Source(&transform.Program{Main: []byte("x = 1\n")}), "x = 1\n"))
+}
+
+// TestRunTimeBudget: a time budget with no evaluation limit stops the run
+// by time.
+func TestRunTimeBudget(t *testing.T) {
+	s := subjectOf(t, sumSquares)
+	res, err := evolve.Run(context.Background(), s, &evolve.Options{Transforms: testOps, Evaluations: -1, Time: time.Nanosecond, Tester: tester(t)})
+	require.NoError(t, err)
+	assert.Equal(t, evolve.StopTime, res.Stop)
+	assert.Equal(t, 0, res.Generations)
+	assert.Len(t, res.Population, 1)
 }
