@@ -153,6 +153,7 @@ func checkTasks(t *testing.T, tasks []adapt.Task, r exec.Runner) {
 		{"reference", adapt.Reference, true, "the reference is F in its function"},
 		{"identity", adapt.Identity, false, "F′ fails a relevant test or does not compile"},
 		{"snippet", mutate.Answers(fragmentModel{}), true, "F alone, spliced in place of F′"},
+		{"function", mutate.Answers(adapt.Reference), true, "an answer that is the whole function (a bare method in Java) is not spliced again"},
 	} {
 		rep, err := adapt.Evaluate(ctx, tasks, tc.model, opts)
 		if err != nil {

@@ -255,9 +255,15 @@ func SpliceAnswer(t *adapt.Task, completion string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
+	// A Java answer may be the bare method, which names it without its
+	// class: look for both names.
+	name := t.Target.Function
+	short := name[strings.LastIndexByte(name, '.')+1:]
 	for _, b := range blocks {
-		if _, err := syntax.Extract(lang, []byte(b), t.Target.Function); err == nil {
-			return "", false
+		for _, n := range []string{name, short} {
+			if _, err := syntax.Extract(lang, []byte(b), n); err == nil {
+				return "", false
+			}
 		}
 	}
 	s, e, err := labelRange(t, LabelSnippetStart, LabelSnippetEnd, len(t.Code))

@@ -1,17 +1,18 @@
 // Command mutate generates instruction-free adaptation tasks from a Go
-// module by mutation injection, prints the validity funnel and the pilot
+// module or a Maven project (built offline from Debian's repository) by
+// mutation injection, prints the validity funnel and the pilot
 // gates, and writes the tasks as JSON Lines. With -evaluate it runs them
 // through adapt.Evaluate with a model and reports, per operator, the test
 // verdicts beside the inspection of which mutations the model reversed.
 //
 //	go run ./examples/mutate -dir $(go env GOMODCACHE)/github.com/google/uuid@v1.6.0 -fragments 10 -out tasks.jsonl
 //	go run ./examples/mutate -dir ... -evaluate -model reference
+//	go run ./examples/mutate -dir mutate/testdata/maven -evaluate
 //
 // -model is "reference", "identity" or "openai" (the OpenAI-compatible
 // endpoint named by OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_MODEL).
 // A model's snippet answers go through mutate.Answers, which splices them
 // into the enclosing function that adapt.Evaluate tests.
-// Maven projects are not supported yet (see mutate's doc).
 package main
 
 import (
@@ -20,6 +21,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -31,7 +33,7 @@ import (
 )
 
 func main() {
-	dir := flag.String("dir", "", "root of a Go module whose root package has tests")
+	dir := flag.String("dir", "", "root of a Go module whose root package has tests, or of a Maven project (pom.xml)")
 	out := flag.String("out", "mutate-tasks.jsonl", "where to write the tasks")
 	seed := flag.Uint64("seed", 1, "seed of every random choice")
 	frags := flag.Int("fragments", 10, "fragments to sample (0: all)")
@@ -49,7 +51,12 @@ func main() {
 		log.Fatal(err)
 	}
 	defer sb.Close()
-	proj, err := mutate.OpenGoModule(*dir, sb, nil)
+	var proj mutate.Project
+	if _, err := os.Stat(filepath.Join(*dir, "pom.xml")); err == nil {
+		proj, err = mutate.OpenMaven(ctx, *dir, sb, nil)
+	} else {
+		proj, err = mutate.OpenGoModule(*dir, sb, nil)
+	}
 	if err != nil {
 		log.Fatal(err)
 	}
