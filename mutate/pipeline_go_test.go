@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	osexec "os/exec"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -97,26 +98,60 @@ func TestGoModuleReal(t *testing.T) {
 	for i, g := range res.Tasks {
 		tasks[i] = g.Task
 	}
-	// Every distinct check once: the three context levels of a mutant
-	// share Code and Reference.
 	// Evaluating costs a build per check (4 s on a loaded 2-core
-	// machine), so one C3 task per operator combination is checked.
-	var c3 []adapt.Task
-	seen := map[string]bool{}
-	for _, task := range tasks {
-		if k := task.Labels[mutate.LabelOperators]; task.Labels[mutate.LabelContext] == "C3" && !seen[k] {
-			seen[k] = true
-			c3 = append(c3, task)
-		}
-	}
-	checkTasks(t, c3, sb)
+	// machine): the reference and identity run on every mutant, the two
+	// answer forms on one mutant per operator combination.
+	all, some := perMutant(t, tasks, len(tasks))
+	checkTasks(t, all, some, sb)
 }
 
-// checkTasks evaluates tasks with adapt.Reference (every one must pass),
-// adapt.Identity (every one must fail), and a model that answers with F
-// alone, the snippet form Prompt asks for (every one must pass, with every
-// mutation reversed).
-func checkTasks(t *testing.T, tasks []adapt.Task, r exec.Runner) {
+// perMutant returns the C3 task of every mutant, having checked that its
+// C1 and C2 tasks differ from it only in the prompt's context (same code,
+// reference, target and tests), so that checking the C3 task checks all
+// three; and, of those, the first of each operator combination, at most
+// max.
+func perMutant(t *testing.T, tasks []adapt.Task, max int) (all, some []adapt.Task) {
+	t.Helper()
+	c3 := map[string]*adapt.Task{}
+	mutant := func(task *adapt.Task) string {
+		return strings.TrimSuffix(task.ID, ":"+task.Labels[mutate.LabelContext])
+	}
+	for i := range tasks {
+		if tasks[i].Labels[mutate.LabelContext] == "C3" {
+			c3[mutant(&tasks[i])] = &tasks[i]
+			all = append(all, tasks[i])
+		}
+	}
+	seen := map[string]bool{}
+	for _, task := range all {
+		if k := task.Labels[mutate.LabelOperators]; !seen[k] && len(some) < max {
+			seen[k] = true
+			some = append(some, task)
+		}
+	}
+	for i := range tasks {
+		task := &tasks[i]
+		top := c3[mutant(task)]
+		if top == nil {
+			t.Errorf("%s: no C3 task of its mutant", task.ID)
+			continue
+		}
+		if task.Code != top.Code || task.Reference != top.Reference || task.Target != top.Target || !reflect.DeepEqual(task.Tests, top.Tests) {
+			t.Errorf("%s differs from %s in more than its context", task.ID, top.ID)
+		}
+	}
+	if 3*len(all) != len(tasks) {
+		t.Errorf("%d tasks, %d mutants: want three context levels each", len(tasks), len(all))
+	}
+	return all, some
+}
+
+// checkTasks evaluates tasks with adapt.Reference (every one must pass)
+// and adapt.Identity (every one must fail), and the tasks of some with a
+// model that answers with F alone, the snippet form Prompt asks for, and
+// one that answers with the whole function (every one must pass, with
+// every mutation reversed).
+func checkTasks(t *testing.T, tasks, some []adapt.Task, r exec.Runner) {
 	t.Helper()
 	ctx := context.Background()
 	if len(tasks) == 0 {
@@ -147,15 +182,16 @@ func checkTasks(t *testing.T, tasks []adapt.Task, r exec.Runner) {
 	for _, tc := range []struct {
 		name   string
 		model  adapt.Model
+		tasks  []adapt.Task
 		pass   bool
 		reason string
 	}{
-		{"reference", adapt.Reference, true, "the reference is F in its function"},
-		{"identity", adapt.Identity, false, "F′ fails a relevant test or does not compile"},
-		{"snippet", mutate.Answers(fragmentModel{}), true, "F alone, spliced in place of F′"},
-		{"function", mutate.Answers(adapt.Reference), true, "an answer that is the whole function (a bare method in Java) is not spliced again"},
+		{"reference", adapt.Reference, tasks, true, "the reference is F in its function"},
+		{"identity", adapt.Identity, tasks, false, "F′ fails a relevant test or does not compile"},
+		{"snippet", mutate.Answers(fragmentModel{}), some, true, "F alone, spliced in place of F′"},
+		{"function", mutate.Answers(adapt.Reference), some, true, "an answer that is the whole function (a bare method in Java) is not spliced again"},
 	} {
-		rep, err := adapt.Evaluate(ctx, tasks, tc.model, opts)
+		rep, err := adapt.Evaluate(ctx, tc.tasks, tc.model, opts)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
