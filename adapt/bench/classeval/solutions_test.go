@@ -1,6 +1,7 @@
 package classeval_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -24,7 +25,9 @@ import (
 // packages: python3-numpy python3-pandas python3-docx python3-openpyxl
 // python3-gensim python3-bs4 python3-pil python3-nltk python3-pypdf2
 // python3-reportlab. With all of them importable, measured on Debian 12:
-// 406 of 410 methods pass all their tests. The other four need what a
+// 406 of 410 methods pass all their tests (405 of the 409 that are
+// deterministic: ClassEval_58's mine sweeper fails now and then, see
+// nondeterministic). The other four need what a
 // sandbox without network cannot have: NLTK's punkt and tagger data
 // (ClassEval_52 lemmatize_sentence, get_pos_tag), a machine named
 // LAPTOP-2CS86KUM (ClassEval_48 get_hostname), and a date before
@@ -33,8 +36,15 @@ import (
 var classEvalModules = []string{"numpy", "pandas", "docx", "openpyxl", "gensim", "bs4", "PIL", "nltk", "PyPDF2", "reportlab"}
 
 // minSolutionsPassing is the number of methods whose tests all pass with
-// the reference solution, measured with every module above importable.
-const minSolutionsPassing = 406
+// the reference solution, measured with every module above importable,
+// not counting the nondeterministic ones.
+const minSolutionsPassing = 405
+
+// nondeterministic lists the methods whose published solution passes its
+// tests only sometimes; they are reported but not counted.
+var nondeterministic = map[string]string{
+	"ClassEval_58.generate_mine_sweeper_map": "places its k mines with random.randint: two can fall on one cell, and the test counts k",
+}
 
 // missingModules reports which of the modules the sandbox's interpreter cannot
 // import.
@@ -117,11 +127,17 @@ func TestAllSolutions(t *testing.T) {
 					}
 				}
 			}
+			id := c.TaskID + "." + m.Name
+			if why, ok := nondeterministic[id]; ok {
+				t.Logf("not counted: %s (%s): %s", id, why, cmp.Or(cause, "passed"))
+				methods--
+				continue
+			}
 			if cause == "" {
 				passing++
 				continue
 			}
-			causes[cause] = append(causes[cause], c.TaskID+"."+m.Name)
+			causes[cause] = append(causes[cause], id)
 		}
 	}
 	t.Logf("%d of %d methods (%d classes) pass all their tests with the reference solution, in %v", passing, methods, len(classes), time.Since(start).Round(time.Second))
