@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"sync"
 	"time"
@@ -145,7 +146,8 @@ func driverFor(t *Task, env RunEnv) (exec.Driver, error) {
 	case FrameworkPytest:
 		return exec.Pytest{Python: env.Python}, nil
 	case FrameworkGo:
-		return exec.GoTest{BuildEnv: env.BuildEnv}, nil
+		// The tests are those of the target file's package.
+		return exec.GoTest{Package: path.Dir(t.Target.Path), BuildEnv: env.BuildEnv}, nil
 	case FrameworkJUnit:
 		return exec.JUnit{}, nil
 	}

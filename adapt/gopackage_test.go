@@ -1,0 +1,40 @@
+package adapt_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/adaptbench/adaptbench/adapt"
+)
+
+// TestGoTargetInSubpackage: a Go task is tested in its target file's
+// package, wherever that package sits in the module.
+func TestGoTargetInSubpackage(t *testing.T) {
+	task := adapt.Task{
+		ID:        "go-subpackage",
+		Language:  adapt.Go,
+		Code:      "func Double(x int) int { return x + x + 1 }\n",
+		Reference: "func Double(x int) int { return 2 * x }\n",
+		Target:    adapt.Target{Path: "internal/calc/calc.go", Function: "Double", Content: "package calc\n\nfunc Double(x int) int { return 0 }\n"},
+		Files: []adapt.File{
+			{Path: "go.mod", Content: "module example.com/deep\n\ngo 1.22\n"},
+			{Path: "internal/calc/calc_test.go", Content: "package calc\n\nimport \"testing\"\n\nfunc TestDouble(t *testing.T) {\n\tif Double(21) != 42 {\n\t\tt.Fatal(Double(21))\n\t}\n}\n"},
+			{Path: "root.go", Content: "package deep\n"},
+		},
+		Tests: []adapt.Test{{Name: "TestDouble"}},
+	}
+	tasks := []adapt.Task{task}
+	for _, tc := range []struct {
+		model adapt.Model
+		want  adapt.Outcome
+	}{{adapt.Reference, adapt.OutcomePassed}, {adapt.Identity, adapt.OutcomeFailed}} {
+		rep, err := adapt.Evaluate(context.Background(), tasks, tc.model, &adapt.Options{Runner: sandbox(t), NoGold: true})
+		require.NoError(t, err)
+		require.Len(t, rep.PerTask, 1)
+		s := rep.PerTask[0].Samples[0]
+		assert.Equal(t, tc.want, s.Outcome, "%s: %s", tc.model.Name(), s.Detail)
+	}
+}
