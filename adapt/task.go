@@ -20,7 +20,8 @@ const (
 )
 
 // Test frameworks; the empty string means the language's default
-// (unittest, go, junit).
+// (unittest, go, junit). A go task runs the tests of its target file's
+// package: the workspace is a module, the target anywhere in it.
 const (
 	FrameworkUnittest = "unittest"
 	FrameworkPytest   = "pytest"
