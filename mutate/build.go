@@ -1,8 +1,8 @@
 package mutate
 
 import (
-	"cmp"
 	"context"
+	"maps"
 	"slices"
 	"time"
 
@@ -66,12 +66,17 @@ type Outcome struct {
 	BuildTime, TestTime time.Duration
 }
 
-// sortedKeys returns m's keys in order.
-func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
-	keys := make([]K, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// sort records each of tests (nil: every test in passed) as passed or
+// failed, in order; a test missing from passed did not pass.
+func (o *Outcome) sort(tests []string, passed map[string]bool) {
+	if tests == nil {
+		tests = slices.Sorted(maps.Keys(passed))
 	}
-	slices.Sort(keys)
-	return keys
+	for _, t := range tests {
+		if passed[t] {
+			o.Passed = append(o.Passed, t)
+		} else {
+			o.Failed = append(o.Failed, t)
+		}
+	}
 }

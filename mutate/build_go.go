@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -369,8 +370,8 @@ func parseCoverProfile(b []byte, modPath string) (Lines, error) {
 		}
 	}
 	out := Lines{}
-	for _, f := range sortedKeys(sets) {
-		out[f] = sortedKeys(sets[f])
+	for _, f := range slices.Sorted(maps.Keys(sets)) {
+		out[f] = slices.Sorted(maps.Keys(sets[f]))
 	}
 	return out, nil
 }
@@ -420,16 +421,7 @@ func (g *GoModule) Check(ctx context.Context, path string, src []byte, tests []s
 		return nil, err
 	}
 	out.TimedOut = res.Status != exec.StatusOK && res.Status != exec.StatusExit
-	if tests == nil {
-		tests = sortedKeys(passed)
-	}
-	for _, t := range tests {
-		if passed[t] {
-			out.Passed = append(out.Passed, t)
-		} else {
-			out.Failed = append(out.Failed, t)
-		}
-	}
+	out.sort(tests, passed)
 	return out, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	osexec "os/exec"
 	"path"
@@ -287,7 +288,7 @@ func parseJacocoLines(out []byte) (Lines, error) {
 	}
 	lines := Lines{}
 	for f, s := range sets {
-		lines[f] = sortedKeys(s)
+		lines[f] = slices.Sorted(maps.Keys(s))
 	}
 	return lines, nil
 }
@@ -385,16 +386,7 @@ func (m *Maven) Check(ctx context.Context, p string, src []byte, tests []string)
 	for _, t := range suite.Tests {
 		got[t.Name] = t.Status == exec.TestPassed
 	}
-	if tests == nil {
-		tests = sortedKeys(got)
-	}
-	for _, t := range tests {
-		if got[t] {
-			out.Passed = append(out.Passed, t)
-		} else {
-			out.Failed = append(out.Failed, t)
-		}
-	}
+	out.sort(tests, got)
 	return out, nil
 }
 

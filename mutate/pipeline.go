@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"regexp"
 	"slices"
@@ -242,7 +243,7 @@ func (g Gates) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "L1 mutants parsed %d, compiled %d (%.1f%%, gate 70%%), kept unresolved %d, caught by tests %.1f%% of compiled (gate 60%%), valid %d\n",
 		g.Parsed, g.Compiled, 100*g.CompileShare, g.Unresolved, 100*g.DetectShare, g.Detected)
-	for _, op := range sortedKeys(g.Valid) {
+	for _, op := range slices.Sorted(maps.Keys(g.Valid)) {
 		fmt.Fprintf(&b, "  valid %-14s %d\n", op, g.Valid[op])
 	}
 	return b.String()
