@@ -21,7 +21,17 @@ import (
 
 func sandbox(t testing.TB) *exec.Sandbox { return exectest.Sandbox(t) }
 
-func TestMain(m *testing.M) { exectest.Main(m) }
+func TestMain(m *testing.M) {
+	switch os.Getenv("ADAPT_TEST_HELPER") {
+	case "lock":
+		lockHelper()
+		return
+	case "crash":
+		crashHelper()
+		return
+	}
+	exectest.Main(m)
+}
 
 func fixtureTasks(t testing.TB) []adapt.Task {
 	t.Helper()
@@ -101,7 +111,7 @@ func TestEvaluateReferenceAndIdentity(t *testing.T) {
 	assert.Contains(t, ref.Invalid[0].Reason, "reference failed")
 	p1, _ := ref.Score(1)
 	assert.Equal(t, 1.0, p1, "the reference passes every valid task")
-	assert.Equal(t, []adapt.Score{{K: 1, Value: 1}, {K: 2, Value: 1}}, ref.AdaptationPassAtK)
+	assert.Equal(t, []adapt.Score{{K: 1, Value: 1, Tasks: 4}, {K: 2, Value: 1, Tasks: 4}}, ref.AdaptationPassAtK)
 	assert.Equal(t, 4, ref.Adaptations)
 
 	id, err := adapt.Evaluate(context.Background(), tasks, adapt.Identity, &adapt.Options{Runner: runner})
@@ -111,7 +121,7 @@ func TestEvaluateReferenceAndIdentity(t *testing.T) {
 	assert.Equal(t, 2, id.Outcomes[adapt.OutcomeWrongName], "python and go: the snippet's function keeps its old name (total, clamp)")
 	var md bytes.Buffer
 	require.NoError(t, id.WriteMarkdown(&md))
-	assert.Contains(t, md.String(), "| pass@1 (task) | 0.00% |")
+	assert.Contains(t, md.String(), "| pass@1 (task, over 2 tasks) | 0.00% |")
 }
 
 // flaky is a model that errors on one task and answers garbage on another.
@@ -158,7 +168,7 @@ func TestShardsMergeToSingleRun(t *testing.T) {
 		require.NoError(t, err)
 		journals = append(journals, o.Journal)
 	}
-	got, err := adapt.Merge(tasks, journals...)
+	got, err := adapt.Merge(tasks, journals, nil)
 	require.NoError(t, err)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("merged shards differ from one run (-want +got):\n%s", diff)

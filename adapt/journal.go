@@ -9,27 +9,41 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"reflect"
+	"slices"
+	"strings"
 	"sync"
 )
 
 // A journal is a JSON Lines file to which an evaluation appends every
-// completion and every test result as it finishes. Running the same
+// model answer and every test result as it becomes final. Running the same
 // evaluation again with the same journal skips what it already holds; the
 // journals of the shards of one evaluation merge into its report.
 //
-// Line kinds: "header" (what evaluation this is), "gold" (the reference
-// check of a task), "completion" (one sample's model output) and "result"
-// (one sample's test result). Every line but the header carries the task ID
-// and a hash of the task, so that a changed task is evaluated anew.
+// Line kinds: "header" (the format version, what evaluation this is and
+// which shard), "gold" (the reference check of a task), "completion" (one
+// sample's model output, or the model's error for it, with the number of
+// attempts) and "result" (one sample's test result, infrastructure errors
+// included, with the number of attempts). Every line but the header carries
+// the task ID and a hash of the task. A later line for the same sample
+// replaces an earlier one (a resumed run asking again for an errored
+// sample).
+
+// journalVersion is the format written; older journals are refused.
+const journalVersion = 2
 
 type journalRecord struct {
 	Kind        string        `json:"kind"`
+	Version     int           `json:"version,omitempty"`
 	Fingerprint string        `json:"fingerprint,omitempty"`
 	Meta        *RunInfo      `json:"meta,omitempty"`
+	Shard       *Shard        `json:"shard,omitempty"`
 	Task        string        `json:"task,omitempty"`
 	TaskHash    string        `json:"task_hash,omitempty"`
 	Sample      int           `json:"sample"`
+	Attempts    int           `json:"attempts,omitempty"`
 	Completion  *Completion   `json:"completion,omitempty"`
 	Result      *SampleResult `json:"result,omitempty"`
 }
@@ -39,20 +53,30 @@ type sampleKey struct {
 	sample int
 }
 
-// records holds what a journal knows, keyed by task and sample.
+// records holds what journals know, keyed by task and sample.
 type records struct {
 	gold        map[string]SampleResult
 	completions map[sampleKey]Completion
 	results     map[sampleKey]SampleResult
+	// compAttempts counts the model requests behind each completion.
+	compAttempts map[sampleKey]int
+	// stale counts the lines of tasks that are not in the task set (or
+	// changed), with the first such task.
+	stale      int
+	firstStale string
 }
 
 func newRecords() *records {
-	return &records{gold: map[string]SampleResult{}, completions: map[sampleKey]Completion{}, results: map[sampleKey]SampleResult{}}
+	return &records{gold: map[string]SampleResult{}, completions: map[sampleKey]Completion{}, results: map[sampleKey]SampleResult{}, compAttempts: map[sampleKey]int{}}
 }
 
 // add files a record if it matches the hash of its task.
 func (r *records) add(rec journalRecord, hashes map[string]string) {
 	if h, ok := hashes[rec.Task]; !ok || h != rec.TaskHash {
+		if r.stale == 0 {
+			r.firstStale = rec.Task
+		}
+		r.stale++
 		return
 	}
 	k := sampleKey{rec.Task, rec.Sample}
@@ -61,102 +85,219 @@ func (r *records) add(rec journalRecord, hashes map[string]string) {
 		r.gold[rec.Task] = *rec.Result
 	case rec.Kind == "completion" && rec.Completion != nil:
 		r.completions[k] = *rec.Completion
+		r.compAttempts[k] = rec.Attempts
+		// A new answer replaces the check of an earlier one.
+		delete(r.results, k)
 	case rec.Kind == "result" && rec.Result != nil:
 		r.results[k] = *rec.Result
 	}
 }
 
-// ErrJournalMismatch is wrapped when a journal was written by a different
-// evaluation (another model, template, sampling or sample count).
+// ErrJournalMismatch is matched (errors.Is) by a *JournalMismatchError:
+// a journal written by a different evaluation.
 var ErrJournalMismatch = errors.New("adapt: journal belongs to a different evaluation")
 
-// readJournal loads a journal's records. A last line cut short (a process
-// killed while writing) is ignored; any other bad line is an error.
-func readJournal(name, fingerprint string, hashes map[string]string, into *records) (*RunInfo, error) {
-	var meta *RunInfo
-	f, err := os.Open(name)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+// JournalMismatchError reports a journal written by a different evaluation
+// than the one that wants to resume or merge it, and which settings differ.
+type JournalMismatchError struct {
+	Path string
+	// Diffs names each setting that differs, with both values.
+	Diffs []string
+}
+
+func (e *JournalMismatchError) Error() string {
+	return fmt.Sprintf("adapt: journal %s belongs to a different evaluation: %s; delete the journal (or give it another name) or run with the original settings",
+		e.Path, strings.Join(e.Diffs, "; "))
+}
+
+// Is reports whether target is ErrJournalMismatch.
+func (e *JournalMismatchError) Is(target error) bool { return target == ErrJournalMismatch }
+
+// diffRunInfo names the settings in which two evaluations differ.
+func diffRunInfo(journal, now RunInfo) []string {
+	return diffRunInfos(journal, now, "in the journal", "now")
+}
+
+// diffRunInfos names the settings in which a (described by aIn) and b
+// differ.
+func diffRunInfos(journal, now RunInfo, aIn, bIn string) []string {
+	var d []string
+	add := func(name string, a, b any) {
+		if !reflect.DeepEqual(a, b) {
+			ja, _ := json.Marshal(a)
+			jb, _ := json.Marshal(b)
+			d = append(d, fmt.Sprintf("%s is %s %s and %s %s", name, ja, aIn, jb, bIn))
+		}
 	}
-	if err != nil {
-		return nil, fmt.Errorf("adapt: %w", err)
+	add("model", journal.Model, now.Model)
+	add("template", journal.Template, now.Template)
+	add("samples", journal.Samples, now.Samples)
+	add("sampling", journal.Sampling, now.Sampling)
+	add("K", journal.K, now.K)
+	add("gold", journal.Gold, now.Gold)
+	if journal.TaskSet != now.TaskSet {
+		d = append(d, fmt.Sprintf("the task set differs (%d tasks, digest %s, %s; %d tasks, digest %s, %s)",
+			journal.TaskCount, journal.TaskSet, aIn, now.TaskCount, now.TaskSet, bIn))
 	}
-	defer f.Close()
-	br := bufio.NewReader(f)
+	if len(d) == 0 {
+		d = append(d, "the fingerprint differs")
+	}
+	return d
+}
+
+// JournalError reports a journal that cannot be read, with what to do.
+type JournalError struct {
+	Path string
+	Line int // 1-based, or 0
+	Err  error
+}
+
+func (e *JournalError) Error() string {
+	where := e.Path
+	if e.Line > 0 {
+		where = fmt.Sprintf("%s:%d", where, e.Line)
+	}
+	return fmt.Sprintf("adapt: journal %s: %v", where, e.Err)
+}
+
+func (e *JournalError) Unwrap() error { return e.Err }
+
+// journalFile is what reading one journal found.
+type journalFile struct {
+	meta  *RunInfo
+	shard Shard
+	fp    string
+	// lines counts the records read (header included); size is the
+	// offset after the last whole line.
+	lines int
+	size  int64
+	// torn is the length of a last line cut short by a crash (no newline).
+	torn int64
+}
+
+// readJournal reads a journal's records into recs. want, when not nil, is
+// the evaluation that expects to resume it: a header of another evaluation
+// is a *JournalMismatchError. A last line without its newline (a process
+// killed while writing) is reported in torn and not read.
+func readJournal(r io.Reader, name string, want *RunInfo, hashes map[string]string, into *records) (journalFile, error) {
+	var jf journalFile
+	br := bufio.NewReaderSize(r, 1<<16)
 	for line := 1; ; line++ {
 		raw, err := br.ReadBytes('\n')
 		if err == io.EOF {
-			// A line without its newline was cut short: drop it.
-			return meta, nil
+			jf.torn = int64(len(raw))
+			return jf, nil
 		}
 		if err != nil {
-			return nil, &ParseError{Path: name, Line: line, Err: err}
+			return jf, &JournalError{Path: name, Line: line, Err: err}
 		}
+		n := int64(len(raw))
 		raw = bytes.TrimSpace(raw)
 		if len(raw) == 0 {
+			jf.size += n
 			continue
 		}
 		var rec journalRecord
 		if err := json.Unmarshal(raw, &rec); err != nil {
-			return nil, &ParseError{Path: name, Line: line, Err: fmt.Errorf("malformed journal record: %w", err)}
+			return jf, &JournalError{Path: name, Line: line, Err: fmt.Errorf(
+				"not a journal record (%v): the file is damaged; delete it to start over, or cut it before line %d to keep the records above", err, line)}
 		}
-		if rec.Kind == "header" {
-			if fingerprint != "" && rec.Fingerprint != fingerprint {
-				return nil, &ParseError{Path: name, Line: line, Err: fmt.Errorf("%w (fingerprint %s, this evaluation %s)", ErrJournalMismatch, rec.Fingerprint, fingerprint)}
+		if line == 1 {
+			if rec.Kind != "header" {
+				return jf, &JournalError{Path: name, Line: 1, Err: errors.New("no header line: this is not an adaptbench journal; delete it or name another file")}
 			}
-			meta = rec.Meta
-			continue
+			if rec.Version != journalVersion || rec.Meta == nil {
+				return jf, &JournalError{Path: name, Line: 1, Err: fmt.Errorf(
+					"journal format %d, this adaptbench reads format %d: finish it with the version that wrote it, or delete it", rec.Version, journalVersion)}
+			}
+			jf.meta, jf.fp = rec.Meta, rec.Fingerprint
+			if rec.Shard != nil {
+				jf.shard = *rec.Shard
+			}
+			if want != nil && rec.Fingerprint != fingerprint(*want) {
+				return jf, &JournalMismatchError{Path: name, Diffs: diffRunInfo(*rec.Meta, *want)}
+			}
+		} else if rec.Kind == "header" {
+			return jf, &JournalError{Path: name, Line: line, Err: errors.New("a second header: two journals were joined into one file; give each its own file")}
+		} else {
+			into.add(rec, hashes)
 		}
-		into.add(rec, hashes)
+		jf.lines++
+		jf.size += n
 	}
 }
 
-// journal appends records to a file, one write per record.
+// journal appends records to a file it holds locked, one write per record.
 type journal struct {
-	mu sync.Mutex
-	f  *os.File
+	mu   sync.Mutex
+	f    *os.File
+	path string
+	// lines counts the records in the file, the header included.
+	lines int
 }
 
-func openJournal(name, fingerprint string, meta RunInfo) (*journal, error) {
-	f, err := os.OpenFile(name, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+// openJournal opens (or creates) the journal at path for an evaluation,
+// locks it for this process, reads what it holds into recs, cuts off a
+// torn last line, and writes the header when the file is new. notice
+// receives a sentence for the caller when a torn line was cut.
+func openJournal(path string, info RunInfo, shard Shard, hashes map[string]string, recs *records, notice func(string)) (*journal, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("adapt: open journal: %w", err)
 	}
-	j := &journal{f: f}
-	fi, err := f.Stat()
+	if err := lockFile(f, true); err != nil {
+		f.Close()
+		return nil, err
+	}
+	j := &journal{f: f, path: path}
+	jf, err := readJournal(f, path, &info, hashes, recs)
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("adapt: open journal: %w", err)
+		return nil, err
 	}
-	if fi.Size() == 0 {
-		if err := j.append(journalRecord{Kind: "header", Fingerprint: fingerprint, Meta: &meta}); err != nil {
+	if jf.meta != nil && jf.shard != shard {
+		f.Close()
+		return nil, &JournalMismatchError{Path: path, Diffs: []string{fmt.Sprintf("it holds shard %d of %d, this run is shard %d of %d", jf.shard.Index, jf.shard.Count, shard.Index, shard.Count)}}
+	}
+	if recs.stale > 0 {
+		f.Close()
+		return nil, &JournalMismatchError{Path: path, Diffs: []string{fmt.Sprintf("%d records name tasks that changed since (first: %q)", recs.stale, recs.firstStale)}}
+	}
+	if jf.torn > 0 {
+		if err := f.Truncate(jf.size); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("adapt: journal %s: cut torn last line: %w", path, err)
+		}
+		if notice != nil {
+			notice(fmt.Sprintf("journal %s: cut off a torn last line (%d bytes written by a run that stopped mid-write); its work is done again", path, jf.torn))
+		}
+	}
+	if _, err := f.Seek(jf.size, io.SeekStart); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("adapt: journal %s: %w", path, err)
+	}
+	j.lines = jf.lines
+	if jf.meta == nil {
+		if jf.size > 0 {
+			// Only blank lines: start over.
+			if err := f.Truncate(0); err != nil {
+				f.Close()
+				return nil, err
+			}
+			f.Seek(0, io.SeekStart)
+		}
+		sh := shard
+		if err := j.append(journalRecord{Kind: "header", Version: journalVersion, Fingerprint: fingerprint(info), Meta: &info, Shard: &sh}); err != nil {
 			f.Close()
 			return nil, err
 		}
-	} else if err := terminateLastLine(f, fi.Size()); err != nil {
-		f.Close()
-		return nil, err
 	}
 	return j, nil
 }
 
-// terminateLastLine ends a line cut short by a kill, so that the next
-// record starts on a line of its own.
-func terminateLastLine(f *os.File, size int64) error {
-	r, err := os.Open(f.Name())
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	b := make([]byte, 1)
-	if _, err := r.ReadAt(b, size-1); err != nil {
-		return err
-	}
-	if b[0] != '\n' {
-		_, err = f.Write([]byte("\n"))
-	}
-	return err
-}
+// writeHook, when set (by tests), replaces the write of one journal line:
+// it lets a crash test kill the process in the middle of a write.
+var writeHook func(f *os.File, line []byte) (int, error)
 
 func (j *journal) append(rec journalRecord) error {
 	if j == nil {
@@ -168,17 +309,58 @@ func (j *journal) append(rec journalRecord) error {
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if _, err := j.f.Write(b); err != nil {
-		return fmt.Errorf("adapt: write journal: %w", err)
+	if writeHook != nil {
+		_, err = writeHook(j.f, b)
+	} else {
+		_, err = j.f.Write(b)
 	}
+	if err != nil {
+		return fmt.Errorf("adapt: write journal %s: %w", j.path, err)
+	}
+	j.lines++
 	return nil
+}
+
+// finished is the number of records after the header.
+func (j *journal) finished() int {
+	if j == nil {
+		return 0
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return max(j.lines-1, 0)
 }
 
 func (j *journal) close() error {
 	if j == nil {
 		return nil
 	}
-	return j.f.Close()
+	return j.f.Close() // releases the lock
+}
+
+// readJournalFile reads a finished journal for Merge, under a shared lock:
+// a journal a running evaluation holds is refused.
+func readJournalFile(path string, hashes map[string]string, recs *records) (journalFile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return journalFile{}, fmt.Errorf("adapt: %w", err)
+	}
+	defer f.Close()
+	if err := lockFile(f, false); err != nil {
+		return journalFile{}, err
+	}
+	jf, err := readJournal(f, path, nil, hashes, recs)
+	if err != nil {
+		return jf, err
+	}
+	if jf.meta == nil {
+		return jf, &JournalError{Path: path, Err: errors.New("empty: no header line")}
+	}
+	if jf.torn > 0 {
+		return jf, &JournalError{Path: path, Err: fmt.Errorf(
+			"its last line is torn (%d bytes: the run stopped mid-write); resume that run to finish it (the torn line is cut off), or cut the line off yourself", jf.torn)}
+	}
+	return jf, nil
 }
 
 // taskHash is a short content hash of a task.
@@ -186,4 +368,14 @@ func taskHash(t *Task) string {
 	b, _ := json.Marshal(t)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
+}
+
+// taskSetDigest is a short hash of the IDs and hashes of a task set, in
+// ID order.
+func taskSetDigest(hashes map[string]string) string {
+	h := sha256.New()
+	for _, id := range slices.Sorted(maps.Keys(hashes)) {
+		fmt.Fprintf(h, "%s\x00%s\n", id, hashes[id])
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
 }

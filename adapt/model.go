@@ -207,3 +207,20 @@ func (r *Replay) Complete(ctx context.Context, req Request) ([]Completion, error
 	}
 	return out, nil
 }
+
+// ModelFunc makes a Model of a function: a scripted model in a test, a
+// client written in a few lines.
+func ModelFunc(name string, complete func(ctx context.Context, req Request) ([]Completion, error)) Model {
+	return modelFunc{name, complete}
+}
+
+type modelFunc struct {
+	name     string
+	complete func(ctx context.Context, req Request) ([]Completion, error)
+}
+
+func (m modelFunc) Name() string { return m.name }
+
+func (m modelFunc) Complete(ctx context.Context, req Request) ([]Completion, error) {
+	return m.complete(ctx, req)
+}

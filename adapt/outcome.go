@@ -97,6 +97,19 @@ type SampleResult struct {
 	Detail string `json:"detail,omitempty"`
 	// Usage is the sample's token usage.
 	Usage Usage `json:"usage"`
+	// Attempts is how often the model was asked (a model error) or the
+	// check was run (an infrastructure error) before the failure was
+	// final; 0 for a sample that was scored.
+	Attempts int `json:"attempts,omitempty"`
+	// Completion is the model's answer the outcome is about; nil for the
+	// reference check.
+	Completion *Completion `json:"completion,omitempty"`
+}
+
+// Scored reports whether the sample counts in the scores: every outcome
+// but a model or infrastructure error (and the invalid zero value).
+func (r *SampleResult) Scored() bool {
+	return r.Outcome != OutcomeInfraError && r.Outcome != OutcomeModelError && r.Outcome != OutcomeInvalid
 }
 
 // TestOutcome is one test's result in one sample.

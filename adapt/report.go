@@ -3,6 +3,7 @@ package adapt
 import (
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -19,18 +20,20 @@ import (
 // CSV) are for people and may change; the JSON form follows the struct.
 type Report struct {
 	Run RunInfo `json:"run"`
-	// Tasks counts the tasks evaluated (valid and invalid).
+	// Tasks counts the tasks evaluated (valid, invalid and unchecked).
 	Tasks int `json:"tasks"`
 	// Valid counts the tasks whose reference passed (all, without gold).
 	Valid int `json:"valid"`
-	// PassAtK is the task-level pass@k, averaged over valid tasks: a
-	// sample passes a task when every test passes.
+	// PassAtK is the task-level pass@k, averaged over the valid tasks
+	// with at least k scored samples (Score.Tasks of them): a sample
+	// passes a task when every test passes.
 	PassAtK []Score `json:"pass_at_k"`
 	// AdaptationPassAtK is the adaptation-level pass@k, averaged over the
-	// adaptation steps (with tests) of valid tasks: a sample passes a step
-	// when all the step's tests pass.
+	// adaptation steps (with tests) of the valid tasks with at least k
+	// scored samples: a sample passes a step when all the step's tests
+	// pass.
 	AdaptationPassAtK []Score `json:"adaptation_pass_at_k,omitempty"`
-	// Adaptations counts the steps scored; Untested those left out
+	// Adaptations counts the steps scored at k=1; Untested those left out
 	// because no test checks them.
 	Adaptations int `json:"adaptations"`
 	Untested    int `json:"untested_adaptations,omitempty"`
@@ -47,14 +50,20 @@ type Report struct {
 	Breakdowns []Breakdown `json:"breakdowns,omitempty"`
 	// Invalid lists the tasks left out because their reference failed.
 	Invalid []InvalidTask `json:"invalid,omitempty"`
+	// Unscored lists the tasks left out of some pass@k because they have
+	// fewer than k scored samples, or because their reference could not
+	// be checked; each says why.
+	Unscored []UnscoredTask `json:"unscored,omitempty"`
 	// PerTask holds every task's counts and samples, in input order.
 	PerTask []TaskReport `json:"per_task"`
 }
 
-// Score is one pass@k value.
+// Score is one pass@k value and the number of tasks (or adaptation steps)
+// it averages.
 type Score struct {
 	K     int     `json:"k"`
 	Value float64 `json:"value"`
+	Tasks int     `json:"tasks"`
 }
 
 // Breakdown is a score for the tasks or steps sharing one label value.
@@ -63,7 +72,8 @@ type Breakdown struct {
 	// "label:<key>" (of tasks).
 	By    string `json:"by"`
 	Value string `json:"value"`
-	// Count is the number of steps (category, type) or tasks (labels).
+	// Count is the number of steps (category, type) or tasks (labels)
+	// with at least one scored sample.
 	Count int `json:"count"`
 	// Solved is the expected number solved: the sum of pass@1 (AdaptEval
 	// Table V's cells).
@@ -79,14 +89,32 @@ type InvalidTask struct {
 	Result *SampleResult `json:"result,omitempty"`
 }
 
+// UnscoredTask is a task left out of some scores, and why.
+type UnscoredTask struct {
+	Task string `json:"task"`
+	// Reason says why, in words.
+	Reason string `json:"reason"`
+	// K lists the k of the pass@k the task is left out of.
+	K []int `json:"k"`
+	// Scored counts the task's scored samples, of Samples; the others
+	// were model errors, infrastructure errors or missing (not in the
+	// merged journals).
+	Scored      int `json:"scored"`
+	Samples     int `json:"samples"`
+	ModelErrors int `json:"model_errors,omitempty"`
+	InfraErrors int `json:"infra_errors,omitempty"`
+	Missing     int `json:"missing,omitempty"`
+}
+
 // TaskReport is one task's results.
 type TaskReport struct {
 	Task  string `json:"task"`
 	Valid bool   `json:"valid"`
-	// N counts the samples scored (infrastructure errors are left out);
-	// C those that passed.
-	N       int            `json:"n"`
-	C       int            `json:"c"`
+	// N counts the samples scored (model and infrastructure errors are
+	// left out); C those that passed.
+	N int `json:"n"`
+	C int `json:"c"`
+	// PassAtK holds the pass@k for each k <= N.
 	PassAtK []Score        `json:"pass_at_k,omitempty"`
 	Steps   []StepReport   `json:"steps,omitempty"`
 	Samples []SampleResult `json:"samples,omitempty"`
@@ -101,7 +129,9 @@ type StepReport struct {
 	PassAt1 float64 `json:"pass_at_1"`
 }
 
-func buildReport(info RunInfo, tasks []*Task, recs *records) *Report {
+// buildReport scores the records. missing, when not nil, collects the
+// checks no record holds (Merge); Evaluate's records hold every one.
+func buildReport(info RunInfo, tasks []*Task, recs *records, missing *[]missingCheck) *Report {
 	r := &Report{Run: info, Tasks: len(tasks), Outcomes: map[Outcome]int{}}
 	type acc struct {
 		count  int
@@ -118,46 +148,91 @@ func buildReport(info RunInfo, tasks []*Task, recs *records) *Report {
 		a.solved += v
 	}
 	taskSums := make([]float64, len(info.K))
+	taskCounts := make([]int, len(info.K))
 	stepSums := make([]float64, len(info.K))
+	stepCounts := make([]int, len(info.K))
 	var pass1 []float64
 	for _, t := range tasks {
 		tr := TaskReport{Task: t.ID, Valid: true}
 		if info.Gold {
 			g, ok := recs.gold[t.ID]
-			if !ok || g.Outcome != OutcomePassed {
+			switch {
+			case !ok:
 				tr.Valid = false
-				reason := "reference not checked"
-				if ok {
-					reason = "reference " + g.Outcome.String()
-					if g.Detail != "" {
-						reason += ": " + firstLine(g.Detail)
-						if ex := ExceptionLine(g.Detail); ex != "" && ex != firstLine(g.Detail) {
-							// Why an import failed: a module missing from the
-							// environment says more than the module's name.
-							reason += ": " + ex
-						}
-					} else if failing := failingTests(g); failing != "" {
-						reason += ": " + failing
-					}
-					g := g
-					r.Invalid = append(r.Invalid, InvalidTask{Task: t.ID, Reason: reason, Result: &g})
-				} else {
-					r.Invalid = append(r.Invalid, InvalidTask{Task: t.ID, Reason: reason})
+				if missing != nil {
+					*missing = append(*missing, missingCheck{task: t.ID, sample: -1})
 				}
+				r.Unscored = append(r.Unscored, UnscoredTask{Task: t.ID, Reason: "reference not checked: no record of it", K: info.K, Samples: info.Samples, Missing: info.Samples})
+				r.PerTask = append(r.PerTask, tr)
+				continue
+			case g.Outcome == OutcomeInfraError:
+				tr.Valid = false
+				reason := fmt.Sprintf("reference could not be checked (infrastructure error after %d attempts): %s", g.Attempts, firstLine(g.Detail))
+				r.Unscored = append(r.Unscored, UnscoredTask{Task: t.ID, Reason: reason, K: info.K, Samples: info.Samples})
+				r.PerTask = append(r.PerTask, tr)
+				continue
+			case g.Outcome != OutcomePassed:
+				tr.Valid = false
+				reason := "reference " + g.Outcome.String()
+				if g.Detail != "" {
+					reason += ": " + firstLine(g.Detail)
+					if ex := ExceptionLine(g.Detail); ex != "" && ex != firstLine(g.Detail) {
+						// Why an import failed: a module missing from the
+						// environment says more than the module's name.
+						reason += ": " + ex
+					}
+				} else if failing := failingTests(g); failing != "" {
+					reason += ": " + failing
+				}
+				r.Invalid = append(r.Invalid, InvalidTask{Task: t.ID, Reason: reason, Result: &g})
 				r.PerTask = append(r.PerTask, tr)
 				continue
 			}
 		}
 		r.Valid++
+		un := UnscoredTask{Task: t.ID, Samples: info.Samples}
+		var firstErr string
 		for s := range info.Samples {
-			res, ok := recs.results[sampleKey{t.ID, s}]
-			if !ok {
+			k := sampleKey{t.ID, s}
+			res, ok := recs.results[k]
+			comp, hasComp := recs.completions[k]
+			switch {
+			case ok:
+			case hasComp && comp.Err != "":
+				res = SampleResult{Outcome: OutcomeModelError, Detail: comp.Err, Attempts: recs.compAttempts[k]}
+			case hasComp && info.Draw:
+				// Drawn, not checked: OutcomeInvalid.
+			default:
+				un.Missing++
+				if missing != nil {
+					*missing = append(*missing, missingCheck{task: t.ID, sample: s})
+				}
 				continue
 			}
+			res.Sample = s
+			if hasComp {
+				c := comp
+				res.Completion = &c
+				res.Usage = comp.Usage
+			}
 			tr.Samples = append(tr.Samples, res)
-			r.Outcomes[res.Outcome]++
+			if res.Outcome != OutcomeInvalid {
+				r.Outcomes[res.Outcome]++
+			}
 			r.Usage = r.Usage.Add(res.Usage)
-			if res.Outcome == OutcomeInfraError {
+			switch res.Outcome {
+			case OutcomeInfraError:
+				un.InfraErrors++
+			case OutcomeModelError:
+				un.ModelErrors++
+			}
+			if info.Draw {
+				continue
+			}
+			if !res.Scored() {
+				if firstErr == "" {
+					firstErr = res.Outcome.String() + ": " + firstLine(res.Detail)
+				}
 				continue
 			}
 			tr.N++
@@ -165,16 +240,43 @@ func buildReport(info RunInfo, tasks []*Task, recs *records) *Report {
 				tr.C++
 			}
 		}
+		un.Scored = tr.N
 		for i, k := range info.K {
+			if tr.N < k {
+				un.K = append(un.K, k)
+				continue
+			}
 			v := passAt(tr.N, tr.C, k)
-			tr.PassAtK = append(tr.PassAtK, Score{K: k, Value: v})
+			tr.PassAtK = append(tr.PassAtK, Score{K: k, Value: v, Tasks: 1})
 			taskSums[i] += v
+			taskCounts[i]++
 		}
-		p1 := passAt(tr.N, tr.C, 1)
-		pass1 = append(pass1, p1)
-		keys := slices.Sorted(maps.Keys(t.Labels))
-		for _, k := range keys {
-			add(labels, k+"\x00"+t.Labels[k], p1)
+		if len(un.K) > 0 {
+			un.Reason = fmt.Sprintf("%d of %d samples scored", tr.N, info.Samples)
+			var parts []string
+			for _, p := range []struct {
+				n    int
+				what string
+			}{{un.ModelErrors, "model error"}, {un.InfraErrors, "infrastructure error"}, {un.Missing, "missing from the journals"}} {
+				if p.n > 0 {
+					parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
+				}
+			}
+			if len(parts) > 0 {
+				un.Reason += " (" + strings.Join(parts, ", ") + ")"
+			}
+			if firstErr != "" {
+				un.Reason += "; first: " + firstErr
+			}
+			r.Unscored = append(r.Unscored, un)
+		}
+		if tr.N > 0 {
+			p1 := passAt(tr.N, tr.C, 1)
+			pass1 = append(pass1, p1)
+			keys := slices.Sorted(maps.Keys(t.Labels))
+			for _, k := range keys {
+				add(labels, k+"\x00"+t.Labels[k], p1)
+			}
 		}
 		for _, st := range t.Requirement.Steps {
 			tests := t.StepTests(st.ID)
@@ -182,9 +284,12 @@ func buildReport(info RunInfo, tasks []*Task, recs *records) *Report {
 				r.Untested++
 				continue
 			}
+			if tr.N == 0 {
+				continue
+			}
 			c := 0
 			for _, res := range tr.Samples {
-				if res.Outcome == OutcomeInfraError {
+				if !res.Scored() {
 					continue
 				}
 				all := true
@@ -202,7 +307,10 @@ func buildReport(info RunInfo, tasks []*Task, recs *records) *Report {
 			tr.Steps = append(tr.Steps, sr)
 			r.Adaptations++
 			for i, k := range info.K {
-				stepSums[i] += passAt(tr.N, c, k)
+				if tr.N >= k {
+					stepSums[i] += passAt(tr.N, c, k)
+					stepCounts[i]++
+				}
 			}
 			if st.Type != "" {
 				add(types, st.Type, sr.PassAt1)
@@ -212,11 +320,11 @@ func buildReport(info RunInfo, tasks []*Task, recs *records) *Report {
 		r.PerTask = append(r.PerTask, tr)
 	}
 	for i, k := range info.K {
-		if r.Valid > 0 {
-			r.PassAtK = append(r.PassAtK, Score{K: k, Value: taskSums[i] / float64(r.Valid)})
+		if taskCounts[i] > 0 {
+			r.PassAtK = append(r.PassAtK, Score{K: k, Value: taskSums[i] / float64(taskCounts[i]), Tasks: taskCounts[i]})
 		}
-		if r.Adaptations > 0 {
-			r.AdaptationPassAtK = append(r.AdaptationPassAtK, Score{K: k, Value: stepSums[i] / float64(r.Adaptations)})
+		if stepCounts[i] > 0 {
+			r.AdaptationPassAtK = append(r.AdaptationPassAtK, Score{K: k, Value: stepSums[i] / float64(stepCounts[i]), Tasks: stepCounts[i]})
 		}
 	}
 	if len(pass1) > 1 {
@@ -241,11 +349,28 @@ func buildReport(info RunInfo, tasks []*Task, recs *records) *Report {
 	return r
 }
 
-// passAt is pass@k, or NaN when there are fewer than k samples.
+// scoredAny is the rule that a run in which no sample could be scored is
+// an error: it returns one (wrapping ErrNothingScored) when tasks were
+// left unscored and no sample was scored.
+func (r *Report) scoredAny() error {
+	if len(r.Unscored) == 0 {
+		return nil
+	}
+	for _, tr := range r.PerTask {
+		if tr.N > 0 {
+			return nil
+		}
+	}
+	u := r.Unscored[0]
+	return fmt.Errorf("%w: %d of %d tasks unscored (first: %s: %s)", ErrNothingScored, len(r.Unscored), r.Tasks, u.Task, u.Reason)
+}
+
+// passAt is pass@k of n scored samples with c correct; the caller makes
+// sure that k <= n.
 func passAt(n, c, k int) float64 {
 	v, err := metrics.PassAtK(n, c, k)
 	if err != nil {
-		return 0
+		panic("adapt: " + err.Error())
 	}
 	return v
 }
@@ -304,10 +429,15 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(&b, "| metric | value |\n|---|---|\n")
 	fmt.Fprintf(&b, "| tasks (valid) | %d (%d) |\n", r.Tasks, r.Valid)
 	for _, s := range r.PassAtK {
-		fmt.Fprintf(&b, "| pass@%d (task) | %s%% |\n", s.K, pct(s.Value))
+		fmt.Fprintf(&b, "| pass@%d (task, over %d tasks) | %s%% |\n", s.K, s.Tasks, pct(s.Value))
+	}
+	for _, k := range r.Run.K {
+		if _, ok := r.Score(k); !ok {
+			fmt.Fprintf(&b, "| pass@%d (task, over 0 tasks) | - |\n", k)
+		}
 	}
 	for _, s := range r.AdaptationPassAtK {
-		fmt.Fprintf(&b, "| pass@%d (adaptation, %d steps) | %s%% |\n", s.K, r.Adaptations, pct(s.Value))
+		fmt.Fprintf(&b, "| pass@%d (adaptation, over %d steps) | %s%% |\n", s.K, s.Tasks, pct(s.Value))
 	}
 	if r.CI95 != nil {
 		fmt.Fprintf(&b, "| pass@1 95%% CI (bootstrap) | [%s%%, %s%%] |\n", pct(r.CI95.Lo), pct(r.CI95.Hi))
@@ -336,11 +466,22 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			fmt.Fprintf(&b, "| %s | %s |\n", it.Task, strings.ReplaceAll(it.Reason, "|", `\|`))
 		}
 	}
+	if len(r.Unscored) > 0 {
+		b.WriteString("\n| unscored task | left out of | reason |\n|---|---|---|\n")
+		for _, u := range r.Unscored {
+			ks := make([]string, len(u.K))
+			for i, k := range u.K {
+				ks[i] = "pass@" + strconv.Itoa(k)
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", u.Task, strings.Join(ks, ", "), strings.ReplaceAll(u.Reason, "|", `\|`))
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// WriteCSV writes one row per task: id, valid, n, c, the pass@k values and
+// WriteCSV writes one row per task: id, valid, n (scored samples), c, the
+// pass@k values (empty where the task has fewer than k scored samples) and
 // the sample count of each outcome.
 func (r *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
@@ -354,10 +495,12 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	cw.Write(head)
 	for _, tr := range r.PerTask {
 		row := []string{tr.Task, strconv.FormatBool(tr.Valid), strconv.Itoa(tr.N), strconv.Itoa(tr.C)}
-		for i := range r.Run.K {
+		for _, k := range r.Run.K {
 			v := ""
-			if i < len(tr.PassAtK) {
-				v = strconv.FormatFloat(tr.PassAtK[i].Value, 'f', 6, 64)
+			for _, s := range tr.PassAtK {
+				if s.K == k {
+					v = strconv.FormatFloat(s.Value+0, 'f', 6, 64) // +0: never "-0.000000"
+				}
 			}
 			row = append(row, v)
 		}
@@ -374,9 +517,36 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	return cw.Error()
 }
 
+// MergeOptions configures Merge. A nil *MergeOptions means the defaults.
+type MergeOptions struct {
+	// Partial merges journals that lack some checks (a shard not given,
+	// a run not finished): the missing samples are listed in
+	// Report.Unscored. By default a missing check is an error.
+	Partial bool
+}
+
+// ErrIncomplete is wrapped when the journals given to Merge lack checks of
+// the task set.
+var ErrIncomplete = errors.New("adapt: the journals do not hold the whole evaluation")
+
+type missingCheck struct {
+	task   string
+	sample int // -1: the reference
+}
+
 // Merge builds the report of an evaluation run in shards from the shards'
-// journals and the full task list: the report a single run would give.
-func Merge(tasks []Task, journals ...string) (*Report, error) {
+// journals and the full task list: the report a single run gives. Every
+// journal must come from the same evaluation (the same settings and task
+// set; a *JournalMismatchError names what differs) and be finished (not
+// held by a running evaluation, no torn last line). Unless opts.Partial, a
+// task of the set with no record or too few samples in the journals is an
+// error naming the first missing tasks and the shards that should hold
+// them.
+func Merge(tasks []Task, journals []string, opts *MergeOptions) (*Report, error) {
+	var o MergeOptions
+	if opts != nil {
+		o = *opts
+	}
 	all, err := selectTasks(tasks, Shard{})
 	if err != nil {
 		return nil, err
@@ -385,27 +555,75 @@ func Merge(tasks []Task, journals ...string) (*Report, error) {
 	for _, t := range all {
 		hashes[t.ID] = taskHash(t)
 	}
+	if len(journals) == 0 {
+		return nil, errors.New("adapt: Merge needs at least one journal")
+	}
 	recs := newRecords()
 	var info *RunInfo
-	fp := ""
+	first := ""
+	count := 0
+	shards := map[int]string{}
 	for _, j := range journals {
-		meta, err := readJournal(j, fp, hashes, recs)
+		jf, err := readJournalFile(j, hashes, recs)
 		if err != nil {
 			return nil, err
 		}
-		if meta == nil {
-			return nil, fmt.Errorf("adapt: journal %s has no header", j)
-		}
 		if info == nil {
-			info, fp = meta, fingerprint(*meta)
-		} else if fingerprint(*meta) != fp {
-			return nil, fmt.Errorf("%w: %s", ErrJournalMismatch, j)
+			info, first = jf.meta, j
+		} else if fingerprint(*jf.meta) != fingerprint(*info) {
+			return nil, &JournalMismatchError{Path: j, Diffs: diffRunInfos(*jf.meta, *info, "in "+j, "in "+first)}
+		}
+		if info.TaskCount != len(all) || info.TaskSet != taskSetDigest(hashes) {
+			now := *info
+			now.TaskCount, now.TaskSet = len(all), taskSetDigest(hashes)
+			return nil, &JournalMismatchError{Path: j, Diffs: diffRunInfos(*info, now, "in the journal", "in the tasks given")}
+		}
+		if recs.stale > 0 {
+			return nil, &JournalMismatchError{Path: j, Diffs: []string{fmt.Sprintf("%d records name tasks that changed since (first: %q)", recs.stale, recs.firstStale)}}
+		}
+		if c := max(jf.shard.Count, 1); count == 0 {
+			count = c
+		} else if c != count {
+			return nil, &JournalMismatchError{Path: j, Diffs: []string{fmt.Sprintf("it is %s, another journal is one of %d shards", jf.shard, count)}}
+		}
+		if prev, ok := shards[jf.shard.Index]; ok {
+			return nil, fmt.Errorf("adapt: %s and %s are both %s; give each shard's journal once", prev, j, jf.shard)
+		}
+		shards[jf.shard.Index] = j
+	}
+	var missing []missingCheck
+	rep := buildReport(*info, all, recs, &missing)
+	if len(missing) > 0 && !o.Partial {
+		return nil, incomplete(missing, Shard{Count: count}, shards)
+	}
+	if err := rep.scoredAny(); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// incomplete says which tasks the journals lack and where they belong.
+func incomplete(missing []missingCheck, of Shard, given map[int]string) error {
+	var tasks []string
+	byShard := map[int]int{}
+	for _, m := range missing {
+		if len(tasks) == 0 || tasks[len(tasks)-1] != m.task {
+			tasks = append(tasks, m.task)
+			byShard[of.of(m.task)]++
 		}
 	}
-	if info == nil {
-		return nil, fmt.Errorf("adapt: Merge needs at least one journal")
+	first := tasks[:min(len(tasks), 5)]
+	var where []string
+	for _, i := range slices.Sorted(maps.Keys(byShard)) {
+		s := Shard{Index: i, Count: of.Count}
+		if j, ok := given[i]; ok {
+			where = append(where, fmt.Sprintf("%d in %s (%s: resume that run to finish it)", byShard[i], s, j))
+		} else {
+			where = append(where, fmt.Sprintf("%d in %s, whose journal was not given", byShard[i], s))
+		}
 	}
-	return buildReport(*info, all, recs), nil
+	return fmt.Errorf("%w: %d checks of %d tasks have no record (first: %s); by shard: %s; pass MergeOptions.Partial to merge anyway",
+		ErrIncomplete, len(missing), len(tasks), strings.Join(first, ", "), strings.Join(where, "; "))
 }
 
 // WriteComparison writes a Markdown table that sets reports side by side,

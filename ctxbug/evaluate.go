@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"strings"
-	"sync"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
@@ -23,6 +22,13 @@ type EvalOptions struct {
 	// Logprobs asks the model for token log-probabilities, for the
 	// average token probability of overlooked bugs.
 	Logprobs bool
+	// Journal, Attempts, KeepErrors and Progress are passed to
+	// adapt.Evaluate: with a journal, a stopped evaluation resumes where
+	// it stopped.
+	Journal    string
+	Attempts   int
+	KeepErrors bool
+	Progress   func(adapt.Progress)
 }
 
 // Result is one benchmark task's evaluation.
@@ -75,11 +81,11 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 	if opts != nil {
 		o = *opts
 	}
-	w := &unobfuscating{inner: model, raw: map[string]adapt.Completion{}, text: map[string]string{}}
-	rep, err := adapt.Evaluate(ctx, tasks, w, &adapt.Options{
+	rep, err := adapt.Evaluate(ctx, tasks, unobfuscating{model}, &adapt.Options{
 		Template: AdaptPrompt, Runner: o.Runner, Limits: o.Limits,
 		ModelConcurrency: o.ModelConcurrency, ExecConcurrency: o.ExecConcurrency,
 		Sampling: adapt.Sampling{Temperature: 0, Logprobs: o.Logprobs},
+		Journal:  o.Journal, Attempts: o.Attempts, KeepErrors: o.KeepErrors, Progress: o.Progress,
 	})
 	if err != nil {
 		return nil, nil, err
@@ -99,13 +105,18 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 		}
 		r.Bugs = len(spans)
 		if len(tr.Samples) > 0 {
-			r.Outcome = tr.Samples[0].Outcome
+			s := tr.Samples[0]
+			r.Outcome = s.Outcome
 			r.Passed = r.Outcome == adapt.OutcomePassed
+			if s.Completion != nil && s.Completion.Err == "" {
+				// The raw completion is what its tokens spell.
+				var raw strings.Builder
+				for _, tk := range s.Completion.Logprobs {
+					raw.WriteString(tk.Token)
+				}
+				score(t, spans, s.Completion.Text, adapt.Completion{Text: raw.String(), Logprobs: s.Completion.Logprobs}, &r)
+			}
 		}
-		w.mu.Lock()
-		text, raw := w.text[t.ID], w.raw[t.ID]
-		w.mu.Unlock()
-		score(t, spans, text, raw, &r)
 		out[i] = r
 	}
 	return out, rep, nil
@@ -211,18 +222,14 @@ func ATP(tokens []adapt.TokenLogprob, text string, spans []Span) (atp float64, n
 }
 
 // unobfuscating is the model Evaluate asks: it passes the request on and
-// maps the code blocks of each answer back to the original names,
-// keeping the raw completion and the mapped text for scoring.
-type unobfuscating struct {
-	inner adapt.Model
-	mu    sync.Mutex
-	raw   map[string]adapt.Completion
-	text  map[string]string
-}
+// maps the code blocks of each answer back to the original names, keeping
+// the raw answer's token log-probabilities (whose tokens spell the raw
+// text) for scoring.
+type unobfuscating struct{ inner adapt.Model }
 
-func (u *unobfuscating) Name() string { return u.inner.Name() }
+func (u unobfuscating) Name() string { return u.inner.Name() }
 
-func (u *unobfuscating) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+func (u unobfuscating) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
 	comps, err := u.inner.Complete(ctx, req)
 	if err != nil || req.Task == nil {
 		return comps, err
@@ -246,13 +253,6 @@ func (u *unobfuscating) Complete(ctx context.Context, req adapt.Request) ([]adap
 			b.WriteString("```python\n" + strings.TrimRight(string(code), "\n") + "\n```\n")
 		}
 		out[i].Text = b.String()
-		out[i].Logprobs = nil
-		if i == 0 {
-			u.mu.Lock()
-			u.raw[req.Task.ID] = c
-			u.text[req.Task.ID] = out[i].Text
-			u.mu.Unlock()
-		}
 	}
 	return out, nil
 }

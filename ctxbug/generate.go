@@ -2,9 +2,6 @@ package ctxbug
 
 import (
 	"context"
-	"fmt"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/adaptbench/adaptbench/adapt"
 )
@@ -20,6 +17,14 @@ type GenerateOptions struct {
 	Sampling adapt.Sampling
 	// Concurrency bounds the model requests in flight. 0 means 4.
 	Concurrency int
+	// Journal, Attempts, KeepErrors and Progress are passed to
+	// adapt.Draw, which asks the model: with a journal, a stopped
+	// generation resumes where it stopped, and model errors are retried
+	// and journaled as adapt.Evaluate's are.
+	Journal    string
+	Attempts   int
+	KeepErrors bool
+	Progress   func(adapt.Progress)
 }
 
 // Candidate is one variant a generator returned for a job, and what
@@ -47,11 +52,13 @@ type Candidate struct {
 }
 
 // Generate asks model for opts.Samples variants of every job and returns
-// the candidates, job by job and sample by sample. The request carries a
-// task whose ID is the job's ID (so an adapt.Replay model answers from a
-// file keyed by job ID) and whose Code is the obfuscated template. A model
-// error fails that job's samples (their Completion.Err is set), never the
-// run; Generate returns an error only when ctx ends.
+// the candidates, job by job and sample by sample. It is built on
+// adapt.Draw (the sampling loop of adapt.Evaluate: journal, resume,
+// retries): the request carries a task whose ID is the job's ID (so an
+// adapt.Replay model answers from a file keyed by job ID) and whose Code is
+// the obfuscated template. A model error fails that sample (its
+// Completion.Err is set), never the run; Generate returns an error when
+// ctx ends or the journal cannot be used.
 func Generate(ctx context.Context, model adapt.Model, jobs []*Job, opts *GenerateOptions) ([]*Candidate, error) {
 	var o GenerateOptions
 	if opts != nil {
@@ -60,25 +67,31 @@ func Generate(ctx context.Context, model adapt.Model, jobs []*Job, opts *Generat
 	if o.Samples <= 0 {
 		o.Samples = 1
 	}
-	if o.Concurrency <= 0 {
-		o.Concurrency = 4
-	}
-	o.Sampling.N = o.Samples
-	out := make([]*Candidate, len(jobs)*o.Samples)
-	var g errgroup.Group
-	g.SetLimit(o.Concurrency)
+	byID := make(map[string]*Job, len(jobs))
+	tasks := make([]adapt.Task, len(jobs))
 	for i, j := range jobs {
-		g.Go(func() error {
-			comps := complete(ctx, model, j, o)
-			for s := range o.Samples {
-				out[i*o.Samples+s] = &Candidate{Job: j, Generator: model.Name(), Sample: s, Completion: comps[s]}
-			}
-			return nil
-		})
+		byID[j.ID] = j
+		tasks[i] = *JobTask(j)
 	}
-	g.Wait()
-	if err := ctx.Err(); err != nil {
+	rep, err := adapt.Draw(ctx, tasks, model, &adapt.Options{
+		Samples: o.Samples, Sampling: o.Sampling, ModelConcurrency: o.Concurrency,
+		Template: &adapt.Template{Name: "ctxbug-infill", Doc: "CtxBugGen's infill prompt", Render: func(t *adapt.Task) ([]adapt.Message, error) {
+			return []adapt.Message{{Role: "system", Content: "You are a helpful assistant."}, {Role: "user", Content: InfillPrompt(byID[t.ID])}}, nil
+		}},
+		Journal: o.Journal, Attempts: o.Attempts, KeepErrors: o.KeepErrors, Progress: o.Progress,
+	})
+	if err != nil {
 		return nil, err
+	}
+	out := make([]*Candidate, 0, len(jobs)*o.Samples)
+	for i, tr := range rep.PerTask {
+		for s, sr := range tr.Samples {
+			c := &Candidate{Job: jobs[i], Generator: model.Name(), Sample: s}
+			if sr.Completion != nil {
+				c.Completion = *sr.Completion
+			}
+			out = append(out, c)
+		}
 	}
 	return out, nil
 }
@@ -92,24 +105,3 @@ func JobTask(j *Job) *adapt.Task {
 	return &t
 }
 
-// complete returns exactly o.Samples completions for j.
-func complete(ctx context.Context, model adapt.Model, j *Job, o GenerateOptions) []adapt.Completion {
-	out := make([]adapt.Completion, o.Samples)
-	samples := make([]int, o.Samples)
-	for i := range samples {
-		samples[i] = i
-	}
-	msgs := []adapt.Message{{Role: "system", Content: "You are a helpful assistant."}, {Role: "user", Content: InfillPrompt(j)}}
-	comps, err := model.Complete(ctx, adapt.Request{Task: JobTask(j), Messages: msgs, Sampling: o.Sampling, Samples: samples})
-	for i := range out {
-		switch {
-		case err != nil:
-			out[i] = adapt.Completion{Err: err.Error()}
-		case i < len(comps):
-			out[i] = comps[i]
-		default:
-			out[i] = adapt.Completion{Err: fmt.Sprintf("the model returned %d completions for %d samples", len(comps), o.Samples)}
-		}
-	}
-	return out
-}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
@@ -44,9 +44,11 @@ var Protocols = []*Protocol{Greedy, CoT, SelfDebug}
 // RunOptions configures Run. A nil *RunOptions means the defaults.
 type RunOptions struct {
 	// Evaluate is passed to every adapt.Evaluate call (the runner, the
-	// environments, limits, concurrency, progress). Run sets Samples to
-	// 1, Template to the protocol's, K to nil and Journal to "", and skips
-	// the gold check in the repair rounds. A zero Sampling means the
+	// environments, limits, concurrency, progress, journal). Run sets
+	// Samples to 1, Template to the protocol's and K to nil, and skips the
+	// gold check in the repair rounds. With a Journal, the first round
+	// journals to it and repair round r to the same name with ".repair<r>"
+	// before its extension, so that a stopped run resumes every round. A zero Sampling means the
 	// paper's: temperature 0, top_p 0.95.
 	Evaluate adapt.Options
 	// Prompt holds the prompt ablations.
@@ -62,6 +64,11 @@ type TaskResult struct {
 	// left out of every rate.
 	Valid   bool   `json:"valid"`
 	Invalid string `json:"invalid,omitempty"`
+	// Unscored, when set, says why the task could not be scored (its
+	// reference could not be checked, or its final answer is a model or
+	// infrastructure error after retries): it is left out of every rate,
+	// as adapt's scoring rules say.
+	Unscored string `json:"unscored,omitempty"`
 	// Outcome, Visible and Hidden are the final verdicts: the outcome of
 	// the last run, and whether the visible and the hidden tests passed.
 	Outcome adapt.Outcome `json:"outcome"`
@@ -109,7 +116,8 @@ func Run(ctx context.Context, tasks []adapt.Task, model adapt.Model, p *Protocol
 		opts = *o
 	}
 	base := opts.Evaluate
-	base.Samples, base.K, base.Journal = 1, nil, ""
+	base.Samples, base.K = 1, nil
+	journal := base.Journal
 	if base.Sampling.Temperature == 0 && base.Sampling.TopP == 0 && base.Sampling.MaxTokens == 0 && base.Sampling.Seed == nil {
 		base.Sampling.TopP = 0.95
 	}
@@ -117,24 +125,26 @@ func Run(ctx context.Context, tasks []adapt.Task, model adapt.Model, p *Protocol
 	for i := range tasks {
 		byID[tasks[i].ID] = &tasks[i]
 	}
-	rec := &recorder{Model: model, text: map[string]string{}}
 	first := base
 	first.Template = p.First(opts.Prompt)
-	rep, err := adapt.Evaluate(ctx, tasks, rec, &first)
+	rep, err := adapt.Evaluate(ctx, tasks, model, &first)
 	if err != nil {
 		return nil, err
 	}
 	res := &Results{Protocol: p.Name, Model: model.Name(), Usage: rep.Usage}
-	invalid := map[string]string{}
+	invalid, unscored := map[string]string{}, map[string]string{}
 	for _, it := range rep.Invalid {
 		invalid[it.Task] = it.Reason
+	}
+	for _, u := range rep.Unscored {
+		unscored[u.Task] = u.Reason
 	}
 	index := map[string]int{}
 	for _, tr := range rep.PerTask {
 		t := byID[tr.Task]
-		r := TaskResult{Task: tr.Task, Labels: t.Labels, Valid: tr.Valid, Invalid: invalid[tr.Task]}
+		r := TaskResult{Task: tr.Task, Labels: t.Labels, Valid: tr.Valid, Invalid: invalid[tr.Task], Unscored: unscored[tr.Task]}
 		if tr.Valid && len(tr.Samples) > 0 {
-			r.judge(t, tr.Samples[0], rec.get(tr.Task))
+			r.judge(t, tr.Samples[0])
 			r.FirstVisible, r.FirstHidden = r.Visible, r.Hidden
 		}
 		index[tr.Task] = len(res.Tasks)
@@ -144,7 +154,7 @@ func Run(ctx context.Context, tasks []adapt.Task, model adapt.Model, p *Protocol
 		attempts := map[string]Attempt{}
 		var retry []adapt.Task
 		for _, r := range res.Tasks {
-			if r.Valid && !r.Visible {
+			if r.Valid && !r.Visible && r.Unscored == "" {
 				attempts[r.Task] = Attempt{Code: r.Code, Trace: r.Trace}
 				retry = append(retry, *byID[r.Task])
 			}
@@ -161,8 +171,11 @@ func Run(ctx context.Context, tasks []adapt.Task, model adapt.Model, p *Protocol
 				return RepairMessages(t, attempts[t.ID])
 			},
 		}
-		rec = &recorder{Model: model, text: map[string]string{}}
-		rep, err := adapt.Evaluate(ctx, retry, rec, &rr)
+		if journal != "" {
+			ext := filepath.Ext(journal)
+			rr.Journal = fmt.Sprintf("%s.repair%d%s", strings.TrimSuffix(journal, ext), round, ext)
+		}
+		rep, err := adapt.Evaluate(ctx, retry, model, &rr)
 		if err != nil {
 			return nil, err
 		}
@@ -172,7 +185,7 @@ func Run(ctx context.Context, tasks []adapt.Task, model adapt.Model, p *Protocol
 				continue
 			}
 			r := &res.Tasks[index[tr.Task]]
-			r.judge(byID[tr.Task], tr.Samples[0], rec.get(tr.Task))
+			r.judge(byID[tr.Task], tr.Samples[0])
 			r.Repairs = round
 		}
 	}
@@ -188,10 +201,18 @@ func Run(ctx context.Context, tasks []adapt.Task, model adapt.Model, p *Protocol
 
 // judge sets the verdicts of r from one sample's result and the
 // completion it came from.
-func (r *TaskResult) judge(t *adapt.Task, s adapt.SampleResult, completion string) {
+func (r *TaskResult) judge(t *adapt.Task, s adapt.SampleResult) {
 	visible := VisibleTests(t)
 	hidden := HiddenTests(t)
 	r.Outcome = s.Outcome
+	r.Unscored = ""
+	if !s.Scored() {
+		r.Unscored = fmt.Sprintf("%s after %d attempts: %s", s.Outcome, s.Attempts, firstLine(s.Detail))
+	}
+	completion := ""
+	if s.Completion != nil {
+		completion = s.Completion.Text
+	}
 	r.Visible = testsPassed(s, visible)
 	r.Hidden = testsPassed(s, hidden)
 	r.Code = completion
@@ -282,32 +303,13 @@ func splitList(s string) []string {
 	return out
 }
 
-// recorder is a Model that keeps the first completion of each task, the
-// solution a repair round shows and the API hit rate scores.
-type recorder struct {
-	adapt.Model
-	mu   sync.Mutex
-	text map[string]string
-}
-
-func (r *recorder) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
-	comps, err := r.Model.Complete(ctx, req)
-	if err == nil && len(comps) > 0 && req.Task != nil {
-		r.mu.Lock()
-		r.text[req.Task.ID] = comps[0].Text
-		r.mu.Unlock()
-	}
-	return comps, err
-}
-
-func (r *recorder) get(id string) string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.text[id]
-}
-
 // String describes the results in one line, for logs.
 func (r *Results) String() string {
 	h, v := r.Rate(func(t *TaskResult) (bool, bool) { return t.Hidden, true }), r.Rate(func(t *TaskResult) (bool, bool) { return t.Visible, true })
 	return fmt.Sprintf("%s/%s: hidden %d/%d, visible %d/%d", r.Model, r.Protocol, h.Passed, h.N, v.Passed, v.N)
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
 }

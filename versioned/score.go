@@ -52,7 +52,7 @@ func (r *Results) Rate(f func(*TaskResult) (pass, counted bool)) Rate {
 	passed, n := 0, 0
 	for i := range r.Tasks {
 		t := &r.Tasks[i]
-		if !t.Valid {
+		if !t.Valid || t.Unscored != "" {
 			continue
 		}
 		if ok, counted := f(t); counted {

@@ -1,0 +1,78 @@
+//go:build unix
+
+package adapt
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// ErrJournalLocked is wrapped when another process holds a journal.
+var ErrJournalLocked = errors.New("adapt: journal is in use by another process")
+
+// lockFile takes a lock on f without waiting: exclusive for a run that
+// appends, shared for a reader. The lock goes with the file's close (or the
+// process's end, however it ends).
+func lockFile(f *os.File, exclusive bool) error {
+	how := syscall.LOCK_SH
+	if exclusive {
+		how = syscall.LOCK_EX
+	}
+	for {
+		err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err == nil {
+			return nil
+		}
+		if err != syscall.EWOULDBLOCK {
+			return fmt.Errorf("adapt: lock journal %s: %w", f.Name(), err)
+		}
+		holder := "another process"
+		if pid := lockHolder(f); pid > 0 {
+			holder = "process " + strconv.Itoa(pid)
+		}
+		what := "is being written by"
+		if exclusive {
+			what = "is held by"
+		}
+		return fmt.Errorf("%w: %s %s %s; wait for it to finish, or stop it", ErrJournalLocked, f.Name(), what, holder)
+	}
+}
+
+// lockHolder finds the PID holding a flock on f in /proc/locks, or 0.
+func lockHolder(f *os.File) int {
+	fi, err := f.Stat()
+	if err != nil {
+		return 0
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0
+	}
+	major, minor := (st.Dev>>8)&0xfff|(st.Dev>>32)&^0xfff, st.Dev&0xff|(st.Dev>>12)&^0xff
+	dev := fmt.Sprintf("%02x:%02x:%d", major, minor, st.Ino)
+	pl, err := os.Open("/proc/locks")
+	if err != nil {
+		return 0
+	}
+	defer pl.Close()
+	sc := bufio.NewScanner(pl)
+	for sc.Scan() {
+		// 1: FLOCK  ADVISORY  WRITE 12345 08:01:123456 0 EOF
+		fields := strings.Fields(sc.Text())
+		if len(fields) < 6 || fields[1] != "FLOCK" || fields[5] != dev {
+			continue
+		}
+		if pid, err := strconv.Atoi(fields[4]); err == nil && pid != os.Getpid() {
+			return pid
+		}
+	}
+	return 0
+}
