@@ -1,0 +1,133 @@
+// Scaleout runs one evaluation as shards in separate processes, the way a
+// Kubernetes Indexed Job or a Slurm job array runs it, and merges the
+// shards' journals into the report a single run gives.
+//
+// Each member of the array runs
+//
+//	scaleout run -shards 3 -out /results
+//
+// and reads its shard from the scheduler's variables (adapt.ShardFromEnv:
+// JOB_COMPLETION_INDEX, or SLURM_ARRAY_TASK_ID and its siblings); it writes
+// /results/shard-<i>-of-<n>.jsonl and resumes from it when the scheduler
+// runs it again. When every member has finished,
+//
+//	scaleout merge -out /results
+//
+// merges the journals (adapt.Merge refuses a missing or unfinished shard
+// and names it) and writes report.json and report.md. Without scheduler
+// variables, run evaluates every task in one process (journal run.jsonl).
+// The evaluation is the embedded demo benchmark's Python tasks with an
+// offline model; see README.md for the manifests.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"syscall"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/bench/demo"
+)
+
+func main() {
+	log.SetFlags(0)
+	if len(os.Args) < 2 || (os.Args[1] != "run" && os.Args[1] != "merge") {
+		log.Fatal("usage: scaleout run|merge [-shards N] [-out DIR] [-model reference|identity] [-samples N]")
+	}
+	cmd := os.Args[1]
+	fl := flag.NewFlagSet(cmd, flag.ExitOnError)
+	shards := fl.Int("shards", 0, "number of shards (a Kubernetes Indexed Job's completions; Slurm's array says it itself)")
+	out := fl.String("out", ".", "directory of the journals and the report")
+	model := fl.String("model", "reference", "offline model: reference or identity")
+	samples := fl.Int("samples", 2, "completions per task")
+	partial := fl.Bool("partial", false, "merge: merge even when shards are missing, listing what is")
+	fl.Parse(os.Args[2:])
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	tasks, err := pythonTasks()
+	if err != nil {
+		log.Fatal(err)
+	}
+	var rep *adapt.Report
+	switch cmd {
+	case "run":
+		m := adapt.Reference
+		if *model == "identity" {
+			m = adapt.Identity
+		} else if *model != "reference" {
+			log.Fatalf("scaleout: unknown model %q (reference or identity)", *model)
+		}
+		shard, err := adapt.ShardFromEnv(*shards)
+		if err != nil {
+			log.Fatal(err)
+		}
+		journal := filepath.Join(*out, "run.jsonl")
+		if shard.Count > 1 {
+			journal = filepath.Join(*out, fmt.Sprintf("shard-%d-of-%d.jsonl", shard.Index, shard.Count))
+		}
+		log.Printf("scaleout: %s of %d tasks, journal %s", shard, len(tasks), journal)
+		rep, err = adapt.Evaluate(ctx, tasks, m, &adapt.Options{Samples: *samples, Shard: shard, Journal: journal})
+		if err != nil {
+			log.Fatal(err)
+		}
+		if shard.Count > 1 {
+			log.Printf("scaleout: %s done; merge when every shard is", shard)
+			return
+		}
+	case "merge":
+		journals, err := filepath.Glob(filepath.Join(*out, "shard-*-of-*.jsonl"))
+		if err != nil || len(journals) == 0 {
+			log.Fatalf("scaleout: no shard journals in %s", *out)
+		}
+		slices.Sort(journals)
+		rep, err = adapt.Merge(tasks, journals, &adapt.MergeOptions{Partial: *partial})
+		if err != nil {
+			log.Fatal(err)
+		}
+	}
+	if err := write(rep, *out); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// pythonTasks are the demo benchmark's Python tasks.
+func pythonTasks() ([]adapt.Task, error) {
+	all, err := demo.Tasks()
+	if err != nil {
+		return nil, err
+	}
+	var tasks []adapt.Task
+	for _, t := range all {
+		if t.Language == adapt.Python {
+			tasks = append(tasks, t)
+		}
+	}
+	return tasks, nil
+}
+
+func write(rep *adapt.Report, dir string) error {
+	for name, w := range map[string]func(*os.File) error{
+		"report.json": func(f *os.File) error { return rep.WriteJSON(f) },
+		"report.md":   func(f *os.File) error { return rep.WriteMarkdown(f) },
+	} {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			return err
+		}
+		if err := w(f); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
+	return rep.WriteMarkdown(os.Stdout)
+}
