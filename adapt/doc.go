@@ -40,18 +40,64 @@
 // with tree-sitter ([Extract]; a completion that defines the snippet's
 // function under its old name instead is [OutcomeWrongName]), splices it
 // into the target file ([Splice]) and runs the task's tests in the sandbox,
-// keeping each test's status and error type ([TestOutcome]). Model requests and test runs
-// overlap, each with its own bound. Every completion and result is appended
-// to the journal as it finishes; running again with the same journal does no
-// finished work twice. [Shard] splits the tasks among processes and [Merge]
-// joins their journals into the report a single run gives.
+// keeping each test's status and error type ([TestOutcome]). Model requests
+// and test runs overlap, each with its own bound. [Draw] is the same
+// sampling loop without the checks, for generators that ask a model for
+// something else.
+//
+// # Scoring rules
+//
+// Every number a report prints follows these rules, and the code enforces
+// them:
+//
+//   - A sample is scored (passed, failed, no code, compile error, timeout,
+//     memory, output, crashed, wrong name) or unscored with a reason: a
+//     model error (the request failed, panicked or returned more
+//     completions than asked for, Options.Attempts times with a doubling
+//     Options.Backoff between them) or an infrastructure error (the check
+//     could not run, Attempts times). An unscored sample says nothing about
+//     the model and is never counted as a failure.
+//   - pass@k of a task is computed from its scored samples only, and only
+//     when it has at least k of them. A task with fewer is left out of that
+//     k's average and listed in [Report].Unscored with its counts and the
+//     first error; each [Score] says how many tasks it averages, and so do
+//     the Markdown and CSV forms (an empty CSV cell: not computed).
+//   - A task whose reference could not be checked (an infrastructure error)
+//     is neither valid nor invalid: it is listed in Unscored. A task whose
+//     reference fails is invalid (a data or environment problem).
+//   - An evaluation in which samples were due and none could be scored is
+//     an error ([ErrNothingScored]), not a score of 0.
+//   - A stopped evaluation (ctx canceled) returns an error that wraps
+//     ctx.Err() and says what the journal kept.
+//
+// # Journals, resume and shards
+//
+// With Options.Journal, every result becomes a line of the journal as soon
+// as it is final: the reference check, each sample's completion (or model
+// error, with the number of attempts) and each sample's check (infrastructure
+// errors included). The run holds an exclusive lock on the file (a second
+// process gets [ErrJournalLocked], naming the holder's PID). Running again
+// with the same journal resumes: nothing final is asked or run again, a
+// torn last line (a crash in mid-write) is cut off with a notice through
+// Progress, and by default the model and infrastructure errors are tried
+// again; Options.KeepErrors keeps them, so that resuming a finished run
+// gives its report byte for byte. A journal of another evaluation (model,
+// template, samples, sampling, K, gold, task set, shard) is refused with a
+// [*JournalMismatchError] naming what differs.
+//
+// [Shard] splits the tasks among processes ([ShardFromEnv] reads a
+// Kubernetes Indexed Job's or a Slurm array's index) and [Merge] joins
+// their journals into the report a single run gives, byte for byte. Merge
+// refuses journals of different evaluations, journals still being written,
+// and a task set with checks missing ([ErrIncomplete], naming the tasks and
+// the shards that should hold them) unless [MergeOptions].Partial.
 //
 // # Reports
 //
 // A [Report] holds task-level pass@k (a sample passes when every test
 // passes), adaptation-level pass@k (a sample passes a step when all the
 // step's tests pass), breakdowns by adaptation category and type and by task
-// label, invalid tasks with reasons, counts of each [Outcome], and token
-// usage. It holds no timings: the same inputs give the same report, byte for
+// label, invalid and unscored tasks with reasons, counts of each [Outcome],
+// every sample with its completion, and token usage. It holds no timings: the same inputs give the same report, byte for
 // byte. The Markdown and CSV forms are for people and may change.
 package adapt

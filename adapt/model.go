@@ -77,9 +77,12 @@ type Completion struct {
 }
 
 // Model answers chat requests. Complete returns up to req.Sampling.N
-// completions (fewer is allowed: the missing ones count as failed
-// samples); an error fails every sample of the request, never the whole
-// evaluation.
+// completions (fewer is allowed: the missing ones are model errors; more
+// is a model error of the whole request); an error fails every sample of
+// the request, never the whole evaluation, and is retried (see
+// Options.Attempts). Model errors are unscored, never failures (see the
+// scoring rules in the package documentation). A panic in Complete is
+// recovered and recorded as a model error.
 type Model interface {
 	Name() string
 	Complete(ctx context.Context, req Request) ([]Completion, error)
@@ -134,7 +137,8 @@ type Recorded struct {
 
 // Replay is a Model that answers from recorded completions, so that
 // published model outputs can be scored again. Sample i of a task gets the
-// completion recorded with that index; a missing one is a failed sample.
+// completion recorded with that index; a missing one is a model error
+// (unscored: a task with fewer recorded samples than k gets no pass@k).
 type Replay struct {
 	name string
 	recs map[string][]*Completion

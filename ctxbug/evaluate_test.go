@@ -2,7 +2,9 @@ package ctxbug_test
 
 import (
 	"context"
+	"errors"
 	"math"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -172,8 +174,81 @@ func TestBenchmarkAndEvaluate(t *testing.T) {
 	if want := "@staticmethod\ndef add(states, stat):\n    Bits.check([states, stat])\n    return states + stat\n"; res[0].Output != want {
 		t.Errorf("answer mapped back:\n%s\nwant\n%s", res[0].Output, want)
 	}
+	// With a journal, a second evaluation asks the model nothing and
+	// gives the same results (ATP included: the journal keeps the
+	// log-probabilities).
+	journal := filepath.Join(t.TempDir(), "eval.jsonl")
+	first, _, err := ctxbug.Evaluate(context.Background(), tasks, &tester{}, &ctxbug.EvalOptions{Runner: exectest.ForkServer(t), Logprobs: true, Journal: journal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := &tester{}
+	second, _, err := ctxbug.Evaluate(context.Background(), tasks, again, &ctxbug.EvalOptions{Runner: exectest.ForkServer(t), Logprobs: true, Journal: journal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again.prompts) != 0 {
+		t.Errorf("the resumed evaluation asked the model %d times", len(again.prompts))
+	}
+	if diff := cmp.Diff(res, first); diff != "" {
+		t.Errorf("journaled evaluation differs (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(first, second); diff != "" {
+		t.Errorf("resumed evaluation differs (-want +got):\n%s", diff)
+	}
 	rows := ctxbug.Aggregate(res)
 	if len(rows) != 3 || rows[0].Cells["functionality"] != (ctxbug.Cell{Instances: 1, Bugs: 1}) || rows[1].Cells[ctxbug.All] != (ctxbug.Cell{Instances: 1, Passed: 1, Bugs: 1, Resolved: 1}) {
 		t.Errorf("rows %+v", rows)
+	}
+}
+
+// TestGenerateJournal: generation journals its model answers (errors
+// included, with their attempts) and a rerun asks the model nothing.
+func TestGenerateJournal(t *testing.T) {
+	bases := fixtureBases(t)
+	jobs, err := ctxbug.Jobs(bases[:1], []*ctxbug.Rule{ctxbug.OperatorRule})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &scripted{name: "G", answers: map[string][]string{}}
+	for _, j := range jobs {
+		m.answers[j.ID] = []string{"```python\nx = 1\n```", "!"}
+	}
+	journal := filepath.Join(t.TempDir(), "gen.jsonl")
+	opts := &ctxbug.GenerateOptions{Samples: 2, Journal: journal, KeepErrors: true}
+	first, err := ctxbug.Generate(context.Background(), m, jobs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first) != 2*len(jobs) || first[1].Completion.Err != "rate limited" || first[0].Completion.Text == "" {
+		t.Fatalf("candidates: %+v", first)
+	}
+	calls := 0
+	counting := adapt.ModelFunc("G", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+		calls++
+		return m.Complete(ctx, req)
+	})
+	second, err := ctxbug.Generate(context.Background(), counting, jobs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 0 {
+		t.Errorf("the resumed generation asked the model %d times", calls)
+	}
+	if diff := cmp.Diff(first, second); diff != "" {
+		t.Errorf("resumed generation differs (-want +got):\n%s", diff)
+	}
+	// Without KeepErrors the errored sample is asked for again.
+	opts.KeepErrors = false
+	if _, err := ctxbug.Generate(context.Background(), counting, jobs, opts); err != nil {
+		t.Fatal(err)
+	}
+	if calls != len(jobs) {
+		t.Errorf("asked %d times, want once per job for the errored sample", calls)
+	}
+	// Another model's journal is refused.
+	other := adapt.ModelFunc("H", m.Complete)
+	if _, err := ctxbug.Generate(context.Background(), other, jobs, opts); !errors.Is(err, adapt.ErrJournalMismatch) {
+		t.Errorf("another model's journal: %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package versioned_test
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -109,6 +110,43 @@ func TestSelfDebugRepairs(t *testing.T) {
 	}
 	if got, want := g.Hidden().String(), "0.0±0.0"; got != want {
 		t.Errorf("greedy hidden rate %s, want %s", got, want)
+	}
+
+	// With a journal, every round resumes: a second run asks nothing and
+	// gives the same results.
+	dir := t.TempDir()
+	jopts := &versioned.RunOptions{Evaluate: adapt.Options{Runner: sb, Journal: filepath.Join(dir, "sd.jsonl")}}
+	j1, err := versioned.Run(ctx, []adapt.Task{task}, &scripted{wrong: wrong, right: right, want: "AssertionError"}, versioned.SelfDebug, jopts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resumed := &scripted{wrong: wrong, right: right, want: "AssertionError"}
+	j2, err := versioned.Run(ctx, []adapt.Task{task}, resumed, versioned.SelfDebug, jopts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resumed.prompts) != 0 {
+		t.Errorf("the resumed run sent %d prompts", len(resumed.prompts))
+	}
+	if diff := cmp.Diff(s, j1); diff != "" {
+		t.Errorf("journaled run differs (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(j1, j2); diff != "" {
+		t.Errorf("resumed run differs (-want +got):\n%s", diff)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sd.repair1.jsonl")); err != nil {
+		t.Errorf("the repair round's journal: %v", err)
+	}
+
+	// A model error is unscored, not a failure: left out of the rates.
+	broken := adapt.ModelFunc("broken", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+		return nil, errors.New("503")
+	})
+	two := medianTask(t)
+	two.ID = "median-2"
+	_, err = versioned.Run(ctx, []adapt.Task{task, two}, broken, versioned.Greedy, &versioned.RunOptions{Evaluate: adapt.Options{Runner: sb, Attempts: 1}})
+	if !errors.Is(err, adapt.ErrNothingScored) {
+		t.Errorf("every request failed: %v, want ErrNothingScored", err)
 	}
 
 	// A model that is right at once is not asked again.
