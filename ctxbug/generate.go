@@ -104,4 +104,3 @@ func JobTask(j *Job) *adapt.Task {
 	t.Code = j.Obfuscated.Code
 	return &t
 }
-
