@@ -124,16 +124,16 @@
 // trace; the verdict is on the hidden tests). The prompts render the
 // library as lib==ver (module@version for Go), or by name alone with
 // PromptOptions.NoVersion; [RepairMessages] renders the repair prompt.
-// Run is built on adapt.Evaluate, one call per round: adapt cannot
-// express a second prompt that depends on the first answer's test
-// results, so each repair round is an Evaluate over the failed tasks
-// with a template that looks up the earlier attempt, and the model is
-// wrapped to keep the completions (adapt's report has their outcomes,
-// not their text). What adapt would need to run it in one Evaluate: a
-// repair hook in adapt.Options (the task, the sample's result and its
-// completion in, the next prompt out) or an exported check of one
-// completion, and completion texts in its report. Run keeps no journal:
-// an interrupted protocol run starts again.
+// Run is built on adapt.Evaluate, one call per round: each repair round
+// is an Evaluate over the failed tasks with a template that shows the
+// earlier attempt (read from the completion adapt's report keeps with
+// each sample). With RunOptions.Evaluate.Journal set, the first round
+// journals to that file and repair round r to the same name with
+// ".repair<r>" before the extension, so an interrupted protocol run
+// resumes every round where it stopped. adapt's scoring rules hold: a task
+// whose final answer is a model or infrastructure error (after retries) is
+// unscored ([TaskResult].Unscored) and left out of every rate, never
+// counted as a failure.
 //
 // [Results] gives the hidden and visible success rates and the API hit
 // rate ([APIHit]: every ground-truth API called, import aliases resolved;

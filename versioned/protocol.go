@@ -306,7 +306,17 @@ func splitList(s string) []string {
 // String describes the results in one line, for logs.
 func (r *Results) String() string {
 	h, v := r.Rate(func(t *TaskResult) (bool, bool) { return t.Hidden, true }), r.Rate(func(t *TaskResult) (bool, bool) { return t.Visible, true })
-	return fmt.Sprintf("%s/%s: hidden %d/%d, visible %d/%d", r.Model, r.Protocol, h.Passed, h.N, v.Passed, v.N)
+	s := fmt.Sprintf("%s/%s: hidden %d/%d, visible %d/%d", r.Model, r.Protocol, h.Passed, h.N, v.Passed, v.N)
+	unscored := 0
+	for i := range r.Tasks {
+		if r.Tasks[i].Unscored != "" {
+			unscored++
+		}
+	}
+	if unscored > 0 {
+		s += fmt.Sprintf(", %d unscored (model or infrastructure errors, left out)", unscored)
+	}
+	return s
 }
 
 func firstLine(s string) string {

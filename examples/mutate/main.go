@@ -149,7 +149,11 @@ func main() {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	fmt.Printf("\nmodel %s: pass@1 %.3f over %d valid tasks\n", m.Name(), rep.PassAtK[0].Value, rep.Valid)
+	if p1, ok := rep.Score(1); ok {
+		fmt.Printf("\nmodel %s: pass@1 %.3f over %d of %d valid tasks\n", m.Name(), p1, rep.PassAtK[0].Tasks, rep.Valid)
+	} else {
+		fmt.Printf("\nmodel %s: no pass@1 (%d valid tasks, %d unscored)\n", m.Name(), rep.Valid, len(rep.Unscored))
+	}
 	fmt.Printf("%-40s %7s %7s %9s %12s %9s\n", "operators", "samples", "passed", "restored", "alternative", "reversed")
 	for _, k := range keys {
 		r := rows[k]

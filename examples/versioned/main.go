@@ -119,7 +119,10 @@ func main() {
 		}
 		log.Print(res)
 		for _, t := range res.Tasks {
-			if !t.Valid {
+			switch {
+			case t.Unscored != "":
+				log.Printf("  unscored %s: %s", t.Task, firstLine(t.Unscored))
+			case !t.Valid:
 				log.Printf("  invalid %s: %s", t.Task, firstLine(t.Invalid))
 			}
 		}
