@@ -128,6 +128,10 @@ func TestInfraErrorsDoNotLowerScores(t *testing.T) {
 	require.NoError(t, rep.WriteMarkdown(&md))
 	assert.Contains(t, md.String(), "| pass@3 (task, over 2 tasks) | 100.00% |")
 	assert.Contains(t, md.String(), "| t00 | pass@3 | 1 of 3 samples scored")
+	var cmpTable bytes.Buffer
+	require.NoError(t, adapt.WriteComparison(&cmpTable, rep))
+	assert.Contains(t, cmpTable.String(), "| pass@3 (task) | 100.00% of 2 |")
+	assert.Contains(t, cmpTable.String(), "| unscored tasks | 1 |")
 	var csv bytes.Buffer
 	require.NoError(t, rep.WriteCSV(&csv))
 	assert.Contains(t, csv.String(), "t00,true,1,1,1.000000,,", "no pass@3 for a task with one scored sample")

@@ -657,8 +657,10 @@ func WriteComparison(w io.Writer, reports ...*Report) error {
 	slices.Sort(ks)
 	for _, k := range ks {
 		row(fmt.Sprintf("pass@%d (task)", k), func(r *Report) string {
-			if v, ok := r.Score(k); ok {
-				return pct(v) + "%"
+			for _, s := range r.PassAtK {
+				if s.K == k {
+					return fmt.Sprintf("%s%% of %d", pct(s.Value), s.Tasks)
+				}
 			}
 			return "-"
 		})
@@ -666,11 +668,12 @@ func WriteComparison(w io.Writer, reports ...*Report) error {
 	row("pass@1 (adaptation)", func(r *Report) string {
 		for _, s := range r.AdaptationPassAtK {
 			if s.K == 1 {
-				return fmt.Sprintf("%s%% of %d", pct(s.Value), r.Adaptations)
+				return fmt.Sprintf("%s%% of %d", pct(s.Value), s.Tasks)
 			}
 		}
 		return "-"
 	})
+	row("unscored tasks", func(r *Report) string { return strconv.Itoa(len(r.Unscored)) })
 	for _, o := range Outcomes {
 		any := false
 		for _, r := range reports {
