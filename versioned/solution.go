@@ -13,7 +13,8 @@ import (
 // ground_truth_solutions.jsonl or a model's saved answers) is scored by
 // adapt.Evaluate like any model. An answer that holds a code fence is
 // passed as it is, for adapt's extraction; any other answer is the module
-// itself and is fenced. A task with no solution gets a failed sample.
+// itself and is fenced. A task with no solution is a model error:
+// unscored and listed, never counted as a failure (adapt's scoring rules).
 func SolutionModel(name string, solutions []Solution) adapt.Model {
 	m := solutionModel{name: name, answers: make(map[string]string, len(solutions))}
 	for _, s := range solutions {
