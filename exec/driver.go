@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -233,13 +234,29 @@ type event struct {
 	exit     int // done: the framework's exit code, where it has one
 }
 
+// reporterMark is what a reporter writes first on stderr, before any code
+// of the job runs; stripMark takes it off the captured stderr.
+const reporterMark = "\x1eadaptbench reporter started\n"
+
+// stripMark returns stderr without the reporter's mark.
+func stripMark(stderr []byte) []byte {
+	if rest, ok := bytes.CutPrefix(stderr, []byte(reporterMark)); ok {
+		if len(rest) == 0 {
+			return nil
+		}
+		return rest
+	}
+	return stderr
+}
+
 // assembly is what assemble needs besides the events.
 type assembly struct {
 	events []event
 	run    Result
 	// needHello says the stream must start with a hello event; without one
 	// the reporter did not start, which is a harness failure unless a limit
-	// explains it.
+	// explains it, or the reporter's mark on stderr says it did start (the
+	// job then deleted or replaced the results: its tests did not report).
 	needHello bool
 	// what names the test process in messages ("the test process").
 	what string
@@ -300,7 +317,7 @@ func assemble(a assembly) (tests []TestResult, compile *CompileError, done bool,
 			done = true
 		}
 	}
-	if a.needHello && !hello && !limitStatus(a.run.Status) {
+	if a.needHello && !hello && !limitStatus(a.run.Status) && !bytes.HasPrefix(a.run.Stderr, []byte(reporterMark)) {
 		return nil, nil, false, fmt.Errorf("exec: the %s did not start (%s): %s", a.what, a.run.Detail, tail(a.run.Stderr, 2048))
 	}
 	if len(compiles) > 0 {
@@ -381,6 +398,7 @@ func tail(b []byte, n int) string {
 
 // scratch is a driver's private directory inside a workspace.
 type scratch struct {
+	root string // the workspace, absolute
 	host string // absolute host path
 	rel  string // path relative to the workspace, which is the job's cwd
 }
@@ -401,7 +419,20 @@ func newScratch(dir string) (scratch, error) {
 	if err := os.Mkdir(host, 0o755); err != nil {
 		return scratch{}, fmt.Errorf("exec: make scratch directory: %w", err)
 	}
-	return scratch{host: host, rel: rel}, nil
+	return scratch{root: abs, host: host, rel: rel}, nil
+}
+
+// maxReport bounds what a driver reads of a file the job wrote.
+const maxReport = 32 * MiB
+
+// read reads a file the job wrote in s, as ReadWorkspaceFile does: a
+// missing file is no data; a file the job replaced by a link, a FIFO or a
+// device is no data either (the tests then did not report: a verdict about
+// the code, never a host read of something else); a file past maxReport
+// gives its first maxReport bytes.
+func (s scratch) read(name string) []byte {
+	b, _ := ReadWorkspaceFile(s.root, s.rel+"/"+name, maxReport)
+	return b
 }
 
 func (s scratch) remove() { os.RemoveAll(s.host) }

@@ -133,11 +133,7 @@ func (d GoTest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, erro
 	if err != nil {
 		return suite, runErr("run go test binary", res, err)
 	}
-	list, _ := os.ReadFile(filepath.Join(sc.host, "list"))
-	raw, err := os.ReadFile(filepath.Join(sc.host, "out"))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return suite, fmt.Errorf("exec: read go test output: %w", err)
-	}
+	list, raw := sc.read("list"), sc.read("out")
 	conv, err := test2json(ctx, goBin, raw)
 	if err != nil {
 		return suite, err

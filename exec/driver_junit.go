@@ -3,7 +3,6 @@ package exec
 import (
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -311,11 +310,8 @@ func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error
 	if err != nil {
 		return suite, runErr("run JUnit", res, err)
 	}
-	data, err := os.ReadFile(filepath.Join(sc.host, "results.jsonl"))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return suite, fmt.Errorf("exec: JUnit: read results: %w", err)
-	}
-	tests, _, _, err := assemble(assembly{events: parseEvents(data), run: res, needHello: true, what: "test JVM"})
+	tests, _, _, err := assemble(assembly{events: parseEvents(sc.read("results.jsonl")), run: res, needHello: true, what: "test JVM"})
+	suite.Run.Stderr = stripMark(suite.Run.Stderr)
 	if err != nil {
 		return suite, err
 	}

@@ -242,6 +242,9 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
     public static void main(String[] args) throws Exception {
         out = new FileOutputStream(args[0], true);
         emit("e", "hello", "v", raw("1"));
+        // The same on stderr, which the job cannot take back.
+        System.err.print("\u001eadaptbench reporter started\n");
+        System.err.flush();
         List<String> scan = new ArrayList<>();
         List<String> names = new ArrayList<>();
         boolean sel = false;

@@ -3,11 +3,7 @@ package exec
 import (
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -128,12 +124,9 @@ func runPythonReporter(ctx context.Context, r Runner, spec TestSpec, python, pro
 	if err != nil {
 		return suite, runErr("run "+framework, res, err)
 	}
-	data, err := os.ReadFile(filepath.Join(sc.host, "results.jsonl"))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return suite, fmt.Errorf("exec: read %s results: %w", framework, err)
-	}
-	events := parseEvents(data)
+	events := parseEvents(sc.read("results.jsonl"))
 	tests, compile, done, err := assemble(assembly{events: events, run: res, needHello: true, what: framework + " process"})
+	suite.Run.Stderr = stripMark(suite.Run.Stderr)
 	if err != nil {
 		return suite, err
 	}

@@ -24,6 +24,7 @@ import resource
 import select
 import shutil
 import signal
+import stat
 import sys
 import time
 import traceback
@@ -41,23 +42,84 @@ def _preload(names):
             pass
 
 
-def _force_remove(path):
-    shutil.rmtree(path, ignore_errors=True)
-    if not os.path.lexists(path):
+# Everything below walks what a job left: iteratively (a job's 10,000
+# nested directories must not raise RecursionError here), with lstat only
+# (no link is ever followed), and with caps on what it reads.
+MAX_ENTRIES = 50000
+
+
+def _remove_tree(path):
+    # rm -rf that never follows a link, never recurses in Python and holds
+    # two descriptors at most, so that no depth (a job can nest directories
+    # past PATH_MAX) stops it: it descends by openat and climbs back by
+    # "..", with the names on its way in a list. A directory the job made
+    # unwritable (chmod 000) gets its owner's rights back first.
+    try:
+        st = os.lstat(path)
+    except OSError:
         return
+    if not stat.S_ISDIR(st.st_mode):
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+        return
+    parent, name = os.path.split(path.rstrip('/'))
     try:
         os.chmod(path, 0o700)
+        cur = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return
+    names = []
+    try:
+        while True:
+            down = None
+            try:
+                entries = list(os.scandir(cur))
+            except OSError:
+                entries = []
+            for e in entries:
+                try:
+                    is_dir = stat.S_ISDIR(os.lstat(e.name, dir_fd=cur).st_mode)
+                except OSError:
+                    continue
+                if is_dir:
+                    if down is None:
+                        down = e.name
+                    continue
+                try:
+                    os.unlink(e.name, dir_fd=cur)
+                except OSError:
+                    pass
+            if down is not None:
+                try:
+                    os.chmod(down, 0o700, dir_fd=cur)
+                    nxt = os.open(down, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=cur)
+                except OSError:
+                    try:
+                        os.rmdir(down, dir_fd=cur)
+                    except OSError:
+                        return  # cannot go further: leave it
+                    continue
+                os.close(cur)
+                cur = nxt
+                names.append(down)
+                continue
+            if not names:
+                break
+            up = os.open('..', os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=cur)
+            os.close(cur)
+            cur = up
+            try:
+                os.rmdir(names.pop(), dir_fd=cur)
+            except OSError:
+                return
+    finally:
+        os.close(cur)
+    try:
+        os.rmdir(path)
     except OSError:
         pass
-    # A job can leave directories it made unwritable (chmod 000) to survive
-    # the wipe: give every directory back its owner's rights first.
-    for root, dirs, _ in os.walk(path, topdown=True, onerror=lambda e: None):
-        for d in dirs:
-            try:
-                os.chmod(os.path.join(root, d), 0o700, follow_symlinks=False)
-            except OSError:
-                pass
-    shutil.rmtree(path, ignore_errors=True)
 
 
 def _wipe(path):
@@ -66,42 +128,100 @@ def _wipe(path):
     except OSError:
         return
     for e in entries:
-        p = os.path.join(path, e)
-        try:
-            if os.path.isdir(p) and not os.path.islink(p):
-                _force_remove(p)
-            else:
-                os.unlink(p)
-        except OSError:
-            pass
+        _remove_tree(os.path.join(path, e))
 
 
 def _snapshot():
+    # What is under WORK: relative path -> (size, mtime, regular?), and the
+    # number of entries it could not list (too deep, too many).
     snap = {}
-    for root, dirs, files in os.walk(WORK):
-        for f in files:
-            p = os.path.join(root, f)
-            try:
-                st = os.lstat(p)
-            except OSError:
-                continue
-            snap[os.path.relpath(p, WORK)] = (st.st_size, st.st_mtime_ns)
-    return snap
+    stack = ['']
+    seen = skipped = 0
+    while stack:
+        rel = stack.pop()
+        try:
+            it = os.scandir(os.path.join(WORK, rel) if rel else WORK)
+        except OSError:
+            skipped += 1
+            continue
+        with it:
+            for e in it:
+                seen += 1
+                if seen > MAX_ENTRIES:
+                    return snap, skipped + 1
+                r = rel + '/' + e.name if rel else e.name
+                try:
+                    st = e.stat(follow_symlinks=False)
+                except OSError:
+                    skipped += 1
+                    continue
+                if stat.S_ISDIR(st.st_mode):
+                    stack.append(r)
+                else:
+                    snap[r] = (st.st_size, st.st_mtime_ns, stat.S_ISREG(st.st_mode))
+    return snap, skipped
 
 
-def _head_tail(path, keep):
+def _read_regular(path, limit):
+    # At most limit bytes of a regular file, opened without following a
+    # link and without blocking (a FIFO); None for anything else.
     try:
-        size = os.path.getsize(path)
-        with open(path, 'rb') as f:
-            if size <= keep:
-                return f.read(), size
-            half = keep // 2
-            head = f.read(half)
-            f.seek(size - half)
-            tail = f.read(half)
-            return head + b'\n... [%d bytes omitted] ...\n' % (size - 2 * half) + tail, size
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
-        return b'', 0
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        chunks, left = [], limit
+        while left > 0:
+            b = os.read(fd, min(left, 1 << 20))
+            if not b:
+                break
+            chunks.append(b)
+            left -= len(b)
+        return b''.join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+class _Capture:
+    # The first and last keep/2 bytes of a stream, and its length.
+    def __init__(self, keep):
+        self.keep, self.count = keep, 0
+        self.head, self.tail = bytearray(), bytearray()
+
+    def feed(self, b):
+        self.count += len(b)
+        half = self.keep // 2
+        if len(self.head) < self.keep and self.count <= self.keep:
+            self.head += b
+            return
+        if len(self.head) > half:
+            self.tail, self.head = self.head[half:], self.head[:half]
+        self.tail += b
+        if len(self.tail) > half:
+            del self.tail[:len(self.tail) - half]
+
+    def value(self):
+        if self.count <= self.keep:
+            return bytes(self.head)
+        return bytes(self.head) + b'\n... [%d bytes omitted] ...\n' % (self.count - len(self.head) - len(self.tail)) + bytes(self.tail)
+
+
+def _drain(fd, cap, limit):
+    # Reads what the pipe holds now (up to limit bytes); False at its end.
+    try:
+        b = os.read(fd, limit)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    if not b:
+        return False
+    cap.feed(b)
+    return True
 
 
 _codecache = {}
@@ -137,16 +257,17 @@ def _cpu_usage_reader():
 _cpu_usage = None
 
 
-def _child(req, out_path, err_path):
-    # Runs in the forked child; never returns.
+MEMORY_FD = 1023
+
+
+def _child(req, out_w, err_w, mem_w):
+    # Runs in the forked child; never returns. Its stdout and stderr are
+    # pipes the server reads: nothing the job does takes back what it wrote.
     try:
         os.setsid()
-        fd = os.open(out_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        os.dup2(fd, 1)
-        os.close(fd)
-        fd = os.open(err_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        os.dup2(fd, 2)
-        os.close(fd)
+        os.dup2(out_w, 1)
+        os.dup2(err_w, 2)
+        os.dup2(mem_w, MEMORY_FD)
         stdin = _unb64(req.get('stdin') or '')
         r, w = os.pipe()
         if len(stdin) <= 60000:
@@ -160,7 +281,8 @@ def _child(req, out_path, err_path):
             fd = os.open('/dev/null', os.O_RDONLY)
             os.dup2(fd, 0)
             os.close(fd)
-        os.closerange(3, 65536)
+        os.closerange(3, MEMORY_FD)
+        os.closerange(MEMORY_FD + 1, 65536)
         os.chdir(WORK)
         os.environ.clear()
         os.environ.update(req.get('env') or {})
@@ -209,7 +331,7 @@ def _child(req, out_path, err_path):
         except MemoryError:
             status = 1
             try:
-                open('/tmp/.io/memory', 'w').close()
+                os.write(MEMORY_FD, b'm')
                 traceback.print_exc()
             except BaseException:
                 pass
@@ -261,10 +383,7 @@ def serve(req):
         os.makedirs(os.path.dirname(p), exist_ok=True)
         with open(p, 'wb') as f:
             f.write(_unb64(data))
-    before = _snapshot()
-    io_dir = '/tmp/.io'
-    os.makedirs(io_dir, exist_ok=True)
-    out_path, err_path = io_dir + '/out', io_dir + '/err'
+    before, _ = _snapshot()
     wall = req.get('wall') or 0
     if req['mode'] == 'c':
         code = _codecache.get(req['target'])
@@ -279,23 +398,42 @@ def serve(req):
         req['_code'] = code
     cpu_limit = int((req.get('cpu') or 0) * 1e9)
     cpu0 = _cpu_usage() if _cpu_usage and cpu_limit else None
+    keep = req.get('keep') or 65536
+    output = req.get('output') or 0
+    caps = [_Capture(keep), _Capture(keep)]
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    mem_r, mem_w = os.pipe()
     start = time.monotonic()
     pid = os.fork()
     if pid == 0:
-        _child(req, out_path, err_path)
+        _child(req, out_w, err_w, mem_w)
+    for fd in (out_w, err_w, mem_w):
+        os.close(fd)
     pfd = os.pidfd_open(pid)
-    timed_out = cpu_out = False
+    timed_out = cpu_out = out_over = False
     poll = select.poll()
     poll.register(pfd, select.POLLIN)
-    while True:
+    streams = {out_r: caps[0], err_r: caps[1]}
+    for fd in streams:
+        os.set_blocking(fd, False)
+        poll.register(fd, select.POLLIN)
+    exited = False
+    while not exited:
         left = None if wall <= 0 else max(0, wall - (time.monotonic() - start))
         step = left
         if cpu0 is not None:
             step = 0.01 if step is None else min(step, 0.01)
-        ready = poll.poll(None if step is None else int(step * 1000) + 1)
-        if ready:
+        for fd, ev in poll.poll(None if step is None else int(step * 1000) + 1):
+            if fd == pfd:
+                exited = True
+            elif not _drain(fd, streams[fd], 1 << 16):
+                poll.unregister(fd)
+        if output and caps[0].count + caps[1].count > output:
+            out_over = True
+        elif exited:
             break
-        if cpu0 is not None and _cpu_usage() - cpu0 >= cpu_limit:
+        elif cpu0 is not None and _cpu_usage() - cpu0 >= cpu_limit:
             cpu_out = True
         elif wall > 0 and time.monotonic() - start >= wall:
             timed_out = True
@@ -310,6 +448,23 @@ def serve(req):
     os.close(pfd)
     elapsed = time.monotonic() - start
     _kill_all()
+    # Every writer is gone: read what is left, up to the output limit.
+    for fd, cap in streams.items():
+        while not output or caps[0].count + caps[1].count <= output + (1 << 16):
+            try:
+                b = os.read(fd, 1 << 16)
+            except OSError:
+                break
+            if not b:
+                break
+            cap.feed(b)
+        os.close(fd)
+    os.set_blocking(mem_r, False)
+    try:
+        memory = bool(os.read(mem_r, 1))
+    except OSError:
+        memory = False
+    os.close(mem_r)
     cpu_ns = int((ru.ru_utime + ru.ru_stime) * 1e9)
     if cpu0 is not None:
         cpu_ns = max(cpu_ns, _cpu_usage() - cpu0)
@@ -319,28 +474,31 @@ def serve(req):
         rep['exit'] = os.WEXITSTATUS(wstatus)
     elif os.WIFSIGNALED(wstatus):
         rep['signal'] = os.WTERMSIG(wstatus)
-    keep = req.get('keep') or 65536
-    out, nout = _head_tail(out_path, keep)
-    err, nerr = _head_tail(err_path, keep)
+    out, err = caps[0].value(), caps[1].value()
     rep['stdout'], rep['stderr'] = _b64(out).decode(), _b64(err).decode()
-    rep['out_bytes'] = nout + nerr
-    rep['memory'] = os.path.exists(io_dir + '/memory')
+    rep['out_bytes'] = caps[0].count + caps[1].count
+    if out_over:
+        rep['out_bytes'] = max(rep['out_bytes'], output + 1)
+    rep['memory'] = memory
     files, total = {}, 0
-    for rel, st in _snapshot().items():
+    after, skipped = _snapshot()
+    dropped = []
+    for rel, st in sorted(after.items()):
         if before.get(rel) == st:
             continue
-        p = os.path.join(WORK, rel)
-        try:
-            size = os.path.getsize(p)
-            if total + size > 8 << 20:
-                rep['files_truncated'] = True
-                continue
-            with open(p, 'rb') as f:
-                files[rel] = _b64(f.read()).decode()
-            total += size
-        except OSError:
-            pass
+        if not st[2] or total + st[0] > 8 << 20:
+            dropped.append(rel)
+            continue
+        data = _read_regular(os.path.join(WORK, rel), (8 << 20) - total)
+        if data is None:
+            dropped.append(rel)
+            continue
+        files[rel] = _b64(data).decode()
+        total += len(data)
     rep['files'] = files
+    if dropped or skipped:
+        rep['files_dropped'] = dropped[:20]
+        rep['files_dropped_count'] = len(dropped) + skipped
     _wipe('/tmp')
     _wipe('/dev/shm')
     return rep

@@ -145,6 +145,7 @@ type pyJob struct {
 	Wall     float64           `json:"wall"`
 	CPU      float64           `json:"cpu"`
 	Keep     int               `json:"keep"`
+	Output   int64             `json:"output"`
 	Files    map[string]string `json:"files"`
 	Dirs     []string          `json:"dirs"`
 	Stdin    string            `json:"stdin"`
@@ -163,6 +164,8 @@ type pyReply struct {
 	Stderr    []byte            `json:"stderr"`
 	OutBytes  int64             `json:"out_bytes"`
 	Memory    bool              `json:"memory"`
+	Dropped   []string          `json:"files_dropped"`
+	NDropped  int               `json:"files_dropped_count"`
 	Files     map[string][]byte `json:"files"`
 	Truncated bool              `json:"files_truncated"`
 }
@@ -221,12 +224,13 @@ func (f *ForkServer) parse(job Job, lim Limits, env []string) (*pyJob, bool) {
 	if lim.Memory.set() {
 		req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_AS", uint64(lim.Memory), uint64(lim.Memory)})
 	}
-	fsize := lim.FileSize
-	if lim.Output.set() && (!fsize.set() || lim.Output+1 < fsize) {
-		fsize = lim.Output + 1
+	// stdout and stderr are pipes the server reads and counts, so files
+	// get the same size limit as in the Sandbox.
+	if lim.FileSize.set() {
+		req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_FSIZE", uint64(lim.FileSize), uint64(lim.FileSize)})
 	}
-	if fsize.set() {
-		req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_FSIZE", uint64(fsize), uint64(fsize)})
+	if lim.Output.set() {
+		req.Output = int64(lim.Output)
 	}
 	if lim.OpenFiles > 0 {
 		req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_NOFILE", lim.OpenFiles, lim.OpenFiles})
@@ -378,6 +382,7 @@ func (f *ForkServer) result(job Job, lim Limits, rep pyReply) (Result, error) {
 	if rep.Exit != nil {
 		res.ExitCode = *rep.Exit
 	}
+	res.NotCopied, res.NotCopiedFiles = rep.NDropped, rep.Dropped
 	if job.Dir != "" {
 		for rel, data := range rep.Files {
 			p := filepath.Join(job.Dir, filepath.FromSlash(rel))

@@ -150,6 +150,12 @@ type Result struct {
 	PeakMemory Size `json:"peak_memory"`
 	// Detail says in words why the verdict is what it is, for reports.
 	Detail string `json:"detail,omitempty"`
+	// NotCopied counts the files a ForkServer job wrote in its workspace
+	// that were not copied back to Job.Dir (anything but a regular file,
+	// or past the 8 MiB copy-back cap), and names the first of them. A
+	// Sandbox job writes Job.Dir itself and copies nothing.
+	NotCopied      int      `json:"not_copied,omitempty"`
+	NotCopiedFiles []string `json:"not_copied_files,omitempty"`
 }
 
 // Passed reports whether the job exited 0 within its limits.

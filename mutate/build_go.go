@@ -142,6 +142,20 @@ func (g *GoModule) Close() error {
 	return errors.Join(os.RemoveAll(g.dir), os.RemoveAll(g.scratch))
 }
 
+// freshRunDir makes the run directory anew before a job, so that nothing a
+// job left there (a link in place of the directory or of a file the host
+// writes) is followed; runMu is held.
+func (g *GoModule) freshRunDir() error {
+	d := filepath.Join(g.dir, runDir)
+	if err := os.RemoveAll(d); err != nil {
+		return err
+	}
+	if err := os.Mkdir(d, 0o777); err != nil {
+		return err
+	}
+	return os.Chmod(d, 0o777) // past the umask: the job's user writes here
+}
+
 // runDir is the directory of the module copy that holds the test binary
 // and its output during a run.
 const runDir = ".adaptbench-mutate"
@@ -222,6 +236,9 @@ func (g *GoModule) run(ctx context.Context, bin string, tests []string, collect 
 	defer g.runMu.Unlock()
 	local := filepath.Join(g.dir, runDir, "pkg.test")
 	outPath := filepath.Join(g.dir, runDir, "out")
+	if err := g.freshRunDir(); err != nil {
+		return nil, res, fmt.Errorf("mutate: %w", err)
+	}
 	if err := linkOrCopy(bin, local); err != nil {
 		return nil, res, fmt.Errorf("mutate: %w", err)
 	}
@@ -238,7 +255,9 @@ func (g *GoModule) run(ctx context.Context, bin string, tests []string, collect 
 	if collect != nil {
 		collect() // before another job may take the workspace
 	}
-	raw, _ := os.ReadFile(outPath)
+	// The job could write the run directory: read beneath it, links
+	// refused (exec.ReadWorkspaceFile).
+	raw, _ := exec.ReadWorkspaceFile(g.dir, runDir+"/out", 64*exec.MiB)
 	passed = map[string]bool{}
 	for _, m := range goResultRE.FindAllSubmatch(raw, -1) {
 		if string(m[1]) == "PASS" {
@@ -274,7 +293,10 @@ func (g *GoModule) Tests(ctx context.Context) ([]string, error) {
 	defer os.Remove(bin)
 	g.runMu.Lock()
 	local := filepath.Join(g.dir, runDir, "pkg.test")
-	err = linkOrCopy(bin, local)
+	err = g.freshRunDir()
+	if err == nil {
+		err = linkOrCopy(bin, local)
+	}
 	var res exec.Result
 	if err == nil {
 		res, err = g.runner.Run(ctx, exec.Job{Dir: g.dir, Args: []string{exec.WorkDir + "/" + runDir + "/pkg.test", "-test.list", "^Test"}, Limits: g.cfg.Limits})
@@ -322,7 +344,7 @@ func (g *GoModule) Coverage(ctx context.Context, test string) (Lines, error) {
 	var b []byte
 	var readErr error
 	_, res, err := g.run(ctx, bin, []string{test}, func() {
-		b, readErr = os.ReadFile(path)
+		b, readErr = exec.ReadWorkspaceFile(g.dir, runDir+"/"+prof, 64*exec.MiB)
 		os.Remove(path)
 	}, "-test.coverprofile="+exec.WorkDir+"/"+runDir+"/"+prof)
 	if err != nil {
