@@ -343,19 +343,24 @@ func (c *jobCgroup) peakMemory() (Size, bool) {
 	return Size(n), ok
 }
 
-func (c *jobCgroup) oomKilled() bool {
+func (c *jobCgroup) oomKilled() bool { return c.oomCount() > 0 }
+
+// oomCount is how often the memory limit has killed a process of the
+// cgroup (or, where the kernel does not count that, hit the limit) since
+// it was made.
+func (c *jobCgroup) oomCount() int64 {
 	if c == nil || c.memory == "" {
-		return false
+		return 0
 	}
 	if c.layout.v2 {
 		n, _ := readKey(c.memory, "memory.events", "oom_kill")
-		return n > 0
+		return n
 	}
 	if n, ok := readKey(c.memory, "memory.oom_control", "oom_kill"); ok {
-		return n > 0
+		return n
 	}
 	n, _ := readInt(c.memory, "memory.failcnt")
-	return n > 0
+	return n
 }
 
 func (c *jobCgroup) pidsLimited() bool {

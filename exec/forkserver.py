@@ -358,6 +358,24 @@ def _child(req, out_w, err_w, mem_w):
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
+def _remove_ipc():
+    # SysV shared memory, message queues and semaphores outlive the job
+    # that made them (and shared memory stays charged to this server's
+    # memory cgroup): remove every one this IPC namespace holds. (POSIX
+    # message queues are denied by the seccomp filter; POSIX shared memory
+    # and semaphores are files in /dev/shm, which is wiped.)
+    for kind, ctl in (('shm', _libc.shmctl), ('msg', _libc.msgctl), ('sem', _libc.semctl)):
+        try:
+            with open('/proc/sysvipc/' + kind) as f:
+                lines = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if len(fields) > 1:
+                ctl(int(fields[1]), 0, None)  # IPC_RMID
+
+
 def _kill_all():
     # Kill every process of this PID namespace but us (and the init, which
     # the kernel spares), then reap them.
@@ -448,6 +466,7 @@ def serve(req):
     os.close(pfd)
     elapsed = time.monotonic() - start
     _kill_all()
+    _remove_ipc()
     # Every writer is gone: read what is left, up to the output limit.
     for fd, cap in streams.items():
         while not output or caps[0].count + caps[1].count <= output + (1 << 16):

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -95,6 +96,10 @@ type pyServer struct {
 	done    chan struct{}
 	res     Result
 	err     error
+	// cg is the cgroup of the server's sandbox job: the Go side reads the
+	// CPU time and the OOM kills of each job there itself, out of reach of
+	// a job that stops or fools its server.
+	cg atomic.Pointer[jobCgroup]
 }
 
 // NewForkServer returns a ForkServer over sb. Servers start when jobs need
@@ -311,7 +316,36 @@ func (f *ForkServer) Run(ctx context.Context, job Job) (Result, error) {
 	if lim.WallTime < 0 {
 		grace.Stop()
 	}
+	cg := srv.cg.Load()
+	oom0 := cg.oomCount()
+	cpu0, haveCPU := cg.cpuUsage()
+	var tick <-chan time.Time
+	var overSince time.Time
+	if haveCPU && lim.CPUTime > 0 {
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		tick = t.C
+	}
+wait:
 	select {
+	case <-tick:
+		// The server enforces the CPU limit itself; this is for a job
+		// that stopped its server (SIGSTOP) and burns on.
+		// (RLIMIT_CPU may have ended the job already: the server, stopped,
+		// says nothing.) The server had a second to answer first.
+		used, _ := cg.cpuUsage()
+		if used-cpu0 < lim.CPUTime {
+			goto wait
+		}
+		if overSince.IsZero() {
+			overSince = time.Now()
+		}
+		if time.Since(overSince) < time.Second {
+			goto wait
+		}
+		f.drop(srv)
+		return Result{Status: StatusCPUTime, ExitCode: -1, CPUTime: used - cpu0, WallTime: time.Since(start),
+			Detail: fmt.Sprintf("CPU time %s exceeded the limit %s (the fork server did not answer)", (used - cpu0).Round(time.Millisecond), lim.CPUTime)}, nil
 	case line, ok := <-srv.replies:
 		if !ok {
 			f.drop(srv)
@@ -327,7 +361,12 @@ func (f *ForkServer) Run(ctx context.Context, job Job) (Result, error) {
 			return Result{Status: StatusInternal, ExitCode: -1, Detail: err.Error()}, err
 		}
 		f.put(srv)
-		return f.result(job, lim, rep)
+		res, err := f.result(job, lim, rep)
+		if res.Status == StatusSignal && cg.oomCount() > oom0 {
+			// The kernel's OOM killer, not the job, sent the signal.
+			res.Status, res.Detail = StatusMemory, fmt.Sprintf("memory use exceeded %s (killed by the memory cgroup)", lim.Memory)
+		}
+		return res, err
 	case <-ctx.Done():
 		f.drop(srv)
 		return Result{Status: StatusCanceled, ExitCode: -1, WallTime: time.Since(start), Detail: "canceled by the caller"}, ctx.Err()
@@ -485,10 +524,11 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 	go func() {
 		defer close(s.done)
 		s.res, s.err = f.sb.Run(ctx, Job{
-			Args:   args,
-			Stdin:  inR,
-			Stdout: outW,
-			Limits: Limits{CPUTime: -1, WallTime: -1, Memory: mem, Processes: procs, Output: Unlimited, TmpSize: key.tmp, OpenFiles: 1024},
+			started: func(cg *jobCgroup) { s.cg.Store(cg) },
+			Args:    args,
+			Stdin:   inR,
+			Stdout:  outW,
+			Limits:  Limits{CPUTime: -1, WallTime: -1, Memory: mem, Processes: procs, Output: Unlimited, TmpSize: key.tmp, OpenFiles: 1024},
 		})
 		outW.Close()
 		inR.Close()

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"golang.org/x/sys/unix"
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/exec"
@@ -165,4 +166,166 @@ func TestForkServerJobCannotChooseItsVerdict(t *testing.T) {
 			assert.Equal(t, "['work'] []\n", string(next.Stdout), "the next job starts clean")
 		})
 	}
+}
+
+// kernelProbe tries, from inside a job, the kernel surface the seccomp
+// filter denies, and prints one "name result" line each: "ok" or the
+// errno's name.
+const kernelProbe = `
+import ctypes, errno, os, socket
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+buf = ctypes.create_string_buffer(4096)
+def sc(nr, *args):
+    ctypes.set_errno(0)
+    r = libc.syscall(ctypes.c_long(nr), *args)
+    return 'ok' if r >= 0 else errno.errorcode.get(ctypes.get_errno(), str(ctypes.get_errno()))
+def sock(*args):
+    try:
+        socket.socket(*args).close()
+        return 'ok'
+    except OSError as e:
+        return errno.errorcode.get(e.errno, str(e.errno))
+KEY_SPEC_SESSION, KEY_SPEC_USER = ctypes.c_long(-3), ctypes.c_long(-4)
+out = {
+    'keyctl': sc(250, ctypes.c_long(0), KEY_SPEC_SESSION, ctypes.c_long(0)),
+    'add_key': sc(248, b'user', b'adaptbench-probe', b'v', ctypes.c_long(1), KEY_SPEC_USER),
+    'request_key': sc(249, b'user', b'adaptbench-host-key', None, ctypes.c_long(0)),
+    'io_uring_setup': sc(425, ctypes.c_long(4), buf),
+    'userfaultfd': sc(323, ctypes.c_long(0)),
+    'perf_event_open': sc(298, buf, ctypes.c_long(0), ctypes.c_long(-1), ctypes.c_long(-1), ctypes.c_long(0)),
+    'bpf': sc(321, ctypes.c_long(0), buf, ctypes.c_long(64)),
+    'modify_ldt': sc(154, ctypes.c_long(0), buf, ctypes.c_long(16)),
+    'unshare_user': sc(272, ctypes.c_long(0x10000000)),
+    'unshare_mount': sc(272, ctypes.c_long(0x00020000)),
+    'mount_tmpfs': sc(165, b'none', b'/tmp', b'tmpfs', ctypes.c_long(0), None),
+    'chroot': sc(161, b'/tmp'),
+    'mq_open': sc(240, b'/adaptbench-q', ctypes.c_long(os.O_CREAT | os.O_RDWR), ctypes.c_long(0o600), None),
+    'ptrace': sc(101, ctypes.c_long(16), ctypes.c_long(1), None, None),
+    'af_vsock': sock(40, socket.SOCK_STREAM),
+    'af_packet': sock(17, socket.SOCK_RAW),
+    'netlink_audit': sock(16, socket.SOCK_RAW, 9),
+    'netlink_uevent': sock(16, socket.SOCK_RAW, 15),
+    'netlink_route': sock(16, socket.SOCK_RAW, 0),
+    'clone3': sc(435, None, ctypes.c_long(0)),
+}
+pid = os.fork()
+if pid == 0:
+    os._exit(0)
+os.waitpid(pid, 0)
+out['fork'] = 'ok'
+for k in sorted(out):
+    print(k, out[k])
+`
+
+// TestJobKernelSurface: the calls a job could use to get out of its
+// sandbox or to reach another job (nested namespaces, mounts, the key
+// store, io_uring, userfaultfd, perf, bpf, message queues, sockets past the
+// network namespace) are denied on both paths; fork and route netlink
+// (getaddrinfo) still work.
+func TestJobKernelSurface(t *testing.T) {
+	if _, err := os.Stat(python); err != nil {
+		t.Skip("no /usr/bin/python3")
+	}
+	want := map[string]string{
+		"keyctl": "EPERM", "add_key": "EPERM", "request_key": "EPERM",
+		"io_uring_setup": "EPERM", "userfaultfd": "EPERM", "perf_event_open": "EPERM", "bpf": "EPERM", "modify_ldt": "EPERM",
+		"unshare_user": "EPERM", "unshare_mount": "EPERM", "mount_tmpfs": "EPERM", "chroot": "EPERM",
+		"mq_open": "EPERM", "ptrace": "EPERM",
+		"af_vsock": "EPERM", "af_packet": "EPERM", "netlink_audit": "EPERM", "netlink_uevent": "EPERM",
+		"netlink_route": "ok", "clone3": "ENOSYS", "fork": "ok",
+	}
+	// A key in the caller's session keyring, readable by its possessor:
+	// without the filter and a fresh session keyring, request_key finds it.
+	id, err := unix.AddKey("user", "adaptbench-host-key", []byte("host-secret"), unix.KEY_SPEC_SESSION_KEYRING)
+	if err == nil {
+		defer unix.KeyctlInt(unix.KEYCTL_UNLINK, id, unix.KEY_SPEC_SESSION_KEYRING, 0, 0)
+	}
+	bothPaths(t, func(t *testing.T, r exec.Runner) {
+		res, err := r.Run(context.Background(), exec.Job{Args: py(kernelProbe)})
+		require.NoError(t, err)
+		require.Equal(t, exec.StatusOK, res.Status, "%s", res.Stderr)
+		got := map[string]string{}
+		for _, line := range strings.Split(strings.TrimSpace(string(res.Stdout)), "\n") {
+			k, v, _ := strings.Cut(line, " ")
+			got[k] = v
+		}
+		assert.Equal(t, want, got)
+	})
+}
+
+// TestNothingKeptBetweenJobs: SysV shared memory, message queues and
+// semaphores one job leaves are gone for the next (the fork server removes
+// them; the Sandbox gives each job its own IPC namespace).
+func TestNothingKeptBetweenJobs(t *testing.T) {
+	if _, err := os.Stat(python); err != nil {
+		t.Skip("no /usr/bin/python3")
+	}
+	const leave = `
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmat.restype = ctypes.c_void_p
+shm = libc.shmget(0x5ad, 64 << 20, 0o1666)
+assert shm >= 0, ctypes.get_errno()
+addr = libc.shmat(shm, None, 0)
+ctypes.memset(addr, 1, 64 << 20)
+assert libc.msgget(0x5ae, 0o1666) >= 0
+assert libc.semget(0x5af, 1, 0o1666) >= 0
+print('left')
+`
+	const look = "import glob\nfor k in ('shm', 'msg', 'sem'):\n    print(k, len(open('/proc/sysvipc/' + k).read().splitlines()) - 1)"
+	bothPaths(t, func(t *testing.T, r exec.Runner) {
+		res, err := r.Run(context.Background(), exec.Job{Args: py(leave)})
+		require.NoError(t, err)
+		require.Equal(t, "left\n", string(res.Stdout), "%s %s", res.Status, res.Stderr)
+		res, err = r.Run(context.Background(), exec.Job{Args: py(look)})
+		require.NoError(t, err)
+		assert.Equal(t, "shm 0\nmsg 0\nsem 0\n", string(res.Stdout), "%s", res.Stderr)
+	})
+}
+
+// TestForkServerJobStopsItsServer: a job that stops its server (SIGSTOP,
+// it has the server's user) and burns CPU still gets its CPU verdict,
+// measured from Go through the server's cgroup; the next job runs.
+func TestForkServerJobStopsItsServer(t *testing.T) {
+	if _, err := os.Stat(python); err != nil {
+		t.Skip("no /usr/bin/python3")
+	}
+	fs := forkServer(t)
+	start := time.Now()
+	res, err := fs.Run(context.Background(), exec.Job{Args: py("import os, signal\nos.kill(os.getppid(), signal.SIGSTOP)\nwhile True: pass"),
+		Limits: exec.Limits{CPUTime: time.Second, WallTime: 30 * time.Second}})
+	require.NoError(t, err)
+	assert.Equal(t, exec.StatusCPUTime, res.Status, res.Detail)
+	assert.GreaterOrEqual(t, res.CPUTime, time.Second)
+	assert.Less(t, res.CPUTime, 3*time.Second, "stopped near the limit, not at the wall limit")
+	assert.Less(t, time.Since(start), 10*time.Second)
+	next, err := fs.Run(context.Background(), exec.Job{Args: py("print('next')")})
+	require.NoError(t, err)
+	assert.Equal(t, "next\n", string(next.Stdout))
+}
+
+// TestForkServerOOMIsMemory: a child the memory cgroup kills is a memory
+// verdict, not "signal", though the server's OOM counter already counts
+// earlier kills.
+func TestForkServerOOMIsMemory(t *testing.T) {
+	if _, err := os.Stat(python); err != nil {
+		t.Skip("no /usr/bin/python3")
+	}
+	if strings.Contains(newSandbox(t).Cgroups(), "no usable memory cgroup") {
+		t.Skip("no memory cgroup")
+	}
+	fs := forkServer(t)
+	// Files in the private /tmp are memory of the server's cgroup but not
+	// of the child's address space: only the cgroup stops them, and the
+	// kernel kills the child.
+	fill := "i = 0\nwhile True:\n    open('/tmp/f%d' % i, 'wb').write(b'x' * (16 << 20))\n    i += 1"
+	for i := range 2 {
+		res, err := fs.Run(context.Background(), exec.Job{Args: py(fill), Limits: exec.Limits{Memory: 128 * exec.MiB, TmpSize: 4 * exec.GiB}})
+		require.NoError(t, err)
+		assert.Equal(t, exec.StatusMemory, res.Status, "run %d: %s", i, res.Detail)
+	}
+	next, err := fs.Run(context.Background(), exec.Job{Args: py("print('next')")})
+	require.NoError(t, err)
+	assert.Equal(t, "next\n", string(next.Stdout))
 }

@@ -47,6 +47,8 @@ type initConfig struct {
 	DropCaps  bool     `json:"drop_caps"`
 	SetUser   bool     `json:"set_user"`
 	Subreaper bool     `json:"subreaper"`
+	// Confine loads the job's seccomp filter and keyring (confineJob).
+	Confine bool `json:"confine"`
 }
 
 type rlimit struct {
@@ -144,6 +146,11 @@ func sandboxInit() int {
 	if cfg.DropCaps {
 		if err := dropCapabilities(); err != nil {
 			return fail("capabilities", err)
+		}
+	}
+	if cfg.Confine {
+		if err := confineJob(); err != nil {
+			return fail("seccomp", err)
 		}
 	}
 	attr := &syscall.ProcAttr{

@@ -51,6 +51,10 @@ type Job struct {
 	Stdout io.Writer
 	// Limits bounds the job; zero fields take the documented defaults.
 	Limits Limits
+
+	// started, when set, is given the job's cgroups once its limits are
+	// set (the ForkServer watches its servers through them).
+	started func(*jobCgroup)
 }
 
 // Limits bounds the resources of one job. Each zero field means the default

@@ -81,10 +81,19 @@ func NewSandbox(cfg *Config) (*Sandbox, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	res, err := p.run(ctx, Job{Args: []string{"true"}, Limits: Limits{CPUTime: 5 * time.Second}})
-	if err != nil {
+	var stage *initStageError
+	switch {
+	case errors.As(err, &stage) && stage.stage != "mounts" && stage.stage != "hostname" && stage.stage != "domainname":
+		// The namespaces are there; a later step of the init failed: a
+		// bug or a kernel without a feature the init needs, not a machine
+		// without a sandbox.
+		s.Close()
+		return nil, err
+	case err != nil:
+		s.Close()
 		return nil, explainNamespaces(err)
-	}
-	if res.Status != StatusOK {
+	case res.Status != StatusOK:
+		s.Close()
 		return nil, fmt.Errorf("exec: sandbox self-test ran 'true' and got %s: %s", res.Status, res.Detail)
 	}
 	return s, nil
@@ -209,6 +218,9 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		ip.discard()
 		return internal(err)
 	}
+	if job.started != nil {
+		job.started(cg)
+	}
 
 	cfg := initConfig{
 		Isolate:       p.isolate,
@@ -218,6 +230,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		Env:           p.env(job.Env),
 		TmpSize:       uint64(min(lim.TmpSize, 1<<40)),
 		DropCaps:      p.isolate,
+		Confine:       p.isolate,
 		SetUser:       setUser,
 		UID:           nobody,
 		GID:           nobody,
@@ -335,7 +348,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		res.Detail = "canceled by the caller"
 		return res, ctx.Err()
 	case haveStatus && st.Stage != "":
-		return internal(fmt.Errorf("exec: sandbox init failed at %s: %s", st.Stage, st.Err))
+		return internal(&initStageError{stage: st.Stage, err: st.Err})
 	case haveStatus && st.NotFound:
 		return internal(fmt.Errorf("exec: command not found in the sandbox: %s", st.Err))
 	case why == reasonOutput || budget.exceeded():
@@ -484,3 +497,10 @@ func chownTree(root string, uid, gid int) error {
 // config). A fixed GOMAXPROCS spares the Go runtime its cgroup lookup at
 // start-up, and the init allocates too little to need a collector.
 var initEnv = []string{"GOMAXPROCS=1", "GOGC=off"}
+
+// initStageError is a failure of the init after the namespaces were made.
+type initStageError struct{ stage, err string }
+
+func (e *initStageError) Error() string {
+	return fmt.Sprintf("exec: sandbox init failed at %s: %s", e.stage, e.err)
+}

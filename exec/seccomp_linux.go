@@ -1,0 +1,100 @@
+package exec
+
+import (
+	"fmt"
+	"os"
+
+	seccomp "github.com/elastic/go-seccomp-bpf"
+	"golang.org/x/sys/unix"
+)
+
+// The seccomp filter of every sandboxed job, loaded by the init before it
+// starts the job's command (and so inherited by the fork server's jobs).
+//
+// It is a deny list modelled on the denials of Docker's default profile
+// (moby/profiles/seccomp), built with github.com/elastic/go-seccomp-bpf,
+// which assembles the BPF program in pure Go (the init is this binary,
+// which builds with CGO_ENABLED=0; libseccomp would need cgo) and guards
+// the architecture and the x32 ABI. A deny list rather than Docker's allow
+// list: the test drivers run interpreters, JVMs and Go test binaries whose
+// needs an allow list would have to track, while what is denied here is
+// the kernel surface no test needs and the known ways out of a sandbox:
+//
+//   - new namespaces: unshare and setns, clone with any CLONE_NEW* flag, and
+//     clone3 (ENOSYS, whose flags a filter cannot read, so that the C
+//     library falls back to clone); the job's user namespace also gets
+//     user.max_user_namespaces=0;
+//   - mounts and root changes: mount, umount2, pivot_root, chroot and the
+//     new mount API;
+//   - the key store (keyctl, add_key, request_key), io_uring, userfaultfd,
+//     perf_event_open, bpf, modify_ldt, ptrace and process_vm_readv/writev,
+//     POSIX message queues (a channel between jobs of one fork server);
+//   - sockets of the families a job has no use for and that reach past its
+//     network namespace: AF_VSOCK, AF_KEY, AF_PACKET and AF_NETLINK but
+//     NETLINK_ROUTE (the C library's getaddrinfo asks it for the
+//     interfaces);
+//   - the host's clock, modules, kexec, reboot, swap, accounting, quotas,
+//     the kernel log, ioperm/iopl and file handles.
+//
+// A denied call fails with EPERM (clone3: ENOSYS).
+var jobSeccomp = seccomp.Filter{
+	NoNewPrivs: true,
+	Flag:       seccomp.FilterFlagTSync,
+	Policy: seccomp.Policy{
+		DefaultAction: seccomp.ActionAllow,
+		Syscalls: []seccomp.SyscallGroup{
+			{
+				Action: seccomp.ActionErrno,
+				Names: []string{
+					"unshare", "setns",
+					"mount", "umount2", "pivot_root", "chroot",
+					"open_tree", "move_mount", "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr",
+					"keyctl", "add_key", "request_key",
+					"io_uring_setup", "io_uring_enter", "io_uring_register",
+					"userfaultfd", "perf_event_open", "bpf", "modify_ldt",
+					"ptrace", "process_vm_readv", "process_vm_writev",
+					"mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr",
+					"kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
+					"reboot", "swapon", "swapoff", "acct", "quotactl", "syslog", "lookup_dcookie", "vhangup",
+					"settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
+					"sethostname", "setdomainname", "iopl", "ioperm",
+					"name_to_handle_at", "open_by_handle_at", "fanotify_init",
+				},
+				NamesWithCondtions: []seccomp.NameWithConditions{
+					{Name: "clone", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.BitsSet, Value: cloneNewFlags}}},
+					{Name: "socket", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.Equal, Value: unix.AF_VSOCK}}},
+					{Name: "socket", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.Equal, Value: unix.AF_KEY}}},
+					{Name: "socket", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.Equal, Value: unix.AF_PACKET}}},
+					{Name: "socket", Conditions: seccomp.ArgumentConditions{
+						{Argument: 0, Operation: seccomp.Equal, Value: unix.AF_NETLINK},
+						{Argument: 2, Operation: seccomp.NotEqual, Value: unix.NETLINK_ROUTE},
+					}},
+				},
+			},
+			{
+				Action: seccomp.ActionErrno | seccomp.Action(unix.ENOSYS),
+				Names:  []string{"clone3"},
+			},
+		},
+	},
+}
+
+const cloneNewFlags = unix.CLONE_NEWNS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWUTS | unix.CLONE_NEWIPC |
+	unix.CLONE_NEWUSER | unix.CLONE_NEWPID | unix.CLONE_NEWNET | unix.CLONE_NEWTIME
+
+// confineJob is the last step of the init before it starts the command:
+// a fresh session keyring (the caller's keys are not the job's), no
+// nested user namespaces, and the seccomp filter.
+func confineJob() error {
+	// KEYCTL_JOIN_SESSION_KEYRING with a NULL name: a new anonymous one.
+	if _, _, e := unix.Syscall(unix.SYS_KEYCTL, unix.KEYCTL_JOIN_SESSION_KEYRING, 0, 0); e != 0 && e != unix.ENOSYS {
+		return fmt.Errorf("join a new session keyring: %w", e)
+	}
+	// Best effort: the seccomp filter denies the ways to a new namespace
+	// in any case.
+	os.WriteFile("/proc/sys/user/max_user_namespaces", []byte("0\n"), 0)
+	if err := seccomp.LoadFilter(jobSeccomp); err != nil {
+		return fmt.Errorf("load the seccomp filter: %w", err)
+	}
+	return nil
+}
