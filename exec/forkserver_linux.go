@@ -333,8 +333,10 @@ wait:
 		// that stopped its server (SIGSTOP) and burns on.
 		// (RLIMIT_CPU may have ended the job already: the server, stopped,
 		// says nothing.) The server had a second to answer first.
+		// RLIMIT_CPU counts in ticks, the cgroup in nanoseconds: a child
+		// it stopped at the limit may show a little less here.
 		used, _ := cg.cpuUsage()
-		if used-cpu0 < lim.CPUTime {
+		if used-cpu0 < lim.CPUTime-20*time.Millisecond {
 			goto wait
 		}
 		if overSince.IsZero() {
