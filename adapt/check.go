@@ -32,6 +32,10 @@ type RunEnv struct {
 	// sandbox (exec.GoTest's "go test -c"): GOMODCACHE=DIR, say, to build
 	// from a module cache the provider filled.
 	BuildEnv []string
+	// ReadOnly names host paths the tests must read inside the sandbox
+	// (the environment's interpreter and packages when they live outside
+	// /usr), as in exec.Job.ReadOnly.
+	ReadOnly []string
 }
 
 // checker runs a task's tests against candidate code.
@@ -109,7 +113,7 @@ func (c *checker) checkTarget(ctx context.Context, t *Task, src string) (SampleR
 		names[i] = tc.Name
 	}
 	start := time.Now()
-	suite, err := driver.Test(ctx, c.runner, exec.TestSpec{Dir: dir, Tests: names, Limits: c.limits, Env: run.Env})
+	suite, err := driver.Test(ctx, c.runner, exec.TestSpec{Dir: dir, Tests: names, Limits: c.limits, Env: run.Env, ReadOnly: run.ReadOnly})
 	c.mu.Lock()
 	c.tested += time.Since(start)
 	c.mu.Unlock()

@@ -50,6 +50,9 @@ type TestSpec struct {
 	// Env holds extra KEY=VALUE entries for every job the driver runs in the
 	// sandbox, as in Job.Env.
 	Env []string
+	// ReadOnly names host paths every job of the driver may read, as in
+	// Job.ReadOnly.
+	ReadOnly []string
 }
 
 // Suite is what a Driver reports for one run of a workspace's tests.

@@ -123,10 +123,11 @@ func (d GoTest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, erro
 	bin := "./" + sc.path("pkg.test")
 	script := `"$0" -test.list "$1" >"$2" 2>/dev/null; exec "$0" -test.v=test2json -test.paniconexit0 -test.run "$1" >"$3" 2>&1`
 	job := Job{
-		Dir:    spec.Dir,
-		Args:   []string{"/bin/sh", "-c", script, bin, pattern, sc.path("list"), sc.path("out")},
-		Env:    spec.Env,
-		Limits: spec.Limits,
+		Dir:      spec.Dir,
+		Args:     []string{"/bin/sh", "-c", script, bin, pattern, sc.path("list"), sc.path("out")},
+		Env:      spec.Env,
+		Limits:   spec.Limits,
+		ReadOnly: spec.ReadOnly,
 	}
 	res, err := r.Run(ctx, job)
 	suite.Run = res

@@ -113,10 +113,11 @@ func (f JavaBuildFunc) Build(ctx context.Context, r Runner, spec JavaBuildSpec) 
 
 // JavaBuildSpec is what a JavaBuild compiles.
 type JavaBuildSpec struct {
-	// Dir, Limits and Env are those of the TestSpec.
-	Dir    string
-	Limits Limits
-	Env    []string
+	// Dir, Limits, Env and ReadOnly are those of the TestSpec.
+	Dir      string
+	Limits   Limits
+	Env      []string
+	ReadOnly []string
 	// Classpath holds the test framework's jars, as paths in the sandbox.
 	Classpath []string
 	// Out is an empty directory for the build's output, as a path relative
@@ -214,7 +215,7 @@ func (j Javac) Build(ctx context.Context, r Runner, spec JavaBuildSpec) (JavaBui
 	}
 	args = append(args, j.Flags...)
 	args = append(args, "@"+spec.Out+"/sources.txt")
-	res, err := r.Run(ctx, Job{Dir: spec.Dir, Args: args, Env: append(append([]string(nil), jvmEnv...), spec.Env...), Limits: spec.Limits})
+	res, err := r.Run(ctx, Job{Dir: spec.Dir, Args: args, Env: append(append([]string(nil), jvmEnv...), spec.Env...), Limits: spec.Limits, ReadOnly: spec.ReadOnly})
 	out.Run = &res
 	if err != nil {
 		return out, runErr("run javac", res, err)
@@ -285,7 +286,7 @@ func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error
 	if build == nil {
 		build = Javac{Javac: j.Javac, JVMFlags: j.JVMFlags}
 	}
-	br, err := build.Build(ctx, r, JavaBuildSpec{Dir: spec.Dir, Limits: spec.Limits, Env: spec.Env, Classpath: cp, Out: sc.path("build")})
+	br, err := build.Build(ctx, r, JavaBuildSpec{Dir: spec.Dir, Limits: spec.Limits, Env: spec.Env, ReadOnly: spec.ReadOnly, Classpath: cp, Out: sc.path("build")})
 	suite := &Suite{Build: br.Run}
 	if err != nil {
 		return suite, err
@@ -305,7 +306,7 @@ func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error
 	args = append(args, br.Classes...)
 	args = append(args, "--")
 	args = append(args, spec.Tests...)
-	res, err := r.Run(ctx, Job{Dir: spec.Dir, Args: args, Env: append(append([]string(nil), jvmEnv...), spec.Env...), Limits: spec.Limits})
+	res, err := r.Run(ctx, Job{Dir: spec.Dir, Args: args, Env: append(append([]string(nil), jvmEnv...), spec.Env...), Limits: spec.Limits, ReadOnly: spec.ReadOnly})
 	suite.Run = res
 	if err != nil {
 		return suite, runErr("run JUnit", res, err)

@@ -114,10 +114,11 @@ func runPythonReporter(ctx context.Context, r Runner, spec TestSpec, python, pro
 		strconv.FormatFloat(perTest.Seconds(), 'f', -1, 64)}
 	args = append(args, spec.Tests...)
 	job := Job{
-		Dir:    spec.Dir,
-		Args:   args,
-		Env:    append(append([]string(nil), pythonEnv...), spec.Env...),
-		Limits: spec.Limits,
+		Dir:      spec.Dir,
+		Args:     args,
+		Env:      append(append([]string(nil), pythonEnv...), spec.Env...),
+		Limits:   spec.Limits,
+		ReadOnly: spec.ReadOnly,
 	}
 	res, err := r.Run(ctx, job)
 	suite := &Suite{Run: res}

@@ -227,36 +227,6 @@ def _drain(fd, cap, limit):
 _codecache = {}
 
 
-def _cpu_usage_reader():
-    # This server's sandbox has a cgroup of its own: the CPU time it has
-    # used, read before and during a job, bounds the job's whole process
-    # tree, not only each process as RLIMIT_CPU does.
-    try:
-        lines = open('/proc/self/cgroup').read().splitlines()
-    except OSError:
-        return None
-    for line in lines:
-        _, ctrl, path = line.split(':', 2)
-        if 'cpuacct' in ctrl.split(','):
-            for base in ('/sys/fs/cgroup/cpuacct', '/sys/fs/cgroup/cpu,cpuacct', '/sys/fs/cgroup/cpuacct,cpu'):
-                f = base + path + '/cpuacct.usage'
-                if os.path.exists(f):
-                    return lambda f=f: int(open(f).read())
-        if ctrl == '':
-            f = '/sys/fs/cgroup' + path + '/cpu.stat'
-            if os.path.exists(f):
-                def v2(f=f):
-                    for l in open(f):
-                        if l.startswith('usage_usec '):
-                            return int(l.split()[1]) * 1000
-                    return 0
-                return v2
-    return None
-
-
-_cpu_usage = None
-
-
 MEMORY_FD = 1023
 
 
@@ -414,8 +384,6 @@ def serve(req):
             except BaseException:
                 code = None  # the child compiles it again and reports the error
         req['_code'] = code
-    cpu_limit = int((req.get('cpu') or 0) * 1e9)
-    cpu0 = _cpu_usage() if _cpu_usage and cpu_limit else None
     keep = req.get('keep') or 65536
     output = req.get('output') or 0
     caps = [_Capture(keep), _Capture(keep)]
@@ -440,8 +408,6 @@ def serve(req):
     while not exited:
         left = None if wall <= 0 else max(0, wall - (time.monotonic() - start))
         step = left
-        if cpu0 is not None:
-            step = 0.01 if step is None else min(step, 0.01)
         for fd, ev in poll.poll(None if step is None else int(step * 1000) + 1):
             if fd == pfd:
                 exited = True
@@ -451,8 +417,6 @@ def serve(req):
             out_over = True
         elif exited:
             break
-        elif cpu0 is not None and _cpu_usage() - cpu0 >= cpu_limit:
-            cpu_out = True
         elif wall > 0 and time.monotonic() - start >= wall:
             timed_out = True
         else:
@@ -485,8 +449,6 @@ def serve(req):
         memory = False
     os.close(mem_r)
     cpu_ns = int((ru.ru_utime + ru.ru_stime) * 1e9)
-    if cpu0 is not None:
-        cpu_ns = max(cpu_ns, _cpu_usage() - cpu0)
     rep = {'wall_ns': int(elapsed * 1e9), 'cpu_ns': cpu_ns,
            'maxrss': ru.ru_maxrss, 'timed_out': timed_out, 'cpu_out': cpu_out}
     if os.WIFEXITED(wstatus):
@@ -524,9 +486,7 @@ def serve(req):
 
 
 def main():
-    global _cpu_usage
     _preload(sys.argv[1:])
-    _cpu_usage = _cpu_usage_reader()
     # Objects of this process are never collected again, so that a forked
     # child's collector does not touch (and copy) their pages.
     gc.collect()

@@ -322,32 +322,33 @@ func (f *ForkServer) Run(ctx context.Context, job Job) (Result, error) {
 	var tick <-chan time.Time
 	var overSince time.Time
 	if haveCPU && lim.CPUTime > 0 {
-		t := time.NewTicker(20 * time.Millisecond)
+		t := time.NewTicker(10 * time.Millisecond)
 		defer t.Stop()
 		tick = t.C
 	}
 wait:
 	select {
 	case <-tick:
-		// The server enforces the CPU limit itself; this is for a job
-		// that stopped its server (SIGSTOP) and burns on.
-		// (RLIMIT_CPU may have ended the job already: the server, stopped,
-		// says nothing.) The server had a second to answer first.
-		// RLIMIT_CPU counts in ticks, the cgroup in nanoseconds: a child
-		// it stopped at the limit may show a little less here.
+		// The CPU time of the job's whole process tree, read here from the
+		// server's cgroup: out of reach of a job that stops its server.
+		// RLIMIT_CPU counts in ticks, the cgroup in nanoseconds: a child it
+		// stopped at the limit may show a little less here.
 		used, _ := cg.cpuUsage()
 		if used-cpu0 < lim.CPUTime-20*time.Millisecond {
 			goto wait
 		}
 		if overSince.IsZero() {
+			// Give a reply already on its way (a job that ended at its
+			// limit) a moment.
 			overSince = time.Now()
+			goto wait
 		}
-		if time.Since(overSince) < time.Second {
+		if time.Since(overSince) < 50*time.Millisecond {
 			goto wait
 		}
 		f.drop(srv)
 		return Result{Status: StatusCPUTime, ExitCode: -1, CPUTime: used - cpu0, WallTime: time.Since(start),
-			Detail: fmt.Sprintf("CPU time %s exceeded the limit %s (the fork server did not answer)", (used - cpu0).Round(time.Millisecond), lim.CPUTime)}, nil
+			Detail: fmt.Sprintf("CPU time %s exceeded the limit %s", (used - cpu0).Round(time.Millisecond), lim.CPUTime)}, nil
 	case line, ok := <-srv.replies:
 		if !ok {
 			f.drop(srv)
@@ -364,6 +365,9 @@ wait:
 		}
 		f.put(srv)
 		res, err := f.result(job, lim, rep)
+		if used, ok := cg.cpuUsage(); ok && used-cpu0 > res.CPUTime {
+			res.CPUTime = used - cpu0 // the whole tree, not the child alone
+		}
 		if res.Status == StatusSignal && cg.oomCount() > oom0 {
 			// The kernel's OOM killer, not the job, sent the signal.
 			res.Status, res.Detail = StatusMemory, fmt.Sprintf("memory use exceeded %s (killed by the memory cgroup)", lim.Memory)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -328,4 +329,68 @@ func TestForkServerOOMIsMemory(t *testing.T) {
 	next, err := fs.Run(context.Background(), exec.Job{Args: py("print('next')")})
 	require.NoError(t, err)
 	assert.Equal(t, "next\n", string(next.Stdout))
+}
+
+// TestJobSeesAMinimalRoot: a job sees /usr, /etc and the links beside them,
+// a /dev of six devices and its own ptys, its /tmp and /proc: no host
+// socket it could connect to (a docker.sock, D-Bus), no other user's or
+// project's files, no /sys; and paths the caller names, read-only.
+func TestJobSeesAMinimalRoot(t *testing.T) {
+	if _, err := os.Stat(python); err != nil {
+		t.Skip("no /usr/bin/python3")
+	}
+	host := t.TempDir()
+	require.NoError(t, os.Chmod(host, 0o755))
+	sock := filepath.Join(host, "docker.sock")
+	ln, err := net.Listen("unix", sock)
+	require.NoError(t, err)
+	defer ln.Close()
+	require.NoError(t, os.Chmod(sock, 0o777))
+	require.NoError(t, os.WriteFile(filepath.Join(host, "public.txt"), []byte("world-readable"), 0o644))
+	shared := t.TempDir()
+	require.NoError(t, os.Chmod(shared, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(shared, "lib.txt"), []byte("shared"), 0o644))
+	probe := fmt.Sprintf(`
+import os, socket
+def try_(f):
+    try:
+        return f()
+    except OSError as e:
+        return type(e).__name__
+def connect():
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(%q)
+    return 'connected'
+print('socket', try_(connect))
+print('file', try_(lambda: open(%q).read()))
+print('shared', try_(lambda: open(%q).read()))
+print('shared write', try_(lambda: open(%q, 'w').write('x')))
+print('root', sorted(os.listdir('/')))
+print('dev', sorted(os.listdir('/dev')))
+print('pts', try_(lambda: os.close(os.open('/dev/ptmx', os.O_RDWR)) or 'ok'))
+`, sock, filepath.Join(host, "public.txt"), filepath.Join(shared, "lib.txt"), filepath.Join(shared, "lib.txt"))
+	sb, err := exec.NewSandbox(&exec.Config{ReadOnly: []string{shared}})
+	require.NoError(t, err)
+	defer sb.Close()
+	fs, err := exec.NewForkServer(sb, nil)
+	require.NoError(t, err)
+	defer fs.Close()
+	for name, r := range map[string]exec.Runner{"sandbox": sb, "forkserver": fs} {
+		t.Run(name, func(t *testing.T) {
+			res, err := r.Run(context.Background(), exec.Job{Args: py(probe)})
+			require.NoError(t, err)
+			require.Equal(t, exec.StatusOK, res.Status, "%s", res.Stderr)
+			got := string(res.Stdout)
+			assert.Contains(t, got, "socket FileNotFoundError\n", "the host's socket is not there")
+			assert.Contains(t, got, "file FileNotFoundError\n", "nor the host's files")
+			assert.Contains(t, got, "shared shared\n", "a path the caller names is there")
+			assert.Contains(t, got, "shared write OSError\n", "read-only")
+			rootList := strings.SplitN(strings.SplitN(got, "root ", 2)[1], "\n", 2)[0]
+			for _, gone := range []string{"'run'", "'home'", "'root'", "'sys'", "'var'", "'opt'", "'work'"} {
+				assert.NotContains(t, rootList, gone)
+			}
+			assert.Contains(t, got, "dev ['fd', 'full', 'null', 'ptmx', 'pts', 'random', 'shm', 'stderr', 'stdin', 'stdout', 'tty', 'urandom', 'zero']\n")
+			assert.Contains(t, got, "pts ok\n", "a pty namespace of its own")
+		})
+	}
 }

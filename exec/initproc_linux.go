@@ -2,10 +2,12 @@ package exec
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	osexec "os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
@@ -49,6 +51,8 @@ type initConfig struct {
 	Subreaper bool     `json:"subreaper"`
 	// Confine loads the job's seccomp filter and keyring (confineJob).
 	Confine bool `json:"confine"`
+	// Binds are host paths the job sees read-only besides rootPaths.
+	Binds []string `json:"binds,omitempty"`
 }
 
 type rlimit struct {
@@ -210,12 +214,27 @@ func sandboxInit() int {
 	}
 }
 
-// setupMounts gives the job its view of the filesystem: the host's,
-// read-only and without set-uid, with a private /tmp and /dev/shm, the
-// workspace writable at WorkDir and a /proc of the new PID namespace.
+// rootPaths are the host trees every job sees, read-only: the system's
+// programs and libraries (the toolchains under /usr: Python and its
+// dist-packages, the JDK, Go in /usr/local/go, Maven's repository) and
+// /etc (the dynamic linker's cache, alternatives, users, time zone, TLS
+// roots). A path that is a symbolic link on the host (/bin -> usr/bin on a
+// merged-/usr system) is the same link in the job's root.
+var rootPaths = []string{"/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
+
+// devNodes are the devices a job gets, bound from the host's.
+var devNodes = []string{"null", "zero", "full", "random", "urandom", "tty"}
+
+// setupMounts gives the job a minimal root of its own, as bubblewrap and
+// nsjail do: a tmpfs holding read-only, nosuid binds of rootPaths and of
+// the paths the caller names (cfg.Binds), a /dev with devNodes and a new
+// devpts instance, a private /tmp and /dev/shm, the workspace writable at
+// WorkDir, and a /proc of the job's PID namespace. Nothing else of the
+// host is there: no /run (and so no host sockets), no /home or /root, no
+// /sys, no /var. The root itself is read-only.
 func setupMounts(cfg initConfig) error {
-	// Detach a copy of the workspace before the tree goes read-only. No
-	// host workspace means an empty one in the private /tmp.
+	// Detach a copy of the workspace first. No host workspace means an
+	// empty one in the private /tmp.
 	ws := -1
 	if cfg.HostWorkspace != "" {
 		var err error
@@ -225,33 +244,193 @@ func setupMounts(cfg initConfig) error {
 		}
 		defer unix.Close(ws)
 	}
-	attr := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID, Propagation: unix.MS_PRIVATE}
-	if err := unix.MountSetattr(-1, "/", unix.AT_RECURSIVE, attr); err != nil {
-		return fmt.Errorf("mount_setattr / read-only: %w (needs Linux 5.12 or later)", err)
+	// Take every tree the root will show before anything covers it (the
+	// staging tmpfs goes over the host's /tmp, where a caller's path may
+	// be).
+	var binds []treeBind
+	defer func() {
+		for _, b := range binds {
+			if b.fd >= 0 {
+				unix.Close(b.fd)
+			}
+		}
+	}()
+	for _, p := range append(append([]string(nil), rootPaths...), cfg.Binds...) {
+		b, ok, err := takeTree(p)
+		if err != nil {
+			return err
+		}
+		if ok {
+			binds = append(binds, b)
+		}
+	}
+	// Nothing mounted below propagates to the host.
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("make / private: %w", err)
+	}
+	// Build the new root in a tmpfs mounted over the host's /tmp (which
+	// the job never sees).
+	if err := unix.Mount("tmpfs", "/tmp", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "size=1m,mode=755"); err != nil {
+		return fmt.Errorf("mount staging tmpfs: %w", err)
+	}
+	const root = "/tmp/root"
+	if err := os.Mkdir(root, 0o755); err != nil {
+		return err
+	}
+	if err := unix.Mount("tmpfs", root, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "size=1m,mode=755"); err != nil {
+		return fmt.Errorf("mount root tmpfs: %w", err)
+	}
+	// /dev: the harmless devices and a pty namespace of its own.
+	dev := root + "/dev"
+	if err := os.Mkdir(dev, 0o755); err != nil {
+		return err
+	}
+	if err := unix.Mount("tmpfs", dev, "tmpfs", unix.MS_NOSUID|unix.MS_NOEXEC, "size=64k,mode=755"); err != nil {
+		return fmt.Errorf("mount /dev: %w", err)
+	}
+	for _, n := range devNodes {
+		f, err := os.OpenFile(dev+"/"+n, os.O_CREATE|os.O_WRONLY, 0o666)
+		if err != nil {
+			return err
+		}
+		f.Close()
+		if err := unix.Mount("/dev/"+n, dev+"/"+n, "", unix.MS_BIND, ""); err != nil {
+			return fmt.Errorf("bind /dev/%s: %w", n, err)
+		}
+	}
+	if err := os.Mkdir(dev+"/pts", 0o755); err != nil {
+		return err
+	}
+	if err := unix.Mount("devpts", dev+"/pts", "devpts", unix.MS_NOSUID|unix.MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620"); err != nil {
+		return fmt.Errorf("mount devpts: %w", err)
+	}
+	links := map[string]string{"ptmx": "pts/ptmx", "fd": "/proc/self/fd", "stdin": "/proc/self/fd/0", "stdout": "/proc/self/fd/1", "stderr": "/proc/self/fd/2"}
+	for n, target := range links {
+		if err := os.Symlink(target, dev+"/"+n); err != nil {
+			return err
+		}
 	}
 	tmpOpts := fmt.Sprintf("size=%d,mode=1777", cfg.TmpSize)
-	if err := unix.Mount("tmpfs", "/tmp", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, tmpOpts); err != nil {
+	if err := os.Mkdir(dev+"/shm", 0o755); err != nil {
+		return err
+	}
+	if err := unix.Mount("tmpfs", dev+"/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, tmpOpts); err != nil {
+		return fmt.Errorf("mount tmpfs on /dev/shm: %w", err)
+	}
+	for _, d := range []string{"/tmp", "/proc"} {
+		if err := os.Mkdir(root+d, 0o755); err != nil {
+			return err
+		}
+	}
+	if err := unix.Mount("tmpfs", root+"/tmp", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, tmpOpts); err != nil {
 		return fmt.Errorf("mount tmpfs on /tmp: %w", err)
 	}
-	if err := os.Mkdir(WorkDir, 0o755); err != nil {
+	if err := os.Mkdir(root+WorkDir, 0o755); err != nil {
 		return err
 	}
 	if ws < 0 {
 		if cfg.SetUser {
-			if err := os.Chown(WorkDir, cfg.UID, cfg.GID); err != nil {
+			if err := os.Chown(root+WorkDir, cfg.UID, cfg.GID); err != nil {
 				return err
 			}
 		}
-	} else if err := unix.MoveMount(ws, "", unix.AT_FDCWD, WorkDir, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+	} else if err := unix.MoveMount(ws, "", unix.AT_FDCWD, root+WorkDir, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
 		return fmt.Errorf("move workspace to %s: %w", WorkDir, err)
 	}
-	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+	// The system trees and the caller's paths, last, so that a path under
+	// /tmp lands on the job's /tmp.
+	for _, b := range binds {
+		if err := b.attach(root); err != nil {
+			return err
+		}
+	}
+	// A /proc of the job's PID namespace, mounted while the host's is
+	// still visible (the kernel lets a user namespace mount proc only
+	// then).
+	if err := unix.Mount("proc", root+"/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
 		return fmt.Errorf("mount /proc: %w", err)
 	}
-	if _, err := os.Stat("/dev/shm"); err == nil {
-		if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, tmpOpts); err != nil {
-			return fmt.Errorf("mount tmpfs on /dev/shm: %w", err)
+	// Switch to the new root and let the old one go.
+	if err := os.Mkdir(root+"/.old", 0o700); err != nil {
+		return err
+	}
+	if err := unix.PivotRoot(root, root+"/.old"); err != nil {
+		return fmt.Errorf("pivot_root: %w", err)
+	}
+	if err := os.Chdir("/"); err != nil {
+		return err
+	}
+	if err := unix.Unmount("/.old", unix.MNT_DETACH); err != nil {
+		return fmt.Errorf("detach the host's root: %w", err)
+	}
+	if err := os.Remove("/.old"); err != nil {
+		return err
+	}
+	// The root tmpfs itself: read-only (what is mounted on it stays as it
+	// is: /tmp, /dev/shm and the workspace writable).
+	if err := unix.Mount("", "/", "", unix.MS_REMOUNT|unix.MS_BIND|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, ""); err != nil {
+		return fmt.Errorf("make the root read-only: %w", err)
+	}
+	return nil
+}
+
+// treeBind is a host path the job's root shows: a detached copy of its
+// mount tree, or the target of a symbolic link.
+type treeBind struct {
+	path   string
+	fd     int // open_tree clone, or -1 for a link
+	dir    bool
+	target string
+}
+
+// takeTree clones the mount tree at host path p (a missing path: ok is
+// false), or reads it as a link.
+func takeTree(p string) (b treeBind, ok bool, err error) {
+	fi, err := os.Lstat(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return b, false, nil
+	}
+	if err != nil {
+		return b, false, err
+	}
+	b = treeBind{path: p, fd: -1, dir: fi.IsDir()}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		b.target, err = os.Readlink(p)
+		return b, err == nil, err
+	}
+	b.fd, err = unix.OpenTree(unix.AT_FDCWD, p, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+	if err != nil {
+		return b, false, fmt.Errorf("open_tree %s: %w", p, err)
+	}
+	attr := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV}
+	if err := unix.MountSetattr(b.fd, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE, attr); err != nil {
+		return b, false, fmt.Errorf("mount_setattr %s read-only: %w (needs Linux 5.12 or later)", p, err)
+	}
+	return b, true, nil
+}
+
+// attach puts b at the same path under root: read-only, nosuid, nodev.
+func (b treeBind) attach(root string) error {
+	dst := root + b.path
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	switch {
+	case b.fd < 0:
+		return os.Symlink(b.target, dst)
+	case b.dir:
+		if err := os.Mkdir(dst, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+			return err
 		}
+	default:
+		f, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return err
+		}
+		f.Close()
+	}
+	if err := unix.MoveMount(b.fd, "", unix.AT_FDCWD, dst, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+		return fmt.Errorf("mount %s: %w", b.path, err)
 	}
 	return nil
 }

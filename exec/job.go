@@ -51,6 +51,11 @@ type Job struct {
 	Stdout io.Writer
 	// Limits bounds the job; zero fields take the documented defaults.
 	Limits Limits
+	// ReadOnly names host paths (directories or files, absolute) the job
+	// may read besides the Sandbox's minimal root, at the same paths, with
+	// no write, set-uid or device access: an environment's interpreter
+	// and libraries outside /usr, say. Unsandboxed jobs see everything.
+	ReadOnly []string
 
 	// started, when set, is given the job's cgroups once its limits are
 	// set (the ForkServer watches its servers through them).

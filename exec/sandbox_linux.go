@@ -27,6 +27,9 @@ type Config struct {
 	// NoCgroups turns off cgroups even where the machine has them; limits
 	// then rest on rlimits alone.
 	NoCgroups bool
+	// ReadOnly names host paths every job sees read-only besides the
+	// minimal root (see Job.ReadOnly).
+	ReadOnly []string
 }
 
 // baseEnv is the environment every job starts from.
@@ -83,10 +86,11 @@ func NewSandbox(cfg *Config) (*Sandbox, error) {
 	res, err := p.run(ctx, Job{Args: []string{"true"}, Limits: Limits{CPUTime: 5 * time.Second}})
 	var stage *initStageError
 	switch {
-	case errors.As(err, &stage) && stage.stage != "mounts" && stage.stage != "hostname" && stage.stage != "domainname":
-		// The namespaces are there; a later step of the init failed: a
-		// bug or a kernel without a feature the init needs, not a machine
-		// without a sandbox.
+	case errors.As(err, &stage):
+		// The namespaces are there; a step of the init failed: a bug or a
+		// kernel without a feature the init needs (the message says
+		// which), not a machine without a sandbox, and never a reason for
+		// a test to skip.
 		s.Close()
 		return nil, err
 	case err != nil:
@@ -131,6 +135,7 @@ func newProcRunner(isolate bool, cfg *Config) *procRunner {
 	if cfg != nil {
 		p.cfg = *cfg
 		p.cfg.PassEnv = append([]string(nil), cfg.PassEnv...)
+		p.cfg.ReadOnly = append([]string(nil), cfg.ReadOnly...)
 	}
 	if !p.cfg.NoCgroups && p.root {
 		cgroupOnce.Do(func() { cgroupLayout0 = detectCgroups() })
@@ -231,6 +236,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		TmpSize:       uint64(min(lim.TmpSize, 1<<40)),
 		DropCaps:      p.isolate,
 		Confine:       p.isolate,
+		Binds:         p.binds(job.ReadOnly),
 		SetUser:       setUser,
 		UID:           nobody,
 		GID:           nobody,
@@ -503,4 +509,24 @@ type initStageError struct{ stage, err string }
 
 func (e *initStageError) Error() string {
 	return fmt.Sprintf("exec: sandbox init failed at %s: %s", e.stage, e.err)
+}
+
+// binds is the list of extra read-only paths of a job: the runner's and
+// the job's, absolute and clean, each once.
+func (p *procRunner) binds(job []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, list := range [][]string{p.cfg.ReadOnly, job} {
+		for _, b := range list {
+			if !filepath.IsAbs(b) {
+				continue
+			}
+			b = filepath.Clean(b)
+			if !seen[b] && b != "/" {
+				seen[b] = true
+				out = append(out, b)
+			}
+		}
+	}
+	return out
 }

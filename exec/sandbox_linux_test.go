@@ -116,9 +116,9 @@ func TestSandboxAdversarial(t *testing.T) {
 		},
 		{
 			name:   "write outside the workspace",
-			reason: "the host filesystem is read-only; /tmp is private",
+			reason: "the system trees are read-only; /tmp is private",
 			args: func(m string) []string {
-				return []string{"sh", "-c", "echo x > /var/tmp/" + m + " || exit 3; echo ok", m}
+				return []string{"sh", "-c", "echo x > /etc/" + m + " || exit 3; echo ok", m}
 			},
 			want: exec.StatusExit,
 			check: func(t *testing.T, r exec.Result) {
@@ -157,7 +157,7 @@ print("parent done")
 				tc.check(t, res)
 			}
 			assert.Empty(t, processesWith(m), "processes left behind")
-			_, statErr := os.Stat("/var/tmp/" + m)
+			_, statErr := os.Stat("/etc/" + m)
 			assert.True(t, os.IsNotExist(statErr), "nothing written to the host")
 		})
 	}

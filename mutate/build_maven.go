@@ -257,10 +257,25 @@ func (m *Maven) Coverage(ctx context.Context, test string) (Lines, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mutate: coverage of %s: %w", test, err)
 	}
-	if _, err := os.Stat(execFile); err != nil {
+	// The job could write the run directory: its execution data is read
+	// beneath it, links refused, into a file of the host's own.
+	data, err := exec.ReadWorkspaceFile(m.dir, runDir+"/jacoco.exec", 256*exec.MiB)
+	if err != nil {
 		return nil, fmt.Errorf("mutate: coverage of %s: no execution data (%s %s): %w", test, res.Status, res.Stderr, err)
 	}
-	cmd := osexec.CommandContext(ctx, "java", "-cp", tool, "AdaptbenchJacocoLines", execFile, filepath.Join(m.dir, "target", "classes"))
+	hostExec, err := os.CreateTemp("", "adaptbench-jacoco-*.exec")
+	if err != nil {
+		return nil, fmt.Errorf("mutate: %w", err)
+	}
+	defer os.Remove(hostExec.Name())
+	_, err = hostExec.Write(data)
+	if cerr := hostExec.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("mutate: %w", err)
+	}
+	cmd := osexec.CommandContext(ctx, "java", "-cp", tool, "AdaptbenchJacocoLines", hostExec.Name(), filepath.Join(m.dir, "target", "classes"))
 	out, err := cmd.Output()
 	if err != nil {
 		return nil, fmt.Errorf("mutate: read coverage of %s: %w", test, err)
@@ -351,7 +366,7 @@ func (m *Maven) Check(ctx context.Context, p string, src []byte, tests []string)
 			cp := append([]string{"target/classes", "target/test-classes"}, m.cfg.Classpath...)
 			args = append(args, "-proc:none", "-encoding", "UTF-8", "-g", "--release", m.cfg.Release,
 				"-d", spec.Out+"/classes", "-cp", strings.Join(cp, ":"), spec.Out+"/src/"+path.Base(p))
-			run, err := r.Run(ctx, exec.Job{Dir: spec.Dir, Args: args, Env: spec.Env, Limits: spec.Limits})
+			run, err := r.Run(ctx, exec.Job{Dir: spec.Dir, Args: args, Env: spec.Env, Limits: spec.Limits, ReadOnly: spec.ReadOnly})
 			res.Run = &run
 			if err != nil {
 				return res, err

@@ -505,6 +505,14 @@ func (p *Provider) Provide(ctx context.Context, e adapt.Environment) (adapt.RunE
 		return adapt.RunEnv{}, fmt.Errorf("%w: %s", ErrUnfaithful, strings.Join(env.Manifest.Mismatches, "; "))
 	}
 	run := adapt.RunEnv{Python: env.Manifest.Python, Env: slices.Clone(p.Env)}
+	// The sandbox shows a job /usr and /etc only: the environment's own
+	// directory, and a venv's root beside its interpreter, are added.
+	if env.Dir != "" {
+		run.ReadOnly = append(run.ReadOnly, env.Dir)
+	}
+	if py := env.Manifest.Python; filepath.IsAbs(py) && !strings.HasPrefix(py, "/usr/") {
+		run.ReadOnly = append(run.ReadOnly, filepath.Dir(filepath.Dir(py)))
+	}
 	if env.Manifest.ModCache != "" {
 		run.BuildEnv = []string{"GOMODCACHE=" + env.Manifest.ModCache}
 	}
