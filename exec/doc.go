@@ -21,12 +21,71 @@
 //	}
 //
 // [Sandbox] is the default runner. Each job runs in new user, mount, PID,
-// network, IPC and UTS namespaces: the host filesystem read-only, a private
-// /tmp and /dev/shm, the workspace writable at [WorkDir], no network
-// interface but a loopback that is down, an environment built from an allow
-// list ([Config].PassEnv), no capabilities, and an unprivileged host user
-// (nobody when the caller is root). [Unsandboxed] runs jobs with the same
-// limits and no isolation; callers must choose it by name.
+// network, IPC and UTS namespaces, in a minimal root of its own, with no
+// network interface but a loopback that is down, an environment built from
+// an allow list ([Config].PassEnv), no capabilities, a seccomp filter, and
+// an unprivileged host user (nobody when the caller is root).
+// [Unsandboxed] runs jobs with the same limits and no isolation; callers
+// must choose it by name.
+//
+// # Trust boundary
+//
+// Everything a job touched is hostile: the code under test is model output.
+// As built and tested (hostile_linux_test.go, both on the Sandbox and the
+// ForkServer):
+//
+//   - What a job sees: a tmpfs root, read-only, holding read-only, nosuid,
+//     nodev binds of /usr, /etc and the /bin, /sbin, /lib* links or trees;
+//     /dev with null, zero, full, random, urandom and tty bound from the
+//     host, its own devpts and a private /dev/shm; a private /tmp (TmpSize)
+//     with the workspace writable at [WorkDir]; a /proc of its own PID
+//     namespace. Nothing else: no /run (no host socket such as a Docker or
+//     D-Bus socket), no /home or /root, no /sys, no /var. Paths the caller
+//     names ([Config].ReadOnly, [Job].ReadOnly, [TestSpec].ReadOnly: an
+//     environment's interpreter outside /usr) are added read-only.
+//   - What a job can reach in the kernel: the seccomp filter (built in pure
+//     Go with github.com/elastic/go-seccomp-bpf; see seccomp_linux.go for
+//     the list and why a deny list) refuses new namespaces of any kind
+//     (unshare, setns, clone with CLONE_NEW*, clone3), mounts and root
+//     changes, the key store, io_uring, userfaultfd, perf_event_open, bpf,
+//     modify_ldt, ptrace, POSIX message queues, AF_VSOCK, AF_KEY, AF_PACKET
+//     and netlink other than NETLINK_ROUTE, and the host's clock, modules,
+//     reboot, swap and kernel log. Each job also joins a fresh session
+//     keyring, and its user namespace allows no nested one.
+//   - What the host reads back: nothing by a path the job could have
+//     written, as an ordinary open would resolve it. Drivers and mutate
+//     read results with [ReadWorkspaceFile] (openat2 beneath the workspace,
+//     no symbolic or magic links, regular files only, O_NONBLOCK, a size
+//     cap), so a link to a host file or to /dev/zero, or a FIFO, yields no
+//     data: the tests did not report, a verdict about the code, never a
+//     host read and never a hang. The reporters mark their start on
+//     stderr, which a job cannot take back, so that results a job deleted
+//     are its own doing and not a harness failure (which adapt would leave
+//     unscored).
+//   - What a job keeps for the next one: on the Sandbox path nothing (every
+//     job has its own namespaces, root, /tmp, /dev/shm and keyring). The
+//     fork server wipes /tmp and /dev/shm after each job with an iterative,
+//     descriptor-based walk that follows no link and no depth stops,
+//     removes every SysV shared memory segment, message queue and
+//     semaphore set, and (the seccomp filter) allows no POSIX message
+//     queue or key. Its bookkeeping is out of the job's reach: stdout and
+//     stderr are pipes it reads and counts (a job cannot truncate or forge
+//     them), it copies back regular files only (lstat, O_NOFOLLOW,
+//     O_NONBLOCK, an 8 MiB cap; what it skips is named in
+//     [Result].NotCopied), and the CPU limit of the job's whole process
+//     tree and its OOM kills are read from Go through the server's cgroup,
+//     so a job that stops its server (it has the server's uid) still gets
+//     its CPU verdict.
+//   - Not yet: a fork-server child is a fork of a server that held earlier
+//     jobs' requests and outputs (its memory can be read by the job: a
+//     zygote that never sees job data is the fix); concurrent Sandbox jobs
+//     share the host uid nobody (per-slot uids or idmapped mounts are the
+//     fix); the Sandbox workspace has no disk quota beyond RLIMIT_FSIZE per
+//     file (the fork server's is bounded by its /tmp); a job can forge a
+//     memory verdict for itself in the fork server (the MemoryError mark is
+//     written by the job's own process).
+//
+// The cost of the minimal root and the filter is measured below.
 //
 // # Limits
 //

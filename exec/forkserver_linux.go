@@ -100,6 +100,11 @@ type pyServer struct {
 	// CPU time and the OOM kills of each job there itself, out of reach of
 	// a job that stops or fools its server.
 	cg atomic.Pointer[jobCgroup]
+	// cpu and oom are the cgroup's CPU time and OOM kills when the last
+	// job ended: the baseline of the next (one job at a time).
+	cpu        time.Duration
+	oom        int64
+	haveCounts bool
 }
 
 // NewForkServer returns a ForkServer over sb. Servers start when jobs need
@@ -317,8 +322,13 @@ func (f *ForkServer) Run(ctx context.Context, job Job) (Result, error) {
 		grace.Stop()
 	}
 	cg := srv.cg.Load()
-	oom0 := cg.oomCount()
-	cpu0, haveCPU := cg.cpuUsage()
+	if !srv.haveCounts {
+		srv.cpu, _ = cg.cpuUsage()
+		srv.oom = cg.oomCount()
+		srv.haveCounts = true
+	}
+	oom0, cpu0 := srv.oom, srv.cpu
+	haveCPU := cg != nil && cg.cpu != ""
 	var tick <-chan time.Time
 	var overSince time.Time
 	if haveCPU && lim.CPUTime > 0 {
@@ -363,12 +373,15 @@ wait:
 			err = fmt.Errorf("exec: fork server: %w", err)
 			return Result{Status: StatusInternal, ExitCode: -1, Detail: err.Error()}, err
 		}
-		f.put(srv)
+		used, ok := cg.cpuUsage()
+		oom := cg.oomCount()
+		srv.cpu, srv.oom = used, oom
+		f.put(srv) // after the last use of srv: another job may take it now
 		res, err := f.result(job, lim, rep)
-		if used, ok := cg.cpuUsage(); ok && used-cpu0 > res.CPUTime {
+		if ok && used-cpu0 > res.CPUTime {
 			res.CPUTime = used - cpu0 // the whole tree, not the child alone
 		}
-		if res.Status == StatusSignal && cg.oomCount() > oom0 {
+		if res.Status == StatusSignal && oom > oom0 {
 			// The kernel's OOM killer, not the job, sent the signal.
 			res.Status, res.Detail = StatusMemory, fmt.Sprintf("memory use exceeded %s (killed by the memory cgroup)", lim.Memory)
 		}

@@ -368,6 +368,7 @@ print('shared write', try_(lambda: open(%q, 'w').write('x')))
 print('root', sorted(os.listdir('/')))
 print('dev', sorted(os.listdir('/dev')))
 print('pts', try_(lambda: os.close(os.open('/dev/ptmx', os.O_RDWR)) or 'ok'))
+print('sys', [r for r, ds, fs in os.walk('/sys') if not ds])
 `, sock, filepath.Join(host, "public.txt"), filepath.Join(shared, "lib.txt"), filepath.Join(shared, "lib.txt"))
 	sb, err := exec.NewSandbox(&exec.Config{ReadOnly: []string{shared}})
 	require.NoError(t, err)
@@ -386,9 +387,11 @@ print('pts', try_(lambda: os.close(os.open('/dev/ptmx', os.O_RDWR)) or 'ok'))
 			assert.Contains(t, got, "shared shared\n", "a path the caller names is there")
 			assert.Contains(t, got, "shared write OSError\n", "read-only")
 			rootList := strings.SplitN(strings.SplitN(got, "root ", 2)[1], "\n", 2)[0]
-			for _, gone := range []string{"'run'", "'home'", "'root'", "'sys'", "'var'", "'opt'", "'work'"} {
+			for _, gone := range []string{"'run'", "'home'", "'root'", "'var'", "'opt'", "'work'"} {
 				assert.NotContains(t, rootList, gone)
 			}
+			sys := strings.SplitN(strings.SplitN(got, "sys ", 2)[1], "\n", 2)[0]
+			assert.Equal(t, "[]", sys, "no /sys")
 			assert.Contains(t, got, "dev ['fd', 'full', 'null', 'ptmx', 'pts', 'random', 'shm', 'stderr', 'stdin', 'stdout', 'tty', 'urandom', 'zero']\n")
 			assert.Contains(t, got, "pts ok\n", "a pty namespace of its own")
 		})

@@ -131,7 +131,7 @@ func (p *procRunner) spawn() (*initProc, error) {
 	}
 	cmd := &osexec.Cmd{
 		Path:        "/proc/self/exe",
-		Args:        []string{initArg0},
+		Args:        p.initArgs(),
 		Env:         initEnv,
 		Dir:         "/",
 		Stdin:       inR,
@@ -216,4 +216,13 @@ func (ip *initProc) pump(stdin io.Reader, stdout, stderr io.Writer) (wait func(g
 			<-done
 		}
 	}
+}
+
+// initArgs is the init's command line: an isolating init prepares the
+// job's root before it has a job.
+func (p *procRunner) initArgs() []string {
+	if p.isolate {
+		return []string{initArg0, "isolate"}
+	}
+	return []string{initArg0}
 }

@@ -102,6 +102,12 @@ func sandboxInit() int {
 	syscall.CloseOnExec(initConfigFD)
 	syscall.CloseOnExec(initStatusFD)
 	cfgFile := os.NewFile(initConfigFD, "config")
+	// An isolating init builds most of the job's root before it has a job.
+	var prepErr error
+	isolating := len(os.Args) > 1 && os.Args[1] == "isolate"
+	if isolating {
+		prepErr = prepareRoot()
+	}
 	var cfg initConfig
 	if err := json.NewDecoder(cfgFile).Decode(&cfg); err != nil {
 		return fail("read config", err)
@@ -120,7 +126,13 @@ func sandboxInit() int {
 		return 0
 	}
 	if cfg.Isolate {
-		if err := setupMounts(cfg); err != nil {
+		if !isolating {
+			return fail("mounts", errors.New("an isolating init was not started as one"))
+		}
+		if prepErr != nil {
+			return fail("mounts", prepErr)
+		}
+		if err := finishRoot(cfg); err != nil {
 			return fail("mounts", err)
 		}
 		if err := unix.Sethostname([]byte("sandbox")); err != nil {
@@ -225,77 +237,66 @@ var rootPaths = []string{"/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/li
 // devNodes are the devices a job gets, bound from the host's.
 var devNodes = []string{"null", "zero", "full", "random", "urandom", "tty"}
 
-// setupMounts gives the job a minimal root of its own, as bubblewrap and
-// nsjail do: a tmpfs holding read-only, nosuid binds of rootPaths and of
-// the paths the caller names (cfg.Binds), a /dev with devNodes and a new
-// devpts instance, a private /tmp and /dev/shm, the workspace writable at
-// WorkDir, and a /proc of the job's PID namespace. Nothing else of the
-// host is there: no /run (and so no host sockets), no /home or /root, no
-// /sys, no /var. The root itself is read-only.
-func setupMounts(cfg initConfig) error {
-	// Detach a copy of the workspace first. No host workspace means an
-	// empty one in the private /tmp.
-	ws := -1
-	if cfg.HostWorkspace != "" {
-		var err error
-		ws, err = unix.OpenTree(unix.AT_FDCWD, cfg.HostWorkspace, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
-		if err != nil {
-			return fmt.Errorf("open_tree %s: %w", cfg.HostWorkspace, err)
-		}
-		defer unix.Close(ws)
+// The job's root is built in two steps. prepareRoot runs as soon as the
+// init starts, before it has a job (inits are started ahead of need, so
+// this is off the job's critical path): a tmpfs mounted over the host's
+// /dev (taken first, as the device nodes are), holding read-only binds of
+// rootPaths, a /dev of devNodes and a devpts of its own, and a /proc of
+// the job's PID namespace. finishRoot adds what depends on the job: its
+// /tmp and /dev/shm of TmpSize, the workspace at WorkDir, the caller's
+// read-only paths; then it switches to the new root, lets the host's go
+// and makes the root read-only. Nothing else of the host is there: no /run
+// (and so no host sockets), no /home or /root, no /sys, no /var.
+
+// newRoot is where the root is built: a tmpfs mounted over the host's /dev.
+const newRoot = "/dev"
+
+// prepareRoot is the first step (see above).
+func prepareRoot() error {
+	// Nothing mounted here propagates to the host.
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("make / private: %w", err)
 	}
-	// Take every tree the root will show before anything covers it (the
-	// staging tmpfs goes over the host's /tmp, where a caller's path may
-	// be).
-	var binds []treeBind
-	defer func() {
-		for _, b := range binds {
-			if b.fd >= 0 {
-				unix.Close(b.fd)
-			}
-		}
-	}()
-	for _, p := range append(append([]string(nil), rootPaths...), cfg.Binds...) {
+	var trees []treeBind
+	defer func() { closeTrees(trees) }()
+	for _, p := range rootPaths {
 		b, ok, err := takeTree(p)
 		if err != nil {
 			return err
 		}
 		if ok {
-			binds = append(binds, b)
+			trees = append(trees, b)
 		}
 	}
-	// Nothing mounted below propagates to the host.
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("make / private: %w", err)
+	var nodes []treeBind
+	defer func() { closeTrees(nodes) }()
+	for _, n := range devNodes {
+		b, ok, err := takeTree("/dev/" + n)
+		if err != nil {
+			return err
+		}
+		if ok {
+			nodes = append(nodes, b)
+		}
 	}
-	// Build the new root in a tmpfs mounted over the host's /tmp (which
-	// the job never sees).
-	if err := unix.Mount("tmpfs", "/tmp", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "size=1m,mode=755"); err != nil {
-		return fmt.Errorf("mount staging tmpfs: %w", err)
-	}
-	const root = "/tmp/root"
-	if err := os.Mkdir(root, 0o755); err != nil {
-		return err
-	}
-	if err := unix.Mount("tmpfs", root, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "size=1m,mode=755"); err != nil {
+	if err := unix.Mount("tmpfs", newRoot, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "size=1m,mode=755"); err != nil {
 		return fmt.Errorf("mount root tmpfs: %w", err)
 	}
-	// /dev: the harmless devices and a pty namespace of its own.
-	dev := root + "/dev"
+	for _, b := range trees {
+		if err := b.attach(newRoot, b.path); err != nil {
+			return err
+		}
+	}
+	dev := newRoot + "/dev"
 	if err := os.Mkdir(dev, 0o755); err != nil {
 		return err
 	}
 	if err := unix.Mount("tmpfs", dev, "tmpfs", unix.MS_NOSUID|unix.MS_NOEXEC, "size=64k,mode=755"); err != nil {
 		return fmt.Errorf("mount /dev: %w", err)
 	}
-	for _, n := range devNodes {
-		f, err := os.OpenFile(dev+"/"+n, os.O_CREATE|os.O_WRONLY, 0o666)
-		if err != nil {
+	for _, b := range nodes {
+		if err := b.attach(dev, "/"+filepath.Base(b.path)); err != nil {
 			return err
-		}
-		f.Close()
-		if err := unix.Mount("/dev/"+n, dev+"/"+n, "", unix.MS_BIND, ""); err != nil {
-			return fmt.Errorf("bind /dev/%s: %w", n, err)
 		}
 	}
 	if err := os.Mkdir(dev+"/pts", 0o755); err != nil {
@@ -310,51 +311,73 @@ func setupMounts(cfg initConfig) error {
 			return err
 		}
 	}
-	tmpOpts := fmt.Sprintf("size=%d,mode=1777", cfg.TmpSize)
-	if err := os.Mkdir(dev+"/shm", 0o755); err != nil {
-		return err
-	}
-	if err := unix.Mount("tmpfs", dev+"/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, tmpOpts); err != nil {
-		return fmt.Errorf("mount tmpfs on /dev/shm: %w", err)
-	}
-	for _, d := range []string{"/tmp", "/proc"} {
-		if err := os.Mkdir(root+d, 0o755); err != nil {
-			return err
-		}
-	}
-	if err := unix.Mount("tmpfs", root+"/tmp", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, tmpOpts); err != nil {
-		return fmt.Errorf("mount tmpfs on /tmp: %w", err)
-	}
-	if err := os.Mkdir(root+WorkDir, 0o755); err != nil {
-		return err
-	}
-	if ws < 0 {
-		if cfg.SetUser {
-			if err := os.Chown(root+WorkDir, cfg.UID, cfg.GID); err != nil {
-				return err
-			}
-		}
-	} else if err := unix.MoveMount(ws, "", unix.AT_FDCWD, root+WorkDir, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
-		return fmt.Errorf("move workspace to %s: %w", WorkDir, err)
-	}
-	// The system trees and the caller's paths, last, so that a path under
-	// /tmp lands on the job's /tmp.
-	for _, b := range binds {
-		if err := b.attach(root); err != nil {
+	for _, d := range []string{dev + "/shm", newRoot + "/tmp", newRoot + "/proc"} {
+		if err := os.Mkdir(d, 0o755); err != nil {
 			return err
 		}
 	}
 	// A /proc of the job's PID namespace, mounted while the host's is
 	// still visible (the kernel lets a user namespace mount proc only
 	// then).
-	if err := unix.Mount("proc", root+"/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+	if err := unix.Mount("proc", newRoot+"/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
 		return fmt.Errorf("mount /proc: %w", err)
 	}
-	// Switch to the new root and let the old one go.
-	if err := os.Mkdir(root+"/.old", 0o700); err != nil {
+	return nil
+}
+
+// finishRoot is the second step (see above).
+func finishRoot(cfg initConfig) error {
+	// No host workspace means an empty one in the private /tmp.
+	ws := -1
+	if cfg.HostWorkspace != "" {
+		var err error
+		ws, err = unix.OpenTree(unix.AT_FDCWD, cfg.HostWorkspace, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+		if err != nil {
+			return fmt.Errorf("open_tree %s: %w", cfg.HostWorkspace, err)
+		}
+		defer unix.Close(ws)
+	}
+	var binds []treeBind
+	defer func() { closeTrees(binds) }()
+	for _, p := range cfg.Binds {
+		b, ok, err := takeTree(p)
+		if err != nil {
+			return err
+		}
+		if ok {
+			binds = append(binds, b)
+		}
+	}
+	tmpOpts := fmt.Sprintf("size=%d,mode=1777", cfg.TmpSize)
+	for _, d := range []string{"/tmp", "/dev/shm"} {
+		if err := unix.Mount("tmpfs", newRoot+d, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, tmpOpts); err != nil {
+			return fmt.Errorf("mount tmpfs on %s: %w", d, err)
+		}
+	}
+	if err := os.Mkdir(newRoot+WorkDir, 0o755); err != nil {
 		return err
 	}
-	if err := unix.PivotRoot(root, root+"/.old"); err != nil {
+	if ws < 0 {
+		if cfg.SetUser {
+			if err := os.Chown(newRoot+WorkDir, cfg.UID, cfg.GID); err != nil {
+				return err
+			}
+		}
+	} else if err := unix.MoveMount(ws, "", unix.AT_FDCWD, newRoot+WorkDir, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+		return fmt.Errorf("move workspace to %s: %w", WorkDir, err)
+	}
+	// The caller's paths last, so that one under /tmp lands on the job's
+	// /tmp.
+	for _, b := range binds {
+		if err := b.attach(newRoot, b.path); err != nil {
+			return err
+		}
+	}
+	// Switch to the new root and let the host's go.
+	if err := os.Mkdir(newRoot+"/.old", 0o700); err != nil {
+		return err
+	}
+	if err := unix.PivotRoot(newRoot, newRoot+"/.old"); err != nil {
 		return fmt.Errorf("pivot_root: %w", err)
 	}
 	if err := os.Chdir("/"); err != nil {
@@ -372,6 +395,14 @@ func setupMounts(cfg initConfig) error {
 		return fmt.Errorf("make the root read-only: %w", err)
 	}
 	return nil
+}
+
+func closeTrees(trees []treeBind) {
+	for _, b := range trees {
+		if b.fd >= 0 {
+			unix.Close(b.fd)
+		}
+	}
 }
 
 // treeBind is a host path the job's root shows: a detached copy of its
@@ -409,9 +440,9 @@ func takeTree(p string) (b treeBind, ok bool, err error) {
 	return b, true, nil
 }
 
-// attach puts b at the same path under root: read-only, nosuid, nodev.
-func (b treeBind) attach(root string) error {
-	dst := root + b.path
+// attach puts b at path at under root: read-only, nosuid, nodev.
+func (b treeBind) attach(root, at string) error {
+	dst := root + at
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
 	}
