@@ -240,7 +240,8 @@ var devNodes = []string{"null", "zero", "full", "random", "urandom", "tty"}
 // The job's root is built in two steps. prepareRoot runs as soon as the
 // init starts, before it has a job (inits are started ahead of need, so
 // this is off the job's critical path): a tmpfs mounted over the host's
-// /dev (taken first, as the device nodes are), holding read-only binds of
+// /sys (no workspace or caller's path is ever there), holding read-only
+// binds of
 // rootPaths, a /dev of devNodes and a devpts of its own, and a /proc of
 // the job's PID namespace. finishRoot adds what depends on the job: its
 // /tmp and /dev/shm of TmpSize, the workspace at WorkDir, the caller's
@@ -248,8 +249,10 @@ var devNodes = []string{"null", "zero", "full", "random", "urandom", "tty"}
 // and makes the root read-only. Nothing else of the host is there: no /run
 // (and so no host sockets), no /home or /root, no /sys, no /var.
 
-// newRoot is where the root is built: a tmpfs mounted over the host's /dev.
-const newRoot = "/dev"
+// newRoot is where the root is built: a tmpfs mounted over the host's
+// /sys, the one host tree that never holds a workspace, a caller's path or
+// something the init still needs.
+const newRoot = "/sys"
 
 // prepareRoot is the first step (see above).
 func prepareRoot() error {
@@ -271,7 +274,7 @@ func prepareRoot() error {
 	var nodes []treeBind
 	defer func() { closeTrees(nodes) }()
 	for _, n := range devNodes {
-		b, ok, err := takeTree("/dev/" + n)
+		b, ok, err := takeDevice("/dev/" + n)
 		if err != nil {
 			return err
 		}
@@ -416,7 +419,13 @@ type treeBind struct {
 
 // takeTree clones the mount tree at host path p (a missing path: ok is
 // false), or reads it as a link.
-func takeTree(p string) (b treeBind, ok bool, err error) {
+func takeTree(p string) (b treeBind, ok bool, err error) { return takeTreeAs(p, true) }
+
+// takeDevice clones a device node: writable (/dev/null is written to),
+// and with device access, which takeTree's read-only trees lack.
+func takeDevice(p string) (treeBind, bool, error) { return takeTreeAs(p, false) }
+
+func takeTreeAs(p string, readOnly bool) (b treeBind, ok bool, err error) {
 	fi, err := os.Lstat(p)
 	if errors.Is(err, os.ErrNotExist) {
 		return b, false, nil
@@ -433,7 +442,10 @@ func takeTree(p string) (b treeBind, ok bool, err error) {
 	if err != nil {
 		return b, false, fmt.Errorf("open_tree %s: %w", p, err)
 	}
-	attr := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV}
+	attr := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NOEXEC, Attr_clr: unix.MOUNT_ATTR_NODEV}
+	if readOnly {
+		attr = &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV}
+	}
 	if err := unix.MountSetattr(b.fd, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE, attr); err != nil {
 		return b, false, fmt.Errorf("mount_setattr %s read-only: %w (needs Linux 5.12 or later)", p, err)
 	}
