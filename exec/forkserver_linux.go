@@ -2,6 +2,7 @@ package exec
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/base64"
@@ -246,8 +247,8 @@ func (f *ForkServer) parse(job Job, lim Limits, env []string) (*pyJob, bool) {
 		req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_NOFILE", lim.OpenFiles, lim.OpenFiles})
 	}
 	if job.Stdin != nil {
-		b, err := io.ReadAll(io.LimitReader(job.Stdin, 60001))
-		if err != nil || len(b) > 60000 {
+		b, err := io.ReadAll(job.Stdin) // a bytes.Reader of at most maxServerStdin (Run)
+		if err != nil {
 			return nil, false
 		}
 		req.Stdin = base64.StdEncoding.EncodeToString(b)
@@ -289,6 +290,24 @@ func (f *ForkServer) parse(job Job, lim Limits, env []string) (*pyJob, bool) {
 // Run runs job in a fork server when it can, else through the Sandbox.
 func (f *ForkServer) Run(ctx context.Context, job Job) (Result, error) {
 	lim := job.Limits.withDefaults()
+	if job.Stdin != nil {
+		// The server takes stdin whole, in the request: read it first,
+		// and no longer than ctx allows (a reader that never ends cannot
+		// hold the caller). What does not fit goes to the Sandbox, with
+		// nothing lost.
+		head, err := readStdin(ctx, job.Stdin, maxServerStdin+1)
+		if err != nil && ctx.Err() != nil {
+			return Result{Status: StatusCanceled, ExitCode: -1, Detail: "canceled while reading the job's stdin"}, err
+		}
+		if err != nil {
+			return Result{Status: StatusInternal, ExitCode: -1, Detail: err.Error()}, err
+		}
+		if len(head) > maxServerStdin {
+			job.Stdin = io.MultiReader(bytes.NewReader(head), job.Stdin)
+			return f.sb.Run(ctx, job)
+		}
+		job.Stdin = bytes.NewReader(head)
+	}
 	req, ok := f.parse(job, lim, f.sb.p.env(job.Env))
 	if !ok {
 		return f.sb.Run(ctx, job)
@@ -581,4 +600,31 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 	}
 	s.stop()
 	return nil, fmt.Errorf("exec: fork server did not start: %v %s %s", s.err, s.res.Status, strings.TrimSpace(string(s.res.Stderr)))
+}
+
+// maxServerStdin is the most stdin a fork-server job takes (the server
+// writes it to a pipe before the job starts).
+const maxServerStdin = 60000
+
+// readStdin reads up to n bytes of r, or returns ctx's error when it ends
+// first (the read goes on in the background: r is the caller's).
+func readStdin(ctx context.Context, r io.Reader, n int) ([]byte, error) {
+	type got struct {
+		b   []byte
+		err error
+	}
+	ch := make(chan got, 1)
+	go func() {
+		b, err := io.ReadAll(io.LimitReader(r, int64(n)))
+		ch <- got{b, err}
+	}()
+	select {
+	case g := <-ch:
+		if g.err != nil {
+			return nil, fmt.Errorf("exec: read the job's stdin: %w", g.err)
+		}
+		return g.b, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }

@@ -399,3 +399,30 @@ print('devices', try_(lambda: open('/dev/null', 'w').write('x') and len(open('/d
 		})
 	}
 }
+
+// blockingReader never returns.
+type blockingReader struct{}
+
+func (blockingReader) Read([]byte) (int, error) { select {} }
+
+// TestForkServerStdin: a stdin that never ends cannot hold the caller past
+// its context, and a stdin larger than the server takes goes whole to the
+// Sandbox.
+func TestForkServerStdin(t *testing.T) {
+	if _, err := os.Stat(python); err != nil {
+		t.Skip("no /usr/bin/python3")
+	}
+	fs := forkServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	res, err := fs.Run(ctx, exec.Job{Args: py("print(1)"), Stdin: blockingReader{}})
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Equal(t, exec.StatusCanceled, res.Status)
+	assert.Less(t, time.Since(start), 5*time.Second)
+
+	big := strings.Repeat("0123456789", 10_000) // 100 kB
+	res, err = fs.Run(context.Background(), exec.Job{Args: py("import sys; print(len(sys.stdin.read()))"), Stdin: strings.NewReader(big)})
+	require.NoError(t, err)
+	assert.Equal(t, "100000\n", string(res.Stdout), "nothing of stdin lost on the way to the Sandbox")
+}
