@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -425,4 +426,28 @@ func TestForkServerStdin(t *testing.T) {
 	res, err = fs.Run(context.Background(), exec.Job{Args: py("import sys; print(len(sys.stdin.read()))"), Stdin: strings.NewReader(big)})
 	require.NoError(t, err)
 	assert.Equal(t, "100000\n", string(res.Stdout), "nothing of stdin lost on the way to the Sandbox")
+}
+
+// TestWorkspaceIsTheCallersAfterwards: what a Sandbox job wrote in its
+// workspace is the caller's again when Run returns, so nothing is left
+// owned by the job's user for another job of that user to change.
+func TestWorkspaceIsTheCallersAfterwards(t *testing.T) {
+	if _, err := os.Stat(python); err != nil {
+		t.Skip("no /usr/bin/python3")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("jobs run as the caller's own uid when it is not root")
+	}
+	dir := t.TempDir()
+	res, err := newSandbox(t).Run(context.Background(), exec.Job{Dir: dir, Args: py("import os\nos.makedirs('a/b')\nopen('a/b/f', 'w').write('x')\nos.symlink('/etc/passwd', 'l')")})
+	require.NoError(t, err)
+	require.Equal(t, exec.StatusOK, res.Status, "%s", res.Stderr)
+	for _, p := range []string{".", "a", "a/b", "a/b/f", "l"} {
+		fi, err := os.Lstat(filepath.Join(dir, p))
+		require.NoError(t, err)
+		assert.Equal(t, uint32(os.Getuid()), fi.Sys().(*syscall.Stat_t).Uid, "%s is the caller's", p)
+	}
+	fi, err := os.Stat("/etc/passwd")
+	require.NoError(t, err)
+	assert.Equal(t, uint32(0), fi.Sys().(*syscall.Stat_t).Uid, "the link was not followed")
 }

@@ -207,17 +207,21 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		if fi, err := os.Stat(ws); err != nil || !fi.IsDir() {
 			return internal(fmt.Errorf("exec: workspace %s is not a directory", ws))
 		}
-		if setUser {
-			if err := chownTree(ws, nobody, nobody); err != nil {
-				return internal(fmt.Errorf("exec: give workspace to the sandbox user: %w", err))
-			}
-		}
 	}
 	ip, err := p.take()
 	if err != nil {
 		return internal(err)
 	}
 	defer ip.closeFiles()
+	if setUser && job.Dir != "" {
+		// The workspace is the job user's while it runs, and the caller's
+		// again afterwards: nothing in it stays owned by a job's uid.
+		if err := chownTree(ws, ip.hostUID, ip.hostUID); err != nil {
+			ip.discard()
+			return internal(fmt.Errorf("exec: give workspace to the sandbox user: %w", err))
+		}
+		defer chownBack(ws, os.Getuid(), os.Getgid())
+	}
 	cg := ip.cg
 	if err := cg.setLimits(lim); err != nil {
 		ip.discard()
@@ -443,7 +447,7 @@ func (p *procRunner) env(extra []string) []string {
 	return out
 }
 
-func (p *procRunner) sysProcAttr() *syscall.SysProcAttr {
+func (p *procRunner) sysProcAttr(hostUID int) *syscall.SysProcAttr {
 	if !p.isolate {
 		return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	}
@@ -456,9 +460,11 @@ func (p *procRunner) sysProcAttr() *syscall.SysProcAttr {
 	if p.root {
 		// The init is root of the namespace mapped to host root, so that it
 		// can reach any workspace path; the job itself runs as nobody with
-		// no capability.
-		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: nobody, HostID: nobody, Size: 1}}
-		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: nobody, HostID: nobody, Size: 1}}
+		// no capability. (A host uid per init would not separate the
+		// per-user limits of concurrent jobs: the kernel charges them, in
+		// the host's namespace, to the namespace's creator, root.)
+		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: nobody, HostID: hostUID, Size: 1}}
+		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: nobody, HostID: hostUID, Size: 1}}
 		a.GidMappingsEnableSetgroups = true
 		a.Credential.NoSetGroups = false
 	} else {
@@ -496,6 +502,18 @@ func chownTree(root string, uid, gid int) error {
 			return err
 		}
 		return os.Lchown(path, uid, gid)
+	})
+}
+
+// chownBack gives a workspace the job wrote back to the caller, as far as
+// it goes: it never follows a link, and passes over what it cannot reach
+// (a job's tree nested past PATH_MAX).
+func chownBack(root string, uid, gid int) {
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err == nil {
+			os.Lchown(path, uid, gid)
+		}
+		return nil
 	})
 }
 
