@@ -78,9 +78,11 @@
 //     its CPU verdict.
 //   - Not yet: a fork-server child is a fork of a server that held earlier
 //     jobs' requests and outputs (its memory can be read by the job: a
-//     zygote that never sees job data is the fix); concurrent Sandbox jobs
-//     share the host uid nobody (per-slot uids or idmapped mounts are the
-//     fix); the Sandbox workspace has no disk quota beyond RLIMIT_FSIZE per
+//     zygote that never sees job data is the fix); concurrent jobs share
+//     the per-user limits (inotify instances, keys quota) of one host user:
+//     the kernel charges them to the creator of the job's user namespace,
+//     so inits would have to be started as distinct host users (a job's
+//     workspace is the caller's again when Run returns, though); the Sandbox workspace has no disk quota beyond RLIMIT_FSIZE per
 //     file (the fork server's is bounded by its /tmp); a job can forge a
 //     memory verdict for itself in the fork server (the MemoryError mark is
 //     written by the job's own process).
