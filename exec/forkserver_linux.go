@@ -349,7 +349,8 @@ func (f *ForkServer) Run(ctx context.Context, job Job) (Result, error) {
 	oom0, cpu0 := srv.oom, srv.cpu
 	haveCPU := cg != nil && cg.cpu != ""
 	var tick <-chan time.Time
-	var overSince time.Time
+	var overSince, lastChange time.Time
+	var lastUsed time.Duration
 	if haveCPU && lim.CPUTime > 0 {
 		t := time.NewTicker(10 * time.Millisecond)
 		defer t.Stop()
@@ -360,10 +361,17 @@ wait:
 	case <-tick:
 		// The CPU time of the job's whole process tree, read here from the
 		// server's cgroup: out of reach of a job that stops its server.
-		// RLIMIT_CPU counts in ticks, the cgroup in nanoseconds: a child it
-		// stopped at the limit may show a little less here.
+		// RLIMIT_CPU (which kills the child at about the limit) and the
+		// cgroup do not count alike: a child it killed while its server
+		// was stopped may show a little less here. So the verdict is also
+		// CPU time once the tree is within 10% of the limit and has
+		// stopped using CPU without an answer for half a second.
 		used, _ := cg.cpuUsage()
-		if used-cpu0 < lim.CPUTime-20*time.Millisecond {
+		if used != lastUsed {
+			lastUsed, lastChange = used, time.Now()
+		}
+		stalled := used-cpu0 >= lim.CPUTime*9/10 && time.Since(lastChange) >= 500*time.Millisecond
+		if used-cpu0 < lim.CPUTime-20*time.Millisecond && !stalled {
 			goto wait
 		}
 		if overSince.IsZero() {
