@@ -210,9 +210,7 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		if opts != nil {
 			o = *opts
 		}
-		o.NoGold, o.K, o.Runner = true, []int{1}, exec.RunnerFunc(func(context.Context, exec.Job) (exec.Result, error) {
-			return exec.Result{}, errors.New("adapt: Draw runs no test")
-		})
+		o.NoGold, o.K = true, []int{1}
 		opts = &o
 	}
 	o, info, err := resolve(opts, model)
@@ -223,13 +221,9 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 	if draw {
 		info.K = nil
 	}
-	all, err := selectTasks(tasks, Shard{})
+	all, hashes, err := checkTasks(tasks)
 	if err != nil {
 		return nil, err
-	}
-	hashes := make(map[string]string, len(all))
-	for _, t := range all {
-		hashes[t.ID] = taskHash(t)
 	}
 	info.TaskCount, info.TaskSet = len(all), taskSetDigest(hashes)
 	var selected []*Task
@@ -238,7 +232,7 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 			selected = append(selected, t)
 		}
 	}
-	e := &evaluation{o: o, model: model, recs: newRecords(), start: time.Now(), draw: draw}
+	e := &evaluation{o: o, model: model, recs: newRecords(), hashes: hashes, start: time.Now(), draw: draw}
 	if o.Journal != "" {
 		jnl, err := openJournal(o.Journal, info, o.Shard, hashes, e.recs, func(s string) { e.notices = append(e.notices, s) })
 		if err != nil {
@@ -248,7 +242,7 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		e.jnl = jnl
 	}
 	runner := o.Runner
-	if runner == nil {
+	if runner == nil && !draw {
 		sb, err := exec.NewSandbox(nil)
 		if err != nil {
 			return nil, err
@@ -292,24 +286,23 @@ func (e *evaluation) canceled(cause error) error {
 		e.jnl.path, e.jnl.finished(), cause)
 }
 
-// selectTasks validates the tasks and keeps the shard's, in input order.
-func selectTasks(tasks []Task, shard Shard) ([]*Task, error) {
-	seen := map[string]bool{}
-	var out []*Task
+// checkTasks validates the tasks and returns them in input order with
+// their content hashes by ID.
+func checkTasks(tasks []Task) ([]*Task, map[string]string, error) {
+	out := make([]*Task, len(tasks))
+	hashes := make(map[string]string, len(tasks))
 	for i := range tasks {
 		t := &tasks[i]
 		if err := t.Validate(); err != nil {
-			return nil, fmt.Errorf("adapt: task %d: %w", i, err)
+			return nil, nil, fmt.Errorf("adapt: task %d: %w", i, err)
 		}
-		if seen[t.ID] {
-			return nil, fmt.Errorf("adapt: duplicate task id %q", t.ID)
+		if _, dup := hashes[t.ID]; dup {
+			return nil, nil, fmt.Errorf("adapt: duplicate task id %q", t.ID)
 		}
-		seen[t.ID] = true
-		if shard.Has(t.ID) {
-			out = append(out, t)
-		}
+		hashes[t.ID] = taskHash(t)
+		out[i] = t
 	}
-	return out, nil
+	return out, hashes, nil
 }
 
 type evaluation struct {
@@ -319,7 +312,8 @@ type evaluation struct {
 	chk     *checker
 	start   time.Time
 	notices []string
-	draw    bool // completions only
+	draw    bool              // completions only
+	hashes  map[string]string // task ID -> taskHash, computed once
 
 	mu       sync.Mutex
 	recs     *records
@@ -333,10 +327,10 @@ type evaluation struct {
 }
 
 // record files a final record in memory and in the journal.
-func (e *evaluation) record(rec journalRecord, hash string) {
-	rec.TaskHash = hash
+func (e *evaluation) record(rec journalRecord) {
+	rec.TaskHash = e.hashes[rec.Task]
 	e.mu.Lock()
-	e.recs.add(rec, map[string]string{rec.Task: hash})
+	e.recs.add(rec, e.hashes)
 	e.mu.Unlock()
 	if err := e.jnl.append(rec); err != nil {
 		e.mu.Lock()
@@ -388,11 +382,6 @@ func (e *evaluation) answered(c Completion) bool {
 
 func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 	n := e.o.Samples
-	hash := func(t *Task) string { return taskHash(t) }
-	hashes := make(map[*Task]string, len(tasks))
-	for _, t := range tasks {
-		hashes[t] = hash(t)
-	}
 	e.total = len(tasks) * n
 	if !e.o.NoGold {
 		e.total += len(tasks)
@@ -454,7 +443,7 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 					return ctx.Err()
 				}
 				res.Sample = -1
-				e.record(journalRecord{Kind: "gold", Task: t.ID, Sample: -1, Result: &res}, hashes[t])
+				e.record(journalRecord{Kind: "gold", Task: t.ID, Sample: -1, Result: &res})
 				e.progress(res.Outcome == OutcomePassed)
 				return nil
 			})
@@ -539,7 +528,7 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 				}
 				for i, s := range need {
 					c := comps[i]
-					e.record(journalRecord{Kind: "completion", Task: t.ID, Sample: s, Attempts: prev + attempts, Completion: &c}, hashes[t])
+					e.record(journalRecord{Kind: "completion", Task: t.ID, Sample: s, Attempts: prev + attempts, Completion: &c})
 				}
 				for i, s := range need {
 					if comps[i].Err != "" || e.draw {
@@ -568,7 +557,7 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 					return gctx.Err()
 				}
 				res.Sample = j.sample
-				e.record(journalRecord{Kind: "result", Task: j.t.ID, Sample: j.sample, Attempts: res.Attempts, Result: &res}, hashes[j.t])
+				e.record(journalRecord{Kind: "result", Task: j.t.ID, Sample: j.sample, Attempts: res.Attempts, Result: &res})
 				e.progress(res.Outcome == OutcomePassed)
 			}
 			return nil

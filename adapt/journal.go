@@ -97,6 +97,9 @@ func (r *records) add(rec journalRecord, hashes map[string]string) {
 // a journal written by a different evaluation.
 var ErrJournalMismatch = errors.New("adapt: journal belongs to a different evaluation")
 
+// ErrJournalLocked is wrapped when another process holds a journal.
+var ErrJournalLocked = errors.New("adapt: journal is in use by another process")
+
 // JournalMismatchError reports a journal written by a different evaluation
 // than the one that wants to resume or merge it, and which settings differ.
 type JournalMismatchError struct {

@@ -4,16 +4,12 @@ package adapt
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
 	"syscall"
 )
-
-// ErrJournalLocked is wrapped when another process holds a journal.
-var ErrJournalLocked = errors.New("adapt: journal is in use by another process")
 
 // lockFile takes a lock on f without waiting: exclusive for a run that
 // appends, shared for a reader. The lock goes with the file's close (or the

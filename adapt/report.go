@@ -547,13 +547,9 @@ func Merge(tasks []Task, journals []string, opts *MergeOptions) (*Report, error)
 	if opts != nil {
 		o = *opts
 	}
-	all, err := selectTasks(tasks, Shard{})
+	all, hashes, err := checkTasks(tasks)
 	if err != nil {
 		return nil, err
-	}
-	hashes := make(map[string]string, len(all))
-	for _, t := range all {
-		hashes[t.ID] = taskHash(t)
 	}
 	if len(journals) == 0 {
 		return nil, errors.New("adapt: Merge needs at least one journal")

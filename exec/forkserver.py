@@ -397,7 +397,7 @@ def serve(req):
     for fd in (out_w, err_w, mem_w):
         os.close(fd)
     pfd = os.pidfd_open(pid)
-    timed_out = cpu_out = out_over = False
+    timed_out = out_over = False
     poll = select.poll()
     poll.register(pfd, select.POLLIN)
     streams = {out_r: caps[0], err_r: caps[1]}
@@ -450,7 +450,7 @@ def serve(req):
     os.close(mem_r)
     cpu_ns = int((ru.ru_utime + ru.ru_stime) * 1e9)
     rep = {'wall_ns': int(elapsed * 1e9), 'cpu_ns': cpu_ns,
-           'maxrss': ru.ru_maxrss, 'timed_out': timed_out, 'cpu_out': cpu_out}
+           'maxrss': ru.ru_maxrss, 'timed_out': timed_out}
     if os.WIFEXITED(wstatus):
         rep['exit'] = os.WEXITSTATUS(wstatus)
     elif os.WIFSIGNALED(wstatus):

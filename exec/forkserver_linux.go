@@ -154,7 +154,6 @@ type pyJob struct {
 	Env      map[string]string `json:"env"`
 	Rlimits  [][3]any          `json:"rlimits"`
 	Wall     float64           `json:"wall"`
-	CPU      float64           `json:"cpu"`
 	Keep     int               `json:"keep"`
 	Output   int64             `json:"output"`
 	Files    map[string]string `json:"files"`
@@ -167,7 +166,6 @@ type pyReply struct {
 	Exit      *int              `json:"exit"`
 	Signal    int               `json:"signal"`
 	TimedOut  bool              `json:"timed_out"`
-	CPUOut    bool              `json:"cpu_out"`
 	WallNS    int64             `json:"wall_ns"`
 	CPUNS     int64             `json:"cpu_ns"`
 	MaxRSS    int64             `json:"maxrss"`
@@ -223,9 +221,6 @@ func (f *ForkServer) parse(job Job, lim Limits, env []string) (*pyJob, bool) {
 	}
 	if lim.WallTime > 0 {
 		req.Wall = lim.WallTime.Seconds()
-	}
-	if lim.CPUTime > 0 {
-		req.CPU = lim.CPUTime.Seconds()
 	}
 	req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_CORE", 0, 0})
 	if lim.CPUTime > 0 {
@@ -485,7 +480,7 @@ func (f *ForkServer) result(job Job, lim Limits, rep pyReply) (Result, error) {
 		res.Status, res.Detail = StatusOutput, fmt.Sprintf("wrote more than %s to stdout and stderr", lim.Output)
 	case rep.Memory:
 		res.Status, res.Detail = StatusMemory, fmt.Sprintf("memory use exceeded %s", lim.Memory)
-	case rep.CPUOut || res.Signal == syscall.SIGXCPU || (cpuOver && rep.Exit == nil):
+	case res.Signal == syscall.SIGXCPU || (cpuOver && rep.Exit == nil):
 		res.Status, res.Detail = StatusCPUTime, fmt.Sprintf("CPU time %s exceeded the limit %s", res.CPUTime.Round(time.Millisecond), lim.CPUTime)
 	case rep.TimedOut:
 		res.Status, res.Detail = StatusWallTime, fmt.Sprintf("wall time exceeded the limit %s (CPU time %s)", lim.WallTime, res.CPUTime.Round(time.Millisecond))

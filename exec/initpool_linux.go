@@ -27,8 +27,6 @@ type initProc struct {
 	// it from theirs. Moving a process into a cgroup v1 waits for an RCU
 	// grace period (milliseconds), so it is done here, ahead of the job.
 	cg *jobCgroup
-	// hostUID is the host user and group the job runs as (root callers).
-	hostUID int
 }
 
 // prestart is how many started inits a runner keeps ready. Starting one
@@ -111,7 +109,6 @@ func (p *procRunner) spawn() (*initProc, error) {
 		}
 		return nil, fmt.Errorf("exec: start sandbox init: %w", err)
 	}
-	uid := nobody
 	cfgR, cfgW, err := pipe()
 	if err != nil {
 		return fail(err)
@@ -141,7 +138,7 @@ func (p *procRunner) spawn() (*initProc, error) {
 		Stdout:      outW,
 		Stderr:      errW,
 		ExtraFiles:  []*os.File{cfgR, stW},
-		SysProcAttr: p.sysProcAttr(uid),
+		SysProcAttr: p.sysProcAttr(),
 	}
 	if err := cmd.Start(); err != nil {
 		return fail(err)
@@ -149,7 +146,7 @@ func (p *procRunner) spawn() (*initProc, error) {
 	for _, f := range []*os.File{cfgR, stW, inR, outW, errW} {
 		f.Close()
 	}
-	ip := &initProc{cmd: cmd, cfgW: cfgW, statusR: stR, stdinW: inW, stdoutR: outR, stderrR: errR, hostUID: uid}
+	ip := &initProc{cmd: cmd, cfgW: cfgW, statusR: stR, stdinW: inW, stdoutR: outR, stderrR: errR}
 	if !p.cfg.NoCgroups {
 		cg, err := p.cg.create()
 		if err == nil {

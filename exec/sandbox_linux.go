@@ -216,7 +216,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	if setUser && job.Dir != "" {
 		// The workspace is the job user's while it runs, and the caller's
 		// again afterwards: nothing in it stays owned by a job's uid.
-		if err := chownTree(ws, ip.hostUID, ip.hostUID); err != nil {
+		if err := chownTree(ws, nobody, nobody); err != nil {
 			ip.discard()
 			return internal(fmt.Errorf("exec: give workspace to the sandbox user: %w", err))
 		}
@@ -447,7 +447,7 @@ func (p *procRunner) env(extra []string) []string {
 	return out
 }
 
-func (p *procRunner) sysProcAttr(hostUID int) *syscall.SysProcAttr {
+func (p *procRunner) sysProcAttr() *syscall.SysProcAttr {
 	if !p.isolate {
 		return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	}
@@ -463,8 +463,8 @@ func (p *procRunner) sysProcAttr(hostUID int) *syscall.SysProcAttr {
 		// no capability. (A host uid per init would not separate the
 		// per-user limits of concurrent jobs: the kernel charges them, in
 		// the host's namespace, to the namespace's creator, root.)
-		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: nobody, HostID: hostUID, Size: 1}}
-		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: nobody, HostID: hostUID, Size: 1}}
+		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: nobody, HostID: nobody, Size: 1}}
+		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: nobody, HostID: nobody, Size: 1}}
 		a.GidMappingsEnableSetgroups = true
 		a.Credential.NoSetGroups = false
 	} else {

@@ -46,3 +46,6 @@ func (*Unsandboxed) Run(context.Context, Job) (Result, error) {
 
 // Close does nothing here.
 func (*Unsandboxed) Close() error { return nil }
+
+// jobCgroup is the set of cgroups of a job: Linux only.
+type jobCgroup struct{}
