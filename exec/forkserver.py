@@ -1,17 +1,27 @@
 # The Python fork server of package exec (see forkserver_linux.go). It runs
 # inside a sandbox job as
 #
-#     python3 -I -B -c <this file> PRELOAD...
+#     python3 -I -B -c <this file> CONFIG
 #
-# imports the PRELOAD modules once, then reads one JSON request a line on
-# stdin and answers each with one JSON line on stdout. For each request it
-# forks a child that becomes a fresh-looking `python3 -c CODE ARGS` or
-# `python3 FILE ARGS` in /tmp/work (the request's files written there
-# first), with the request's environment and rlimits; it waits for the
-# child (and no longer than the wall limit), kills every other process of
-# the sandbox, reports the verdict, the output and the files the child
-# wrote, and wipes /tmp and /dev/shm. One request at a time: nothing of one
-# child outlives it.
+# where CONFIG is JSON naming the modules to import once and the programs
+# to compile once (the test drivers' reporters). It then forks a zygote,
+# and reads one JSON request a line on stdin and answers each with one
+# JSON line on stdout.
+#
+# Two processes, so that no job is ever forked from a process that held
+# another job's data:
+#
+#   - the server writes a request's files to /tmp/work, hands the zygote
+#     the job's pipes and a memfd holding the request over a unix socket,
+#     reads the job's output, enforces the wall limit, kills what is left,
+#     copies back the files the job wrote and wipes /tmp and /dev/shm;
+#   - the zygote, forked before any job, only receives descriptors: it
+#     forks the child, waits for it and sends back its wait status and
+#     rusage from a buffer it clears, never reading the request. The child
+#     reads the request from the memfd and becomes a fresh-looking
+#     `python3 -c CODE ARGS` or `python3 FILE ARGS` in /tmp/work.
+#
+# One request at a time: nothing of one child outlives it.
 import base64
 import builtins
 import ctypes
@@ -19,11 +29,14 @@ import errno
 import gc
 import importlib
 import json
+import marshal
 import os
 import resource
 import select
 import shutil
 import signal
+import socket
+import struct
 import stat
 import sys
 import time
@@ -224,17 +237,32 @@ def _drain(fd, cap, limit):
     return True
 
 
-_codecache = {}
-
-
 MEMORY_FD = 1023
 
+# What the zygote sends back when a child ends: the si_code and si_status
+# of its waitid, then its struct rusage (x86-64 and arm64 layout: two
+# timevals, then 14 longs).
+_STATUS = struct.Struct('=iiqqqq14q')
+CLD_EXITED = 1
 
-def _child(req, out_w, err_w, mem_w):
-    # Runs in the forked child; never returns. Its stdout and stderr are
-    # pipes the server reads: nothing the job does takes back what it wrote.
+
+def _child(fds, programs):
+    # Runs in a child of the zygote; never returns. fds are the job's
+    # stdout, stderr and memory-mark pipes and the memfd holding its
+    # request. Its stdout and stderr are pipes the server reads: nothing
+    # the job does takes back what it wrote.
     try:
+        out_w, err_w, mem_w, req_fd = fds
         os.setsid()
+        chunks = []
+        while True:
+            b = os.read(req_fd, 1 << 20)
+            if not b:
+                break
+            chunks.append(b)
+        raw = b''.join(chunks)
+        head, _, blob = raw.partition(b'\n')
+        req = json.loads(head)
         os.dup2(out_w, 1)
         os.dup2(err_w, 2)
         os.dup2(mem_w, MEMORY_FD)
@@ -274,7 +302,11 @@ def _child(req, out_w, err_w, mem_w):
             sys.argv = ['-c'] + args
             if not req.get('isolated'):
                 sys.path.insert(0, '')
-            code = req.get('_code') or compile(target, '<string>', 'exec')
+            code = programs.get(target)
+            if code is None and blob:
+                code = marshal.loads(blob)
+            if code is None:
+                code = compile(target, '<string>', 'exec')
         else:
             path = os.path.join(WORK, target) if not target.startswith('/') else target
             sys.argv = [target] + args
@@ -283,6 +315,7 @@ def _child(req, out_w, err_w, mem_w):
             with open(path, 'rb') as f:
                 code = compile(f.read(), target, 'exec')
             main.__dict__['__file__'] = target
+        del raw, head, blob, chunks, req, stdin
         status = 0
         try:
             exec(code, main.__dict__)
@@ -325,6 +358,65 @@ def _child(req, out_w, err_w, mem_w):
         os._exit(120)
 
 
+class _Waited(ctypes.Structure):
+    # siginfo_t (128 bytes: si_code at 8, si_status at 24) and rusage.
+    _fields_ = [('info', ctypes.c_int * 32), ('ru', ctypes.c_long * 18)]
+
+
+def _zygote(sock, programs):
+    # Never returns. Forks one child per message and reports how it ended.
+    # Nothing a job sends or produces passes through here: the message is
+    # one byte with four descriptors, and the status and rusage go from a
+    # ctypes buffer straight to the socket and are cleared.
+    try:
+        fd = os.open('/dev/null', os.O_RDWR)
+        os.dup2(fd, 0)
+        os.dup2(fd, 1)
+        os.close(fd)
+        libc = ctypes.CDLL(None, use_errno=True)
+        waited = _Waited()
+        size = ctypes.sizeof(waited)
+        report = ctypes.create_string_buffer(_STATUS.size)
+        sfd = sock.fileno()
+        while True:
+            try:
+                msg, anc, _, _ = sock.recvmsg(1, socket.CMSG_SPACE(4 * 4))
+            except InterruptedError:
+                continue
+            if not msg:
+                os._exit(0)
+            fds = []
+            for level, kind, data in anc:
+                if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                    fds.extend(struct.unpack('=%di' % (len(data) // 4), data[:len(data) - len(data) % 4]))
+            if len(fds) != 4:
+                os._exit(3)
+            pid = os.fork()
+            if pid == 0:
+                sock.close()
+                _child(fds, programs)
+            for f in fds:
+                os.close(f)
+            sock.send(struct.pack('=i', pid))
+            # waitid(P_PID, pid, WEXITED|WNOWAIT) with its rusage: the
+            # child stays a zombie until the server has its status, so
+            # that a job that kills this process right after loses
+            # nothing (the zombie then goes to the server).
+            while libc.syscall(247, 1, pid, ctypes.byref(waited), 4 | 0x01000000, ctypes.byref(waited, 128)) < 0:
+                if ctypes.get_errno() != errno.EINTR:
+                    os._exit(4)
+            ctypes.memmove(report, ctypes.byref(waited, 8), 4)  # si_code
+            ctypes.memmove(ctypes.byref(report, 4), ctypes.byref(waited, 24), 4)  # si_status
+            ctypes.memmove(ctypes.byref(report, 8), ctypes.byref(waited, 128), 144)
+            libc.send(sfd, report, _STATUS.size, 0)
+            ctypes.memset(ctypes.byref(waited), 0, size)
+            ctypes.memset(report, 0, _STATUS.size)
+            while libc.wait4(pid, None, 0, None) < 0 and ctypes.get_errno() == errno.EINTR:
+                pass
+    except BaseException:
+        os._exit(5)
+
+
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
@@ -346,23 +438,67 @@ def _remove_ipc():
                 ctl(int(fields[1]), 0, None)  # IPC_RMID
 
 
-def _kill_all():
-    # Kill every process of this PID namespace but us (and the init, which
-    # the kernel spares), then reap them.
-    try:
-        os.kill(-1, signal.SIGKILL)
-    except OSError:
-        pass
+def _pids():
+    out = []
+    for name in os.listdir('/proc'):
+        if name.isdigit():
+            out.append(int(name))
+    return out
+
+
+def _kill_all(keep):
+    # Kill every process of this PID namespace but us, the zygote (keep)
+    # and the init (which the kernel spares), and reap those that come back
+    # to us (we are their subreaper), until none is left.
+    spare = {1, os.getpid(), keep}
     while True:
-        try:
-            pid, _ = os.waitpid(-1, 0)
-        except ChildProcessError:
+        left = [p for p in _pids() if p not in spare]
+        if not left:
             return
-        except InterruptedError:
-            continue
+        for p in left:
+            try:
+                os.kill(p, signal.SIGKILL)
+            except OSError:
+                pass
+        reaped = False
+        while True:
+            try:
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            except InterruptedError:
+                continue
+            if pid == 0:
+                break
+            reaped = True
+        if not reaped:
+            time.sleep(0.0002)
 
 
-def serve(req):
+class _Zygote:
+    # The server's end of the zygote.
+    def __init__(self, programs):
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        pid = os.fork()
+        if pid == 0:
+            ours.close()
+            _zygote(theirs, programs)
+        theirs.close()
+        self.pid, self.sock = pid, ours
+
+    def alive(self):
+        # A job may have stopped the zygote (it has our uid): resume it.
+        # One that is gone cannot be replaced (we are no longer clean).
+        try:
+            os.kill(self.pid, signal.SIGCONT)
+            with open('/proc/%d/stat' % self.pid) as f:
+                state = f.read().rsplit(')', 1)[1].split()[0]
+        except OSError:
+            return False
+        return state not in ('Z', 'X', 'x')
+
+
+def serve(req, zyg):
     os.makedirs(WORK, exist_ok=True)
     for rel in req.get('dirs') or []:
         os.makedirs(os.path.join(WORK, rel), exist_ok=True)
@@ -373,51 +509,109 @@ def serve(req):
             f.write(_unb64(data))
     before, _ = _snapshot()
     wall = req.get('wall') or 0
-    if req['mode'] == 'c':
-        code = _codecache.get(req['target'])
-        if code is None:
+    blob = b''
+    if req['mode'] == 'c' and req['target'] not in _programs:
+        blob = _codecache.get(req['target'])
+        if blob is None:
             try:
-                code = compile(req['target'], '<string>', 'exec')
+                blob = marshal.dumps(compile(req['target'], '<string>', 'exec'))
                 if len(_codecache) > 64:
                     _codecache.clear()
-                _codecache[req['target']] = code
+                _codecache[req['target']] = blob
             except BaseException:
-                code = None  # the child compiles it again and reports the error
-        req['_code'] = code
+                blob = b''  # the child compiles it again and reports the error
     keep = req.get('keep') or 65536
     output = req.get('output') or 0
     caps = [_Capture(keep), _Capture(keep)]
+    job = {k: req.get(k) for k in ('mode', 'target', 'args', 'env', 'rlimits', 'stdin', 'no_site', 'isolated')}
+    mfd = os.memfd_create('job', os.MFD_CLOEXEC)
+    os.write(mfd, json.dumps(job).encode() + b'\n' + blob)
+    os.lseek(mfd, 0, os.SEEK_SET)
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     mem_r, mem_w = os.pipe()
     start = time.monotonic()
-    pid = os.fork()
-    if pid == 0:
-        _child(req, out_w, err_w, mem_w)
-    for fd in (out_w, err_w, mem_w):
+    try:
+        zyg.sock.sendmsg([b'j'], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, struct.pack('=4i', out_w, err_w, mem_w, mfd))])
+        got = zyg.sock.recv(64)
+    except OSError:
+        got = b''
+    for fd in (out_w, err_w, mem_w, mfd):
         os.close(fd)
-    pfd = os.pidfd_open(pid)
-    timed_out = out_over = False
+    if len(got) != 4:
+        for fd in (out_r, err_r, mem_r):
+            os.close(fd)
+        raise _NotRun('the zygote is gone')
+    pid = struct.unpack('=i', got)[0]
+    try:
+        pfd = os.pidfd_open(pid)
+    except OSError:
+        pfd = None  # already ended (and reaped): the zygote's report follows
+    timed_out = out_over = killed = resumed = orphan = False
     poll = select.poll()
-    poll.register(pfd, select.POLLIN)
+    zfd = zyg.sock.fileno()
+    poll.register(zfd, select.POLLIN)
+    if pfd is not None:
+        poll.register(pfd, select.POLLIN)
     streams = {out_r: caps[0], err_r: caps[1]}
     for fd in streams:
         os.set_blocking(fd, False)
         poll.register(fd, select.POLLIN)
-    exited = False
-    while not exited:
-        left = None if wall <= 0 else max(0, wall - (time.monotonic() - start))
-        step = left
-        for fd, ev in poll.poll(None if step is None else int(step * 1000) + 1):
-            if fd == pfd:
-                exited = True
+    waited = None
+    report_by = None  # when the zygote's report is due (the child has ended)
+    while True:
+        now = time.monotonic()
+        waits = []
+        if wall > 0 and not killed:
+            waits.append(wall - (now - start))
+        if report_by is not None:
+            waits.append(report_by - now)
+        t = min(waits) if waits else None
+        events = poll.poll(None if t is None else max(0, int(t * 1000) + 1))
+        for fd, ev in events:
+            if fd == zfd:
+                try:
+                    b = zyg.sock.recv(_STATUS.size)
+                except OSError:
+                    b = b''
+                if len(b) == _STATUS.size:
+                    waited = _STATUS.unpack(b)
+                    continue
+                # The job killed the zygote: its child is ours once the
+                # zygote is reaped, and we wait for it ourselves.
+                poll.unregister(zfd)
+                try:
+                    os.waitpid(zyg.pid, 0)
+                except ChildProcessError:
+                    pass
+                orphan = True
+                if pfd is None or report_by is not None:
+                    waited = _take_child(zyg, pid)  # it has ended
+            elif fd == pfd:
+                poll.unregister(pfd)
+                if orphan:
+                    waited = _take_child(zyg, pid)
+                elif report_by is None:
+                    report_by = time.monotonic() + 1.0
             elif not _drain(fd, streams[fd], 1 << 16):
                 poll.unregister(fd)
+        if waited is not None:
+            break
+        now = time.monotonic()
+        if report_by is not None and now >= report_by:
+            if resumed:
+                waited = _take_child(zyg, pid)
+                break
+            # The child ended and the zygote did not say so: the job
+            # stopped it (it has our uid). Resume it once.
+            zyg.alive()
+            resumed, report_by = True, now + 1.0
+            continue
+        if killed:
+            continue
         if output and caps[0].count + caps[1].count > output:
             out_over = True
-        elif exited:
-            break
-        elif wall > 0 and time.monotonic() - start >= wall:
+        elif wall > 0 and now - start >= wall:
             timed_out = True
         else:
             continue
@@ -425,11 +619,50 @@ def serve(req):
             os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
-        break
-    _, wstatus, ru = os.wait4(pid, 0)
-    os.close(pfd)
+        killed = True
+        if report_by is None:
+            report_by = now + 1.0
+    if pfd is not None:
+        os.close(pfd)
+    if len(waited) == 3:
+        wstatus, cpu_ns, maxrss = waited
+    else:
+        code, st = waited[0], waited[1]
+        wstatus = (st & 0xff) << 8 if code == CLD_EXITED else (st & 0x7f)
+        cpu_ns = (waited[2] + waited[4]) * 1000000000 + (waited[3] + waited[5]) * 1000
+        maxrss = waited[6]
+    return _finish(zyg, before, streams, caps, output, mem_r, start, wstatus, cpu_ns, maxrss, timed_out, out_over)
+
+
+def _take_child(zyg, pid):
+    # The zygote is gone or will not answer (the job killed or stopped it):
+    # end it, which makes its child ours, and take the child's status
+    # ourselves (the child has ended). This server is replaced after the
+    # job (see _finish).
+    try:
+        os.kill(zyg.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    try:
+        os.waitpid(zyg.pid, 0)
+    except ChildProcessError:
+        pass
+    try:
+        _, wstatus, ru = os.wait4(pid, 0)
+    except ChildProcessError:
+        # Cannot happen (the zygote reaps only after reporting); should
+        # it, the job's end is unknown and it was the job's doing.
+        return (signal.SIGKILL, 0, 0)
+    return (wstatus, int((ru.ru_utime + ru.ru_stime) * 1e9), ru.ru_maxrss)
+
+
+class _NotRun(Exception):
+    pass
+
+
+def _finish(zyg, before, streams, caps, output, mem_r, start, wstatus, cpu_ns, maxrss, timed_out, out_over):
     elapsed = time.monotonic() - start
-    _kill_all()
+    _kill_all(zyg.pid)
     _remove_ipc()
     # Every writer is gone: read what is left, up to the output limit.
     for fd, cap in streams.items():
@@ -448,9 +681,8 @@ def serve(req):
     except OSError:
         memory = False
     os.close(mem_r)
-    cpu_ns = int((ru.ru_utime + ru.ru_stime) * 1e9)
     rep = {'wall_ns': int(elapsed * 1e9), 'cpu_ns': cpu_ns,
-           'maxrss': ru.ru_maxrss, 'timed_out': timed_out}
+           'maxrss': maxrss, 'timed_out': timed_out}
     if os.WIFEXITED(wstatus):
         rep['exit'] = os.WEXITSTATUS(wstatus)
     elif os.WIFSIGNALED(wstatus):
@@ -482,30 +714,48 @@ def serve(req):
         rep['files_dropped_count'] = len(dropped) + skipped
     _wipe('/tmp')
     _wipe('/dev/shm')
+    if not zyg.alive():
+        rep['restart'] = True
     return rep
 
 
+_codecache = {}
+_programs = set()
+
+
 def main():
-    _preload(sys.argv[1:])
+    config = json.loads(sys.argv[1])
+    _preload(config.get('preload') or [])
+    programs = {}
+    for src in config.get('programs') or []:
+        try:
+            programs[src] = compile(src, '<string>', 'exec')
+        except SyntaxError:
+            pass
+    _programs.update(programs)
     # Objects of this process are never collected again, so that a forked
     # child's collector does not touch (and copy) their pages.
     gc.collect()
     gc.freeze()
     # Children must not be able to read this process's memory.
     _libc.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
-    # Orphans of a job come back to this process, which reaps them after
-    # killing them: none is still alive when the job's answer goes out.
-    _libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
     _wipe('/tmp')
+    # The zygote is forked before any job, from a process that has seen
+    # none; it is not a subreaper, so a job's orphans come to us.
+    zyg = _Zygote(programs)
+    _libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
     out = sys.stdout.buffer
     out.write(b'{"ready": true}\n')
     out.flush()
     for line in sys.stdin.buffer:
         try:
             req = json.loads(line)
-            rep = serve(req)
+            rep = serve(req, zyg)
+        except _NotRun as e:
+            _kill_all(zyg.pid)
+            rep = {'error': str(e), 'not_run': True}
         except Exception:
-            _kill_all()
+            _kill_all(zyg.pid)
             rep = {'error': traceback.format_exc()}
         out.write(json.dumps(rep).encode() + b'\n')
         out.flush()

@@ -177,6 +177,11 @@ type pyReply struct {
 	NDropped  int               `json:"files_dropped_count"`
 	Files     map[string][]byte `json:"files"`
 	Truncated bool              `json:"files_truncated"`
+	// NotRun: the job never started (the server cannot fork any more).
+	NotRun bool `json:"not_run"`
+	// Restart: the job killed or stopped the server's zygote; the server
+	// cannot fork a clean child again and is replaced.
+	Restart bool `json:"restart"`
 }
 
 // parse turns a job into a request, or reports that the server cannot
@@ -387,6 +392,10 @@ wait:
 			return f.lost(ctx, srv, start, lim, nil)
 		}
 		var rep pyReply
+		if err := json.Unmarshal(line, &rep); err == nil && rep.NotRun {
+			f.drop(srv)
+			return f.sb.Run(ctx, job)
+		}
 		if err := json.Unmarshal(line, &rep); err != nil || rep.Error != "" {
 			f.drop(srv)
 			if err == nil {
@@ -398,7 +407,11 @@ wait:
 		used, ok := cg.cpuUsage()
 		oom := cg.oomCount()
 		srv.cpu, srv.oom = used, oom
-		f.put(srv) // after the last use of srv: another job may take it now
+		if rep.Restart {
+			f.drop(srv)
+		} else {
+			f.put(srv) // after the last use of srv: another job may take it now
+		}
 		res, err := f.result(job, lim, rep)
 		if ok && used-cpu0 > res.CPUTime {
 			res.CPUTime = used - cpu0 // the whole tree, not the child alone
@@ -561,7 +574,11 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 	// The server imports site, as a plain python3 does, so that a job sees
 	// the system's packages (Debian's dist-packages); a job run with -S
 	// gets them taken off its sys.path again.
-	args := append([]string{f.python, "-I", "-B", "-c", forkServerScript}, f.pre...)
+	config, err := json.Marshal(map[string][]string{"preload": f.pre, "programs": {unittestReporter, pytestReporter}})
+	if err != nil {
+		return nil, err
+	}
+	args := []string{f.python, "-I", "-B", "-c", forkServerScript, string(config)}
 	go func() {
 		defer close(s.done)
 		s.res, s.err = f.sb.Run(ctx, Job{

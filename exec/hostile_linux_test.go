@@ -295,7 +295,9 @@ func TestForkServerJobStopsItsServer(t *testing.T) {
 	}
 	fs := forkServer(t)
 	start := time.Now()
-	res, err := fs.Run(context.Background(), exec.Job{Args: py("import os, signal\nos.kill(os.getppid(), signal.SIGSTOP)\nwhile True: pass"),
+	// The job's parent is the zygote; the server is the zygote's parent.
+	stopServer := "import os, signal\nserver = int(open('/proc/%d/stat' % os.getppid()).read().rsplit(')', 1)[1].split()[1])\nos.kill(server, signal.SIGSTOP)\nwhile True: pass"
+	res, err := fs.Run(context.Background(), exec.Job{Args: py(stopServer),
 		Limits: exec.Limits{CPUTime: time.Second, WallTime: 30 * time.Second}})
 	require.NoError(t, err)
 	assert.Equal(t, exec.StatusCPUTime, res.Status, res.Detail)
@@ -450,4 +452,91 @@ func TestWorkspaceIsTheCallersAfterwards(t *testing.T) {
 	fi, err := os.Stat("/etc/passwd")
 	require.NoError(t, err)
 	assert.Equal(t, uint32(0), fi.Sys().(*syscall.Stat_t).Uid, "the link was not followed")
+}
+
+// TestForkServerJobCannotReadEarlierJobs: a job scans every readable page
+// of its own address space for what an earlier job of the same server ran,
+// printed, wrote to stderr and left in its workspace. A child forked from
+// the server itself would find all of it (the server's code cache, its
+// output buffers, the files it copied); a child of a zygote that never saw
+// a job finds none.
+func TestForkServerJobCannotReadEarlierJobs(t *testing.T) {
+	if _, err := os.Stat(python); err != nil {
+		t.Skip("no /usr/bin/python3")
+	}
+	fs, err := exec.NewForkServer(newSandbox(t), nil) // one server: the same one runs both jobs
+	require.NoError(t, err)
+	t.Cleanup(func() { fs.Close() })
+	secrets := map[string]string{"code": "c0dE7e11a1e", "stdout": "0u7pu7d4b2", "stderr": "e22f1e1d9c", "file": "f11ec0n7e", "stdin": "57d1nb4b3"}
+	dir := t.TempDir()
+	first := fmt.Sprintf("import os, sys\nx = '%s'\ninput()\nprint('%s' * 50)\nprint('%s' * 50, file=sys.stderr)\nopen('out.txt', 'w').write('%s' * 50)",
+		secrets["code"], secrets["stdout"], secrets["stderr"], secrets["file"])
+	res, err := fs.Run(context.Background(), exec.Job{Dir: dir, Args: py(first), Stdin: strings.NewReader(secrets["stdin"] + "\n")})
+	require.NoError(t, err)
+	require.Equal(t, exec.StatusOK, res.Status, "%s %s", res.Detail, res.Stderr)
+	// The scanner looks for each secret with a regular expression of
+	// escaped bytes (\x63\x30...), so that no copy of a secret is made in
+	// its own memory: the compiled pattern holds one code word per byte.
+	var hexes []string
+	for name, s := range secrets {
+		var esc strings.Builder
+		for _, c := range []byte(s) {
+			fmt.Fprintf(&esc, `\x%02x`, c)
+		}
+		hexes = append(hexes, fmt.Sprintf("%q: re.compile(rb'%s')", name, esc.String()))
+	}
+	scan := `
+import re
+want = {` + strings.Join(hexes, ", ") + `}
+found = set()
+import ctypes
+ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE: /proc/self/mem is ours again
+mem = open('/proc/self/mem', 'rb', 0)
+for line in open('/proc/self/maps'):
+    f = line.split()
+    if 'r' not in f[1] or (len(f) > 5 and f[5] in ('[vvar]', '[vsyscall]')):
+        continue
+    lo, hi = (int(x, 16) for x in f[0].split('-'))
+    try:
+        mem.seek(lo)
+        data = mem.read(hi - lo)
+    except (OSError, ValueError, OverflowError):
+        continue
+    for name, w in want.items():
+        if w.search(data):
+            found.add(name)
+print('found', sorted(found))
+`
+	res, err = fs.Run(context.Background(), exec.Job{Args: py(scan), Limits: exec.Limits{CPUTime: 20 * time.Second}})
+	require.NoError(t, err)
+	require.Equal(t, exec.StatusOK, res.Status, "%s %s", res.Detail, res.Stderr)
+	assert.Equal(t, "found []\n", string(res.Stdout), "an earlier job's data is readable in a later job's memory")
+}
+
+// TestForkServerJobKillsOrStopsItsZygote: the job's parent is the zygote,
+// which runs as the job's user. A job that kills it, or stops it, still
+// gets its own verdict and output, and the next job runs on a clean
+// server.
+func TestForkServerJobKillsOrStopsItsZygote(t *testing.T) {
+	if _, err := os.Stat(python); err != nil {
+		t.Skip("no /usr/bin/python3")
+	}
+	fs, err := exec.NewForkServer(newSandbox(t), nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { fs.Close() })
+	for _, sig := range []string{"SIGKILL", "SIGSTOP", "SIGTERM"} {
+		t.Run(sig, func(t *testing.T) {
+			start := time.Now()
+			res, err := fs.Run(context.Background(), exec.Job{Args: py("import os, signal, sys\nos.kill(os.getppid(), signal." + sig + ")\nprint('done')\nsys.exit(3)")})
+			require.NoError(t, err)
+			assert.Equal(t, exec.StatusExit, res.Status, "%s %s", res.Detail, res.Stderr)
+			assert.Equal(t, 3, res.ExitCode)
+			assert.Equal(t, "done\n", string(res.Stdout))
+			assert.Less(t, time.Since(start), 5*time.Second)
+			next, err := fs.Run(context.Background(), exec.Job{Args: py("print('next')")})
+			require.NoError(t, err)
+			assert.Equal(t, exec.StatusOK, next.Status, "%s %s", next.Detail, next.Stderr)
+			assert.Equal(t, "next\n", string(next.Stdout))
+		})
+	}
 }
