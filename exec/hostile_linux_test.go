@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/exectest"
 )
 
 // bothPaths runs f once with the Sandbox and once with the ForkServer.
@@ -29,7 +30,7 @@ func bothPaths(t *testing.T, f func(t *testing.T, r exec.Runner)) {
 // it is imported, with the driver's scratch directory in SCRATCH.
 func unittestWorkspace(t *testing.T, attack string) string {
 	t.Helper()
-	dir := t.TempDir()
+	dir := exectest.Workspace(t)
 	src := "import glob, os, unittest\nSCRATCH = glob.glob('.adaptbench-*')[0]\n" + attack +
 		"\nclass T(unittest.TestCase):\n    def test_a(self):\n        pass\n"
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "test_x.py"), []byte(src), 0o644))
@@ -84,7 +85,7 @@ func TestHostNeverFollowsJobPaths(t *testing.T) {
 }
 
 func TestReadWorkspaceFile(t *testing.T) {
-	dir := t.TempDir()
+	dir := exectest.Workspace(t)
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "a"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "a", "ok"), []byte("fine"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "big"), []byte(strings.Repeat("x", 100)), 0o644))
@@ -154,7 +155,7 @@ func TestForkServerJobCannotChooseItsVerdict(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := exectest.Workspace(t)
 			start := time.Now()
 			res, err := fs.Run(context.Background(), exec.Job{Dir: dir, Args: py(tc.code), Limits: exec.Limits{Output: 16 * exec.MiB, WallTime: 20 * time.Second}})
 			require.NoError(t, err, "%s: not an internal error", tc.reason)
@@ -440,7 +441,7 @@ func TestWorkspaceIsTheCallersAfterwards(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("jobs run as the caller's own uid when it is not root")
 	}
-	dir := t.TempDir()
+	dir := exectest.Workspace(t)
 	res, err := newSandbox(t).Run(context.Background(), exec.Job{Dir: dir, Args: py("import os\nos.makedirs('a/b')\nopen('a/b/f', 'w').write('x')\nos.symlink('/etc/passwd', 'l')")})
 	require.NoError(t, err)
 	require.Equal(t, exec.StatusOK, res.Status, "%s", res.Stderr)
@@ -468,7 +469,7 @@ func TestForkServerJobCannotReadEarlierJobs(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { fs.Close() })
 	secrets := map[string]string{"code": "c0dE7e11a1e", "stdout": "0u7pu7d4b2", "stderr": "e22f1e1d9c", "file": "f11ec0n7e", "stdin": "57d1nb4b3"}
-	dir := t.TempDir()
+	dir := exectest.Workspace(t)
 	first := fmt.Sprintf("import os, sys\nx = '%s'\ninput()\nprint('%s' * 50)\nprint('%s' * 50, file=sys.stderr)\nopen('out.txt', 'w').write('%s' * 50)",
 		secrets["code"], secrets["stdout"], secrets["stderr"], secrets["file"])
 	res, err := fs.Run(context.Background(), exec.Job{Dir: dir, Args: py(first), Stdin: strings.NewReader(secrets["stdin"] + "\n")})
@@ -539,4 +540,69 @@ func TestForkServerJobKillsOrStopsItsZygote(t *testing.T) {
 			assert.Equal(t, "next\n", string(next.Stdout))
 		})
 	}
+}
+
+// TestConcurrentJobsShareNoUserBudget: one job takes every inotify instance
+// the kernel lets a user have and holds them; a job running beside it still
+// gets one. The kernel charges them to the job's user and to the owner of
+// its user namespace: both must be the job's own.
+func TestConcurrentJobsShareNoUserBudget(t *testing.T) {
+	if _, err := os.Stat(python); err != nil {
+		t.Skip("no /usr/bin/python3")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("jobs get host users of their own only when the caller is root")
+	}
+	sb := newSandbox(t)
+	const hog = `
+import ctypes, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+held = []
+while len(held) < 100000:
+    fd = libc.inotify_init1(0)
+    if fd < 0:
+        break
+    held.append(fd)
+print('held', len(held), 'errno', ctypes.get_errno(), flush=True)
+time.sleep(3)
+`
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	defer r.Close()
+	done := make(chan exec.Result, 1)
+	go func() {
+		res, _ := sb.Run(context.Background(), exec.Job{Args: py(hog), Stdout: w, Limits: exec.Limits{OpenFiles: 1024}})
+		w.Close()
+		done <- res
+	}()
+	line := make([]byte, 200)
+	n, _ := r.Read(line)
+	require.Contains(t, string(line[:n]), "held", "the hog never started")
+	t.Logf("first job: %s", strings.TrimSpace(string(line[:n])))
+	res, err := sb.Run(context.Background(), exec.Job{Args: py("import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\nfd = libc.inotify_init1(0)\nprint('fd' if fd >= 0 else 'errno %d' % ctypes.get_errno())")})
+	require.NoError(t, err)
+	assert.Equal(t, "fd\n", string(res.Stdout), "a concurrent job's inotify instances left none for this one: %s", res.Stderr)
+	<-done
+}
+
+// TestJobHasNoPrivilege: the job's process has no capability in any set,
+// no_new_privs, a seccomp filter, and is nobody in its namespace.
+func TestJobHasNoPrivilege(t *testing.T) {
+	if _, err := os.Stat(python); err != nil {
+		t.Skip("no /usr/bin/python3")
+	}
+	const look = "import os\nfor l in open('/proc/self/status'):\n    k = l.split(':')[0]\n    if k in ('Uid', 'Gid', 'CapInh', 'CapPrm', 'CapEff', 'CapBnd', 'CapAmb', 'NoNewPrivs', 'Seccomp'):\n        print(k, ' '.join(l.split()[1:]))"
+	bothPaths(t, func(t *testing.T, r exec.Runner) {
+		res, err := r.Run(context.Background(), exec.Job{Args: py(look)})
+		require.NoError(t, err)
+		require.Equal(t, exec.StatusOK, res.Status, "%s %s", res.Detail, res.Stderr)
+		got := string(res.Stdout)
+		for _, want := range []string{"CapInh 0000000000000000", "CapPrm 0000000000000000", "CapEff 0000000000000000",
+			"CapBnd 0000000000000000", "CapAmb 0000000000000000", "NoNewPrivs 1", "Seccomp 2"} {
+			assert.Contains(t, got, want+"\n")
+		}
+		if os.Geteuid() == 0 {
+			assert.Contains(t, got, "Uid 65534 65534 65534 65534\n")
+		}
+	})
 }

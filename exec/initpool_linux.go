@@ -27,6 +27,10 @@ type initProc struct {
 	// it from theirs. Moving a process into a cgroup v1 waits for an RCU
 	// grace period (milliseconds), so it is done here, ahead of the job.
 	cg *jobCgroup
+	// uid is the host uid the job runs as (and owns its user namespace),
+	// from hostUIDs when the caller is root, else 0 (the caller's own).
+	uid         int
+	releaseOnce sync.Once
 }
 
 // prestart is how many started inits a runner keeps ready. Starting one
@@ -129,6 +133,12 @@ func (p *procRunner) spawn() (*initProc, error) {
 	if err != nil {
 		return fail(err)
 	}
+	uid := 0
+	if p.isolate && p.root {
+		if uid, err = hostUIDs.take(); err != nil {
+			return fail(err)
+		}
+	}
 	cmd := &osexec.Cmd{
 		Path:        "/proc/self/exe",
 		Args:        p.initArgs(),
@@ -138,15 +148,23 @@ func (p *procRunner) spawn() (*initProc, error) {
 		Stdout:      outW,
 		Stderr:      errW,
 		ExtraFiles:  []*os.File{cfgR, stW},
-		SysProcAttr: p.sysProcAttr(),
+		SysProcAttr: p.sysProcAttr(uid),
 	}
-	if err := cmd.Start(); err != nil {
+	if uid != 0 {
+		err = startAs(cmd, uid)
+	} else {
+		err = cmd.Start()
+	}
+	if err != nil {
+		if uid != 0 {
+			hostUIDs.release(uid)
+		}
 		return fail(err)
 	}
 	for _, f := range []*os.File{cfgR, stW, inR, outW, errW} {
 		f.Close()
 	}
-	ip := &initProc{cmd: cmd, cfgW: cfgW, statusR: stR, stdinW: inW, stdoutR: outR, stderrR: errR}
+	ip := &initProc{cmd: cmd, cfgW: cfgW, statusR: stR, stdinW: inW, stdoutR: outR, stderrR: errR, uid: uid}
 	if !p.cfg.NoCgroups {
 		cg, err := p.cg.create()
 		if err == nil {
@@ -173,9 +191,21 @@ func (ip *initProc) kill(isolate bool) {
 // discard kills an init that never got a job and releases its pipes.
 func (ip *initProc) discard() {
 	ip.cmd.Process.Kill()
-	ip.cmd.Wait()
+	ip.wait()
 	ip.closeFiles()
 	ip.cg.remove()
+}
+
+// wait waits for the init to exit and gives its host uid back: no process
+// of its namespace is left.
+func (ip *initProc) wait() error {
+	err := ip.cmd.Wait()
+	ip.releaseOnce.Do(func() {
+		if ip.uid != 0 {
+			hostUIDs.release(ip.uid)
+		}
+	})
+	return err
 }
 
 func (ip *initProc) closeFiles() {

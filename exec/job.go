@@ -28,6 +28,16 @@ func (f RunnerFunc) Run(ctx context.Context, job Job) (Result, error) { return f
 // (tracebacks, compiler errors) read the same on every machine and run.
 const WorkDir = "/tmp/work"
 
+// FirstJobUID and JobUIDCount give the host uids Sandbox jobs run as when
+// the caller is root: each init (one job at a time) takes one of its own
+// while it lives, so that concurrent jobs share no per-user kernel budget.
+// The block is one systemd leaves unused. A caller that is not root runs
+// jobs as itself.
+const (
+	FirstJobUID = 1879048192
+	JobUIDCount = 65536
+)
+
 // Job describes one process to run. A Job is plain data; it may be run many
 // times, but its Stdin reader, if any, is consumed by the first run.
 type Job struct {

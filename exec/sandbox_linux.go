@@ -216,7 +216,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	if setUser && job.Dir != "" {
 		// The workspace is the job user's while it runs, and the caller's
 		// again afterwards: nothing in it stays owned by a job's uid.
-		if err := chownTree(ws, nobody, nobody); err != nil {
+		if err := chownTree(ws, ip.uid, ip.uid); err != nil {
 			ip.discard()
 			return internal(fmt.Errorf("exec: give workspace to the sandbox user: %w", err))
 		}
@@ -264,7 +264,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	kill := func() { ip.kill(p.isolate) }
 	if _, err := ip.cfgW.Write(raw); err != nil {
 		kill()
-		ip.cmd.Wait()
+		ip.wait()
 		return internal(fmt.Errorf("exec: send job to sandbox init: %w", err))
 	}
 	var out io.Writer = stdout
@@ -325,7 +325,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	released := haveStatus && reason.Load() == 0
 	if !released {
 		kill()
-		waitErr = ip.cmd.Wait()
+		waitErr = ip.wait()
 		if !p.isolate {
 			// A background process of an unisolated job may outlive the init.
 			syscall.Kill(-ip.cmd.Process.Pid, syscall.SIGKILL)
@@ -419,7 +419,7 @@ func (p *procRunner) reapLater(ip *initProc) {
 	p.reaping.Add(1)
 	go func() {
 		defer p.reaping.Done()
-		ip.cmd.Wait()
+		ip.wait()
 		ip.cg.remove()
 	}()
 }
@@ -447,7 +447,7 @@ func (p *procRunner) env(extra []string) []string {
 	return out
 }
 
-func (p *procRunner) sysProcAttr() *syscall.SysProcAttr {
+func (p *procRunner) sysProcAttr(uid int) *syscall.SysProcAttr {
 	if !p.isolate {
 		return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	}
@@ -459,12 +459,11 @@ func (p *procRunner) sysProcAttr() *syscall.SysProcAttr {
 	}
 	if p.root {
 		// The init is root of the namespace mapped to host root, so that it
-		// can reach any workspace path; the job itself runs as nobody with
-		// no capability. (A host uid per init would not separate the
-		// per-user limits of concurrent jobs: the kernel charges them, in
-		// the host's namespace, to the namespace's creator, root.)
-		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: nobody, HostID: nobody, Size: 1}}
-		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: nobody, HostID: nobody, Size: 1}}
+		// can reach any workspace path; the job itself runs as nobody of
+		// the namespace, which is uid (a host uid of its own, see
+		// uids_linux.go), with no capability.
+		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: nobody, HostID: uid, Size: 1}}
+		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: nobody, HostID: uid, Size: 1}}
 		a.GidMappingsEnableSetgroups = true
 		a.Credential.NoSetGroups = false
 	} else {

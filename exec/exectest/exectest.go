@@ -14,9 +14,14 @@ package exectest
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/adaptbench/adaptbench/exec"
@@ -28,7 +33,7 @@ var (
 	openErr error
 
 	fsOnce sync.Once
-	fs     *exec.ForkServer
+	fsrv   *exec.ForkServer
 )
 
 // ForkServer returns a fork server over the shared sandbox, shared by the
@@ -38,11 +43,11 @@ func ForkServer(tb testing.TB) *exec.ForkServer {
 	sb := Sandbox(tb)
 	fsOnce.Do(func() {
 		var err error
-		if fs, err = exec.NewForkServer(sb, nil); err != nil {
+		if fsrv, err = exec.NewForkServer(sb, nil); err != nil {
 			tb.Fatal(err)
 		}
 	})
-	return fs
+	return fsrv
 }
 
 // Sandbox returns the sandbox shared by the tests of this binary. Where the
@@ -61,24 +66,129 @@ func Sandbox(tb testing.TB) *exec.Sandbox {
 }
 
 // Main runs the tests, calls the cleanups (to close runners the tests
-// share), closes the shared sandbox, and fails the run when a job cgroup of
-// this process is left (a runner that was not closed, or a leak).
+// share), closes the shared sandbox, and fails the run when anything a job
+// could leave on the host is left: a job cgroup of this process (a runner
+// not closed, or a leak), a child process, a mount, a SysV IPC object, or a
+// key charged to a job's user.
 func Main(m *testing.M, cleanups ...func()) {
+	before := Snapshot()
 	code := m.Run()
 	for _, c := range cleanups {
 		c()
 	}
-	if fs != nil {
-		fs.Close()
+	if fsrv != nil {
+		fsrv.Close()
 	}
 	if shared != nil {
 		shared.Close()
 	}
-	if left := CgroupsLeft(); len(left) > 0 && code == 0 {
-		fmt.Fprintf(os.Stderr, "exectest: job cgroups left behind (a runner not closed?): %v\n", left)
-		code = 1
+	if code == 0 {
+		if left := Left(before); len(left) > 0 {
+			fmt.Fprintf(os.Stderr, "exectest: left behind on the host:\n  %s\n", strings.Join(left, "\n  "))
+			code = 1
+		}
 	}
 	os.Exit(code)
+}
+
+// HostState is what Left compares: the host's mounts and SysV IPC objects
+// as this process sees them.
+type HostState struct {
+	mounts, ipc []string
+}
+
+// Snapshot records the host state Left compares against.
+func Snapshot() HostState {
+	var st HostState
+	if b, err := os.ReadFile("/proc/self/mountinfo"); err == nil {
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			if f := strings.Fields(l); len(f) > 4 {
+				st.mounts = append(st.mounts, f[4]) // the mount point
+			}
+		}
+	}
+	for _, kind := range []string{"shm", "msg", "sem"} {
+		b, _ := os.ReadFile("/proc/sysvipc/" + kind)
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		for _, l := range lines[min(1, len(lines)):] {
+			if f := strings.Fields(l); len(f) > 1 {
+				st.ipc = append(st.ipc, kind+" "+f[1])
+			}
+		}
+	}
+	return st
+}
+
+// Left lists what exists now that did not in before and that a job or a
+// runner could have left: job cgroups of this process, child processes of
+// this process, new mounts and SysV IPC objects on the host, and keys
+// charged to job users. Main calls it after closing the runners.
+func Left(before HostState) []string {
+	var left []string
+	for _, c := range CgroupsLeft() {
+		left = append(left, "job cgroup "+c)
+	}
+	tasks, _ := filepath.Glob("/proc/self/task/*/children")
+	for _, t := range tasks {
+		b, _ := os.ReadFile(t)
+		for _, pid := range strings.Fields(string(b)) {
+			cmd, _ := os.ReadFile("/proc/" + pid + "/cmdline")
+			left = append(left, "child process "+pid+": "+strings.TrimSpace(strings.ReplaceAll(string(cmd), "\x00", " ")))
+		}
+	}
+	now := Snapshot()
+	for _, m := range now.mounts {
+		if !slices.Contains(before.mounts, m) {
+			left = append(left, "mount "+m)
+		}
+	}
+	for _, o := range now.ipc {
+		if !slices.Contains(before.ipc, o) {
+			left = append(left, "SysV IPC object "+o)
+		}
+	}
+	if b, err := os.ReadFile("/proc/key-users"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			uid, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(l, ":", 2)[0]))
+			if err == nil && isJobUID(uid) {
+				left = append(left, "keys of job user "+strings.TrimSpace(l))
+			}
+		}
+	}
+	return left
+}
+
+func isJobUID(uid int) bool {
+	return uid >= exec.FirstJobUID && uid < exec.FirstJobUID+exec.JobUIDCount
+}
+
+// Workspace returns a new temporary directory for a job's workspace and,
+// when the test ends, fails it if anything in the directory is owned by
+// another user than the test's (a job's user: the runner did not give the
+// workspace back).
+func Workspace(tb testing.TB) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	uid := os.Getuid()
+	tb.Cleanup(func() {
+		var foreign []string
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if fi, err := d.Info(); err == nil {
+				if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != uid {
+					rel, _ := filepath.Rel(dir, p)
+					foreign = append(foreign, fmt.Sprintf("%s (uid %d)", rel, st.Uid))
+				}
+			}
+			return nil
+		})
+		if len(foreign) > 0 {
+			tb.Errorf("exectest: files in the workspace owned by another user after the run: %s", strings.Join(foreign, ", "))
+		}
+	})
+	return dir
 }
 
 // CgroupsLeft lists the job cgroups of this process that exist now.
