@@ -709,6 +709,11 @@ def _finish(zyg, before, streams, caps, output, mem_r, start, wstatus, cpu_ns, m
         files[rel] = _b64(data).decode()
         total += len(data)
     rep['files'] = files
+    try:
+        st = os.statvfs('/tmp')
+        rep['disk_full'] = st.f_bavail == 0 or st.f_favail == 0
+    except OSError:
+        pass
     if dropped or skipped:
         rep['files_dropped'] = dropped[:20]
         rep['files_dropped_count'] = len(dropped) + skipped

@@ -87,6 +87,7 @@ type serverKey struct {
 	memory    Size
 	processes int
 	tmp       Size
+	files     int
 }
 
 type pyServer struct {
@@ -182,6 +183,8 @@ type pyReply struct {
 	// Restart: the job killed or stopped the server's zygote; the server
 	// cannot fork a clean child again and is replaced.
 	Restart bool `json:"restart"`
+	// DiskFull: the job's /tmp and workspace tmpfs was full at its end.
+	DiskFull bool `json:"disk_full"`
 }
 
 // parse turns a job into a request, or reports that the server cannot
@@ -242,6 +245,9 @@ func (f *ForkServer) parse(job Job, lim Limits, env []string) (*pyJob, bool) {
 	}
 	if lim.Output.set() {
 		req.Output = int64(lim.Output)
+	}
+	if lim.OpenFiles > serverOpenFiles {
+		return nil, false // more than the server's own hard limit
 	}
 	if lim.OpenFiles > 0 {
 		req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_NOFILE", lim.OpenFiles, lim.OpenFiles})
@@ -315,7 +321,8 @@ func (f *ForkServer) Run(ctx context.Context, job Job) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{Status: StatusCanceled, ExitCode: -1}, err
 	}
-	key := serverKey{memory: lim.Memory, processes: lim.Processes, tmp: lim.TmpSize}
+	// The job's /tmp and its workspace share the server's /tmp.
+	key := serverKey{memory: lim.Memory, processes: lim.Processes, tmp: lim.TmpSize + lim.Disk, files: lim.DiskFiles}
 	srv, err := f.get(key)
 	if err != nil {
 		// No server on this machine (no interpreter, a kernel without
@@ -499,6 +506,8 @@ func (f *ForkServer) result(job Job, lim Limits, rep pyReply) (Result, error) {
 		res.Status, res.Detail = StatusWallTime, fmt.Sprintf("wall time exceeded the limit %s (CPU time %s)", lim.WallTime, res.CPUTime.Round(time.Millisecond))
 	case res.Signal == syscall.SIGXFSZ:
 		res.Status, res.Detail = StatusOutput, fmt.Sprintf("wrote a file larger than %s", lim.FileSize)
+	case rep.DiskFull && (res.Signal != 0 || res.ExitCode != 0):
+		res.Status, res.Detail = StatusOutput, fmt.Sprintf("filled its /tmp and workspace (Limits.TmpSize+Limits.Disk %s, Limits.DiskFiles %d)", lim.TmpSize+lim.Disk, lim.DiskFiles)
 	case res.Signal != 0:
 		res.Status, res.Detail = StatusSignal, "killed by signal "+res.Signal.String()
 	case res.ExitCode != 0:
@@ -586,7 +595,7 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 			Args:    args,
 			Stdin:   inR,
 			Stdout:  outW,
-			Limits:  Limits{CPUTime: -1, WallTime: -1, Memory: mem, Processes: procs, Output: Unlimited, TmpSize: key.tmp, OpenFiles: 1024},
+			Limits:  Limits{CPUTime: -1, WallTime: -1, Memory: mem, Processes: procs, Output: Unlimited, TmpSize: key.tmp, DiskFiles: key.files, OpenFiles: serverOpenFiles, FileSize: Unlimited},
 		})
 		outW.Close()
 		inR.Close()
@@ -621,6 +630,10 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 	s.stop()
 	return nil, fmt.Errorf("exec: fork server did not start: %v %s %s", s.err, s.res.Status, strings.TrimSpace(string(s.res.Stderr)))
 }
+
+// serverOpenFiles is a server's RLIMIT_NOFILE: the most a job it takes may
+// ask for.
+const serverOpenFiles = 1024
 
 // maxServerStdin is the most stdin a fork-server job takes (the server
 // writes it to a pipe before the job starts).

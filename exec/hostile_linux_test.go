@@ -606,3 +606,95 @@ func TestJobHasNoPrivilege(t *testing.T) {
 		}
 	})
 }
+
+// TestWorkspaceDiskQuota: a job that writes far more than Limits.Disk to
+// its workspace, or more files than Limits.DiskFiles, under a smaller
+// memory limit, ends with its own verdict, fast, and the host keeps at
+// most the quota.
+func TestWorkspaceDiskQuota(t *testing.T) {
+	if _, err := os.Stat(python); err != nil {
+		t.Skip("no /usr/bin/python3")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("the workspace quota needs a root caller")
+	}
+	const bytesBomb = "with open('big', 'wb') as f:\n    for i in range(600):\n        f.write(b'x' * (1 << 20))"
+	const filesBomb = "import os\nos.mkdir('d')\nfor i in range(100000):\n    open('d/%d' % i, 'w').close()"
+	lim := exec.Limits{Memory: 128 * exec.MiB, Disk: 32 * exec.MiB, DiskFiles: 2000, FileSize: exec.GiB, CPUTime: 20 * time.Second}
+	bothPaths(t, func(t *testing.T, r exec.Runner) {
+		for name, code := range map[string]string{"bytes": bytesBomb, "files": filesBomb} {
+			dir := exectest.Workspace(t)
+			start := time.Now()
+			res, err := r.Run(context.Background(), exec.Job{Dir: dir, Args: py(code), Limits: lim})
+			require.NoError(t, err)
+			assert.Equal(t, exec.StatusOutput, res.Status, "%s: %s %s", name, res.Detail, res.Stderr)
+			assert.Contains(t, res.Detail, "filled its", name)
+			assert.Less(t, time.Since(start), 15*time.Second, name)
+			var total int64
+			var n int
+			filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+				if fi, err := d.Info(); err == nil {
+					total += fi.Size()
+					n++
+				}
+				return nil
+			})
+			assert.LessOrEqual(t, total, int64(64*exec.MiB), "%s: the host keeps no more than the quota", name)
+			assert.LessOrEqual(t, n, 4000, name)
+		}
+	})
+}
+
+// TestDiskWorkspaceCopyBack: with its workspace on a tmpfs, a job's
+// changes reach the caller's directory as they would through a bind: new,
+// changed and removed files, new directories and links (never followed);
+// a FIFO is named as not copied; a link the caller left cannot be used to
+// write outside the workspace.
+func TestDiskWorkspaceCopyBack(t *testing.T) {
+	if _, err := os.Stat(python); err != nil {
+		t.Skip("no /usr/bin/python3")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("the workspace quota needs a root caller")
+	}
+	sb := newSandbox(t)
+	dir := exectest.Workspace(t)
+	outside := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "keep.txt"), []byte("keep"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "change.txt"), []byte("old"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "remove.txt"), []byte("x"), 0o644))
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "olddir"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "olddir", "f"), []byte("x"), 0o644))
+	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "lib")))
+	code := `
+import os, shutil
+open('change.txt', 'w').write('new')
+os.remove('remove.txt')
+shutil.rmtree('olddir')
+os.makedirs('new/sub')
+open('new/sub/f.txt', 'w').write('made')
+os.symlink('/etc/shadow', 'link')
+os.mkfifo('fifo')
+os.remove('lib')
+os.mkdir('lib')
+open('lib/planted', 'w').write('x')
+print(open('keep.txt').read())
+`
+	res, err := sb.Run(context.Background(), exec.Job{Dir: dir, Args: py(code)})
+	require.NoError(t, err)
+	require.Equal(t, exec.StatusOK, res.Status, "%s %s", res.Detail, res.Stderr)
+	assert.Equal(t, "keep\n", string(res.Stdout))
+	read := func(rel string) string { b, _ := os.ReadFile(filepath.Join(dir, rel)); return string(b) }
+	assert.Equal(t, "keep", read("keep.txt"))
+	assert.Equal(t, "new", read("change.txt"))
+	assert.Equal(t, "made", read("new/sub/f.txt"))
+	assert.NoFileExists(t, filepath.Join(dir, "remove.txt"))
+	assert.NoDirExists(t, filepath.Join(dir, "olddir"))
+	target, err := os.Readlink(filepath.Join(dir, "link"))
+	require.NoError(t, err)
+	assert.Equal(t, "/etc/shadow", target)
+	assert.NoFileExists(t, filepath.Join(outside, "planted"), "written through the caller's link")
+	assert.FileExists(t, filepath.Join(dir, "lib", "planted"))
+	assert.Equal(t, 1, res.NotCopied)
+	assert.Equal(t, []string{"fifo"}, res.NotCopiedFiles)
+}

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // initProc is a started init process waiting for its job. Starting one
@@ -23,6 +25,8 @@ type initProc struct {
 	stdinW  *os.File
 	stdoutR *os.File
 	stderrR *os.File
+	// diskW hands the init its workspace tmpfs (a mount descriptor).
+	diskW *os.File
 	// cg holds the init from its start, so that the job's processes are in
 	// it from theirs. Moving a process into a cgroup v1 waits for an RCU
 	// grace period (milliseconds), so it is done here, ahead of the job.
@@ -139,6 +143,19 @@ func (p *procRunner) spawn() (*initProc, error) {
 			return fail(err)
 		}
 	}
+	var diskR, diskW *os.File
+	if p.isolate {
+		pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			return fail(err)
+		}
+		diskR, diskW = os.NewFile(uintptr(pair[0]), "disk"), os.NewFile(uintptr(pair[1]), "disk")
+		files = append(files, diskR, diskW)
+	}
+	extra := []*os.File{cfgR, stW}
+	if diskR != nil {
+		extra = append(extra, diskR)
+	}
 	cmd := &osexec.Cmd{
 		Path:        "/proc/self/exe",
 		Args:        p.initArgs(),
@@ -147,7 +164,7 @@ func (p *procRunner) spawn() (*initProc, error) {
 		Stdin:       inR,
 		Stdout:      outW,
 		Stderr:      errW,
-		ExtraFiles:  []*os.File{cfgR, stW},
+		ExtraFiles:  extra,
 		SysProcAttr: p.sysProcAttr(uid),
 	}
 	if uid != 0 {
@@ -161,10 +178,12 @@ func (p *procRunner) spawn() (*initProc, error) {
 		}
 		return fail(err)
 	}
-	for _, f := range []*os.File{cfgR, stW, inR, outW, errW} {
-		f.Close()
+	for _, f := range []*os.File{cfgR, stW, inR, outW, errW, diskR} {
+		if f != nil {
+			f.Close()
+		}
 	}
-	ip := &initProc{cmd: cmd, cfgW: cfgW, statusR: stR, stdinW: inW, stdoutR: outR, stderrR: errR, uid: uid}
+	ip := &initProc{cmd: cmd, cfgW: cfgW, statusR: stR, stdinW: inW, stdoutR: outR, stderrR: errR, diskW: diskW, uid: uid}
 	if !p.cfg.NoCgroups {
 		cg, err := p.cg.create()
 		if err == nil {
@@ -209,8 +228,10 @@ func (ip *initProc) wait() error {
 }
 
 func (ip *initProc) closeFiles() {
-	for _, f := range []*os.File{ip.cfgW, ip.statusR, ip.stdinW, ip.stdoutR, ip.stderrR} {
-		f.Close()
+	for _, f := range []*os.File{ip.cfgW, ip.statusR, ip.stdinW, ip.stdoutR, ip.stderrR, ip.diskW} {
+		if f != nil {
+			f.Close()
+		}
 	}
 }
 

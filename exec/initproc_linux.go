@@ -29,6 +29,7 @@ const initArg0 = "adaptbench-sandbox-init"
 const (
 	initConfigFD = 3
 	initStatusFD = 4
+	initDiskFD   = 5
 )
 
 // initConfig is what the host sends the init process.
@@ -46,11 +47,15 @@ type initConfig struct {
 	GID       int      `json:"gid"`
 	Rlimits   []rlimit `json:"rlimits"`
 	TmpSize   uint64   `json:"tmp_size"`
+	TmpFiles  int      `json:"tmp_files"`
 	DropCaps  bool     `json:"drop_caps"`
 	SetUser   bool     `json:"set_user"`
 	Subreaper bool     `json:"subreaper"`
 	// Confine loads the job's seccomp filter and keyring (confineJob).
 	Confine bool `json:"confine"`
+	// DiskWorkspace: the workspace is a tmpfs the host sends on initDiskFD
+	// (a mount descriptor), not HostWorkspace.
+	DiskWorkspace bool `json:"disk_workspace,omitempty"`
 	// Binds are host paths the job sees read-only besides rootPaths.
 	Binds []string `json:"binds,omitempty"`
 }
@@ -101,6 +106,7 @@ func sandboxInit() int {
 	}
 	syscall.CloseOnExec(initConfigFD)
 	syscall.CloseOnExec(initStatusFD)
+	syscall.CloseOnExec(initDiskFD)
 	cfgFile := os.NewFile(initConfigFD, "config")
 	// An isolating init builds most of the job's root before it has a job.
 	var prepErr error
@@ -332,7 +338,13 @@ func prepareRoot() error {
 func finishRoot(cfg initConfig) error {
 	// No host workspace means an empty one in the private /tmp.
 	ws := -1
-	if cfg.HostWorkspace != "" {
+	if cfg.DiskWorkspace {
+		var err error
+		if ws, err = receiveFD(initDiskFD); err != nil {
+			return fmt.Errorf("receive the workspace: %w", err)
+		}
+		defer unix.Close(ws)
+	} else if cfg.HostWorkspace != "" {
 		var err error
 		ws, err = unix.OpenTree(unix.AT_FDCWD, cfg.HostWorkspace, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
 		if err != nil {
@@ -352,6 +364,9 @@ func finishRoot(cfg initConfig) error {
 		}
 	}
 	tmpOpts := fmt.Sprintf("size=%d,mode=1777", cfg.TmpSize)
+	if cfg.TmpFiles > 0 {
+		tmpOpts += fmt.Sprintf(",nr_inodes=%d", cfg.TmpFiles)
+	}
 	for _, d := range []string{"/tmp", "/dev/shm"} {
 		if err := unix.Mount("tmpfs", newRoot+d, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, tmpOpts); err != nil {
 			return fmt.Errorf("mount tmpfs on %s: %w", d, err)
@@ -398,6 +413,25 @@ func finishRoot(cfg initConfig) error {
 		return fmt.Errorf("make the root read-only: %w", err)
 	}
 	return nil
+}
+
+// receiveFD receives one descriptor on the unix socket fd.
+func receiveFD(fd int) (int, error) {
+	buf := make([]byte, 1)
+	oob := make([]byte, unix.CmsgSpace(4))
+	_, oobn, _, _, err := unix.Recvmsg(fd, buf, oob, unix.MSG_CMSG_CLOEXEC)
+	if err != nil {
+		return -1, err
+	}
+	msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
+	if err != nil || len(msgs) != 1 {
+		return -1, fmt.Errorf("no descriptor (%v)", err)
+	}
+	fds, err := unix.ParseUnixRights(&msgs[0])
+	if err != nil || len(fds) != 1 {
+		return -1, fmt.Errorf("no descriptor (%v)", err)
+	}
+	return fds[0], nil
 }
 
 func closeTrees(trees []treeBind) {

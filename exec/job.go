@@ -99,6 +99,15 @@ type Limits struct {
 	FileSize Size
 	// TmpSize bounds the private /tmp of a Sandbox job. 0 means 64MiB.
 	TmpSize Size
+	// Disk bounds what a job may keep in its workspace, and DiskFiles how
+	// many files and directories: the Sandbox runs the job on a copy of
+	// Job.Dir in a tmpfs of that size and copies back what the job left
+	// (where the caller is root; otherwise only FileSize bounds it). A job
+	// that fails with its workspace full gets StatusOutput. The ForkServer
+	// gives its jobs one tmpfs of TmpSize+Disk for /tmp and the workspace.
+	// 0 means 256MiB and 20000.
+	Disk      Size
+	DiskFiles int
 	// OpenFiles bounds the number of open descriptors per process. 0 means 256.
 	OpenFiles int
 }
@@ -141,6 +150,12 @@ func (l Limits) withDefaults() Limits {
 	if l.OpenFiles == 0 {
 		l.OpenFiles = 256
 	}
+	if l.Disk == 0 {
+		l.Disk = 256 * MiB
+	}
+	if l.DiskFiles == 0 {
+		l.DiskFiles = 20000
+	}
 	return l
 }
 
@@ -169,10 +184,10 @@ type Result struct {
 	PeakMemory Size `json:"peak_memory"`
 	// Detail says in words why the verdict is what it is, for reports.
 	Detail string `json:"detail,omitempty"`
-	// NotCopied counts the files a ForkServer job wrote in its workspace
-	// that were not copied back to Job.Dir (anything but a regular file,
-	// or past the 8 MiB copy-back cap), and names the first of them. A
-	// Sandbox job writes Job.Dir itself and copies nothing.
+	// NotCopied counts the entries a job left in its workspace that were
+	// not copied back to Job.Dir, and names the first 20: a FIFO or a
+	// socket; in the ForkServer also links and anything past its 8 MiB
+	// copy-back cap.
 	NotCopied      int      `json:"not_copied,omitempty"`
 	NotCopiedFiles []string `json:"not_copied_files,omitempty"`
 }

@@ -213,7 +213,24 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		return internal(err)
 	}
 	defer ip.closeFiles()
-	if setUser && job.Dir != "" {
+	var disk *diskWorkspace
+	switch {
+	case setUser && job.Dir != "" && lim.Disk.set():
+		// The job gets a copy of the workspace on a tmpfs of its own
+		// (disk_linux.go), copied back below; what comes back is the
+		// caller's.
+		if disk, err = newDiskWorkspace(ws, lim.Disk, lim.DiskFiles, ip.uid); err != nil {
+			ip.discard()
+			return internal(err)
+		}
+		defer disk.close()
+		defer chownBack(ws, os.Getuid(), os.Getgid())
+		rights := unix.UnixRights(disk.mfd)
+		if err := unix.Sendmsg(int(ip.diskW.Fd()), []byte{0}, rights, nil, 0); err != nil {
+			ip.discard()
+			return internal(fmt.Errorf("exec: send the workspace to the sandbox init: %w", err))
+		}
+	case setUser && job.Dir != "":
 		// The workspace is the job user's while it runs, and the caller's
 		// again afterwards: nothing in it stays owned by a job's uid.
 		if err := chownTree(ws, ip.uid, ip.uid); err != nil {
@@ -238,6 +255,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		Args:          job.Args,
 		Env:           p.env(job.Env),
 		TmpSize:       uint64(min(lim.TmpSize, 1<<40)),
+		TmpFiles:      lim.DiskFiles,
 		DropCaps:      p.isolate,
 		Confine:       p.isolate,
 		Binds:         p.binds(job.ReadOnly),
@@ -245,6 +263,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		UID:           nobody,
 		GID:           nobody,
 		Subreaper:     !p.isolate,
+		DiskWorkspace: disk != nil,
 		Rlimits:       rlimits(lim, cg, p.isolate && p.root),
 	}
 	if p.isolate {
@@ -344,6 +363,17 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		cg.remove()
 	}
 
+	diskFull := false
+	if disk != nil {
+		// Every process of the job is gone (the init reported after
+		// killing them, or was killed with its namespace).
+		diskFull = disk.full()
+		notCopied, err := disk.copyBack()
+		if err != nil {
+			return internal(fmt.Errorf("exec: copy the workspace back: %w", err))
+		}
+		res.NotCopied, res.NotCopiedFiles = len(notCopied), notCopied[:min(len(notCopied), 20)]
+	}
 	res.Stdout, res.Stderr = stdout.Bytes(), stderr.Bytes()
 	res.OutputBytes = stdout.total + stderr.total
 	if haveStatus && st.Exited {
@@ -378,6 +408,9 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	case res.Signal == syscall.SIGXFSZ:
 		res.Status = StatusOutput
 		res.Detail = fmt.Sprintf("wrote a file larger than %s", lim.FileSize)
+	case diskFull && (res.Signal != 0 || res.ExitCode != 0):
+		res.Status = StatusOutput
+		res.Detail = fmt.Sprintf("filled its workspace (Limits.Disk %s, Limits.DiskFiles %d)", lim.Disk, lim.DiskFiles)
 	case res.Signal != 0:
 		res.Status = StatusSignal
 		res.Detail = "killed by signal " + unix.SignalName(res.Signal)

@@ -25,7 +25,8 @@ const (
 	// StatusMemory: the job used more memory than Limits.Memory.
 	StatusMemory
 	// StatusOutput: the job wrote more than Limits.Output bytes to stdout and
-	// stderr together, or a file larger than Limits.FileSize.
+	// stderr together, a file larger than Limits.FileSize, or failed with
+	// its workspace full (Limits.Disk, Limits.DiskFiles).
 	StatusOutput
 	// StatusSignal: the process was killed by a signal that no limit explains.
 	StatusSignal
