@@ -2,7 +2,10 @@ package exec_test
 
 import (
 	"context"
+	"fmt"
+	"os"
 	osexec "os/exec"
+	"path/filepath"
 	"sort"
 	"testing"
 	"time"
@@ -16,24 +19,37 @@ import (
 // their difference and their ratio.
 func BenchmarkSandboxOverhead(b *testing.B) {
 	for _, bc := range []struct {
-		name string
-		args []string
+		name  string
+		args  []string
+		files int // a workspace of this many 4 KiB files (a test suite's)
 	}{
-		{"true", []string{"/bin/true"}},
-		{"python", []string{python, "-S", "-c", "pass"}},
+		{"true", []string{"/bin/true"}, 0},
+		{"python", []string{python, "-S", "-c", "pass"}, 0},
+		{"python-workspace", []string{python, "-S", "-c", "pass"}, 8},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			sb := newSandbox(b)
 			ctx := context.Background()
+			dir := ""
+			if bc.files > 0 {
+				dir = b.TempDir()
+				for i := range bc.files {
+					if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.py", i)), make([]byte, 4096), 0o644); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
 			var bare, boxed []time.Duration
 			for b.Loop() {
 				t := time.Now()
-				if err := osexec.Command(bc.args[0], bc.args[1:]...).Run(); err != nil {
+				cmd := osexec.Command(bc.args[0], bc.args[1:]...)
+				cmd.Dir = dir
+				if err := cmd.Run(); err != nil {
 					b.Fatal(err)
 				}
 				bare = append(bare, time.Since(t))
 				t = time.Now()
-				res, err := sb.Run(ctx, exec.Job{Args: bc.args})
+				res, err := sb.Run(ctx, exec.Job{Dir: dir, Args: bc.args})
 				if err != nil || res.Status != exec.StatusOK {
 					b.Fatalf("%v %v", res.Status, err)
 				}

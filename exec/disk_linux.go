@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -116,6 +117,11 @@ func newDiskWorkspace(dir string, size Size, files, uid int) (_ *diskWorkspace, 
 }
 
 // copyFile copies the regular file rel from one root to the other.
+//
+// It holds syscall.ForkLock for reading while the copy is open for
+// writing: a process this one forks in the meantime (an init starting)
+// would otherwise hold the descriptor until its exec, and a job that
+// executes the copy (a Go test binary) would fail with "text file busy".
 func copyFile(from, to *os.Root, rel string, perm fs.FileMode) error {
 	src, err := from.OpenFile(rel, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
 	if err != nil {
@@ -125,6 +131,8 @@ func copyFile(from, to *os.Root, rel string, perm fs.FileMode) error {
 	if fi, err := src.Stat(); err != nil || !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s: not a regular file", rel)
 	}
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
 	dst, err := to.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|unix.O_NOFOLLOW, perm)
 	if err != nil {
 		return err

@@ -24,9 +24,9 @@
 // network, IPC and UTS namespaces, in a minimal root of its own, with no
 // network interface but a loopback that is down, an environment built from
 // an allow list ([Config].PassEnv), no capabilities, a seccomp filter, and
-// an unprivileged host user (nobody when the caller is root).
-// [Unsandboxed] runs jobs with the same limits and no isolation; callers
-// must choose it by name.
+// an unprivileged host user of its own (from [FirstJobUID] when the caller
+// is root, the caller itself otherwise). [Unsandboxed] runs jobs with the
+// same limits and no isolation; callers must choose it by name.
 //
 // # Trust boundary
 //
@@ -63,29 +63,45 @@
 //     are its own doing and not a harness failure (which adapt would leave
 //     unscored).
 //   - What a job keeps for the next one: on the Sandbox path nothing (every
-//     job has its own namespaces, root, /tmp, /dev/shm and keyring). The
-//     fork server wipes /tmp and /dev/shm after each job with an iterative,
-//     descriptor-based walk that follows no link and no depth stops,
-//     removes every SysV shared memory segment, message queue and
-//     semaphore set, and (the seccomp filter) allows no POSIX message
-//     queue or key. Its bookkeeping is out of the job's reach: stdout and
-//     stderr are pipes it reads and counts (a job cannot truncate or forge
-//     them), it copies back regular files only (lstat, O_NOFOLLOW,
-//     O_NONBLOCK, an 8 MiB cap; what it skips is named in
-//     [Result].NotCopied), and the CPU limit of the job's whole process
-//     tree and its OOM kills are read from Go through the server's cgroup,
-//     so a job that stops its server (it has the server's uid) still gets
-//     its CPU verdict.
-//   - Not yet: a fork-server child is a fork of a server that held earlier
-//     jobs' requests and outputs (its memory can be read by the job: a
-//     zygote that never sees job data is the fix); concurrent jobs share
-//     the per-user limits (inotify instances, keys quota) of one host user:
-//     the kernel charges them to the creator of the job's user namespace,
-//     so inits would have to be started as distinct host users (a job's
-//     workspace is the caller's again when Run returns, though); the Sandbox workspace has no disk quota beyond RLIMIT_FSIZE per
-//     file (the fork server's is bounded by its /tmp); a job can forge a
-//     memory verdict for itself in the fork server (the MemoryError mark is
-//     written by the job's own process).
+//     job has its own namespaces, root, /tmp, /dev/shm, keyring and host
+//     user). The fork server wipes /tmp and /dev/shm after each job with an
+//     iterative, descriptor-based walk that follows no link and no depth
+//     stops, removes every SysV shared memory segment, message queue and
+//     semaphore set, and (the seccomp filter) allows no POSIX message queue
+//     or key. Its bookkeeping is out of the job's reach: stdout and stderr
+//     are pipes it reads and counts (a job cannot truncate or forge them),
+//     it copies back regular files only (lstat, O_NOFOLLOW, O_NONBLOCK, an
+//     8 MiB cap; what it skips is named in [Result].NotCopied), and the CPU
+//     limit of the job's whole process tree and its OOM kills are read from
+//     Go through the server's cgroup, so a job that stops its server (it
+//     has the server's uid) still gets its CPU verdict.
+//   - What a job can read of earlier jobs: nothing. A fork-server job is
+//     forked from a zygote that the server forked before its first job and
+//     that never holds a job's data: the server hands it the job's pipes
+//     and a memfd holding the request, over a unix socket; the child reads
+//     the request itself; the zygote reports the child's waitid status and
+//     rusage from a buffer it clears, and reaps the child only after (so a
+//     job that kills or stops its zygote loses nothing: its verdict stands
+//     and the server is replaced). The server, which does hold outputs and
+//     files, is not dumpable and is never a job's parent.
+//   - What concurrent jobs share: no per-user kernel budget. Each init, and
+//     so each job, runs as a host uid of its own while it lives, and its
+//     user namespace is created from a thread with that effective uid (the
+//     kernel charges inotify instances, pipe buffers and the like to the
+//     job's user and to the namespace's owner), so that a job holding all
+//     its inotify instances leaves the next job, and root's own services,
+//     theirs. A caller that is not root runs every job as itself.
+//   - What a job may write: its workspace is a copy of [Job].Dir on a tmpfs
+//     of [Limits].Disk bytes and DiskFiles entries, made on the host as a
+//     detached mount (nothing is left if the caller dies) and copied back
+//     through [os.Root] once every process of the job is gone; /tmp holds
+//     TmpSize and DiskFiles entries; each file is bounded by FileSize. In
+//     the fork server /tmp and the workspace share one tmpfs of
+//     TmpSize+Disk.
+//   - What a job may choose for itself: any verdict it could earn. A
+//     fork-server job can write the MemoryError mark itself and get the
+//     memory verdict, as it could by allocating; no job can turn its run
+//     into StatusInternal, which adapt leaves unscored.
 //
 // The cost of the minimal root and the filter is measured below.
 //

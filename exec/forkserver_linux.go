@@ -60,9 +60,12 @@ type ForkServerConfig struct {
 // than the wall limit, then kills every other process of its sandbox,
 // copies back the files the job wrote, and wipes /tmp and /dev/shm. The
 // server's own sandbox bounds the processes and memory of the job (its
-// cgroups), gives it no network and a read-only host, and the server is not
-// dumpable, so the job cannot read its memory. A job that kills or stops
-// its server gets a signal or wall-time verdict and the server is replaced.
+// cgroups), gives it no network and a read-only host. The child is forked
+// from a zygote that has never held a job's data, not from the server
+// (which is not dumpable), so a job cannot read what earlier jobs ran or
+// wrote. A job that kills or stops its server gets a signal or wall-time
+// verdict and the server is replaced; one that kills or stops its zygote
+// keeps its verdict and the server is replaced after it.
 //
 // What differs from a fresh interpreter: the preloaded modules are already
 // in sys.modules, the hash seed is the server's (the same for every job,

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -697,4 +698,42 @@ print(open('keep.txt').read())
 	assert.FileExists(t, filepath.Join(dir, "lib", "planted"))
 	assert.Equal(t, 1, res.NotCopied)
 	assert.Equal(t, []string{"fifo"}, res.NotCopiedFiles)
+}
+
+// TestWorkspaceExecutableUnderLoad: a job executes a program from its
+// workspace (a Go test binary) while other jobs start beside it. The copy
+// of the workspace must never be held open for writing by a process
+// forked meanwhile ("text file busy").
+func TestWorkspaceExecutableUnderLoad(t *testing.T) {
+	sb := newSandbox(t)
+	const n = 120
+	errs := make(chan string, n)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 6)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			dir := t.TempDir()
+			// A large executable: the copy takes long enough to meet forks.
+			script := "#!/bin/sh\necho ran\nexit 0\n" + strings.Repeat("#"+strings.Repeat("x", 1023)+"\n", 2048)
+			if err := os.WriteFile(filepath.Join(dir, "prog"), []byte(script), 0o755); err != nil {
+				errs <- err.Error()
+				return
+			}
+			res, err := sb.Run(context.Background(), exec.Job{Dir: dir, Args: []string{"./prog"}})
+			if err != nil || res.Status != exec.StatusOK || string(res.Stdout) != "ran\n" {
+				errs <- fmt.Sprintf("run %d: %v %s %s %s", i, err, res.Status, res.Stdout, res.Stderr)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	var failed []string
+	for e := range errs {
+		failed = append(failed, e)
+	}
+	assert.Empty(t, failed)
 }

@@ -41,8 +41,8 @@ var baseEnv = []string{
 	"LC_ALL=C.UTF-8",
 }
 
-// nobody is the host uid and gid a Sandbox job runs as when the caller is
-// root.
+// nobody is the uid and gid a Sandbox job runs as inside its user
+// namespace (mapped to a host uid of its own when the caller is root).
 const nobody = 65534
 
 // ErrNoNamespaces is returned (wrapped, with what is missing and how to turn
@@ -51,13 +51,14 @@ const nobody = 65534
 var ErrNoNamespaces = errors.New("exec: this kernel does not allow the namespaces the sandbox needs")
 
 // Sandbox is the default Runner: every job runs in new user, mount, PID,
-// network, IPC and UTS namespaces, sees the host filesystem read-only with a
-// private writable /tmp and its workspace at WorkDir, has no network at all
-// (not even the host's loopback), an environment built from an allow list,
-// no capabilities, and runs as an unprivileged host user (nobody when the
-// caller is root, the caller's own uid otherwise). Limits use cgroups where
-// the machine has them and rlimits everywhere. A Sandbox is safe for
-// concurrent use.
+// network, IPC and UTS namespaces, in a minimal read-only root with a
+// private writable /tmp and a copy of its workspace at WorkDir (see the
+// package doc's trust boundary), has no network at all (not even the
+// host's loopback), an environment built from an allow list, no
+// capabilities, a seccomp filter, and runs as nobody of its namespace: a
+// host uid of its own when the caller is root ([FirstJobUID]), the
+// caller's own uid otherwise. Limits use cgroups where the machine has
+// them and rlimits everywhere. A Sandbox is safe for concurrent use.
 type Sandbox struct{ p *procRunner }
 
 // Unsandboxed runs jobs as plain child processes of the caller, with the same
