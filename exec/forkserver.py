@@ -286,6 +286,16 @@ def _child(fds, programs):
         os.environ.update(req.get('env') or {})
         for name, soft, hard in req.get('rlimits') or []:
             resource.setrlimit(getattr(resource, name), (soft, hard))
+        if req.get('threads_fit'):
+            # Under RLIMIT_AS every thread's reserved address space counts,
+            # not only what it uses: glibc gives each a 64 MiB malloc arena
+            # and Python an 8 MiB stack, so 256 MiB would hold 3 threads.
+            # One arena, and stacks of 1 MiB reserved (Python needs far
+            # less for its recursion limit), make room for as many threads
+            # as the Sandbox's memory cgroup would.
+            ctypes.CDLL(None).mallopt(-8, 1)  # M_ARENA_MAX
+            import threading
+            threading.stack_size(1 << 20)
         sys.stdin = open(0, 'r', closefd=False)
         sys.stdout = open(1, 'w', buffering=1, closefd=False)
         sys.stderr = open(2, 'w', buffering=1, closefd=False)
@@ -523,7 +533,7 @@ def serve(req, zyg):
     keep = req.get('keep') or 65536
     output = req.get('output') or 0
     caps = [_Capture(keep), _Capture(keep)]
-    job = {k: req.get(k) for k in ('mode', 'target', 'args', 'env', 'rlimits', 'stdin', 'no_site', 'isolated')}
+    job = {k: req.get(k) for k in ('mode', 'target', 'args', 'env', 'rlimits', 'stdin', 'no_site', 'isolated', 'threads_fit')}
     mfd = os.memfd_create('job', os.MFD_CLOEXEC)
     os.write(mfd, json.dumps(job).encode() + b'\n' + blob)
     os.lseek(mfd, 0, os.SEEK_SET)

@@ -71,7 +71,12 @@ type ForkServerConfig struct {
 // in sys.modules, the hash seed is the server's (the same for every job,
 // which only makes runs more repeatable), and memory is bounded per job by
 // RLIMIT_AS (a MemoryError is a memory verdict) under the server's memory
-// cgroup.
+// cgroup. RLIMIT_AS counts address space reserved, not used, so a job with
+// a memory limit gets one malloc arena and thread stacks of 1 MiB (as many
+// threads start as in the Sandbox: 100 under 256 MiB), and a program that
+// maps much more than it touches gets the memory verdict sooner than in
+// the Sandbox. The job's /tmp and workspace share one tmpfs of
+// TmpSize+Disk.
 type ForkServer struct {
 	sb     *Sandbox
 	python string
@@ -163,6 +168,8 @@ type pyJob struct {
 	Files    map[string]string `json:"files"`
 	Dirs     []string          `json:"dirs"`
 	Stdin    string            `json:"stdin"`
+	// ThreadsFit: reserve less address space per thread (RLIMIT_AS).
+	ThreadsFit bool `json:"threads_fit"`
 }
 
 type pyReply struct {
@@ -240,6 +247,7 @@ func (f *ForkServer) parse(job Job, lim Limits, env []string) (*pyJob, bool) {
 	}
 	if lim.Memory.set() {
 		req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_AS", uint64(lim.Memory), uint64(lim.Memory)})
+		req.ThreadsFit = true
 	}
 	// stdout and stderr are pipes the server reads and counts, so files
 	// get the same size limit as in the Sandbox.

@@ -189,3 +189,18 @@ func TestForkServerSysPath(t *testing.T) {
 		assert.Equal(t, out[0], out[1], "sys.path of %q: sandbox vs fork server", args)
 	}
 }
+
+// TestThreadsFitAlike: under a 256 MiB memory limit a job starts 100
+// threads on both paths. (RLIMIT_AS, which the fork server bounds memory
+// with, counts each thread's reserved malloc arena and stack: it held 3.)
+func TestThreadsFitAlike(t *testing.T) {
+	if _, err := os.Stat(python); err != nil {
+		t.Skip("no /usr/bin/python3")
+	}
+	code := "import threading\nev = threading.Event()\nts = [threading.Thread(target=ev.wait) for i in range(100)]\nfor th in ts:\n    th.start()\nev.set()\nprint('started', len(ts))"
+	for name, r := range map[string]exec.Runner{"sandbox": newSandbox(t), "forkserver": forkServer(t)} {
+		res, err := r.Run(context.Background(), exec.Job{Args: py(code), Limits: exec.Limits{Memory: 256 * exec.MiB}})
+		require.NoError(t, err)
+		assert.Equal(t, "started 100\n", string(res.Stdout), "%s: %s %s", name, res.Status, res.Stderr)
+	}
+}
