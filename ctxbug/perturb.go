@@ -47,7 +47,7 @@ func Perturb(method []byte, ctx *Context, rules []*Rule) ([]Template, error) {
 	if ctx == nil {
 		ctx = &Context{}
 	}
-	p := &Pass{Src: method, Func: fn, Context: ctx}
+	p := &Pass{Src: method, fn: fn, Context: ctx}
 	var out []Template
 	for _, r := range rules {
 		for _, hs := range r.Run(p) {

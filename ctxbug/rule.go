@@ -106,10 +106,10 @@ type Context struct {
 type Pass struct {
 	// Src is the method's source: one function definition.
 	Src []byte
-	// Func is its function_definition node.
-	Func *syntax.Node
 	// Context is the method's context; never nil.
 	Context *Context
+	// fn is its function_definition node.
+	fn *syntax.Node
 }
 
 // Suite is the ten rules of CtxBugGen (R1–R10), in the paper's order.

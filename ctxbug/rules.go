@@ -102,7 +102,7 @@ func hole(n *syntax.Node, ph string) Hole {
 
 // body walks the method's body in source order.
 func body(p *Pass, fn func(*syntax.Node) bool) {
-	if b := p.Func.Child("body"); b != nil {
+	if b := p.fn.Child("body"); b != nil {
 		b.Walk(fn)
 	}
 }
@@ -123,7 +123,7 @@ func each(hs []Hole) [][]Hole {
 }
 
 func params(p *Pass) [][]Hole {
-	ps := p.Func.Child("parameters")
+	ps := p.fn.Child("parameters")
 	if ps == nil || ps.End-ps.Start < 2 {
 		return nil
 	}
@@ -291,8 +291,8 @@ func bounded(p *Pass) [][]Hole {
 }
 
 func free(p *Pass) [][]Hole {
-	sc := analyse(p.Func, p.Src)
-	b := p.Func.Child("body")
+	sc := analyse(p.fn, p.Src)
+	b := p.fn.Child("body")
 	if b == nil {
 		return nil
 	}

@@ -10,13 +10,14 @@ import (
 	"time"
 
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/exectest"
 )
 
 func requireGo(t testing.TB) {
 	t.Helper()
 	if _, err := os.Stat("/usr/local/go/bin/go"); err != nil {
 		if _, err := osexec.LookPath("go"); err != nil {
-			t.Skip("no go command on the host")
+			exectest.SkipWithout(t, "no go command on the host")
 		}
 	}
 }

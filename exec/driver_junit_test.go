@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/exectest"
 )
 
 // requireJava skips the test when javac or the JUnit jars are missing: on
@@ -19,12 +20,12 @@ func requireJava(t testing.TB) {
 	t.Helper()
 	for _, tool := range []string{"javac", "java"} {
 		if _, err := osexec.LookPath(tool); err != nil {
-			t.Skipf("no %s on PATH (apt-get install default-jdk-headless)", tool)
+			exectest.SkipWithout(t, "no %s on PATH (apt-get install default-jdk-headless)", tool)
 		}
 	}
 	for _, jar := range exec.DefaultJUnitClasspath {
 		if _, err := os.Stat(jar); err != nil {
-			t.Skipf("%s is missing (apt-get install junit4 junit5)", jar)
+			exectest.SkipWithout(t, "%s is missing (apt-get install junit4 junit5)", jar)
 		}
 	}
 }

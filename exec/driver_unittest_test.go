@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/exectest"
 )
 
 func TestPythonUnittest(t *testing.T) {
@@ -186,14 +187,14 @@ func TestPythonUnittestHarnessError(t *testing.T) {
 func requirePython(t testing.TB, pytest bool) {
 	t.Helper()
 	if _, err := os.Stat(exec.DefaultPython); err != nil {
-		t.Skipf("%s is missing (apt-get install python3)", exec.DefaultPython)
+		exectest.SkipWithout(t, "%s is missing (apt-get install python3)", exec.DefaultPython)
 	}
 	if pytest {
 		pytestOnce.Do(func() {
 			pytestOK = osexec.Command(exec.DefaultPython, "-c", "import pytest").Run() == nil
 		})
 		if !pytestOK {
-			t.Skipf("%s has no pytest (apt-get install python3-pytest)", exec.DefaultPython)
+			exectest.SkipWithout(t, "%s has no pytest (apt-get install python3-pytest)", exec.DefaultPython)
 		}
 	}
 }

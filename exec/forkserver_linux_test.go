@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/exectest"
 )
 
 var (
@@ -195,7 +196,7 @@ func TestForkServerSysPath(t *testing.T) {
 // with, counts each thread's reserved malloc arena and stack: it held 3.)
 func TestThreadsFitAlike(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
-		t.Skip("no /usr/bin/python3")
+		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
 	code := "import threading\nev = threading.Event()\nts = [threading.Thread(target=ev.wait) for i in range(100)]\nfor th in ts:\n    th.start()\nev.set()\nprint('started', len(ts))"
 	for name, r := range map[string]exec.Runner{"sandbox": newSandbox(t), "forkserver": forkServer(t)} {

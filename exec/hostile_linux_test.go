@@ -45,7 +45,7 @@ func unittestWorkspace(t *testing.T, attack string) string {
 // the host leaks into the Suite, and the call ends at once.
 func TestHostNeverFollowsJobPaths(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
-		t.Skip("no /usr/bin/python3")
+		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
 	secretDir := t.TempDir()
 	secret := fmt.Sprintf("TOPSECRET-%d", time.Now().UnixNano())
@@ -128,7 +128,7 @@ func TestReadWorkspaceFile(t *testing.T) {
 // memory verdict or hide an output flood; the next job runs as usual.
 func TestForkServerJobCannotChooseItsVerdict(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
-		t.Skip("no /usr/bin/python3")
+		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
 	fs := forkServer(t)
 	tests := []struct {
@@ -229,7 +229,7 @@ for k in sorted(out):
 // (getaddrinfo) still work.
 func TestJobKernelSurface(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
-		t.Skip("no /usr/bin/python3")
+		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
 	want := map[string]string{
 		"keyctl": "EPERM", "add_key": "EPERM", "request_key": "EPERM",
@@ -263,7 +263,7 @@ func TestJobKernelSurface(t *testing.T) {
 // them; the Sandbox gives each job its own IPC namespace).
 func TestNothingKeptBetweenJobs(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
-		t.Skip("no /usr/bin/python3")
+		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
 	const leave = `
 import ctypes
@@ -293,7 +293,7 @@ print('left')
 // measured from Go through the server's cgroup; the next job runs.
 func TestForkServerJobStopsItsServer(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
-		t.Skip("no /usr/bin/python3")
+		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
 	fs := forkServer(t)
 	start := time.Now()
@@ -316,7 +316,7 @@ func TestForkServerJobStopsItsServer(t *testing.T) {
 // earlier kills.
 func TestForkServerOOMIsMemory(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
-		t.Skip("no /usr/bin/python3")
+		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
 	if strings.Contains(newSandbox(t).Cgroups(), "no usable memory cgroup") {
 		t.Skip("no memory cgroup")
@@ -342,7 +342,7 @@ func TestForkServerOOMIsMemory(t *testing.T) {
 // project's files, no /sys; and paths the caller names, read-only.
 func TestJobSeesAMinimalRoot(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
-		t.Skip("no /usr/bin/python3")
+		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
 	host := t.TempDir()
 	require.NoError(t, os.Chmod(host, 0o755))
@@ -415,7 +415,7 @@ func (blockingReader) Read([]byte) (int, error) { select {} }
 // Sandbox.
 func TestForkServerStdin(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
-		t.Skip("no /usr/bin/python3")
+		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
 	fs := forkServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
@@ -437,7 +437,7 @@ func TestForkServerStdin(t *testing.T) {
 // owned by the job's user for another job of that user to change.
 func TestWorkspaceIsTheCallersAfterwards(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
-		t.Skip("no /usr/bin/python3")
+		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
 	if os.Geteuid() != 0 {
 		t.Skip("jobs run as the caller's own uid when it is not root")
@@ -464,7 +464,7 @@ func TestWorkspaceIsTheCallersAfterwards(t *testing.T) {
 // a job finds none.
 func TestForkServerJobCannotReadEarlierJobs(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
-		t.Skip("no /usr/bin/python3")
+		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
 	fs, err := exec.NewForkServer(newSandbox(t), nil) // one server: the same one runs both jobs
 	require.NoError(t, err)
@@ -521,7 +521,7 @@ print('found', sorted(found))
 // server.
 func TestForkServerJobKillsOrStopsItsZygote(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
-		t.Skip("no /usr/bin/python3")
+		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
 	fs, err := exec.NewForkServer(newSandbox(t), nil)
 	require.NoError(t, err)
@@ -549,7 +549,7 @@ func TestForkServerJobKillsOrStopsItsZygote(t *testing.T) {
 // its user namespace: both must be the job's own.
 func TestConcurrentJobsShareNoUserBudget(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
-		t.Skip("no /usr/bin/python3")
+		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
 	if os.Geteuid() != 0 {
 		t.Skip("jobs get host users of their own only when the caller is root")
@@ -590,7 +590,7 @@ time.sleep(3)
 // no_new_privs, a seccomp filter, and is nobody in its namespace.
 func TestJobHasNoPrivilege(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
-		t.Skip("no /usr/bin/python3")
+		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
 	const look = "import os\nfor l in open('/proc/self/status'):\n    k = l.split(':')[0]\n    if k in ('Uid', 'Gid', 'CapInh', 'CapPrm', 'CapEff', 'CapBnd', 'CapAmb', 'NoNewPrivs', 'Seccomp'):\n        print(k, ' '.join(l.split()[1:]))"
 	bothPaths(t, func(t *testing.T, r exec.Runner) {
@@ -614,7 +614,7 @@ func TestJobHasNoPrivilege(t *testing.T) {
 // most the quota.
 func TestWorkspaceDiskQuota(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
-		t.Skip("no /usr/bin/python3")
+		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
 	if os.Geteuid() != 0 {
 		t.Skip("the workspace quota needs a root caller")
@@ -653,7 +653,7 @@ func TestWorkspaceDiskQuota(t *testing.T) {
 // write outside the workspace.
 func TestDiskWorkspaceCopyBack(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
-		t.Skip("no /usr/bin/python3")
+		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
 	if os.Geteuid() != 0 {
 		t.Skip("the workspace quota needs a root caller")

@@ -53,7 +53,7 @@ func TestMain(m *testing.M) {
 func TestSandboxAdversarial(t *testing.T) {
 	sb := newSandbox(t)
 	if _, err := os.Stat(python); err != nil {
-		t.Skip("no /usr/bin/python3")
+		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
 	mem := exec.StatusMemory
 	if strings.Contains(sb.Cgroups(), "no usable memory cgroup") {

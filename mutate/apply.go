@@ -159,7 +159,7 @@ type Mutant struct {
 	Src    []byte
 	Record Record
 	// Errors are the syntax errors of Src when Status is StatusSyntax.
-	Errors []syntax.SyntaxError
+	Errors []SyntaxError
 	// Err says why the edits were rejected when Status is StatusBadEdit.
 	Err error
 }
@@ -188,7 +188,7 @@ type Composite struct {
 	Status  Status
 	Src     []byte
 	Records []Record
-	Errors  []syntax.SyntaxError
+	Errors  []SyntaxError
 	Err     error
 }
 
@@ -215,7 +215,7 @@ func Compose(picks []Pick, rng *rand.Rand) (*Composite, error) {
 		if sf.Lang != f.Lang || !bytes.Equal(sf.Src, f.Src) {
 			return nil, errors.New("mutate: composed sites come from different sources")
 		}
-		c.Records[i] = Record{Operator: p.Op.Name, Tier: p.Op.Tier, NodeKind: p.Site.Node.Type, NodePath: p.Site.Path}
+		c.Records[i] = Record{Operator: p.Op.Name, Tier: p.Op.Tier, NodeKind: p.Site.Kind, NodePath: p.Site.Path}
 		for _, e := range p.Op.Run(p.Site, rng) {
 			if e.Start < 0 || e.End > len(f.Src) || e.Start > e.End || !bytes.Equal(f.Src[e.Start:e.End], e.New) {
 				noop = false
@@ -241,12 +241,12 @@ func Compose(picks []Pick, rng *rand.Rand) (*Composite, error) {
 		slices.SortFunc(c.Records[i].Changes, func(a, b Change) int { return a.Orig.Start - b.Orig.Start })
 	}
 	c.Src = out
-	t, err := syntax.Parse(f.Lang, out)
+	t, err := syntax.Parse(syntax.Lang(f.Lang), out)
 	if err != nil {
 		return nil, fmt.Errorf("mutate: reparse: %w", err)
 	}
 	if t.HasErrors() {
-		c.Status, c.Errors = StatusSyntax, t.Errors()
+		c.Status, c.Errors = StatusSyntax, syntaxErrors(t.Errors())
 		return c, nil
 	}
 	c.Status = StatusOK

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
 // A Project is a code base with tests behind its build system: what the
@@ -16,7 +15,7 @@ import (
 // concurrent use by the pipeline (Check may run concurrently).
 type Project interface {
 	// Lang is the language of the sources.
-	Lang() syntax.Lang
+	Lang() Lang
 	// Sources lists the source files to draw fragments from (no tests), as
 	// sorted slash-separated paths relative to the project root.
 	Sources() ([]string, error)

@@ -22,7 +22,6 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
-	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
 // GoModule is a Go module whose root package is mutated and tested.
@@ -131,8 +130,8 @@ func copyTree(src, dst string) error {
 	return os.Chmod(dst, 0o777)
 }
 
-// Lang returns syntax.Go.
-func (g *GoModule) Lang() syntax.Lang { return syntax.Go }
+// Lang returns Go.
+func (g *GoModule) Lang() Lang { return Go }
 
 // Dir returns the private copy of the module.
 func (g *GoModule) Dir() string { return g.dir }

@@ -23,7 +23,6 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
-	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
 // Maven is a Java project built by Maven, offline, against Debian's
@@ -164,8 +163,8 @@ func extractAgent(wrapper, dst string) error {
 	return os.WriteFile(dst, b, 0o644)
 }
 
-// Lang returns syntax.Java.
-func (m *Maven) Lang() syntax.Lang { return syntax.Java }
+// Lang returns Java.
+func (m *Maven) Lang() Lang { return Java }
 
 // Dir returns the private copy of the project.
 func (m *Maven) Dir() string { return m.dir }

@@ -50,7 +50,7 @@
 // several operators to one source at once (the paper's levels L2 to L4),
 // with one Record each; picks whose edits overlap are rejected.
 //
-//	frags, _ := mutate.Fragments(syntax.Go, src)
+//	frags, _ := mutate.Fragments(Go, src)
 //	for _, site := range mutate.ModifyLogic.Sites(&frags[0]) {
 //		m, _ := mutate.Mutate(mutate.ModifyLogic, site, rand.New(rand.NewPCG(1, 2)))
 //		if m.Status == mutate.StatusOK {

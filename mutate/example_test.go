@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/adaptbench/adaptbench/internal/syntax"
 	"github.com/adaptbench/adaptbench/mutate"
 )
 
@@ -22,7 +21,7 @@ func Clamp(v, lo, hi int) int {
 	return v
 }
 `)
-	frags, err := mutate.Fragments(syntax.Go, src)
+	frags, err := mutate.Fragments(mutate.Go, src)
 	if err != nil {
 		panic(err)
 	}
@@ -73,7 +72,7 @@ func ExampleOperator_removeGuard() {
     }
 }
 `)
-	frags, _ := mutate.Fragments(syntax.Java, src)
+	frags, _ := mutate.Fragments(mutate.Java, src)
 	for _, site := range mutate.RemoveGuard.Sites(&frags[0]) {
 		m, _ := mutate.Mutate(mutate.RemoveGuard, site, nil)
 		fmt.Print(string(m.Src))

@@ -17,7 +17,7 @@ const (
 // branch or switch case, a try, catch or finally block, a synchronized
 // block or a lambda body). Offsets are bytes in Src, the whole file.
 type Fragment struct {
-	Lang syntax.Lang
+	Lang Lang
 	Src  []byte
 	// Kind is "method_body", "lambda_body", "loop_body", "branch",
 	// "case_body", "try_block", "catch_block", "finally_block" or
@@ -31,9 +31,9 @@ type Fragment struct {
 	Stmts int
 	// Identifiers are the distinct non-keyword identifiers, sorted.
 	Identifiers []string
-	// Block is the block node, and Func the innermost enclosing function,
+	// block is the block node, and fn the innermost enclosing function,
 	// method, constructor or lambda (nil at top level).
-	Block, Func *syntax.Node
+	block, fn *syntax.Node
 }
 
 // Text returns the fragment's source text.
@@ -48,12 +48,12 @@ func (f *Fragment) Text() string { return string(f.Src[f.Start:f.End]) }
 // filter the result with coverage data from a build system (for example by
 // keeping fragments whose lines Line..EndLine are covered). The error is
 // only for an unsupported language or an unparsable input.
-func Fragments(lang syntax.Lang, src []byte) ([]Fragment, error) {
+func Fragments(lang Lang, src []byte) ([]Fragment, error) {
 	lg, err := languageOf(lang)
 	if err != nil {
 		return nil, err
 	}
-	root, err := syntax.ParseNodes(lang, src)
+	root, err := syntax.ParseNodes(syntax.Lang(lang), src)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +91,7 @@ func statements(lg language, block *syntax.Node) []*syntax.Node {
 	return out
 }
 
-func fragmentOf(lg language, lang syntax.Lang, src []byte, kind string, block, fn *syntax.Node) (Fragment, bool) {
+func fragmentOf(lg language, lang Lang, src []byte, kind string, block, fn *syntax.Node) (Fragment, bool) {
 	st := statements(lg, block)
 	if len(st) < MinStmts || len(st) > MaxStmts {
 		return Fragment{}, false
@@ -117,7 +117,7 @@ func fragmentOf(lg language, lang syntax.Lang, src []byte, kind string, block, f
 	return Fragment{
 		Lang: lang, Src: src, Kind: kind,
 		Start: first.Start, End: last.End, Line: first.Line, EndLine: last.EndLine,
-		Stmts: len(st), Identifiers: ids, Block: block, Func: fn,
+		Stmts: len(st), Identifiers: ids, block: block, fn: fn,
 	}, true
 }
 
@@ -130,7 +130,7 @@ func isIdent(kind string) bool {
 }
 
 // nodes calls fn for every node lying inside the fragment's span, in
-// source order, with its parent and its path from f.Block (indices into
+// source order, with its parent and its path from f.block (indices into
 // [syntax.Node.Children]).
 func (f *Fragment) nodes(fn func(n, parent *syntax.Node, path []int)) {
 	var walk func(n, parent *syntax.Node, path []int)
@@ -138,12 +138,12 @@ func (f *Fragment) nodes(fn func(n, parent *syntax.Node, path []int)) {
 		if n.End <= f.Start || n.Start >= f.End {
 			return
 		}
-		if n != f.Block {
+		if n != f.block {
 			fn(n, parent, path)
 		}
 		for i, c := range n.Children {
 			walk(c, n, append(slices.Clip(path), i))
 		}
 	}
-	walk(f.Block, nil, nil)
+	walk(f.block, nil, nil)
 }

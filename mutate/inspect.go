@@ -118,10 +118,11 @@ func Inspect(t *adapt.Task, output string) (Inspection, error) {
 	if err != nil {
 		return Inspection{}, err
 	}
-	lang, err := syntax.LangByName(t.Language)
+	sl, err := syntax.LangByName(t.Language)
 	if err != nil {
 		return Inspection{}, err
 	}
+	lang := Lang(sl)
 	ref, err := wrapped(lang, t.Reference)
 	if err != nil {
 		return Inspection{}, fmt.Errorf("mutate: task %q: reference: %w", t.ID, err)
@@ -164,13 +165,13 @@ type parsed struct {
 
 // wrapped parses a function on its own: after a package clause in Go,
 // inside a class in Java.
-func wrapped(lang syntax.Lang, fn string) (*parsed, error) {
+func wrapped(lang Lang, fn string) (*parsed, error) {
 	pre, post := "package p\n\n", "\n"
-	if lang == syntax.Java {
+	if lang == Java {
 		pre, post = "class W__ {\n", "\n}\n"
 	}
 	src := []byte(pre + fn + post)
-	root, err := syntax.ParseNodes(lang, src)
+	root, err := syntax.ParseNodes(syntax.Lang(lang), src)
 	if err != nil {
 		return nil, err
 	}

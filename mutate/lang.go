@@ -42,12 +42,12 @@ type language interface {
 	receiverRef(n, fn *syntax.Node, src []byte) (start, end int, ok bool)
 }
 
-var languages = map[syntax.Lang]language{
-	syntax.Go:   golang{},
-	syntax.Java: java{},
+var languages = map[Lang]language{
+	Go:   golang{},
+	Java: java{},
 }
 
-func languageOf(l syntax.Lang) (language, error) {
+func languageOf(l Lang) (language, error) {
 	lg, ok := languages[l]
 	if !ok {
 		return nil, fmt.Errorf("mutate: unsupported language %q", l)
@@ -56,7 +56,7 @@ func languageOf(l syntax.Lang) (language, error) {
 }
 
 // Langs returns the languages the package supports.
-func Langs() []syntax.Lang { return []syntax.Lang{syntax.Go, syntax.Java} }
+func Langs() []Lang { return []Lang{Go, Java} }
 
 func words(s ...string) map[string]bool {
 	m := make(map[string]bool, len(s))
@@ -72,6 +72,39 @@ func others(set []string, cur string) []string {
 		if s != cur {
 			out = append(out, s)
 		}
+	}
+	return out
+}
+
+// Lang names a language mutate works on, by the same lower-case name as
+// adapt.Task.Language.
+type Lang string
+
+// The languages mutate supports.
+const (
+	Go   Lang = "go"
+	Java Lang = "java"
+)
+
+// SyntaxError is one syntax error tree-sitter found in a mutant: an ERROR
+// or MISSING node.
+type SyntaxError struct {
+	Line   int    // 1-based line of the node's start
+	Column int    // 1-based byte column of the node's start
+	Offset int    // byte offset of the node's start
+	End    int    // byte offset just past the node (== Offset for a missing one)
+	Msg    string // `unexpected "…"` or `missing ")"`
+}
+
+// Error formats the error as `line 3, column 5: missing ")"`.
+func (e SyntaxError) Error() string {
+	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Msg)
+}
+
+func syntaxErrors(errs []syntax.SyntaxError) []SyntaxError {
+	out := make([]SyntaxError, len(errs))
+	for i, e := range errs {
+		out[i] = SyntaxError{Line: e.Line, Column: e.Column, Offset: e.Offset, End: e.End, Msg: e.Msg}
 	}
 	return out
 }

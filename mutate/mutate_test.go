@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adaptbench/adaptbench/internal/syntax"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -18,14 +17,14 @@ var update = flag.Bool("update", false, "rewrite testdata/golden")
 
 type source struct {
 	name string
-	lang syntax.Lang
+	lang Lang
 	src  []byte
 }
 
 // sources returns the hand-written files of testdata/src (go/ and java/).
 func sources(t testing.TB) []source {
 	var out []source
-	for _, l := range []syntax.Lang{syntax.Go, syntax.Java} {
+	for _, l := range []Lang{Go, Java} {
 		files, err := filepath.Glob(filepath.Join("testdata", "src", string(l), "*.txt"))
 		if err != nil {
 			t.Fatal(err)
@@ -56,7 +55,7 @@ func ownSources(t testing.TB) []source {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, source{p, syntax.Go, b})
+		out = append(out, source{p, Go, b})
 	}
 	return out
 }
@@ -89,7 +88,7 @@ func TestValidateRejects(t *testing.T) {
 		{"name", &Operator{Name: "bad name", Doc: "d", Tier: TierIdentifier, Langs: goJava, Sites: constSites, Run: replaceRun}, "names must be identifiers"},
 		{"doc", &Operator{Name: "x", Tier: TierIdentifier, Langs: goJava, Sites: constSites, Run: replaceRun}, "Doc is required"},
 		{"tier", &Operator{Name: "x", Doc: "d", Langs: goJava, Sites: constSites, Run: replaceRun}, "the zero Tier is invalid"},
-		{"lang", &Operator{Name: "x", Doc: "d", Tier: TierIdentifier, Langs: []syntax.Lang{"cobol"}, Sites: constSites, Run: replaceRun}, "unsupported language"},
+		{"lang", &Operator{Name: "x", Doc: "d", Tier: TierIdentifier, Langs: []Lang{"cobol"}, Sites: constSites, Run: replaceRun}, "unsupported language"},
 		{"run", &Operator{Name: "x", Doc: "d", Tier: TierIdentifier, Langs: goJava}, "Sites and Run are required"},
 		{"nil", nil, "nil operator"},
 	}
@@ -251,7 +250,7 @@ func TestRoundTrip(t *testing.T) {
 							t.Errorf("%s L%d %s: not deterministic", s.name, f.Line, op.Name)
 						}
 						for _, c := range m.Record.Changes {
-							if c.Orig.Start < f.Block.Start || c.Orig.End > f.Block.End {
+							if c.Orig.Start < f.block.Start || c.Orig.End > f.block.End {
 								t.Errorf("%s L%d %s: change %v outside the block", s.name, f.Line, op.Name, c.Orig)
 							}
 						}
@@ -277,10 +276,10 @@ func TestMutateSyntaxReject(t *testing.T) {
 	bad := &Operator{Name: "breaker", Doc: "d", Tier: TierStructural, Langs: goJava,
 		Sites: logicSites,
 		Run: func(s Site, _ *rand.Rand) []Edit {
-			return []Edit{{s.Node.Start, s.Node.Start, []byte("(((")}}
+			return []Edit{{s.node.Start, s.node.Start, []byte("(((")}}
 		}}
 	src := []byte("package p\n\nfunc f(a, b int) int {\n\tx := a + b\n\ty := x - a\n\treturn x * y\n}\n")
-	fs, err := Fragments(syntax.Go, src)
+	fs, err := Fragments(Go, src)
 	if err != nil || len(fs) != 1 {
 		t.Fatalf("Fragments = %d, %v", len(fs), err)
 	}

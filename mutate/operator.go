@@ -56,10 +56,13 @@ type Edit struct {
 // A Site is one place in a fragment where an operator can apply.
 type Site struct {
 	Frag *Fragment
-	// Node is the affected node and Path its position under Frag.Block
-	// (indices into [syntax.Node.Children]).
-	Node *syntax.Node
-	Path []int
+	// Kind is the affected node's grammar type, Start and End its byte
+	// range in Frag.Src, and Path its position under the fragment's block
+	// (child indices).
+	Kind       string
+	Start, End int
+	Path       []int
+	node       *syntax.Node
 	// Choices are the operator's candidate replacements; Run picks one.
 	Choices []string
 }
@@ -72,7 +75,7 @@ type Operator struct {
 	// Doc says what the operator does, first line a summary.
 	Doc   string
 	Tier  Tier
-	Langs []syntax.Lang
+	Langs []Lang
 	// Sites lists the places in f where the operator applies, in source
 	// order; it is deterministic.
 	Sites func(f *Fragment) []Site
@@ -83,7 +86,7 @@ type Operator struct {
 func (op *Operator) String() string { return op.Name }
 
 // Supports reports whether op handles lang.
-func (op *Operator) Supports(lang syntax.Lang) bool {
+func (op *Operator) Supports(lang Lang) bool {
 	for _, l := range op.Langs {
 		if l == lang {
 			return true

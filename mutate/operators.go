@@ -19,7 +19,7 @@ var Suite = []*Operator{
 	ChangeFlow, SubstituteAPI, ModifyLogic,
 }
 
-var goJava = []syntax.Lang{syntax.Go, syntax.Java}
+var goJava = []Lang{Go, Java}
 
 // RenameVar is Table I's variable rename: every use of one parameter or
 // local variable inside the fragment is renamed, either to another name
@@ -38,11 +38,11 @@ var freshNames = []string{"value", "result", "item", "tmp", "data", "obj", "inpu
 
 func renameSites(f *Fragment) []Site {
 	lg, err := languageOf(f.Lang)
-	if err != nil || f.Func == nil {
+	if err != nil || f.fn == nil {
 		return nil
 	}
 	decl := map[string]bool{}
-	f.Func.Walk(func(n *syntax.Node) bool {
+	f.fn.Walk(func(n *syntax.Node) bool {
 		for _, d := range lg.declared(n) {
 			decl[d.Text(f.Src)] = true
 		}
@@ -59,16 +59,16 @@ func renameSites(f *Fragment) []Site {
 			return
 		}
 		used[name] = true
-		sites = append(sites, Site{Frag: f, Node: n, Path: path})
+		sites = append(sites, Site{Frag: f, Kind: n.Type, Start: n.Start, End: n.End, node: n, Path: path})
 	})
 	taken := map[string]bool{}
 	for _, id := range f.Identifiers {
 		taken[id] = true
 	}
 	for i := range sites {
-		name := sites[i].Node.Text(f.Src)
+		name := sites[i].node.Text(f.Src)
 		for _, s := range sites {
-			if o := s.Node.Text(f.Src); o != name {
+			if o := s.node.Text(f.Src); o != name {
 				sites[i].Choices = append(sites[i].Choices, o)
 			}
 		}
@@ -103,7 +103,7 @@ func renameRun(s Site, rng *rand.Rand) []Edit {
 		return nil
 	}
 	f := s.Frag
-	old := s.Node.Text(f.Src)
+	old := s.node.Text(f.Src)
 	nw := []byte(pick(s.Choices, rng))
 	var edits []Edit
 	f.nodes(func(n, parent *syntax.Node, _ []int) {
@@ -145,7 +145,7 @@ func constSites(f *Fragment) []Site {
 	var sites []Site
 	f.nodes(func(n, _ *syntax.Node, path []int) {
 		if ch := constChoices(lg.literal(n.Type), n.Text(f.Src)); len(ch) > 0 {
-			sites = append(sites, Site{Frag: f, Node: n, Path: path, Choices: ch})
+			sites = append(sites, Site{Frag: f, Kind: n.Type, Start: n.Start, End: n.End, node: n, Path: path, Choices: ch})
 		}
 	})
 	return sites
@@ -203,7 +203,7 @@ func replaceRun(s Site, rng *rand.Rand) []Edit {
 	if len(s.Choices) == 0 {
 		return nil
 	}
-	return []Edit{{s.Node.Start, s.Node.End, []byte(pick(s.Choices, rng))}}
+	return []Edit{{s.node.Start, s.node.End, []byte(pick(s.Choices, rng))}}
 }
 
 // DropReceiver is Table I's identifier resolution: an explicit receiver
@@ -225,8 +225,8 @@ func receiverSites(f *Fragment) []Site {
 	}
 	var sites []Site
 	f.nodes(func(n, _ *syntax.Node, path []int) {
-		if _, _, ok := lg.receiverRef(n, f.Func, f.Src); ok {
-			sites = append(sites, Site{Frag: f, Node: n, Path: path})
+		if _, _, ok := lg.receiverRef(n, f.fn, f.Src); ok {
+			sites = append(sites, Site{Frag: f, Kind: n.Type, Start: n.Start, End: n.End, node: n, Path: path})
 		}
 	})
 	return sites
@@ -237,7 +237,7 @@ func deleteRun(s Site, _ *rand.Rand) []Edit {
 	if err != nil {
 		return nil
 	}
-	start, end, ok := lg.receiverRef(s.Node, s.Frag.Func, s.Frag.Src)
+	start, end, ok := lg.receiverRef(s.node, s.Frag.fn, s.Frag.Src)
 	if !ok {
 		return nil
 	}
@@ -284,11 +284,11 @@ func guardSites(f *Fragment) []Site {
 			return
 		}
 		if isExit(c.Type) {
-			sites = append(sites, Site{Frag: f, Node: n, Path: path})
+			sites = append(sites, Site{Frag: f, Kind: n.Type, Start: n.Start, End: n.End, node: n, Path: path})
 			return
 		}
 		if st := statements(lg, c); len(st) == 1 && isExit(st[0].Type) {
-			sites = append(sites, Site{Frag: f, Node: n, Path: path})
+			sites = append(sites, Site{Frag: f, Kind: n.Type, Start: n.Start, End: n.End, node: n, Path: path})
 		}
 	})
 	return sites
@@ -301,9 +301,9 @@ func guardSites(f *Fragment) []Site {
 // becomes `_ = err` instead, so that F′ compiles.
 func guardRun(s Site, _ *rand.Rand) []Edit {
 	src := s.Frag.Src
-	start, end := s.Node.Start, s.Node.End
-	if s.Frag.Lang == syntax.Go && s.Node.Child("initializer") == nil {
-		if keep := onlyUsedIn(s.Node, s.Frag); len(keep) > 0 {
+	start, end := s.node.Start, s.node.End
+	if s.Frag.Lang == Go && s.node.Child("initializer") == nil {
+		if keep := onlyUsedIn(s.node, s.Frag); len(keep) > 0 {
 			blank := strings.TrimSuffix(strings.Repeat("_, ", len(keep)), ", ")
 			return []Edit{{start, end, []byte(blank + " = " + strings.Join(keep, ", "))}}
 		}
@@ -342,7 +342,7 @@ func typeSites(f *Fragment) []Site {
 	var sites []Site
 	f.nodes(func(n, _ *syntax.Node, path []int) {
 		if ch := lg.numericType(n, f.Src); len(ch) > 0 {
-			sites = append(sites, Site{Frag: f, Node: n, Path: path, Choices: ch})
+			sites = append(sites, Site{Frag: f, Kind: n.Type, Start: n.Start, End: n.End, node: n, Path: path, Choices: ch})
 		}
 	})
 	return sites
@@ -369,7 +369,7 @@ func apiSites(f *Fragment) []Site {
 	f.nodes(func(n, _ *syntax.Node, path []int) {
 		if nm, sub := lg.apiCall(n, f.Src); nm != nil {
 			p := append(path[:len(path):len(path)], childIndex(n, nm)...)
-			sites = append(sites, Site{Frag: f, Node: nm, Path: p, Choices: []string{sub}})
+			sites = append(sites, Site{Frag: f, Kind: nm.Type, Start: nm.Start, End: nm.End, node: nm, Path: p, Choices: []string{sub}})
 		}
 	})
 	return sites
@@ -414,7 +414,7 @@ func logicSites(f *Fragment) []Site {
 		}
 		if op := n.Child("operator"); op != nil {
 			if sub, ok := logicSwap[op.Text(f.Src)]; ok {
-				sites = append(sites, Site{Frag: f, Node: n, Path: path, Choices: []string{sub}})
+				sites = append(sites, Site{Frag: f, Kind: n.Type, Start: n.Start, End: n.End, node: n, Path: path, Choices: []string{sub}})
 			}
 		}
 	})
@@ -422,7 +422,7 @@ func logicSites(f *Fragment) []Site {
 }
 
 func logicRun(s Site, rng *rand.Rand) []Edit {
-	op := s.Node.Child("operator")
+	op := s.node.Child("operator")
 	if op == nil || len(s.Choices) == 0 {
 		return nil
 	}
@@ -445,7 +445,7 @@ func isStatementList(kind string) bool {
 // (their declaration as a local), in order of first use.
 func onlyUsedIn(n *syntax.Node, f *Fragment) []string {
 	cond := n.Child("condition")
-	if cond == nil || f.Func == nil {
+	if cond == nil || f.fn == nil {
 		return nil
 	}
 	src := f.Src
@@ -459,7 +459,7 @@ func onlyUsedIn(n *syntax.Node, f *Fragment) []string {
 	var keep []string
 	for _, name := range names {
 		outside := 0
-		f.Func.Walk(func(c *syntax.Node) bool {
+		f.fn.Walk(func(c *syntax.Node) bool {
 			if c.Start >= n.Start && c.End <= n.End || c.Type == "parameter_list" {
 				return false // parameters may go unused
 			}

@@ -4,8 +4,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
 func TestParseCoverProfile(t *testing.T) {
@@ -74,12 +72,12 @@ func TestOnlyUnresolved(t *testing.T) {
 		{"another error too", "a.go:4:9: undefined: valu\na.go:4:2: too many return values", false},
 		{"no error line", "# p", false},
 	} {
-		if got := onlyUnresolved(tc.msg, c, syntax.Go); got != tc.want {
+		if got := onlyUnresolved(tc.msg, c, Go); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
 	java := "src/main/java/A.java:4: error: cannot find symbol\n    return valu;\n  symbol: variable valu"
-	if !onlyUnresolved(java, c, syntax.Java) {
+	if !onlyUnresolved(java, c, Java) {
 		t.Error("javac's cannot find symbol on the changed line is not unresolved")
 	}
 }

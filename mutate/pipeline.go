@@ -552,10 +552,10 @@ func drawCombo(lv Level, avail []*Operator, sites map[*Operator][]Site, usage ma
 		op := order[i%len(order)]
 		s := sites[op]
 		site := s[rng.IntN(len(s))]
-		if overlaps(site.Node) {
+		if overlaps(site.node) {
 			continue
 		}
-		used = append(used, site.Node)
+		used = append(used, site.node)
 		picks = append(picks, Pick{op, site})
 	}
 	if len(picks) < n {
@@ -575,7 +575,7 @@ var (
 )
 
 // judgeCandidate sets the verdict of a checked candidate.
-func judgeCandidate(c *Candidate, out *Outcome, lang syntax.Lang) {
+func judgeCandidate(c *Candidate, out *Outcome, lang Lang) {
 	if out.Compile != "" {
 		if c.Policy == AllowUnresolved && onlyUnresolved(out.Compile, c, lang) {
 			c.Unresolved = true
@@ -593,7 +593,7 @@ func judgeCandidate(c *Candidate, out *Outcome, lang syntax.Lang) {
 
 // onlyUnresolved reports whether every compile error is an unresolved
 // name on a line the candidate changed.
-func onlyUnresolved(msg string, c *Candidate, lang syntax.Lang) bool {
+func onlyUnresolved(msg string, c *Candidate, lang Lang) bool {
 	lines := map[int]bool{}
 	for _, r := range c.Records {
 		for _, ch := range r.Changes {
@@ -608,7 +608,7 @@ func onlyUnresolved(msg string, c *Candidate, lang syntax.Lang) bool {
 	for _, l := range strings.Split(msg, "\n") {
 		l = strings.TrimSpace(l)
 		switch lang {
-		case syntax.Go:
+		case Go:
 			if !goLineRE.MatchString(l) {
 				continue
 			}
@@ -617,7 +617,7 @@ func onlyUnresolved(msg string, c *Candidate, lang syntax.Lang) bool {
 				return false
 			}
 			n++
-		case syntax.Java:
+		case Java:
 			m := javaErrorRE.FindStringSubmatch(l)
 			if m == nil {
 				continue

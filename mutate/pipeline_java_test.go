@@ -18,12 +18,12 @@ import (
 func needMaven(t *testing.T) {
 	t.Helper()
 	if _, err := osexec.LookPath("mvn"); err != nil {
-		t.Skip("mvn not installed (Debian package maven)")
+		exectest.SkipWithout(t, "mvn not installed (Debian package maven)")
 	}
 	for _, f := range []string{"/etc/maven/settings-debian.xml", "/usr/share/java/org.jacoco.agent.jar", exec.DefaultJUnitClasspath[0],
 		"/usr/share/maven-repo/org/apache/maven/plugins/maven-surefire-plugin"} {
 		if _, err := os.Stat(f); err != nil {
-			t.Skipf("%s missing (Debian packages maven-debian-helper, libjacoco-java, junit5, libsurefire-java)", f)
+			exectest.SkipWithout(t, "%s missing (Debian packages maven-debian-helper, libjacoco-java, junit5, libsurefire-java)", f)
 		}
 	}
 }

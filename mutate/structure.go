@@ -34,7 +34,7 @@ func trySites(f *Fragment) []Site {
 		if b := n.Child("body"); b != nil && len(statements(lg, b)) == 0 {
 			return
 		}
-		sites = append(sites, Site{Frag: f, Node: n, Path: path})
+		sites = append(sites, Site{Frag: f, Kind: n.Type, Start: n.Start, End: n.End, node: n, Path: path})
 	})
 	return sites
 }
@@ -44,19 +44,19 @@ func tryRun(s Site, rng *rand.Rand) []Edit {
 	if err != nil {
 		return nil
 	}
-	body := s.Node.Child("body")
-	if s.Node.Type != "try_statement" || body == nil {
+	body := s.node.Child("body")
+	if s.node.Type != "try_statement" || body == nil {
 		return guardRun(s, rng)
 	}
 	src := s.Frag.Src
 	st := statements(lg, body)
 	first, last := st[0], st[len(st)-1]
 	text := string(src[first.Start:last.End])
-	outer, inner := indentAt(src, s.Node.Start), indentAt(src, first.Start)
+	outer, inner := indentAt(src, s.node.Start), indentAt(src, first.Start)
 	if strings.HasPrefix(inner, outer) && inner != outer {
 		text = strings.ReplaceAll(text, "\n"+inner, "\n"+outer)
 	}
-	return []Edit{{s.Node.Start, s.Node.End, []byte(text)}}
+	return []Edit{{s.node.Start, s.node.End, []byte(text)}}
 }
 
 // indentAt returns the white space between the start of off's line and
@@ -95,11 +95,11 @@ func flowSites(f *Fragment) []Site {
 			// an else branch or an unbraced body would change more.
 			if alt := n.Child("alternative"); alt != nil && alt.Type == "if_statement" && parent != nil &&
 				isStatementList(parent.Type) {
-				sites = append(sites, Site{Frag: f, Node: n, Path: path, Choices: []string{"split"}})
+				sites = append(sites, Site{Frag: f, Kind: n.Type, Start: n.Start, End: n.End, node: n, Path: path, Choices: []string{"split"}})
 			}
 		case "while_statement":
 			if b := n.Child("body"); b != nil && b.Type == "block" && n.Child("condition") != nil {
-				sites = append(sites, Site{Frag: f, Node: n, Path: path, Choices: []string{"do"}})
+				sites = append(sites, Site{Frag: f, Kind: n.Type, Start: n.Start, End: n.End, node: n, Path: path, Choices: []string{"do"}})
 			}
 		}
 	})
@@ -108,7 +108,7 @@ func flowSites(f *Fragment) []Site {
 
 func flowRun(s Site, _ *rand.Rand) []Edit {
 	src := s.Frag.Src
-	n := s.Node
+	n := s.node
 	switch n.Type {
 	case "if_statement":
 		cons, alt := n.Child("consequence"), n.Child("alternative")

@@ -54,7 +54,7 @@ const (
 // enclosingFunc returns the innermost named function around f, if its
 // qualified name is unique in the file (the answer replaces it by name).
 func enclosingFunc(f *Fragment) (syntax.Func, bool) {
-	t, err := syntax.Parse(f.Lang, f.Src)
+	t, err := syntax.Parse(syntax.Lang(f.Lang), f.Src)
 	if err != nil {
 		return syntax.Func{}, false
 	}

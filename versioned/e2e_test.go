@@ -111,7 +111,7 @@ const (
 
 func TestEndToEnd(t *testing.T) {
 	if _, err := os.Stat("/usr/bin/python3"); err != nil {
-		t.Skip("no /usr/bin/python3")
+		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
 	sb := exectest.Sandbox(t)
 	ctx := context.Background()

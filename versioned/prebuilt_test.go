@@ -18,7 +18,7 @@ import (
 // and checks that each spec gets the venv that matches it.
 func TestPrebuilt(t *testing.T) {
 	if _, err := os.Stat("/usr/bin/python3"); err != nil {
-		t.Skip("no /usr/bin/python3")
+		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
 	ctx := context.Background()
 	venvs := cacheDir(t)

@@ -23,7 +23,7 @@ import (
 func TestSystemDataset(t *testing.T) {
 	dir := dataDir(t)
 	if _, err := os.Stat("/usr/bin/python3"); err != nil {
-		t.Skip("no /usr/bin/python3")
+		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
 	ctx := context.Background()
 	sys := &versioned.Cache{Dir: cacheDir(t), Builder: &versioned.System{}}
@@ -132,7 +132,7 @@ func TestSystemAllLibraries(t *testing.T) {
 	}
 	dir := dataDir(t)
 	if _, err := os.Stat("/usr/bin/python3"); err != nil {
-		t.Skip("no /usr/bin/python3")
+		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
 	ctx := context.Background()
 	sys := &versioned.Cache{Dir: cacheDir(t), Builder: &versioned.System{}}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/adaptbench/adaptbench/exec/exectest"
 )
 
 // fuzzSeeds are programs written to stress the editing: tabs, CRLF line
@@ -85,7 +87,7 @@ func FuzzTransforms(f *testing.F) {
 // (inconsistent tabs, a nonlocal without a binding).
 func TestSeedsCompile(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
-		t.Skipf("%s is not installed", python)
+		exectest.SkipWithout(t, "%s is not installed", python)
 	}
 	var vs []variant
 	for si, src := range fuzzSeeds {

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/adaptbench/adaptbench/exec/exectest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/")
@@ -150,7 +152,7 @@ var needs = map[string]string{"S9": "numpy", "A2": "cryptography", "A4": "dateut
 
 func TestGolden(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
-		t.Skipf("%s is not installed", python)
+		exectest.SkipWithout(t, "%s is not installed", python)
 	}
 	for _, tr := range append(Suite[:len(Suite):len(Suite)], Bugs...) {
 		t.Run(tr.ID+"_"+tr.Name, func(t *testing.T) {

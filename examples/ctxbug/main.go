@@ -39,6 +39,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -46,6 +47,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/bench/classeval"
 	"github.com/adaptbench/adaptbench/adapt/openai"
 	"github.com/adaptbench/adaptbench/ctxbug"
+	"github.com/adaptbench/adaptbench/ctxbug/ctxbugtest"
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -146,10 +148,8 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if im, ok := gen.(*implanter); ok {
-		for _, j := range isoJobs {
-			im.jobs[j.ID] = j
-		}
+	if im, ok := gen.(*ctxbugtest.Implanter); ok {
+		im.Add(isoJobs...)
 	}
 	isoCands, err := ctxbug.Generate(ctx, gen, isoJobs, nil)
 	if err != nil {
@@ -235,7 +235,7 @@ func tables(w io.Writer, results []ctxbug.Result) error {
 	rows := ctxbug.Aggregate(ctxRes)
 	var models []string
 	for _, r := range rows {
-		if !contains(models, r.Model) {
+		if !slices.Contains(models, r.Model) {
 			models = append(models, r.Model)
 		}
 	}
@@ -293,11 +293,7 @@ func tables(w io.Writer, results []ctxbug.Result) error {
 func generator(name, replay, openaiModel, out string, jobs []*ctxbug.Job, seed uint64) (adapt.Model, error) {
 	switch name {
 	case "implanter":
-		m := &implanter{jobs: map[string]*ctxbug.Job{}, seed: seed}
-		for _, j := range jobs {
-			m.jobs[j.ID] = j
-		}
-		return m, nil
+		return ctxbugtest.NewImplanter(seed, jobs...), nil
 	case "replay":
 		if replay == "" {
 			return nil, fmt.Errorf("ctxbug: -generator replay needs -replay FILE")
@@ -314,7 +310,7 @@ func tested(name, openaiModel, out string) (adapt.Model, error) {
 	case "reference":
 		return adapt.Reference, nil
 	case "copy":
-		return copier{}, nil
+		return ctxbugtest.Copier(), nil
 	case "openai":
 		return openAI(openaiModel, out)
 	}

@@ -57,7 +57,7 @@ func Sandbox(tb testing.TB) *exec.Sandbox {
 	tb.Helper()
 	once.Do(func() { shared, openErr = exec.NewSandbox(nil) })
 	if errors.Is(openErr, exec.ErrNoNamespaces) {
-		tb.Skipf("no sandbox on this machine: %v", openErr)
+		SkipWithout(tb, "no sandbox on this machine: %v", openErr)
 	}
 	if openErr != nil {
 		tb.Fatal(openErr)
@@ -199,4 +199,21 @@ func CgroupsLeft() []string {
 		left = append(left, m...)
 	}
 	return left
+}
+
+// RequireSandboxEnv names the environment variable that turns a missing
+// sandbox or test tool into a failure instead of a skip: the test command
+// (scripts/test.sh) sets it, so that a CI host lacking namespaces, Python,
+// Go, a JDK or Maven cannot go green by skipping.
+const RequireSandboxEnv = "ADAPTBENCH_REQUIRE_SANDBOX"
+
+// SkipWithout skips the test because what it runs on is missing here (the
+// sandbox, an interpreter, a toolchain), or fails it when
+// ADAPTBENCH_REQUIRE_SANDBOX=1.
+func SkipWithout(tb testing.TB, format string, args ...any) {
+	tb.Helper()
+	if os.Getenv(RequireSandboxEnv) == "1" {
+		tb.Fatalf("required by %s=1: "+format, append([]any{RequireSandboxEnv}, args...)...)
+	}
+	tb.Skipf(format, args...)
 }

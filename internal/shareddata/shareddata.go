@@ -1,10 +1,12 @@
 // Package shareddata finds the published datasets that live beside the
 // checkout (../shared/data in development and CI) for the tests that read
 // them, and skips those tests with a clear message where the folder is
-// absent.
+// absent (fails them when ADAPTBENCH_REQUIRE_DATA=1, as the test command
+// sets).
 package shareddata
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -29,6 +31,10 @@ func Path(tb testing.TB, rel string) string {
 			dir = parent
 		}
 	}
-	tb.Skipf("shared/data/%s is not above the package directory (the published datasets sit beside the checkout in CI)", rel)
+	msg := fmt.Sprintf("shared/data/%s is not above the package directory (the published datasets sit beside the checkout in CI)", rel)
+	if os.Getenv("ADAPTBENCH_REQUIRE_DATA") == "1" {
+		tb.Fatalf("required by ADAPTBENCH_REQUIRE_DATA=1: %s", msg)
+	}
+	tb.Skip(msg)
 	return ""
 }

@@ -1,4 +1,4 @@
-package main
+package ctxbugtest
 
 import (
 	"math/rand/v2"

@@ -1,4 +1,4 @@
-package main
+package ctxbugtest
 
 import (
 	"context"
@@ -14,21 +14,43 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// implanter is a deterministic stand-in for a generator LLM, for running
+// NewImplanter returns a deterministic stand-in for a generator LLM that
+// answers the given jobs (ctxbug.Generate's infill requests), for running
+// the whole CtxBugGen flow offline and in tests. The same seed, jobs and
+// sample give the same answers.
+func NewImplanter(seed uint64, jobs ...*ctxbug.Job) *Implanter {
+	m := &Implanter{jobs: map[string]*ctxbug.Job{}, seed: seed}
+	m.Add(jobs...)
+	return m
+}
+
+// Add makes the implanter answer jobs too (IsoBug jobs made after the
+// first generation, say). It is not safe to call during Complete.
+func (m *Implanter) Add(jobs ...*ctxbug.Job) {
+	for _, j := range jobs {
+		m.jobs[j.ID] = j
+	}
+}
+
+// Copier returns a tested model that overlooks every bug: it answers with
+// the reused method of the prompt as it is (a floor for detection).
+func Copier() adapt.Model { return copier{} }
+
+// Implanter is a deterministic stand-in for a generator LLM, for running
 // the whole flow offline. It fills each hole of a job with a plausible
 // but wrong version of what the solution had there: an operator swapped,
 // an integer off by one, a boolean flipped, another variable or
 // attribute of the method, a parameter dropped, a return value replaced
 // by None. For an IsoBug job it mutates each marked span the same way.
 // Its choices depend only on the seed, the job and the sample.
-type implanter struct {
+type Implanter struct {
 	jobs map[string]*ctxbug.Job
 	seed uint64
 }
 
-func (m *implanter) Name() string { return "implanter" }
+func (m *Implanter) Name() string { return "implanter" }
 
-func (m *implanter) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+func (m *Implanter) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
 	if req.Task == nil || m.jobs[req.Task.ID] == nil {
 		return nil, fmt.Errorf("implanter: unknown job")
 	}
