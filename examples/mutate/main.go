@@ -52,13 +52,13 @@ func main() {
 	}
 	defer sb.Close()
 	var proj mutate.Project
-	if _, err := os.Stat(filepath.Join(*dir, "pom.xml")); err == nil {
+	if _, statErr := os.Stat(filepath.Join(*dir, "pom.xml")); statErr == nil {
 		proj, err = mutate.OpenMaven(ctx, *dir, sb, nil)
 	} else {
 		proj, err = mutate.OpenGoModule(*dir, sb, nil)
 	}
 	if err != nil {
-		log.Fatal(err)
+		log.Fatal(err) // a directory with neither pom.xml nor go.mod says so here
 	}
 	defer proj.Close()
 
