@@ -243,12 +243,7 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 	}
 	runner := o.Runner
 	if runner == nil && !draw {
-		sb, err := exec.NewSandbox(nil)
-		if err != nil {
-			return nil, err
-		}
-		defer sb.Close()
-		fs, err := exec.NewForkServer(sb, nil)
+		fs, err := exec.NewPythonRunner(nil)
 		if err != nil {
 			return nil, err
 		}

@@ -74,12 +74,7 @@ func Identify(ctx context.Context, cands []*Candidate, opts *IdentifyOptions) (*
 		o.Concurrency = exec.DefaultParallelism()
 	}
 	if o.Runner == nil {
-		sb, err := exec.NewSandbox(nil)
-		if err != nil {
-			return nil, err
-		}
-		defer sb.Close()
-		fs, err := exec.NewForkServer(sb, nil)
+		fs, err := exec.NewPythonRunner(nil)
 		if err != nil {
 			return nil, err
 		}

@@ -18,16 +18,11 @@ var Preload = []string{"base64", "datetime", "http.client", "queue", "threading"
 // [Preload] (the modules the machine's Python has) in a new exec.Sandbox,
 // with DefaultLimits, and the function that closes both.
 func DefaultTester() (*Tester, func(), error) {
-	sb, err := exec.NewSandbox(nil)
+	fs, err := exec.NewPythonRunner(&exec.ForkServerConfig{Preload: PreloadList()})
 	if err != nil {
 		return nil, nil, err
 	}
-	fs, err := exec.NewForkServer(sb, &exec.ForkServerConfig{Preload: PreloadList()})
-	if err != nil {
-		sb.Close()
-		return nil, nil, err
-	}
-	return NewTester(fs, nil), func() { fs.Close(); sb.Close() }, nil
+	return NewTester(fs, nil), func() { fs.Close() }, nil
 }
 
 // PreloadList is exec.DefaultPreload followed by Preload, for a fork

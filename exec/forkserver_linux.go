@@ -83,6 +83,8 @@ type ForkServer struct {
 	pre    []string
 	maxIn  Size
 
+	ownsSB bool // Close closes sb (NewPythonRunner)
+
 	mu       sync.Mutex
 	idle     map[serverKey][]*pyServer
 	all      map[*pyServer]bool
@@ -139,8 +141,27 @@ func NewForkServer(sb *Sandbox, cfg *ForkServerConfig) (*ForkServer, error) {
 	return f, nil
 }
 
-// Close stops every server. Jobs may still run after Close; they then go
-// through the Sandbox.
+// NewPythonRunner returns the default runner for Python jobs: a ForkServer
+// over a new Sandbox of its own, which its Close closes too. Jobs the fork
+// server cannot take run through that Sandbox. It is what adapt.Evaluate,
+// ctxbug.Identify and evolve.DefaultTester use when given no runner.
+func NewPythonRunner(cfg *ForkServerConfig) (*ForkServer, error) {
+	sb, err := NewSandbox(nil)
+	if err != nil {
+		return nil, err
+	}
+	f, err := NewForkServer(sb, cfg)
+	if err != nil {
+		sb.Close()
+		return nil, err
+	}
+	f.ownsSB = true
+	return f, nil
+}
+
+// Close stops every server, and the Sandbox when NewPythonRunner made it.
+// Jobs may still run after Close; they then go through the Sandbox (a new
+// init each).
 func (f *ForkServer) Close() error {
 	f.mu.Lock()
 	f.closed = true
@@ -149,6 +170,9 @@ func (f *ForkServer) Close() error {
 	f.mu.Unlock()
 	for s := range all {
 		s.stop()
+	}
+	if f.ownsSB {
+		f.sb.Close()
 	}
 	return nil
 }

@@ -205,3 +205,18 @@ func TestThreadsFitAlike(t *testing.T) {
 		assert.Equal(t, "started 100\n", string(res.Stdout), "%s: %s %s", name, res.Status, res.Stderr)
 	}
 }
+
+// TestNewPythonRunner: the default Python runner runs jobs through its
+// fork server, and its Close stops the Sandbox it made as well (the leak
+// check of TestMain would find its inits and cgroups otherwise).
+func TestNewPythonRunner(t *testing.T) {
+	if _, err := os.Stat(python); err != nil {
+		exectest.SkipWithout(t, "no /usr/bin/python3")
+	}
+	r, err := exec.NewPythonRunner(nil)
+	require.NoError(t, err)
+	res, err := r.Run(context.Background(), exec.Job{Args: py("print('hi')")})
+	require.NoError(t, err)
+	assert.Equal(t, "hi\n", string(res.Stdout))
+	require.NoError(t, r.Close())
+}

@@ -135,12 +135,7 @@ func main() {
 // given: the buggy program of a repair task must fail), and prints pass@1
 // by task kind and version.
 func checkTasks(ctx context.Context, tasks []adapt.Task) {
-	sb, err := exec.NewSandbox(nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer sb.Close()
-	fs, err := exec.NewForkServer(sb, &exec.ForkServerConfig{Preload: evolve.PreloadList()})
+	fs, err := exec.NewPythonRunner(&exec.ForkServerConfig{Preload: evolve.PreloadList()})
 	if err != nil {
 		log.Fatal(err)
 	}

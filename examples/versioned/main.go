@@ -90,12 +90,7 @@ func main() {
 		run = append(run, p)
 	}
 
-	sb, err := exec.NewSandbox(nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer sb.Close()
-	fs, err := exec.NewForkServer(sb, nil)
+	fs, err := exec.NewPythonRunner(nil)
 	if err != nil {
 		log.Fatal(err)
 	}
