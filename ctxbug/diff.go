@@ -36,11 +36,10 @@ type Bug struct {
 // comparison is the GumTree alignment of a solution method (a) with
 // another version of it (b).
 type comparison struct {
-	a, b       []byte
-	ra, rb     *syntax.Node
-	m          *syntax.Mapping
-	leavesA    []*syntax.Node
-	regionsOfB []Span
+	a, b    []byte
+	ra, rb  *syntax.Node
+	m       *syntax.Mapping
+	leavesA []*syntax.Node
 }
 
 func compare(solution, other []byte) (*comparison, error) {
@@ -207,12 +206,4 @@ func (c *comparison) resolved(holes []Hole) []bool {
 		out[i] = s.node != nil && s.partner != nil && norm(s.partner, c.b) == norm(s.node, c.a)
 	}
 	return out
-}
-
-func quoteShort(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 60 {
-		s = s[:57] + "..."
-	}
-	return `"` + s + `"`
 }

@@ -287,7 +287,6 @@ func assemble(a assembly) (tests []TestResult, compile *CompileError, done bool,
 	var (
 		hello    bool
 		compiles []string
-		planned  []string
 	)
 	for _, e := range a.events {
 		switch e.kind {
@@ -295,8 +294,7 @@ func assemble(a assembly) (tests []TestResult, compile *CompileError, done bool,
 			hello = true
 		case "plan":
 			for _, n := range e.names {
-				get(n)
-				planned = append(planned, n)
+				get(n) // a planned test has an entry before it starts
 			}
 		case "start":
 			get(e.name).started = true
