@@ -71,51 +71,80 @@ func marshalLine(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// MaxLine is the longest line ReadLines accepts: 256 MiB.
+const MaxLine = 256 << 20
+
+// ReadLines is the one JSON Lines reader of the SDK: it calls f with each
+// non-blank line of r (surrounding white space trimmed) and its 1-based
+// number. An error from f is returned as a *ParseError naming name and the
+// line (as it is when f already returns one); so is a read error or a line
+// longer than MaxLine. raw is valid only during the call.
+func ReadLines(r io.Reader, name string, f func(line int, raw []byte) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
+	line := 0
+	for sc.Scan() {
+		line++
+		raw := bytes.TrimSpace(sc.Bytes())
+		if len(raw) == 0 {
+			continue
+		}
+		if err := f(line, raw); err != nil {
+			var pe *ParseError
+			if errors.As(err, &pe) {
+				return err
+			}
+			return &ParseError{Path: name, Line: line, Err: err}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return &ParseError{Path: name, Line: line + 1, Err: fmt.Errorf("line longer than %d bytes", MaxLine)}
+		}
+		return &ParseError{Path: name, Err: err}
+	}
+	return nil
+}
+
 // ReadTasks reads tasks written by WriteTasks. name is used in errors. Every
 // task is validated; a malformed line, an unknown field, an unknown schema
 // version, an invalid task or a duplicate ID is an error naming the line.
 // Blank lines are skipped.
 func ReadTasks(r io.Reader, name string) ([]Task, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<20), 256<<20)
 	var tasks []Task
 	ids := map[string]int{}
-	for line := 1; sc.Scan(); line++ {
-		raw := bytes.TrimSpace(sc.Bytes())
-		if len(raw) == 0 {
-			continue
-		}
-		perr := func(err error) error { return &ParseError{Path: name, Line: line, Err: err} }
+	err := ReadLines(r, name, func(line int, raw []byte) error {
 		var head struct {
 			Schema *int `json:"schema"`
 		}
 		if err := json.Unmarshal(raw, &head); err != nil {
-			return nil, perr(fmt.Errorf("malformed JSON: %w", err))
+			return fmt.Errorf("malformed JSON: %w", err)
 		}
 		if head.Schema == nil {
-			return nil, perr(fmt.Errorf("%w: no \"schema\" field (want %d)", ErrSchemaVersion, SchemaVersion))
+			return fmt.Errorf("%w: no \"schema\" field (want %d)", ErrSchemaVersion, SchemaVersion)
 		}
 		if *head.Schema != SchemaVersion {
-			return nil, perr(fmt.Errorf("%w %d (this version reads %d)", ErrSchemaVersion, *head.Schema, SchemaVersion))
+			return fmt.Errorf("%w %d (this version reads %d)", ErrSchemaVersion, *head.Schema, SchemaVersion)
 		}
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
 		var tl taskLine
 		if err := dec.Decode(&tl); err != nil {
-			return nil, perr(fmt.Errorf("malformed task: %w", err))
+			return fmt.Errorf("malformed task: %w", err)
 		}
 		tl.Task.normalize()
 		if err := tl.Task.Validate(); err != nil {
-			return nil, perr(err)
+			return err
 		}
 		if prev, ok := ids[tl.ID]; ok {
-			return nil, perr(fmt.Errorf("duplicate task id %q (first on line %d)", tl.ID, prev))
+			return fmt.Errorf("duplicate task id %q (first on line %d)", tl.ID, prev)
 		}
 		ids[tl.ID] = line
 		tasks = append(tasks, tl.Task)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, &ParseError{Path: name, Err: err}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return tasks, nil
 }

@@ -1,7 +1,6 @@
 package adapt
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -149,35 +148,30 @@ type Replay struct {
 // errors.
 func NewReplay(name string, r io.Reader, file string) (*Replay, error) {
 	rp := &Replay{name: name, recs: map[string][]*Completion{}}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<20), 256<<20)
-	for line := 1; sc.Scan(); line++ {
-		raw := bytes.TrimSpace(sc.Bytes())
-		if len(raw) == 0 {
-			continue
-		}
+	err := ReadLines(r, file, func(line int, raw []byte) error {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
 		var rec Recorded
 		if err := dec.Decode(&rec); err != nil {
-			return nil, &ParseError{Path: file, Line: line, Err: fmt.Errorf("malformed record (want {\"task\", \"sample\", \"completion\"}): %w", err)}
+			return fmt.Errorf("malformed record (want {\"task\", \"sample\", \"completion\"}): %w", err)
 		}
 		if rec.Task == "" || rec.Sample < 0 {
-			return nil, &ParseError{Path: file, Line: line, Err: fmt.Errorf("record needs a task id and a sample index >= 0")}
+			return fmt.Errorf("record needs a task id and a sample index >= 0")
 		}
 		s := rp.recs[rec.Task]
 		for len(s) <= rec.Sample {
 			s = append(s, nil)
 		}
 		if s[rec.Sample] != nil {
-			return nil, &ParseError{Path: file, Line: line, Err: fmt.Errorf("task %q sample %d recorded twice", rec.Task, rec.Sample)}
+			return fmt.Errorf("task %q sample %d recorded twice", rec.Task, rec.Sample)
 		}
 		c := rec.Completion
 		s[rec.Sample] = &c
 		rp.recs[rec.Task] = s
-	}
-	if err := sc.Err(); err != nil {
-		return nil, &ParseError{Path: file, Err: err}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return rp, nil
 }

@@ -93,27 +93,22 @@ func WriteInstances(w io.Writer, ins []*Instance) error {
 // ReadInstances reads instances written by WriteInstances; name is used
 // in errors, which name the line.
 func ReadInstances(r io.Reader, name string) ([]*Instance, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<20), 256<<20)
 	var out []*Instance
-	for line := 1; sc.Scan(); line++ {
-		raw := bytes.TrimSpace(sc.Bytes())
-		if len(raw) == 0 {
-			continue
-		}
+	err := adapt.ReadLines(r, name, func(line int, raw []byte) error {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
 		var in Instance
 		if err := dec.Decode(&in); err != nil {
-			return nil, &adapt.ParseError{Path: name, Line: line, Err: fmt.Errorf("ctxbug: malformed instance: %w", err)}
+			return fmt.Errorf("ctxbug: malformed instance: %w", err)
 		}
 		if in.ID == "" || in.Base == "" || in.Variant == "" || len(in.Bugs) == 0 {
-			return nil, &adapt.ParseError{Path: name, Line: line, Err: fmt.Errorf("ctxbug: instance needs id, base, variant and bugs")}
+			return fmt.Errorf("ctxbug: instance needs id, base, variant and bugs")
 		}
 		out = append(out, &in)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, &adapt.ParseError{Path: name, Err: err}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

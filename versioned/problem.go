@@ -1,7 +1,6 @@
 package versioned
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -160,7 +159,7 @@ func (s Solution) MarshalJSON() ([]byte, error) {
 // records are errors naming the line.
 func Read(r io.Reader, name string) ([]Problem, error) {
 	var out []Problem
-	err := eachLine(r, name, func(line int, raw []byte) error {
+	err := adapt.ReadLines(r, name, func(line int, raw []byte) error {
 		var p Problem
 		if err := json.Unmarshal(raw, &p); err != nil {
 			return fmt.Errorf("malformed problem: %w", err)
@@ -180,7 +179,7 @@ func Read(r io.Reader, name string) ([]Problem, error) {
 // ReadSolutions reads a solution file (such as ground_truth_solutions.jsonl).
 func ReadSolutions(r io.Reader, name string) ([]Solution, error) {
 	var out []Solution
-	err := eachLine(r, name, func(line int, raw []byte) error {
+	err := adapt.ReadLines(r, name, func(line int, raw []byte) error {
 		var s Solution
 		if err := json.Unmarshal(raw, &s); err != nil {
 			return fmt.Errorf("malformed solution: %w", err)
@@ -191,23 +190,6 @@ func ReadSolutions(r io.Reader, name string) ([]Solution, error) {
 	return out, err
 }
 
-func eachLine(r io.Reader, name string, f func(line int, raw []byte) error) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
-	for line := 1; sc.Scan(); line++ {
-		raw := bytes.TrimSpace(sc.Bytes())
-		if len(raw) == 0 {
-			continue
-		}
-		if err := f(line, raw); err != nil {
-			return &adapt.ParseError{Path: name, Line: line, Err: err}
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return &adapt.ParseError{Path: name, Err: err}
-	}
-	return nil
-}
 
 // LoadFile reads a dataset.jsonl file.
 func LoadFile(path string) ([]Problem, error) {

@@ -22,7 +22,6 @@ package humaneval
 
 import (
 	"bufio"
-	"bytes"
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
@@ -59,24 +58,19 @@ func Read(r io.Reader, name string) ([]Problem, error) {
 		br = bufio.NewReader(gz)
 	}
 	var out []Problem
-	sc := bufio.NewScanner(br)
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
-	for line := 1; sc.Scan(); line++ {
-		raw := bytes.TrimSpace(sc.Bytes())
-		if len(raw) == 0 {
-			continue
-		}
+	err := adapt.ReadLines(br, name, func(line int, raw []byte) error {
 		var p Problem
 		if err := json.Unmarshal(raw, &p); err != nil {
-			return nil, &adapt.ParseError{Path: name, Line: line, Err: fmt.Errorf("malformed problem: %w", err)}
+			return fmt.Errorf("malformed problem: %w", err)
 		}
 		if p.TaskID == "" || p.EntryPoint == "" || p.Test == "" {
-			return nil, &adapt.ParseError{Path: name, Line: line, Err: fmt.Errorf("problem needs task_id, entry_point and test")}
+			return fmt.Errorf("problem needs task_id, entry_point and test")
 		}
 		out = append(out, p)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, &adapt.ParseError{Path: name, Err: err}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
