@@ -190,7 +190,6 @@ func ReadSolutions(r io.Reader, name string) ([]Solution, error) {
 	return out, err
 }
 
-
 // LoadFile reads a dataset.jsonl file.
 func LoadFile(path string) ([]Problem, error) {
 	f, err := os.Open(path)
