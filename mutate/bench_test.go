@@ -36,7 +36,7 @@ func BenchmarkGoMutants(b *testing.B) {
 		cands := make([]*mutate.Candidate, len(base))
 		for i := range base {
 			c := base[i]
-			c.Reason, c.Failing, c.Unresolved, c.TimedOut, c.Detail = mutate.ReasonInvalid, nil, false, false, ""
+			c.Reason, c.Failing, c.Unresolved, c.TimedOut, c.Detail = mutate.ReasonNone, nil, false, false, ""
 			cands[i] = &c
 		}
 		start := time.Now()

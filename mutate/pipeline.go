@@ -77,7 +77,9 @@ func DefaultPolicy(op *Operator) Policy {
 type Reason uint8
 
 const (
-	ReasonInvalid   Reason = iota
+	// ReasonNone is the zero value: the mutant was not discarded (a valid
+	// one, or one not decided yet).
+	ReasonNone      Reason = iota
 	ReasonNoEdit           // the operators changed nothing
 	ReasonOverlap          // the picks' edits overlap (a combination only)
 	ReasonParse            // F′ has syntax errors (tree-sitter ERROR or MISSING nodes)
@@ -86,7 +88,7 @@ const (
 	ReasonInfra            // the build or test harness failed
 )
 
-var reasonNames = [...]string{"invalid", "no_edit", "overlap_conflict", "parse_error", "compile_error", "no_test_failure", "build_infra_error"}
+var reasonNames = [...]string{"none", "no_edit", "overlap_conflict", "parse_error", "compile_error", "no_test_failure", "build_infra_error"}
 
 func (r Reason) String() string {
 	if int(r) < len(reasonNames) {
@@ -97,8 +99,8 @@ func (r Reason) String() string {
 
 // MarshalText implements encoding.TextMarshaler.
 func (r Reason) MarshalText() ([]byte, error) {
-	if r == ReasonInvalid || int(r) >= len(reasonNames) {
-		return nil, fmt.Errorf("mutate: invalid reason %d", uint8(r))
+	if r == ReasonNone || int(r) >= len(reasonNames) {
+		return nil, fmt.Errorf("mutate: no reason to marshal (%d): the mutant was not discarded", uint8(r))
 	}
 	return []byte(r.String()), nil
 }
@@ -157,7 +159,7 @@ type Candidate struct {
 	// Tests are the relevant tests: stable on the baseline, covering the
 	// fragment.
 	Tests []string
-	// Reason is why the mutant was discarded, ReasonInvalid for a valid one.
+	// Reason is why the mutant was discarded, ReasonNone for a valid one.
 	Reason Reason
 	// Failing are the relevant tests that failed on F′; Unresolved is set
 	// when AllowUnresolved kept a mutant that did not compile, TimedOut
@@ -170,7 +172,7 @@ type Candidate struct {
 }
 
 // Valid reports whether the candidate became a task.
-func (c *Candidate) Valid() bool { return c.Reason == ReasonInvalid && c.Src != nil }
+func (c *Candidate) Valid() bool { return c.Reason == ReasonNone && c.Src != nil }
 
 // Key names the candidate's operator combination, "op" or "op1+op2".
 func (c *Candidate) Key() string { return strings.Join(c.Ops, "+") }
@@ -452,7 +454,7 @@ func Generate(ctx context.Context, p Project, cfg *Config) (*Result, error) {
 }
 
 // CheckCandidates runs the compile and test steps of the pipeline on the
-// candidates that are still undecided (Reason is ReasonInvalid and
+// candidates that are still undecided (Reason is ReasonNone and
 // neither Unresolved nor Failing is set), at most parallelism at once, and
 // sets their verdicts. It returns the wall time spent building and in
 // test processes, summed over the checks. The error is for a canceled
@@ -462,7 +464,7 @@ func CheckCandidates(ctx context.Context, p Project, cands []*Candidate, paralle
 	g := &errgroup.Group{}
 	g.SetLimit(cmpOr(parallelism, exec.DefaultParallelism()))
 	for _, cand := range cands {
-		if cand.Reason != ReasonInvalid || cand.Unresolved || cand.Failing != nil {
+		if cand.Reason != ReasonNone || cand.Unresolved || cand.Failing != nil {
 			continue
 		}
 		g.Go(func() error {
