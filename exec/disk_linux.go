@@ -218,15 +218,12 @@ func (d *diskWorkspace) copyBack() (notCopied []string, err error) {
 		}
 		return nil
 	})
-	// What the job removed, deepest first: a removed directory goes with
-	// what was in it.
-	var gone []string
+	// What the job removed: only the topmost of a removed tree is removed
+	// here, and goes with what was in it.
 	for rel := range d.in {
-		if !now[rel] {
-			gone = append(gone, rel)
+		if now[rel] {
+			continue
 		}
-	}
-	for _, rel := range gone {
 		if parent := filepath.Dir(rel); parent != "." && !now[parent] {
 			continue
 		}

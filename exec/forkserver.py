@@ -585,7 +585,7 @@ def serve(req, zyg):
                 except OSError:
                     b = b''
                 if len(b) == _STATUS.size:
-                    waited = _STATUS.unpack(b)
+                    waited = _reported(b)
                     continue
                 # The job killed the zygote: its child is ours once the
                 # zygote is reaped, and we wait for it ourselves.
@@ -634,14 +634,17 @@ def serve(req, zyg):
             report_by = now + 1.0
     if pfd is not None:
         os.close(pfd)
-    if len(waited) == 3:
-        wstatus, cpu_ns, maxrss = waited
-    else:
-        code, st = waited[0], waited[1]
-        wstatus = (st & 0xff) << 8 if code == CLD_EXITED else (st & 0x7f)
-        cpu_ns = (waited[2] + waited[4]) * 1000000000 + (waited[3] + waited[5]) * 1000
-        maxrss = waited[6]
+    wstatus, cpu_ns, maxrss = waited
     return _finish(zyg, before, streams, caps, output, mem_r, start, wstatus, cpu_ns, maxrss, timed_out, out_over)
+
+
+def _reported(b):
+    # The zygote's report as (wait status, CPU ns, max RSS KiB), the shape
+    # _take_child returns.
+    f = _STATUS.unpack(b)
+    code, st = f[0], f[1]
+    wstatus = (st & 0xff) << 8 if code == CLD_EXITED else (st & 0x7f)
+    return wstatus, (f[2] + f[4]) * 1000000000 + (f[3] + f[5]) * 1000, f[6]
 
 
 def _take_child(zyg, pid):
@@ -735,19 +738,17 @@ def _finish(zyg, before, streams, caps, output, mem_r, start, wstatus, cpu_ns, m
 
 
 _codecache = {}
-_programs = set()
+_programs = {}  # the drivers' reporters, compiled once: source -> code
 
 
 def main():
     config = json.loads(sys.argv[1])
     _preload(config.get('preload') or [])
-    programs = {}
     for src in config.get('programs') or []:
         try:
-            programs[src] = compile(src, '<string>', 'exec')
+            _programs[src] = compile(src, '<string>', 'exec')
         except SyntaxError:
             pass
-    _programs.update(programs)
     # Objects of this process are never collected again, so that a forked
     # child's collector does not touch (and copy) their pages.
     gc.collect()
@@ -757,7 +758,7 @@ def main():
     _wipe('/tmp')
     # The zygote is forked before any job, from a process that has seen
     # none; it is not a subreaper, so a job's orphans come to us.
-    zyg = _Zygote(programs)
+    zyg = _Zygote(_programs)
     _libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
     out = sys.stdout.buffer
     out.write(b'{"ready": true}\n')

@@ -434,11 +434,12 @@ wait:
 			return f.lost(ctx, srv, start, lim, nil)
 		}
 		var rep pyReply
-		if err := json.Unmarshal(line, &rep); err == nil && rep.NotRun {
+		err := json.Unmarshal(line, &rep)
+		if err == nil && rep.NotRun {
 			f.drop(srv)
 			return f.sb.Run(ctx, job)
 		}
-		if err := json.Unmarshal(line, &rep); err != nil || rep.Error != "" {
+		if err != nil || rep.Error != "" {
 			f.drop(srv)
 			if err == nil {
 				err = errors.New(rep.Error)

@@ -218,14 +218,13 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	switch {
 	case setUser && job.Dir != "" && lim.Disk.set():
 		// The job gets a copy of the workspace on a tmpfs of its own
-		// (disk_linux.go), copied back below; what comes back is the
-		// caller's.
+		// (disk_linux.go), copied back below by this process: what comes
+		// back is the caller's (root's) already, nothing to chown.
 		if disk, err = newDiskWorkspace(ws, lim.Disk, lim.DiskFiles, ip.uid); err != nil {
 			ip.discard()
 			return internal(err)
 		}
 		defer disk.close()
-		defer chownBack(ws, os.Getuid(), os.Getgid())
 		rights := unix.UnixRights(disk.mfd)
 		if err := unix.Sendmsg(int(ip.diskW.Fd()), []byte{0}, rights, nil, 0); err != nil {
 			ip.discard()
