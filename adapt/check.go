@@ -38,48 +38,88 @@ type RunEnv struct {
 	ReadOnly []string
 }
 
-// checker runs a task's tests against candidate code.
-type checker struct {
-	runner exec.Runner
-	limits exec.Limits
-	envs   EnvProvider
+// Checker checks answers against tasks: it writes the task's workspace
+// with the answer in its target file, provisions the environment the task
+// names, runs the tests of the task's framework through Runner and judges
+// them. It is the check of one sample in Evaluate, exported for callers
+// that check code a model did not write through Evaluate (a generator
+// validating its variants, a search testing its programs). The zero value
+// is not usable: set Runner. A Checker is safe for concurrent use.
+type Checker struct {
+	// Runner runs the tests (an exec.ForkServer, an exec.Sandbox).
+	Runner exec.Runner
+	// Limits bounds every test run; zero fields take exec's defaults.
+	Limits exec.Limits
+	// Environments provisions the environments tasks name; nil means the
+	// default toolchain for every task.
+	Environments EnvProvider
 
 	mu     sync.Mutex
 	tested time.Duration // time spent in test drivers
 }
 
-func (c *checker) testTime() time.Duration {
+// TestTime is the time spent running tests (building and running them
+// through the test drivers), summed over every check so far.
+func (c *Checker) TestTime() time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.tested
 }
 
-// checkCompletion extracts, splices and tests one completion.
-func (c *checker) checkCompletion(ctx context.Context, t *Task, completion string) (SampleResult, error) {
+// CheckCompletion extracts the answer from a completion (see Extract) and
+// checks it. A completion without usable code is OutcomeNoCode (or
+// OutcomeWrongName), with no test run.
+func (c *Checker) CheckCompletion(ctx context.Context, t *Task, completion string) (SampleResult, error) {
 	a, err := Extract(t, completion)
-	if errors.Is(err, ErrWrongName) {
-		return SampleResult{Outcome: OutcomeWrongName, Detail: err.Error()}, nil
-	}
 	if err != nil {
-		return SampleResult{Outcome: OutcomeNoCode, Detail: err.Error()}, nil
+		return noAnswer(err), nil
 	}
-	return c.checkAnswer(ctx, t, a)
+	return c.Check(ctx, t, a)
 }
 
-func (c *checker) checkAnswer(ctx context.Context, t *Task, a Answer) (SampleResult, error) {
+// noAnswer is the result of a completion no answer could be taken from.
+func noAnswer(err error) SampleResult {
+	if errors.Is(err, ErrWrongName) {
+		return SampleResult{Outcome: OutcomeWrongName, Detail: err.Error()}
+	}
+	return SampleResult{Outcome: OutcomeNoCode, Detail: err.Error()}
+}
+
+// Check splices a into t's target (see Splice) and runs t's tests. The
+// result's Code is a.Code. The error is non-nil for an infrastructure
+// error (the result says OutcomeInfraError too: it is never a score) and
+// when ctx ends; a test failure, a compile error or a limit is an outcome,
+// not an error.
+func (c *Checker) Check(ctx context.Context, t *Task, a Answer) (SampleResult, error) {
 	src, err := Splice(t, a)
 	if src == "" && err != nil {
-		return SampleResult{Outcome: OutcomeNoCode, Detail: err.Error()}, nil
+		return SampleResult{Outcome: OutcomeNoCode, Detail: err.Error(), Code: a.Code}, nil
 	}
-	return c.checkTarget(ctx, t, src)
+	suite, err := c.Test(ctx, t, src)
+	if err != nil {
+		if ctx.Err() != nil {
+			return SampleResult{Code: a.Code}, ctx.Err()
+		}
+		return SampleResult{Outcome: OutcomeInfraError, Detail: err.Error(), Code: a.Code}, err
+	}
+	res := Judge(t, suite)
+	res.Code = a.Code
+	return res, nil
 }
 
-// checkTarget runs the task's tests with the target file's content set to
-// src.
-func (c *checker) checkTarget(ctx context.Context, t *Task, src string) (SampleResult, error) {
+// Test runs t's tests with t's target file's content set to src, and
+// returns what the test driver reported; Judge turns it into a result.
+// The workspace is t's files and the target file, in a fresh directory
+// removed afterwards; the driver is the one of t's framework, with the
+// environment t names. The error is for a run that could not happen (the
+// workspace, the environment, the sandbox, ctx).
+func (c *Checker) Test(ctx context.Context, t *Task, src string) (*exec.Suite, error) {
+	if c.Runner == nil {
+		return nil, errors.New("adapt: Checker has no Runner")
+	}
 	dir, err := os.MkdirTemp(stagingDir(), "adaptbench-task-")
 	if err != nil {
-		return SampleResult{Outcome: OutcomeInfraError, Detail: err.Error()}, err
+		return nil, err
 	}
 	defer os.RemoveAll(dir)
 	write := func(p, content string) error {
@@ -91,39 +131,32 @@ func (c *checker) checkTarget(ctx context.Context, t *Task, src string) (SampleR
 	}
 	for _, f := range t.Files {
 		if err := write(f.Path, f.Content); err != nil {
-			return SampleResult{Outcome: OutcomeInfraError, Detail: err.Error()}, err
+			return nil, err
 		}
 	}
 	if err := write(t.Target.Path, src); err != nil {
-		return SampleResult{Outcome: OutcomeInfraError, Detail: err.Error()}, err
+		return nil, err
 	}
 	var run RunEnv
-	if t.Env != nil && c.envs != nil {
-		if run, err = c.envs.Provide(ctx, *t.Env); err != nil {
-			err = fmt.Errorf("adapt: task %q: environment: %w", t.ID, err)
-			return SampleResult{Outcome: OutcomeInfraError, Detail: err.Error()}, err
+	if t.Env != nil && c.Environments != nil {
+		if run, err = c.Environments.Provide(ctx, *t.Env); err != nil {
+			return nil, fmt.Errorf("adapt: task %q: environment: %w", t.ID, err)
 		}
 	}
 	driver, err := driverFor(t, run)
 	if err != nil {
-		return SampleResult{Outcome: OutcomeInfraError, Detail: err.Error()}, err
+		return nil, err
 	}
 	names := make([]string, len(t.Tests))
 	for i, tc := range t.Tests {
 		names[i] = tc.Name
 	}
 	start := time.Now()
-	suite, err := driver.Test(ctx, c.runner, exec.TestSpec{Dir: dir, Tests: names, Limits: c.limits, Env: run.Env, ReadOnly: run.ReadOnly})
+	suite, err := driver.Test(ctx, c.Runner, exec.TestSpec{Dir: dir, Tests: names, Limits: c.Limits, Env: run.Env, ReadOnly: run.ReadOnly})
 	c.mu.Lock()
 	c.tested += time.Since(start)
 	c.mu.Unlock()
-	if err != nil {
-		if ctx.Err() != nil {
-			return SampleResult{}, ctx.Err()
-		}
-		return SampleResult{Outcome: OutcomeInfraError, Detail: err.Error()}, err
-	}
-	return judge(t, suite), nil
+	return suite, err
 }
 
 // stagingDir is where workspaces are written before a run: memory-backed

@@ -68,6 +68,18 @@ type Options struct {
 	// Environments provisions the environments tasks name. nil means the
 	// default toolchain for every task.
 	Environments EnvProvider
+	// Repair, if set, asks again for the samples whose answers fail, with
+	// the test output, up to Repair.Rounds times (see Repair).
+	Repair *Repair
+	// Answer takes the answer to test out of a completion. nil means
+	// Extract on the completion's text. A generator whose tasks want an
+	// answer in another form sets it (mutate splices a snippet answer into
+	// its function, ctxbug maps obfuscated names back). An error makes the
+	// sample OutcomeNoCode (OutcomeWrongName when it wraps ErrWrongName),
+	// with no test run. It is called from many goroutines at once. A
+	// resumed run must use the same Answer: results in the journal are
+	// not checked again.
+	Answer func(t *Task, c Completion) (Answer, error)
 }
 
 // Progress reports how far an evaluation is.
@@ -99,6 +111,8 @@ type RunInfo struct {
 	Sampling Sampling `json:"sampling"`
 	K        []int    `json:"k"`
 	Gold     bool     `json:"gold"`
+	// Repair names the repair rounds, "<name>x<rounds>"; "" for none.
+	Repair string `json:"repair,omitempty"`
 	// Draw marks a run of Draw: completions only, no checks.
 	Draw bool `json:"draw,omitempty"`
 	// TaskCount and TaskSet identify the task set (all shards' tasks): its
@@ -159,7 +173,15 @@ func resolve(opts *Options, model Model) (options, RunInfo, error) {
 	if o.Shard.Count <= 1 {
 		o.Shard = Shard{}
 	}
-	info := RunInfo{Model: model.Name(), Template: o.template.Name, Samples: o.Samples, Sampling: o.Sampling, K: k, Gold: !o.NoGold}
+	if o.Repair != nil {
+		if err := o.Repair.validate(); err != nil {
+			return o, RunInfo{}, err
+		}
+		if o.Repair.Rounds == 0 {
+			o.Repair = nil
+		}
+	}
+	info := RunInfo{Model: model.Name(), Template: o.template.Name, Samples: o.Samples, Sampling: o.Sampling, K: k, Gold: !o.NoGold, Repair: o.Repair.id()}
 	return o, info, nil
 }
 
@@ -210,7 +232,7 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		if opts != nil {
 			o = *opts
 		}
-		o.NoGold, o.K = true, []int{1}
+		o.NoGold, o.K, o.Repair = true, []int{1}, nil
 		opts = &o
 	}
 	o, info, err := resolve(opts, model)
@@ -250,7 +272,7 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		defer fs.Close()
 		runner = fs
 	}
-	e.chk = &checker{runner: runner, limits: o.Limits, envs: o.Environments}
+	e.chk = &Checker{Runner: runner, Limits: o.Limits, Environments: o.Environments}
 	if err := e.run(ctx, selected); err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			return nil, e.canceled(ctx.Err())
@@ -304,11 +326,19 @@ type evaluation struct {
 	o       options
 	model   Model
 	jnl     *journal
-	chk     *checker
+	chk     *Checker
 	start   time.Time
 	notices []string
 	draw    bool              // completions only
 	hashes  map[string]string // task ID -> taskHash, computed once
+
+	// The samples phase: the checkers' queue, the model requests' slots,
+	// the group every goroutine runs in, and the repair rounds that may
+	// still queue an answer.
+	jobs     chan sampleJob
+	modelSem chan struct{}
+	group    *errgroup.Group
+	pending  sync.WaitGroup
 
 	mu       sync.Mutex
 	recs     *records
@@ -336,10 +366,15 @@ func (e *evaluation) record(rec journalRecord) {
 	}
 }
 
-func (e *evaluation) progress(passed bool) {
+// progress counts a finished check (or a sample that ends without one),
+// and one more check to come when a repair round follows.
+func (e *evaluation) progress(passed, repair bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.done++
+	if repair {
+		e.total++
+	}
 	e.ranHere++
 	if passed {
 		e.passed++
@@ -353,7 +388,7 @@ func (e *evaluation) report(notice string) {
 		return
 	}
 	el := time.Since(e.start)
-	p := Progress{Phase: e.phase, Done: e.done, Total: e.total, Passed: e.passed, Resumed: e.resumed, Notice: notice, Elapsed: el, TestTime: e.chk.testTime()}
+	p := Progress{Phase: e.phase, Done: e.done, Total: e.total, Passed: e.passed, Resumed: e.resumed, Notice: notice, Elapsed: el, TestTime: e.chk.TestTime()}
 	if el > 0 {
 		p.Rate = float64(e.ranHere) / el.Seconds()
 	}
@@ -390,13 +425,11 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 			}
 		}
 		for s := range n {
-			k := sampleKey{t.ID, s}
-			if r, ok := e.recs.results[k]; ok && e.final(r) {
-				e.resumed++
-				if r.Outcome == OutcomePassed {
-					e.passed++
-				}
-			} else if c, ok := e.recs.completions[k]; ok && (e.draw || c.Err != "") && e.answered(c) {
+			st := e.state(t, s)
+			e.resumed += st.checks
+			e.passed += st.passes
+			e.total += st.round // the repair rounds begun
+			if st.done && (st.modelErr || st.drawn) {
 				e.resumed++
 			}
 		}
@@ -432,14 +465,15 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 			prev := prevs[i]
 			g.Go(func() error {
 				res, ok := e.check(ctx, prev, func() (SampleResult, error) {
-					return e.chk.checkAnswer(ctx, t, Answer{Code: t.Reference})
+					return e.chk.Check(ctx, t, Answer{Code: t.Reference})
 				})
+				res.Code = "" // the task's Reference
 				if !ok {
 					return ctx.Err()
 				}
 				res.Sample = -1
 				e.record(journalRecord{Kind: "gold", Task: t.ID, Sample: -1, Result: &res})
-				e.progress(res.Outcome == OutcomePassed)
+				e.progress(res.Outcome == OutcomePassed, false)
 				return nil
 			})
 		}
@@ -459,65 +493,73 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 		}
 	}
 	e.phase = "samples"
-	type job struct {
-		t      *Task
-		sample int
-		comp   Completion
-		prev   int // attempts of earlier runs
-	}
 	// Plan from what the journal holds before any worker writes to it.
 	type plan struct {
-		t     *Task
-		need  []int
-		prev  int // attempts of earlier runs
-		ready []job
+		t       *Task
+		need    []int // samples whose first answer is to be asked for
+		prev    int   // attempts of earlier runs
+		ready   []sampleJob
+		repairs []sampleJob // samples whose next repair round is to be asked for
 	}
 	var plans []plan
 	for _, t := range valid {
 		p := plan{t: t}
 		for s := range n {
-			k := sampleKey{t.ID, s}
-			if r, ok := e.recs.results[k]; ok && e.final(r) {
-				continue
-			}
-			c, ok := e.recs.completions[k]
+			st := e.state(t, s)
 			switch {
-			case ok && c.Err == "" && e.draw:
-				// Drawn: nothing to check.
-			case ok && c.Err == "":
-				p.ready = append(p.ready, job{t, s, c, e.recs.results[k].Attempts})
-			case ok && e.answered(c):
-				// A model error kept as final.
-			default:
+			case st.done:
+			case st.comp != nil:
+				p.ready = append(p.ready, sampleJob{t: t, sample: s, round: st.round, comp: *st.comp, prev: st.resAttempts})
+			case st.round == 0:
 				p.need = append(p.need, s)
-				p.prev = max(p.prev, e.recs.compAttempts[k])
+				p.prev = max(p.prev, st.compAttempts)
+			default:
+				p.repairs = append(p.repairs, sampleJob{t: t, sample: s, round: st.round, prev: st.compAttempts, last: st.last})
 			}
 		}
-		if len(p.need)+len(p.ready) > 0 {
+		if len(p.need)+len(p.ready)+len(p.repairs) > 0 {
 			plans = append(plans, p)
 		}
 	}
-	jobs := make(chan job, 2*e.o.ExecConcurrency)
+	e.jobs = make(chan sampleJob, 2*e.o.ExecConcurrency)
+	e.modelSem = make(chan struct{}, e.o.ModelConcurrency)
 	gen, gctx := errgroup.WithContext(ctx)
-	gen.SetLimit(e.o.ModelConcurrency + 1)
+	e.group = gen
 	gen.Go(func() error {
-		defer close(jobs)
+		defer func() {
+			// Repair rounds queue answers too: the queue closes when no
+			// job and no repair round can queue another (e.pending). When
+			// ctx ends first it stays open: everyone stops on ctx.
+			idle := make(chan struct{})
+			go func() { e.pending.Wait(); close(idle) }()
+			select {
+			case <-idle:
+				close(e.jobs)
+			case <-gctx.Done():
+			}
+		}()
 		var inner errgroup.Group
 		inner.SetLimit(e.o.ModelConcurrency)
 		for _, p := range plans {
 			t, need, ready, prev := p.t, p.need, p.ready, p.prev
+			for _, j := range p.repairs {
+				e.repair(gctx, j)
+			}
 			inner.Go(func() error {
 				for _, j := range ready {
-					select {
-					case jobs <- j:
-					case <-gctx.Done():
+					e.pending.Add(1)
+					if !e.send(gctx, j) {
 						return gctx.Err()
 					}
 				}
 				if len(need) == 0 {
 					return nil
 				}
-				comps, attempts, ok := e.generate(gctx, t, need)
+				if !acquire(gctx, e.modelSem) {
+					return gctx.Err()
+				}
+				comps, attempts, ok := e.generate(gctx, t, need, func() ([]Message, error) { return e.o.template.Render(t) }, 0)
+				<-e.modelSem
 				if !ok {
 					return gctx.Err()
 				}
@@ -528,12 +570,11 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 				for i, s := range need {
 					if comps[i].Err != "" || e.draw {
 						// A model error, or a draw: nothing to check.
-						e.progress(false)
+						e.progress(false, false)
 						continue
 					}
-					select {
-					case jobs <- job{t, s, comps[i], 0}:
-					case <-gctx.Done():
+					e.pending.Add(1)
+					if !e.send(gctx, sampleJob{t: t, sample: s, comp: comps[i]}) {
 						return gctx.Err()
 					}
 				}
@@ -544,27 +585,215 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 	})
 	for range e.o.ExecConcurrency {
 		gen.Go(func() error {
-			for j := range jobs {
-				res, ok := e.check(gctx, j.prev, func() (SampleResult, error) {
-					return e.chk.checkCompletion(gctx, j.t, j.comp.Text)
-				})
-				if !ok {
+			for {
+				select {
+				case j, ok := <-e.jobs:
+					if !ok {
+						return nil
+					}
+					if err := e.checkSample(gctx, j); err != nil {
+						return err
+					}
+				case <-gctx.Done():
 					return gctx.Err()
 				}
-				res.Sample = j.sample
-				e.record(journalRecord{Kind: "result", Task: j.t.ID, Sample: j.sample, Attempts: res.Attempts, Result: &res})
-				e.progress(res.Outcome == OutcomePassed)
 			}
-			return nil
 		})
 	}
-	if err := gen.Wait(); err != nil {
+	err := gen.Wait()
+	// Jobs left queued when ctx ended give back their count, so that the
+	// closer's wait above ends.
+	for drained := false; !drained; {
+		select {
+		case _, ok := <-e.jobs:
+			if ok {
+				e.pending.Done()
+			} else {
+				drained = true
+			}
+		default:
+			drained = true
+		}
+	}
+	if err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	return e.firstErr
+}
+
+// sampleJob is one round of one sample: its completion to check, or, for
+// a repair round not yet asked for, the last round's result.
+type sampleJob struct {
+	t      *Task
+	sample int
+	round  int
+	comp   Completion
+	prev   int           // attempts of earlier runs
+	last   *SampleResult // the previous round's result, with its completion
+}
+
+// send queues j for the checkers. Every queued job holds one count of
+// e.pending, taken by the caller and given back by the checker (or here,
+// when ctx ends first), so that the queue closes only when no job and no
+// repair round can queue another.
+func (e *evaluation) send(ctx context.Context, j sampleJob) bool {
+	select {
+	case e.jobs <- j:
+		return true
+	case <-ctx.Done():
+		e.pending.Done()
+		return false
+	}
+}
+
+// checkSample checks one round's answer, journals the result, and starts
+// the next repair round when the result asks for one.
+func (e *evaluation) checkSample(ctx context.Context, j sampleJob) error {
+	defer e.pending.Done()
+	res, ok := e.check(ctx, j.prev, func() (SampleResult, error) {
+		return e.checkCompletion(ctx, j.t, j.comp)
+	})
+	if !ok {
+		return ctx.Err()
+	}
+	res.Sample = j.sample
+	more := !e.draw && e.o.Repair.wants(j.t, j.round, res)
+	e.record(journalRecord{Kind: "result", Task: j.t.ID, Sample: j.sample, Round: j.round, Repair: more, Attempts: res.Attempts, Result: &res})
+	e.progress(res.Outcome == OutcomePassed, more)
+	if more {
+		last := res
+		c := j.comp
+		last.Completion = &c
+		e.repair(ctx, sampleJob{t: j.t, sample: j.sample, round: j.round + 1, last: &last})
+	}
+	return nil
+}
+
+// repair asks, in a goroutine of its own, for the answer of repair round
+// j.round of a sample and queues it for checking. It holds a count of
+// e.pending from the call until the answer is queued.
+func (e *evaluation) repair(ctx context.Context, j sampleJob) {
+	e.pending.Add(1)
+	e.group.Go(func() error {
+		if !acquire(ctx, e.modelSem) {
+			e.pending.Done()
+			return ctx.Err()
+		}
+		comps, attempts, ok := e.generate(ctx, j.t, []int{j.sample}, func() ([]Message, error) {
+			return e.o.Repair.Render(j.t, *j.last)
+		}, j.round)
+		<-e.modelSem
+		if !ok {
+			e.pending.Done()
+			return ctx.Err()
+		}
+		c := comps[0]
+		e.record(journalRecord{Kind: "completion", Task: j.t.ID, Sample: j.sample, Round: j.round, Attempts: j.prev + attempts, Completion: &c})
+		if c.Err != "" {
+			e.progress(false, false)
+			e.pending.Done()
+			return nil
+		}
+		j.comp, j.prev = c, 0
+		if !e.send(ctx, j) {
+			return ctx.Err()
+		}
+		return nil
+	})
+}
+
+func acquire(ctx context.Context, sem chan struct{}) bool {
+	select {
+	case sem <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// sampleState is where one sample stands in what the journal holds.
+type sampleState struct {
+	round    int  // the round to work on
+	done     bool // nothing is left to do
+	modelErr bool // done: the round's answer is a model error kept as final
+	drawn    bool // done: a Draw's answer
+	checks   int  // final checks the journal holds for the sample
+	passes   int  // of which passed
+	// comp is the round's answer when it is journaled and is to be
+	// checked, with the attempts of its earlier checks.
+	comp        *Completion
+	resAttempts int
+	// compAttempts is the attempts of the round's model request so far.
+	compAttempts int
+	// last is the previous round's result, for a repair round.
+	last *SampleResult
+}
+
+func (e *evaluation) state(t *Task, s int) sampleState {
+	var st sampleState
+	for r := 0; ; r++ {
+		k := sampleKey{t.ID, s, r}
+		st.round = r
+		if res, ok := e.recs.results[k]; ok && e.final(res) {
+			st.checks++
+			if res.Outcome == OutcomePassed {
+				st.passes++
+			}
+			if e.recs.repair[k] && e.o.Repair != nil && r < e.o.Repair.Rounds {
+				last := res
+				c := e.recs.completions[k]
+				last.Completion = &c
+				st.last = &last
+				continue
+			}
+			st.done = true
+			return st
+		}
+		c, ok := e.recs.completions[k]
+		switch {
+		case ok && c.Err == "" && e.draw:
+			st.done, st.drawn = true, true
+		case ok && c.Err == "":
+			st.comp, st.resAttempts = &c, e.recs.results[k].Attempts
+		case ok && e.answered(c):
+			st.done, st.modelErr = true, true
+		default:
+			st.compAttempts = e.recs.compAttempts[k]
+		}
+		return st
+	}
+}
+
+// checkCompletion takes the answer out of a completion with the Answer
+// option (or Extract) and checks it.
+func (e *evaluation) checkCompletion(ctx context.Context, t *Task, c Completion) (SampleResult, error) {
+	f := e.o.Answer
+	if f == nil {
+		f = func(t *Task, c Completion) (Answer, error) { return Extract(t, c.Text) }
+	}
+	a, panicked, err := answerOf(f, t, c)
+	if panicked {
+		// The caller's code failed, not the model: never a score.
+		return SampleResult{Outcome: OutcomeInfraError, Detail: err.Error()}, err
+	}
+	if err != nil {
+		return noAnswer(err), nil
+	}
+	return e.chk.Check(ctx, t, a)
+}
+
+// answerOf calls an Answer function, turning a panic into an error.
+func answerOf(f func(*Task, Completion) (Answer, error), t *Task, c Completion) (a Answer, panicked bool, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			a, panicked, err = Answer{}, true, fmt.Errorf("adapt: task %q: Answer panicked: %v", t.ID, r)
+		}
+	}()
+	a, err = f(t, c)
+	return a, false, err
 }
 
 // check runs one check, again after a backoff while it ends in an
@@ -605,10 +834,10 @@ func sleep(ctx context.Context, d time.Duration) bool {
 // requests made. A request that fails as a whole (an error, a panic, more
 // completions than samples) is made again after a backoff, up to
 // Attempts times. It returns false when ctx ended first.
-func (e *evaluation) generate(ctx context.Context, t *Task, samples []int) ([]Completion, int, bool) {
+func (e *evaluation) generate(ctx context.Context, t *Task, samples []int, render func() ([]Message, error), round int) ([]Completion, int, bool) {
 	k := len(samples)
 	out := make([]Completion, k)
-	msgs, err := e.o.template.Render(t)
+	msgs, err := render()
 	if err != nil {
 		for i := range out {
 			out[i] = Completion{Err: "adapt: render prompt: " + err.Error()}
@@ -618,7 +847,7 @@ func (e *evaluation) generate(ctx context.Context, t *Task, samples []int) ([]Co
 	s := e.o.Sampling
 	s.N = k
 	for attempt := 1; ; attempt++ {
-		comps, err := complete(ctx, e.model, Request{Task: t, Messages: msgs, Sampling: s, Samples: samples})
+		comps, err := complete(ctx, e.model, Request{Task: t, Messages: msgs, Sampling: s, Samples: samples, Round: round})
 		if err != nil && ctx.Err() != nil {
 			// Stopped, not failed: an answer that came back is kept.
 			return nil, attempt, false

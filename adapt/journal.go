@@ -35,22 +35,27 @@ import (
 const journalVersion = 2
 
 type journalRecord struct {
-	Kind        string        `json:"kind"`
-	Version     int           `json:"version,omitempty"`
-	Fingerprint string        `json:"fingerprint,omitempty"`
-	Meta        *RunInfo      `json:"meta,omitempty"`
-	Shard       *Shard        `json:"shard,omitempty"`
-	Task        string        `json:"task,omitempty"`
-	TaskHash    string        `json:"task_hash,omitempty"`
-	Sample      int           `json:"sample"`
-	Attempts    int           `json:"attempts,omitempty"`
-	Completion  *Completion   `json:"completion,omitempty"`
-	Result      *SampleResult `json:"result,omitempty"`
+	Kind        string   `json:"kind"`
+	Version     int      `json:"version,omitempty"`
+	Fingerprint string   `json:"fingerprint,omitempty"`
+	Meta        *RunInfo `json:"meta,omitempty"`
+	Shard       *Shard   `json:"shard,omitempty"`
+	Task        string   `json:"task,omitempty"`
+	TaskHash    string   `json:"task_hash,omitempty"`
+	Sample      int      `json:"sample"`
+	// Round is the repair round of a completion or result (0: the first
+	// answer); Repair marks a result that asks for the next round.
+	Round      int           `json:"round,omitempty"`
+	Repair     bool          `json:"repair,omitempty"`
+	Attempts   int           `json:"attempts,omitempty"`
+	Completion *Completion   `json:"completion,omitempty"`
+	Result     *SampleResult `json:"result,omitempty"`
 }
 
 type sampleKey struct {
 	task   string
 	sample int
+	round  int // repair round; 0 is the first answer
 }
 
 // records holds what journals know, keyed by task and sample.
@@ -60,6 +65,8 @@ type records struct {
 	results     map[sampleKey]SampleResult
 	// compAttempts counts the model requests behind each completion.
 	compAttempts map[sampleKey]int
+	// repair marks the results that ask for the next repair round.
+	repair map[sampleKey]bool
 	// stale counts the lines of tasks that are not in the task set (or
 	// changed), with the first such task.
 	stale      int
@@ -67,7 +74,7 @@ type records struct {
 }
 
 func newRecords() *records {
-	return &records{gold: map[string]SampleResult{}, completions: map[sampleKey]Completion{}, results: map[sampleKey]SampleResult{}, compAttempts: map[sampleKey]int{}}
+	return &records{gold: map[string]SampleResult{}, completions: map[sampleKey]Completion{}, results: map[sampleKey]SampleResult{}, compAttempts: map[sampleKey]int{}, repair: map[sampleKey]bool{}}
 }
 
 // add files a record if it matches the hash of its task.
@@ -79,7 +86,7 @@ func (r *records) add(rec journalRecord, hashes map[string]string) {
 		r.stale++
 		return
 	}
-	k := sampleKey{rec.Task, rec.Sample}
+	k := sampleKey{rec.Task, rec.Sample, rec.Round}
 	switch {
 	case rec.Kind == "gold" && rec.Result != nil:
 		r.gold[rec.Task] = *rec.Result
@@ -88,8 +95,10 @@ func (r *records) add(rec journalRecord, hashes map[string]string) {
 		r.compAttempts[k] = rec.Attempts
 		// A new answer replaces the check of an earlier one.
 		delete(r.results, k)
+		delete(r.repair, k)
 	case rec.Kind == "result" && rec.Result != nil:
 		r.results[k] = *rec.Result
+		r.repair[k] = rec.Repair
 	}
 }
 
@@ -138,6 +147,7 @@ func diffRunInfos(journal, now RunInfo, aIn, bIn string) []string {
 	add("sampling", journal.Sampling, now.Sampling)
 	add("K", journal.K, now.K)
 	add("gold", journal.Gold, now.Gold)
+	add("repair", journal.Repair, now.Repair)
 	if journal.TaskSet != now.TaskSet {
 		d = append(d, fmt.Sprintf("the task set differs (%d tasks, digest %s, %s; %d tasks, digest %s, %s)",
 			journal.TaskCount, journal.TaskSet, aIn, now.TaskCount, now.TaskSet, bIn))

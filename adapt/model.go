@@ -40,6 +40,9 @@ type Request struct {
 	// completion (len(Samples) == Sampling.N), so that a model that caches
 	// answers can key them by sample.
 	Samples []int `json:"samples,omitempty"`
+	// Round is the repair round the request asks for (see Repair); 0 is
+	// the first answer.
+	Round int `json:"round,omitempty"`
 }
 
 // Usage counts tokens.

@@ -104,6 +104,14 @@ type SampleResult struct {
 	// Completion is the model's answer the outcome is about; nil for the
 	// reference check.
 	Completion *Completion `json:"completion,omitempty"`
+	// Code is the answer's code that was spliced into the target and
+	// tested (Answer.Code): what Options.Answer took from the completion.
+	// Empty when no answer could be taken from it.
+	Code string `json:"code,omitempty"`
+	// Rounds are the sample's earlier answers when it went through repair
+	// rounds (see Repair), first answer first; the fields above are the
+	// last round's.
+	Rounds []SampleResult `json:"rounds,omitempty"`
 }
 
 // Scored reports whether the sample counts in the scores: every outcome
@@ -145,8 +153,12 @@ func clip(s string) string {
 	return s[:maxDetail/2] + "\n...\n" + s[len(s)-maxDetail/2:]
 }
 
-// judge turns a test suite's result into a sample result.
-func judge(t *Task, s *exec.Suite) SampleResult {
+// Judge turns what a test driver reported for t's workspace into a sample
+// result: passed when every test of t passed; otherwise the outcome names
+// the first of a compile error, an infrastructure error, a limit (time,
+// memory, output) or a crash, else a failure. A test t names that the run
+// did not report counts as an error.
+func Judge(t *Task, s *exec.Suite) SampleResult {
 	res := SampleResult{Outcome: OutcomeFailed}
 	byName := map[string]exec.TestResult{}
 	for _, tr := range s.Tests {

@@ -193,33 +193,22 @@ func buildReport(info RunInfo, tasks []*Task, recs *records, missing *[]missingC
 		un := UnscoredTask{Task: t.ID, Samples: info.Samples}
 		var firstErr string
 		for s := range info.Samples {
-			k := sampleKey{t.ID, s}
-			res, ok := recs.results[k]
-			comp, hasComp := recs.completions[k]
-			switch {
-			case ok:
-			case hasComp && comp.Err != "":
-				res = SampleResult{Outcome: OutcomeModelError, Detail: comp.Err, Attempts: recs.compAttempts[k]}
-			case hasComp && info.Draw:
-				// Drawn, not checked: OutcomeInvalid.
-			default:
+			res, ok := recs.sample(t.ID, s, info.Draw)
+			if !ok {
 				un.Missing++
 				if missing != nil {
 					*missing = append(*missing, missingCheck{task: t.ID, sample: s})
 				}
 				continue
 			}
-			res.Sample = s
-			if hasComp {
-				c := comp
-				res.Completion = &c
-				res.Usage = comp.Usage
-			}
 			tr.Samples = append(tr.Samples, res)
 			if res.Outcome != OutcomeInvalid {
 				r.Outcomes[res.Outcome]++
 			}
 			r.Usage = r.Usage.Add(res.Usage)
+			for _, e := range res.Rounds {
+				r.Usage = r.Usage.Add(e.Usage)
+			}
 			switch res.Outcome {
 			case OutcomeInfraError:
 				un.InfraErrors++
@@ -347,6 +336,39 @@ func buildReport(info RunInfo, tasks []*Task, recs *records, missing *[]missingC
 	emit("type", types)
 	emit("label", labels)
 	return r
+}
+
+// sample is a sample's final result in the records, with its completion
+// and its earlier repair rounds; false when the records do not hold it
+// (a check, or a repair round, is missing).
+func (r *records) sample(task string, s int, draw bool) (SampleResult, bool) {
+	var rounds []SampleResult
+	for round := 0; ; round++ {
+		k := sampleKey{task, s, round}
+		res, ok := r.results[k]
+		comp, hasComp := r.completions[k]
+		switch {
+		case ok:
+		case hasComp && comp.Err != "":
+			res = SampleResult{Outcome: OutcomeModelError, Detail: comp.Err, Attempts: r.compAttempts[k]}
+		case hasComp && draw:
+			// Drawn, not checked: OutcomeInvalid.
+		default:
+			return SampleResult{}, false
+		}
+		res.Sample = s
+		if hasComp {
+			c := comp
+			res.Completion = &c
+			res.Usage = comp.Usage
+		}
+		if ok && r.repair[k] {
+			rounds = append(rounds, res)
+			continue
+		}
+		res.Rounds = rounds
+		return res, true
+	}
 }
 
 // scoredAny is the rule that a run in which no sample could be scored is

@@ -81,11 +81,22 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 	if opts != nil {
 		o = *opts
 	}
-	rep, err := adapt.Evaluate(ctx, tasks, unobfuscating{model}, &adapt.Options{
+	views := make(map[string]*AdaptView, len(tasks))
+	for i := range tasks {
+		v, err := view(&tasks[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		views[tasks[i].ID] = v
+	}
+	rep, err := adapt.Evaluate(ctx, tasks, model, &adapt.Options{
 		Template: AdaptPrompt, Runner: o.Runner, Limits: o.Limits,
 		ModelConcurrency: o.ModelConcurrency, ExecConcurrency: o.ExecConcurrency,
 		Sampling: adapt.Sampling{Temperature: 0, Logprobs: o.Logprobs},
 		Journal:  o.Journal, Attempts: o.Attempts, KeepErrors: o.KeepErrors, Progress: o.Progress,
+		Answer: func(t *adapt.Task, c adapt.Completion) (adapt.Answer, error) {
+			return unobfuscated(t, views[t.ID], c.Text)
+		},
 	})
 	if err != nil {
 		return nil, nil, err
@@ -108,13 +119,8 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 			s := tr.Samples[0]
 			r.Outcome = s.Outcome
 			r.Passed = r.Outcome == adapt.OutcomePassed
-			if s.Completion != nil && s.Completion.Err == "" {
-				// The raw completion is what its tokens spell.
-				var raw strings.Builder
-				for _, tk := range s.Completion.Logprobs {
-					raw.WriteString(tk.Token)
-				}
-				score(t, spans, s.Completion.Text, adapt.Completion{Text: raw.String(), Logprobs: s.Completion.Logprobs}, &r)
+			if s.Completion != nil && s.Completion.Err == "" && s.Code != "" {
+				score(t, spans, s.Code, *s.Completion, &r)
 			}
 		}
 		out[i] = r
@@ -122,12 +128,10 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 	return out, rep, nil
 }
 
-// score fills in the resolution counts and ATP of r from the answer.
-func score(t *adapt.Task, spans []Span, text string, raw adapt.Completion, r *Result) {
-	a, err := adapt.Extract(t, text)
-	if err != nil {
-		return
-	}
+// score fills in the resolution counts and ATP of r from the answer's
+// method (mapped back to the original names) and the raw completion.
+func score(t *adapt.Task, spans []Span, method string, raw adapt.Completion, r *Result) {
+	a := adapt.Answer{Code: method}
 	r.Output = a.Code
 	holes := make([]Hole, len(spans))
 	for i, s := range spans {
@@ -221,40 +225,18 @@ func ATP(tokens []adapt.TokenLogprob, text string, spans []Span) (atp float64, n
 	return sum / float64(n), n
 }
 
-// unobfuscating is the model Evaluate asks: it passes the request on and
-// maps the code blocks of each answer back to the original names, keeping
-// the raw answer's token log-probabilities (whose tokens spell the raw
-// text) for scoring.
-type unobfuscating struct{ inner adapt.Model }
-
-func (u unobfuscating) Name() string { return u.inner.Name() }
-
-func (u unobfuscating) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
-	comps, err := u.inner.Complete(ctx, req)
-	if err != nil || req.Task == nil {
-		return comps, err
-	}
-	v, err := view(req.Task)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]adapt.Completion, len(comps))
-	for i, c := range comps {
-		out[i] = c
-		if c.Err != "" {
-			continue
+// unobfuscated is the answer Evaluate tests: the target method of a
+// completion whose code blocks are mapped back to the original names.
+func unobfuscated(t *adapt.Task, v *AdaptView, text string) (adapt.Answer, error) {
+	var b strings.Builder
+	for _, blk := range adapt.CodeBlocks(text) {
+		code, err := Deobfuscate([]byte(blk), v.Names)
+		if err != nil {
+			code = []byte(blk)
 		}
-		var b strings.Builder
-		for _, blk := range adapt.CodeBlocks(c.Text) {
-			code, err := Deobfuscate([]byte(blk), v.Names)
-			if err != nil {
-				code = []byte(blk)
-			}
-			b.WriteString("```python\n" + strings.TrimRight(string(code), "\n") + "\n```\n")
-		}
-		out[i].Text = b.String()
+		b.WriteString("```python\n" + strings.TrimRight(string(code), "\n") + "\n```\n")
 	}
-	return out, nil
+	return adapt.Extract(t, b.String())
 }
 
 // hasPlaceholder reports whether code holds a placeholder, which

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -81,6 +79,7 @@ func Identify(ctx context.Context, cands []*Candidate, opts *IdentifyOptions) (*
 		defer fs.Close()
 		o.Runner = fs
 	}
+	chk := &adapt.Checker{Runner: o.Runner, Limits: o.Limits}
 	// Gold first: the tests of a base whose solution fails them say
 	// nothing about its variants.
 	var bases []*Base
@@ -100,7 +99,7 @@ func Identify(ctx context.Context, cands []*Candidate, opts *IdentifyOptions) (*
 			if ctx.Err() != nil {
 				return nil
 			}
-			goldFail[i], goldErr[i] = failingTests(ctx, o.Runner, o.Limits, &b.Task, adapt.Answer{Code: string(b.Method)})
+			goldFail[i], goldErr[i] = failingTests(ctx, chk, &b.Task, adapt.Answer{Code: string(b.Method)})
 			return nil
 		})
 	}
@@ -131,7 +130,7 @@ func Identify(ctx context.Context, cands []*Candidate, opts *IdentifyOptions) (*
 			if ctx.Err() != nil {
 				return nil
 			}
-			empty[i] = check(ctx, c, &o)
+			empty[i] = check(ctx, c, chk, o.AllowEditsElsewhere)
 			if o.Progress != nil {
 				mu.Lock()
 				done++
@@ -168,7 +167,7 @@ func Identify(ctx context.Context, cands []*Candidate, opts *IdentifyOptions) (*
 
 // check runs the stages up to the locality check on c, setting its Stage
 // when it is dropped; it reports whether c's output is empty.
-func check(ctx context.Context, c *Candidate, o *IdentifyOptions) (empty bool) {
+func check(ctx context.Context, c *Candidate, chk *adapt.Checker, editsElsewhere bool) (empty bool) {
 	j := c.Job
 	if c.Completion.Err != "" {
 		c.Stage, c.Reason = StageModel, c.Completion.Err
@@ -187,7 +186,7 @@ func check(ctx context.Context, c *Candidate, o *IdentifyOptions) (empty bool) {
 		return false
 	}
 	c.Variant = variant
-	failing, err := failingTests(ctx, o.Runner, o.Limits, &j.Base.Task, answer)
+	failing, err := failingTests(ctx, chk, &j.Base.Task, answer)
 	if err != nil {
 		c.Stage, c.Reason = StageHarness, err.Error()
 		return false
@@ -207,7 +206,7 @@ func check(ctx context.Context, c *Candidate, o *IdentifyOptions) (empty bool) {
 		c.Stage, c.Reason = StageDiff, "the solution's tokens at every perturbed node"
 		return false
 	}
-	if !o.AllowEditsElsewhere && !cmp.align(j.Holes).ok {
+	if !editsElsewhere && !cmp.align(j.Holes).ok {
 		c.Stage, c.Reason = StageLocality, "the tokens outside the perturbed nodes are not the solution's"
 		return false
 	}
@@ -237,44 +236,24 @@ func deobfuscated(t *adapt.Task, text string, names map[string]string) (string, 
 	return a.Code, a, nil
 }
 
-// failingTests splices a into t's target and runs t's tests, returning
-// the names of those that did not pass (all of them when the module does
-// not import).
-func failingTests(ctx context.Context, r exec.Runner, lim exec.Limits, t *adapt.Task, a adapt.Answer) ([]string, error) {
-	src, err := adapt.Splice(t, a)
-	if src == "" {
-		return nil, err
+// failingTests checks a against t and returns the names of the tests that
+// did not pass (all of them when the module does not import). A check
+// that could not run (an infrastructure error) is an error.
+func failingTests(ctx context.Context, chk *adapt.Checker, t *adapt.Task, a adapt.Answer) ([]string, error) {
+	res, err := chk.Check(ctx, t, a)
+	if err == nil && res.Outcome == adapt.OutcomeInfraError {
+		err = errors.New(res.Detail)
 	}
-	dir, err := os.MkdirTemp("", "ctxbug-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	files := append([]adapt.File{{Path: t.Target.Path, Content: src}}, t.Files...)
-	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(p, []byte(f.Content), 0o644); err != nil {
-			return nil, err
-		}
-	}
-	names := make([]string, len(t.Tests))
-	for i, tc := range t.Tests {
-		names[i] = tc.Name
-	}
-	suite, err := exec.PythonUnittest{}.Test(ctx, r, exec.TestSpec{Dir: dir, Tests: names, Limits: lim})
 	if err != nil {
 		return nil, fmt.Errorf("ctxbug: %s: %w", t.ID, err)
 	}
-	if suite.Compile != nil {
-		return names, nil
+	if res.Outcome == adapt.OutcomeNoCode {
+		return nil, fmt.Errorf("ctxbug: %s: %s", t.ID, res.Detail)
 	}
 	var failing []string
-	for _, n := range names {
-		if tr, ok := suite.Lookup(n); !ok || tr.Status != exec.TestPassed {
-			failing = append(failing, n)
+	for _, tc := range res.Tests {
+		if tc.Status != exec.TestPassed {
+			failing = append(failing, tc.Name)
 		}
 	}
 	return failing, nil

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -82,8 +80,7 @@ func (o Outcome) Passed() bool { return o.Verdict == VerdictPassed }
 // same suite, even by concurrent callers. It is safe for concurrent use.
 // Create one with [NewTester].
 type Tester struct {
-	runner exec.Runner
-	limits exec.Limits
+	checker *adapt.Checker
 
 	mu    sync.Mutex
 	cache map[string]*entry
@@ -136,7 +133,7 @@ func NewTester(r exec.Runner, cfg *TesterConfig) *Tester {
 	if c.Limits == (exec.Limits{}) {
 		c.Limits = DefaultLimits
 	}
-	return &Tester{runner: r, limits: c.Limits, cache: map[string]*entry{}}
+	return &Tester{checker: &adapt.Checker{Runner: r, Limits: c.Limits}, cache: map[string]*entry{}}
 }
 
 // Stats returns the counts so far.
@@ -151,7 +148,7 @@ func (t *Tester) Stats() TesterStats {
 // A test failure is an Outcome; the error is for a harness failure (the
 // sandbox, ctx), and such results are not cached.
 func (t *Tester) Test(ctx context.Context, s *Suite, p *transform.Program) (Outcome, error) {
-	if t == nil || t.runner == nil {
+	if t == nil || t.checker == nil || t.checker.Runner == nil {
 		return Outcome{}, errors.New("evolve: Tester has no runner (use NewTester)")
 	}
 	key := s.key() + "/" + p.Hash()
@@ -176,7 +173,7 @@ func (t *Tester) Test(ctx context.Context, s *Suite, p *transform.Program) (Outc
 	t.mu.Unlock()
 
 	start := time.Now()
-	e.out, e.err = t.run(ctx, t.runner, s, p)
+	e.out, e.err = t.run(ctx, s, p)
 	d := time.Since(start)
 	t.mu.Lock()
 	if e.err != nil {
@@ -193,32 +190,25 @@ func (t *Tester) Test(ctx context.Context, s *Suite, p *transform.Program) (Outc
 	return e.out, e.err
 }
 
-// run writes the workspace and runs the driver.
-func (t *Tester) run(ctx context.Context, r exec.Runner, s *Suite, p *transform.Program) (Outcome, error) {
-	dir, err := os.MkdirTemp(stagingDir(), "adaptbench-evolve-")
-	if err != nil {
-		return Outcome{}, fmt.Errorf("evolve: workspace: %w", err)
-	}
-	defer os.RemoveAll(dir)
+// run tests p through an adapt.Checker: p.Main is the target file, the
+// suite's files and p's modules the rest of the workspace.
+func (t *Tester) run(ctx context.Context, s *Suite, p *transform.Program) (Outcome, error) {
+	task := adapt.Task{ID: "evolve", Language: adapt.Python, Framework: s.framework(),
+		Target: adapt.Target{Path: s.Path, Content: string(p.Main)}}
 	seen := map[string]bool{}
 	for _, f := range s.files(p) {
 		if seen[f.Path] {
 			return Outcome{Verdict: VerdictBroken, Detail: fmt.Sprintf("module %q collides with a file of the suite", f.Path)}, nil
 		}
 		seen[f.Path] = true
-		full := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return Outcome{}, fmt.Errorf("evolve: workspace: %w", err)
-		}
-		if err := os.WriteFile(full, []byte(f.Content), 0o644); err != nil {
-			return Outcome{}, fmt.Errorf("evolve: workspace: %w", err)
+		if f.Path != s.Path {
+			task.Files = append(task.Files, f)
 		}
 	}
-	var d exec.Driver = exec.PythonUnittest{}
-	if s.framework() == adapt.FrameworkPytest {
-		d = exec.Pytest{}
+	for _, name := range s.Tests {
+		task.Tests = append(task.Tests, adapt.Test{Name: name})
 	}
-	suite, err := d.Test(ctx, r, exec.TestSpec{Dir: dir, Tests: s.Tests, Limits: t.limits})
+	suite, err := t.checker.Test(ctx, &task, task.Target.Content)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Outcome{}, ctx.Err()
@@ -268,15 +258,3 @@ func clip(s string) string {
 	return s
 }
 
-// stagingDir is where workspaces are written: memory-backed /dev/shm where
-// it is usable (a workspace lives for one test run), else the system's
-// temporary directory.
-var stagingDir = sync.OnceValue(func() string {
-	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
-		if d, err := os.MkdirTemp("/dev/shm", "adaptbench-probe-"); err == nil {
-			os.Remove(d)
-			return "/dev/shm"
-		}
-	}
-	return os.TempDir()
-})

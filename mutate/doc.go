@@ -127,7 +127,7 @@
 //	for _, g := range res.Tasks {
 //		tasks = append(tasks, g.Task)
 //	}
-//	rep, _ := adapt.Evaluate(ctx, tasks, mutate.Answers(model), &adapt.Options{Template: mutate.Prompt, Runner: sb})
+//	rep, _ := adapt.Evaluate(ctx, tasks, model, &adapt.Options{Template: mutate.Prompt, Answer: mutate.Answer, Runner: sb})
 //
 // examples/mutate is this as a program, with the inspection per operator.
 //
@@ -143,8 +143,9 @@
 // operators and the seed; [LabelMutations] the Records (ranges relative
 // to Code and Reference). [Prompt] is the instruction-free template: the
 // snippet, its context and "adapt it", no edit list. A model answers with
-// the adapted snippet; [Answers] wraps it so that adapt.Evaluate gets the
-// function ([SpliceAnswer] puts the snippet in place of F′). Write tasks
+// the adapted snippet; [Answer], as adapt.Options.Answer, gives
+// adapt.Evaluate the function ([SpliceAnswer] puts the snippet in place
+// of F′). Write tasks
 // with adapt.WriteTasks or adapt.SaveFile.
 //
 // # Inspection
@@ -188,7 +189,7 @@
 //   - adapt.Evaluate on one C3 task per operator combination: the
 //     reference passes every one, adapt.Identity fails every one (failed,
 //     compile error or timeout), and a model that answers with F alone
-//     through Answers passes every one; Inspect finds every mutation
+//     through Answer passes every one; Inspect finds every mutation
 //     Reversed in the reference and Unchanged in F′.
 //   - BenchmarkGoMutants (the compile and test steps on the 14 L1
 //     mutants of 4 uuid fragments, one at a time; go test -run '^$'

@@ -178,7 +178,7 @@ func checkTasks(t *testing.T, tasks, some []adapt.Task, r exec.Runner) {
 			t.Errorf("%s: the prompt holds the reference", task.ID)
 		}
 	}
-	opts := &adapt.Options{Template: mutate.Prompt, Runner: r, NoGold: true}
+	opts := &adapt.Options{Template: mutate.Prompt, Runner: r, NoGold: true, Answer: mutate.Answer}
 	for _, tc := range []struct {
 		name   string
 		model  adapt.Model
@@ -188,8 +188,8 @@ func checkTasks(t *testing.T, tasks, some []adapt.Task, r exec.Runner) {
 	}{
 		{"reference", adapt.Reference, tasks, true, "the reference is F in its function"},
 		{"identity", adapt.Identity, tasks, false, "F′ fails a relevant test or does not compile"},
-		{"snippet", mutate.Answers(fragmentModel{}), some, true, "F alone, spliced in place of F′"},
-		{"function", mutate.Answers(adapt.Reference), some, true, "an answer that is the whole function (a bare method in Java) is not spliced again"},
+		{"snippet", fragmentModel{}, some, true, "F alone, spliced in place of F′"},
+		{"function", adapt.Reference, some, true, "an answer that is the whole function (a bare method in Java) is not spliced again"},
 	} {
 		rep, err := adapt.Evaluate(ctx, tc.tasks, tc.model, opts)
 		if err != nil {

@@ -1,7 +1,6 @@
 package mutate
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -217,30 +216,18 @@ func leadIndent(code, snip string) string {
 	return indentAt([]byte(code), i) + snip
 }
 
-// Answers wraps a model whose answers are adapted snippets (what Prompt
-// asks for) so that adapt.Evaluate, which splices functions, can test
-// them: a completion whose code does not define the task's target
-// function has its first code block put in place of F′ in the task's
-// Code, and the function is returned in a fence. Completions that define
-// the function (such as adapt.Reference's and adapt.Identity's) pass
-// unchanged.
-func Answers(m adapt.Model) adapt.Model { return answers{m} }
-
-type answers struct{ m adapt.Model }
-
-func (a answers) Name() string { return a.m.Name() }
-
-func (a answers) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
-	out, err := a.m.Complete(ctx, req)
-	if err != nil || req.Task == nil {
-		return out, err
+// Answer takes the answer to test out of a completion to a mutate task;
+// pass it as adapt.Options.Answer. A model answers Prompt with the adapted
+// snippet: when the completion's code does not define the task's target
+// function, its first code block is put in place of F′ in the task's
+// Code (SpliceAnswer) and that function is the answer. A completion that
+// defines the function (adapt.Reference's, adapt.Identity's) is taken as
+// adapt.Extract takes it.
+func Answer(t *adapt.Task, c adapt.Completion) (adapt.Answer, error) {
+	if code, ok := SpliceAnswer(t, c.Text); ok {
+		return adapt.Answer{Code: code}, nil
 	}
-	for i := range out {
-		if code, ok := SpliceAnswer(req.Task, out[i].Text); ok {
-			out[i].Text = "```" + req.Task.Language + "\n" + code + "\n```\n"
-		}
-	}
-	return out, nil
+	return adapt.Extract(t, c.Text)
 }
 
 // SpliceAnswer returns the task's function with the first code block of

@@ -124,13 +124,12 @@
 // trace; the verdict is on the hidden tests). The prompts render the
 // library as lib==ver (module@version for Go), or by name alone with
 // PromptOptions.NoVersion; [RepairMessages] renders the repair prompt.
-// Run is built on adapt.Evaluate, one call per round: each repair round
-// is an Evaluate over the failed tasks with a template that shows the
-// earlier attempt (read from the completion adapt's report keeps with
-// each sample). With RunOptions.Evaluate.Journal set, the first round
-// journals to that file and repair round r to the same name with
-// ".repair<r>" before the extension, so an interrupted protocol run
-// resumes every round where it stopped. adapt's scoring rules hold: a task
+// Run is one adapt.Evaluate: the protocol's first prompt, then its
+// self-debug rounds as adapt's Repair (a task whose visible tests fail is
+// asked again with its last attempt and the visible tests' trace). With
+// RunOptions.Evaluate.Journal set, every round is journaled in that one
+// file, so an interrupted protocol run resumes where it stopped, in the
+// middle of the repair rounds too. adapt's scoring rules hold: a task
 // whose final answer is a model or infrastructure error (after retries) is
 // unscored ([TaskResult].Unscored) and left out of every rate, never
 // counted as a failure.

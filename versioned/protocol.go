@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
@@ -43,13 +42,10 @@ var Protocols = []*Protocol{Greedy, CoT, SelfDebug}
 
 // RunOptions configures Run. A nil *RunOptions means the defaults.
 type RunOptions struct {
-	// Evaluate is passed to every adapt.Evaluate call (the runner, the
-	// environments, limits, concurrency, progress, journal). Run sets
-	// Samples to 1, Template to the protocol's and K to nil, and skips the
-	// gold check in the repair rounds. With a Journal, the first round
-	// journals to it and repair round r to the same name with ".repair<r>"
-	// before its extension, so that a stopped run resumes every round. A zero Sampling means the
-	// paper's: temperature 0, top_p 0.95.
+	// Evaluate is passed to adapt.Evaluate (the runner, the environments,
+	// limits, concurrency, progress, journal). Run sets Samples to 1, K to
+	// nil, and Template and Repair to the protocol's. A zero Sampling
+	// means the paper's: temperature 0, top_p 0.95.
 	Evaluate adapt.Options
 	// Prompt holds the prompt ablations.
 	Prompt PromptOptions
@@ -101,12 +97,14 @@ type Results struct {
 }
 
 // Run evaluates model on tasks with protocol p and returns per-task
-// verdicts. It is built on adapt.Evaluate: the first round is one
-// Evaluate (with the gold check), each repair round another over the
-// tasks whose visible tests failed, with a template that shows the
-// earlier attempt. Tasks name their visible tests in the visible_tests
-// label (VisibleTests); the hidden tests are the others, or all of them
-// when the task lists no visible tests. Cancelling ctx stops the run.
+// verdicts. It is one adapt.Evaluate (with the gold check): the first
+// prompt is the protocol's, and its repair rounds are adapt's Repair,
+// asked for the tasks whose visible tests fail, with a prompt that shows
+// the last attempt and the visible tests' trace. Tasks name their visible
+// tests in the visible_tests label (VisibleTests); the hidden tests are
+// the others, or all of them when the task lists no visible tests.
+// Cancelling ctx stops the run; with a journal it resumes where it
+// stopped, in the middle of the repair rounds too.
 func Run(ctx context.Context, tasks []adapt.Task, model adapt.Model, p *Protocol, o *RunOptions) (*Results, error) {
 	if p == nil || p.First == nil {
 		return nil, errors.New("versioned: Run needs a protocol with a First template")
@@ -115,19 +113,30 @@ func Run(ctx context.Context, tasks []adapt.Task, model adapt.Model, p *Protocol
 	if o != nil {
 		opts = *o
 	}
-	base := opts.Evaluate
-	base.Samples, base.K = 1, nil
-	journal := base.Journal
-	if base.Sampling.Temperature == 0 && base.Sampling.TopP == 0 && base.Sampling.MaxTokens == 0 && base.Sampling.Seed == nil {
-		base.Sampling.TopP = 0.95
+	eo := opts.Evaluate
+	eo.Samples, eo.K = 1, nil
+	if eo.Sampling.Temperature == 0 && eo.Sampling.TopP == 0 && eo.Sampling.MaxTokens == 0 && eo.Sampling.Seed == nil {
+		eo.Sampling.TopP = 0.95
+	}
+	eo.Template = p.First(opts.Prompt)
+	eo.Repair = nil
+	if p.Repairs > 0 {
+		eo.Repair = &adapt.Repair{
+			Name:   "gitchameleon-self-debug",
+			Rounds: p.Repairs,
+			Retry: func(t *adapt.Task, last adapt.SampleResult) bool {
+				return !testsPassed(last, VisibleTests(t))
+			},
+			Render: func(t *adapt.Task, last adapt.SampleResult) ([]adapt.Message, error) {
+				return RepairMessages(t, Attempt{Code: attemptCode(last), Trace: TopLevelTrace(last, VisibleTests(t))})
+			},
+		}
 	}
 	byID := make(map[string]*adapt.Task, len(tasks))
 	for i := range tasks {
 		byID[tasks[i].ID] = &tasks[i]
 	}
-	first := base
-	first.Template = p.First(opts.Prompt)
-	rep, err := adapt.Evaluate(ctx, tasks, model, &first)
+	rep, err := adapt.Evaluate(ctx, tasks, model, &eo)
 	if err != nil {
 		return nil, err
 	}
@@ -139,64 +148,33 @@ func Run(ctx context.Context, tasks []adapt.Task, model adapt.Model, p *Protocol
 	for _, u := range rep.Unscored {
 		unscored[u.Task] = u.Reason
 	}
-	index := map[string]int{}
 	for _, tr := range rep.PerTask {
 		t := byID[tr.Task]
 		r := TaskResult{Task: tr.Task, Labels: t.Labels, Valid: tr.Valid, Invalid: invalid[tr.Task], Unscored: unscored[tr.Task]}
 		if tr.Valid && len(tr.Samples) > 0 {
-			r.judge(t, tr.Samples[0])
+			s := tr.Samples[0]
+			first := s
+			if len(s.Rounds) > 0 {
+				first = s.Rounds[0]
+			}
+			r.judge(t, first)
 			r.FirstVisible, r.FirstHidden = r.Visible, r.Hidden
-		}
-		index[tr.Task] = len(res.Tasks)
-		res.Tasks = append(res.Tasks, r)
-	}
-	for round := 1; round <= p.Repairs; round++ {
-		attempts := map[string]Attempt{}
-		var retry []adapt.Task
-		for _, r := range res.Tasks {
-			if r.Valid && !r.Visible && r.Unscored == "" {
-				attempts[r.Task] = Attempt{Code: r.Code, Trace: r.Trace}
-				retry = append(retry, *byID[r.Task])
-			}
-		}
-		if len(retry) == 0 {
-			break
-		}
-		rr := base
-		rr.NoGold = true
-		rr.Template = &adapt.Template{
-			Name: "gitchameleon-self-debug",
-			Doc:  "GitChameleon self-debug prompt (Fig. 18)",
-			Render: func(t *adapt.Task) ([]adapt.Message, error) {
-				return RepairMessages(t, attempts[t.ID])
-			},
-		}
-		if journal != "" {
-			ext := filepath.Ext(journal)
-			rr.Journal = fmt.Sprintf("%s.repair%d%s", strings.TrimSuffix(journal, ext), round, ext)
-		}
-		rep, err := adapt.Evaluate(ctx, retry, model, &rr)
-		if err != nil {
-			return nil, err
-		}
-		res.Usage = res.Usage.Add(rep.Usage)
-		for _, tr := range rep.PerTask {
-			if len(tr.Samples) == 0 {
-				continue
-			}
-			r := &res.Tasks[index[tr.Task]]
-			r.judge(byID[tr.Task], tr.Samples[0])
-			r.Repairs = round
-		}
-	}
-	for i := range res.Tasks {
-		r := &res.Tasks[i]
-		if r.Valid {
-			t := byID[r.Task]
+			r.judge(t, s)
+			r.Repairs = len(s.Rounds)
 			r.APIHit, r.APIScored = APIHit(t.Language, r.Code, splitList(t.Labels["api_calls"]), APIHitSkip)
 		}
+		res.Tasks = append(res.Tasks, r)
 	}
 	return res, nil
+}
+
+// attemptCode is the code of an attempt: what was tested, or the
+// completion's text when no code could be taken from it.
+func attemptCode(s adapt.SampleResult) string {
+	if s.Code == "" && s.Completion != nil {
+		return s.Completion.Text
+	}
+	return s.Code
 }
 
 // judge sets the verdicts of r from one sample's result and the
@@ -209,16 +187,9 @@ func (r *TaskResult) judge(t *adapt.Task, s adapt.SampleResult) {
 	if !s.Scored() {
 		r.Unscored = fmt.Sprintf("%s after %d attempts: %s", s.Outcome, s.Attempts, firstLine(s.Detail))
 	}
-	completion := ""
-	if s.Completion != nil {
-		completion = s.Completion.Text
-	}
 	r.Visible = testsPassed(s, visible)
 	r.Hidden = testsPassed(s, hidden)
-	r.Code = completion
-	if a, err := adapt.Extract(t, completion); err == nil {
-		r.Code = a.Code
-	}
+	r.Code = attemptCode(s)
 	r.Trace = ""
 	if !r.Visible {
 		r.Trace = TopLevelTrace(s, visible)

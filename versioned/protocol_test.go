@@ -134,9 +134,6 @@ func TestSelfDebugRepairs(t *testing.T) {
 	if diff := cmp.Diff(j1, j2); diff != "" {
 		t.Errorf("resumed run differs (-want +got):\n%s", diff)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "sd.repair1.jsonl")); err != nil {
-		t.Errorf("the repair round's journal: %v", err)
-	}
 
 	// A model error is unscored, not a failure: left out of the rates.
 	broken := adapt.ModelFunc("broken", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {

@@ -11,8 +11,8 @@
 //
 // -model is "reference", "identity" or "openai" (the OpenAI-compatible
 // endpoint named by OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_MODEL).
-// A model's snippet answers go through mutate.Answers, which splices them
-// into the enclosing function that adapt.Evaluate tests.
+// A model's snippet answers go through mutate.Answer (adapt.Options.Answer),
+// which splices them into the enclosing function that adapt.Evaluate tests.
 package main
 
 import (
@@ -24,7 +24,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/openai"
@@ -102,8 +101,7 @@ func main() {
 	default:
 		log.Fatalf("unknown model %q", *model)
 	}
-	rec := &recorder{m: mutate.Answers(m), got: map[string]string{}}
-	rep, err := adapt.Evaluate(ctx, tasks, rec, &adapt.Options{Template: mutate.Prompt, Runner: sb})
+	rep, err := adapt.Evaluate(ctx, tasks, m, &adapt.Options{Template: mutate.Prompt, Runner: sb, Answer: mutate.Answer})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -118,10 +116,10 @@ func main() {
 		t := byID[tr.Task]
 		for _, s := range tr.Samples {
 			passed := s.Outcome == adapt.OutcomePassed
-			code, ok := rec.function(t)
 			in := mutate.Inspection{}
-			if ok {
-				if in, err = mutate.Inspect(t, code); err != nil {
+			if s.Code != "" {
+				// The function that was tested, the snippet spliced in.
+				if in, err = mutate.Inspect(t, strings.TrimRight(s.Code, "\n")); err != nil {
 					log.Fatal(err)
 				}
 			}
@@ -161,37 +159,3 @@ func main() {
 	}
 }
 
-// recorder keeps each task's last completion, as the function the
-// splice produced, for the inspection.
-type recorder struct {
-	m   adapt.Model
-	mu  sync.Mutex
-	got map[string]string
-}
-
-func (r *recorder) Name() string { return r.m.Name() }
-
-func (r *recorder) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
-	out, err := r.m.Complete(ctx, req)
-	if err == nil && len(out) > 0 && req.Task != nil {
-		r.mu.Lock()
-		r.got[req.Task.ID] = out[0].Text
-		r.mu.Unlock()
-	}
-	return out, err
-}
-
-// function returns the target function of the task's recorded answer.
-func (r *recorder) function(t *adapt.Task) (string, bool) {
-	r.mu.Lock()
-	text, ok := r.got[t.ID]
-	r.mu.Unlock()
-	if !ok {
-		return "", false
-	}
-	a, err := adapt.Extract(t, text)
-	if err != nil {
-		return "", false
-	}
-	return strings.TrimRight(a.Code, "\n"), true
-}
