@@ -257,4 +257,3 @@ func clip(s string) string {
 	}
 	return s
 }
-

@@ -158,4 +158,3 @@ func main() {
 		fmt.Printf("%-40s %7d %7d %9d %12d %5d/%-3d\n", k, r.n, r.passed, r.restored, r.alternative, r.reversed, r.mutations)
 	}
 }
-
