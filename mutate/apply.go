@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
@@ -253,87 +254,24 @@ func Compose(picks []Pick, rng *rand.Rand) (*Composite, error) {
 	return c, nil
 }
 
-// Stage names a step of the validity funnel. The package counts
-// StageSite, StageApplied and StageParsed; later steps (compile, test)
-// add their own.
-type Stage string
-
+// The stages of mutate's validity funnel (an adapt.Funnel grouped by
+// operator combination) that a mutant reaches on its own; the pipeline
+// adds StageCompiled, StageUnresolved and StageDetected.
 const (
-	StageSite    Stage = "site"    // a site was found and the operator run
-	StageApplied Stage = "applied" // the edits were valid and changed the source
-	StageParsed  Stage = "parsed"  // F′ re-parsed without errors
+	StageSite    = "site"    // a site was found and the operator run
+	StageApplied = "applied" // the edits were valid and changed the source
+	StageParsed  = "parsed"  // F′ re-parsed without errors
 )
 
-// A Funnel counts, per operator, how many mutants reached each stage. The
-// zero Funnel is ready to use; it is not safe for concurrent use.
-type Funnel struct {
-	counts map[string]map[Stage]int
-	stages []Stage
-	ops    []string
-}
-
-// Add counts one mutant of op reaching stage.
-func (f *Funnel) Add(op string, stage Stage) {
-	if f.counts == nil {
-		f.counts = map[string]map[Stage]int{}
-	}
-	c := f.counts[op]
-	if c == nil {
-		c = map[Stage]int{}
-		f.counts[op] = c
-		f.ops = append(f.ops, op)
-	}
-	if !slices.Contains(f.stages, stage) {
-		f.stages = append(f.stages, stage)
-	}
-	c[stage]++
-}
-
-// AddMutant counts m: StageSite always, then StageApplied and StageParsed
-// as far as m got.
-func (f *Funnel) AddMutant(m *Mutant) {
+// CountMutant counts m in f under its operator: StageSite always, then
+// StageApplied and StageParsed as far as m got.
+func CountMutant(f *adapt.Funnel, m *Mutant) {
 	op := m.Record.Operator
-	f.Add(op, StageSite)
+	f.Add(op, StageSite, 1)
 	if m.Status == StatusOK || m.Status == StatusSyntax {
-		f.Add(op, StageApplied)
+		f.Add(op, StageApplied, 1)
 	}
 	if m.Status == StatusOK {
-		f.Add(op, StageParsed)
+		f.Add(op, StageParsed, 1)
 	}
-}
-
-// declare fixes the order of stages before any is counted.
-func (f *Funnel) declare(stages ...Stage) {
-	for _, s := range stages {
-		if !slices.Contains(f.stages, s) {
-			f.stages = append(f.stages, s)
-		}
-	}
-}
-
-// Count returns how many mutants of op reached stage.
-func (f *Funnel) Count(op string, stage Stage) int { return f.counts[op][stage] }
-
-// Ops returns the operators counted, in first-seen order.
-func (f *Funnel) Ops() []string { return slices.Clone(f.ops) }
-
-// Stages returns the stages counted, in first-seen order.
-func (f *Funnel) Stages() []Stage { return slices.Clone(f.stages) }
-
-// String formats the funnel as a table, one operator a line.
-func (f *Funnel) String() string {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "%-10s", "operator")
-	for _, s := range f.stages {
-		fmt.Fprintf(&b, " %8s", s)
-	}
-	b.WriteByte('\n')
-	for _, op := range f.ops {
-		fmt.Fprintf(&b, "%-10s", op)
-		for _, s := range f.stages {
-			fmt.Fprintf(&b, " %8d", f.counts[op][s])
-		}
-		b.WriteByte('\n')
-	}
-	return b.String()
 }

@@ -114,15 +114,17 @@
 //     compiler detects it; [RequireCompile] discards it.
 //  5. Tasks: each valid mutant becomes one adapt.Task per context level.
 //
-// The [Funnel] counts per operator combination how many mutants reached
-// each [Stage] (site, applied, parsed, compiled, unresolved, detected);
+// Result.Funnel (an adapt.Funnel) counts per operator combination how many
+// mutants reached each stage (site, applied, parsed, compiled, unresolved,
+// detected);
 // [Result.Gates] gives the pilot gates over the L1 mutants.
 //
 //	sb, _ := exec.NewSandbox(nil)
 //	proj, _ := mutate.OpenGoModule(dir, sb, nil) // or mutate.OpenMaven(ctx, dir, sb, nil)
 //	defer proj.Close()
 //	res, _ := mutate.Generate(ctx, proj, &mutate.Config{Seed: 1, Levels: []mutate.Level{mutate.L1, mutate.L2}})
-//	fmt.Print(res.Funnel.String(), res.Gates())
+//	res.Funnel.WriteTable(os.Stdout)
+//	fmt.Print(res.Gates())
 //	var tasks []adapt.Task
 //	for _, g := range res.Tasks {
 //		tasks = append(tasks, g.Task)
@@ -160,9 +162,10 @@
 //
 // # Funnel
 //
-// A [Funnel] counts per operator how many mutants reached each [Stage].
-// [Funnel.AddMutant] counts sites, applied edits and parsed mutants; the
-// pipeline adds compiled, unresolved and detected.
+// The funnel is an adapt.Funnel, the type every generator counts with,
+// grouped by operator. [CountMutant] counts sites, applied edits and
+// parsed mutants ([StageSite], [StageApplied], [StageParsed]); the pipeline
+// adds [StageCompiled], [StageUnresolved] and [StageDetected].
 //
 // # Measured
 //
@@ -205,8 +208,8 @@
 // # Stability
 //
 // Site order, choices and therefore the mutant for a given seed may change
-// between versions as operators improve; the text of [Funnel.String] is for
-// people, not programs, and so is [Gates.String]. The task labels, the
+// between versions as operators improve; the funnel's table is for people,
+// not programs, and so is [Gates.String]. The task labels, the
 // prompt's wording (named by [PromptVersion]) and the Reason, Verdict and
 // Class text forms are stable within a PromptVersion.
 package mutate

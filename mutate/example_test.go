@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
 
+	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/mutate"
 )
 
@@ -28,26 +30,27 @@ func Clamp(v, lo, hi int) int {
 	f := &frags[0]
 	fmt.Println(f.Kind, f.Stmts, f.Identifiers)
 
-	var funnel mutate.Funnel
+	var funnel adapt.Funnel
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, site := range mutate.ModifyLogic.Sites(f) {
 		m, err := mutate.Mutate(mutate.ModifyLogic, site, rng)
 		if err != nil {
 			panic(err)
 		}
-		funnel.AddMutant(m)
+		mutate.CountMutant(&funnel, m)
 		c := m.Record.Changes[0]
 		back, _ := mutate.Revert(m.Src, []mutate.Record{m.Record})
 		fmt.Printf("%s %s: %q -> %q at %v, reverts: %t\n",
 			m.Status, m.Record.NodeKind, c.Old, c.New, c.Mut, bytes.Equal(back, src))
 	}
-	fmt.Print(funnel.String())
+	funnel.WriteTable(os.Stdout)
 	// Output:
 	// method_body 3 [hi lo v]
 	// ok binary_expression: "<" -> "<=" at {49 51}, reverts: true
 	// ok binary_expression: ">" -> ">=" at {77 79}, reverts: true
-	// operator       site  applied   parsed
-	// modifylogic        2        2        2
+	// | group | site | applied | parsed |
+	// |---|---:|---:|---:|
+	// | modifylogic | 2 | 2 | 2 |
 }
 
 func ExampleApply() {

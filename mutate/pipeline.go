@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
@@ -107,9 +108,9 @@ func (r Reason) MarshalText() ([]byte, error) {
 
 // Funnel stages added by the pipeline after StageParsed.
 const (
-	StageCompiled   Stage = "compiled"   // the project compiled with F′
-	StageUnresolved Stage = "unresolved" // did not compile, kept by AllowUnresolved
-	StageDetected   Stage = "detected"   // a relevant test failed, or AllowUnresolved kept it: a valid task
+	StageCompiled   = "compiled"   // the project compiled with F′
+	StageUnresolved = "unresolved" // did not compile, kept by AllowUnresolved
+	StageDetected   = "detected"   // a relevant test failed, or AllowUnresolved kept it: a valid task
 )
 
 // Config configures Generate. The zero value is ready to use.
@@ -188,7 +189,7 @@ type Result struct {
 	// Candidates are every mutant considered, in a deterministic order.
 	Candidates []*Candidate
 	// Funnel counts the stages per operator combination.
-	Funnel Funnel
+	Funnel adapt.Funnel
 	// Tasks are the tasks of the valid candidates, one per context level.
 	Tasks []Generated
 	// BuildTime, TestTime and Total are the wall times spent building, in
@@ -436,7 +437,7 @@ func Generate(ctx context.Context, p Project, cfg *Config) (*Result, error) {
 	}
 	res.Total = time.Since(start)
 
-	res.Funnel.declare(StageSite, StageApplied, StageParsed, StageCompiled, StageUnresolved, StageDetected)
+	res.Funnel.Declare(StageSite, StageApplied, StageParsed, StageCompiled, StageUnresolved, StageDetected)
 	for _, cand := range res.Candidates {
 		countCandidate(&res.Funnel, cand)
 		if !cand.Valid() {
@@ -642,26 +643,26 @@ func atoi(s string) int {
 }
 
 // countCandidate adds a candidate to the funnel.
-func countCandidate(f *Funnel, c *Candidate) {
+func countCandidate(f *adapt.Funnel, c *Candidate) {
 	k := c.Key()
-	f.Add(k, StageSite)
+	f.Add(k, StageSite, 1)
 	if c.Reason == ReasonNoEdit || c.Reason == ReasonOverlap {
 		return
 	}
-	f.Add(k, StageApplied)
+	f.Add(k, StageApplied, 1)
 	if c.Reason == ReasonParse {
 		return
 	}
-	f.Add(k, StageParsed)
+	f.Add(k, StageParsed, 1)
 	switch {
 	case c.Unresolved:
-		f.Add(k, StageUnresolved)
+		f.Add(k, StageUnresolved, 1)
 	case c.Reason == ReasonCompile || c.Reason == ReasonInfra:
 		return
 	default:
-		f.Add(k, StageCompiled)
+		f.Add(k, StageCompiled, 1)
 	}
 	if c.Valid() {
-		f.Add(k, StageDetected)
+		f.Add(k, StageDetected, 1)
 	}
 }

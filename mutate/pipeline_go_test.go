@@ -74,7 +74,7 @@ func TestGoModuleReal(t *testing.T) {
 	t.Logf("%s@%s: %d tests, %d stable, flaky %v; fragments %d, covered %d, sampled %d; %d candidates, %d tasks in %v (build %v, tests %v)",
 		realModule, realVersion, len(res.Tests), len(res.Stable), res.Flaky, res.Fragments, res.Covered, res.Sampled,
 		len(res.Candidates), len(res.Tasks), time.Since(start).Round(time.Millisecond), res.BuildTime.Round(time.Millisecond), res.TestTime.Round(time.Millisecond))
-	t.Logf("funnel:\n%s", res.Funnel.String())
+	res.Funnel.WriteTable(t.Output())
 	g := res.Gates()
 	t.Logf("gates:\n%s", g)
 

@@ -49,7 +49,7 @@ func TestMavenProject(t *testing.T) {
 	t.Logf("%d tests, %d stable, flaky %v; fragments %d, covered %d, sampled %d; %d candidates, %d tasks in %v (build %v, tests %v)",
 		len(res.Tests), len(res.Stable), res.Flaky, res.Fragments, res.Covered, res.Sampled,
 		len(res.Candidates), len(res.Tasks), time.Since(start).Round(time.Millisecond), res.BuildTime.Round(time.Millisecond), res.TestTime.Round(time.Millisecond))
-	t.Logf("funnel:\n%s", res.Funnel.String())
+	res.Funnel.WriteTable(t.Output())
 	g := res.Gates()
 	t.Logf("gates:\n%s", g)
 	if len(res.Tests) != 11 || len(res.Stable) != 11 {

@@ -69,8 +69,12 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%d tests (%d stable, flaky %v); %d fragments, %d covered, %d sampled\n\n%s\n%s\n",
-		len(res.Tests), len(res.Stable), res.Flaky, res.Fragments, res.Covered, res.Sampled, res.Funnel.String(), res.Gates())
+	fmt.Printf("%d tests (%d stable, flaky %v); %d fragments, %d covered, %d sampled\n\n",
+		len(res.Tests), len(res.Stable), res.Flaky, res.Fragments, res.Covered, res.Sampled)
+	if err := res.Funnel.WriteTable(os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("\n%s\n", res.Gates())
 	tasks := make([]adapt.Task, len(res.Tasks))
 	for i, g := range res.Tasks {
 		tasks[i] = g.Task

@@ -1,0 +1,135 @@
+package adapt
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Funnel counts, for each group of a generator's candidates (an operator,
+// a rule, a subject), how many reached each stage of its pipeline: the
+// validity funnel every generator reports. Groups and stages keep the
+// order they were first declared or counted in, so a funnel prints the
+// same way every time. The zero Funnel is ready to use; it is not safe
+// for concurrent use.
+type Funnel struct {
+	stages []string
+	groups []string
+	counts map[string]map[string]int
+}
+
+// Declare fixes the order of stages before any is counted.
+func (f *Funnel) Declare(stages ...string) {
+	for _, s := range stages {
+		if !slices.Contains(f.stages, s) {
+			f.stages = append(f.stages, s)
+		}
+	}
+}
+
+// Add counts n candidates of group reaching stage.
+func (f *Funnel) Add(group, stage string, n int) {
+	if f.counts == nil {
+		f.counts = map[string]map[string]int{}
+	}
+	c := f.counts[group]
+	if c == nil {
+		c = map[string]int{}
+		f.counts[group] = c
+		f.groups = append(f.groups, group)
+	}
+	f.Declare(stage)
+	c[stage] += n
+}
+
+// Count returns how many candidates of group reached stage.
+func (f *Funnel) Count(group, stage string) int { return f.counts[group][stage] }
+
+// Total returns how many candidates of every group reached stage.
+func (f *Funnel) Total(stage string) int {
+	n := 0
+	for _, c := range f.counts {
+		n += c[stage]
+	}
+	return n
+}
+
+// Groups returns the groups counted, in first-seen order.
+func (f *Funnel) Groups() []string { return slices.Clone(f.groups) }
+
+// Stages returns the stages, in declared or first-seen order.
+func (f *Funnel) Stages() []string { return slices.Clone(f.stages) }
+
+// WriteTable writes the funnel as a Markdown table: a row per group, a
+// column per stage, and a total row when there is more than one group.
+func (f *Funnel) WriteTable(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("| group |")
+	for _, s := range f.stages {
+		b.WriteString(" " + s + " |")
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---:|", len(f.stages)) + "\n")
+	row := func(name string, count func(string) int) {
+		b.WriteString("| " + name + " |")
+		for _, s := range f.stages {
+			fmt.Fprintf(&b, " %d |", count(s))
+		}
+		b.WriteByte('\n')
+	}
+	for _, g := range f.groups {
+		row(g, func(s string) int { return f.Count(g, s) })
+	}
+	if len(f.groups) > 1 {
+		row("total", f.Total)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+type funnelJSON struct {
+	Stages []string          `json:"stages"`
+	Groups []funnelGroupJSON `json:"groups"`
+}
+
+type funnelGroupJSON struct {
+	Name   string `json:"name"`
+	Counts []int  `json:"counts"` // one per stage
+}
+
+// MarshalJSON writes the stages and, per group, its counts in stage
+// order.
+func (f Funnel) MarshalJSON() ([]byte, error) {
+	out := funnelJSON{Stages: f.Stages(), Groups: []funnelGroupJSON{}}
+	if out.Stages == nil {
+		out.Stages = []string{}
+	}
+	for _, g := range f.groups {
+		fg := funnelGroupJSON{Name: g, Counts: make([]int, len(f.stages))}
+		for i, s := range f.stages {
+			fg.Counts[i] = f.Count(g, s)
+		}
+		out.Groups = append(out.Groups, fg)
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (f *Funnel) UnmarshalJSON(b []byte) error {
+	var in funnelJSON
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	*f = Funnel{}
+	f.Declare(in.Stages...)
+	for _, g := range in.Groups {
+		if len(g.Counts) != len(in.Stages) {
+			return fmt.Errorf("adapt: funnel group %q has %d counts for %d stages", g.Name, len(g.Counts), len(in.Stages))
+		}
+		for i, n := range g.Counts {
+			f.Add(g.Name, in.Stages[i], n)
+		}
+	}
+	return nil
+}
