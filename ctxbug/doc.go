@@ -82,8 +82,9 @@
 //  4. clean: drop empty outputs, then duplicates (same generator, same
 //     method, same tokens, from any rule).
 //
-// Each [Candidate] keeps its [Stage] and reason, and [Funnel] counts every
-// stage per generator and rule (the paper's Fig. 5; [WriteFunnel]).
+// Each [Candidate] keeps its [Stage] and reason, and Identification.Funnel
+// (an adapt.Funnel) counts the candidates left after every stage per
+// generator and rule (the paper's Fig. 5; Funnel.WriteTable).
 // Tokens are compared as tree-sitter leaves joined by one space: white
 // space and layout never matter; quote style, spelling and order do (so
 // "a+b" for "b+a" is a change, as in the paper's exact match).

@@ -2,120 +2,86 @@ package ctxbug
 
 import (
 	"cmp"
-	"fmt"
-	"io"
 	"slices"
-	"strings"
+
+	"github.com/adaptbench/adaptbench/adapt"
 )
 
-// Funnel counts the candidates of one generator and one rule through the
-// identification stages (the paper's Fig. 5).
-type Funnel struct {
-	Generator string `json:"generator"`
-	Rule      string `json:"rule"`
-	// Task is the rule's adaptation task.
-	Task string `json:"task"`
-	// Candidates counts the variants generated.
-	Candidates int `json:"candidates"`
-	// Dropped counts the candidates dropped at each stage.
-	Dropped map[Stage]int `json:"dropped"`
-	// Kept counts the instances.
-	Kept int `json:"kept"`
-}
+// StageGenerated is the first stage of the identification funnel: the
+// variants a generator returned. The other stages are named by Stage's
+// text forms; a candidate counts in every stage it got through.
+const StageGenerated = "generated"
 
-// Left returns how many candidates are left after stage s.
-func (f *Funnel) Left(s Stage) int {
-	n := f.Candidates
-	for _, t := range Stages {
-		if t > s {
-			break
-		}
-		n -= f.Dropped[t]
+// funnelGroup names a funnel group: "generator/rule", and for IsoBugs
+// "generator/isobug/task".
+func funnelGroup(c *Candidate) string {
+	g := c.Generator + "/" + c.Job.Rule
+	if c.Job.Task != "" && c.Job.Rule == IsoRule {
+		g += "/" + c.Job.Task
 	}
-	return n
+	return g
 }
 
-// funnel counts cands by generator (in order of first appearance), rule
-// (in the order of Suite, other rules after it, IsoRule last) and, for
-// IsoBugs, adaptation task.
-func funnel(cands []*Candidate) []*Funnel {
-	var out []*Funnel
-	idx := map[string]*Funnel{}
+// funnel counts cands through the identification stages (the paper's
+// Fig. 5), grouped by generator (in order of first appearance), rule (in
+// the order of Suite, other rules after it, IsoRule last) and, for
+// IsoBugs, adaptation task. Each stage counts the candidates left after
+// it; StageKept the instances.
+func funnel(cands []*Candidate) adapt.Funnel {
 	gens := map[string]int{}
+	type group struct {
+		name  string
+		first *Candidate
+		cands []*Candidate
+	}
+	var groups []*group
+	idx := map[string]*group{}
 	for _, c := range cands {
 		if _, ok := gens[c.Generator]; !ok {
 			gens[c.Generator] = len(gens)
 		}
-		key := c.Generator + "\x00" + c.Job.Rule + "\x00" + c.Job.Task
-		f := idx[key]
-		if f == nil {
-			f = &Funnel{Generator: c.Generator, Rule: c.Job.Rule, Task: c.Job.Task, Dropped: map[Stage]int{}}
-			idx[key] = f
-			out = append(out, f)
+		k := funnelGroup(c)
+		g := idx[k]
+		if g == nil {
+			g = &group{name: k, first: c}
+			idx[k] = g
+			groups = append(groups, g)
 		}
-		f.Candidates++
-		if c.Stage == StageKept {
-			f.Kept++
-		} else {
-			f.Dropped[c.Stage]++
-		}
+		g.cands = append(g.cands, c)
 	}
-	rank := func(f *Funnel) [3]int {
+	rank := func(c *Candidate) [3]int {
 		r := len(Suite)
 		for i, s := range Suite {
-			if s.Name == f.Rule {
+			if s.Name == c.Job.Rule {
 				r = i
 			}
 		}
-		if f.Rule == IsoRule {
+		if c.Job.Rule == IsoRule {
 			r = len(Suite) + 1
 		}
-		t := slices.Index(AdaptTasks, f.Task)
-		return [3]int{gens[f.Generator], r, t}
+		return [3]int{gens[c.Generator], r, slices.Index(AdaptTasks, c.Job.Task)}
 	}
-	slices.SortStableFunc(out, func(a, b *Funnel) int {
-		ra, rb := rank(a), rank(b)
+	slices.SortStableFunc(groups, func(a, b *group) int {
+		ra, rb := rank(a.first), rank(b.first)
 		return cmp.Or(cmp.Compare(ra[0], rb[0]), cmp.Compare(ra[1], rb[1]), cmp.Compare(ra[2], rb[2]))
 	})
-	return out
-}
-
-// WriteFunnel writes funnels as a Markdown table: per generator and rule,
-// the candidates left after each stage, and a total per generator.
-func WriteFunnel(w io.Writer, fs []*Funnel) error {
-	var b strings.Builder
-	b.WriteString("| generator | rule | task | generated |")
-	for _, s := range Stages[:len(Stages)-1] {
-		fmt.Fprintf(&b, " %s |", s)
+	var f adapt.Funnel
+	f.Declare(StageGenerated)
+	for _, s := range Stages {
+		f.Declare(s.String())
 	}
-	b.WriteString("\n|---|---|---|---|")
-	for range Stages[:len(Stages)-1] {
-		b.WriteString("---|")
-	}
-	b.WriteString("\n")
-	row := func(f *Funnel) {
-		fmt.Fprintf(&b, "| %s | %s | %s | %d |", f.Generator, f.Rule, f.Task, f.Candidates)
-		for _, s := range Stages[:len(Stages)-1] {
-			fmt.Fprintf(&b, " %d |", f.Left(s))
-		}
-		b.WriteString("\n")
-	}
-	var total *Funnel
-	for i, f := range fs {
-		row(f)
-		if total == nil {
-			total = &Funnel{Generator: f.Generator, Rule: "all", Dropped: map[Stage]int{}}
-		}
-		total.Candidates += f.Candidates
-		total.Kept += f.Kept
-		for s, n := range f.Dropped {
-			total.Dropped[s] += n
-		}
-		if i+1 == len(fs) || fs[i+1].Generator != f.Generator {
-			row(total)
-			total = nil
+	for _, g := range groups {
+		f.Add(g.name, StageGenerated, len(g.cands))
+		for _, s := range Stages {
+			left := 0
+			for _, c := range g.cands {
+				// A candidate dropped at a stage is not left after it.
+				if c.Stage > s || c.Stage == StageKept {
+					left++
+				}
+			}
+			f.Add(g.name, s.String(), left)
 		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return f
 }

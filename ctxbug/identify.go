@@ -43,7 +43,7 @@ type Identification struct {
 	Instances []*Instance
 	// Funnel counts the candidates of each generator and rule through the
 	// stages, in order of first appearance.
-	Funnel []*Funnel
+	Funnel adapt.Funnel
 }
 
 // Identify runs the paper's identification (§2.4) on every candidate,

@@ -137,12 +137,12 @@ func TestIdentify(t *testing.T) {
 		t.Errorf("failing tests (-want +got):\n%s", diff)
 	}
 	f := id.Funnel
-	if len(f) != 1 {
-		t.Fatalf("%d funnel rows, want 1", len(f))
+	if diff := cmp.Diff([]string{"scripted/operator"}, f.Groups()); diff != "" {
+		t.Fatalf("funnel groups (-want +got):\n%s", diff)
 	}
 	left := map[ctxbug.Stage]int{}
 	for _, s := range ctxbug.Stages[:len(ctxbug.Stages)-1] {
-		left[s] = f[0].Left(s)
+		left[s] = f.Count("scripted/operator", s.String())
 	}
 	wantLeft := map[ctxbug.Stage]int{
 		ctxbug.StageModel: 7, ctxbug.StageReference: 7, ctxbug.StageDeobfuscate: 6, ctxbug.StageHarness: 6, ctxbug.StageTests: 5,
@@ -151,8 +151,8 @@ func TestIdentify(t *testing.T) {
 	if diff := cmp.Diff(wantLeft, left); diff != "" {
 		t.Errorf("funnel, left after each stage (-want +got):\n%s", diff)
 	}
-	if f[0].Candidates != 8 || f[0].Kept != 1 || f[0].Rule != "operator" || f[0].Task != "functionality" {
-		t.Errorf("funnel row %+v", f[0])
+	if g, k := f.Count("scripted/operator", ctxbug.StageGenerated), f.Count("scripted/operator", ctxbug.StageKept.String()); g != 8 || k != 1 {
+		t.Errorf("funnel: %d generated, %d kept; want 8 and 1", g, k)
 	}
 }
 

@@ -139,8 +139,8 @@ func main() {
 		log.Fatal(err)
 	}
 	fmt.Printf("\n## CtxBug identification (%d candidates, %d instances, %v)\n\n", len(cands), len(id.Instances), time.Since(start).Round(time.Second))
-	must(ctxbug.WriteFunnel(os.Stdout, id.Funnel))
-	must(writeWith(filepath.Join(*out, "funnel.md"), func(w io.Writer) error { return ctxbug.WriteFunnel(w, id.Funnel) }))
+	must(id.Funnel.WriteTable(os.Stdout))
+	must(writeWith(filepath.Join(*out, "funnel.md"), id.Funnel.WriteTable))
 	must(writeWith(filepath.Join(*out, "instances.jsonl"), func(w io.Writer) error { return ctxbug.WriteInstances(w, id.Instances) }))
 
 	// Step 4: IsoBugs at the same locations, by the same generator.
@@ -161,7 +161,7 @@ func main() {
 	}
 	must(writeRecorded(filepath.Join(*out, "generations.jsonl"), append(cands, isoCands...)))
 	fmt.Printf("\n## IsoBug identification (%d candidates, %d instances)\n\n", len(isoCands), len(iso.Instances))
-	must(ctxbug.WriteFunnel(os.Stdout, iso.Funnel))
+	must(iso.Funnel.WriteTable(os.Stdout))
 	must(writeWith(filepath.Join(*out, "iso_instances.jsonl"), func(w io.Writer) error { return ctxbug.WriteInstances(w, iso.Instances) }))
 
 	// Step 5: the benchmark, and the tested models on it.
