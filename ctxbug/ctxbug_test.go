@@ -91,7 +91,7 @@ func dataFile(t testing.TB) string { return shareddata.Path(t, "classeval/ClassE
 // TestClassEval perturbs all 410 ClassEval reference methods: every one
 // parses, gets templates, and every template obfuscates and round-trips.
 func TestClassEval(t *testing.T) {
-	classes, err := classeval.LoadFile(dataFile(t))
+	classes, err := classeval.ReadFile(dataFile(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestClassEval(t *testing.T) {
 // template counts per rule are this implementation's answer to the
 // paper's 3,527 (see doc.go for why they differ).
 func TestJobsClassEval(t *testing.T) {
-	classes, err := classeval.LoadFile(dataFile(t))
+	classes, err := classeval.ReadFile(dataFile(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func TestMain(m *testing.M) { exectest.Main(m) }
 // these tests in ClassEval's format.
 func fixtureBases(t *testing.T) []*ctxbug.Base {
 	t.Helper()
-	classes, err := classeval.LoadFile("testdata/bits.json")
+	classes, err := classeval.ReadFile("testdata/bits.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 // program's tests.
 func TestClassEval(t *testing.T) {
 	suite(t)
-	classes, err := classeval.LoadFile(shareddata.Path(t, "classeval/ClassEval_data.json"))
+	classes, err := classeval.ReadFile(shareddata.Path(t, "classeval/ClassEval_data.json"))
 	require.NoError(t, err)
 	n := 2
 	if testing.Short() {

@@ -60,7 +60,7 @@ func TestAPIHitReferences(t *testing.T) {
 	}
 
 	dir := dataDir(t)
-	ps, err := versioned.LoadFile(filepath.Join(dir, "dataset.jsonl"))
+	ps, err := versioned.ReadFile(filepath.Join(dir, "dataset.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

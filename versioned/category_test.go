@@ -10,7 +10,7 @@ import (
 )
 
 func TestCategories(t *testing.T) {
-	ps, err := versioned.LoadFile(filepath.Join(dataDir(t), "dataset.jsonl"))
+	ps, err := versioned.ReadFile(filepath.Join(dataDir(t), "dataset.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ func dataDir(t *testing.T) string { return shareddata.Path(t, "gitchameleon") }
 
 func TestDataset(t *testing.T) {
 	dir := dataDir(t)
-	ps, err := versioned.LoadFile(filepath.Join(dir, "dataset.jsonl"))
+	ps, err := versioned.ReadFile(filepath.Join(dir, "dataset.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestDataset(t *testing.T) {
 		t.Errorf("missing ids %v, want [81 235 236]", missing)
 	}
 
-	sols, err := versioned.LoadSolutionsFile(filepath.Join(dir, "ground_truth_solutions.jsonl"))
+	sols, err := versioned.ReadSolutionsFile(filepath.Join(dir, "ground_truth_solutions.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

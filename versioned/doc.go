@@ -12,7 +12,7 @@
 //
 // # Problems
 //
-// [Read] and [LoadFile] read dataset.jsonl as published: the 0/1/"0"/"1"
+// [Read] and [ReadFile] read dataset.jsonl as published: the 0/1/"0"/"1"
 // fields become a [Flag], extra_dependencies is optional, and every key,
 // known or not, is kept in [Problem.Raw]. [ReadSolutions] reads solution
 // files ({"example_id", "answer"}, with "solution" and "output" accepted as

@@ -190,8 +190,8 @@ func ReadSolutions(r io.Reader, name string) ([]Solution, error) {
 	return out, err
 }
 
-// LoadFile reads a dataset.jsonl file.
-func LoadFile(path string) ([]Problem, error) {
+// ReadFile reads a dataset.jsonl file.
+func ReadFile(path string) ([]Problem, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("versioned: %w", err)
@@ -200,8 +200,8 @@ func LoadFile(path string) ([]Problem, error) {
 	return Read(f, path)
 }
 
-// LoadSolutionsFile reads a solution file.
-func LoadSolutionsFile(path string) ([]Solution, error) {
+// ReadSolutionsFile reads a solution file.
+func ReadSolutionsFile(path string) ([]Solution, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("versioned: %w", err)
@@ -213,7 +213,7 @@ func LoadSolutionsFile(path string) ([]Solution, error) {
 // LoadDir reads dataset.jsonl from dir (the layout of the published
 // dataset directory) into tasks.
 func LoadDir(dir string) ([]adapt.Task, error) {
-	ps, err := LoadFile(filepath.Join(dir, "dataset.jsonl"))
+	ps, err := ReadFile(filepath.Join(dir, "dataset.jsonl"))
 	if err != nil {
 		return nil, err
 	}

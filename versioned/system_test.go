@@ -36,7 +36,7 @@ func TestSystemDataset(t *testing.T) {
 	}
 	sb := exectest.Sandbox(t)
 
-	ps, err := versioned.LoadFile(filepath.Join(dir, "dataset.jsonl"))
+	ps, err := versioned.ReadFile(filepath.Join(dir, "dataset.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestSystemDataset(t *testing.T) {
 	}
 
 	// The ground-truth solution file, scored as a model, passes too.
-	sols, err := versioned.LoadSolutionsFile(filepath.Join(dir, "ground_truth_solutions.jsonl"))
+	sols, err := versioned.ReadSolutionsFile(filepath.Join(dir, "ground_truth_solutions.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestSystemAllLibraries(t *testing.T) {
 	}
 	ctx := context.Background()
 	sys := &versioned.Cache{Dir: cacheDir(t), Builder: &versioned.System{}}
-	ps, err := versioned.LoadFile(filepath.Join(dir, "dataset.jsonl"))
+	ps, err := versioned.ReadFile(filepath.Join(dir, "dataset.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestSystemAllLibraries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sols, err := versioned.LoadSolutionsFile(filepath.Join(dir, "ground_truth_solutions.jsonl"))
+	sols, err := versioned.ReadSolutionsFile(filepath.Join(dir, "ground_truth_solutions.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

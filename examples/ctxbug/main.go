@@ -74,7 +74,7 @@ func main() {
 		log.Fatal(err)
 	}
 
-	classes, err := classeval.LoadFile(*data)
+	classes, err := classeval.ReadFile(*data)
 	if err != nil {
 		log.Fatal(err)
 	}

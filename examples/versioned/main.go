@@ -195,7 +195,7 @@ func builderDir(b versioned.Builder) string {
 
 func pickModel(name, openaiModel, solutions string) (adapt.Model, error) {
 	if solutions != "" {
-		sols, err := versioned.LoadSolutionsFile(solutions)
+		sols, err := versioned.ReadSolutionsFile(solutions)
 		if err != nil {
 			return nil, err
 		}

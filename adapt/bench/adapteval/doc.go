@@ -31,7 +31,7 @@
 // method of the class is a test of the task, named
 // "<module>.<Class>.<method>" as the unittest driver reports it; a test
 // listed in an adaptation's associated_tests checks that adaptation, and
-// the others are function-level. [LoadMetadata] reads metadata.json alone,
+// the others are function-level. [ReadMetadata] reads metadata.json alone,
 // with the descriptions of task_descriptions.jsonl when that digest is
 // there (adaptbench's shared data has no snippets, tests or context files).
 //

@@ -91,8 +91,8 @@ func ExampleTypeByLabel() {
 	// Insert Call (Ins_Call, LC): 22 of 227
 }
 
-func ExampleLoadMetadata() {
-	recs, rep, err := adapteval.LoadMetadata(os.DirFS("testdata/repo"), ".")
+func ExampleReadMetadata() {
+	recs, rep, err := adapteval.ReadMetadata(os.DirFS("testdata/repo"), ".")
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 // forms are stable.
 type IssueKind string
 
-// The irregularities Load and LoadMetadata report. The published data has
+// The irregularities Load and ReadMetadata report. The published data has
 // IssueDuplicateID (repo 181), IssueSkippedID (374, 819, 1231),
 // IssueUntested (373, 786) and IssueCtxImport (24 tasks).
 const (
@@ -81,7 +81,7 @@ type Issue struct {
 	Handling string `json:"handling"`
 }
 
-// LoadReport lists what LoadMetadata and Load read and every irregularity
+// LoadReport lists what ReadMetadata and Load read and every irregularity
 // they tolerated, in the order met.
 type LoadReport struct {
 	// Repos, Tasks and Adaptations count what metadata.json describes.
@@ -175,7 +175,7 @@ const Generator = "adapteval"
 // slash), the Oracle context is built from them as the artifact does;
 // otherwise from the context file.
 func Load(fsys fs.FS, root string) ([]adapt.Task, *LoadReport, error) {
-	recs, rep, err := LoadMetadata(fsys, root)
+	recs, rep, err := ReadMetadata(fsys, root)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -162,7 +162,7 @@ type descLine struct {
 	SHA256      string `json:"sha256"`
 }
 
-// Files that LoadMetadata reads.
+// Files that ReadMetadata reads.
 const (
 	MetadataFile     = "metadata.json"
 	DescriptionsFile = "task_descriptions.jsonl"
@@ -172,7 +172,7 @@ const (
 // AdaptEval's format.
 var ErrFormat = errors.New("adapteval: bad format")
 
-// LoadMetadata reads root/metadata.json from fsys and returns one Record per
+// ReadMetadata reads root/metadata.json from fsys and returns one Record per
 // linked method, in the order of the file, with the task-level
 // descriptions found either in root/task_descriptions.jsonl or in the
 // repository layout
@@ -184,7 +184,7 @@ var ErrFormat = errors.New("adapteval: bad format")
 // snippets that are not "_clean.py" files, missing descriptions. An error
 // is returned only when metadata.json cannot be read or is not the
 // expected JSON.
-func LoadMetadata(fsys fs.FS, root string) ([]Record, *LoadReport, error) {
+func ReadMetadata(fsys fs.FS, root string) ([]Record, *LoadReport, error) {
 	name := path.Join(root, MetadataFile)
 	raw, err := fs.ReadFile(fsys, name)
 	if err != nil {

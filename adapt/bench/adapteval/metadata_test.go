@@ -23,7 +23,7 @@ func publishedData(t *testing.T) string { return shareddata.Path(t, "adapteval")
 // irregularities the data is known to have.
 func TestLoadMetadataPublished(t *testing.T) {
 	dir := publishedData(t)
-	recs, rep, err := adapteval.LoadMetadata(os.DirFS(dir), ".")
+	recs, rep, err := adapteval.ReadMetadata(os.DirFS(dir), ".")
 	require.NoError(t, err)
 	assert.Equal(t, 154, rep.Repos)
 	assert.Equal(t, 164, rep.Tasks)

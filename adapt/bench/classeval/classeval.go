@@ -121,10 +121,10 @@ func (c *Class) Method(name string) *Method {
 	return nil
 }
 
-// Load reads the published ClassEval JSON (one array of class records);
+// Read reads the published ClassEval JSON (one array of class records);
 // name is used in errors. A record that does not have the fields the
 // tasks need is an error naming the record.
-func Load(r io.Reader, name string) ([]Class, error) {
+func Read(r io.Reader, name string) ([]Class, error) {
 	var classes []Class
 	if err := json.NewDecoder(r).Decode(&classes); err != nil {
 		return nil, &adapt.ParseError{Path: name, Err: fmt.Errorf("classeval: %w", err)}
@@ -137,14 +137,14 @@ func Load(r io.Reader, name string) ([]Class, error) {
 	return classes, nil
 }
 
-// LoadFile reads ClassEval_data.json.
-func LoadFile(path string) ([]Class, error) {
+// ReadFile reads ClassEval_data.json.
+func ReadFile(path string) ([]Class, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("classeval: %w", err)
 	}
 	defer f.Close()
-	return Load(f, path)
+	return Read(f, path)
 }
 
 func check(c *Class) error {

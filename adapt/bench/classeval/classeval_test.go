@@ -24,7 +24,7 @@ func dataFile(t testing.TB) string { return shareddata.Path(t, "classeval/ClassE
 
 func TestLoadAll(t *testing.T) {
 	path := dataFile(t)
-	classes, err := classeval.LoadFile(path)
+	classes, err := classeval.ReadFile(path)
 	require.NoError(t, err)
 	require.Len(t, classes, 100)
 	methods := 0
@@ -70,7 +70,7 @@ func TestLoadErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := classeval.Load(strings.NewReader(tt.in), "c.json")
+			_, err := classeval.Read(strings.NewReader(tt.in), "c.json")
 			assert.ErrorContains(t, err, tt.want, tt.reason)
 		})
 	}
@@ -80,7 +80,7 @@ func TestLoadErrors(t *testing.T) {
 // that use only the standard library through Evaluate in the sandbox.
 func TestReferencePasses(t *testing.T) {
 	path := dataFile(t)
-	classes, err := classeval.LoadFile(path)
+	classes, err := classeval.ReadFile(path)
 	require.NoError(t, err)
 	var picked []classeval.Class
 	for _, i := range []int{2, 7, 8, 9, 11} {
@@ -103,7 +103,7 @@ func TestReferencePasses(t *testing.T) {
 }
 
 func TestContextHelpers(t *testing.T) {
-	classes, err := classeval.LoadFile(dataFile(t))
+	classes, err := classeval.ReadFile(dataFile(t))
 	require.NoError(t, err)
 	names := map[string][]string{}
 	for _, c := range classes {

@@ -4,7 +4,7 @@
 //
 // # Classes and methods
 //
-// [Load] and [LoadFile] decode the JSON into [Class] values: skeleton, full
+// [Read] and [ReadFile] decode the JSON into [Class] values: skeleton, full
 // solution, imports, fields, test module and per-method [Method] info (the
 // method's reference, its test class, and the fields, sibling methods and
 // libraries it depends on). They check that each record has what the
@@ -14,7 +14,7 @@
 //
 // [Tasks] makes one task per method:
 //
-//	classes, err := classeval.LoadFile("ClassEval_data.json")
+//	classes, err := classeval.ReadFile("ClassEval_data.json")
 //	tasks, err := classeval.Tasks(classes, "ClassEval_data.json")
 //	// tasks[0].ID == "ClassEval_0.filter"
 //	// tasks[0].Target.Function == "AccessGatewayFilter.filter"

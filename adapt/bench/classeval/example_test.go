@@ -27,7 +27,7 @@ const record = `[{
 }]`
 
 func Example() {
-	classes, err := classeval.Load(strings.NewReader(record), "inline.json")
+	classes, err := classeval.Read(strings.NewReader(record), "inline.json")
 	if err != nil {
 		panic(err)
 	}

@@ -65,7 +65,7 @@ func missingModules(t *testing.T) []string {
 // standard-library classes.
 func TestAllSolutions(t *testing.T) {
 	path := dataFile(t)
-	classes, err := classeval.LoadFile(path)
+	classes, err := classeval.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
