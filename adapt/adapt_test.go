@@ -197,7 +197,7 @@ func (c *cancelAfter) Complete(ctx context.Context, req adapt.Request) ([]adapt.
 func TestResumeAfterCancel(t *testing.T) {
 	tasks := fixtureTasks(t)
 	dir := t.TempDir()
-	base := adapt.Options{Samples: 3, ModelConcurrency: 1, ExecConcurrency: 1}
+	base := adapt.Options{Samples: 3, ModelConcurrency: 1, Parallelism: 1}
 
 	// An uninterrupted run.
 	full := base

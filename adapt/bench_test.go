@@ -26,7 +26,7 @@ func BenchmarkHarnessOverhead(b *testing.B) {
 		var last adapt.Progress
 		start := time.Now()
 		_, err := adapt.Evaluate(context.Background(), tasks, adapt.Reference, &adapt.Options{
-			Runner: runner, ExecConcurrency: 1, ModelConcurrency: 1,
+			Runner: runner, Parallelism: 1, ModelConcurrency: 1,
 			Journal:  b.TempDir() + "/j.jsonl",
 			Progress: func(p adapt.Progress) { last = p },
 		})

@@ -32,9 +32,9 @@ type Options struct {
 	Limits exec.Limits
 	// ModelConcurrency bounds the model requests in flight. 0 means 4.
 	ModelConcurrency int
-	// ExecConcurrency bounds the test runs in flight. 0 means
+	// Parallelism bounds the test runs in flight. 0 means
 	// exec.DefaultParallelism().
-	ExecConcurrency int
+	Parallelism int
 	// NoGold skips the reference check. By default each task's reference
 	// runs first, and a task whose reference fails is reported invalid and
 	// left out of the scores.
@@ -146,8 +146,8 @@ func resolve(opts *Options, model Model) (options, RunInfo, error) {
 	if o.ModelConcurrency <= 0 {
 		o.ModelConcurrency = 4
 	}
-	if o.ExecConcurrency <= 0 {
-		o.ExecConcurrency = exec.DefaultParallelism()
+	if o.Parallelism <= 0 {
+		o.Parallelism = exec.DefaultParallelism()
 	}
 	if o.Attempts <= 0 {
 		o.Attempts = 3
@@ -450,7 +450,7 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 	if !e.o.NoGold {
 		e.phase = "reference"
 		g := errgroup.Group{}
-		g.SetLimit(e.o.ExecConcurrency)
+		g.SetLimit(e.o.Parallelism)
 		var todo []*Task
 		for _, t := range tasks {
 			if r, ok := e.recs.gold[t.ID]; !ok || !e.final(r) {
@@ -521,7 +521,7 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 			plans = append(plans, p)
 		}
 	}
-	e.jobs = make(chan sampleJob, 2*e.o.ExecConcurrency)
+	e.jobs = make(chan sampleJob, 2*e.o.Parallelism)
 	e.modelSem = make(chan struct{}, e.o.ModelConcurrency)
 	gen, gctx := errgroup.WithContext(ctx)
 	e.group = gen
@@ -583,7 +583,7 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 		}
 		return inner.Wait()
 	})
-	for range e.o.ExecConcurrency {
+	for range e.o.Parallelism {
 		gen.Go(func() error {
 			for {
 				select {

@@ -111,7 +111,7 @@ func TestInfraErrorsDoNotLowerScores(t *testing.T) {
 	// then t00's three samples; its first two fail for good.
 	r := &failingRunner{r: sandbox(t), fail: func(c int64) bool { return c >= 4 && c <= 5 }}
 	rep, err := adapt.Evaluate(context.Background(), tasks, &scripted{}, fast(adapt.Options{
-		Runner: r, Samples: 3, K: []int{1, 3}, Attempts: 1, ExecConcurrency: 1, ModelConcurrency: 1,
+		Runner: r, Samples: 3, K: []int{1, 3}, Attempts: 1, Parallelism: 1, ModelConcurrency: 1,
 	}))
 	require.NoError(t, err)
 	p1, _ := rep.Score(1)
@@ -139,7 +139,7 @@ func TestInfraErrorsDoNotLowerScores(t *testing.T) {
 
 func TestInfraErrorIsRetried(t *testing.T) {
 	r := &failingRunner{r: sandbox(t), fail: func(c int64) bool { return c == 1 || c == 3 }}
-	rep, err := adapt.Evaluate(context.Background(), pyTasks(2), &scripted{}, fast(adapt.Options{Runner: r, ExecConcurrency: 1}))
+	rep, err := adapt.Evaluate(context.Background(), pyTasks(2), &scripted{}, fast(adapt.Options{Runner: r, Parallelism: 1}))
 	require.NoError(t, err)
 	assert.Equal(t, int64(6), r.calls.Load(), "2 references + 2 samples + 2 retries")
 	p1, _ := rep.Score(1)
@@ -420,7 +420,7 @@ func TestCancelSaysWhatTheJournalKept(t *testing.T) {
 	journal := filepath.Join(t.TempDir(), "run.jsonl")
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &cancelAfter{Model: adapt.Reference, n: 1, cancel: cancel}
-	_, err := adapt.Evaluate(ctx, pyTasks(3), m, &adapt.Options{Runner: sandbox(t), Journal: journal, ModelConcurrency: 1, ExecConcurrency: 1})
+	_, err := adapt.Evaluate(ctx, pyTasks(3), m, &adapt.Options{Runner: sandbox(t), Journal: journal, ModelConcurrency: 1, Parallelism: 1})
 	require.ErrorIs(t, err, context.Canceled)
 	n := checkJournalLines(t, journal) - 1
 	assert.Contains(t, err.Error(), fmt.Sprintf("the journal %s holds %d finished records: run again with the same settings to resume", journal, n))

@@ -121,18 +121,18 @@ func TestRepairStopsAtRoundsAndPassedAnswers(t *testing.T) {
 func TestRepairResumesFromTheJournal(t *testing.T) {
 	tasks := pyTasks(3)
 	whole, err := adapt.Evaluate(context.Background(), tasks, &repairing{fix: 2, prompts: map[string][]string{}},
-		fast(adapt.Options{Runner: sandbox(t), Repair: repairOption(), ExecConcurrency: 1}))
+		fast(adapt.Options{Runner: sandbox(t), Repair: repairOption(), Parallelism: 1}))
 	require.NoError(t, err)
 
 	journal := filepath.Join(t.TempDir(), "run.jsonl")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stopper := &repairing{fix: 2, prompts: map[string][]string{}, stopAt: 2, cancel: cancel}
-	_, err = adapt.Evaluate(ctx, tasks, stopper, fast(adapt.Options{Runner: sandbox(t), Repair: repairOption(), Journal: journal, ExecConcurrency: 1}))
+	_, err = adapt.Evaluate(ctx, tasks, stopper, fast(adapt.Options{Runner: sandbox(t), Repair: repairOption(), Journal: journal, Parallelism: 1}))
 	require.ErrorIs(t, err, context.Canceled)
 
 	resumed := &repairing{fix: 2, prompts: map[string][]string{}}
-	rep, err := adapt.Evaluate(context.Background(), tasks, resumed, fast(adapt.Options{Runner: sandbox(t), Repair: repairOption(), Journal: journal, ExecConcurrency: 1}))
+	rep, err := adapt.Evaluate(context.Background(), tasks, resumed, fast(adapt.Options{Runner: sandbox(t), Repair: repairOption(), Journal: journal, Parallelism: 1}))
 	require.NoError(t, err)
 	assert.Equal(t, reportJSON(t, whole), reportJSON(t, rep))
 	for _, tr := range rep.PerTask {

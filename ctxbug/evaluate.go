@@ -16,9 +16,9 @@ type EvalOptions struct {
 	Runner exec.Runner
 	// Limits bounds every test run; zero fields take exec's defaults.
 	Limits exec.Limits
-	// ModelConcurrency and ExecConcurrency bound the model requests and
+	// ModelConcurrency and Parallelism bound the model requests and
 	// the test runs in flight; 0 means adapt.Evaluate's defaults.
-	ModelConcurrency, ExecConcurrency int
+	ModelConcurrency, Parallelism int
 	// Logprobs asks the model for token log-probabilities, for the
 	// average token probability of overlooked bugs.
 	Logprobs bool
@@ -91,7 +91,7 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 	}
 	rep, err := adapt.Evaluate(ctx, tasks, model, &adapt.Options{
 		Template: AdaptPrompt, Runner: o.Runner, Limits: o.Limits,
-		ModelConcurrency: o.ModelConcurrency, ExecConcurrency: o.ExecConcurrency,
+		ModelConcurrency: o.ModelConcurrency, Parallelism: o.Parallelism,
 		Sampling: adapt.Sampling{Temperature: 0, Logprobs: o.Logprobs},
 		Journal:  o.Journal, Attempts: o.Attempts, KeepErrors: o.KeepErrors, Progress: o.Progress,
 		Answer: func(t *adapt.Task, c adapt.Completion) (adapt.Answer, error) {

@@ -15,8 +15,8 @@ type GenerateOptions struct {
 	// Sampling holds the sampling settings; its N is set from Samples.
 	// The zero value is temperature 0, as in the paper.
 	Sampling adapt.Sampling
-	// Concurrency bounds the model requests in flight. 0 means 4.
-	Concurrency int
+	// ModelConcurrency bounds the model requests in flight. 0 means 4.
+	ModelConcurrency int
 	// Journal, Attempts, KeepErrors and Progress are passed to
 	// adapt.Draw, which asks the model: with a journal, a stopped
 	// generation resumes where it stopped, and model errors are retried
@@ -74,7 +74,7 @@ func Generate(ctx context.Context, model adapt.Model, jobs []*Job, opts *Generat
 		tasks[i] = *JobTask(j)
 	}
 	rep, err := adapt.Draw(ctx, tasks, model, &adapt.Options{
-		Samples: o.Samples, Sampling: o.Sampling, ModelConcurrency: o.Concurrency,
+		Samples: o.Samples, Sampling: o.Sampling, ModelConcurrency: o.ModelConcurrency,
 		Template: &adapt.Template{Name: "ctxbug-infill", Doc: "CtxBugGen's infill prompt", Render: func(t *adapt.Task) ([]adapt.Message, error) {
 			return []adapt.Message{{Role: "system", Content: "You are a helpful assistant."}, {Role: "user", Content: InfillPrompt(byID[t.ID])}}, nil
 		}},

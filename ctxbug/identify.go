@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -22,13 +21,14 @@ type IdentifyOptions struct {
 	Runner exec.Runner
 	// Limits bounds every test run; zero fields take exec's defaults.
 	Limits exec.Limits
-	// Concurrency bounds the test runs in flight. 0 means
+	// Parallelism bounds the test runs in flight. 0 means
 	// exec.DefaultParallelism().
-	Concurrency int
-	// Progress, if set, is called after each candidate is checked, with
-	// the number checked so far and the number to check (the candidates
-	// of bases whose solution passes), from one goroutine at a time.
-	Progress func(done, total int)
+	Parallelism int
+	// Progress, if set, is called after each candidate is checked (Phase
+	// "identify"; Total counts the candidates of bases whose solution
+	// passes, Passed those still in the running after the locality
+	// check), from one goroutine at a time.
+	Progress func(adapt.Progress)
 	// AllowEditsElsewhere skips the locality check: a variant that
 	// differs at a perturbed node is kept even if it also changes other
 	// code (the paper's stated criteria, which never reject such edits).
@@ -68,8 +68,8 @@ func Identify(ctx context.Context, cands []*Candidate, opts *IdentifyOptions) (*
 	if opts != nil {
 		o = *opts
 	}
-	if o.Concurrency <= 0 {
-		o.Concurrency = exec.DefaultParallelism()
+	if o.Parallelism <= 0 {
+		o.Parallelism = exec.DefaultParallelism()
 	}
 	if o.Runner == nil {
 		fs, err := exec.NewPythonRunner(nil)
@@ -93,7 +93,7 @@ func Identify(ctx context.Context, cands []*Candidate, opts *IdentifyOptions) (*
 	goldErr := make([]error, len(bases))
 	goldFail := make([][]string, len(bases))
 	var g errgroup.Group
-	g.SetLimit(o.Concurrency)
+	g.SetLimit(o.Parallelism)
 	for i, b := range bases {
 		g.Go(func() error {
 			if ctx.Err() != nil {
@@ -122,8 +122,7 @@ func Identify(ctx context.Context, cands []*Candidate, opts *IdentifyOptions) (*
 		}
 		todo = append(todo, i)
 	}
-	var mu sync.Mutex
-	done := 0
+	progress := adapt.NewTracker(o.Progress, "identify", len(todo))
 	for _, i := range todo {
 		c := cands[i]
 		g.Go(func() error {
@@ -131,12 +130,7 @@ func Identify(ctx context.Context, cands []*Candidate, opts *IdentifyOptions) (*
 				return nil
 			}
 			empty[i] = check(ctx, c, chk, o.AllowEditsElsewhere)
-			if o.Progress != nil {
-				mu.Lock()
-				done++
-				o.Progress(done, len(todo))
-				mu.Unlock()
-			}
+			progress.Done(c.Stage == StageInvalid && !empty[i])
 			return nil
 		})
 	}

@@ -210,11 +210,10 @@ func main() {
 
 // progress reports identification progress on stderr every 500
 // candidates.
-func progress(what string) func(done, total int) {
-	start := time.Now()
-	return func(done, total int) {
-		if done%500 == 0 || done == total {
-			log.Printf("%s: %d of %d candidates checked (%v)", what, done, total, time.Since(start).Round(time.Second))
+func progress(what string) func(adapt.Progress) {
+	return func(p adapt.Progress) {
+		if p.Done%500 == 0 || p.Done == p.Total {
+			log.Printf("%s: %d of %d candidates checked (%v)", what, p.Done, p.Total, p.Elapsed.Round(time.Second))
 		}
 	}
 }
