@@ -19,7 +19,7 @@ import (
 func BenchmarkGoMutants(b *testing.B) {
 	gm := openReal(b, exectest.Sandbox(b))
 	ctx := context.Background()
-	res, err := mutate.Generate(ctx, gm, &mutate.Config{Seed: 2, Fragments: 4, Runs: 1, Parallelism: 1, Contexts: []mutate.ContextLevel{mutate.C1}})
+	res, err := mutate.Generate(ctx, gm, &mutate.Options{Seed: 2, Fragments: 4, Runs: 1, Parallelism: 1, Contexts: []mutate.ContextLevel{mutate.C1}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func BenchmarkGoMutants(b *testing.B) {
 			cands[i] = &c
 		}
 		start := time.Now()
-		bt, tt, err := mutate.CheckCandidates(ctx, gm, cands, 1)
+		bt, tt, err := mutate.CheckCandidates(ctx, gm, cands, &mutate.Options{Parallelism: 1})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -90,18 +90,18 @@
 //
 // # The validity pipeline
 //
-// [Generate] runs the paper's pipeline on a Project with a [Config]:
+// [Generate] runs the paper's pipeline on a Project with a [Options]:
 //
-//  1. Baseline: every test runs Config.Runs (3) times; tests that pass
+//  1. Baseline: every test runs Options.Runs (3) times; tests that pass
 //     every time are stable, tests whose result changes are flaky and
 //     left out.
 //  2. Coverage: each stable test runs alone with coverage. A fragment's
 //     relevant tests are the stable tests that ran one of its lines; a
 //     fragment without one is dropped. Fragments must lie in a named
 //     function whose name is unique in its file (the answer unit).
-//  3. Sampling: Config.Fragments fragments are drawn with the seed; per
-//     fragment, Config.SitesPerOp L1 mutants per operator, and per level
-//     L2 to L4 Config.PerLevel combinations of distinct operators
+//  3. Sampling: Options.Fragments fragments are drawn with the seed; per
+//     fragment, Options.SitesPerOp L1 mutants per operator, and per level
+//     L2 to L4 Options.PerLevel combinations of distinct operators
 //     (families are operators), the least used first so that operators
 //     stay balanced.
 //  4. Checks, each discard with a typed [Reason]: no edit; overlapping
@@ -122,7 +122,7 @@
 //	sb, _ := exec.NewSandbox(nil)
 //	proj, _ := mutate.OpenGoModule(dir, sb, nil) // or mutate.OpenMaven(ctx, dir, sb, nil)
 //	defer proj.Close()
-//	res, _ := mutate.Generate(ctx, proj, &mutate.Config{Seed: 1, Levels: []mutate.Level{mutate.L1, mutate.L2}})
+//	res, _ := mutate.Generate(ctx, proj, &mutate.Options{Seed: 1, Levels: []mutate.Level{mutate.L1, mutate.L2}})
 //	res.Funnel.WriteTable(os.Stdout)
 //	fmt.Print(res.Gates())
 //	var tasks []adapt.Task

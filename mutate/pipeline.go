@@ -113,8 +113,8 @@ const (
 	StageDetected   = "detected"   // a relevant test failed, or AllowUnresolved kept it: a valid task
 )
 
-// Config configures Generate. The zero value is ready to use.
-type Config struct {
+// Options configures Generate. The zero value and nil are ready to use.
+type Options struct {
 	// Ops are the operators to use. Nil means Suite.
 	Ops []*Operator
 	// Policy gives each operator's compile policy. Nil means DefaultPolicy.
@@ -141,6 +141,10 @@ type Config struct {
 	// Parallelism bounds the mutants validated at once. 0 means
 	// exec.DefaultParallelism().
 	Parallelism int
+	// Progress, if set, is called after each mutant is compiled and
+	// tested (Phase "validate"; Passed counts the valid tasks so far),
+	// from one goroutine at a time.
+	Progress func(adapt.Progress)
 	// Source names the project in task IDs and provenance.
 	Source string
 }
@@ -262,10 +266,10 @@ func (g Gates) String() string {
 //
 // Per-mutant outcomes are in the Result; the error is for a project that
 // cannot be built or listed, or a harness failure of the baseline.
-func Generate(ctx context.Context, p Project, cfg *Config) (*Result, error) {
-	var c Config
-	if cfg != nil {
-		c = *cfg
+func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
+	var c Options
+	if opts != nil {
+		c = *opts
 	}
 	if c.Ops == nil {
 		c.Ops = Suite
@@ -432,7 +436,7 @@ func Generate(ctx context.Context, p Project, cfg *Config) (*Result, error) {
 
 	// Validation.
 	start := time.Now()
-	if res.BuildTime, res.TestTime, err = CheckCandidates(ctx, p, res.Candidates, c.Parallelism); err != nil {
+	if res.BuildTime, res.TestTime, err = CheckCandidates(ctx, p, res.Candidates, &c); err != nil {
 		return nil, err
 	}
 	res.Total = time.Since(start)
@@ -456,18 +460,27 @@ func Generate(ctx context.Context, p Project, cfg *Config) (*Result, error) {
 
 // CheckCandidates runs the compile and test steps of the pipeline on the
 // candidates that are still undecided (Reason is ReasonNone and
-// neither Unresolved nor Failing is set), at most parallelism at once, and
+// neither Unresolved nor Failing is set), at most opts.Parallelism at once
+// (reporting to opts.Progress), and
 // sets their verdicts. It returns the wall time spent building and in
 // test processes, summed over the checks. The error is for a canceled
 // ctx; a harness failure on one mutant is its ReasonInfra.
-func CheckCandidates(ctx context.Context, p Project, cands []*Candidate, parallelism int) (build, test time.Duration, err error) {
+func CheckCandidates(ctx context.Context, p Project, cands []*Candidate, opts *Options) (build, test time.Duration, err error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
 	var mu sync.Mutex
 	g := &errgroup.Group{}
-	g.SetLimit(cmpOr(parallelism, exec.DefaultParallelism()))
+	g.SetLimit(cmpOr(o.Parallelism, exec.DefaultParallelism()))
+	var todo []*Candidate
 	for _, cand := range cands {
-		if cand.Reason != ReasonNone || cand.Unresolved || cand.Failing != nil {
-			continue
+		if cand.Reason == ReasonNone && !cand.Unresolved && cand.Failing == nil {
+			todo = append(todo, cand)
 		}
+	}
+	progress := adapt.NewTracker(o.Progress, "validate", len(todo))
+	for _, cand := range todo {
 		g.Go(func() error {
 			out, err := p.Check(ctx, cand.File, cand.Src, cand.Tests)
 			if err != nil {
@@ -475,6 +488,7 @@ func CheckCandidates(ctx context.Context, p Project, cands []*Candidate, paralle
 					return ctx.Err()
 				}
 				cand.Reason, cand.Detail = ReasonInfra, err.Error()
+				progress.Done(false)
 				return nil
 			}
 			mu.Lock()
@@ -482,6 +496,7 @@ func CheckCandidates(ctx context.Context, p Project, cands []*Candidate, paralle
 			test += out.TestTime
 			mu.Unlock()
 			judgeCandidate(cand, out, p.Lang())
+			progress.Done(cand.Valid())
 			return nil
 		})
 	}

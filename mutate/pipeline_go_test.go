@@ -56,7 +56,7 @@ func openReal(tb testing.TB, r exec.Runner) *mutate.GoModule {
 
 // realConfig keeps the acceptance run near a minute: 10 sampled
 // fragments, L1 and L2.
-var realConfig = mutate.Config{Seed: 1, Fragments: 8, Source: "uuid", Levels: []mutate.Level{mutate.L1, mutate.L2}}
+var realConfig = mutate.Options{Seed: 1, Fragments: 8, Source: "uuid", Levels: []mutate.Level{mutate.L1, mutate.L2}}
 
 func TestGoModuleReal(t *testing.T) {
 	if testing.Short() {

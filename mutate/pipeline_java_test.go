@@ -42,7 +42,7 @@ func TestMavenProject(t *testing.T) {
 	}
 	defer mv.Close()
 	t.Logf("mvn test-compile: %v", time.Since(start).Round(time.Millisecond))
-	res, err := mutate.Generate(ctx, mv, &mutate.Config{Seed: 1, Source: "shop", Fragments: 8, Levels: []mutate.Level{mutate.L1, mutate.L2}})
+	res, err := mutate.Generate(ctx, mv, &mutate.Options{Seed: 1, Source: "shop", Fragments: 8, Levels: []mutate.Level{mutate.L1, mutate.L2}})
 	if err != nil {
 		t.Fatal(err)
 	}

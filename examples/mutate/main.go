@@ -61,7 +61,7 @@ func main() {
 	}
 	defer proj.Close()
 
-	cfg := &mutate.Config{Seed: *seed, Fragments: *frags}
+	cfg := &mutate.Options{Seed: *seed, Fragments: *frags}
 	for l := mutate.L1; l <= mutate.Level(min(max(*levels, 1), 4)); l++ {
 		cfg.Levels = append(cfg.Levels, l)
 	}
