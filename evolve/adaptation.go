@@ -23,7 +23,7 @@ var ErrNotEvolved = errors.New("evolve: nothing was evolved")
 // function keeps its name (it is protected); the reference is its evolved
 // definition, found by name in the evolved program, so the gold answer
 // passes as the evolved program did.
-func Adaptation(s *Subject, res *Result) (adapt.Task, error) {
+func Adaptation(s *Subject, res *Evolution) (adapt.Task, error) {
 	if s.Task == nil {
 		return adapt.Task{}, fmt.Errorf("evolve: %s: an adaptation task needs a subject made from a task", s.ID)
 	}

@@ -24,7 +24,7 @@ func BenchmarkSearch(b *testing.B) {
 	for b.Loop() {
 		tr := tester(b)
 		start := time.Now()
-		rep, err := evolve.RunAll(context.Background(), subs, &evolve.Options{Evaluations: 44, Seed: 1, Parallelism: 1, Tester: tr})
+		rep, err := evolve.Generate(context.Background(), subs, &evolve.Options{Evaluations: 44, Seed: 1, Parallelism: 1, Tester: tr})
 		if err != nil {
 			b.Fatal(err)
 		}

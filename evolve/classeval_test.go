@@ -45,7 +45,7 @@ func TestClassEval(t *testing.T) {
 		}
 		assert.Len(t, s.Suite.Tests, tests, c)
 		assert.Contains(t, s.Program.Protected, c)
-		res, err := evolve.Run(context.Background(), s, &evolve.Options{Evaluations: 22, Seed: 1, Tester: tester(t)})
+		res, err := evolve.Evolve(context.Background(), s, &evolve.Options{Evaluations: 22, Seed: 1, Tester: tester(t)})
 		require.NoError(t, err, c)
 		t.Logf("%s: %d tests, RC %.4f -> %.4f, RR %.4f -> %.4f, %v", c, tests, res.Original().RC, res.Evolved().RC, res.Original().RR, res.Evolved().RR, res.Operators(res.Best))
 		retest(t, s, res)

@@ -32,12 +32,12 @@
 // not an import.
 //
 //	s, _ := evolve.FromTask(&tasks[0])
-//	res, err := evolve.Run(ctx, s, &evolve.Options{Evaluations: 200, Seed: 1})
+//	res, err := evolve.Evolve(ctx, s, &evolve.Options{Evaluations: 200, Seed: 1})
 //	fmt.Println(res.Original().RC, res.Evolved().RC, res.Operators(res.Best))
 //
 // # The search
 //
-// [Run] follows the paper's Algorithm 1 (see its documentation for the
+// [Evolve] follows the paper's Algorithm 1 (see its documentation for the
 // steps): the population grows from the original program; each
 // generation's parents are the first non-domination front over (RC, RR)
 // (nsga2.Fronts), ranked by RC, top 20% ([Options].Breed), at least one;
@@ -50,12 +50,14 @@
 // left; the pick is the front's highest-RC individual.
 //
 // Every accepted [Individual] keeps its [Step] (parent, operator, site,
-// seed); [Result.Lineage] lists the steps from the original and [Replay]
-// re-applies them, giving the same program byte for byte. [RunAll] runs
-// many subjects and returns a [Report], which prints the paper's Table 4
-// ([Report.WriteTable]: RC and RR before, after and Δ), summarises it
-// ([Report.Summary]) and writes the evolved benchmark as JSON Lines
-// ([Report.WriteJSONL]: the artifact's instance, dataset, transformation
+// seed); [Evolution.Lineage] lists the steps from the original and [Replay]
+// re-applies them, giving the same program byte for byte. [Generate] runs
+// many subjects and returns a [Result]: the adaptation tasks of the
+// evolved subjects (Result.Tasks), the offspring funnel (an adapt.Funnel)
+// and the runs (Result.Evolutions); it prints the paper's Table 4
+// ([Result.WriteTable]: RC and RR before, after and Δ), summarises it
+// ([Result.Summary]) and writes the evolved benchmark as JSON Lines
+// ([Result.WriteJSONL]: the artifact's instance, dataset, transformation
 // and "original code" fields, plus the lineage and the measures).
 //
 // Choices where the paper is silent or the artifact differs:
@@ -82,7 +84,7 @@
 // order, before the generation's offspring are transformed, measured and
 // tested in parallel; results are stored by index and reduced in index
 // order. So the same subject, operators, thresholds, seed and evaluation
-// budget give the same Result whatever Options.Parallelism, provided the
+// budget give the same Evolution whatever Options.Parallelism, provided the
 // tests themselves are deterministic. A time budget makes a run depend on
 // the machine.
 //

@@ -13,14 +13,14 @@ import (
 // Evolve one HumanEval-shaped problem with the 22 operators and a budget
 // of 30 evaluations; every accepted program passed the problem's test in
 // the sandbox.
-func ExampleRun() {
+func ExampleEvolve() {
 	s := exampleSubject()
 	tester, closeTester, err := evolve.DefaultTester()
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer closeTester()
-	res, err := evolve.Run(context.Background(), s, &evolve.Options{Evaluations: 30, Seed: 1, Tester: tester})
+	res, err := evolve.Evolve(context.Background(), s, &evolve.Options{Evaluations: 30, Seed: 1, Tester: tester})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func ExampleRun() {
 // output-prediction tasks on the same call.
 func ExampleOutputPrediction() {
 	s := exampleSubject()
-	res, err := evolve.Run(context.Background(), s, &evolve.Options{Evaluations: 22, Seed: 1})
+	res, err := evolve.Evolve(context.Background(), s, &evolve.Options{Evaluations: 22, Seed: 1})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func exampleSubject() *evolve.Subject {
 	return s
 }
 
-func replays(res *evolve.Result) bool {
+func replays(res *evolve.Evolution) bool {
 	p, err := evolve.Replay(res.Original().Program, res.Lineage(res.Best), nil)
 	return err == nil && p.Hash() == res.Evolved().Hash
 }

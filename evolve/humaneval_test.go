@@ -54,10 +54,10 @@ func TestHumanEvalSlice(t *testing.T) {
 	subs := subjects(t, humanEval(t)[:n])
 	tr := tester(t)
 	start := time.Now()
-	rep, err := evolve.RunAll(context.Background(), subs, &evolve.Options{Evaluations: budget, Seed: 1, Tester: tr})
+	rep, err := evolve.Generate(context.Background(), subs, &evolve.Options{Evaluations: budget, Seed: 1, Tester: tr})
 	require.NoError(t, err)
 	elapsed := time.Since(start)
-	for i, res := range rep.Results {
+	for i, res := range rep.Evolutions {
 		require.NoError(t, res.Err, subs[i].ID)
 		retest(t, subs[i], res)
 		checkLineage(t, res, ops)
@@ -72,18 +72,28 @@ func TestHumanEvalSlice(t *testing.T) {
 	assert.Equal(t, n, sum.Runs)
 	assert.Greater(t, sum.RCAfter, sum.RCBefore)
 	assert.Positive(t, sum.Evolved)
+	// One adaptation task per evolved subject; the funnel's offspring
+	// add up to the runs' evaluations and accepted individuals.
+	assert.Len(t, rep.Tasks, sum.Evolved)
+	made, accepted := 0, 0
+	for _, res := range rep.Evolutions {
+		made += res.Evaluations
+		accepted += len(res.Population) - 1
+	}
+	assert.Equal(t, made, rep.Funnel.Count("offspring", evolve.StageMade))
+	assert.Equal(t, accepted, rep.Funnel.Count("offspring", evolve.StageAccepted))
 	var table bytes.Buffer
 	require.NoError(t, rep.WriteTable(&table, "HumanEval"))
 	t.Logf("%d evaluations in %v (%.1f/s), tester %+v\n%s", sum.Evaluations, elapsed, float64(sum.Evaluations)/elapsed.Seconds(), tr.Stats(), table.String())
 
 	// The same seed and budget, serially and with a fresh cache, give the
 	// same population.
-	again, err := evolve.Run(context.Background(), subs[0], &evolve.Options{Evaluations: budget, Seed: 1, Parallelism: 1, Tester: tester(t)})
+	again, err := evolve.Evolve(context.Background(), subs[0], &evolve.Options{Evaluations: budget, Seed: 1, Parallelism: 1, Tester: tester(t)})
 	require.NoError(t, err)
-	require.Len(t, again.Population, len(rep.Results[0].Population))
+	require.Len(t, again.Population, len(rep.Evolutions[0].Population))
 	for i, ind := range again.Population {
-		assert.Equal(t, rep.Results[0].Population[i].Hash, ind.Hash, "individual %d", i)
-		assert.Equal(t, rep.Results[0].Lineage(i), again.Lineage(i))
+		assert.Equal(t, rep.Evolutions[0].Population[i].Hash, ind.Hash, "individual %d", i)
+		assert.Equal(t, rep.Evolutions[0].Lineage(i), again.Lineage(i))
 	}
 
 	// The JSONL is one record per program, byte-identical when written twice.
@@ -102,11 +112,11 @@ func TestHumanEvalTasks(t *testing.T) {
 	suite(t)
 	subs := subjects(t, humanEval(t)[:4])
 	tr := tester(t)
-	rep, err := evolve.RunAll(context.Background(), subs, &evolve.Options{Evaluations: 22, Seed: 2, Tester: tr})
+	rep, err := evolve.Generate(context.Background(), subs, &evolve.Options{Evaluations: 22, Seed: 2, Tester: tr})
 	require.NoError(t, err)
 	var tasks []adapt.Task
 	counts := map[string]int{}
-	for i, res := range rep.Results {
+	for i, res := range rep.Evolutions {
 		require.NoError(t, res.Err)
 		if res.Best == 0 {
 			continue

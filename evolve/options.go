@@ -4,14 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"time"
 
+	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/evolve/measure"
 	"github.com/adaptbench/adaptbench/evolve/transform"
+	"github.com/adaptbench/adaptbench/exec"
 )
 
-// Options configures [Run] and [RunAll]. The zero value is valid, and a nil
+// Options configures [Evolve] and [Generate]. The zero value is valid, and a nil
 // *Options is the same as a zero one.
 type Options struct {
 	// Transforms are the operators the search applies, in the order it
@@ -49,9 +50,13 @@ type Options struct {
 	Seed uint64
 
 	// Parallelism is the number of offspring transformed, measured and
-	// tested at once. 0 means GOMAXPROCS. It changes only the speed:
-	// results are stored by index and reduced in index order.
+	// tested at once. 0 means exec.DefaultParallelism(). It changes only
+	// the speed: results are stored by index and reduced in index order.
 	Parallelism int
+
+	// Progress, if set, is called by Generate after each subject (Phase
+	// "evolve"; Passed counts the subjects evolved).
+	Progress func(adapt.Progress)
 
 	// StrictReadability applies the paper's validity rule literally: an
 	// offspring is rejected when any readability metric R_i reaches its
@@ -140,7 +145,7 @@ func resolve(o *Options) (config, error) {
 	}
 	switch {
 	case c.parallelism == 0:
-		c.parallelism = runtime.GOMAXPROCS(0)
+		c.parallelism = exec.DefaultParallelism()
 	case c.parallelism < 0:
 		return c, fmt.Errorf("evolve: Parallelism %d, want 0 or more", o.Parallelism)
 	}

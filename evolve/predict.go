@@ -162,7 +162,7 @@ const PredictionTestName = "test_prediction.TestPrediction.test_output"
 // to what the program returns. The reference is the tests' expected
 // value. When the run accepted no offspring there is only the original's
 // task.
-func OutputPrediction(s *Subject, res *Result) ([]adapt.Task, error) {
+func OutputPrediction(s *Subject, res *Evolution) ([]adapt.Task, error) {
 	entry, calls, err := subjectCalls(s)
 	if err != nil {
 		return nil, err
@@ -218,7 +218,7 @@ func subjectCalls(s *Subject) (string, []Call, error) {
 
 // pairIDs returns the IDs of the original and the pick, or only the
 // original's when the run accepted no offspring.
-func pairIDs(res *Result) []int {
+func pairIDs(res *Evolution) []int {
 	if res.Best == 0 {
 		return []int{0}
 	}

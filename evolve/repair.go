@@ -55,7 +55,7 @@ type RepairOptions struct {
 // and the test files are the tasks' Context, as in the paper's prompt; the
 // reference is the correct program. The Bug is returned too, and recorded
 // in the tasks' labels.
-func Repair(ctx context.Context, s *Subject, res *Result, tester *Tester, opts *RepairOptions) ([]adapt.Task, *Bug, error) {
+func Repair(ctx context.Context, s *Subject, res *Evolution, tester *Tester, opts *RepairOptions) ([]adapt.Task, *Bug, error) {
 	if res.Best == 0 {
 		return nil, nil, fmt.Errorf("%w: %s: nothing was evolved", ErrNoBug, s.ID)
 	}
@@ -144,7 +144,7 @@ func changed(a, b []byte) (old, new string) {
 // repairPrompt is the artifact's repair request.
 const repairPrompt = "I have the following buggy code. Can you fix it so it passes the tests?"
 
-func repairTask(s *Subject, res *Result, id int, fixed, buggy *transform.Program, bug *Bug) (adapt.Task, error) {
+func repairTask(s *Subject, res *Evolution, id int, fixed, buggy *transform.Program, bug *Bug) (adapt.Task, error) {
 	files := append([]adapt.File(nil), s.Suite.Files...)
 	files = append(files, moduleFiles(fixed, s.Suite.Path)...)
 	var ctxs []adapt.Snippet

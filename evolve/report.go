@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 )
 
-// Summary aggregates a Report the way the paper's Table 4 does: mean
+// Summary aggregates a Result the way the paper's Table 4 does: mean
 // relative complexity and readability before (the originals) and after
 // (the picks), over the programs whose run completed.
 type Summary struct {
@@ -30,10 +30,10 @@ type Summary struct {
 }
 
 // Summary computes the summary, summing in subject order.
-func (r *Report) Summary() Summary {
+func (r *Result) Summary() Summary {
 	var s Summary
-	s.Programs = len(r.Results)
-	for _, res := range r.Results {
+	s.Programs = len(r.Evolutions)
+	for _, res := range r.Evolutions {
 		switch {
 		case res.Err != nil && isOriginalFails(res.Err):
 			s.Skipped++
@@ -73,10 +73,10 @@ func delta(before, after float64) string {
 // and Δ) with one row per program and a last row, named name, with the
 // means over the completed runs; skipped programs are listed with the
 // reason. The text is for people and may change.
-func (r *Report) WriteTable(w io.Writer, name string) error {
+func (r *Result) WriteTable(w io.Writer, name string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "Program\tRC Bef.\tRC Aft.\tΔ\tRR Bef.\tRR Aft.\tΔ\tOps\tEvals\tStop\t")
-	for _, res := range r.Results {
+	for _, res := range r.Evolutions {
 		if res.Err != nil || len(res.Population) == 0 {
 			reason := "error"
 			if isOriginalFails(res.Err) {
@@ -121,7 +121,7 @@ type Record struct {
 // Records returns one Record per completed run, in subject order; dataset
 // names the benchmark ("humaneval"). The instance is the subject's ID
 // with "/" replaced by "_", as in the artifact ("HumanEval_0").
-func (r *Report) Records(dataset string) []Record {
+func (r *Result) Records(dataset string) []Record {
 	var out []Record
 	for res := range r.Evolved() {
 		o, e := res.Original(), res.Evolved()
@@ -160,7 +160,7 @@ func (r *Report) Records(dataset string) []Record {
 
 // WriteJSONL writes Records(dataset), one JSON object per line. The same
 // report gives the same bytes.
-func (r *Report) WriteJSONL(w io.Writer, dataset string) error {
+func (r *Result) WriteJSONL(w io.Writer, dataset string) error {
 	for _, rec := range r.Records(dataset) {
 		b, err := json.Marshal(rec)
 		if err != nil {

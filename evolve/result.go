@@ -12,7 +12,7 @@ import (
 // Individual is one accepted program of a run's population: the original
 // or an offspring that kept its readability and passed the tests.
 type Individual struct {
-	// ID is the individual's index in Result.Population; the original is 0.
+	// ID is the individual's index in Evolution.Population; the original is 0.
 	ID int `json:"id"`
 	// Program is the program itself.
 	Program *transform.Program `json:"-"`
@@ -112,8 +112,8 @@ type Rejections struct {
 	Tests int `json:"tests"`
 }
 
-// Result is what [Run] returns for one subject.
-type Result struct {
+// Evolution is what [Evolve] returns for one subject.
+type Evolution struct {
 	// Subject is the subject's ID.
 	Subject string `json:"subject"`
 	// Seed is the seed the run used (Options.Seed).
@@ -144,21 +144,21 @@ type Result struct {
 	// Tested is the number of offspring whose tests ran (or came from the
 	// cache).
 	Tested int `json:"tested"`
-	// Err is set by RunAll when this subject could not be evolved (its
+	// Err is set by Generate when this subject could not be evolved (its
 	// original fails its tests, for instance); Population is then empty or
 	// holds only the original.
 	Err error `json:"-"`
 }
 
 // Original returns the original program's individual.
-func (r *Result) Original() *Individual { return r.Population[0] }
+func (r *Evolution) Original() *Individual { return r.Population[0] }
 
 // Evolved returns the picked individual.
-func (r *Result) Evolved() *Individual { return r.Population[r.Best] }
+func (r *Evolution) Evolved() *Individual { return r.Population[r.Best] }
 
 // Lineage returns the steps that made individual id from the original, in
 // order (empty for the original).
-func (r *Result) Lineage(id int) []Step {
+func (r *Evolution) Lineage(id int) []Step {
 	var steps []Step
 	for id > 0 {
 		ind := r.Population[id]
@@ -172,7 +172,7 @@ func (r *Result) Lineage(id int) []Step {
 }
 
 // Operators returns the operator IDs of individual id's lineage, in order.
-func (r *Result) Operators(id int) []string {
+func (r *Evolution) Operators(id int) []string {
 	var ops []string
 	for _, s := range r.Lineage(id) {
 		ops = append(ops, s.Operator)

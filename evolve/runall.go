@@ -5,6 +5,7 @@ import (
 	"iter"
 	"slices"
 
+	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -29,20 +30,36 @@ func DefaultTester() (*Tester, func(), error) {
 // server of one's own.
 func PreloadList() []string { return append(slices.Clone(exec.DefaultPreload), Preload...) }
 
-// Report is what [RunAll] returns: one Result per subject, in the order of
-// the subjects.
-type Report struct {
-	Results []*Result
+// Result is what [Generate] returns.
+type Result struct {
+	// Evolutions holds one Evolution per subject, in subject order.
+	Evolutions []*Evolution
+	// Tasks are the adaptation tasks ([Adaptation]) of the evolved
+	// subjects made from tasks, in subject order.
+	Tasks []adapt.Task
+	// Funnel counts the offspring of every run through the search's
+	// checks: group "offspring", stages made, transformed, new, readable
+	// and accepted. Summary counts the subjects.
+	Funnel adapt.Funnel
 }
 
+// The stages of evolve's funnel.
+const (
+	StageMade        = "made"        // offspring made and examined (Evaluations)
+	StageTransformed = "transformed" // the transform worked and the result parses
+	StageNew         = "new"         // not a duplicate
+	StageReadable    = "readable"    // no readability metric reached its threshold
+	StageAccepted    = "accepted"    // passed the original tests: in the population
+)
+
 // All yields the results in subject order.
-func (r *Report) All() iter.Seq[*Result] { return slices.Values(r.Results) }
+func (r *Result) All() iter.Seq[*Evolution] { return slices.Values(r.Evolutions) }
 
 // Evolved yields the results of the subjects that were evolved (their
 // original passed its tests and the run did not fail).
-func (r *Report) Evolved() iter.Seq[*Result] {
-	return func(yield func(*Result) bool) {
-		for _, res := range r.Results {
+func (r *Result) Evolved() iter.Seq[*Evolution] {
+	return func(yield func(*Evolution) bool) {
+		for _, res := range r.Evolutions {
 			if res.Err == nil && len(res.Population) > 0 && !yield(res) {
 				return
 			}
@@ -50,14 +67,14 @@ func (r *Report) Evolved() iter.Seq[*Result] {
 	}
 }
 
-// RunAll evolves each subject in turn with [Run] and the same options (each
+// Generate evolves each subject in turn with [Evolve] and the same options (each
 // subject's stream is seeded from Options.Seed and its ID, so a subject's
 // result does not depend on the others). A subject that cannot be evolved
-// gets a Result with Err set (wrapping ErrOriginalFails when its original
+// gets an Evolution with Err set (wrapping ErrOriginalFails when its original
 // fails); only ctx ending or a bad Options stops the whole call, which then
 // returns the results so far with the error. With a nil Options.Tester one
 // tester, and its cache, serves every subject.
-func RunAll(ctx context.Context, subjects []*Subject, opts *Options) (*Report, error) {
+func Generate(ctx context.Context, subjects []*Subject, opts *Options) (*Result, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
@@ -73,21 +90,56 @@ func RunAll(ctx context.Context, subjects []*Subject, opts *Options) (*Report, e
 		defer closeFn()
 		o.Tester = t
 	}
-	rep := &Report{}
+	rep := &Result{}
+	progress := adapt.NewTracker(o.Progress, "evolve", len(subjects))
+	defer rep.count()
 	for _, s := range subjects {
-		res, err := Run(ctx, s, &o)
+		res, err := Evolve(ctx, s, &o)
 		if ctx.Err() != nil {
 			if res != nil {
 				res.Err = ctx.Err()
-				rep.Results = append(rep.Results, res)
+				rep.Evolutions = append(rep.Evolutions, res)
 			}
 			return rep, ctx.Err()
 		}
 		if res == nil {
-			res = &Result{Subject: s.ID, Seed: o.Seed}
+			res = &Evolution{Subject: s.ID, Seed: o.Seed}
 		}
 		res.Err = err
-		rep.Results = append(rep.Results, res)
+		rep.Evolutions = append(rep.Evolutions, res)
+		if err == nil && res.Best != 0 && s.Task != nil {
+			// A subject whose task cannot be made is an error in the
+			// summary, not a silent gap in Tasks.
+			if t, err := Adaptation(s, res); err != nil {
+				res.Err = err
+			} else {
+				rep.Tasks = append(rep.Tasks, t)
+			}
+		}
+		progress.Done(err == nil && res.Best != 0)
 	}
 	return rep, nil
+}
+
+// count fills in the funnel from the evolutions.
+func (r *Result) count() {
+	f := &r.Funnel
+	f.Declare(StageMade, StageTransformed, StageNew, StageReadable, StageAccepted)
+	made, rej := 0, Rejections{}
+	for _, e := range r.Evolutions {
+		made += e.Evaluations
+		rej.Failed += e.Rejected.Failed
+		rej.Duplicate += e.Rejected.Duplicate
+		rej.Unreadable += e.Rejected.Unreadable
+		rej.Tests += e.Rejected.Tests
+	}
+	left := made
+	f.Add("offspring", StageMade, left)
+	for _, st := range []struct {
+		stage string
+		n     int
+	}{{StageTransformed, rej.Failed}, {StageNew, rej.Duplicate}, {StageReadable, rej.Unreadable}, {StageAccepted, rej.Tests}} {
+		left -= st.n
+		f.Add("offspring", st.stage, left)
+	}
 }

@@ -48,9 +48,9 @@ var ErrOriginalFails = errors.New("evolve: the original program fails its tests"
 // Random choices are drawn from one stream in a fixed order before the
 // offspring are evaluated in parallel, and results are reduced in index
 // order, so the same subject, Options and evaluation budget give the same
-// Result whatever the parallelism (wall times aside). When ctx ends, Run
+// Evolution whatever the parallelism (wall times aside). When ctx ends, Run
 // returns what it has with Stop = StopCanceled and ctx.Err().
-func Run(ctx context.Context, s *Subject, opts *Options) (*Result, error) {
+func Evolve(ctx context.Context, s *Subject, opts *Options) (*Evolution, error) {
 	c, err := resolve(opts)
 	if err != nil {
 		return nil, err
@@ -91,7 +91,7 @@ type run struct {
 	s     *Subject
 	rng   *rand.Rand
 	start time.Time
-	res   *Result
+	res   *Evolution
 	seen  map[string]bool // hashes of every program examined
 	orig  measure.Metrics
 }
@@ -112,8 +112,8 @@ type offspring struct {
 	testDur time.Duration
 }
 
-func (r *run) search(ctx context.Context) (*Result, error) {
-	res := &Result{Subject: r.s.ID, Seed: r.c.seed}
+func (r *run) search(ctx context.Context) (*Evolution, error) {
+	res := &Evolution{Subject: r.s.ID, Seed: r.c.seed}
 	r.res = res
 	orig := r.s.Program.Clone()
 	m, err := measure.Measure(orig.Main)
@@ -358,7 +358,7 @@ func (r *run) finish() {
 	}
 }
 
-// Replay rebuilds a program from the original and a lineage ([Result.Lineage]),
+// Replay rebuilds a program from the original and a lineage ([Evolution.Lineage]),
 // applying each step's operator (looked up by ID in transforms; nil means
 // transform.Suite) at its site with its seed. It fails if an operator is
 // unknown or a step no longer applies.

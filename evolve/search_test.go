@@ -21,7 +21,7 @@ var testOps = []*transform.Transform{guardReturn, deadAssign, returnNone}
 // retest runs every individual of res through a fresh tester: a program the
 // search accepted must pass the original tests, checked here and not
 // trusted from the search.
-func retest(t *testing.T, s *evolve.Subject, res *evolve.Result) {
+func retest(t *testing.T, s *evolve.Subject, res *evolve.Evolution) {
 	t.Helper()
 	fresh := tester(t)
 	for _, ind := range res.Population {
@@ -33,7 +33,7 @@ func retest(t *testing.T, s *evolve.Subject, res *evolve.Result) {
 }
 
 // checkLineage checks that each individual's lineage replays to it.
-func checkLineage(t *testing.T, res *evolve.Result, ops []*transform.Transform) {
+func checkLineage(t *testing.T, res *evolve.Evolution, ops []*transform.Transform) {
 	t.Helper()
 	for _, ind := range res.Population {
 		p, err := evolve.Replay(res.Original().Program, res.Lineage(ind.ID), ops)
@@ -45,7 +45,7 @@ func checkLineage(t *testing.T, res *evolve.Result, ops []*transform.Transform) 
 func TestRunGuardsAndRejects(t *testing.T) {
 	s := subjectOf(t, sumSquares)
 	tr := tester(t)
-	res, err := evolve.Run(context.Background(), s, &evolve.Options{Transforms: testOps, Evaluations: 40, Seed: 7, Tester: tr})
+	res, err := evolve.Evolve(context.Background(), s, &evolve.Options{Transforms: testOps, Evaluations: 40, Seed: 7, Tester: tr})
 	require.NoError(t, err)
 	assert.Equal(t, 40, res.Evaluations)
 	assert.Equal(t, evolve.StopBudget, res.Stop)
@@ -76,8 +76,8 @@ func TestRunGuardsAndRejects(t *testing.T) {
 // lineage and pick, serially and in parallel; another seed gives another.
 func TestRunDeterministic(t *testing.T) {
 	s := subjectOf(t, sumSquares)
-	run := func(seed uint64, par int) *evolve.Result {
-		res, err := evolve.Run(context.Background(), s, &evolve.Options{Transforms: testOps, Evaluations: 30, Seed: seed, Parallelism: par, Tester: tester(t)})
+	run := func(seed uint64, par int) *evolve.Evolution {
+		res, err := evolve.Evolve(context.Background(), s, &evolve.Options{Transforms: testOps, Evaluations: 30, Seed: seed, Parallelism: par, Tester: tester(t)})
 		require.NoError(t, err)
 		return res
 	}
@@ -88,7 +88,7 @@ func TestRunDeterministic(t *testing.T) {
 		Front   []int
 		Rej     evolve.Rejections
 	}
-	dig := func(r *evolve.Result) digest {
+	dig := func(r *evolve.Evolution) digest {
 		d := digest{Best: r.Best, Front: r.Front, Rej: r.Rejected}
 		for _, ind := range r.Population {
 			d.Hashes = append(d.Hashes, ind.Hash)
@@ -106,27 +106,27 @@ func TestRunDeterministic(t *testing.T) {
 
 func TestRunOriginalFails(t *testing.T) {
 	s := subjectOf(t, broken)
-	_, err := evolve.Run(context.Background(), s, &evolve.Options{Transforms: testOps, Tester: tester(t)})
+	_, err := evolve.Evolve(context.Background(), s, &evolve.Options{Transforms: testOps, Tester: tester(t)})
 	require.ErrorIs(t, err, evolve.ErrOriginalFails)
 	assert.ErrorContains(t, err, "Demo/1: failed")
 
-	rep, err := evolve.RunAll(context.Background(), []*evolve.Subject{s, subjectOf(t, sumSquares)}, &evolve.Options{Transforms: testOps, Evaluations: 10, Tester: tester(t)})
+	rep, err := evolve.Generate(context.Background(), []*evolve.Subject{s, subjectOf(t, sumSquares)}, &evolve.Options{Transforms: testOps, Evaluations: 10, Tester: tester(t)})
 	require.NoError(t, err)
-	require.Len(t, rep.Results, 2)
-	assert.ErrorIs(t, rep.Results[0].Err, evolve.ErrOriginalFails)
-	assert.NoError(t, rep.Results[1].Err)
+	require.Len(t, rep.Evolutions, 2)
+	assert.ErrorIs(t, rep.Evolutions[0].Err, evolve.ErrOriginalFails)
+	assert.NoError(t, rep.Evolutions[1].Err)
 	sum := rep.Summary()
 	assert.Equal(t, evolve.Summary{Programs: 2, Runs: 1, Evolved: 1, Skipped: 1,
-		RCBefore: rep.Results[1].Original().RC, RCAfter: rep.Results[1].Evolved().RC,
-		RRBefore: rep.Results[1].Original().RR, RRAfter: rep.Results[1].Evolved().RR,
-		Evaluations: 10, Tested: rep.Results[1].Tested}, sum)
+		RCBefore: rep.Evolutions[1].Original().RC, RCAfter: rep.Evolutions[1].Evolved().RC,
+		RRBefore: rep.Evolutions[1].Original().RR, RRAfter: rep.Evolutions[1].Evolved().RR,
+		Evaluations: 10, Tested: rep.Evolutions[1].Tested}, sum)
 }
 
 // TestRunStall: with only an operator whose offspring all fail, the run
 // stops after Stall generations that accepted nothing.
 func TestRunStall(t *testing.T) {
 	s := subjectOf(t, sumSquares)
-	res, err := evolve.Run(context.Background(), s, &evolve.Options{Transforms: []*transform.Transform{returnNone}, Stall: 2, Tester: tester(t)})
+	res, err := evolve.Evolve(context.Background(), s, &evolve.Options{Transforms: []*transform.Transform{returnNone}, Stall: 2, Tester: tester(t)})
 	require.NoError(t, err)
 	assert.Equal(t, evolve.StopStall, res.Stop)
 	assert.Equal(t, 2, res.Generations)
@@ -146,13 +146,13 @@ func TestRunReadability(t *testing.T) {
 	s := subjectOf(t, sumSquares)
 	th := measure.GeneBenchV1
 	th.Readability[8] = 1
-	strict, err := evolve.Run(context.Background(), s, &evolve.Options{Transforms: testOps, Evaluations: 12, Thresholds: &th, StrictReadability: true, Tester: tester(t)})
+	strict, err := evolve.Evolve(context.Background(), s, &evolve.Options{Transforms: testOps, Evaluations: 12, Thresholds: &th, StrictReadability: true, Tester: tester(t)})
 	require.NoError(t, err)
 	assert.Len(t, strict.Population, 1)
 	assert.Positive(t, strict.Rejected.Unreadable)
 	assert.Equal(t, 0, strict.Tested)
 
-	loose, err := evolve.Run(context.Background(), s, &evolve.Options{Transforms: testOps, Evaluations: 12, Thresholds: &th, Tester: tester(t)})
+	loose, err := evolve.Evolve(context.Background(), s, &evolve.Options{Transforms: testOps, Evaluations: 12, Thresholds: &th, Tester: tester(t)})
 	require.NoError(t, err)
 	assert.Greater(t, len(loose.Population), 1)
 	for _, ind := range loose.Population {
@@ -176,7 +176,7 @@ func TestRunOptionErrors(t *testing.T) {
 		{"invalid transform", evolve.Options{Transforms: []*transform.Transform{{ID: "X", Name: "Bad"}}}, "transform"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := evolve.Run(context.Background(), s, &tc.opts)
+			_, err := evolve.Evolve(context.Background(), s, &tc.opts)
 			assert.ErrorContains(t, err, tc.want)
 		})
 	}
@@ -186,7 +186,7 @@ func TestRunCanceled(t *testing.T) {
 	s := subjectOf(t, sumSquares)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := evolve.Run(ctx, s, &evolve.Options{Transforms: testOps, Tester: tester(t)})
+	_, err := evolve.Evolve(ctx, s, &evolve.Options{Transforms: testOps, Tester: tester(t)})
 	assert.True(t, errors.Is(err, context.Canceled), "err = %v", err)
 }
 
@@ -201,7 +201,7 @@ func TestSource(t *testing.T) {
 // by time.
 func TestRunTimeBudget(t *testing.T) {
 	s := subjectOf(t, sumSquares)
-	res, err := evolve.Run(context.Background(), s, &evolve.Options{Transforms: testOps, Evaluations: -1, Time: time.Nanosecond, Tester: tester(t)})
+	res, err := evolve.Evolve(context.Background(), s, &evolve.Options{Transforms: testOps, Evaluations: -1, Time: time.Nanosecond, Tester: tester(t)})
 	require.NoError(t, err)
 	assert.Equal(t, evolve.StopTime, res.Stop)
 	assert.Equal(t, 0, res.Generations)

@@ -48,7 +48,7 @@ func lineageLabel(steps []Step) string {
 
 // provenance returns the provenance of a task derived from individual id
 // of res.
-func provenance(s *Subject, res *Result, id int) *adapt.Provenance {
+func provenance(s *Subject, res *Evolution, id int) *adapt.Provenance {
 	p := &adapt.Provenance{Generator: "evolve", Parent: s.ID, Operators: res.Operators(id), Seed: res.Seed}
 	if s.Task != nil && s.Task.Provenance != nil {
 		p.Source = s.Task.Provenance.Source
@@ -59,7 +59,7 @@ func provenance(s *Subject, res *Result, id int) *adapt.Provenance {
 // labels returns the labels of a derived task: those of the subject's
 // task, the kind of task, the version ("original" or "evolved") and the
 // lineage.
-func labels(s *Subject, res *Result, id int, kind string) map[string]string {
+func labels(s *Subject, res *Evolution, id int, kind string) map[string]string {
 	l := map[string]string{}
 	if s.Task != nil {
 		for k, v := range s.Task.Labels {

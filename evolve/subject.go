@@ -15,7 +15,7 @@ import (
 // variant is still equivalent to it.
 type Subject struct {
 	// ID names the program, such as "HumanEval/0"; it also seeds the
-	// program's random stream in [RunAll].
+	// program's random stream in [Generate].
 	ID string
 	// Program is the original program. Its Protected names are never
 	// renamed, moved or removed.

@@ -41,10 +41,10 @@ func outcomes(t *testing.T, tasks []adapt.Task, m adapt.Model) map[string]adapt.
 }
 
 // evolved runs the test operators on sumSquares.
-func evolved(t *testing.T) (*evolve.Subject, *evolve.Result) {
+func evolved(t *testing.T) (*evolve.Subject, *evolve.Evolution) {
 	t.Helper()
 	s := subjectOf(t, sumSquares)
-	res, err := evolve.Run(context.Background(), s, &evolve.Options{Transforms: testOps, Evaluations: 30, Seed: 1, Tester: tester(t)})
+	res, err := evolve.Evolve(context.Background(), s, &evolve.Options{Transforms: testOps, Evaluations: 30, Seed: 1, Tester: tester(t)})
 	require.NoError(t, err)
 	require.NotZero(t, res.Best)
 	return s, res

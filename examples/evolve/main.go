@@ -63,7 +63,7 @@ func main() {
 	defer closeTester()
 
 	start := time.Now()
-	rep, err := evolve.RunAll(ctx, subjects, &evolve.Options{Evaluations: *budget, Seed: *seed, Parallelism: *par, Tester: tester})
+	rep, err := evolve.Generate(ctx, subjects, &evolve.Options{Evaluations: *budget, Seed: *seed, Parallelism: *par, Tester: tester})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func main() {
 		log.Fatal(err)
 	}
 	passed, checked := 0, 0
-	for i, res := range rep.Results {
+	for i, res := range rep.Evolutions {
 		if res.Err != nil || res.Best == 0 {
 			continue
 		}
@@ -158,9 +158,9 @@ func checkTasks(ctx context.Context, tasks []adapt.Task) {
 
 // deriveTasks makes the output-prediction and repair pairs (original and
 // evolved) and the adaptation task of every evolved program that has them.
-func deriveTasks(ctx context.Context, subjects []*evolve.Subject, rep *evolve.Report, tester *evolve.Tester, seed uint64) []adapt.Task {
+func deriveTasks(ctx context.Context, subjects []*evolve.Subject, rep *evolve.Result, tester *evolve.Tester, seed uint64) []adapt.Task {
 	var out []adapt.Task
-	for i, res := range rep.Results {
+	for i, res := range rep.Evolutions {
 		if res.Err != nil || res.Best == 0 {
 			continue
 		}
