@@ -402,8 +402,8 @@ func (w *pyWalker) visit(n *Node, sc *Scope) {
 		for _, c := range n.Children {
 			w.target(c, sc)
 		}
-	case "match_statement":
-		w.match(n, sc)
+	case "case_clause": // of a match statement: its capture patterns bind
+		w.split(n, sc, func(c *Node) bool { return c.Type == "case_pattern" }, w.pattern)
 	case "type_alias_statement":
 		// type X = …: X binds (the value is evaluated lazily).
 		for i, c := range n.Children {
@@ -432,9 +432,15 @@ func (w *pyWalker) children(n *Node, sc *Scope) {
 // bindField binds the targets in n's children that fill field and visits
 // the others.
 func (w *pyWalker) bindField(n *Node, sc *Scope, field string) {
+	w.split(n, sc, func(c *Node) bool { return c.Field == field }, w.target)
+}
+
+// split walks the children of n that pick selects with walk, and visits
+// the others.
+func (w *pyWalker) split(n *Node, sc *Scope, pick func(*Node) bool, walk func(*Node, *Scope)) {
 	for _, c := range n.Children {
-		if c.Field == field {
-			w.target(c, sc)
+		if pick(c) {
+			walk(c, sc)
 		} else {
 			w.visit(c, sc)
 		}
@@ -590,37 +596,6 @@ func (w *pyWalker) imports(n *Node, sc *Scope) {
 		}
 		if id != nil && id.Type == "identifier" {
 			w.bind(id, sc).Imported = true
-		}
-	}
-}
-
-// match handles a match statement: the subject, guards and bodies are
-// evaluated in sc and the capture patterns of each case bind in it.
-func (w *pyWalker) match(n *Node, sc *Scope) {
-	for _, c := range n.Children {
-		switch {
-		case c.Type == "case_clause":
-			w.caseClause(c, sc)
-		case c.Field == "body":
-			for _, cl := range c.Children {
-				if cl.Type == "case_clause" {
-					w.caseClause(cl, sc)
-				} else {
-					w.visit(cl, sc)
-				}
-			}
-		default:
-			w.visit(c, sc)
-		}
-	}
-}
-
-func (w *pyWalker) caseClause(n *Node, sc *Scope) {
-	for _, c := range n.Children {
-		if c.Type == "case_pattern" {
-			w.pattern(c, sc)
-		} else {
-			w.visit(c, sc)
 		}
 	}
 }
