@@ -2,7 +2,6 @@ package mutate
 
 import (
 	"bytes"
-	"cmp"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -63,16 +62,15 @@ func apply(src []byte, edits []Edit) ([]byte, []Change, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	// Edits are applied by offset; two at one offset have no order.
-	byStart := make([]int, len(edits))
-	for i := range byStart {
-		byStart[i] = i
-	}
-	slices.SortStableFunc(byStart, func(a, b int) int { return cmp.Compare(edits[a].Start, edits[b].Start) })
-	for k := 1; k < len(byStart); k++ {
-		if e, p := edits[byStart[k]], edits[byStart[k-1]]; e.Start == p.Start {
+	// Disjoint edits may still share an offset (insertions there); mutate
+	// rejects that, since their order would be arbitrary.
+	first := make(map[int]int, len(edits)) // the first edit at each offset
+	for i, e := range edits {
+		if j, ok := first[e.Start]; ok {
+			p := edits[j]
 			return nil, nil, fmt.Errorf("%w: [%d,%d) overlaps [%d,%d)", ErrEdits, e.Start, e.End, p.Start, p.End)
 		}
+		first[e.Start] = i
 	}
 	changes := make([]Change, len(edits))
 	for i, e := range edits {

@@ -55,7 +55,8 @@ type Scope struct {
 
 // Symbol is a name as one scope sees it: every name that occurs in the
 // scope's own code (bound, used or declared) has one, like an entry of
-// Python's symtable. Which variable an occurrence refers to is
+// Python's symtable, and the module has one for every name some scope
+// declares global. Which variable an occurrence refers to is
 // [Ref.Symbol], found by Python's rules from these entries.
 type Symbol struct {
 	Name  string
