@@ -97,8 +97,8 @@ func mergeHoles(renames, holes []Hole) []Hole {
 type renaming struct {
 	holes   []Hole // each occurrence, with its new name as Placeholder
 	names   map[string]string
-	newName map[binding]string
-	root    *scope
+	newName map[*syntax.Symbol]string
+	method  *syntax.Scope
 }
 
 func rename(src []byte) (*renaming, error) {
@@ -114,12 +114,12 @@ func rename(src []byte) (*renaming, error) {
 	for _, id := range root.Identifiers() {
 		taken[id.Text(src)] = true
 	}
-	sc := analyse(fn, src)
-	r := &renaming{names: map[string]string{}, newName: map[binding]string{}, root: sc.root}
+	method, refs := locals(root, fn, src)
+	r := &renaming{names: map[string]string{}, newName: map[*syntax.Symbol]string{}, method: method}
 	next := 0
-	for _, ref := range sc.refs {
-		k, ok := sc.resolve(ref)
-		if !ok || strings.HasPrefix(k.name, "__") {
+	for _, ref := range refs {
+		k := ref.Symbol
+		if strings.HasPrefix(k.Name, "__") {
 			continue
 		}
 		nn, ok := r.newName[k]
@@ -132,25 +132,41 @@ func rename(src []byte) (*renaming, error) {
 				}
 			}
 			r.newName[k] = nn
-			r.names[nn] = k.name
+			r.names[nn] = k.Name
 		}
-		r.holes = append(r.holes, Hole{Start: ref.n.Start, End: ref.n.End, Node: ref.n.Type, Placeholder: nn})
+		r.holes = append(r.holes, Hole{Start: ref.Node.Start, End: ref.Node.End, Node: ref.Node.Type, Placeholder: nn})
 	}
 	return r, nil
+}
+
+// locals returns the scope of the method fn (a function definition in the
+// tree root of src) and, in source order, the occurrences of its local
+// variables that may be renamed: those of the method, and of the
+// functions, lambdas and comprehensions in it, found by Python's scoping
+// rules (see syntax.PyScopes). self and cls, imported names and the
+// parameters of nested functions (which calls may pass by keyword) keep
+// their names.
+func locals(root, fn *syntax.Node, src []byte) (*syntax.Scope, []syntax.Ref) {
+	sc := syntax.PyScopes(root, src)
+	method := sc.ScopeOf(fn)
+	return method, sc.Locals(func(sym *syntax.Symbol) bool {
+		return !sym.Scope.Within(method) || sym.Imported || sym.Name == "self" || sym.Name == "cls" ||
+			(sym.Param && sym.Scope.Kind == syntax.ScopeFunction && sym.Scope != method)
+	})
 }
 
 // requirement renames the method's own variables in req.
 func (r *renaming) requirement(req string) string {
 	for k, nn := range r.newName {
-		if k.sc != r.root {
+		if k.Scope != r.method {
 			continue
 		}
-		if len(k.name) == 1 {
-			pat := `(:param\s+)` + regexp.QuoteMeta(k.name) + `\b`
+		if len(k.Name) == 1 {
+			pat := `(:param\s+)` + regexp.QuoteMeta(k.Name) + `\b`
 			req = regexp.MustCompile(pat).ReplaceAllString(req, "${1}"+nn)
 			continue
 		}
-		req = regexp.MustCompile(`\b`+regexp.QuoteMeta(k.name)+`\b`).ReplaceAllString(req, nn)
+		req = regexp.MustCompile(`\b`+regexp.QuoteMeta(k.Name)+`\b`).ReplaceAllString(req, nn)
 	}
 	return req
 }
@@ -164,9 +180,10 @@ func Deobfuscate(code []byte, names map[string]string) ([]byte, error) {
 	return out, err
 }
 
-// deobfuscate is Deobfuscate that also returns the renames it made, as
-// holes of code (valid as offsets only when code holds no placeholder).
-func deobfuscate(code []byte, names map[string]string) ([]byte, []Hole, error) {
+// deobfuscate is Deobfuscate that also returns the map between the
+// offsets of code and of the result (valid only when code holds no
+// placeholder).
+func deobfuscate(code []byte, names map[string]string) ([]byte, *syntax.EditMap, error) {
 	src := []byte(placeholders.Replace(string(code)))
 	root, err := syntax.ParseNodes(syntax.Python, src)
 	if err != nil {
@@ -178,31 +195,14 @@ func deobfuscate(code []byte, names map[string]string) ([]byte, []Hole, error) {
 			holes = append(holes, Hole{Start: id.Start, End: id.End, Node: id.Type, Placeholder: orig})
 		}
 	}
-	out, err := Apply(src, holes)
+	out, m, err := apply(src, holes)
 	if err != nil {
 		return nil, nil, fmt.Errorf("ctxbug: deobfuscate: %w", err)
 	}
-	return []byte(unplaceholders.Replace(string(out))), holes, nil
+	return []byte(unplaceholders.Replace(string(out))), m, nil
 }
 
-// unmap maps offset o of a text that edits (holes of the original, in
-// order) produced back to the original: an offset inside a replacement
-// maps to the replaced range's start (or end, with end set).
-func unmap(o int, edits []Hole, end bool) int {
-	shift := 0
-	for _, e := range edits {
-		s := e.Start + shift
-		if o <= s {
-			break
-		}
-		n := len(e.Placeholder)
-		if o < s+n {
-			if end {
-				return e.End
-			}
-			return e.Start
-		}
-		shift += n - (e.End - e.Start)
-	}
-	return o - shift
-}
+// unmap maps offset o of a text that deobfuscate produced back to its
+// input: an offset inside a rename maps to the renamed identifier's start
+// (or end, with end set).
+func unmap(o int, m *syntax.EditMap, end bool) int { return m.Old(o, end) }

@@ -72,6 +72,18 @@ func TestObfuscate(t *testing.T) {
 			want:   "def f(var_0):\n    return f\"hi {var_0}\"\n",
 			reason: "f-string interpolations are code",
 		},
+		{
+			name:   "class_body",
+			code:   "def f(self, xs):\n    class K:\n        a = 1\n        def g(s):\n            return a\n    return K.a, K().g()\n",
+			want:   "def f(self, var_0):\n    class var_1:\n        a = 1\n        def g(s):\n            return a\n    return var_1.a, var_1().g()\n",
+			reason: "names bound in a class body are attributes, not locals, and the methods do not see them",
+		},
+		{
+			name:   "match_and_walrus",
+			code:   "def f(p, xs):\n    match p:\n        case [x, *rest]:\n            return x, rest\n    ys = [y := v for v in xs]\n    return y, ys\n",
+			want:   "def f(var_0, var_1):\n    match var_0:\n        case [var_2, *var_3]:\n            return var_2, var_3\n    var_4 = [var_5 := var_6 for var_6 in var_1]\n    return var_5, var_4\n",
+			reason: "match captures bind; a walrus in a comprehension binds the method's variable",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -47,7 +47,7 @@ func Perturb(method []byte, ctx *Context, rules []*Rule) ([]Template, error) {
 	if ctx == nil {
 		ctx = &Context{}
 	}
-	p := &Pass{Src: method, fn: fn, Context: ctx}
+	p := &Pass{Src: method, fn: fn, root: root, Context: ctx}
 	var out []Template
 	for _, r := range rules {
 		for _, hs := range r.Run(p) {
@@ -78,17 +78,27 @@ func firstFunc(root *syntax.Node) *syntax.Node {
 }
 
 // Apply replaces each hole of src with its placeholder. Holes must be in
-// source order, within src and not overlap.
+// source order, within src and not overlap; a zero-width hole inserts its
+// placeholder, and zero-width holes at one offset keep their order.
 func Apply(src []byte, holes []Hole) ([]byte, error) {
-	out := make([]byte, 0, len(src))
-	last := 0
+	out, _, err := apply(src, holes)
+	return out, err
+}
+
+// apply is Apply that also returns the map between the offsets of src and
+// of the result.
+func apply(src []byte, holes []Hole) ([]byte, *syntax.EditMap, error) {
+	edits := make([]syntax.TextEdit, len(holes))
 	for i, h := range holes {
-		if h.Start < last || h.End < h.Start || h.End > len(src) {
-			return nil, fmt.Errorf("hole %d [%d,%d) out of order, out of range or overlapping", i, h.Start, h.End)
+		if i > 0 && (h.Start < holes[i-1].Start || h.Start == holes[i-1].Start && h.End < holes[i-1].End) {
+			return nil, nil, fmt.Errorf("hole %d [%d,%d) out of order", i, h.Start, h.End)
 		}
-		out = append(out, src[last:h.Start]...)
-		out = append(out, h.Placeholder...)
-		last = h.End
+		edits[i] = syntax.TextEdit{Start: h.Start, End: h.End, Text: h.Placeholder}
 	}
-	return append(out, src[last:]...), nil
+	out, m, err := syntax.ApplyEdits(src, edits)
+	var ee *syntax.EditError
+	if errors.As(err, &ee) {
+		return nil, nil, fmt.Errorf("hole %d [%d,%d) out of range or overlapping", ee.Index, ee.Edit.Start, ee.Edit.End)
+	}
+	return out, m, err
 }

@@ -108,8 +108,8 @@ type Pass struct {
 	Src []byte
 	// Context is the method's context; never nil.
 	Context *Context
-	// fn is its function_definition node.
-	fn *syntax.Node
+	// fn is its function_definition node, root the tree's root.
+	fn, root *syntax.Node
 }
 
 // Suite is the ten rules of CtxBugGen (R1–R10), in the paper's order.

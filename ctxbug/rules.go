@@ -291,23 +291,22 @@ func bounded(p *Pass) [][]Hole {
 }
 
 func free(p *Pass) [][]Hole {
-	sc := analyse(p.fn, p.Src)
 	b := p.fn.Child("body")
 	if b == nil {
 		return nil
 	}
+	_, refs := locals(p.root, p.fn, p.Src)
 	// The first binding occurrence of each variable stays.
-	decl := map[binding]*syntax.Node{}
-	for _, r := range sc.refs {
-		if k, ok := sc.resolve(r); ok && r.binds && decl[k] == nil {
-			decl[k] = r.n
+	decl := map[*syntax.Symbol]*syntax.Node{}
+	for _, r := range refs {
+		if r.Binds && decl[r.Symbol] == nil {
+			decl[r.Symbol] = r.Node
 		}
 	}
 	var hs []Hole
-	for _, r := range sc.refs {
-		k, ok := sc.resolve(r)
-		if ok && decl[k] != r.n && r.n.Start >= b.Start {
-			hs = append(hs, hole(r.n, Var))
+	for _, r := range refs {
+		if decl[r.Symbol] != r.Node && r.Node.Start >= b.Start {
+			hs = append(hs, hole(r.Node, Var))
 		}
 	}
 	return single(hs)

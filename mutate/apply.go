@@ -39,33 +39,10 @@ type Record struct {
 	Changes  []Change
 }
 
-// sortEdits returns the indices of edits sorted by start and checks the
-// edits against a source of n bytes: each must lie in [0, n] with
-// Start <= End, and no two may overlap (two insertions at one offset
-// overlap too).
-func sortEdits(n int, edits []Edit) ([]int, error) {
-	idx := make([]int, len(edits))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int { return edits[a].Start - edits[b].Start })
-	for k, i := range idx {
-		e := edits[i]
-		if e.Start < 0 || e.End < e.Start || e.End > n {
-			return nil, fmt.Errorf("%w: [%d,%d) out of range [0,%d]", ErrEdits, e.Start, e.End, n)
-		}
-		if k > 0 {
-			p := edits[idx[k-1]]
-			if e.Start < p.End || e.Start == p.Start {
-				return nil, fmt.Errorf("%w: [%d,%d) overlaps [%d,%d)", ErrEdits, e.Start, e.End, p.Start, p.End)
-			}
-		}
-	}
-	return idx, nil
-}
-
 // Apply returns src with edits applied; src is not modified. It rejects
-// out-of-range and overlapping edits with an error wrapping [ErrEdits].
+// out-of-range and overlapping edits with an error wrapping [ErrEdits];
+// two edits at one offset (two insertions included) overlap, since their
+// order would be arbitrary.
 func Apply(src []byte, edits []Edit) ([]byte, error) {
 	out, _, err := apply(src, edits)
 	return out, err
@@ -74,27 +51,37 @@ func Apply(src []byte, edits []Edit) ([]byte, error) {
 // apply applies edits and returns, for each edit in the order given, the
 // change it made.
 func apply(src []byte, edits []Edit) ([]byte, []Change, error) {
-	idx, err := sortEdits(len(src), edits)
+	tes := make([]syntax.TextEdit, len(edits))
+	for i, e := range edits {
+		tes[i] = syntax.TextEdit{Start: e.Start, End: e.End, Text: string(e.New)}
+	}
+	out, m, err := syntax.ApplyEdits(src, tes)
+	var ee *syntax.EditError
+	if errors.As(err, &ee) {
+		return nil, nil, fmt.Errorf("%w: %s", ErrEdits, ee.Detail())
+	}
 	if err != nil {
 		return nil, nil, err
 	}
-	var b bytes.Buffer
-	b.Grow(len(src))
+	// Disjoint edits may still share an offset (insertions there); mutate
+	// rejects that, since their order would be arbitrary.
+	first := make(map[int]int, len(edits)) // the first edit at each offset
+	for i, e := range edits {
+		if j, ok := first[e.Start]; ok {
+			p := edits[j]
+			return nil, nil, fmt.Errorf("%w: [%d,%d) overlaps [%d,%d)", ErrEdits, e.Start, e.End, p.Start, p.End)
+		}
+		first[e.Start] = i
+	}
 	changes := make([]Change, len(edits))
-	last := 0
-	for _, i := range idx {
-		e := edits[i]
-		b.Write(src[last:e.Start])
-		start := b.Len()
-		b.Write(e.New)
+	for i, e := range edits {
+		r := m.Range(i)
 		changes[i] = Change{
-			Orig: Range{e.Start, e.End}, Mut: Range{start, b.Len()},
+			Orig: Range{e.Start, e.End}, Mut: Range{r.Start, r.End},
 			Old: string(src[e.Start:e.End]), New: string(e.New),
 		}
-		last = e.End
 	}
-	b.Write(src[last:])
-	return b.Bytes(), changes, nil
+	return out, changes, nil
 }
 
 // Revert undoes records on mutated, the F′ they were recorded for, and

@@ -157,29 +157,25 @@ func mutateExpr(text string, rng *rand.Rand) string {
 	if err != nil {
 		return text
 	}
-	type edit struct {
-		start, end int
-		repl       string
-	}
-	var edits []edit
+	var edits []syntax.TextEdit
 	root.Walk(func(n *syntax.Node) bool {
 		t := n.Text(src)
 		switch {
 		case n.Type == "integer":
 			if v, err := strconv.Atoi(t); err == nil {
-				edits = append(edits, edit{n.Start, n.End, strconv.Itoa(v + 1)})
+				edits = append(edits, syntax.TextEdit{Start: n.Start, End: n.End, Text: strconv.Itoa(v + 1)})
 			}
 		case n.Type == "float":
-			edits = append(edits, edit{n.Start, n.End, t + "0"})
+			edits = append(edits, syntax.TextEdit{Start: n.Start, End: n.End, Text: t + "0"})
 		case n.Type == "true":
-			edits = append(edits, edit{n.Start, n.End, "False"})
+			edits = append(edits, syntax.TextEdit{Start: n.Start, End: n.End, Text: "False"})
 		case n.Type == "false":
-			edits = append(edits, edit{n.Start, n.End, "True"})
+			edits = append(edits, syntax.TextEdit{Start: n.Start, End: n.End, Text: "True"})
 		case n.Type == "string_content" && len(t) > 0:
-			edits = append(edits, edit{n.Start, n.End, swapCase(t)})
+			edits = append(edits, syntax.TextEdit{Start: n.Start, End: n.End, Text: swapCase(t)})
 		case !n.Named && (n.Field == "operator" || n.Field == "operators"):
 			if s, ok := swaps[t]; ok && s != "" {
-				edits = append(edits, edit{n.Start, n.End, s})
+				edits = append(edits, syntax.TextEdit{Start: n.Start, End: n.End, Text: s})
 			}
 		}
 		return true
@@ -188,7 +184,11 @@ func mutateExpr(text string, rng *rand.Rand) string {
 		return text
 	}
 	e := edits[rng.IntN(len(edits))]
-	return text[:e.start] + e.repl + text[e.end:]
+	out, _, err := syntax.ApplyEdits(src, []syntax.TextEdit{e})
+	if err != nil {
+		return text
+	}
+	return string(out)
 }
 
 func swapCase(s string) string {

@@ -28,13 +28,13 @@ of the module body (after docstring and imports) when there is no function, whil
 			}, func(*syntax.Node) string { return "before" })
 		},
 		Apply: func(p *Program, s Site, rng *rand.Rand) (*Program, error) {
-			return apply(p, s, func(f *file, n *syntax.Node) ([]edit, error) {
+			return apply(p, s, func(f *file, n *syntax.Node) ([]syntax.TextEdit, error) {
 				if f.idents[ident] {
 					return nil, fmt.Errorf("transform: %s: %s is already used", id, ident)
 				}
 				at := lineStart(f.src, n.Start)
 				// Imports first: at the same offset they must come first.
-				return append(f.insertImports(importLine), edit{at, at, f.indentOf(n.Start) + call(rng) + "\n"}), nil
+				return append(f.insertImports(importLine), edit(at, at, f.indentOf(n.Start)+call(rng)+"\n")), nil
 			})
 		},
 	}

@@ -12,7 +12,7 @@ import (
 // is (none for most nodes; M3 may both swap and negate one condition) and
 // rewrite returns the edit for a site of a kind.
 func bugTransform(id, name, doc string, kinds func(f *file, n *syntax.Node) []string,
-	rewrite func(f *file, n *syntax.Node, kind string, rng *rand.Rand) edit) *Transform {
+	rewrite func(f *file, n *syntax.Node, kind string, rng *rand.Rand) syntax.TextEdit) *Transform {
 	return &Transform{
 		ID: id, Name: name, Family: Bug, Doc: doc,
 		Sites: func(p *Program) []Site {
@@ -30,11 +30,11 @@ func bugTransform(id, name, doc string, kinds func(f *file, n *syntax.Node) []st
 			return out
 		},
 		Apply: func(p *Program, s Site, rng *rand.Rand) (*Program, error) {
-			return apply(p, s, func(f *file, n *syntax.Node) ([]edit, error) {
+			return apply(p, s, func(f *file, n *syntax.Node) ([]syntax.TextEdit, error) {
 				if !slices.Contains(kinds(f, n), s.Kind) {
 					return nil, fmt.Errorf("transform: %s: %s is not a site of kind %q", id, s.Key, s.Kind)
 				}
-				return []edit{rewrite(f, n, s.Kind, rng)}, nil
+				return []syntax.TextEdit{rewrite(f, n, s.Kind, rng)}, nil
 			})
 		},
 	}
@@ -68,9 +68,9 @@ var ChangeArithmeticOperator = bugTransform("M1", "ChangeArithmeticOperator",
 	func(f *file, n *syntax.Node) []string {
 		return kindIf(n.Type == "binary_operator" && opToken(n) != nil && slices.Contains(arithOps, f.text(opToken(n))), n.Type)
 	},
-	func(f *file, n *syntax.Node, _ string, rng *rand.Rand) edit {
+	func(f *file, n *syntax.Node, _ string, rng *rand.Rand) syntax.TextEdit {
 		op := opToken(n)
-		return edit{op.Start, op.End, other(arithOps, f.text(op), rng)}
+		return edit(op.Start, op.End, other(arithOps, f.text(op), rng))
 	})
 
 // ChangeComparisonOperator is M2.
@@ -80,8 +80,8 @@ var ChangeComparisonOperator = bugTransform("M2", "ChangeComparisonOperator",
 		p := f.parent[n]
 		return kindIf(!n.Named && p != nil && p.Type == "comparison_operator" && slices.Contains(compareOps, f.text(n)), "comparison")
 	},
-	func(f *file, n *syntax.Node, _ string, rng *rand.Rand) edit {
-		return edit{n.Start, n.End, other(compareOps, f.text(n), rng)}
+	func(f *file, n *syntax.Node, _ string, rng *rand.Rand) syntax.TextEdit {
+		return edit(n.Start, n.End, other(compareOps, f.text(n), rng))
 	})
 
 // ChangeConditionOperator is M3.
@@ -102,15 +102,15 @@ var ChangeConditionOperator = bugTransform("M3", "ChangeConditionOperator",
 		}
 		return ks
 	},
-	func(f *file, n *syntax.Node, kind string, rng *rand.Rand) edit {
+	func(f *file, n *syntax.Node, kind string, rng *rand.Rand) syntax.TextEdit {
 		switch kind {
 		case "boolean_operator":
 			op := opToken(n)
-			return edit{op.Start, op.End, map[string]string{"and": "or", "or": "and"}[f.text(op)]}
+			return edit(op.Start, op.End, map[string]string{"and": "or", "or": "and"}[f.text(op)])
 		case "not_operator":
-			return edit{n.Start, n.End, "(" + f.text(n.Child("argument")) + ")"}
+			return edit(n.Start, n.End, "("+f.text(n.Child("argument"))+")")
 		}
-		return edit{n.Start, n.End, "not (" + f.text(n) + ")"}
+		return edit(n.Start, n.End, "not ("+f.text(n)+")")
 	})
 
 // ChangeReturn is M4.
@@ -120,15 +120,15 @@ var ChangeReturn = bugTransform("M4", "ChangeReturn",
 	func(f *file, n *syntax.Node) []string {
 		return kindIf(n.Type == "return_statement" && len(n.NamedChildren()) == 1, n.Type)
 	},
-	func(f *file, n *syntax.Node, _ string, rng *rand.Rand) edit {
+	func(f *file, n *syntax.Node, _ string, rng *rand.Rand) syntax.TextEdit {
 		v := n.NamedChildren()[0]
 		switch v.Type {
 		case "integer", "float":
-			return edit{v.Start, v.End, "-" + f.text(v) + " + 10"}
+			return edit(v.Start, v.End, "-"+f.text(v)+" + 10")
 		case "identifier":
-			return edit{v.Start, v.End, "not " + f.text(v)}
+			return edit(v.Start, v.End, "not "+f.text(v))
 		}
-		return edit{v.Start, v.End, "not (" + f.text(v) + ")"}
+		return edit(v.Start, v.End, "not ("+f.text(v)+")")
 	})
 
 // ChangeType is M5.
@@ -148,15 +148,15 @@ random 4-digit string.`,
 		}
 		return nil
 	},
-	func(f *file, n *syntax.Node, _ string, rng *rand.Rand) edit {
+	func(f *file, n *syntax.Node, _ string, rng *rand.Rand) syntax.TextEdit {
 		if n.Type == "string" {
-			return edit{n.Start, n.End, "'" + fmt.Sprintf("%04d", rng.IntN(10000)) + "'"}
+			return edit(n.Start, n.End, "'"+fmt.Sprintf("%04d", rng.IntN(10000))+"'")
 		}
 		switch rng.IntN(3) {
 		case 0:
-			return edit{n.Start, n.End, "True"}
+			return edit(n.Start, n.End, "True")
 		case 1:
-			return edit{n.Start, n.End, "False"}
+			return edit(n.Start, n.End, "False")
 		}
-		return edit{n.Start, n.End, "'" + f.text(n) + "'"}
+		return edit(n.Start, n.End, "'"+f.text(n)+"'")
 	})

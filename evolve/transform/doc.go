@@ -52,14 +52,15 @@
 // # Scopes
 //
 // N1, N2, S4, S6, S7 and S11 rely on a Python scope analysis of the whole
-// module: module, function, lambda, class and comprehension scopes; LEGB
-// lookup with class scopes invisible to nested functions; a comprehension's
-// first iterable evaluated in the enclosing scope; walrus targets binding
-// outside comprehensions; global and nonlocal; parameters, imports,
-// with/except/for targets and del. Attributes and keyword-argument names
-// are never names. A scope that calls locals, vars, eval, exec, globals or
-// dir, star-imports or uses match is treated as reading names dynamically,
-// and nothing it can see is renamed.
+// module (internal/syntax's, checked against CPython's symtable): module,
+// function, lambda, class and comprehension scopes; LEGB lookup with class
+// scopes invisible to nested functions; a comprehension's first iterable
+// evaluated in the enclosing scope; walrus targets binding outside
+// comprehensions; global and nonlocal; parameters, imports,
+// with/except/for targets, match captures and del. Attributes and
+// keyword-argument names are never names. A scope that calls locals, vars,
+// eval, exec, globals or dir, star-imports or uses match is treated as
+// reading names dynamically, and nothing it can see is renamed.
 //
 // # Bugs at shared statements
 //

@@ -30,22 +30,22 @@ func contains(n *syntax.Node, types ...string) bool {
 // scope (a walrus) or uses a private name that class name mangling would
 // change if the expression moved out of its class.
 func (s *scopes) freeNames(n *syntax.Node) (names []string, ok bool) {
-	for _, o := range s.occs {
-		if o.n.Start < n.Start || o.n.End > n.End {
+	for _, o := range s.refs {
+		if o.Node.Start < n.Start || o.Node.End > n.End {
 			continue
 		}
-		name := s.name(o.n)
+		name := s.name(o.Node)
 		if strings.HasPrefix(name, "__") && !strings.HasSuffix(name, "__") {
 			return nil, false
 		}
 		r := s.resolve(o)
-		if r.inside(n.Start, n.End) {
+		if inside(r, n.Start, n.End) {
 			continue
 		}
-		if o.bind {
+		if o.Binds {
 			return nil, false
 		}
-		if r == nil || r == s.module {
+		if r == nil || r == s.Module() {
 			continue // a module-level function sees the same global or builtin
 		}
 		if !slices.Contains(names, name) {
@@ -119,7 +119,7 @@ C stack size of threads differ; a recursive f starts one thread per level).`,
 		}, nil)
 	},
 	Apply: func(p *Program, site Site, rng *rand.Rand) (*Program, error) {
-		return apply(p, site, func(f *file, n *syntax.Node) ([]edit, error) {
+		return apply(p, site, func(f *file, n *syntax.Node) ([]syntax.TextEdit, error) {
 			s := analyse(f)
 			call := threadCall(s, n)
 			if call == nil {
@@ -158,7 +158,7 @@ C stack size of threads differ; a recursive f starts one thread per level).`,
 					lines[i] = ind + lines[i]
 				}
 			}
-			es := []edit{{n.Start, n.End, strings.Join(lines, "\n")}}
+			es := []syntax.TextEdit{edit(n.Start, n.End, strings.Join(lines, "\n"))}
 			var imports []string
 			for _, m := range []string{"queue", "threading"} {
 				if !f.idents[m] {
@@ -189,18 +189,18 @@ func threadCall(s *scopes, n *syntax.Node) *syntax.Node {
 		return nil
 	}
 	sc := s.enclosing(n)
-	if sc.kind != funcScope && sc.kind != moduleScope {
+	if !isFunc(sc) && sc.Kind != syntax.ScopeModule {
 		return nil
 	}
-	o, ok := s.occOf(fn)
+	o, ok := s.RefAt(fn)
 	if !ok {
 		return nil
 	}
 	def := s.resolve(o)
-	if def == nil || !def.defined[f.text(fn)] || len(def.bound[f.text(fn)]) != 1 {
+	if def == nil || !symbol(def, f.text(fn)).Defined || len(symbol(def, f.text(fn)).Binds) != 1 {
 		return nil
 	}
-	if sc.kind == funcScope && (sc.node.Type != "function_definition" || sc.node.Has("async")) {
+	if isFunc(sc) && (sc.Node.Type != "function_definition" || sc.Node.Has("async")) {
 		return nil
 	}
 	return r
@@ -213,11 +213,11 @@ func (s *scopes) importUsable(name string) bool {
 		return true
 	}
 	for _, sc := range s.all {
-		if len(sc.bound[name]) > 0 && (sc != s.module || !sc.imported[name] || len(sc.bound[name]) != 1) {
+		if sym := symbol(sc, name); len(sym.Binds) > 0 && (sc != s.Module() || !sym.Imported || len(sym.Binds) != 1) {
 			return false
 		}
 	}
-	b := s.module.bound[name]
+	b := symbol(s.Module(), name).Binds
 	if len(b) != 1 {
 		return false
 	}
@@ -251,7 +251,7 @@ looked up eagerly and may raise NameError or UnboundLocalError where the origina
 		}, nil)
 	},
 	Apply: func(p *Program, site Site, rng *rand.Rand) (*Program, error) {
-		return apply(p, site, func(f *file, n *syntax.Node) ([]edit, error) {
+		return apply(p, site, func(f *file, n *syntax.Node) ([]syntax.TextEdit, error) {
 			s := analyse(f)
 			rhs := createSite(s, n)
 			if rhs == nil {
@@ -268,7 +268,7 @@ looked up eagerly and may raise NameError or UnboundLocalError where the origina
 			def := "def " + name + "(" + args + "):\n" + f.unit() + "return (" + f.text(rhs) + ")\n\n\n"
 			top := f.topLevel(n)
 			at := lineStart(f.src, top.Start)
-			return []edit{{at, at, def}, {rhs.Start, rhs.End, name + "(" + args + ")"}}, nil
+			return []syntax.TextEdit{edit(at, at, def), edit(rhs.Start, rhs.End, name+"("+args+")")}, nil
 		})
 	},
 }
@@ -349,7 +349,7 @@ beside the program, on sys.path, and not shadowed by another module of that name
 			modSrc = strings.Join(imports, "\n") + "\n\n\n" + modSrc
 		}
 		name := f.text(n.Child("name"))
-		out, err := applyEdits(f.src, []edit{{n.Start, n.End, "from " + mod + " import " + name}})
+		out, err := applyEdits(f.src, []syntax.TextEdit{edit(n.Start, n.End, "from "+mod+" import "+name)})
 		if err != nil {
 			return nil, err
 		}
@@ -370,22 +370,22 @@ func movable(s *scopes, n *syntax.Node) bool {
 		return false
 	}
 	nm := n.Child("name")
-	if nm == nil || !newFuncRE.MatchString(f.text(nm)) || len(s.module.bound[f.text(nm)]) != 1 {
+	if nm == nil || !newFuncRE.MatchString(f.text(nm)) || len(symbol(s.Module(), f.text(nm)).Binds) != 1 {
 		return false
 	}
-	fs := s.scopeOf(n)
-	for _, o := range s.occs {
-		if o.n.Start < n.Start || o.n.End > n.End || o.n == nm {
+	fs := s.ScopeOf(n)
+	for _, o := range s.refs {
+		if o.Node.Start < n.Start || o.Node.End > n.End || o.Node == nm {
 			continue
 		}
 		r := s.resolve(o)
-		if r == s.module && s.module.imported[s.name(o.n)] && len(s.module.bound[s.name(o.n)]) == 1 {
+		if sym := symbol(s.Module(), s.name(o.Node)); r == s.Module() && sym.Imported && len(sym.Binds) == 1 {
 			continue // the imports go with it
 		}
-		if r != nil && !r.inside(n.Start, n.End) {
+		if r != nil && !inside(r, n.Start, n.End) {
 			return false
 		}
-		if r == nil && !builtins[s.name(o.n)] {
+		if r == nil && !builtins[s.name(o.Node)] {
 			return false
 		}
 	}
@@ -413,7 +413,7 @@ stack is one frame deeper.`,
 		}, nil)
 	},
 	Apply: func(p *Program, site Site, rng *rand.Rand) (*Program, error) {
-		return apply(p, site, func(f *file, n *syntax.Node) ([]edit, error) {
+		return apply(p, site, func(f *file, n *syntax.Node) ([]syntax.TextEdit, error) {
 			if f.idents["my_decorator"] {
 				return nil, fmt.Errorf("transform: S8: my_decorator exists")
 			}
@@ -445,7 +445,7 @@ stack is one frame deeper.`,
 				def = "\n" + def
 			}
 			ind := f.indentOf(n.Start)
-			return []edit{{at, at, def}, {n.Start, n.Start, "@my_decorator\n" + ind}}, nil
+			return []syntax.TextEdit{edit(at, at, def), edit(n.Start, n.Start, "@my_decorator\n"+ind)}, nil
 		})
 	},
 }

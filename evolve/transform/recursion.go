@@ -35,7 +35,7 @@ sys.getrecursionlimit() - depth iterations raise RecursionError.`,
 		}, nil)
 	},
 	Apply: func(p *Program, site Site, rng *rand.Rand) (*Program, error) {
-		return apply(p, site, func(f *file, n *syntax.Node) ([]edit, error) {
+		return apply(p, site, func(f *file, n *syntax.Node) ([]syntax.TextEdit, error) {
 			s := analyse(f)
 			plan, ok := recursionPlan(s, n)
 			if !ok {
@@ -62,7 +62,7 @@ sys.getrecursionlimit() - depth iterations raise RecursionError.`,
 			b.WriteString("\n" + ind + unit + helper + "(" + r + ", " + k + " + 1)\n")
 			args := n.Child("right").Child("arguments")
 			b.WriteString(ind + helper + "(range" + f.text(args) + ", 0)")
-			return []edit{{n.Start, n.End, b.String()}}, nil
+			return []syntax.TextEdit{edit(n.Start, n.End, b.String())}, nil
 		})
 	},
 }
@@ -89,11 +89,11 @@ func recursionPlan(s *scopes, n *syntax.Node) (loopPlan, bool) {
 	if fn == nil || fn.Type != "identifier" || f.text(fn) != "range" || args == nil || args.Type != "argument_list" {
 		return loopPlan{}, false
 	}
-	if o, ok := s.occOf(fn); !ok || s.resolve(o) != nil {
+	if o, ok := s.RefAt(fn); !ok || s.resolve(o) != nil {
 		return loopPlan{}, false
 	}
 	for _, sc := range s.all {
-		if len(sc.bound["len"]) > 0 {
+		if len(symbol(sc, "len").Binds) > 0 {
 			return loopPlan{}, false
 		}
 	}
@@ -113,29 +113,29 @@ func recursionPlan(s *scopes, n *syntax.Node) (loopPlan, bool) {
 	sc := s.enclosing(n)
 	plan := loopPlan{decl: "nonlocal"}
 	switch {
-	case sc.kind == moduleScope:
+	case sc.Kind == syntax.ScopeModule:
 		plan.decl = "global"
-	case sc.kind != funcScope || sc.node.Type != "function_definition":
+	case sc.Kind != syntax.ScopeFunction:
 		return loopPlan{}, false
 	}
 	v := f.text(left)
 	var names []string
-	for _, o := range s.occs {
-		if o.bind && o.n.Start >= body.Start && o.n.End <= body.End && s.resolve(o) == sc {
-			if nm := s.name(o.n); !slices.Contains(names, nm) {
+	for _, o := range s.refs {
+		if o.Binds && o.Node.Start >= body.Start && o.Node.End <= body.End && s.resolve(o) == sc {
+			if nm := s.name(o.Node); !slices.Contains(names, nm) {
 				names = append(names, nm)
 			}
 		}
 	}
 	outside := func(name string, bindOnly bool) bool {
-		for _, o := range s.occs {
-			if s.name(o.n) == name && (o.n.Start < n.Start || o.n.End > n.End) && (o.bind || !bindOnly) && s.resolve(o) == sc {
+		for _, o := range s.refs {
+			if s.name(o.Node) == name && (o.Node.Start < n.Start || o.Node.End > n.End) && (o.Binds || !bindOnly) && s.resolve(o) == sc {
 				return true
 			}
 		}
 		return false
 	}
-	if sc.kind == moduleScope {
+	if sc.Kind == syntax.ScopeModule {
 		if !slices.Contains(names, v) {
 			names = append(names, v)
 		}
@@ -162,7 +162,7 @@ func recursionPlan(s *scopes, n *syntax.Node) (loopPlan, bool) {
 		}
 	}
 	for _, nm := range names {
-		if sc.global[nm] && plan.decl == "nonlocal" {
+		if symbol(sc, nm).Global && plan.decl == "nonlocal" {
 			return loopPlan{}, false
 		}
 	}

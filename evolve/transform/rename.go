@@ -13,41 +13,32 @@ import (
 // renaming is one name bound in one scope, with every occurrence that
 // refers to it.
 type renaming struct {
-	sc   *scope
+	sc   *syntax.Scope
 	name string
 	at   *syntax.Node // the first binding occurrence: the site
-	refs []occ
+	refs []syntax.Ref
 }
 
 // rename returns the edits that rename r to to.
-func (r renaming) edits(to string) []edit {
-	var es []edit
+func (r renaming) edits(to string) []syntax.TextEdit {
+	var es []syntax.TextEdit
 	for _, o := range r.refs {
-		es = append(es, edit{o.n.Start, o.n.End, to})
+		es = append(es, edit(o.Node.Start, o.Node.End, to))
 	}
 	return es
-}
-
-// within reports whether sc is scope outer or nested in it.
-func within(sc, outer *scope) bool {
-	for ; sc != nil; sc = sc.parent {
-		if sc == outer {
-			return true
-		}
-	}
-	return false
 }
 
 // renameSafe reports whether the binding of name in sc may be renamed:
 // no scope that sees it reads names dynamically, and it is not protected,
 // a builtin, a dunder or imported.
-func (s *scopes) renameSafe(p *Program, sc *scope, name string) bool {
+func (s *scopes) renameSafe(p *Program, sc *syntax.Scope, name string) bool {
+	sym := symbol(sc, name)
 	if p.protected(name) || builtins[name] || (strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__")) ||
-		sc.imported[name] || sc.global[name] || sc.nonlocal[name] {
+		sym.Imported || sym.Global || sym.Nonlocal {
 		return false
 	}
-	for _, t := range s.all {
-		if t.dynamic && within(t, sc) {
+	for t := range s.dynamic {
+		if t.Within(sc) {
 			return false
 		}
 	}
@@ -58,15 +49,14 @@ func (s *scopes) renameSafe(p *Program, sc *scope, name string) bool {
 func variables(p *Program, s *scopes) []renaming {
 	var out []renaming
 	for _, sc := range s.all {
-		if sc.kind != funcScope {
+		if !isFunc(sc) {
 			continue
 		}
-		for name, binds := range sc.bound {
-			if sc.params[name] || sc.defined[name] || !s.renameSafe(p, sc, name) {
+		for _, sym := range sc.Symbols() {
+			if len(sym.Binds) == 0 || sym.Param || sym.Defined || !s.renameSafe(p, sc, sym.Name) {
 				continue
 			}
-			first := slices.MinFunc(binds, func(a, b *syntax.Node) int { return a.Start - b.Start })
-			out = append(out, renaming{sc: sc, name: name, at: first})
+			out = append(out, renaming{sc: sc, name: sym.Name, at: sym.Binds[0]})
 		}
 	}
 	slices.SortFunc(out, func(a, b renaming) int { return a.at.Start - b.at.Start })
@@ -78,20 +68,20 @@ func variables(p *Program, s *scopes) []renaming {
 func functions(p *Program, s *scopes) []renaming {
 	var out []renaming
 	for _, sc := range s.all {
-		if sc.kind != funcScope || sc.node.Type != "function_definition" {
+		if sc.Kind != syntax.ScopeFunction {
 			continue
 		}
-		nm := sc.node.Child("name")
-		outer := sc.parent
-		if nm == nil || outer.kind == classScope || outer.kind == compScope {
+		nm := sc.Node.Child("name")
+		outer := sc.Parent
+		if nm == nil || outer.Kind == syntax.ScopeClass || outer.Kind == syntax.ScopeComprehension {
 			continue
 		}
 		name := s.name(nm)
-		if len(outer.bound[name]) != 1 || strings.HasPrefix(name, "Func_") || name == "my_decorator" ||
+		if len(symbol(outer, name).Binds) != 1 || strings.HasPrefix(name, "Func_") || name == "my_decorator" ||
 			!s.renameSafe(p, outer, name) {
 			continue
 		}
-		if outer == s.module && len(p.Modules) > 0 {
+		if outer == s.Module() && len(p.Modules) > 0 {
 			continue // a generated module might import it
 		}
 		out = append(out, renaming{sc: outer, name: name, at: nm})
@@ -115,14 +105,14 @@ func renameTransform(id, name, doc string, list func(p *Program, s *scopes) []re
 			}, nil)
 		},
 		Apply: func(p *Program, site Site, rng *rand.Rand) (*Program, error) {
-			return apply(p, site, func(f *file, n *syntax.Node) ([]edit, error) {
+			return apply(p, site, func(f *file, n *syntax.Node) ([]syntax.TextEdit, error) {
 				s := analyse(f)
 				i := slices.IndexFunc(list(p, s), func(r renaming) bool { return r.at == n })
 				if i < 0 {
 					return nil, fmt.Errorf("transform: %s: %s is not a site", id, site.Key)
 				}
 				r := list(p, s)[i]
-				r.refs = s.refs(r.sc, r.name)
+				r.refs = s.RefsTo(r.sc.Symbol(r.name))
 				k := 0
 				for f.idents[newName(r.name, k)] {
 					k++

@@ -46,18 +46,18 @@ floats with NaN may order differently.`,
 		}, nil)
 	},
 	Apply: func(p *Program, site Site, rng *rand.Rand) (*Program, error) {
-		return apply(p, site, func(f *file, n *syntax.Node) ([]edit, error) {
+		return apply(p, site, func(f *file, n *syntax.Node) ([]syntax.TextEdit, error) {
 			s := analyse(f)
 			fn := numpySite(s, n)
 			if fn == "" {
 				return nil, fmt.Errorf("transform: S9: %s is not a site", site.Key)
 			}
 			arg := n.Child("arguments").NamedChildren()[0]
-			var es []edit
+			var es []syntax.TextEdit
 			if !f.idents["np"] {
 				es = f.insertImports("import numpy as np")
 			}
-			return append(es, edit{n.Start, n.End, fmt.Sprintf(numpyCalls[fn], f.text(arg))}), nil
+			return append(es, edit(n.Start, n.End, fmt.Sprintf(numpyCalls[fn], f.text(arg)))), nil
 		})
 	},
 }
@@ -76,7 +76,7 @@ func numpySite(s *scopes, n *syntax.Node) string {
 	if _, ok := numpyCalls[name]; !ok {
 		return ""
 	}
-	if o, ok := s.occOf(fn); !ok || s.resolve(o) != nil {
+	if o, ok := s.RefAt(fn); !ok || s.resolve(o) != nil {
 		return ""
 	}
 	as := args.NamedChildren()
@@ -90,24 +90,14 @@ func numpySite(s *scopes, n *syntax.Node) string {
 	return name
 }
 
-// occOf returns the occurrence of the identifier n.
-func (s *scopes) occOf(n *syntax.Node) (occ, bool) {
-	for _, o := range s.occs {
-		if o.n == n {
-			return o, true
-		}
-	}
-	return occ{}, false
-}
-
 // importUsableAs reports whether "import module as alias" can be added.
 func (s *scopes) importUsableAs(module, alias string) bool {
 	if !s.f.idents[alias] {
 		return true
 	}
-	b := s.module.bound[alias]
+	b := symbol(s.Module(), alias).Binds
 	for _, sc := range s.all {
-		if len(sc.bound[alias]) > 0 && sc != s.module {
+		if len(symbol(sc, alias).Binds) > 0 && sc != s.Module() {
 			return false
 		}
 	}
@@ -134,12 +124,12 @@ differently under aliasing.`,
 		}, nil)
 	},
 	Apply: func(p *Program, site Site, rng *rand.Rand) (*Program, error) {
-		return apply(p, site, func(f *file, n *syntax.Node) ([]edit, error) {
+		return apply(p, site, func(f *file, n *syntax.Node) ([]syntax.TextEdit, error) {
 			if !augSite(f, n) {
 				return nil, fmt.Errorf("transform: S10: %s is not a site", site.Key)
 			}
 			x, op, v := f.text(n.Child("left")), f.text(n.Child("operator")), f.text(n.Child("right"))
-			return []edit{{n.Start, n.End, x + " = " + x + " " + strings.TrimSuffix(op, "=") + " " + v}}, nil
+			return []syntax.TextEdit{edit(n.Start, n.End, x+" = "+x+" "+strings.TrimSuffix(op, "=")+" "+v)}, nil
 		})
 	},
 }
@@ -178,12 +168,12 @@ Preserving.`,
 		}, nil)
 	},
 	Apply: func(p *Program, site Site, rng *rand.Rand) (*Program, error) {
-		return apply(p, site, func(f *file, n *syntax.Node) ([]edit, error) {
+		return apply(p, site, func(f *file, n *syntax.Node) ([]syntax.TextEdit, error) {
 			v := primSite(n)
 			if v == nil {
 				return nil, fmt.Errorf("transform: S12: %s is not a site", site.Key)
 			}
-			return []edit{{v.Start, v.Start, "["}, {v.End, v.End, "][0]"}}, nil
+			return []syntax.TextEdit{edit(v.Start, v.Start, "["), edit(v.End, v.End, "][0]")}, nil
 		})
 	},
 }

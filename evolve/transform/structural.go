@@ -12,7 +12,7 @@ import (
 
 // wrap returns the edit that puts the lines pre and then header before
 // stmt, at stmt's indentation, and indents stmt one level under header.
-func (f *file) wrap(stmt *syntax.Node, pre []string, header string, inner ...string) edit {
+func (f *file) wrap(stmt *syntax.Node, pre []string, header string, inner ...string) syntax.TextEdit {
 	ind, unit := f.indentOf(stmt.Start), f.unit()
 	var b strings.Builder
 	for _, l := range pre {
@@ -23,7 +23,7 @@ func (f *file) wrap(stmt *syntax.Node, pre []string, header string, inner ...str
 		b.WriteString(ind + unit + l + "\n")
 	}
 	b.WriteString(f.indented(stmt.Start, stmt.End, unit))
-	return edit{lineStart(f.src, stmt.Start), stmt.End, b.String()}
+	return edit(lineStart(f.src, stmt.Start), stmt.End, b.String())
 }
 
 // countAncestors returns how many ancestors of n have type typ.
@@ -43,7 +43,7 @@ func (f *file) wrappable(n *syntax.Node) bool {
 }
 
 // apply parses p, finds s and returns p with the edits of rewrite.
-func apply(p *Program, s Site, rewrite func(f *file, n *syntax.Node) ([]edit, error)) (*Program, error) {
+func apply(p *Program, s Site, rewrite func(f *file, n *syntax.Node) ([]syntax.TextEdit, error)) (*Program, error) {
 	f, err := parse(p.Main)
 	if err != nil {
 		return nil, err
@@ -60,7 +60,7 @@ func apply(p *Program, s Site, rewrite func(f *file, n *syntax.Node) ([]edit, er
 		// A CRLF file gets CRLF lines (Python reads both; strings in the
 		// source get "\n" either way).
 		for i := range es {
-			es[i].text = strings.ReplaceAll(strings.ReplaceAll(es[i].text, "\r\n", "\n"), "\n", "\r\n")
+			es[i].Text = strings.ReplaceAll(strings.ReplaceAll(es[i].Text, "\r\n", "\n"), "\n", "\r\n")
 		}
 	}
 	out, err := applyEdits(f.src, es)
@@ -91,13 +91,13 @@ and, in a class body, as class attributes).`,
 		}, nil)
 	},
 	Apply: func(p *Program, s Site, rng *rand.Rand) (*Program, error) {
-		return apply(p, s, func(f *file, n *syntax.Node) ([]edit, error) {
+		return apply(p, s, func(f *file, n *syntax.Node) ([]syntax.TextEdit, error) {
 			a := 3 + rng.IntN(998)
 			l := strconv.Itoa(n.Line)
 			c1 := f.fresh("LoopChecker1" + l)
 			c2 := f.fresh("LoopChecker2"+l, c1)
 			idx := f.fresh("LoopIndexOut", c1, c2)
-			return []edit{f.wrap(n, []string{fmt.Sprintf("%s = %d", c1, a), fmt.Sprintf("%s = %d", c2, a-1)},
+			return []syntax.TextEdit{f.wrap(n, []string{fmt.Sprintf("%s = %d", c1, a), fmt.Sprintf("%s = %d", c2, a-1)},
 				fmt.Sprintf("for %s in range(%s // %s):", idx, c1, c2))}, nil
 		})
 	},
@@ -123,7 +123,7 @@ Conditional: two new names are bound in the enclosing scope.`,
 		}, nil)
 	},
 	Apply: func(p *Program, s Site, rng *rand.Rand) (*Program, error) {
-		return apply(p, s, func(f *file, n *syntax.Node) ([]edit, error) {
+		return apply(p, s, func(f *file, n *syntax.Node) ([]syntax.TextEdit, error) {
 			a := 2 + rng.IntN(999)
 			b := 2 + rng.IntN(999)
 			for a&b == 0 {
@@ -132,7 +132,7 @@ Conditional: two new names are bound in the enclosing scope.`,
 			l := strconv.Itoa(n.Line)
 			c1 := f.fresh("ConditionChecker1" + l)
 			c2 := f.fresh("ConditionChecker2"+l, c1)
-			return []edit{f.wrap(n, []string{fmt.Sprintf("%s = %d", c1, a), fmt.Sprintf("%s = %d", c2, b)},
+			return []syntax.TextEdit{f.wrap(n, []string{fmt.Sprintf("%s = %d", c1, a), fmt.Sprintf("%s = %d", c2, b)},
 				fmt.Sprintf("if %s & %s:", c1, c2))}, nil
 		})
 	},
@@ -155,12 +155,12 @@ bound in the enclosing scope.`,
 		}, nil)
 	},
 	Apply: func(p *Program, s Site, rng *rand.Rand) (*Program, error) {
-		return apply(p, s, func(f *file, n *syntax.Node) ([]edit, error) {
+		return apply(p, s, func(f *file, n *syntax.Node) ([]syntax.TextEdit, error) {
 			a := 3 + rng.IntN(998)
 			l := strconv.Itoa(n.Line)
 			w1 := f.fresh("WhileChecker1" + l)
 			w2 := f.fresh("WhileChecker2"+l, w1)
-			return []edit{f.wrap(n, []string{fmt.Sprintf("%s = %d", w1, a), fmt.Sprintf("%s = %d", w2, a-1)},
+			return []syntax.TextEdit{f.wrap(n, []string{fmt.Sprintf("%s = %d", w1, a), fmt.Sprintf("%s = %d", w2, a-1)},
 				fmt.Sprintf("while %s %% %s == 1:", w1, w2), w1+" += 1")}, nil
 		})
 	},
@@ -186,12 +186,12 @@ already a single try statement. Conditional: tracebacks show the extra try.`,
 		}, nil)
 	},
 	Apply: func(p *Program, s Site, rng *rand.Rand) (*Program, error) {
-		return apply(p, s, func(f *file, n *syntax.Node) ([]edit, error) {
+		return apply(p, s, func(f *file, n *syntax.Node) ([]syntax.TextEdit, error) {
 			stmts := bodyStatements(n)
 			first, last := stmts[0], stmts[len(stmts)-1]
 			ind, unit := f.indentOf(first.Start), f.unit()
 			text := ind + "try:\n" + f.indented(first.Start, last.End, unit) + "\n" + ind + "except:\n" + ind + unit + "raise"
-			return []edit{{lineStart(f.src, first.Start), last.End, text}}, nil
+			return []syntax.TextEdit{edit(lineStart(f.src, first.Start), last.End, text)}, nil
 		})
 	},
 }

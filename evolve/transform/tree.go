@@ -2,6 +2,7 @@ package transform
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -272,41 +273,54 @@ func isDocstring(n *syntax.Node) bool {
 }
 
 // edit replaces src[start:end] with text.
-type edit struct {
-	start, end int
-	text       string
+func edit(start, end int, text string) syntax.TextEdit {
+	return syntax.TextEdit{Start: start, End: end, Text: text}
 }
 
-// applyEdits applies non-overlapping edits to src and returns the result;
-// edits at the same offset are applied in the order given. A space is
-// added where an edit would glue two identifier characters together.
-func applyEdits(src []byte, edits []edit) ([]byte, error) {
+// applyEdits applies non-overlapping edits to src with syntax.ApplyEdits
+// (edits at the same offset in the order given) and returns the result.
+// A space is added where an edit would glue two identifier characters
+// together.
+func applyEdits(src []byte, edits []syntax.TextEdit) ([]byte, error) {
 	es := slices.Clone(edits)
-	slices.SortStableFunc(es, func(a, b edit) int { return a.start - b.start })
-	var out []byte
+	// Pad in the order ApplyEdits applies them, knowing the byte that
+	// will precede each text.
+	slices.SortStableFunc(es, func(a, b syntax.TextEdit) int {
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End))
+	})
+	var before byte // the last byte written so far, 0 at the start
 	at := 0
-	for _, e := range es {
-		if e.start < at || e.end < e.start || e.end > len(src) {
-			return nil, fmt.Errorf("transform: edit [%d,%d) overlaps or is out of range", e.start, e.end)
+	for i, e := range es {
+		if e.Start < at || e.Start > len(src) || e.End < e.Start || e.End > len(src) {
+			break // ApplyEdits rejects it
 		}
-		out = append(out, src[at:e.start]...)
-		text := e.text
+		if e.Start > at {
+			before = src[e.Start-1]
+		}
+		text := e.Text
 		// Keep tokens apart: "if(x)" negated is "if not (x)", not "ifnot (x)".
-		if text != "" && len(out) > 0 && isIdentByte(out[len(out)-1]) && isIdentByte(text[0]) {
+		if text != "" && isIdentByte(before) && isIdentByte(text[0]) {
 			text = " " + text
 		}
-		if text != "" && e.end < len(src) && isIdentByte(text[len(text)-1]) && isIdentByte(src[e.end]) {
+		if text != "" && e.End < len(src) && isIdentByte(text[len(text)-1]) && isIdentByte(src[e.End]) {
 			text += " "
 		}
-		out = append(out, text...)
-		at = e.end
+		es[i].Text = text
+		if text != "" {
+			before = text[len(text)-1]
+		}
+		at = e.End
 	}
-	return append(out, src[at:]...), nil
+	out, _, err := syntax.ApplyEdits(src, es)
+	if err != nil {
+		return nil, fmt.Errorf("transform: %w", err)
+	}
+	return out, nil
 }
 
 // insertImports returns the edit that adds the import lines at
 // importPos, or nothing if lines is empty.
-func (f *file) insertImports(lines ...string) []edit {
+func (f *file) insertImports(lines ...string) []syntax.TextEdit {
 	if len(lines) == 0 {
 		return nil
 	}
@@ -318,7 +332,7 @@ func (f *file) insertImports(lines ...string) []edit {
 	if pos == len(f.src) && pos > 0 && f.src[pos-1] != '\n' {
 		text = "\n" + text
 	}
-	return []edit{{pos, pos, text}}
+	return []syntax.TextEdit{edit(pos, pos, text)}
 }
 
 func lineStart(src []byte, off int) int {
@@ -354,3 +368,99 @@ func set(s string) map[string]bool {
 	}
 	return m
 }
+
+// scopes is the Python scope analysis of a file (syntax.PyScopes), with
+// what the transforms ask of it.
+type scopes struct {
+	*syntax.Scopes
+	f    *file
+	refs []syntax.Ref    // every occurrence of a name, in source order
+	all  []*syntax.Scope // every scope, the module first
+	// dynamic holds the scopes whose code reads names by string (calls
+	// locals, vars, eval, exec, globals or dir; a star import) or has a
+	// match statement: renaming stays clear of them.
+	dynamic map[*syntax.Scope]bool
+}
+
+func analyse(f *file) *scopes {
+	s := &scopes{Scopes: syntax.PyScopes(f.root, f.src), f: f, dynamic: map[*syntax.Scope]bool{}}
+	s.refs, s.all = s.Refs(), s.All()
+	for _, sc := range s.all {
+		if sc.Dynamic {
+			s.dynamic[sc] = true
+		}
+	}
+	for _, m := range f.find(func(n *syntax.Node) bool { return n.Type == "match_statement" }) {
+		s.dynamic[s.enclosing(m)] = true
+	}
+	return s
+}
+
+// name returns the name an occurrence or binding node spells.
+func (s *scopes) name(n *syntax.Node) string { return s.f.text(n) }
+
+// resolve returns the scope whose binding o refers to, or nil for a
+// builtin or an undefined global.
+func (s *scopes) resolve(o syntax.Ref) *syntax.Scope {
+	if o.Symbol == nil {
+		return nil
+	}
+	return o.Symbol.Scope
+}
+
+// symbol returns sc's entry for name, or a zero Symbol when the name does
+// not occur in sc's code.
+func symbol(sc *syntax.Scope, name string) syntax.Symbol {
+	if sym := sc.Symbol(name); sym != nil {
+		return *sym
+	}
+	return syntax.Symbol{}
+}
+
+// isFunc reports whether sc is a def or lambda scope.
+func isFunc(sc *syntax.Scope) bool {
+	return sc.Kind == syntax.ScopeFunction || sc.Kind == syntax.ScopeLambda
+}
+
+// inside reports whether scope sc was opened by a node inside [start, end).
+func inside(sc *syntax.Scope, start, end int) bool {
+	return sc != nil && sc.Kind != syntax.ScopeModule && sc.Node.Start >= start && sc.Node.End <= end
+}
+
+// enclosing returns the scope that the statement or expression n is
+// evaluated in.
+func (s *scopes) enclosing(n *syntax.Node) *syntax.Scope {
+	f := s.f
+	for c, p := n, f.parent[n]; p != nil; c, p = p, f.parent[p] {
+		switch p.Type {
+		case "function_definition", "lambda", "class_definition":
+			if c.Field == "body" {
+				return s.ScopeOf(p)
+			}
+		case "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
+			return s.ScopeOf(p)
+		}
+	}
+	return s.Module()
+}
+
+// builtins are the names of Python 3's builtins module that transforms
+// must never rename or shadow.
+var builtins = set(`abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable chr
+		classmethod compile complex copyright credits delattr dict dir divmod enumerate eval exec exit filter
+		float format frozenset getattr globals hasattr hash help hex id input int isinstance issubclass iter
+		len license list locals map max memoryview min next object oct open ord pow print property quit range
+		repr reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip __import__
+		__name__ __file__ __doc__ __builtins__ __spec__ __loader__ __package__
+		ArithmeticError AssertionError AttributeError BaseException BlockingIOError BrokenPipeError
+		BufferError BytesWarning ChildProcessError ConnectionAbortedError ConnectionError
+		ConnectionRefusedError ConnectionResetError DeprecationWarning EOFError Ellipsis EnvironmentError
+		Exception False FileExistsError FileNotFoundError FloatingPointError FutureWarning GeneratorExit
+		IOError ImportError ImportWarning IndentationError IndexError InterruptedError IsADirectoryError
+		KeyError KeyboardInterrupt LookupError MemoryError ModuleNotFoundError NameError None
+		NotADirectoryError NotImplemented NotImplementedError OSError OverflowError PendingDeprecationWarning
+		PermissionError ProcessLookupError RecursionError ReferenceError ResourceWarning RuntimeError
+		RuntimeWarning StopAsyncIteration StopIteration SyntaxError SyntaxWarning SystemError SystemExit
+		TabError TimeoutError True TypeError UnboundLocalError UnicodeDecodeError UnicodeEncodeError
+		UnicodeError UnicodeTranslateError UnicodeWarning UserWarning ValueError Warning ZeroDivisionError
+		ExceptionGroup BaseExceptionGroup EncodingWarning`)

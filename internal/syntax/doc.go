@@ -1,7 +1,8 @@
 // Package syntax is the tree-sitter based source-code toolkit of adaptbench:
 // it parses Python, Go and Java, lists the function definitions of a file,
-// extracts a function from a model's answer and splices a function into a
-// target file with the right indentation.
+// extracts a function from a model's answer, splices a function into a
+// target file with the right indentation, applies byte-range edits,
+// analyses Python scopes and matches syntax trees.
 //
 // It is the only package of the module that uses cgo (through
 // github.com/smacker/go-tree-sitter). Everything it returns is plain Go data:
@@ -35,7 +36,31 @@
 // with the code but do not take part in computing the common indentation.
 // Indentation units are never converted (a tab-indented replacement spliced
 // into a space-indented file keeps its tabs after the new prefix); Python
-// accepts this because every block is consistent on its own.//
+// accepts this because every block is consistent on its own.
+//
+// # Text edits
+//
+// [ApplyEdits] is the one applier of byte-range edits ([TextEdit]: replace
+// [Start, End) with Text) that the generators use: edits in any order,
+// rejected with an [*EditError] when out of range or overlapping, applied
+// by offset with insertions at one offset in the order given. Its
+// [EditMap] says where each edit's text landed ([EditMap.Range]) and maps
+// offsets of the result back to the source ([EditMap.Old]).
+//
+// # Python scopes
+//
+// [PyScopes] analyses a Python module as CPython's symbol table does
+// (module, function, lambda, class and comprehension scopes; global and
+// nonlocal; class bodies invisible to nested scopes; a comprehension's
+// first iterable and a function's defaults evaluated outside; walrus
+// targets binding outside comprehensions) and resolves every occurrence of
+// a name ([Ref]) to the variable ([Symbol]) it refers to. [Scopes.Locals]
+// lists the occurrences of functions' local variables, the ones a renamer
+// may rename; a caller's keep function marks the names that must keep
+// their name. ctxbug and adapteval obfuscate with it, evolve's transforms
+// rename and move code with it. A test checks it against Python's
+// symtable module.
+//
 // # AST matching
 //
 // [Match] maps the nodes of two trees (from [ParseNodes]) in the manner of

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -49,8 +48,7 @@ func Obfuscate(lang, code string) (string, map[string]string, error) {
 		return "", nil, fmt.Errorf("%w", ErrSyntax)
 	}
 	src := []byte(code)
-	sc := newScopes(src, root)
-	occ := sc.renamed()
+	occ := locals(root, src)
 	// Number the names by first appearance, skipping taken numbers.
 	// A var_N anywhere in the code (an identifier, a word of a string or
 	// comment) keeps its number, so that the map back is exact.
@@ -62,7 +60,7 @@ func Obfuscate(lang, code string) (string, map[string]string, error) {
 	back := map[string]string{}
 	next := 0
 	for _, o := range occ {
-		old := o.Text(src)
+		old := o.Node.Text(src)
 		if _, ok := names[old]; ok {
 			continue
 		}
@@ -74,15 +72,25 @@ func Obfuscate(lang, code string) (string, map[string]string, error) {
 		names[old] = n
 		back[n] = old
 	}
-	var b strings.Builder
-	at := 0
-	for _, o := range occ {
-		b.Write(src[at:o.Start])
-		b.WriteString(names[o.Text(src)])
-		at = o.End
+	edits := make([]syntax.TextEdit, len(occ))
+	for i, o := range occ {
+		edits[i] = syntax.TextEdit{Start: o.Node.Start, End: o.Node.End, Text: names[o.Node.Text(src)]}
 	}
-	b.Write(src[at:])
-	return b.String(), back, nil
+	out, _, err := syntax.ApplyEdits(src, edits)
+	if err != nil {
+		return "", nil, fmt.Errorf("adapteval: obfuscating: %w", err)
+	}
+	return string(out), back, nil
+}
+
+// locals returns the occurrences to rename, in source order: those of the
+// parameters and local variables of functions, lambdas and of
+// comprehensions inside functions (see syntax.PyScopes), but not function
+// and class names, imported names, self and cls.
+func locals(root *syntax.Node, src []byte) []syntax.Ref {
+	return syntax.PyScopes(root, src).Locals(func(sym *syntax.Symbol) bool {
+		return sym.Defined || sym.Imported || sym.Name == "self" || sym.Name == "cls"
+	})
 }
 
 var varName = regexp.MustCompile(`\bvar_[0-9]+\b`)
@@ -260,283 +268,4 @@ func (l Leakage) String() string {
 	return fmt.Sprintf("%d pairs: pass@1-t %.2f → %.2f, Δ %+.2f (%+.2f%%); pass@1-a %.2f → %.2f, Δ %+.2f (%+.2f%%)",
 		l.Pairs, 100*l.Original, 100*l.Obfuscated, 100*l.Delta, 100*l.Relative,
 		100*l.OriginalAdapt, 100*l.ObfuscatedAdapt, 100*l.DeltaAdapt, 100*l.RelativeAdapt)
-}
-
-// scopes is the scope analysis Obfuscate needs.
-type scopes struct {
-	src  []byte
-	all  []*scope
-	refs []ref // identifier occurrences, in source order
-}
-
-type scopeKind uint8
-
-const (
-	moduleScope scopeKind = iota
-	funcScope             // function, lambda or comprehension
-	classScope
-)
-
-type scope struct {
-	kind     scopeKind
-	parent   *scope
-	bound    map[string]bool // every name bound in the scope
-	keep     map[string]bool // bound but never renamed: defs, classes, imports
-	global   map[string]bool
-	nonlocal map[string]bool
-}
-
-// ref is an identifier occurrence that refers to a variable.
-type ref struct {
-	n *syntax.Node
-	s *scope
-}
-
-func newScope(kind scopeKind, parent *scope) *scope {
-	return &scope{kind: kind, parent: parent, bound: map[string]bool{}, keep: map[string]bool{}, global: map[string]bool{}, nonlocal: map[string]bool{}}
-}
-
-func newScopes(src []byte, root *syntax.Node) *scopes {
-	sc := &scopes{src: src}
-	mod := newScope(moduleScope, nil)
-	sc.all = append(sc.all, mod)
-	sc.walk(root, mod)
-	return sc
-}
-
-func (sc *scopes) text(n *syntax.Node) string { return n.Text(sc.src) }
-
-// renamed returns the occurrences to rename, in source order.
-func (sc *scopes) renamed() []*syntax.Node {
-	var out []*syntax.Node
-	for _, r := range sc.refs {
-		name := sc.text(r.n)
-		if b := r.s.resolve(name); b != nil && b.kind == funcScope && !b.keep[name] && !b.global[name] &&
-			name != "self" && name != "cls" {
-			out = append(out, r.n)
-		}
-	}
-	slices.SortFunc(out, func(a, b *syntax.Node) int { return a.Start - b.Start })
-	return out
-}
-
-// resolve returns the scope name is bound in, as seen from s, or nil for
-// a global or builtin name.
-func (s *scope) resolve(name string) *scope {
-	if s.global[name] {
-		return nil
-	}
-	if !s.nonlocal[name] && s.bound[name] {
-		return s
-	}
-	for p := s.parent; p != nil; p = p.parent {
-		if p.kind == classScope {
-			continue // class bodies are not visible from nested scopes
-		}
-		if p.kind == moduleScope {
-			return nil
-		}
-		if p.global[name] {
-			return nil
-		}
-		if !p.nonlocal[name] && p.bound[name] {
-			return p
-		}
-	}
-	return nil
-}
-
-// walk visits n in scope s: it records bindings and references, and opens
-// scopes for functions, lambdas, classes and comprehensions.
-func (sc *scopes) walk(n *syntax.Node, s *scope) {
-	switch n.Type {
-	case "function_definition", "lambda":
-		sc.function(n, s)
-		return
-	case "class_definition":
-		if name := n.Child("name"); name != nil {
-			s.bound[sc.text(name)] = true
-			s.keep[sc.text(name)] = true
-		}
-		cs := newScope(classScope, s)
-		sc.all = append(sc.all, cs)
-		for _, c := range n.Children {
-			switch c.Field {
-			case "name":
-			case "body":
-				sc.walk(c, cs)
-			default: // superclasses, type parameters
-				sc.walk(c, s)
-			}
-		}
-		return
-	case "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
-		sc.comprehension(n, s)
-		return
-	case "import_statement", "import_from_statement", "future_import_statement":
-		for _, c := range n.Children {
-			if c.Field != "name" {
-				continue
-			}
-			var bound string
-			if c.Type == "aliased_import" {
-				bound = sc.text(c.Child("alias"))
-			} else {
-				bound, _, _ = strings.Cut(sc.text(c), ".")
-			}
-			bound = strings.TrimSpace(bound)
-			s.bound[bound] = true
-			s.keep[bound] = true
-		}
-		return
-	case "global_statement":
-		for _, c := range n.Children {
-			if c.Type == "identifier" {
-				s.global[sc.text(c)] = true
-			}
-		}
-		return
-	case "nonlocal_statement":
-		for _, c := range n.Children {
-			if c.Type == "identifier" {
-				s.nonlocal[sc.text(c)] = true
-				sc.refs = append(sc.refs, ref{c, s})
-			}
-		}
-		return
-	case "decorated_definition":
-		for _, c := range n.Children {
-			sc.walk(c, s)
-		}
-		return
-	case "assignment", "augmented_assignment", "for_statement", "for_in_clause":
-		if l := n.Child("left"); l != nil {
-			sc.bind(l, s)
-		}
-	case "named_expression":
-		if l := n.Child("name"); l != nil {
-			sc.bind(l, s)
-		}
-	case "as_pattern_target":
-		sc.bind(n, s)
-	case "delete_statement":
-		for _, c := range n.Children {
-			sc.bind(c, s)
-		}
-	case "attribute":
-		// Only the object is a reference; the attribute name is not.
-		if o := n.Child("object"); o != nil {
-			sc.walk(o, s)
-		}
-		return
-	case "keyword_argument":
-		if v := n.Child("value"); v != nil {
-			sc.walk(v, s)
-		}
-		return
-	case "identifier":
-		sc.refs = append(sc.refs, ref{n, s})
-		return
-	}
-	for _, c := range n.Children {
-		sc.walk(c, s)
-	}
-}
-
-// bind records the names a target binds in s (plain names, and names in
-// tuple, list and starred targets; not attributes or subscripts).
-func (sc *scopes) bind(t *syntax.Node, s *scope) {
-	switch t.Type {
-	case "identifier":
-		s.bound[sc.text(t)] = true
-	case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "parenthesized_expression",
-		"list_splat_pattern", "list_splat", "as_pattern_target", "expression_list":
-		for _, c := range t.Children {
-			sc.bind(c, s)
-		}
-	}
-}
-
-// function opens the scope of a function or lambda: its name binds in s;
-// decorators, defaults and annotations are evaluated in s; parameters and
-// the body belong to the new scope.
-func (sc *scopes) function(n *syntax.Node, s *scope) {
-	fs := newScope(funcScope, s)
-	sc.all = append(sc.all, fs)
-	for _, c := range n.Children {
-		switch c.Field {
-		case "name":
-			s.bound[sc.text(c)] = true
-			s.keep[sc.text(c)] = true
-		case "parameters":
-			sc.params(c, s, fs)
-		case "body":
-			sc.walk(c, fs)
-		case "return_type":
-			sc.walk(c, s)
-		default:
-			if c.Named {
-				sc.walk(c, s)
-			}
-		}
-	}
-}
-
-// params binds a function's parameters in fs; their defaults and
-// annotations are references in s.
-func (sc *scopes) params(ps *syntax.Node, s, fs *scope) {
-	for _, p := range ps.Children {
-		switch p.Type {
-		case "identifier":
-			fs.bound[sc.text(p)] = true
-			sc.refs = append(sc.refs, ref{p, fs})
-		case "default_parameter", "typed_default_parameter", "typed_parameter":
-			for _, c := range p.Children {
-				switch {
-				case c.Type == "identifier" && (c.Field == "name" || p.Type == "typed_parameter"):
-					fs.bound[sc.text(c)] = true
-					sc.refs = append(sc.refs, ref{c, fs})
-				case c.Type == "list_splat_pattern" || c.Type == "dictionary_splat_pattern":
-					sc.params(c, s, fs)
-				case c.Named:
-					sc.walk(c, s)
-				}
-			}
-		case "list_splat_pattern", "dictionary_splat_pattern", "tuple_pattern":
-			sc.params(p, s, fs)
-		}
-	}
-}
-
-// comprehension opens the scope of a comprehension: the iterable of its
-// first for clause is evaluated in s, everything else in the new scope.
-func (sc *scopes) comprehension(n *syntax.Node, s *scope) {
-	cs := newScope(funcScope, s)
-	if s.kind != funcScope {
-		// A comprehension outside any function: its variables are not
-		// a function's locals, leave them alone.
-		cs.kind = classScope
-	}
-	sc.all = append(sc.all, cs)
-	first := true
-	for _, c := range n.Children {
-		if c.Type == "for_in_clause" && first {
-			first = false
-			for _, cc := range c.Children {
-				switch cc.Field {
-				case "right":
-					sc.walk(cc, s)
-				case "left":
-					sc.bind(cc, cs)
-					sc.walk(cc, cs)
-				default:
-					if cc.Named {
-						sc.walk(cc, cs)
-					}
-				}
-			}
-			continue
-		}
-		sc.walk(c, cs)
-	}
 }

@@ -44,6 +44,13 @@ func TestObfuscate(t *testing.T) {
 			reason: "numbers the code uses are skipped; a local named var_1 is renamed like any other",
 		},
 		{
+			name:   "walrus and match",
+			code:   "def f(p, xs):\n    ys = [y := x for x in xs]\n    match p:\n        case [z]:\n            return z\n    return y, ys\n",
+			want:   "def f(var_0, var_1):\n    var_2 = [var_3 := var_4 for var_4 in var_1]\n    match var_0:\n        case [var_5]:\n            return var_5\n    return var_3, var_2\n",
+			back:   map[string]string{"var_0": "p", "var_1": "xs", "var_2": "ys", "var_3": "y", "var_4": "x", "var_5": "z"},
+			reason: "a walrus in a comprehension binds in the function (it was renamed only inside the comprehension); match captures bind",
+		},
+		{
 			name:   "module level",
 			code:   "import os\nfor name in os.listdir('.'):\n    print(name)\n",
 			want:   "import os\nfor name in os.listdir('.'):\n    print(name)\n",
