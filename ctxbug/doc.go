@@ -55,7 +55,7 @@
 // the requirement too, following Python's scoping). [InfillPrompt] shows
 // the requirement and the masked method only, never the class; dependency
 // jobs add the paper's "However, you are not allowed to use the following
-// libraries: [...]". [Generate] asks any adapt.Model for n variants per
+// libraries: [...]". [Draw] asks any adapt.Model for n variants per
 // job (temperature 0 by default); the request's task ID is the job ID, so
 // an adapt.Replay file keyed by job ID replays a generator.
 //
@@ -107,7 +107,7 @@
 // the reused code, and the class without the method and its callers, all
 // obfuscated at class level by [ObfuscateAdaptation]), at temperature 0,
 // one sample, maps the answer back and runs adapt.Evaluate (gold first).
-// A [Result] holds Pass@1 (all tests pass) and the resolution of each bug
+// A [TaskResult] holds Pass@1 (all tests pass) and the resolution of each bug
 // location: the answer's counterpart of the solution node has the
 // solution's tokens (by the token alignment where the answer keeps the
 // code around the location token for token, by GumTree elsewhere: on a

@@ -31,8 +31,8 @@ type EvalOptions struct {
 	Progress   func(adapt.Progress)
 }
 
-// Result is one benchmark task's evaluation.
-type Result struct {
+// TaskResult is one benchmark task's evaluation.
+type TaskResult struct {
 	// Task is the task's ID; Instance the CtxBug instance it comes from
 	// (for an IsoBug task, the CtxBug instance it was made from), so that
 	// results of different settings pair up.
@@ -76,7 +76,7 @@ type Result struct {
 // It then aligns each answer with the solution to count the bug
 // locations it resolves. Results are in task order; the adapt.Report is
 // returned too.
-func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *EvalOptions) ([]Result, *adapt.Report, error) {
+func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *EvalOptions) ([]TaskResult, *adapt.Report, error) {
 	var o EvalOptions
 	if opts != nil {
 		o = *opts
@@ -101,11 +101,11 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 	if err != nil {
 		return nil, nil, err
 	}
-	out := make([]Result, len(tasks))
+	out := make([]TaskResult, len(tasks))
 	for i := range tasks {
 		t := &tasks[i]
 		tr := rep.PerTask[i]
-		r := Result{
+		r := TaskResult{
 			Task: t.ID, Instance: t.Labels[LabelInstance], Generator: t.Labels[LabelGenerator], Model: model.Name(),
 			Rule: t.Labels[LabelRule], AdaptTask: t.Labels[LabelTask], Setting: Setting(t.Labels[LabelSetting]),
 			Valid: tr.Valid,
@@ -130,7 +130,7 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 
 // score fills in the resolution counts and ATP of r from the answer's
 // method (mapped back to the original names) and the raw completion.
-func score(t *adapt.Task, spans []Span, method string, raw adapt.Completion, r *Result) {
+func score(t *adapt.Task, spans []Span, method string, raw adapt.Completion, r *TaskResult) {
 	a := adapt.Answer{Code: method}
 	r.Output = a.Code
 	holes := make([]Hole, len(spans))

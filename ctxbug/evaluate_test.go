@@ -25,7 +25,7 @@ func identifyOne(t *testing.T, jobs []*ctxbug.Job, answers ...string) []*ctxbug.
 	for i, j := range jobs {
 		m.answers[j.ID] = []string{answers[i]}
 	}
-	cands, err := ctxbug.Generate(context.Background(), m, jobs, nil)
+	cands, err := ctxbug.Draw(context.Background(), m, jobs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,8 +215,8 @@ func TestGenerateJournal(t *testing.T) {
 		m.answers[j.ID] = []string{"```python\nx = 1\n```", "!"}
 	}
 	journal := filepath.Join(t.TempDir(), "gen.jsonl")
-	opts := &ctxbug.GenerateOptions{Samples: 2, Journal: journal, KeepErrors: true}
-	first, err := ctxbug.Generate(context.Background(), m, jobs, opts)
+	opts := &ctxbug.DrawOptions{Samples: 2, Journal: journal, KeepErrors: true}
+	first, err := ctxbug.Draw(context.Background(), m, jobs, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +228,7 @@ func TestGenerateJournal(t *testing.T) {
 		calls++
 		return m.Complete(ctx, req)
 	})
-	second, err := ctxbug.Generate(context.Background(), counting, jobs, opts)
+	second, err := ctxbug.Draw(context.Background(), counting, jobs, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +240,7 @@ func TestGenerateJournal(t *testing.T) {
 	}
 	// Without KeepErrors the errored sample is asked for again.
 	opts.KeepErrors = false
-	if _, err := ctxbug.Generate(context.Background(), counting, jobs, opts); err != nil {
+	if _, err := ctxbug.Draw(context.Background(), counting, jobs, opts); err != nil {
 		t.Fatal(err)
 	}
 	if calls != len(jobs) {
@@ -248,7 +248,7 @@ func TestGenerateJournal(t *testing.T) {
 	}
 	// Another model's journal is refused.
 	other := adapt.ModelFunc("H", m.Complete)
-	if _, err := ctxbug.Generate(context.Background(), other, jobs, opts); !errors.Is(err, adapt.ErrJournalMismatch) {
+	if _, err := ctxbug.Draw(context.Background(), other, jobs, opts); !errors.Is(err, adapt.ErrJournalMismatch) {
 		t.Errorf("another model's journal: %v", err)
 	}
 }

@@ -6,9 +6,9 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 )
 
-// GenerateOptions configures Generate. A nil *GenerateOptions means the
+// DrawOptions configures Draw. A nil *DrawOptions means the
 // defaults.
-type GenerateOptions struct {
+type DrawOptions struct {
 	// Samples is how many variants to draw per job. 0 means 1 (the paper
 	// implies one).
 	Samples int
@@ -51,7 +51,7 @@ type Candidate struct {
 	Bugs []Bug
 }
 
-// Generate asks model for opts.Samples variants of every job and returns
+// Draw asks model for opts.Samples variants of every job and returns
 // the candidates, job by job and sample by sample. It is built on
 // adapt.Draw (the sampling loop of adapt.Evaluate: journal, resume,
 // retries): the request carries a task whose ID is the job's ID (so an
@@ -59,8 +59,8 @@ type Candidate struct {
 // the obfuscated template. A model error fails that sample (its
 // Completion.Err is set), never the run; Generate returns an error when
 // ctx ends or the journal cannot be used.
-func Generate(ctx context.Context, model adapt.Model, jobs []*Job, opts *GenerateOptions) ([]*Candidate, error) {
-	var o GenerateOptions
+func Draw(ctx context.Context, model adapt.Model, jobs []*Job, opts *DrawOptions) ([]*Candidate, error) {
+	var o DrawOptions
 	if opts != nil {
 		o = *opts
 	}

@@ -93,7 +93,7 @@ func TestIdentify(t *testing.T) {
 		"!",
 		fenced("def add(var_0, var_1)\n    return var_0 +\n"),
 	}}}
-	cands, err := ctxbug.Generate(context.Background(), model, jobs, &ctxbug.GenerateOptions{Samples: 8})
+	cands, err := ctxbug.Draw(context.Background(), model, jobs, &ctxbug.DrawOptions{Samples: 8})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestIdentifyBrokenReference(t *testing.T) {
 	model := &scripted{name: "scripted", answers: map[string][]string{jobs[0].ID: {
 		fenced("def add(var_0, var_1):\n    Bits.check([var_0, var_1])\n    return var_0 + var_1\n"), "!",
 	}}}
-	cands, err := ctxbug.Generate(context.Background(), model, jobs, &ctxbug.GenerateOptions{Samples: 2})
+	cands, err := ctxbug.Draw(context.Background(), model, jobs, &ctxbug.DrawOptions{Samples: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,7 +56,7 @@ type Row struct {
 // Aggregate counts valid results by (generator, tested model, setting),
 // rows in order of first appearance. All is the micro-average: the sum
 // of the task cells.
-func Aggregate(results []Result) []Row {
+func Aggregate(results []TaskResult) []Row {
 	var rows []Row
 	idx := map[[3]string]int{}
 	for _, r := range results {
@@ -114,14 +114,14 @@ func Degradation(baseline, treated Cell) (pass1, rr float64) {
 
 // Paired keeps the results of ctx whose instance has a valid result in
 // iso for the same generator and tested model: Table 6's paired subset.
-func Paired(ctx, iso []Result) []Result {
+func Paired(ctx, iso []TaskResult) []TaskResult {
 	have := map[[3]string]bool{}
 	for _, r := range iso {
 		if r.Valid {
 			have[[3]string{r.Generator, r.Model, r.Instance}] = true
 		}
 	}
-	var out []Result
+	var out []TaskResult
 	for _, r := range ctx {
 		if have[[3]string{r.Generator, r.Model, r.Instance}] {
 			out = append(out, r)
@@ -196,7 +196,7 @@ func arrow(v float64) string {
 // MeanATP is Table 7's cell for a tested model: the mean of the ATP of
 // its results that have one (an overlooked bug location and token
 // log-probabilities), and how many there are.
-func MeanATP(results []Result, model string) (float64, int) {
+func MeanATP(results []TaskResult, model string) (float64, int) {
 	sum, n := 0.0, 0
 	for _, r := range results {
 		if r.Model == model && r.Valid && r.ATPTokens > 0 {

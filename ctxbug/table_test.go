@@ -19,8 +19,8 @@ type counts [4][4]int
 // results makes one result per instance of c: the first passed ones
 // pass, and the bugs and resolved locations are spread over the
 // instances.
-func results(gen, model string, s ctxbug.Setting, c counts) []ctxbug.Result {
-	var out []ctxbug.Result
+func results(gen, model string, s ctxbug.Setting, c counts) []ctxbug.TaskResult {
+	var out []ctxbug.TaskResult
 	for ti, cell := range c {
 		n, p, b, r := cell[0], cell[1], cell[2], cell[3]
 		for i := range n {
@@ -30,7 +30,7 @@ func results(gen, model string, s ctxbug.Setting, c counts) []ctxbug.Result {
 			}
 			res := min(r, bugs)
 			r -= res
-			out = append(out, ctxbug.Result{
+			out = append(out, ctxbug.TaskResult{
 				Task: fmt.Sprintf("%s/%d/%d", gen, ti, i), Instance: fmt.Sprintf("%d/%d", ti, i),
 				Generator: gen, Model: model, Setting: s, AdaptTask: ctxbug.AdaptTasks[ti],
 				Valid: true, Passed: i < p, Bugs: bugs, Resolved: res,
@@ -70,13 +70,13 @@ func cells(r ctxbug.Row) string {
 // generators, and Kimi-K2's Average row over the four generators
 // (weighted by size: Pass@1 by instances, RR by bugs).
 func TestTable4(t *testing.T) {
-	var all []ctxbug.Result
+	var all []ctxbug.TaskResult
 	all = append(all, results("GPT-4o", "GPT-4o", ctxbug.WithCtxBugs, gpt4oOnGPT4o)...)
 	all = append(all, results("GPT-4o", "Kimi-K2", ctxbug.WithCtxBugs, gpt4oOnKimi)...)
 	all = append(all, results("DS-V3", "Kimi-K2", ctxbug.WithCtxBugs, dsv3OnKimi)...)
 	all = append(all, results("Qwen3", "Kimi-K2", ctxbug.WithCtxBugs, qwen3OnKimi)...)
 	all = append(all, results("Kimi-K2", "Kimi-K2", ctxbug.WithCtxBugs, kimiOnKimi)...)
-	all = append(all, ctxbug.Result{Generator: "GPT-4o", Model: "GPT-4o", Setting: ctxbug.WithCtxBugs, AdaptTask: "interface", Valid: false, Bugs: 3})
+	all = append(all, ctxbug.TaskResult{Generator: "GPT-4o", Model: "GPT-4o", Setting: ctxbug.WithCtxBugs, AdaptTask: "interface", Valid: false, Bugs: 3})
 	rows := ctxbug.Aggregate(all)
 	if len(rows) != 5 {
 		t.Fatalf("%d rows, want 5", len(rows))
@@ -151,13 +151,13 @@ func TestDegradation(t *testing.T) {
 // TestPaired keeps the CtxBug results whose instance has a valid IsoBug
 // result of the same generator and tested model.
 func TestPaired(t *testing.T) {
-	ctx := []ctxbug.Result{
+	ctx := []ctxbug.TaskResult{
 		{Instance: "a", Generator: "G", Model: "T"},
 		{Instance: "b", Generator: "G", Model: "T"},
 		{Instance: "c", Generator: "G", Model: "T"},
 		{Instance: "a", Generator: "G", Model: "U"},
 	}
-	iso := []ctxbug.Result{
+	iso := []ctxbug.TaskResult{
 		{Instance: "a", Generator: "G", Model: "T", Valid: true},
 		{Instance: "b", Generator: "G", Model: "T", Valid: false},
 	}
@@ -197,7 +197,7 @@ func tokens(ts []adaptToken) []adapt.TokenLogprob {
 }
 
 func TestMeanATP(t *testing.T) {
-	rs := []ctxbug.Result{
+	rs := []ctxbug.TaskResult{
 		{Model: "T", Valid: true, ATP: 0.9, ATPTokens: 1},
 		{Model: "T", Valid: true, ATP: 0.7, ATPTokens: 3},
 		{Model: "T", Valid: true},

@@ -15,7 +15,7 @@ import (
 )
 
 // NewImplanter returns a deterministic stand-in for a generator LLM that
-// answers the given jobs (ctxbug.Generate's infill requests), for running
+// answers the given jobs (ctxbug.Infill's infill requests), for running
 // the whole CtxBugGen flow offline and in tests. The same seed, jobs and
 // sample give the same answers.
 func NewImplanter(seed uint64, jobs ...*ctxbug.Job) *Implanter {

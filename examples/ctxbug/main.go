@@ -130,7 +130,7 @@ func main() {
 		log.Fatal(err)
 	}
 	start := time.Now()
-	cands, err := ctxbug.Generate(ctx, gen, jobs, &ctxbug.GenerateOptions{Samples: *samples})
+	cands, err := ctxbug.Draw(ctx, gen, jobs, &ctxbug.DrawOptions{Samples: *samples})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func main() {
 	if im, ok := gen.(*ctxbugtest.Implanter); ok {
 		im.Add(isoJobs...)
 	}
-	isoCands, err := ctxbug.Generate(ctx, gen, isoJobs, nil)
+	isoCands, err := ctxbug.Draw(ctx, gen, isoJobs, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func main() {
 	if *testNames == "" {
 		return
 	}
-	var results []ctxbug.Result
+	var results []ctxbug.TaskResult
 	for _, name := range strings.Split(*testNames, ",") {
 		m, err := tested(name, *openaiModel, *out)
 		if err != nil {
@@ -219,8 +219,8 @@ func progress(what string) func(adapt.Progress) {
 }
 
 // tables prints the paper's Tables 4–6 for the results.
-func tables(w io.Writer, results []ctxbug.Result) error {
-	var ctxRes, woRes, isoRes []ctxbug.Result
+func tables(w io.Writer, results []ctxbug.TaskResult) error {
+	var ctxRes, woRes, isoRes []ctxbug.TaskResult
 	for _, r := range results {
 		switch r.Setting {
 		case ctxbug.WithCtxBugs:
