@@ -117,17 +117,17 @@
 //
 // # Protocols and metrics
 //
-// [Run] evaluates a model with a [Protocol]: [Greedy] (the zero-shot
+// [Evaluate] evaluates a model with a [Protocol]: [Greedy] (the zero-shot
 // prompt, Fig. 17a/c), [CoT] (Fig. 17b/c) or [SelfDebug] (greedy, then,
 // for each task whose visible tests fail, one repair round with the
 // Fig. 18 prompt showing the earlier solution and the visible tests' top
 // trace; the verdict is on the hidden tests). The prompts render the
 // library as lib==ver (module@version for Go), or by name alone with
 // PromptOptions.NoVersion; [RepairMessages] renders the repair prompt.
-// Run is one adapt.Evaluate: the protocol's first prompt, then its
+// Evaluate is one adapt.Evaluate: the protocol's first prompt, then its
 // self-debug rounds as adapt's Repair (a task whose visible tests fail is
 // asked again with its last attempt and the visible tests' trace). With
-// RunOptions.Evaluate.Journal set, every round is journaled in that one
+// EvalOptions.Evaluate.Journal set, every round is journaled in that one
 // file, so an interrupted protocol run resumes where it stopped, in the
 // middle of the repair rounds too. adapt's scoring rules hold: a task
 // whose final answer is a model or infrastructure error (after retries) is

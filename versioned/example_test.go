@@ -85,17 +85,17 @@ func ExampleNewRate() {
 // Wiring: the Go problems, their modules fetched through the Go module
 // proxy, scored with the three protocols and printed as the paper's
 // Table 1. (Not run: it needs the sandbox and the proxy.)
-func ExampleRun() {
+func ExampleEvaluate() {
 	ctx := context.Background()
 	tasks, err := versioned.GoTasks()
 	if err != nil {
 		panic(err)
 	}
 	cache := &versioned.Cache{Dir: "/var/tmp/adaptbench-envs/gomod", Builder: &versioned.GoModules{}}
-	opts := &versioned.RunOptions{Evaluate: adapt.Options{Environments: &versioned.Provider{Provisioner: cache, Strict: true}}}
+	opts := &versioned.EvalOptions{Evaluate: adapt.Options{Environments: &versioned.Provider{Provisioner: cache, Strict: true}}}
 	row := versioned.TableRow{Model: adapt.Reference.Name()}
 	for _, p := range versioned.Protocols {
-		res, err := versioned.Run(ctx, tasks, adapt.Reference, p, opts)
+		res, err := versioned.Evaluate(ctx, tasks, adapt.Reference, p, opts)
 		if err != nil {
 			panic(err)
 		}

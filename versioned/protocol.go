@@ -40,10 +40,10 @@ var (
 // Protocols lists the built-in protocols.
 var Protocols = []*Protocol{Greedy, CoT, SelfDebug}
 
-// RunOptions configures Run. A nil *RunOptions means the defaults.
-type RunOptions struct {
+// EvalOptions configures Evaluate. A nil *EvalOptions means the defaults.
+type EvalOptions struct {
 	// Evaluate is passed to adapt.Evaluate (the runner, the environments,
-	// limits, concurrency, progress, journal). Run sets Samples to 1, K to
+	// limits, concurrency, progress, journal). Evaluate sets Samples to 1, K to
 	// nil, and Template and Repair to the protocol's. A zero Sampling
 	// means the paper's: temperature 0, top_p 0.95.
 	Evaluate adapt.Options
@@ -96,7 +96,7 @@ type Results struct {
 	Usage adapt.Usage `json:"usage"`
 }
 
-// Run evaluates model on tasks with protocol p and returns per-task
+// Evaluate evaluates model on tasks with protocol p and returns per-task
 // verdicts. It is one adapt.Evaluate (with the gold check): the first
 // prompt is the protocol's, and its repair rounds are adapt's Repair,
 // asked for the tasks whose visible tests fail, with a prompt that shows
@@ -105,11 +105,11 @@ type Results struct {
 // the others, or all of them when the task lists no visible tests.
 // Cancelling ctx stops the run; with a journal it resumes where it
 // stopped, in the middle of the repair rounds too.
-func Run(ctx context.Context, tasks []adapt.Task, model adapt.Model, p *Protocol, o *RunOptions) (*Results, error) {
+func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, p *Protocol, o *EvalOptions) (*Results, error) {
 	if p == nil || p.First == nil {
-		return nil, errors.New("versioned: Run needs a protocol with a First template")
+		return nil, errors.New("versioned: Evaluate needs a protocol with a First template")
 	}
-	var opts RunOptions
+	var opts EvalOptions
 	if o != nil {
 		opts = *o
 	}

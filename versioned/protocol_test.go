@@ -68,10 +68,10 @@ func TestSelfDebugRepairs(t *testing.T) {
 		right = "import statistics\ndef mid(values):\n    return statistics.median(values)\n"
 	)
 	ctx := context.Background()
-	opts := &versioned.RunOptions{Evaluate: adapt.Options{Runner: sb}}
+	opts := &versioned.EvalOptions{Evaluate: adapt.Options{Runner: sb}}
 
 	greedy := &scripted{wrong: wrong, right: right, want: "AssertionError"}
-	g, err := versioned.Run(ctx, []adapt.Task{task}, greedy, versioned.Greedy, opts)
+	g, err := versioned.Evaluate(ctx, []adapt.Task{task}, greedy, versioned.Greedy, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestSelfDebugRepairs(t *testing.T) {
 	}
 
 	sd := &scripted{wrong: wrong, right: right, want: "AssertionError"}
-	s, err := versioned.Run(ctx, []adapt.Task{task}, sd, versioned.SelfDebug, opts)
+	s, err := versioned.Evaluate(ctx, []adapt.Task{task}, sd, versioned.SelfDebug, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,13 +115,13 @@ func TestSelfDebugRepairs(t *testing.T) {
 	// With a journal, every round resumes: a second run asks nothing and
 	// gives the same results.
 	dir := t.TempDir()
-	jopts := &versioned.RunOptions{Evaluate: adapt.Options{Runner: sb, Journal: filepath.Join(dir, "sd.jsonl")}}
-	j1, err := versioned.Run(ctx, []adapt.Task{task}, &scripted{wrong: wrong, right: right, want: "AssertionError"}, versioned.SelfDebug, jopts)
+	jopts := &versioned.EvalOptions{Evaluate: adapt.Options{Runner: sb, Journal: filepath.Join(dir, "sd.jsonl")}}
+	j1, err := versioned.Evaluate(ctx, []adapt.Task{task}, &scripted{wrong: wrong, right: right, want: "AssertionError"}, versioned.SelfDebug, jopts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	resumed := &scripted{wrong: wrong, right: right, want: "AssertionError"}
-	j2, err := versioned.Run(ctx, []adapt.Task{task}, resumed, versioned.SelfDebug, jopts)
+	j2, err := versioned.Evaluate(ctx, []adapt.Task{task}, resumed, versioned.SelfDebug, jopts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,14 +141,14 @@ func TestSelfDebugRepairs(t *testing.T) {
 	})
 	two := medianTask(t)
 	two.ID = "median-2"
-	_, err = versioned.Run(ctx, []adapt.Task{task, two}, broken, versioned.Greedy, &versioned.RunOptions{Evaluate: adapt.Options{Runner: sb, Attempts: 1}})
+	_, err = versioned.Evaluate(ctx, []adapt.Task{task, two}, broken, versioned.Greedy, &versioned.EvalOptions{Evaluate: adapt.Options{Runner: sb, Attempts: 1}})
 	if !errors.Is(err, adapt.ErrNothingScored) {
 		t.Errorf("every request failed: %v, want ErrNothingScored", err)
 	}
 
 	// A model that is right at once is not asked again.
 	once := &scripted{wrong: right, right: right, want: "AssertionError"}
-	s, err = versioned.Run(ctx, []adapt.Task{task}, once, versioned.SelfDebug, opts)
+	s, err = versioned.Evaluate(ctx, []adapt.Task{task}, once, versioned.SelfDebug, opts)
 	if err != nil || !s.Tasks[0].Hidden || s.Tasks[0].Repairs != 0 || len(once.prompts) != 1 {
 		t.Fatalf("right at once: %v %+v, %d prompts", err, s.Tasks[0], len(once.prompts))
 	}
@@ -170,17 +170,17 @@ func TestSelfDebugGo(t *testing.T) {
 	mc := goModCache(t)
 	sb := exectest.Sandbox(t)
 	cache := &versioned.Cache{Dir: filepath.Join(cacheDir(t), "envs"), Builder: &versioned.GoModules{ModCache: mc}}
-	opts := &versioned.RunOptions{Evaluate: adapt.Options{Runner: sb, Environments: &versioned.Provider{Provisioner: cache, Strict: true}}}
+	opts := &versioned.EvalOptions{Evaluate: adapt.Options{Runner: sb, Environments: &versioned.Provider{Provisioner: cache, Strict: true}}}
 	m := &scripted{wrong: lessTask.Reference, right: cmpTask.Reference, want: "does not match inferred type func(a Person, b Person) int"}
 	ctx := context.Background()
-	g, err := versioned.Run(ctx, []adapt.Task{cmpTask}, m, versioned.Greedy, opts)
+	g, err := versioned.Evaluate(ctx, []adapt.Task{cmpTask}, m, versioned.Greedy, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r := g.Tasks[0]; !r.Valid || r.Hidden || r.Outcome != adapt.OutcomeCompileError || !strings.Contains(r.Trace, "./solution.go:") {
 		t.Fatalf("greedy: %+v", r)
 	}
-	s, err := versioned.Run(ctx, []adapt.Task{cmpTask}, m, versioned.SelfDebug, opts)
+	s, err := versioned.Evaluate(ctx, []adapt.Task{cmpTask}, m, versioned.SelfDebug, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +295,7 @@ func TestPromptStructure(t *testing.T) {
 }
 
 // TestProtocolPrompts: each protocol sends its own first prompt, renders
-// the version or, under NoVersion, only the library, and Run's results
+// the version or, under NoVersion, only the library, and Evaluate's results
 // carry the task's labels for the breakdowns.
 func TestProtocolPrompts(t *testing.T) {
 	sb := exectest.ForkServer(t)
@@ -311,7 +311,7 @@ func TestProtocolPrompts(t *testing.T) {
 		{versioned.CoT, true, "<library>\nstatistics\n</library>"},
 	} {
 		m := &scripted{wrong: right, right: right}
-		res, err := versioned.Run(context.Background(), []adapt.Task{task}, m, c.p, &versioned.RunOptions{Evaluate: adapt.Options{Runner: sb}, Prompt: versioned.PromptOptions{NoVersion: c.noVersion}})
+		res, err := versioned.Evaluate(context.Background(), []adapt.Task{task}, m, c.p, &versioned.EvalOptions{Evaluate: adapt.Options{Runner: sb}, Prompt: versioned.PromptOptions{NoVersion: c.noVersion}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -96,7 +96,7 @@ func main() {
 	}
 	defer fs.Close()
 	cache := &versioned.Cache{Dir: filepath.Join(*cacheDir, builderDir(builder)), Builder: builder}
-	opts := &versioned.RunOptions{
+	opts := &versioned.EvalOptions{
 		Evaluate: adapt.Options{
 			Runner:       fs,
 			Environments: &versioned.Provider{Provisioner: cache, Strict: *strict, Env: []string{"OMP_NUM_THREADS=1", "MPLBACKEND=Agg"}},
@@ -108,7 +108,7 @@ func main() {
 	var last *versioned.Results
 	for _, p := range run {
 		log.Printf("%s: %d tasks, protocol %s ...", model.Name(), len(tasks), p.Name)
-		res, err := versioned.Run(ctx, tasks, model, p, opts)
+		res, err := versioned.Evaluate(ctx, tasks, model, p, opts)
 		if err != nil {
 			log.Fatal(err)
 		}
