@@ -142,4 +142,6 @@ func Generate(ctx context.Context, problems []Problem, opts *Options) (*Result, 
 // provided is an EnvProvider that gives one environment already made.
 type provided struct{ run adapt.RunEnv }
 
-func (p provided) Provide(context.Context, adapt.Environment) (adapt.RunEnv, error) { return p.run, nil }
+func (p provided) Provide(context.Context, adapt.Environment) (adapt.RunEnv, error) {
+	return p.run, nil
+}
