@@ -125,11 +125,7 @@
 //	res, _ := mutate.Generate(ctx, proj, &mutate.Options{Seed: 1, Levels: []mutate.Level{mutate.L1, mutate.L2}})
 //	res.Funnel.WriteTable(os.Stdout)
 //	fmt.Print(res.Gates())
-//	var tasks []adapt.Task
-//	for _, g := range res.Tasks {
-//		tasks = append(tasks, g.Task)
-//	}
-//	rep, _ := adapt.Evaluate(ctx, tasks, model, &adapt.Options{Template: mutate.Prompt, Answer: mutate.Answer, Runner: sb})
+//	rep, _ := adapt.Evaluate(ctx, res.Tasks, model, &adapt.Options{Template: mutate.Prompt, Answer: mutate.Answer, Runner: sb})
 //
 // examples/mutate is this as a program, with the inspection per operator.
 //

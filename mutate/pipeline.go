@@ -194,8 +194,10 @@ type Result struct {
 	Candidates []*Candidate
 	// Funnel counts the stages per operator combination.
 	Funnel adapt.Funnel
-	// Tasks are the tasks of the valid candidates, one per context level.
-	Tasks []Generated
+	// Tasks are the tasks of the valid candidates, one per context level;
+	// From[i] is the candidate Tasks[i] was made from.
+	Tasks []adapt.Task
+	From  []*Candidate
 	// BuildTime, TestTime and Total are the wall times spent building, in
 	// test processes and in all of Generate's validation phase.
 	BuildTime, TestTime, Total time.Duration
@@ -453,6 +455,7 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 				return nil, err
 			}
 			res.Tasks = append(res.Tasks, t)
+			res.From = append(res.From, cand)
 		}
 	}
 	return res, nil

@@ -94,10 +94,7 @@ func TestGoModuleReal(t *testing.T) {
 			t.Errorf("%s at %s:%d: harness failure: %s", c.Key(), c.File, c.Frag.Line, c.Detail)
 		}
 	}
-	tasks := make([]adapt.Task, len(res.Tasks))
-	for i, g := range res.Tasks {
-		tasks[i] = g.Task
-	}
+	tasks := res.Tasks
 	// Evaluating costs a build per check (4 s on a loaded 2-core
 	// machine): the reference and identity run on every mutant, the two
 	// answer forms on one mutant per operator combination.

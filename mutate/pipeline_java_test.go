@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/mutate"
@@ -73,10 +72,7 @@ func TestMavenProject(t *testing.T) {
 	// adapt's JUnit driver compiles the whole workspace for every check
 	// (seconds on a loaded machine): the reference and identity run on
 	// every mutant, the two answer forms on four.
-	tasks := make([]adapt.Task, len(res.Tasks))
-	for i, g := range res.Tasks {
-		tasks[i] = g.Task
-	}
+	tasks := res.Tasks
 	all, some := perMutant(t, tasks, 4)
 	checkTasks(t, all, some, sb)
 }

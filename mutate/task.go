@@ -28,13 +28,6 @@ func (c ContextLevel) String() string {
 	return fmt.Sprintf("ContextLevel(%d)", uint8(c))
 }
 
-// Generated is one task made by the pipeline and the candidate it came
-// from.
-type Generated struct {
-	Task      adapt.Task
-	Candidate *Candidate
-}
-
 // Task labels the pipeline sets (adapt.Task.Labels).
 const (
 	LabelLevel        = "level"         // "L1" … "L4"
@@ -73,10 +66,10 @@ func enclosingFunc(f *Fragment) (syntax.Func, bool) {
 // answer unit is the enclosing function (adapt splices functions): Code
 // is the function with F′ in place, Reference the function with F;
 // Labels give F′'s range in Code and F's in Reference.
-func newTask(p Project, c *Candidate, cl ContextLevel, source string) (Generated, error) {
+func newTask(p Project, c *Candidate, cl ContextLevel, source string) (adapt.Task, error) {
 	fn, ok := enclosingFunc(c.Frag)
 	if !ok {
-		return Generated{}, fmt.Errorf("mutate: %s:%d: no enclosing function", c.File, c.Frag.Line)
+		return adapt.Task{}, fmt.Errorf("mutate: %s:%d: no enclosing function", c.File, c.Frag.Line)
 	}
 	delta := len(c.Src) - len(c.Frag.Src)
 	code := string(c.Src[fn.Start : fn.End+delta])
@@ -96,7 +89,7 @@ func newTask(p Project, c *Candidate, cl ContextLevel, source string) (Generated
 	}
 	mjs, err := json.Marshal(recs)
 	if err != nil {
-		return Generated{}, err
+		return adapt.Task{}, err
 	}
 	detected := "test"
 	switch {
@@ -127,7 +120,7 @@ func newTask(p Project, c *Candidate, cl ContextLevel, source string) (Generated
 		t.Tests = append(t.Tests, adapt.Test{Name: name})
 	}
 	if err := p.Task(c.File, &t); err != nil {
-		return Generated{}, err
+		return adapt.Task{}, err
 	}
 	begin, end := markers(t.Language)
 	marked := func(before, after string) string {
@@ -143,9 +136,9 @@ func newTask(p Project, c *Candidate, cl ContextLevel, source string) (Generated
 		t.Context = []adapt.Snippet{{Name: "file", Code: marked(string(c.Src[:fs]), "\n"+ind+string(c.Src[fe:]))}}
 	}
 	if err := t.Validate(); err != nil {
-		return Generated{}, err
+		return adapt.Task{}, err
 	}
-	return Generated{Task: t, Candidate: c}, nil
+	return t, nil
 }
 
 func prefix(source string) string {

@@ -75,10 +75,7 @@ func main() {
 		log.Fatal(err)
 	}
 	fmt.Printf("\n%s\n", res.Gates())
-	tasks := make([]adapt.Task, len(res.Tasks))
-	for i, g := range res.Tasks {
-		tasks[i] = g.Task
-	}
+	tasks := res.Tasks
 	if err := adapt.SaveFile(*out, tasks); err != nil {
 		log.Fatal(err)
 	}
