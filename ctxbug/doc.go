@@ -120,7 +120,8 @@
 // into [Cell]s per adaptation task and All (Pass@1 over instances, RR
 // over bug locations: micro-averages), [Average] is the paper's Average
 // row (weighted by size, which is the sum of counts), [Degradation] the
-// relative change of Tables 5 and 6, and [Paired] Table 6's subset. The
+// relative change of Tables 5 and 6 ([Row.WriteDegradation] its line),
+// and [Paired] Table 6's subset; [Table.WriteTable] prints the rows. The
 // tests recompute cells of Tables 4–6 from their counts: every cell
 // matches but one Average RR (67.96 where the paper prints 67.95), and
 // the relative changes match exactly when computed, as the paper did,

@@ -53,11 +53,14 @@ type Row struct {
 	Cells     map[string]Cell `json:"cells"`
 }
 
+// Table is rows of the paper's Tables 4–6.
+type Table []Row
+
 // Aggregate counts valid results by (generator, tested model, setting),
 // rows in order of first appearance. All is the micro-average: the sum
 // of the task cells.
-func Aggregate(results []TaskResult) []Row {
-	var rows []Row
+func Aggregate(results []TaskResult) Table {
+	var rows Table
 	idx := map[[3]string]int{}
 	for _, r := range results {
 		if !r.Valid {
@@ -83,7 +86,7 @@ func Aggregate(results []TaskResult) []Row {
 // Average is the paper's "Average" row of a tested model: its rows over
 // all generators, weighted by benchmark size (Pass@1 by instances, RR by
 // bugs), which is the sum of the counts. Generator is "Average".
-func Average(rows []Row, model string, s Setting) Row {
+func Average(rows Table, model string, s Setting) Row {
 	out := Row{Generator: "Average", Model: model, Setting: s, Cells: map[string]Cell{}}
 	for _, r := range rows {
 		if r.Model != model || r.Setting != s {
@@ -130,10 +133,10 @@ func Paired(ctx, iso []TaskResult) []TaskResult {
 	return out
 }
 
-// WriteTable writes rows in the layout of the paper's Tables 4–6: one
-// line per row, Pass@1 and RR in percent per adaptation task and All,
+// WriteTable writes the rows in the layout of the paper's Tables 4–6:
+// one line per row, Pass@1 and RR in percent per adaptation task and All,
 // with the counts behind each All cell.
-func WriteTable(w io.Writer, rows []Row) error {
+func (rows Table) WriteTable(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("| Model-G | Model-T | Setting |")
 	for _, t := range AdaptTasks {
@@ -157,12 +160,12 @@ func WriteTable(w io.Writer, rows []Row) error {
 	return err
 }
 
-// WriteDegradation writes the "Rel %" line of Tables 5 and 6 for one
-// model: the degradation from baseline to treated per task and All, with
-// ↓ for a drop, ↑ for a gain and = for none.
-func WriteDegradation(w io.Writer, model string, baseline, treated Row) error {
+// WriteDegradation writes the "Rel %" line of Tables 5 and 6 for the
+// row's model: the degradation from baseline to the row per task and
+// All, with ↓ for a drop, ↑ for a gain and = for none.
+func (treated Row) WriteDegradation(w io.Writer, baseline Row) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "| %s | Rel %% (%s → %s) |", model, baseline.Setting, treated.Setting)
+	fmt.Fprintf(&b, "| %s | Rel %% (%s → %s) |", treated.Model, baseline.Setting, treated.Setting)
 	for _, t := range append(AdaptTasks[:len(AdaptTasks):len(AdaptTasks)], All) {
 		p, r := Degradation(baseline.Cells[t], treated.Cells[t])
 		fmt.Fprintf(&b, " %s | %s |", arrow(p), arrow(r))

@@ -102,7 +102,7 @@ func TestTable4(t *testing.T) {
 		t.Errorf("Average/Kimi-K2 All = %+v, want 3683 instances and 6665 bugs (Table 3)", a)
 	}
 	var b strings.Builder
-	if err := ctxbug.WriteTable(&b, rows[:1]); err != nil {
+	if err := rows[:1].WriteTable(&b); err != nil {
 		t.Fatal(err)
 	}
 	if want := "| GPT-4o | GPT-4o | ctxbug | 67.18 | 67.81 | 33.77 | 21.93 | 67.34 | 60.96 | 43.75 | 44.04 | 53.20 | 50.14 | 983 (1761) |\n"; !strings.HasSuffix(b.String(), want) {
@@ -140,7 +140,7 @@ func TestDegradation(t *testing.T) {
 	var b strings.Builder
 	rb := ctxbug.Aggregate(results("GPT-4o", "GPT-4o", ctxbug.WithIsoBugs, gpt4oIso))[0]
 	rt := ctxbug.Aggregate(results("GPT-4o", "GPT-4o", ctxbug.WithCtxBugs, gpt4oPairedCtx))[0]
-	if err := ctxbug.WriteDegradation(&b, "GPT-4o", rb, rt); err != nil {
+	if err := rt.WriteDegradation(&b, rb); err != nil {
 		t.Fatal(err)
 	}
 	if want := "| GPT-4o | Rel % (isobug → ctxbug) | 1.47↓ | 14.89↓ | 21.58↓ | 49.17↓ | 7.30↓ | 22.17↓ | 4.55↓ | 29.41↓ | 11.48↓ | 28.22↓ |\n"; b.String() != want {

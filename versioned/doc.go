@@ -140,7 +140,7 @@
 // [APIHitStrict]) as [Rate]s with the binomial standard error the paper's
 // ± figures are and a Wilson interval, and breakdowns by library, change
 // category, runtime version and release year; [Results.ErrorClasses] is
-// the error histogram of Fig. 8. [WriteTable] prints the paper's Table 1
+// the error histogram of Fig. 8. [Table.WriteTable] prints the paper's Table 1
 // layout. Measured: the published ground truth calls all
 // its labelled APIs in 275 of 328 records (83.8%; the labels are
 // hand-written and sometimes name a builtin or an unqualified function).

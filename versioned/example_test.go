@@ -108,5 +108,5 @@ func ExampleEvaluate() {
 			row.CoT = res
 		}
 	}
-	versioned.WriteTable(os.Stdout, []versioned.TableRow{row})
+	versioned.Table{row}.WriteTable(os.Stdout)
 }

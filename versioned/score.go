@@ -157,9 +157,12 @@ type TableRow struct {
 	Greedy, SelfDebug, CoT *Results
 }
 
-// WriteTable writes rows in the layout of the paper's Table 1, as
+// Table is rows of the paper's Table 1.
+type Table []TableRow
+
+// WriteTable writes the rows in the layout of the paper's Table 1, as
 // Markdown: success rates and API hit rates with standard errors.
-func WriteTable(w io.Writer, rows []TableRow) error {
+func (rows Table) WriteTable(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("| Model | Greedy Hidden | Greedy Visible | Greedy API | SD Hidden | SD Visible | SD API | CoT Hidden | CoT API |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
@@ -181,9 +184,8 @@ func WriteTable(w io.Writer, rows []TableRow) error {
 }
 
 // WriteBreakdowns writes, for each breakdown, a Markdown table of hidden
-// success, visible success and API hit rate per value, for one set of
-// results.
-func WriteBreakdowns(w io.Writer, r *Results, bs ...Breakdown) error {
+// success, visible success and API hit rate per value.
+func (r *Results) WriteBreakdowns(w io.Writer, bs ...Breakdown) error {
 	var b strings.Builder
 	for i, bd := range bs {
 		if i > 0 {

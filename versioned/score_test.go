@@ -51,7 +51,7 @@ func TestResultsBreakdown(t *testing.T) {
 		t.Errorf("rates %v", got)
 	}
 	var b strings.Builder
-	if err := versioned.WriteBreakdowns(&b, r, versioned.ByLibrary, versioned.ByYear); err != nil {
+	if err := r.WriteBreakdowns(&b, versioned.ByLibrary, versioned.ByYear); err != nil {
 		t.Fatal(err)
 	}
 	want := `| library | N | Hidden | Visible | API |
@@ -68,7 +68,7 @@ func TestResultsBreakdown(t *testing.T) {
 		t.Errorf("breakdowns (-want +got):\n%s", d)
 	}
 	b.Reset()
-	if err := versioned.WriteTable(&b, []versioned.TableRow{{Model: "m", Greedy: r, SelfDebug: r}}); err != nil {
+	if err := (versioned.Table{{Model: "m", Greedy: r, SelfDebug: r}}).WriteTable(&b); err != nil {
 		t.Fatal(err)
 	}
 	wantTable := `| Model | Greedy Hidden | Greedy Visible | Greedy API | SD Hidden | SD Visible | SD API | CoT Hidden | CoT API |

@@ -243,37 +243,37 @@ func tables(w io.Writer, results []ctxbug.TaskResult) error {
 		grid = append(grid, ctxbug.Average(rows, m, ctxbug.WithCtxBugs))
 	}
 	fmt.Fprint(w, "\n## Table 4: CtxBug resolution (Pass@1 / RR, %)\n\n")
-	if err := ctxbug.WriteTable(w, grid); err != nil {
+	if err := grid.WriteTable(w); err != nil {
 		return err
 	}
 	fmt.Fprint(w, "\n## Table 5: w/ vs w/o CtxBugs (each model averaged over generators)\n\n")
 	wo := ctxbug.Aggregate(woRes)
-	var t5 []ctxbug.Row
+	var t5 ctxbug.Table
 	for _, m := range models {
 		t5 = append(t5, ctxbug.Average(rows, m, ctxbug.WithCtxBugs), ctxbug.Average(wo, m, ctxbug.WithoutCtxBugs))
 	}
-	if err := ctxbug.WriteTable(w, t5); err != nil {
+	if err := t5.WriteTable(w); err != nil {
 		return err
 	}
 	fmt.Fprintln(w)
 	for i := 0; i+1 < len(t5); i += 2 {
-		if err := ctxbug.WriteDegradation(w, t5[i].Model, t5[i+1], t5[i]); err != nil {
+		if err := t5[i].WriteDegradation(w, t5[i+1]); err != nil {
 			return err
 		}
 	}
 	fmt.Fprint(w, "\n## Table 6: w/ CtxBugs vs w/ IsoBugs (paired subset)\n\n")
 	paired := ctxbug.Aggregate(ctxbug.Paired(ctxRes, isoRes))
 	isoRows := ctxbug.Aggregate(isoRes)
-	var t6 []ctxbug.Row
+	var t6 ctxbug.Table
 	for _, m := range models {
 		t6 = append(t6, ctxbug.Average(paired, m, ctxbug.WithCtxBugs), ctxbug.Average(isoRows, m, ctxbug.WithIsoBugs))
 	}
-	if err := ctxbug.WriteTable(w, t6); err != nil {
+	if err := t6.WriteTable(w); err != nil {
 		return err
 	}
 	fmt.Fprintln(w)
 	for i := 0; i+1 < len(t6); i += 2 {
-		if err := ctxbug.WriteDegradation(w, t6[i].Model, t6[i+1], t6[i]); err != nil {
+		if err := t6[i].WriteDegradation(w, t6[i+1]); err != nil {
 			return err
 		}
 	}

@@ -132,12 +132,12 @@ func main() {
 		last = res
 	}
 	fmt.Printf("%d tasks, %d environments built this run\n\n", len(tasks), cache.Builds())
-	if err := versioned.WriteTable(os.Stdout, []versioned.TableRow{row}); err != nil {
+	if err := (versioned.Table{row}).WriteTable(os.Stdout); err != nil {
 		log.Fatal(err)
 	}
 	if last != nil {
 		fmt.Printf("\nBreakdowns (%s):\n\n", last.Protocol)
-		if err := versioned.WriteBreakdowns(os.Stdout, last, versioned.Breakdowns...); err != nil {
+		if err := last.WriteBreakdowns(os.Stdout, versioned.Breakdowns...); err != nil {
 			log.Fatal(err)
 		}
 		if classes := last.ErrorClasses(); len(classes) > 0 {
