@@ -74,8 +74,8 @@ type Result struct {
 // answer back to the original names, and runs the tests through
 // adapt.Evaluate (gold first: a task whose reference fails is not valid).
 // It then aligns each answer with the solution to count the bug
-// locations it resolves. Results are in task order; the adapt.Report is
-// returned too.
+// locations it resolves. Results are in task order; the adapt.Report,
+// broken down by LabelKeys, is returned too.
 func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *EvalOptions) ([]Result, *adapt.Report, error) {
 	var o EvalOptions
 	if opts != nil {
@@ -86,6 +86,7 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 		ModelConcurrency: o.ModelConcurrency, ExecConcurrency: o.ExecConcurrency,
 		Sampling: adapt.Sampling{Temperature: 0, Logprobs: o.Logprobs},
 		Journal:  o.Journal, Attempts: o.Attempts, KeepErrors: o.KeepErrors, Progress: o.Progress,
+		Breakdown: LabelKeys,
 	})
 	if err != nil {
 		return nil, nil, err
@@ -94,14 +95,15 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 	for i := range tasks {
 		t := &tasks[i]
 		tr := rep.PerTask[i]
-		r := Result{
-			Task: t.ID, Instance: t.Labels[LabelInstance], Generator: t.Labels[LabelGenerator], Model: model.Name(),
-			Rule: t.Labels[LabelRule], AdaptTask: t.Labels[LabelTask], Setting: Setting(t.Labels[LabelSetting]),
-			Valid: tr.Valid,
-		}
-		spans, err := BugSpans(t)
+		d, err := DetailOf(t)
 		if err != nil {
 			return nil, nil, err
+		}
+		spans := d.Bugs
+		r := Result{
+			Task: t.ID, Instance: d.Instance, Generator: t.Labels[LabelGenerator], Model: model.Name(),
+			Rule: t.Labels[LabelRule], AdaptTask: t.Labels[LabelTask], Setting: Setting(t.Labels[LabelSetting]),
+			Valid: tr.Valid,
 		}
 		r.Bugs = len(spans)
 		if len(tr.Samples) > 0 {
