@@ -193,7 +193,7 @@ func Run(ctx context.Context, tasks []adapt.Task, model adapt.Model, p *Protocol
 		r := &res.Tasks[i]
 		if r.Valid {
 			t := byID[r.Task]
-			r.APIHit, r.APIScored = APIHit(t.Language, r.Code, splitList(t.Labels["api_calls"]), APIHitSkip)
+			r.APIHit, r.APIScored = APIHit(t.Language, r.Code, apiCalls(t), APIHitSkip)
 		}
 	}
 	return res, nil
@@ -291,16 +291,6 @@ func TopLevelTrace(s adapt.SampleResult, visible []string) string {
 		}
 	}
 	return b.String()
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, x := range strings.Split(s, ",") {
-		if x = strings.TrimSpace(x); x != "" {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // String describes the results in one line, for logs.
