@@ -24,10 +24,11 @@ func main() {
 	ctx := context.Background()
 	tasks, _ := demo.Tasks() // or adapt.LoadFile("tasks.jsonl")
 	rep, err := adapt.Evaluate(ctx, tasks, adapt.Reference, &adapt.Options{
-		Samples:  5,
-		Sampling: adapt.Sampling{Temperature: 0.2},
-		Template: adapt.AdaptationLevel,
-		Journal:  "run.jsonl", // resume after a crash; merge shards with adapt.Merge
+		Samples:   5,
+		Sampling:  adapt.Sampling{Temperature: 0.2},
+		Template:  adapt.AdaptationLevel,
+		Journal:   "run.jsonl",        // resume after a crash; merge shards with adapt.Merge
+		Breakdown: []string{"domain"}, // the task labels to break pass@1 down by
 	})
 	if err != nil {
 		log.Fatal(err)

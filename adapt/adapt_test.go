@@ -3,12 +3,15 @@ package adapt_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
@@ -58,7 +61,8 @@ func (c *counting) Run(ctx context.Context, j exec.Job) (exec.Result, error) {
 func TestTasksRoundTrip(t *testing.T) {
 	tasks := fixtureTasks(t)
 	// tasks are in lexical order: go-clamp, py-broken-ref, py-scaled-sum
-	tasks[0].Provenance = &adapt.Provenance{Generator: "test", Parent: "p", Operators: []string{"a", "b"}, Seed: 7}
+	tasks[0].Provenance = &adapt.Provenance{Generator: "test", Parent: "p", Operators: []string{"a", "b"}, Seed: 7,
+		Schema: "test/v1", Detail: json.RawMessage(`{"spans":[[1,2]],"code":"if a < b && c > d {}"}`)}
 	tasks[0].Env = &adapt.Environment{Runtime: "3.11", Packages: []adapt.Package{{Name: "numpy", Version: "1.24.2"}}}
 	tasks[0].Context = []adapt.Snippet{{Name: "Imports", Code: "import math"}}
 	var buf bytes.Buffer
@@ -78,15 +82,24 @@ func TestReadTasksErrors(t *testing.T) {
 	require.NoError(t, adapt.WriteTasks(&buf, fixtureTasks(t)[2:])) // py-scaled-sum
 	good := strings.TrimSpace(buf.String())
 	missing := strings.Replace(good, `"file":"test_calc.py"`, `"file":"test_missing.py"`, 1)
+	schema := fmt.Sprintf(`"schema":%d,`, adapt.SchemaVersion)
+	require.Contains(t, good, schema)
+	prov := func(p string) string {
+		return strings.Replace(good, schema, schema+`"provenance":{"generator":"g","seed":0,`+p+`},`, 1)
+	}
 	tests := []struct {
 		name, input, want, reason string
 	}{
 		{"malformed", good + "\n{not json\n", "tasks.jsonl:2: malformed JSON", "a broken line is named by its number"},
-		{"schema", strings.Replace(good, `"schema":1`, `"schema":99`, 1), "tasks.jsonl:1: unknown schema version 99", "a future format is refused, not misread"},
-		{"no schema", strings.Replace(good, `"schema":1,`, ``, 1), `no "schema" field`, "the version is required"},
+		{"schema", strings.Replace(good, schema, `"schema":99,`, 1), "tasks.jsonl:1: unknown schema version 99 (this version reads 2)", "a future format is refused, not misread"},
+		{"schema 1", "\n" + strings.Replace(good, schema, `"schema":1,`, 1), "tasks.jsonl:2: unknown schema version 1 (this version reads 2: version 1 kept the generators' records in labels", "an old format is refused, saying why"},
+		{"no schema", strings.Replace(good, schema, ``, 1), `no "schema" field`, "the version is required"},
 		{"missing file", "\n" + missing, `tasks.jsonl:2: adapt: invalid task "py-scaled-sum": test "test_calc.TestScaledSum.test_sum" references missing file "test_missing.py"`, "a test naming a file the task lacks"},
-		{"unknown field", strings.Replace(good, `"schema":1,`, `"schema":1,"colour":"red",`, 1), `unknown field "colour"`, "typos are caught"},
+		{"unknown field", strings.Replace(good, schema, schema+`"colour":"red",`, 1), `unknown field "colour"`, "typos are caught"},
 		{"duplicate", good + "\n" + good, "duplicate task id", "ids are unique"},
+		{"detail without schema", prov(`"detail":{"a":1}`), `provenance detail without a schema`, "a record must say its format"},
+		{"schema without detail", prov(`"schema":"mutate/v1"`), `provenance schema "mutate/v1" without a detail`, "a format names a record"},
+		{"schema form", prov(`"schema":"mutate","detail":{}`), `provenance schema "mutate" (want <generator>/v<N>`, "a schema names a generator and a version"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -234,4 +247,71 @@ func TestResumeAfterCancel(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, total.n.Load(), ranFirst+second.n.Load(), "no finished check ran twice")
 	assert.Equal(t, int64(2), m.calls.Load()+m2.calls.Load(), "one request per valid task in all: answered requests were not asked again")
+}
+
+// TestDetailCompacted checks that a provenance detail read in any layout
+// is kept compact, so that writing and reading it again gives the same
+// task and the same bytes.
+func TestDetailCompacted(t *testing.T) {
+	tasks, err := adapt.LoadDir(fstest.MapFS{
+		"t/task.json": {Data: []byte(`{"language": "python", "target": {"path": "m.py"}, "requirement": {},
+			"tests": [{"name": "test_m.T.test_f"}],
+			"provenance": {"generator": "g", "seed": 0, "schema": "g/v1", "detail": {
+				"spans": [ [1, 2] ],
+				"text": "a < b"
+			}}}`)},
+		"t/code.py":      {Data: []byte("x = 1\n")},
+		"t/reference.py": {Data: []byte("x = 2\n")},
+		"t/files/m.py":   {Data: []byte("x = 2\n")},
+	}, ".")
+	require.NoError(t, err)
+	assert.Equal(t, `{"spans":[[1,2]],"text":"a < b"}`, string(tasks[0].Provenance.Detail))
+	var buf bytes.Buffer
+	require.NoError(t, adapt.WriteTasks(&buf, tasks))
+	back, err := adapt.ReadTasks(bytes.NewReader(buf.Bytes()), "tasks.jsonl")
+	require.NoError(t, err)
+	if d := cmp.Diff(tasks, back); d != "" {
+		t.Errorf("write then read changed the task (-want +got):\n%s", d)
+	}
+	spaced := strings.Replace(buf.String(), `"detail":{"spans":[[1,2]]`, `"detail": { "spans" : [ [1, 2] ]`, 1)
+	require.NotEqual(t, buf.String(), spaced)
+	again, err := adapt.ReadTasks(strings.NewReader(spaced), "tasks.jsonl")
+	require.NoError(t, err)
+	assert.Equal(t, tasks[0].Provenance.Detail, again[0].Provenance.Detail)
+}
+
+// FuzzDetailRoundTrip checks that any compact JSON detail survives
+// WriteTasks and ReadTasks unchanged.
+func FuzzDetailRoundTrip(f *testing.F) {
+	for _, s := range []string{`{"a":1}`, `[1, 2, {"b": null}]`, `"<&>"`, `{"s":"\u2028 é \\ \""}`, `0`, `{"x":[]}`} {
+		f.Add(s)
+	}
+	base := pyTasksForFuzz()
+	f.Fuzz(func(t *testing.T, detail string) {
+		var c bytes.Buffer
+		if json.Compact(&c, []byte(detail)) != nil || c.String() == "null" {
+			return
+		}
+		task := base
+		task.Provenance = &adapt.Provenance{Generator: "fuzz", Schema: "fuzz/v1", Detail: json.RawMessage(c.Bytes())}
+		var buf bytes.Buffer
+		if err := adapt.WriteTasks(&buf, []adapt.Task{task}); err != nil {
+			t.Fatal(err)
+		}
+		back, err := adapt.ReadTasks(bytes.NewReader(buf.Bytes()), "fuzz.jsonl")
+		if err != nil {
+			t.Fatalf("%v\n%s", err, buf.String())
+		}
+		if d := cmp.Diff([]adapt.Task{task}, back); d != "" {
+			t.Errorf("detail %q changed (-want +got):\n%s", c.String(), d)
+		}
+	})
+}
+
+func pyTasksForFuzz() adapt.Task {
+	return adapt.Task{
+		ID: "f", Language: adapt.Python, Code: "x = 1\n", Reference: "x = 2\n",
+		Target: adapt.Target{Path: "m.py", Content: "x = 2\n"},
+		Tests:  []adapt.Test{{Name: "test_m.T.test_f"}},
+	}
 }

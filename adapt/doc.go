@@ -14,6 +14,15 @@
 // schema version ([WriteTasks], [ReadTasks], [LoadFile]); [LoadDir] reads a
 // directory per task, the easy format to write by hand.
 //
+// [Task].Labels are low-cardinality grouping keys (a benchmark, a library,
+// an operator, a setting) that a report breaks scores down by when
+// [Options].Breakdown names them. What a generator needs to read a task
+// back (byte ranges, bug spans, test lists, a lineage) is not a label: it
+// is the generator's typed record in [Provenance].Detail, in the format
+// [Provenance].Schema names ("mutate/v1"). adapt keeps the record as JSON
+// and never decodes it; the generator's package has the one decoder
+// (mutate.DetailOf, ctxbug.DetailOf, versioned.DetailOf, evolve.DetailOf).
+//
 // # Models
 //
 // A [Model] takes chat messages and [Sampling] settings and returns
@@ -96,8 +105,8 @@
 //
 // A [Report] holds task-level pass@k (a sample passes when every test
 // passes), adaptation-level pass@k (a sample passes a step when all the
-// step's tests pass), breakdowns by adaptation category and type and by task
-// label, invalid and unscored tasks with reasons, counts of each [Outcome],
+// step's tests pass), breakdowns by adaptation category and type and by the
+// task labels [Options].Breakdown names, invalid and unscored tasks with reasons, counts of each [Outcome],
 // every sample with its completion, and token usage. It holds no timings: the same inputs give the same report, byte for
 // byte. The Markdown and CSV forms are for people and may change.
 package adapt

@@ -80,6 +80,13 @@ type Options struct {
 	// resumed run must use the same Answer: results in the journal are
 	// not checked again.
 	Answer func(t *Task, c Completion) (Answer, error)
+	// Breakdown lists the task label keys (Task.Labels) the report breaks
+	// scores down by, in that order, after the adaptation category and
+	// type: Report.Breakdowns gets a row "label:<key>" per value. nil
+	// means none. It is not part of RunInfo nor of the journal's
+	// fingerprint: it changes no score, only which rows the report shows,
+	// so a journal resumes (and shards merge) under any Breakdown.
+	Breakdown []string
 }
 
 // Progress reports how far an evaluation is.
@@ -279,7 +286,7 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		}
 		return nil, err
 	}
-	rep := buildReport(info, selected, e.recs, nil)
+	rep := buildReport(info, o.Breakdown, selected, e.recs, nil)
 	if draw {
 		return rep, nil
 	}

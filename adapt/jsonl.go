@@ -124,7 +124,11 @@ func ReadTasks(r io.Reader, name string) ([]Task, error) {
 			return fmt.Errorf("%w: no \"schema\" field (want %d)", ErrSchemaVersion, SchemaVersion)
 		}
 		if *head.Schema != SchemaVersion {
-			return fmt.Errorf("%w %d (this version reads %d)", ErrSchemaVersion, *head.Schema, SchemaVersion)
+			why := ""
+			if *head.Schema == 1 {
+				why = ": version 1 kept the generators' records in labels; make the tasks again with this version"
+			}
+			return fmt.Errorf("%w %d (this version reads %d%s)", ErrSchemaVersion, *head.Schema, SchemaVersion, why)
 		}
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()

@@ -45,8 +45,9 @@ type Report struct {
 	Usage Usage `json:"usage"`
 	// Cost is what Usage cost, when the model is a Pricer.
 	Cost *float64 `json:"cost,omitempty"`
-	// Breakdowns split the scores by adaptation category and type and by
-	// every task label.
+	// Breakdowns split the scores by adaptation category and type, then by
+	// the task labels Options.Breakdown (or MergeOptions.Breakdown) names,
+	// in that order.
 	Breakdowns []Breakdown `json:"breakdowns,omitempty"`
 	// Invalid lists the tasks left out because their reference failed.
 	Invalid []InvalidTask `json:"invalid,omitempty"`
@@ -69,7 +70,8 @@ type Score struct {
 // Breakdown is a score for the tasks or steps sharing one label value.
 type Breakdown struct {
 	// By names the dimension: "category", "type" (of adaptation steps) or
-	// "label:<key>" (of tasks).
+	// "label:<key>" (of tasks, for each key the options' Breakdown names;
+	// a task without the label is not counted under it).
 	By    string `json:"by"`
 	Value string `json:"value"`
 	// Count is the number of steps (category, type) or tasks (labels)
@@ -131,13 +133,25 @@ type StepReport struct {
 
 // buildReport scores the records. missing, when not nil, collects the
 // checks no record holds (Merge); Evaluate's records hold every one.
-func buildReport(info RunInfo, tasks []*Task, recs *records, missing *[]missingCheck) *Report {
+// breakdown names the label keys of the label breakdowns, in order; a key
+// named twice counts once.
+func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records, missing *[]missingCheck) *Report {
 	r := &Report{Run: info, Tasks: len(tasks), Outcomes: map[Outcome]int{}}
 	type acc struct {
 		count  int
 		solved float64
 	}
-	cats, types, labels := map[string]*acc{}, map[string]*acc{}, map[string]*acc{}
+	cats, types := map[string]*acc{}, map[string]*acc{}
+	var keys []string
+	for _, k := range breakdown {
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	labels := make([]map[string]*acc, len(keys)) // by key, then value
+	for i := range labels {
+		labels[i] = map[string]*acc{}
+	}
 	add := func(m map[string]*acc, key string, v float64) {
 		a := m[key]
 		if a == nil {
@@ -262,9 +276,10 @@ func buildReport(info RunInfo, tasks []*Task, recs *records, missing *[]missingC
 		if tr.N > 0 {
 			p1 := passAt(tr.N, tr.C, 1)
 			pass1 = append(pass1, p1)
-			keys := slices.Sorted(maps.Keys(t.Labels))
-			for _, k := range keys {
-				add(labels, k+"\x00"+t.Labels[k], p1)
+			for i, k := range keys {
+				if v, ok := t.Labels[k]; ok {
+					add(labels[i], v, p1)
+				}
 			}
 		}
 		for _, st := range t.Requirement.Steps {
@@ -322,19 +337,16 @@ func buildReport(info RunInfo, tasks []*Task, recs *records, missing *[]missingC
 		}
 	}
 	emit := func(by string, m map[string]*acc) {
-		for _, key := range slices.Sorted(maps.Keys(m)) {
-			a := m[key]
-			name, value := by, key
-			if by == "label" {
-				k, v, _ := strings.Cut(key, "\x00")
-				name, value = "label:"+k, v
-			}
-			r.Breakdowns = append(r.Breakdowns, Breakdown{By: name, Value: value, Count: a.count, Solved: a.solved, PassAt1: a.solved / float64(a.count)})
+		for _, value := range slices.Sorted(maps.Keys(m)) {
+			a := m[value]
+			r.Breakdowns = append(r.Breakdowns, Breakdown{By: by, Value: value, Count: a.count, Solved: a.solved, PassAt1: a.solved / float64(a.count)})
 		}
 	}
 	emit("category", cats)
 	emit("type", types)
-	emit("label", labels)
+	for i, k := range keys {
+		emit("label:"+k, labels[i])
+	}
 	return r
 }
 
@@ -545,6 +557,10 @@ type MergeOptions struct {
 	// a run not finished): the missing samples are listed in
 	// Report.Unscored. By default a missing check is an error.
 	Partial bool
+	// Breakdown lists the task label keys the report breaks scores down
+	// by, as Options.Breakdown does; nil means none. The shards' journals
+	// do not record it: it changes no score.
+	Breakdown []string
 }
 
 // ErrIncomplete is wrapped when the journals given to Merge lack checks of
@@ -610,7 +626,7 @@ func Merge(tasks []Task, journals []string, opts *MergeOptions) (*Report, error)
 		shards[jf.shard.Index] = j
 	}
 	var missing []missingCheck
-	rep := buildReport(*info, all, recs, &missing)
+	rep := buildReport(*info, o.Breakdown, all, recs, &missing)
 	if len(missing) > 0 && !o.Partial {
 		return nil, incomplete(missing, Shard{Count: count}, shards)
 	}

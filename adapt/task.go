@@ -1,16 +1,22 @@
 package adapt
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 )
 
 // SchemaVersion is the version of the native task format (JSON Lines, one
-// task per line) that this package writes and reads.
-const SchemaVersion = 1
+// task per line) that this package writes and reads. Version 2 moved the
+// generators' machine data (byte ranges, bug spans, test and API lists,
+// lineages) from Labels into Provenance.Schema and Provenance.Detail;
+// ReadTasks refuses version 1 tasks rather than read them without it.
+const SchemaVersion = 2
 
 // Languages the evaluator knows how to splice and test.
 const (
@@ -59,7 +65,12 @@ type Task struct {
 	// Tests are the test cases that decide, by the names the framework
 	// reports.
 	Tests []Test `json:"tests"`
-	// Labels are free-form key/value pairs reports can break scores down by.
+	// Labels are low-cardinality grouping keys, the dimensions a researcher
+	// breaks scores down by (Options.Breakdown names them): a benchmark, a
+	// library, an operator, a context level, a setting. A value that is
+	// per task (an ID, a byte offset, a list of tests, a JSON record) is
+	// not a label: it belongs in Provenance.Detail, where the generator
+	// that made the task keeps it typed.
 	Labels map[string]string `json:"labels,omitempty"`
 	// Provenance says where a derived task came from.
 	Provenance *Provenance `json:"provenance,omitempty"`
@@ -145,7 +156,25 @@ type Provenance struct {
 	Seed uint64 `json:"seed"`
 	// Source names the dataset or file the task was loaded from.
 	Source string `json:"source,omitempty"`
+	// Schema names the format of Detail, "<generator>/v<N>" such as
+	// "mutate/v1"; empty when there is no Detail.
+	Schema string `json:"schema,omitempty"`
+	// Detail is the generator's machine record of the task (the byte
+	// ranges, spans, test lists or lineage its own functions read back),
+	// as JSON in the format Schema names. adapt never decodes it: each
+	// generator package has the one decoder of its records. It is kept
+	// compact (as json.Marshal gives it; ReadTasks and LoadDir compact
+	// what they read), so that a task written and read back is equal.
+	Detail json.RawMessage `json:"detail,omitempty"`
 }
+
+// ErrDetailSchema is wrapped by a generator's decoder of
+// Provenance.Detail when the task's Provenance.Schema is not the one it
+// reads (a task of another generator, or of another version of it).
+var ErrDetailSchema = errors.New("wrong provenance schema")
+
+// detailSchema is the form of Provenance.Schema.
+var detailSchema = regexp.MustCompile(`^[a-z][a-z0-9-]*/v[1-9][0-9]*$`)
 
 // Environment names what a task's tests need beyond the default toolchain.
 // It is plain data; an EnvProvider turns it into something runnable.
@@ -207,6 +236,15 @@ func (t *Task) normalize() {
 	if len(t.Labels) == 0 {
 		t.Labels = nil
 	}
+	if p := t.Provenance; p != nil {
+		var b bytes.Buffer
+		switch {
+		case len(p.Detail) == 0 || string(p.Detail) == "null":
+			p.Detail = nil
+		case json.Compact(&b, p.Detail) == nil:
+			p.Detail = json.RawMessage(b.Bytes())
+		}
+	}
 }
 
 // ErrInvalidTask is wrapped by every error Validate returns.
@@ -214,7 +252,9 @@ var ErrInvalidTask = errors.New("adapt: invalid task")
 
 // Validate checks that the task is complete and consistent: an ID, a known
 // language and framework, a target path, at least one test, tests that name
-// existing files and steps, and safe, distinct relative file paths.
+// existing files and steps, safe, distinct relative file paths, and a
+// provenance detail, if any, that is JSON under a schema of the form
+// "<generator>/v<N>".
 func (t *Task) Validate() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w %q: %s", ErrInvalidTask, t.ID, fmt.Sprintf(format, args...))
@@ -258,6 +298,18 @@ func (t *Task) Validate() error {
 	}
 	if len(t.Tests) == 0 {
 		return bad("no tests")
+	}
+	if p := t.Provenance; p != nil {
+		switch {
+		case len(p.Detail) > 0 && p.Schema == "":
+			return bad("provenance detail without a schema")
+		case p.Schema != "" && len(p.Detail) == 0:
+			return bad("provenance schema %q without a detail", p.Schema)
+		case p.Schema != "" && !detailSchema.MatchString(p.Schema):
+			return bad("provenance schema %q (want <generator>/v<N>, such as mutate/v1)", p.Schema)
+		case len(p.Detail) > 0 && !json.Valid(p.Detail):
+			return bad("provenance detail (schema %s) is not JSON", p.Schema)
+		}
 	}
 	steps := map[string]bool{}
 	for _, s := range t.Requirement.Steps {

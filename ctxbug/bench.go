@@ -2,10 +2,9 @@ package ctxbug
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/detail"
 )
 
 // Setting is one of the paper's three benchmark variants (§3.2): what
@@ -26,24 +25,72 @@ const (
 // Settings lists the settings in the paper's order.
 var Settings = []Setting{WithCtxBugs, WithoutCtxBugs, WithIsoBugs}
 
-// Labels a benchmark task carries, beside "benchmark" = "ctxbug".
+// Labels a benchmark task carries, beside "benchmark" = "ctxbug": the
+// grouping keys a report breaks scores down by. Per-task data (the
+// instance, the class, the bug locations) is in the task's [Detail].
 const (
 	LabelGenerator = "generator" // the model that generated the variant
 	LabelRule      = "rule"      // the perturbation rule ("isobug" for IsoBugs)
 	LabelTask      = "task"      // the adaptation task of the rule
 	LabelSetting   = "setting"   // the Setting
-	LabelInstance  = "instance"  // the CtxBug instance (for an IsoBug, the one it was made from)
-	LabelBugs      = "bugs"      // the bug locations in the reference, "start-end,start-end"
-	LabelClass     = "class"     // the class name
 )
+
+// LabelKeys lists every label key a benchmark task carries, the paper's
+// breakdowns first: adapt.Options{Breakdown: ctxbug.LabelKeys}.
+var LabelKeys = []string{LabelSetting, LabelGenerator, LabelRule, LabelTask, "benchmark"}
+
+// DetailSchema is the adapt.Provenance.Schema of benchmark tasks: the
+// format of their [Detail].
+const DetailSchema = "ctxbug/v1"
+
+// Detail is the record of one benchmark task, kept as JSON in its
+// adapt.Provenance.Detail (set by [SetDetail], read by [DetailOf]).
+type Detail struct {
+	// Instance is the CtxBug instance the task was made from (for an
+	// IsoBug, the instance it was made from in turn).
+	Instance string `json:"instance"`
+	// Class is the name of the method's class.
+	Class string `json:"class"`
+	// Bugs are the bug locations: byte ranges of the task's Reference.
+	Bugs []Span `json:"bugs"`
+}
+
+// DetailOf decodes the record of a benchmark task (made by [Task]). An
+// error names the task and what was expected: a task without provenance
+// schema DetailSchema (it wraps adapt.ErrDetailSchema), a record that does
+// not decode, no bug location, or one outside the reference.
+func DetailOf(t *adapt.Task) (*Detail, error) {
+	var d Detail
+	if err := detail.Get(t, "ctxbug", DetailSchema, &d); err != nil {
+		return nil, err
+	}
+	if len(d.Bugs) == 0 {
+		return nil, fmt.Errorf("ctxbug: task %q: provenance detail has no bug location", t.ID)
+	}
+	for _, s := range d.Bugs {
+		if s.Start < 0 || s.End < s.Start || s.End > len(t.Reference) {
+			return nil, fmt.Errorf("ctxbug: task %q: bad bug location [%d,%d) (want a range within the reference's %d bytes)", t.ID, s.Start, s.End, len(t.Reference))
+		}
+	}
+	return &d, nil
+}
+
+// SetDetail stores d as t's provenance detail, with schema DetailSchema
+// (making t.Provenance if it is nil).
+func SetDetail(t *adapt.Task, d *Detail) error {
+	if err := detail.Set(t, DetailSchema, d); err != nil {
+		return fmt.Errorf("ctxbug: %w", err)
+	}
+	return nil
+}
 
 // Task turns instance in of base b into an adaptation task in setting s.
 // The task is the base's ClassEval task (target, tests, reference: the
 // method's solution) with the reused code set by the setting, the class
 // without the method and its callers as context, the method's docstring
-// as requirement, labels (see the Label constants; the bug locations are
-// byte ranges of the Reference) and provenance (generator "ctxbug",
-// parent the base, operators the rule). An IsoBug instance makes a task
+// as requirement, labels (see the Label constants) and provenance
+// (generator "ctxbug", parent the base, operators the rule, and the
+// [Detail]: the instance, the class and the bug locations). An IsoBug instance makes a task
 // only with WithIsoBugs, and a CtxBug instance only with the others.
 func Task(b *Base, in *Instance, s Setting) (adapt.Task, error) {
 	if b == nil || b.ID() != in.Base {
@@ -71,9 +118,9 @@ func Task(b *Base, in *Instance, s Setting) (adapt.Task, error) {
 		instance = in.Parent
 		ops = []string{IsoRule}
 	}
-	var spans []string
-	for _, bug := range in.Bugs {
-		spans = append(spans, strconv.Itoa(bug.Solution.Start)+"-"+strconv.Itoa(bug.Solution.End))
+	spans := make([]Span, len(in.Bugs))
+	for i, bug := range in.Bugs {
+		spans[i] = bug.Solution
 	}
 	t.Labels = map[string]string{
 		"benchmark":    "ctxbug",
@@ -81,15 +128,15 @@ func Task(b *Base, in *Instance, s Setting) (adapt.Task, error) {
 		LabelRule:      in.Rule,
 		LabelTask:      in.Task,
 		LabelSetting:   string(s),
-		LabelInstance:  instance,
-		LabelBugs:      strings.Join(spans, ","),
-		LabelClass:     b.Class,
 	}
 	source := ""
 	if b.Task.Provenance != nil {
 		source = b.Task.Provenance.Source
 	}
 	t.Provenance = &adapt.Provenance{Generator: "ctxbug", Parent: b.ID(), Operators: ops, Source: source}
+	if err := SetDetail(&t, &Detail{Instance: instance, Class: b.Class, Bugs: spans}); err != nil {
+		return adapt.Task{}, err
+	}
 	if err := t.Validate(); err != nil {
 		return adapt.Task{}, err
 	}
@@ -106,25 +153,6 @@ func Tasks(bases map[string]*Base, ins []*Instance, s Setting) ([]adapt.Task, er
 			return nil, err
 		}
 		out = append(out, t)
-	}
-	return out, nil
-}
-
-// BugSpans parses a task's bug locations (its "bugs" label).
-func BugSpans(t *adapt.Task) ([]Span, error) {
-	v := t.Labels[LabelBugs]
-	if v == "" {
-		return nil, fmt.Errorf("ctxbug: task %q has no %q label", t.ID, LabelBugs)
-	}
-	var out []Span
-	for _, f := range strings.Split(v, ",") {
-		a, b, ok := strings.Cut(f, "-")
-		s, err1 := strconv.Atoi(a)
-		e, err2 := strconv.Atoi(b)
-		if !ok || err1 != nil || err2 != nil || s < 0 || e < s || e > len(t.Reference) {
-			return nil, fmt.Errorf("ctxbug: task %q: bad bug location %q (want start-end within the reference)", t.ID, f)
-		}
-		out = append(out, Span{s, e})
 	}
 	return out, nil
 }

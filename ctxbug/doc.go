@@ -97,9 +97,11 @@
 // <INFILL>: [Instance.WithoutBugs]) and WithIsoBugs, for instances of
 // [IsoJobs]: the solution with <START>/<END> around each CtxBug location,
 // for a model to implant a locally visible bug, identified exactly as
-// CtxBugs are. Tasks carry their bug locations (byte ranges of the
-// reference) and the instance they come from in labels, and provenance
-// (generator "ctxbug", parent the base, the rule).
+// CtxBugs are. A task's labels are grouping keys only ([LabelKeys]:
+// setting, generator, rule, adaptation task); its provenance has the
+// generator "ctxbug", the parent base and the rule, and its [Detail]
+// (schema [DetailSchema], decoded by [DetailOf]) the instance it comes
+// from, the class and the bug locations (byte ranges of the reference).
 //
 // # Evaluation and metrics
 //

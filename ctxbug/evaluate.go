@@ -74,8 +74,8 @@ type TaskResult struct {
 // answer back to the original names, and runs the tests through
 // adapt.Evaluate (gold first: a task whose reference fails is not valid).
 // It then aligns each answer with the solution to count the bug
-// locations it resolves. Results are in task order; the adapt.Report is
-// returned too.
+// locations it resolves. Results are in task order; the adapt.Report,
+// broken down by LabelKeys, is returned too.
 func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *EvalOptions) ([]TaskResult, *adapt.Report, error) {
 	var o EvalOptions
 	if opts != nil {
@@ -97,6 +97,7 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 		Answer: func(t *adapt.Task, c adapt.Completion) (adapt.Answer, error) {
 			return unobfuscated(t, views[t.ID], c.Text)
 		},
+		Breakdown: LabelKeys,
 	})
 	if err != nil {
 		return nil, nil, err
@@ -105,14 +106,15 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 	for i := range tasks {
 		t := &tasks[i]
 		tr := rep.PerTask[i]
-		r := TaskResult{
-			Task: t.ID, Instance: t.Labels[LabelInstance], Generator: t.Labels[LabelGenerator], Model: model.Name(),
-			Rule: t.Labels[LabelRule], AdaptTask: t.Labels[LabelTask], Setting: Setting(t.Labels[LabelSetting]),
-			Valid: tr.Valid,
-		}
-		spans, err := BugSpans(t)
+		d, err := DetailOf(t)
 		if err != nil {
 			return nil, nil, err
+		}
+		spans := d.Bugs
+		r := TaskResult{
+			Task: t.ID, Instance: d.Instance, Generator: t.Labels[LabelGenerator], Model: model.Name(),
+			Rule: t.Labels[LabelRule], AdaptTask: t.Labels[LabelTask], Setting: Setting(t.Labels[LabelSetting]),
+			Valid: tr.Valid,
 		}
 		r.Bugs = len(spans)
 		if len(tr.Samples) > 0 {

@@ -1,11 +1,13 @@
 package ctxbug_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -130,9 +132,30 @@ func TestBenchmarkAndEvaluate(t *testing.T) {
 		t.Errorf("reused code per setting (-want +got):\n%s", diff)
 	}
 	for _, tk := range tasks {
-		if tk.Labels[ctxbug.LabelBugs] != "86-87" || tk.Labels[ctxbug.LabelInstance] != ctxIns[0].ID || tk.Provenance.Parent != "Fixture_0.add" {
-			t.Errorf("%s: labels %v, provenance %+v", tk.ID, tk.Labels, tk.Provenance)
+		d, err := ctxbug.DetailOf(&tk)
+		if err != nil {
+			t.Fatal(err)
 		}
+		want := &ctxbug.Detail{Instance: ctxIns[0].ID, Class: "Bits", Bugs: []ctxbug.Span{{Start: 86, End: 87}}}
+		if diff := cmp.Diff(want, d); diff != "" || tk.Provenance.Parent != "Fixture_0.add" {
+			t.Errorf("%s: provenance %+v, detail (-want +got):\n%s", tk.ID, tk.Provenance, diff)
+		}
+		for k, v := range tk.Labels {
+			if !slices.Contains(ctxbug.LabelKeys, k) {
+				t.Errorf("%s: label %s=%q is not one of LabelKeys %v: per-task data belongs in the Detail", tk.ID, k, v, ctxbug.LabelKeys)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := adapt.WriteTasks(&buf, tasks); err != nil {
+		t.Fatal(err)
+	}
+	back, err := adapt.ReadTasks(&buf, "tasks.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(tasks, back); diff != "" {
+		t.Errorf("tasks written and read back (-want +got):\n%s", diff)
 	}
 
 	m := &tester{}

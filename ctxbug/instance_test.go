@@ -2,6 +2,7 @@ package ctxbug_test
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
@@ -72,17 +73,35 @@ func TestReadInstancesErrors(t *testing.T) {
 	}
 }
 
-func TestBugSpans(t *testing.T) {
-	tk := &adapt.Task{ID: "x", Reference: "def f(a):\n    return a + 1\n", Labels: map[string]string{ctxbug.LabelBugs: "24-25,26-27"}}
-	got, err := ctxbug.BugSpans(tk)
-	if err != nil || !cmp.Equal(got, []ctxbug.Span{{Start: 24, End: 25}, {Start: 26, End: 27}}) {
-		t.Errorf("BugSpans = %v, %v", got, err)
+func TestDetailOf(t *testing.T) {
+	tk := &adapt.Task{ID: "x", Reference: "def f(a):\n    return a + 1\n"}
+	want := &ctxbug.Detail{Instance: "i", Class: "C", Bugs: []ctxbug.Span{{Start: 24, End: 25}, {Start: 26, End: 27}}}
+	if err := ctxbug.SetDetail(tk, want); err != nil {
+		t.Fatal(err)
 	}
-	for _, bad := range []string{"", "3", "5-2", "0-99", "a-b"} {
-		tk.Labels[ctxbug.LabelBugs] = bad
-		if _, err := ctxbug.BugSpans(tk); err == nil || !strings.Contains(err.Error(), `task "x"`) {
-			t.Errorf("BugSpans(%q) = %v, want an error naming the task", bad, err)
+	if tk.Provenance.Schema != ctxbug.DetailSchema {
+		t.Errorf("schema %q", tk.Provenance.Schema)
+	}
+	got, err := ctxbug.DetailOf(tk)
+	if err != nil || !cmp.Equal(got, want) {
+		t.Errorf("DetailOf = %+v, %v", got, err)
+	}
+	for _, tc := range []struct {
+		name, detail, schema, want string
+	}{
+		{"no bugs", `{"instance":"i","class":"C","bugs":[]}`, ctxbug.DetailSchema, "no bug location"},
+		{"reversed", `{"instance":"i","class":"C","bugs":[{"start":5,"end":2}]}`, ctxbug.DetailSchema, "bad bug location [5,2)"},
+		{"past the end", `{"instance":"i","class":"C","bugs":[{"start":0,"end":99}]}`, ctxbug.DetailSchema, "bad bug location [0,99)"},
+		{"old labels", `{"bugs":"24-25"}`, ctxbug.DetailSchema, "cannot unmarshal string"},
+		{"other schema", `{}`, "mutate/v1", `wrong provenance schema: "mutate/v1" (want "ctxbug/v1"`},
+	} {
+		tk.Provenance.Detail, tk.Provenance.Schema = []byte(tc.detail), tc.schema
+		if _, err := ctxbug.DetailOf(tk); err == nil || !strings.Contains(err.Error(), `task "x"`) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: DetailOf = %v, want an error naming the task and %q", tc.name, err, tc.want)
 		}
+	}
+	if _, err := ctxbug.DetailOf(&adapt.Task{ID: "y"}); !errors.Is(err, adapt.ErrDetailSchema) {
+		t.Errorf("DetailOf(a task without provenance) = %v, want adapt.ErrDetailSchema", err)
 	}
 }
 

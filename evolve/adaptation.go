@@ -46,8 +46,10 @@ func Adaptation(s *Subject, res *Evolution) (adapt.Task, error) {
 	t.Files = append(slices.Clone(s.Task.Files), moduleFiles(evo, t.Target.Path)...)
 	t.Tests = slices.Clone(s.Task.Tests)
 	t.Context = slices.Clone(s.Task.Context)
-	t.Labels = labels(s, res, res.Best, "adaptation")
-	t.Provenance = provenance(s, res, res.Best)
+	t.Labels = labels(s, res.Best, "adaptation")
+	if err := setProvenance(&t, s, res, res.Best, nil); err != nil {
+		return adapt.Task{}, err
+	}
 	if err := t.Validate(); err != nil {
 		return adapt.Task{}, err
 	}

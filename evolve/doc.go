@@ -91,9 +91,11 @@
 // # Tasks
 //
 // Evolved programs become adapt.Tasks, each with provenance (generator
-// "evolve", the parent task, the lineage's operators, the seed) and labels
-// (genebench: the task kind; version: original or evolved; lineage: every
-// step as operator@site#seed):
+// "evolve", the parent task, the lineage's operators, the seed, and the
+// [Detail] under schema [DetailSchema]: every step of the lineage, and a
+// repair task's bug; [DetailOf] decodes it) and, beside the subject
+// task's, the grouping labels of [LabelKeys] (genebench: the task kind;
+// version: original or evolved; bug: a repair task's bug mutator):
 //
 //   - [OutputPrediction]: CRUXEval-style, for HumanEval-shaped subjects:
 //     the program and a call taken from the tests ([Calls]); the answer is

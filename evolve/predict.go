@@ -185,8 +185,10 @@ func OutputPrediction(s *Subject, res *Evolution) ([]adapt.Task, error) {
 			Reference:   ref,
 			Framework:   adapt.FrameworkUnittest,
 			Tests:       []adapt.Test{{Name: PredictionTestName, File: "test_prediction.py"}},
-			Labels:      labels(s, res, id, "output-prediction"),
-			Provenance:  provenance(s, res, id),
+			Labels:      labels(s, id, "output-prediction"),
+		}
+		if err := setProvenance(&t, s, res, id, nil); err != nil {
+			return nil, err
 		}
 		if err := t.Validate(); err != nil {
 			return nil, err

@@ -155,7 +155,7 @@ func repairTask(s *Subject, res *Evolution, id int, fixed, buggy *transform.Prog
 	for _, name := range s.Suite.Tests {
 		tests = append(tests, adapt.Test{Name: name})
 	}
-	l := labels(s, res, id, "program-repair")
+	l := labels(s, id, "program-repair")
 	l["bug"] = bug.Operator
 	t := adapt.Task{
 		ID:          fmt.Sprintf("%s/repair/%s", s.ID, versionName(id)),
@@ -169,8 +169,9 @@ func repairTask(s *Subject, res *Evolution, id int, fixed, buggy *transform.Prog
 		Framework:   s.Suite.framework(),
 		Tests:       tests,
 		Labels:      l,
-		Provenance:  provenance(s, res, id),
 	}
-	t.Provenance.Operators = append(t.Provenance.Operators, bug.Operator)
+	if err := setProvenance(&t, s, res, id, bug); err != nil {
+		return adapt.Task{}, err
+	}
 	return t, t.Validate()
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/evolve/transform"
+	"github.com/adaptbench/adaptbench/internal/detail"
 )
 
 // Source renders a program as one text, the way GeneBench puts multi-file
@@ -36,30 +37,66 @@ func moduleFiles(p *transform.Program, mainPath string) []adapt.File {
 	return out
 }
 
-// lineageLabel renders a lineage compactly for a task label:
-// "S2@<site key>#<seed>" per step, separated by spaces.
-func lineageLabel(steps []Step) string {
-	parts := make([]string, len(steps))
-	for i, s := range steps {
-		parts[i] = fmt.Sprintf("%s@%s#%d", s.Operator, s.Site.Key, s.Seed)
-	}
-	return strings.Join(parts, " ")
+// LabelKeys lists the label keys this package sets on a derived task,
+// beside those it keeps from the subject's task: "genebench" (the task
+// kind), "version" ("original" or "evolved") and, on a repair task,
+// "bug" (the bug mutator's ID). adapt.Options{Breakdown:
+// evolve.LabelKeys} breaks a report down by them.
+var LabelKeys = []string{"genebench", "version", "bug"}
+
+// DetailSchema is the adapt.Provenance.Schema of derived tasks: the format
+// of their [Detail].
+const DetailSchema = "evolve/v1"
+
+// Detail is the record of one derived task, kept as JSON in its
+// adapt.Provenance.Detail (set by [SetDetail], read by [DetailOf]).
+type Detail struct {
+	// Lineage is how the task's program was evolved from the original,
+	// step by step; empty for the original.
+	Lineage []Step `json:"lineage,omitempty"`
+	// Bug is the bug a repair task's code has; nil for the other kinds.
+	Bug *Bug `json:"bug,omitempty"`
 }
 
-// provenance returns the provenance of a task derived from individual id
-// of res.
-func provenance(s *Subject, res *Evolution, id int) *adapt.Provenance {
+// DetailOf decodes the record of a task derived by this package. An error
+// names the task and what was expected: a task without provenance schema
+// DetailSchema (it wraps adapt.ErrDetailSchema) or a record that does not
+// decode.
+func DetailOf(t *adapt.Task) (*Detail, error) {
+	var d Detail
+	if err := detail.Get(t, "evolve", DetailSchema, &d); err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// SetDetail stores d as t's provenance detail, with schema DetailSchema
+// (making t.Provenance if it is nil).
+func SetDetail(t *adapt.Task, d *Detail) error {
+	if err := detail.Set(t, DetailSchema, d); err != nil {
+		return fmt.Errorf("evolve: %w", err)
+	}
+	return nil
+}
+
+// setProvenance sets the provenance of t, a task derived from individual
+// id of res: its generator, parent, operators and seed, and its Detail,
+// the lineage and bug (nil but for a repair task).
+func setProvenance(t *adapt.Task, s *Subject, res *Evolution, id int, bug *Bug) error {
 	p := &adapt.Provenance{Generator: "evolve", Parent: s.ID, Operators: res.Operators(id), Seed: res.Seed}
 	if s.Task != nil && s.Task.Provenance != nil {
 		p.Source = s.Task.Provenance.Source
 	}
-	return p
+	if bug != nil {
+		p.Operators = append(p.Operators, bug.Operator)
+	}
+	t.Provenance = p
+	return SetDetail(t, &Detail{Lineage: res.Lineage(id), Bug: bug})
 }
 
 // labels returns the labels of a derived task: those of the subject's
-// task, the kind of task, the version ("original" or "evolved") and the
-// lineage.
-func labels(s *Subject, res *Evolution, id int, kind string) map[string]string {
+// task, the kind of task and the version ("original" or "evolved").
+func labels(s *Subject, id int, kind string) map[string]string {
 	l := map[string]string{}
 	if s.Task != nil {
 		for k, v := range s.Task.Labels {
@@ -67,12 +104,7 @@ func labels(s *Subject, res *Evolution, id int, kind string) map[string]string {
 		}
 	}
 	l["genebench"] = kind
-	if id == 0 {
-		l["version"] = "original"
-	} else {
-		l["version"] = "evolved"
-		l["lineage"] = lineageLabel(res.Lineage(id))
-	}
+	l["version"] = versionName(id)
 	return l
 }
 

@@ -1,11 +1,14 @@
 package evolve_test
 
 import (
+	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -72,10 +75,23 @@ func TestOutputPrediction(t *testing.T) {
 	assert.Equal(t, "Complete the assertion with the literal value the program returns: assert sum_squares([1, 2, 3]) == ??", evo.Requirement.Task)
 	assert.Equal(t, "output = 14\n", evo.Reference)
 	assert.Equal(t, evolve.Source(res.Evolved().Program), evo.Code)
-	assert.Equal(t, &adapt.Provenance{Generator: "evolve", Parent: "Demo/0", Operators: res.Operators(res.Best), Seed: 1, Source: "inline"}, evo.Provenance)
-	assert.Equal(t, "evolved", evo.Labels["version"])
-	assert.Equal(t, "output-prediction", evo.Labels["genebench"])
-	assert.NotEmpty(t, evo.Labels["lineage"])
+	d, err := evolve.DetailOf(&evo)
+	require.NoError(t, err)
+	assert.Equal(t, &evolve.Detail{Lineage: res.Lineage(res.Best)}, d)
+	assert.NotEmpty(t, d.Lineage)
+	prov := *evo.Provenance
+	prov.Detail = nil
+	assert.Equal(t, adapt.Provenance{Generator: "evolve", Parent: "Demo/0", Operators: res.Operators(res.Best), Seed: 1, Source: "inline", Schema: evolve.DetailSchema}, prov)
+	assert.Equal(t, map[string]string{"benchmark": "humaneval", "version": "evolved", "genebench": "output-prediction"}, evo.Labels)
+	d, err = evolve.DetailOf(&orig)
+	require.NoError(t, err)
+	assert.Equal(t, &evolve.Detail{}, d, "the original has no lineage")
+	orig.Provenance.Schema = "mutate/v1"
+	_, err = evolve.DetailOf(&orig)
+	require.ErrorIs(t, err, adapt.ErrDetailSchema)
+	assert.Contains(t, err.Error(), `evolve: task "Demo/0/output/original": wrong provenance schema: "mutate/v1" (want "evolve/v1"`)
+	orig.Provenance.Schema = evolve.DetailSchema
+	checkRecords(t, s, tasks)
 
 	gold := outcomes(t, tasks, adapt.Reference)
 	assert.Equal(t, map[string]adapt.Outcome{orig.ID: adapt.OutcomePassed, evo.ID: adapt.OutcomePassed}, gold)
@@ -114,7 +130,11 @@ func TestRepair(t *testing.T) {
 	assert.Contains(t, evo.Code, line)
 	assert.Equal(t, string(res.Evolved().Program.Main), evo.Reference)
 	assert.Equal(t, append(res.Operators(res.Best), "M91"), evo.Provenance.Operators)
-	assert.Equal(t, "M91", evo.Labels["bug"])
+	assert.Equal(t, map[string]string{"benchmark": "humaneval", "version": "evolved", "genebench": "program-repair", "bug": "M91"}, evo.Labels)
+	d, err := evolve.DetailOf(&evo)
+	require.NoError(t, err)
+	assert.Equal(t, &evolve.Detail{Lineage: res.Lineage(res.Best), Bug: bug}, d)
+	checkRecords(t, s, tasks)
 
 	gold := outcomes(t, tasks, adapt.Reference)
 	assert.Equal(t, map[string]adapt.Outcome{orig.ID: adapt.OutcomePassed, evo.ID: adapt.OutcomePassed}, gold)
@@ -143,6 +163,7 @@ func TestAdaptation(t *testing.T) {
 	assert.Equal(t, string(res.Evolved().Program.Main), task.Target.Content)
 	assert.True(t, strings.HasPrefix(task.Reference, "def sum_squares(xs):"))
 	assert.Contains(t, task.Reference, "> 0:")
+	checkRecords(t, s, []adapt.Task{task})
 	gold := outcomes(t, []adapt.Task{task}, adapt.Reference)
 	assert.Equal(t, adapt.OutcomePassed, gold[task.ID])
 	// The original solution still fits this context.
@@ -216,4 +237,30 @@ func TestTesterSitePackages(t *testing.T) {
 	out, err := tester(t).Test(context.Background(), s.Suite, p)
 	require.NoError(t, err)
 	assert.Equal(t, evolve.VerdictPassed, out.Verdict, out.Detail)
+}
+
+// checkRecords checks that derived tasks carry as labels only LabelKeys
+// and their subject's labels, and survive adapt's task format with their
+// Detail.
+func checkRecords(t *testing.T, s *evolve.Subject, tasks []adapt.Task) {
+	t.Helper()
+	for _, task := range tasks {
+		for k, v := range task.Labels {
+			if _, kept := s.Task.Labels[k]; !kept && !slices.Contains(evolve.LabelKeys, k) {
+				t.Errorf("%s: label %s=%q is not one of LabelKeys %v: per-task data belongs in the Detail", task.ID, k, v, evolve.LabelKeys)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	require.NoError(t, adapt.WriteTasks(&buf, tasks))
+	back, err := adapt.ReadTasks(&buf, "tasks.jsonl")
+	require.NoError(t, err)
+	if d := cmp.Diff(tasks, back); d != "" {
+		t.Errorf("tasks written and read back (-want +got):\n%s", d)
+	}
+	for i := range back {
+		if _, err := evolve.DetailOf(&back[i]); err != nil {
+			t.Error(err)
+		}
+	}
 }

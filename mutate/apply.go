@@ -16,27 +16,32 @@ import (
 var ErrEdits = errors.New("mutate: invalid edits")
 
 // Range is a half-open byte range [Start, End).
-type Range struct{ Start, End int }
+type Range struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
 
 // A Change is one replaced range of a mutation: Old at Orig in F became New
 // at Mut in F′.
 type Change struct {
-	Orig, Mut Range
-	Old, New  string
+	Orig Range  `json:"orig"`
+	Mut  Range  `json:"mut"`
+	Old  string `json:"old"`
+	New  string `json:"new"`
 }
 
 // A Record describes one applied mutation so that it can be inspected and
 // undone: writing each Change's Old over its Mut range in F′ gives back F
 // byte for byte (see [Revert]).
 type Record struct {
-	Operator string
-	Tier     Tier
+	Operator string `json:"operator"`
+	Tier     Tier   `json:"tier"`
 	// NodeKind and NodePath identify the affected node: its grammar type
 	// and its path from the fragment's block (indices into
 	// [syntax.Node.Children]).
-	NodeKind string
-	NodePath []int
-	Changes  []Change
+	NodeKind string   `json:"node_kind"`
+	NodePath []int    `json:"node_path"`
+	Changes  []Change `json:"changes"`
 }
 
 // Apply returns src with edits applied; src is not modified. It rejects

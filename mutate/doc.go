@@ -133,13 +133,15 @@
 //
 // adapt splices answers by function name, so a task's answer unit is the
 // fragment's enclosing function: Code is the function with F′ in place,
-// Reference the function with F, and the labels [LabelSnippetStart] and
-// [LabelSnippetEnd] give F′'s byte range in Code ([Snippet] returns it),
-// [LabelRefStart] and [LabelRefEnd] F's in Reference. Context holds
-// nothing (C1), the method (C2) or the file (C3) with F′ in place between
-// marker comments; Tests are the relevant tests; Provenance has the
-// operators and the seed; [LabelMutations] the Records (ranges relative
-// to Code and Reference). [Prompt] is the instruction-free template: the
+// Reference the function with F. Context holds nothing (C1), the method
+// (C2) or the file (C3) with F′ in place between marker comments; Tests
+// are the relevant tests; Provenance has the operators and the seed, and
+// its Detail (schema [DetailSchema], decoded by [DetailOf]) the task's
+// [Detail]: F′'s byte range in Code ([Snippet] returns it), F's in
+// Reference, and the Records (ranges relative to Code and Reference).
+// The labels are grouping keys only, [LabelKeys] (level, context,
+// operators, fragment kind, policy, detected by): break a report down by
+// them with adapt.Options{Breakdown: mutate.LabelKeys}. [Prompt] is the instruction-free template: the
 // snippet, its context and "adapt it", no edit list. A model answers with
 // the adapted snippet; [Answer], as adapt.Options.Answer, gives
 // adapt.Evaluate the function ([SpliceAnswer] puts the snippet in place
@@ -205,7 +207,8 @@
 //
 // Site order, choices and therefore the mutant for a given seed may change
 // between versions as operators improve; the funnel's table is for people,
-// not programs, and so is [Gates.String]. The task labels, the
-// prompt's wording (named by [PromptVersion]) and the Reason, Verdict and
-// Class text forms are stable within a PromptVersion.
+// not programs, and so is [Gates.String]. A [Detail]'s format is
+// fixed by its [DetailSchema]. The task labels, the prompt's wording
+// (named by [PromptVersion]) and the Reason, Verdict and Class text forms
+// are stable within a PromptVersion.
 package mutate

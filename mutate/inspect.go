@@ -1,7 +1,6 @@
 package mutate
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode"
@@ -94,16 +93,6 @@ func (in Inspection) Classify(passed bool) Class {
 	return ClassAlternative
 }
 
-// Records returns the mutations recorded in a task's labels, with ranges
-// relative to the task's Code (Mut) and Reference (Orig).
-func Records(t *adapt.Task) ([]Record, error) {
-	var recs []Record
-	if err := json.Unmarshal([]byte(t.Labels[LabelMutations]), &recs); err != nil {
-		return nil, fmt.Errorf("mutate: task %q: label %s: %w", t.ID, LabelMutations, err)
-	}
-	return recs, nil
-}
-
 // Inspect checks which of a task's mutations an output reversed. output is
 // the task's target function as the model gave it (after SpliceAnswer for
 // snippet answers, or adapt.Extract). Each change is located at its
@@ -114,10 +103,11 @@ func Records(t *adapt.Task) ([]Record, error) {
 // A change that deleted code from F is Unchanged when nothing aligns with
 // the deleted node. A record is Reversed when all its changes are.
 func Inspect(t *adapt.Task, output string) (Inspection, error) {
-	recs, err := Records(t)
+	d, err := DetailOf(t)
 	if err != nil {
 		return Inspection{}, err
 	}
+	recs := d.Mutations
 	sl, err := syntax.LangByName(t.Language)
 	if err != nil {
 		return Inspection{}, err

@@ -1,9 +1,7 @@
 package mutate_test
 
 import (
-	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
@@ -12,19 +10,22 @@ import (
 
 func ExampleInspect() {
 	// A task as Generate makes it: F (in Reference) had `>`, F′ (in
-	// Code) has `<`; the labels locate the fragment and the mutation.
+	// Code) has `<`; its Detail locates the fragment and the mutation.
 	ref := "func Max(a, b int) int {\n\tif a > b {\n\t\treturn a\n\t}\n\treturn b\n}"
 	code := strings.Replace(ref, "a > b", "a < b", 1)
 	at := strings.Index(ref, ">")
-	recs, _ := json.Marshal([]mutate.Record{{Operator: "modifylogic", Tier: mutate.TierStructural, NodeKind: "binary_expression",
-		Changes: []mutate.Change{{Orig: mutate.Range{Start: at, End: at + 1}, Mut: mutate.Range{Start: at, End: at + 1}, Old: ">", New: "<"}}}})
 	start, end := strings.Index(ref, "if"), strings.LastIndex(ref, "b")+1
 	task := &adapt.Task{ID: "max", Language: adapt.Go, Code: code, Reference: ref,
-		Target: adapt.Target{Path: "max.go", Function: "Max"},
-		Labels: map[string]string{
-			mutate.LabelMutations:    string(recs),
-			mutate.LabelSnippetStart: strconv.Itoa(start), mutate.LabelSnippetEnd: strconv.Itoa(end),
-		}}
+		Target: adapt.Target{Path: "max.go", Function: "Max"}}
+	err := mutate.SetDetail(task, &mutate.Detail{
+		Snippet:   mutate.Range{Start: start, End: end},
+		Reference: mutate.Range{Start: start, End: end},
+		Mutations: []mutate.Record{{Operator: "modifylogic", Tier: mutate.TierStructural, NodeKind: "binary_expression",
+			Changes: []mutate.Change{{Orig: mutate.Range{Start: at, End: at + 1}, Mut: mutate.Range{Start: at, End: at + 1}, Old: ">", New: "<"}}}},
+	})
+	if err != nil {
+		fmt.Println(err)
+	}
 
 	snippet, _ := mutate.Snippet(task)
 	fmt.Printf("snippet: %q\n", snippet)

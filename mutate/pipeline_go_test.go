@@ -203,7 +203,11 @@ func checkTasks(t *testing.T, tasks, some []adapt.Task, r exec.Runner) {
 	}
 	for i := range tasks {
 		task := &tasks[i]
-		recs, _ := mutate.Records(task)
+		d, err := mutate.DetailOf(task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs := d.Mutations
 		for _, tc := range []struct {
 			name   string
 			output string
@@ -229,15 +233,10 @@ func (fragmentModel) Name() string { return "fragment" }
 
 func (fragmentModel) Complete(_ context.Context, req adapt.Request) ([]adapt.Completion, error) {
 	t := req.Task
-	s, e := atoiLabel(t, mutate.LabelRefStart), atoiLabel(t, mutate.LabelRefEnd)
-	text := "Here it is:\n```" + t.Language + "\n" + t.Reference[s:e] + "\n```\n"
-	return []adapt.Completion{{Text: text, FinishReason: "stop"}}, nil
-}
-
-func atoiLabel(t *adapt.Task, k string) int {
-	n := 0
-	for _, r := range strings.TrimSpace(t.Labels[k]) {
-		n = n*10 + int(r-'0')
+	d, err := mutate.DetailOf(t)
+	if err != nil {
+		return nil, err
 	}
-	return n
+	text := "Here it is:\n```" + t.Language + "\n" + t.Reference[d.Reference.Start:d.Reference.End] + "\n```\n"
+	return []adapt.Completion{{Text: text, FinishReason: "stop"}}, nil
 }

@@ -1,12 +1,11 @@
 package mutate
 
 import (
-	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/detail"
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
@@ -28,20 +27,66 @@ func (c ContextLevel) String() string {
 	return fmt.Sprintf("ContextLevel(%d)", uint8(c))
 }
 
-// Task labels the pipeline sets (adapt.Task.Labels).
+// Task labels the pipeline sets (adapt.Task.Labels): grouping keys a
+// report breaks scores down by. Per-task data is in the task's [Detail].
 const (
-	LabelLevel        = "level"         // "L1" … "L4"
-	LabelContext      = "context"       // "C1", "C2", "C3"
-	LabelOperators    = "operators"     // "op" or "op1+op2"
-	LabelKind         = "fragment_kind" // Fragment.Kind
-	LabelPolicy       = "policy"        // the compile policy
-	LabelDetectedBy   = "detected_by"   // "test", "timeout" or "compile"
-	LabelSnippetStart = "snippet_start" // F′'s byte range in Task.Code
-	LabelSnippetEnd   = "snippet_end"
-	LabelRefStart     = "reference_start" // F's byte range in Task.Reference
-	LabelRefEnd       = "reference_end"
-	LabelMutations    = "mutations" // the Records as JSON, ranges relative to Code and Reference
+	LabelLevel      = "level"         // "L1" … "L4"
+	LabelContext    = "context"       // "C1", "C2", "C3"
+	LabelOperators  = "operators"     // "op" or "op1+op2"
+	LabelKind       = "fragment_kind" // Fragment.Kind
+	LabelPolicy     = "policy"        // the compile policy
+	LabelDetectedBy = "detected_by"   // "test", "timeout" or "compile"
 )
+
+// LabelKeys lists every label key the pipeline sets, the breakdowns of
+// the paper: adapt.Options{Breakdown: mutate.LabelKeys}.
+var LabelKeys = []string{LabelLevel, LabelContext, LabelOperators, LabelKind, LabelPolicy, LabelDetectedBy}
+
+// DetailSchema is the adapt.Provenance.Schema of the pipeline's tasks: the
+// format of their [Detail].
+const DetailSchema = "mutate/v1"
+
+// Detail is the pipeline's record of one task, kept as JSON in its
+// adapt.Provenance.Detail (set by [SetDetail], read by [DetailOf]).
+type Detail struct {
+	// Snippet is F′'s byte range in Task.Code.
+	Snippet Range `json:"snippet"`
+	// Reference is F's byte range in Task.Reference.
+	Reference Range `json:"reference"`
+	// Mutations are the injected mutations, their ranges relative to
+	// Task.Code (Mut) and Task.Reference (Orig).
+	Mutations []Record `json:"mutations"`
+}
+
+// DetailOf decodes the record of a task the pipeline made. An error names
+// the task and what was expected: a task without provenance schema
+// DetailSchema (it wraps adapt.ErrDetailSchema), a record that does not
+// decode, or a byte range outside Code or Reference.
+func DetailOf(t *adapt.Task) (*Detail, error) {
+	var d Detail
+	if err := detail.Get(t, "mutate", DetailSchema, &d); err != nil {
+		return nil, err
+	}
+	for _, c := range []struct {
+		name string
+		r    Range
+		n    int
+	}{{"snippet", d.Snippet, len(t.Code)}, {"reference", d.Reference, len(t.Reference)}} {
+		if c.r.Start < 0 || c.r.Start > c.r.End || c.r.End > c.n {
+			return nil, fmt.Errorf("mutate: task %q: provenance detail: %s range [%d,%d) not within [0,%d]", t.ID, c.name, c.r.Start, c.r.End, c.n)
+		}
+	}
+	return &d, nil
+}
+
+// SetDetail stores d as t's provenance detail, with schema DetailSchema
+// (making t.Provenance if it is nil).
+func SetDetail(t *adapt.Task, d *Detail) error {
+	if err := detail.Set(t, DetailSchema, d); err != nil {
+		return fmt.Errorf("mutate: %w", err)
+	}
+	return nil
+}
 
 // enclosingFunc returns the innermost named function around f, if its
 // qualified name is unique in the file (the answer replaces it by name).
@@ -65,7 +110,7 @@ func enclosingFunc(f *Fragment) (syntax.Func, bool) {
 // newTask makes the task of a valid candidate at one context level. The
 // answer unit is the enclosing function (adapt splices functions): Code
 // is the function with F′ in place, Reference the function with F;
-// Labels give F′'s range in Code and F's in Reference.
+// its Detail gives F′'s range in Code and F's in Reference.
 func newTask(p Project, c *Candidate, cl ContextLevel, source string) (adapt.Task, error) {
 	fn, ok := enclosingFunc(c.Frag)
 	if !ok {
@@ -87,10 +132,6 @@ func newTask(p Project, c *Candidate, cl ContextLevel, source string) (adapt.Tas
 		}
 		recs[i] = r
 	}
-	mjs, err := json.Marshal(recs)
-	if err != nil {
-		return adapt.Task{}, err
-	}
 	detected := "test"
 	switch {
 	case c.Unresolved:
@@ -107,14 +148,14 @@ func newTask(p Project, c *Candidate, cl ContextLevel, source string) (adapt.Tas
 		Labels: map[string]string{
 			LabelLevel: c.Level.String(), LabelContext: cl.String(), LabelOperators: key,
 			LabelKind: c.Frag.Kind, LabelPolicy: c.Policy.String(), LabelDetectedBy: detected,
-			LabelSnippetStart: strconv.Itoa(sStart), LabelSnippetEnd: strconv.Itoa(sEnd),
-			LabelRefStart: strconv.Itoa(rStart), LabelRefEnd: strconv.Itoa(rEnd),
-			LabelMutations: string(mjs),
 		},
 		Provenance: &adapt.Provenance{
 			Generator: "mutate", Parent: fmt.Sprintf("%s%s:%d-%d", prefix(source), c.File, c.Frag.Line, c.Frag.EndLine),
 			Operators: c.Ops, Seed: c.Seed, Source: source,
 		},
+	}
+	if err := SetDetail(&t, &Detail{Snippet: Range{sStart, sEnd}, Reference: Range{rStart, rEnd}, Mutations: recs}); err != nil {
+		return adapt.Task{}, err
 	}
 	for _, name := range c.Tests {
 		t.Tests = append(t.Tests, adapt.Test{Name: name})
@@ -153,22 +194,14 @@ func markers(lang string) (string, string) {
 	return "// <snippet>", "// </snippet>"
 }
 
-// Snippet returns F′, the fragment a task asks to adapt, from its Code.
+// Snippet returns F′, the fragment a task asks to adapt, from its Code
+// (the range its Detail gives).
 func Snippet(t *adapt.Task) (string, error) {
-	s, e, err := labelRange(t, LabelSnippetStart, LabelSnippetEnd, len(t.Code))
+	d, err := DetailOf(t)
 	if err != nil {
 		return "", err
 	}
-	return t.Code[s:e], nil
-}
-
-func labelRange(t *adapt.Task, ks, ke string, n int) (int, int, error) {
-	s, err1 := strconv.Atoi(t.Labels[ks])
-	e, err2 := strconv.Atoi(t.Labels[ke])
-	if err1 != nil || err2 != nil || s < 0 || s > e || e > n {
-		return 0, 0, fmt.Errorf("mutate: task %q: labels %s/%s = %q/%q: want a byte range in [0,%d]", t.ID, ks, ke, t.Labels[ks], t.Labels[ke], n)
-	}
-	return s, e, nil
+	return t.Code[d.Snippet.Start:d.Snippet.End], nil
 }
 
 // PromptVersion names the prompt template's wording; it changes whenever
@@ -246,10 +279,11 @@ func SpliceAnswer(t *adapt.Task, completion string) (string, bool) {
 			}
 		}
 	}
-	s, e, err := labelRange(t, LabelSnippetStart, LabelSnippetEnd, len(t.Code))
+	d, err := DetailOf(t)
 	if err != nil {
 		return "", false
 	}
+	s, e := d.Snippet.Start, d.Snippet.End
 	ind := indentAt([]byte(t.Code), s)
 	body := strings.TrimRight(string(syntax.Dedent([]byte(blocks[0]))), "\n")
 	body = strings.TrimLeft(string(syntax.Indent([]byte(body), ind)), " \t")

@@ -53,7 +53,11 @@ func TestAPIHitReferences(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, task := range gotasks {
-		apis := strings.Split(task.Labels["api_calls"], ",")
+		d, err := versioned.DetailOf(&task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		apis := d.APICalls
 		if hit, scored := versioned.APIHit(task.Language, task.Reference, apis, versioned.APIHitStrict); !hit || !scored {
 			t.Errorf("%s: the reference misses %v", task.ID, apis)
 		}

@@ -26,8 +26,10 @@
 //	env         python_version; library==version; the additional and extra deps
 //	test        test_visible.TestVisible.test_visible: the module followed by
 //	            the record's visible test, run as one script under __main__
-//	labels      library, version, python, type_of_change, category, style, webdev,
-//	            release (YYYY-MM), api_calls (comma-separated)
+//	labels      benchmark, library, python, type_of_change, category, style,
+//	            webdev, year (of the release): grouping keys, [LabelKeys]
+//	provenance  schema [DetailSchema]; its [Detail] (decoded by [DetailOf]):
+//	            version, release (YYYY-MM), runtime, api_calls
 //
 // The hidden tests are not distributed with the dataset, so only the
 // visible test decides here. [Problem.CompatKey] is the upstream harness's

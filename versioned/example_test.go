@@ -55,7 +55,11 @@ func ExampleGoTasks() {
 		panic(err)
 	}
 	for _, t := range tasks[:3] {
-		fmt.Println(t.ID, t.Labels["library"], t.Labels["version"], "vs", t.Labels["other_version"], t.Labels["category"])
+		d, err := versioned.DetailOf(&t)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(t.ID, t.Labels["library"], d.Version, "vs", d.OtherVersion, t.Labels["category"])
 	}
 	fmt.Println(len(tasks), "problems")
 	// Output:

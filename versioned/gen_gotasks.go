@@ -7,8 +7,9 @@
 // tidy" in a scratch module), checks that tidy leaves the stated
 // version's go.mod as written, adds a go.sum holding the hashes of both
 // versions (so that a workspace switched to the other version builds
-// with the proxy off) and labels the release month of each version from
-// the proxy's .info. It needs the network (the Go module proxy).
+// with the proxy off) and records the release month of each version from
+// the proxy's .info in the task's Detail (and the year label). It needs
+// the network (the Go module proxy).
 //
 //	go generate ./versioned   (or: cd versioned && go run gen_gotasks.go)
 package main
@@ -49,7 +50,11 @@ func main() {
 }
 
 func complete(t *adapt.Task) error {
-	mod, ver, other := t.Labels["library"], t.Labels["version"], t.Labels["other_version"]
+	d, err := versioned.DetailOf(t)
+	if err != nil {
+		return err
+	}
+	mod, ver, other := t.Labels["library"], d.Version, d.OtherVersion
 	sums := map[string]bool{}
 	for _, v := range []string{ver, other} {
 		at, err := versioned.AtVersion(*t, v)
@@ -101,11 +106,14 @@ func complete(t *adapt.Task) error {
 		if err := json.Unmarshal(out, &info); err != nil || len(info.Time) < 7 {
 			return fmt.Errorf("no release time for %s@%s: %v", mod, v, err)
 		}
-		key := "release"
 		if v == other {
-			key = "other_release"
+			d.OtherRelease = info.Time[:7]
+		} else {
+			d.Release = info.Time[:7]
 		}
-		t.Labels[key] = info.Time[:7]
+	}
+	if err := versioned.SetDetail(t, d); err != nil {
+		return err
 	}
 	lines := make([]string, 0, len(sums))
 	for l := range sums {

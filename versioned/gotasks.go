@@ -4,9 +4,9 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
-	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
 )
@@ -23,14 +23,16 @@ var goTasksJSONL []byte
 // Each task asks for solution.go (the whole file) at the module version
 // its requirement names; its reference passes its tests at that version
 // and fails them (it does not compile, or a test fails) at the other
-// version, Labels["other_version"]. The workspace holds go.mod requiring
+// version, its Detail's OtherVersion. The workspace holds go.mod requiring
 // the stated version and a go.sum with the hashes of both versions, and
 // Env names the module at its version with the runtime "go1.23", for a
-// Cache with the GoModules builder. Labels: library (the module
-// path), version, other_version, release and other_release (YYYY-MM, from
-// the module proxy), type_of_change and category, function,
-// visible_tests (the test a self-debug round may run; the others are
-// hidden) and api_calls (the qualified APIs the reference calls).
+// Cache with the GoModules builder. Labels: benchmark, library (the
+// module path), go (the Go version), type_of_change, category and year
+// (of the version's release). [Detail]: version and other_version,
+// release and other_release (YYYY-MM, from the module proxy), runtime,
+// function, visible_tests (the test a self-debug round may run; the
+// others are hidden) and api_calls (the qualified APIs the reference
+// calls).
 //
 // The dataset is embedded (gotasks.jsonl, adapt's native format), made by
 // gen_gotasks.go from the sources in testdata/goproblems.
@@ -50,23 +52,27 @@ func GoTasks() ([]adapt.Task, error) {
 var requireRE = regexp.MustCompile(`(?m)^(require\s+|\t)(\S+)\s+(v\S+)(.*)$`)
 
 // AtVersion returns the task with its module switched to version: the
-// require line of go.mod, the Env's package and the version labels (the
-// version it had becomes other_version). The target and reference stay
-// as they were, so AtVersion(t, t.Labels["other_version"]) is how a
-// test shows that a reference depends on its version. The task's ID gets
-// "@version" unless version is the one it had. go.sum must already hold
-// the hashes of version (GoTasks' tasks hold both of theirs).
+// require line of go.mod, the Env's package, and the versions and
+// releases of its [Detail] (the version it had becomes OtherVersion; the
+// year label follows the release). The target and reference stay as they
+// were, so AtVersion(t, d.OtherVersion) is how a test shows that a
+// reference depends on its version. The task's ID gets "@version" unless
+// version is the one it had. go.sum must already hold the hashes of
+// version (GoTasks' tasks hold both of theirs).
 func AtVersion(t adapt.Task, version string) (adapt.Task, error) {
 	if t.Env == nil || len(t.Env.Packages) != 1 {
 		return adapt.Task{}, fmt.Errorf("versioned: task %q does not name exactly one module", t.ID)
 	}
+	d, err := DetailOf(&t)
+	if err != nil {
+		return adapt.Task{}, err
+	}
 	mod, was := t.Env.Packages[0].Name, t.Env.Packages[0].Version
 	out := t
 	out.Files = slices.Clone(t.Files)
-	out.Labels = make(map[string]string, len(t.Labels))
-	for k, v := range t.Labels {
-		out.Labels[k] = v
-	}
+	out.Labels = maps.Clone(t.Labels)
+	prov := *t.Provenance
+	out.Provenance = &prov
 	env := *t.Env
 	env.Packages = []adapt.Package{{Name: mod, Version: version}}
 	out.Env = &env
@@ -89,24 +95,24 @@ func AtVersion(t adapt.Task, version string) (adapt.Task, error) {
 	}
 	if version != was {
 		out.ID = t.ID + "@" + version
-		out.Labels["version"], out.Labels["other_version"] = version, was
-		if r, ok := t.Labels["other_release"]; ok {
-			out.Labels["release"], out.Labels["other_release"] = r, t.Labels["release"]
+		d.Version, d.OtherVersion = version, was
+		if d.OtherRelease != "" {
+			d.Release, d.OtherRelease = d.OtherRelease, d.Release
+		}
+		if err := SetDetail(&out, d); err != nil {
+			return adapt.Task{}, err
 		}
 	}
 	return out, nil
 }
 
-// VisibleTests returns the names of the task's visible tests: those
-// Labels["visible_tests"] lists (comma-separated), or every test when it
-// lists none (GitChameleon's tasks, whose hidden tests are not
-// distributed).
+// VisibleTests returns the names of the task's visible tests: those its
+// [Detail] lists, or every test when it lists none (GitChameleon's tasks,
+// whose hidden tests are not distributed) or the task has no Detail.
 func VisibleTests(t *adapt.Task) []string {
 	var names []string
-	for _, n := range strings.Split(t.Labels["visible_tests"], ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			names = append(names, n)
-		}
+	if d, err := DetailOf(t); err == nil {
+		names = slices.Clone(d.VisibleTests)
 	}
 	if len(names) == 0 {
 		for _, tc := range t.Tests {

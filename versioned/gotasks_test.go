@@ -79,7 +79,11 @@ func TestGoTasks(t *testing.T) {
 
 	var other []adapt.Task
 	for _, task := range tasks {
-		o, err := versioned.AtVersion(task, task.Labels["other_version"])
+		d, err := versioned.DetailOf(&task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := versioned.AtVersion(task, d.OtherVersion)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,8 +137,8 @@ func TestGoTasks(t *testing.T) {
 }
 
 // TestGoTasksDataset checks the embedded dataset against its sources in
-// testdata/goproblems: the same tasks, plus the go.sum and release labels
-// the generator adds.
+// testdata/goproblems: the same tasks, plus the go.sum, the releases and
+// the year label the generator adds.
 func TestGoTasksDataset(t *testing.T) {
 	tasks, err := versioned.GoTasks()
 	if err != nil {
@@ -149,11 +153,20 @@ func TestGoTasksDataset(t *testing.T) {
 	}
 	for i, task := range tasks {
 		s := src[i]
-		for _, k := range []string{"release", "other_release"} {
-			if len(task.Labels[k]) != len("2023-07") {
-				t.Errorf("%s: label %s = %q", task.ID, k, task.Labels[k])
-			}
-			s.Labels[k] = task.Labels[k]
+		d, err := versioned.DetailOf(&task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sd, err := versioned.DetailOf(&s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Release) != len("2023-07") || len(d.OtherRelease) != len("2023-07") {
+			t.Errorf("%s: releases %q and %q", task.ID, d.Release, d.OtherRelease)
+		}
+		sd.Release, sd.OtherRelease = d.Release, d.OtherRelease
+		if err := versioned.SetDetail(&s, sd); err != nil {
+			t.Fatal(err)
 		}
 		s.Labels["category"] = versioned.Categorize(s.Labels["type_of_change"]).String()
 		var sum string
@@ -168,7 +181,7 @@ func TestGoTasksDataset(t *testing.T) {
 		if d := cmp.Diff(s, task); d != "" {
 			t.Errorf("%s: dataset and sources differ (-src +dataset):\n%s", task.ID, d)
 		}
-		for _, v := range []string{task.Labels["version"], task.Labels["other_version"]} {
+		for _, v := range []string{d.Version, d.OtherVersion} {
 			for _, suffix := range []string{" h1:", "/go.mod h1:"} {
 				if !strings.Contains(sum, task.Labels["library"]+" "+v+suffix) {
 					t.Errorf("%s: go.sum lacks %s %s%s", task.ID, task.Labels["library"], v, suffix)
@@ -178,7 +191,7 @@ func TestGoTasksDataset(t *testing.T) {
 		if task.Reference != task.Target.Content {
 			t.Errorf("%s: reference and target differ", task.ID)
 		}
-		if !strings.Contains(task.Requirement.Task, task.Labels["library"]+" at version "+task.Labels["version"]) {
+		if !strings.Contains(task.Requirement.Task, task.Labels["library"]+" at version "+d.Version) {
 			t.Errorf("%s: the requirement does not name the module and version: %q", task.ID, task.Requirement.Task)
 		}
 		vis := versioned.VisibleTests(&task)
@@ -222,11 +235,20 @@ func TestAtVersion(t *testing.T) {
 		}
 	}
 	want := "module example.com/solution\n\ngo 1.23.0\n\nrequire golang.org/x/sync v0.16.0\n"
-	if gomod != want || o.ID != "xsync-errgroup-panic@v0.16.0" || o.Env.Packages[0].Version != "v0.16.0" ||
-		o.Labels["version"] != "v0.16.0" || o.Labels["other_version"] != "v0.14.0" {
-		t.Errorf("AtVersion: id %s, env %v, labels %v, go.mod:\n%s", o.ID, o.Env, o.Labels, gomod)
+	d, err := versioned.DetailOf(&task)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if task.Env.Packages[0].Version != "v0.14.0" || task.Labels["version"] != "v0.14.0" {
+	od, err := versioned.DetailOf(&o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gomod != want || o.ID != "xsync-errgroup-panic@v0.16.0" || o.Env.Packages[0].Version != "v0.16.0" ||
+		od.Version != "v0.16.0" || od.OtherVersion != "v0.14.0" || od.Release != d.OtherRelease || od.OtherRelease != d.Release ||
+		o.Labels["year"] != od.Release[:4] {
+		t.Errorf("AtVersion: id %s, env %v, labels %v, detail %+v, go.mod:\n%s", o.ID, o.Env, o.Labels, od, gomod)
+	}
+	if d2, _ := versioned.DetailOf(&task); task.Env.Packages[0].Version != "v0.14.0" || d2.Version != "v0.14.0" || task.Labels["year"] != d.Release[:4] {
 		t.Error("AtVersion changed its argument")
 	}
 	back, err := versioned.AtVersion(o, "v0.14.0")

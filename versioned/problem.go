@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
@@ -236,7 +237,10 @@ func ModulePath(id string) string { return "sample_" + id + ".py" }
 // upstream requires), its reference is the reference module, its Env is
 // Problem.Environment, and its one test, VisibleTestName, runs the module
 // followed by the record's visible test as one script under __main__, as
-// the upstream harness's visible run does (pass iff no exception).
+// the upstream harness's visible run does (pass iff no exception). Its
+// labels are grouping keys (benchmark, library, python, type_of_change,
+// category, style, webdev, year); its [Detail] holds the version, release
+// date, Python version and API calls.
 func Tasks(problems []Problem, source string) ([]adapt.Task, error) {
 	tasks := make([]adapt.Task, 0, len(problems))
 	for i := range problems {
@@ -283,17 +287,21 @@ func (p *Problem) Task(source string) (adapt.Task, error) {
 		Labels: map[string]string{
 			"benchmark":      "gitchameleon",
 			"library":        p.Library,
-			"version":        p.Version,
 			"python":         p.PythonVersion,
 			"type_of_change": p.ChangeType,
 			"category":       Categorize(p.ChangeType).String(),
 			"style":          style,
 			"webdev":         fmt.Sprint(bool(p.WebDev)),
-			"release":        p.ReleaseDate,
-			"api_calls":      strings.Join(p.APICalls, ","),
 		},
 		Provenance: &adapt.Provenance{Generator: "gitchameleon", Source: source},
 		Env:        &env,
+	}
+	d := &Detail{Version: p.Version, Release: p.ReleaseDate, Runtime: p.PythonVersion, APICalls: slices.Clone(p.APICalls)}
+	if len(d.APICalls) == 0 {
+		d.APICalls = nil
+	}
+	if err := SetDetail(&t, d); err != nil {
+		return adapt.Task{}, err
 	}
 	if err := t.Validate(); err != nil {
 		return adapt.Task{}, err

@@ -88,6 +88,19 @@ func TestProblem(t *testing.T) {
 	if task.Target.Path != "sample_7.py" || task.Reference != "import librosa\ndef f():\n    return 1" || task.Labels["library"] != "librosa" {
 		t.Errorf("task: %+v", task)
 	}
+	wantLabels := map[string]string{"benchmark": "gitchameleon", "library": "librosa", "python": "3.7", "type_of_change": "name change",
+		"category": versioned.Categorize("name change").String(), "style": "functional", "webdev": "false", "year": "2020"}
+	if diff := cmp.Diff(wantLabels, task.Labels); diff != "" {
+		t.Errorf("labels (-want +got)\n%s", diff)
+	}
+	checkLabelKeys(t, []adapt.Task{task})
+	d, err := versioned.DetailOf(&task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(&versioned.Detail{Version: "0.8.0", Release: "2020-07", Runtime: "3.7"}, d); diff != "" {
+		t.Errorf("detail (-want +got)\n%s", diff)
+	}
 	if !strings.Contains(task.Files[0].Content, `VISIBLE_TEST = "assert f() == \"é\"\n"`) {
 		t.Errorf("visible test not embedded as a Python literal:\n%s", task.Files[0].Content)
 	}

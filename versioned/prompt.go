@@ -150,20 +150,24 @@ type PromptOptions struct {
 	NoVersion bool
 }
 
-// problemOf is what the prompts show of a task: its labels (library,
-// version, python or go) and fields (requirement, starter code, Env).
+// problemOf is what the prompts show of a task: its library label, its
+// Detail (version, runtime) and fields (requirement, starter code, Env).
 type problemOf struct {
 	lang, fence, comment, runtimeName, runtimeTag, runtime string
 	library, version, problem, starter, deps               string
 }
 
 func promptFields(t *adapt.Task) (problemOf, error) {
+	d, err := DetailOf(t)
+	if err != nil {
+		return problemOf{}, err
+	}
 	p := problemOf{
-		library: t.Labels["library"], version: t.Labels["version"],
+		library: t.Labels["library"], version: d.Version, runtime: d.Runtime,
 		problem: t.Requirement.Task, starter: t.Code,
 	}
-	if p.library == "" || p.version == "" {
-		return p, fmt.Errorf("versioned: task %q has no library and version labels", t.ID)
+	if p.library == "" {
+		return p, fmt.Errorf("versioned: task %q has no library label", t.ID)
 	}
 	var deps []string
 	if t.Env != nil && len(t.Env.Packages) > 1 {
@@ -174,9 +178,9 @@ func promptFields(t *adapt.Task) (problemOf, error) {
 	p.deps = strings.Join(deps, " ")
 	switch t.Language {
 	case adapt.Python:
-		p.lang, p.fence, p.comment, p.runtimeName, p.runtimeTag, p.runtime = "Python", "python", "#", "Python", "python", t.Labels["python"]
+		p.lang, p.fence, p.comment, p.runtimeName, p.runtimeTag = "Python", "python", "#", "Python", "python"
 	case adapt.Go:
-		p.lang, p.fence, p.comment, p.runtimeName, p.runtimeTag, p.runtime = "Go", "go", "//", "Go", "go", t.Labels["go"]
+		p.lang, p.fence, p.comment, p.runtimeName, p.runtimeTag = "Go", "go", "//", "Go", "go"
 	default:
 		return p, fmt.Errorf("versioned: task %q: no GitChameleon prompt for %s", t.ID, t.Language)
 	}

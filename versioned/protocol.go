@@ -161,7 +161,7 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, p *Pro
 			r.FirstVisible, r.FirstHidden = r.Visible, r.Hidden
 			r.judge(t, s)
 			r.Repairs = len(s.Rounds)
-			r.APIHit, r.APIScored = APIHit(t.Language, r.Code, splitList(t.Labels["api_calls"]), APIHitSkip)
+			r.APIHit, r.APIScored = APIHit(t.Language, r.Code, apiCalls(t), APIHitSkip)
 		}
 		res.Tasks = append(res.Tasks, r)
 	}
@@ -262,16 +262,6 @@ func TopLevelTrace(s adapt.SampleResult, visible []string) string {
 		}
 	}
 	return b.String()
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, x := range strings.Split(s, ",") {
-		if x = strings.TrimSpace(x); x != "" {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // String describes the results in one line, for logs.

@@ -318,7 +318,7 @@ func TestProtocolPrompts(t *testing.T) {
 		if len(m.prompts) != 1 || !strings.Contains(m.prompts[0][0].Content+m.prompts[0][1].Content, c.want) {
 			t.Errorf("%s (no version %v): the prompt lacks %q", c.p.Name, c.noVersion, c.want)
 		}
-		if r := res.Tasks[0]; res.Protocol != c.p.Name || !r.Hidden || r.Labels["library"] != "statistics" || r.Labels["release"] != "2022-10" {
+		if r := res.Tasks[0]; res.Protocol != c.p.Name || !r.Hidden || r.Labels["library"] != "statistics" || r.Labels["year"] != "2022" {
 			t.Errorf("%s: %+v", c.p.Name, r)
 		}
 	}

@@ -106,10 +106,7 @@ var (
 		return ""
 	}}
 	// ByYear is the release year of the version the task names.
-	ByYear = Breakdown{Name: "year", Value: func(l map[string]string) string {
-		y, _, _ := strings.Cut(l["release"], "-")
-		return y
-	}}
+	ByYear = Breakdown{Name: "year", Value: func(l map[string]string) string { return l["year"] }}
 )
 
 // Breakdown names a way of grouping tasks by their labels.

@@ -35,7 +35,8 @@ func TestRate(t *testing.T) {
 
 func results() *versioned.Results {
 	lab := func(lib, cat, py, rel string) map[string]string {
-		return map[string]string{"library": lib, "category": cat, "python": py, "release": rel}
+		year, _, _ := strings.Cut(rel, "-")
+		return map[string]string{"library": lib, "category": cat, "python": py, "year": year}
 	}
 	return &versioned.Results{Protocol: "greedy", Model: "m", Tasks: []versioned.TaskResult{
 		{Task: "1", Valid: true, Hidden: true, Visible: true, APIHit: true, APIScored: true, Labels: lab("numpy", "argument", "3.10", "2021-06")},

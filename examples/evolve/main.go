@@ -21,6 +21,7 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"strings"
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
@@ -141,14 +142,14 @@ func checkTasks(ctx context.Context, tasks []adapt.Task) {
 	}
 	defer fs.Close()
 	for _, m := range []adapt.Model{adapt.Reference, adapt.Identity} {
-		rep, err := adapt.Evaluate(ctx, tasks, m, &adapt.Options{Runner: fs, NoGold: true, Limits: evolve.DefaultLimits})
+		rep, err := adapt.Evaluate(ctx, tasks, m, &adapt.Options{Runner: fs, NoGold: true, Limits: evolve.DefaultLimits, Breakdown: []string{"genebench", "version"}})
 		if err != nil {
 			log.Fatal(err)
 		}
 		fmt.Printf("%s:", m.Name())
 		for _, b := range rep.Breakdowns {
-			if b.By == "label:genebench" || b.By == "label:version" {
-				fmt.Printf("  %s=%s %.3f (%d)", b.By[len("label:"):], b.Value, b.PassAt1, b.Count)
+			if key, ok := strings.CutPrefix(b.By, "label:"); ok {
+				fmt.Printf("  %s=%s %.3f (%d)", key, b.Value, b.PassAt1, b.Count)
 			}
 		}
 		p1, _ := rep.Score(1)

@@ -73,7 +73,7 @@ func main() {
 			journal = filepath.Join(*out, fmt.Sprintf("shard-%d-of-%d.jsonl", shard.Index, shard.Count))
 		}
 		log.Printf("scaleout: %s of %d tasks, journal %s", shard, len(tasks), journal)
-		rep, err = adapt.Evaluate(ctx, tasks, m, &adapt.Options{Samples: *samples, Shard: shard, Journal: journal})
+		rep, err = adapt.Evaluate(ctx, tasks, m, &adapt.Options{Samples: *samples, Shard: shard, Journal: journal, Breakdown: breakdown})
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -87,7 +87,7 @@ func main() {
 			log.Fatalf("scaleout: no shard journals in %s", *out)
 		}
 		slices.Sort(journals)
-		rep, err = adapt.Merge(tasks, journals, &adapt.MergeOptions{Partial: *partial})
+		rep, err = adapt.Merge(tasks, journals, &adapt.MergeOptions{Partial: *partial, Breakdown: breakdown})
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -96,6 +96,11 @@ func main() {
 		log.Fatal(err)
 	}
 }
+
+// breakdown is the label the report breaks scores down by: the demo
+// tasks' domain. A single run and the merge of its shards name the same
+// keys, so that their reports are the same.
+var breakdown = []string{"domain"}
 
 // pythonTasks are the demo benchmark's Python tasks.
 func pythonTasks() ([]adapt.Task, error) {

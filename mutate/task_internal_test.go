@@ -1,0 +1,130 @@
+package mutate
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/adaptbench/adaptbench/adapt"
+)
+
+// taskProject is the one Project method newTask calls.
+type taskProject struct{ Project }
+
+func (taskProject) Task(path string, t *adapt.Task) error {
+	t.Language, t.Framework = adapt.Go, adapt.FrameworkGo
+	t.Files = []adapt.File{{Path: "go.mod", Content: "module p\n"}}
+	return nil
+}
+
+// clampTasks makes the tasks of one ModifyLogic mutant of Clamp at every
+// context level, as the pipeline does for a valid candidate.
+func clampTasks(t *testing.T) []adapt.Task {
+	t.Helper()
+	src := []byte("package p\n\nfunc Clamp(v, lo, hi int) int {\n\tif v < lo {\n\t\treturn lo\n\t}\n\tif v > hi {\n\t\treturn hi\n\t}\n\treturn v\n}\n")
+	frags, err := Fragments(Go, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &frags[0]
+	m, err := Mutate(ModifyLogic, ModifyLogic.Sites(f)[0], rand.New(rand.NewPCG(1, 1)))
+	if err != nil || m.Status != StatusOK {
+		t.Fatalf("mutate: %v %v", m.Status, err)
+	}
+	c := &Candidate{File: "clamp.go", Frag: f, Level: L1, Ops: []string{"modifylogic"}, Seed: 1,
+		Records: []Record{m.Record}, Src: m.Src, Tests: []string{"TestClamp"}, Policy: RequireCompile}
+	var tasks []adapt.Task
+	for _, cl := range []ContextLevel{C1, C2, C3} {
+		g, err := newTask(taskProject{}, c, cl, "clamp")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tasks = append(tasks, g)
+	}
+	return tasks
+}
+
+// TestTaskLabelsAndDetail checks that a task's labels are grouping keys
+// only (LabelKeys, no per-task value) and that its Detail survives
+// adapt's task format and locates F′, F and the mutation.
+func TestTaskLabelsAndDetail(t *testing.T) {
+	tasks := clampTasks(t)
+	for _, task := range tasks {
+		for k, v := range task.Labels {
+			if !slices.Contains(LabelKeys, k) {
+				t.Errorf("%s: label %s=%q is not one of LabelKeys %v: per-task data belongs in the Detail", task.ID, k, v, LabelKeys)
+			}
+			if v == "" || strings.ContainsAny(v, "{[,") {
+				t.Errorf("%s: label %s=%q is not a grouping value", task.ID, k, v)
+			}
+		}
+		if task.Provenance.Schema != DetailSchema {
+			t.Errorf("%s: schema %q, want %q", task.ID, task.Provenance.Schema, DetailSchema)
+		}
+	}
+	var buf bytes.Buffer
+	if err := adapt.WriteTasks(&buf, tasks); err != nil {
+		t.Fatal(err)
+	}
+	back, err := adapt.ReadTasks(&buf, "tasks.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(tasks, back); d != "" {
+		t.Fatalf("write then read changed the tasks (-want +got):\n%s", d)
+	}
+	task := &back[0]
+	d, err := DetailOf(task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snip, _ := Snippet(task); snip != task.Code[d.Snippet.Start:d.Snippet.End] || !strings.Contains(snip, "if v") {
+		t.Errorf("snippet %q, detail %+v", snip, d)
+	}
+	if got := task.Reference[d.Reference.Start:d.Reference.End]; !strings.Contains(got, "if v < lo") {
+		t.Errorf("F in the reference: %q", got)
+	}
+	if len(d.Mutations) != 1 || d.Mutations[0].Operator != "modifylogic" || d.Mutations[0].Tier != TierStructural {
+		t.Errorf("mutations %+v", d.Mutations)
+	}
+	in, err := Inspect(task, task.Reference)
+	if err != nil || in.Reversed() != 1 {
+		t.Errorf("Inspect(reference) = %+v, %v: want the mutation reversed", in, err)
+	}
+}
+
+func TestDetailOfErrors(t *testing.T) {
+	good := clampTasks(t)[0]
+	tests := []struct {
+		name   string
+		change func(*adapt.Task)
+		want   string
+		schema bool
+		reason string
+	}{
+		{"no provenance", func(t *adapt.Task) { t.Provenance = nil }, "no provenance", true, "a hand-made task has no record"},
+		{"other schema", func(t *adapt.Task) { t.Provenance.Schema = "ctxbug/v1" }, `"ctxbug/v1" (want "mutate/v1"`, true, "a task of another generator is not misread"},
+		{"unknown field", func(t *adapt.Task) { t.Provenance.Detail = []byte(`{"snippet":{"start":0,"end":1},"offsets":[1]}`) }, `unknown field "offsets"`, false, "a record of another version is not misread"},
+		{"range", func(t *adapt.Task) {
+			SetDetail(t, &Detail{Snippet: Range{0, len(t.Code) + 1}})
+		}, "snippet range", false, "a range outside the code"},
+	}
+	for _, tc := range tests {
+		task := good
+		p := *good.Provenance
+		task.Provenance = &p
+		tc.change(&task)
+		_, err := DetailOf(&task)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), `task "`+good.ID+`"`) {
+			t.Errorf("%s: DetailOf = %v, want an error naming the task and %q (%s)", tc.name, err, tc.want, tc.reason)
+		}
+		if errors.Is(err, adapt.ErrDetailSchema) != tc.schema {
+			t.Errorf("%s: errors.Is(err, adapt.ErrDetailSchema) = %v, want %v", tc.name, !tc.schema, tc.schema)
+		}
+	}
+}
