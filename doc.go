@@ -2,11 +2,18 @@
 // code-adaptation benchmarks for large language models. It holds no code;
 // the packages compose in one direction:
 //
-//	loader (adapt/bench/*, adapt.LoadFile, versioned.Load…)
+//	loader (adapt/bench/*, adapt.LoadFile, versioned.LoadDir: Load… gives tasks, Read… raw records)
 //	   → []adapt.Task
-//	   → generators derive new tasks with provenance (mutate, ctxbug, evolve)
-//	   → adapt.Evaluate: prompt → adapt.Model → extracted answer → exec (sandbox, test drivers)
+//	   → generators derive new tasks with typed provenance:
+//	     mutate.Generate, ctxbug.Generate, evolve.Generate, versioned.Generate,
+//	     each (ctx, …, *Options) → (*Result{Tasks, Funnel, …}, error)
+//	   → adapt.Evaluate: prompt → adapt.Model → Options.Answer → adapt.Checker (exec: sandbox, test drivers)
+//	     [→ Options.Repair rounds with the test output]
 //	   → adapt.Report (pass@k with the tasks it averages, unscored samples named) and metrics
+//
+// The generators ask models and run tests only through adapt's blocks
+// (adapt.Draw, adapt.Checker, adapt.Evaluate with Answer and Repair), so
+// journals, resume, shards and the scoring rules hold for all of them.
 //
 // A first experiment, the embedded demo benchmark scored with the tasks'
 // own reference solutions (runnable as examples/quickstart):

@@ -54,6 +54,33 @@
 // sampling loop without the checks, for generators that ask a model for
 // something else.
 //
+// # Building blocks
+//
+// Evaluate is porcelain over blocks that the generators use too, so that
+// journals, resume, shards and the scoring rules hold wherever a model is
+// asked or a test is run:
+//
+//   - [Checker] checks one answer against a task: it stages the workspace,
+//     provisions the environment the task names, picks the driver of the
+//     task's framework, runs it and judges the result ([Judge]). ctxbug's
+//     identification and evolve's tester check through it.
+//   - [Options].Answer turns a completion into the answer to test (mutate
+//     splices a snippet into its function, ctxbug maps obfuscated names
+//     back); each [SampleResult] keeps the completion and the Code tested.
+//   - [Options].Repair adds repair rounds: a sample whose answer fails is
+//     asked again with its last answer and the test output, each round
+//     journaled ([Repair]; versioned's self-debug protocol is one).
+//   - [Draw] is the sampling loop alone (ctxbug's infill).
+//   - [Funnel] counts a generator's candidates through its stages, and
+//     [Tracker] reports a loop's progress as a [Progress], the one progress
+//     type of every long call.
+//
+// The generators share one shape: Generate(ctx, …, *Options) (*Result,
+// error), with Result.Tasks, Result.Funnel, Options.Parallelism (test
+// runs in flight; 0 means exec.DefaultParallelism()) and
+// Options.Progress. Loaders share one too: Read and ReadFile give a
+// dataset's raw records, Load, LoadFile and LoadDir give []Task.
+//
 // # Scoring rules
 //
 // Every number a report prints follows these rules, and the code enforces

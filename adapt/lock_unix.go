@@ -9,16 +9,26 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
-// lockFile takes a lock on f without waiting: exclusive for a run that
-// appends, shared for a reader. The lock goes with the file's close (or the
-// process's end, however it ends).
+// selfLockWait bounds the wait for a journal lock held by this process.
+const selfLockWait = 2 * time.Second
+
+// lockFile takes a lock on f without waiting for another process: exclusive
+// for a run that appends, shared for a reader. The lock goes with the
+// file's close (or the process's end, however it ends).
+//
+// A lock this process holds is waited for, up to selfLockWait: a journal
+// closed a moment ago can still be held by a child this process is
+// starting (a fork shares the open file until the child's exec closes it),
+// so a run resumed right after a stopped one would otherwise be refused.
 func lockFile(f *os.File, exclusive bool) error {
 	how := syscall.LOCK_SH
 	if exclusive {
 		how = syscall.LOCK_EX
 	}
+	deadline := time.Now().Add(selfLockWait)
 	for {
 		err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
 		if err == syscall.EINTR {
@@ -33,6 +43,9 @@ func lockFile(f *os.File, exclusive bool) error {
 		holder := "another process"
 		if pid := lockHolder(f); pid > 0 {
 			holder = "process " + strconv.Itoa(pid)
+		} else if time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+			continue
 		}
 		what := "is being written by"
 		if exclusive {
