@@ -271,13 +271,13 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		e.jnl = jnl
 	}
 	runner := o.Runner
-	if runner == nil && !draw {
-		fs, err := exec.NewPythonRunner(nil)
+	if !draw {
+		r, closeRunner, err := exec.DefaultRunner(runner)
 		if err != nil {
 			return nil, err
 		}
-		defer fs.Close()
-		runner = fs
+		defer closeRunner()
+		runner = r
 	}
 	e.chk = &Checker{Runner: runner, Limits: o.Limits, Environments: o.Environments}
 	if err := e.run(ctx, selected); err != nil {

@@ -71,14 +71,12 @@ func Identify(ctx context.Context, cands []*Candidate, opts *IdentifyOptions) (*
 	if o.Parallelism <= 0 {
 		o.Parallelism = exec.DefaultParallelism()
 	}
-	if o.Runner == nil {
-		fs, err := exec.NewPythonRunner(nil)
-		if err != nil {
-			return nil, err
-		}
-		defer fs.Close()
-		o.Runner = fs
+	runner, closeRunner, err := exec.DefaultRunner(o.Runner)
+	if err != nil {
+		return nil, err
 	}
+	defer closeRunner()
+	o.Runner = runner
 	chk := &adapt.Checker{Runner: o.Runner, Limits: o.Limits}
 	// Gold first: the tests of a base whose solution fails them say
 	// nothing about its variants.

@@ -75,14 +75,12 @@ func Generate(ctx context.Context, model adapt.Model, bases []*Base, opts *Optio
 	if o.Settings == nil {
 		o.Settings = []Setting{WithCtxBugs, WithoutCtxBugs}
 	}
-	if o.Runner == nil {
-		fs, err := exec.NewPythonRunner(nil)
-		if err != nil {
-			return nil, err
-		}
-		defer fs.Close()
-		o.Runner = fs
+	runner, closeRunner, err := exec.DefaultRunner(o.Runner)
+	if err != nil {
+		return nil, err
 	}
+	defer closeRunner()
+	o.Runner = runner
 	jobs, err := Jobs(bases, o.Rules)
 	if err != nil {
 		return nil, err

@@ -159,6 +159,20 @@ func NewPythonRunner(cfg *ForkServerConfig) (*ForkServer, error) {
 	return f, nil
 }
 
+// DefaultRunner returns r, or, when r is nil, a new NewPythonRunner(nil).
+// The function it returns closes what it made (nothing for an r given):
+// the default of every call that takes an optional Runner.
+func DefaultRunner(r Runner) (Runner, func(), error) {
+	if r != nil {
+		return r, func() {}, nil
+	}
+	f, err := NewPythonRunner(nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
+}
+
 // Close stops every server, and the Sandbox when NewPythonRunner made it.
 // Jobs may still run after Close; they then go through the Sandbox (a new
 // init each).

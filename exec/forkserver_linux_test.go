@@ -219,4 +219,21 @@ func TestNewPythonRunner(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "hi\n", string(res.Stdout))
 	require.NoError(t, r.Close())
+
+	// DefaultRunner: a runner given is kept (and not closed); none gives
+	// a new one that its function closes.
+	sb := exectest.Sandbox(t)
+	got, done, err := exec.DefaultRunner(sb)
+	require.NoError(t, err)
+	assert.Same(t, sb, got)
+	done()
+	res, err = sb.Run(context.Background(), exec.Job{Args: py("print('still open')")})
+	require.NoError(t, err)
+	assert.Equal(t, "still open\n", string(res.Stdout))
+	made, done, err := exec.DefaultRunner(nil)
+	require.NoError(t, err)
+	res, err = made.Run(context.Background(), exec.Job{Args: py("print('made')")})
+	require.NoError(t, err)
+	assert.Equal(t, "made\n", string(res.Stdout))
+	done()
 }

@@ -63,14 +63,12 @@ func Generate(ctx context.Context, problems []Problem, opts *Options) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	if o.Runner == nil {
-		fs, err := exec.NewPythonRunner(nil)
-		if err != nil {
-			return nil, err
-		}
-		defer fs.Close()
-		o.Runner = fs
+	runner, closeRunner, err := exec.DefaultRunner(o.Runner)
+	if err != nil {
+		return nil, err
 	}
+	defer closeRunner()
+	o.Runner = runner
 	if o.Parallelism <= 0 {
 		o.Parallelism = exec.DefaultParallelism()
 	}
