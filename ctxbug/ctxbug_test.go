@@ -14,11 +14,11 @@ import (
 )
 
 func TestValidate(t *testing.T) {
-	if err := ctxbug.Validate(ctxbug.Suite); err != nil {
-		t.Fatalf("Suite: %v", err)
+	if err := ctxbug.Validate(ctxbug.Rules); err != nil {
+		t.Fatalf("Rules: %v", err)
 	}
-	if len(ctxbug.Suite) != 10 {
-		t.Errorf("Suite has %d rules, want 10", len(ctxbug.Suite))
+	if len(ctxbug.Rules) != 10 {
+		t.Errorf("Rules has %d rules, want 10", len(ctxbug.Rules))
 	}
 	bad := []*ctxbug.Rule{{Name: "Bad Name"}, ctxbug.ParamsRule, ctxbug.ParamsRule, nil}
 	err := ctxbug.Validate(bad)
@@ -59,7 +59,7 @@ func TestPerturbErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ctxbug.Perturb([]byte(tt.src), nil, ctxbug.Suite)
+			_, err := ctxbug.Perturb([]byte(tt.src), nil, ctxbug.Rules)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("%s: got %v, want %q", tt.reason, err, tt.want)
 			}
@@ -72,7 +72,7 @@ func TestPerturbErrors(t *testing.T) {
 // type), R5–R7 one per occurrence.
 func TestGranularity(t *testing.T) {
 	src := []byte("def f(self, a):\n    x = a + 1\n    y = x * 2 - len(a)\n    if x > y:\n        return 'big'\n    return 'small'\n")
-	ts, err := ctxbug.Perturb(src, &ctxbug.Context{}, ctxbug.Suite)
+	ts, err := ctxbug.Perturb(src, &ctxbug.Context{}, ctxbug.Rules)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestClassEval(t *testing.T) {
 				t.Fatalf("%s.%s: %v", c.TaskID, m.Name, err)
 			}
 			ctx := &ctxbug.Context{Class: c.Name, Methods: methods, Libs: m.Dependencies.Libs}
-			ts, err := ctxbug.Perturb(ref, ctx, ctxbug.Suite)
+			ts, err := ctxbug.Perturb(ref, ctx, ctxbug.Rules)
 			if err != nil {
 				t.Fatalf("%s.%s: %v", c.TaskID, m.Name, err)
 			}
@@ -146,7 +146,7 @@ func TestJobsClassEval(t *testing.T) {
 	if len(bases) != 410 {
 		t.Fatalf("%d bases, want 410", len(bases))
 	}
-	jobs, err := ctxbug.Jobs(bases, ctxbug.Suite)
+	jobs, err := ctxbug.Jobs(bases, ctxbug.Rules)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@
 // # Rules
 //
 // A [Rule] is a descriptor (Name, Doc, Task, Level, Run) over
-// tree-sitter-python, and [Suite] is the paper's ten rules in order:
+// tree-sitter-python, and [Rules] is the paper's ten rules in order:
 //
 //	R1  params     <PARAMS>  the parameter list                       one template
 //	R2  return     <RETURN>  all return statements                   one template

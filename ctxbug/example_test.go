@@ -14,7 +14,7 @@ import (
 func Example() {
 	method := []byte("def add(states, stat):\n    BitStatusUtil.check([states, stat])\n    return states | stat\n")
 	ctx := &ctxbug.Context{Class: "BitStatusUtil", Methods: []string{"check"}}
-	ts, err := ctxbug.Perturb(method, ctx, ctxbug.Suite)
+	ts, err := ctxbug.Perturb(method, ctx, ctxbug.Rules)
 	if err != nil {
 		panic(err)
 	}

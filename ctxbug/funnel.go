@@ -24,7 +24,7 @@ func funnelGroup(c *Candidate) string {
 
 // funnel counts cands through the identification stages (the paper's
 // Fig. 5), grouped by generator (in order of first appearance), rule (in
-// the order of Suite, other rules after it, IsoRule last) and, for
+// the order of Rules, other rules after it, IsoRule last) and, for
 // IsoBugs, adaptation task. Each stage counts the candidates left after
 // it; StageKept the instances.
 func funnel(cands []*Candidate) adapt.Funnel {
@@ -50,14 +50,14 @@ func funnel(cands []*Candidate) adapt.Funnel {
 		g.cands = append(g.cands, c)
 	}
 	rank := func(c *Candidate) [3]int {
-		r := len(Suite)
-		for i, s := range Suite {
+		r := len(Rules)
+		for i, s := range Rules {
 			if s.Name == c.Job.Rule {
 				r = i
 			}
 		}
 		if c.Job.Rule == IsoRule {
-			r = len(Suite) + 1
+			r = len(Rules) + 1
 		}
 		return [3]int{gens[c.Generator], r, slices.Index(AdaptTasks, c.Job.Task)}
 	}

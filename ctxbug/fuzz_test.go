@@ -25,7 +25,7 @@ func FuzzPerturb(f *testing.F) {
 	f.Add([]byte("async def f(a, *, b=1, **k) -> int:\n    yield from [x async for x in a if (y := x)]\n"))
 	ctx := &ctxbug.Context{Class: "C", Methods: []string{"m"}, Globals: []string{"G"}, Libs: []string{"json"}}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		ts, err := ctxbug.Perturb(src, ctx, ctxbug.Suite)
+		ts, err := ctxbug.Perturb(src, ctx, ctxbug.Rules)
 		if err != nil {
 			return
 		}

@@ -68,7 +68,7 @@ func TestGolden(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(f), ".py")
 		t.Run(name, func(t *testing.T) {
 			src, ctx := readMethod(t, f)
-			ts, err := ctxbug.Perturb(src, ctx, ctxbug.Suite)
+			ts, err := ctxbug.Perturb(src, ctx, ctxbug.Rules)
 			if err != nil {
 				t.Fatal(err)
 			}

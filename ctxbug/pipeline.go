@@ -10,7 +10,7 @@ import (
 
 // Options configures Generate. A nil *Options means the defaults.
 type Options struct {
-	// Rules are the perturbation rules. nil means Suite.
+	// Rules are the perturbation rules. nil means Rules.
 	Rules []*Rule
 	// Samples is how many variants the model is asked for per job. 0
 	// means 1 (the paper implies one).
@@ -70,7 +70,7 @@ func Generate(ctx context.Context, model adapt.Model, bases []*Base, opts *Optio
 		o = *opts
 	}
 	if o.Rules == nil {
-		o.Rules = Suite
+		o.Rules = Rules
 	}
 	if o.Settings == nil {
 		o.Settings = []Setting{WithCtxBugs, WithoutCtxBugs}

@@ -112,8 +112,8 @@ type Pass struct {
 	fn, root *syntax.Node
 }
 
-// Suite is the ten rules of CtxBugGen (R1–R10), in the paper's order.
-var Suite = []*Rule{
+// Rules is the ten rules of CtxBugGen (R1–R10), in the paper's order.
+var Rules = []*Rule{
 	ParamsRule, ReturnRule, ConstantRule, OperatorRule, OperationRule,
 	ConditionRule, CallRule, BoundedRule, FreeRule, LibraryRule,
 }

@@ -105,14 +105,14 @@ func humanEval(t testing.TB) []adapt.Task {
 	return tasks
 }
 
-// suite returns transform.Suite, skipping the test while the transform
+// suite returns transform.All, skipping the test while the transform
 // package has none.
 func suite(t testing.TB) []*transform.Transform {
 	t.Helper()
-	if len(transform.Suite) == 0 {
-		t.Skip("transform.Suite is empty")
+	if len(transform.All) == 0 {
+		t.Skip("transform.All is empty")
 	}
-	return transform.Suite
+	return transform.All
 }
 
 // The operators below are written for these tests, so that the search's

@@ -16,7 +16,7 @@ import (
 // *Options is the same as a zero one.
 type Options struct {
 	// Transforms are the operators the search applies, in the order it
-	// tries them on each parent. nil means transform.Suite (the 22
+	// tries them on each parent. nil means transform.All (the 22
 	// semantics-preserving operators).
 	Transforms []*transform.Transform
 
@@ -101,7 +101,7 @@ func resolve(o *Options) (config, error) {
 		tester:      o.Tester,
 	}
 	if c.transforms == nil {
-		c.transforms = transform.Suite
+		c.transforms = transform.All
 	}
 	if len(c.transforms) == 0 {
 		return c, errors.New("evolve: no transforms")

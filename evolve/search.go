@@ -360,11 +360,11 @@ func (r *run) finish() {
 
 // Replay rebuilds a program from the original and a lineage ([Evolution.Lineage]),
 // applying each step's operator (looked up by ID in transforms; nil means
-// transform.Suite) at its site with its seed. It fails if an operator is
+// transform.All) at its site with its seed. It fails if an operator is
 // unknown or a step no longer applies.
 func Replay(orig *transform.Program, steps []Step, transforms []*transform.Transform) (*transform.Program, error) {
 	if transforms == nil {
-		transforms = transform.Suite
+		transforms = transform.All
 	}
 	p := orig.Clone()
 	for i, s := range steps {

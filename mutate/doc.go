@@ -25,7 +25,7 @@
 // and two functions. Sites lists where it applies in a fragment; Run turns
 // one [Site] into byte-range [Edit]s of the original file, drawing any
 // choice from a caller-supplied *rand.Rand, so the same seed gives the same
-// mutant. [Suite] lists the implemented operators; [Validate] checks a list
+// mutant. [Operators] lists the implemented operators; [Validate] checks a list
 // before use:
 //
 //	identifier  RenameVar, UpdateConst, DropReceiver (identifier resolution)

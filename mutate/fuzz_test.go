@@ -26,7 +26,7 @@ func FuzzApply(f *testing.F) {
 		}
 		rng := rand.New(rand.NewPCG(seed, 0))
 		fr := &frags[rng.IntN(len(frags))]
-		op := Suite[rng.IntN(len(Suite))]
+		op := Operators[rng.IntN(len(Operators))]
 		if !op.Supports(lang) {
 			return
 		}

@@ -76,7 +76,7 @@ func lineOf(src []byte, off int) (int, string) {
 }
 
 func TestValidateSuite(t *testing.T) {
-	if err := Validate(Suite); err != nil {
+	if err := Validate(Operators); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -164,7 +164,7 @@ func TestOperatorsGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, op := range Suite {
+		for _, op := range Operators {
 			if !op.Supports(s.lang) {
 				continue
 			}
@@ -230,7 +230,7 @@ func TestRoundTrip(t *testing.T) {
 		}
 		for fi := range fs {
 			f := &fs[fi]
-			for _, op := range Suite {
+			for _, op := range Operators {
 				if !op.Supports(s.lang) {
 					continue
 				}
@@ -339,7 +339,7 @@ func TestCompose(t *testing.T) {
 		for fi := range fs {
 			f := &fs[fi]
 			var picks []Pick
-			for _, op := range Suite {
+			for _, op := range Operators {
 				if !op.Supports(s.lang) {
 					continue
 				}

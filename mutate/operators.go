@@ -11,9 +11,9 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// Suite lists the operators of Table I, tier by tier; callers may filter
+// Operators lists the operators of Table I, tier by tier; callers may filter
 // or append.
-var Suite = []*Operator{
+var Operators = []*Operator{
 	RenameVar, UpdateConst, DropReceiver,
 	RemoveGuard, ChangeType, UnwrapTry,
 	ChangeFlow, SubstituteAPI, ModifyLogic,

@@ -115,7 +115,7 @@ const (
 
 // Options configures Generate. The zero value and nil are ready to use.
 type Options struct {
-	// Ops are the operators to use. Nil means Suite.
+	// Ops are the operators to use. Nil means Operators.
 	Ops []*Operator
 	// Policy gives each operator's compile policy. Nil means DefaultPolicy.
 	Policy func(*Operator) Policy
@@ -274,7 +274,7 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 		c = *opts
 	}
 	if c.Ops == nil {
-		c.Ops = Suite
+		c.Ops = Operators
 	}
 	if err := Validate(c.Ops); err != nil {
 		return nil, err

@@ -9,7 +9,7 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// BenchmarkSuite lists the sites of every operator of Suite and Bugs on
+// BenchmarkSuite lists the sites of every operator of All and Bugs on
 // a HumanEval-sized program and applies each at its first site. It
 // reports the cost as a multiple of one tree-sitter parse of the program
 // (x-parse), measured in the same run: the operators parse the program
@@ -29,7 +29,7 @@ func BenchmarkSuite(b *testing.B) {
 	}
 	parseNs := float64(time.Since(start).Nanoseconds()) / baseline
 	p := &Program{Main: src, Protected: []string{"tally"}}
-	all := append(Suite[:len(Suite):len(Suite)], Bugs...)
+	all := append(All[:len(All):len(All)], Bugs...)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for b.Loop() {
 		for _, tr := range all {

@@ -21,7 +21,7 @@
 // tree ("3:function_definition/4:block/2:for_statement"), so a search can
 // remember which sites it already used; Apply rewrites one site and returns
 // a new Program (the input is never modified), drawing every random choice
-// from the *rand.Rand it is given. [Suite] holds the 22 in the paper's
+// from the *rand.Rand it is given. [All] holds the 22 in the paper's
 // order and [Bugs] the five mutators; callers filter or append to them and
 // check the result with [Validate]. [Random] is the usual entry point:
 //

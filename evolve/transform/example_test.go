@@ -33,8 +33,8 @@ func ExampleRandom() {
 
 // Validate checks a list of operators before a search uses it.
 func ExampleValidate() {
-	fmt.Println(len(transform.Suite), len(transform.Bugs), transform.Validate(transform.Suite))
-	for _, t := range transform.Suite[:3] {
+	fmt.Println(len(transform.All), len(transform.Bugs), transform.Validate(transform.All))
+	for _, t := range transform.All[:3] {
 		fmt.Println(t.ID, t.Name, t.Family)
 	}
 	// Output:

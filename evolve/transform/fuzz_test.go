@@ -48,7 +48,7 @@ func FuzzTransforms(f *testing.F) {
 		}
 		f.Add(string(b))
 	}
-	all := append(Suite[:len(Suite):len(Suite)], Bugs...)
+	all := append(All[:len(All):len(All)], Bugs...)
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 4000 {
 			return
@@ -92,7 +92,7 @@ func TestSeedsCompile(t *testing.T) {
 	var vs []variant
 	for si, src := range fuzzSeeds {
 		p := &Program{Main: []byte(src), Protected: []string{"f"}}
-		for _, tr := range append(Suite[:len(Suite):len(Suite)], Bugs...) {
+		for _, tr := range append(All[:len(All):len(All)], Bugs...) {
 			for i, s := range tr.Sites(p) {
 				q, err := tr.Apply(p, s, rand.New(rand.NewPCG(uint64(i), 1)))
 				if err != nil {

@@ -154,7 +154,7 @@ func TestGolden(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
 		exectest.SkipWithout(t, "%s is not installed", python)
 	}
-	for _, tr := range append(Suite[:len(Suite):len(Suite)], Bugs...) {
+	for _, tr := range append(All[:len(All):len(All)], Bugs...) {
 		t.Run(tr.ID+"_"+tr.Name, func(t *testing.T) {
 			t.Parallel()
 			fx := loadFixture(t, tr.ID)

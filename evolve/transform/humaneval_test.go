@@ -185,7 +185,7 @@ for i, line in enumerate(sys.stdin):
 // CPython, and the same seed gives the same bytes.
 func TestHumanEvalParses(t *testing.T) {
 	hs := loadHumanEval(t)
-	ts := append(Suite[:len(Suite):len(Suite)], Bugs...)
+	ts := append(All[:len(All):len(All)], Bugs...)
 	vs, tried, parsed, programs := heVariants(t, hs, ts)
 	bad := map[int]string{}
 	if _, err := os.Stat(python); err == nil {

@@ -99,7 +99,7 @@ func TestHumanEvalPreserves(t *testing.T) {
 	for _, h := range hs {
 		byTask[h.TaskID] = h
 	}
-	vs, _, _, _ := heVariants(t, hs, Suite)
+	vs, _, _, _ := heVariants(t, hs, All)
 	// The first variant per (operator, task), preserveSample per operator.
 	var sample []variant
 	seen, per := map[string]bool{}, map[string]int{}
@@ -182,7 +182,7 @@ func TestHumanEvalPreserves(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	for _, tr := range Suite {
+	for _, tr := range All {
 		fmt.Fprintf(&b, "%-4s %-26s %3d/%-3d %s\n", tr.ID, tr.Name, passed[tr.ID], ran[tr.ID], share(passed[tr.ID], ran[tr.ID]))
 	}
 	t.Logf("HumanEval tests passing after one transformation (first seeded site, up to %d programs per operator):\n%s", preserveSample, b.String())

@@ -1,8 +1,8 @@
 package transform
 
-// Suite is GeneBench's 22 semantics-preserving transforms in the paper's
+// All is GeneBench's 22 semantics-preserving transforms in the paper's
 // order: S1..S12, A1..A8, N1, N2.
-var Suite = []*Transform{
+var All = []*Transform{
 	AddNestedFor, AddNestedIf, AddNestedWhile, AddThread, AddTryExcept, CreateFunction,
 	CreateModuleDependencies, IntroduceDecorator, ReplaceNumpy, TransformAugAssignment,
 	TransformLoopToRecursion, TransformPrimToCompound,

@@ -12,7 +12,7 @@ import (
 
 func TestSuiteOrder(t *testing.T) {
 	var ids, bugs []string
-	for _, tr := range Suite {
+	for _, tr := range All {
 		ids = append(ids, tr.ID)
 	}
 	for _, tr := range Bugs {
@@ -20,19 +20,19 @@ func TestSuiteOrder(t *testing.T) {
 	}
 	want := strings.Fields("S1 S2 S3 S4 S5 S6 S7 S8 S9 S10 S11 S12 A1 A2 A3 A4 A5 A6 A7 A8 N1 N2")
 	if d := cmp.Diff(want, ids); d != "" {
-		t.Errorf("Suite IDs (-want +got):\n%s", d)
+		t.Errorf("All IDs (-want +got):\n%s", d)
 	}
 	if d := cmp.Diff(strings.Fields("M1 M2 M3 M4 M5"), bugs); d != "" {
 		t.Errorf("Bugs IDs (-want +got):\n%s", d)
 	}
-	if err := Validate(Suite); err != nil {
+	if err := Validate(All); err != nil {
 		t.Error(err)
 	}
 	if err := Validate(Bugs); err != nil {
 		t.Error(err)
 	}
 	fam := map[string]Family{"S": Structural, "A": API, "N": Renaming, "M": Bug}
-	for _, tr := range append(Suite[:len(Suite):len(Suite)], Bugs...) {
+	for _, tr := range append(All[:len(All):len(All)], Bugs...) {
 		if tr.Family != fam[tr.ID[:1]] {
 			t.Errorf("%s: family %v", tr.ID, tr.Family)
 		}
@@ -145,7 +145,7 @@ func TestDeterminism(t *testing.T) {
 	for _, id := range []string{"S9", "N1", "M1", "S1"} {
 		fx := loadFixture(t, id)
 		p := &Program{Main: fx.input, Protected: fx.protect}
-		for _, tr := range append(Suite[:len(Suite):len(Suite)], Bugs...) {
+		for _, tr := range append(All[:len(All):len(All)], Bugs...) {
 			for _, s := range tr.Sites(p) {
 				a, err1 := tr.Apply(p, s, rand.New(rand.NewPCG(5, 6)))
 				b, err2 := tr.Apply(p, s, rand.New(rand.NewPCG(5, 6)))
@@ -165,7 +165,7 @@ func TestDeterminism(t *testing.T) {
 func TestCRLF(t *testing.T) {
 	src := "def f(n):\r\n    s = 0\r\n    for i in range(n):\r\n        s += i\r\n    return s * 2\r\n"
 	p := &Program{Main: []byte(src)}
-	for _, tr := range append(Suite[:len(Suite):len(Suite)], Bugs...) {
+	for _, tr := range append(All[:len(All):len(All)], Bugs...) {
 		for _, s := range tr.Sites(p) {
 			q, err := tr.Apply(p, s, rand.New(rand.NewPCG(1, 2)))
 			if err != nil {

@@ -96,7 +96,7 @@ func main() {
 		bases = keep
 	}
 	byID := ctxbug.BaseMap(bases)
-	jobs, err := ctxbug.Jobs(bases, ctxbug.Suite)
+	jobs, err := ctxbug.Jobs(bases, ctxbug.Rules)
 	if err != nil {
 		log.Fatal(err)
 	}
