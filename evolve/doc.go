@@ -23,7 +23,7 @@
 // the tests of all its methods.
 //
 // A [Tester] runs a suite on a program in the sandbox (exec.Sandbox or,
-// faster, exec.ForkServer) and gives an [Outcome] with a typed [Verdict];
+// faster, exec.ForkServer) and gives a [TestRun] with a typed [Verdict];
 // it caches verdicts by suite and program hash, so that no program is
 // tested twice against the same suite ([TesterStats] counts runs and
 // hits). [DefaultTester] uses a fork server that preloads the modules the

@@ -107,7 +107,7 @@ type offspring struct {
 	hash    string
 	metrics measure.Metrics
 	failed  bool // transform, parse or measure failed
-	test    Outcome
+	test    TestRun
 	testErr error
 	testDur time.Duration
 }

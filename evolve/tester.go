@@ -61,8 +61,8 @@ func (v *Verdict) UnmarshalText(b []byte) error {
 	return fmt.Errorf("evolve: unknown verdict %q (want one of %s)", b, strings.Join(verdictNames[:], ", "))
 }
 
-// Outcome is the result of testing one program.
-type Outcome struct {
+// TestRun is the result of testing one program.
+type TestRun struct {
 	Verdict Verdict
 	// Detail says why a program did not pass: the first failing test and
 	// its message, cut short. Empty when it passed.
@@ -73,7 +73,7 @@ type Outcome struct {
 }
 
 // Passed reports whether the verdict is VerdictPassed.
-func (o Outcome) Passed() bool { return o.Verdict == VerdictPassed }
+func (o TestRun) Passed() bool { return o.Verdict == VerdictPassed }
 
 // Tester runs suites in the sandbox and remembers every verdict by suite
 // and program hash, so that no program is ever tested twice against the
@@ -90,7 +90,7 @@ type Tester struct {
 // entry is one cache slot; done is closed when out is set.
 type entry struct {
 	done chan struct{}
-	out  Outcome
+	out  TestRun
 	err  error
 }
 
@@ -145,11 +145,11 @@ func (t *Tester) Stats() TesterStats {
 
 // Test runs s's tests on program p in the sandbox, or answers from the
 // cache when the same program was tested against the same suite before.
-// A test failure is an Outcome; the error is for a harness failure (the
+// A test failure is a TestRun; the error is for a harness failure (the
 // sandbox, ctx), and such results are not cached.
-func (t *Tester) Test(ctx context.Context, s *Suite, p *transform.Program) (Outcome, error) {
+func (t *Tester) Test(ctx context.Context, s *Suite, p *transform.Program) (TestRun, error) {
 	if t == nil || t.checker == nil || t.checker.Runner == nil {
-		return Outcome{}, errors.New("evolve: Tester has no runner (use NewTester)")
+		return TestRun{}, errors.New("evolve: Tester has no runner (use NewTester)")
 	}
 	key := s.key() + "/" + p.Hash()
 	t.mu.Lock()
@@ -159,10 +159,10 @@ func (t *Tester) Test(ctx context.Context, s *Suite, p *transform.Program) (Outc
 		select {
 		case <-e.done:
 		case <-ctx.Done():
-			return Outcome{}, ctx.Err()
+			return TestRun{}, ctx.Err()
 		}
 		if e.err != nil {
-			return Outcome{}, e.err
+			return TestRun{}, e.err
 		}
 		out := e.out
 		out.Cached = true
@@ -192,13 +192,13 @@ func (t *Tester) Test(ctx context.Context, s *Suite, p *transform.Program) (Outc
 
 // run tests p through an adapt.Checker: p.Main is the target file, the
 // suite's files and p's modules the rest of the workspace.
-func (t *Tester) run(ctx context.Context, s *Suite, p *transform.Program) (Outcome, error) {
+func (t *Tester) run(ctx context.Context, s *Suite, p *transform.Program) (TestRun, error) {
 	task := adapt.Task{ID: "evolve", Language: adapt.Python, Framework: s.framework(),
 		Target: adapt.Target{Path: s.Path, Content: string(p.Main)}}
 	seen := map[string]bool{}
 	for _, f := range s.files(p) {
 		if seen[f.Path] {
-			return Outcome{Verdict: VerdictBroken, Detail: fmt.Sprintf("module %q collides with a file of the suite", f.Path)}, nil
+			return TestRun{Verdict: VerdictBroken, Detail: fmt.Sprintf("module %q collides with a file of the suite", f.Path)}, nil
 		}
 		seen[f.Path] = true
 		if f.Path != s.Path {
@@ -211,35 +211,35 @@ func (t *Tester) run(ctx context.Context, s *Suite, p *transform.Program) (Outco
 	suite, err := t.checker.Test(ctx, &task, task.Target.Content)
 	if err != nil {
 		if ctx.Err() != nil {
-			return Outcome{}, ctx.Err()
+			return TestRun{}, ctx.Err()
 		}
-		return Outcome{}, fmt.Errorf("evolve: running tests: %w", err)
+		return TestRun{}, fmt.Errorf("evolve: running tests: %w", err)
 	}
 	return judge(s, suite), nil
 }
 
-// judge turns a driver's Suite into an Outcome: passed only when every
+// judge turns a driver's Suite into a TestRun: passed only when every
 // named test passed.
-func judge(s *Suite, suite *exec.Suite) Outcome {
+func judge(s *Suite, suite *exec.Suite) TestRun {
 	if suite.Compile != nil {
-		return Outcome{Verdict: VerdictBroken, Detail: clip("does not import: " + suite.Compile.Output)}
+		return TestRun{Verdict: VerdictBroken, Detail: clip("does not import: " + suite.Compile.Output)}
 	}
 	for _, name := range s.Tests {
 		r, ok := suite.Lookup(name)
 		switch {
 		case !ok:
-			return Outcome{Verdict: VerdictBroken, Detail: clip(fmt.Sprintf("%s: not reported (run %v)", name, suite.Run.Status))}
+			return TestRun{Verdict: VerdictBroken, Detail: clip(fmt.Sprintf("%s: not reported (run %v)", name, suite.Run.Status))}
 		case r.Status == exec.TestPassed:
 			continue
 		case r.Status == exec.TestTimedOut, r.Status == exec.TestError && (suite.Run.Status == exec.StatusCPUTime || suite.Run.Status == exec.StatusWallTime):
-			return Outcome{Verdict: VerdictTimeout, Detail: clip(name + ": " + r.Message)}
+			return TestRun{Verdict: VerdictTimeout, Detail: clip(name + ": " + r.Message)}
 		case r.Status == exec.TestError && limitHit(suite.Run.Status):
-			return Outcome{Verdict: VerdictBroken, Detail: clip(fmt.Sprintf("%s: %v: %s", name, suite.Run.Status, r.Message))}
+			return TestRun{Verdict: VerdictBroken, Detail: clip(fmt.Sprintf("%s: %v: %s", name, suite.Run.Status, r.Message))}
 		default:
-			return Outcome{Verdict: VerdictFailed, Detail: clip(fmt.Sprintf("%s %v: %s", name, r.Status, r.Message))}
+			return TestRun{Verdict: VerdictFailed, Detail: clip(fmt.Sprintf("%s %v: %s", name, r.Status, r.Message))}
 		}
 	}
-	return Outcome{Verdict: VerdictPassed}
+	return TestRun{Verdict: VerdictPassed}
 }
 
 func limitHit(s exec.Status) bool {

@@ -32,8 +32,8 @@ func Limited(r Runner, n int) Runner {
 	})
 }
 
-// Outcome is the result of one job of RunAll.
-type Outcome struct {
+// JobResult is the result of one job of RunAll.
+type JobResult struct {
 	Result Result
 	Err    error
 }
@@ -41,21 +41,21 @@ type Outcome struct {
 // RunAll runs every job with r, at most parallelism at once (<= 0 means
 // DefaultParallelism()), and returns the outcomes in the order of jobs. A
 // job's error does not stop the others; cancel ctx to stop them all.
-func RunAll(ctx context.Context, r Runner, jobs []Job, parallelism int) []Outcome {
+func RunAll(ctx context.Context, r Runner, jobs []Job, parallelism int) []JobResult {
 	if parallelism <= 0 {
 		parallelism = DefaultParallelism()
 	}
-	out := make([]Outcome, len(jobs))
+	out := make([]JobResult, len(jobs))
 	var g errgroup.Group
 	g.SetLimit(parallelism)
 	for i, j := range jobs {
 		g.Go(func() error {
 			if err := ctx.Err(); err != nil {
-				out[i] = Outcome{Result{Status: StatusCanceled, ExitCode: -1}, err}
+				out[i] = JobResult{Result{Status: StatusCanceled, ExitCode: -1}, err}
 				return nil
 			}
 			res, err := r.Run(ctx, j)
-			out[i] = Outcome{res, err}
+			out[i] = JobResult{res, err}
 			return nil
 		})
 	}

@@ -29,9 +29,9 @@ type Project interface {
 	Coverage(ctx context.Context, test string) (Lines, error)
 	// Check builds the project with the file at path replaced by src
 	// (path "" means the unmodified project) and runs the given tests (nil
-	// means all). A build that fails is Outcome.Compile; the error is for
+	// means all). A build that fails is TestRun.Compile; the error is for
 	// the harness.
-	Check(ctx context.Context, path string, src []byte, tests []string) (*Outcome, error)
+	Check(ctx context.Context, path string, src []byte, tests []string) (*TestRun, error)
 	// Task fills in how adapt.Evaluate runs a task whose target is path:
 	// the workspace files other than the target, and the framework.
 	Task(path string, t *adapt.Task) error
@@ -50,8 +50,8 @@ func (l Lines) Covers(path string, from, to int) bool {
 	return i < len(ls) && ls[i] <= to
 }
 
-// An Outcome is one build and test run of a project.
-type Outcome struct {
+// A TestRun is one build and test run of a project.
+type TestRun struct {
 	// Compile holds the compiler's messages when the build failed; no test
 	// ran then.
 	Compile string
@@ -67,7 +67,7 @@ type Outcome struct {
 
 // sort records each of tests (nil: every test in passed) as passed or
 // failed, in order; a test missing from passed did not pass.
-func (o *Outcome) sort(tests []string, passed map[string]bool) {
+func (o *TestRun) sort(tests []string, passed map[string]bool) {
 	if tests == nil {
 		tests = slices.Sorted(maps.Keys(passed))
 	}

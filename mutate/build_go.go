@@ -399,7 +399,7 @@ func parseCoverProfile(b []byte, modPath string) (Lines, error) {
 
 // Check builds the tests with path replaced by src through an overlay and
 // runs the given tests in the runner.
-func (g *GoModule) Check(ctx context.Context, path string, src []byte, tests []string) (*Outcome, error) {
+func (g *GoModule) Check(ctx context.Context, path string, src []byte, tests []string) (*TestRun, error) {
 	id := g.seq.Add(1)
 	bin := filepath.Join(g.scratch, fmt.Sprintf("m%d.test", id))
 	defer os.Remove(bin)
@@ -418,7 +418,7 @@ func (g *GoModule) Check(ctx context.Context, path string, src []byte, tests []s
 		defer os.Remove(ovFile)
 		flags = append(flags, "-overlay", ovFile)
 	}
-	out := &Outcome{}
+	out := &TestRun{}
 	msg, took, err := g.build(ctx, bin, flags...)
 	out.BuildTime = took
 	if err != nil {

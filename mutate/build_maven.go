@@ -341,7 +341,7 @@ var jacocoTool = sync.OnceValues(func() (string, error) {
 
 // Check recompiles the file at path with src in the sandbox (when path is
 // not "") and runs the tests through exec.JUnit.
-func (m *Maven) Check(ctx context.Context, p string, src []byte, tests []string) (*Outcome, error) {
+func (m *Maven) Check(ctx context.Context, p string, src []byte, tests []string) (*TestRun, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var build exec.JavaBuild
@@ -383,7 +383,7 @@ func (m *Maven) Check(ctx context.Context, p string, src []byte, tests []string)
 	if err != nil {
 		return nil, fmt.Errorf("mutate: check %s: %w", p, err)
 	}
-	out := &Outcome{}
+	out := &TestRun{}
 	if suite.Build != nil {
 		out.BuildTime = suite.Build.WallTime
 	}

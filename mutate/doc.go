@@ -63,7 +63,7 @@
 //
 // A [Project] is a code base behind its build system: it lists sources
 // and tests, gives per-test coverage ([Lines]), and checks a mutant
-// (build with one file replaced, run the given tests: an [Outcome]).
+// (build with one file replaced, run the given tests: a [TestRun]).
 //
 //   - [GoModule] ([OpenGoModule]): a Go module whose root package is
 //     mutated. It is copied once; every build is "go test -c" on the host

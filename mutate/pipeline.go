@@ -596,7 +596,7 @@ var (
 )
 
 // judgeCandidate sets the verdict of a checked candidate.
-func judgeCandidate(c *Candidate, out *Outcome, lang Lang) {
+func judgeCandidate(c *Candidate, out *TestRun, lang Lang) {
 	if out.Compile != "" {
 		if c.Policy == AllowUnresolved && onlyUnresolved(out.Compile, c, lang) {
 			c.Unresolved = true
