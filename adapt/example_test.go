@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"os"
+	"strings"
 	"testing/fstest"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/exec"
 )
 
 // A task in the directory format, inline: the snippet computes a mean, the
@@ -70,4 +73,86 @@ func ExampleExtract() {
 	// def safe_mean(xs):
 	//     return math.fsum(xs) / len(xs) if xs else 0.0
 	// [import math]
+}
+
+// Checker checks one answer against a task, outside Evaluate: here an
+// answer that forgets the empty list.
+func ExampleChecker() {
+	tasks, err := adapt.LoadDir(exampleFS, "tasks")
+	if err != nil {
+		log.Fatal(err)
+	}
+	runner, done, err := exec.DefaultRunner(nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer done()
+	chk := &adapt.Checker{Runner: runner}
+	res, err := chk.Check(context.Background(), &tasks[0], adapt.Answer{Code: "def safe_mean(xs):\n    return sum(xs) / len(xs)\n"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Outcome)
+	for _, t := range res.Tests {
+		fmt.Println(strings.TrimSpace(fmt.Sprintf("%s: %s %s", t.Name, t.Status, t.ErrorType)))
+	}
+	// Output:
+	// failed
+	// test_stats.T.test_mean: passed
+	// test_stats.T.test_empty: error ZeroDivisionError
+}
+
+// Repair rounds: a model that gets it right once it sees the test output.
+func ExampleRepair() {
+	tasks, err := adapt.LoadDir(exampleFS, "tasks")
+	if err != nil {
+		log.Fatal(err)
+	}
+	learner := adapt.ModelFunc("learner", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+		code := "def safe_mean(xs):\n    return sum(xs) / len(xs)\n"
+		if req.Round > 0 && strings.Contains(req.Messages[0].Content, "ZeroDivisionError") {
+			code = "def safe_mean(xs):\n    return sum(xs) / len(xs) if xs else 0.0\n"
+		}
+		return []adapt.Completion{{Text: "```python\n" + code + "```\n"}}, nil
+	})
+	repair := &adapt.Repair{Name: "show-failures", Rounds: 2, Render: func(t *adapt.Task, last adapt.SampleResult) ([]adapt.Message, error) {
+		var b strings.Builder
+		fmt.Fprintf(&b, "Your code:\n%s\nfails these tests:\n", last.Code)
+		for _, tc := range last.Tests {
+			if tc.Status != exec.TestPassed {
+				fmt.Fprintf(&b, "%s: %s\n", tc.Name, tc.ErrorType)
+			}
+		}
+		return []adapt.Message{{Role: "user", Content: b.String()}}, nil
+	}}
+	rep, err := adapt.Evaluate(context.Background(), tasks, learner, &adapt.Options{Repair: repair})
+	if err != nil {
+		log.Fatal(err)
+	}
+	s := rep.PerTask[0].Samples[0]
+	for i, r := range s.Rounds {
+		fmt.Println("round", i, r.Outcome)
+	}
+	fmt.Println("final", s.Outcome)
+	// Output:
+	// round 0 failed
+	// final passed
+}
+
+func ExampleFunnel() {
+	var f adapt.Funnel
+	f.Declare("made", "compiles", "fails a test")
+	f.Add("rename", "made", 10)
+	f.Add("rename", "compiles", 9)
+	f.Add("rename", "fails a test", 4)
+	f.Add("guard", "made", 5)
+	f.Add("guard", "compiles", 5)
+	f.Add("guard", "fails a test", 5)
+	f.WriteTable(os.Stdout)
+	// Output:
+	// | group | made | compiles | fails a test |
+	// |---|---:|---:|---:|
+	// | rename | 10 | 9 | 4 |
+	// | guard | 5 | 5 | 5 |
+	// | total | 15 | 14 | 9 |
 }

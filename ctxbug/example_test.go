@@ -1,10 +1,13 @@
 package ctxbug_test
 
 import (
+	"context"
 	"fmt"
+	"log"
+	"os"
 
 	"github.com/adaptbench/adaptbench/adapt"
-
+	"github.com/adaptbench/adaptbench/adapt/bench/classeval"
 	"github.com/adaptbench/adaptbench/ctxbug"
 )
 
@@ -95,4 +98,26 @@ func ExampleDegradation() {
 	fmt.Printf("w/o %.2f%%, w/ %.2f%%: %.2f%% lower Pass@1, %.2f%% lower RR\n", 100*without.PassAt1(), 100*with.PassAt1(), p1, rr)
 	// Output:
 	// w/o 53.03%, w/ 33.77%: 36.32% lower Pass@1, 53.02% lower RR
+}
+
+// Generate runs CtxBugGen on ClassEval with a generator model and writes
+// the benchmark's tasks. (Not run: it needs ClassEval and a sandbox.)
+func ExampleGenerate() {
+	classes, err := classeval.ReadFile("ClassEval_data.json")
+	if err != nil {
+		log.Fatal(err)
+	}
+	bases, err := ctxbug.FromClassEval(classes, "ClassEval_data.json")
+	if err != nil {
+		log.Fatal(err)
+	}
+	var generator adapt.Model = adapt.Identity // an openai.Client, in a real run
+	res, err := ctxbug.Generate(context.Background(), generator, bases, &ctxbug.Options{Journal: "infill.jsonl"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res.Funnel.WriteTable(os.Stdout)
+	if err := adapt.SaveFile("ctxbug_tasks.jsonl", res.Tasks); err != nil {
+		log.Fatal(err)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"os"
 
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
 	"github.com/adaptbench/adaptbench/evolve"
@@ -118,4 +119,27 @@ func ExampleSource() {
 	// #The following is code in dependent file newClass42.py:
 	// def newFunc0_3(a, b):
 	//     return a + b
+}
+
+// Generate evolves every subject and makes the adaptation tasks of those
+// it evolved. (Not run: it evolves all of HumanEval.)
+func ExampleGenerate() {
+	tasks, err := humaneval.LoadFile("HumanEval.jsonl.gz")
+	if err != nil {
+		log.Fatal(err)
+	}
+	var subjects []*evolve.Subject
+	for i := range tasks {
+		s, err := evolve.FromTask(&tasks[i])
+		if err != nil {
+			log.Fatal(err)
+		}
+		subjects = append(subjects, s)
+	}
+	res, err := evolve.Generate(context.Background(), subjects, &evolve.Options{Evaluations: 22, Seed: 1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res.Funnel.WriteTable(os.Stdout)
+	fmt.Println(len(res.Tasks), "adaptation tasks")
 }

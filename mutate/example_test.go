@@ -2,11 +2,14 @@ package mutate_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"log"
 	"math/rand/v2"
 	"os"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/mutate"
 )
 
@@ -87,4 +90,32 @@ func ExampleOperator_removeGuard() {
 	//         return v * 2;
 	//     }
 	// }
+}
+
+// Generate runs the pipeline on a Go module and evaluates a model on its
+// tasks. (Not run: it builds and tests the module.)
+func ExampleGenerate() {
+	ctx := context.Background()
+	runner, done, err := exec.DefaultRunner(nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer done()
+	proj, err := mutate.OpenGoModule("/path/to/module", runner, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer proj.Close()
+	res, err := mutate.Generate(ctx, proj, &mutate.Options{Seed: 1, Levels: []mutate.Level{mutate.L1, mutate.L2}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res.Funnel.WriteTable(os.Stdout)
+	rep, err := adapt.Evaluate(ctx, res.Tasks, adapt.Identity, &adapt.Options{
+		Template: mutate.Prompt, Answer: mutate.Answer, Runner: runner, Breakdown: mutate.LabelKeys,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	rep.WriteMarkdown(os.Stdout)
 }

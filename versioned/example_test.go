@@ -114,3 +114,25 @@ func ExampleEvaluate() {
 	}
 	versioned.Table{row}.WriteTable(os.Stdout)
 }
+
+// Generate keeps the GitChameleon problems whose reference passes in its
+// own environment, built offline from a wheelhouse. (Not run: it needs
+// the wheels.)
+func ExampleGenerate() {
+	problems, err := versioned.ReadFile("dataset.jsonl")
+	if err != nil {
+		panic(err)
+	}
+	cache := &versioned.Cache{Dir: versioned.DefaultCacheDir, Builder: &versioned.Venv{Python: "/usr/bin/python3", Wheelhouse: "/srv/wheels"}}
+	res, err := versioned.Generate(context.Background(), problems, &versioned.Options{
+		Source:       "dataset.jsonl",
+		Environments: &versioned.Provider{Provisioner: cache, Strict: true},
+	})
+	if err != nil {
+		panic(err)
+	}
+	res.Funnel.WriteTable(os.Stdout)
+	for _, bad := range res.Invalid {
+		fmt.Println(bad.Task, bad.Reason)
+	}
+}
