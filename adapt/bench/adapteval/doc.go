@@ -119,7 +119,10 @@
 //     one count per failing test of a sample that ran, by error type.
 //
 // Invalid tasks are left out of every score, as in adapt.Report; Scores
-// says how many tasks were valid.
+// says how many tasks were valid. So Table V here is over the adaptations
+// of the valid tasks (Scores.Adaptations), where the paper's is over all
+// 523 of the 164 tasks (Scores.AllAdaptations on the whole benchmark);
+// WriteTables prints both denominators.
 //
 // # Leakage probe
 //
