@@ -35,7 +35,7 @@ type Scores struct {
 	// valid or not: the paper's denominator (523 of 164 tasks on the whole
 	// benchmark), which Adaptations is less than when tasks are invalid.
 	AllAdaptations int `json:"all_adaptations"`
-	Untested    int `json:"untested"`
+	Untested       int `json:"untested"`
 	// AdaptPassAt1 is pass@1-a, exact: a sample solves an adaptation when
 	// all of its associated tests pass; averaged over Adaptations.
 	AdaptPassAt1 float64 `json:"adapt_pass_at_1"`
