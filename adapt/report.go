@@ -453,7 +453,17 @@ func pct(v float64) string {
 	if math.IsNaN(v) {
 		return "-"
 	}
-	return strconv.FormatFloat(100*v, 'f', 2, 64)
+	return fixed(100*v, 2)
+}
+
+// fixed formats v with prec decimals, never as a negative zero: a value
+// that rounds to zero ("-0.000000" for -0 or -1e-17) is written unsigned.
+func fixed(v float64, prec int) string {
+	s := strconv.FormatFloat(v, 'f', prec, 64)
+	if strings.HasPrefix(s, "-") && strings.Trim(s[1:], "0.") == "" {
+		return s[1:]
+	}
+	return s
 }
 
 // WriteMarkdown writes the report as Markdown tables.
@@ -533,7 +543,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 			v := ""
 			for _, s := range tr.PassAtK {
 				if s.K == k {
-					v = strconv.FormatFloat(s.Value+0, 'f', 6, 64) // +0: never "-0.000000"
+					v = fixed(s.Value, 6)
 				}
 			}
 			row = append(row, v)

@@ -71,11 +71,13 @@
 // is built from the ground-truth context file, which has the imports and
 // the function, so a few blocks differ from the artifact's (reported once
 // as IssueOracleSource); NoReq shows the context file in the same way.
-// Known differences from the artifact: the 8192-token truncation of NoReq
-// contexts is not applied (it needs the cl100k_base tokenizer), and the
-// example prompts stored with the artifact show only the category in the
-// type field (Setting.CategoryOnly) and other header wording; the paper
-// does not say which variant produced its numbers.
+// NoReq cuts the text above the function to its last 8192 cl100k_base
+// tokens and the text from the marker down to its first 8192, as the
+// artifact does (tiktoken-go with its embedded BPE ranks, loaded on first
+// use). A known difference from the artifact: the example prompts stored
+// with it show only the category in the type field (Setting.CategoryOnly)
+// and other header wording; the paper does not say which variant produced
+// its numbers.
 //
 // # Pipeline
 //
@@ -119,7 +121,10 @@
 //     one count per failing test of a sample that ran, by error type.
 //
 // Invalid tasks are left out of every score, as in adapt.Report; Scores
-// says how many tasks were valid.
+// says how many tasks were valid. So Table V here is over the adaptations
+// of the valid tasks (Scores.Adaptations), where the paper's is over all
+// 523 of the 164 tasks (Scores.AllAdaptations on the whole benchmark);
+// WriteTables prints both denominators.
 //
 // # Leakage probe
 //

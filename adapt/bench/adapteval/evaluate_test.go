@@ -3,6 +3,7 @@ package adapteval_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -49,11 +50,19 @@ func TestReferenceSolvesFixture(t *testing.T) {
 	assert.Equal(t, 1.0, s.AdaptPassAt1)
 	assert.Equal(t, 1.0, s.ArtifactAdaptPassAt1)
 	assert.Equal(t, 14, s.Adaptations, "the adaptations of the 4 valid tasks")
+	all := 0
+	for _, task := range tasks {
+		all += len(task.Requirement.Steps)
+	}
+	assert.Equal(t, all, s.AllAdaptations, "the adaptations of all 5 tasks, as the paper counts them")
+	assert.Greater(t, s.AllAdaptations, s.Adaptations)
 	assert.Equal(t, 1, s.Untested)
 	assert.Empty(t, s.Errors, "no errors")
 	var md bytes.Buffer
 	require.NoError(t, s.WriteTables(&md))
 	assert.Contains(t, md.String(), "| **All** | **All** (14) | 14.0 | 14.0 | 100.00% |")
+	assert.Contains(t, md.String(), fmt.Sprintf("Table V (adaptation level): 14 adaptations of the 4 valid tasks, of %d adaptations of the 5 tasks evaluated", all),
+		"both denominators")
 }
 
 // TestIdentityFailsAdaptations: the unadapted snippet fails every

@@ -103,9 +103,9 @@ func (s Setting) Template() *adapt.Template {
 // repeated id dropped). An Oracle block is "[Start of NAME]\n```python\n" +
 // code + "\n```\n[End of NAME]". NoReq shows the target file with the
 // target function's def line and body replaced by InFileMarker, found as
-// the artifact finds it (a regular expression, then indentation); the
-// artifact's truncation of the text above and below to 8192 cl100k_base
-// tokens each is not applied.
+// the artifact finds it (a regular expression, then indentation), with the
+// artifact's truncation of the text above and below to inFileTokens
+// cl100k_base tokens each (see InFileContext).
 func (s Setting) Messages(t *adapt.Task) ([]adapt.Message, error) {
 	var b strings.Builder
 	switch s.Level {
@@ -149,13 +149,15 @@ func (s Setting) Messages(t *adapt.Task) ([]adapt.Message, error) {
 }
 
 // InFileContext is the artifact's
-// DataUtil.replace_method_in_code_for_infile_prompt without its
-// truncation: file with the def line of function (found by the regular
-// expression \n?\s*def\s+NAME\s*\([^)]*?\)[^:]*?:[^\n]*?\n, which also eats
-// the blank lines before it) replaced by InFileMarker, and the body lines
-// after it (lines indented deeper than the first line that contains
-// "def NAME(", and blank lines) dropped; the text above is joined to the
-// rest by "\n\n".
+// DataUtil.replace_method_in_code_for_infile_prompt: file with the def line
+// of function (found by the regular expression
+// \n?\s*def\s+NAME\s*\([^)]*?\)[^:]*?:[^\n]*?\n, which also eats the blank
+// lines before it) replaced by InFileMarker, and the body lines after it
+// (lines indented deeper than the first line that contains "def NAME(",
+// and blank lines) dropped. The text above is cut to its last inFileTokens
+// cl100k_base tokens, the text from the marker down to its first
+// inFileTokens tokens, and the two are joined by "\n\n". The tokenizer is
+// loaded the first time a side is longer than inFileTokens bytes.
 func InFileContext(file, function string) (string, error) {
 	name := function
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
@@ -187,7 +189,15 @@ func InFileContext(file, function string) (string, error) {
 		inBody = false
 		rest = append(rest, l)
 	}
-	return above + "\n\n" + strings.Join(rest, "\n"), nil
+	head, err := truncateTokens(above, inFileTokens, false)
+	if err != nil {
+		return "", err
+	}
+	tail, err := truncateTokens(strings.Join(rest, "\n"), inFileTokens, true)
+	if err != nil {
+		return "", err
+	}
+	return head + "\n\n" + tail, nil
 }
 
 // pySpaceClass is what \s matches in a Python str pattern: the characters

@@ -27,10 +27,15 @@ type Scores struct {
 	// TaskPassAtK is pass@k-t (Table IV): a sample solves a task when every
 	// test of its class passes; averaged over valid tasks.
 	TaskPassAtK []adapt.Score `json:"task_pass_at_k"`
-	// Adaptations counts the adaptations of valid tasks; Untested those
-	// with no associated test, which count as solved (see Rows).
+	// Adaptations counts the adaptations of valid tasks, the denominator
+	// of pass@1-a and of Table V here; Untested those with no associated
+	// test, which count as solved (see Rows).
 	Adaptations int `json:"adaptations"`
-	Untested    int `json:"untested"`
+	// AllAdaptations counts the adaptations of all the tasks evaluated,
+	// valid or not: the paper's denominator (523 of 164 tasks on the whole
+	// benchmark), which Adaptations is less than when tasks are invalid.
+	AllAdaptations int `json:"all_adaptations"`
+	Untested       int `json:"untested"`
 	// AdaptPassAt1 is pass@1-a, exact: a sample solves an adaptation when
 	// all of its associated tests pass; averaged over Adaptations.
 	AdaptPassAt1 float64 `json:"adapt_pass_at_1"`
@@ -122,12 +127,13 @@ func Score(rep *adapt.Report, tasks []adapt.Task) (*Scores, error) {
 	var typeOrder []string
 	errs := map[string]int{}
 	for _, tr := range rep.PerTask {
-		if !tr.Valid {
-			continue
-		}
 		t, ok := byID[tr.Task]
 		if !ok {
 			return nil, fmt.Errorf("adapteval: the report's task %q is not among the tasks", tr.Task)
+		}
+		s.AllAdaptations += len(t.Requirement.Steps)
+		if !tr.Valid {
+			continue
 		}
 		var samples []adapt.SampleResult
 		for _, sr := range tr.Samples {
@@ -325,7 +331,8 @@ func (s *Scores) WriteTables(w io.Writer) error {
 	for _, sc := range s.TaskPassAtK {
 		fmt.Fprintf(&b, "| pass@%d-t | %.2f |\n", sc.K, 100*sc.Value)
 	}
-	fmt.Fprintf(&b, "\nTable V (adaptation level): %d adaptations (%d without a test, counted as solved); cells are the expected number solved\n\n", s.Adaptations, s.Untested)
+	fmt.Fprintf(&b, "\nTable V (adaptation level): %d adaptations of the %d valid tasks, of %d adaptations of the %d tasks evaluated (the paper counts all of them); %d without a test, counted as solved; cells are the expected number solved, the percentages over the valid adaptations\n\n",
+		s.Adaptations, s.Valid, s.AllAdaptations, s.Tasks, s.Untested)
 	b.WriteString("| Cat | Type (count) | solved | artifact rule | pass@1-a |\n|---|---|---|---|---|\n")
 	for _, r := range s.Rows {
 		cat := r.Abbrev
