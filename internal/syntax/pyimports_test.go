@@ -165,8 +165,8 @@ async def k():
 			reason: "strings and comments are not imports",
 		},
 		{
-			name: "syntax-error",
-			src:  "import a as\nfrom b import (c,\ndef f(:\n    import d\n",
+			name:   "syntax-error",
+			src:    "import a as\nfrom b import (c,\ndef f(:\n    import d\n",
 			reason: "broken code: no panic, and the import in the broken def is still found (checked below)",
 		},
 	}
