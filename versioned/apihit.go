@@ -69,40 +69,20 @@ func pythonCalls(code string) (map[string]bool, bool) {
 	if err != nil || root.Err {
 		return nil, false
 	}
+	// An alias or a name imported from an absolute module stands for the
+	// dotted name it imports; relative imports name nothing absolute.
 	alias := map[string]string{}
-	root.Walk(func(n *syntax.Node) bool {
-		switch n.Type {
-		case "import_statement":
-			for _, c := range n.NamedChildren() {
-				if c.Type == "aliased_import" {
-					if name, as := c.Child("name"), c.Child("alias"); name != nil && as != nil {
-						alias[as.Text(src)] = name.Text(src)
-					}
-				}
+	for _, im := range syntax.PyImports(root, src) {
+		switch {
+		case im.Future || im.Wildcard:
+		case im.Stmt.Type == "import_statement":
+			if im.Alias != "" && im.Module != "" {
+				alias[im.Alias] = im.Module
 			}
-		case "import_from_statement":
-			mod := n.Child("module_name")
-			if mod == nil || mod.Type != "dotted_name" {
-				return false // relative imports name nothing absolute
-			}
-			prefix := mod.Text(src)
-			for _, c := range n.Children {
-				if c.Field != "name" {
-					continue
-				}
-				switch c.Type {
-				case "dotted_name":
-					alias[c.Text(src)] = prefix + "." + c.Text(src)
-				case "aliased_import":
-					if name, as := c.Child("name"), c.Child("alias"); name != nil && as != nil {
-						alias[as.Text(src)] = prefix + "." + name.Text(src)
-					}
-				}
-			}
-			return false
+		case im.Level == 0 && im.Module != "" && im.Name != "":
+			alias[im.Bind] = im.Module + "." + im.Name
 		}
-		return true
-	})
+	}
 	calls := map[string]bool{}
 	root.Walk(func(n *syntax.Node) bool {
 		if n.Type == "call" {

@@ -27,40 +27,15 @@ func newImportTable() *importTable {
 //
 // As in the artifact, a name keeps the first module recorded for it.
 func (t *importTable) add(n *syntax.Node, src []byte) {
-	from := n.Type != "import_statement"
-	module := ""
-	switch n.Type {
-	case "future_import_statement":
-		module = "__future__"
-	case "import_from_statement":
-		if m := n.Child("module_name"); m != nil && m.Type == "dotted_name" {
-			module = dotted(m, src)
-		} else if m != nil { // relative_import: the dotted name after the dots, if any
-			for _, ch := range m.Children {
-				if ch.Type == "dotted_name" {
-					module = dotted(ch, src)
-				}
-			}
-		}
-		module, _, _ = strings.Cut(module, ".")
-	}
-	for _, ch := range n.Children {
-		if ch.Field != "name" {
+	for _, im := range syntax.PyImports(n, src) {
+		if im.Wildcard {
 			continue
 		}
-		var name, alias string
-		switch ch.Type {
-		case "dotted_name":
-			name = dotted(ch, src)
-		case "aliased_import":
-			if nm := ch.Child("name"); nm != nil {
-				name = dotted(nm, src)
-			}
-			if a := ch.Child("alias"); a != nil {
-				alias = a.Text(src)
-			}
-		default:
-			continue
+		from := im.Stmt.Type != "import_statement"
+		name, module := im.Module, ""
+		if from {
+			name = im.Name
+			module, _, _ = strings.Cut(im.Module, ".")
 		}
 		if name != "" && !t.has(name) {
 			t.names[name] = struct{}{}
@@ -68,12 +43,12 @@ func (t *importTable) add(n *syntax.Node, src []byte) {
 				t.module[name] = module
 			}
 		}
-		if alias != "" && !t.has(alias) {
-			t.names[alias] = struct{}{}
+		if im.Alias != "" && !t.has(im.Alias) {
+			t.names[im.Alias] = struct{}{}
 			if from {
-				t.module[alias] = module
+				t.module[im.Alias] = module
 			} else {
-				t.module[alias] = name
+				t.module[im.Alias] = name
 			}
 		}
 	}
@@ -82,20 +57,6 @@ func (t *importTable) add(n *syntax.Node, src []byte) {
 func (t *importTable) has(name string) bool {
 	_, ok := t.names[name]
 	return ok
-}
-
-// dotted returns the text of a dotted_name without white space.
-func dotted(n *syntax.Node, src []byte) string {
-	var b strings.Builder
-	for _, ch := range n.Children {
-		if ch.Type == "identifier" {
-			if b.Len() > 0 {
-				b.WriteByte('.')
-			}
-			b.Write(src[ch.Start:ch.End])
-		}
-	}
-	return b.String()
 }
 
 // callee is a call C5-C7 look at: the called name (for a.b.c(), the root

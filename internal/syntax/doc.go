@@ -2,7 +2,8 @@
 // it parses Python, Go and Java, lists the function definitions of a file,
 // extracts a function from a model's answer, splices a function into a
 // target file with the right indentation, applies byte-range edits,
-// analyses Python scopes and matches syntax trees.
+// reads Python import statements, analyses Python scopes and matches
+// syntax trees.
 //
 // It is the only package of the module that uses cgo (through
 // github.com/smacker/go-tree-sitter). Everything it returns is plain Go data:
@@ -60,6 +61,19 @@
 // their name. ctxbug and adapteval obfuscate with it, evolve's transforms
 // rename and move code with it. A test checks it against Python's
 // symtable module.
+//
+// # Python imports
+//
+// [PyImports] is the one reader of Python import statements: it lists
+// every imported name of a tree ([PyImport]: the statement, the module as
+// written with its relative level, the imported name, the alias, the name
+// bound in the scope, and whether it is a wildcard, a __future__ import
+// or nested in a def or class), in source order. Callers apply their own
+// policy to these values: [PyScopes] binds the names, evolve/measure
+// keeps the GeneBench artifact's quirks, versioned resolves aliases for
+// the API hit rate, adapteval and classeval pick the imports they need.
+// [Tree.Imports] and [Imports] give the text of top-level import
+// statements instead, for copying import lines.
 //
 // # AST matching
 //

@@ -576,27 +576,15 @@ func (w *pyWalker) comprehension(n *Node, sc *Scope) {
 	}
 }
 
-// imports binds the names an import statement binds: the alias, or the
-// first name of a dotted module path. A star import makes sc dynamic.
+// imports binds the names an import statement binds (see [PyImport.Bind]).
+// A star import makes sc dynamic.
 func (w *pyWalker) imports(n *Node, sc *Scope) {
-	for _, c := range n.Children {
-		if c.Type == "wildcard_import" {
+	for _, im := range PyImports(n, w.s.src) {
+		if im.Wildcard {
 			sc.Dynamic = true
 		}
-		if c.Field != "name" {
-			continue
-		}
-		var id *Node
-		switch c.Type {
-		case "aliased_import":
-			id = c.Child("alias")
-		case "dotted_name":
-			if len(c.Children) > 0 {
-				id = c.Children[0]
-			}
-		}
-		if id != nil && id.Type == "identifier" {
-			w.bind(id, sc).Imported = true
+		if im.BindNode != nil {
+			w.bind(im.BindNode, sc).Imported = true
 		}
 	}
 }

@@ -264,106 +264,52 @@ func (f *pyFile) variableFromFile(name string) string {
 
 // importsFromFile is DataUtil.extract_imports_from_file: the module-level
 // imports of the module pkg ("import pkg", "import pkg as p", "from pkg
-// import x"; not "import pkg.sub"), each as ast.unparse writes it.
+// import x", "from .pkg import x"; not "import pkg.sub"), each as
+// ast.unparse writes it: an import statement once per item that imports
+// pkg, a from-import once.
 func (f *pyFile) importsFromFile(pkg string) []string {
+	if pkg == "" {
+		return nil
+	}
 	var out []string
 	f.moduleLevel(func(n *syntax.Node) {
 		switch n.Type {
-		case "import_statement":
-			for _, c := range n.Children {
-				if c.Field != "name" {
-					continue
-				}
-				if f.dotted(importedName(c)) == pkg {
-					out = append(out, f.unparseImport(n))
-				}
+		case "import_statement", "import_from_statement", "future_import_statement":
+		default:
+			return
+		}
+		ims := syntax.PyImports(n, f.src)
+		for _, im := range ims {
+			if im.Module != pkg {
+				continue
 			}
-		case "import_from_statement":
-			if m := n.Child("module_name"); m != nil {
-				mod := m
-				if m.Type == "relative_import" {
-					mod = nil
-					for _, c := range m.Children {
-						if c.Type == "dotted_name" {
-							mod = c
-						}
-					}
-				}
-				if mod != nil && f.dotted(mod) == pkg {
-					out = append(out, f.unparseImport(n))
-				}
-			}
-		case "future_import_statement":
-			if pkg == "__future__" {
-				out = append(out, f.unparseImport(n))
+			out = append(out, unparseImport(ims))
+			if n.Type != "import_statement" {
+				break
 			}
 		}
 	})
 	return out
 }
 
-// importedName returns the dotted name of an import's name child (plain or
-// aliased).
-func importedName(n *syntax.Node) *syntax.Node {
-	if n.Type == "aliased_import" {
-		return n.Child("name")
-	}
-	return n
-}
-
-// dotted returns a dotted name without white space.
-func (f *pyFile) dotted(n *syntax.Node) string {
-	if n == nil {
-		return ""
-	}
-	var parts []string
-	for _, c := range n.Children {
-		if c.Type == "identifier" {
-			parts = append(parts, f.text(c))
+// unparseImport writes the import statement of ims (the items of one
+// statement) as Python's ast.unparse does: one line, names separated by
+// ", ", no parentheses.
+func unparseImport(ims []syntax.PyImport) string {
+	names := make([]string, len(ims))
+	for i, im := range ims {
+		names[i] = im.Name
+		if im.Stmt.Type == "import_statement" {
+			names[i] = im.Module
+		}
+		if im.Alias != "" {
+			names[i] += " as " + im.Alias
 		}
 	}
-	if len(parts) == 0 {
-		return strings.TrimSpace(f.text(n))
+	if im := ims[0]; im.Stmt.Type != "import_statement" {
+		return "from " + strings.Repeat(".", im.Level) + im.Module + " import " + strings.Join(names, ", ")
 	}
-	return strings.Join(parts, ".")
-}
-
-// unparseImport writes an import statement as Python's ast.unparse does:
-// one line, names separated by ", ", no parentheses.
-func (f *pyFile) unparseImport(n *syntax.Node) string {
-	var names []string
-	for _, c := range n.Children {
-		switch {
-		case c.Field == "name" && c.Type == "aliased_import":
-			names = append(names, f.dotted(c.Child("name"))+" as "+f.text(c.Child("alias")))
-		case c.Field == "name":
-			names = append(names, f.dotted(c))
-		case c.Type == "wildcard_import":
-			names = append(names, "*")
-		}
-	}
-	switch n.Type {
-	case "import_statement":
-		return "import " + strings.Join(names, ", ")
-	case "future_import_statement":
-		return "from __future__ import " + strings.Join(names, ", ")
-	}
-	mod := ""
-	if m := n.Child("module_name"); m != nil {
-		if m.Type == "relative_import" {
-			for _, c := range m.Children {
-				switch c.Type {
-				case "import_prefix":
-					mod = strings.Repeat(".", strings.Count(f.text(c), "."))
-				case "dotted_name":
-					mod += f.dotted(c)
-				}
-			}
-		} else {
-			mod = f.dotted(m)
-		}
-	}
-	return "from " + mod + " import " + strings.Join(names, ", ")
+	return "import " + strings.Join(names, ", ")
 }
 
 // removeLeadingSpaces is DataUtil.remove_leading_spaces: cut from every

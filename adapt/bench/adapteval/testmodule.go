@@ -32,38 +32,25 @@ func analyzeTestModule(src, stem, class string) (*testModule, error) {
 	}
 	tm := &testModule{imports: map[string]bool{}, mentions: map[string]bool{}}
 	names := []string{stem, "ctx_" + stem}
-	first := func(n *syntax.Node) string {
-		head, _, _ := strings.Cut(f.dotted(n), ".")
-		return head
+	for _, im := range syntax.PyImports(f.root, f.src) {
+		if im.Future || im.Level > 0 {
+			continue
+		}
+		if m, _, _ := strings.Cut(im.Module, "."); slices.Contains(names, m) {
+			tm.imports[m] = true
+		}
 	}
 	f.root.Walk(func(n *syntax.Node) bool {
-		switch n.Type {
-		case "import_statement":
-			for _, c := range n.Children {
-				if c.Field == "name" {
-					if m := first(importedName(c)); slices.Contains(names, m) {
-						tm.imports[m] = true
-					}
-				}
-			}
-			return false
-		case "import_from_statement":
-			if m := n.Child("module_name"); m != nil && m.Type == "dotted_name" {
-				if h := first(m); slices.Contains(names, h) {
-					tm.imports[h] = true
-				}
-			}
-			return false
-		case "string":
-			s := f.text(n)
-			for _, name := range names {
-				if containsModule(s, name) {
-					tm.mentions[name] = true
-				}
-			}
-			return false
+		if n.Type != "string" {
+			return true
 		}
-		return true
+		s := f.text(n)
+		for _, name := range names {
+			if containsModule(s, name) {
+				tm.mentions[name] = true
+			}
+		}
+		return false
 	})
 	classes := map[string]*syntax.Node{}
 	for _, p := range f.defs("class_definition") {

@@ -58,46 +58,19 @@ func (c *Class) MethodSolution(name string) ([]byte, error) {
 // names are library usage (the CtxBugGen dependency rule).
 func (c *Class) ImportedNames() []string {
 	var out []string
-	add := func(n string) {
-		if n != "" && n != "*" && !slices.Contains(out, n) {
-			out = append(out, n)
-		}
-	}
 	for _, st := range c.Imports {
-		st = strings.TrimSpace(st)
-		switch {
-		case strings.HasPrefix(st, "import "):
-			for _, part := range strings.Split(strings.TrimPrefix(st, "import "), ",") {
-				add(boundName(part, true))
-			}
-		case strings.HasPrefix(st, "from "):
-			_, names, ok := strings.Cut(st, " import ")
-			if !ok {
-				continue
-			}
-			names = strings.Trim(strings.TrimSpace(names), "()")
-			for _, part := range strings.Split(names, ",") {
-				add(boundName(part, false))
+		src := []byte(strings.TrimSpace(st))
+		root, err := syntax.ParseNodes(syntax.Python, src)
+		if err != nil {
+			continue
+		}
+		for _, im := range syntax.PyImports(root, src) {
+			if im.Bind != "" && !slices.Contains(out, im.Bind) {
+				out = append(out, im.Bind)
 			}
 		}
 	}
 	return out
-}
-
-// boundName returns the name one imported item binds: its alias, or (for
-// "import a.b") the first component of a module path.
-func boundName(part string, module bool) string {
-	f := strings.Fields(part)
-	switch {
-	case len(f) == 3 && f[1] == "as":
-		return f[2]
-	case len(f) == 1 && module:
-		first, _, _ := strings.Cut(f[0], ".")
-		return first
-	case len(f) == 1:
-		return f[0]
-	}
-	return ""
 }
 
 // SkeletonWithout returns c's skeleton with the methods named in drop
