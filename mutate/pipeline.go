@@ -23,7 +23,7 @@ import (
 // combines.
 type Level uint8
 
-// The levels. L2 combines two operators, L3 three from at least two
+// The levels. L2 combines two distinct operators, L3 three from at least two
 // operators, L4 four or more from at least two (families are operators).
 const (
 	LevelInvalid Level = iota
@@ -541,10 +541,13 @@ func baseline(ctx context.Context, p Project, runs int, res *Result) error {
 	return nil
 }
 
-// drawCombo draws the picks of one combination of level lv: distinct
-// operators, the least used so far first (ties broken by rng), so that
-// operators stay balanced; L3 and L4 repeat operators (at other sites)
-// when fewer are available, keeping at least two distinct.
+// drawCombo draws the picks of one combination of level lv: one site of
+// each operator, the least used operators so far first (ties broken by
+// rng), so that operators stay balanced, each site disjoint from the
+// sites drawn before it. L2 combines two distinct operators; L3 and L4
+// repeat operators (at other sites) only when fewer distinct ones fit,
+// keeping at least two distinct (the digest's levels, families being
+// operators). It returns nil when no such combination fits.
 func drawCombo(lv Level, avail []*Operator, sites map[*Operator][]Site, usage map[string]int, rng *rand.Rand) []Pick {
 	n := int(lv)
 	if len(avail) < 2 {
@@ -553,12 +556,6 @@ func drawCombo(lv Level, avail []*Operator, sites map[*Operator][]Site, usage ma
 	order := slices.Clone(avail)
 	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 	slices.SortStableFunc(order, func(a, b *Operator) int { return usage[a.Name] - usage[b.Name] })
-	if lv == L2 || len(order) >= n {
-		order = order[:min(n, len(order))]
-		if lv == L2 {
-			order = order[:2]
-		}
-	}
 	var picks []Pick
 	var used []*syntax.Node
 	overlaps := func(n *syntax.Node) bool {
@@ -569,17 +566,37 @@ func drawCombo(lv Level, avail []*Operator, sites map[*Operator][]Site, usage ma
 		}
 		return false
 	}
-	for i := 0; len(picks) < n && i < 4*n; i++ {
-		op := order[i%len(order)]
+	// take picks a site of op disjoint from the picks so far, if any.
+	take := func(op *Operator) bool {
 		s := sites[op]
-		site := s[rng.IntN(len(s))]
-		if overlaps(site.node) {
-			continue
+		for _, k := range rng.Perm(len(s)) {
+			if !overlaps(s[k].node) {
+				used = append(used, s[k].node)
+				picks = append(picks, Pick{op, s[k]})
+				return true
+			}
 		}
-		used = append(used, site.node)
-		picks = append(picks, Pick{op, site})
+		return false
 	}
-	if len(picks) < n {
+	for _, op := range order {
+		if len(picks) == n {
+			break
+		}
+		take(op)
+	}
+	for more := lv > L2; more && len(picks) < n; {
+		more = false
+		for _, op := range order {
+			if len(picks) < n && take(op) {
+				more = true
+			}
+		}
+	}
+	distinct := map[*Operator]bool{}
+	for _, pk := range picks {
+		distinct[pk.Op] = true
+	}
+	if len(picks) < n || len(distinct) < 2 {
 		return nil
 	}
 	for _, pk := range picks {
