@@ -152,8 +152,9 @@
 //
 // [Inspect] decides for each injected mutation whether an output reversed
 // it: the smallest node of F spanning the change is aligned to the output
-// with internal/syntax's GumTree-style Match, and its text compared with
-// F's and F′'s: [Reversed], [Unchanged], [Altered] or [NodeMissing].
+// with internal/syntax's GumTree-style Match, and its tokens compared with
+// F's and F′'s (white space between tokens ignored, a literal's text kept
+// exactly): [Reversed], [Unchanged], [Altered] or [NodeMissing].
 // [Inspection.Classify] puts the test verdict beside it: restored, failed,
 // or [ClassAlternative], tests passing with some node not restored (an
 // alternative valid adaptation, for manual review).
