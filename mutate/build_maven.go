@@ -39,8 +39,8 @@ import (
 // Java counterpart of Go's -overlay: the tree is not copied per mutant).
 // Per-test coverage runs each test with Debian's JaCoCo agent
 // (libjacoco-java) and reads the execution data with JaCoCo's analyzer on
-// the host (a small program, jacoco_lines.java, compiled once per
-// process).
+// the host (a small program, jacoco_lines.java, compiled on first use
+// into a temporary directory that Close removes).
 //
 // Test dependencies other than JUnit 4 and 5 are not resolved: the class
 // path is MavenConfig.Classpath. Jobs share the project directory, so
@@ -51,6 +51,10 @@ type Maven struct {
 	cfg      MavenConfig
 	includes string // JaCoCo includes: the project's packages
 	mu       sync.Mutex
+	// tool is the JaCoCo reader, compiled on first use into a directory
+	// of its own that Close removes.
+	tool func() (string, error)
+	tdir string
 }
 
 // MavenConfig configures a Maven project. The zero value is ready to use.
@@ -170,7 +174,15 @@ func (m *Maven) Lang() Lang { return Java }
 func (m *Maven) Dir() string { return m.dir }
 
 // Close removes the private copy.
-func (m *Maven) Close() error { return os.RemoveAll(m.dir) }
+func (m *Maven) Close() error {
+	err := os.RemoveAll(m.dir)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.tdir != "" {
+		err = errors.Join(err, os.RemoveAll(m.tdir))
+	}
+	return err
+}
 
 // ReadFile reads a file of the project.
 func (m *Maven) ReadFile(p string) ([]byte, error) {
@@ -235,12 +247,22 @@ func (m *Maven) Tests(ctx context.Context) ([]string, error) {
 // Coverage runs one test with the JaCoCo agent and returns the lines it
 // covered.
 func (m *Maven) Coverage(ctx context.Context, test string) (Lines, error) {
-	tool, err := jacocoTool()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.tool == nil {
+		m.tool = sync.OnceValues(func() (string, error) {
+			dir, err := os.MkdirTemp("", "adaptbench-jacoco-")
+			if err != nil {
+				return "", fmt.Errorf("mutate: %w", err)
+			}
+			m.tdir = dir
+			return jacocoTool(dir)
+		})
+	}
+	tool, err := m.tool()
 	if err != nil {
 		return nil, err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	execFile := filepath.Join(m.dir, runDir, "jacoco.exec")
 	os.Remove(execFile)
 	defer os.Remove(execFile)
@@ -316,17 +338,13 @@ var jacocoJars = []string{"/usr/share/java/org.jacoco.core.jar", "/usr/share/jav
 //go:embed jacoco_lines.java
 var jacocoLinesSource string
 
-// jacocoTool compiles AdaptbenchJacocoLines once per process and returns
-// the class path that runs it.
-var jacocoTool = sync.OnceValues(func() (string, error) {
+// jacocoTool compiles AdaptbenchJacocoLines into dir and returns the
+// class path that runs it.
+func jacocoTool(dir string) (string, error) {
 	for _, j := range jacocoJars {
 		if _, err := os.Stat(j); err != nil {
 			return "", fmt.Errorf("mutate: per-test Java coverage needs Debian's libjacoco-java: %w", err)
 		}
-	}
-	dir, err := os.MkdirTemp("", "adaptbench-jacoco-")
-	if err != nil {
-		return "", err
 	}
 	src := filepath.Join(dir, "AdaptbenchJacocoLines.java")
 	if err := os.WriteFile(src, []byte(jacocoLinesSource), 0o644); err != nil {
@@ -337,7 +355,7 @@ var jacocoTool = sync.OnceValues(func() (string, error) {
 		return "", fmt.Errorf("mutate: compile the JaCoCo reader: %w\n%s", err, out)
 	}
 	return dir + ":" + cp, nil
-})
+}
 
 // Check recompiles the file at path with src in the sandbox (when path is
 // not "") and runs the tests through exec.JUnit.

@@ -101,12 +101,15 @@
 //     function whose name is unique in its file (the answer unit).
 //  3. Sampling: Options.Fragments fragments are drawn with the seed; per
 //     fragment, Options.SitesPerOp L1 mutants per operator, and per level
-//     L2 to L4 Options.PerLevel combinations of distinct operators
-//     (families are operators), the least used first so that operators
-//     stay balanced.
+//     L2 to L4 Options.PerLevel combinations (families are operators):
+//     L2 of two distinct operators, L3 and L4 of at least two, the least
+//     used first so that operators stay balanced.
 //  4. Checks, each discard with a typed [Reason]: no edit; overlapping
 //     picks; parse (tree-sitter ERROR or MISSING nodes); compile; no
-//     relevant test fails; harness failure. The compile step follows the
+//     relevant test fails; harness failure; and, for a combination, a
+//     constituent that does not parse or compile on its own (checked
+//     alone, or its L1 mutant's verdict reused: Candidate.Parts), so that
+//     no combination hides an invalid change behind another. The compile step follows the
 //     operator's [Policy]: [AllowUnresolved] (the default for RenameVar
 //     and DropReceiver, and for combinations holding one) keeps a mutant
 //     whose only compile errors are unresolved names on the lines it
@@ -152,8 +155,9 @@
 //
 // [Inspect] decides for each injected mutation whether an output reversed
 // it: the smallest node of F spanning the change is aligned to the output
-// with internal/syntax's GumTree-style Match, and its text compared with
-// F's and F′'s: [Reversed], [Unchanged], [Altered] or [NodeMissing].
+// with internal/syntax's GumTree-style Match, and its tokens compared with
+// F's and F′'s (white space between tokens ignored, a literal's text kept
+// exactly): [Reversed], [Unchanged], [Altered] or [NodeMissing].
 // [Inspection.Classify] puts the test verdict beside it: restored, failed,
 // or [ClassAlternative], tests passing with some node not restored (an
 // alternative valid adaptation, for manual review).

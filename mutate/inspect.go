@@ -2,6 +2,7 @@ package mutate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -98,8 +99,10 @@ func (in Inspection) Classify(passed bool) Class {
 // snippet answers, or adapt.Extract). Each change is located at its
 // recorded node: the smallest named node of F (the Reference) spanning
 // the change's range is aligned to the output with internal/syntax's
-// GumTree-style matcher, and the aligned node's text (white space
-// ignored) is compared with the node in F (Reversed) and in F′ (Unchanged).
+// GumTree-style matcher, and the aligned node's tokens (white space
+// between tokens ignored, each token's text, a string literal's included,
+// exact) are compared with the node's in F (Reversed) and in F′
+// (Unchanged).
 // A change that deleted code from F is Unchanged when nothing aligns with
 // the deleted node. A record is Reversed when all its changes are.
 func Inspect(t *adapt.Task, output string) (Inspection, error) {
@@ -193,8 +196,7 @@ func inspectChange(ch Change, ref, mut, out *parsed, toOut, mutToOut *syntax.Map
 	if fNode == nil || fNode == ref.root {
 		return NodeMissing
 	}
-	fText := norm(fNode.Text(ref.src))
-	if o := toOut.ToB(fNode); o != nil && norm(o.Text(out.src)) == fText {
+	if o := toOut.ToB(fNode); o != nil && sameTokens(o, out.src, fNode, ref.src) {
 		return Reversed
 	}
 	mNode := smallest(mut, mut.off+ch.Mut.Start, max(mut.off+ch.Mut.End, mut.off+ch.Mut.Start))
@@ -209,20 +211,40 @@ func inspectChange(ch Change, ref, mut, out *parsed, toOut, mutToOut *syntax.Map
 	switch {
 	case o == nil:
 		return NodeMissing
-	case norm(o.Text(out.src)) == norm(mNode.Text(mut.src)):
+	case sameTokens(o, out.src, mNode, mut.src):
 		return Unchanged
 	}
 	return Altered
 }
 
-// norm drops white space.
-func norm(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) {
-			return -1
+// sameTokens reports whether nodes a (in sa) and b (in sb) read as the
+// same token sequence: white space between tokens is ignored, the text of
+// each token (a string literal's included) is compared exactly.
+func sameTokens(a *syntax.Node, sa []byte, b *syntax.Node, sb []byte) bool {
+	return slices.Equal(tokens(a, sa, nil), tokens(b, sb, nil))
+}
+
+// tokens appends the tokens of n to out: its leaves in source order, a
+// literal (a node whose type ends in "literal", a string or a text block)
+// as one token with its exact text, and any text between children that
+// is not white space (a Go string's content, which is no node).
+func tokens(n *syntax.Node, src []byte, out []string) []string {
+	if len(n.Children) == 0 || strings.HasSuffix(n.Type, "literal") || n.Type == "string" || n.Type == "text_block" {
+		return append(out, string(src[n.Start:n.End]))
+	}
+	gap := func(s, e int) {
+		if t := strings.TrimSpace(string(src[s:e])); t != "" {
+			out = append(out, t)
 		}
-		return r
-	}, s)
+	}
+	at := n.Start
+	for _, c := range n.Children {
+		gap(at, max(at, c.Start))
+		out = tokens(c, src, out)
+		at = max(at, c.End)
+	}
+	gap(at, max(at, n.End))
+	return out
 }
 
 // trimSpace narrows [s, e) of src to exclude leading and trailing white

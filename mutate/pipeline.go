@@ -23,7 +23,7 @@ import (
 // combines.
 type Level uint8
 
-// The levels. L2 combines two operators, L3 three from at least two
+// The levels. L2 combines two distinct operators, L3 three from at least two
 // operators, L4 four or more from at least two (families are operators).
 const (
 	LevelInvalid Level = iota
@@ -80,16 +80,17 @@ type Reason uint8
 const (
 	// ReasonNone is the zero value: the mutant was not discarded (a valid
 	// one, or one not decided yet).
-	ReasonNone      Reason = iota
-	ReasonNoEdit           // the operators changed nothing
-	ReasonOverlap          // the picks' edits overlap (a combination only)
-	ReasonParse            // F′ has syntax errors (tree-sitter ERROR or MISSING nodes)
-	ReasonCompile          // the project does not compile with F′
-	ReasonNoFailure        // every relevant test still passes
-	ReasonInfra            // the build or test harness failed
+	ReasonNone        Reason = iota
+	ReasonNoEdit             // the operators changed nothing
+	ReasonOverlap            // the picks' edits overlap (a combination only)
+	ReasonParse              // F′ has syntax errors (tree-sitter ERROR or MISSING nodes)
+	ReasonCompile            // the project does not compile with F′
+	ReasonNoFailure          // every relevant test still passes
+	ReasonInfra              // the build or test harness failed
+	ReasonConstituent        // a constituent of a combination is not valid on its own
 )
 
-var reasonNames = [...]string{"none", "no_edit", "overlap_conflict", "parse_error", "compile_error", "no_test_failure", "build_infra_error"}
+var reasonNames = [...]string{"none", "no_edit", "overlap_conflict", "parse_error", "compile_error", "no_test_failure", "build_infra_error", "constituent_invalid"}
 
 func (r Reason) String() string {
 	if int(r) < len(reasonNames) {
@@ -174,6 +175,13 @@ type Candidate struct {
 	TimedOut   bool
 	Policy     Policy
 	Detail     string
+	// Parts are, for a combination (L2 to L4), its constituents each
+	// applied alone, in the order of Ops, with their own verdicts (an
+	// L1 candidate of the same change when there is one). A combination
+	// is discarded with ReasonConstituent when a part does not parse or
+	// compile on its own (or, under AllowUnresolved, is not kept); a
+	// part no test catches alone is allowed.
+	Parts []*Candidate
 }
 
 // Valid reports whether the candidate became a task.
@@ -264,7 +272,9 @@ func (g Gates) String() string {
 // sampled; each sampled fragment gets L1 mutants per operator and the
 // combinations of the other levels; each mutant must parse, compile (or
 // be kept by its operator's AllowUnresolved policy) and fail a relevant
-// test; the valid ones become tasks at every context level.
+// test, and each constituent of a combination must parse and compile
+// (or be kept) on its own (Candidate.Parts); the valid ones become tasks
+// at every context level.
 //
 // Per-mutant outcomes are in the Result; the error is for a project that
 // cannot be built or listed, or a harness failure of the baseline.
@@ -436,11 +446,66 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 		}
 	}
 
-	// Validation.
+	// The constituents of each combination, alone: an L1 candidate of
+	// the same change, or a new one checked with the L1 candidates.
+	solo := map[string]*Candidate{}
+	for _, cand := range res.Candidates {
+		if cand.Level == L1 && cand.Src != nil {
+			solo[changeKey(cand, cand.Records[0])] = cand
+		}
+	}
+	var first, combos []*Candidate
+	extra := map[*Candidate]bool{}
+	for _, cand := range res.Candidates {
+		if cand.Level == L1 {
+			first = append(first, cand)
+			continue
+		}
+		combos = append(combos, cand)
+		if cand.Reason != ReasonNone {
+			continue
+		}
+		for _, r := range cand.Records {
+			k := changeKey(cand, r)
+			part := solo[k]
+			if part == nil {
+				part = soloCandidate(cand, r, ops, c.Policy)
+				solo[k] = part
+				extra[part] = true
+				first = append(first, part)
+			}
+			cand.Parts = append(cand.Parts, part)
+		}
+	}
+
+	// Validation: the L1 candidates and constituents, then the
+	// combinations whose constituents are valid alone.
 	start := time.Now()
-	if res.BuildTime, res.TestTime, err = CheckCandidates(ctx, p, res.Candidates, &c); err != nil {
+	isTask := func(cand *Candidate) bool { return cand.Valid() && !extra[cand] }
+	progress := adapt.NewTracker(c.Progress, "validate", len(undecided(first))+len(undecided(combos)))
+	build, test, err := checkCandidates(ctx, p, first, &c, progress, isTask)
+	if err != nil {
 		return nil, err
 	}
+	for _, cand := range undecided(combos) {
+		for i, part := range cand.Parts {
+			switch {
+			case part.Reason == ReasonInfra:
+				cand.Reason, cand.Detail = ReasonInfra, fmt.Sprintf("constituent %d (%s) alone: %s", i+1, cand.Ops[i], part.Detail)
+			case part.Reason != ReasonNone && part.Reason != ReasonNoFailure:
+				cand.Reason, cand.Detail = ReasonConstituent, fmt.Sprintf("constituent %d (%s) alone: %s\n%s", i+1, cand.Ops[i], part.Reason, part.Detail)
+			default:
+				continue
+			}
+			progress.Done(false)
+			break
+		}
+	}
+	b2, t2, err := checkCandidates(ctx, p, combos, &c, progress, isTask)
+	if err != nil {
+		return nil, err
+	}
+	res.BuildTime, res.TestTime = build+b2, test+t2
 	res.Total = time.Since(start)
 
 	res.Funnel.Declare(StageSite, StageApplied, StageParsed, StageCompiled, StageUnresolved, StageDetected)
@@ -473,17 +538,28 @@ func CheckCandidates(ctx context.Context, p Project, cands []*Candidate, opts *O
 	if opts != nil {
 		o = *opts
 	}
-	var mu sync.Mutex
-	g := &errgroup.Group{}
-	g.SetLimit(cmpOr(o.Parallelism, exec.DefaultParallelism()))
+	progress := adapt.NewTracker(o.Progress, "validate", len(undecided(cands)))
+	return checkCandidates(ctx, p, cands, &o, progress, (*Candidate).Valid)
+}
+
+// undecided returns the candidates CheckCandidates checks.
+func undecided(cands []*Candidate) []*Candidate {
 	var todo []*Candidate
 	for _, cand := range cands {
 		if cand.Reason == ReasonNone && !cand.Unresolved && cand.Failing == nil {
 			todo = append(todo, cand)
 		}
 	}
-	progress := adapt.NewTracker(o.Progress, "validate", len(todo))
-	for _, cand := range todo {
+	return todo
+}
+
+// checkCandidates is CheckCandidates reporting to progress, counting as
+// passed the candidates isTask accepts.
+func checkCandidates(ctx context.Context, p Project, cands []*Candidate, o *Options, progress *adapt.Tracker, isTask func(*Candidate) bool) (build, test time.Duration, err error) {
+	var mu sync.Mutex
+	g := &errgroup.Group{}
+	g.SetLimit(cmpOr(o.Parallelism, exec.DefaultParallelism()))
+	for _, cand := range undecided(cands) {
 		g.Go(func() error {
 			out, err := p.Check(ctx, cand.File, cand.Src, cand.Tests)
 			if err != nil {
@@ -499,7 +575,7 @@ func CheckCandidates(ctx context.Context, p Project, cands []*Candidate, opts *O
 			test += out.TestTime
 			mu.Unlock()
 			judgeCandidate(cand, out, p.Lang())
-			progress.Done(cand.Valid())
+			progress.Done(isTask(cand))
 			return nil
 		})
 	}
@@ -541,10 +617,13 @@ func baseline(ctx context.Context, p Project, runs int, res *Result) error {
 	return nil
 }
 
-// drawCombo draws the picks of one combination of level lv: distinct
-// operators, the least used so far first (ties broken by rng), so that
-// operators stay balanced; L3 and L4 repeat operators (at other sites)
-// when fewer are available, keeping at least two distinct.
+// drawCombo draws the picks of one combination of level lv: one site of
+// each operator, the least used operators so far first (ties broken by
+// rng), so that operators stay balanced, each site disjoint from the
+// sites drawn before it. L2 combines two distinct operators; L3 and L4
+// repeat operators (at other sites) only when fewer distinct ones fit,
+// keeping at least two distinct (the digest's levels, families being
+// operators). It returns nil when no such combination fits.
 func drawCombo(lv Level, avail []*Operator, sites map[*Operator][]Site, usage map[string]int, rng *rand.Rand) []Pick {
 	n := int(lv)
 	if len(avail) < 2 {
@@ -553,12 +632,6 @@ func drawCombo(lv Level, avail []*Operator, sites map[*Operator][]Site, usage ma
 	order := slices.Clone(avail)
 	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 	slices.SortStableFunc(order, func(a, b *Operator) int { return usage[a.Name] - usage[b.Name] })
-	if lv == L2 || len(order) >= n {
-		order = order[:min(n, len(order))]
-		if lv == L2 {
-			order = order[:2]
-		}
-	}
 	var picks []Pick
 	var used []*syntax.Node
 	overlaps := func(n *syntax.Node) bool {
@@ -569,23 +642,80 @@ func drawCombo(lv Level, avail []*Operator, sites map[*Operator][]Site, usage ma
 		}
 		return false
 	}
-	for i := 0; len(picks) < n && i < 4*n; i++ {
-		op := order[i%len(order)]
+	// take picks a site of op disjoint from the picks so far, if any.
+	take := func(op *Operator) bool {
 		s := sites[op]
-		site := s[rng.IntN(len(s))]
-		if overlaps(site.node) {
-			continue
+		for _, k := range rng.Perm(len(s)) {
+			if !overlaps(s[k].node) {
+				used = append(used, s[k].node)
+				picks = append(picks, Pick{op, s[k]})
+				return true
+			}
 		}
-		used = append(used, site.node)
-		picks = append(picks, Pick{op, site})
+		return false
 	}
-	if len(picks) < n {
+	for _, op := range order {
+		if len(picks) == n {
+			break
+		}
+		take(op)
+	}
+	for more := lv > L2; more && len(picks) < n; {
+		more = false
+		for _, op := range order {
+			if len(picks) < n && take(op) {
+				more = true
+			}
+		}
+	}
+	distinct := map[*Operator]bool{}
+	for _, pk := range picks {
+		distinct[pk.Op] = true
+	}
+	if len(picks) < n || len(distinct) < 2 {
 		return nil
 	}
 	for _, pk := range picks {
 		usage[pk.Op.Name]++
 	}
 	return picks
+}
+
+// changeKey names a constituent's change: its file, operator and edits.
+func changeKey(c *Candidate, r Record) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\x00%s", c.File, r.Operator)
+	for _, ch := range r.Changes {
+		fmt.Fprintf(&b, "\x00%d:%d:%s", ch.Orig.Start, ch.Orig.End, ch.New)
+	}
+	return b.String()
+}
+
+// soloCandidate returns the L1 candidate of record r of combination c
+// alone: its changes applied to the fragment's file, parsed.
+func soloCandidate(c *Candidate, r Record, ops []*Operator, policy func(*Operator) Policy) *Candidate {
+	s := &Candidate{File: c.File, Frag: c.Frag, Level: L1, Ops: []string{r.Operator}, Seed: c.Seed, Tests: c.Tests, Policy: RequireCompile}
+	for _, op := range ops {
+		if op.Name == r.Operator && policy(op) == AllowUnresolved {
+			s.Policy = AllowUnresolved
+		}
+	}
+	var edits []Edit
+	for _, ch := range r.Changes {
+		edits = append(edits, Edit{ch.Orig.Start, ch.Orig.End, []byte(ch.New)})
+	}
+	src, changes, err := apply(c.Frag.Src, edits)
+	if err != nil {
+		s.Reason, s.Detail = ReasonOverlap, err.Error()
+		return s
+	}
+	rec := r
+	rec.Changes = changes
+	s.Records, s.Src = []Record{rec}, src
+	if t, err := syntax.Parse(syntax.Lang(c.Frag.Lang), src); err != nil || t.HasErrors() {
+		s.Reason = ReasonParse
+	}
+	return s
 }
 
 var (
@@ -675,7 +805,7 @@ func countCandidate(f *adapt.Funnel, c *Candidate) {
 	switch {
 	case c.Unresolved:
 		f.Add(k, StageUnresolved, 1)
-	case c.Reason == ReasonCompile || c.Reason == ReasonInfra:
+	case c.Reason == ReasonCompile || c.Reason == ReasonInfra || c.Reason == ReasonConstituent:
 		return
 	default:
 		f.Add(k, StageCompiled, 1)

@@ -119,7 +119,8 @@ func newTask(p Project, c *Candidate, cl ContextLevel, source string) (adapt.Tas
 	delta := len(c.Src) - len(c.Frag.Src)
 	code := string(c.Src[fn.Start : fn.End+delta])
 	ref := string(c.Frag.Src[fn.Start:fn.End])
-	sStart, sEnd := c.Frag.Start-fn.Start, c.Frag.End+delta-fn.Start
+	snip := snippetRange(c)
+	sStart, sEnd := snip.Start-fn.Start, snip.End-fn.Start
 	rStart, rEnd := c.Frag.Start-fn.Start, c.Frag.End-fn.Start
 
 	recs := make([]Record, len(c.Records))
@@ -181,6 +182,52 @@ func newTask(p Project, c *Candidate, cl ContextLevel, source string) (adapt.Tas
 	}
 	return t, nil
 }
+
+// snippetRange returns F′'s range in c.Src: the fragment's range mapped
+// through the candidate's changes. A change that reaches across the
+// fragment's start or end (RemoveGuard deletes a first or last statement
+// with its indentation and line break) moves that end to the change's
+// text in F′, past the white space there, so that F′ starts at its first
+// statement and ends at its last.
+func snippetRange(c *Candidate) Range {
+	f := c.Frag
+	start, end := -1, -1
+	dStart, dEnd := 0, 0
+	for _, r := range c.Records {
+		for _, ch := range r.Changes {
+			d := len(ch.New) - (ch.Orig.End - ch.Orig.Start)
+			switch {
+			case ch.Orig.Start < f.Start && ch.Orig.End > f.Start:
+				start = ch.Mut.Start
+			case ch.Orig.Start < f.Start:
+				dStart += d
+			}
+			switch {
+			case ch.Orig.Start < f.End && ch.Orig.End > f.End:
+				end = ch.Mut.End
+			case ch.Orig.Start <= f.End:
+				dEnd += d
+			}
+		}
+	}
+	if end < 0 {
+		end = f.End + dEnd
+	} else {
+		for end > 0 && isBlank(c.Src[end-1]) {
+			end--
+		}
+	}
+	if start < 0 {
+		start = f.Start + dStart
+	} else {
+		for start < end && isBlank(c.Src[start]) {
+			start++
+		}
+	}
+	return Range{start, max(start, end)}
+}
+
+func isBlank(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
 
 func prefix(source string) string {
 	if source == "" {

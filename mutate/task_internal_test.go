@@ -128,3 +128,57 @@ func TestDetailOfErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSnippetAfterFirstGuard checks F′'s range when RemoveGuard deletes
+// the fragment's first statement (from its line start, before the
+// fragment): the Detail's snippet starts at F′'s first statement and ends
+// at its last, and the prompt shows no stray indent.
+func TestSnippetAfterFirstGuard(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, first, last string
+	}{
+		{"go/blank-line", "package p\n\nfunc Pos(s string) int {\n\tif s == \"\" {\n\t\treturn -1\n\t}\n\n\tpos := len(s) + len(s)\n\tpos--\n\treturn pos\n}\n", "pos := len(s) + len(s)", "return pos"},
+		{"go/last", "package p\n\nfunc Pos(s string) int {\n\tpos := len(s)\n\tpos--\n\tif pos < 0 {\n\t\treturn 0\n\t}\n}\n", "pos := len(s)", "pos--"},
+		{"java/blank-line", "class A {\n    int pos(String s) {\n        if (s == null) return -1;\n\n        int pos = s.length();\n        pos--;\n        return pos;\n    }\n}\n", "int pos = s.length();", "return pos;"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lang := Go
+			if strings.HasPrefix(tc.name, "java") {
+				lang = Java
+			}
+			frags, err := Fragments(lang, []byte(tc.src))
+			if err != nil || len(frags) == 0 {
+				t.Fatalf("fragments: %v %v", frags, err)
+			}
+			f := &frags[0]
+			sites := RemoveGuard.Sites(f)
+			if len(sites) != 1 {
+				t.Fatalf("%d removeguard sites, want 1", len(sites))
+			}
+			m, err := Mutate(RemoveGuard, sites[0], rand.New(rand.NewPCG(1, 1)))
+			if err != nil || m.Status != StatusOK {
+				t.Fatalf("mutate: %v %v", m.Status, err)
+			}
+			c := &Candidate{File: "a", Frag: f, Level: L1, Ops: []string{"removeguard"}, Seed: 1,
+				Records: []Record{m.Record}, Src: m.Src, Tests: []string{"T"}, Policy: RequireCompile}
+			task, err := newTask(taskProject{}, c, C1, "x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			snip, err := Snippet(&task)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(snip, tc.first) || !strings.HasSuffix(snip, tc.last) {
+				t.Errorf("snippet %q, want it from %q to %q", snip, tc.first, tc.last)
+			}
+			msgs, err := Prompt.Render(&task)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(msgs[0].Content, "```go\n"+tc.first) && !strings.Contains(msgs[0].Content, "```java\n"+tc.first) {
+				t.Errorf("prompt does not show the snippet's first line unindented:\n%s", msgs[0].Content)
+			}
+		})
+	}
+}

@@ -17,13 +17,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/openai"
@@ -32,22 +35,36 @@ import (
 )
 
 func main() {
-	dir := flag.String("dir", "", "root of a Go module whose root package has tests, or of a Maven project (pom.xml)")
-	out := flag.String("out", "mutate-tasks.jsonl", "where to write the tasks")
-	seed := flag.Uint64("seed", 1, "seed of every random choice")
-	frags := flag.Int("fragments", 10, "fragments to sample (0: all)")
-	levels := flag.Int("levels", 2, "generate levels L1 to L<levels> (1-4)")
-	evaluate := flag.Bool("evaluate", false, "evaluate the tasks with -model")
-	model := flag.String("model", "reference", "reference, identity or openai")
-	flag.Parse()
-	if *dir == "" {
-		flag.Usage()
-		os.Exit(2)
+	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(2)
+		}
+		log.Fatal(err)
 	}
-	ctx := context.Background()
+}
+
+// run is the command; it returns the first error, after closing the
+// sandbox and the project (log.Fatal would skip that and leave their
+// temporary directories behind).
+func run(ctx context.Context, args []string, stdout io.Writer) error {
+	fl := flag.NewFlagSet("mutate", flag.ContinueOnError)
+	dir := fl.String("dir", "", "root of a Go module whose root package has tests, or of a Maven project (pom.xml)")
+	out := fl.String("out", "mutate-tasks.jsonl", "where to write the tasks")
+	seed := fl.Uint64("seed", 1, "seed of every random choice")
+	frags := fl.Int("fragments", 10, "fragments to sample (0: all)")
+	levels := fl.Int("levels", 2, "generate levels L1 to L<levels> (1-4)")
+	evaluate := fl.Bool("evaluate", false, "evaluate the tasks with -model")
+	model := fl.String("model", "reference", "reference, identity or openai")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	if *dir == "" {
+		fl.Usage()
+		return flag.ErrHelp
+	}
 	sb, err := exec.NewSandbox(nil)
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
 	defer sb.Close()
 	var proj mutate.Project
@@ -57,7 +74,7 @@ func main() {
 		proj, err = mutate.OpenGoModule(*dir, sb, nil)
 	}
 	if err != nil {
-		log.Fatal(err) // a directory with neither pom.xml nor go.mod says so here
+		return err // a directory with neither pom.xml nor go.mod says so here
 	}
 	defer proj.Close()
 
@@ -67,21 +84,33 @@ func main() {
 	}
 	res, err := mutate.Generate(ctx, proj, cfg)
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
-	fmt.Printf("%d tests (%d stable, flaky %v); %d fragments, %d covered, %d sampled\n\n",
+	fmt.Fprintf(stdout, "%d tests (%d stable, flaky %v); %d fragments, %d covered, %d sampled\n\n",
 		len(res.Tests), len(res.Stable), res.Flaky, res.Fragments, res.Covered, res.Sampled)
-	if err := res.Funnel.WriteTable(os.Stdout); err != nil {
-		log.Fatal(err)
+	if err := res.Funnel.WriteTable(stdout); err != nil {
+		return err
 	}
-	fmt.Printf("\n%s\n", res.Gates())
+	fmt.Fprintf(stdout, "\n%s\n", res.Gates())
+	checked := 0
+	for _, c := range res.Candidates {
+		if c.Reason != mutate.ReasonNoEdit && c.Reason != mutate.ReasonOverlap && c.Reason != mutate.ReasonParse && c.Reason != mutate.ReasonConstituent {
+			checked++
+		}
+	}
+	rate := 0.0
+	if res.Total > 0 {
+		rate = float64(checked) / res.Total.Seconds()
+	}
+	fmt.Fprintf(stdout, "validated %d mutants in %v wall time (%.2f mutants/s; build %v, tests %v)\n",
+		checked, res.Total.Round(time.Millisecond), rate, res.BuildTime.Round(time.Millisecond), res.TestTime.Round(time.Millisecond))
 	tasks := res.Tasks
 	if err := adapt.SaveFile(*out, tasks); err != nil {
-		log.Fatal(err)
+		return err
 	}
-	fmt.Printf("wrote %d tasks to %s\n", len(tasks), *out)
+	fmt.Fprintf(stdout, "wrote %d tasks to %s\n", len(tasks), *out)
 	if !*evaluate {
-		return
+		return nil
 	}
 
 	var m adapt.Model
@@ -92,19 +121,19 @@ func main() {
 		m = adapt.Identity
 	case "openai":
 		if os.Getenv("OPENAI_BASE_URL") == "" {
-			log.Fatal("-model openai needs OPENAI_BASE_URL")
+			return errors.New("-model openai needs OPENAI_BASE_URL")
 		}
 		c, err := openai.FromEnv(os.Getenv("OPENAI_MODEL"))
 		if err != nil {
-			log.Fatal(err)
+			return err
 		}
 		m = c
 	default:
-		log.Fatalf("unknown model %q", *model)
+		return fmt.Errorf("unknown model %q", *model)
 	}
 	rep, err := adapt.Evaluate(ctx, tasks, m, &adapt.Options{Template: mutate.Prompt, Runner: sb, Answer: mutate.Answer})
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
 	// Per operator: samples, passed, and the inspection classes.
 	type row struct{ n, passed, restored, alternative, reversed, mutations int }
@@ -121,7 +150,7 @@ func main() {
 			if s.Code != "" {
 				// The function that was tested, the snippet spliced in.
 				if in, err = mutate.Inspect(t, strings.TrimRight(s.Code, "\n")); err != nil {
-					log.Fatal(err)
+					return err
 				}
 			}
 			k := t.Labels[mutate.LabelOperators]
@@ -149,13 +178,14 @@ func main() {
 	}
 	slices.Sort(keys)
 	if p1, ok := rep.Score(1); ok {
-		fmt.Printf("\nmodel %s: pass@1 %.3f over %d of %d valid tasks\n", m.Name(), p1, rep.PassAtK[0].Tasks, rep.Valid)
+		fmt.Fprintf(stdout, "\nmodel %s: pass@1 %.3f over %d of %d valid tasks\n", m.Name(), p1, rep.PassAtK[0].Tasks, rep.Valid)
 	} else {
-		fmt.Printf("\nmodel %s: no pass@1 (%d valid tasks, %d unscored)\n", m.Name(), rep.Valid, len(rep.Unscored))
+		fmt.Fprintf(stdout, "\nmodel %s: no pass@1 (%d valid tasks, %d unscored)\n", m.Name(), rep.Valid, len(rep.Unscored))
 	}
-	fmt.Printf("%-40s %7s %7s %9s %12s %9s\n", "operators", "samples", "passed", "restored", "alternative", "reversed")
+	fmt.Fprintf(stdout, "%-40s %7s %7s %9s %12s %9s\n", "operators", "samples", "passed", "restored", "alternative", "reversed")
 	for _, k := range keys {
 		r := rows[k]
-		fmt.Printf("%-40s %7d %7d %9d %12d %5d/%-3d\n", k, r.n, r.passed, r.restored, r.alternative, r.reversed, r.mutations)
+		fmt.Fprintf(stdout, "%-40s %7d %7d %9d %12d %5d/%-3d\n", k, r.n, r.passed, r.restored, r.alternative, r.reversed, r.mutations)
 	}
+	return nil
 }
