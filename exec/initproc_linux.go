@@ -94,6 +94,22 @@ func init() {
 	}
 }
 
+// reserveHeap grows the heap by more than what the init allocates after
+// setting the rlimits (ForkExec copies the arguments and the environment;
+// the report is small), then frees it: later allocations reuse those
+// pages and need no new mapping.
+func reserveHeap(args int, env []string) {
+	n := 8 << 20
+	for _, e := range env {
+		n += 2 * (len(e) + 16)
+	}
+	n += 64 * args
+	b := make([]byte, n)
+	runtime.KeepAlive(b)
+	b = nil
+	runtime.GC()
+}
+
 func sandboxInit() int {
 	status := os.NewFile(initStatusFD, "status")
 	report := func(st initStatus) int {
@@ -160,11 +176,6 @@ func sandboxInit() int {
 	if err != nil {
 		return report(initStatus{NotFound: true, Err: err.Error()})
 	}
-	for _, rl := range cfg.Rlimits {
-		if err := unix.Setrlimit(rl.Resource, &unix.Rlimit{Cur: rl.Soft, Max: rl.Hard}); err != nil {
-			return fail("rlimit", fmt.Errorf("resource %d: %w", rl.Resource, err))
-		}
-	}
 	if cfg.DropCaps {
 		if err := dropCapabilities(); err != nil {
 			return fail("capabilities", err)
@@ -183,6 +194,21 @@ func sandboxInit() int {
 	}
 	if cfg.SetUser {
 		attr.Sys.Credential = &syscall.Credential{Uid: uint32(cfg.UID), Gid: uint32(cfg.GID), Groups: []uint32{}}
+	}
+	// The rlimits go last. This process is a Go program whose address
+	// space (over a GiB of reservations) is already larger than a job's
+	// RLIMIT_AS: once that is set, any new mapping fails and the runtime
+	// dies ("out of memory"). So everything that allocates much (the
+	// seccomp filter, the capability state) is done before, and the heap
+	// the rest needs (ForkExec's copies of the command and environment,
+	// the report) is grown now and freed, to be reused without mapping.
+	// Lowering a limit needs no capability, and the seccomp filter allows
+	// setrlimit.
+	reserveHeap(len(cfg.Args), cfg.Env)
+	for _, rl := range cfg.Rlimits {
+		if err := unix.Setrlimit(rl.Resource, &unix.Rlimit{Cur: rl.Soft, Max: rl.Hard}); err != nil {
+			return fail("rlimit", fmt.Errorf("resource %d: %w", rl.Resource, err))
+		}
 	}
 	pid, err := syscall.ForkExec(path, cfg.Args, attr)
 	if err != nil {
