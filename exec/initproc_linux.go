@@ -99,7 +99,7 @@ func init() {
 // the report is small), then frees it: later allocations reuse those
 // pages and need no new mapping.
 func reserveHeap(args int, env []string) {
-	n := 8 << 20
+	n := 1 << 20
 	for _, e := range env {
 		n += 2 * (len(e) + 16)
 	}
@@ -204,7 +204,13 @@ func sandboxInit() int {
 	// the report) is grown now and freed, to be reused without mapping.
 	// Lowering a limit needs no capability, and the seccomp filter allows
 	// setrlimit.
-	reserveHeap(len(cfg.Args), cfg.Env)
+	for _, rl := range cfg.Rlimits {
+		if rl.Resource == unix.RLIMIT_AS {
+			// Only an address-space limit (no memory cgroup) needs it.
+			reserveHeap(len(cfg.Args), cfg.Env)
+			break
+		}
+	}
 	for _, rl := range cfg.Rlimits {
 		if err := unix.Setrlimit(rl.Resource, &unix.Rlimit{Cur: rl.Soft, Max: rl.Hard}); err != nil {
 			return fail("rlimit", fmt.Errorf("resource %d: %w", rl.Resource, err))
