@@ -777,11 +777,10 @@ func (e *evaluation) state(t *Task, s int) sampleState {
 // checkCompletion takes the answer out of a completion with the Answer
 // option (or Extract) and checks it.
 func (e *evaluation) checkCompletion(ctx context.Context, t *Task, c Completion) (SampleResult, error) {
-	f := e.o.Answer
-	if f == nil {
-		f = func(t *Task, c Completion) (Answer, error) { return Extract(t, c.Text) }
+	if e.o.Answer == nil {
+		return e.chk.CheckCompletion(ctx, t, c.Text)
 	}
-	a, panicked, err := answerOf(f, t, c)
+	a, panicked, err := answerOf(e.o.Answer, t, c)
 	if panicked {
 		// The caller's code failed, not the model: never a score.
 		return SampleResult{Outcome: OutcomeInfraError, Detail: err.Error()}, err

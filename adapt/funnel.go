@@ -6,8 +6,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"sync"
-	"time"
 )
 
 // Funnel counts, for each group of a generator's candidates (an operator,
@@ -134,45 +132,4 @@ func (f *Funnel) UnmarshalJSON(b []byte) error {
 		}
 	}
 	return nil
-}
-
-// Tracker reports the progress of a loop over a known number of items to
-// a Progress callback: the one progress type of every long call in this
-// module (Evaluate, the generators). Each Done call reports once, from
-// one goroutine at a time. A Tracker with a nil callback does nothing.
-// It is safe for concurrent use.
-type Tracker struct {
-	f     func(Progress)
-	phase string
-	start time.Time
-
-	mu           sync.Mutex
-	done, passed int
-	total        int
-}
-
-// NewTracker returns a Tracker of total items in phase, reporting to f.
-func NewTracker(f func(Progress), phase string, total int) *Tracker {
-	return &Tracker{f: f, phase: phase, total: total, start: time.Now()}
-}
-
-// Done counts one finished item, passed or not, and reports.
-func (t *Tracker) Done(passed bool) {
-	if t == nil || t.f == nil {
-		return
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.done++
-	if passed {
-		t.passed++
-	}
-	p := Progress{Phase: t.phase, Done: t.done, Total: t.total, Passed: t.passed, Elapsed: time.Since(t.start)}
-	if p.Elapsed > 0 {
-		p.Rate = float64(t.done) / p.Elapsed.Seconds()
-	}
-	if p.Rate > 0 {
-		p.ETA = time.Duration(float64(t.total-t.done) / p.Rate * float64(time.Second))
-	}
-	t.f(p)
 }
