@@ -260,9 +260,10 @@ func TestDetailCompacted(t *testing.T) {
 				"spans": [ [1, 2] ],
 				"text": "a < b"
 			}}}`)},
-		"t/code.py":      {Data: []byte("x = 1\n")},
-		"t/reference.py": {Data: []byte("x = 2\n")},
-		"t/files/m.py":   {Data: []byte("x = 2\n")},
+		"t/code.py":         {Data: []byte("x = 1\n")},
+		"t/reference.py":    {Data: []byte("x = 2\n")},
+		"t/files/m.py":      {Data: []byte("x = 2\n")},
+		"t/files/test_m.py": {Data: []byte("import unittest\n")},
 	}, ".")
 	require.NoError(t, err)
 	assert.Equal(t, `{"spans":[[1,2]],"text":"a < b"}`, string(tasks[0].Provenance.Detail))
@@ -312,6 +313,7 @@ func pyTasksForFuzz() adapt.Task {
 	return adapt.Task{
 		ID: "f", Language: adapt.Python, Code: "x = 1\n", Reference: "x = 2\n",
 		Target: adapt.Target{Path: "m.py", Content: "x = 2\n"},
+		Files:  []adapt.File{{Path: "test_m.py", Content: "import unittest\n"}},
 		Tests:  []adapt.Test{{Name: "test_m.T.test_f"}},
 	}
 }

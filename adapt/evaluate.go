@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -26,6 +27,8 @@ type Options struct {
 	// Runner runs the tests. nil means a ForkServer over a Sandbox that
 	// Evaluate makes and closes: Python tests run in a warmed, sandboxed
 	// interpreter that forks per check, everything else in the Sandbox.
+	// Its servers import exec.DefaultPreload and the modules the tasks'
+	// code imports ([Preload]) once, before the first check.
 	// Pass an *exec.Sandbox to start a fresh interpreter for every check.
 	Runner exec.Runner
 	// Limits bounds every test run; zero fields take exec's defaults.
@@ -271,13 +274,13 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		e.jnl = jnl
 	}
 	runner := o.Runner
-	if !draw {
-		r, closeRunner, err := exec.DefaultRunner(runner)
+	if !draw && runner == nil {
+		fs, err := exec.NewPythonRunner(&exec.ForkServerConfig{Preload: append(slices.Clone(exec.DefaultPreload), preload(selected)...)})
 		if err != nil {
 			return nil, err
 		}
-		defer closeRunner()
-		runner = r
+		defer fs.Close()
+		runner = fs
 	}
 	e.chk = &Checker{Runner: runner, Limits: o.Limits, Environments: o.Environments}
 	if err := e.run(ctx, selected); err != nil {

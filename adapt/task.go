@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
 // SchemaVersion is the version of the native task format (JSON Lines, one
@@ -132,8 +134,12 @@ func (s Step) Category() string {
 
 // Test is one test case of a task.
 type Test struct {
-	// Name is the name the framework reports, such as
-	// "test_utils.TestParse.test_empty" (unittest) or "TestParse/empty" (go).
+	// Name is the name the framework reports and selects by:
+	// "test_utils.TestParse.test_empty" (unittest: module.Class.method),
+	// "tests/test_utils.py::test_empty" (pytest: file::test) or
+	// "TestParse" (go: a top-level test, example or fuzz target, run with
+	// all its subtests; a subtest such as "TestParse/empty" cannot be
+	// selected alone, and Validate rejects it).
 	Name string `json:"name"`
 	// File is the workspace file that holds the test, if known; it must be
 	// one of the task's files.
@@ -320,6 +326,9 @@ func (t *Task) Validate() error {
 		if tc.Name == "" {
 			return bad("a test has no name")
 		}
+		if err := checkTestName(t.FrameworkOrDefault(), tc.Name, paths); err != nil {
+			return bad("test %q: %v", tc.Name, err)
+		}
 		if seen[tc.Name] {
 			return bad("test %q appears twice", tc.Name)
 		}
@@ -332,6 +341,64 @@ func (t *Task) Validate() error {
 				return bad("test %q references unknown step %q", tc.Name, s)
 			}
 		}
+	}
+	if t.Target.Function != "" {
+		if err := checkTargetFunction(t); err != nil {
+			return bad("target %s: %v", t.Target.Path, err)
+		}
+	}
+	return nil
+}
+
+// checkTestName checks that a test name is one the framework's driver can
+// select, and that the file it names (a Python test module) is one of the
+// task's files, paths: a mistake there would otherwise load and only show
+// at run time, as an invalid task.
+func checkTestName(framework, name string, paths map[string]bool) error {
+	switch framework {
+	case FrameworkGo:
+		if strings.Contains(name, "/") {
+			top, _, _ := strings.Cut(name, "/")
+			return fmt.Errorf("a Go subtest cannot be selected alone; name its top-level test %q, which runs it", top)
+		}
+	case FrameworkPytest:
+		file, _, ok := strings.Cut(name, "::")
+		if !ok || !strings.HasSuffix(file, ".py") {
+			return errors.New(`want a pytest node id "file.py::test"`)
+		}
+		if !paths[file] {
+			return fmt.Errorf("its file %q is not one of the task's files", file)
+		}
+	case FrameworkUnittest:
+		parts := strings.Split(name, ".")
+		if len(parts) < 2 || slices.Contains(parts, "") {
+			return errors.New(`want a unittest id "module.Class.method"`)
+		}
+		// The module is a prefix of the dotted name; the rest names the
+		// class and the method.
+		for k := len(parts) - 1; k >= 1; k-- {
+			mod := strings.Join(parts[:k], "/")
+			if paths[mod+".py"] || paths[mod+"/__init__.py"] {
+				return nil
+			}
+		}
+		return fmt.Errorf("no file of the task is its module (%s.py or a package above it)", strings.Join(parts[:len(parts)-1], "/"))
+	}
+	return nil
+}
+
+// checkTargetFunction checks that the target file defines the function an
+// answer replaces, where the language's parser is known.
+func checkTargetFunction(t *Task) error {
+	lang, err := syntax.LangByName(t.Language)
+	if err != nil {
+		return nil // Validate has checked the language; no parser, no check
+	}
+	if _, err := syntax.FindFunction(lang, []byte(t.Target.Content), t.Target.Function); err != nil {
+		if errors.Is(err, syntax.ErrNotFound) {
+			return fmt.Errorf("does not define the function %q that answers replace", t.Target.Function)
+		}
+		return err
 	}
 	return nil
 }
