@@ -47,7 +47,7 @@ type Peak struct {
 	Within int `json:"within"`
 	// Value is Within / len(samples): F(α·l), the empirical distribution
 	// function of the distances at α·l.
-	Value float64 `json:"value"`
+	Value float64 `json:"peak"`
 }
 
 // alphaTolerance is the relative slack of the comparison d ≤ α·l: α is
