@@ -2,9 +2,12 @@
 // public repository, in one of the paper's prompt settings, and prints the
 // paper's tables: task-level pass@1-t and pass@k-t (Table IV),
 // adaptation-level pass@1-a by category and type (Table V) and the error
-// distribution (Table VI). With -leakage it also runs the paper's leakage
-// probe: the same tasks with their snippets' parameters and locals renamed,
-// and the change in the scores (Table IX).
+// distribution (Table VI). With two samples or more per task it prints the
+// Leak Ratio of Table IX: the share of tasks whose samples CDD finds
+// peaked around the ground truth (the tasks measured, α and ξ stated).
+// With -leakage it also runs the paper's leakage probe: the same tasks
+// with their snippets' parameters and locals renamed, and the change in
+// the scores (Table IX).
 //
 //	git clone https://github.com/ztwater/AdaptEval
 //	go run ./examples/adapteval -repo AdaptEval -model reference -n 1
@@ -112,6 +115,11 @@ func main() {
 	if err := save(*out, name, rep, scores); err != nil {
 		log.Fatal(err)
 	}
+	if *n >= 2 {
+		if err := leakRatio(rep, tasks, filepath.Join(*out, name+"_cdd.json")); err != nil {
+			log.Fatal(err)
+		}
+	}
 
 	if *leakage {
 		variants, probe := adapteval.ObfuscatedTasks(tasks)
@@ -140,6 +148,28 @@ func main() {
 		}
 	}
 	fmt.Fprintf(os.Stderr, "reports in %s\n", *out)
+}
+
+// leakRatio prints the Leak Ratio of Table IX (CDD over the run's samples,
+// against the ground truth) with CDD's default parameters and with those
+// its authors used on ChatGPT, as the paper does not say which it used,
+// and writes both results to path.
+func leakRatio(rep *adapt.Report, tasks []adapt.Task, path string) error {
+	var all []*adapteval.CDDReport
+	fmt.Println()
+	for _, p := range []adapteval.CDDParams{adapteval.CDDPaper, adapteval.CDDRealWorld} {
+		r, err := adapteval.CDD(rep, tasks, adapteval.CDDOptions{Params: p})
+		if err != nil {
+			return err
+		}
+		fmt.Println(r)
+		all = append(all, r)
+	}
+	return writeFile(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(all)
+	})
 }
 
 // run evaluates the tasks with the paper's protocol, journaled.

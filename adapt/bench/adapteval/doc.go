@@ -138,6 +138,28 @@
 // [Delta] (pass@1-t and pass@1-a, obfuscated − original, with a paired
 // bootstrap interval).
 //
+// The Leak Ratio of Table IX comes from CDD (Dong et al. 2024,
+// "Generalization or Memorization"), which the paper applies by checking
+// "whether the sampled outputs … are highly similar to the possibly leaked
+// data"; the repository has no code for it. [CDD] measures, for each task
+// of a run, the edit distance in cl100k_base tokens of each sample's
+// answer (the extracted function) to the task's ground truth, and flags
+// the task when more than a share ξ of its samples are within α·l of it
+// (l the longest length; metrics.Peakedness). The Leak Ratio is the share
+// of the tasks measured that are flagged: the paper's 1.22% is 2 of 164.
+// The paper states neither its parameters, its samples nor its tokenizer;
+// the defaults here are CDD's own ([CDDPaper]: α = 0.05, ξ = 0.01, the
+// first 100 tokens of each text, as the authors' code), with the setting
+// CDD's authors used on ChatGPT ([CDDRealWorld]: α = 0, ξ = 0.2) beside
+// them; the samples are the run's (five at temperature 0.2 in the paper's
+// protocol, where CDD samples 50 at 0.8). With n = 5 and ξ = 0.01 one near
+// copy among the five flags a task. CDD proper compares the samples with
+// the greedy output, not with the ground truth: [CDDOptions].Greedy takes
+// the reference from a greedy run instead. Evaluate draws no sample for
+// an invalid task, so a run without the full environments measures fewer
+// than 164 tasks (CDDReport says how many); adapt.Draw samples every task
+// without testing any, and CDD takes the function out of its answers.
+//
 // # Stability
 //
 // The tables (WriteTables) and the load report's text are for people and
