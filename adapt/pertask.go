@@ -214,7 +214,10 @@ func (r *Report) WritePerTask(w io.Writer) error {
 		case row.unscored != nil:
 			note = "left out of " + strings.ReplaceAll(row.leftOut(), " ", ", ") + ": " + firstLine(row.unscored.Reason)
 		}
-		fmt.Fprintf(&b, " %s |\n", mdCell(note))
+		if note != "" {
+			b.WriteString(" " + mdCell(note))
+		}
+		b.WriteString(" |\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
