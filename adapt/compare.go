@@ -196,8 +196,8 @@ func Compare(a, b *Report) (*Comparison, error) {
 			}
 		}
 		for j, k := range ks {
-			va, okA := taskScore(ta, k)
-			vb, okB := taskScore(tb, k)
+			va, okA := scoreAt(ta.PassAtK, k)
+			vb, okB := scoreAt(tb.PassAtK, k)
 			if !okA || !okB {
 				unpairedK[j]++
 				continue
@@ -251,9 +251,9 @@ func scoredSamples(tr *TaskReport) map[int]bool {
 	return m
 }
 
-// taskScore is a task's pass@k, when the report computed it.
-func taskScore(tr *TaskReport, k int) (float64, bool) {
-	for _, s := range tr.PassAtK {
+// scoreAt is the value of k in scores, when they hold one.
+func scoreAt(scores []Score, k int) (float64, bool) {
+	for _, s := range scores {
 		if s.K == k {
 			return s.Value, true
 		}

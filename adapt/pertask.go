@@ -95,11 +95,9 @@ func (r *Report) taskRows() []taskRow {
 		tr := &r.PerTask[i]
 		row := taskRow{tr: tr, invalid: invalid[tr.Task], unscored: unscored[tr.Task], counts: map[Outcome]int{}}
 		for _, k := range r.Run.K {
-			v := math.NaN()
-			for _, s := range tr.PassAtK {
-				if s.K == k {
-					v = s.Value
-				}
+			v, ok := scoreAt(tr.PassAtK, k)
+			if !ok {
+				v = math.NaN()
 			}
 			row.pass = append(row.pass, v)
 		}

@@ -460,12 +460,7 @@ func failingTests(r SampleResult) string {
 
 // Score returns the task-level pass@k, and whether it was computed.
 func (r *Report) Score(k int) (float64, bool) {
-	for _, s := range r.PassAtK {
-		if s.K == k {
-			return s.Value, true
-		}
-	}
-	return 0, false
+	return scoreAt(r.PassAtK, k)
 }
 
 // WriteJSON writes the report as indented JSON.

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -179,7 +178,6 @@ type promptFree struct {
 	free bool
 	mu   sync.Mutex
 	msgs [][]adapt.Message
-	n    atomic.Int64
 }
 
 func (p *promptFree) Name() string     { return "pf" }
