@@ -216,7 +216,9 @@ func TestResumeAfterCancel(t *testing.T) {
 	full := base
 	full.Runner = sandbox(t)
 	full.Journal = filepath.Join(dir, "full.jsonl")
-	want, err := adapt.Evaluate(context.Background(), tasks, adapt.Identity, &full)
+	// The same wrapper as the runs below: a wrapper of Identity reads
+	// (renders) the template, as Identity itself does not.
+	want, err := adapt.Evaluate(context.Background(), tasks, &cancelAfter{Model: adapt.Identity}, &full)
 	require.NoError(t, err)
 
 	// A run canceled after its first model answer, then resumed.

@@ -18,11 +18,21 @@ import (
 
 // Options configures Evaluate. A nil *Options means the defaults.
 type Options struct {
+	// Name labels the run in its report and in comparisons
+	// (WriteComparison, Compare), so that two runs of one model can be
+	// told apart. "" means the model's name. It changes no score and is
+	// not part of the journal's fingerprint: a run renamed between a
+	// crash and its resume still resumes, and its report shows the new
+	// name.
+	Name string
 	// Samples is how many completions to draw per task. 0 means 1.
 	Samples int
 	// Sampling holds the sampling settings; its N is set from Samples.
 	Sampling Sampling
-	// Template renders the prompts. nil means AdaptationLevel.
+	// Template renders the prompts. nil means AdaptationLevel. A model
+	// that reads no prompt (a PromptFree one: Replay, Reference,
+	// Identity) gets none: no template is rendered for it and its report
+	// names none.
 	Template *Template
 	// Runner runs the tests. nil means a ForkServer over a Sandbox that
 	// Evaluate makes and closes: Python tests run in a warmed, sandboxed
@@ -115,7 +125,12 @@ type Progress struct {
 
 // RunInfo describes an evaluation in its report and journal header.
 type RunInfo struct {
-	Model    string   `json:"model"`
+	// Name labels the run (Options.Name; the model's name by default).
+	// It is left out of the journal's fingerprint.
+	Name  string `json:"name,omitempty"`
+	Model string `json:"model"`
+	// Template names the prompt template; "" when the model reads no
+	// prompt (PromptFree).
 	Template string   `json:"template"`
 	Samples  int      `json:"samples"`
 	Sampling Sampling `json:"sampling"`
@@ -133,7 +148,7 @@ type RunInfo struct {
 
 type options struct {
 	Options
-	template *Template
+	template *Template // nil for a PromptFree model: no prompt is rendered
 }
 
 func resolve(opts *Options, model Model) (options, RunInfo, error) {
@@ -191,11 +206,23 @@ func resolve(opts *Options, model Model) (options, RunInfo, error) {
 			o.Repair = nil
 		}
 	}
-	info := RunInfo{Model: model.Name(), Template: o.template.Name, Samples: o.Samples, Sampling: o.Sampling, K: k, Gold: !o.NoGold, Repair: o.Repair.id()}
+	info := RunInfo{Name: o.Name, Model: model.Name(), Template: o.template.Name, Samples: o.Samples, Sampling: o.Sampling, K: k, Gold: !o.NoGold, Repair: o.Repair.id()}
+	if info.Name == "" {
+		info.Name = info.Model
+	}
+	if promptFree(model) {
+		info.Template = ""
+		o.template = nil
+	}
 	return o, info, nil
 }
 
+// fingerprint identifies an evaluation by the settings that change its
+// records: every field of info but the Name, so that a renamed run
+// resumes its journal (and journals written before runs had names keep
+// their fingerprint).
 func fingerprint(info RunInfo) string {
+	info.Name = ""
 	b, _ := json.Marshal(info)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
@@ -568,7 +595,7 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 				if !acquire(gctx, e.modelSem) {
 					return gctx.Err()
 				}
-				comps, attempts, ok := e.generate(gctx, t, need, func() ([]Message, error) { return e.o.template.Render(t) }, 0)
+				comps, attempts, ok := e.generate(gctx, t, need, e.prompt(t), 0)
 				<-e.modelSem
 				if !ok {
 					return gctx.Err()

@@ -94,9 +94,23 @@ func main() {
 		}
 		reports = append(reports, rep)
 	}
-	fmt.Fprintf(out, "\n## %d demo tasks, template %s, %d sample(s) per task\n\n", len(tasks), tmpl.Name, *samples)
+	// Reference and Identity read no prompt (adapt.PromptFree): their
+	// reports name no template.
+	fmt.Fprintf(out, "\n## %d demo tasks, %d sample(s) per task, template %s for the models that read a prompt\n\n", len(tasks), *samples, tmpl.Name)
 	if err := adapt.WriteComparison(out, reports...); err != nil {
 		log.Fatal(err)
+	}
+	if len(reports) == 2 {
+		// The paired test of the second run against the first: McNemar
+		// on the tasks, Δpass@k with a bootstrap interval, the flips.
+		c, err := adapt.Compare(reports[0], reports[1])
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Fprintln(out)
+		if err := c.WriteMarkdown(out); err != nil {
+			log.Fatal(err)
+		}
 	}
 	if *jsonOut != "" {
 		f, err := os.Create(*jsonOut)
