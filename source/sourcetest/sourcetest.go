@@ -204,3 +204,30 @@ func (r *Repo) tree(files fstest.MapFS, dir string) (plumbing.Hash, error) {
 	slices.SortFunc(entries, func(a, b object.TreeEntry) int { return strings.Compare(key(a), key(b)) })
 	return r.store(&object.Tree{Entries: entries}), nil
 }
+
+// Files reads every regular file of fsys (executable bits kept) into a
+// MapFS, each path under prefix ("" or "." for none): a testdata
+// directory to commit.
+func Files(t testing.TB, fsys fs.FS, prefix string) fstest.MapFS {
+	t.Helper()
+	out := fstest.MapFS{}
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		out[path.Join(prefix, p)] = &fstest.MapFile{Data: b, Mode: fi.Mode() & 0o111}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("sourcetest: %v", err)
+	}
+	return out
+}
