@@ -102,7 +102,7 @@ func TestReadTasksErrors(t *testing.T) {
 		{"schema without detail", prov(`"schema":"mutate/v1"`), `provenance schema "mutate/v1" without a detail`, "a format names a record"},
 		{"schema form", prov(`"schema":"mutate","detail":{}`), `provenance schema "mutate" (want <generator>/v<N>`, "a schema names a generator and a version"},
 		{"repo without commit", prov(`"repo":"/data/x.git"`), `provenance names a repository without a commit`, "a repository is pinned to a commit"},
-		{"commit without repo", prov(`"commit":"`+strings.Repeat("ab", 20)+`"`), `provenance names a repository without a commit or a commit without a repository`, "a commit names its repository"},
+		{"commit without repo", prov(`"commit":"` + strings.Repeat("ab", 20) + `"`), `provenance names a repository without a commit or a commit without a repository`, "a commit names its repository"},
 		{"short commit", prov(`"repo":"/data/x.git","commit":"abcdef1"`), `provenance commit "abcdef1" is not a full hash`, "an abbreviated hash may become ambiguous"},
 	}
 	for _, tc := range tests {

@@ -308,3 +308,32 @@ func TestMaterialize(t *testing.T) {
 		t.Error("materializing a file: no error")
 	}
 }
+
+// A linked worktree (git worktree add) has a .git file naming its gitdir
+// under the main repository's .git/worktrees, whose commondir leads back
+// to the objects; its HEAD is its own.
+func TestOpenLinkedWorktree(t *testing.T) {
+	r, first, _ := twoCommits(t, false)
+	wt := t.TempDir()
+	gitdir := filepath.Join(r.Dir, ".git", "worktrees", "wt")
+	write := func(name, content string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(gitdir, "HEAD"), first+"\n") // detached at the first commit
+	write(filepath.Join(gitdir, "commondir"), "../..\n")
+	write(filepath.Join(gitdir, "gitdir"), filepath.Join(wt, ".git")+"\n")
+	write(filepath.Join(wt, ".git"), "gitdir: "+gitdir+"\n")
+	s := open(t, wt, "HEAD")
+	if s.Commit() != first {
+		t.Errorf("HEAD of the linked worktree = %s, want %s (its own, detached)", s.Commit(), first)
+	}
+	if got := read(t, s, "data.txt"); got != "one\n" {
+		t.Errorf("data.txt = %q", got)
+	}
+}

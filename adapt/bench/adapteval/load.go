@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/pinned"
 	"github.com/adaptbench/adaptbench/internal/syntax"
-	"github.com/adaptbench/adaptbench/source"
 )
 
 // IssueKind names a kind of irregularity the loader tolerated. The text
@@ -223,15 +223,14 @@ func LoadDir(dir string) ([]adapt.Task, *LoadReport, error) {
 // the commit's full hash, with Source the task's directory in the
 // repository. The same revision gives the same tasks, byte for byte.
 func LoadRevision(ctx context.Context, repo, rev, root string) ([]adapt.Task, *LoadReport, error) {
-	snap, err := source.Open(ctx, repo, rev)
+	var rep *LoadReport
+	tasks, err := pinned.Load(ctx, repo, rev, func(fsys fs.FS) (tasks []adapt.Task, err error) {
+		tasks, rep, err = Load(fsys, root)
+		return tasks, err
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	tasks, rep, err := Load(snap, root)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", snap, err)
-	}
-	adapt.SetRevision(tasks, snap.Repo(), snap.Commit())
 	return tasks, rep, nil
 }
 

@@ -7,7 +7,7 @@ import (
 	"io/fs"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/source"
+	"github.com/adaptbench/adaptbench/internal/pinned"
 )
 
 // LoadFile reads ClassEval_data.json into tasks (see Tasks), with path as
@@ -41,14 +41,5 @@ func Load(fsys fs.FS, name string) ([]adapt.Task, error) {
 // the repository and the commit's full hash. The same revision gives the
 // same tasks, byte for byte.
 func LoadRevision(ctx context.Context, repo, rev, name string) ([]adapt.Task, error) {
-	snap, err := source.Open(ctx, repo, rev)
-	if err != nil {
-		return nil, err
-	}
-	tasks, err := Load(snap, name)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", snap, err)
-	}
-	adapt.SetRevision(tasks, snap.Repo(), snap.Commit())
-	return tasks, nil
+	return pinned.Load(ctx, repo, rev, func(fsys fs.FS) ([]adapt.Task, error) { return Load(fsys, name) })
 }

@@ -38,8 +38,8 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/pinned"
 	"github.com/adaptbench/adaptbench/internal/syntax"
-	"github.com/adaptbench/adaptbench/source"
 )
 
 // Problem is one record of HumanEval.jsonl.
@@ -132,16 +132,7 @@ func Load(fsys fs.FS, name string) ([]adapt.Task, error) {
 // and the commit's full hash. The same revision gives the same tasks,
 // byte for byte.
 func LoadRevision(ctx context.Context, repo, rev, name string) ([]adapt.Task, error) {
-	snap, err := source.Open(ctx, repo, rev)
-	if err != nil {
-		return nil, err
-	}
-	tasks, err := Load(snap, name)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", snap, err)
-	}
-	adapt.SetRevision(tasks, snap.Repo(), snap.Commit())
-	return tasks, nil
+	return pinned.Load(ctx, repo, rev, func(fsys fs.FS) ([]adapt.Task, error) { return Load(fsys, name) })
 }
 
 func task(p Problem, source string) (adapt.Task, error) {
