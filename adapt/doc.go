@@ -23,6 +23,12 @@
 // and never decodes it; the generator's package has the one decoder
 // (mutate.DetailOf, ctxbug.DetailOf, versioned.DetailOf, evolve.DetailOf).
 //
+// A task read from a git repository at a commit (package source; the
+// loaders' LoadRevision) says so in its provenance: [Provenance].Repo and
+// [Provenance].Commit (the full hash), with [Provenance].Source the path
+// inside the repository, set by [SetRevision]; a report over such tasks
+// names exactly the data it scored.
+//
 // # Models
 //
 // A [Model] takes chat messages and [Sampling] settings and returns

@@ -18,6 +18,11 @@ import (
 // generators' machine data (byte ranges, bug spans, test and API lists,
 // lineages) from Labels into Provenance.Schema and Provenance.Detail;
 // ReadTasks refuses version 1 tasks rather than read them without it.
+// Provenance.Repo and Provenance.Commit were added to version 2 as
+// optional fields: a task without them is written, read and hashed (in a
+// journal's task-set digest) exactly as before, so existing task files
+// and journals still read and resume; only a reader older than the fields
+// refuses a task that has them, naming the unknown field.
 const SchemaVersion = 2
 
 // Languages the evaluator knows how to splice and test.
@@ -160,8 +165,16 @@ type Provenance struct {
 	Operators []string `json:"operators,omitempty"`
 	// Seed is the seed of the generator's random choices.
 	Seed uint64 `json:"seed"`
-	// Source names the dataset or file the task was loaded from.
+	// Source names the dataset or file the task was loaded from: with
+	// Repo, the path inside the repository.
 	Source string `json:"source,omitempty"`
+	// Repo names the git repository the task's data was read from (a
+	// path or a URL without credentials, as the loader was given it),
+	// and Commit that data's commit, in full hex (40 digits; 64 for a
+	// SHA-256 repository). Both are set together, by SetRevision, or
+	// neither: a task from a plain file or directory has none.
+	Repo   string `json:"repo,omitempty"`
+	Commit string `json:"commit,omitempty"`
 	// Schema names the format of Detail, "<generator>/v<N>" such as
 	// "mutate/v1"; empty when there is no Detail.
 	Schema string `json:"schema,omitempty"`
@@ -173,6 +186,25 @@ type Provenance struct {
 	// what they read), so that a task written and read back is equal.
 	Detail json.RawMessage `json:"detail,omitempty"`
 }
+
+// SetRevision records in the provenance of every task the repository and
+// commit its data was read from (package source's Snapshot.Repo and
+// Snapshot.Commit), giving a task without provenance one. Each task gets
+// its own copy of its provenance, so tasks that shared one do not change
+// each other. It is what every loader's LoadRevision calls.
+func SetRevision(tasks []Task, repo, commit string) {
+	for i := range tasks {
+		var p Provenance
+		if tasks[i].Provenance != nil {
+			p = *tasks[i].Provenance
+		}
+		p.Repo, p.Commit = repo, commit
+		tasks[i].Provenance = &p
+	}
+}
+
+// commitHash is the form of Provenance.Commit.
+var commitHash = regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`)
 
 // ErrDetailSchema is wrapped by a generator's decoder of
 // Provenance.Detail when the task's Provenance.Schema is not the one it
@@ -260,7 +292,8 @@ var ErrInvalidTask = errors.New("adapt: invalid task")
 // language and framework, a target path, at least one test, tests that name
 // existing files and steps, safe, distinct relative file paths, and a
 // provenance detail, if any, that is JSON under a schema of the form
-// "<generator>/v<N>".
+// "<generator>/v<N>", and a provenance repository and commit set together,
+// the commit a full hash.
 func (t *Task) Validate() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w %q: %s", ErrInvalidTask, t.ID, fmt.Sprintf(format, args...))
@@ -315,6 +348,10 @@ func (t *Task) Validate() error {
 			return bad("provenance schema %q (want <generator>/v<N>, such as mutate/v1)", p.Schema)
 		case len(p.Detail) > 0 && !json.Valid(p.Detail):
 			return bad("provenance detail (schema %s) is not JSON", p.Schema)
+		case (p.Repo == "") != (p.Commit == ""):
+			return bad("provenance names a repository without a commit or a commit without a repository (repo %q, commit %q)", p.Repo, p.Commit)
+		case p.Commit != "" && !commitHash.MatchString(p.Commit):
+			return bad("provenance commit %q is not a full hash (want 40 or 64 lowercase hex digits)", p.Commit)
 		}
 	}
 	steps := map[string]bool{}

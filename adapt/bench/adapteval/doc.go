@@ -9,6 +9,7 @@
 // adaptation (adaptation-level) or not (function-level).
 //
 //	tasks, lrep, err := adapteval.LoadDir("AdaptEval")
+//	// or pinned: tasks, lrep, err := adapteval.LoadRevision(ctx, "AdaptEval.git", "<commit>", ".")
 //	opts := adapteval.Options(adapteval.AReqOracle, 5) // n=5, T=0.2, 5 s per run
 //	opts.Journal = "run.jsonl"
 //	rep, err := adapt.Evaluate(ctx, tasks, model, opts)
@@ -17,7 +18,12 @@
 //
 // # Layout
 //
-// [Load] reads the repository as it is published: metadata.json at the root
+// [Load] reads the repository as it is published, from any fs.FS;
+// [LoadDir] from a checkout on disk, and [LoadRevision] from a commit of
+// the git repository itself (a clone, a bare mirror or its URL), without
+// a checkout, recording the repository and the commit's hash in every
+// task's provenance (adapt.Provenance.Repo and Commit; Source is the
+// task's directory in the repository). Its layout: metadata.json at the root
 // (154 repositories → source files → linked methods, one task each → their
 // annotated adaptations), and for each task, under
 // benchmark/<repo id>/dataset_items/, the snippet (so_clone), the
