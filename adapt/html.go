@@ -196,7 +196,7 @@ type htmlTable struct {
 type htmlSection struct {
 	Title  string
 	Paras  []string
-	Plot   template.HTML
+	Plots  []template.HTML
 	Funnel *htmlTable
 }
 
@@ -478,11 +478,15 @@ func htmlSectionOf(s HTMLSection) htmlSection {
 			out.Paras = append(out.Paras, p)
 		}
 	}
-	switch {
-	case s.Scatter != nil:
-		out.Plot = template.HTML(scatterChart(s.Title, s.Scatter))
-	case s.Funnel != nil:
-		out.Plot = template.HTML(funnelChart(s.Title, s.Funnel))
+	if s.Scatter != nil {
+		out.Plots = append(out.Plots, template.HTML(scatterChart(s.Title, s.Scatter)))
+	}
+	if s.Funnel != nil {
+		title := s.Title
+		if s.Scatter != nil {
+			title = "funnel"
+		}
+		out.Plots = append(out.Plots, template.HTML(funnelChart(title, s.Funnel)))
 	}
 	if f := s.Funnel; f != nil {
 		t := &htmlTable{Head: append([]string{"group"}, f.Stages()...)}
