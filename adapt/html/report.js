@@ -102,7 +102,7 @@
     var p = el("pre", "diff");
     text.split("\n").forEach(function (l) {
       var c = l.startsWith("@@") ? "hunk" : l.startsWith("+") && !l.startsWith("+++") ? "add" : l.startsWith("-") && !l.startsWith("---") ? "del" : "";
-      var s = el("span", c, l + "\n");
+      var s = el("span", c, l === "" ? " " : l);
       p.appendChild(s);
     });
     return p;
