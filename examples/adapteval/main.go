@@ -112,7 +112,7 @@ func main() {
 	if err := scores.WriteTables(os.Stdout); err != nil {
 		log.Fatal(err)
 	}
-	if err := save(*out, name, rep, scores); err != nil {
+	if err := save(*out, name, rep, scores, tasks); err != nil {
 		log.Fatal(err)
 	}
 	if *n >= 2 {
@@ -134,7 +134,7 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		if err := save(*out, name+"_obfuscated", obf, oscores); err != nil {
+		if err := save(*out, name+"_obfuscated", obf, oscores, variants); err != nil {
 			log.Fatal(err)
 		}
 		l := adapteval.Delta(rep, obf)
@@ -204,9 +204,10 @@ func pickModel(name, openaiModel, out string) (adapt.Model, error) {
 	return nil, fmt.Errorf("adapteval: unknown model %q (want reference, identity or openai)", name)
 }
 
-// save writes the report and the tables.
-func save(dir, name string, rep *adapt.Report, s *adapteval.Scores) error {
+// save writes the report (JSON, Markdown, CSV, HTML) and the tables.
+func save(dir, name string, rep *adapt.Report, s *adapteval.Scores, tasks []adapt.Task) error {
 	files := map[string]func(io.Writer) error{
+		name + "_report.html":  func(w io.Writer) error { return rep.WriteHTML(w, &adapt.HTMLOptions{Tasks: tasks}) },
 		name + "_report.json":  rep.WriteJSON,
 		name + "_report.md":    rep.WriteMarkdown,
 		name + "_per_task.csv": rep.WriteCSV,

@@ -190,10 +190,13 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		res, _, err := ctxbug.Evaluate(ctx, tasks, m, &ctxbug.EvalOptions{Runner: sb, Limits: lim, Logprobs: name == "openai"})
+		res, rep, err := ctxbug.Evaluate(ctx, tasks, m, &ctxbug.EvalOptions{Runner: sb, Limits: lim, Logprobs: name == "openai"})
 		if err != nil {
 			log.Fatal(err)
 		}
+		must(writeWith(filepath.Join(*out, "report_"+name+".html"), func(w io.Writer) error {
+			return rep.WriteHTML(w, &adapt.HTMLOptions{Tasks: tasks, Sections: []adapt.HTMLSection{{Title: "ctxbug: candidates through identification", Funnel: &id.Funnel}}})
+		}))
 		results = append(results, res...)
 	}
 	must(writeWith(filepath.Join(*out, "results.jsonl"), func(w io.Writer) error {

@@ -135,6 +135,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	html := filepath.Join(filepath.Dir(*out), "report.html")
+	if err := writeHTML(html, rep, &adapt.HTMLOptions{Tasks: tasks, Sections: []adapt.HTMLSection{res.HTMLSection()}}); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", html)
 	// Per operator: samples, passed, and the inspection classes.
 	type row struct{ n, passed, restored, alternative, reversed, mutations int }
 	rows := map[string]*row{}
@@ -188,4 +193,16 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "%-40s %7d %7d %9d %12d %5d/%-3d\n", k, r.n, r.passed, r.restored, r.alternative, r.reversed, r.mutations)
 	}
 	return nil
+}
+
+func writeHTML(path string, rep *adapt.Report, opts *adapt.HTMLOptions) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := rep.WriteHTML(f, opts); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -33,6 +33,7 @@ func main() {
 	samples := flag.Int("samples", 1, "completions per task")
 	template := flag.String("template", adapt.AdaptationLevel.Name, "prompt template")
 	jsonOut := flag.String("json", "", "also write the reports as JSON to this file")
+	htmlOut := flag.String("html", "report.html", "write the reports as one HTML page (plots, every sample) to this file; empty: none")
 	full := flag.Bool("full", false, "print each model's full report (breakdowns by type and label, invalid tasks)")
 	modelName := flag.String("model", "", "model to ask at OPENAI_BASE_URL (default $OPENAI_MODEL)")
 	temperature := flag.Float64("temperature", 0, "sampling temperature for a hosted model")
@@ -94,9 +95,16 @@ func main() {
 		}
 		reports = append(reports, rep)
 	}
+<<<<<<< HEAD
 	// Reference and Identity read no prompt (adapt.PromptFree): their
 	// reports name no template.
 	fmt.Fprintf(out, "\n## %d demo tasks, %d sample(s) per task, template %s for the models that read a prompt\n\n", len(tasks), *samples, tmpl.Name)
+=======
+	if *htmlOut != "" {
+		writeHTML(*htmlOut, reports, tasks)
+	}
+	fmt.Fprintf(out, "\n## %d demo tasks, template %s, %d sample(s) per task\n\n", len(tasks), tmpl.Name, *samples)
+>>>>>>> h-html
 	if err := adapt.WriteComparison(out, reports...); err != nil {
 		log.Fatal(err)
 	}
@@ -188,5 +196,20 @@ func progress(model string) func(adapt.Progress) {
 				next += 0.25
 			}
 		}
+	}
+}
+
+// writeHTML writes the first report as an HTML page with the others beside
+// it in the plots.
+func writeHTML(path string, reports []*adapt.Report, tasks []adapt.Task) {
+	f, err := os.Create(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := reports[0].WriteHTML(f, &adapt.HTMLOptions{Tasks: tasks, Runs: reports[1:]}); err != nil {
+		log.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		log.Fatal(err)
 	}
 }

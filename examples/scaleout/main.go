@@ -92,7 +92,7 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	if err := write(rep, *out); err != nil {
+	if err := write(rep, tasks, *out); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -117,8 +117,9 @@ func pythonTasks() ([]adapt.Task, error) {
 	return tasks, nil
 }
 
-func write(rep *adapt.Report, dir string) error {
+func write(rep *adapt.Report, tasks []adapt.Task, dir string) error {
 	for name, w := range map[string]func(*os.File) error{
+		"report.html": func(f *os.File) error { return rep.WriteHTML(f, &adapt.HTMLOptions{Tasks: tasks}) },
 		"report.json": func(f *os.File) error { return rep.WriteJSON(f) },
 		"report.md":   func(f *os.File) error { return rep.WriteMarkdown(f) },
 	} {
