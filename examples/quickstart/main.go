@@ -95,16 +95,12 @@ func main() {
 		}
 		reports = append(reports, rep)
 	}
-<<<<<<< HEAD
-	// Reference and Identity read no prompt (adapt.PromptFree): their
-	// reports name no template.
-	fmt.Fprintf(out, "\n## %d demo tasks, %d sample(s) per task, template %s for the models that read a prompt\n\n", len(tasks), *samples, tmpl.Name)
-=======
 	if *htmlOut != "" {
 		writeHTML(*htmlOut, reports, tasks)
 	}
-	fmt.Fprintf(out, "\n## %d demo tasks, template %s, %d sample(s) per task\n\n", len(tasks), tmpl.Name, *samples)
->>>>>>> h-html
+	// Reference and Identity read no prompt (adapt.PromptFree): their
+	// reports name no template.
+	fmt.Fprintf(out, "\n## %d demo tasks, %d sample(s) per task, template %s for the models that read a prompt\n\n", len(tasks), *samples, tmpl.Name)
 	if err := adapt.WriteComparison(out, reports...); err != nil {
 		log.Fatal(err)
 	}
