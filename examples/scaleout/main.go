@@ -32,6 +32,7 @@ import (
 	"syscall"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/adapt/bench/demo"
 )
 
@@ -73,7 +74,9 @@ func main() {
 			journal = filepath.Join(*out, fmt.Sprintf("shard-%d-of-%d.jsonl", shard.Index, shard.Count))
 		}
 		log.Printf("scaleout: %s of %d tasks, journal %s", shard, len(tasks), journal)
-		rep, err = adapt.Evaluate(ctx, tasks, m, &adapt.Options{Samples: *samples, Shard: shard, Journal: journal, Breakdown: breakdown})
+		bar := progress.New(os.Stderr, shard.String())
+		rep, err = adapt.Evaluate(ctx, tasks, m, &adapt.Options{Samples: *samples, Shard: shard, Journal: journal, Breakdown: breakdown, Progress: bar.Report})
+		bar.Close()
 		if err != nil {
 			log.Fatal(err)
 		}
