@@ -2,19 +2,15 @@ package progress_test
 
 import (
 	"bytes"
-	"io"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/progress"
+	"github.com/adaptbench/adaptbench/internal/ptytest"
 )
 
 // evaluation feeds d what Evaluate reports for 4 references and 16
@@ -58,72 +54,24 @@ func TestPlainLines(t *testing.T) {
 	assert.Equal(t, strings.Join(want, "\n")+"\n", buf.String())
 }
 
-// ansi matches the escape sequences a terminal interprets.
-var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
-
-// Screen returns what a terminal shows of out, line by line: a carriage
-// return starts the line again, escape sequences are dropped.
-func Screen(out string) []string {
-	out = ansi.ReplaceAllString(out, "")
-	var lines []string
-	for _, l := range strings.Split(strings.ReplaceAll(out, "\r\n", "\n"), "\n") {
-		if i := strings.LastIndexByte(l, '\r'); i >= 0 {
-			// The last redraw that wrote something.
-			parts := strings.Split(l, "\r")
-			l = ""
-			for j := len(parts) - 1; j >= 0; j-- {
-				if strings.TrimSpace(parts[j]) != "" {
-					l = parts[j]
-					break
-				}
-			}
-		}
-		if strings.TrimSpace(l) != "" {
-			lines = append(lines, strings.TrimRight(l, " "))
-		}
-	}
-	return lines
-}
-
 func TestBarOnATerminal(t *testing.T) {
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	defer ptmx.Close()
-	require.NoError(t, pty.Setsize(ptmx, &pty.Winsize{Rows: 24, Cols: 120}))
-	out := make(chan string)
-	go func() {
-		b, _ := io.ReadAll(ptmx)
-		out <- string(b)
-	}()
-	d := progress.New(tty, "m")
+	term := ptytest.Open(t)
+	d := progress.New(term.TTY, "m")
 	assert.True(t, d.Terminal())
 	evaluation(d)
-	tty.Close()
-	var raw string
-	select {
-	case raw = <-out:
-	case <-time.After(10 * time.Second):
-		t.Fatal("no output from the terminal")
+	// A generator's loop through a Tracker, with a notice on the way: a
+	// second bar, the notice on a line of its own.
+	tr := adapt.NewTracker(d.Report, "validate", 5)
+	for i := range 5 {
+		if i == 2 {
+			d.Report(adapt.Progress{Phase: "validate", Done: 2, Total: 5, Passed: 2, Notice: "something to know"})
+		}
+		tr.Done(true)
 	}
-	t.Logf("%q", raw)
-	assertBar(t, raw, "m samples (10 passed)", 20)
-}
-
-// assertBar checks that raw, a terminal's output, draws a bar redrawn in
-// place (carriage returns) that ends at 100% with the count of n, the
-// rate and the time, under desc.
-func assertBar(t *testing.T, raw, desc string, n int) {
-	t.Helper()
+	d.Close()
+	raw := term.Output()
 	assert.Contains(t, raw, "\r", "redrawn in place")
-	screen := Screen(raw)
-	require.NotEmpty(t, screen, "%q", raw)
-	last := screen[len(screen)-1]
-	assert.Contains(t, last, desc)
-	assert.Contains(t, last, "100%")
-	assert.Contains(t, last, "█")
-	assert.Regexp(t, `\[[0-9.]+[a-zµ]*s\]`, last, "the time it took")
-	assert.Regexp(t, regexp.MustCompile(`\(`+strconv.Itoa(n)+`/`+strconv.Itoa(n)+`, [0-9.]+ checks/s\)`), last)
+	bars, other := ptytest.Bars(raw)
+	assert.Equal(t, []string{"m samples (10 passed)", "m validate (5 passed)"}, bars, "a bar per loop, each ending at 100%%: %q", raw)
+	assert.Equal(t, []string{"m: something to know"}, other, "%q", raw)
 }
-
