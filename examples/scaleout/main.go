@@ -74,7 +74,7 @@ func main() {
 			journal = filepath.Join(*out, fmt.Sprintf("shard-%d-of-%d.jsonl", shard.Index, shard.Count))
 		}
 		log.Printf("scaleout: %s of %d tasks, journal %s", shard, len(tasks), journal)
-		bar := progress.New(os.Stderr, shard.String())
+		bar := progress.New(os.Stderr, m.Name()+", "+shard.String())
 		rep, err = adapt.Evaluate(ctx, tasks, m, &adapt.Options{Samples: *samples, Shard: shard, Journal: journal, Breakdown: breakdown, Progress: bar.Report})
 		bar.Close()
 		if err != nil {
