@@ -211,3 +211,45 @@ func TestReplayForms(t *testing.T) {
 		assert.ErrorContains(t, err, c.want, fmt.Sprint(c.fs))
 	}
 }
+
+// TestReplayJournalResumes: a run of per-task sample counts resumes from
+// its journal to the same report, asks nothing again, and a journal of
+// other counts is refused, naming them.
+func TestReplayJournalResumes(t *testing.T) {
+	tasks := fixtureTasks(t)
+	recorded := func(extra string) *adapt.Replay {
+		t.Helper()
+		rp, err := adapt.NewReplay("rec", strings.NewReader(`{"task":"py-scaled-sum","sample":0,"completion":{"text":"`+"```python\\ndef scaled_sum(values, factor=1.0):\\n    return sum(values) * factor\\n```"+`"}}
+{"task":"py-scaled-sum","sample":1,"completion":{"text":"no code"}}
+{"task":"go-clamp","sample":0,"completion":{"text":"no code"}}
+`+extra), "rec.jsonl")
+		require.NoError(t, err)
+		return rp
+	}
+	journal := filepath.Join(t.TempDir(), "run.jsonl")
+	run := func(rp *adapt.Replay) (*adapt.Report, []adapt.Progress, error) {
+		var ps []adapt.Progress
+		rep, err := adapt.Evaluate(context.Background(), tasks, rp, &adapt.Options{Runner: sandbox(t), Journal: journal, KeepErrors: true,
+			Progress: func(p adapt.Progress) { ps = append(ps, p) }})
+		return rep, ps, err
+	}
+	first, ps, err := run(recorded(""))
+	require.NoError(t, err)
+	// 3 references, then py-scaled-sum's 2 samples and go-clamp's 1
+	// (py-broken-ref is invalid: its one sample is not drawn).
+	assert.Equal(t, 3+2+1, ps[len(ps)-1].Total)
+	assert.Equal(t, map[string]int{"go-clamp": 1, "py-broken-ref": 0}, first.Run.TaskSamples)
+	second, ps, err := run(recorded(""))
+	require.NoError(t, err)
+	assert.Equal(t, "resume", ps[0].Phase)
+	assert.Equal(t, 6, ps[0].Resumed)
+	var a, b bytes.Buffer
+	require.NoError(t, first.WriteJSON(&a))
+	require.NoError(t, second.WriteJSON(&b))
+	assert.Equal(t, a.String(), b.String())
+
+	_, _, err = run(recorded(`{"task":"go-clamp","sample":1,"completion":{"text":"x"}}`))
+	var mm *adapt.JournalMismatchError
+	require.True(t, errors.As(err, &mm), "%v", err)
+	assert.Contains(t, err.Error(), `samples per task is {"go-clamp":1,"py-broken-ref":0} in the journal and {"py-broken-ref":0} now`)
+}
