@@ -161,6 +161,12 @@ func TestReplayForms(t *testing.T) {
 	a, err := rp.Answer(task, adapt.Completion{Text: "def f():\n    return 2\n"})
 	require.NoError(t, err)
 	assert.Equal(t, adapt.Answer{Code: "def f():\n    return 2\n", File: true}, a)
+	// A whole-file answer is the target file as it is, not spliced into
+	// the target function's place.
+	py := &adapt.Task{ID: "p", Language: adapt.Python, Target: adapt.Target{Path: "s.py", Function: "f", Content: "import os\n\ndef f():\n    return 1\n\nX = f()\n"}}
+	src, err := adapt.Splice(py, adapt.Answer{Code: "def f():\n    return 2\n", File: true})
+	require.NoError(t, err)
+	assert.Equal(t, "def f():\n    return 2\n", src)
 
 	// Match: unknown ids are listed; a continuation must fit the task.
 	err = rp.Match([]adapt.Task{*task})
