@@ -32,8 +32,8 @@ import (
 	"syscall"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/adapt/bench/demo"
+	"github.com/adaptbench/adaptbench/adapt/progress"
 )
 
 func main() {
