@@ -58,10 +58,7 @@ func humanEvalSamples(t *testing.T, problems []humaneval.Problem) []byte {
 
 func TestScoreHumanEvalCompletions(t *testing.T) {
 	data := shareddata.Path(t, "humaneval/HumanEval.jsonl.gz")
-	f, err := os.Open(data)
-	require.NoError(t, err)
-	problems, err := humaneval.Read(f, data)
-	f.Close()
+	problems, err := humaneval.ReadFile(data)
 	require.NoError(t, err)
 	require.Len(t, problems, 164)
 	tasks, err := humaneval.Tasks(problems, data)

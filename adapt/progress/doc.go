@@ -9,7 +9,8 @@
 //
 // On a terminal it draws a bar (github.com/schollz/progressbar/v3) with the
 // label and phase, the count, the checks that passed, the rate and the time
-// left. Anywhere else (a log, a pipe, CI) it writes plain lines, one at
+// left (items: checks, candidates, subjects, whatever the call counts).
+// Anywhere else (a log, a pipe, CI) it writes plain lines, one at
 // each tenth of the work, at each phase, at the end and at least every
 // Interval while work goes on, so a log shows the run without a line per
 // check. A notice (adapt.Progress.Notice) is a line of its own either way.

@@ -91,7 +91,7 @@ func (d *Display) draw(p adapt.Progress, phaseChanged bool) {
 			progressbar.OptionSetWidth(24),
 			progressbar.OptionShowCount(),
 			progressbar.OptionShowIts(),
-			progressbar.OptionSetItsString("checks"),
+			progressbar.OptionSetItsString("it"), // checks, candidates, subjects: whatever the loop counts
 			progressbar.OptionSetPredictTime(true),
 			progressbar.OptionSetElapsedTime(true),
 			progressbar.OptionShowElapsedTimeOnFinish(),

@@ -18,6 +18,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -112,13 +113,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := rep.WriteMarkdown(stdout); err != nil {
 		return err
 	}
-	if *jsonOut != "" {
-		if err := writeFile(*jsonOut, rep.WriteJSON); err != nil {
+	for _, out := range []struct {
+		file  string
+		write func(io.Writer) error
+	}{{*jsonOut, rep.WriteJSON}, {*csvOut, rep.WriteCSV}} {
+		if out.file == "" {
+			continue
+		}
+		var buf bytes.Buffer
+		if err := out.write(&buf); err != nil {
 			return err
 		}
-	}
-	if *csvOut != "" {
-		if err := writeFile(*csvOut, rep.WriteCSV); err != nil {
+		if err := os.WriteFile(out.file, buf.Bytes(), 0o644); err != nil {
 			return err
 		}
 	}
@@ -165,16 +171,4 @@ func loadTasks(path, bench string) ([]adapt.Task, error) {
 		return tasks, err
 	}
 	return nil, fmt.Errorf("-bench: unknown benchmark %q (want demo, humaneval=FILE, classeval=FILE or adapteval=DIR)", name)
-}
-
-func writeFile(name string, write func(io.Writer) error) error {
-	f, err := os.Create(name)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

@@ -28,10 +28,7 @@ func TestMain(m *testing.M) { exectest.Main(m) }
 func humanEvalFiles(t *testing.T) (bench, samples string) {
 	t.Helper()
 	data := shareddata.Path(t, "humaneval/HumanEval.jsonl.gz")
-	f, err := os.Open(data)
-	require.NoError(t, err)
-	problems, err := humaneval.Read(f, data)
-	f.Close()
+	problems, err := humaneval.ReadFile(data)
 	require.NoError(t, err)
 	problems = problems[:12]
 	dir := t.TempDir()
