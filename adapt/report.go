@@ -183,6 +183,7 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 	var pass1 []float64
 	for _, t := range tasks {
 		tr := TaskReport{Task: t.ID, Valid: true}
+		samples := info.SamplesOf(t.ID)
 		if info.Gold {
 			g, ok := recs.gold[t.ID]
 			switch {
@@ -191,13 +192,13 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 				if missing != nil {
 					*missing = append(*missing, missingCheck{task: t.ID, sample: -1})
 				}
-				r.Unscored = append(r.Unscored, UnscoredTask{Task: t.ID, Reason: "reference not checked: no record of it", K: info.K, Samples: info.Samples, Missing: info.Samples})
+				r.Unscored = append(r.Unscored, UnscoredTask{Task: t.ID, Reason: "reference not checked: no record of it", K: info.K, Samples: samples, Missing: samples})
 				r.PerTask = append(r.PerTask, tr)
 				continue
 			case g.Outcome == OutcomeInfraError:
 				tr.Valid = false
 				reason := fmt.Sprintf("reference could not be checked (infrastructure error after %d attempts): %s", g.Attempts, firstLine(g.Detail))
-				r.Unscored = append(r.Unscored, UnscoredTask{Task: t.ID, Reason: reason, K: info.K, Samples: info.Samples})
+				r.Unscored = append(r.Unscored, UnscoredTask{Task: t.ID, Reason: reason, K: info.K, Samples: samples})
 				r.PerTask = append(r.PerTask, tr)
 				continue
 			case g.Outcome != OutcomePassed:
@@ -219,9 +220,9 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 			}
 		}
 		r.Valid++
-		un := UnscoredTask{Task: t.ID, Samples: info.Samples}
+		un := UnscoredTask{Task: t.ID, Samples: samples}
 		var firstErr string
-		for s := range info.Samples {
+		for s := range samples {
 			res, ok := recs.sample(t.ID, s, info.Draw)
 			if !ok {
 				un.Missing++
@@ -269,7 +270,10 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 			taskValues[i] = append(taskValues[i], v)
 		}
 		if len(un.K) > 0 {
-			un.Reason = fmt.Sprintf("%d of %d samples scored", tr.N, info.Samples)
+			un.Reason = fmt.Sprintf("%d of %d samples scored", tr.N, samples)
+			if samples == 0 {
+				un.Reason = "unanswered: the model holds no sample of this task"
+			}
 			var parts []string
 			for _, p := range []struct {
 				n    int

@@ -34,6 +34,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/adapteval"
 	"github.com/adaptbench/adaptbench/adapt/openai"
+	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -177,11 +178,10 @@ func run(ctx context.Context, tasks []adapt.Task, m adapt.Model, s adapteval.Set
 	opts := adapteval.Options(s, n)
 	opts.Runner = r
 	opts.Journal = journal
-	opts.Progress = progress(m.Name())
+	bar := progress.New(os.Stderr, m.Name())
+	opts.Progress = bar.Report
 	rep, err := adapt.Evaluate(ctx, tasks, m, opts)
-	if fi, _ := os.Stderr.Stat(); fi != nil && fi.Mode()&os.ModeCharDevice != 0 {
-		fmt.Fprintln(os.Stderr)
-	}
+	bar.Close()
 	return rep, err
 }
 
@@ -243,24 +243,4 @@ func fileName(s string) string {
 		}
 		return '_'
 	}, s)
-}
-
-// progress renders evaluation progress on one line of standard error when
-// it is a terminal, and every 25% otherwise.
-func progress(model string) func(adapt.Progress) {
-	fi, _ := os.Stderr.Stat()
-	tty := fi != nil && fi.Mode()&os.ModeCharDevice != 0
-	next := 0.25
-	return func(p adapt.Progress) {
-		line := fmt.Sprintf("%-10s %-9s %4d/%d checks, %4d passed, ETA %s", model, p.Phase, p.Done, p.Total, p.Passed, p.ETA.Round(1e8))
-		switch {
-		case tty:
-			fmt.Fprintf(os.Stderr, "\r%s%s", line, strings.Repeat(" ", max(0, 72-len(line))))
-		case p.Total > 0 && float64(p.Done)/float64(p.Total) >= next:
-			fmt.Fprintln(os.Stderr, line)
-			for float64(p.Done)/float64(p.Total) >= next {
-				next += 0.25
-			}
-		}
-	}
 }

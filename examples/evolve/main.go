@@ -27,6 +27,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
+	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/evolve"
 	"github.com/adaptbench/adaptbench/exec"
 )
@@ -65,7 +66,9 @@ func main() {
 	defer closeTester()
 
 	start := time.Now()
-	rep, err := evolve.Generate(ctx, subjects, &evolve.Options{Evaluations: *budget, Seed: *seed, Parallelism: *par, Tester: tester})
+	bar := progress.New(os.Stderr, "evolve")
+	rep, err := evolve.Generate(ctx, subjects, &evolve.Options{Evaluations: *budget, Seed: *seed, Parallelism: *par, Tester: tester, Progress: bar.Report})
+	bar.Close()
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -145,7 +148,9 @@ func checkTasks(ctx context.Context, tasks []adapt.Task, html string, search ada
 	}
 	defer fs.Close()
 	for _, m := range []adapt.Model{adapt.Reference, adapt.Identity} {
-		rep, err := adapt.Evaluate(ctx, tasks, m, &adapt.Options{Runner: fs, NoGold: true, Limits: evolve.DefaultLimits, Breakdown: []string{"genebench", "version"}})
+		bar := progress.New(os.Stderr, m.Name())
+		rep, err := adapt.Evaluate(ctx, tasks, m, &adapt.Options{Runner: fs, NoGold: true, Limits: evolve.DefaultLimits, Breakdown: []string{"genebench", "version"}, Progress: bar.Report})
+		bar.Close()
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -30,6 +30,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/openai"
+	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/mutate"
 )
@@ -78,11 +79,13 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	defer proj.Close()
 
-	cfg := &mutate.Options{Seed: *seed, Fragments: *frags}
+	bar := progress.New(os.Stderr, "mutate")
+	cfg := &mutate.Options{Seed: *seed, Fragments: *frags, Progress: bar.Report}
 	for l := mutate.L1; l <= mutate.Level(min(max(*levels, 1), 4)); l++ {
 		cfg.Levels = append(cfg.Levels, l)
 	}
 	res, err := mutate.Generate(ctx, proj, cfg)
+	bar.Close()
 	if err != nil {
 		return err
 	}
@@ -131,7 +134,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	default:
 		return fmt.Errorf("unknown model %q", *model)
 	}
-	rep, err := adapt.Evaluate(ctx, tasks, m, &adapt.Options{Template: mutate.Prompt, Runner: sb, Answer: mutate.Answer})
+	bar = progress.New(os.Stderr, m.Name())
+	rep, err := adapt.Evaluate(ctx, tasks, m, &adapt.Options{Template: mutate.Prompt, Runner: sb, Answer: mutate.Answer, Progress: bar.Report})
+	bar.Close()
 	if err != nil {
 		return err
 	}

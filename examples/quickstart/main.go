@@ -20,12 +20,12 @@ import (
 	osexec "os/exec"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/demo"
 	"github.com/adaptbench/adaptbench/adapt/openai"
+	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -71,18 +71,17 @@ func main() {
 	var reports []*adapt.Report
 	for _, m := range models {
 		start := time.Now()
+		bar := progress.New(os.Stderr, m.Name())
 		rep, err := adapt.Evaluate(ctx, tasks, m, &adapt.Options{
 			Samples:  *samples,
 			Sampling: adapt.Sampling{Temperature: *temperature},
 			Template: tmpl,
 			Runner:   sb,
-			Progress: progress(m.Name()),
+			Progress: bar.Report,
 			// The demo tasks' one label: -full breaks scores down by it.
 			Breakdown: []string{"domain"},
 		})
-		if fi, _ := os.Stderr.Stat(); fi != nil && fi.Mode()&os.ModeCharDevice != 0 {
-			fmt.Fprintln(os.Stderr)
-		}
+		bar.Close()
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -172,27 +171,6 @@ func sandboxNote(sb *exec.Sandbox) string {
 		return note
 	}
 	return "cgroup limits for memory, processes and CPU"
-}
-
-// progress renders evaluation progress on one line of standard error when
-// it is a terminal, and every 25% otherwise.
-func progress(model string) func(adapt.Progress) {
-	fi, _ := os.Stderr.Stat()
-	tty := fi != nil && fi.Mode()&os.ModeCharDevice != 0
-	next := 0.25
-	return func(p adapt.Progress) {
-		line := fmt.Sprintf("%-10s %-9s %3d/%d checks, %3d passed, %5.1f/s, ETA %s",
-			model, p.Phase, p.Done, p.Total, p.Passed, p.Rate, p.ETA.Round(100*time.Millisecond))
-		switch {
-		case tty:
-			fmt.Fprintf(os.Stderr, "\r%s%s", line, strings.Repeat(" ", max(0, 72-len(line))))
-		case p.Total > 0 && float64(p.Done)/float64(p.Total) >= next:
-			fmt.Fprintln(os.Stderr, line)
-			for float64(p.Done)/float64(p.Total) >= next {
-				next += 0.25
-			}
-		}
-	}
 }
 
 // writeHTML writes the first report as an HTML page with the others beside

@@ -33,6 +33,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/demo"
+	"github.com/adaptbench/adaptbench/adapt/progress"
 )
 
 func main() {
@@ -73,7 +74,9 @@ func main() {
 			journal = filepath.Join(*out, fmt.Sprintf("shard-%d-of-%d.jsonl", shard.Index, shard.Count))
 		}
 		log.Printf("scaleout: %s of %d tasks, journal %s", shard, len(tasks), journal)
-		rep, err = adapt.Evaluate(ctx, tasks, m, &adapt.Options{Samples: *samples, Shard: shard, Journal: journal, Breakdown: breakdown})
+		bar := progress.New(os.Stderr, m.Name()+", "+shard.String())
+		rep, err = adapt.Evaluate(ctx, tasks, m, &adapt.Options{Samples: *samples, Shard: shard, Journal: journal, Breakdown: breakdown, Progress: bar.Report})
+		bar.Close()
 		if err != nil {
 			log.Fatal(err)
 		}

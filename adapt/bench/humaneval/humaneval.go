@@ -97,14 +97,19 @@ func Tasks(problems []Problem, source string) ([]adapt.Task, error) {
 	return tasks, nil
 }
 
-// LoadFile reads HumanEval.jsonl or HumanEval.jsonl.gz into tasks.
-func LoadFile(path string) ([]adapt.Task, error) {
+// ReadFile reads the problems of HumanEval.jsonl or HumanEval.jsonl.gz.
+func ReadFile(path string) ([]Problem, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("humaneval: %w", err)
 	}
 	defer f.Close()
-	ps, err := Read(f, path)
+	return Read(f, path)
+}
+
+// LoadFile reads HumanEval.jsonl or HumanEval.jsonl.gz into tasks.
+func LoadFile(path string) ([]adapt.Task, error) {
+	ps, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
