@@ -16,6 +16,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -33,6 +34,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/mutate"
+	"github.com/adaptbench/adaptbench/source"
 )
 
 func main() {
@@ -49,7 +51,9 @@ func main() {
 // temporary directories behind).
 func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fl := flag.NewFlagSet("mutate", flag.ContinueOnError)
-	dir := fl.String("dir", "", "root of a Go module whose root package has tests, or of a Maven project (pom.xml)")
+	dir := fl.String("dir", "", "root of a Go module whose root package has tests, or of a Maven project (pom.xml); with -repo, the project's directory in the repository")
+	repo := fl.String("repo", "", "a git repository (a clone, a bare mirror or a URL) to read the project from at -rev, recorded in every task")
+	rev := fl.String("rev", "", "with -repo: the revision (branch, tag or hash)")
 	out := fl.String("out", "mutate-tasks.jsonl", "where to write the tasks")
 	seed := fl.Uint64("seed", 1, "seed of every random choice")
 	frags := fl.Int("fragments", 10, "fragments to sample (0: all)")
@@ -59,9 +63,28 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
-	if *dir == "" {
+	if *dir == "" && *repo == "" {
 		fl.Usage()
 		return flag.ErrHelp
+	}
+	var repoName, commit string
+	if *repo != "" {
+		// The project at the revision, written out for the build tools.
+		snap, err := source.Open(ctx, *repo, *rev)
+		if err != nil {
+			return err
+		}
+		tmp, err := os.MkdirTemp("", "adaptbench-checkout-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		sub := cmp.Or(*dir, ".")
+		if err := snap.Materialize(ctx, sub, filepath.Join(tmp, "project")); err != nil {
+			return err
+		}
+		*dir, repoName, commit = filepath.Join(tmp, "project"), snap.Repo(), snap.Commit()
+		fmt.Fprintf(stdout, "%s at %s (%s)\n", repoName, commit, sub)
 	}
 	sb, err := exec.NewSandbox(nil)
 	if err != nil {
@@ -80,7 +103,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	defer proj.Close()
 
 	bar := progress.New(os.Stderr, "mutate")
-	cfg := &mutate.Options{Seed: *seed, Fragments: *frags, Progress: bar.Report}
+	cfg := &mutate.Options{Seed: *seed, Fragments: *frags, Progress: bar.Report, Repo: repoName, Commit: commit}
 	for l := mutate.L1; l <= mutate.Level(min(max(*levels, 1), 4)); l++ {
 		cfg.Levels = append(cfg.Levels, l)
 	}
