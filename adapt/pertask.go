@@ -31,8 +31,26 @@ func (r *Report) title() string {
 	} else {
 		parts = append(parts, "no prompt")
 	}
-	parts = append(parts, "n="+strconv.Itoa(r.Run.Samples))
+	parts = append(parts, "n="+r.Run.samplesText())
 	return fmt.Sprintf("%s (%s)", mdCell(r.Label()), strings.Join(parts, ", "))
+}
+
+// samplesText is the number of samples the run drew of each task, or
+// their range, "1–2 per task", when it drew more of some tasks than of others
+// (a replay holding fewer answers for some: TaskSamples).
+func (ri RunInfo) samplesText() string {
+	lo, hi := ri.Samples, ri.Samples
+	if len(ri.TaskSamples) > 0 && len(ri.TaskSamples) == ri.TaskCount {
+		// Every task has a count of its own: Samples is none's.
+		lo, hi = math.MaxInt, math.MinInt
+	}
+	for _, n := range ri.TaskSamples {
+		lo, hi = min(lo, n), max(hi, n)
+	}
+	if lo == hi {
+		return strconv.Itoa(lo)
+	}
+	return strconv.Itoa(lo) + "–" + strconv.Itoa(hi) + " per task"
 }
 
 // runLabels labels reports by run name; a name that two of them share is
