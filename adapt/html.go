@@ -137,6 +137,14 @@ func (r *Report) WriteHTML(w io.Writer, opts *HTMLOptions) error {
 		ScriptHash: "sha256-" + base64.StdEncoding.EncodeToString(func() []byte { h := sha256.Sum256([]byte(htmlJS)); return h[:] }()),
 		Run:        r.Run,
 	}
+	switch lo, hi := r.Run.sampleRange(); {
+	case lo != hi:
+		page.Samples = fmt.Sprintf("%d–%d samples per task", lo, hi)
+	case lo == 1:
+		page.Samples = "1 sample per task"
+	default:
+		page.Samples = fmt.Sprintf("%d samples per task", lo)
+	}
 	page.Summary = htmlSummary(runs)
 	page.Plots = htmlPlots(runs, tasks, o.Baseline)
 	page.Breakdowns = r.Breakdowns
@@ -171,6 +179,7 @@ type htmlPage struct {
 	JS         template.JS
 	ScriptHash string
 	Run        RunInfo
+	Samples    string // per task: "2 samples per task", "1–2 samples per task"
 	Summary    htmlTable
 	Outcomes   htmlTable
 	Plots      []template.HTML

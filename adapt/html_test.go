@@ -174,6 +174,7 @@ func TestWriteHTMLRunLabels(t *testing.T) {
 	has(t, page, "<thead><tr><th></th><th>m&lt;1&gt; #1</th><th>m&lt;1&gt; #2</th><th>tuned</th></tr></thead>")
 	has(t, page, ">tuned</text>", "a series of the plots")
 	has(t, page, "<tr><th>samples per task</th><td>1–2 per task</td><td>2</td><td>2</td></tr>")
+	has(t, page, " · 1–2 samples per task · ", "the heading")
 }
 
 // pctS formats a fraction as the page does (two decimals, in percent).

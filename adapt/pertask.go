@@ -35,11 +35,11 @@ func (r *Report) title() string {
 	return fmt.Sprintf("%s (%s)", mdCell(r.Label()), strings.Join(parts, ", "))
 }
 
-// samplesText is the number of samples the run drew of each task, or
-// their range, "1–2 per task", when it drew more of some tasks than of others
-// (a replay holding fewer answers for some: TaskSamples).
-func (ri RunInfo) samplesText() string {
-	lo, hi := ri.Samples, ri.Samples
+// sampleRange is the fewest and the most samples the run drew of a task:
+// both Samples, unless a replay held other counts for some tasks
+// (TaskSamples).
+func (ri RunInfo) sampleRange() (lo, hi int) {
+	lo, hi = ri.Samples, ri.Samples
 	if len(ri.TaskSamples) > 0 && len(ri.TaskSamples) == ri.TaskCount {
 		// Every task has a count of its own: Samples is none's.
 		lo, hi = math.MaxInt, math.MinInt
@@ -47,10 +47,18 @@ func (ri RunInfo) samplesText() string {
 	for _, n := range ri.TaskSamples {
 		lo, hi = min(lo, n), max(hi, n)
 	}
+	return lo, hi
+}
+
+// samplesText is the number of samples the run drew of each task, "2",
+// or their range, "1–2 per task", when it drew more of some tasks than of
+// others.
+func (ri RunInfo) samplesText() string {
+	lo, hi := ri.sampleRange()
 	if lo == hi {
 		return strconv.Itoa(lo)
 	}
-	return strconv.Itoa(lo) + "–" + strconv.Itoa(hi) + " per task"
+	return fmt.Sprintf("%d–%d per task", lo, hi)
 }
 
 // runLabels labels reports by run name; a name that two of them share is
