@@ -250,7 +250,7 @@ func ExampleReport_WriteHTML() {
 		}
 	}
 	html := page.String()
-	title := html[strings.Index(html, "<title>"):strings.Index(html, "</title>")+len("</title>")]
+	title := html[strings.Index(html, "<title>") : strings.Index(html, "</title>")+len("</title>")]
 	fmt.Println(title)
 	fmt.Println("loads nothing:", strings.Contains(html, `content="default-src 'none';`) && !strings.Contains(html, " src="))
 	fmt.Println("script elements (data, code):", strings.Count(html, "<script"))
