@@ -90,8 +90,14 @@ func TestScorePlainOutput(t *testing.T) {
 	exectest.Sandbox(t)
 	bench, samples := humanEvalFiles(t)
 	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), []string{"-bench", "humaneval=" + bench, "-nogold", samples}, &stdout, &stderr)
+	html := filepath.Join(t.TempDir(), "report.html")
+	err := run(context.Background(), []string{"-bench", "humaneval=" + bench, "-nogold", "-html", html, samples}, &stdout, &stderr)
 	require.NoError(t, err)
+	// The tasks hold 0, 1 or 2 answers: the heading says so.
+	assert.True(t, strings.HasPrefix(stdout.String(), "## samples (no prompt, n=0–2 per task)\n"), stdout.String())
+	page, err := os.ReadFile(html)
+	require.NoError(t, err)
+	assert.Contains(t, string(page), " · 0–2 samples per task · ")
 	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
 	assert.NotContains(t, stderr.String(), "\r")
 	assert.NotContains(t, stderr.String(), "\x1b")
