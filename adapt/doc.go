@@ -186,8 +186,8 @@
 // Each embedded text is cut to [HTMLOptions].MaxText bytes (16 KiB by
 // default), keeping its head and tail around a marker that says how much
 // was cut. HumanEval's 820 samples (164 tasks, 5 each) make a 1.98 MB page
-// that a headless Chromium loads in about 0.85 s (to the load event, on a
-// loaded 2-core machine).
+// that a headless Chromium loads in 0.85–1.24 s (to the load event, by
+// the load of a 2-core machine; TestHTMLInBrowser).
 //
 // The plots are drawn as SVG here rather than with gonum.org/v1/plot:
 // gonum's plot added about 9 MB to every binary that imports adapt and 8
