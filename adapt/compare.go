@@ -253,12 +253,17 @@ func scoredSamples(tr *TaskReport) map[int]bool {
 
 // scoreAt is the value of k in scores, when they hold one.
 func scoreAt(scores []Score, k int) (float64, bool) {
-	for _, s := range scores {
-		if s.K == k {
-			return s.Value, true
-		}
+	s, ok := scoreOf(scores, k)
+	return s.Value, ok
+}
+
+// scoreOf is the score of k in scores, when they hold one.
+func scoreOf(scores []Score, k int) (Score, bool) {
+	i := slices.IndexFunc(scores, func(s Score) bool { return s.K == k })
+	if i < 0 {
+		return Score{}, false
 	}
-	return 0, false
+	return scores[i], true
 }
 
 // WriteMarkdown writes the comparison as Markdown: the difference in

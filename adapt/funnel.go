@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -71,12 +72,23 @@ func (f *Funnel) WriteTable(w io.Writer) error {
 		b.WriteString(" " + s + " |")
 	}
 	b.WriteString("\n|---|" + strings.Repeat("---:|", len(f.stages)) + "\n")
+	for _, row := range f.rows() {
+		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// rows are the funnel's table rows: per group, its name and its count at
+// each stage, then a "total" row when there is more than one group.
+func (f *Funnel) rows() [][]string {
+	var rows [][]string
 	row := func(name string, count func(string) int) {
-		b.WriteString("| " + name + " |")
+		r := []string{name}
 		for _, s := range f.stages {
-			fmt.Fprintf(&b, " %d |", count(s))
+			r = append(r, strconv.Itoa(count(s)))
 		}
-		b.WriteByte('\n')
+		rows = append(rows, r)
 	}
 	for _, g := range f.groups {
 		row(g, func(s string) int { return f.Count(g, s) })
@@ -84,8 +96,7 @@ func (f *Funnel) WriteTable(w io.Writer) error {
 	if len(f.groups) > 1 {
 		row("total", f.Total)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return rows
 }
 
 type funnelJSON struct {

@@ -137,24 +137,25 @@ func (r *Report) WriteHTML(w io.Writer, opts *HTMLOptions) error {
 		ScriptHash: "sha256-" + base64.StdEncoding.EncodeToString(func() []byte { h := sha256.Sum256([]byte(htmlJS)); return h[:] }()),
 		Run:        r.Run,
 	}
+	switch lo, hi := r.Run.sampleRange(); {
+	case lo != hi:
+		page.Samples = fmt.Sprintf("%d–%d samples per task", lo, hi)
+	case lo == 1:
+		page.Samples = "1 sample per task"
+	default:
+		page.Samples = fmt.Sprintf("%d samples per task", lo)
+	}
 	page.Summary = htmlSummary(runs)
 	page.Plots = htmlPlots(runs, tasks, o.Baseline)
 	page.Breakdowns = r.Breakdowns
 	page.Invalid, page.Unscored = r.Invalid, r.Unscored
-	page.Outcomes = htmlTable{Head: []string{"outcome"}}
-	for i := range runs {
-		page.Outcomes.Head = append(page.Outcomes.Head, runName(runs, i))
-	}
-	for _, o := range Outcomes {
+	page.Outcomes = htmlTable{Head: append([]string{"outcome"}, runLabels(runs)...)}
+	for _, o := range outcomesOf(runs) {
 		row := []string{o.String()}
-		any := false
 		for _, r := range runs {
 			row = append(row, strconv.Itoa(r.Outcomes[o]))
-			any = any || r.Outcomes[o] > 0
 		}
-		if any {
-			page.Outcomes.Rows = append(page.Outcomes.Rows, row)
-		}
+		page.Outcomes.Rows = append(page.Outcomes.Rows, row)
 	}
 	for _, s := range o.Sections {
 		page.Sections = append(page.Sections, htmlSectionOf(s))
@@ -178,6 +179,7 @@ type htmlPage struct {
 	JS         template.JS
 	ScriptHash string
 	Run        RunInfo
+	Samples    string // per task: "2 samples per task", "1–2 samples per task"
 	Summary    htmlTable
 	Outcomes   htmlTable
 	Plots      []template.HTML
@@ -200,27 +202,12 @@ type htmlSection struct {
 	Funnel *htmlTable
 }
 
-// runName names a run in legends and column heads: its model, and its
-// template where two runs share a model.
-func runName(runs []*Report, i int) string {
-	r := runs[i]
-	name := r.Run.Model
-	for j, o := range runs {
-		if j != i && o.Run.Model == r.Run.Model {
-			return name + " (" + r.Run.Template + ")"
-		}
-	}
-	return name
-}
-
 // taskScores returns the pass@k of every task that has one, in task order.
 func taskScores(r *Report, k int) []float64 {
 	var vs []float64
 	for _, tr := range r.PerTask {
-		for _, s := range tr.PassAtK {
-			if s.K == k {
-				vs = append(vs, s.Value)
-			}
+		if v, ok := scoreAt(tr.PassAtK, k); ok {
+			vs = append(vs, v)
 		}
 	}
 	return vs
@@ -249,25 +236,9 @@ func pctCI(v, lo, hi float64, ci bool) string {
 	return s
 }
 
-func allKs(runs []*Report) []int {
-	var ks []int
-	for _, r := range runs {
-		for _, s := range r.PassAtK {
-			if !slices.Contains(ks, s.K) {
-				ks = append(ks, s.K)
-			}
-		}
-	}
-	slices.Sort(ks)
-	return ks
-}
-
 // htmlSummary is the summary table: a column per run.
 func htmlSummary(runs []*Report) htmlTable {
-	t := htmlTable{Head: []string{""}}
-	for i := range runs {
-		t.Head = append(t.Head, runName(runs, i))
-	}
+	t := htmlTable{Head: append([]string{""}, runLabels(runs)...)}
 	row := func(name string, cell func(r *Report) string) {
 		cells := []string{name}
 		for _, r := range runs {
@@ -276,24 +247,20 @@ func htmlSummary(runs []*Report) htmlTable {
 		t.Rows = append(t.Rows, cells)
 	}
 	row("template", func(r *Report) string { return r.Run.Template })
-	row("samples per task", func(r *Report) string { return strconv.Itoa(r.Run.Samples) })
+	row("samples per task", func(r *Report) string { return r.Run.samplesText() })
 	row("tasks (valid)", func(r *Report) string { return fmt.Sprintf("%d (%d)", r.Tasks, r.Valid) })
 	for _, k := range allKs(runs) {
 		row(fmt.Sprintf("pass@%d, task [95%% CI]", k), func(r *Report) string {
-			for _, s := range r.PassAtK {
-				if s.K == k {
-					_, lo, hi, ci, _ := meanCI(taskScores(r, k))
-					return pctCI(s.Value, lo, hi, ci) + fmt.Sprintf(" of %d", s.Tasks)
-				}
+			if s, ok := scoreOf(r.PassAtK, k); ok {
+				_, lo, hi, ci, _ := meanCI(taskScores(r, k))
+				return pctCI(s.Value, lo, hi, ci) + fmt.Sprintf(" of %d", s.Tasks)
 			}
 			return "–"
 		})
 	}
 	row("pass@1, adaptation", func(r *Report) string {
-		for _, s := range r.AdaptationPassAtK {
-			if s.K == 1 {
-				return fmt.Sprintf("%s%% of %d steps", pct(s.Value), s.Tasks)
-			}
+		if s, ok := scoreOf(r.AdaptationPassAtK, 1); ok {
+			return fmt.Sprintf("%s%% of %d steps", pct(s.Value), s.Tasks)
 		}
 		return "–"
 	})
@@ -351,10 +318,7 @@ func barOf(run string, what string, vs []float64) plotBar {
 // breakdown dimension, then the degradation from parents to derived
 // tasks.
 func htmlPlots(runs []*Report, tasks map[string]*Task, baseline *Report) []template.HTML {
-	var names []string
-	for i := range runs {
-		names = append(names, runName(runs, i))
-	}
+	names := runLabels(runs)
 	var plots []template.HTML
 	var groups []plotGroup
 	for _, k := range allKs(runs) {
@@ -489,23 +453,7 @@ func htmlSectionOf(s HTMLSection) htmlSection {
 		out.Plots = append(out.Plots, template.HTML(funnelChart(title, s.Funnel)))
 	}
 	if f := s.Funnel; f != nil {
-		t := &htmlTable{Head: append([]string{"group"}, f.Stages()...)}
-		groups := f.Groups()
-		if len(groups) > 1 {
-			groups = append(groups, "")
-		}
-		for _, g := range groups {
-			row := []string{g}
-			for _, st := range f.Stages() {
-				n := f.Count(g, st)
-				if g == "" {
-					row[0], n = "total", f.Total(st)
-				}
-				row = append(row, strconv.Itoa(n))
-			}
-			t.Rows = append(t.Rows, row)
-		}
-		out.Funnel = t
+		out.Funnel = &htmlTable{Head: append([]string{"group"}, f.Stages()...), Rows: f.rows()}
 	}
 	return out
 }

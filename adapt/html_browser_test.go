@@ -115,27 +115,24 @@ func TestHTMLInBrowser(t *testing.T) {
 	var xss string
 	var diffText string
 	var top, drill []byte
-	step := func(name string) chromedp.Action {
-		return chromedp.ActionFunc(func(context.Context) error { t.Logf("step: %s", name); return nil })
-	}
 	require.NoError(t, chromedp.Run(ctx,
-		network.Enable(), runtime.Enable(), step("navigate"),
+		network.Enable(), runtime.Enable(),
 		chromedp.Navigate(pageURL),
-		chromedp.WaitVisible("#tasks tbody tr.row", chromedp.ByQuery), step("rows"),
+		chromedp.WaitVisible("#tasks tbody tr.row", chromedp.ByQuery),
 		chromedp.Evaluate(`(function(){var n=performance.getEntriesByType("navigation")[0]; return n.loadEventEnd - n.startTime})()`, &loadMs),
 		chromedp.Evaluate(`document.querySelectorAll("#tasks tbody tr.row").length`, &rows),
-		chromedp.CaptureScreenshot(&top), step("top shot"),
+		chromedp.CaptureScreenshot(&top),
 		// A filter changes the rows shown.
 		chromedp.SetValue("#f-outcome", "failed", chromedp.ByID),
 		chromedp.Evaluate(`document.getElementById("f-outcome").dispatchEvent(new Event("change"))`, nil),
-		chromedp.Evaluate(`document.querySelectorAll("#tasks tbody tr.row").length`, &failedRows), step("filtered"),
+		chromedp.Evaluate(`document.querySelectorAll("#tasks tbody tr.row").length`, &failedRows),
 		// A click on a failed sample's chip opens its drill-down with the
 		// diff against the reference.
 		chromedp.Click(`#tasks tbody tr.row button.o-failed`, chromedp.ByQuery),
-		chromedp.WaitVisible("pre.diff", chromedp.ByQuery), step("diff"),
+		chromedp.WaitVisible("pre.diff", chromedp.ByQuery),
 		chromedp.Text("pre.diff", &diffText, chromedp.ByQuery),
 		chromedp.Evaluate(`document.querySelector("tr.drow").scrollIntoView()`, nil),
-		chromedp.CaptureScreenshot(&drill), step("drill shot"),
+		chromedp.CaptureScreenshot(&drill),
 		// The hostile completion, opened, runs nothing.
 		chromedp.SetValue("#f-outcome", "", chromedp.ByID),
 		chromedp.SetValue("#q", "window.__xss", chromedp.ByID),

@@ -161,6 +161,22 @@ func TestWriteHTMLPlots(t *testing.T) {
 	has(t, html.UnescapeString(page), "m<1>, pass@1: 50.00% ["+pctS(in.Lo)+", "+pctS(in.Hi)+"] over 2")
 }
 
+// TestWriteHTMLRunLabels: the runs are labelled as in WriteComparison (the
+// run's name, else its model; "#1", "#2" apart when two share one), and a
+// replay whose tasks hold other counts of samples says so.
+func TestWriteHTMLRunLabels(t *testing.T) {
+	r, tasks := htmlFixture()
+	same, _ := htmlFixture()
+	named, _ := htmlFixture()
+	named.Run.Name = "tuned"
+	r.Run.TaskSamples = map[string]int{"t/mut": 1}
+	page := writeHTML(t, r, &adapt.HTMLOptions{Tasks: tasks, Runs: []*adapt.Report{same, named}})
+	has(t, page, "<thead><tr><th></th><th>m&lt;1&gt; #1</th><th>m&lt;1&gt; #2</th><th>tuned</th></tr></thead>")
+	has(t, page, ">tuned</text>", "a series of the plots")
+	has(t, page, "<tr><th>samples per task</th><td>1–2 per task</td><td>2</td><td>2</td></tr>")
+	has(t, page, " · 1–2 samples per task · ", "the heading")
+}
+
 // pctS formats a fraction as the page does (two decimals, in percent).
 func pctS(v float64) string { return strconv.FormatFloat(100*v, 'f', 2, 64) }
 

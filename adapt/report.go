@@ -670,6 +670,31 @@ func incomplete(missing []missingCheck, of Shard, given map[int]string) error {
 		ErrIncomplete, len(missing), len(tasks), strings.Join(first, ", "), strings.Join(where, "; "))
 }
 
+// allKs is every k some report scored, in increasing order.
+func allKs(reports []*Report) []int {
+	var ks []int
+	for _, r := range reports {
+		for _, s := range r.PassAtK {
+			if !slices.Contains(ks, s.K) {
+				ks = append(ks, s.K)
+			}
+		}
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// outcomesOf is every outcome some report counts, in Outcomes order.
+func outcomesOf(reports []*Report) []Outcome {
+	var out []Outcome
+	for _, o := range Outcomes {
+		if slices.ContainsFunc(reports, func(r *Report) bool { return r.Outcomes[o] > 0 }) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
 // WriteComparison writes a Markdown table that sets reports side by side,
 // one column per report: scores, outcome counts and the adaptation
 // categories. Each column is labelled by its run's name (RunInfo.Name, or
@@ -693,42 +718,23 @@ func WriteComparison(w io.Writer, reports ...*Report) error {
 		b.WriteString("\n")
 	}
 	row("tasks (valid)", func(r *Report) string { return fmt.Sprintf("%d (%d)", r.Tasks, r.Valid) })
-	var ks []int
-	for _, r := range reports {
-		for _, s := range r.PassAtK {
-			if !slices.Contains(ks, s.K) {
-				ks = append(ks, s.K)
-			}
-		}
-	}
-	slices.Sort(ks)
-	for _, k := range ks {
+	for _, k := range allKs(reports) {
 		row(fmt.Sprintf("pass@%d (task)", k), func(r *Report) string {
-			for _, s := range r.PassAtK {
-				if s.K == k {
-					return fmt.Sprintf("%s%% of %d", pct(s.Value), s.Tasks)
-				}
+			if s, ok := scoreOf(r.PassAtK, k); ok {
+				return fmt.Sprintf("%s%% of %d", pct(s.Value), s.Tasks)
 			}
 			return "-"
 		})
 	}
 	row("pass@1 (adaptation)", func(r *Report) string {
-		for _, s := range r.AdaptationPassAtK {
-			if s.K == 1 {
-				return fmt.Sprintf("%s%% of %d", pct(s.Value), s.Tasks)
-			}
+		if s, ok := scoreOf(r.AdaptationPassAtK, 1); ok {
+			return fmt.Sprintf("%s%% of %d", pct(s.Value), s.Tasks)
 		}
 		return "-"
 	})
 	row("unscored tasks", func(r *Report) string { return strconv.Itoa(len(r.Unscored)) })
-	for _, o := range Outcomes {
-		any := false
-		for _, r := range reports {
-			any = any || r.Outcomes[o] > 0
-		}
-		if any {
-			row(o.String(), func(r *Report) string { return strconv.Itoa(r.Outcomes[o]) })
-		}
+	for _, o := range outcomesOf(reports) {
+		row(o.String(), func(r *Report) string { return strconv.Itoa(r.Outcomes[o]) })
 	}
 	var cats []string
 	for _, r := range reports {

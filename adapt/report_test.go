@@ -225,3 +225,28 @@ func TestReplayNamesNoTemplate(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownTitleVaryingSamples: a replayed run whose tasks hold other
+// counts of answers says the range in its heading, not the largest count.
+func TestMarkdownTitleVaryingSamples(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		run  adapt.RunInfo
+		want string
+	}{
+		{"every task has Samples", adapt.RunInfo{Samples: 2, TaskCount: 3}, "n=2)"},
+		{"some tasks have fewer", adapt.RunInfo{Samples: 2, TaskCount: 3, TaskSamples: map[string]int{"a": 1, "b": 0}}, "n=0–2 per task)"},
+		// Options.Samples capped at 5, and every task holds 1 or 3.
+		{"every task has its own", adapt.RunInfo{Samples: 5, TaskCount: 2, TaskSamples: map[string]int{"a": 1, "b": 3}}, "n=1–3 per task)"},
+		{"every task has the same other count", adapt.RunInfo{Samples: 5, TaskCount: 2, TaskSamples: map[string]int{"a": 3, "b": 3}}, "n=3)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.run.Model, c.run.Template = "replayed", ""
+			r := &adapt.Report{Run: c.run}
+			var md bytes.Buffer
+			require.NoError(t, r.WriteMarkdown(&md))
+			head, _, _ := strings.Cut(md.String(), "\n")
+			assert.Equal(t, "## replayed (no prompt, "+c.want, head)
+		})
+	}
+}

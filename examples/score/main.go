@@ -9,7 +9,7 @@
 // goes to standard error: a bar on a terminal, plain lines otherwise.
 //
 //	go run ./examples/score -bench humaneval=HumanEval.jsonl.gz samples.jsonl
-//	go run ./examples/score -tasks tasks.jsonl -k 1,10 -json report.json recorded.jsonl
+//	go run ./examples/score -tasks tasks.jsonl -k 1,10 -json report.json -html report.html recorded.jsonl
 //	go run ./examples/score -bench demo answers/
 //
 // Benchmarks: demo (embedded), humaneval=FILE (HumanEval.jsonl[.gz] or a
@@ -59,6 +59,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	par := fl.Int("parallelism", 0, "test runs in flight (0: one per core)")
 	jsonOut := fl.String("json", "", "also write the report as JSON to this file")
 	csvOut := fl.String("csv", "", "also write the per-task CSV to this file")
+	htmlOut := fl.String("html", "", "also write the HTML report (plots, every task and sample) to this file")
 	journal := fl.String("journal", "", "journal file: a stopped run resumes from it")
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "usage: score (-tasks FILE | -bench NAME[=PATH]) [flags] ANSWERS")
@@ -116,7 +117,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	for _, out := range []struct {
 		file  string
 		write func(io.Writer) error
-	}{{*jsonOut, rep.WriteJSON}, {*csvOut, rep.WriteCSV}} {
+	}{{*jsonOut, rep.WriteJSON}, {*csvOut, rep.WriteCSV}, {*htmlOut, func(w io.Writer) error {
+		return rep.WriteHTML(w, &adapt.HTMLOptions{Tasks: tasks})
+	}}} {
 		if out.file == "" {
 			continue
 		}

@@ -80,8 +80,13 @@ func TestScoreOnATerminal(t *testing.T) {
 	// HumanEval/2 n=2 c=1. pass@1 = (9 + 0 + 1/2)/11; pass@2 over the one
 	// task with 2 samples: 1.
 	require.Len(t, rep.PassAtK, 2)
-	assert.Equal(t, adapt.Score{K: 1, Value: 9.5 / 11, Tasks: 11}, rep.PassAtK[0])
-	assert.Equal(t, adapt.Score{K: 2, Value: 1, Tasks: 1}, rep.PassAtK[1])
+	p1, p2 := rep.PassAtK[0], rep.PassAtK[1]
+	if assert.NotNil(t, p1.CI95, "pass@1 has its bootstrap interval") {
+		assert.Equal(t, 9.5/11, p1.CI95.Point)
+	}
+	p1.CI95, p2.CI95 = nil, nil
+	assert.Equal(t, adapt.Score{K: 1, Value: 9.5 / 11, Tasks: 11}, p1)
+	assert.Equal(t, adapt.Score{K: 2, Value: 1, Tasks: 1}, p2)
 	assert.Contains(t, stdout.String(), "| HumanEval/3 | pass@1, pass@2 | unanswered: the model holds no sample of this task |")
 }
 
@@ -90,8 +95,14 @@ func TestScorePlainOutput(t *testing.T) {
 	exectest.Sandbox(t)
 	bench, samples := humanEvalFiles(t)
 	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), []string{"-bench", "humaneval=" + bench, "-nogold", samples}, &stdout, &stderr)
+	html := filepath.Join(t.TempDir(), "report.html")
+	err := run(context.Background(), []string{"-bench", "humaneval=" + bench, "-nogold", "-html", html, samples}, &stdout, &stderr)
 	require.NoError(t, err)
+	// The tasks hold 0, 1 or 2 answers: the heading says so.
+	assert.True(t, strings.HasPrefix(stdout.String(), "## samples (no prompt, n=0–2 per task)\n"), stdout.String())
+	page, err := os.ReadFile(html)
+	require.NoError(t, err)
+	assert.Contains(t, string(page), " · 0–2 samples per task · ")
 	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
 	assert.NotContains(t, stderr.String(), "\r")
 	assert.NotContains(t, stderr.String(), "\x1b")
