@@ -74,7 +74,9 @@ func TestResultsBreakdown(t *testing.T) {
 	}
 	wantTable := `| Model | Greedy Hidden | Greedy Visible | Greedy API | SD Hidden | SD Visible | SD API | CoT Hidden | CoT API |
 |---|---|---|---|---|---|---|---|---|
-| m | 33.3±27.2 | 66.7±27.2 | 50.0±35.4 | 33.3±27.2 | 66.7±27.2 | 50.0±35.4 | – | – |
+| m | 33.3±27.2 (N=3); all 25.0 (1/4) | 66.7±27.2 (N=3); all 50.0 (2/4) | 50.0±35.4 (N=2) | 33.3±27.2 (N=3); all 25.0 (1/4) | 66.7±27.2 (N=3); all 50.0 (2/4) | 50.0±35.4 (N=2) | – | – |
+
+Verdicts: pass rule every-test: each test passed, a skipped test does not.
 `
 	if d := cmp.Diff(wantTable, b.String()); d != "" {
 		t.Errorf("table (-want +got):\n%s", d)

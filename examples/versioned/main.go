@@ -158,10 +158,11 @@ func load(dir, wheelhouse, python, prebuilt string, system bool) ([]adapt.Task, 
 		tasks, err := versioned.GoTasks()
 		return tasks, &versioned.GoModules{}, err
 	}
-	tasks, err := versioned.LoadDir(dir)
+	tasks, rep, err := versioned.LoadDir(dir)
 	if err != nil {
 		return nil, nil, err
 	}
+	log.Print(rep)
 	n := 0
 	for _, set := range []bool{wheelhouse != "", prebuilt != "", system} {
 		if set {
