@@ -181,7 +181,7 @@ func TestLoadLayouts(t *testing.T) {
 	data, err := os.ReadFile(dir + "/dataset.jsonl")
 	require.NoError(t, err)
 	repo := fstest.MapFS{
-		"dataset/dataset.jsonl":                {Data: data},
+		"dataset/dataset.jsonl":                 {Data: data},
 		"dataset/hidden_tests/test_sample_1.py": {Data: one},
 		"dataset/hidden_tests/README":           {Data: []byte("x")},
 	}
