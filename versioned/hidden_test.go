@@ -49,11 +49,9 @@ func TestSelfDebugHiddenVerdict(t *testing.T) {
 // every-test rule; Results say which rule was used.
 func TestHiddenPassRule(t *testing.T) {
 	sb := exectest.ForkServer(t)
-	ps, err := versioned.Read(strings.NewReader(medianProblem), "median.jsonl")
-	require.NoError(t, err)
-	ps[0].HiddenTest = "import pytest\nfrom sample_1 import mid\n\n\n@pytest.mark.skip(reason='needs a GPU')\ndef test_gpu():\n    assert mid([1]) == 1\n\n\ndef test_display():\n    pytest.skip('no display')\n"
-	task, err := ps[0].Task("median.jsonl")
-	require.NoError(t, err)
+	task := medianWith(t, func(p *versioned.Problem) {
+		p.HiddenTest = "import pytest\nfrom sample_1 import mid\n\n\n@pytest.mark.skip(reason='needs a GPU')\ndef test_gpu():\n    assert mid([1]) == 1\n\n\ndef test_display():\n    pytest.skip('no display')\n"
+	})
 	const right = "import statistics\ndef mid(values):\n    return statistics.median(values)\n"
 	m := &scripted{wrong: right, right: right}
 	for _, tc := range []struct {
@@ -82,12 +80,10 @@ func TestHiddenPassRule(t *testing.T) {
 // visible verdict.
 func TestHiddenImportError(t *testing.T) {
 	sb := exectest.ForkServer(t)
-	ps, err := versioned.Read(strings.NewReader(medianProblem), "median.jsonl")
-	require.NoError(t, err)
-	ps[0].Completion = "    return statistics.median(values)\n\ndef helper():\n    return 1\n"
-	ps[0].HiddenTest = "from sample_1 import mid, helper\n\n\ndef test_helper():\n    assert helper() == 1 and mid([1, 3]) == 2\n"
-	task, err := ps[0].Task("median.jsonl")
-	require.NoError(t, err)
+	task := medianWith(t, func(p *versioned.Problem) {
+		p.Completion = "    return statistics.median(values)\n\ndef helper():\n    return 1\n"
+		p.HiddenTest = "from sample_1 import mid, helper\n\n\ndef test_helper():\n    assert helper() == 1 and mid([1, 3]) == 2\n"
+	})
 	chk := &adapt.Checker{Runner: sb}
 	res, err := chk.Check(context.Background(), &task, adapt.Answer{Code: "import statistics\ndef mid(values):\n    return statistics.median(values)\n"})
 	require.NoError(t, err)
@@ -105,11 +101,9 @@ func TestHiddenImportError(t *testing.T) {
 // its tests do, and fails when one fails.
 func TestVisibleScript(t *testing.T) {
 	sb := exectest.ForkServer(t)
-	ps, err := versioned.Read(strings.NewReader(medianProblem), "median.jsonl")
-	require.NoError(t, err)
-	ps[0].VisibleTest = "import unittest\n\nclass T(unittest.TestCase):\n    def test_mid(self):\n        self.assertEqual(mid([1, 2, 3, 4]), 2.5)\n\nif __name__ == '__main__':\n    unittest.main()\n"
-	task, err := ps[0].Task("median.jsonl")
-	require.NoError(t, err)
+	task := medianWith(t, func(p *versioned.Problem) {
+		p.VisibleTest = "import unittest\n\nclass T(unittest.TestCase):\n    def test_mid(self):\n        self.assertEqual(mid([1, 2, 3, 4]), 2.5)\n\nif __name__ == '__main__':\n    unittest.main()\n"
+	})
 	assert.Equal(t, []string(nil), versioned.HiddenTests(&task), "no hidden file, no hidden tests")
 	chk := &adapt.Checker{Runner: sb}
 	for _, tc := range []struct {
@@ -135,11 +129,7 @@ func TestVisibleScript(t *testing.T) {
 func TestNoHiddenFile(t *testing.T) {
 	sb := exectest.ForkServer(t)
 	with := medianTask(t)
-	ps, err := versioned.Read(strings.NewReader(medianProblem), "median.jsonl")
-	require.NoError(t, err)
-	ps[0].ID = "2"
-	without, err := ps[0].Task("median.jsonl")
-	require.NoError(t, err)
+	without := medianWith(t, func(p *versioned.Problem) { p.ID = "2" })
 	const right = "import statistics\ndef mid(values):\n    return statistics.median(values)\n"
 	res, err := versioned.Evaluate(context.Background(), []adapt.Task{with, without}, &scripted{wrong: right, right: right}, versioned.Greedy, &versioned.EvalOptions{Evaluate: adapt.Options{Runner: sb}})
 	require.NoError(t, err)
@@ -216,3 +206,15 @@ func TestFirstPythonBlock(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// medianWith is medianProblem's task, without a hidden test file, after
+// edit changed the problem.
+func medianWith(t *testing.T, edit func(*versioned.Problem)) adapt.Task {
+	t.Helper()
+	ps, err := versioned.Read(strings.NewReader(medianProblem), "median.jsonl")
+	require.NoError(t, err)
+	edit(&ps[0])
+	task, err := ps[0].Task("median.jsonl")
+	require.NoError(t, err)
+	return task
+}

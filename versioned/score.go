@@ -49,15 +49,21 @@ func (r Rate) String() string {
 // Rate counts, over the valid tasks for which f's second result is true,
 // those for which its first is.
 func (r *Results) Rate(f func(*TaskResult) (pass, counted bool)) Rate {
+	return r.rate(f, false)
+}
+
+// rate is Rate over the valid tasks, or, with all, over every scored task,
+// the invalid ones counting as not passed.
+func (r *Results) rate(f func(*TaskResult) (pass, counted bool), all bool) Rate {
 	passed, n := 0, 0
 	for i := range r.Tasks {
 		t := &r.Tasks[i]
-		if !t.Valid || t.Unscored != "" {
+		if t.Unscored != "" || !t.Valid && !all {
 			continue
 		}
 		if ok, counted := f(t); counted {
 			n++
-			if ok {
+			if ok && t.Valid {
 				passed++
 			}
 		}
@@ -81,20 +87,7 @@ func (r *Results) Visible() Rate {
 // Unscored tasks (a model or infrastructure error) are still left out, as
 // adapt's scoring rules say.
 func (r *Results) RateAll(f func(*TaskResult) (pass, counted bool)) Rate {
-	passed, n := 0, 0
-	for i := range r.Tasks {
-		t := &r.Tasks[i]
-		if t.Unscored != "" {
-			continue
-		}
-		if ok, counted := f(t); counted {
-			n++
-			if ok && t.Valid {
-				passed++
-			}
-		}
-	}
-	return NewRate(passed, n)
+	return r.rate(f, true)
 }
 
 // HiddenAll is the hidden success rate over every task that has hidden

@@ -197,7 +197,10 @@ func TestSystemAllLibraries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	type count struct{ visible, n, hidden, nHidden int }
+	type count struct {
+		visible, n, hidden, nHidden int
+		visibleFails, hiddenFails   []string
+	}
 	per := map[string]*count{}
 	passedIDs := map[string]bool{}
 	for i, tr := range rep.PerTask {
@@ -210,11 +213,15 @@ func TestSystemAllLibraries(t *testing.T) {
 		if s.Passed(versioned.VisibleTestName) {
 			c.visible++
 			passedIDs[tr.Task] = true
+		} else {
+			c.visibleFails = append(c.visibleFails, tr.Task)
 		}
 		if len(versioned.HiddenTests(&tasks[i])) > 0 {
 			c.nHidden++
 			if s.Passed(versioned.HiddenTestName) {
 				c.hidden++
+			} else {
+				c.hiddenFails = append(c.hiddenFails, tr.Task)
 			}
 		}
 	}
@@ -228,7 +235,7 @@ func TestSystemAllLibraries(t *testing.T) {
 	for _, lib := range names {
 		c := per[lib]
 		tv, tn, th, tnh = tv+c.visible, tn+c.n, th+c.hidden, tnh+c.nHidden
-		fmt.Fprintf(&b, "\n  %-14s %-8s visible %3d/%-3d hidden %3d/%-3d", lib, libs[lib], c.visible, c.n, c.hidden, c.nHidden)
+		fmt.Fprintf(&b, "\n  %-14s %-8s visible %3d/%-3d hidden %3d/%-3d  fail: visible %v hidden %v", lib, libs[lib], c.visible, c.n, c.hidden, c.nHidden, c.visibleFails, c.hiddenFails)
 		f, ok := systemFloor[lib]
 		if !ok {
 			t.Logf("%s %s: no floor measured for it (visible %d/%d, hidden %d/%d); not checked", lib, libs[lib], c.visible, c.n, c.hidden, c.nHidden)
