@@ -262,16 +262,17 @@ func (rows Table) WriteTable(w io.Writer) error {
 }
 
 // WriteBreakdowns writes, for each breakdown, a Markdown table of hidden
-// success, visible success and API hit rate per value.
+// success, visible success and API hit rate per value: N is the number of
+// valid tasks, Hidden N of those with hidden tests.
 func (r *Results) WriteBreakdowns(w io.Writer, bs ...Breakdown) error {
 	var b strings.Builder
 	for i, bd := range bs {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "| %s | N | Hidden | Visible | API |\n|---|---|---|---|---|\n", bd.Name)
+		fmt.Fprintf(&b, "| %s | N | Hidden | Hidden N | Visible | API |\n|---|---|---|---|---|---|\n", bd.Name)
 		for _, g := range r.Breakdown(bd) {
-			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", g.Value, g.Hidden.N, g.Hidden, g.Visible, g.APIHit)
+			fmt.Fprintf(&b, "| %s | %d | %s | %d | %s | %s |\n", g.Value, g.Visible.N, g.Hidden, g.Hidden.N, g.Visible, g.APIHit)
 		}
 	}
 	_, err := io.WriteString(w, b.String())

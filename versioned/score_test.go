@@ -55,15 +55,15 @@ func TestResultsBreakdown(t *testing.T) {
 	if err := r.WriteBreakdowns(&b, versioned.ByLibrary, versioned.ByYear); err != nil {
 		t.Fatal(err)
 	}
-	want := `| library | N | Hidden | Visible | API |
-|---|---|---|---|---|
-| numpy | 2 | 50.0±35.4 | 100.0±0.0 | 50.0±35.4 |
-| torch | 1 | 0.0±0.0 | 0.0±0.0 | – |
+	want := `| library | N | Hidden | Hidden N | Visible | API |
+|---|---|---|---|---|---|
+| numpy | 2 | 50.0±35.4 | 2 | 100.0±0.0 | 50.0±35.4 |
+| torch | 1 | 0.0±0.0 | 1 | 0.0±0.0 | – |
 
-| year | N | Hidden | Visible | API |
-|---|---|---|---|---|
-| 2021 | 2 | 50.0±35.4 | 50.0±35.4 | 100.0±0.0 |
-| 2023 | 1 | 0.0±0.0 | 100.0±0.0 | 0.0±0.0 |
+| year | N | Hidden | Hidden N | Visible | API |
+|---|---|---|---|---|---|
+| 2021 | 2 | 50.0±35.4 | 2 | 50.0±35.4 | 100.0±0.0 |
+| 2023 | 1 | 0.0±0.0 | 1 | 100.0±0.0 | 0.0±0.0 |
 `
 	if d := cmp.Diff(want, b.String()); d != "" {
 		t.Errorf("breakdowns (-want +got):\n%s", d)
