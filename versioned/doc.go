@@ -98,14 +98,20 @@
 //     packages). It installs nothing, and its environments are faithful
 //     only where the versions happen to match: good for smoke tests, never
 //     for official numbers. Measured with Debian bookworm's python3 3.11
-//     and the python3-* packages of 18 of the 26 libraries (numpy, scipy,
-//     pandas, pil, pytest, nltk, tqdm, sympy, flask, falcon, networkx,
-//     jinja2, tornado, sklearn, django, matplotlib, seaborn, plotly): 230
-//     problems run, the ground truth passes 181 visible tests (scipy 27
-//     of 40, sympy 26/33, falcon 19/21, flask 15/22, numpy 15/15, ...),
-//     none faithful; TestSystemAllLibraries logs the per-library counts
-//     and holds each to its floor (3.5 to 5 minutes on a loaded 2-core
-//     machine; skipped with -short).
+//     and the Debian packages of the 21 libraries it has (python3-numpy,
+//     -scipy, -pandas, -pil, -pytest, -nltk, -tqdm, -sympy, -flask,
+//     -falcon, -networkx, -jinja2, -tornado, -sklearn, -django,
+//     -matplotlib, -seaborn, -plotly, -geopandas, -torch and mitmproxy;
+//     librosa, lightgbm, gradio, spacy and kymatio are not packaged):
+//     266 problems run, and the ground truth passes 213 visible tests and
+//     93 of the 132 hidden test files present (the odd ids; exit-status
+//     rule): scipy 27/40 visible and 9/20 hidden, sympy 26/33 and 13/17,
+//     falcon 19/21 and 10/11, torch 18/18 and 9/9, mitmproxy 10/10 and
+//     5/5, ... Per problem, every verdict is the one upstream's harness
+//     gives with the same interpreter and packages (its run_eval.py's
+//     visible script and hidden pytest run, emulated). None is faithful.
+//     TestSystemAllLibraries logs the per-library counts and holds each
+//     library present to its floor (skipped with -short).
 //   - [Prebuilt]: ready venvs under a directory, such as upstream's
 //     .dataset_venvs; each spec gets the one that matches it.
 //   - [GoModules]: for a Go spec (EnvSpec.Go, from a task's runtime

@@ -218,3 +218,16 @@ func medianWith(t *testing.T, edit func(*versioned.Problem)) adapt.Task {
 	require.NoError(t, err)
 	return task
 }
+
+// TestInvalidReason: a task whose reference fails says which exception,
+// message and all (which module did not import), not only its class.
+func TestInvalidReason(t *testing.T) {
+	sb := exectest.ForkServer(t)
+	task := medianWith(t, func(p *versioned.Problem) { p.StarterCode = "import no_such_module_xyz\n" + p.StarterCode })
+	m := &scripted{wrong: "x = 1\n", right: "x = 1\n"}
+	res, err := versioned.Evaluate(context.Background(), []adapt.Task{task}, m, versioned.Greedy, &versioned.EvalOptions{Evaluate: adapt.Options{Runner: sb}})
+	require.NoError(t, err)
+	r := res.Tasks[0]
+	assert.False(t, r.Valid)
+	assert.Contains(t, r.Invalid, "No module named 'no_such_module_xyz'")
+}
