@@ -21,7 +21,7 @@ packages=(
   # TestSystemAllLibraries runs and checks its problems too.
   python3-sympy python3-flask python3-falcon python3-networkx python3-jinja2 python3-tornado
   python3-django python3-matplotlib python3-seaborn python3-plotly python3-tqdm
-  mitmproxy python3-geopandas
+  mitmproxy python3-geopandas python3-rtree
 )
 missing=()
 for p in "${packages[@]}"; do

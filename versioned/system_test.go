@@ -115,10 +115,14 @@ type floor struct {
 
 // systemFloor holds the floors of every library Debian packages.
 // python3-torch is not among the packages scripts/test.sh installs (549 MiB
-// installed); its floor holds where it is installed.
+// installed); its floor holds where it is installed. geopandas needs
+// python3-rtree for its spatial index (without it, 4 visible and 2 hidden
+// fewer pass). Per problem, each verdict is the one upstream's harness
+// gives with the same interpreter and packages (emulated: the module and
+// test run as a script, the hidden file run by pytest beside the module).
 var systemFloor = map[string]floor{
 	"django": {7, 3, "python3-django"}, "falcon": {19, 10, "python3-falcon"}, "flask": {15, 5, "python3-flask"},
-	"geopandas": {4, 1, "python3-geopandas"}, "jinja2": {2, 0, "python3-jinja2"}, "matplotlib": {5, 1, "python3-matplotlib"},
+	"geopandas": {8, 3, "python3-geopandas"}, "jinja2": {2, 0, "python3-jinja2"}, "matplotlib": {5, 1, "python3-matplotlib"},
 	"mitmproxy": {10, 5, "mitmproxy"}, "networkx": {9, 4, "python3-networkx"}, "nltk": {4, 1, "python3-nltk"},
 	"numpy": {15, 7, "python3-numpy"}, "pandas": {8, 5, "python3-pandas"}, "pillow": {6, 3, "python3-pil"},
 	"plotly": {7, 3, "python3-plotly"}, "pytest": {9, 4, "python3-pytest"}, "scikit-learn": {11, 6, "python3-sklearn"},
