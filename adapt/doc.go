@@ -149,7 +149,9 @@
 // # Reports
 //
 // A [Report] holds task-level pass@k (a sample passes when every test
-// passes), adaptation-level pass@k (a sample passes a step when all the
+// passes: under the task's [Task].PassRule, by default a skipped test does
+// not, and under [PassExitStatus] it does, as a pytest exit status counts
+// it; a pytest test name may select a whole file), adaptation-level pass@k (a sample passes a step when all the
 // step's tests pass), breakdowns by adaptation category and type and by the
 // task labels [Options].Breakdown names, invalid and unscored tasks with reasons, counts of each [Outcome],
 // every sample with its completion, and token usage. It holds no timings: the same inputs give the same report, byte for

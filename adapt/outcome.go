@@ -154,10 +154,13 @@ func clip(s string) string {
 }
 
 // Judge turns what a test driver reported for t's workspace into a sample
-// result: passed when every test of t passed; otherwise the outcome names
-// the first of a compile error, an infrastructure error, a limit (time,
-// memory, output) or a crash, else a failure. A test t names that the run
-// did not report counts as an error.
+// result: passed when every test of t passed (under t's PassRule);
+// otherwise the outcome names the first of a compile error, an
+// infrastructure error, a limit (time, memory, output) or a crash, else a
+// failure. A test t names that the run did not report counts as an error;
+// with pytest, a name the run did not report exactly stands for the tests
+// it selects as a node id prefix (up to "::", "[" or "/"), and its status
+// is the worst of theirs.
 func Judge(t *Task, s *exec.Suite) SampleResult {
 	res := SampleResult{Outcome: OutcomeFailed}
 	byName := map[string]exec.TestResult{}
@@ -167,11 +170,17 @@ func Judge(t *Task, s *exec.Suite) SampleResult {
 	allPassed := true
 	for _, tc := range t.Tests {
 		tr, ok := byName[tc.Name]
+		if !ok && t.FrameworkOrDefault() == FrameworkPytest {
+			tr, ok = selectedTests(tc.Name, s.Tests, t.PassRule)
+		}
 		if !ok {
 			tr = exec.TestResult{Name: tc.Name, Status: exec.TestError, Message: "not reported by the test run"}
 		}
 		if s.Compile != nil {
 			tr.Status, tr.Message = exec.TestError, "did not compile"
+		}
+		if tr.Status == exec.TestSkipped && t.PassRule == PassExitStatus {
+			tr.Status, tr.Message = exec.TestPassed, strings.TrimSpace("skipped, a pass under the exit-status rule: "+tr.Message)
 		}
 		if tr.Status != exec.TestPassed {
 			allPassed = false
@@ -203,6 +212,64 @@ func Judge(t *Task, s *exec.Suite) SampleResult {
 		res.Outcome, res.Detail = OutcomeMemory, "a test ran out of memory (MemoryError)"
 	}
 	return res
+}
+
+// selectedTests gathers the reported pytest tests that name selects (a
+// node id prefix, as exec.Pytest selects them) into one result: the worst
+// status among them (a skipped test counting as passed under
+// PassExitStatus), with the messages of those that did not pass, each
+// after its node id. It reports false when name selects none.
+func selectedTests(name string, tests []exec.TestResult, rule string) (exec.TestResult, bool) {
+	name = strings.TrimSuffix(strings.TrimPrefix(name, "./"), "/")
+	out := exec.TestResult{Name: name, Status: exec.TestPassed}
+	var msgs []string
+	n, skipped := 0, 0
+	for _, tr := range tests {
+		rest, ok := strings.CutPrefix(tr.Name, name)
+		if !ok || rest == "" || !strings.HasPrefix(rest, "::") && !strings.HasPrefix(rest, "[") && !strings.HasPrefix(rest, "/") {
+			continue
+		}
+		n++
+		st := tr.Status
+		if st == exec.TestSkipped {
+			skipped++
+			if rule == PassExitStatus {
+				continue
+			}
+		}
+		if st != exec.TestPassed {
+			msgs = append(msgs, tr.Name+" "+st.String()+": "+strings.TrimSpace(tr.Message))
+		}
+		if statusRank(st) > statusRank(out.Status) {
+			out.Status = st
+		}
+	}
+	if n == 0 {
+		return out, false
+	}
+	if skipped > 0 && rule == PassExitStatus {
+		msgs = append(msgs, fmt.Sprintf("%d of %d tests skipped, which passes under the exit-status rule", skipped, n))
+	}
+	out.Message = strings.Join(msgs, "\n")
+	return out, true
+}
+
+// statusRank orders test statuses from best to worst, as exec orders
+// the outcomes one test reports.
+func statusRank(s exec.TestStatus) int {
+	switch s {
+	case exec.TestPassed:
+		return 1
+	case exec.TestSkipped:
+		return 2
+	case exec.TestFailed:
+		return 3
+	case exec.TestError:
+		return 4
+	case exec.TestTimedOut:
+		return 5
+	}
+	return 0
 }
 
 func ranOutOfMemory(tests []TestOutcome) bool {

@@ -42,6 +42,22 @@ const (
 	FrameworkJUnit    = "junit"
 )
 
+// Pass rules: when a test of Task.Tests passes.
+const (
+	// PassEveryTest (the default): a test passes when it ran and passed;
+	// a skipped test did not pass, and a name that selects several tests
+	// passes when each of them passed.
+	PassEveryTest = ""
+	// PassExitStatus is a test runner's exit status, as pytest's: a test
+	// passes when it ran and did not fail, a skipped test (or an expected
+	// failure) counting as passed; a name that selects several tests
+	// passes when none of them failed and at least one was reported. So a
+	// file whose tests all skip passes, as "pytest FILE" exits 0, while a
+	// file with no tests fails, as pytest exits 5. Judge reports such a
+	// skipped test as passed, with a message saying it skipped.
+	PassExitStatus = "exit-status"
+)
+
 // Task is one adaptation task: code to adapt, the place it must fit into,
 // what the adaptation must achieve, a reference answer and the tests that
 // decide. Every generator in this module produces Tasks and Evaluate
@@ -70,8 +86,13 @@ type Task struct {
 	// Framework is the test framework; empty means the language's default.
 	Framework string `json:"framework,omitempty"`
 	// Tests are the test cases that decide, by the names the framework
-	// reports.
+	// reports. With pytest a name may also select several tests, as a
+	// node id prefix does ("test_x.py", "test_x.py::TestX"): it passes when
+	// the tests it selects do (see Judge).
 	Tests []Test `json:"tests"`
+	// PassRule says when a test passes: PassEveryTest (the default) or
+	// PassExitStatus.
+	PassRule string `json:"pass_rule,omitempty"`
 	// Labels are low-cardinality grouping keys, the dimensions a researcher
 	// breaks scores down by (Options.Breakdown names them): a benchmark, a
 	// library, an operator, a context level, a setting. A value that is
@@ -334,6 +355,11 @@ func (t *Task) Validate() error {
 			return bad("file %q appears twice", f.Path)
 		}
 		paths[f.Path] = true
+	}
+	switch t.PassRule {
+	case PassEveryTest, PassExitStatus:
+	default:
+		return bad("unknown pass rule %q (want %q or %q)", t.PassRule, PassEveryTest, PassExitStatus)
 	}
 	if len(t.Tests) == 0 {
 		return bad("no tests")

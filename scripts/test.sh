@@ -16,9 +16,12 @@ packages=(
   python3-pil python3-nltk python3-pypdf2 python3-reportlab
   # GeneBench's API operators (evolve/transform)
   python3-scipy python3-sklearn python3-cryptography python3-dateutil
-  # GitChameleon's libraries for the system provider (versioned)
+  # GitChameleon's libraries for the system provider (versioned). Not python3-torch (18
+  # problems; 167 packages, 131 MiB to download, 549 MiB installed): where it is installed,
+  # TestSystemAllLibraries runs and checks its problems too.
   python3-sympy python3-flask python3-falcon python3-networkx python3-jinja2 python3-tornado
   python3-django python3-matplotlib python3-seaborn python3-plotly python3-tqdm
+  mitmproxy python3-geopandas python3-rtree
   # the HTML report's browser test (adapt), headless
   chromium
 )

@@ -38,8 +38,8 @@ type Detail struct {
 	// Function is the function a Go problem asks for.
 	Function string `json:"function,omitempty"`
 	// VisibleTests names the tests a self-debug round may run; the others
-	// are hidden. Empty means every test is visible (GitChameleon's tasks,
-	// whose hidden tests are not distributed).
+	// are hidden. Empty means every test is visible, and the task has no
+	// hidden verdict.
 	VisibleTests []string `json:"visible_tests,omitempty"`
 	// APICalls are the qualified APIs the reference calls, which the API
 	// hit rate looks for in an answer.

@@ -327,6 +327,12 @@ type Venv struct {
 	Wheelhouse string
 	// NoDeps passes --no-deps to pip: install exactly the spec's packages.
 	NoDeps bool
+	// SystemSitePackages makes the venv see the base interpreter's
+	// packages beneath its own (venv --system-site-packages). GitChameleon's
+	// tasks run pytest in the environment: a venv needs it, from the
+	// wheelhouse (upstream installs pytest in every environment) or, with
+	// this, from the base interpreter (Debian's python3-pytest).
+	SystemSitePackages bool
 }
 
 // Build implements Builder.
@@ -341,7 +347,11 @@ func (v *Venv) Build(ctx context.Context, spec EnvSpec, dir string) (Manifest, e
 	if base == "" {
 		base = "python3"
 	}
-	if _, err := run(ctx, base, "-m", "venv", dir); err != nil {
+	venvArgs := []string{"-m", "venv", dir}
+	if v.SystemSitePackages {
+		venvArgs = []string{"-m", "venv", "--system-site-packages", dir}
+	}
+	if _, err := run(ctx, base, venvArgs...); err != nil {
 		return Manifest{}, err
 	}
 	py := filepath.Join(dir, "bin", "python")

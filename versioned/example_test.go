@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"testing/fstest"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/versioned"
@@ -25,7 +26,7 @@ func Example() {
 	fmt.Println("python", t.Env.Runtime, t.Env.Packages)
 	fmt.Println("upstream env", "gcham_venv_"+ps[0].CompatKey(), "category", ps[0].Category())
 	// Output:
-	// 66 sample_66.py test_visible.TestVisible.test_visible
+	// 66 sample_66.py test_visible.py::test_visible
 	// python 3.10 [{numpy 1.21.0}]
 	// upstream env gcham_venv_36d58648c428 category function-name
 }
@@ -37,7 +38,7 @@ func ExampleProvider() {
 		Dir:     "/var/tmp/adaptbench-envs",
 		Builder: &versioned.Venv{Python: "/usr/bin/python3", Wheelhouse: "/srv/wheels"},
 	}
-	tasks, err := versioned.LoadDir("shared/data/gitchameleon")
+	tasks, _, err := versioned.LoadDir("shared/data/gitchameleon")
 	if err != nil {
 		panic(err)
 	}
@@ -47,6 +48,30 @@ func ExampleProvider() {
 		panic(err)
 	}
 	fmt.Println(rep.Valid, "of", rep.Tasks, "references pass;", cache.Builds(), "environments built")
+}
+
+// The published repository's layout, read from any fs.FS (here in
+// memory; os.DirFS, or a git revision): dataset/dataset.jsonl with
+// dataset/hidden_tests/ beside it.
+func ExampleLoadFS() {
+	const record = `{"example_id":"%s","python_version":"3.10","library":"numpy","version":"1.21.0","problem":"Sum.","starting_code":"import numpy as np\ndef total(a):\n","solution":"    return np.sum(a)","test":"assert total(np.arange(4)) == 6\n","type_of_change":"name change","additional_dependencies":"","functional":1,"webdev":0}`
+	repo := fstest.MapFS{
+		"dataset/dataset.jsonl":                  {Data: []byte(fmt.Sprintf(record, "1") + "\n" + fmt.Sprintf(record, "2") + "\n")},
+		"dataset/hidden_tests/test_sample_1.py":  {Data: []byte("from sample_1 import total\n\ndef test_total():\n    assert total([1, 2]) == 3\n")},
+		"dataset/hidden_tests/test_sample_81.py": {Data: []byte("def test_orphan():\n    pass\n")},
+	}
+	tasks, rep, err := versioned.LoadFS(repo, ".")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(rep)
+	for _, t := range tasks {
+		fmt.Println(t.ID, "visible", versioned.VisibleTests(&t), "hidden", versioned.HiddenTests(&t), t.PassRule)
+	}
+	// Output:
+	// dataset: 2 problems, 1 with a hidden test file, 1 without (no hidden verdict); hidden test files with no problem, left out: test_sample_81.py
+	// 1 visible [test_visible.py::test_visible] hidden [test_sample.py] exit-status
+	// 2 visible [test_visible.py::test_visible] hidden [] exit-status
 }
 
 func ExampleGoTasks() {

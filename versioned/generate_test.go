@@ -25,7 +25,7 @@ func TestGenerate(t *testing.T) {
 	wheels := t.TempDir()
 	writeWheel(t, wheels, "minilib", "1.0", map[string]string{"minilib/__init__.py": "def greet(name):\n    return 'Hello, %s!' % name\n"})
 	writeWheel(t, wheels, "minilib", "2.0", map[string]string{"minilib/__init__.py": "def salute(name):\n    return 'Hello, %s!' % name\n"})
-	cache := &versioned.Cache{Dir: cacheDir(t), Builder: &versioned.Venv{Python: "/usr/bin/python3", Wheelhouse: wheels, NoDeps: true}}
+	cache := &versioned.Cache{Dir: cacheDir(t), Builder: &versioned.Venv{Python: "/usr/bin/python3", Wheelhouse: wheels, NoDeps: true, SystemSitePackages: true}}
 	var lines []string
 	for i, v := range []string{"1.0", "2.0", "3.0"} {
 		lines = append(lines, fmt.Sprintf(`{"example_id":"%d","python_version":"3","library":"minilib","version":%q,"problem":"Greet.","starting_code":"import minilib\ndef hello(name):\n","solution":"    return minilib.greet(name)","test":"assert hello('Ada') == 'Hello, Ada!'\n","type_of_change":"name change","additional_dependencies":"","functional":"1","webdev":0}`, i, v))

@@ -107,8 +107,8 @@ func AtVersion(t adapt.Task, version string) (adapt.Task, error) {
 }
 
 // VisibleTests returns the names of the task's visible tests: those its
-// [Detail] lists, or every test when it lists none (GitChameleon's tasks,
-// whose hidden tests are not distributed) or the task has no Detail.
+// [Detail] lists, or every test when it lists none or the task has no
+// Detail (such a task has no hidden tests; see [HiddenTests]).
 func VisibleTests(t *adapt.Task) []string {
 	var names []string
 	if d, err := DetailOf(t); err == nil {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -49,6 +48,11 @@ type Problem struct {
 	// Raw holds every key of the record as read, known or not, so that
 	// unknown keys are not lost.
 	Raw map[string]json.RawMessage `json:"-"`
+
+	// HiddenTest is the problem's hidden test file
+	// (dataset/hidden_tests/test_sample_<id>.py), the benchmark's metric;
+	// empty when it was not present where the dataset was read (ReadFS).
+	HiddenTest string `json:"-"`
 }
 
 // Flag is a boolean that the dataset writes as 0, 1, "0" or "1" (or a JSON
@@ -211,36 +215,48 @@ func ReadSolutionsFile(path string) ([]Solution, error) {
 	return ReadSolutions(f, path)
 }
 
-// LoadDir reads dataset.jsonl from dir (the layout of the published
-// dataset directory) into tasks.
-func LoadDir(dir string) ([]adapt.Task, error) {
-	ps, err := ReadFile(filepath.Join(dir, "dataset.jsonl"))
-	if err != nil {
-		return nil, err
-	}
-	return Tasks(ps, filepath.Join(dir, "dataset.jsonl"))
-}
-
-// Visible-test task layout: the answer module and the test that runs it.
+// Task layout: the answer module, the visible test that runs it as a
+// script, and the hidden test file, as upstream runs them.
 const (
-	// VisibleTestName is the one test of every task Tasks makes.
-	VisibleTestName = "test_visible.TestVisible.test_visible"
+	// VisibleTestName is the visible test of every task Tasks makes: the
+	// module followed by the record's visible test, run as a script.
+	VisibleTestName = "test_visible.py::test_visible"
+	// HiddenTestName is the hidden test of a task whose problem has a
+	// hidden test file: every test of that file (a pytest node id prefix).
+	HiddenTestName  = "test_sample.py"
 	visibleTestFile = "test_visible.py"
+	hiddenTestFile  = "test_sample.py"
+	conftestFile    = "conftest.py"
 )
 
 // ModulePath returns the workspace path of problem id's module,
 // "sample_<id>.py", the name the upstream hidden tests import.
 func ModulePath(id string) string { return "sample_" + id + ".py" }
 
-// Tasks turns problems into version-conditioned tasks. Each task's target
-// is the whole module sample_<id>.py (the answer is a complete module, as
-// upstream requires), its reference is the reference module, its Env is
-// Problem.Environment, and its one test, VisibleTestName, runs the module
-// followed by the record's visible test as one script under __main__, as
-// the upstream harness's visible run does (pass iff no exception). Its
-// labels are grouping keys (benchmark, library, python, type_of_change,
-// category, style, webdev, year); its [Detail] holds the version, release
-// date, Python version and API calls.
+// Tasks turns problems into version-conditioned tasks, run with pytest
+// under adapt.PassExitStatus, upstream's rule. Each task's target is the
+// whole module sample_<id>.py (the answer is a complete module, as
+// upstream requires), its reference is the reference module and its Env is
+// Problem.Environment. Its tests:
+//
+//   - VisibleTestName, visible: the module followed by the record's
+//     visible test, written to visible_test_sample_<id>.py and run as a
+//     script by the environment's interpreter, passing when it exits with
+//     status 0, as the upstream harness's visible run does (so a visible
+//     test that ends with unittest.main() passes when its tests do);
+//   - HiddenTestName, hidden, when the problem has a hidden test file: the
+//     file as test_sample.py beside the module, every test of it run by
+//     pytest; under PassExitStatus it passes when pytest would exit 0 on it
+//     alone (no test failed, at least one ran; tests that skip pass), as
+//     upstream's hidden verdict. A conftest.py turns an import error of the
+//     hidden file into a failure of its tests, so that the visible test
+//     still runs (upstream runs the two apart).
+//
+// A problem without a hidden test file has the visible test only and no
+// hidden verdict ([HiddenTests] is empty). Its labels are grouping keys
+// (benchmark, library, python, type_of_change, category, style, webdev,
+// year); its [Detail] holds the version, release date, Python version, the
+// visible test's name and the API calls.
 func Tasks(problems []Problem, source string) ([]adapt.Task, error) {
 	tasks := make([]adapt.Task, 0, len(problems))
 	for i := range problems {
@@ -260,15 +276,7 @@ func (p *Problem) Task(source string) (adapt.Task, error) {
 		return adapt.Task{}, fmt.Errorf("versioned: problem %s: %w", p.ID, err)
 	}
 	mod := ModulePath(p.ID)
-	test := "import os\nimport unittest\n\n" +
-		"VISIBLE_TEST = " + lit + "\n\n" +
-		"class TestVisible(unittest.TestCase):\n" +
-		"    def test_visible(self):\n" +
-		"        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), " + fmt.Sprintf("%q", mod) + ")\n" +
-		"        with open(path) as f:\n" +
-		"            src = f.read() + \"\\n\" + VISIBLE_TEST\n" +
-		"        code = compile(src, " + fmt.Sprintf("%q", "visible_test_"+mod) + ", \"exec\")\n" +
-		"        exec(code, {\"__name__\": \"__main__\", \"__file__\": path})\n"
+	visible := strings.ReplaceAll(strings.ReplaceAll(visibleWrapper, "%VISIBLE_TEST%", lit), "%MODULE%", fmt.Sprintf("%q", mod))
 	env := p.Environment()
 	style := "full"
 	if p.Functional {
@@ -279,10 +287,11 @@ func (p *Problem) Task(source string) (adapt.Task, error) {
 		Language:    adapt.Python,
 		Code:        p.StarterCode,
 		Target:      adapt.Target{Path: mod, Content: p.Reference()},
-		Files:       []adapt.File{{Path: visibleTestFile, Content: test}},
+		Files:       []adapt.File{{Path: visibleTestFile, Content: visible}},
 		Requirement: adapt.Requirement{Task: p.Statement},
 		Reference:   p.Reference(),
-		Framework:   adapt.FrameworkUnittest,
+		Framework:   adapt.FrameworkPytest,
+		PassRule:    adapt.PassExitStatus,
 		Tests:       []adapt.Test{{Name: VisibleTestName, File: visibleTestFile}},
 		Labels: map[string]string{
 			"benchmark":      "gitchameleon",
@@ -296,7 +305,11 @@ func (p *Problem) Task(source string) (adapt.Task, error) {
 		Provenance: &adapt.Provenance{Generator: "gitchameleon", Source: source},
 		Env:        &env,
 	}
-	d := &Detail{Version: p.Version, Release: p.ReleaseDate, Runtime: p.PythonVersion, APICalls: slices.Clone(p.APICalls)}
+	if p.HiddenTest != "" {
+		t.Files = append(t.Files, adapt.File{Path: hiddenTestFile, Content: p.HiddenTest}, adapt.File{Path: conftestFile, Content: hiddenConftest})
+		t.Tests = append(t.Tests, adapt.Test{Name: HiddenTestName, File: hiddenTestFile})
+	}
+	d := &Detail{Version: p.Version, Release: p.ReleaseDate, Runtime: p.PythonVersion, VisibleTests: []string{VisibleTestName}, APICalls: slices.Clone(p.APICalls)}
 	if len(d.APICalls) == 0 {
 		d.APICalls = nil
 	}
@@ -308,6 +321,70 @@ func (p *Problem) Task(source string) (adapt.Task, error) {
 	}
 	return t, nil
 }
+
+// visibleWrapper is the visible test: the module and the record's test,
+// written to a file and run as a script, as upstream's run_script does.
+const visibleWrapper = `import os
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+VISIBLE_TEST = %VISIBLE_TEST%
+MODULE = %MODULE%
+
+
+def test_visible():
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, MODULE)) as f:
+        src = f.read() + "\n" + VISIBLE_TEST
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "visible_test_" + MODULE)
+        with open(path, "w") as f:
+            f.write(src)
+        proc = subprocess.run([sys.executable, path], cwd=here, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if proc.returncode != 0:
+        err = proc.stderr.decode("utf-8", "replace")
+        pytest.fail("the visible test script exited with status %d\n%s" % (proc.returncode, err[-12000:]), pytrace=False)
+`
+
+// hiddenConftest makes a hidden test file that does not import (a
+// collection error, which stops a pytest session) fail its own test
+// instead, so that the visible test still runs. Upstream runs the hidden
+// file alone, where the same error makes pytest exit 2: a failure too.
+const hiddenConftest = `import os
+
+import pytest
+
+HIDDEN = "test_sample.py"
+
+
+class HiddenTestImportError(pytest.Item):
+    reason = ""
+
+    def runtest(self):
+        raise ImportError(self.reason)
+
+    def repr_failure(self, excinfo, style=None):
+        return self.reason
+
+    def reportinfo(self):
+        return self.fspath, None, self.name
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):
+    outcome = yield
+    rep = outcome.get_result()
+    if rep.failed and isinstance(collector, pytest.Module) and os.path.basename(str(collector.fspath)) == HIDDEN:
+        item = HiddenTestImportError.from_parent(collector, name="import")
+        item.reason = "the hidden test file did not import:\n" + rep.longreprtext
+        rep.outcome = "passed"
+        rep.longrepr = None
+        rep.result = [item]
+`
 
 // pyString renders s as a Python string literal. A JSON string without
 // HTML escaping is one, except for the escapes of U+2028 and U+2029, which

@@ -98,7 +98,7 @@ func TestProblem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(&versioned.Detail{Version: "0.8.0", Release: "2020-07", Runtime: "3.7"}, d); diff != "" {
+	if diff := cmp.Diff(&versioned.Detail{Version: "0.8.0", Release: "2020-07", Runtime: "3.7", VisibleTests: []string{versioned.VisibleTestName}}, d); diff != "" {
 		t.Errorf("detail (-want +got)\n%s", diff)
 	}
 	if !strings.Contains(task.Files[0].Content, `VISIBLE_TEST = "assert f() == \"é\"\n"`) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
@@ -49,6 +50,12 @@ type EvalOptions struct {
 	Evaluate adapt.Options
 	// Prompt holds the prompt ablations.
 	Prompt PromptOptions
+	// PassRule, when set, replaces the tasks' adapt.Task.PassRule:
+	// adapt.PassEveryTest counts a skipped hidden test as not passed, where
+	// GitChameleon's tasks follow upstream (adapt.PassExitStatus: a file
+	// whose tests all skip passes, as pytest exits 0). Results.PassRule
+	// says which rule the verdicts are under.
+	PassRule *string
 }
 
 // TaskResult is what a protocol gave on one task.
@@ -70,6 +77,10 @@ type TaskResult struct {
 	Outcome adapt.Outcome `json:"outcome"`
 	Visible bool          `json:"visible"`
 	Hidden  bool          `json:"hidden"`
+	// NoHidden is set when the task has no hidden tests (a GitChameleon
+	// problem whose hidden test file was not present): Hidden is then
+	// false and the task is left out of the hidden rate, counted apart.
+	NoHidden bool `json:"no_hidden,omitempty"`
 	// FirstVisible and FirstHidden are the verdicts of the first answer.
 	FirstVisible bool `json:"first_visible"`
 	FirstHidden  bool `json:"first_hidden"`
@@ -89,7 +100,11 @@ type TaskResult struct {
 
 // Results is what a protocol gave on a set of tasks.
 type Results struct {
-	Protocol string       `json:"protocol"`
+	Protocol string `json:"protocol"`
+	// PassRule is the rule the verdicts are under (adapt.Task.PassRule:
+	// "exit-status", upstream's, or "" for adapt's every-test rule);
+	// "mixed" when the tasks' rules differ.
+	PassRule string       `json:"pass_rule"`
 	Model    string       `json:"model"`
 	Tasks    []TaskResult `json:"tasks"`
 	// Usage is the tokens of every round.
@@ -118,6 +133,15 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, p *Pro
 	if eo.Sampling.Temperature == 0 && eo.Sampling.TopP == 0 && eo.Sampling.MaxTokens == 0 && eo.Sampling.Seed == nil {
 		eo.Sampling.TopP = 0.95
 	}
+	if opts.PassRule != nil {
+		tasks = slices.Clone(tasks)
+		for i := range tasks {
+			tasks[i].PassRule = *opts.PassRule
+		}
+	}
+	if eo.Answer == nil {
+		eo.Answer = FirstPythonBlock
+	}
 	eo.Template = p.First(opts.Prompt)
 	eo.Repair = nil
 	if p.Repairs > 0 {
@@ -140,17 +164,17 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, p *Pro
 	if err != nil {
 		return nil, err
 	}
-	res := &Results{Protocol: p.Name, Model: model.Name(), Usage: rep.Usage}
+	res := &Results{Protocol: p.Name, Model: model.Name(), Usage: rep.Usage, PassRule: passRuleOf(tasks)}
 	invalid, unscored := map[string]string{}, map[string]string{}
 	for _, it := range rep.Invalid {
-		invalid[it.Task] = it.Reason
+		invalid[it.Task] = invalidReason(it)
 	}
 	for _, u := range rep.Unscored {
 		unscored[u.Task] = u.Reason
 	}
 	for _, tr := range rep.PerTask {
 		t := byID[tr.Task]
-		r := TaskResult{Task: tr.Task, Labels: t.Labels, Valid: tr.Valid, Invalid: invalid[tr.Task], Unscored: unscored[tr.Task]}
+		r := TaskResult{Task: tr.Task, Labels: t.Labels, Valid: tr.Valid, Invalid: invalid[tr.Task], Unscored: unscored[tr.Task], NoHidden: len(HiddenTests(t)) == 0}
 		if tr.Valid && len(tr.Samples) > 0 {
 			s := tr.Samples[0]
 			first := s
@@ -166,6 +190,39 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, p *Pro
 		res.Tasks = append(res.Tasks, r)
 	}
 	return res, nil
+}
+
+// passRuleOf is the pass rule of the tasks, "mixed" when they differ.
+func passRuleOf(tasks []adapt.Task) string {
+	if len(tasks) == 0 {
+		return ""
+	}
+	rule := tasks[0].PassRule
+	for i := range tasks {
+		if tasks[i].PassRule != rule {
+			return "mixed"
+		}
+	}
+	return rule
+}
+
+// invalidReason is adapt's reason for an invalid task, with the first
+// line of the exception that made its reference fail (which module did
+// not import) when adapt gives only its class.
+func invalidReason(it adapt.InvalidTask) string {
+	reason := it.Reason
+	if it.Result == nil {
+		return reason
+	}
+	for _, to := range it.Result.Tests {
+		if to.Status == exec.TestPassed {
+			continue
+		}
+		if line := adapt.ExceptionLine(to.Message); line != "" && !strings.Contains(reason, line) {
+			return reason + ": " + line
+		}
+	}
+	return reason
 }
 
 // attemptCode is the code of an attempt: what was tested, or the
@@ -188,7 +245,7 @@ func (r *TaskResult) judge(t *adapt.Task, s adapt.SampleResult) {
 		r.Unscored = fmt.Sprintf("%s after %d attempts: %s", s.Outcome, s.Attempts, firstLine(s.Detail))
 	}
 	r.Visible = testsPassed(s, visible)
-	r.Hidden = testsPassed(s, hidden)
+	r.Hidden = len(hidden) > 0 && testsPassed(s, hidden)
 	r.Code = attemptCode(s)
 	r.Trace = ""
 	if !r.Visible {
@@ -197,21 +254,19 @@ func (r *TaskResult) judge(t *adapt.Task, s adapt.SampleResult) {
 }
 
 // HiddenTests returns the names of the task's hidden tests: the tests
-// VisibleTests does not list, or all of them when it lists every test.
+// VisibleTests does not list. None means the task has no hidden verdict
+// (a GitChameleon problem whose hidden test file is not present): the
+// visible tests never stand in for the hidden ones.
 func HiddenTests(t *adapt.Task) []string {
 	vis := map[string]bool{}
 	for _, n := range VisibleTests(t) {
 		vis[n] = true
 	}
-	var hidden, all []string
+	var hidden []string
 	for _, tc := range t.Tests {
-		all = append(all, tc.Name)
 		if !vis[tc.Name] {
 			hidden = append(hidden, tc.Name)
 		}
-	}
-	if len(hidden) == 0 {
-		return all
 	}
 	return hidden
 }
@@ -266,13 +321,25 @@ func TopLevelTrace(s adapt.SampleResult, visible []string) string {
 
 // String describes the results in one line, for logs.
 func (r *Results) String() string {
-	h, v := r.Rate(func(t *TaskResult) (bool, bool) { return t.Hidden, true }), r.Rate(func(t *TaskResult) (bool, bool) { return t.Visible, true })
-	s := fmt.Sprintf("%s/%s: hidden %d/%d, visible %d/%d", r.Model, r.Protocol, h.Passed, h.N, v.Passed, v.N)
-	unscored := 0
+	h, v := r.Hidden(), r.Visible()
+	s := fmt.Sprintf("%s/%s: hidden %d/%d, visible %d/%d (%s)", r.Model, r.Protocol, h.Passed, h.N, v.Passed, v.N, PassRuleName(r.PassRule))
+	unscored, invalid, noHidden := 0, 0, 0
 	for i := range r.Tasks {
-		if r.Tasks[i].Unscored != "" {
+		switch t := &r.Tasks[i]; {
+		case t.Unscored != "":
 			unscored++
+		case !t.Valid:
+			invalid++
 		}
+		if r.Tasks[i].NoHidden {
+			noHidden++
+		}
+	}
+	if invalid > 0 {
+		s += fmt.Sprintf(", %d invalid (reference failed, left out)", invalid)
+	}
+	if noHidden > 0 {
+		s += fmt.Sprintf(", %d without hidden tests (no hidden verdict, not in the hidden rate)", noHidden)
 	}
 	if unscored > 0 {
 		s += fmt.Sprintf(", %d unscored (model or infrastructure errors, left out)", unscored)

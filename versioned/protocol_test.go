@@ -24,12 +24,30 @@ var update = flag.Bool("update", false, "rewrite the golden prompt files in test
 // statistics.median from statistics.median_low.
 const medianProblem = `{"example_id":"1","python_version":"3.11","library":"statistics","version":"3.11","problem":"Return the median of the values, the mean of the two middle ones for an even count.","starting_code":"import statistics\ndef mid(values):\n","solution":"    return statistics.median(values)","test":"assert mid([3, 1, 2]) == 2\nassert mid([1, 2, 3, 4]) == 2.5\n","type_of_change":"output behaviour","name_of_class_or_func":"mid","additional_dependencies":"numpy==1.24.2","functional":1,"webdev":0,"solution_api_call":true,"api_calls":["statistics.median"],"release_date":"2022-10","docs":[]}`
 
+// medianHidden is the hidden test file of medianProblem: more cases than
+// the visible test.
+const medianHidden = `import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sample_1 import mid
+
+
+def test_odd():
+    assert mid([5, 1, 3]) == 3
+
+
+def test_even():
+    assert mid([1, 3]) == 2
+`
+
 func medianTask(t *testing.T) adapt.Task {
 	t.Helper()
 	ps, err := versioned.Read(strings.NewReader(medianProblem), "median.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
+	ps[0].HiddenTest = medianHidden
 	task, err := ps[0].Task("median.jsonl")
 	if err != nil {
 		t.Fatal(err)

@@ -49,15 +49,21 @@ func (r Rate) String() string {
 // Rate counts, over the valid tasks for which f's second result is true,
 // those for which its first is.
 func (r *Results) Rate(f func(*TaskResult) (pass, counted bool)) Rate {
+	return r.rate(f, false)
+}
+
+// rate is Rate over the valid tasks, or, with all, over every scored task,
+// the invalid ones counting as not passed.
+func (r *Results) rate(f func(*TaskResult) (pass, counted bool), all bool) Rate {
 	passed, n := 0, 0
 	for i := range r.Tasks {
 		t := &r.Tasks[i]
-		if !t.Valid || t.Unscored != "" {
+		if t.Unscored != "" || !t.Valid && !all {
 			continue
 		}
 		if ok, counted := f(t); counted {
 			n++
-			if ok {
+			if ok && t.Valid {
 				passed++
 			}
 		}
@@ -65,14 +71,45 @@ func (r *Results) Rate(f func(*TaskResult) (pass, counted bool)) Rate {
 	return NewRate(passed, n)
 }
 
-// Hidden is the hidden success rate, the benchmark's primary metric.
+// Hidden is the hidden success rate, the benchmark's primary metric, over
+// the valid tasks that have hidden tests (TaskResult.NoHidden unset).
 func (r *Results) Hidden() Rate {
-	return r.Rate(func(t *TaskResult) (bool, bool) { return t.Hidden, true })
+	return r.Rate(func(t *TaskResult) (bool, bool) { return t.Hidden, !t.NoHidden })
 }
 
-// Visible is the visible success rate.
+// Visible is the visible success rate over the valid tasks.
 func (r *Results) Visible() Rate {
 	return r.Rate(func(t *TaskResult) (bool, bool) { return t.Visible, true })
+}
+
+// RateAll is Rate over every task, as the paper's rates are over all 328
+// problems: a task whose reference failed (invalid) counts as not passed.
+// Unscored tasks (a model or infrastructure error) are still left out, as
+// adapt's scoring rules say.
+func (r *Results) RateAll(f func(*TaskResult) (pass, counted bool)) Rate {
+	return r.rate(f, true)
+}
+
+// HiddenAll is the hidden success rate over every task that has hidden
+// tests, invalid ones counting as failures (see RateAll).
+func (r *Results) HiddenAll() Rate {
+	return r.RateAll(func(t *TaskResult) (bool, bool) { return t.Hidden, !t.NoHidden })
+}
+
+// VisibleAll is the visible success rate over every task (see RateAll).
+func (r *Results) VisibleAll() Rate {
+	return r.RateAll(func(t *TaskResult) (bool, bool) { return t.Visible, true })
+}
+
+// PassRuleName describes a pass rule (adapt.Task.PassRule) for tables.
+func PassRuleName(rule string) string {
+	switch rule {
+	case adapt.PassExitStatus:
+		return "pass rule exit-status: pytest exits 0, tests that skip pass (upstream's)"
+	case adapt.PassEveryTest:
+		return "pass rule every-test: each test passed, a skipped test does not"
+	}
+	return "pass rule " + rule
 }
 
 // APIHitRate is the share of scored solutions that call every API of
@@ -158,39 +195,84 @@ type TableRow struct {
 type Table []TableRow
 
 // WriteTable writes the rows in the layout of the paper's Table 1, as
-// Markdown: success rates and API hit rates with standard errors.
+// Markdown: success rates and API hit rates with standard errors. Each
+// cell gives the rate over the valid tasks with its N, then, for success
+// rates, the rate over all tasks as the paper reports it (invalid tasks
+// counted as failures). A line under the table says which pass rule the
+// verdicts are under and how many tasks have no hidden tests.
 func (rows Table) WriteTable(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("| Model | Greedy Hidden | Greedy Visible | Greedy API | SD Hidden | SD Visible | SD API | CoT Hidden | CoT API |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
-	cell := func(r *Results, f func(*Results) Rate) string {
+	cell := func(r *Results, f, all func(*Results) Rate) string {
 		if r == nil {
 			return "–"
 		}
-		return f(r).String()
+		v := f(r)
+		s := fmt.Sprintf("%s (N=%d)", v, v.N)
+		if all != nil {
+			a := all(r)
+			s += fmt.Sprintf("; all %.1f (%d/%d)", a.Percent, a.Passed, a.N)
+		}
+		return s
 	}
 	hidden, visible, api := (*Results).Hidden, (*Results).Visible, (*Results).APIHitRate
+	hiddenAll, visibleAll := (*Results).HiddenAll, (*Results).VisibleAll
+	rules, noHidden := map[string]bool{}, map[int]bool{}
 	for _, r := range rows {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.Model,
-			cell(r.Greedy, hidden), cell(r.Greedy, visible), cell(r.Greedy, api),
-			cell(r.SelfDebug, hidden), cell(r.SelfDebug, visible), cell(r.SelfDebug, api),
-			cell(r.CoT, hidden), cell(r.CoT, api))
+			cell(r.Greedy, hidden, hiddenAll), cell(r.Greedy, visible, visibleAll), cell(r.Greedy, api, nil),
+			cell(r.SelfDebug, hidden, hiddenAll), cell(r.SelfDebug, visible, visibleAll), cell(r.SelfDebug, api, nil),
+			cell(r.CoT, hidden, hiddenAll), cell(r.CoT, api, nil))
+		for _, res := range []*Results{r.Greedy, r.SelfDebug, r.CoT} {
+			if res == nil {
+				continue
+			}
+			rules[res.PassRule] = true
+			n := 0
+			for _, t := range res.Tasks {
+				if t.NoHidden {
+					n++
+				}
+			}
+			noHidden[n] = true
+		}
+	}
+	names := make([]string, 0, len(rules))
+	for rule := range rules {
+		names = append(names, PassRuleName(rule))
+	}
+	slices.Sort(names)
+	if len(names) > 0 {
+		fmt.Fprintf(&b, "\nVerdicts: %s.", strings.Join(names, "; "))
+		counts := make([]int, 0, len(noHidden))
+		for n := range noHidden {
+			if n > 0 {
+				counts = append(counts, n)
+			}
+		}
+		slices.Sort(counts)
+		for _, n := range counts {
+			fmt.Fprintf(&b, " %d tasks have no hidden tests: no hidden verdict, not in the Hidden columns.", n)
+		}
+		b.WriteString("\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
 // WriteBreakdowns writes, for each breakdown, a Markdown table of hidden
-// success, visible success and API hit rate per value.
+// success, visible success and API hit rate per value: N is the number of
+// valid tasks, Hidden N of those with hidden tests.
 func (r *Results) WriteBreakdowns(w io.Writer, bs ...Breakdown) error {
 	var b strings.Builder
 	for i, bd := range bs {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "| %s | N | Hidden | Visible | API |\n|---|---|---|---|---|\n", bd.Name)
+		fmt.Fprintf(&b, "| %s | N | Hidden | Hidden N | Visible | API |\n|---|---|---|---|---|---|\n", bd.Name)
 		for _, g := range r.Breakdown(bd) {
-			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", g.Value, g.Hidden.N, g.Hidden, g.Visible, g.APIHit)
+			fmt.Fprintf(&b, "| %s | %d | %s | %d | %s | %s |\n", g.Value, g.Visible.N, g.Hidden, g.Hidden.N, g.Visible, g.APIHit)
 		}
 	}
 	_, err := io.WriteString(w, b.String())

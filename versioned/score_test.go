@@ -55,15 +55,15 @@ func TestResultsBreakdown(t *testing.T) {
 	if err := r.WriteBreakdowns(&b, versioned.ByLibrary, versioned.ByYear); err != nil {
 		t.Fatal(err)
 	}
-	want := `| library | N | Hidden | Visible | API |
-|---|---|---|---|---|
-| numpy | 2 | 50.0±35.4 | 100.0±0.0 | 50.0±35.4 |
-| torch | 1 | 0.0±0.0 | 0.0±0.0 | – |
+	want := `| library | N | Hidden | Hidden N | Visible | API |
+|---|---|---|---|---|---|
+| numpy | 2 | 50.0±35.4 | 2 | 100.0±0.0 | 50.0±35.4 |
+| torch | 1 | 0.0±0.0 | 1 | 0.0±0.0 | – |
 
-| year | N | Hidden | Visible | API |
-|---|---|---|---|---|
-| 2021 | 2 | 50.0±35.4 | 50.0±35.4 | 100.0±0.0 |
-| 2023 | 1 | 0.0±0.0 | 100.0±0.0 | 0.0±0.0 |
+| year | N | Hidden | Hidden N | Visible | API |
+|---|---|---|---|---|---|
+| 2021 | 2 | 50.0±35.4 | 2 | 50.0±35.4 | 100.0±0.0 |
+| 2023 | 1 | 0.0±0.0 | 1 | 100.0±0.0 | 0.0±0.0 |
 `
 	if d := cmp.Diff(want, b.String()); d != "" {
 		t.Errorf("breakdowns (-want +got):\n%s", d)
@@ -74,7 +74,9 @@ func TestResultsBreakdown(t *testing.T) {
 	}
 	wantTable := `| Model | Greedy Hidden | Greedy Visible | Greedy API | SD Hidden | SD Visible | SD API | CoT Hidden | CoT API |
 |---|---|---|---|---|---|---|---|---|
-| m | 33.3±27.2 | 66.7±27.2 | 50.0±35.4 | 33.3±27.2 | 66.7±27.2 | 50.0±35.4 | – | – |
+| m | 33.3±27.2 (N=3); all 25.0 (1/4) | 66.7±27.2 (N=3); all 50.0 (2/4) | 50.0±35.4 (N=2) | 33.3±27.2 (N=3); all 25.0 (1/4) | 66.7±27.2 (N=3); all 50.0 (2/4) | 50.0±35.4 (N=2) | – | – |
+
+Verdicts: pass rule every-test: each test passed, a skipped test does not.
 `
 	if d := cmp.Diff(wantTable, b.String()); d != "" {
 		t.Errorf("table (-want +got):\n%s", d)

@@ -3,6 +3,7 @@ package versioned
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
@@ -47,4 +48,35 @@ func (m solutionModel) Complete(ctx context.Context, req adapt.Request) ([]adapt
 		out[i] = c
 	}
 	return out, nil
+}
+
+// upstreamBlock is upstream's extraction: the first match of
+// ```python(.*?)``` across lines.
+var upstreamBlock = regexp.MustCompile("(?s)```python(.*?)```")
+
+// FirstPythonBlock is the extraction versioned.Evaluate uses (as
+// adapt.Options.Answer) unless told otherwise. For a Python task it is
+// upstream's (run_eval.py): the text of the first ```python block, up to
+// the next ``` (so "```python3" leaves a "3" on the first line, as
+// upstream does; a fence line that ends there is dropped). Where upstream falls back to the raw text, fences and
+// all, which then fails (its plain-``` fallback is never reached), this
+// takes the first fenced block of any kind (adapt.CodeBlocks), or the
+// whole text when there is none. Other tasks get adapt.Extract, whose
+// whole-file rule takes the longest block.
+func FirstPythonBlock(t *adapt.Task, c adapt.Completion) (adapt.Answer, error) {
+	if t.Language != adapt.Python || t.Target.Function != "" {
+		return adapt.Extract(t, c.Text)
+	}
+	if m := upstreamBlock.FindStringSubmatch(c.Text); m != nil {
+		code := m[1]
+		if first, rest, ok := strings.Cut(code, "\n"); ok && strings.TrimSpace(first) == "" {
+			code = rest // the fence line's end
+		}
+		return adapt.Answer{Code: code}, nil
+	}
+	blocks := adapt.CodeBlocks(c.Text)
+	if len(blocks) == 0 {
+		return adapt.Answer{}, fmt.Errorf("%w: no code block", adapt.ErrNoCode)
+	}
+	return adapt.Answer{Code: blocks[0]}, nil
 }

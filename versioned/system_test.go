@@ -103,29 +103,41 @@ func TestSystemDataset(t *testing.T) {
 	}
 }
 
-// systemFloor is, per library, how many of the published problems'
-// visible tests pass with the ground-truth solutions in the system
+// floor is what the ground truth achieves for one library in the system
 // environment (Debian bookworm's python3 3.11 and python3-* packages), as
-// measured (181 of the 230 problems of these 18 libraries), and the
-// Debian package that brings the library.
-var systemFloor = map[string]struct {
-	pass int
-	deb  string
-}{
-	"django": {7, "python3-django"}, "falcon": {19, "python3-falcon"}, "flask": {15, "python3-flask"},
-	"jinja2": {2, "python3-jinja2"}, "matplotlib": {5, "python3-matplotlib"}, "networkx": {9, "python3-networkx"},
-	"nltk": {4, "python3-nltk"}, "numpy": {15, "python3-numpy"}, "pandas": {8, "python3-pandas"},
-	"pillow": {6, "python3-pil"}, "plotly": {7, "python3-plotly"}, "pytest": {9, "python3-pytest"},
-	"scikit-learn": {11, "python3-sklearn"}, "scipy": {27, "python3-scipy"}, "seaborn": {5, "python3-seaborn"},
-	"sympy": {26, "python3-sympy"}, "tornado": {4, "python3-tornado"}, "tqdm": {2, "python3-tqdm"},
+// measured: how many visible tests pass, of all the library's problems,
+// and how many hidden test files pass, of those present (the odd ids in
+// ../shared/data/gitchameleon), under upstream's exit-status rule.
+type floor struct {
+	visible, hidden int
+	deb             string
 }
 
-// TestSystemAllLibraries runs the visible test of every published problem
-// whose library the system python3 has, with the ground-truth solution,
-// in the system environment: a smoke test of the loader, the tasks, the
-// provider and the sandbox at scale, reported as not faithful (the
-// versions are Debian's, the Python 3.11). It logs the per-library counts
-// and fails when fewer pass than measured.
+// systemFloor holds the floors of every library Debian packages.
+// python3-torch is not among the packages scripts/test.sh installs (549 MiB
+// installed); its floor holds where it is installed. geopandas needs
+// python3-rtree for its spatial index (without it, 4 visible and 2 hidden
+// fewer pass). Per problem, each verdict is the one upstream's harness
+// gives with the same interpreter and packages (emulated: the module and
+// test run as a script, the hidden file run by pytest beside the module).
+var systemFloor = map[string]floor{
+	"django": {7, 3, "python3-django"}, "falcon": {19, 10, "python3-falcon"}, "flask": {15, 5, "python3-flask"},
+	"geopandas": {8, 3, "python3-geopandas"}, "jinja2": {2, 0, "python3-jinja2"}, "matplotlib": {5, 1, "python3-matplotlib"},
+	"mitmproxy": {10, 5, "mitmproxy"}, "networkx": {9, 4, "python3-networkx"}, "nltk": {4, 1, "python3-nltk"},
+	"numpy": {15, 7, "python3-numpy"}, "pandas": {8, 5, "python3-pandas"}, "pillow": {6, 3, "python3-pil"},
+	"plotly": {7, 3, "python3-plotly"}, "pytest": {9, 4, "python3-pytest"}, "scikit-learn": {11, 6, "python3-sklearn"},
+	"scipy": {27, 9, "python3-scipy"}, "seaborn": {5, 1, "python3-seaborn"}, "sympy": {26, 13, "python3-sympy"},
+	"tornado": {4, 2, "python3-tornado"}, "torch": {18, 9, "python3-torch"}, "tqdm": {2, 1, "python3-tqdm"},
+}
+
+// TestSystemAllLibraries runs every published problem whose library the
+// system python3 has, with the ground-truth solution, in the system
+// environment: its visible test, and its hidden test file where one is
+// present. A smoke test of the loader, the tasks, the provider and the
+// sandbox at scale, reported as not faithful (the versions are Debian's,
+// the Python 3.11). It logs the per-library counts and fails when fewer
+// pass than measured; a library with no floor is logged, never a failure
+// (a machine that can run more is not wrong).
 func TestSystemAllLibraries(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: runs every problem whose library the system python3 has")
@@ -136,10 +148,11 @@ func TestSystemAllLibraries(t *testing.T) {
 	}
 	ctx := context.Background()
 	sys := &versioned.Cache{Dir: cacheDir(t), Builder: &versioned.System{}}
-	ps, err := versioned.ReadFile(filepath.Join(dir, "dataset.jsonl"))
+	ps, lrep, err := versioned.ReadFS(os.DirFS(dir), ".")
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Log(lrep)
 	probe, err := sys.Provision(ctx, versioned.EnvSpec{})
 	if err != nil {
 		t.Fatal(err)
@@ -173,7 +186,7 @@ func TestSystemAllLibraries(t *testing.T) {
 	// falcon hides (it passes). Not numpy and the libraries that import
 	// it: OpenBLAS starts threads, and forking after that is unsafe.
 	fs, err := exec.NewForkServer(exectest.Sandbox(t), &exec.ForkServerConfig{
-		Preload: append(slices.Clone(exec.DefaultPreload), "sympy", "networkx", "flask", "jinja2"),
+		Preload: append(slices.Clone(exec.DefaultPreload), "sympy", "networkx", "flask", "jinja2", "pytest"),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -183,55 +196,79 @@ func TestSystemAllLibraries(t *testing.T) {
 	start := time.Now()
 	rep, err := adapt.Evaluate(ctx, tasks, versioned.SolutionModel("ground-truth", sols), &adapt.Options{
 		Runner: fs, Environments: p, NoGold: true,
-		Limits: exec.Limits{WallTime: 60 * time.Second, CPUTime: 30 * time.Second},
+		Limits: exec.Limits{WallTime: 90 * time.Second, CPUTime: 60 * time.Second},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	type count struct{ pass, fail int }
+	type count struct {
+		visible, n, hidden, nHidden int
+		visibleFails, hiddenFails   []string
+	}
 	per := map[string]*count{}
-	outcomes := map[string]map[adapt.Outcome]int{}
+	passedIDs := map[string]bool{}
 	for i, tr := range rep.PerTask {
 		lib := tasks[i].Labels["library"]
 		if per[lib] == nil {
-			per[lib], outcomes[lib] = &count{}, map[adapt.Outcome]int{}
+			per[lib] = &count{}
 		}
-		o := tr.Samples[0].Outcome
-		outcomes[lib][o]++
-		if o == adapt.OutcomePassed {
-			per[lib].pass++
+		c, s := per[lib], tr.Samples[0]
+		c.n++
+		if s.Passed(versioned.VisibleTestName) {
+			c.visible++
+			passedIDs[tr.Task] = true
 		} else {
-			per[lib].fail++
+			c.visibleFails = append(c.visibleFails, tr.Task)
+		}
+		if len(versioned.HiddenTests(&tasks[i])) > 0 {
+			c.nHidden++
+			if s.Passed(versioned.HiddenTestName) {
+				c.hidden++
+			} else {
+				c.hiddenFails = append(c.hiddenFails, tr.Task)
+			}
 		}
 	}
-	names := make([]string, 0, len(systemFloor))
-	for lib := range systemFloor {
+	names := make([]string, 0, len(per))
+	for lib := range per {
 		names = append(names, lib)
 	}
 	slices.Sort(names)
-	total := 0
+	var tv, tn, th, tnh int
 	var b strings.Builder
-	var missing []string
 	for _, lib := range names {
-		c, ok := per[lib]
+		c := per[lib]
+		tv, tn, th, tnh = tv+c.visible, tn+c.n, th+c.hidden, tnh+c.nHidden
+		fmt.Fprintf(&b, "\n  %-14s %-8s visible %3d/%-3d hidden %3d/%-3d  fail: visible %v hidden %v", lib, libs[lib], c.visible, c.n, c.hidden, c.nHidden, c.visibleFails, c.hiddenFails)
+		f, ok := systemFloor[lib]
 		if !ok {
-			missing = append(missing, systemFloor[lib].deb)
+			t.Logf("%s %s: no floor measured for it (visible %d/%d, hidden %d/%d); not checked", lib, libs[lib], c.visible, c.n, c.hidden, c.nHidden)
 			continue
 		}
-		total += c.pass
-		fmt.Fprintf(&b, "\n  %-14s %-8s pass %3d fail %3d  %v", lib, libs[lib], c.pass, c.fail, outcomes[lib])
-		if c.pass < systemFloor[lib].pass {
-			t.Errorf("%s %s: %d visible tests pass, measured %d", lib, libs[lib], c.pass, systemFloor[lib].pass)
+		if c.visible < f.visible || c.hidden < f.hidden {
+			t.Errorf("%s %s: visible %d, hidden %d pass; measured %d and %d", lib, libs[lib], c.visible, c.hidden, f.visible, f.hidden)
 		}
 	}
-	for lib := range per {
-		if _, ok := systemFloor[lib]; !ok {
-			t.Errorf("%s: no floor measured for it; add one", lib)
+	t.Logf("ground truth, system environment, %d problems in %v (%s): visible %d/%d, hidden %d/%d (of the problems with a hidden test file)%s",
+		len(tasks), time.Since(start).Round(time.Second), versioned.PassRuleName(adapt.PassExitStatus), tv, tn, th, tnh, b.String())
+	var missing []string
+	for lib, f := range systemFloor {
+		if per[lib] == nil {
+			missing = append(missing, f.deb)
 		}
 	}
-	t.Logf("ground truth, system environment, %d problems in %v: %d pass%s", len(tasks), time.Since(start).Round(time.Second), total, b.String())
+	slices.Sort(missing)
 	if len(missing) > 0 {
 		t.Logf("not installed here, so not run: %s", strings.Join(missing, " "))
+	}
+	// mitmproxy's visible tests end with unittest.main(): run as scripts,
+	// they exit 0 when their tests pass.
+	if per["mitmproxy"] != nil {
+		for _, id := range []string{"218", "219", "220", "221", "222", "223"} {
+			if !passedIDs[id] {
+				t.Errorf("mitmproxy problem %s: its visible test (ending with unittest.main()) does not pass", id)
+			}
+		}
 	}
 	// None of these environments is faithful: the interpreter is 3.11,
 	// which no problem names.

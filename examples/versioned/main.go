@@ -13,9 +13,11 @@
 //
 //	go run ./examples/versioned
 //
-// On GitChameleon (the published dataset.jsonl; its visible tests decide,
-// the hidden tests are not distributed), choose where the environments
-// come from: -wheelhouse DIR (venvs built offline from wheels), -prebuilt
+// On GitChameleon (the published dataset: upstream's repository root or a
+// directory with dataset.jsonl, hidden_tests/ and visible_tests/; the
+// hidden test files decide where present, under upstream's exit-status
+// rule unless -every-test, and the problems without one are counted
+// apart), choose where the environments come from: -wheelhouse DIR (venvs built offline from wheels), -prebuilt
 // DIR (ready venvs, such as upstream's .dataset_venvs) or -system (the
 // machine's python3 and its packages: not faithful, a smoke test):
 //
@@ -56,6 +58,7 @@ func main() {
 	protocols := flag.String("protocols", "greedy,self-debug,cot", "comma-separated protocols: greedy, self-debug, cot")
 	noVersion := flag.Bool("no-version", false, "prompt with the library's name only (the paper's ablation)")
 	only := flag.String("only", "", "evaluate only the tasks whose ID matches this regular expression")
+	everyTest := flag.Bool("every-test", false, "GitChameleon: adapt's every-test rule (a skipped hidden test does not pass) instead of upstream's exit-status rule")
 	flag.Parse()
 	log.SetFlags(0)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -103,6 +106,10 @@ func main() {
 			Environments: &versioned.Provider{Provisioner: cache, Strict: *strict, Env: []string{"OMP_NUM_THREADS=1", "MPLBACKEND=Agg"}},
 		},
 		Prompt: versioned.PromptOptions{NoVersion: *noVersion},
+	}
+	if *everyTest {
+		rule := adapt.PassEveryTest
+		opts.PassRule = &rule
 	}
 
 	row := versioned.TableRow{Model: model.Name()}
@@ -162,10 +169,11 @@ func load(dir, wheelhouse, python, prebuilt string, system bool) ([]adapt.Task, 
 		tasks, err := versioned.GoTasks()
 		return tasks, &versioned.GoModules{}, err
 	}
-	tasks, err := versioned.LoadDir(dir)
+	tasks, rep, err := versioned.LoadDir(dir)
 	if err != nil {
 		return nil, nil, err
 	}
+	log.Print(rep)
 	n := 0
 	for _, set := range []bool{wheelhouse != "", prebuilt != "", system} {
 		if set {
