@@ -1,7 +1,11 @@
 package exec_test
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
+	"errors"
+	"io"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -271,5 +275,94 @@ public class OldTest {
 		if _, err := d.Test(context.Background(), driverSandbox(t), exec.TestSpec{Dir: ws, Tests: []string{bad}}); err == nil || !strings.Contains(err.Error(), "is not a test name") {
 			t.Errorf("Tests %q: err %v, want 'is not a test name'", bad, err)
 		}
+	}
+}
+
+// jacocoAgent copies JaCoCo's agent out of Debian's wrapper jar
+// (libjacoco-java) into the workspace ws, and returns its name there.
+func jacocoAgent(t *testing.T, ws string) string {
+	t.Helper()
+	const wrapper = "/usr/share/java/org.jacoco.agent.jar"
+	zr, err := zip.OpenReader(wrapper)
+	if err != nil {
+		exectest.SkipWithout(t, "%s: %v (apt-get install libjacoco-java)", wrapper, err)
+	}
+	defer zr.Close()
+	f, err := zr.Open("jacocoagent.jar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "jacocoagent.jar"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return "jacocoagent.jar"
+}
+
+// TestJUnitCoverage records JaCoCo coverage with one session per test and
+// per container, named by unique ID and, for tests, the test's name.
+func TestJUnitCoverage(t *testing.T) {
+	requireJava(t)
+	ws := driverFixture(t, "junit5_kinds")
+	d := exec.JUnit{Coverage: &exec.JaCoCo{Agent: jacocoAgent(t, ws), Includes: "ver.*"}}
+	s := runDriver(t, d, exec.TestSpec{Dir: ws, Tests: []string{"ver.KindsTest#values", "ver.KindsTest#dynamic[2][1]"}})
+	checkSuite(t, s, []wantTest{
+		{"ver.KindsTest#dynamic[2][1]", exec.TestPassed},
+		{"ver.KindsTest#values[1]", exec.TestPassed},
+		{"ver.KindsTest#values[2]", exec.TestPassed},
+		{"ver.KindsTest#values[3]", exec.TestFailed},
+		{"ver.KindsTest#values[4]", exec.TestPassed},
+	})
+	for _, session := range []string{
+		"T[engine:junit-jupiter]/[class:ver.KindsTest]/[test-template:values(java.lang.String)]/[test-template-invocation:#3]\tver.KindsTest#values[3]",
+		"T[engine:junit-jupiter]/[class:ver.KindsTest]/[test-factory:dynamic()]/[dynamic-container:#2]/[dynamic-test:#1]\tver.KindsTest#dynamic[2][1]",
+		"C[engine:junit-jupiter]/[class:ver.KindsTest]/[test-template:values(java.lang.String)]",
+		"C[engine:junit-jupiter]/[class:ver.KindsTest]",
+		"ver/Ver", // a class the tests ran
+	} {
+		if !bytes.Contains(s.Coverage, []byte(session)) {
+			t.Errorf("no session %q in the execution data (%d bytes)", session, len(s.Coverage))
+		}
+	}
+	if bytes.Contains(s.Coverage, []byte("#values[1]\tver.KindsTest#values[1]")) {
+		t.Errorf("a test's session named twice")
+	}
+}
+
+// TestJUnitCoverageForged shows a test that replaces the execution data
+// with a link to a host file: the driver refuses to read it.
+func TestJUnitCoverageForged(t *testing.T) {
+	requireJava(t)
+	ws := driverFixture(t, "junit5_kinds")
+	src := `package ver;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import org.junit.jupiter.api.Test;
+
+class ForgeTest {
+    @Test
+    void forge() throws Exception {
+        for (File d : new File(".").listFiles()) {
+            File f = new File(d, "coverage.exec");
+            if (d.getName().startsWith(".adaptbench-") && f.delete()) {
+                Files.createSymbolicLink(f.toPath(), Paths.get("/etc/passwd"));
+            }
+        }
+    }
+}
+`
+	if err := os.WriteFile(filepath.Join(ws, "src/test/java/ver/ForgeTest.java"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := exec.JUnit{Coverage: &exec.JaCoCo{Agent: jacocoAgent(t, ws)}}
+	_, err := d.Test(context.Background(), driverSandbox(t), exec.TestSpec{Dir: ws, Tests: []string{"ver.ForgeTest"}})
+	if !errors.Is(err, exec.ErrUnsafeFile) {
+		t.Errorf("err = %v, want ErrUnsafeFile", err)
 	}
 }

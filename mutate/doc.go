@@ -82,11 +82,25 @@
 //     project's code then only runs in the sandbox: a mutant's file is
 //     recompiled alone with javac in the sandbox into a directory put
 //     first on the class path (the Java counterpart of -overlay), and the
-//     tests run through exec.JUnit. Per-test coverage runs each test with
-//     Debian's JaCoCo agent (libjacoco-java 0.8.6, hence --release 11)
-//     through the JUnit console launcher, and reads the execution data
-//     with JaCoCo's analyzer on the host (jacoco_lines.java). Test
-//     dependencies other than JUnit are not resolved.
+//     tests run through exec.JUnit, named by their JUnit Platform unique
+//     IDs (pkg.Class#method, pkg.Class#method[3] for an invocation of a
+//     parameterized or repeated test or a dynamic test; see exec.JUnit),
+//     so that every test the baseline lists can be selected alone.
+//     Per-test coverage ([Maven.CoverageAll], a [BatchCoverage]) runs
+//     every test in one JVM with Debian's JaCoCo agent (libjacoco-java
+//     0.8.6, hence --release 11): exec.JUnit's reporter takes and resets
+//     the agent's data after each test and container (exec.JaCoCo), and
+//     JaCoCo's analyzer reads it on the host (jacoco_lines.java). A
+//     test's lines are those run during it and in its containers
+//     (@BeforeAll, argument providers), as a JVM running it alone would
+//     run them; a class's static initializer, which one JVM runs only for
+//     the first test that uses the class, is credited to every test that
+//     ran code of the class. One test per JVM ([Maven.Coverage]) gives
+//     the same lines on testdata/maven and testdata/semver
+//     (TestMavenCoverageOneJVM); a test that only reads a static field
+//     of a class, running none of its code, misses that class's
+//     initializer lines in one JVM. Test dependencies other than JUnit
+//     are not resolved.
 //
 // # The validity pipeline
 //
@@ -95,7 +109,8 @@
 //  1. Baseline: every test runs Options.Runs (3) times; tests that pass
 //     every time are stable, tests whose result changes are flaky and
 //     left out.
-//  2. Coverage: each stable test runs alone with coverage. A fragment's
+//  2. Coverage: each stable test runs alone with coverage (all in one
+//     run when the Project is a [BatchCoverage]). A fragment's
 //     relevant tests are the stable tests that ran one of its lines; a
 //     fragment without one is dropped. Fragments must lie in a named
 //     function whose name is unique in its file (the answer unit).
