@@ -31,6 +31,22 @@ func needMaven(t *testing.T) {
 	}
 }
 
+// openMaven opens the Maven project at dir with the sandbox, closed when
+// the test ends; slow says how long the test takes, for -short.
+func openMaven(t *testing.T, dir, slow string) *mutate.Maven {
+	t.Helper()
+	if testing.Short() {
+		t.Skip(slow)
+	}
+	needMaven(t)
+	mv, err := mutate.OpenMaven(context.Background(), dir, exectest.Sandbox(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { mv.Close() })
+	return mv
+}
+
 func TestMavenProject(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and tests dozens of mutants: 1.5 to 5 minutes")
@@ -90,17 +106,8 @@ func TestMavenProject(t *testing.T) {
 // kill them, each of which, selected alone, passes on the original and
 // fails on the mutant.
 func TestMavenParameterized(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and tests dozens of mutants: a minute or more")
-	}
-	needMaven(t)
+	mv := openMaven(t, "testdata/semver", "builds and tests dozens of mutants: minutes")
 	ctx := context.Background()
-	sb := exectest.Sandbox(t)
-	mv, err := mutate.OpenMaven(ctx, "testdata/semver", sb, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer mv.Close()
 	start := time.Now()
 	res, err := mutate.Generate(ctx, mv, &mutate.Options{Seed: 1, Source: "semver", Fragments: 10})
 	if err != nil {
@@ -188,19 +195,10 @@ func TestMavenParameterized(t *testing.T) {
 // initializers and @BeforeAll included), and logs both runs' JVM starts
 // and times side by side.
 func TestMavenCoverageOneJVM(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a JVM per test: a minute or more")
-	}
-	needMaven(t)
 	ctx := context.Background()
-	sb := exectest.Sandbox(t)
 	for _, fixture := range []string{"testdata/maven", "testdata/semver"} {
 		t.Run(fixture, func(t *testing.T) {
-			mv, err := mutate.OpenMaven(ctx, fixture, sb, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer mv.Close()
+			mv := openMaven(t, fixture, "starts a JVM per test: minutes")
 			tests, err := mv.Tests(ctx)
 			if err != nil {
 				t.Fatal(err)
