@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	osexec "os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -197,7 +198,7 @@ func TestMavenParameterized(t *testing.T) {
 func TestMavenCoverageOneJVM(t *testing.T) {
 	ctx := context.Background()
 	for _, fixture := range []string{"testdata/maven", "testdata/semver"} {
-		t.Run(fixture, func(t *testing.T) {
+		t.Run(filepath.Base(fixture), func(t *testing.T) {
 			mv := openMaven(t, fixture, "starts a JVM per test: minutes")
 			tests, err := mv.Tests(ctx)
 			if err != nil {
