@@ -189,6 +189,10 @@ func TestMavenParameterized(t *testing.T) {
 	if valid < 5 || byInvocation == 0 {
 		t.Errorf("%d valid mutants, %d killed by an invocation: want at least 5, and some by an invocation", valid, byInvocation)
 	}
+	// adapt.Evaluate runs the tasks' tests by the same names: the
+	// reference passes, F′ fails, on one task per operator (of four).
+	_, some := perMutant(t, res.Tasks, 4)
+	checkTasks(t, some, some, exectest.Sandbox(t))
 }
 
 // TestMavenCoverageOneJVM checks that per-test coverage from one JVM for
