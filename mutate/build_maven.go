@@ -36,10 +36,12 @@ import (
 // target/test-classes, and a mutant's file is recompiled alone with javac
 // in the sandbox into a directory that comes first on the class path (the
 // Java counterpart of Go's -overlay: the tree is not copied per mutant).
-// Per-test coverage runs each test with Debian's JaCoCo agent
-// (libjacoco-java) and reads the execution data with JaCoCo's analyzer on
-// the host (a small program, jacoco_lines.java, compiled on first use
-// into a temporary directory that Close removes).
+// Per-test coverage runs the tests in one JVM with Debian's JaCoCo agent
+// (libjacoco-java), exec.JUnit's reporter taking the execution data after
+// each test (exec.JaCoCo), and reads it with JaCoCo's analyzer on the host
+// (a small program, jacoco_lines.java, compiled on first use into a
+// temporary directory that Close removes). Tests carry exec.JUnit's
+// names: pkg.Class#method, pkg.Class#method[3] for an invocation.
 //
 // Test dependencies other than JUnit 4 and 5 are not resolved: the class
 // path is MavenConfig.Classpath. Jobs share the project directory, so
