@@ -104,8 +104,8 @@ type JUnit struct {
 	// default build, in the sandbox. Empty means "javac".
 	Javac string
 	// Classpath holds the jars the tests compile and run against, as paths
-	// in the sandbox; it must include the JUnit Platform launcher and the
-	// engines. Nil means DefaultJUnitClasspath.
+	// in the sandbox; it must include the JUnit Platform launcher (1.8 or
+	// later) and the engines. Nil means DefaultJUnitClasspath.
 	Classpath []string
 	// JVMFlags are the flags of the test JVM and of javac. Nil means
 	// DefaultJVMFlags.

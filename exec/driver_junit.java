@@ -520,6 +520,9 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
         return n.indexOf('(') < 0 && e.startsWith(n + "(");
     }
 
+    // discovered maps Class#method to the unique IDs of what it names.
+    static final Map<String, List<UniqueId>> discovered = new HashMap<>();
+
     // select adds the selectors of the test name n (see "names"), emitting
     // a missing event when it cannot select anything. It returns true
     // when whether n selects a test is known only after the tests ran.
@@ -583,26 +586,33 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
             selectors.addAll(methods);
             return true;
         }
-        // An invocation or a dynamic test: below the method's unique ID.
-        TestPlan p = launcher.discover(LauncherDiscoveryRequestBuilder.request().selectors(methods).build());
+        // An invocation or a dynamic test: below the method's unique ID,
+        // found once per method.
         String base = n.substring(0, n.length() - idx.stream().mapToInt(s -> s.length() + 2).sum());
-        boolean any = false;
-        for (TestIdentifier root : p.getRoots()) {
-            for (TestIdentifier d : p.getDescendants(root)) {
-                if (!d.getSource().isPresent() || !(d.getSource().get() instanceof MethodSource)) continue;
-                if (!base.equals(nameOf(p, d))) continue;
-                UniqueId u = d.getUniqueIdObject();
-                String type = last(d).getType();
-                if (type.equals("test-template") && idx.size() == 1) {
-                    selectors.add(DiscoverySelectors.selectUniqueId(u.append("test-template-invocation", "#" + idx.get(0))));
-                    any = true;
-                } else if (type.equals("test-factory")) {
-                    for (int i = 0; i + 1 < idx.size(); i++) u = u.append("dynamic-container", "#" + idx.get(i));
-                    String lastIdx = "#" + idx.get(idx.size() - 1);
-                    selectors.add(DiscoverySelectors.selectUniqueId(u.append("dynamic-test", lastIdx)));
-                    selectors.add(DiscoverySelectors.selectUniqueId(u.append("dynamic-container", lastIdx)));
-                    any = true;
+        List<UniqueId> found = discovered.get(base);
+        if (found == null) {
+            found = new ArrayList<>();
+            TestPlan p = launcher.discover(LauncherDiscoveryRequestBuilder.request().selectors(methods).build());
+            for (TestIdentifier root : p.getRoots()) {
+                for (TestIdentifier d : p.getDescendants(root)) {
+                    if (base.equals(nameOf(p, d))) found.add(d.getUniqueIdObject());
                 }
+            }
+            discovered.put(base, found);
+        }
+        boolean any = false;
+        for (UniqueId u : found) {
+            List<UniqueId.Segment> segs = u.getSegments();
+            String type = segs.get(segs.size() - 1).getType();
+            if (type.equals("test-template") && idx.size() == 1) {
+                selectors.add(DiscoverySelectors.selectUniqueId(u.append("test-template-invocation", "#" + idx.get(0))));
+                any = true;
+            } else if (type.equals("test-factory")) {
+                for (int i = 0; i + 1 < idx.size(); i++) u = u.append("dynamic-container", "#" + idx.get(i));
+                String lastIdx = "#" + idx.get(idx.size() - 1);
+                selectors.add(DiscoverySelectors.selectUniqueId(u.append("dynamic-test", lastIdx)));
+                selectors.add(DiscoverySelectors.selectUniqueId(u.append("dynamic-container", lastIdx)));
+                any = true;
             }
         }
         if (!any) {
