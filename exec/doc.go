@@ -143,8 +143,11 @@
 // machine's /usr/bin/python3, [GoTest] builds the test binary outside the
 // sandbox with the host's toolchain (cgo off) and runs only the binary
 // inside, and [JUnit] compiles with javac inside the sandbox and runs the
-// tests through the JUnit Platform Launcher API (JUnit 4 and 5); [JavaBuild]
-// is the seam for other build systems. Each driver runs a small reporter
+// tests through the JUnit Platform Launcher API (JUnit 4 and 5), naming
+// each test after its unique ID (parameterized, repeated, dynamic and
+// nested tests included) so that any name it reports selects that test
+// alone, and, with [JaCoCo], recording per-test coverage in that one JVM;
+// [JavaBuild] is the seam for other build systems. Each driver runs a small reporter
 // that writes one line per test event as the tests run, so a suite stopped
 // by a limit still reports the tests that finished, and marks the one that
 // was running and those never reached.

@@ -77,6 +77,9 @@ type Suite struct {
 	// Result, with StatusInvalid, when no test process ran because the
 	// build failed.
 	Run Result `json:"run"`
+	// Coverage is the execution data of a JUnit run with JUnit.Coverage
+	// set (see JaCoCo), nil otherwise or when the JVM wrote none.
+	Coverage []byte `json:"coverage,omitempty"`
 }
 
 // Count returns how many tests have status st.

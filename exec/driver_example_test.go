@@ -34,3 +34,26 @@ func ExamplePythonUnittest() {
 	}
 	fmt.Println(suite.Count(exec.TestPassed), "passed; run:", suite.Run.Status)
 }
+
+// JUnit selects one invocation of a parameterized test by the name it
+// reports, and records per-test coverage with JaCoCo's agent in the same
+// JVM. Compiled only, like the example above; driver_junit_test.go runs
+// the same calls.
+func ExampleJUnit() {
+	sb, err := exec.NewSandbox(nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	d := exec.JUnit{Coverage: &exec.JaCoCo{Agent: "lib/jacocoagent.jar", Includes: "com.example.*"}}
+	suite, err := d.Test(context.Background(), sb, exec.TestSpec{
+		Dir:   "path/to/workspace",
+		Tests: []string{"com.example.ParserTest#parses[3]", "com.example.ParserTest$Errors#empty"},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, t := range suite.Tests {
+		fmt.Println(t.Name, t.Status)
+	}
+	fmt.Println(len(suite.Coverage), "bytes of JaCoCo execution data, a session per test and container")
+}

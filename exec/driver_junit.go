@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -61,14 +62,33 @@ var jvmEnv = []string{"MALLOC_ARENA_MAX=2"}
 // test's outcome to a file, so that the tests that finished keep their
 // outcomes when a limit stops the JVM.
 //
-// TestSpec.Tests holds class names ("pkg.CalcTest", nested classes as
-// "pkg.Outer$Inner") or methods ("pkg.CalcTest#testAdd", which selects
-// every overload and, for a parameterized test, every invocation). Empty
-// means every class in the build's class directories whose simple name
-// matches JUnit's standard pattern (Test*, *Test, *Tests). Results are
-// named "pkg.CalcTest#testAdd", which can be passed back;
-// invocations of parameterized, repeated and dynamic tests are
-// "pkg.CalcTest#testAdd[1]".
+// Tests are named after their JUnit Platform unique IDs, one name per
+// unique ID (display names, which the code under test chooses, are never
+// part of a name), and every name a Suite reports selects exactly that
+// test when passed back in TestSpec.Tests:
+//
+//	pkg.CalcTest#add             a test method; pkg.Outer$Inner#add in a
+//	                             @Nested or static nested class
+//	pkg.CalcTest#add(int,int)    the same when the class has several
+//	                             methods named add (types as Java spells them)
+//	pkg.CalcTest#twice[3]        the 3rd invocation of a @ParameterizedTest
+//	                             or @RepeatedTest, the 3rd dynamic node of
+//	                             a @TestFactory ([2][1]: the 1st test in its
+//	                             2nd dynamic container), counting from 1
+//	pkg.CleanupTest              a class that failed after its tests ran
+//	[engine:e]/[type:v]/...      anything else (a JUnit 4 parameterized
+//	                             run, another engine): the unique ID, each
+//	                             character but A-Za-z0-9._$#(),- escaped as
+//	                             %XX (ASCII) or %uXXXX (UTF-16)
+//
+// Names are as stable as the unique IDs: a parameterized test's
+// invocations are numbered in the order its arguments come. TestSpec.Tests
+// may also name groups: a class ("pkg.CalcTest", "pkg.CalcTest$Inner"),
+// or a method without index, which selects every overload and every
+// invocation. Empty means every class in the build's class directories
+// whose simple name matches JUnit's standard pattern (Test*, *Test,
+// *Tests). A name that selects nothing is reported as a TestError
+// ("not found").
 //
 // Outcomes: an AssertionError (JUnit's assertions, opentest4j, Hamcrest)
 // is TestFailed, any other exception TestError, a TimeoutException
@@ -84,8 +104,8 @@ type JUnit struct {
 	// default build, in the sandbox. Empty means "javac".
 	Javac string
 	// Classpath holds the jars the tests compile and run against, as paths
-	// in the sandbox; it must include the JUnit Platform launcher and the
-	// engines. Nil means DefaultJUnitClasspath.
+	// in the sandbox; it must include the JUnit Platform launcher (1.8 or
+	// later) and the engines. Nil means DefaultJUnitClasspath.
 	Classpath []string
 	// JVMFlags are the flags of the test JVM and of javac. Nil means
 	// DefaultJVMFlags.
@@ -93,6 +113,45 @@ type JUnit struct {
 	// Build compiles the workspace. Nil means Javac{Javac: j.Javac,
 	// JVMFlags: j.JVMFlags}.
 	Build JavaBuild
+	// Coverage, when not nil, records per-test coverage with JaCoCo in
+	// the test JVM, into Suite.Coverage. See JaCoCo.
+	Coverage *JaCoCo
+}
+
+// JaCoCo configures per-test coverage of a JUnit run, in one JVM: the
+// test JVM runs JaCoCo's agent (-javaagent, output=none), and the
+// reporter takes the agent's execution data, resetting it, whenever a
+// test or a container (class, parameterized test, test factory) starts
+// or ends. Each such chunk is a JaCoCo session that names what ran since
+// the previous one, appended to Suite.Coverage (JaCoCo's .exec format,
+// readable by its ExecFileLoader or ExecutionDataReader):
+//
+//	"T" + unique ID + "\t" + name   a test, from its start to its end
+//	                                (@BeforeEach and @AfterEach included)
+//	"C" + unique ID                 a container, between the events of
+//	                                its children (@BeforeAll, @AfterAll,
+//	                                argument providers, a test class's
+//	                                static initializer); "C" alone is
+//	                                what ran outside every container
+//
+// A container's unique ID is a prefix of its tests' (at a "/"), so a
+// test's coverage as a JVM running it alone would see it is its session
+// and those of its containers; a class's static initializer (<clinit>),
+// which a JVM runs once, is in the session of whatever first used the
+// class. Parallel execution is turned off while coverage is recorded.
+//
+// JaCoCo's agent runs inside the sandbox with the tests, so the data is
+// the tests' to forge; it is read from the workspace as ReadWorkspaceFile
+// reads (no links, regular file, at most Limit bytes).
+type JaCoCo struct {
+	// Agent is JaCoCo's agent jar (jacocoagent.jar, the one with the
+	// Premain-Class), as a path in the sandbox.
+	Agent string
+	// Includes is the agent's includes option: the classes to
+	// instrument, as "pkg.*:other.Name". Empty means every class.
+	Includes string
+	// Limit caps the execution data. Zero means 256MiB.
+	Limit Size
 }
 
 // JavaBuild compiles a Java workspace for JUnit. Implementations run the
@@ -249,13 +308,18 @@ func jvmFlags(flags []string, l Limits) []string {
 	return append(out, flags...)
 }
 
-var junitName = regexp.MustCompile(`^[\p{L}_$][\p{L}\p{N}_$]*(\.[\p{L}_$][\p{L}\p{N}_$]*)*(#[\p{L}_$][\p{L}\p{N}_$]*)?$`)
+var (
+	javaName  = `[\p{L}_$][\p{L}\p{N}_$]*(\.[\p{L}_$][\p{L}\p{N}_$]*)*`
+	junitName = regexp.MustCompile(`^` + javaName + `(#[\p{L}_$][\p{L}\p{N}_$]*(\([\p{L}\p{N}_$.\[\],]*\))?(\[[1-9][0-9]{0,8}\])*)?$`)
+	uidPart   = `\[([A-Za-z0-9._$#(),-]|%[0-9A-F]{2}|%u[0-9A-F]{4})+:([A-Za-z0-9._$#(),-]|%[0-9A-F]{2}|%u[0-9A-F]{4})*\]`
+	junitUID  = regexp.MustCompile(`^` + uidPart + `(/` + uidPart + `)*$`)
+)
 
 // Test builds the workspace and runs its tests. See Driver.
 func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error) {
 	for _, n := range spec.Tests {
-		if !junitName.MatchString(n) {
-			return nil, fmt.Errorf("exec: JUnit: %q is not a class name or Class#method", n)
+		if !junitName.MatchString(n) && !junitUID.MatchString(n) {
+			return nil, fmt.Errorf("exec: JUnit: %q is not a test name (pkg.Class, pkg.Class#method, pkg.Class#method(types), pkg.Class#method[3], or a unique ID [engine:e]/[type:value] escaped with %%XX)", n)
 		}
 	}
 	cp := j.Classpath
@@ -302,7 +366,21 @@ func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error
 	}
 	classpath := append(append(append(append([]string(nil), br.Classes...), br.Classpath...), cp...), sc.path("reporter"))
 	args := append([]string{java}, jvmFlags(j.JVMFlags, spec.Limits)...)
-	args = append(args, "-cp", strings.Join(classpath, ":"), junitReporterClass, sc.path("results.jsonl"))
+	if c := j.Coverage; c != nil {
+		if c.Agent == "" || strings.ContainsAny(c.Agent+c.Includes, ",=") {
+			return suite, fmt.Errorf("exec: JUnit: JaCoCo agent %q with includes %q: want an agent jar and includes without ',' or '='", c.Agent, c.Includes)
+		}
+		opts := "=output=none,dumponexit=false"
+		if c.Includes != "" {
+			opts += ",includes=" + c.Includes
+		}
+		args = append(args, "-javaagent:"+c.Agent+opts)
+	}
+	args = append(args, "-cp", strings.Join(classpath, ":"), junitReporterClass)
+	if j.Coverage != nil {
+		args = append(args, "--coverage="+sc.path("coverage.exec"))
+	}
+	args = append(args, sc.path("results.jsonl"))
 	args = append(args, br.Classes...)
 	args = append(args, "--")
 	args = append(args, spec.Tests...)
@@ -317,6 +395,17 @@ func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error
 		return suite, err
 	}
 	suite.Tests = tests
+	if c := j.Coverage; c != nil {
+		limit := c.Limit
+		if limit == 0 {
+			limit = 256 * MiB
+		}
+		b, err := ReadWorkspaceFile(sc.root, sc.path("coverage.exec"), limit)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return suite, fmt.Errorf("exec: JUnit: coverage: %w", err)
+		}
+		suite.Coverage = b
+	}
 	return suite, nil
 }
 

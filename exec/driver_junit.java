@@ -1,12 +1,13 @@
 // The JUnit reporter of package exec (see driver_junit.go). The driver
 // compiles it once per process on the host and runs it in the sandbox as
 //
-//     java -cp CLASSES:CLASSPATH:REPORTER AdaptbenchJUnitReporter RESULTS SCAN... -- [NAME...]
+//     java -cp CLASSES:CLASSPATH:REPORTER AdaptbenchJUnitReporter [--coverage=FILE] RESULTS SCAN... -- [NAME...]
 //
 // It runs the tests of the JUnit Platform (Jupiter, and JUnit 4 through the
 // Vintage engine) found in the class directories SCAN, or those NAME
-// selects ("pkg.Class" or "pkg.Class#method"), and appends one JSON event a
-// line to RESULTS as the tests run (the format is in driver_events.go).
+// selects (see "names" below and JUnit's doc in driver_junit.go), and
+// appends one JSON event a line to RESULTS as the tests run (the format is
+// in driver_events.go). With --coverage, see "coverage" below.
 
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -43,15 +44,22 @@ import org.junit.platform.launcher.core.LauncherFactory;
 final class AdaptbenchJUnitReporter implements TestExecutionListener {
     private static FileOutputStream out;
 
-    static synchronized void emit(String... kv) {
+    // Raw is a JSON value emitted as is. (A String is always quoted: the
+    // code under test chooses messages and names.)
+    static final class Raw {
+        final String json;
+        Raw(String json) { this.json = json; }
+    }
+
+    static synchronized void emit(Object... kv) {
         StringBuilder b = new StringBuilder("{");
         for (int i = 0; i + 1 < kv.length; i += 2) {
             if (i > 0) b.append(',');
-            quote(b, kv[i]);
+            quote(b, (String) kv[i]);
             b.append(':');
-            String v = kv[i + 1];
-            if (v.startsWith("\u0000")) b.append(v.substring(1)); // raw JSON
-            else quote(b, v);
+            Object v = kv[i + 1];
+            if (v instanceof Raw) b.append(((Raw) v).json);
+            else quote(b, String.valueOf(v));
         }
         b.append("}\n");
         try {
@@ -60,8 +68,6 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
             // The results file is gone; nothing to report to.
         }
     }
-
-    static String raw(String json) { return "\u0000" + json; }
 
     static void quote(StringBuilder b, String s) {
         b.append('"');
@@ -90,34 +96,230 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
         return i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
     }
 
-    // ---- the listener ----
+    // ---- names ----
+    //
+    // A test's name is derived from its unique ID and maps back to it:
+    //
+    //   pkg.Class#method            a test method (pkg.Outer$Inner#method for
+    //                               a @Nested class); method(type,type) when
+    //                               the class has several methods of that name
+    //   pkg.Class#method[3]         the 3rd invocation of a parameterized or
+    //                               repeated test, the 3rd dynamic test of a
+    //                               @TestFactory ([2][1]: the 1st test of its
+    //                               2nd dynamic container)
+    //   pkg.Class                   a class (its failure in @AfterAll)
+    //   [engine:e]/[type:value]...  anything else: the unique ID itself, every
+    //                               character but [A-Za-z0-9._$#(),-] escaped
+    //                               as %XX (ASCII) or %uXXXX
+    //
+    // Display names (code under test chooses them) are never part of a name.
+
+    static final Set<String> INDEXED = new HashSet<>(java.util.Arrays.asList(
+            "test-template-invocation", "dynamic-test", "dynamic-container"));
 
     private TestPlan plan;
-    private final Map<String, Long> startNanos = new HashMap<>();
-    private final Set<String> ended = new HashSet<>();
+    private final Map<String, String> names = new HashMap<>();
 
     String name(TestIdentifier id) {
-        Optional<TestSource> src = id.getSource();
-        Optional<TestIdentifier> parent = plan.getParent(id);
-        if (src.isPresent() && src.get() instanceof MethodSource) {
-            MethodSource m = (MethodSource) src.get();
-            boolean underClass = parent.isPresent() && parent.get().getSource().isPresent()
-                    && parent.get().getSource().get() instanceof ClassSource;
-            if (underClass) return m.getClassName() + "#" + m.getMethodName();
+        String n = names.get(id.getUniqueId());
+        if (n == null) {
+            n = nameOf(plan, id);
+            names.put(id.getUniqueId(), n);
         }
-        if (parent.isPresent() && parent.get().getSource().isPresent()
-                && parent.get().getSource().get() instanceof MethodSource) {
-            // An invocation of a parameterized test, a repeated test or a
-            // dynamic test: name it after its factory and its index.
-            List<UniqueId.Segment> segs = UniqueId.parse(id.getUniqueId()).getSegments();
-            String v = segs.get(segs.size() - 1).getValue();
-            return name(parent.get()) + "[" + (v.startsWith("#") ? v.substring(1) : v) + "]";
-        }
-        if (src.isPresent() && src.get() instanceof ClassSource) {
-            return ((ClassSource) src.get()).getClassName();
-        }
-        return id.getLegacyReportingName();
+        return n;
     }
+
+    static String nameOf(TestPlan plan, TestIdentifier id) {
+        List<String> idx = new ArrayList<>();
+        TestIdentifier cur = id;
+        while (true) {
+            Optional<TestIdentifier> parent = plan.getParent(cur);
+            if (!parent.isPresent()) break;
+            String m = methodName(cur, parent.get());
+            if (m != null) {
+                StringBuilder b = new StringBuilder(m);
+                for (int i = idx.size() - 1; i >= 0; i--) b.append('[').append(idx.get(i)).append(']');
+                return b.toString();
+            }
+            UniqueId.Segment seg = last(cur);
+            String v = seg.getValue();
+            if (!INDEXED.contains(seg.getType()) || !v.matches("#[1-9][0-9]{0,8}")) break;
+            idx.add(v.substring(1));
+            cur = parent.get();
+        }
+        Optional<TestSource> src = id.getSource();
+        if (src.isPresent() && src.get() instanceof ClassSource && id.isContainer()) {
+            String cn = ((ClassSource) src.get()).getClassName();
+            if (cn.matches(JAVA_NAME)) return cn;
+        }
+        return encode(id.getUniqueIdObject());
+    }
+
+    static final String JAVA_ID = "[\\p{L}_$][\\p{L}\\p{N}_$]*";
+    static final String JAVA_NAME = JAVA_ID + "(\\." + JAVA_ID + ")*";
+
+    static UniqueId.Segment last(TestIdentifier id) {
+        List<UniqueId.Segment> segs = id.getUniqueIdObject().getSegments();
+        return segs.get(segs.size() - 1);
+    }
+
+    // methodName returns Class#method when id is a method right under its
+    // class (a test, a parameterized test, a test factory), else null.
+    static String methodName(TestIdentifier id, TestIdentifier parent) {
+        Optional<TestSource> src = id.getSource();
+        Optional<TestSource> psrc = parent.getSource();
+        if (!src.isPresent() || !(src.get() instanceof MethodSource)) return null;
+        if (!psrc.isPresent() || !(psrc.get() instanceof ClassSource)) return null;
+        MethodSource m = (MethodSource) src.get();
+        String cn = ((ClassSource) psrc.get()).getClassName();
+        if (!cn.equals(m.getClassName()) || !cn.matches(JAVA_NAME) || !m.getMethodName().matches(JAVA_ID)) return null;
+        String n = cn + "#" + m.getMethodName();
+        Class<?> c;
+        try {
+            c = Class.forName(cn, false, Thread.currentThread().getContextClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return n;
+        }
+        if (overloaded(c, m.getMethodName())) {
+            try {
+                n += "(" + paramList(m.getJavaMethod()) + ")";
+            } catch (RuntimeException | LinkageError e) {
+                return null;
+            }
+        }
+        return n;
+    }
+
+    // overloaded reports whether c or its superclasses declare methods
+    // named name with different parameter lists.
+    static boolean overloaded(Class<?> c, String name) {
+        Set<List<Class<?>>> sigs = new HashSet<>();
+        for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
+            try {
+                for (Method meth : k.getDeclaredMethods()) {
+                    if (meth.getName().equals(name)) sigs.add(java.util.Arrays.asList(meth.getParameterTypes()));
+                }
+            } catch (LinkageError e) {
+                return false;
+            }
+        }
+        return sigs.size() > 1;
+    }
+
+    static final String PLAIN = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._$#(),-";
+
+    static String encode(UniqueId u) {
+        StringBuilder b = new StringBuilder();
+        for (UniqueId.Segment s : u.getSegments()) {
+            if (b.length() > 0) b.append('/');
+            b.append('[');
+            escape(b, s.getType());
+            b.append(':');
+            escape(b, s.getValue());
+            b.append(']');
+        }
+        return b.toString();
+    }
+
+    static void escape(StringBuilder b, String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (PLAIN.indexOf(c) >= 0) b.append(c);
+            else if (c < 0x80) b.append(String.format("%%%02X", (int) c));
+            else b.append(String.format("%%u%04X", (int) c));
+        }
+    }
+
+    // decode parses a name made by encode, or returns null.
+    static UniqueId decode(String n) {
+        UniqueId u = null;
+        for (String part : n.split("/", -1)) {
+            if (part.length() < 3 || part.charAt(0) != '[' || part.charAt(part.length() - 1) != ']') return null;
+            int colon = part.indexOf(':');
+            if (colon < 0) return null;
+            String type = unescape(part.substring(1, colon));
+            String value = unescape(part.substring(colon + 1, part.length() - 1));
+            if (type == null || value == null || type.isEmpty()) return null;
+            u = u == null ? UniqueId.root(type, value) : u.append(type, value);
+        }
+        return u;
+    }
+
+    static String unescape(String s) {
+        StringBuilder b = new StringBuilder();
+        try {
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c != '%') {
+                    if (PLAIN.indexOf(c) < 0) return null;
+                    b.append(c);
+                } else if (i + 1 < s.length() && s.charAt(i + 1) == 'u') {
+                    b.append((char) Integer.parseInt(s.substring(i + 2, i + 6), 16));
+                    i += 5;
+                } else {
+                    b.append((char) Integer.parseInt(s.substring(i + 1, i + 3), 16));
+                    i += 2;
+                }
+            }
+        } catch (NumberFormatException | IndexOutOfBoundsException e) {
+            return null;
+        }
+        return b.toString();
+    }
+
+    // ---- coverage ----
+    //
+    // With --coverage=FILE the JVM runs JaCoCo's agent, and the reporter
+    // appends its execution data to FILE, reset each time, whenever a test
+    // or a container starts or ends: the data since the last dump is a
+    // session named after what ran meanwhile, "T" + unique ID + "\t" +
+    // name for a test (its own execution, @BeforeEach and @AfterEach
+    // included), "C" + unique ID for a container (@BeforeAll, @AfterAll,
+    // argument providers, static initializers run then).
+
+    private static FileOutputStream coverage;
+    private static Object agent;
+    private static Method setSession, getData;
+    private final List<TestIdentifier> running = new ArrayList<>();
+
+    static void startCoverage(String file) throws Exception {
+        Class<?> rt = Class.forName("org.jacoco.agent.rt.RT");
+        agent = rt.getMethod("getAgent").invoke(null);
+        Class<?> ia = Class.forName("org.jacoco.agent.rt.IAgent");
+        setSession = ia.getMethod("setSessionId", String.class);
+        getData = ia.getMethod("getExecutionData", boolean.class);
+        coverage = new FileOutputStream(file, true);
+        dump("C");
+    }
+
+    static synchronized void dump(String session) {
+        if (coverage == null) return;
+        try {
+            setSession.invoke(agent, session);
+            byte[] data = (byte[]) getData.invoke(agent, true);
+            coverage.write(data);
+        } catch (Exception e) {
+            emit("e", "compile", "message", "adaptbench: dump JaCoCo's execution data: " + e);
+        }
+    }
+
+    // boundary dumps what ran since the last boundary, when the innermost
+    // running identifier was running.last().
+    void boundary() {
+        if (coverage == null) return;
+        if (running.isEmpty()) {
+            dump("C");
+            return;
+        }
+        TestIdentifier cur = running.get(running.size() - 1);
+        String uid = cur.getUniqueIdObject().toString();
+        dump(cur.isTest() ? "T" + uid + "\t" + name(cur) : "C" + uid);
+    }
+
+    // ---- the listener ----
+
+    private final Map<String, Long> startNanos = new HashMap<>();
+    private final Set<String> ended = new HashSet<>();
 
     List<TestIdentifier> testsUnder(TestIdentifier c) {
         List<TestIdentifier> all = new ArrayList<>();
@@ -132,26 +334,28 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
         if (!ended.add(n)) return;
         Long t0 = startNanos.remove(id.getUniqueId());
         double secs = t0 == null ? 0 : (System.nanoTime() - t0) / 1e9;
-        emit("e", "end", "test", n, "status", status, "message", message, "duration", raw(Double.toString(secs)));
+        emit("e", "end", "test", n, "status", status, "message", message, "duration", new Raw(Double.toString(secs)));
     }
 
     @Override
     public void testPlanExecutionStarted(TestPlan testPlan) {
         plan = testPlan;
         StringBuilder b = new StringBuilder("[");
-        Set<String> names = new LinkedHashSet<>();
+        Set<String> ns = new LinkedHashSet<>();
         for (TestIdentifier root : plan.getRoots()) {
-            for (TestIdentifier t : testsUnder(root)) names.add(name(t));
+            for (TestIdentifier t : testsUnder(root)) ns.add(name(t));
         }
-        for (String n : names) {
+        for (String n : ns) {
             if (b.length() > 1) b.append(',');
             quote(b, n);
         }
-        emit("e", "plan", "tests", raw(b.append(']').toString()));
+        emit("e", "plan", "tests", new Raw(b.append(']').toString()));
     }
 
     @Override
     public void executionStarted(TestIdentifier id) {
+        boundary();
+        running.add(id);
         if (id.isTest()) {
             startNanos.put(id.getUniqueId(), System.nanoTime());
             emit("e", "start", "test", name(id));
@@ -170,6 +374,8 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
 
     @Override
     public void executionFinished(TestIdentifier id, TestExecutionResult r) {
+        boundary();
+        running.remove(id);
         String status;
         String message = "";
         Throwable t = r.getThrowable().orElse(null);
@@ -240,15 +446,19 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
     // ---- main ----
 
     public static void main(String[] args) throws Exception {
-        out = new FileOutputStream(args[0], true);
-        emit("e", "hello", "v", raw("1"));
+        int a = 0;
+        String cov = null;
+        if (args[a].startsWith("--coverage=")) cov = args[a++].substring("--coverage=".length());
+        out = new FileOutputStream(args[a++], true);
+        emit("e", "hello", "v", new Raw("1"));
         // The same on stderr, which the job cannot take back.
         System.err.print("\u001eadaptbench reporter started\n");
         System.err.flush();
+        if (cov != null) startCoverage(cov);
         List<String> scan = new ArrayList<>();
         List<String> names = new ArrayList<>();
         boolean sel = false;
-        for (int i = 1; i < args.length; i++) {
+        for (int i = a; i < args.length; i++) {
             if (!sel && args[i].equals("--")) {
                 sel = true;
             } else if (sel) {
@@ -257,55 +467,169 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
                 scan.add(args[i]);
             }
         }
+        Launcher launcher = LauncherFactory.create();
         List<DiscoverySelector> selectors = new ArrayList<>();
         LauncherDiscoveryRequestBuilder req = LauncherDiscoveryRequestBuilder.request();
+        // Names that select what only exists while the tests run (an
+        // invocation, a dynamic test) are missing if nothing ran under them.
+        List<String> deferred = new ArrayList<>();
         if (names.isEmpty()) {
             Set<java.nio.file.Path> roots = new LinkedHashSet<>();
             for (String s : scan) roots.add(Paths.get(s).toAbsolutePath());
             selectors.addAll(DiscoverySelectors.selectClasspathRoots(roots));
             req.filters(ClassNameFilter.includeClassNamePatterns(ClassNameFilter.STANDARD_INCLUDE_PATTERN));
         } else {
-            ClassLoader cl = Thread.currentThread().getContextClassLoader();
             for (String n : names) {
-                int hash = n.indexOf('#');
-                String cls = hash < 0 ? n : n.substring(0, hash);
-                Class<?> c;
-                try {
-                    c = Class.forName(cls, false, cl);
-                } catch (ClassNotFoundException | LinkageError e) {
-                    emit("e", "missing", "test", n);
-                    continue;
-                }
-                if (hash < 0) {
-                    selectors.add(DiscoverySelectors.selectClass(c));
-                    continue;
-                }
-                String m = n.substring(hash + 1);
-                boolean found = false;
-                for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
-                    for (Method meth : k.getDeclaredMethods()) {
-                        if (meth.getName().equals(m)) {
-                            selectors.add(DiscoverySelectors.selectMethod(c, meth));
-                            found = true;
-                        }
-                    }
-                }
-                if (!found) emit("e", "missing", "test", n);
+                if (select(launcher, n, selectors)) deferred.add(n);
             }
+            // A unique ID that resolves to nothing is reported as missing,
+            // not the end of every other test.
+            req.configurationParameter("junit.platform.discovery.listener.default", "logging");
         }
         AdaptbenchJUnitReporter listener = new AdaptbenchJUnitReporter();
+        if (cov != null) {
+            // Coverage is attributed to what runs between two events.
+            req.configurationParameter("junit.jupiter.execution.parallel.enabled", "false");
+        }
         if (!selectors.isEmpty()) {
             LauncherDiscoveryRequest request = req.selectors(selectors).build();
-            Launcher launcher = LauncherFactory.create();
             launcher.execute(request, listener);
         } else {
-            emit("e", "plan", "tests", raw("[]"));
+            emit("e", "plan", "tests", new Raw("[]"));
         }
-        emit("e", "done", "exit", raw("0"));
+        for (String n : deferred) {
+            boolean ran = false;
+            for (String e : listener.ended) ran |= selects(n, e);
+            if (!ran) emit("e", "missing", "test", n);
+        }
+        listener.boundary();
+        if (coverage != null) coverage.close();
+        emit("e", "done", "exit", new Raw("0"));
         out.close();
         System.out.flush();
         System.err.flush();
         // Do not wait for threads the tests left running.
         Runtime.getRuntime().halt(0);
+    }
+
+    // selects reports whether the name n selects the test named e.
+    static boolean selects(String n, String e) {
+        if (e.equals(n) || e.startsWith(n + "[")) return true;
+        if (n.startsWith("[")) return false;
+        if (n.indexOf('#') < 0) return e.startsWith(n + "#") || e.startsWith(n + "$");
+        return n.indexOf('(') < 0 && e.startsWith(n + "(");
+    }
+
+    // discovered maps Class#method to the unique IDs of what it names.
+    static final Map<String, List<UniqueId>> discovered = new HashMap<>();
+
+    // select adds the selectors of the test name n (see "names"), emitting
+    // a missing event when it cannot select anything. It returns true
+    // when whether n selects a test is known only after the tests ran.
+    static boolean select(Launcher launcher, String n, List<DiscoverySelector> selectors) {
+        if (n.startsWith("[")) {
+            UniqueId u = decode(n);
+            if (u == null) {
+                emit("e", "missing", "test", n);
+                return false;
+            }
+            selectors.add(DiscoverySelectors.selectUniqueId(u));
+            return true;
+        }
+        int hash = n.indexOf('#');
+        String cls = hash < 0 ? n : n.substring(0, hash);
+        Class<?> c;
+        try {
+            c = Class.forName(cls, false, Thread.currentThread().getContextClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            emit("e", "missing", "test", n);
+            return false;
+        }
+        if (hash < 0) {
+            selectors.add(DiscoverySelectors.selectClass(c));
+            return true;
+        }
+        // method[(params)] then [index]...
+        String m = n.substring(hash + 1);
+        List<String> idx = new ArrayList<>();
+        java.util.regex.Matcher im = java.util.regex.Pattern.compile("\\[([0-9]+)\\]$").matcher(m);
+        while (im.find()) {
+            idx.add(0, im.group(1));
+            m = m.substring(0, im.start());
+            im = java.util.regex.Pattern.compile("\\[([0-9]+)\\]$").matcher(m);
+        }
+        String params = null;
+        int paren = m.indexOf('(');
+        if (paren >= 0 && m.endsWith(")")) {
+            params = m.substring(paren + 1, m.length() - 1);
+            m = m.substring(0, paren);
+        }
+        List<DiscoverySelector> methods = new ArrayList<>();
+        for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
+            Method[] declared;
+            try {
+                declared = k.getDeclaredMethods();
+            } catch (LinkageError e) {
+                break;
+            }
+            for (Method meth : declared) {
+                if (!meth.getName().equals(m)) continue;
+                if (params != null && !paramList(meth).equals(params)) continue;
+                methods.add(DiscoverySelectors.selectMethod(c, meth));
+            }
+        }
+        if (methods.isEmpty()) {
+            emit("e", "missing", "test", n);
+            return false;
+        }
+        if (idx.isEmpty()) {
+            selectors.addAll(methods);
+            return true;
+        }
+        // An invocation or a dynamic test: below the method's unique ID,
+        // found once per method.
+        String base = n.substring(0, n.length() - idx.stream().mapToInt(s -> s.length() + 2).sum());
+        List<UniqueId> found = discovered.get(base);
+        if (found == null) {
+            found = new ArrayList<>();
+            TestPlan p = launcher.discover(LauncherDiscoveryRequestBuilder.request().selectors(methods).build());
+            for (TestIdentifier root : p.getRoots()) {
+                for (TestIdentifier d : p.getDescendants(root)) {
+                    if (base.equals(nameOf(p, d))) found.add(d.getUniqueIdObject());
+                }
+            }
+            discovered.put(base, found);
+        }
+        boolean any = false;
+        for (UniqueId u : found) {
+            List<UniqueId.Segment> segs = u.getSegments();
+            String type = segs.get(segs.size() - 1).getType();
+            if (type.equals("test-template") && idx.size() == 1) {
+                selectors.add(DiscoverySelectors.selectUniqueId(u.append("test-template-invocation", "#" + idx.get(0))));
+                any = true;
+            } else if (type.equals("test-factory")) {
+                for (int i = 0; i + 1 < idx.size(); i++) u = u.append("dynamic-container", "#" + idx.get(i));
+                String lastIdx = "#" + idx.get(idx.size() - 1);
+                selectors.add(DiscoverySelectors.selectUniqueId(u.append("dynamic-test", lastIdx)));
+                selectors.add(DiscoverySelectors.selectUniqueId(u.append("dynamic-container", lastIdx)));
+                any = true;
+            }
+        }
+        if (!any) {
+            emit("e", "missing", "test", n);
+            return false;
+        }
+        return true;
+    }
+
+    // paramList is a method's parameter types as names carry them:
+    // "int,java.lang.String".
+    static String paramList(Method m) {
+        StringBuilder b = new StringBuilder();
+        for (Class<?> t : m.getParameterTypes()) {
+            if (b.length() > 0) b.append(',');
+            b.append(t.getTypeName());
+        }
+        return b.toString();
     }
 }

@@ -1,7 +1,11 @@
 package exec_test
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
+	"errors"
+	"io"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -157,5 +161,208 @@ func TestJUnitBuildSeam(t *testing.T) {
 	checkCompile(t, s, "BUILD FAILURE")
 	if got.Dir != ws || !strings.HasPrefix(got.Out, ".adaptbench-") || len(got.Classpath) == 0 {
 		t.Errorf("the build got %+v", got)
+	}
+}
+
+// TestJUnitNameKinds runs every kind of JUnit 5 test (parameterized with
+// three sources, repeated, dynamic with a nested container, @Nested, an
+// overloaded method name) and a JUnit 4 parameterized class, whose hostile
+// display names must not reach the names; then passes the names back: each
+// selects exactly the test it names, an index selects one invocation, and
+// names that select nothing are reported as not found.
+func TestJUnitNameKinds(t *testing.T) {
+	requireJava(t)
+	ws := driverFixture(t, "junit5_kinds")
+	vintage := `package ver;
+
+import static org.junit.Assert.assertEquals;
+
+import java.util.Arrays;
+import java.util.Collection;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.junit.runners.Parameterized;
+
+@RunWith(Parameterized.class)
+public class OldTest {
+    @Parameterized.Parameters(name = "{index}: {0}")
+    public static Collection<Object[]> data() {
+        return Arrays.asList(new Object[][] {{"1.0\n]/[x:y"}, {"2.0 +%"}});
+    }
+
+    private final String v;
+
+    public OldTest(String v) { this.v = v; }
+
+    @Test
+    public void major() { assertEquals(1, Ver.major(v)); }
+}
+`
+	if err := os.WriteFile(filepath.Join(ws, "src/test/java/ver/OldTest.java"), []byte(vintage), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := exec.JUnit{}
+	s := runDriver(t, d, exec.TestSpec{Dir: ws})
+	const (
+		old1 = "[engine:junit-vintage]/[runner:ver.OldTest]/[test:%5B0%3A%201.0%0A%5D%2F%5Bx%3Ay%5D]/[test:major%5B0%3A%201.0%0A%5D%2F%5Bx%3Ay%5D(ver.OldTest)]"
+		old2 = "[engine:junit-vintage]/[runner:ver.OldTest]/[test:%5B1%3A%202.0%20%2B%25%5D]/[test:major%5B1%3A%202.0%20%2B%25%5D(ver.OldTest)]"
+	)
+	all := []wantTest{
+		{old1, exec.TestPassed},
+		{old2, exec.TestFailed},
+		{"ver.KindsTest#csv[1]", exec.TestPassed},
+		{"ver.KindsTest#csv[2]", exec.TestPassed},
+		{"ver.KindsTest#disabled", exec.TestSkipped},
+		{"ver.KindsTest#dynamic[1]", exec.TestPassed},
+		{"ver.KindsTest#dynamic[2][1]", exec.TestPassed},
+		{"ver.KindsTest#dynamic[2][2]", exec.TestFailed},
+		{"ver.KindsTest#fromMethod[1]", exec.TestPassed},
+		{"ver.KindsTest#fromMethod[2]", exec.TestPassed},
+		{"ver.KindsTest#overloaded()", exec.TestPassed},
+		{"ver.KindsTest#plain", exec.TestPassed},
+		{"ver.KindsTest#repeated[1]", exec.TestPassed},
+		{"ver.KindsTest#repeated[2]", exec.TestPassed},
+		{"ver.KindsTest#repeated[3]", exec.TestPassed},
+		{"ver.KindsTest#values[1]", exec.TestPassed},
+		{"ver.KindsTest#values[2]", exec.TestPassed},
+		{"ver.KindsTest#values[3]", exec.TestFailed},
+		{"ver.KindsTest#values[4]", exec.TestPassed},
+		{"ver.KindsTest$Inner#nested[1]", exec.TestPassed},
+		{"ver.KindsTest$Inner#nested[2]", exec.TestPassed},
+	}
+	checkSuite(t, s, all)
+	checkMessages(t, s, map[string]string{"ver.KindsTest#disabled": "\x00\"forged\",\"e\":\"hello\""})
+
+	// Every name passed back: the same tests, the same outcomes.
+	var names []string
+	for _, w := range all {
+		names = append(names, w.Name)
+	}
+	checkSuite(t, runDriver(t, d, exec.TestSpec{Dir: ws, Tests: names}), all)
+
+	// Some: exactly the tests named.
+	s = runDriver(t, d, exec.TestSpec{Dir: ws, Tests: []string{
+		"ver.KindsTest#values[3]",
+		"ver.KindsTest#dynamic[2][2]",
+		"ver.KindsTest#repeated[2]",
+		"ver.KindsTest$Inner#nested[2]",
+		"ver.KindsTest#overloaded()",
+		old2,
+		"ver.KindsTest#values[9]",
+		"ver.KindsTest#dynamic[3]",
+		"ver.KindsTest#plain[1]",
+		"ver.KindsTest#overloaded(int)",
+		"[engine:junit-jupiter]/[class:ver.Nope]",
+	}})
+	if s.Run.Status != exec.StatusOK {
+		t.Logf("stderr: %s", s.Run.Stderr)
+	}
+	checkSuite(t, s, []wantTest{
+		{"[engine:junit-jupiter]/[class:ver.Nope]", exec.TestError},
+		{old2, exec.TestFailed},
+		{"ver.KindsTest#dynamic[2][2]", exec.TestFailed},
+		{"ver.KindsTest#dynamic[3]", exec.TestError},
+		{"ver.KindsTest#overloaded()", exec.TestPassed},
+		{"ver.KindsTest#overloaded(int)", exec.TestError}, // the helper: not a test
+		{"ver.KindsTest#plain[1]", exec.TestError},
+		{"ver.KindsTest#repeated[2]", exec.TestPassed},
+		{"ver.KindsTest#values[3]", exec.TestFailed},
+		{"ver.KindsTest#values[9]", exec.TestError},
+		{"ver.KindsTest$Inner#nested[2]", exec.TestPassed},
+	})
+
+	for _, bad := range []string{"ver.KindsTest#values[0]", "ver.KindsTest#values[x]", "ver.KindsTest#values\n", "[engine:a]/[b]", "[engine:a b]", ""} {
+		if _, err := d.Test(context.Background(), driverSandbox(t), exec.TestSpec{Dir: ws, Tests: []string{bad}}); err == nil || !strings.Contains(err.Error(), "is not a test name") {
+			t.Errorf("Tests %q: err %v, want 'is not a test name'", bad, err)
+		}
+	}
+}
+
+// jacocoAgent copies JaCoCo's agent out of Debian's wrapper jar
+// (libjacoco-java) into the workspace ws, and returns its name there.
+func jacocoAgent(t *testing.T, ws string) string {
+	t.Helper()
+	const wrapper = "/usr/share/java/org.jacoco.agent.jar"
+	zr, err := zip.OpenReader(wrapper)
+	if err != nil {
+		exectest.SkipWithout(t, "%s: %v (apt-get install libjacoco-java)", wrapper, err)
+	}
+	defer zr.Close()
+	f, err := zr.Open("jacocoagent.jar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "jacocoagent.jar"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return "jacocoagent.jar"
+}
+
+// TestJUnitCoverage records JaCoCo coverage with one session per test and
+// per container, named by unique ID and, for tests, the test's name.
+func TestJUnitCoverage(t *testing.T) {
+	requireJava(t)
+	ws := driverFixture(t, "junit5_kinds")
+	d := exec.JUnit{Coverage: &exec.JaCoCo{Agent: jacocoAgent(t, ws), Includes: "ver.*"}}
+	s := runDriver(t, d, exec.TestSpec{Dir: ws, Tests: []string{"ver.KindsTest#values", "ver.KindsTest#dynamic[2][1]"}})
+	checkSuite(t, s, []wantTest{
+		{"ver.KindsTest#dynamic[2][1]", exec.TestPassed},
+		{"ver.KindsTest#values[1]", exec.TestPassed},
+		{"ver.KindsTest#values[2]", exec.TestPassed},
+		{"ver.KindsTest#values[3]", exec.TestFailed},
+		{"ver.KindsTest#values[4]", exec.TestPassed},
+	})
+	for _, session := range []string{
+		"T[engine:junit-jupiter]/[class:ver.KindsTest]/[test-template:values(java.lang.String)]/[test-template-invocation:#3]\tver.KindsTest#values[3]",
+		"T[engine:junit-jupiter]/[class:ver.KindsTest]/[test-factory:dynamic()]/[dynamic-container:#2]/[dynamic-test:#1]\tver.KindsTest#dynamic[2][1]",
+		"C[engine:junit-jupiter]/[class:ver.KindsTest]/[test-template:values(java.lang.String)]",
+		"C[engine:junit-jupiter]/[class:ver.KindsTest]",
+		"ver/Ver", // a class the tests ran
+	} {
+		if !bytes.Contains(s.Coverage, []byte(session)) {
+			t.Errorf("no session %q in the execution data (%d bytes)", session, len(s.Coverage))
+		}
+	}
+	if bytes.Contains(s.Coverage, []byte("#values[1]\tver.KindsTest#values[1]")) {
+		t.Errorf("a test's session named twice")
+	}
+}
+
+// TestJUnitCoverageForged shows a test that replaces the execution data
+// with a link to a host file: the driver refuses to read it.
+func TestJUnitCoverageForged(t *testing.T) {
+	requireJava(t)
+	ws := driverFixture(t, "junit5_kinds")
+	src := `package ver;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import org.junit.jupiter.api.Test;
+
+class ForgeTest {
+    @Test
+    void forge() throws Exception {
+        for (File d : new File(".").listFiles()) {
+            File f = new File(d, "coverage.exec");
+            if (d.getName().startsWith(".adaptbench-") && f.delete()) {
+                Files.createSymbolicLink(f.toPath(), Paths.get("/etc/passwd"));
+            }
+        }
+    }
+}
+`
+	if err := os.WriteFile(filepath.Join(ws, "src/test/java/ver/ForgeTest.java"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := exec.JUnit{Coverage: &exec.JaCoCo{Agent: jacocoAgent(t, ws)}}
+	_, err := d.Test(context.Background(), driverSandbox(t), exec.TestSpec{Dir: ws, Tests: []string{"ver.ForgeTest"}})
+	if !errors.Is(err, exec.ErrUnsafeFile) {
+		t.Errorf("err = %v, want ErrUnsafeFile", err)
 	}
 }

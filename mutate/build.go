@@ -39,6 +39,15 @@ type Project interface {
 	Close() error
 }
 
+// A BatchCoverage is a Project that collects the coverage of many tests in
+// one run, which [Generate] then uses instead of Project.Coverage per test.
+// [Maven] implements it (one JVM for every test instead of one each).
+type BatchCoverage interface {
+	// CoverageAll runs the tests on the unmodified project and returns
+	// the source lines each one executed, by index, as Coverage would.
+	CoverageAll(ctx context.Context, tests []string) ([]Lines, error)
+}
+
 // Lines maps a source file (slash path relative to the project root) to
 // the sorted line numbers that ran.
 type Lines map[string][]int

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	osexec "os/exec"
 	"path"
@@ -37,10 +36,12 @@ import (
 // target/test-classes, and a mutant's file is recompiled alone with javac
 // in the sandbox into a directory that comes first on the class path (the
 // Java counterpart of Go's -overlay: the tree is not copied per mutant).
-// Per-test coverage runs each test with Debian's JaCoCo agent
-// (libjacoco-java) and reads the execution data with JaCoCo's analyzer on
-// the host (a small program, jacoco_lines.java, compiled on first use
-// into a temporary directory that Close removes).
+// Per-test coverage runs the tests in one JVM with Debian's JaCoCo agent
+// (libjacoco-java), exec.JUnit's reporter taking the execution data after
+// each test (exec.JaCoCo), and reads it with JaCoCo's analyzer on the host
+// (a small program, jacoco_lines.java, compiled on first use into a
+// temporary directory that Close removes). Tests carry exec.JUnit's
+// names: pkg.Class#method, pkg.Class#method[3] for an invocation.
 //
 // Test dependencies other than JUnit 4 and 5 are not resolved: the class
 // path is MavenConfig.Classpath. Jobs share the project directory, so
@@ -244,9 +245,27 @@ func (m *Maven) Tests(ctx context.Context) ([]string, error) {
 	return names, nil
 }
 
-// Coverage runs one test with the JaCoCo agent and returns the lines it
-// covered.
+// Coverage runs one test alone, in a JVM of its own, with JaCoCo's agent
+// and returns the lines it covered. CoverageAll does the same for many
+// tests in one JVM.
 func (m *Maven) Coverage(ctx context.Context, test string) (Lines, error) {
+	ls, err := m.CoverageAll(ctx, []string{test})
+	if err != nil {
+		return nil, err
+	}
+	return ls[0], nil
+}
+
+// CoverageAll runs the tests in one JVM with JaCoCo's agent, the reporter
+// of exec.JUnit taking the agent's execution data after each test and
+// container (see exec.JaCoCo), and returns the lines each test covered,
+// by index. A test's lines are those that ran during it, in its
+// containers outside any test (@BeforeAll, @AfterAll, argument
+// providers: a JVM running the test alone runs them too), and, for each
+// class it ran code of, the lines of the class's static initializer,
+// which the JVM ran once, for whichever test first used the class
+// (jacoco_lines.java). A test missing from the data is an error.
+func (m *Maven) CoverageAll(ctx context.Context, tests []string) ([]Lines, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.tool == nil {
@@ -263,58 +282,96 @@ func (m *Maven) Coverage(ctx context.Context, test string) (Lines, error) {
 	if err != nil {
 		return nil, err
 	}
-	execFile := filepath.Join(m.dir, runDir, "jacoco.exec")
-	os.Remove(execFile)
-	defer os.Remove(execFile)
-	// exec.JUnit's reporter ends its JVM with Runtime.halt, which skips
-	// the agent's shutdown hook, so coverage runs the test through the
-	// JUnit console launcher, which exits normally.
-	args := []string{"java", "-Xmx256m"}
-	args = append(args, exec.DefaultJVMFlags...)
-	args = append(args, "-javaagent:"+exec.WorkDir+"/"+runDir+"/jacocoagent.jar=destfile="+exec.WorkDir+"/"+runDir+"/jacoco.exec,includes="+m.includes,
-		"-jar", launcher, "-cp", strings.Join(append([]string{"target/classes", "target/test-classes"}, m.cfg.Classpath...), ":"),
-		"--select-method", test, "--disable-banner", "--details=none")
-	res, err := m.runner.Run(ctx, exec.Job{Dir: m.dir, Args: args, Env: []string{"MALLOC_ARENA_MAX=2"}, Limits: m.cfg.Limits})
-	if err != nil {
-		return nil, fmt.Errorf("mutate: coverage of %s: %w", test, err)
+	what := fmt.Sprintf("coverage of %d tests", len(tests))
+	if len(tests) == 1 {
+		what = "coverage of " + tests[0]
 	}
-	// The job could write the run directory: its execution data is read
-	// beneath it, links refused, into a file of the host's own.
-	data, err := exec.ReadWorkspaceFile(m.dir, runDir+"/jacoco.exec", 256*exec.MiB)
+	j := m.junit(nil, nil)
+	j.Coverage = &exec.JaCoCo{Agent: exec.WorkDir + "/" + runDir + "/jacocoagent.jar", Includes: m.includes}
+	suite, err := j.Test(ctx, m.runner, exec.TestSpec{Dir: m.dir, Tests: tests, Limits: m.cfg.Limits})
 	if err != nil {
-		return nil, fmt.Errorf("mutate: coverage of %s: no execution data (%s %s): %w", test, res.Status, res.Stderr, err)
+		return nil, fmt.Errorf("mutate: %s: %w", what, err)
+	}
+	if suite.Compile != nil {
+		return nil, fmt.Errorf("mutate: %s: %s", what, suite.Compile.Output)
+	}
+	if len(suite.Coverage) == 0 {
+		return nil, fmt.Errorf("mutate: %s: no execution data (%s %s)", what, suite.Run.Status, suite.Run.Stderr)
 	}
 	hostExec, err := os.CreateTemp("", "adaptbench-jacoco-*.exec")
 	if err != nil {
 		return nil, fmt.Errorf("mutate: %w", err)
 	}
 	defer os.Remove(hostExec.Name())
-	_, err = hostExec.Write(data)
+	_, err = hostExec.Write(suite.Coverage)
 	if cerr := hostExec.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return nil, fmt.Errorf("mutate: %w", err)
 	}
-	cmd := osexec.CommandContext(ctx, "java", "-cp", tool, "AdaptbenchJacocoLines", hostExec.Name(), filepath.Join(m.dir, "target", "classes"))
+	cmd := osexec.CommandContext(ctx, "java", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", tool, "AdaptbenchJacocoLines", hostExec.Name(), filepath.Join(m.dir, "target", "classes"))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("mutate: read coverage of %s: %w", test, err)
+		return nil, fmt.Errorf("mutate: read %s: %w\n%s", what, err, strings.TrimSpace(stderr.String()))
 	}
-	return parseJacocoLines(out)
+	byTest, err := parseJacocoLines(out)
+	if err != nil {
+		return nil, fmt.Errorf("mutate: read %s: %w", what, err)
+	}
+	res := make([]Lines, len(tests))
+	for i, t := range tests {
+		l, ok := byTest[t]
+		if !ok {
+			return nil, fmt.Errorf("mutate: %s: no execution data for %s (%s %s)", what, t, suite.Run.Status, strings.TrimSpace(string(suite.Run.Stderr)))
+		}
+		res[i] = l
+	}
+	return res, nil
 }
 
-// parseJacocoLines reads "pkg/File.java:line" lines into Lines keyed by
-// src/main/java paths.
-func parseJacocoLines(out []byte) (Lines, error) {
+// parseJacocoLines reads the reader's output: "test NAME" lines, each
+// followed by the "pkg/File.java:line" lines it covered, into Lines keyed
+// by src/main/java paths, per test.
+func parseJacocoLines(out []byte) (map[string]Lines, error) {
+	res := map[string]Lines{}
 	sets := map[string]map[int]bool{}
+	test := ""
+	flush := func() {
+		if test == "" {
+			return
+		}
+		lines := res[test]
+		if lines == nil {
+			lines = Lines{}
+		}
+		for f, s := range sets {
+			for n := range s {
+				lines[f] = append(lines[f], n)
+			}
+			lines[f] = slices.Compact(slices.Sorted(slices.Values(lines[f])))
+		}
+		res[test] = lines
+		sets = map[string]map[int]bool{}
+	}
 	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
+	sc.Buffer(nil, 1<<20)
+	for ln := 1; sc.Scan(); ln++ {
 		l := sc.Text()
+		if name, ok := strings.CutPrefix(l, "test "); ok {
+			flush()
+			test = name
+			continue
+		}
 		i := strings.LastIndexByte(l, ':')
+		if i < 0 || test == "" {
+			return nil, fmt.Errorf("mutate: jacoco line %d %q: want 'test NAME' or path:line under one", ln, l)
+		}
 		n, err := strconv.Atoi(l[i+1:])
-		if i < 0 || err != nil {
-			return nil, fmt.Errorf("mutate: jacoco line %q: want path:line", l)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("mutate: jacoco line %d %q: want path:line", ln, l)
 		}
 		f := path.Join(mainSources, l[:i])
 		if sets[f] == nil {
@@ -322,16 +379,12 @@ func parseJacocoLines(out []byte) (Lines, error) {
 		}
 		sets[f][n] = true
 	}
-	lines := Lines{}
-	for f, s := range sets {
-		lines[f] = slices.Sorted(maps.Keys(s))
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("mutate: jacoco output: %w", err)
 	}
-	return lines, nil
+	flush()
+	return res, nil
 }
-
-// launcher is the JUnit Platform console launcher (Debian's junit5), which
-// runs one test method with JUnit 4 (vintage) or 5.
-const launcher = "/usr/share/java/junit-platform-console-standalone.jar"
 
 var jacocoJars = []string{"/usr/share/java/org.jacoco.core.jar", "/usr/share/java/asm.jar", "/usr/share/java/asm-commons.jar", "/usr/share/java/asm-tree.jar"}
 

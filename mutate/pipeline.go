@@ -332,17 +332,8 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 	}
 
 	// Per-test coverage of the stable tests.
-	cov := make([]Lines, len(res.Stable))
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(c.Parallelism)
-	for i, t := range res.Stable {
-		g.Go(func() error {
-			l, err := p.Coverage(gctx, t)
-			cov[i] = l
-			return err
-		})
-	}
-	if err := g.Wait(); err != nil {
+	cov, err := coverage(ctx, p, res.Stable, c.Parallelism)
+	if err != nil {
 		return nil, err
 	}
 
@@ -600,6 +591,32 @@ func cmpOr(v, def int) int {
 		return def
 	}
 	return v
+}
+
+// coverage returns the lines each test covers, in one run when p is a
+// BatchCoverage.
+func coverage(ctx context.Context, p Project, tests []string, parallelism int) ([]Lines, error) {
+	if b, ok := p.(BatchCoverage); ok {
+		if len(tests) == 0 {
+			return nil, nil
+		}
+		cov, err := b.CoverageAll(ctx, tests)
+		if err == nil && len(cov) != len(tests) {
+			err = fmt.Errorf("mutate: coverage of %d tests returned %d", len(tests), len(cov))
+		}
+		return cov, err
+	}
+	cov := make([]Lines, len(tests))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(parallelism)
+	for i, t := range tests {
+		g.Go(func() error {
+			l, err := p.Coverage(gctx, t)
+			cov[i] = l
+			return err
+		})
+	}
+	return cov, g.Wait()
 }
 
 // baseline runs every test runs times on the unmodified project.

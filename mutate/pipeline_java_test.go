@@ -4,8 +4,13 @@ import (
 	"context"
 	"os"
 	osexec "os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
@@ -25,6 +30,22 @@ func needMaven(t *testing.T) {
 			exectest.SkipWithout(t, "%s missing (Debian packages maven-debian-helper, libjacoco-java, junit5, libsurefire-java)", f)
 		}
 	}
+}
+
+// openMaven opens the Maven project at dir with the sandbox, closed when
+// the test ends; slow says how long the test takes, for -short.
+func openMaven(t *testing.T, dir, slow string) *mutate.Maven {
+	t.Helper()
+	if testing.Short() {
+		t.Skip(slow)
+	}
+	needMaven(t)
+	mv, err := mutate.OpenMaven(context.Background(), dir, exectest.Sandbox(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { mv.Close() })
+	return mv
 }
 
 func TestMavenProject(t *testing.T) {
@@ -75,4 +96,140 @@ func TestMavenProject(t *testing.T) {
 	tasks := res.Tasks
 	all, some := perMutant(t, tasks, 4)
 	checkTasks(t, all, some, sb)
+}
+
+// TestMavenParameterized runs the pipeline on testdata/semver, a semantic
+// version parser tested with JUnit 5 parameterized tests (@ValueSource,
+// @MethodSource, @CsvSource), dynamic tests with a nested container,
+// @Nested classes and a @RepeatedTest: the baseline lists and runs every
+// invocation by a name that selects it, per-test coverage comes from one
+// JVM, and mutants are generated and validated with the invocations that
+// kill them, each of which, selected alone, passes on the original and
+// fails on the mutant.
+func TestMavenParameterized(t *testing.T) {
+	mv := openMaven(t, "testdata/semver", "builds and tests dozens of mutants: minutes")
+	ctx := context.Background()
+	start := time.Now()
+	res, err := mutate.Generate(ctx, mv, &mutate.Options{Seed: 1, Source: "semver", Fragments: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d tests, %d stable, flaky %v; fragments %d, covered %d, sampled %d; %d candidates, %d tasks in %v",
+		len(res.Tests), len(res.Stable), res.Flaky, res.Fragments, res.Covered, res.Sampled,
+		len(res.Candidates), len(res.Tasks), time.Since(start).Round(time.Millisecond))
+	res.Funnel.WriteTable(t.Output())
+	if len(res.Tests) != 60 || len(res.Stable) != 60 {
+		t.Errorf("%d tests, %d stable, want the 60 of testdata/semver, all passing", len(res.Tests), len(res.Stable))
+	}
+	for _, n := range []string{
+		"com.example.semver.ParserErrorHandlingTest#shouldCorrectlyHandleParseErrors[10]",
+		"com.example.semver.VersionParsingTest#roundTrips[1]",
+		"com.example.semver.VersionParsingTest#fields[4]",
+		"com.example.semver.VersionComparisonTest#precedence[10]",
+		"com.example.semver.VersionComparisonTest#equality[1][2]",
+		"com.example.semver.VersionComparisonTest#equality[2]",
+		"com.example.semver.VersionTest#hashMatchesEquals[4]",
+		"com.example.semver.VersionTest$Increments#patch",
+		"com.example.semver.VersionTest#nullInput",
+	} {
+		if !slices.Contains(res.Stable, n) {
+			t.Errorf("no stable test %s in %v", n, res.Stable)
+		}
+	}
+	again, err := mv.Tests(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(res.Tests, again); d != "" {
+		t.Errorf("the tests' names changed between two runs (-first +second):\n%s", d)
+	}
+	if res.Covered == 0 {
+		t.Fatalf("no fragment covered")
+	}
+	for _, c := range res.Candidates {
+		if c.Reason == mutate.ReasonInfra {
+			t.Errorf("%s at %s:%d: harness failure: %s", c.Key(), c.File, c.Frag.Line, c.Detail)
+		}
+	}
+	// Each valid mutant is killed by tests that, selected alone by their
+	// names, pass on the original and fail on the mutant.
+	valid, byInvocation, checked := 0, 0, map[bool]int{}
+	for _, c := range res.Candidates {
+		if !c.Valid() || c.Unresolved { // the compiler detects an unresolved one
+			continue
+		}
+		valid++
+		if len(c.Failing) == 0 {
+			t.Errorf("%s at %s:%d: valid with no failing test", c.Key(), c.File, c.Frag.Line)
+			continue
+		}
+		killer := c.Failing[len(c.Failing)-1]
+		if strings.HasSuffix(killer, "]") {
+			byInvocation++
+		}
+		// Two checks a mutant take seconds: six killed by an invocation,
+		// two by a plain test.
+		kind := strings.HasSuffix(killer, "]")
+		if checked[kind]++; checked[kind] > map[bool]int{true: 6, false: 2}[kind] {
+			continue
+		}
+		orig, err := mv.Check(ctx, "", nil, []string{killer})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mut, err := mv.Check(ctx, c.File, c.Src, []string{killer})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(orig.Passed, []string{killer}) || !slices.Equal(mut.Failed, []string{killer}) {
+			t.Errorf("%s at %s:%d: %s alone: original passed %v, mutant failed %v (compile %q)", c.Key(), c.File, c.Frag.Line, killer, orig.Passed, mut.Failed, mut.Compile)
+		}
+	}
+	t.Logf("%d valid mutants, %d killed by an invocation of a parameterized, repeated or dynamic test", valid, byInvocation)
+	if valid < 5 || byInvocation == 0 {
+		t.Errorf("%d valid mutants, %d killed by an invocation: want at least 5, and some by an invocation", valid, byInvocation)
+	}
+	// adapt.Evaluate runs the tasks' tests by the same names: the
+	// reference passes, F′ fails, on one task per operator (of four).
+	_, some := perMutant(t, res.Tasks, 4)
+	checkTasks(t, some, some, exectest.Sandbox(t))
+}
+
+// TestMavenCoverageOneJVM checks that per-test coverage from one JVM for
+// all tests equals that of one JVM per test on both Maven fixtures (static
+// initializers and @BeforeAll included), and logs both runs' JVM starts
+// and times side by side.
+func TestMavenCoverageOneJVM(t *testing.T) {
+	ctx := context.Background()
+	for _, fixture := range []string{"testdata/maven", "testdata/semver"} {
+		t.Run(filepath.Base(fixture), func(t *testing.T) {
+			mv := openMaven(t, fixture, "starts a JVM per test: minutes")
+			tests, err := mv.Tests(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			all, err := mv.CoverageAll(ctx, tests)
+			if err != nil {
+				t.Fatal(err)
+			}
+			one := time.Since(start)
+			start = time.Now()
+			for i, test := range tests {
+				alone, err := mv.Coverage(ctx, test)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := cmp.Diff(alone, all[i]); d != "" {
+					t.Errorf("%s: coverage alone and in one JVM differ (-alone +one JVM):\n%s", test, d)
+				}
+				if len(alone) == 0 {
+					t.Errorf("%s covers nothing", test)
+				}
+			}
+			each := time.Since(start)
+			t.Logf("%d tests: one JVM per test: %d JVM starts, %.1f s; one JVM for all: 1 JVM start, %.1f s (%.1fx)",
+				len(tests), len(tests), each.Seconds(), one.Seconds(), each.Seconds()/one.Seconds())
+		})
+	}
 }
