@@ -425,9 +425,11 @@ func checkTestName(framework, name string, paths map[string]bool) error {
 			return fmt.Errorf("a Go subtest cannot be selected alone; name its top-level test %q, which runs it", top)
 		}
 	case FrameworkPytest:
-		file, _, ok := strings.Cut(name, "::")
-		if !ok || !strings.HasSuffix(file, ".py") {
-			return errors.New(`want a pytest node id "file.py::test"`)
+		// A node id: a file (all its tests), or file::test, file::Class
+		// or file::Class::test.
+		file, _, _ := strings.Cut(name, "::")
+		if !strings.HasSuffix(file, ".py") {
+			return errors.New(`want a pytest node id "file.py", "file.py::test" or "file.py::Class::test"`)
 		}
 		if !paths[file] {
 			return fmt.Errorf("its file %q is not one of the task's files", file)

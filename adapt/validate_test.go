@@ -77,6 +77,12 @@ func TestValidateAtLoad(t *testing.T) {
 			tk.Tests[0].Name = "tests/test_calc.py::test_add"
 			return tk
 		}, ""},
+		{"pytest file", func() adapt.Task {
+			tk := validPython()
+			tk.Framework = adapt.FrameworkPytest
+			tk.Tests[0].Name = "tests/test_calc.py"
+			return tk
+		}, ""},
 		{"pytest file missing", func() adapt.Task {
 			tk := validPython()
 			tk.Framework = adapt.FrameworkPytest

@@ -1,6 +1,7 @@
 package versioned
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,9 +13,10 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/pinned"
 )
 
-// LoadReport says what ReadFS (and LoadFS, LoadDir) read: where the
+// LoadReport says what ReadDataset (and Load, LoadDir) read: where the
 // dataset was, how many problems have a hidden test file, and the files
 // that match no problem.
 type LoadReport struct {
@@ -53,7 +55,7 @@ func (r *LoadReport) String() string {
 
 var hiddenFileName = regexp.MustCompile(`^test_sample_([0-9]+)\.py$`)
 
-// ReadFS reads the published dataset from fsys: dir/dataset/dataset.jsonl
+// ReadDataset reads the published dataset from fsys: dir/dataset/dataset.jsonl
 // when dir is the root of upstream's repository, else dir/dataset.jsonl;
 // with, beside it, hidden_tests/test_sample_<id>.py (each problem's hidden
 // test file, set as Problem.HiddenTest) and visible_tests/ (counted).
@@ -61,7 +63,7 @@ var hiddenFileName = regexp.MustCompile(`^test_sample_([0-9]+)\.py$`)
 // which problems have one. A hidden test file whose id has no record is
 // an orphan, reported and left out. fsys may be os.DirFS, a git revision
 // exposed as an fs.FS, an fstest.MapFS.
-func ReadFS(fsys fs.FS, dir string) ([]Problem, *LoadReport, error) {
+func ReadDataset(fsys fs.FS, dir string) ([]Problem, *LoadReport, error) {
 	if dir == "" {
 		dir = "."
 	}
@@ -138,10 +140,10 @@ func isFile(fsys fs.FS, name string) bool {
 	return err == nil && !fi.IsDir()
 }
 
-// LoadFS reads the published dataset from fsys (see ReadFS) into tasks
+// Load reads the published dataset from fsys (see ReadDataset) into tasks
 // (see Tasks).
-func LoadFS(fsys fs.FS, dir string) ([]adapt.Task, *LoadReport, error) {
-	ps, rep, err := ReadFS(fsys, dir)
+func Load(fsys fs.FS, dir string) ([]adapt.Task, *LoadReport, error) {
+	ps, rep, err := ReadDataset(fsys, dir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -149,10 +151,29 @@ func LoadFS(fsys fs.FS, dir string) ([]adapt.Task, *LoadReport, error) {
 	return tasks, rep, err
 }
 
-// LoadDir is LoadFS on a directory of the machine: upstream's repository
+// LoadRevision reads the GitChameleon repository at a revision, from the
+// directory dir of that commit's tree (the repository root, or its
+// dataset/ directory), straight from git's object store: repo and rev are
+// as source.Open takes them (a local clone, a bare mirror or a URL; a
+// branch, tag or hash). Every task's provenance names the repository and
+// the commit's full hash; the same revision gives the same tasks, byte for
+// byte, and a revision the repository lacks is an error naming both.
+func LoadRevision(ctx context.Context, repo, rev, dir string) ([]adapt.Task, *LoadReport, error) {
+	var rep *LoadReport
+	tasks, err := pinned.Load(ctx, repo, rev, func(fsys fs.FS) (tasks []adapt.Task, err error) {
+		tasks, rep, err = Load(fsys, dir)
+		return tasks, err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return tasks, rep, nil
+}
+
+// LoadDir is Load on a directory of the machine: upstream's repository
 // root, its dataset/ directory, or a copy of it.
 func LoadDir(dir string) ([]adapt.Task, *LoadReport, error) {
-	tasks, rep, err := LoadFS(os.DirFS(dir), ".")
+	tasks, rep, err := Load(os.DirFS(dir), ".")
 	if rep != nil {
 		rep.Dir = path.Join(dir, rep.Dir)
 	}

@@ -12,7 +12,7 @@
 //
 // # Problems
 //
-// [ReadFS] reads the dataset as upstream's repository publishes it, from
+// [ReadDataset] reads the dataset as upstream's repository publishes it, from
 // any fs.FS (os.DirFS, a git revision): dataset/dataset.jsonl under the
 // repository's root, or dataset.jsonl in the directory itself, with
 // hidden_tests/test_sample_<id>.py beside it (each problem's hidden test
@@ -22,7 +22,7 @@
 // whose problem is absent), which are left out. visible_tests/ is counted
 // but not used: upstream's harness runs the record's test field, and those
 // copies are older (some compute the expected value with the API under
-// test). [LoadFS] and [LoadDir] make the tasks. [Read] and [ReadFile] read
+// test). [Load] and [LoadDir] make the tasks. [Read] and [ReadFile] read
 // dataset.jsonl alone: the 0/1/"0"/"1" fields become a [Flag],
 // extra_dependencies is optional, and every key, known or not, is kept in
 // [Problem.Raw]. [ReadSolutions] reads solution files ({"example_id",

@@ -53,14 +53,14 @@ func ExampleProvider() {
 // The published repository's layout, read from any fs.FS (here in
 // memory; os.DirFS, or a git revision): dataset/dataset.jsonl with
 // dataset/hidden_tests/ beside it.
-func ExampleLoadFS() {
+func ExampleLoad() {
 	const record = `{"example_id":"%s","python_version":"3.10","library":"numpy","version":"1.21.0","problem":"Sum.","starting_code":"import numpy as np\ndef total(a):\n","solution":"    return np.sum(a)","test":"assert total(np.arange(4)) == 6\n","type_of_change":"name change","additional_dependencies":"","functional":1,"webdev":0}`
 	repo := fstest.MapFS{
 		"dataset/dataset.jsonl":                  {Data: []byte(fmt.Sprintf(record, "1") + "\n" + fmt.Sprintf(record, "2") + "\n")},
 		"dataset/hidden_tests/test_sample_1.py":  {Data: []byte("from sample_1 import total\n\ndef test_total():\n    assert total([1, 2]) == 3\n")},
 		"dataset/hidden_tests/test_sample_81.py": {Data: []byte("def test_orphan():\n    pass\n")},
 	}
-	tasks, rep, err := versioned.LoadFS(repo, ".")
+	tasks, rep, err := versioned.Load(repo, ".")
 	if err != nil {
 		panic(err)
 	}

@@ -175,14 +175,14 @@ func TestLoadLayouts(t *testing.T) {
 		"dataset/hidden_tests/test_sample_1.py": {Data: one},
 		"dataset/hidden_tests/README":           {Data: []byte("x")},
 	}
-	ps, rep, err := versioned.ReadFS(repo, ".")
+	ps, rep, err := versioned.ReadDataset(repo, ".")
 	require.NoError(t, err)
 	assert.Equal(t, "dataset", rep.Dir)
 	assert.Equal(t, 1, rep.Hidden)
 	assert.Equal(t, []string{"README"}, rep.Ignored)
 	assert.Equal(t, string(one), ps[1].HiddenTest)
 
-	_, _, err = versioned.ReadFS(fstest.MapFS{}, ".")
+	_, _, err = versioned.ReadDataset(fstest.MapFS{}, ".")
 	assert.ErrorContains(t, err, "no dataset.jsonl here or under dataset/")
 }
 

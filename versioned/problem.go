@@ -51,7 +51,7 @@ type Problem struct {
 
 	// HiddenTest is the problem's hidden test file
 	// (dataset/hidden_tests/test_sample_<id>.py), the benchmark's metric;
-	// empty when it was not present where the dataset was read (ReadFS).
+	// empty when it was not present where the dataset was read (ReadDataset).
 	HiddenTest string `json:"-"`
 }
 

@@ -148,7 +148,7 @@ func TestSystemAllLibraries(t *testing.T) {
 	}
 	ctx := context.Background()
 	sys := &versioned.Cache{Dir: cacheDir(t), Builder: &versioned.System{}}
-	ps, lrep, err := versioned.ReadFS(os.DirFS(dir), ".")
+	ps, lrep, err := versioned.ReadDataset(os.DirFS(dir), ".")
 	if err != nil {
 		t.Fatal(err)
 	}
