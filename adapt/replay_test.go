@@ -116,8 +116,17 @@ func TestScoreHumanEvalCompletions(t *testing.T) {
 	// 159.5/163. pass@2 averages the one task with 2 samples, HumanEval/3:
 	// 1 - C(1,2)/C(2,2) = 1.
 	require.Len(t, rep.PassAtK, 2)
-	assert.Equal(t, adapt.Score{K: 1, Value: 159.5 / 163, Tasks: 163}, rep.PassAtK[0])
-	assert.Equal(t, adapt.Score{K: 2, Value: 1, Tasks: 1}, rep.PassAtK[1])
+	for i, want := range []adapt.Score{{K: 1, Value: 159.5 / 163, Tasks: 163}, {K: 2, Value: 1, Tasks: 1}} {
+		got := rep.PassAtK[i]
+		if want.Tasks > 1 {
+			require.NotNil(t, got.CI95, "pass@%d has its interval", want.K)
+			assert.InDelta(t, want.Value, got.CI95.Point, 1e-12, "the interval's point is pass@%d", want.K)
+		} else {
+			assert.Nil(t, got.CI95, "no interval over one task")
+		}
+		got.CI95 = nil
+		assert.Equal(t, want, got)
+	}
 
 	// Unscored: HumanEval/4 (unanswered, out of both k) and the 162 tasks
 	// with one sample (out of pass@2), each saying so.
