@@ -65,8 +65,13 @@
 // and tests, gives per-test coverage ([Lines]), and checks a mutant
 // (build with one file replaced, run the given tests: a [TestRun]).
 //
-//   - [GoModule] ([OpenGoModule]): a Go module whose root package is
-//     mutated. It is copied once; every build is "go test -c" on the host
+//   - [GoModule] ([OpenGoModule]): a Go module whose root package, or the
+//     packages GoConfig.Packages names ("cmp", or [AllPackages] for every
+//     package with tests), is mutated; a module without a root package
+//     (github.com/google/go-cmp) is an error listing its packages. Each
+//     package is built and tested on its own, and a fragment's relevant
+//     tests are those of its package: the tests adapt's Go driver runs
+//     for a task whose target is there. It is copied once; every build is "go test -c" on the host
 //     with GOPROXY=off (the module cache is filled beforehand) and the
 //     mutant's file swapped in with -overlay, so the tree is never copied
 //     per mutant, mutants build concurrently and the build cache keeps

@@ -19,9 +19,8 @@ import (
 func TestMain(m *testing.M) { exectest.Main(m) }
 
 // The real module the Go acceptance test mutates, fetched through the Go
-// module proxy into the default module cache (or found there). Its root
-// package is the one tested: adapt's Go driver tests a workspace's root
-// package.
+// module proxy into the default module cache (or found there); its root
+// package is the one studied.
 const (
 	realModule  = "github.com/google/uuid"
 	realVersion = "v1.6.0"
@@ -239,4 +238,109 @@ func (fragmentModel) Complete(_ context.Context, req adapt.Request) ([]adapt.Com
 	}
 	text := "Here it is:\n```" + t.Language + "\n" + t.Reference[d.Reference.Start:d.Reference.End] + "\n```\n"
 	return []adapt.Completion{{Text: text, FinishReason: "stop"}}, nil
+}
+
+// A module with no package at its root: its code is in cmp/ and below.
+const (
+	cmpModule  = "github.com/google/go-cmp"
+	cmpVersion = "v0.7.0"
+)
+
+// TestGoModuleNoRootPackage: a module without a root package is an error
+// that lists its packages, not the go command's "no Go files"; a package
+// named that the module lacks is one too.
+func TestGoModuleNoRootPackage(t *testing.T) {
+	dir := fetchModule(t, cmpModule, cmpVersion)
+	never := exec.RunnerFunc(func(context.Context, exec.Job) (exec.Result, error) {
+		t.Fatal("nothing runs before the packages are resolved")
+		return exec.Result{}, nil
+	})
+	for _, tc := range []struct {
+		name string
+		pkgs []string
+		want string
+	}{
+		{"root", nil, "module github.com/google/go-cmp (" + dir + ") has no Go package at its root; its packages: cmp, cmp/cmpopts, cmp/internal/diff, cmp/internal/flags, cmp/internal/function, cmp/internal/testprotos, cmp/internal/teststructs, cmp/internal/teststructs/foo1, cmp/internal/teststructs/foo2, cmp/internal/value: choose with GoConfig.Packages"},
+		{"missing", []string{"cmp/nope"}, `has no Go package in "cmp/nope"; its packages: cmp,`},
+		{"outside", []string{"../x"}, `GoConfig.Packages: "../x" is not a package directory relative to the module root`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gm, err := mutate.OpenGoModule(dir, never, &mutate.GoConfig{Packages: tc.pkgs})
+			if err == nil {
+				gm.Close()
+				t.Fatal("no error")
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q\nwant it to contain %q", err, tc.want)
+			}
+		})
+	}
+	gm, err := mutate.OpenGoModule(dir, never, &mutate.GoConfig{Packages: []string{mutate.AllPackages}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gm.Close()
+	// Packages with both sources and tests.
+	if got, want := strings.Join(gm.Packages(), " "), "cmp cmp/cmpopts cmp/internal/diff cmp/internal/function cmp/internal/value"; got != want {
+		t.Errorf("Packages() = %s, want %s", got, want)
+	}
+}
+
+// TestGoModuleSubpackage: go-cmp's cmp package is studied, and its tasks
+// are evaluable: adapt.Evaluate runs them in that package (where TestDiff
+// reads its testdata), the reference passes and the mutant fails.
+func TestGoModuleSubpackage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and tests a few mutants of go-cmp")
+	}
+	dir := fetchModule(t, cmpModule, cmpVersion)
+	sb := exectest.Sandbox(t)
+	gm, err := mutate.OpenGoModule(dir, sb, &mutate.GoConfig{
+		Packages: []string{"cmp"},
+		Limits:   exec.Limits{CPUTime: 30 * time.Second, WallTime: 60 * time.Second},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gm.Close()
+	ctx := context.Background()
+	res, err := mutate.Generate(ctx, gm, &mutate.Options{Seed: 1, Fragments: 3, Source: "go-cmp", Contexts: []mutate.ContextLevel{mutate.C3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s@%s cmp: tests %v, stable %v; fragments %d, covered %d, sampled %d; %d candidates, %d tasks",
+		cmpModule, cmpVersion, res.Tests, res.Stable, res.Fragments, res.Covered, res.Sampled, len(res.Candidates), len(res.Tasks))
+	res.Funnel.WriteTable(t.Output())
+	if want := []string{"cmp.TestDiff", "cmp.TestOptionPanic"}; !reflect.DeepEqual(res.Tests, want) {
+		t.Errorf("tests %v, want %v (qualified by their package)", res.Tests, want)
+	}
+	if len(res.Tasks) == 0 {
+		t.Fatal("no task")
+	}
+	tasks := res.Tasks[:min(2, len(res.Tasks))]
+	for _, task := range tasks {
+		if !strings.HasPrefix(task.Target.Path, "cmp/") {
+			t.Errorf("%s: target %s, want a file of cmp/", task.ID, task.Target.Path)
+		}
+		for _, tc := range task.Tests {
+			if strings.Contains(tc.Name, ".") {
+				t.Errorf("%s: test %q: want the bare name the driver reports", task.ID, tc.Name)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		model adapt.Model
+		pass  bool
+	}{{adapt.Reference, true}, {adapt.Identity, false}} {
+		rep, err := adapt.Evaluate(ctx, tasks, tc.model, &adapt.Options{Template: mutate.Prompt, Runner: sb, NoGold: true, Answer: mutate.Answer})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range rep.PerTask {
+			s := tr.Samples[0]
+			if passed := s.Outcome == adapt.OutcomePassed; passed != tc.pass {
+				t.Errorf("%s on %s: %s, want passed=%v: %s", tc.model.Name(), tr.Task, s.Outcome, tc.pass, s.Detail)
+			}
+		}
+	}
 }

@@ -7,6 +7,7 @@
 //
 //	go run ./examples/mutate -dir $(go env GOMODCACHE)/github.com/google/uuid@v1.6.0 -fragments 10 -out tasks.jsonl
 //	go run ./examples/mutate -dir ... -evaluate -model reference
+//	go run ./examples/mutate -dir $(go env GOMODCACHE)/github.com/google/go-cmp@v0.7.0 -packages cmp
 //	go run ./examples/mutate -dir mutate/testdata/maven -evaluate
 //
 // -model is "reference", "identity" or "openai" (the OpenAI-compatible
@@ -48,11 +49,12 @@ func main() {
 // temporary directories behind).
 func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fl := flag.NewFlagSet("mutate", flag.ContinueOnError)
-	dir := fl.String("dir", "", "root of a Go module whose root package has tests, or of a Maven project (pom.xml)")
+	dir := fl.String("dir", "", "root of a Go module (its root package, or -packages), or of a Maven project (pom.xml)")
 	out := fl.String("out", "mutate-tasks.jsonl", "where to write the tasks")
 	seed := fl.Uint64("seed", 1, "seed of every random choice")
 	frags := fl.Int("fragments", 10, "fragments to sample (0: all)")
 	levels := fl.Int("levels", 2, "generate levels L1 to L<levels> (1-4)")
+	pkgs := fl.String("packages", "", "Go: the packages to study, comma-separated directories relative to the module root (\"cmp\"), or \"...\" for every package with tests; empty: the root package")
 	evaluate := fl.Bool("evaluate", false, "evaluate the tasks with -model")
 	model := fl.String("model", "reference", "reference, identity or openai")
 	if err := fl.Parse(args); err != nil {
@@ -71,7 +73,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if _, statErr := os.Stat(filepath.Join(*dir, "pom.xml")); statErr == nil {
 		proj, err = mutate.OpenMaven(ctx, *dir, sb, nil)
 	} else {
-		proj, err = mutate.OpenGoModule(*dir, sb, nil)
+		cfg := &mutate.GoConfig{}
+		if *pkgs != "" {
+			cfg.Packages = strings.Split(*pkgs, ",")
+		}
+		proj, err = mutate.OpenGoModule(*dir, sb, cfg)
 	}
 	if err != nil {
 		return err // a directory with neither pom.xml nor go.mod says so here
