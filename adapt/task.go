@@ -11,12 +11,18 @@ import (
 	"strings"
 )
 
-// SchemaVersion is the version of the native task format (JSON Lines, one
-// task per line) that this package writes and reads. Version 2 moved the
-// generators' machine data (byte ranges, bug spans, test and API lists,
-// lineages) from Labels into Provenance.Schema and Provenance.Detail;
-// ReadTasks refuses version 1 tasks rather than read them without it.
-const SchemaVersion = 2
+// SchemaVersion is the newest version of the native task format (JSON
+// Lines, one task per line) that this package writes and reads. Version 2
+// moved the generators' machine data (byte ranges, bug spans, test and API
+// lists, lineages) from Labels into Provenance.Schema and
+// Provenance.Detail; ReadTasks refuses version 1 tasks rather than read
+// them without it. Version 3 adds shared workspaces (Task.Base): a base's
+// own line, and tasks that name it. A task without a base is the same in
+// both, and WriteTasks writes it as version 2, which older readers read.
+const SchemaVersion = 3
+
+// schemaNoBase is the version WriteTasks gives a task without a base.
+const schemaNoBase = 2
 
 // Languages the evaluator knows how to splice and test.
 const (
@@ -50,7 +56,13 @@ type Task struct {
 	Target Target `json:"target"`
 	// Files are the other files of the workspace the tests run in: context
 	// modules, test files, go.mod. Paths are slash-separated and relative.
+	// With a Base, they are the files the task changes or adds to it.
 	Files []File `json:"files,omitempty"`
+	// Base, if set, is a workspace shared with other tasks (a project at
+	// one state), stored once: the task's workspace is the base with Files
+	// and then the target written over it (see WorkspaceFiles). Written as
+	// its digest.
+	Base *Base `json:"base,omitempty"`
 	// Context holds related code from the target code base that a prompt
 	// may show (AdaptEval's "oracle" context).
 	Context []Snippet `json:"context,omitempty"`
@@ -286,6 +298,9 @@ func (t *Task) Validate() error {
 	if err := checkPath(t.Target.Path); err != nil {
 		return bad("target: %v", err)
 	}
+	if t.Base != nil && !t.Base.resolved {
+		return bad("base %s is not loaded (read tasks with ReadTasks or LoadDir, which resolve it)", t.Base.digest)
+	}
 	paths := map[string]bool{t.Target.Path: true}
 	for _, f := range t.Files {
 		if err := checkPath(f.Path); err != nil {
@@ -324,7 +339,7 @@ func (t *Task) Validate() error {
 			return bad("test %q appears twice", tc.Name)
 		}
 		seen[tc.Name] = true
-		if tc.File != "" && !paths[tc.File] {
+		if tc.File != "" && !paths[tc.File] && (t.Base == nil || !t.Base.has(tc.File)) {
 			return bad("test %q references missing file %q", tc.Name, tc.File)
 		}
 		for _, s := range tc.Steps {

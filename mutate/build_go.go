@@ -49,10 +49,14 @@ type GoModule struct {
 	src, dir string // the module as given, the private copy
 	modPath  string
 	pkgs     []string // the packages studied: slash directories, "." the root
-	runner   exec.Runner
-	cfg      GoConfig
-	scratch  string // build outputs and overlays, outside dir
-	seq      atomic.Int64
+	// base is the tasks' workspace, the module as opened (before any test
+	// ran in the copy), or baseErr why there is none.
+	base    *adapt.Base
+	baseErr error
+	runner  exec.Runner
+	cfg     GoConfig
+	scratch string // build outputs and overlays, outside dir
+	seq     atomic.Int64
 	// runMu serializes test runs: a sandbox job owns its workspace (it
 	// hands the tree to the sandbox user), so two jobs may not share dir,
 	// and nothing else may write into dir while one runs.
@@ -112,6 +116,7 @@ func OpenGoModule(dir string, r exec.Runner, cfg *GoConfig) (*GoModule, error) {
 		os.RemoveAll(gm.dir)
 		return nil, err
 	}
+	gm.base, gm.baseErr = projectBase(gm.dir)
 	if gm.scratch, err = os.MkdirTemp("", "adaptbench-gobuild-"); err != nil {
 		os.RemoveAll(gm.dir)
 		return nil, fmt.Errorf("mutate: %w", err)
@@ -664,9 +669,10 @@ func (g *GoModule) checkPackage(ctx context.Context, pkg, file string, src []byt
 	return "", nil
 }
 
-// Task makes the task's workspace: every file of the module but the target
-// (go.mod, the package's other sources and tests, test data), run by
-// exec.GoTest.
+// Task makes the task's workspace: the module as it was opened, every
+// file (go.mod, the package's sources and tests, test data) in one shared
+// adapt.Base, with the target over it; run by exec.GoTest in the target's
+// package.
 func (g *GoModule) Task(path string, t *adapt.Task) error {
 	t.Language = adapt.Go
 	t.Framework = adapt.FrameworkGo
@@ -675,14 +681,19 @@ func (g *GoModule) Task(path string, t *adapt.Task) error {
 	for i := range t.Tests {
 		_, t.Tests[i].Name = splitTest(t.Tests[i].Name)
 	}
-	return workspaceFiles(g.dir, path, t)
+	if g.baseErr != nil {
+		return g.baseErr
+	}
+	t.Base, t.Files = g.base, nil
+	return nil
 }
 
-// workspaceFiles lists the files under dir, but for target and hidden
-// directories, into t.Files.
-func workspaceFiles(dir, target string, t *adapt.Task) error {
-	t.Files = nil
-	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+// projectBase makes the base of the tasks of the project at dir: its
+// files but those in hidden directories and a "target" directory (Maven's
+// build output).
+func projectBase(dir string) (*adapt.Base, error) {
+	var files []adapt.File
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -694,14 +705,33 @@ func workspaceFiles(dir, target string, t *adapt.Task) error {
 			}
 			return nil
 		}
-		if rel == target || !d.Type().IsRegular() {
+		if !d.Type().IsRegular() {
 			return nil
 		}
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}
-		t.Files = append(t.Files, adapt.File{Path: rel, Content: string(b)})
+		files = append(files, adapt.File{Path: rel, Content: string(b)})
 		return nil
 	})
+	if err != nil {
+		return nil, fmt.Errorf("mutate: %w", err)
+	}
+	b, err := adapt.NewBase(files)
+	if err != nil {
+		return nil, fmt.Errorf("mutate: %s: %w", dir, err)
+	}
+	return b, nil
+}
+
+// workspaceFiles gives t the project at dir as its base: the task changes
+// its target only.
+func workspaceFiles(dir, target string, t *adapt.Task) error {
+	b, err := projectBase(dir)
+	if err != nil {
+		return err
+	}
+	t.Base, t.Files = b, nil
+	return nil
 }

@@ -509,6 +509,7 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 	res.Total = time.Since(start)
 
 	res.Funnel.Declare(StageSite, StageApplied, StageParsed, StageCompiled, StageUnresolved, StageDetected)
+	bases := map[string]*adapt.Base{} // the tasks share one copy of each
 	for _, cand := range res.Candidates {
 		countCandidate(&res.Funnel, cand)
 		if !cand.Valid() {
@@ -518,6 +519,13 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 			t, err := newTask(p, cand, cl, c.Source)
 			if err != nil {
 				return nil, err
+			}
+			if b := t.Base; b != nil {
+				if have := bases[b.Digest()]; have != nil {
+					t.Base = have
+				} else {
+					bases[b.Digest()] = b
+				}
 			}
 			res.Tasks = append(res.Tasks, t)
 			res.From = append(res.From, cand)

@@ -1,6 +1,7 @@
 package mutate_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -94,6 +95,7 @@ func TestGoModuleReal(t *testing.T) {
 		}
 	}
 	tasks := res.Tasks
+	checkTaskFile(t, tasks)
 	// Evaluating costs a build per check (4 s on a loaded 2-core
 	// machine): the reference and identity run on every mutant, the two
 	// answer forms on one mutant per operator combination.
@@ -317,6 +319,7 @@ func TestGoModuleSubpackage(t *testing.T) {
 	if len(res.Tasks) == 0 {
 		t.Fatal("no task")
 	}
+	checkTaskFile(t, res.Tasks)
 	tasks := res.Tasks[:min(2, len(res.Tasks))]
 	for _, task := range tasks {
 		if !strings.HasPrefix(task.Target.Path, "cmp/") {
@@ -342,5 +345,62 @@ func TestGoModuleSubpackage(t *testing.T) {
 				t.Errorf("%s on %s: %s, want passed=%v: %s", tc.model.Name(), tr.Task, s.Outcome, tc.pass, s.Detail)
 			}
 		}
+	}
+}
+
+// checkTaskFile writes tasks as adapt.WriteTasks does and checks that the
+// file holds each shared base once: no larger than the tasks without any
+// workspace file, plus one line per base, plus a reference to it per task.
+// It logs the size beside that of the same tasks with the base copied
+// into every task (the format before bases).
+func checkTaskFile(t *testing.T, tasks []adapt.Task) {
+	t.Helper()
+	size := func(ts []adapt.Task) int {
+		var b bytes.Buffer
+		if err := adapt.WriteTasks(&b, ts); err != nil {
+			t.Fatal(err)
+		}
+		return b.Len()
+	}
+	var inline, bare []adapt.Task
+	bases := map[string]*adapt.Base{}
+	for _, task := range tasks {
+		if task.Base == nil {
+			t.Fatalf("%s: no base", task.ID)
+		}
+		bases[task.Base.Digest()] = task.Base
+		in := task
+		in.Files, in.Base = task.WorkspaceFiles(), nil
+		inline = append(inline, in)
+		b := task
+		b.Base = nil
+		bare = append(bare, b)
+	}
+	baseLines := 0
+	for _, b := range bases {
+		one := size([]adapt.Task{{ID: "x", Language: adapt.Go, Target: adapt.Target{Path: "x.go"}, Tests: []adapt.Test{{Name: "TestX"}}, Base: b}})
+		alone := size([]adapt.Task{{ID: "x", Language: adapt.Go, Target: adapt.Target{Path: "x.go"}, Tests: []adapt.Test{{Name: "TestX"}}}})
+		baseLines += one - alone
+	}
+	got, before, own := size(tasks), size(inline), size(bare)
+	ref := len(`,"base":"sha256:`) + 64 + 1
+	if limit := own + baseLines + len(tasks)*ref; got > limit {
+		t.Errorf("task file %d bytes, more than its tasks' own %d bytes plus %d of bases plus the references (%d)", got, own, baseLines, limit)
+	}
+	if len(bases) != 1 {
+		t.Errorf("%d bases, want the project's one", len(bases))
+	}
+	t.Logf("task file of %d tasks: %d bytes with %d shared base (%d files, %d bytes of content); %d bytes with the base in every task (%.1fx)",
+		len(tasks), got, len(bases), tasks[0].Base.Len(), tasks[0].Base.Size(), before, float64(before)/float64(got))
+	var file bytes.Buffer
+	if err := adapt.WriteTasks(&file, tasks); err != nil {
+		t.Fatal(err)
+	}
+	back, err := adapt.ReadTasks(&file, "tasks.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != len(tasks) || back[0].Base.Digest() != tasks[0].Base.Digest() {
+		t.Errorf("read back %d tasks, want %d on the same base", len(back), len(tasks))
 	}
 }

@@ -1,0 +1,246 @@
+package adapt_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/exec"
+)
+
+// baseFiles is a small Go module: the target's package, its test, and an
+// old copy of the target that every task overrides.
+var baseFiles = []adapt.File{
+	{Path: "go.mod", Content: "module example.com/deep\n\ngo 1.22\n"},
+	{Path: "root.go", Content: "package deep\n"},
+	{Path: "internal/calc/calc.go", Content: "package calc\n\nfunc Double(x int) int { return 0 }\n"},
+	{Path: "internal/calc/calc_test.go", Content: "package calc\n\nimport \"testing\"\n\nfunc TestDouble(t *testing.T) {\n\tif Double(21) != 42 {\n\t\tt.Fatal(Double(21))\n\t}\n}\n"},
+}
+
+// baseTasks returns two tasks on one base; the second changes the base's
+// test file (its Files override the base's).
+func baseTasks(t *testing.T) []adapt.Task {
+	t.Helper()
+	b, err := adapt.NewBase(baseFiles)
+	require.NoError(t, err)
+	task := func(id string) adapt.Task {
+		return adapt.Task{
+			ID:        id,
+			Language:  adapt.Go,
+			Code:      "func Double(x int) int { return x + x + 1 }\n",
+			Reference: "func Double(x int) int { return 2 * x }\n",
+			Target:    adapt.Target{Path: "internal/calc/calc.go", Function: "Double", Content: "package calc\n\nfunc Double(x int) int { return 2 * x }\n"},
+			Base:      b,
+			Tests:     []adapt.Test{{Name: "TestDouble", File: "internal/calc/calc_test.go"}},
+		}
+	}
+	t1, t2 := task("one"), task("two")
+	t2.Files = []adapt.File{{Path: "internal/calc/calc_test.go", Content: "package calc\n\nimport \"testing\"\n\nfunc TestDouble(t *testing.T) {\n\tif Double(2) != 4 {\n\t\tt.Fatal(Double(2))\n\t}\n}\n"}}
+	return []adapt.Task{t1, t2}
+}
+
+func TestNewBase(t *testing.T) {
+	b, err := adapt.NewBase(baseFiles)
+	require.NoError(t, err)
+	assert.Regexp(t, `^sha256:[0-9a-f]{64}$`, b.Digest())
+	assert.Equal(t, 4, b.Len())
+	assert.Equal(t, "go.mod", b.Files()[0].Path, "sorted by path")
+	// The digest is of the content, not of the order given.
+	rev := append([]adapt.File(nil), baseFiles...)
+	rev[0], rev[3] = rev[3], rev[0]
+	b2, err := adapt.NewBase(rev)
+	require.NoError(t, err)
+	assert.Equal(t, b.Digest(), b2.Digest())
+	// One changed byte, or a byte moved from a path to a content, is
+	// another base.
+	ch := append([]adapt.File(nil), baseFiles...)
+	ch[1].Content = "package Deep\n"
+	b3, _ := adapt.NewBase(ch)
+	assert.NotEqual(t, b.Digest(), b3.Digest())
+	b4, _ := adapt.NewBase([]adapt.File{{Path: "ab", Content: "c"}})
+	b5, _ := adapt.NewBase([]adapt.File{{Path: "a", Content: "bc"}})
+	assert.NotEqual(t, b4.Digest(), b5.Digest())
+
+	for _, tc := range []struct {
+		name  string
+		files []adapt.File
+		want  string
+	}{
+		{"twice", []adapt.File{{Path: "a"}, {Path: "a"}}, `file "a" appears twice`},
+		{"outside", []adapt.File{{Path: "../a"}}, `must be relative, clean and slash-separated`},
+		{"binary", []adapt.File{{Path: "logo.png", Content: "\x89PNG\xff"}}, `file "logo.png" is not UTF-8 text`},
+	} {
+		_, err := adapt.NewBase(tc.files)
+		assert.ErrorIs(t, err, adapt.ErrBase, tc.name)
+		assert.ErrorContains(t, err, tc.want, tc.name)
+	}
+}
+
+func TestWorkspaceFiles(t *testing.T) {
+	tasks := baseTasks(t)
+	var paths []string
+	for _, f := range tasks[1].WorkspaceFiles() {
+		paths = append(paths, f.Path)
+		if f.Path == "internal/calc/calc_test.go" {
+			assert.Contains(t, f.Content, "Double(2)", "the task's file replaces the base's")
+		}
+	}
+	assert.Equal(t, []string{"go.mod", "internal/calc/calc_test.go", "root.go"}, paths, "the target is not among them")
+}
+
+// TestBaseRoundTrip: tasks on one base are written with the base once,
+// read back equal and sharing it, and the file holds no copy of the base
+// per task.
+func TestBaseRoundTrip(t *testing.T) {
+	tasks := baseTasks(t)
+	var buf bytes.Buffer
+	require.NoError(t, adapt.WriteTasks(&buf, tasks))
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	require.Len(t, lines, 3, "one base line, two task lines")
+	digest := tasks[0].Base.Digest()
+	assert.True(t, strings.HasPrefix(lines[0], `{"schema":3,"kind":"base","base":"`+digest+`","files":[`), lines[0])
+	for _, l := range lines[1:] {
+		assert.Contains(t, l, `"base":"`+digest+`"`)
+		assert.NotContains(t, l, "module example.com/deep", "a task line holds no base file")
+	}
+	got, err := adapt.ReadTasks(bytes.NewReader(buf.Bytes()), "tasks.jsonl")
+	require.NoError(t, err)
+	if diff := cmp.Diff(tasks, got); diff != "" {
+		t.Errorf("write then read changed the tasks (-want +got):\n%s", diff)
+	}
+	assert.Same(t, got[0].Base, got[1].Base, "tasks read together share their base")
+	assert.Equal(t, tasks[0].Base.Files(), got[0].Base.Files())
+	var again bytes.Buffer
+	require.NoError(t, adapt.WriteTasks(&again, got))
+	assert.Equal(t, buf.String(), again.String(), "output is deterministic")
+
+	// A base may follow its tasks (files concatenated or sorted).
+	moved := strings.Join([]string{lines[1], lines[2], lines[0]}, "\n")
+	got, err = adapt.ReadTasks(strings.NewReader(moved), "tasks.jsonl")
+	require.NoError(t, err)
+	assert.Len(t, got, 2)
+}
+
+func TestBaseReadErrors(t *testing.T) {
+	tasks := baseTasks(t)
+	var buf bytes.Buffer
+	require.NoError(t, adapt.WriteTasks(&buf, tasks))
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	digest := tasks[0].Base.Digest()
+	join := func(ls ...string) string { return strings.Join(ls, "\n") }
+	edited := strings.Replace(lines[0], "package deep", "package DEEP", 1)
+	for _, tc := range []struct {
+		name, input, want, reason string
+	}{
+		{"edited", join(edited, lines[1], lines[2]), "tasks.jsonl:1: adapt: task base " + digest + ": its files hash to sha256:", "an edited base is never used"},
+		{"torn", join(lines[0][:len(lines[0])/2], lines[1]), "tasks.jsonl:1: malformed JSON", "a base cut short is never used"},
+		{"missing", join(lines[1], lines[2]), `tasks.jsonl:1: adapt: task base: task "one" uses base ` + digest + `, which is not in the input`, "the task and the hash are named"},
+		{"old schema base", join(strings.Replace(lines[0], `"schema":3`, `"schema":2`, 1), lines[1]), `tasks.jsonl:1: a line of kind "base" in schema version 2`, "version 2 has no bases"},
+		{"old schema task", join(lines[0], strings.Replace(lines[1], `"schema":3`, `"schema":2`, 1)), `tasks.jsonl:2: task "one" has a base, which schema version 2 does not have`, "version 2 has no bases"},
+		{"bad digest", join(lines[0], strings.Replace(lines[1], digest, "sha256:abc", 1)), `tasks.jsonl:2: malformed task: adapt: task base: digest "sha256:abc"`, "a digest has one form"},
+		{"unknown kind", `{"schema":3,"kind":"patch"}`, `a line of kind "patch"`, "kinds are known"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := adapt.ReadTasks(strings.NewReader(tc.input), "tasks.jsonl")
+			require.Error(t, err, tc.reason)
+			assert.Contains(t, err.Error(), tc.want, tc.reason)
+			var pe *adapt.ParseError
+			assert.True(t, errors.As(err, &pe), "a *ParseError")
+		})
+	}
+}
+
+// TestBaseUnresolved: a task decoded on its own names its base but does
+// not hold it; it does not validate, and the Checker says why.
+func TestBaseUnresolved(t *testing.T) {
+	tasks := baseTasks(t)
+	b, err := json.Marshal(tasks[0])
+	require.NoError(t, err)
+	var task adapt.Task
+	require.NoError(t, json.Unmarshal(b, &task))
+	assert.ErrorContains(t, task.Validate(), "base "+tasks[0].Base.Digest()+" is not loaded")
+	c := &adapt.Checker{Runner: exec.RunnerFunc(func(context.Context, exec.Job) (exec.Result, error) {
+		t.Fatal("nothing runs for a task whose base is not loaded")
+		return exec.Result{}, nil
+	})}
+	_, err = c.Test(context.Background(), &task, task.Reference)
+	assert.ErrorIs(t, err, adapt.ErrBase)
+	var out bytes.Buffer
+	assert.ErrorIs(t, adapt.WriteTasks(&out, []adapt.Task{task}), adapt.ErrBase)
+}
+
+// TestBaseLoadDir: the directory format keeps bases under _bases/, read
+// and checked once.
+func TestBaseLoadDir(t *testing.T) {
+	b, err := adapt.NewBase(baseFiles)
+	require.NoError(t, err)
+	hex := strings.TrimPrefix(b.Digest(), "sha256:")
+	fsys := fstest.MapFS{}
+	for _, f := range baseFiles {
+		fsys["root/_bases/"+hex+"/"+f.Path] = &fstest.MapFile{Data: []byte(f.Content)}
+	}
+	for _, id := range []string{"one", "two"} {
+		fsys["root/"+id+"/task.json"] = &fstest.MapFile{Data: []byte(`{"language":"go","target":{"path":"internal/calc/calc.go","function":"Double"},"requirement":{},"tests":[{"name":"TestDouble","file":"internal/calc/calc_test.go"}],"base":"` + b.Digest() + `"}`)}
+		fsys["root/"+id+"/code.go"] = &fstest.MapFile{Data: []byte("func Double(x int) int { return x }\n")}
+		fsys["root/"+id+"/reference.go"] = &fstest.MapFile{Data: []byte("func Double(x int) int { return 2 * x }\n")}
+		fsys["root/"+id+"/files/internal/calc/calc.go"] = &fstest.MapFile{Data: []byte("package calc\n\nfunc Double(x int) int { return 2 * x }\n")}
+	}
+	tasks, err := adapt.LoadDir(fsys, "root")
+	require.NoError(t, err)
+	require.Len(t, tasks, 2, "_bases holds no task")
+	assert.Same(t, tasks[0].Base, tasks[1].Base)
+	assert.Equal(t, b.Digest(), tasks[0].Base.Digest())
+
+	fsys["root/_bases/"+hex+"/root.go"] = &fstest.MapFile{Data: []byte("package edited\n")}
+	_, err = adapt.LoadDir(fsys, "root")
+	assert.ErrorContains(t, err, `root/one/task.json: task "one": adapt: task base `+b.Digest()+": its files hash to sha256:")
+	delete(fsys, "root/_bases/"+hex+"/root.go")
+	for p := range fsys {
+		if strings.HasPrefix(p, "root/_bases/") {
+			delete(fsys, p)
+		}
+	}
+	_, err = adapt.LoadDir(fsys, "root")
+	assert.ErrorContains(t, err, `root/one/task.json: task "one": adapt: task base `+b.Digest())
+}
+
+// TestBaseEvaluate: the Checker stages the base, then the task's files,
+// then the target: the reference passes and the unadapted code fails on
+// both tasks (the second runs its own version of the base's test).
+func TestBaseEvaluate(t *testing.T) {
+	tasks := baseTasks(t)
+	for _, tc := range []struct {
+		model adapt.Model
+		want  adapt.Outcome
+	}{{adapt.Reference, adapt.OutcomePassed}, {adapt.Identity, adapt.OutcomeFailed}} {
+		rep, err := adapt.Evaluate(context.Background(), tasks, tc.model, &adapt.Options{Runner: sandbox(t), NoGold: true})
+		require.NoError(t, err)
+		require.Len(t, rep.PerTask, 2)
+		for _, tr := range rep.PerTask {
+			s := tr.Samples[0]
+			assert.Equal(t, tc.want, s.Outcome, "%s on %s: %s", tc.model.Name(), tr.Task, s.Detail)
+			if tc.want == adapt.OutcomeFailed && tr.Task == "two" {
+				assert.Contains(t, s.Detail+strings.Join(failedMessages(tr), " "), "5", "the task's own test ran: Double(2) = 5")
+			}
+		}
+	}
+}
+
+func failedMessages(tr adapt.TaskReport) []string {
+	var out []string
+	for _, s := range tr.Samples {
+		for _, to := range s.Tests {
+			out = append(out, to.Message)
+		}
+	}
+	return out
+}
