@@ -244,3 +244,45 @@ func failedMessages(tr adapt.TaskReport) []string {
 	}
 	return out
 }
+
+// FuzzReadTasksBase: whatever the input, ReadTasks does not panic, and
+// every base it accepts holds files that give its digest, and reads back
+// the same after writing.
+func FuzzReadTasksBase(f *testing.F) {
+	b, err := adapt.NewBase(baseFiles)
+	if err != nil {
+		f.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := adapt.WriteTasks(&buf, []adapt.Task{{ID: "x", Language: adapt.Go, Target: adapt.Target{Path: "internal/calc/calc.go"}, Tests: []adapt.Test{{Name: "TestDouble", File: "go.mod"}}, Base: b}}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.String())
+	f.Add(`{"schema":3,"kind":"base","base":"sha256:` + strings.Repeat("0", 64) + `","files":[]}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		tasks, err := adapt.ReadTasks(strings.NewReader(in), "fuzz.jsonl")
+		if err != nil {
+			return
+		}
+		for _, task := range tasks {
+			if task.Base == nil {
+				continue
+			}
+			again, err := adapt.NewBase(task.Base.Files())
+			if err != nil || again.Digest() != task.Base.Digest() {
+				t.Fatalf("accepted base %s whose files give %v %v", task.Base.Digest(), again, err)
+			}
+		}
+		var out bytes.Buffer
+		if err := adapt.WriteTasks(&out, tasks); err != nil {
+			t.Fatal(err)
+		}
+		back, err := adapt.ReadTasks(&out, "again.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tasks, back); diff != "" {
+			t.Fatalf("write then read (-want +got):\n%s", diff)
+		}
+	})
+}

@@ -153,8 +153,10 @@
 // snippet, its context and "adapt it", no edit list. A model answers with
 // the adapted snippet; [Answer], as adapt.Options.Answer, gives
 // adapt.Evaluate the function ([SpliceAnswer] puts the snippet in place
-// of F′). Write tasks
-// with adapt.WriteTasks or adapt.SaveFile.
+// of F′). A task's workspace is the project as one shared adapt.Base
+// (every task of a Generate call holds the same one) with the target over
+// it; adapt.WriteTasks and adapt.SaveFile write the base once, not once
+// per task (go-cmp's cmp package, 8 tasks: 0.88 MB instead of 4.35 MB).
 //
 // # Inspection
 //
