@@ -131,7 +131,7 @@
 //	proj, _ := mutate.OpenGoModule(dir, sb, nil) // or mutate.OpenMaven(ctx, dir, sb, nil)
 //	defer proj.Close()
 //	res, _ := mutate.Generate(ctx, proj, &mutate.Options{Seed: 1, Levels: []mutate.Level{mutate.L1, mutate.L2}})
-//	res.Funnel.WriteTable(os.Stdout)
+//	res.FunnelSummary().WriteTable(os.Stdout)
 //	fmt.Print(res.Gates())
 //	rep, _ := adapt.Evaluate(ctx, res.Tasks, model, &adapt.Options{Template: mutate.Prompt, Answer: mutate.Answer, Runner: sb})
 //
@@ -172,9 +172,13 @@
 // # Funnel
 //
 // The funnel is an adapt.Funnel, the type every generator counts with,
-// grouped by operator. [CountMutant] counts sites, applied edits and
-// parsed mutants ([StageSite], [StageApplied], [StageParsed]); the pipeline
-// adds [StageCompiled], [StageUnresolved] and [StageDetected].
+// grouped by operator combination. [CountMutant] counts sites, applied
+// edits and parsed mutants ([StageSite], [StageApplied], [StageParsed]);
+// the pipeline adds [StageCompiled], [StageUnresolved] and
+// [StageDetected]. An L1–L4 run meets a hundred combinations:
+// [Result.FunnelSummary] gathers them into a row per L1 operator and one
+// per level ([SummaryGroup]), and adapt.Funnel.WriteCSV writes every
+// combination (examples/mutate prints the one and writes the other).
 //
 // # Measured
 //

@@ -798,6 +798,45 @@ func atoi(s string) int {
 	return n
 }
 
+// SummaryGroup is the group of the compact funnel (FunnelSummary) that a
+// group of Result.Funnel (an operator combination, "op" or "op1+op2")
+// falls in: "L1 op" for one operator, else its level, "L2", "L3" or "L4"
+// (four or more operators).
+func SummaryGroup(group string) string {
+	n := strings.Count(group, "+") + 1
+	if n == 1 {
+		return "L1 " + group
+	}
+	return Level(min(n, int(L4))).String()
+}
+
+// FunnelSummary returns the funnel with a row per L1 operator (in the
+// order of Operators: by tier) and one per level above L1, gathering its
+// operator combinations (SummaryGroup): about a dozen rows where an L1–L4
+// run's Funnel has a hundred. Result.Funnel keeps every combination
+// (adapt.Funnel.WriteCSV writes them all).
+func (r *Result) FunnelSummary() *adapt.Funnel {
+	rank := func(g string) (string, int, string) {
+		lv, op, _ := strings.Cut(g, " ")
+		i := slices.IndexFunc(Operators, func(o *Operator) bool { return o.Name == op })
+		if i < 0 {
+			i = len(Operators)
+		}
+		return lv, i, op
+	}
+	return r.Funnel.Regroup(SummaryGroup, func(a, b string) int {
+		la, ia, oa := rank(a)
+		lb, ib, ob := rank(b)
+		if c := strings.Compare(la, lb); c != 0 {
+			return c
+		}
+		if ia != ib {
+			return ia - ib
+		}
+		return strings.Compare(oa, ob)
+	})
+}
+
 // countCandidate adds a candidate to the funnel.
 func countCandidate(f *adapt.Funnel, c *Candidate) {
 	k := c.Key()

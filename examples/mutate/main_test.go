@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/mutate"
 )
 
 func TestMain(m *testing.M) { exectest.Main(m) }
@@ -52,5 +53,40 @@ func TestRunErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestWriteFunnel: the command prints the compact funnel and writes every
+// operator combination to the CSV file.
+func TestWriteFunnel(t *testing.T) {
+	res := &mutate.Result{}
+	res.Funnel.Declare(mutate.StageSite, mutate.StageDetected)
+	for _, g := range []string{"renamevar", "modifylogic+renamevar", "updateconst", "renamevar+updateconst", "a+b+c"} {
+		res.Funnel.Add(g, mutate.StageSite, 2)
+		res.Funnel.Add(g, mutate.StageDetected, 1)
+	}
+	csvPath := filepath.Join(t.TempDir(), "funnel.csv")
+	var out strings.Builder
+	if err := writeFunnel(&out, res, csvPath); err != nil {
+		t.Fatal(err)
+	}
+	want := `| group | site | detected |
+|---|---:|---:|
+| L1 renamevar | 2 | 1 |
+| L1 updateconst | 2 | 1 |
+| L2 | 4 | 2 |
+| L3 | 2 | 1 |
+| total | 10 | 5 |
+(5 operator combinations in full in ` + csvPath + `)
+`
+	if out.String() != want {
+		t.Errorf("printed\n%s\nwant\n%s", out.String(), want)
+	}
+	b, err := os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "group,site,detected\nrenamevar,2,1\nmodifylogic+renamevar,2,1\nupdateconst,2,1\nrenamevar+updateconst,2,1\na+b+c,2,1\n"; string(b) != want {
+		t.Errorf("CSV\n%s\nwant\n%s", b, want)
 	}
 }
