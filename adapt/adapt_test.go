@@ -86,9 +86,7 @@ func TestReadTasksErrors(t *testing.T) {
 	prov := func(p string) string {
 		return strings.Replace(good, schema, schema+`"provenance":{"generator":"g","seed":0,`+p+`},`, 1)
 	}
-	tests := []struct {
-		name, input, want, reason string
-	}{
+	checkReadErrors(t, []readErrorCase{
 		{"malformed", good + "\n{not json\n", "tasks.jsonl:2: malformed JSON", "a broken line is named by its number"},
 		{"schema", strings.Replace(good, schema, `"schema":99,`, 1), "tasks.jsonl:1: unknown schema version 99 (this version reads 2 and 3)", "a future format is refused, not misread"},
 		{"schema 1", "\n" + strings.Replace(good, schema, `"schema":1,`, 1), "tasks.jsonl:2: unknown schema version 1 (this version reads 2 and 3: version 1 kept the generators' records in labels", "an old format is refused, saying why"},
@@ -99,8 +97,16 @@ func TestReadTasksErrors(t *testing.T) {
 		{"detail without schema", prov(`"detail":{"a":1}`), `provenance detail without a schema`, "a record must say its format"},
 		{"schema without detail", prov(`"schema":"mutate/v1"`), `provenance schema "mutate/v1" without a detail`, "a format names a record"},
 		{"schema form", prov(`"schema":"mutate","detail":{}`), `provenance schema "mutate" (want <generator>/v<N>`, "a schema names a generator and a version"},
-	}
-	for _, tc := range tests {
+	})
+}
+
+// readErrorCase is an input ReadTasks refuses with a *ParseError whose
+// text holds want.
+type readErrorCase struct{ name, input, want, reason string }
+
+func checkReadErrors(t *testing.T, cases []readErrorCase) {
+	t.Helper()
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := adapt.ReadTasks(strings.NewReader(tc.input), "tasks.jsonl")
 			require.Error(t, err, tc.reason)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -138,9 +137,7 @@ func TestBaseReadErrors(t *testing.T) {
 	digest := tasks[0].Base.Digest()
 	join := func(ls ...string) string { return strings.Join(ls, "\n") }
 	edited := strings.Replace(lines[0], "package deep", "package DEEP", 1)
-	for _, tc := range []struct {
-		name, input, want, reason string
-	}{
+	checkReadErrors(t, []readErrorCase{
 		{"edited", join(edited, lines[1], lines[2]), "tasks.jsonl:1: adapt: task base " + digest + ": its files hash to sha256:", "an edited base is never used"},
 		{"torn", join(lines[0][:len(lines[0])/2], lines[1]), "tasks.jsonl:1: malformed JSON", "a base cut short is never used"},
 		{"missing", join(lines[1], lines[2]), `tasks.jsonl:1: adapt: task base: task "one" uses base ` + digest + `, which is not in the input`, "the task and the hash are named"},
@@ -148,15 +145,7 @@ func TestBaseReadErrors(t *testing.T) {
 		{"old schema task", join(lines[0], strings.Replace(lines[1], `"schema":3`, `"schema":2`, 1)), `tasks.jsonl:2: task "one" has a base, which schema version 2 does not have`, "version 2 has no bases"},
 		{"bad digest", join(lines[0], strings.Replace(lines[1], digest, "sha256:abc", 1)), `tasks.jsonl:2: malformed task: adapt: task base: digest "sha256:abc"`, "a digest has one form"},
 		{"unknown kind", `{"schema":3,"kind":"patch"}`, `a line of kind "patch"`, "kinds are known"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := adapt.ReadTasks(strings.NewReader(tc.input), "tasks.jsonl")
-			require.Error(t, err, tc.reason)
-			assert.Contains(t, err.Error(), tc.want, tc.reason)
-			var pe *adapt.ParseError
-			assert.True(t, errors.As(err, &pe), "a *ParseError")
-		})
-	}
+	})
 }
 
 // TestBaseUnresolved: a task decoded on its own names its base but does
@@ -217,32 +206,16 @@ func TestBaseLoadDir(t *testing.T) {
 // then the target: the reference passes and the unadapted code fails on
 // both tasks (the second runs its own version of the base's test).
 func TestBaseEvaluate(t *testing.T) {
-	tasks := baseTasks(t)
-	for _, tc := range []struct {
-		model adapt.Model
-		want  adapt.Outcome
-	}{{adapt.Reference, adapt.OutcomePassed}, {adapt.Identity, adapt.OutcomeFailed}} {
-		rep, err := adapt.Evaluate(context.Background(), tasks, tc.model, &adapt.Options{Runner: sandbox(t), NoGold: true})
-		require.NoError(t, err)
-		require.Len(t, rep.PerTask, 2)
-		for _, tr := range rep.PerTask {
-			s := tr.Samples[0]
-			assert.Equal(t, tc.want, s.Outcome, "%s on %s: %s", tc.model.Name(), tr.Task, s.Detail)
-			if tc.want == adapt.OutcomeFailed && tr.Task == "two" {
-				assert.Contains(t, s.Detail+strings.Join(failedMessages(tr), " "), "5", "the task's own test ran: Double(2) = 5")
-			}
+	for _, tr := range referenceAndIdentity(t, baseTasks(t)) {
+		if tr.Task != "two" {
+			continue
 		}
-	}
-}
-
-func failedMessages(tr adapt.TaskReport) []string {
-	var out []string
-	for _, s := range tr.Samples {
-		for _, to := range s.Tests {
-			out = append(out, to.Message)
+		var msgs []string
+		for _, to := range tr.Samples[0].Tests {
+			msgs = append(msgs, to.Message)
 		}
+		assert.Contains(t, strings.Join(msgs, " "), "5", "the task's own test ran: Double(2) = 5")
 	}
-	return out
 }
 
 // FuzzReadTasksBase: whatever the input, ReadTasks does not panic, and
