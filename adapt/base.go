@@ -25,7 +25,9 @@ import (
 // line of its own before the first task that uses it, and tasks refer to
 // it by digest; ReadTasks and LoadDir hash every base they read again and
 // refuse one whose files do not give its digest (a base that was edited or
-// cut short is never used). A Base decoded from JSON on its own holds only
+// cut short is never used). A task's hash in a journal covers its base's
+// digest: the same task with its base copied into Files is another task to
+// a journal. A Base decoded from JSON on its own holds only
 // its digest until ReadTasks or LoadDir resolves it; such a task does not
 // validate.
 type Base struct {
