@@ -97,8 +97,17 @@ func (b *Base) Size() int {
 
 // has reports whether the base holds a file at path.
 func (b *Base) has(path string) bool {
-	_, ok := slices.BinarySearchFunc(b.files, path, func(f File, p string) int { return strings.Compare(f.Path, p) })
+	_, ok := b.file(path)
 	return ok
+}
+
+// file returns the content of the base's file at path.
+func (b *Base) file(path string) (string, bool) {
+	i, ok := slices.BinarySearchFunc(b.files, path, func(f File, p string) int { return strings.Compare(f.Path, p) })
+	if !ok {
+		return "", false
+	}
+	return b.files[i].Content, true
 }
 
 // Equal reports whether two bases have the same digest (the same files):

@@ -259,3 +259,36 @@ func FuzzReadTasksBase(f *testing.F) {
 		}
 	})
 }
+
+// TestBaseTargetContent: a task whose target is its base's file (a task
+// made from the project the base is) leaves the content out of its line
+// and reads it back from the base; one whose target changed keeps it.
+func TestBaseTargetContent(t *testing.T) {
+	tasks := baseTasks(t)
+	same := tasks[0]
+	same.ID = "same"
+	same.Target.Content = baseFiles[2].Content // internal/calc/calc.go as in the base
+	tasks = append(tasks, same)
+	var buf bytes.Buffer
+	require.NoError(t, adapt.WriteTasks(&buf, tasks))
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	require.Len(t, lines, 4)
+	assert.Contains(t, lines[1], `"target":{"path":"internal/calc/calc.go","function":"Double","content":"package calc`, "a changed target keeps its content")
+	assert.Contains(t, lines[3], `"target":{"path":"internal/calc/calc.go","function":"Double"}`, "the base's file is not stored again")
+	got, err := adapt.ReadTasks(bytes.NewReader(buf.Bytes()), "tasks.jsonl")
+	require.NoError(t, err)
+	if diff := cmp.Diff(tasks, got); diff != "" {
+		t.Errorf("write then read changed the tasks (-want +got):\n%s", diff)
+	}
+
+	other, err := adapt.NewBase(baseFiles[:2]) // no internal/calc/calc.go
+	require.NoError(t, err)
+	var ob bytes.Buffer
+	require.NoError(t, adapt.WriteTasks(&ob, []adapt.Task{{ID: "x", Language: adapt.Go, Target: adapt.Target{Path: "x.go"}, Tests: []adapt.Test{{Name: "TestX"}}, Base: other}}))
+	baseLine, _, _ := strings.Cut(ob.String(), "\n")
+	noFile := strings.Replace(lines[3], tasks[0].Base.Digest(), other.Digest(), 1)
+	checkReadErrors(t, []readErrorCase{
+		{"target not in base", baseLine + "\n" + noFile, `tasks.jsonl:2: adapt: task base: task "same": its target internal/calc/calc.go has no content, and base ` + other.Digest() + ` has no such file`, "the content must come from somewhere"},
+		{"no base", strings.Replace(lines[3], `"base":"`+tasks[0].Base.Digest()+`",`, "", 1), `tasks.jsonl:1: task "same": its target has no content and it has no base to take it from`, "a base task line without its base"},
+	})
+}

@@ -45,6 +45,24 @@ type taskLine struct {
 	Task
 }
 
+// baseTaskLine is the on-disk form of a task with a base (schema 3): its
+// target's content is left out when the base holds the same file, as
+// it does for a task made from the project the base is (the target with
+// the reference in place is the project's file): the task then stores
+// only what it changes.
+type baseTaskLine struct {
+	Schema int `json:"schema"`
+	Task
+	Target lineTarget `json:"target"` // in place of Task.Target
+}
+
+// lineTarget is a Target whose Content is nil when it is the base's file.
+type lineTarget struct {
+	Path     string  `json:"path"`
+	Function string  `json:"function,omitempty"`
+	Content  *string `json:"content,omitempty"`
+}
+
 // baseLine is the on-disk form of a Base: its own line, kind "base".
 type baseLine struct {
 	Schema int    `json:"schema"`
@@ -59,8 +77,9 @@ const kindBase = "base"
 // WriteTasks writes tasks as JSON Lines, one task per line, each with the
 // schema version. Each Base is written once, as a line of its own
 // (schema 3, "kind": "base", its digest and files) just before the first
-// task that uses it; tasks name it by digest. A task without a base is
-// written as schema version 2. Output is deterministic.
+// task that uses it; tasks name it by digest, and leave out their target's
+// content when it is the base's file at that path. A task without a base
+// is written as schema version 2. Output is deterministic.
 func WriteTasks(w io.Writer, tasks []Task) error {
 	bw := bufio.NewWriter(w)
 	written := map[string]bool{}
@@ -81,7 +100,15 @@ func WriteTasks(w io.Writer, tasks []Task) error {
 				written[b.digest] = true
 			}
 		}
-		b, err := marshalLine(taskLine{Schema: schema, Task: *t})
+		var line any = taskLine{Schema: schema, Task: *t}
+		if t.Base != nil {
+			lt := lineTarget{Path: t.Target.Path, Function: t.Target.Function, Content: &t.Target.Content}
+			if c, ok := t.Base.file(t.Target.Path); ok && c == t.Target.Content {
+				lt.Content = nil
+			}
+			line = baseTaskLine{Schema: schema, Task: *t, Target: lt}
+		}
+		b, err := marshalLine(line)
 		if err != nil {
 			return fmt.Errorf("adapt: task %q: %w", t.ID, err)
 		}
@@ -147,7 +174,8 @@ func ReadLines(r io.Reader, name string, f func(line int, raw []byte) error) err
 // a base share one *Base. Blank lines are skipped.
 func ReadTasks(r io.Reader, name string) ([]Task, error) {
 	var tasks []Task
-	lines := []int{} // line of each task
+	lines := []int{}   // line of each task
+	var fromBase []int // tasks whose target's content is their base's file
 	ids := map[string]int{}
 	bs := bases{}
 	err := ReadLines(r, name, func(line int, raw []byte) error {
@@ -182,7 +210,22 @@ func ReadTasks(r io.Reader, name string) ([]Task, error) {
 			return err
 		}
 		var tl taskLine
-		if err := dec.Decode(&tl); err != nil {
+		if *head.Schema >= SchemaVersion {
+			var bl baseTaskLine
+			if err := dec.Decode(&bl); err != nil {
+				return fmt.Errorf("malformed task: %w", err)
+			}
+			tl = taskLine{Schema: bl.Schema, Task: bl.Task}
+			tl.Target = Target{Path: bl.Target.Path, Function: bl.Target.Function}
+			if bl.Target.Content != nil {
+				tl.Target.Content = *bl.Target.Content
+			} else {
+				if tl.Base == nil {
+					return fmt.Errorf("task %q: its target has no content and it has no base to take it from", tl.ID)
+				}
+				fromBase = append(fromBase, len(tasks))
+			}
+		} else if err := dec.Decode(&tl); err != nil {
 			return fmt.Errorf("malformed task: %w", err)
 		}
 		if tl.Base != nil && *head.Schema < SchemaVersion {
@@ -213,6 +256,14 @@ func ReadTasks(r io.Reader, name string) ([]Task, error) {
 		}
 		if err := bs.resolve(t); err != nil {
 			return nil, &ParseError{Path: name, Line: lines[i], Err: err}
+		}
+		if len(fromBase) > 0 && fromBase[0] == i {
+			fromBase = fromBase[1:]
+			c, ok := t.Base.file(t.Target.Path)
+			if !ok {
+				return nil, &ParseError{Path: name, Line: lines[i], Err: fmt.Errorf("%w: task %q: its target %s has no content, and base %s has no such file", ErrBase, t.ID, t.Target.Path, t.Base.digest)}
+			}
+			t.Target.Content = c
 		}
 		if err := t.Validate(); err != nil {
 			return nil, &ParseError{Path: name, Line: lines[i], Err: err}

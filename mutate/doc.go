@@ -156,7 +156,10 @@
 // of F′). A task's workspace is the project as one shared adapt.Base
 // (every task of a Generate call holds the same one) with the target over
 // it; adapt.WriteTasks and adapt.SaveFile write the base once, not once
-// per task (go-cmp's cmp package, 8 tasks: 0.88 MB instead of 4.35 MB).
+// per task, and a task's target (the project's file) not at all:
+// uuid, 210 tasks (L1–L4, 25 fragments): 0.85 MB instead of 18.4 MB;
+// go-cmp's cmp package, 117 tasks (10 fragments): 2.45 MB instead of
+// 62.5 MB.
 //
 // # Inspection
 //
