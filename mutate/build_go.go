@@ -116,7 +116,9 @@ func OpenGoModule(dir string, r exec.Runner, cfg *GoConfig) (*GoModule, error) {
 		os.RemoveAll(gm.dir)
 		return nil, err
 	}
-	gm.base, gm.baseErr = projectBase(gm.dir)
+	if gm.base, err = projectBase(gm.dir); err != nil {
+		gm.baseErr = fmt.Errorf("mutate: %s: %w", dir, err) // the module as given, not the copy
+	}
 	if gm.scratch, err = os.MkdirTemp("", "adaptbench-gobuild-"); err != nil {
 		os.RemoveAll(gm.dir)
 		return nil, fmt.Errorf("mutate: %w", err)
@@ -716,13 +718,9 @@ func projectBase(dir string) (*adapt.Base, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("mutate: %w", err)
+		return nil, err
 	}
-	b, err := adapt.NewBase(files)
-	if err != nil {
-		return nil, fmt.Errorf("mutate: %s: %w", dir, err)
-	}
-	return b, nil
+	return adapt.NewBase(files)
 }
 
 // workspaceFiles gives t the project at dir as its base: the task changes
@@ -730,7 +728,7 @@ func projectBase(dir string) (*adapt.Base, error) {
 func workspaceFiles(dir, target string, t *adapt.Task) error {
 	b, err := projectBase(dir)
 	if err != nil {
-		return err
+		return fmt.Errorf("mutate: %s: %w", dir, err)
 	}
 	t.Base, t.Files = b, nil
 	return nil

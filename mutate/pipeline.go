@@ -375,6 +375,14 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 		}
 	}
 	res.Covered = len(frags)
+	if len(frags) > 0 {
+		// A workspace the tasks cannot have (a file the task format
+		// cannot hold) fails now, not after every mutant was validated.
+		var probe adapt.Task
+		if err := p.Task(frags[0].file, &probe); err != nil {
+			return nil, fmt.Errorf("mutate: the project's tasks cannot be made: %w", err)
+		}
+	}
 	rng := rand.New(rand.NewPCG(c.Seed, 0x6672616773))
 	if c.Fragments > 0 && len(frags) > c.Fragments {
 		idx := rng.Perm(len(frags))[:c.Fragments]

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	osexec "os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -402,5 +403,39 @@ func checkTaskFile(t *testing.T, tasks []adapt.Task) {
 	}
 	if len(back) != len(tasks) || back[0].Base.Digest() != tasks[0].Base.Digest() {
 		t.Errorf("read back %d tasks, want %d on the same base", len(back), len(tasks))
+	}
+}
+
+// TestGoModuleBinaryFile: a module holding a file the task format cannot
+// hold (not UTF-8 text) fails Generate with an error naming the file
+// before any mutant is validated, rather than writing tasks whose
+// workspace would differ from the module.
+func TestGoModuleBinaryFile(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod":            "module example.com/a\n\ngo 1.22\n",
+		"a.go":              "package a\n\nfunc Clamp(v, lo, hi int) int {\n\tif v < lo {\n\t\treturn lo\n\t}\n\tif v > hi {\n\t\treturn hi\n\t}\n\treturn v\n}\n",
+		"a_test.go":         "package a\n\nimport \"testing\"\n\nfunc TestClamp(t *testing.T) {\n\tif Clamp(5, 0, 3) != 3 || Clamp(-1, 0, 3) != 0 || Clamp(2, 0, 3) != 2 {\n\t\tt.Fatal()\n\t}\n}\n",
+		"testdata/logo.png": "\x89PNG\r\n\x1a\n\xff\x00",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sb := exectest.Sandbox(t)
+	gm, err := mutate.OpenGoModule(dir, sb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gm.Close()
+	var validated int
+	_, err = mutate.Generate(context.Background(), gm, &mutate.Options{Runs: 1, Progress: func(p adapt.Progress) { validated = p.Done }})
+	if err == nil || !strings.Contains(err.Error(), `the project's tasks cannot be made`) || !strings.Contains(err.Error(), dir+`: adapt: task base: file "testdata/logo.png" is not UTF-8 text`) {
+		t.Fatalf("error %v, want one naming testdata/logo.png", err)
+	}
+	if validated != 0 {
+		t.Errorf("%d mutants validated before the error", validated)
 	}
 }
