@@ -61,6 +61,7 @@ func TestTasksRoundTrip(t *testing.T) {
 	tasks := fixtureTasks(t)
 	// tasks are in lexical order: go-clamp, py-broken-ref, py-scaled-sum
 	tasks[0].Provenance = &adapt.Provenance{Generator: "test", Parent: "p", Operators: []string{"a", "b"}, Seed: 7,
+		Source: "data/x.jsonl", Repo: "https://example.com/x.git", Commit: strings.Repeat("0a", 20),
 		Schema: "test/v1", Detail: json.RawMessage(`{"spans":[[1,2]],"code":"if a < b && c > d {}"}`)}
 	tasks[0].Env = &adapt.Environment{Runtime: "3.11", Packages: []adapt.Package{{Name: "numpy", Version: "1.24.2"}}}
 	tasks[0].Context = []adapt.Snippet{{Name: "Imports", Code: "import math"}}
@@ -97,6 +98,9 @@ func TestReadTasksErrors(t *testing.T) {
 		{"detail without schema", prov(`"detail":{"a":1}`), `provenance detail without a schema`, "a record must say its format"},
 		{"schema without detail", prov(`"schema":"mutate/v1"`), `provenance schema "mutate/v1" without a detail`, "a format names a record"},
 		{"schema form", prov(`"schema":"mutate","detail":{}`), `provenance schema "mutate" (want <generator>/v<N>`, "a schema names a generator and a version"},
+		{"repo without commit", prov(`"repo":"/data/x.git"`), `provenance names a repository without a commit`, "a repository is pinned to a commit"},
+		{"commit without repo", prov(`"commit":"` + strings.Repeat("ab", 20) + `"`), `provenance names a repository without a commit or a commit without a repository`, "a commit names its repository"},
+		{"short commit", prov(`"repo":"/data/x.git","commit":"abcdef1"`), `provenance commit "abcdef1" is not a full hash`, "an abbreviated hash may become ambiguous"},
 	})
 }
 
@@ -114,6 +118,40 @@ func checkReadErrors(t *testing.T, cases []readErrorCase) {
 			var pe *adapt.ParseError
 			assert.True(t, errors.As(err, &pe), "a *ParseError")
 		})
+	}
+}
+
+// SetRevision pins every task to a repository and commit, each with its
+// own provenance; a task without the fields is written as before the
+// fields existed, so old task files and their journals' task-set digests
+// stay valid.
+func TestSetRevision(t *testing.T) {
+	tasks := fixtureTasks(t)
+	var before bytes.Buffer
+	require.NoError(t, adapt.WriteTasks(&before, tasks))
+	require.NotContains(t, before.String(), `"repo"`)
+	require.NotContains(t, before.String(), `"commit"`)
+
+	shared := &adapt.Provenance{Generator: "g", Source: "tasks"}
+	tasks[0].Provenance, tasks[1].Provenance, tasks[2].Provenance = shared, shared, nil
+	commit := strings.Repeat("c0", 20)
+	adapt.SetRevision(tasks[:2], "/data/repo.git", commit)
+	assert.Equal(t, adapt.Provenance{Generator: "g", Source: "tasks"}, *shared, "the shared provenance is not changed")
+	assert.Nil(t, tasks[2].Provenance, "tasks outside the slice are untouched")
+	adapt.SetRevision(tasks[2:], "/data/repo.git", commit)
+	for _, tk := range tasks {
+		require.NoError(t, tk.Validate())
+		assert.Equal(t, "/data/repo.git", tk.Provenance.Repo)
+		assert.Equal(t, commit, tk.Provenance.Commit)
+	}
+	assert.NotSame(t, tasks[0].Provenance, tasks[1].Provenance)
+	var buf bytes.Buffer
+	require.NoError(t, adapt.WriteTasks(&buf, tasks))
+	assert.Contains(t, buf.String(), `"repo":"/data/repo.git","commit":"`+commit+`"`)
+	got, err := adapt.ReadTasks(&buf, "pinned.jsonl")
+	require.NoError(t, err)
+	if diff := cmp.Diff(tasks, got); diff != "" {
+		t.Errorf("pinned tasks changed by a round trip (-want +got):\n%s", diff)
 	}
 }
 
@@ -221,7 +259,9 @@ func TestResumeAfterCancel(t *testing.T) {
 	full := base
 	full.Runner = sandbox(t)
 	full.Journal = filepath.Join(dir, "full.jsonl")
-	want, err := adapt.Evaluate(context.Background(), tasks, adapt.Identity, &full)
+	// The same wrapper as the runs below: a wrapper of Identity reads
+	// (renders) the template, as Identity itself does not.
+	want, err := adapt.Evaluate(context.Background(), tasks, &cancelAfter{Model: adapt.Identity}, &full)
 	require.NoError(t, err)
 
 	// A run canceled after its first model answer, then resumed.
@@ -265,9 +305,10 @@ func TestDetailCompacted(t *testing.T) {
 				"spans": [ [1, 2] ],
 				"text": "a < b"
 			}}}`)},
-		"t/code.py":      {Data: []byte("x = 1\n")},
-		"t/reference.py": {Data: []byte("x = 2\n")},
-		"t/files/m.py":   {Data: []byte("x = 2\n")},
+		"t/code.py":         {Data: []byte("x = 1\n")},
+		"t/reference.py":    {Data: []byte("x = 2\n")},
+		"t/files/m.py":      {Data: []byte("x = 2\n")},
+		"t/files/test_m.py": {Data: []byte("import unittest\n")},
 	}, ".")
 	require.NoError(t, err)
 	assert.Equal(t, `{"spans":[[1,2]],"text":"a < b"}`, string(tasks[0].Provenance.Detail))
@@ -317,6 +358,7 @@ func pyTasksForFuzz() adapt.Task {
 	return adapt.Task{
 		ID: "f", Language: adapt.Python, Code: "x = 1\n", Reference: "x = 2\n",
 		Target: adapt.Target{Path: "m.py", Content: "x = 2\n"},
+		Files:  []adapt.File{{Path: "test_m.py", Content: "import unittest\n"}},
 		Tests:  []adapt.Test{{Name: "test_m.T.test_f"}},
 	}
 }

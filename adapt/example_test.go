@@ -156,3 +156,74 @@ func ExampleFunnel() {
 	// | guard | 5 | 5 | 5 |
 	// | total | 15 | 14 | 9 |
 }
+
+// Compare sets two runs side by side on the same tasks: here a careful
+// model against a hasty one that forgets the empty list in half its
+// samples. Runs are told apart by name.
+func ExampleCompare() {
+	tasks, err := adapt.LoadDir(exampleFS, "tasks")
+	if err != nil {
+		log.Fatal(err)
+	}
+	answer := func(careful bool) adapt.Model {
+		return adapt.ModelFunc("demo", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+			var out []adapt.Completion
+			for _, s := range req.Samples {
+				code := "def safe_mean(xs):\n    return sum(xs) / len(xs) if xs else 0.0\n"
+				if !careful && s >= 2 {
+					code = "def safe_mean(xs):\n    return sum(xs) / len(xs)\n"
+				}
+				out = append(out, adapt.Completion{Text: "```python\n" + code + "```\n"})
+			}
+			return out, nil
+		})
+	}
+	run := func(name string, careful bool) *adapt.Report {
+		rep, err := adapt.Evaluate(context.Background(), tasks, answer(careful), &adapt.Options{Name: name, Samples: 4, K: []int{1, 4}})
+		if err != nil {
+			log.Fatal(err)
+		}
+		return rep
+	}
+	c, err := adapt.Compare(run("hasty", false), run("careful", true))
+	if err != nil {
+		log.Fatal(err)
+	}
+	c.WriteMarkdown(os.Stdout)
+	// Output:
+	// ## careful (B) against hasty (A)
+	//
+	// | | A: hasty | B: careful | B − A (points) | 95% CI (bootstrap over tasks) | tasks |
+	// |---|---:|---:|---:|---|---:|
+	// | pass@1 | 50.00% | 100.00% | +50.00 | - | 1 |
+	// | pass@4 | 100.00% | 100.00% | 0.00 | - | 1 |
+	//
+	// | McNemar | pairs | A only | B only | p | test |
+	// |---|---:|---:|---:|---:|---|
+	// | tasks (majority of samples; the headline) | 1 | 0 | 1 | 1 | exact binomial |
+	// | samples (by index; not independent) | 4 | 0 | 2 | 0.5 | exact binomial |
+	//
+	// Gained, fail → pass (1): py-mean
+}
+
+// Scoring answers made elsewhere: human-eval's samples, one line per
+// sample, become a model that holds, for each task, the samples the file
+// has. Evaluate(ctx, tasks, rp, nil) then scores each task on its own
+// samples; Match first catches answers to tasks the set does not hold.
+func ExampleNewReplay() {
+	samples := `{"task_id": "HumanEval/0", "completion": "    return True\n"}
+{"task_id": "HumanEval/0", "completion": "    return False\n"}
+{"task_id": "HumanEval/1", "completion": "    return 1\n"}
+{"task_id": "HumanEval/9", "completion": "    return 9\n"}
+`
+	rp, err := adapt.NewReplay("my-model", strings.NewReader(samples), "samples.jsonl")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(rp.SampleCount("HumanEval/0"), rp.SampleCount("HumanEval/1"), rp.SampleCount("HumanEval/2"))
+	tasks := []adapt.Task{{ID: "HumanEval/0"}, {ID: "HumanEval/1"}, {ID: "HumanEval/2"}}
+	fmt.Println(rp.Match(tasks))
+	// Output:
+	// 2 1 0
+	// adapt: replay my-model: 1 answered task ids are not in the task set: HumanEval/9
+}

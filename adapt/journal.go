@@ -144,6 +144,7 @@ func diffRunInfos(journal, now RunInfo, aIn, bIn string) []string {
 	add("model", journal.Model, now.Model)
 	add("template", journal.Template, now.Template)
 	add("samples", journal.Samples, now.Samples)
+	add("samples per task", journal.TaskSamples, now.TaskSamples)
 	add("sampling", journal.Sampling, now.Sampling)
 	add("K", journal.K, now.K)
 	add("gold", journal.Gold, now.Gold)

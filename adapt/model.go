@@ -1,12 +1,8 @@
 package adapt
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 )
 
@@ -127,86 +123,6 @@ var Identity Model = offline{name: "identity", answer: func(t *Task) string { re
 
 func fence(lang, code string) string {
 	return "```" + lang + "\n" + strings.TrimRight(code, "\n") + "\n```\n"
-}
-
-// Recorded is one line of a Replay file: the completions recorded for one
-// task, by sample index.
-type Recorded struct {
-	Task       string     `json:"task"`
-	Sample     int        `json:"sample"`
-	Completion Completion `json:"completion"`
-}
-
-// Replay is a Model that answers from recorded completions, so that
-// published model outputs can be scored again. Sample i of a task gets the
-// completion recorded with that index; a missing one is a model error
-// (unscored: a task with fewer recorded samples than k gets no pass@k).
-type Replay struct {
-	name string
-	recs map[string][]*Completion
-}
-
-// NewReplay reads recorded completions from a JSON Lines stream of Recorded
-// values. name is the model name reports show; file names the stream in
-// errors.
-func NewReplay(name string, r io.Reader, file string) (*Replay, error) {
-	rp := &Replay{name: name, recs: map[string][]*Completion{}}
-	err := ReadLines(r, file, func(line int, raw []byte) error {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
-		var rec Recorded
-		if err := dec.Decode(&rec); err != nil {
-			return fmt.Errorf("malformed record (want {\"task\", \"sample\", \"completion\"}): %w", err)
-		}
-		if rec.Task == "" || rec.Sample < 0 {
-			return fmt.Errorf("record needs a task id and a sample index >= 0")
-		}
-		s := rp.recs[rec.Task]
-		for len(s) <= rec.Sample {
-			s = append(s, nil)
-		}
-		if s[rec.Sample] != nil {
-			return fmt.Errorf("task %q sample %d recorded twice", rec.Task, rec.Sample)
-		}
-		c := rec.Completion
-		s[rec.Sample] = &c
-		rp.recs[rec.Task] = s
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return rp, nil
-}
-
-// LoadReplay reads a Replay file from disk.
-func LoadReplay(name, file string) (*Replay, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, fmt.Errorf("adapt: %w", err)
-	}
-	defer f.Close()
-	return NewReplay(name, f, file)
-}
-
-// Name returns the model name given to NewReplay.
-func (r *Replay) Name() string { return r.name }
-
-// Complete returns the recorded completions of req.Task.
-func (r *Replay) Complete(ctx context.Context, req Request) ([]Completion, error) {
-	if req.Task == nil {
-		return nil, fmt.Errorf("adapt: replay needs Request.Task")
-	}
-	recs := r.recs[req.Task.ID]
-	out := make([]Completion, max(req.Sampling.N, 1))
-	for i := range out {
-		if i < len(recs) && recs[i] != nil {
-			out[i] = *recs[i]
-		} else {
-			out[i] = Completion{Err: fmt.Sprintf("no completion recorded for task %q sample %d", req.Task.ID, i)}
-		}
-	}
-	return out, nil
 }
 
 // ModelFunc makes a Model of a function: a scripted model in a test, a

@@ -27,8 +27,12 @@ func TestReplay(t *testing.T) {
 	for _, s := range rep.PerTask[0].Samples {
 		got[s.Outcome]++
 	}
-	assert.Equal(t, map[adapt.Outcome]int{adapt.OutcomeNoCode: 1, adapt.OutcomePassed: 1, adapt.OutcomeModelError: 1}, got,
-		"sample 0 has no code, sample 1 passes, sample 2 was never recorded")
+	assert.Equal(t, map[adapt.Outcome]int{adapt.OutcomeNoCode: 1, adapt.OutcomePassed: 1}, got,
+		"sample 0 has no code, sample 1 passes, and sample 2, never recorded, is not asked for (Samples caps the count the replay holds)")
+	assert.Equal(t, map[string]int{"py-scaled-sum": 2}, rep.Run.TaskSamples)
+	require.Len(t, rep.Unscored, 1)
+	assert.Equal(t, adapt.UnscoredTask{Task: "py-scaled-sum", Reason: "2 of 2 samples scored", K: []int{3}, Scored: 2, Samples: 2}, rep.Unscored[0],
+		"pass@3 is not computable from 2 samples: reported, not padded with a model error")
 	assert.Equal(t, adapt.Usage{PromptTokens: 10, CompletionTokens: 5}, rep.Usage)
 
 	_, err = adapt.NewReplay("m", strings.NewReader("{\"task\":\"a\",\"sample\":0}\n{\"task\":\"a\",\"sample\":0}\n"), "dup.jsonl")
@@ -43,10 +47,10 @@ func TestReportCSV(t *testing.T) {
 	require.NoError(t, err)
 	var buf bytes.Buffer
 	require.NoError(t, rep.WriteCSV(&buf))
-	want := `task,valid,n,c,pass@1,passed,failed,no-code,compile-error,timeout,memory,output,crashed,model-error,infra-error,wrong-name
-go-clamp,true,1,1,1.000000,1,0,0,0,0,0,0,0,0,0,0
-py-broken-ref,false,0,0,,0,0,0,0,0,0,0,0,0,0,0
-py-scaled-sum,true,1,1,1.000000,1,0,0,0,0,0,0,0,0,0,0
+	want := `task,valid,n,c,pass@1,passed,failed,no-code,compile-error,timeout,memory,output,crashed,model-error,infra-error,wrong-name,status,unscored
+go-clamp,true,1,1,1.000000,1,0,0,0,0,0,0,0,0,0,0,valid,
+py-broken-ref,false,0,0,,0,0,0,0,0,0,0,0,0,0,0,invalid,
+py-scaled-sum,true,1,1,1.000000,1,0,0,0,0,0,0,0,0,0,0,valid,
 `
 	assert.Equal(t, want, buf.String())
 }

@@ -1,7 +1,6 @@
 package adapt
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,7 +36,10 @@ type Report struct {
 	// because no test checks them.
 	Adaptations int `json:"adaptations"`
 	Untested    int `json:"untested_adaptations,omitempty"`
-	// CI95 is a seeded bootstrap 95% interval of task-level pass@1.
+	// CI95 is a seeded bootstrap 95% interval of task-level pass@1 over
+	// the tasks with a scored sample, whether or not K holds 1; when it
+	// does, it is the CI95 of that Score (every Score of PassAtK has
+	// one).
 	CI95 *metrics.Interval `json:"ci95,omitempty"`
 	// Outcomes counts samples by outcome.
 	Outcomes map[Outcome]int `json:"outcomes"`
@@ -65,7 +67,21 @@ type Score struct {
 	K     int     `json:"k"`
 	Value float64 `json:"value"`
 	Tasks int     `json:"tasks"`
+	// CI95 is a 95% interval of a task-level Value (Report.PassAtK): a
+	// percentile bootstrap over the tasks it averages (each task's
+	// unbiased pass@k resampled with replacement, 2000 resamples, seed
+	// 1; see metrics.BootstrapMean), nil when it averages fewer than two
+	// tasks. Adaptation-level and per-task scores have none.
+	CI95 *metrics.Interval `json:"ci95,omitempty"`
 }
+
+// Bootstrap settings of every interval a report or a comparison gives:
+// the same for every k, so that an interval is reproduced byte for byte.
+const (
+	bootstrapResamples  = 2000
+	bootstrapConfidence = 0.95
+	bootstrapSeed       = 1
+)
 
 // Breakdown is a score for the tasks or steps sharing one label value.
 type Breakdown struct {
@@ -161,13 +177,13 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 		a.count++
 		a.solved += v
 	}
-	taskSums := make([]float64, len(info.K))
-	taskCounts := make([]int, len(info.K))
+	taskValues := make([][]float64, len(info.K)) // per k, each scored task's pass@k
 	stepSums := make([]float64, len(info.K))
 	stepCounts := make([]int, len(info.K))
 	var pass1 []float64
 	for _, t := range tasks {
 		tr := TaskReport{Task: t.ID, Valid: true}
+		samples := info.SamplesOf(t.ID)
 		if info.Gold {
 			g, ok := recs.gold[t.ID]
 			switch {
@@ -176,13 +192,13 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 				if missing != nil {
 					*missing = append(*missing, missingCheck{task: t.ID, sample: -1})
 				}
-				r.Unscored = append(r.Unscored, UnscoredTask{Task: t.ID, Reason: "reference not checked: no record of it", K: info.K, Samples: info.Samples, Missing: info.Samples})
+				r.Unscored = append(r.Unscored, UnscoredTask{Task: t.ID, Reason: "reference not checked: no record of it", K: info.K, Samples: samples, Missing: samples})
 				r.PerTask = append(r.PerTask, tr)
 				continue
 			case g.Outcome == OutcomeInfraError:
 				tr.Valid = false
 				reason := fmt.Sprintf("reference could not be checked (infrastructure error after %d attempts): %s", g.Attempts, firstLine(g.Detail))
-				r.Unscored = append(r.Unscored, UnscoredTask{Task: t.ID, Reason: reason, K: info.K, Samples: info.Samples})
+				r.Unscored = append(r.Unscored, UnscoredTask{Task: t.ID, Reason: reason, K: info.K, Samples: samples})
 				r.PerTask = append(r.PerTask, tr)
 				continue
 			case g.Outcome != OutcomePassed:
@@ -204,9 +220,9 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 			}
 		}
 		r.Valid++
-		un := UnscoredTask{Task: t.ID, Samples: info.Samples}
+		un := UnscoredTask{Task: t.ID, Samples: samples}
 		var firstErr string
-		for s := range info.Samples {
+		for s := range samples {
 			res, ok := recs.sample(t.ID, s, info.Draw)
 			if !ok {
 				un.Missing++
@@ -251,11 +267,13 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 			}
 			v := passAt(tr.N, tr.C, k)
 			tr.PassAtK = append(tr.PassAtK, Score{K: k, Value: v, Tasks: 1})
-			taskSums[i] += v
-			taskCounts[i]++
+			taskValues[i] = append(taskValues[i], v)
 		}
 		if len(un.K) > 0 {
-			un.Reason = fmt.Sprintf("%d of %d samples scored", tr.N, info.Samples)
+			un.Reason = fmt.Sprintf("%d of %d samples scored", tr.N, samples)
+			if samples == 0 {
+				un.Reason = "unanswered: the model holds no sample of this task"
+			}
 			var parts []string
 			for _, p := range []struct {
 				n    int
@@ -324,18 +342,18 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 		r.PerTask = append(r.PerTask, tr)
 	}
 	for i, k := range info.K {
-		if taskCounts[i] > 0 {
-			r.PassAtK = append(r.PassAtK, Score{K: k, Value: taskSums[i] / float64(taskCounts[i]), Tasks: taskCounts[i]})
+		if vs := taskValues[i]; len(vs) > 0 {
+			var sum float64
+			for _, v := range vs {
+				sum += v
+			}
+			r.PassAtK = append(r.PassAtK, Score{K: k, Value: sum / float64(len(vs)), Tasks: len(vs), CI95: bootstrapCI(vs)})
 		}
 		if stepCounts[i] > 0 {
 			r.AdaptationPassAtK = append(r.AdaptationPassAtK, Score{K: k, Value: stepSums[i] / float64(stepCounts[i]), Tasks: stepCounts[i]})
 		}
 	}
-	if len(pass1) > 1 {
-		if ci, err := metrics.BootstrapMean(pass1, 2000, 0.95, 1); err == nil {
-			r.CI95 = &ci
-		}
-	}
+	r.CI95 = bootstrapCI(pass1)
 	emit := func(by string, m map[string]*acc) {
 		for _, value := range slices.Sorted(maps.Keys(m)) {
 			a := m[value]
@@ -348,6 +366,19 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 		emit("label:"+k, labels[i])
 	}
 	return r
+}
+
+// bootstrapCI is the report's interval of the mean of values, nil for
+// fewer than two.
+func bootstrapCI(values []float64) *metrics.Interval {
+	if len(values) < 2 {
+		return nil
+	}
+	ci, err := metrics.BootstrapMean(values, bootstrapResamples, bootstrapConfidence, bootstrapSeed)
+	if err != nil {
+		panic("adapt: " + err.Error()) // the arguments are valid
+	}
+	return &ci
 }
 
 // sample is a sample's final result in the records, with its completion
@@ -433,12 +464,7 @@ func failingTests(r SampleResult) string {
 
 // Score returns the task-level pass@k, and whether it was computed.
 func (r *Report) Score(k int) (float64, bool) {
-	for _, s := range r.PassAtK {
-		if s.K == k {
-			return s.Value, true
-		}
-	}
-	return 0, false
+	return scoreAt(r.PassAtK, k)
 }
 
 // WriteJSON writes the report as indented JSON.
@@ -469,7 +495,7 @@ func fixed(v float64, prec int) string {
 // WriteMarkdown writes the report as Markdown tables.
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## %s (%s, n=%d)\n\n", r.Run.Model, r.Run.Template, r.Run.Samples)
+	fmt.Fprintf(&b, "## %s\n\n", r.title())
 	fmt.Fprintf(&b, "| metric | value |\n|---|---|\n")
 	fmt.Fprintf(&b, "| tasks (valid) | %d (%d) |\n", r.Tasks, r.Valid)
 	for _, s := range r.PassAtK {
@@ -483,8 +509,10 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	for _, s := range r.AdaptationPassAtK {
 		fmt.Fprintf(&b, "| pass@%d (adaptation, over %d steps) | %s%% |\n", s.K, s.Tasks, pct(s.Value))
 	}
-	if r.CI95 != nil {
-		fmt.Fprintf(&b, "| pass@1 95%% CI (bootstrap) | [%s%%, %s%%] |\n", pct(r.CI95.Lo), pct(r.CI95.Hi))
+	for _, s := range r.PassAtK {
+		if s.CI95 != nil {
+			fmt.Fprintf(&b, "| pass@%d 95%% CI (bootstrap over tasks) | [%s%%, %s%%] |\n", s.K, pct(s.CI95.Lo), pct(s.CI95.Hi))
+		}
 	}
 	if r.Usage != (Usage{}) {
 		fmt.Fprintf(&b, "| tokens (prompt / completion) | %d / %d |\n", r.Usage.PromptTokens, r.Usage.CompletionTokens)
@@ -524,43 +552,6 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	return err
 }
 
-// WriteCSV writes one row per task: id, valid, n (scored samples), c, the
-// pass@k values (empty where the task has fewer than k scored samples) and
-// the sample count of each outcome.
-func (r *Report) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	head := []string{"task", "valid", "n", "c"}
-	for _, k := range r.Run.K {
-		head = append(head, fmt.Sprintf("pass@%d", k))
-	}
-	for _, o := range Outcomes {
-		head = append(head, o.String())
-	}
-	cw.Write(head)
-	for _, tr := range r.PerTask {
-		row := []string{tr.Task, strconv.FormatBool(tr.Valid), strconv.Itoa(tr.N), strconv.Itoa(tr.C)}
-		for _, k := range r.Run.K {
-			v := ""
-			for _, s := range tr.PassAtK {
-				if s.K == k {
-					v = fixed(s.Value, 6)
-				}
-			}
-			row = append(row, v)
-		}
-		counts := map[Outcome]int{}
-		for _, s := range tr.Samples {
-			counts[s.Outcome]++
-		}
-		for _, o := range Outcomes {
-			row = append(row, strconv.Itoa(counts[o]))
-		}
-		cw.Write(row)
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
 // MergeOptions configures Merge. A nil *MergeOptions means the defaults.
 type MergeOptions struct {
 	// Partial merges journals that lack some checks (a shard not given,
@@ -571,6 +562,9 @@ type MergeOptions struct {
 	// by, as Options.Breakdown does; nil means none. The shards' journals
 	// do not record it: it changes no score.
 	Breakdown []string
+	// Name labels the merged run, as Options.Name does. "" means the name
+	// in the first journal's header (the model's name when it has none).
+	Name string
 }
 
 // ErrIncomplete is wrapped when the journals given to Merge lack checks of
@@ -635,8 +629,14 @@ func Merge(tasks []Task, journals []string, opts *MergeOptions) (*Report, error)
 		}
 		shards[jf.shard.Index] = j
 	}
+	run := *info
+	if o.Name != "" {
+		run.Name = o.Name
+	} else if run.Name == "" {
+		run.Name = run.Model // a journal written before runs had names
+	}
 	var missing []missingCheck
-	rep := buildReport(*info, o.Breakdown, all, recs, &missing)
+	rep := buildReport(run, o.Breakdown, all, recs, &missing)
 	if len(missing) > 0 && !o.Partial {
 		return nil, incomplete(missing, Shard{Count: count}, shards)
 	}
@@ -672,12 +672,15 @@ func incomplete(missing []missingCheck, of Shard, given map[int]string) error {
 
 // WriteComparison writes a Markdown table that sets reports side by side,
 // one column per report: scores, outcome counts and the adaptation
-// categories.
+// categories. Each column is labelled by its run's name (RunInfo.Name, or
+// the model's name for a report that has none); reports with equal names
+// are told apart by their position, "name #1", "name #2", in the order
+// given. Compare tests whether two runs differ.
 func WriteComparison(w io.Writer, reports ...*Report) error {
 	var b strings.Builder
 	b.WriteString("| |")
-	for _, r := range reports {
-		fmt.Fprintf(&b, " %s |", r.Run.Model)
+	for _, l := range runLabels(reports) {
+		fmt.Fprintf(&b, " %s |", mdCell(l))
 	}
 	b.WriteString("\n|---|")
 	b.WriteString(strings.Repeat("---|", len(reports)))

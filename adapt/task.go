@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
 // SchemaVersion is the newest version of the native task format (JSON
@@ -16,9 +18,14 @@ import (
 // moved the generators' machine data (byte ranges, bug spans, test and API
 // lists, lineages) from Labels into Provenance.Schema and
 // Provenance.Detail; ReadTasks refuses version 1 tasks rather than read
-// them without it. Version 3 adds shared workspaces (Task.Base): a base's
-// own line, and tasks that name it. A task without a base is the same in
-// both, and WriteTasks writes it as version 2, which older readers read.
+// them without it. Provenance.Repo and Provenance.Commit were added to
+// version 2 as optional fields: a task without them is written, read and
+// hashed (in a journal's task-set digest) exactly as before, so existing
+// task files and journals still read and resume; only a reader older than
+// the fields refuses a task that has them, naming the unknown field.
+// Version 3 adds shared workspaces (Task.Base): a base's own line, and
+// tasks that name it. A task without a base is the same in both, and
+// WriteTasks writes it as version 2, which older readers read.
 const SchemaVersion = 3
 
 // schemaNoBase is the version WriteTasks gives a task without a base.
@@ -144,8 +151,12 @@ func (s Step) Category() string {
 
 // Test is one test case of a task.
 type Test struct {
-	// Name is the name the framework reports, such as
-	// "test_utils.TestParse.test_empty" (unittest) or "TestParse/empty" (go).
+	// Name is the name the framework reports and selects by:
+	// "test_utils.TestParse.test_empty" (unittest: module.Class.method),
+	// "tests/test_utils.py::test_empty" (pytest: file::test) or
+	// "TestParse" (go: a top-level test, example or fuzz target, run with
+	// all its subtests; a subtest such as "TestParse/empty" cannot be
+	// selected alone, and Validate rejects it).
 	Name string `json:"name"`
 	// File is the workspace file that holds the test, if known; it must be
 	// one of the task's files.
@@ -166,8 +177,16 @@ type Provenance struct {
 	Operators []string `json:"operators,omitempty"`
 	// Seed is the seed of the generator's random choices.
 	Seed uint64 `json:"seed"`
-	// Source names the dataset or file the task was loaded from.
+	// Source names the dataset or file the task was loaded from: with
+	// Repo, the path inside the repository.
 	Source string `json:"source,omitempty"`
+	// Repo names the git repository the task's data was read from (a
+	// path or a URL without credentials, as the loader was given it),
+	// and Commit that data's commit, in full hex (40 digits; 64 for a
+	// SHA-256 repository). Both are set together, by SetRevision, or
+	// neither: a task from a plain file or directory has none.
+	Repo   string `json:"repo,omitempty"`
+	Commit string `json:"commit,omitempty"`
 	// Schema names the format of Detail, "<generator>/v<N>" such as
 	// "mutate/v1"; empty when there is no Detail.
 	Schema string `json:"schema,omitempty"`
@@ -179,6 +198,25 @@ type Provenance struct {
 	// what they read), so that a task written and read back is equal.
 	Detail json.RawMessage `json:"detail,omitempty"`
 }
+
+// SetRevision records in the provenance of every task the repository and
+// commit its data was read from (package source's Snapshot.Repo and
+// Snapshot.Commit), giving a task without provenance one. Each task gets
+// its own copy of its provenance, so tasks that shared one do not change
+// each other. It is what every loader's LoadRevision calls.
+func SetRevision(tasks []Task, repo, commit string) {
+	for i := range tasks {
+		var p Provenance
+		if tasks[i].Provenance != nil {
+			p = *tasks[i].Provenance
+		}
+		p.Repo, p.Commit = repo, commit
+		tasks[i].Provenance = &p
+	}
+}
+
+// commitHash is the form of Provenance.Commit.
+var commitHash = regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`)
 
 // ErrDetailSchema is wrapped by a generator's decoder of
 // Provenance.Detail when the task's Provenance.Schema is not the one it
@@ -266,7 +304,8 @@ var ErrInvalidTask = errors.New("adapt: invalid task")
 // language and framework, a target path, at least one test, tests that name
 // existing files and steps, safe, distinct relative file paths, and a
 // provenance detail, if any, that is JSON under a schema of the form
-// "<generator>/v<N>".
+// "<generator>/v<N>", and a provenance repository and commit set together,
+// the commit a full hash.
 func (t *Task) Validate() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w %q: %s", ErrInvalidTask, t.ID, fmt.Sprintf(format, args...))
@@ -324,8 +363,15 @@ func (t *Task) Validate() error {
 			return bad("provenance schema %q (want <generator>/v<N>, such as mutate/v1)", p.Schema)
 		case len(p.Detail) > 0 && !json.Valid(p.Detail):
 			return bad("provenance detail (schema %s) is not JSON", p.Schema)
+		case (p.Repo == "") != (p.Commit == ""):
+			return bad("provenance names a repository without a commit or a commit without a repository (repo %q, commit %q)", p.Repo, p.Commit)
+		case p.Commit != "" && !commitHash.MatchString(p.Commit):
+			return bad("provenance commit %q is not a full hash (want 40 or 64 lowercase hex digits)", p.Commit)
 		}
 	}
+	// has reports whether the workspace holds a file: the target, one of
+	// Files, or one of the base's.
+	has := func(p string) bool { return paths[p] || t.Base != nil && t.Base.has(p) }
 	steps := map[string]bool{}
 	for _, s := range t.Requirement.Steps {
 		steps[s.ID] = true
@@ -335,11 +381,14 @@ func (t *Task) Validate() error {
 		if tc.Name == "" {
 			return bad("a test has no name")
 		}
+		if err := checkTestName(t.FrameworkOrDefault(), tc.Name, has); err != nil {
+			return bad("test %q: %v", tc.Name, err)
+		}
 		if seen[tc.Name] {
 			return bad("test %q appears twice", tc.Name)
 		}
 		seen[tc.Name] = true
-		if tc.File != "" && !paths[tc.File] && (t.Base == nil || !t.Base.has(tc.File)) {
+		if tc.File != "" && !has(tc.File) {
 			return bad("test %q references missing file %q", tc.Name, tc.File)
 		}
 		for _, s := range tc.Steps {
@@ -347,6 +396,64 @@ func (t *Task) Validate() error {
 				return bad("test %q references unknown step %q", tc.Name, s)
 			}
 		}
+	}
+	if t.Target.Function != "" {
+		if err := checkTargetFunction(t); err != nil {
+			return bad("target %s: %v", t.Target.Path, err)
+		}
+	}
+	return nil
+}
+
+// checkTestName checks that a test name is one the framework's driver can
+// select, and that the file it names (a Python test module) is one of the
+// task's files (has): a mistake there would otherwise load and only show
+// at run time, as an invalid task.
+func checkTestName(framework, name string, has func(string) bool) error {
+	switch framework {
+	case FrameworkGo:
+		if strings.Contains(name, "/") {
+			top, _, _ := strings.Cut(name, "/")
+			return fmt.Errorf("a Go subtest cannot be selected alone; name its top-level test %q, which runs it", top)
+		}
+	case FrameworkPytest:
+		file, _, ok := strings.Cut(name, "::")
+		if !ok || !strings.HasSuffix(file, ".py") {
+			return errors.New(`want a pytest node id "file.py::test"`)
+		}
+		if !has(file) {
+			return fmt.Errorf("its file %q is not one of the task's files", file)
+		}
+	case FrameworkUnittest:
+		parts := strings.Split(name, ".")
+		if len(parts) < 2 || slices.Contains(parts, "") {
+			return errors.New(`want a unittest id "module.Class.method"`)
+		}
+		// The module is a prefix of the dotted name; the rest names the
+		// class and the method.
+		for k := len(parts) - 1; k >= 1; k-- {
+			mod := strings.Join(parts[:k], "/")
+			if has(mod+".py") || has(mod+"/__init__.py") {
+				return nil
+			}
+		}
+		return fmt.Errorf("no file of the task is its module (%s.py or a package above it)", strings.Join(parts[:len(parts)-1], "/"))
+	}
+	return nil
+}
+
+// checkTargetFunction checks that the target file defines the function an
+// answer replaces, where the language's parser is known.
+func checkTargetFunction(t *Task) error {
+	lang, err := syntax.LangByName(t.Language)
+	if err != nil {
+		return nil // Validate has checked the language; no parser, no check
+	}
+	if _, err := syntax.FindFunction(lang, []byte(t.Target.Content), t.Target.Function); err != nil {
+		if errors.Is(err, syntax.ErrNotFound) {
+			return fmt.Errorf("does not define the function %q that answers replace", t.Target.Function)
+		}
+		return err
 	}
 	return nil
 }

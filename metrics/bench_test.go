@@ -35,3 +35,33 @@ func BenchmarkPassAtK(b *testing.B) {
 		b.ReportMetric(bigPerOp/stablePerOp, "x-vs-bigint")
 	}
 }
+
+// BenchmarkEditDistance measures EditDistance on two 100-token sequences
+// (CDD's cut) that differ in every fifth token and, in the same run, the
+// full-table dynamic programme of the tests (naiveEditDistance). The
+// "x-vs-table" metric is the table's time per op over EditDistance's.
+func BenchmarkEditDistance(b *testing.B) {
+	x, y := make([]byte, 100), make([]byte, 100)
+	for i := range x {
+		x[i], y[i] = byte(i), byte(i)
+		if i%5 == 0 {
+			y[i] = 255
+		}
+	}
+	for b.Loop() {
+		if metrics.EditDistance(x, y) != 20 {
+			b.Fatal("wrong distance")
+		}
+	}
+	perOp := float64(b.Elapsed()) / float64(b.N)
+	iters := min(b.N, 2000)
+	start := time.Now()
+	for range iters {
+		if naiveEditDistance(string(x), string(y)) != 20 {
+			b.Fatal("wrong distance")
+		}
+	}
+	if perOp > 0 {
+		b.ReportMetric(float64(time.Since(start))/float64(iters)/perOp, "x-vs-table")
+	}
+}

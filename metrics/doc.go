@@ -44,6 +44,17 @@
 // example an LLM judge and a human, or two judges) over the same items, for
 // any comparable label type.
 //
+// # Contamination: peakedness of sampled outputs
+//
+// [EditDistance] is the Levenshtein distance between two sequences of any
+// comparable element (token IDs, runes). [Peakedness] is the measure of
+// CDD (Dong et al. 2024, "Generalization or Memorization: Data
+// Contamination and Trustworthy Evaluation for Large Language Models"):
+// the share of a model's sampled outputs within an edit distance of α·l
+// of a reference output, l being the longest length; CDD flags an item
+// as contaminated when it exceeds ξ. Tokenizing and choosing the
+// reference (the greedy output, or a ground truth) are the caller's.
+//
 // # Descriptive helpers
 //
 // [Mean], [StdDev] (sample standard deviation), [Quantile] and

@@ -93,6 +93,13 @@
 //     with JaCoCo's analyzer on the host (jacoco_lines.java). Test
 //     dependencies other than JUnit are not resolved.
 //
+// A project read from a git repository at a commit (package source:
+// source.Open, then Snapshot.Materialize into the directory to open) is
+// pinned: Options.Repo and Options.Commit record the repository and the
+// commit hash in every task's provenance, so a report says which code its
+// tasks came from; the same revision gives byte-identical tasks
+// (TestGenerateAtRevision). examples/mutate takes -repo and -rev.
+//
 // # The validity pipeline
 //
 // [Generate] runs the paper's pipeline on a Project with a [Options]:

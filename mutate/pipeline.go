@@ -148,6 +148,12 @@ type Options struct {
 	Progress func(adapt.Progress)
 	// Source names the project in task IDs and provenance.
 	Source string
+	// Repo and Commit, when the project was read from a git repository at
+	// a commit (package source: Snapshot.Repo and Snapshot.Commit, the
+	// tree materialized for OpenGoModule or OpenMaven), are recorded in
+	// every task's provenance, so that a report says exactly which code
+	// its tasks came from. Set both or neither.
+	Repo, Commit string
 }
 
 // A Candidate is one mutant the pipeline considered, with its verdict.
@@ -288,6 +294,9 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 	}
 	if err := Validate(c.Ops); err != nil {
 		return nil, err
+	}
+	if (c.Repo == "") != (c.Commit == "") {
+		return nil, fmt.Errorf("mutate: Options.Repo %q and Commit %q: set both (the project's repository and the commit it was read at) or neither", c.Repo, c.Commit)
 	}
 	var ops []*Operator
 	for _, op := range c.Ops {
@@ -538,6 +547,9 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 			res.Tasks = append(res.Tasks, t)
 			res.From = append(res.From, cand)
 		}
+	}
+	if c.Repo != "" || c.Commit != "" {
+		adapt.SetRevision(res.Tasks, c.Repo, c.Commit)
 	}
 	return res, nil
 }

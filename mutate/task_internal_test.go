@@ -13,10 +13,18 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 )
 
-// taskProject is the one Project method newTask calls.
-type taskProject struct{ Project }
+// taskProject is the one Project method newTask calls: a Go project, or
+// a Java one when java is set.
+type taskProject struct {
+	Project
+	java bool
+}
 
-func (taskProject) Task(path string, t *adapt.Task) error {
+func (p taskProject) Task(path string, t *adapt.Task) error {
+	if p.java {
+		t.Language, t.Framework = adapt.Java, adapt.FrameworkJUnit
+		return nil
+	}
 	t.Language, t.Framework = adapt.Go, adapt.FrameworkGo
 	t.Files = []adapt.File{{Path: "go.mod", Content: "module p\n"}}
 	return nil
@@ -161,7 +169,7 @@ func TestSnippetAfterFirstGuard(t *testing.T) {
 			}
 			c := &Candidate{File: "a", Frag: f, Level: L1, Ops: []string{"removeguard"}, Seed: 1,
 				Records: []Record{m.Record}, Src: m.Src, Tests: []string{"T"}, Policy: RequireCompile}
-			task, err := newTask(taskProject{}, c, C1, "x")
+			task, err := newTask(taskProject{java: lang == Java}, c, C1, "x")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -19,6 +19,8 @@ packages=(
   # GitChameleon's libraries for the system provider (versioned)
   python3-sympy python3-flask python3-falcon python3-networkx python3-jinja2 python3-tornado
   python3-django python3-matplotlib python3-seaborn python3-plotly python3-tqdm
+  # the HTML report's browser test (adapt), headless
+  chromium
 )
 missing=()
 for p in "${packages[@]}"; do

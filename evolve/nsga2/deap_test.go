@@ -2,8 +2,10 @@ package nsga2_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -11,7 +13,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,7 +30,8 @@ var (
 	deapScript    = filepath.Join("..", "testdata", "deap_nsga2.py")
 	deapOperators = filepath.Join("..", "testdata", "deap_operators.py")
 
-	deapSeeds = flag.Int("deap.seeds", 30, "seeds 1..n for BenchmarkDEAPSideBySide")
+	deapSeeds   = flag.Int("deap.seeds", 30, "seeds 1..n for BenchmarkDEAPSideBySide")
+	deapWorkers = flag.Int("deap.workers", 2, "runs at once on each side of BenchmarkDEAPSideBySide")
 )
 
 // zdtCase is one problem of the comparison, with the hypervolume of its true
@@ -57,37 +62,93 @@ func requireDEAP(tb testing.TB) {
 
 // deapResult is what deap_nsga2.py prints.
 type deapResult struct {
-	Version     string `json:"deap_version"`
-	Problem     string `json:"problem"`
-	Population  int    `json:"population"`
-	Generations int    `json:"generations"`
-	Variables   int    `json:"variables"`
-	Runs        []struct {
-		Seed        uint64      `json:"seed"`
-		Seconds     float64     `json:"seconds"`
-		Hypervolume float64     `json:"hypervolume"`
-		Front       [][]float64 `json:"front"`
-	} `json:"runs"`
+	Version     string    `json:"deap_version"`
+	Problem     string    `json:"problem"`
+	Population  int       `json:"population"`
+	Generations int       `json:"generations"`
+	Variables   int       `json:"variables"`
+	Runs        []deapRun `json:"runs"`
+}
+
+// deapRun is one seed's run in deap_nsga2.py's output.
+type deapRun struct {
+	Seed        uint64      `json:"seed"`
+	Seconds     float64     `json:"seconds"`
+	Hypervolume float64     `json:"hypervolume"`
+	Front       [][]float64 `json:"front"`
 }
 
 // runDEAP runs DEAP's NSGA-II example on problem for seeds 1..seeds.
 func runDEAP(tb testing.TB, problem string, seeds, generations int) *deapResult {
 	tb.Helper()
+	res, err := runDEAPSeeds(problem, fmt.Sprintf("1-%d", seeds), seeds, generations)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return res
+}
+
+// runDEAPSeeds runs DEAP's example on problem for the seeds of list (in
+// deap_nsga2.py's --seeds syntax), which number want. It only returns
+// errors, so that it can run on any goroutine.
+func runDEAPSeeds(problem, list string, want, generations int) (*deapResult, error) {
 	cmd := exec.Command(python, deapScript, "--problem", problem,
-		"--seeds", fmt.Sprintf("1-%d", seeds), "--generations", fmt.Sprint(generations))
+		"--seeds", list, "--generations", fmt.Sprint(generations))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		tb.Fatalf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, stderr.Bytes())
+		return nil, fmt.Errorf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, stderr.Bytes())
 	}
 	var res deapResult
 	if err := json.Unmarshal(out, &res); err != nil {
-		tb.Fatalf("%s: bad JSON: %v\n%s", strings.Join(cmd.Args, " "), err, out)
+		return nil, fmt.Errorf("%s: bad JSON: %v\n%s", strings.Join(cmd.Args, " "), err, out)
 	}
-	if len(res.Runs) != seeds || res.Generations != generations || res.Population != 100 || res.Variables != 30 {
-		tb.Fatalf("DEAP ran %d seeds of %d generations, population %d, %d variables; want %d seeds of %d, 100, 30",
-			len(res.Runs), res.Generations, res.Population, res.Variables, seeds, generations)
+	if len(res.Runs) != want || res.Generations != generations || res.Population != 100 || res.Variables != 30 {
+		return nil, fmt.Errorf("DEAP ran %d seeds of %d generations, population %d, %d variables; want %d seeds of %d, 100, 30",
+			len(res.Runs), res.Generations, res.Population, res.Variables, want, generations)
+	}
+	return &res, nil
+}
+
+// runDEAPParallel runs seeds 1..seeds of DEAP's example in workers
+// processes at once, worker w taking seeds w+1, w+1+workers, …, and
+// returns the runs in seed order. Each run's time is measured inside its
+// own process, which has a core of its own when workers is at most the
+// number of cores.
+func runDEAPParallel(tb testing.TB, problem string, seeds, generations, workers int) *deapResult {
+	tb.Helper()
+	workers = max(1, min(workers, seeds))
+	parts := make([]*deapResult, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		var list []string
+		for s := w + 1; s <= seeds; s += workers {
+			list = append(list, strconv.Itoa(s))
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parts[w], errs[w] = runDEAPSeeds(problem, strings.Join(list, ","), len(list), generations)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		tb.Fatal(err)
+	}
+	res := *parts[0]
+	for _, p := range parts[1:] {
+		if p.Version != res.Version {
+			tb.Fatalf("DEAP versions %q and %q in one run", res.Version, p.Version)
+		}
+		res.Runs = append(res.Runs, p.Runs...)
+	}
+	slices.SortFunc(res.Runs, func(a, b deapRun) int { return cmp.Compare(a.Seed, b.Seed) })
+	for i, r := range res.Runs {
+		if r.Seed != uint64(i+1) {
+			tb.Fatalf("DEAP's runs: seed %d at position %d, want seeds 1..%d once each", r.Seed, i, seeds)
+		}
 	}
 	return &res
 }
@@ -101,17 +162,25 @@ type oursRun struct {
 
 func runOurs(tb testing.TB, c zdtCase, seed uint64, generations int) oursRun {
 	tb.Helper()
-	p := deapProblem(tb, c.f)
+	r, err := tryOurs(deapProblem(tb, c.f), seed, generations)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return r
+}
+
+// tryOurs is runOurs returning its error, for use on any goroutine.
+func tryOurs(p *nsga2.Problem[[]float64], seed uint64, generations int) (oursRun, error) {
 	opts := deapOptions(seed)
 	opts.Generations = generations
 	start := time.Now()
 	res, err := nsga2.Run(context.Background(), p, opts)
 	elapsed := time.Since(start)
 	if err != nil {
-		tb.Fatal(err)
+		return oursRun{}, err
 	}
 	front := nsga2.Objectives(res.Front())
-	return oursRun{hv: nsga2.Hypervolume2D(front, ref), seconds: elapsed.Seconds(), front: front}
+	return oursRun{hv: nsga2.Hypervolume2D(front, ref), seconds: elapsed.Seconds(), front: front}, nil
 }
 
 func meanSD(xs []float64) (mean, sd float64) {
@@ -232,22 +301,42 @@ func TestDEAPSmoke(t *testing.T) {
 // fast as DEAP or its mean hypervolume falls below DEAP's mean minus one
 // DEAP sd, measured in this run.
 //
-// DEAP takes a few seconds per run: about 4 minutes with 30 seeds.
+// DEAP takes a few seconds per run. Each side runs -deap.workers seeds at
+// once (default 2, one per core here), so that the 90 DEAP runs take about
+// 2 minutes instead of 4, with both sides timed under the same contention;
+// -deap.workers 1 runs them one at a time as before.
 func BenchmarkDEAPSideBySide(b *testing.B) {
 	requireDEAP(b)
 	seeds := *deapSeeds
 	const gens = 250
 	var table strings.Builder
-	fmt.Fprintf(&table, "%d seeds, %d generations, population 100, 30 variables; median wall time per run\n", seeds, gens)
+	fmt.Fprintf(&table, "%d seeds, %d generations, population 100, 30 variables, %d runs at once on each side; median wall time per run\n", seeds, gens, *deapWorkers)
 	fmt.Fprintf(&table, "%-5s %10s %10s %7s  %-20s %-20s\n", "", "DEAP", "ours", "ratio", "DEAP HV mean (sd)", "ours HV mean (sd)")
 	for range b.N { // once with -benchtime 1x; DEAP dominates the time
 		for _, c := range zdtCases {
 			// Ours before and after DEAP, so that a change of the machine's
-			// load during DEAP's minutes weighs on both.
+			// load during DEAP's minutes weighs on both; each side runs
+			// -deap.workers seeds at once, so both see the same contention.
 			var oursSec, oursHV []float64
+			p := deapProblem(b, c.f)
 			ours := func() {
-				for seed := 1; seed <= seeds; seed++ {
-					r := runOurs(b, c, uint64(seed), gens)
+				runs := make([]oursRun, seeds)
+				errs := make([]error, seeds)
+				var wg sync.WaitGroup
+				for w := range max(1, *deapWorkers) {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						for seed := w + 1; seed <= seeds; seed += max(1, *deapWorkers) {
+							runs[seed-1], errs[seed-1] = tryOurs(p, uint64(seed), gens)
+						}
+					}()
+				}
+				wg.Wait()
+				if err := errors.Join(errs...); err != nil {
+					b.Fatal(err)
+				}
+				for _, r := range runs {
 					oursSec = append(oursSec, r.seconds)
 					if len(oursHV) < seeds {
 						oursHV = append(oursHV, r.hv)
@@ -255,7 +344,7 @@ func BenchmarkDEAPSideBySide(b *testing.B) {
 				}
 			}
 			ours()
-			d := runDEAP(b, c.name, seeds, gens)
+			d := runDEAPParallel(b, c.name, seeds, gens, *deapWorkers)
 			ours()
 			var deapSec, deapHV []float64
 			for _, r := range d.Runs {

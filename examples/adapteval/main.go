@@ -2,9 +2,12 @@
 // public repository, in one of the paper's prompt settings, and prints the
 // paper's tables: task-level pass@1-t and pass@k-t (Table IV),
 // adaptation-level pass@1-a by category and type (Table V) and the error
-// distribution (Table VI). With -leakage it also runs the paper's leakage
-// probe: the same tasks with their snippets' parameters and locals renamed,
-// and the change in the scores (Table IX).
+// distribution (Table VI). With two samples or more per task it prints the
+// Leak Ratio of Table IX: the share of tasks whose samples CDD finds
+// peaked around the ground truth (the tasks measured, α and ξ stated).
+// With -leakage it also runs the paper's leakage probe: the same tasks
+// with their snippets' parameters and locals renamed, and the change in
+// the scores (Table IX).
 //
 //	git clone https://github.com/ztwater/AdaptEval
 //	go run ./examples/adapteval -repo AdaptEval -model reference -n 1
@@ -31,6 +34,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/adapteval"
 	"github.com/adaptbench/adaptbench/adapt/openai"
+	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -109,8 +113,13 @@ func main() {
 	if err := scores.WriteTables(os.Stdout); err != nil {
 		log.Fatal(err)
 	}
-	if err := save(*out, name, rep, scores); err != nil {
+	if err := save(*out, name, rep, scores, tasks); err != nil {
 		log.Fatal(err)
+	}
+	if *n >= 2 {
+		if err := leakRatio(rep, tasks, filepath.Join(*out, name+"_cdd.json")); err != nil {
+			log.Fatal(err)
+		}
 	}
 
 	if *leakage {
@@ -126,7 +135,7 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		if err := save(*out, name+"_obfuscated", obf, oscores); err != nil {
+		if err := save(*out, name+"_obfuscated", obf, oscores, variants); err != nil {
 			log.Fatal(err)
 		}
 		l := adapteval.Delta(rep, obf)
@@ -142,16 +151,37 @@ func main() {
 	fmt.Fprintf(os.Stderr, "reports in %s\n", *out)
 }
 
+// leakRatio prints the Leak Ratio of Table IX (CDD over the run's samples,
+// against the ground truth) with CDD's default parameters and with those
+// its authors used on ChatGPT, as the paper does not say which it used,
+// and writes both results to path.
+func leakRatio(rep *adapt.Report, tasks []adapt.Task, path string) error {
+	var all []*adapteval.CDDReport
+	fmt.Println()
+	for _, p := range []adapteval.CDDParams{adapteval.CDDPaper, adapteval.CDDRealWorld} {
+		r, err := adapteval.CDD(rep, tasks, adapteval.CDDOptions{Params: p})
+		if err != nil {
+			return err
+		}
+		fmt.Println(r)
+		all = append(all, r)
+	}
+	return writeFile(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(all)
+	})
+}
+
 // run evaluates the tasks with the paper's protocol, journaled.
 func run(ctx context.Context, tasks []adapt.Task, m adapt.Model, s adapteval.Setting, n int, r exec.Runner, journal string) (*adapt.Report, error) {
 	opts := adapteval.Options(s, n)
 	opts.Runner = r
 	opts.Journal = journal
-	opts.Progress = progress(m.Name())
+	bar := progress.New(os.Stderr, m.Name())
+	opts.Progress = bar.Report
 	rep, err := adapt.Evaluate(ctx, tasks, m, opts)
-	if fi, _ := os.Stderr.Stat(); fi != nil && fi.Mode()&os.ModeCharDevice != 0 {
-		fmt.Fprintln(os.Stderr)
-	}
+	bar.Close()
 	return rep, err
 }
 
@@ -174,9 +204,10 @@ func pickModel(name, openaiModel, out string) (adapt.Model, error) {
 	return nil, fmt.Errorf("adapteval: unknown model %q (want reference, identity or openai)", name)
 }
 
-// save writes the report and the tables.
-func save(dir, name string, rep *adapt.Report, s *adapteval.Scores) error {
+// save writes the report (JSON, Markdown, CSV, HTML) and the tables.
+func save(dir, name string, rep *adapt.Report, s *adapteval.Scores, tasks []adapt.Task) error {
 	files := map[string]func(io.Writer) error{
+		name + "_report.html":  func(w io.Writer) error { return rep.WriteHTML(w, &adapt.HTMLOptions{Tasks: tasks}) },
 		name + "_report.json":  rep.WriteJSON,
 		name + "_report.md":    rep.WriteMarkdown,
 		name + "_per_task.csv": rep.WriteCSV,
@@ -212,24 +243,4 @@ func fileName(s string) string {
 		}
 		return '_'
 	}, s)
-}
-
-// progress renders evaluation progress on one line of standard error when
-// it is a terminal, and every 25% otherwise.
-func progress(model string) func(adapt.Progress) {
-	fi, _ := os.Stderr.Stat()
-	tty := fi != nil && fi.Mode()&os.ModeCharDevice != 0
-	next := 0.25
-	return func(p adapt.Progress) {
-		line := fmt.Sprintf("%-10s %-9s %4d/%d checks, %4d passed, ETA %s", model, p.Phase, p.Done, p.Total, p.Passed, p.ETA.Round(1e8))
-		switch {
-		case tty:
-			fmt.Fprintf(os.Stderr, "\r%s%s", line, strings.Repeat(" ", max(0, 72-len(line))))
-		case p.Total > 0 && float64(p.Done)/float64(p.Total) >= next:
-			fmt.Fprintln(os.Stderr, line)
-			for float64(p.Done)/float64(p.Total) >= next {
-				next += 0.25
-			}
-		}
-	}
 }

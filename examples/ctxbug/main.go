@@ -46,6 +46,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/classeval"
 	"github.com/adaptbench/adaptbench/adapt/openai"
+	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/ctxbug"
 	"github.com/adaptbench/adaptbench/ctxbug/ctxbugtest"
 	"github.com/adaptbench/adaptbench/exec"
@@ -130,11 +131,15 @@ func main() {
 		log.Fatal(err)
 	}
 	start := time.Now()
-	cands, err := ctxbug.Draw(ctx, gen, jobs, &ctxbug.DrawOptions{Samples: *samples})
+	bar := progress.New(os.Stderr, "CtxBugs infill")
+	cands, err := ctxbug.Draw(ctx, gen, jobs, &ctxbug.DrawOptions{Samples: *samples, Progress: bar.Report})
+	bar.Close()
 	if err != nil {
 		log.Fatal(err)
 	}
-	id, err := ctxbug.Identify(ctx, cands, &ctxbug.IdentifyOptions{Runner: sb, Limits: lim, Progress: progress("CtxBugs")})
+	bar = progress.New(os.Stderr, "CtxBugs")
+	id, err := ctxbug.Identify(ctx, cands, &ctxbug.IdentifyOptions{Runner: sb, Limits: lim, Progress: bar.Report})
+	bar.Close()
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -151,11 +156,15 @@ func main() {
 	if im, ok := gen.(*ctxbugtest.Implanter); ok {
 		im.Add(isoJobs...)
 	}
-	isoCands, err := ctxbug.Draw(ctx, gen, isoJobs, nil)
+	bar = progress.New(os.Stderr, "IsoBugs infill")
+	isoCands, err := ctxbug.Draw(ctx, gen, isoJobs, &ctxbug.DrawOptions{Progress: bar.Report})
+	bar.Close()
 	if err != nil {
 		log.Fatal(err)
 	}
-	iso, err := ctxbug.Identify(ctx, isoCands, &ctxbug.IdentifyOptions{Runner: sb, Limits: lim, Progress: progress("IsoBugs")})
+	bar = progress.New(os.Stderr, "IsoBugs")
+	iso, err := ctxbug.Identify(ctx, isoCands, &ctxbug.IdentifyOptions{Runner: sb, Limits: lim, Progress: bar.Report})
+	bar.Close()
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -190,10 +199,15 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		res, _, err := ctxbug.Evaluate(ctx, tasks, m, &ctxbug.EvalOptions{Runner: sb, Limits: lim, Logprobs: name == "openai"})
+		bar := progress.New(os.Stderr, name)
+		res, rep, err := ctxbug.Evaluate(ctx, tasks, m, &ctxbug.EvalOptions{Runner: sb, Limits: lim, Logprobs: name == "openai", Progress: bar.Report})
+		bar.Close()
 		if err != nil {
 			log.Fatal(err)
 		}
+		must(writeWith(filepath.Join(*out, "report_"+name+".html"), func(w io.Writer) error {
+			return rep.WriteHTML(w, &adapt.HTMLOptions{Tasks: tasks, Sections: []adapt.HTMLSection{{Title: "ctxbug: candidates through identification", Funnel: &id.Funnel}}})
+		}))
 		results = append(results, res...)
 	}
 	must(writeWith(filepath.Join(*out, "results.jsonl"), func(w io.Writer) error {
@@ -206,16 +220,6 @@ func main() {
 		return nil
 	}))
 	must(writeWith(filepath.Join(*out, "tables.md"), func(w io.Writer) error { return tables(io.MultiWriter(w, os.Stdout), results) }))
-}
-
-// progress reports identification progress on stderr every 500
-// candidates.
-func progress(what string) func(adapt.Progress) {
-	return func(p adapt.Progress) {
-		if p.Done%500 == 0 || p.Done == p.Total {
-			log.Printf("%s: %d of %d candidates checked (%v)", what, p.Done, p.Total, p.Elapsed.Round(time.Second))
-		}
-	}
 }
 
 // tables prints the paper's Tables 4–6 for the results.

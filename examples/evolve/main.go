@@ -21,11 +21,13 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
+	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/evolve"
 	"github.com/adaptbench/adaptbench/exec"
 )
@@ -64,7 +66,9 @@ func main() {
 	defer closeTester()
 
 	start := time.Now()
-	rep, err := evolve.Generate(ctx, subjects, &evolve.Options{Evaluations: *budget, Seed: *seed, Parallelism: *par, Tester: tester})
+	bar := progress.New(os.Stderr, "evolve")
+	rep, err := evolve.Generate(ctx, subjects, &evolve.Options{Evaluations: *budget, Seed: *seed, Parallelism: *par, Tester: tester, Progress: bar.Report})
+	bar.Close()
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -126,23 +130,27 @@ func main() {
 		}
 		fmt.Printf("wrote %d tasks to %s\n", len(derived), *tasksOut)
 		if *check {
-			checkTasks(ctx, derived)
+			checkTasks(ctx, derived, filepath.Join(filepath.Dir(*tasksOut), "report.html"), rep.HTMLSection())
 		}
 	}
 }
 
 // checkTasks evaluates the derived tasks with the Reference model (the
 // gold answers: every task must pass) and the Identity model (the code as
-// given: the buggy program of a repair task must fail), and prints pass@1
+// given: the buggy program of a repair task must fail), writes both to
+// html (with the search's section), and prints pass@1
 // by task kind and version.
-func checkTasks(ctx context.Context, tasks []adapt.Task) {
+func checkTasks(ctx context.Context, tasks []adapt.Task, html string, search adapt.HTMLSection) {
+	var reports []*adapt.Report
 	fs, err := exec.NewPythonRunner(&exec.ForkServerConfig{Preload: evolve.PreloadList()})
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer fs.Close()
 	for _, m := range []adapt.Model{adapt.Reference, adapt.Identity} {
-		rep, err := adapt.Evaluate(ctx, tasks, m, &adapt.Options{Runner: fs, NoGold: true, Limits: evolve.DefaultLimits, Breakdown: []string{"genebench", "version"}})
+		bar := progress.New(os.Stderr, m.Name())
+		rep, err := adapt.Evaluate(ctx, tasks, m, &adapt.Options{Runner: fs, NoGold: true, Limits: evolve.DefaultLimits, Breakdown: []string{"genebench", "version"}, Progress: bar.Report})
+		bar.Close()
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -154,7 +162,19 @@ func checkTasks(ctx context.Context, tasks []adapt.Task) {
 		}
 		p1, _ := rep.Score(1)
 		fmt.Printf("  all %.3f\n", p1)
+		reports = append(reports, rep)
 	}
+	f, err := os.Create(html)
+	if err == nil {
+		err = reports[0].WriteHTML(f, &adapt.HTMLOptions{Tasks: tasks, Runs: reports[1:], Sections: []adapt.HTMLSection{search}})
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("wrote %s\n", html)
 }
 
 // deriveTasks makes the output-prediction and repair pairs (original and

@@ -17,6 +17,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -31,8 +32,10 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/openai"
+	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/mutate"
+	"github.com/adaptbench/adaptbench/source"
 )
 
 func main() {
@@ -49,7 +52,9 @@ func main() {
 // temporary directories behind).
 func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fl := flag.NewFlagSet("mutate", flag.ContinueOnError)
-	dir := fl.String("dir", "", "root of a Go module (its root package, or -packages), or of a Maven project (pom.xml)")
+	dir := fl.String("dir", "", "root of a Go module (its root package, or -packages), or of a Maven project (pom.xml); with -repo, the project's directory in the repository")
+	repo := fl.String("repo", "", "a git repository (a clone, a bare mirror or a URL) to read the project from at -rev, recorded in every task")
+	rev := fl.String("rev", "", "with -repo: the revision (branch, tag or hash)")
 	out := fl.String("out", "mutate-tasks.jsonl", "where to write the tasks")
 	funnelCSV := fl.String("funnel", "mutate-funnel.csv", "where to write the full funnel, a row per operator combination, as CSV (empty: nowhere)")
 	seed := fl.Uint64("seed", 1, "seed of every random choice")
@@ -61,9 +66,28 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
-	if *dir == "" {
+	if *dir == "" && *repo == "" {
 		fl.Usage()
 		return flag.ErrHelp
+	}
+	var repoName, commit string
+	if *repo != "" {
+		// The project at the revision, written out for the build tools.
+		snap, err := source.Open(ctx, *repo, *rev)
+		if err != nil {
+			return err
+		}
+		tmp, err := os.MkdirTemp("", "adaptbench-checkout-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		sub := cmp.Or(*dir, ".")
+		if err := snap.Materialize(ctx, sub, filepath.Join(tmp, "project")); err != nil {
+			return err
+		}
+		*dir, repoName, commit = filepath.Join(tmp, "project"), snap.Repo(), snap.Commit()
+		fmt.Fprintf(stdout, "%s at %s (%s)\n", repoName, commit, sub)
 	}
 	sb, err := exec.NewSandbox(nil)
 	if err != nil {
@@ -85,11 +109,13 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	defer proj.Close()
 
-	cfg := &mutate.Options{Seed: *seed, Fragments: *frags}
+	bar := progress.New(os.Stderr, "mutate")
+	cfg := &mutate.Options{Seed: *seed, Fragments: *frags, Progress: bar.Report, Repo: repoName, Commit: commit}
 	for l := mutate.L1; l <= mutate.Level(min(max(*levels, 1), 4)); l++ {
 		cfg.Levels = append(cfg.Levels, l)
 	}
 	res, err := mutate.Generate(ctx, proj, cfg)
+	bar.Close()
 	if err != nil {
 		return err
 	}
@@ -138,10 +164,17 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	default:
 		return fmt.Errorf("unknown model %q", *model)
 	}
-	rep, err := adapt.Evaluate(ctx, tasks, m, &adapt.Options{Template: mutate.Prompt, Runner: sb, Answer: mutate.Answer})
+	bar = progress.New(os.Stderr, m.Name())
+	rep, err := adapt.Evaluate(ctx, tasks, m, &adapt.Options{Template: mutate.Prompt, Runner: sb, Answer: mutate.Answer, Progress: bar.Report})
+	bar.Close()
 	if err != nil {
 		return err
 	}
+	html := filepath.Join(filepath.Dir(*out), "report.html")
+	if err := writeHTML(html, rep, &adapt.HTMLOptions{Tasks: tasks, Sections: []adapt.HTMLSection{res.HTMLSection()}}); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", html)
 	// Per operator: samples, passed, and the inspection classes.
 	type row struct{ n, passed, restored, alternative, reversed, mutations int }
 	rows := map[string]*row{}
@@ -240,4 +273,16 @@ func fileSize(name string, tasks []adapt.Task) string {
 		size += b.Size()
 	}
 	return fmt.Sprintf(" (%d bytes; %d shared base of %d files, %d bytes)", fi.Size(), len(bases), files, size)
+}
+
+func writeHTML(path string, rep *adapt.Report, opts *adapt.HTMLOptions) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := rep.WriteHTML(f, opts); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

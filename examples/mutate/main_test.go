@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/mutate"
+	"github.com/adaptbench/adaptbench/source/sourcetest"
 )
 
 func TestMain(m *testing.M) { exectest.Main(m) }
@@ -88,5 +90,37 @@ func TestWriteFunnel(t *testing.T) {
 	}
 	if want := "group,site,detected\nrenamevar,2,1\nmodifylogic+renamevar,2,1\nupdateconst,2,1\nrenamevar+updateconst,2,1\na+b+c,2,1\n"; string(b) != want {
 		t.Errorf("CSV\n%s\nwant\n%s", b, want)
+	}
+}
+
+// TestRunRepoErrors checks -repo: a revision the repository lacks, or a
+// directory that is not a repository, is an error naming it, and nothing
+// is left in the temporary directory.
+func TestRunRepoErrors(t *testing.T) {
+	exectest.Sandbox(t)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	repo := sourcetest.Init(t, true)
+	repo.Commit(fstest.MapFS{"go.mod": {Data: []byte("module example.com/a\n\ngo 1.22\n")}}, "first")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing revision", []string{"-repo", repo.Dir, "-rev", "v9"}, "v9"},
+		{"not a repository", []string{"-repo", t.TempDir(), "-rev", "main"}, "not a git repository"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := run(context.Background(), append(tc.args, "-out", filepath.Join(t.TempDir(), "t.jsonl")), io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one saying %q", err, tc.want)
+			}
+			ents, _ := os.ReadDir(tmp)
+			for _, e := range ents {
+				if strings.HasPrefix(e.Name(), "adaptbench-") {
+					t.Errorf("left behind: %s", e.Name())
+				}
+			}
+		})
 	}
 }

@@ -20,12 +20,12 @@ import (
 	osexec "os/exec"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/demo"
 	"github.com/adaptbench/adaptbench/adapt/openai"
+	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -33,6 +33,7 @@ func main() {
 	samples := flag.Int("samples", 1, "completions per task")
 	template := flag.String("template", adapt.AdaptationLevel.Name, "prompt template")
 	jsonOut := flag.String("json", "", "also write the reports as JSON to this file")
+	htmlOut := flag.String("html", "report.html", "write the reports as one HTML page (plots, every sample) to this file; empty: none")
 	full := flag.Bool("full", false, "print each model's full report (breakdowns by type and label, invalid tasks)")
 	modelName := flag.String("model", "", "model to ask at OPENAI_BASE_URL (default $OPENAI_MODEL)")
 	temperature := flag.Float64("temperature", 0, "sampling temperature for a hosted model")
@@ -70,18 +71,17 @@ func main() {
 	var reports []*adapt.Report
 	for _, m := range models {
 		start := time.Now()
+		bar := progress.New(os.Stderr, m.Name())
 		rep, err := adapt.Evaluate(ctx, tasks, m, &adapt.Options{
 			Samples:  *samples,
 			Sampling: adapt.Sampling{Temperature: *temperature},
 			Template: tmpl,
 			Runner:   sb,
-			Progress: progress(m.Name()),
+			Progress: bar.Report,
 			// The demo tasks' one label: -full breaks scores down by it.
 			Breakdown: []string{"domain"},
 		})
-		if fi, _ := os.Stderr.Stat(); fi != nil && fi.Mode()&os.ModeCharDevice != 0 {
-			fmt.Fprintln(os.Stderr)
-		}
+		bar.Close()
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -94,9 +94,26 @@ func main() {
 		}
 		reports = append(reports, rep)
 	}
-	fmt.Fprintf(out, "\n## %d demo tasks, template %s, %d sample(s) per task\n\n", len(tasks), tmpl.Name, *samples)
+	if *htmlOut != "" {
+		writeHTML(*htmlOut, reports, tasks)
+	}
+	// Reference and Identity read no prompt (adapt.PromptFree): their
+	// reports name no template.
+	fmt.Fprintf(out, "\n## %d demo tasks, %d sample(s) per task, template %s for the models that read a prompt\n\n", len(tasks), *samples, tmpl.Name)
 	if err := adapt.WriteComparison(out, reports...); err != nil {
 		log.Fatal(err)
+	}
+	if len(reports) == 2 {
+		// The paired test of the second run against the first: McNemar
+		// on the tasks, Δpass@k with a bootstrap interval, the flips.
+		c, err := adapt.Compare(reports[0], reports[1])
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Fprintln(out)
+		if err := c.WriteMarkdown(out); err != nil {
+			log.Fatal(err)
+		}
 	}
 	if *jsonOut != "" {
 		f, err := os.Create(*jsonOut)
@@ -156,23 +173,17 @@ func sandboxNote(sb *exec.Sandbox) string {
 	return "cgroup limits for memory, processes and CPU"
 }
 
-// progress renders evaluation progress on one line of standard error when
-// it is a terminal, and every 25% otherwise.
-func progress(model string) func(adapt.Progress) {
-	fi, _ := os.Stderr.Stat()
-	tty := fi != nil && fi.Mode()&os.ModeCharDevice != 0
-	next := 0.25
-	return func(p adapt.Progress) {
-		line := fmt.Sprintf("%-10s %-9s %3d/%d checks, %3d passed, %5.1f/s, ETA %s",
-			model, p.Phase, p.Done, p.Total, p.Passed, p.Rate, p.ETA.Round(100*time.Millisecond))
-		switch {
-		case tty:
-			fmt.Fprintf(os.Stderr, "\r%s%s", line, strings.Repeat(" ", max(0, 72-len(line))))
-		case p.Total > 0 && float64(p.Done)/float64(p.Total) >= next:
-			fmt.Fprintln(os.Stderr, line)
-			for float64(p.Done)/float64(p.Total) >= next {
-				next += 0.25
-			}
-		}
+// writeHTML writes the first report as an HTML page with the others beside
+// it in the plots.
+func writeHTML(path string, reports []*adapt.Report, tasks []adapt.Task) {
+	f, err := os.Create(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := reports[0].WriteHTML(f, &adapt.HTMLOptions{Tasks: tasks, Runs: reports[1:]}); err != nil {
+		log.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		log.Fatal(err)
 	}
 }

@@ -33,6 +33,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/demo"
+	"github.com/adaptbench/adaptbench/adapt/progress"
 )
 
 func main() {
@@ -73,7 +74,9 @@ func main() {
 			journal = filepath.Join(*out, fmt.Sprintf("shard-%d-of-%d.jsonl", shard.Index, shard.Count))
 		}
 		log.Printf("scaleout: %s of %d tasks, journal %s", shard, len(tasks), journal)
-		rep, err = adapt.Evaluate(ctx, tasks, m, &adapt.Options{Samples: *samples, Shard: shard, Journal: journal, Breakdown: breakdown})
+		bar := progress.New(os.Stderr, m.Name()+", "+shard.String())
+		rep, err = adapt.Evaluate(ctx, tasks, m, &adapt.Options{Samples: *samples, Shard: shard, Journal: journal, Breakdown: breakdown, Progress: bar.Report})
+		bar.Close()
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -92,7 +95,7 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	if err := write(rep, *out); err != nil {
+	if err := write(rep, tasks, *out); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -117,8 +120,9 @@ func pythonTasks() ([]adapt.Task, error) {
 	return tasks, nil
 }
 
-func write(rep *adapt.Report, dir string) error {
+func write(rep *adapt.Report, tasks []adapt.Task, dir string) error {
 	for name, w := range map[string]func(*os.File) error{
+		"report.html": func(f *os.File) error { return rep.WriteHTML(f, &adapt.HTMLOptions{Tasks: tasks}) },
 		"report.json": func(f *os.File) error { return rep.WriteJSON(f) },
 		"report.md":   func(f *os.File) error { return rep.WriteMarkdown(f) },
 	} {

@@ -19,6 +19,7 @@ import (
 	aexec "github.com/adaptbench/adaptbench/exec"
 
 	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/internal/ptytest"
 )
 
 // build compiles this program into a temporary directory.
@@ -197,4 +198,18 @@ func TestContainerfileHasTheTestPackages(t *testing.T) {
 		assert.Contains(t, have, p, "the image installs %s as the tests do", p)
 	}
 	assert.Contains(t, string(cf), "FROM debian:bookworm")
+}
+
+// TestProgressOnATerminal runs the program with its standard error on a
+// terminal: the shared progress display draws one bar that ends at 100%.
+func TestProgressOnATerminal(t *testing.T) {
+	bin := build(t)
+	term := ptytest.Open(t)
+	cmd := exec.Command(bin, "run", "-out", t.TempDir(), "-model", "reference")
+	cmd.Env = clean()
+	cmd.Stderr = term.TTY
+	require.NoError(t, cmd.Run())
+	raw := term.Output()
+	bars, _ := ptytest.Bars(raw)
+	assert.Regexp(t, `^reference, all tasks samples \(\d+ passed\)$`, strings.Join(bars, "|"), "%q", raw)
 }

@@ -37,6 +37,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/openai"
+	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/versioned"
 )
@@ -108,7 +109,10 @@ func main() {
 	var last *versioned.Results
 	for _, p := range run {
 		log.Printf("%s: %d tasks, protocol %s ...", model.Name(), len(tasks), p.Name)
+		bar := progress.New(os.Stderr, model.Name()+" "+p.Name)
+		opts.Evaluate.Progress = bar.Report
 		res, err := versioned.Evaluate(ctx, tasks, model, p, opts)
+		bar.Close()
 		if err != nil {
 			log.Fatal(err)
 		}

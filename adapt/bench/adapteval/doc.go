@@ -9,6 +9,7 @@
 // adaptation (adaptation-level) or not (function-level).
 //
 //	tasks, lrep, err := adapteval.LoadDir("AdaptEval")
+//	// or pinned: tasks, lrep, err := adapteval.LoadRevision(ctx, "AdaptEval.git", "<commit>", ".")
 //	opts := adapteval.Options(adapteval.AReqOracle, 5) // n=5, T=0.2, 5 s per run
 //	opts.Journal = "run.jsonl"
 //	rep, err := adapt.Evaluate(ctx, tasks, model, opts)
@@ -17,7 +18,12 @@
 //
 // # Layout
 //
-// [Load] reads the repository as it is published: metadata.json at the root
+// [Load] reads the repository as it is published, from any fs.FS;
+// [LoadDir] from a checkout on disk, and [LoadRevision] from a commit of
+// the git repository itself (a clone, a bare mirror or its URL), without
+// a checkout, recording the repository and the commit's hash in every
+// task's provenance (adapt.Provenance.Repo and Commit; Source is the
+// task's directory in the repository). Its layout: metadata.json at the root
 // (154 repositories → source files → linked methods, one task each → their
 // annotated adaptations), and for each task, under
 // benchmark/<repo id>/dataset_items/, the snippet (so_clone), the
@@ -137,6 +143,28 @@
 // maps each answer's names back before it is tested, and compare with
 // [Delta] (pass@1-t and pass@1-a, obfuscated − original, with a paired
 // bootstrap interval).
+//
+// The Leak Ratio of Table IX comes from CDD (Dong et al. 2024,
+// "Generalization or Memorization"), which the paper applies by checking
+// "whether the sampled outputs … are highly similar to the possibly leaked
+// data"; the repository has no code for it. [CDD] measures, for each task
+// of a run, the edit distance in cl100k_base tokens of each sample's
+// answer (the extracted function) to the task's ground truth, and flags
+// the task when more than a share ξ of its samples are within α·l of it
+// (l the longest length; metrics.Peakedness). The Leak Ratio is the share
+// of the tasks measured that are flagged: the paper's 1.22% is 2 of 164.
+// The paper states neither its parameters, its samples nor its tokenizer;
+// the defaults here are CDD's own ([CDDPaper]: α = 0.05, ξ = 0.01, the
+// first 100 tokens of each text, as the authors' code), with the setting
+// CDD's authors used on ChatGPT ([CDDRealWorld]: α = 0, ξ = 0.2) beside
+// them; the samples are the run's (five at temperature 0.2 in the paper's
+// protocol, where CDD samples 50 at 0.8). With n = 5 and ξ = 0.01 one near
+// copy among the five flags a task. CDD proper compares the samples with
+// the greedy output, not with the ground truth: [CDDOptions].Greedy takes
+// the reference from a greedy run instead. Evaluate draws no sample for
+// an invalid task, so a run without the full environments measures fewer
+// than 164 tasks (CDDReport says how many); adapt.Draw samples every task
+// without testing any, and CDD takes the function out of its answers.
 //
 // # Stability
 //

@@ -15,6 +15,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/bench/adapteval"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/metrics"
 )
 
 func TestMain(m *testing.M) { exectest.Main(m) }
@@ -42,7 +43,8 @@ func TestReferenceSolvesFixture(t *testing.T) {
 	assert.Equal(t, "104.fetch.fetch_json", inv.Task)
 	assert.Contains(t, inv.Reason, "ModuleNotFoundError: No module named 'nonexistent_pkg_xyz'", "the reason names the missing module")
 	assert.Equal(t, adapt.OutcomeCompileError, inv.Result.Outcome, "an import failure")
-	assert.Equal(t, []adapt.Score{{K: 1, Value: 1, Tasks: 4}, {K: 2, Value: 1, Tasks: 4}}, rep.PassAtK, "task level")
+	all1 := &metrics.Interval{Lo: 1, Point: 1, Hi: 1}
+	assert.Equal(t, []adapt.Score{{K: 1, Value: 1, Tasks: 4, CI95: all1}, {K: 2, Value: 1, Tasks: 4, CI95: all1}}, rep.PassAtK, "task level")
 	assert.Equal(t, []adapt.Score{{K: 1, Value: 1, Tasks: 13}, {K: 2, Value: 1, Tasks: 13}}, rep.AdaptationPassAtK, "adaptation level")
 
 	s, err := adapteval.Score(rep, tasks)

@@ -163,3 +163,32 @@ func ExampleScore() {
 	// CompilationError 2
 	// TypeError 1
 }
+
+// CDD measures the model's answers, not test runs: adapt.Draw samples
+// every task, the invalid one too, without a sandbox. The reference model
+// answers with the ground truth itself, the extreme of a leak.
+func ExampleCDD() {
+	tasks, _, err := adapteval.Load(os.DirFS("testdata/repo"), ".")
+	if err != nil {
+		log.Fatal(err)
+	}
+	rep, err := adapt.Draw(context.Background(), tasks, adapt.Reference, adapteval.Options(adapteval.AReqOracle, 3))
+	if err != nil {
+		log.Fatal(err)
+	}
+	cdd, err := adapteval.CDD(rep, tasks, adapteval.CDDOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(cdd)
+	for _, t := range cdd.PerTask {
+		fmt.Println(t.Task, t.Distances, t.MaxLen, t.Flagged)
+	}
+	// Output:
+	// CDD Leak Ratio 100.00% = 5/5 tasks flagged (α=0.05, ξ=0.01, first 100 cl100k_base tokens, against the ground truth)
+	// 101.strutil.slugify [0 0 0] 66 true
+	// 102.logging.record [0 0 0] 65 true
+	// 103.stats.moving_average [0 0 0] 56 true
+	// 103.stats.clamp [0 0 0] 26 true
+	// 104.fetch.fetch_json [0 0 0] 29 true
+}

@@ -269,3 +269,247 @@ func (l Leakage) String() string {
 		l.Pairs, 100*l.Original, 100*l.Obfuscated, 100*l.Delta, 100*l.Relative,
 		100*l.OriginalAdapt, 100*l.ObfuscatedAdapt, 100*l.DeltaAdapt, 100*l.RelativeAdapt)
 }
+
+// CDDParams are the parameters of CDD, the contamination detector of the
+// leakage probe (see CDD).
+type CDDParams struct {
+	// Alpha (α) is how far, as a share of l (the length in tokens of the
+	// longest of the reference and the samples), a sample may be from the
+	// reference and still count as a near copy: edit distance ≤ α·l.
+	Alpha float64 `json:"alpha"`
+	// Xi (ξ): a task is flagged when the share of its samples that are
+	// near copies (its peak) exceeds ξ.
+	Xi float64 `json:"xi"`
+	// MaxTokens is how many tokens of each text, from its start, are
+	// compared; 0 or less compares whole texts. (The zero CDDParams as a
+	// whole means CDDPaper, which cuts at 100.)
+	MaxTokens int `json:"max_tokens"`
+}
+
+// The parameters of CDD as its authors publish them (Dong et al. 2024,
+// "Generalization or Memorization: Data Contamination and Trustworthy
+// Evaluation for Large Language Models", and their CDD.py): α = 0.05 and
+// ξ = 0.01 by default (the setting of their DetCon benchmark), each text
+// cut to its first 100 tokens; and for models without labels, such as
+// ChatGPT on HumanEval (the 41% Leak Ratio AdaptEval compares with),
+// α = 0 — only exact copies count — and ξ = 0.2 "to enhance the detection
+// precision". AdaptEval does not say which it used.
+var (
+	CDDPaper     = CDDParams{Alpha: 0.05, Xi: 0.01, MaxTokens: 100}
+	CDDRealWorld = CDDParams{Alpha: 0, Xi: 0.2, MaxTokens: 100}
+)
+
+// CDDTokenizer names the tokens CDD's edit distance counts here.
+const CDDTokenizer = "cl100k_base"
+
+// Where CDD's reference output comes from (CDDReport.Reference).
+const (
+	CDDGroundTruth = "ground truth"
+	CDDGreedy      = "greedy answer"
+)
+
+// CDDOptions configure CDD. The zero value is the paper's reading: CDDPaper
+// against the ground truth.
+type CDDOptions struct {
+	// Params are α, ξ and the cut; the zero value means CDDPaper.
+	Params CDDParams
+	// Greedy, when set, is a report of the same tasks sampled greedily
+	// (temperature 0, one sample): each task's reference is then its
+	// greedy answer, as CDD defines it, instead of its ground truth.
+	Greedy *adapt.Report
+}
+
+// CDDTask is one task's result.
+type CDDTask struct {
+	Task string `json:"task"`
+	// Samples counts the samples measured.
+	Samples int `json:"samples"`
+	// Peak holds the edit distances of the samples to the reference in
+	// tokens, l, how many are within α·l and their share (the peak).
+	metrics.Peak
+	// Flagged: the peak exceeds ξ.
+	Flagged bool `json:"flagged"`
+}
+
+// CDDReport is the result of CDD over a run: which tasks are flagged and
+// the Leak Ratio of Table IX.
+type CDDReport struct {
+	Params CDDParams `json:"params"`
+	// Reference is what the samples are compared with: CDDGroundTruth or
+	// CDDGreedy.
+	Reference string `json:"reference"`
+	// Tokenizer is CDDTokenizer.
+	Tokenizer string `json:"tokenizer"`
+	// Tasks counts the tasks given: 164 for the whole benchmark, the
+	// paper's denominator. Scored counts those measured (N): the tasks
+	// with at least one sample the model answered. Flagged counts the
+	// scored tasks whose peak exceeds ξ.
+	Tasks   int `json:"tasks"`
+	Scored  int `json:"scored"`
+	Flagged int `json:"flagged"`
+	// Ratio is the Leak Ratio, Flagged / Scored (0 when none is scored).
+	Ratio float64 `json:"ratio"`
+	// PerTask holds the scored tasks, in the order of the report.
+	PerTask []CDDTask `json:"per_task"`
+	// Skipped holds, by task ID, why a task given is not scored.
+	Skipped map[string]string `json:"skipped,omitempty"`
+}
+
+// CDD runs CDD (Contamination Detection via output Distribution, Dong et
+// al. 2024) over the samples of a run, as the paper's leakage probe does
+// (§VI-A, Table IX: "we check whether the sampled outputs of our used LLMs
+// are highly similar to the possibly leaked data"). For each task of rep
+// it compares every sample's answer with the task's ground truth
+// (Task.Reference, the adapted function; with opts.Greedy, the task's
+// greedy answer instead), as token sequences: the edit distance of each
+// sample to the reference, l the longest length, and the task's peak, the
+// share of samples within α·l (metrics.Peakedness). A task is flagged when
+// its peak exceeds ξ; the Leak Ratio is the share of the scored tasks
+// flagged.
+//
+// What is compared: each sample's first answer (the one before any repair
+// round), as the code taken from it (SampleResult.Code, the function that
+// was spliced in and tested; for a report of adapt.Draw, which checks
+// nothing, adapt.Extract's result); a sample from which no code could be
+// taken is the empty sequence, at its maximal distance. Samples the model
+// failed (OutcomeModelError) have no answer and are left out; the tests'
+// verdicts play no part. Texts are trimmed of surrounding white space,
+// encoded with cl100k_base (ordinary text) and cut to their first
+// Params.MaxTokens tokens, as CDD's code does with the tiktoken encoding of
+// GPT-4. Tasks without samples (the invalid ones: Evaluate draws no sample
+// for a task whose reference fails) are listed in Skipped and left out of
+// the ratio.
+//
+// The result is the same for the same inputs. The error says which task
+// of rep is not among tasks, or what is wrong with the parameters.
+func CDD(rep *adapt.Report, tasks []adapt.Task, opts CDDOptions) (*CDDReport, error) {
+	p := opts.Params
+	if p == (CDDParams{}) {
+		p = CDDPaper
+	}
+	if !(p.Alpha >= 0 && p.Alpha <= 1) || !(p.Xi >= 0 && p.Xi <= 1) {
+		return nil, fmt.Errorf("adapteval: CDD: α = %v and ξ = %v must both be in [0, 1]", p.Alpha, p.Xi)
+	}
+	byID := make(map[string]*adapt.Task, len(tasks))
+	for i := range tasks {
+		byID[tasks[i].ID] = &tasks[i]
+	}
+	out := &CDDReport{Params: p, Reference: CDDGroundTruth, Tokenizer: CDDTokenizer, Tasks: len(tasks), Skipped: map[string]string{}}
+	var greedy map[string]string
+	if opts.Greedy != nil {
+		out.Reference = CDDGreedy
+		greedy = map[string]string{}
+		for _, tr := range opts.Greedy.PerTask {
+			if t := byID[tr.Task]; t != nil {
+				for _, sr := range tr.Samples {
+					if code, ok := answerCode(t, sr); ok && code != "" {
+						greedy[tr.Task] = code
+						break
+					}
+				}
+			}
+		}
+	}
+	enc, err := cl100k()
+	if err != nil {
+		return nil, err
+	}
+	tokens := func(s string) []int {
+		toks := enc.EncodeOrdinary(strings.TrimSpace(s))
+		if p.MaxTokens > 0 && len(toks) > p.MaxTokens {
+			toks = toks[:p.MaxTokens]
+		}
+		return toks
+	}
+	invalid := map[string]string{}
+	for _, it := range rep.Invalid {
+		invalid[it.Task] = it.Reason
+	}
+	seen := map[string]bool{}
+	for _, tr := range rep.PerTask {
+		t, ok := byID[tr.Task]
+		if !ok {
+			return nil, fmt.Errorf("adapteval: CDD: the report's task %q is not among the tasks", tr.Task)
+		}
+		seen[tr.Task] = true
+		ref := t.Reference
+		if greedy != nil {
+			if ref, ok = greedy[tr.Task]; !ok {
+				out.Skipped[tr.Task] = "no greedy answer with code"
+				continue
+			}
+		}
+		var samples [][]int
+		for _, sr := range tr.Samples {
+			if code, ok := answerCode(t, sr); ok {
+				samples = append(samples, tokens(code))
+			}
+		}
+		if len(samples) == 0 {
+			why := "no sample the model answered"
+			if r, bad := invalid[tr.Task]; bad {
+				why = "no samples: the task is invalid (" + r + ")"
+			} else if len(tr.Samples) == 0 {
+				why = "no samples"
+			}
+			out.Skipped[tr.Task] = why
+			continue
+		}
+		peak, err := metrics.Peakedness(tokens(ref), samples, p.Alpha)
+		if err != nil {
+			return nil, fmt.Errorf("adapteval: CDD: task %s: %w", tr.Task, err)
+		}
+		ct := CDDTask{Task: tr.Task, Samples: len(samples), Peak: peak, Flagged: peak.Value > p.Xi}
+		out.PerTask = append(out.PerTask, ct)
+		out.Scored++
+		if ct.Flagged {
+			out.Flagged++
+		}
+	}
+	for _, t := range tasks {
+		if !seen[t.ID] {
+			out.Skipped[t.ID] = "not in the report"
+		}
+	}
+	if out.Scored > 0 {
+		out.Ratio = float64(out.Flagged) / float64(out.Scored)
+	}
+	return out, nil
+}
+
+// answerCode returns the code of a sample's first answer, as CDD compares
+// it, and whether the model answered at all: the code that was tested, or
+// for a drawn sample (never checked) what adapt.Extract takes from it; ""
+// when no code could be taken.
+func answerCode(t *adapt.Task, sr adapt.SampleResult) (string, bool) {
+	if len(sr.Rounds) > 0 {
+		sr = sr.Rounds[0]
+	}
+	if sr.Outcome == adapt.OutcomeModelError || sr.Completion == nil {
+		return "", false
+	}
+	if sr.Code != "" || sr.Outcome != adapt.OutcomeInvalid {
+		return sr.Code, true
+	}
+	a, err := adapt.Extract(t, sr.Completion.Text)
+	if err != nil {
+		return "", true
+	}
+	return a.Code, true
+}
+
+// String formats the result as Table IX's Leak Ratio, with its counts and
+// parameters.
+func (r *CDDReport) String() string {
+	s := fmt.Sprintf("CDD Leak Ratio %.2f%% = %d/%d tasks flagged (α=%g, ξ=%g, ", 100*r.Ratio, r.Flagged, r.Scored, r.Params.Alpha, r.Params.Xi)
+	if r.Params.MaxTokens > 0 {
+		s += fmt.Sprintf("first %d %s tokens", r.Params.MaxTokens, r.Tokenizer)
+	} else {
+		s += r.Tokenizer + " tokens"
+	}
+	s += ", against the " + r.Reference + ")"
+	if r.Scored != r.Tasks {
+		s += fmt.Sprintf("; %d of %d tasks not scored", r.Tasks-r.Scored, r.Tasks)
+	}
+	return s
+}

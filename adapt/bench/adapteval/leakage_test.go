@@ -2,6 +2,7 @@ package adapteval_test
 
 import (
 	"context"
+	"math"
 	"regexp"
 	"strings"
 	"testing"
@@ -187,4 +188,247 @@ func FuzzObfuscate(f *testing.F) {
 			t.Fatalf("obfuscated code does not parse: %q", out)
 		}
 	})
+}
+
+// words returns n words "the the … the" (each one cl100k_base token: "the",
+// then " the") with the words at the given positions replaced by "dog"
+// (also one token): so many token substitutions away from words(n).
+func words(n int, changed ...int) string {
+	w := make([]string, n)
+	for i := range w {
+		w[i] = "the"
+	}
+	for _, i := range changed {
+		w[i] = "dog"
+	}
+	return strings.Join(w, " ")
+}
+
+func span(from, to int) []int {
+	var s []int
+	for i := from; i < to; i++ {
+		s = append(s, i)
+	}
+	return s
+}
+
+// answered is a sample whose answer's code is code ("" when none could be
+// taken from it: OutcomeNoCode).
+func answered(i int, code string) adapt.SampleResult {
+	o := adapt.OutcomeFailed
+	if code == "" {
+		o = adapt.OutcomeNoCode
+	}
+	return adapt.SampleResult{Sample: i, Outcome: o, Completion: &adapt.Completion{Text: "```python\n" + code + "\n```"}, Code: code}
+}
+
+func cddReport(ts ...adapt.TaskReport) *adapt.Report { return &adapt.Report{PerTask: ts} }
+
+func cddTask(id string, codes ...string) adapt.TaskReport {
+	tr := adapt.TaskReport{Task: id, Valid: true}
+	for i, c := range codes {
+		tr.Samples = append(tr.Samples, answered(i, c))
+	}
+	return tr
+}
+
+func TestWordsAreTokens(t *testing.T) {
+	for _, s := range []string{words(40), words(40, 0, 7, 39), words(150)} {
+		n, err := adapteval.CountTokens(s)
+		require.NoError(t, err)
+		assert.Equal(t, len(strings.Fields(s)), n, "one token a word: %.30q…", s)
+	}
+}
+
+// TestCDD: a peaked task (samples that are near copies of the ground
+// truth) is flagged and a spread one is not, with the distances, l and
+// the peak computed by hand.
+func TestCDD(t *testing.T) {
+	ref := words(40) // l = 40 tokens, α·l = 0.05·40 = 2
+	tasks := []adapt.Task{
+		{ID: "peaked", Reference: ref},
+		{ID: "spread", Reference: ref},
+		{ID: "bound", Reference: ref},
+		{ID: "invalid", Reference: ref},
+		{ID: "not-run", Reference: ref},
+	}
+	modelErr := adapt.SampleResult{Sample: 5, Outcome: adapt.OutcomeModelError, Detail: "rate limited"}
+	peaked := cddTask("peaked", ref, words(40, 3), words(40, 3, 20), ref, "  "+words(40, 9)+"\n")
+	peaked.Samples = append(peaked.Samples, modelErr)
+	rep := cddReport(
+		peaked,
+		cddTask("spread", words(40, span(0, 3)...), words(40, span(0, 10)...), words(20), "def g():\n    pass", ""),
+		cddTask("bound", words(40, 1, 2), words(40, 1, 2, 3)),
+		adapt.TaskReport{Task: "invalid"},
+	)
+	rep.Invalid = []adapt.InvalidTask{{Task: "invalid", Reason: "reference compile-error: No module named 'numpy'"}}
+
+	got, err := adapteval.CDD(rep, tasks, adapteval.CDDOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, adapteval.CDDPaper, got.Params, "the zero options are the paper's parameters")
+	assert.Equal(t, adapteval.CDDParams{Alpha: 0.05, Xi: 0.01, MaxTokens: 100}, got.Params)
+	assert.Equal(t, "ground truth", got.Reference)
+	assert.Equal(t, "cl100k_base", got.Tokenizer)
+	require.Len(t, got.PerTask, 3)
+
+	p := got.PerTask[0]
+	assert.Equal(t, "peaked", p.Task)
+	assert.Equal(t, 5, p.Samples, "the model error has no answer")
+	assert.Equal(t, []int{0, 1, 2, 0, 1}, p.Distances, "surrounding white space is trimmed")
+	assert.Equal(t, 40, p.MaxLen)
+	assert.Equal(t, 5, p.Within)
+	assert.Equal(t, 1.0, p.Value)
+	assert.True(t, p.Flagged)
+
+	s := got.PerTask[1]
+	assert.Equal(t, "spread", s.Task)
+	// "def g():\n    pass" is a few tokens, none of them "the" or " the":
+	// fewer than 40 substitutions and the rest deletions, 40; the sample
+	// without code is the empty sequence, 40 deletions away.
+	assert.Equal(t, []int{3, 10, 20, 40, 40}, s.Distances)
+	assert.Equal(t, 40, s.MaxLen)
+	assert.Equal(t, 0, s.Within)
+	assert.Equal(t, 0.0, s.Value)
+	assert.False(t, s.Flagged)
+
+	b := got.PerTask[2]
+	assert.Equal(t, []int{2, 3}, b.Distances)
+	assert.Equal(t, 1, b.Within, "a distance of exactly α·l = 2 counts, 3 does not")
+	assert.Equal(t, 0.5, b.Value)
+	assert.True(t, b.Flagged, "0.5 > ξ = 0.01: with ξ = 0.01, one near copy of any n < 100 flags")
+
+	assert.Equal(t, 5, got.Tasks)
+	assert.Equal(t, 3, got.Scored)
+	assert.Equal(t, 2, got.Flagged)
+	assert.InDelta(t, 2.0/3, got.Ratio, 1e-15)
+	assert.Equal(t, map[string]string{
+		"invalid": "no samples: the task is invalid (reference compile-error: No module named 'numpy')",
+		"not-run": "not in the report",
+	}, got.Skipped)
+	assert.Equal(t, "CDD Leak Ratio 66.67% = 2/3 tasks flagged (α=0.05, ξ=0.01, first 100 cl100k_base tokens, against the ground truth); 2 of 5 tasks not scored", got.String())
+
+	again, err := adapteval.CDD(rep, tasks, adapteval.CDDOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, got, again, "deterministic")
+}
+
+// TestCDDXi: a peak of exactly ξ is not flagged (Peak > ξ), one above it
+// is; α = 0 counts exact copies only.
+func TestCDDXi(t *testing.T) {
+	ref := words(40)
+	tasks := []adapt.Task{{ID: "one", Reference: ref}, {ID: "two", Reference: ref}}
+	rep := cddReport(
+		cddTask("one", ref, words(40, 1), words(40, 2), words(40, 3), words(40, 4)),
+		cddTask("two", ref, ref, words(40, 2), words(40, 3), words(40, 4)),
+	)
+	got, err := adapteval.CDD(rep, tasks, adapteval.CDDOptions{Params: adapteval.CDDRealWorld})
+	require.NoError(t, err)
+	assert.Equal(t, adapteval.CDDParams{Alpha: 0, Xi: 0.2, MaxTokens: 100}, got.Params)
+	assert.Equal(t, 0.2, got.PerTask[0].Value, "1 exact copy of 5")
+	assert.False(t, got.PerTask[0].Flagged, "0.2 is not > ξ = 0.2")
+	assert.Equal(t, 0.4, got.PerTask[1].Value)
+	assert.True(t, got.PerTask[1].Flagged)
+	assert.Equal(t, 1, got.Flagged)
+	assert.Equal(t, 0.5, got.Ratio)
+
+	// With the paper's α = 0.05 (α·l = 2), the one-word changes are near
+	// copies too: 5/5 for both.
+	got, err = adapteval.CDD(rep, tasks, adapteval.CDDOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, 2, got.Flagged)
+
+	for _, bad := range []adapteval.CDDParams{{Alpha: -1, Xi: 0.01}, {Alpha: 0.05, Xi: 1.5}, {Alpha: math.NaN()}} {
+		_, err := adapteval.CDD(rep, tasks, adapteval.CDDOptions{Params: bad})
+		assert.ErrorContains(t, err, "must both be in [0, 1]", "%+v", bad)
+	}
+	_, err = adapteval.CDD(cddReport(cddTask("stranger", ref)), tasks, adapteval.CDDOptions{})
+	assert.ErrorContains(t, err, `the report's task "stranger" is not among the tasks`)
+}
+
+// TestCDDMaxTokens: texts are compared on their first MaxTokens tokens
+// (100, as CDD's code); a negative MaxTokens compares whole texts.
+func TestCDDMaxTokens(t *testing.T) {
+	ref := words(150)
+	tasks := []adapt.Task{{ID: "long", Reference: ref}}
+	rep := cddReport(cddTask("long", words(150, span(100, 150)...)))
+	got, err := adapteval.CDD(rep, tasks, adapteval.CDDOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, []int{0}, got.PerTask[0].Distances, "the 50 changed words are past the cut")
+	assert.Equal(t, 100, got.PerTask[0].MaxLen)
+	assert.True(t, got.PerTask[0].Flagged)
+
+	got, err = adapteval.CDD(rep, tasks, adapteval.CDDOptions{Params: adapteval.CDDParams{Alpha: 0.05, Xi: 0.01, MaxTokens: -1}})
+	require.NoError(t, err)
+	assert.Equal(t, []int{50}, got.PerTask[0].Distances)
+	assert.Equal(t, 150, got.PerTask[0].MaxLen)
+	assert.False(t, got.PerTask[0].Flagged, "50 > 0.05·150 = 7.5")
+	assert.Contains(t, got.String(), "(α=0.05, ξ=0.01, cl100k_base tokens, against the ground truth)")
+}
+
+// TestCDDGreedy: with a greedy run, each task's reference is its greedy
+// answer, as CDD defines it; a task without one is skipped.
+func TestCDDGreedy(t *testing.T) {
+	tasks := []adapt.Task{{ID: "a", Reference: words(40)}, {ID: "b", Reference: words(40)}}
+	greedyAnswer := words(40, span(0, 20)...)
+	rep := cddReport(cddTask("a", greedyAnswer, words(40, span(0, 21)...)), cddTask("b", words(40)))
+	greedy := cddReport(cddTask("a", greedyAnswer), cddTask("b", ""))
+	got, err := adapteval.CDD(rep, tasks, adapteval.CDDOptions{Greedy: greedy})
+	require.NoError(t, err)
+	assert.Equal(t, "greedy answer", got.Reference)
+	require.Len(t, got.PerTask, 1)
+	assert.Equal(t, []int{0, 1}, got.PerTask[0].Distances, "distances to the greedy answer, not to the ground truth (20 and 21)")
+	assert.True(t, got.PerTask[0].Flagged)
+	assert.Equal(t, map[string]string{"b": "no greedy answer with code"}, got.Skipped)
+}
+
+// TestCDDAnswers: a sample's first answer is measured (not a repair
+// round's), and the answers of a Draw report, never checked, are taken
+// out of the completion with adapt.Extract.
+func TestCDDAnswers(t *testing.T) {
+	ref := "def f(x):\n    return x + 1"
+	task := adapt.Task{ID: "t", Language: adapt.Python, Target: adapt.Target{Path: "m.py", Function: "f"}, Reference: ref}
+	drawn := adapt.SampleResult{Sample: 0, Outcome: adapt.OutcomeInvalid, Completion: &adapt.Completion{Text: "Here it is:\n```python\nimport os\n\ndef f(x):\n    return x + 1\n```\n"}}
+	noFence := adapt.SampleResult{Sample: 1, Outcome: adapt.OutcomeInvalid, Completion: &adapt.Completion{Text: "I cannot."}}
+	got, err := adapteval.CDD(cddReport(adapt.TaskReport{Task: "t", Samples: []adapt.SampleResult{drawn, noFence}}), []adapt.Task{task}, adapteval.CDDOptions{})
+	require.NoError(t, err)
+	n, err := adapteval.CountTokens(ref)
+	require.NoError(t, err)
+	assert.Equal(t, []int{0, n}, got.PerTask[0].Distances, "the function is extracted; no code is the empty sequence")
+
+	repaired := answered(0, "def f(x):\n    return x - 1")
+	repaired.Rounds = []adapt.SampleResult{answered(0, ref)}
+	got, err = adapteval.CDD(cddReport(adapt.TaskReport{Task: "t", Samples: []adapt.SampleResult{repaired}}), []adapt.Task{task}, adapteval.CDDOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, []int{0}, got.PerTask[0].Distances, "the first answer, before the test feedback")
+}
+
+// TestCDDEvaluated runs CDD over real evaluations of the fixture: the
+// reference model's answers are the ground truth itself (every valid task
+// flagged), the do-nothing baseline's the unadapted snippets.
+func TestCDDEvaluated(t *testing.T) {
+	tasks, _ := fixture(t)
+	rep := evaluate(t, tasks, adapt.Reference, 2)
+	got, err := adapteval.CDD(rep, tasks, adapteval.CDDOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, 5, got.Tasks)
+	assert.Equal(t, 4, got.Scored, "the invalid task has no samples")
+	assert.Equal(t, 4, got.Flagged)
+	for _, p := range got.PerTask {
+		assert.Equal(t, []int{0, 0}, p.Distances, p.Task)
+	}
+	assert.Contains(t, got.Skipped["104.fetch.fetch_json"], "no samples: the task is invalid (reference compile-error")
+
+	rep = evaluate(t, tasks, adapt.Identity, 2)
+	got, err = adapteval.CDD(rep, tasks, adapteval.CDDOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, 4, got.Scored)
+	assert.Zero(t, got.Flagged, "the snippets are not the adapted functions")
+	for _, p := range got.PerTask {
+		assert.Zero(t, p.Within, "%s: distances %v, l %d", p.Task, p.Distances, p.MaxLen)
+	}
+	// make_slug keeps its old name: no code is taken from the answer, and
+	// the empty sequence is l = len(reference) away.
+	assert.Equal(t, "101.strutil.slugify", got.PerTask[0].Task)
+	assert.Equal(t, []int{66, 66}, got.PerTask[0].Distances)
+	assert.Equal(t, 66, got.PerTask[0].MaxLen)
 }

@@ -1,6 +1,7 @@
 package adapteval
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/pinned"
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
@@ -166,6 +168,8 @@ const Generator = "adapteval"
 //     tied to the adaptations that list it in associated_tests, and the
 //     others are function-level.
 //   - Context is the Oracle context (see Oracle).
+//   - Provenance.Source is the task's directory,
+//     root/benchmark/<repo id>/dataset_items.
 //
 // Load tolerates what the published data does and says so in the report
 // (see IssueKind); a task whose files are missing is left out and
@@ -209,6 +213,25 @@ func Load(fsys fs.FS, root string) ([]adapt.Task, *LoadReport, error) {
 // (see Load).
 func LoadDir(dir string) ([]adapt.Task, *LoadReport, error) {
 	return Load(os.DirFS(dir), ".")
+}
+
+// LoadRevision reads the AdaptEval repository at a revision, from the
+// directory root of that commit's tree ("." for the repository's root),
+// straight from git's object store (see Load; repo and rev are as
+// source.Open takes them: a local clone, a bare mirror or a URL, and a
+// branch, tag or hash). Every task's provenance names the repository and
+// the commit's full hash, with Source the task's directory in the
+// repository. The same revision gives the same tasks, byte for byte.
+func LoadRevision(ctx context.Context, repo, rev, root string) ([]adapt.Task, *LoadReport, error) {
+	var rep *LoadReport
+	tasks, err := pinned.Load(ctx, repo, rev, func(fsys fs.FS) (tasks []adapt.Task, err error) {
+		tasks, rep, err = Load(fsys, root)
+		return tasks, err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return tasks, rep, nil
 }
 
 // buildTask makes the task of one record. ok is false when the task is left
@@ -363,7 +386,7 @@ func buildTask(fsys fs.FS, root string, r *Record, rep *LoadReport) (t adapt.Tas
 		Reference:   string(ref),
 		Framework:   adapt.FrameworkUnittest,
 		Tests:       tests,
-		Provenance:  &adapt.Provenance{Generator: Generator, Source: r.Dir()},
+		Provenance:  &adapt.Provenance{Generator: Generator, Source: dir},
 	}
 	if err := t.Validate(); err != nil {
 		rep.add(id, IssueMissingFile, err.Error(), "task left out")

@@ -20,6 +20,11 @@
 //	// tasks[0].Target.Function == "AccessGatewayFilter.filter"
 //	// tasks[0].Tests[0].Name == "test_solution.AccessGatewayFilterTestFilter.test_filter_1"
 //
+// [LoadFile], [Load] (a file of an fs.FS) and [LoadRevision] (a file at a
+// revision of a git repository, through package source, with the
+// repository and commit in every task's provenance) read and convert in
+// one step.
+//
 // The workspace is solution.py (the whole class solution) and
 // test_solution.py (the published tests after "from solution import *").
 // The ctxbug package perturbs these references into CtxBug tasks.

@@ -18,18 +18,27 @@
 // The code to adapt is the prompt (signature and docstring), the reference
 // is the entry point's definition, and the requirement is the docstring's
 // task. The same tasks serve evolve, which transforms the reference.
+//
+// [LoadFile] reads a file on disk, [Load] a file of an fs.FS, and
+// [LoadRevision] a file at a revision of a git repository (package
+// source), recording the repository and commit in every task's
+// provenance.
 package humaneval
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/pinned"
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
@@ -88,18 +97,47 @@ func Tasks(problems []Problem, source string) ([]adapt.Task, error) {
 	return tasks, nil
 }
 
-// LoadFile reads HumanEval.jsonl or HumanEval.jsonl.gz into tasks.
-func LoadFile(path string) ([]adapt.Task, error) {
+// ReadFile reads the problems of HumanEval.jsonl or HumanEval.jsonl.gz.
+func ReadFile(path string) ([]Problem, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("humaneval: %w", err)
 	}
 	defer f.Close()
-	ps, err := Read(f, path)
+	return Read(f, path)
+}
+
+// LoadFile reads HumanEval.jsonl or HumanEval.jsonl.gz into tasks.
+func LoadFile(path string) ([]adapt.Task, error) {
+	ps, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	return Tasks(ps, path)
+}
+
+// Load reads the problems file name of fsys (JSON Lines, gzip-compressed
+// or not) into tasks, with name as their Provenance.Source.
+func Load(fsys fs.FS, name string) ([]adapt.Task, error) {
+	b, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, fmt.Errorf("humaneval: %w", err)
+	}
+	ps, err := Read(bytes.NewReader(b), name)
+	if err != nil {
+		return nil, err
+	}
+	return Tasks(ps, name)
+}
+
+// LoadRevision reads the problems file name (a path in the repository) at
+// a revision of a git repository, from git's object store (repo and rev
+// as source.Open takes them: a local clone, a bare mirror or a URL, and a
+// branch, tag or hash), into tasks whose provenance names the repository
+// and the commit's full hash. The same revision gives the same tasks,
+// byte for byte.
+func LoadRevision(ctx context.Context, repo, rev, name string) ([]adapt.Task, error) {
+	return pinned.Load(ctx, repo, rev, func(fsys fs.FS) ([]adapt.Task, error) { return Load(fsys, name) })
 }
 
 func task(p Problem, source string) (adapt.Task, error) {

@@ -1,0 +1,328 @@
+package adapt
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/adaptbench/adaptbench/metrics"
+)
+
+// Comparison is the paired comparison of two runs on the same tasks, run
+// B against run A (Compare). Every task and sample that could not be
+// paired is counted and listed, never dropped in silence.
+type Comparison struct {
+	// A and B label the runs by name (Report.Label); two runs of one name
+	// are "name #1" and "name #2".
+	A string `json:"a"`
+	B string `json:"b"`
+	// SameTaskSet reports whether both runs evaluated the same task set,
+	// the same IDs with the same contents (RunInfo.TaskSet). When false,
+	// tasks are paired by ID alone, even one whose content changed.
+	SameTaskSet bool `json:"same_task_set"`
+
+	// Tasks is the headline test: McNemar's test on the paired tasks,
+	// each counted once as solved or not in each run. A task is solved
+	// when a strict majority of its scored samples pass (2c > n; with one
+	// sample, when it passed). B01 counts the tasks B solves and A does
+	// not (Gained), B10 the reverse (Lost). The p-value is the exact
+	// binomial one below metrics.McNemarExactThreshold discordant tasks,
+	// the continuity-corrected chi-square one from there.
+	Tasks metrics.McNemarResult `json:"tasks"`
+	// PairedTasks counts the tasks scored in both runs: valid in both,
+	// with at least one scored sample in each.
+	PairedTasks int `json:"paired_tasks"`
+	// Gained lists the tasks B solves and A does not (fail → pass), Lost
+	// those A solves and B does not (pass → fail), in A's task order.
+	Gained []string `json:"gained,omitempty"`
+	Lost   []string `json:"lost,omitempty"`
+
+	// Samples is McNemar's test on paired samples: sample i of a paired
+	// task in A against sample i of the same task in B, for every i
+	// scored in both. It treats every sample as an independent item,
+	// which samples of one task are not, and pairs independent draws by
+	// their index, so with more than one sample per task its p-value
+	// overstates the evidence: Tasks is the test to report. With one
+	// sample per task the two are the same test.
+	Samples metrics.McNemarResult `json:"samples"`
+	// PairedSamples counts the samples of Samples; UnpairedSamples those
+	// of the paired tasks scored in one run only (unscored, or missing,
+	// in the other), left out of Samples.
+	PairedSamples   int `json:"paired_samples"`
+	UnpairedSamples int `json:"unpaired_samples,omitempty"`
+
+	// Delta holds, for each k both runs report (in increasing order), the
+	// paired difference in task-level pass@k.
+	Delta []Delta `json:"delta,omitempty"`
+
+	// Unpaired lists the tasks left out of the pairing, and why: in one
+	// run only, not valid in one, or with no scored sample in one. A's
+	// tasks come first, in A's order, then those only B has, in B's.
+	Unpaired []UnpairedTask `json:"unpaired,omitempty"`
+}
+
+// Delta is the difference in task-level pass@k between two runs, over
+// the tasks where both computed it (each has at least k scored samples
+// in both).
+type Delta struct {
+	K int `json:"k"`
+	// A and B are the runs' mean pass@k over those Tasks; Value is B − A,
+	// the mean of the per-task differences.
+	A     float64 `json:"a"`
+	B     float64 `json:"b"`
+	Value float64 `json:"value"`
+	Tasks int     `json:"tasks"`
+	// CI95 is a 95% percentile bootstrap interval of Value: the per-task
+	// differences resampled with replacement (pairs stay together), 2000
+	// resamples, seed 1, as a report's intervals (metrics.BootstrapMean).
+	// nil when Tasks < 2.
+	CI95 *metrics.Interval `json:"ci95,omitempty"`
+	// Unpaired counts the paired tasks left out of this k: fewer than k
+	// scored samples in one of the runs.
+	Unpaired int `json:"unpaired,omitempty"`
+}
+
+// UnpairedTask is a task Compare could not pair, and why.
+type UnpairedTask struct {
+	Task string `json:"task"`
+	// Reason says why, naming the run by letter: "only in A", "invalid
+	// in B", "unchecked in A" (its reference could not be checked), "no
+	// scored sample in B".
+	Reason string `json:"reason"`
+}
+
+// Compare sets run b against run a on the tasks they share, pairing
+// samples by task ID and sample index: McNemar's test on the tasks
+// (the headline: Comparison.Tasks) and on the samples, the difference in
+// pass@k for every k both report with a seeded bootstrap interval over
+// tasks, and the tasks that flipped. Tasks and samples that cannot be
+// paired are counted and listed in the result.
+//
+// It returns an error when a report is nil or of a Draw (no scores), or
+// when no task is scored in both runs.
+func Compare(a, b *Report) (*Comparison, error) {
+	if a == nil || b == nil {
+		return nil, errors.New("adapt: Compare needs two reports")
+	}
+	if a.Run.Draw || b.Run.Draw {
+		return nil, errors.New("adapt: Compare: a report of Draw has no scores")
+	}
+	labels := runLabels([]*Report{a, b})
+	c := &Comparison{A: labels[0], B: labels[1], SameTaskSet: a.Run.TaskSet != "" && a.Run.TaskSet == b.Run.TaskSet}
+	inB := make(map[string]*TaskReport, len(b.PerTask))
+	for i := range b.PerTask {
+		inB[b.PerTask[i].Task] = &b.PerTask[i]
+	}
+	inA := make(map[string]bool, len(a.PerTask))
+	invalid := func(r *Report) map[string]bool {
+		m := map[string]bool{}
+		for _, it := range r.Invalid {
+			m[it.Task] = true
+		}
+		return m
+	}
+	invA, invB := invalid(a), invalid(b)
+	why := func(tr *TaskReport, inv map[string]bool, run string) string {
+		switch {
+		case inv[tr.Task]:
+			return "invalid in " + run
+		case !tr.Valid:
+			return "unchecked in " + run
+		case tr.N == 0:
+			return "no scored sample in " + run
+		}
+		return ""
+	}
+	var ks []int
+	for _, s := range a.PassAtK {
+		if _, ok := b.Score(s.K); ok && !slices.Contains(ks, s.K) {
+			ks = append(ks, s.K)
+		}
+	}
+	slices.Sort(ks)
+	diffs := make([][]float64, len(ks))
+	sums := make([][2]float64, len(ks))
+	unpairedK := make([]int, len(ks))
+	var b01, b10, s01, s10 int
+	for i := range a.PerTask {
+		ta := &a.PerTask[i]
+		inA[ta.Task] = true
+		tb, ok := inB[ta.Task]
+		if !ok {
+			c.Unpaired = append(c.Unpaired, UnpairedTask{Task: ta.Task, Reason: "only in A"})
+			continue
+		}
+		var reasons []string
+		for _, r := range []string{why(ta, invA, "A"), why(tb, invB, "B")} {
+			if r != "" {
+				reasons = append(reasons, r)
+			}
+		}
+		if len(reasons) > 0 {
+			c.Unpaired = append(c.Unpaired, UnpairedTask{Task: ta.Task, Reason: strings.Join(reasons, "; ")})
+			continue
+		}
+		c.PairedTasks++
+		solvedA, solvedB := 2*ta.C > ta.N, 2*tb.C > tb.N
+		switch {
+		case !solvedA && solvedB:
+			b01++
+			c.Gained = append(c.Gained, ta.Task)
+		case solvedA && !solvedB:
+			b10++
+			c.Lost = append(c.Lost, ta.Task)
+		}
+		sa, sb := scoredSamples(ta), scoredSamples(tb)
+		for idx, pa := range sa {
+			pb, ok := sb[idx]
+			if !ok {
+				c.UnpairedSamples++
+				continue
+			}
+			c.PairedSamples++
+			switch {
+			case !pa && pb:
+				s01++
+			case pa && !pb:
+				s10++
+			}
+		}
+		for idx := range sb {
+			if _, ok := sa[idx]; !ok {
+				c.UnpairedSamples++
+			}
+		}
+		for j, k := range ks {
+			va, okA := scoreAt(ta.PassAtK, k)
+			vb, okB := scoreAt(tb.PassAtK, k)
+			if !okA || !okB {
+				unpairedK[j]++
+				continue
+			}
+			diffs[j] = append(diffs[j], vb-va)
+			sums[j][0] += va
+			sums[j][1] += vb
+		}
+	}
+	for i := range b.PerTask {
+		if tb := &b.PerTask[i]; !inA[tb.Task] {
+			c.Unpaired = append(c.Unpaired, UnpairedTask{Task: tb.Task, Reason: "only in B"})
+		}
+	}
+	if c.PairedTasks == 0 {
+		return nil, fmt.Errorf("adapt: Compare: no task is scored in both runs (%d tasks in A, %d in B, %d unpaired)", len(a.PerTask), len(b.PerTask), len(c.Unpaired))
+	}
+	var err error
+	if c.Tasks, err = metrics.McNemarCounts(b01, b10); err != nil {
+		return nil, err
+	}
+	if c.Samples, err = metrics.McNemarCounts(s01, s10); err != nil {
+		return nil, err
+	}
+	for j, k := range ks {
+		d := Delta{K: k, Tasks: len(diffs[j]), Unpaired: unpairedK[j]}
+		if d.Tasks > 0 {
+			n := float64(d.Tasks)
+			d.A, d.B = sums[j][0]/n, sums[j][1]/n
+			var sum float64
+			for _, v := range diffs[j] {
+				sum += v
+			}
+			d.Value = sum / n
+			d.CI95 = bootstrapCI(diffs[j])
+		}
+		c.Delta = append(c.Delta, d)
+	}
+	return c, nil
+}
+
+// scoredSamples maps the index of each scored sample of a task to whether
+// it passed.
+func scoredSamples(tr *TaskReport) map[int]bool {
+	m := make(map[int]bool, len(tr.Samples))
+	for _, s := range tr.Samples {
+		if s.Scored() {
+			m[s.Sample] = s.Outcome == OutcomePassed
+		}
+	}
+	return m
+}
+
+// scoreAt is the value of k in scores, when they hold one.
+func scoreAt(scores []Score, k int) (float64, bool) {
+	for _, s := range scores {
+		if s.K == k {
+			return s.Value, true
+		}
+	}
+	return 0, false
+}
+
+// WriteMarkdown writes the comparison as Markdown: the difference in
+// pass@k with its interval, both McNemar tests, the tasks that flipped and
+// those that could not be paired.
+func (c *Comparison) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## %s (B) against %s (A)\n\n", mdCell(c.B), mdCell(c.A))
+	if !c.SameTaskSet {
+		b.WriteString("The runs' task sets differ: tasks are paired by ID only.\n\n")
+	}
+	if len(c.Delta) > 0 {
+		fmt.Fprintf(&b, "| | A: %s | B: %s | B − A (points) | 95%% CI (bootstrap over tasks) | tasks |\n|---|---:|---:|---:|---|---:|\n", mdCell(c.A), mdCell(c.B))
+		for _, d := range c.Delta {
+			ci := "-"
+			if d.CI95 != nil {
+				ci = fmt.Sprintf("[%s, %s]", signedPct(d.CI95.Lo), signedPct(d.CI95.Hi))
+			}
+			fmt.Fprintf(&b, "| pass@%d | %s%% | %s%% | %s | %s | %d |\n", d.K, pct(d.A), pct(d.B), signedPct(d.Value), ci, d.Tasks)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("| McNemar | pairs | A only | B only | p | test |\n|---|---:|---:|---:|---:|---|\n")
+	test := func(name string, pairs int, m metrics.McNemarResult) {
+		how := "exact binomial"
+		if !m.Exact {
+			how = fmt.Sprintf("chi-square %s, continuity-corrected", fixed(m.Statistic, 3))
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %s | %s |\n", name, pairs, m.B10, m.B01, strconv.FormatFloat(m.PValue, 'g', 4, 64), how)
+	}
+	test("tasks (majority of samples; the headline)", c.PairedTasks, c.Tasks)
+	test("samples (by index; not independent)", c.PairedSamples, c.Samples)
+	b.WriteString("\n")
+	list := func(name string, ids []string) {
+		if len(ids) > 0 {
+			cells := make([]string, len(ids))
+			for i, id := range ids {
+				cells[i] = mdCell(id)
+			}
+			fmt.Fprintf(&b, "%s (%d): %s\n\n", name, len(ids), strings.Join(cells, ", "))
+		}
+	}
+	list("Gained, fail → pass", c.Gained)
+	list("Lost, pass → fail", c.Lost)
+	if len(c.Unpaired) > 0 {
+		b.WriteString("| unpaired task | reason |\n|---|---|\n")
+		for _, u := range c.Unpaired {
+			fmt.Fprintf(&b, "| %s | %s |\n", mdCell(u.Task), mdCell(u.Reason))
+		}
+		b.WriteString("\n")
+	}
+	if c.UnpairedSamples > 0 {
+		fmt.Fprintf(&b, "%d samples of paired tasks are scored in one run only and left out of the sample test.\n", c.UnpairedSamples)
+	}
+	_, err := io.WriteString(w, strings.TrimRight(b.String(), "\n")+"\n")
+	return err
+}
+
+// signedPct is a difference in percentage points with its sign: "+2.50",
+// "-1.00", "0.00" (never "-0.00").
+func signedPct(v float64) string {
+	s := pct(v)
+	if s != "-" && !strings.HasPrefix(s, "-") && strings.Trim(s, "0.") != "" {
+		s = "+" + s
+	}
+	return s
+}

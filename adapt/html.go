@@ -1,0 +1,731 @@
+package adapt
+
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/adaptbench/adaptbench/internal/textdiff"
+	"github.com/adaptbench/adaptbench/metrics"
+)
+
+// HTMLOptions configures WriteHTML. A nil *HTMLOptions means the defaults.
+type HTMLOptions struct {
+	// Title heads the page; "" means "adaptbench: " and the model's name.
+	Title string
+	// Tasks are the tasks the report is about, matched by ID: the
+	// drill-down shows their prompts, code, reference and provenance, and
+	// diffs each sample's code against the reference and against the code
+	// it adapted. Nil shows the results only.
+	Tasks []Task
+	// Template renders the prompts shown; nil means the built-in template
+	// the report names (Run.Template), and no prompt when it names none.
+	Template *Template
+	// Runs are other reports set beside this one in the plots and the
+	// summary (another model, another template), in order.
+	Runs []*Report
+	// Baseline is the report on the tasks this report's tasks were derived
+	// from (their Provenance.Parent). The degradation plot sets each
+	// derived task's pass@1 beside its parent's; nil means the parents are
+	// looked up in this report itself.
+	Baseline *Report
+	// Sections are what task generators contribute: their funnels, their
+	// fronts, a note (see mutate, ctxbug and evolve's HTMLSection).
+	Sections []HTMLSection
+	// MaxText bounds each text embedded (a completion, code, a diff, a
+	// test message), in bytes: a longer one keeps its head and tail around
+	// a marker that says how much was cut. 0 means 16 KiB.
+	MaxText int
+}
+
+// HTMLSection is a part of the HTML report that a task generator
+// contributes: plain data that WriteHTML lays out and draws, so that
+// every generator's section looks the same and nothing a generator
+// holds reaches the page unescaped.
+type HTMLSection struct {
+	// Title heads the section.
+	Title string
+	// Text is a note in plain text; blank lines separate paragraphs.
+	Text string
+	// Funnel, if set, is drawn as a funnel of its stage totals and
+	// tabulated per group.
+	Funnel *Funnel
+	// Scatter, if set, is drawn as a scatter plot.
+	Scatter *Scatter
+}
+
+// Scatter is a scatter plot's data, such as evolve's relative complexity
+// against relative readability, original against evolved.
+type Scatter struct {
+	XLabel, YLabel string
+	Series         []ScatterSeries
+	// Paired says that point i of the first two series is the same
+	// subject (before and after): a line joins them.
+	Paired bool
+}
+
+// ScatterSeries is one series of a Scatter.
+type ScatterSeries struct {
+	Name   string
+	Points []Point
+}
+
+// Point is one point of a ScatterSeries; Label names it in the tooltip.
+type Point struct {
+	X, Y  float64
+	Label string
+}
+
+//go:embed html/report.tmpl
+var htmlTemplateText string
+
+//go:embed html/report.css
+var htmlCSS string
+
+//go:embed html/report.js
+var htmlJS string
+
+var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"mul100": func(v float64) float64 { return 100 * v },
+}).Parse(htmlTemplateText))
+
+// WriteHTML writes the report as one self-contained HTML page: no network,
+// no external file. It holds the summary with 95% intervals, the
+// breakdowns, inline SVG plots (pass@k and pass@1 by adaptation category,
+// type and label, the runs of opts.Runs side by side, the degradation from
+// original to derived tasks, the generators' sections), and an explorer
+// of every task and sample (prompt, completion, extracted code, diffs,
+// each test's outcome and message, provenance) with filters and a search
+// box. The page is a pure function of its inputs: the same report gives
+// the same bytes. Its layout is for people and may change.
+func (r *Report) WriteHTML(w io.Writer, opts *HTMLOptions) error {
+	var o HTMLOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.MaxText <= 0 {
+		o.MaxText = 16 << 10
+	}
+	if o.Title == "" {
+		o.Title = "adaptbench: " + r.Run.Model
+	}
+	if o.Template == nil && r.Run.Template != "" {
+		o.Template, _ = TemplateByName(r.Run.Template)
+	}
+	tasks := map[string]*Task{}
+	for i := range o.Tasks {
+		tasks[o.Tasks[i].ID] = &o.Tasks[i]
+	}
+	runs := append([]*Report{r}, o.Runs...)
+	page := htmlPage{
+		Title: o.Title,
+		CSS:   template.CSS(htmlCSS),
+		JS:    template.JS(htmlJS),
+		// The page's content security policy lets only this script run
+		// (by its hash) and loads nothing: a completion that smuggled
+		// markup in still could not run or fetch anything.
+		ScriptHash: "sha256-" + base64.StdEncoding.EncodeToString(func() []byte { h := sha256.Sum256([]byte(htmlJS)); return h[:] }()),
+		Run:        r.Run,
+	}
+	page.Summary = htmlSummary(runs)
+	page.Plots = htmlPlots(runs, tasks, o.Baseline)
+	page.Breakdowns = r.Breakdowns
+	page.Invalid, page.Unscored = r.Invalid, r.Unscored
+	page.Outcomes = htmlTable{Head: []string{"outcome"}}
+	for i := range runs {
+		page.Outcomes.Head = append(page.Outcomes.Head, runName(runs, i))
+	}
+	for _, o := range Outcomes {
+		row := []string{o.String()}
+		any := false
+		for _, r := range runs {
+			row = append(row, strconv.Itoa(r.Outcomes[o]))
+			any = any || r.Outcomes[o] > 0
+		}
+		if any {
+			page.Outcomes.Rows = append(page.Outcomes.Rows, row)
+		}
+	}
+	for _, s := range o.Sections {
+		page.Sections = append(page.Sections, htmlSectionOf(s))
+	}
+	data, err := htmlDataOf(r, tasks, &o)
+	if err != nil {
+		return err
+	}
+	page.Data = template.JS(data)
+	var b bytes.Buffer
+	if err := htmlTemplate.Execute(&b, page); err != nil {
+		return fmt.Errorf("adapt: html report: %w", err)
+	}
+	_, err = w.Write(b.Bytes())
+	return err
+}
+
+type htmlPage struct {
+	Title      string
+	CSS        template.CSS
+	JS         template.JS
+	ScriptHash string
+	Run        RunInfo
+	Summary    htmlTable
+	Outcomes   htmlTable
+	Plots      []template.HTML
+	Breakdowns []Breakdown
+	Invalid    []InvalidTask
+	Unscored   []UnscoredTask
+	Sections   []htmlSection
+	Data       template.JS
+}
+
+type htmlTable struct {
+	Head []string
+	Rows [][]string
+}
+
+type htmlSection struct {
+	Title  string
+	Paras  []string
+	Plots  []template.HTML
+	Funnel *htmlTable
+}
+
+// runName names a run in legends and column heads: its model, and its
+// template where two runs share a model.
+func runName(runs []*Report, i int) string {
+	r := runs[i]
+	name := r.Run.Model
+	for j, o := range runs {
+		if j != i && o.Run.Model == r.Run.Model {
+			return name + " (" + r.Run.Template + ")"
+		}
+	}
+	return name
+}
+
+// taskScores returns the pass@k of every task that has one, in task order.
+func taskScores(r *Report, k int) []float64 {
+	var vs []float64
+	for _, tr := range r.PerTask {
+		for _, s := range tr.PassAtK {
+			if s.K == k {
+				vs = append(vs, s.Value)
+			}
+		}
+	}
+	return vs
+}
+
+// meanCI is the mean of vs with its seeded bootstrap 95% interval (the
+// one Report.CI95 holds for pass@1); ok is false for no values.
+func meanCI(vs []float64) (mean, lo, hi float64, ci, ok bool) {
+	if len(vs) == 0 {
+		return 0, 0, 0, false, false
+	}
+	mean, _ = metrics.Mean(vs)
+	if len(vs) > 1 {
+		if in, err := metrics.BootstrapMean(vs, 2000, 0.95, 1); err == nil {
+			return mean, in.Lo, in.Hi, true, true
+		}
+	}
+	return mean, 0, 0, false, true
+}
+
+func pctCI(v, lo, hi float64, ci bool) string {
+	s := pct(v) + "%"
+	if ci {
+		s += " [" + pct(lo) + ", " + pct(hi) + "]"
+	}
+	return s
+}
+
+func allKs(runs []*Report) []int {
+	var ks []int
+	for _, r := range runs {
+		for _, s := range r.PassAtK {
+			if !slices.Contains(ks, s.K) {
+				ks = append(ks, s.K)
+			}
+		}
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// htmlSummary is the summary table: a column per run.
+func htmlSummary(runs []*Report) htmlTable {
+	t := htmlTable{Head: []string{""}}
+	for i := range runs {
+		t.Head = append(t.Head, runName(runs, i))
+	}
+	row := func(name string, cell func(r *Report) string) {
+		cells := []string{name}
+		for _, r := range runs {
+			cells = append(cells, cell(r))
+		}
+		t.Rows = append(t.Rows, cells)
+	}
+	row("template", func(r *Report) string { return r.Run.Template })
+	row("samples per task", func(r *Report) string { return strconv.Itoa(r.Run.Samples) })
+	row("tasks (valid)", func(r *Report) string { return fmt.Sprintf("%d (%d)", r.Tasks, r.Valid) })
+	for _, k := range allKs(runs) {
+		row(fmt.Sprintf("pass@%d, task [95%% CI]", k), func(r *Report) string {
+			for _, s := range r.PassAtK {
+				if s.K == k {
+					_, lo, hi, ci, _ := meanCI(taskScores(r, k))
+					return pctCI(s.Value, lo, hi, ci) + fmt.Sprintf(" of %d", s.Tasks)
+				}
+			}
+			return "–"
+		})
+	}
+	row("pass@1, adaptation", func(r *Report) string {
+		for _, s := range r.AdaptationPassAtK {
+			if s.K == 1 {
+				return fmt.Sprintf("%s%% of %d steps", pct(s.Value), s.Tasks)
+			}
+		}
+		return "–"
+	})
+	row("unscored tasks", func(r *Report) string { return strconv.Itoa(len(r.Unscored)) })
+	row("tokens (prompt / completion)", func(r *Report) string {
+		return fmt.Sprintf("%d / %d", r.Usage.PromptTokens, r.Usage.CompletionTokens)
+	})
+	return t
+}
+
+// stepScores returns the pass@1 of every scored adaptation step whose
+// type (by "type") or category (by "category") is value.
+func stepScores(r *Report, by, value string) []float64 {
+	var vs []float64
+	for _, tr := range r.PerTask {
+		if tr.N == 0 {
+			continue
+		}
+		for _, st := range tr.Steps {
+			v := st.Type
+			if by == "category" {
+				v = Step{Type: st.Type}.Category()
+			}
+			if st.Type != "" && v == value {
+				vs = append(vs, st.PassAt1)
+			}
+		}
+	}
+	return vs
+}
+
+// labelScores returns the pass@1 of every scored task whose label key is
+// value; it needs the tasks for their labels.
+func labelScores(r *Report, tasks map[string]*Task, key, value string) []float64 {
+	var vs []float64
+	for _, tr := range r.PerTask {
+		t := tasks[tr.Task]
+		if tr.N == 0 || t == nil || t.Labels[key] != value {
+			continue
+		}
+		vs = append(vs, passAt(tr.N, tr.C, 1))
+	}
+	return vs
+}
+
+func barOf(run string, what string, vs []float64) plotBar {
+	m, lo, hi, ci, ok := meanCI(vs)
+	if !ok {
+		return plotBar{Absent: true}
+	}
+	return plotBar{Value: m, Lo: lo, Hi: hi, HasCI: ci, Tip: fmt.Sprintf("%s, %s: %s over %d", run, what, pctCI(m, lo, hi, ci), len(vs))}
+}
+
+// htmlPlots draws the report's plots: pass@k, then pass@1 by each
+// breakdown dimension, then the degradation from parents to derived
+// tasks.
+func htmlPlots(runs []*Report, tasks map[string]*Task, baseline *Report) []template.HTML {
+	var names []string
+	for i := range runs {
+		names = append(names, runName(runs, i))
+	}
+	var plots []template.HTML
+	var groups []plotGroup
+	for _, k := range allKs(runs) {
+		g := plotGroup{Label: fmt.Sprintf("pass@%d", k)}
+		for i, r := range runs {
+			g.Bars = append(g.Bars, barOf(names[i], g.Label, taskScores(r, k)))
+		}
+		groups = append(groups, g)
+	}
+	if len(groups) > 0 {
+		plots = append(plots, template.HTML(barChart("Task-level pass@k (95% bootstrap CI)", "pass@k", names, groups)))
+	}
+	// Breakdown dimensions, in the order the reports give them.
+	var dims []string
+	values := map[string][]string{}
+	for _, r := range runs {
+		for _, bd := range r.Breakdowns {
+			if !slices.Contains(dims, bd.By) {
+				dims = append(dims, bd.By)
+			}
+			if !slices.Contains(values[bd.By], bd.Value) {
+				values[bd.By] = append(values[bd.By], bd.Value)
+			}
+		}
+	}
+	for _, dim := range dims {
+		vals := slices.Sorted(slices.Values(values[dim]))
+		if len(vals) > 30 {
+			vals = vals[:30]
+		}
+		var groups []plotGroup
+		for _, v := range vals {
+			g := plotGroup{Label: v}
+			for i, r := range runs {
+				var vs []float64
+				if key, ok := strings.CutPrefix(dim, "label:"); ok {
+					vs = labelScores(r, tasks, key, v)
+				} else {
+					vs = stepScores(r, dim, v)
+				}
+				g.Bars = append(g.Bars, barOf(names[i], v, vs))
+			}
+			groups = append(groups, g)
+		}
+		title := "pass@1 by adaptation " + dim
+		if key, ok := strings.CutPrefix(dim, "label:"); ok {
+			title = "pass@1 by task label " + key
+		}
+		plots = append(plots, template.HTML(barChart(title+" (95% CI)", "pass@1", names, groups)))
+	}
+	if d := degradationPlot(runs[0], tasks, baseline); d != "" {
+		plots = append(plots, template.HTML(d))
+	}
+	return plots
+}
+
+// degradationPlot sets the pass@1 of each derived task's parent beside
+// its own, by generator and operators, over the tasks whose parent has a
+// score; "" when there are none.
+func degradationPlot(r *Report, tasks map[string]*Task, baseline *Report) string {
+	if baseline == nil {
+		baseline = r
+	}
+	parent := map[string]TaskReport{}
+	for _, tr := range baseline.PerTask {
+		parent[tr.Task] = tr
+	}
+	type pair struct{ orig, derived []float64 }
+	by := map[string]*pair{}
+	add := func(g string, o, d float64) {
+		p := by[g]
+		if p == nil {
+			p = &pair{}
+			by[g] = p
+		}
+		p.orig, p.derived = append(p.orig, o), append(p.derived, d)
+	}
+	for _, tr := range r.PerTask {
+		t := tasks[tr.Task]
+		if t == nil || t.Provenance == nil || t.Provenance.Parent == "" || tr.N == 0 {
+			continue
+		}
+		pt, ok := parent[t.Provenance.Parent]
+		if !ok || pt.N == 0 {
+			continue
+		}
+		o, d := passAt(pt.N, pt.C, 1), passAt(tr.N, tr.C, 1)
+		add("all", o, d)
+		g := t.Provenance.Generator
+		if len(t.Provenance.Operators) > 0 {
+			g += ": " + strings.Join(t.Provenance.Operators, "+")
+		}
+		add(g, o, d)
+	}
+	if len(by) == 0 {
+		return ""
+	}
+	keys := slices.Sorted(maps.Keys(by))
+	keys = slices.DeleteFunc(keys, func(k string) bool { return k == "all" })
+	if len(keys) > 15 {
+		// The most populous groups.
+		slices.SortStableFunc(keys, func(a, b string) int { return len(by[b].orig) - len(by[a].orig) })
+		keys = keys[:15]
+		slices.Sort(keys)
+	}
+	keys = append([]string{"all"}, keys...)
+	var groups []plotGroup
+	for _, k := range keys {
+		p := by[k]
+		groups = append(groups, plotGroup{Label: fmt.Sprintf("%s (%d)", k, len(p.orig)), Bars: []plotBar{
+			barOf("original", k, p.orig), barOf("derived", k, p.derived),
+		}})
+	}
+	return barChart("Degradation: pass@1 of the original task and the derived one (95% CI)", "pass@1", []string{"original (parent)", "derived"}, groups)
+}
+
+func htmlSectionOf(s HTMLSection) htmlSection {
+	out := htmlSection{Title: s.Title}
+	for _, p := range strings.Split(strings.TrimSpace(s.Text), "\n\n") {
+		if p = strings.TrimSpace(p); p != "" {
+			out.Paras = append(out.Paras, p)
+		}
+	}
+	if s.Scatter != nil {
+		out.Plots = append(out.Plots, template.HTML(scatterChart(s.Title, s.Scatter)))
+	}
+	if s.Funnel != nil {
+		title := s.Title
+		if s.Scatter != nil {
+			title = "funnel"
+		}
+		out.Plots = append(out.Plots, template.HTML(funnelChart(title, s.Funnel)))
+	}
+	if f := s.Funnel; f != nil {
+		t := &htmlTable{Head: append([]string{"group"}, f.Stages()...)}
+		groups := f.Groups()
+		if len(groups) > 1 {
+			groups = append(groups, "")
+		}
+		for _, g := range groups {
+			row := []string{g}
+			for _, st := range f.Stages() {
+				n := f.Count(g, st)
+				if g == "" {
+					row[0], n = "total", f.Total(st)
+				}
+				row = append(row, strconv.Itoa(n))
+			}
+			t.Rows = append(t.Rows, row)
+		}
+		out.Funnel = t
+	}
+	return out
+}
+
+// The explorer's data: compact JSON keys keep 800 samples in a few MB.
+type htmlData struct {
+	Outcomes []string   `json:"outcomes"`
+	Tasks    []htmlTask `json:"tasks"`
+}
+
+type htmlTask struct {
+	ID      string            `json:"id"`
+	Status  string            `json:"status"` // valid, invalid, unscored
+	Reason  string            `json:"reason,omitempty"`
+	N       int               `json:"n"`
+	C       int               `json:"c"`
+	P1      *float64          `json:"p1,omitempty"`
+	Cats    []string          `json:"cats,omitempty"`
+	Types   []string          `json:"types,omitempty"`
+	Labels  map[string]string `json:"labels,omitempty"`
+	Lang    string            `json:"lang,omitempty"`
+	Req     string            `json:"req,omitempty"`
+	Steps   []htmlStep        `json:"steps,omitempty"`
+	Prompt  string            `json:"prompt,omitempty"`
+	Code    string            `json:"code,omitempty"`
+	Ref     string            `json:"ref,omitempty"`
+	Target  string            `json:"target,omitempty"`
+	Prov    *htmlProv         `json:"prov,omitempty"`
+	Gold    *htmlSample       `json:"gold,omitempty"`
+	Samples []htmlSample      `json:"samples"`
+}
+
+type htmlStep struct {
+	ID    string  `json:"id"`
+	Type  string  `json:"type,omitempty"`
+	Desc  string  `json:"desc,omitempty"`
+	Tests int     `json:"tests"`
+	P1    float64 `json:"p1"`
+	Run   bool    `json:"run"`
+}
+
+type htmlProv struct {
+	Generator string   `json:"gen"`
+	Parent    string   `json:"parent,omitempty"`
+	Operators []string `json:"ops,omitempty"`
+	Seed      uint64   `json:"seed"`
+	Source    string   `json:"source,omitempty"`
+	Schema    string   `json:"schema,omitempty"`
+	Detail    string   `json:"detail,omitempty"`
+}
+
+type htmlSample struct {
+	Sample  int        `json:"i"`
+	Outcome string     `json:"o"`
+	Detail  string     `json:"detail,omitempty"`
+	Comp    string     `json:"comp,omitempty"`
+	Reason  string     `json:"reasoning,omitempty"`
+	Code    string     `json:"code,omitempty"`
+	Same    bool       `json:"same,omitempty"` // Code is the completion
+	DiffRef string     `json:"dref,omitempty"`
+	DiffOrg string     `json:"dorig,omitempty"`
+	Tests   []htmlTest `json:"tests,omitempty"`
+	Rounds  int        `json:"rounds,omitempty"`
+	Tokens  int        `json:"tokens,omitempty"`
+}
+
+type htmlTest struct {
+	Name    string `json:"n"`
+	Status  string `json:"s"`
+	Type    string `json:"e,omitempty"`
+	Message string `json:"m,omitempty"`
+}
+
+// maxDiffInput bounds the texts diffed, so that a huge completion costs
+// a bounded diff; what is shown is cut to MaxText anyway.
+const maxDiffInput = 64 << 10
+
+func htmlDataOf(r *Report, tasks map[string]*Task, o *HTMLOptions) ([]byte, error) {
+	cut := func(s string) string { return cutText(s, o.MaxText) }
+	invalid := map[string]InvalidTask{}
+	for _, it := range r.Invalid {
+		invalid[it.Task] = it
+	}
+	unscored := map[string]string{}
+	for _, u := range r.Unscored {
+		unscored[u.Task] = u.Reason
+	}
+	d := htmlData{Tasks: []htmlTask{}}
+	for _, oc := range Outcomes {
+		d.Outcomes = append(d.Outcomes, oc.String())
+	}
+	for _, tr := range r.PerTask {
+		ht := htmlTask{ID: tr.Task, Status: "valid", N: tr.N, C: tr.C, Samples: []htmlSample{}}
+		if it, ok := invalid[tr.Task]; ok {
+			ht.Status, ht.Reason = "invalid", it.Reason
+			if it.Result != nil {
+				g := sampleOf(*it.Result, nil, cut)
+				ht.Gold = &g
+			}
+		} else if why, ok := unscored[tr.Task]; ok {
+			ht.Status, ht.Reason = "unscored", why
+		}
+		if tr.N > 0 {
+			p := passAt(tr.N, tr.C, 1)
+			ht.P1 = &p
+		}
+		t := tasks[tr.Task]
+		for _, st := range tr.Steps {
+			ht.Steps = append(ht.Steps, htmlStep{ID: st.ID, Type: st.Type, Tests: st.Tests, P1: st.PassAt1, Run: true})
+		}
+		if t != nil {
+			ht.Labels, ht.Lang, ht.Req = t.Labels, t.Language, t.Requirement.Task
+			ht.Code, ht.Ref, ht.Target = cut(t.Code), cut(t.Reference), t.Target.Path
+			if t.Target.Function != "" {
+				ht.Target += ": " + t.Target.Function
+			}
+			for _, st := range t.Requirement.Steps {
+				if st.Type != "" {
+					if c := st.Category(); !slices.Contains(ht.Cats, c) {
+						ht.Cats = append(ht.Cats, c)
+					}
+					if !slices.Contains(ht.Types, st.Type) {
+						ht.Types = append(ht.Types, st.Type)
+					}
+				}
+				i := slices.IndexFunc(ht.Steps, func(s htmlStep) bool { return s.ID == st.ID })
+				if i < 0 {
+					ht.Steps = append(ht.Steps, htmlStep{ID: st.ID, Type: st.Type, Tests: len(t.StepTests(st.ID))})
+					i = len(ht.Steps) - 1
+				}
+				ht.Steps[i].Desc = st.Description
+			}
+			if o.Template != nil {
+				if msgs, err := o.Template.Render(t); err == nil {
+					var b strings.Builder
+					for _, m := range msgs {
+						fmt.Fprintf(&b, "── %s ──\n%s\n", m.Role, m.Content)
+					}
+					ht.Prompt = cut(b.String())
+				} else {
+					ht.Prompt = "(the prompt could not be rendered: " + err.Error() + ")"
+				}
+			}
+			if p := t.Provenance; p != nil {
+				hp := &htmlProv{Generator: p.Generator, Parent: p.Parent, Operators: p.Operators, Seed: p.Seed, Source: p.Source, Schema: p.Schema}
+				if len(p.Detail) > 0 {
+					var b bytes.Buffer
+					if json.Indent(&b, p.Detail, "", "  ") == nil {
+						hp.Detail = cut(b.String())
+					} else {
+						hp.Detail = cut(string(p.Detail))
+					}
+				}
+				ht.Prov = hp
+			}
+		}
+		for _, s := range tr.Samples {
+			ht.Samples = append(ht.Samples, sampleOf(s, t, cut))
+		}
+		d.Tasks = append(d.Tasks, ht)
+	}
+	// json.Marshal escapes <, > and & (and U+2028, U+2029), so nothing in
+	// the data can close the script element that holds it.
+	b, err := json.Marshal(d)
+	if err != nil {
+		return nil, fmt.Errorf("adapt: html report data: %w", err)
+	}
+	return b, nil
+}
+
+func sampleOf(s SampleResult, t *Task, cut func(string) string) htmlSample {
+	hs := htmlSample{Sample: s.Sample, Outcome: s.Outcome.String(), Detail: cut(s.Detail), Rounds: len(s.Rounds),
+		Tokens: s.Usage.PromptTokens + s.Usage.CompletionTokens}
+	if c := s.Completion; c != nil {
+		hs.Comp, hs.Reason = cut(c.Text), cut(c.Reasoning)
+		if c.Err != "" && hs.Detail == "" {
+			hs.Detail = cut(c.Err)
+		}
+	}
+	if s.Code != "" {
+		if s.Completion != nil && s.Code == s.Completion.Text {
+			hs.Same = true
+		} else {
+			hs.Code = cut(s.Code)
+		}
+		if t != nil {
+			code := headOf(s.Code)
+			hs.DiffRef = cut(textdiff.Unified("reference", "sample", headOf(t.Reference), code, 3))
+			hs.DiffOrg = cut(textdiff.Unified("original code", "sample", headOf(t.Code), code, 3))
+		}
+	}
+	for _, tc := range s.Tests {
+		hs.Tests = append(hs.Tests, htmlTest{Name: tc.Name, Status: tc.Status.String(), Type: tc.ErrorType, Message: cut(tc.Message)})
+	}
+	return hs
+}
+
+func headOf(s string) string {
+	if len(s) <= maxDiffInput {
+		return s
+	}
+	s = s[:maxDiffInput]
+	for !utf8.ValidString(s) && len(s) > 0 {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// cutText keeps the head and tail of a text longer than limit bytes, on
+// rune boundaries, with a marker saying how many bytes were cut.
+func cutText(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	h, t := limit/2, len(s)-limit/2
+	for h > 0 && !utf8.RuneStart(s[h]) {
+		h--
+	}
+	for t < len(s) && !utf8.RuneStart(s[t]) {
+		t++
+	}
+	return s[:h] + "\n\n[… " + strconv.Itoa(t-h) + " bytes cut: " + strconv.Itoa(len(s)) + " in all …]\n\n" + s[t:]
+}

