@@ -109,8 +109,8 @@ func (c *Checker) Check(ctx context.Context, t *Task, a Answer) (SampleResult, e
 
 // Test runs t's tests with t's target file's content set to src, and
 // returns what the test driver reported; Judge turns it into a result.
-// The workspace is t's files and the target file, in a fresh directory
-// removed afterwards; the driver is the one of t's framework, with the
+// The workspace is t's base (if any), t's files over it and the target
+// file, in a fresh directory removed afterwards; the driver is the one of t's framework, with the
 // environment t names. The error is for a run that could not happen (the
 // workspace, the environment, the sandbox, ctx).
 func (c *Checker) Test(ctx context.Context, t *Task, src string) (*exec.Suite, error) {
@@ -128,6 +128,19 @@ func (c *Checker) Test(ctx context.Context, t *Task, src string) (*exec.Suite, e
 			return err
 		}
 		return os.WriteFile(full, []byte(content), 0o644)
+	}
+	if t.Base != nil {
+		if !t.Base.resolved {
+			return nil, fmt.Errorf("%w: task %q: base %s is not loaded", ErrBase, t.ID, t.Base.digest)
+		}
+		for _, f := range t.Base.files {
+			if f.Path == t.Target.Path {
+				continue
+			}
+			if err := write(f.Path, f.Content); err != nil {
+				return nil, err
+			}
+		}
 	}
 	for _, f := range t.Files {
 		if err := write(f.Path, f.Content); err != nil {

@@ -14,6 +14,17 @@
 // schema version ([WriteTasks], [ReadTasks], [LoadFile]); [LoadDir] reads a
 // directory per task, the easy format to write by hand.
 //
+// Tasks made from one real project share its files: [Task].Base is a
+// [Base], a workspace named by the SHA-256 of its files ("sha256:<hex>")
+// and stored once, over which a task lays only what it changes (its Files
+// and its target). WriteTasks writes each base as a line of its own
+// (schema version 3), tasks name it by digest (and leave out their
+// target's content when it is the base's file); ReadTasks and LoadDir hash
+// every base again and refuse one that was edited, cut short or is
+// missing, naming the task and the digest. [Task.WorkspaceFiles] gives the
+// merged workspace. A task without a base is written as version 2, as
+// before.
+//
 // [Task].Labels are low-cardinality grouping keys (a benchmark, a library,
 // an operator, a setting) that a report breaks scores down by when
 // [Options].Breakdown names them. What a generator needs to read a task

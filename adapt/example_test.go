@@ -3,6 +3,7 @@ package adapt_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"log"
 	"os"
@@ -260,4 +261,50 @@ func ExampleReport_WriteHTML() {
 	// loads nothing: true
 	// script elements (data, code): 2
 	// the same bytes again: true
+}
+
+// ExampleNewBase: tasks made from one project share it as a base, which
+// the task file holds once; each task line names it by digest.
+func ExampleNewBase() {
+	base, err := adapt.NewBase([]adapt.File{
+		{Path: "go.mod", Content: "module example.com/calc\n\ngo 1.22\n"},
+		{Path: "calc.go", Content: "package calc\n\nfunc Double(x int) int { return 2 * x }\n"},
+		{Path: "calc_test.go", Content: "package calc\n\nimport \"testing\"\n\nfunc TestDouble(t *testing.T) {\n\tif Double(2) != 4 {\n\t\tt.Fatal()\n\t}\n}\n"},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	var tasks []adapt.Task
+	for _, code := range []string{"func Double(x int) int { return x }\n", "func Double(x int) int { return x * x }\n"} {
+		tasks = append(tasks, adapt.Task{
+			ID: fmt.Sprintf("calc-%d", len(tasks)), Language: adapt.Go, Code: code,
+			Reference: "func Double(x int) int { return 2 * x }\n",
+			// The target is the base's file: its content is not stored again.
+			Target: adapt.Target{Path: "calc.go", Function: "Double", Content: "package calc\n\nfunc Double(x int) int { return 2 * x }\n"},
+			Base:   base,
+			Tests:  []adapt.Test{{Name: "TestDouble"}},
+		})
+	}
+	var buf bytes.Buffer
+	if err := adapt.WriteTasks(&buf, tasks); err != nil {
+		log.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		var head struct {
+			Kind, ID string
+			Files    []adapt.File
+		}
+		json.Unmarshal([]byte(line), &head)
+		fmt.Printf("kind=%q id=%q files=%d base named=%v\n", head.Kind, head.ID, len(head.Files), strings.Contains(line, base.Digest()))
+	}
+	back, err := adapt.ReadTasks(&buf, "tasks.jsonl")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(back), "tasks sharing one base:", back[0].Base == back[1].Base, len(back[1].WorkspaceFiles()), "workspace files besides the target")
+	// Output:
+	// kind="base" id="" files=3 base named=true
+	// kind="" id="calc-0" files=0 base named=true
+	// kind="" id="calc-1" files=0 base named=true
+	// 2 tasks sharing one base: true 2 workspace files besides the target
 }

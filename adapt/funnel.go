@@ -1,6 +1,7 @@
 package adapt
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -97,6 +98,43 @@ func (f *Funnel) rows() [][]string {
 		row("total", f.Total)
 	}
 	return rows
+}
+
+// Regroup returns a new funnel whose groups are key(g) of this funnel's
+// groups, each counting the sum of the groups it gathers, with the same
+// stages: a summary of a funnel with many groups (a generator's operator
+// combinations gathered by level, say). Groups are in the order of cmp
+// (nil: first seen); the funnel itself is unchanged.
+func (f *Funnel) Regroup(key func(group string) string, cmp func(a, b string) int) *Funnel {
+	out := &Funnel{}
+	out.Declare(f.stages...)
+	for _, g := range f.groups {
+		k := key(g)
+		for _, s := range f.stages {
+			out.Add(k, s, f.Count(g, s))
+		}
+	}
+	if cmp != nil {
+		slices.SortStableFunc(out.groups, cmp)
+	}
+	return out
+}
+
+// WriteCSV writes the funnel as CSV: a header ("group" and the stages),
+// then a row per group with its counts, and no total row: every group in
+// full, for programs and spreadsheets.
+func (f *Funnel) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write(append([]string{"group"}, f.stages...))
+	for _, g := range f.groups {
+		row := []string{g}
+		for _, s := range f.stages {
+			row = append(row, strconv.Itoa(f.Count(g, s)))
+		}
+		cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 type funnelJSON struct {

@@ -26,15 +26,27 @@ func TestGoTargetInSubpackage(t *testing.T) {
 		},
 		Tests: []adapt.Test{{Name: "TestDouble"}},
 	}
-	tasks := []adapt.Task{task}
+	referenceAndIdentity(t, []adapt.Task{task})
+}
+
+// referenceAndIdentity evaluates tasks with adapt.Reference, which must
+// pass every one, and adapt.Identity, which must fail every one (its
+// tests run and fail), and returns the Identity's reports.
+func referenceAndIdentity(t *testing.T, tasks []adapt.Task) []adapt.TaskReport {
+	t.Helper()
+	var last []adapt.TaskReport
 	for _, tc := range []struct {
 		model adapt.Model
 		want  adapt.Outcome
 	}{{adapt.Reference, adapt.OutcomePassed}, {adapt.Identity, adapt.OutcomeFailed}} {
 		rep, err := adapt.Evaluate(context.Background(), tasks, tc.model, &adapt.Options{Runner: sandbox(t), NoGold: true})
 		require.NoError(t, err)
-		require.Len(t, rep.PerTask, 1)
-		s := rep.PerTask[0].Samples[0]
-		assert.Equal(t, tc.want, s.Outcome, "%s: %s", tc.model.Name(), s.Detail)
+		require.Len(t, rep.PerTask, len(tasks))
+		for _, tr := range rep.PerTask {
+			s := tr.Samples[0]
+			assert.Equal(t, tc.want, s.Outcome, "%s on %s: %s", tc.model.Name(), tr.Task, s.Detail)
+		}
+		last = rep.PerTask
 	}
+	return last
 }

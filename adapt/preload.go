@@ -71,20 +71,21 @@ func preload(tasks []*Task) []string {
 	return mods[:min(len(mods), MaxPreload)]
 }
 
-// workspacePaths lists the paths of a task's workspace.
+// workspacePaths lists the paths of a task's workspace (its base's files
+// included).
 func workspacePaths(t *Task) []string {
 	out := []string{t.Target.Path}
-	for _, f := range t.Files {
+	for _, f := range t.WorkspaceFiles() {
 		out = append(out, f.Path)
 	}
 	return out
 }
 
 // pythonSources returns the Python code of a task: its target file and its
-// other .py files.
+// other .py files (its base's included).
 func pythonSources(t *Task) []string {
 	out := []string{t.Target.Content}
-	for _, f := range t.Files {
+	for _, f := range t.WorkspaceFiles() {
 		if path.Ext(f.Path) == ".py" {
 			out = append(out, f.Content)
 		}

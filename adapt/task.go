@@ -13,17 +13,23 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// SchemaVersion is the version of the native task format (JSON Lines, one
-// task per line) that this package writes and reads. Version 2 moved the
-// generators' machine data (byte ranges, bug spans, test and API lists,
-// lineages) from Labels into Provenance.Schema and Provenance.Detail;
-// ReadTasks refuses version 1 tasks rather than read them without it.
-// Provenance.Repo and Provenance.Commit were added to version 2 as
-// optional fields: a task without them is written, read and hashed (in a
-// journal's task-set digest) exactly as before, so existing task files
-// and journals still read and resume; only a reader older than the fields
-// refuses a task that has them, naming the unknown field.
-const SchemaVersion = 2
+// SchemaVersion is the newest version of the native task format (JSON
+// Lines, one task per line) that this package writes and reads. Version 2
+// moved the generators' machine data (byte ranges, bug spans, test and API
+// lists, lineages) from Labels into Provenance.Schema and
+// Provenance.Detail; ReadTasks refuses version 1 tasks rather than read
+// them without it. Provenance.Repo and Provenance.Commit were added to
+// version 2 as optional fields: a task without them is written, read and
+// hashed (in a journal's task-set digest) exactly as before, so existing
+// task files and journals still read and resume; only a reader older than
+// the fields refuses a task that has them, naming the unknown field.
+// Version 3 adds shared workspaces (Task.Base): a base's own line, and
+// tasks that name it. A task without a base is the same in both, and
+// WriteTasks writes it as version 2, which older readers read.
+const SchemaVersion = 3
+
+// schemaNoBase is the version WriteTasks gives a task without a base.
+const schemaNoBase = 2
 
 // Languages the evaluator knows how to splice and test.
 const (
@@ -73,7 +79,13 @@ type Task struct {
 	Target Target `json:"target"`
 	// Files are the other files of the workspace the tests run in: context
 	// modules, test files, go.mod. Paths are slash-separated and relative.
+	// With a Base, they are the files the task changes or adds to it.
 	Files []File `json:"files,omitempty"`
+	// Base, if set, is a workspace shared with other tasks (a project at
+	// one state), stored once: the task's workspace is the base with Files
+	// and then the target written over it (see WorkspaceFiles). Written as
+	// its digest.
+	Base *Base `json:"base,omitempty"`
 	// Context holds related code from the target code base that a prompt
 	// may show (AdaptEval's "oracle" context).
 	Context []Snippet `json:"context,omitempty"`
@@ -346,6 +358,9 @@ func (t *Task) Validate() error {
 	if err := checkPath(t.Target.Path); err != nil {
 		return bad("target: %v", err)
 	}
+	if t.Base != nil && !t.Base.resolved {
+		return bad("base %s is not loaded (read tasks with ReadTasks or LoadDir, which resolve it)", t.Base.digest)
+	}
 	paths := map[string]bool{t.Target.Path: true}
 	for _, f := range t.Files {
 		if err := checkPath(f.Path); err != nil {
@@ -380,6 +395,9 @@ func (t *Task) Validate() error {
 			return bad("provenance commit %q is not a full hash (want 40 or 64 lowercase hex digits)", p.Commit)
 		}
 	}
+	// has reports whether the workspace holds a file: the target, one of
+	// Files, or one of the base's.
+	has := func(p string) bool { return paths[p] || t.Base != nil && t.Base.has(p) }
 	steps := map[string]bool{}
 	for _, s := range t.Requirement.Steps {
 		steps[s.ID] = true
@@ -389,14 +407,14 @@ func (t *Task) Validate() error {
 		if tc.Name == "" {
 			return bad("a test has no name")
 		}
-		if err := checkTestName(t.FrameworkOrDefault(), tc.Name, paths); err != nil {
+		if err := checkTestName(t.FrameworkOrDefault(), tc.Name, has); err != nil {
 			return bad("test %q: %v", tc.Name, err)
 		}
 		if seen[tc.Name] {
 			return bad("test %q appears twice", tc.Name)
 		}
 		seen[tc.Name] = true
-		if tc.File != "" && !paths[tc.File] {
+		if tc.File != "" && !has(tc.File) {
 			return bad("test %q references missing file %q", tc.Name, tc.File)
 		}
 		for _, s := range tc.Steps {
@@ -415,9 +433,9 @@ func (t *Task) Validate() error {
 
 // checkTestName checks that a test name is one the framework's driver can
 // select, and that the file it names (a Python test module) is one of the
-// task's files, paths: a mistake there would otherwise load and only show
+// task's files (has): a mistake there would otherwise load and only show
 // at run time, as an invalid task.
-func checkTestName(framework, name string, paths map[string]bool) error {
+func checkTestName(framework, name string, has func(string) bool) error {
 	switch framework {
 	case FrameworkGo:
 		if strings.Contains(name, "/") {
@@ -431,7 +449,7 @@ func checkTestName(framework, name string, paths map[string]bool) error {
 		if !strings.HasSuffix(file, ".py") {
 			return errors.New(`want a pytest node id "file.py", "file.py::test" or "file.py::Class::test"`)
 		}
-		if !paths[file] {
+		if !has(file) {
 			return fmt.Errorf("its file %q is not one of the task's files", file)
 		}
 	case FrameworkUnittest:
@@ -443,7 +461,7 @@ func checkTestName(framework, name string, paths map[string]bool) error {
 		// class and the method.
 		for k := len(parts) - 1; k >= 1; k-- {
 			mod := strings.Join(parts[:k], "/")
-			if paths[mod+".py"] || paths[mod+"/__init__.py"] {
+			if has(mod+".py") || has(mod+"/__init__.py") {
 				return nil
 			}
 		}

@@ -38,7 +38,8 @@ import (
 // ("TestX", "ExampleY"), matched exactly; each runs with all its subtests.
 // Empty means all (as "go test" does: tests, examples with output, fuzz
 // seeds). Results are named as "go test -v" names them, subtests included
-// ("TestX", "TestX/case_1").
+// ("TestX", "TestX/case_1"). The binary runs in the package's directory,
+// as under "go test", so that tests find their testdata.
 //
 // Outcomes: t.Error and t.Fatal make TestFailed (and the parents of a
 // failed subtest fail too); t.Skip makes TestSkipped. A test that panics is
@@ -120,11 +121,14 @@ func (d GoTest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, erro
 	if len(spec.Tests) > 0 {
 		pattern = "^(" + strings.Join(spec.Tests, "|") + ")$"
 	}
-	bin := "./" + sc.path("pkg.test")
-	script := `"$0" -test.list "$1" >"$2" 2>/dev/null; exec "$0" -test.v=test2json -test.paniconexit0 -test.run "$1" >"$3" 2>&1`
+	// The binary runs in the package's directory, as "go test" runs it
+	// (tests read testdata/ relative to it); the paths stay relative to
+	// the workspace.
+	bin := sc.path("pkg.test")
+	script := `w=$PWD; cd "$4" || exit 125; "$w/$0" -test.list "$1" >"$w/$2" 2>/dev/null; exec "$w/$0" -test.v=test2json -test.paniconexit0 -test.run "$1" >"$w/$3" 2>&1`
 	job := Job{
 		Dir:      spec.Dir,
-		Args:     []string{"/bin/sh", "-c", script, bin, pattern, sc.path("list"), sc.path("out")},
+		Args:     []string{"/bin/sh", "-c", script, bin, pattern, sc.path("list"), sc.path("out"), pkg},
 		Env:      spec.Env,
 		Limits:   spec.Limits,
 		ReadOnly: spec.ReadOnly,

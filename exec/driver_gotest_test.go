@@ -128,3 +128,27 @@ func TestGoTestNoTests(t *testing.T) {
 		t.Errorf("Run.Status = %s, want invalid: no test process ran", s.Run.Status)
 	}
 }
+
+// TestGoTestSubpackageDir: a package below the workspace root runs in its
+// own directory, as under "go test", so that it finds its testdata.
+func TestGoTestSubpackageDir(t *testing.T) {
+	requireGo(t)
+	ws := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod":                "module example.com/x\n\ngo 1.22\n",
+		"x.go":                  "package x\n",
+		"sub/sub.go":            "package sub\n\nfunc Want() string { return \"golden\\n\" }\n",
+		"sub/testdata/want.txt": "golden\n",
+		"sub/sub_test.go":       "package sub\n\nimport (\"os\"; \"testing\")\n\nfunc TestGolden(t *testing.T) {\n\tb, err := os.ReadFile(\"testdata/want.txt\")\n\tif err != nil || string(b) != Want() {\n\t\tt.Fatalf(\"%q, %v\", b, err)\n\t}\n}\n",
+	} {
+		p := filepath.Join(ws, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := runDriver(t, exec.GoTest{Package: "sub"}, exec.TestSpec{Dir: ws, Tests: []string{"TestGolden"}})
+	checkSuite(t, s, []wantTest{{"TestGolden", exec.TestPassed}})
+}

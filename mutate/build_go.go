@@ -11,6 +11,7 @@ import (
 	"maps"
 	"os"
 	osexec "os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -24,7 +25,8 @@ import (
 	"github.com/adaptbench/adaptbench/exec"
 )
 
-// GoModule is a Go module whose root package is mutated and tested.
+// GoModule is a Go module whose packages (the root package, or those
+// GoConfig.Packages names) are mutated and tested.
 //
 // [OpenGoModule] copies the module once into a private working directory
 // (the source may be read-only, such as the module cache). Every build runs
@@ -36,14 +38,25 @@ import (
 // build cache keeps every unchanged package compiled. Test binaries run in
 // the Runner (a sandbox) from the package directory, with -test.run
 // selecting the tests; per-test coverage runs a binary built with -cover
-// once per test with -test.coverprofile.
+// once per test with -test.coverprofile, covering the test's own package.
+//
+// Each package is built and tested on its own: a fragment's relevant tests
+// are tests of its package (the tests adapt's Go driver runs for a task
+// whose target is in it). Tests of the root package are named as the go
+// command names them ("TestX"); those of a package in directory d are
+// "d.TestX" ("cmp.TestDiff"), and a task lists them by their bare names.
 type GoModule struct {
 	src, dir string // the module as given, the private copy
 	modPath  string
-	runner   exec.Runner
-	cfg      GoConfig
-	scratch  string // build outputs and overlays, outside dir
-	seq      atomic.Int64
+	pkgs     []string // the packages studied: slash directories, "." the root
+	// base is the tasks' workspace, the module as opened (before any test
+	// ran in the copy), or baseErr why there is none.
+	base    *adapt.Base
+	baseErr error
+	runner  exec.Runner
+	cfg     GoConfig
+	scratch string // build outputs and overlays, outside dir
+	seq     atomic.Int64
 	// runMu serializes test runs: a sandbox job owns its workspace (it
 	// hands the tree to the sandbox user), so two jobs may not share dir,
 	// and nothing else may write into dir while one runs.
@@ -59,7 +72,18 @@ type GoConfig struct {
 	// Env holds extra KEY=VALUE entries for the go command (GOMODCACHE,
 	// GOFLAGS, …); they come after the pipeline's own and win.
 	Env []string
+	// Packages are the packages to mutate and test, as slash-separated
+	// directories relative to the module root ("cmp", "cmp/cmpopts"; "."
+	// is the root package). "..." means every package of the module
+	// that has both sources and tests (not testdata, vendor, hidden
+	// directories or nested modules). Nil means the root package; a
+	// module without one is an error that lists the packages it has.
+	Packages []string
 }
+
+// AllPackages, as the one entry of GoConfig.Packages, studies every package
+// of the module that has sources and tests.
+const AllPackages = "..."
 
 // OpenGoModule copies the module at dir into a private directory and
 // returns it as a Project whose tests run through r. Close removes the
@@ -82,12 +106,18 @@ func OpenGoModule(dir string, r exec.Runner, cfg *GoConfig) (*GoModule, error) {
 		return nil, fmt.Errorf("mutate: %s: no module line", filepath.Join(dir, "go.mod"))
 	}
 	gm.modPath = string(m[1])
+	if gm.pkgs, err = resolvePackages(dir, gm.modPath, gm.cfg.Packages); err != nil {
+		return nil, err
+	}
 	if gm.dir, err = os.MkdirTemp("", "adaptbench-gomod-"); err != nil {
 		return nil, fmt.Errorf("mutate: %w", err)
 	}
 	if err := copyTree(dir, gm.dir); err != nil {
 		os.RemoveAll(gm.dir)
 		return nil, err
+	}
+	if gm.base, err = projectBase(gm.dir); err != nil {
+		gm.baseErr = fmt.Errorf("mutate: %s: %w", dir, err) // the module as given, not the copy
 	}
 	if gm.scratch, err = os.MkdirTemp("", "adaptbench-gobuild-"); err != nil {
 		os.RemoveAll(gm.dir)
@@ -98,6 +128,118 @@ func OpenGoModule(dir string, r exec.Runner, cfg *GoConfig) (*GoModule, error) {
 		return nil, fmt.Errorf("mutate: %w", err)
 	}
 	return gm, nil
+}
+
+// goPackage describes a directory of a module: whether it holds Go
+// sources and tests.
+type goPackage struct {
+	dir         string
+	srcs, tests bool
+}
+
+// modulePackages lists the directories of the module at root that hold Go
+// files (not test data, vendor, hidden or _-prefixed directories, or nested
+// modules), sorted.
+func modulePackages(root string) ([]goPackage, error) {
+	var out []goPackage
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		if rel != "." {
+			n := d.Name()
+			if n == "testdata" || n == "vendor" || strings.HasPrefix(n, ".") || strings.HasPrefix(n, "_") {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
+				return filepath.SkipDir
+			}
+		}
+		ents, err := os.ReadDir(p)
+		if err != nil {
+			return err
+		}
+		pkg := goPackage{dir: filepath.ToSlash(rel)}
+		for _, e := range ents {
+			n := e.Name()
+			switch {
+			case !e.Type().IsRegular() || !strings.HasSuffix(n, ".go") || strings.HasPrefix(n, "_") || strings.HasPrefix(n, "."):
+			case strings.HasSuffix(n, "_test.go"):
+				pkg.tests = true
+			default:
+				pkg.srcs = true
+			}
+		}
+		if pkg.srcs || pkg.tests {
+			out = append(out, pkg)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("mutate: list the packages of %s: %w", root, err)
+	}
+	slices.SortFunc(out, func(a, b goPackage) int { return strings.Compare(a.dir, b.dir) })
+	return out, nil
+}
+
+// resolvePackages checks GoConfig.Packages against the module at root and
+// returns the package directories to study, sorted.
+func resolvePackages(root, modPath string, want []string) ([]string, error) {
+	all, err := modulePackages(root)
+	if err != nil {
+		return nil, err
+	}
+	have := map[string]goPackage{}
+	var names []string
+	for _, p := range all {
+		have[p.dir] = p
+		if p.srcs {
+			names = append(names, p.dir)
+		}
+	}
+	listing := func() string {
+		if len(names) == 0 {
+			return "it has no Go package"
+		}
+		return "its packages: " + strings.Join(names, ", ")
+	}
+	if slices.Equal(want, []string{AllPackages}) {
+		var out []string
+		for _, p := range all {
+			if p.srcs && p.tests {
+				out = append(out, p.dir)
+			}
+		}
+		if len(out) == 0 {
+			return nil, fmt.Errorf("mutate: module %s (%s) has no package with both sources and tests (%s)", modPath, root, listing())
+		}
+		return out, nil
+	}
+	if want == nil {
+		if _, ok := have["."]; !ok || !have["."].srcs {
+			return nil, fmt.Errorf("mutate: module %s (%s) has no Go package at its root; %s: choose with GoConfig.Packages (\"...\" for all)", modPath, root, listing())
+		}
+		return []string{"."}, nil
+	}
+	var out []string
+	for _, w := range want {
+		d := path.Clean(strings.TrimPrefix(w, "./"))
+		if w == "" || w == AllPackages || strings.HasPrefix(d, "../") || d == ".." || path.IsAbs(d) || strings.Contains(w, `\`) {
+			return nil, fmt.Errorf("mutate: GoConfig.Packages: %q is not a package directory relative to the module root (or %q alone)", w, AllPackages)
+		}
+		if p, ok := have[d]; !ok || !p.srcs {
+			return nil, fmt.Errorf("mutate: module %s (%s) has no Go package in %q; %s", modPath, root, w, listing())
+		}
+		if !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }
 
 // copyTree copies the regular files and directories under src to dst,
@@ -164,19 +306,46 @@ func (g *GoModule) ReadFile(path string) ([]byte, error) {
 	return os.ReadFile(filepath.Join(g.dir, filepath.FromSlash(path)))
 }
 
-// Sources lists the root package's non-test .go files.
+// Packages returns the directories of the packages studied, sorted ("."
+// is the root package).
+func (g *GoModule) Packages() []string { return slices.Clone(g.pkgs) }
+
+// Sources lists the non-test .go files of the packages studied.
 func (g *GoModule) Sources() ([]string, error) {
-	ents, err := os.ReadDir(g.dir)
-	if err != nil {
-		return nil, fmt.Errorf("mutate: %w", err)
-	}
 	var out []string
-	for _, e := range ents {
-		if n := e.Name(); e.Type().IsRegular() && strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
-			out = append(out, n)
+	for _, pkg := range g.pkgs {
+		ents, err := os.ReadDir(filepath.Join(g.dir, filepath.FromSlash(pkg)))
+		if err != nil {
+			return nil, fmt.Errorf("mutate: %w", err)
+		}
+		for _, e := range ents {
+			n := e.Name()
+			if e.Type().IsRegular() && strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") &&
+				!strings.HasPrefix(n, "_") && !strings.HasPrefix(n, ".") {
+				out = append(out, path.Join(pkg, n))
+			}
 		}
 	}
+	slices.Sort(out)
 	return out, nil
+}
+
+// testName qualifies a test of package pkg: "TestX" in the root package,
+// "dir.TestX" elsewhere.
+func testName(pkg, test string) string {
+	if pkg == "." {
+		return test
+	}
+	return pkg + "." + test
+}
+
+// splitTest is the inverse of testName (test names hold no dot).
+func splitTest(q string) (pkg, test string) {
+	i := strings.LastIndexByte(q, '.')
+	if i < 0 {
+		return ".", q
+	}
+	return q[:i], q[i+1:]
 }
 
 func (g *GoModule) goCmd() string {
@@ -186,12 +355,12 @@ func (g *GoModule) goCmd() string {
 	return "go"
 }
 
-// build runs "go test -c" with the given extra flags into bin (a path
-// under the scratch directory) and returns the compiler output when the
-// build failed.
-func (g *GoModule) build(ctx context.Context, bin string, flags ...string) (string, time.Duration, error) {
+// build runs "go test -c" on package pkg with the given extra flags into
+// bin (a path under the scratch directory) and returns the compiler output
+// when the build failed.
+func (g *GoModule) build(ctx context.Context, bin, pkg string, flags ...string) (string, time.Duration, error) {
 	args := append([]string{"test", "-c", "-vet=off", "-o", bin}, flags...)
-	args = append(args, ".")
+	args = append(args, "./"+pkg)
 	cmd := osexec.CommandContext(ctx, g.goCmd(), args...)
 	cmd.Dir = g.dir
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOPROXY=off", "GOFLAGS=-mod=mod -buildvcs=false",
@@ -216,13 +385,13 @@ func (g *GoModule) build(ctx context.Context, bin string, flags ...string) (stri
 
 var goResultRE = regexp.MustCompile(`(?m)^\x16--- (PASS|FAIL|SKIP): ([^\s/]+) \(`)
 
-// run runs the test binary bin (a host path) in the runner from the
-// module root with the given tests and extra flags, and returns the
-// top-level tests that passed. Runs are serialized (see runMu); the
-// binary is linked into the module copy for the run. collect, if not nil,
-// runs after the job, still holding the workspace: it reads and removes
-// what the job wrote.
-func (g *GoModule) run(ctx context.Context, bin string, tests []string, collect func(), flags ...string) (passed map[string]bool, res exec.Result, err error) {
+// run runs the test binary bin (a host path) of package pkg in the runner,
+// from the package's directory, with the given tests (bare names; nil
+// means all) and extra flags, and returns the top-level tests that passed,
+// by bare name. Runs are serialized (see runMu); the binary is linked into
+// the module copy for the run. collect, if not nil, runs after the job,
+// still holding the workspace: it reads and removes what the job wrote.
+func (g *GoModule) run(ctx context.Context, bin, pkg string, tests []string, collect func(), flags ...string) (passed map[string]bool, res exec.Result, err error) {
 	pattern := "."
 	if len(tests) > 0 {
 		quoted := make([]string, len(tests))
@@ -244,8 +413,8 @@ func (g *GoModule) run(ctx context.Context, bin string, tests []string, collect 
 	defer os.Remove(local)
 	defer os.Remove(outPath)
 	sw := exec.WorkDir + "/" + runDir + "/"
-	args := []string{"/bin/sh", "-c", `b="$1"; p="$2"; o="$3"; shift 3; exec "$b" -test.v=test2json -test.paniconexit0 -test.run "$p" "$@" >"$o" 2>&1`,
-		"sh", sw + "pkg.test", pattern, sw + "out"}
+	args := []string{"/bin/sh", "-c", `b="$1"; p="$2"; o="$3"; cd "$4" || exit 125; shift 4; exec "$b" -test.v=test2json -test.paniconexit0 -test.run "$p" "$@" >"$o" 2>&1`,
+		"sh", sw + "pkg.test", pattern, sw + "out", pkg}
 	args = append(args, flags...)
 	res, err = g.runner.Run(ctx, exec.Job{Dir: g.dir, Args: args, Limits: g.cfg.Limits})
 	if err != nil {
@@ -279,40 +448,47 @@ func linkOrCopy(src, dst string) error {
 	return os.WriteFile(dst, b, 0o777)
 }
 
-// Tests builds the module's tests and lists the top-level tests, sorted.
+// Tests builds the tests of each package studied and lists their
+// top-level tests, sorted.
 func (g *GoModule) Tests(ctx context.Context) ([]string, error) {
-	bin := filepath.Join(g.scratch, "list.test")
-	msg, _, err := g.build(ctx, bin)
-	if err != nil {
-		return nil, err
-	}
-	if msg != "" {
-		return nil, fmt.Errorf("mutate: %s does not build:\n%s", g.src, msg)
-	}
-	defer os.Remove(bin)
-	g.runMu.Lock()
-	local := filepath.Join(g.dir, runDir, "pkg.test")
-	err = g.freshRunDir()
-	if err == nil {
-		err = linkOrCopy(bin, local)
-	}
-	var res exec.Result
-	if err == nil {
-		res, err = g.runner.Run(ctx, exec.Job{Dir: g.dir, Args: []string{exec.WorkDir + "/" + runDir + "/pkg.test", "-test.list", "^Test"}, Limits: g.cfg.Limits})
-		os.Remove(local)
-	}
-	g.runMu.Unlock()
-	if err != nil {
-		return nil, fmt.Errorf("mutate: list tests: %w", err)
-	}
-	if res.Status != exec.StatusOK {
-		return nil, fmt.Errorf("mutate: list tests: %s: %s", res.Status, res.Stderr)
-	}
 	var tests []string
-	sc := bufio.NewScanner(bytes.NewReader(res.Stdout))
-	for sc.Scan() {
-		if l := strings.TrimSpace(sc.Text()); strings.HasPrefix(l, "Test") {
-			tests = append(tests, l)
+	for i, pkg := range g.pkgs {
+		bin := filepath.Join(g.scratch, fmt.Sprintf("list%d.test", i))
+		msg, _, err := g.build(ctx, bin, pkg)
+		if err != nil {
+			return nil, err
+		}
+		if msg != "" {
+			return nil, fmt.Errorf("mutate: %s: package %s does not build:\n%s", g.src, pkg, msg)
+		}
+		if _, err := os.Stat(bin); err != nil {
+			continue // no test files
+		}
+		g.runMu.Lock()
+		local := filepath.Join(g.dir, runDir, "pkg.test")
+		err = g.freshRunDir()
+		if err == nil {
+			err = linkOrCopy(bin, local)
+		}
+		var res exec.Result
+		if err == nil {
+			res, err = g.runner.Run(ctx, exec.Job{Dir: g.dir, Args: []string{"/bin/sh", "-c", `cd "$1" || exit 125; exec "$2" -test.list "^Test"`,
+				"sh", pkg, exec.WorkDir + "/" + runDir + "/pkg.test"}, Limits: g.cfg.Limits})
+			os.Remove(local)
+		}
+		g.runMu.Unlock()
+		os.Remove(bin)
+		if err != nil {
+			return nil, fmt.Errorf("mutate: list tests of package %s: %w", pkg, err)
+		}
+		if res.Status != exec.StatusOK {
+			return nil, fmt.Errorf("mutate: list tests of package %s: %s: %s", pkg, res.Status, res.Stderr)
+		}
+		sc := bufio.NewScanner(bytes.NewReader(res.Stdout))
+		for sc.Scan() {
+			if l := strings.TrimSpace(sc.Text()); strings.HasPrefix(l, "Test") {
+				tests = append(tests, testName(pkg, l))
+			}
 		}
 	}
 	slices.Sort(tests)
@@ -320,19 +496,24 @@ func (g *GoModule) Tests(ctx context.Context) ([]string, error) {
 }
 
 // Coverage runs one test of the unmodified module with coverage of the
-// root package.
+// test's package.
 func (g *GoModule) Coverage(ctx context.Context, test string) (Lines, error) {
-	bin := filepath.Join(g.scratch, "cover.test")
+	pkg, name := splitTest(test)
+	idx := slices.Index(g.pkgs, pkg)
+	if idx < 0 {
+		return nil, fmt.Errorf("mutate: test %q: package %q is not studied", test, pkg)
+	}
+	bin := filepath.Join(g.scratch, fmt.Sprintf("cover%d.test", idx))
 	if _, err := os.Stat(bin); err != nil {
 		// Built once; concurrent first calls may both build, which is
 		// harmless (the same output, an atomic rename).
-		tmp := filepath.Join(g.scratch, fmt.Sprintf("cover%d.test", g.seq.Add(1)))
-		msg, _, err := g.build(ctx, tmp, "-cover", "-covermode=set", "-coverpkg=.")
+		tmp := filepath.Join(g.scratch, fmt.Sprintf("cover-tmp%d.test", g.seq.Add(1)))
+		msg, _, err := g.build(ctx, tmp, pkg, "-cover", "-covermode=set", "-coverpkg=./"+pkg)
 		if err != nil {
 			return nil, err
 		}
 		if msg != "" {
-			return nil, fmt.Errorf("mutate: %s does not build with -cover:\n%s", g.src, msg)
+			return nil, fmt.Errorf("mutate: %s: package %s does not build with -cover:\n%s", g.src, pkg, msg)
 		}
 		if err := os.Rename(tmp, bin); err != nil {
 			return nil, fmt.Errorf("mutate: %w", err)
@@ -342,7 +523,7 @@ func (g *GoModule) Coverage(ctx context.Context, test string) (Lines, error) {
 	path := filepath.Join(g.dir, runDir, prof)
 	var b []byte
 	var readErr error
-	_, res, err := g.run(ctx, bin, []string{test}, func() {
+	_, res, err := g.run(ctx, bin, pkg, []string{name}, func() {
 		b, readErr = exec.ReadWorkspaceFile(g.dir, runDir+"/"+prof, 64*exec.MiB)
 		os.Remove(path)
 	}, "-test.coverprofile="+exec.WorkDir+"/"+runDir+"/"+prof)
@@ -397,69 +578,124 @@ func parseCoverProfile(b []byte, modPath string) (Lines, error) {
 	return out, nil
 }
 
-// Check builds the tests with path replaced by src through an overlay and
-// runs the given tests in the runner.
-func (g *GoModule) Check(ctx context.Context, path string, src []byte, tests []string) (*TestRun, error) {
-	id := g.seq.Add(1)
-	bin := filepath.Join(g.scratch, fmt.Sprintf("m%d.test", id))
-	defer os.Remove(bin)
-	var flags []string
-	if path != "" {
-		file := filepath.Join(g.scratch, fmt.Sprintf("m%d_%s", id, filepath.Base(path)))
-		if err := os.WriteFile(file, src, 0o666); err != nil {
-			return nil, fmt.Errorf("mutate: %w", err)
+// Check builds the tests of path's package with path replaced by src
+// through an overlay and runs the given tests in the runner. With path ""
+// it builds and runs each package studied (the tests given, or all).
+func (g *GoModule) Check(ctx context.Context, file string, src []byte, tests []string) (*TestRun, error) {
+	byPkg := map[string][]string{} // bare names; nil: all
+	pkgs := g.pkgs
+	if file != "" {
+		pkg := path.Dir(file)
+		if !slices.Contains(g.pkgs, pkg) {
+			return nil, fmt.Errorf("mutate: %s is not in a package studied (%s)", file, strings.Join(g.pkgs, ", "))
 		}
-		defer os.Remove(file)
-		ov, _ := json.Marshal(map[string]map[string]string{"Replace": {filepath.Join(g.dir, filepath.FromSlash(path)): file}})
-		ovFile := filepath.Join(g.scratch, fmt.Sprintf("m%d.overlay.json", id))
-		if err := os.WriteFile(ovFile, ov, 0o666); err != nil {
-			return nil, fmt.Errorf("mutate: %w", err)
+		pkgs = []string{pkg}
+	}
+	for _, t := range tests {
+		pkg, name := splitTest(t)
+		if !slices.Contains(pkgs, pkg) {
+			return nil, fmt.Errorf("mutate: test %q is not a test of package %s", t, strings.Join(pkgs, ", "))
 		}
-		defer os.Remove(ovFile)
-		flags = append(flags, "-overlay", ovFile)
+		byPkg[pkg] = append(byPkg[pkg], name)
 	}
 	out := &TestRun{}
-	msg, took, err := g.build(ctx, bin, flags...)
-	out.BuildTime = took
-	if err != nil {
-		return nil, err
-	}
-	if msg != "" {
-		if len(flags) > 0 {
-			// Name the mutated file as the project does, not the overlay.
-			file := filepath.Join(g.scratch, fmt.Sprintf("m%d_%s", id, filepath.Base(path)))
-			if rel, err := filepath.Rel(g.dir, file); err == nil {
-				msg = strings.ReplaceAll(msg, rel, path)
-			}
-			msg = strings.ReplaceAll(msg, file, path)
+	passed := map[string]bool{}
+	for _, pkg := range pkgs {
+		if tests != nil && byPkg[pkg] == nil {
+			continue
 		}
-		out.Compile = msg
-		return out, nil
+		compile, err := g.checkPackage(ctx, pkg, file, src, byPkg[pkg], out, passed)
+		if err != nil {
+			return nil, err
+		}
+		if compile != "" {
+			out.Compile = compile
+			out.Passed, out.Failed = nil, nil
+			return out, nil
+		}
 	}
-	passed, res, err := g.run(ctx, bin, tests, nil)
-	out.TestTime = res.WallTime
-	if err != nil {
-		return nil, err
-	}
-	out.TimedOut = res.Status != exec.StatusOK && res.Status != exec.StatusExit
 	out.sort(tests, passed)
 	return out, nil
 }
 
-// Task makes the task's workspace: every file of the module but the target
-// (go.mod, the package's other sources and tests, test data), run by
-// exec.GoTest.
+// checkPackage builds and runs the tests of one package, file (if not
+// "") replaced by src, adding the times to out and the tests that passed
+// (qualified) to passed; it returns the compiler's messages of a build
+// that failed.
+func (g *GoModule) checkPackage(ctx context.Context, pkg, file string, src []byte, tests []string, out *TestRun, passed map[string]bool) (string, error) {
+	id := g.seq.Add(1)
+	bin := filepath.Join(g.scratch, fmt.Sprintf("m%d.test", id))
+	defer os.Remove(bin)
+	var flags []string
+	mut := filepath.Join(g.scratch, fmt.Sprintf("m%d_%s", id, path.Base(file)))
+	if file != "" {
+		if err := os.WriteFile(mut, src, 0o666); err != nil {
+			return "", fmt.Errorf("mutate: %w", err)
+		}
+		defer os.Remove(mut)
+		ov, _ := json.Marshal(map[string]map[string]string{"Replace": {filepath.Join(g.dir, filepath.FromSlash(file)): mut}})
+		ovFile := filepath.Join(g.scratch, fmt.Sprintf("m%d.overlay.json", id))
+		if err := os.WriteFile(ovFile, ov, 0o666); err != nil {
+			return "", fmt.Errorf("mutate: %w", err)
+		}
+		defer os.Remove(ovFile)
+		flags = append(flags, "-overlay", ovFile)
+	}
+	msg, took, err := g.build(ctx, bin, pkg, flags...)
+	out.BuildTime += took
+	if err != nil {
+		return "", err
+	}
+	if msg != "" {
+		if file != "" {
+			// Name the mutated file as the project does, not the overlay.
+			if rel, err := filepath.Rel(g.dir, mut); err == nil {
+				msg = strings.ReplaceAll(msg, rel, file)
+			}
+			msg = strings.ReplaceAll(msg, mut, file)
+		}
+		return msg, nil
+	}
+	if _, err := os.Stat(bin); err != nil {
+		return "", nil // no test files
+	}
+	ok, res, err := g.run(ctx, bin, pkg, tests, nil)
+	out.TestTime += res.WallTime
+	if err != nil {
+		return "", err
+	}
+	out.TimedOut = out.TimedOut || res.Status != exec.StatusOK && res.Status != exec.StatusExit
+	for t := range ok {
+		passed[testName(pkg, t)] = true
+	}
+	return "", nil
+}
+
+// Task makes the task's workspace: the module as it was opened, every
+// file (go.mod, the package's sources and tests, test data) in one shared
+// adapt.Base, with the target over it; run by exec.GoTest in the target's
+// package.
 func (g *GoModule) Task(path string, t *adapt.Task) error {
 	t.Language = adapt.Go
 	t.Framework = adapt.FrameworkGo
-	return workspaceFiles(g.dir, path, t)
+	// adapt's Go driver runs the tests of the target's package, which
+	// report their bare names.
+	for i := range t.Tests {
+		_, t.Tests[i].Name = splitTest(t.Tests[i].Name)
+	}
+	if g.baseErr != nil {
+		return g.baseErr
+	}
+	t.Base, t.Files = g.base, nil
+	return nil
 }
 
-// workspaceFiles lists the files under dir, but for target and hidden
-// directories, into t.Files.
-func workspaceFiles(dir, target string, t *adapt.Task) error {
-	t.Files = nil
-	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+// projectBase makes the base of the tasks of the project at dir: its
+// files but those in hidden directories and a "target" directory (Maven's
+// build output).
+func projectBase(dir string) (*adapt.Base, error) {
+	var files []adapt.File
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -471,14 +707,29 @@ func workspaceFiles(dir, target string, t *adapt.Task) error {
 			}
 			return nil
 		}
-		if rel == target || !d.Type().IsRegular() {
+		if !d.Type().IsRegular() {
 			return nil
 		}
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}
-		t.Files = append(t.Files, adapt.File{Path: rel, Content: string(b)})
+		files = append(files, adapt.File{Path: rel, Content: string(b)})
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	return adapt.NewBase(files)
+}
+
+// workspaceFiles gives t the project at dir as its base: the task changes
+// its target only.
+func workspaceFiles(dir, target string, t *adapt.Task) error {
+	b, err := projectBase(dir)
+	if err != nil {
+		return fmt.Errorf("mutate: %s: %w", dir, err)
+	}
+	t.Base, t.Files = b, nil
+	return nil
 }

@@ -375,6 +375,14 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 		}
 	}
 	res.Covered = len(frags)
+	if len(frags) > 0 {
+		// A workspace the tasks cannot have (a file the task format
+		// cannot hold) fails now, not after every mutant was validated.
+		var probe adapt.Task
+		if err := p.Task(frags[0].file, &probe); err != nil {
+			return nil, fmt.Errorf("mutate: the project's tasks cannot be made: %w", err)
+		}
+	}
 	rng := rand.New(rand.NewPCG(c.Seed, 0x6672616773))
 	if c.Fragments > 0 && len(frags) > c.Fragments {
 		idx := rng.Perm(len(frags))[:c.Fragments]
@@ -509,6 +517,7 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 	res.Total = time.Since(start)
 
 	res.Funnel.Declare(StageSite, StageApplied, StageParsed, StageCompiled, StageUnresolved, StageDetected)
+	bases := map[string]*adapt.Base{} // the tasks share one copy of each
 	for _, cand := range res.Candidates {
 		countCandidate(&res.Funnel, cand)
 		if !cand.Valid() {
@@ -518,6 +527,13 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 			t, err := newTask(p, cand, cl, c.Source)
 			if err != nil {
 				return nil, err
+			}
+			if b := t.Base; b != nil {
+				if have := bases[b.Digest()]; have != nil {
+					t.Base = have
+				} else {
+					bases[b.Digest()] = b
+				}
 			}
 			res.Tasks = append(res.Tasks, t)
 			res.From = append(res.From, cand)
@@ -817,6 +833,45 @@ func atoi(s string) int {
 		n = n*10 + int(r-'0')
 	}
 	return n
+}
+
+// SummaryGroup is the group of the compact funnel (FunnelSummary) that a
+// group of Result.Funnel (an operator combination, "op" or "op1+op2")
+// falls in: "L1 op" for one operator, else its level, "L2", "L3" or "L4"
+// (four or more operators).
+func SummaryGroup(group string) string {
+	n := strings.Count(group, "+") + 1
+	if n == 1 {
+		return "L1 " + group
+	}
+	return Level(min(n, int(L4))).String()
+}
+
+// FunnelSummary returns the funnel with a row per L1 operator (in the
+// order of Operators: by tier) and one per level above L1, gathering its
+// operator combinations (SummaryGroup): about a dozen rows where an L1–L4
+// run's Funnel has a hundred. Result.Funnel keeps every combination
+// (adapt.Funnel.WriteCSV writes them all).
+func (r *Result) FunnelSummary() *adapt.Funnel {
+	rank := func(g string) (string, int, string) {
+		lv, op, _ := strings.Cut(g, " ")
+		i := slices.IndexFunc(Operators, func(o *Operator) bool { return o.Name == op })
+		if i < 0 {
+			i = len(Operators)
+		}
+		return lv, i, op
+	}
+	return r.Funnel.Regroup(SummaryGroup, func(a, b string) int {
+		la, ia, oa := rank(a)
+		lb, ib, ob := rank(b)
+		if c := strings.Compare(la, lb); c != 0 {
+			return c
+		}
+		if ia != ib {
+			return ia - ib
+		}
+		return strings.Compare(oa, ob)
+	})
 }
 
 // countCandidate adds a candidate to the funnel.

@@ -1,10 +1,12 @@
 package mutate_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
 	osexec "os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -19,9 +21,8 @@ import (
 func TestMain(m *testing.M) { exectest.Main(m) }
 
 // The real module the Go acceptance test mutates, fetched through the Go
-// module proxy into the default module cache (or found there). Its root
-// package is the one tested: adapt's Go driver tests a workspace's root
-// package.
+// module proxy into the default module cache (or found there); its root
+// package is the one studied.
 const (
 	realModule  = "github.com/google/uuid"
 	realVersion = "v1.6.0"
@@ -95,6 +96,7 @@ func TestGoModuleReal(t *testing.T) {
 		}
 	}
 	tasks := res.Tasks
+	checkTaskFile(t, tasks)
 	// Evaluating costs a build per check (4 s on a loaded 2-core
 	// machine): the reference and identity run on every mutant, the two
 	// answer forms on one mutant per operator combination.
@@ -239,4 +241,201 @@ func (fragmentModel) Complete(_ context.Context, req adapt.Request) ([]adapt.Com
 	}
 	text := "Here it is:\n```" + t.Language + "\n" + t.Reference[d.Reference.Start:d.Reference.End] + "\n```\n"
 	return []adapt.Completion{{Text: text, FinishReason: "stop"}}, nil
+}
+
+// A module with no package at its root: its code is in cmp/ and below.
+const (
+	cmpModule  = "github.com/google/go-cmp"
+	cmpVersion = "v0.7.0"
+)
+
+// TestGoModuleNoRootPackage: a module without a root package is an error
+// that lists its packages, not the go command's "no Go files"; a package
+// named that the module lacks is one too.
+func TestGoModuleNoRootPackage(t *testing.T) {
+	dir := fetchModule(t, cmpModule, cmpVersion)
+	never := exec.RunnerFunc(func(context.Context, exec.Job) (exec.Result, error) {
+		t.Fatal("nothing runs before the packages are resolved")
+		return exec.Result{}, nil
+	})
+	for _, tc := range []struct {
+		name string
+		pkgs []string
+		want string
+	}{
+		{"root", nil, "module github.com/google/go-cmp (" + dir + ") has no Go package at its root; its packages: cmp, cmp/cmpopts, cmp/internal/diff, cmp/internal/flags, cmp/internal/function, cmp/internal/testprotos, cmp/internal/teststructs, cmp/internal/teststructs/foo1, cmp/internal/teststructs/foo2, cmp/internal/value: choose with GoConfig.Packages"},
+		{"missing", []string{"cmp/nope"}, `has no Go package in "cmp/nope"; its packages: cmp,`},
+		{"outside", []string{"../x"}, `GoConfig.Packages: "../x" is not a package directory relative to the module root`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gm, err := mutate.OpenGoModule(dir, never, &mutate.GoConfig{Packages: tc.pkgs})
+			if err == nil {
+				gm.Close()
+				t.Fatal("no error")
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q\nwant it to contain %q", err, tc.want)
+			}
+		})
+	}
+	gm, err := mutate.OpenGoModule(dir, never, &mutate.GoConfig{Packages: []string{mutate.AllPackages}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gm.Close()
+	// Packages with both sources and tests.
+	if got, want := strings.Join(gm.Packages(), " "), "cmp cmp/cmpopts cmp/internal/diff cmp/internal/function cmp/internal/value"; got != want {
+		t.Errorf("Packages() = %s, want %s", got, want)
+	}
+}
+
+// TestGoModuleSubpackage: go-cmp's cmp package is studied, and its tasks
+// are evaluable: adapt.Evaluate runs them in that package (where TestDiff
+// reads its testdata), the reference passes and the mutant fails.
+func TestGoModuleSubpackage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and tests a few mutants of go-cmp")
+	}
+	dir := fetchModule(t, cmpModule, cmpVersion)
+	sb := exectest.Sandbox(t)
+	gm, err := mutate.OpenGoModule(dir, sb, &mutate.GoConfig{
+		Packages: []string{"cmp"},
+		Limits:   exec.Limits{CPUTime: 30 * time.Second, WallTime: 60 * time.Second},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gm.Close()
+	ctx := context.Background()
+	res, err := mutate.Generate(ctx, gm, &mutate.Options{Seed: 1, Fragments: 3, Source: "go-cmp", Contexts: []mutate.ContextLevel{mutate.C3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s@%s cmp: tests %v, stable %v; fragments %d, covered %d, sampled %d; %d candidates, %d tasks",
+		cmpModule, cmpVersion, res.Tests, res.Stable, res.Fragments, res.Covered, res.Sampled, len(res.Candidates), len(res.Tasks))
+	res.Funnel.WriteTable(t.Output())
+	if want := []string{"cmp.TestDiff", "cmp.TestOptionPanic"}; !reflect.DeepEqual(res.Tests, want) {
+		t.Errorf("tests %v, want %v (qualified by their package)", res.Tests, want)
+	}
+	if len(res.Tasks) == 0 {
+		t.Fatal("no task")
+	}
+	checkTaskFile(t, res.Tasks)
+	tasks := res.Tasks[:min(2, len(res.Tasks))]
+	for _, task := range tasks {
+		if !strings.HasPrefix(task.Target.Path, "cmp/") {
+			t.Errorf("%s: target %s, want a file of cmp/", task.ID, task.Target.Path)
+		}
+		for _, tc := range task.Tests {
+			if strings.Contains(tc.Name, ".") {
+				t.Errorf("%s: test %q: want the bare name the driver reports", task.ID, tc.Name)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		model adapt.Model
+		pass  bool
+	}{{adapt.Reference, true}, {adapt.Identity, false}} {
+		rep, err := adapt.Evaluate(ctx, tasks, tc.model, &adapt.Options{Template: mutate.Prompt, Runner: sb, NoGold: true, Answer: mutate.Answer})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range rep.PerTask {
+			s := tr.Samples[0]
+			if passed := s.Outcome == adapt.OutcomePassed; passed != tc.pass {
+				t.Errorf("%s on %s: %s, want passed=%v: %s", tc.model.Name(), tr.Task, s.Outcome, tc.pass, s.Detail)
+			}
+		}
+	}
+}
+
+// checkTaskFile writes tasks as adapt.WriteTasks does and checks that the
+// file holds each shared base once: no larger than the tasks without any
+// workspace file, plus one line per base, plus a reference to it per task.
+// It logs the size beside that of the same tasks with the base copied
+// into every task (the format before bases).
+func checkTaskFile(t *testing.T, tasks []adapt.Task) {
+	t.Helper()
+	size := func(ts []adapt.Task) int {
+		var b bytes.Buffer
+		if err := adapt.WriteTasks(&b, ts); err != nil {
+			t.Fatal(err)
+		}
+		return b.Len()
+	}
+	var inline, bare []adapt.Task
+	bases := map[string]*adapt.Base{}
+	for _, task := range tasks {
+		if task.Base == nil {
+			t.Fatalf("%s: no base", task.ID)
+		}
+		bases[task.Base.Digest()] = task.Base
+		in := task
+		in.Files, in.Base = task.WorkspaceFiles(), nil
+		inline = append(inline, in)
+		b := task
+		b.Base = nil
+		bare = append(bare, b)
+	}
+	baseLines := 0
+	for _, b := range bases {
+		one := size([]adapt.Task{{ID: "x", Language: adapt.Go, Target: adapt.Target{Path: "x.go"}, Tests: []adapt.Test{{Name: "TestX"}}, Base: b}})
+		alone := size([]adapt.Task{{ID: "x", Language: adapt.Go, Target: adapt.Target{Path: "x.go"}, Tests: []adapt.Test{{Name: "TestX"}}}})
+		baseLines += one - alone
+	}
+	got, before, own := size(tasks), size(inline), size(bare)
+	ref := len(`,"base":"sha256:`) + 64 + 1
+	if limit := own + baseLines + len(tasks)*ref; got > limit {
+		t.Errorf("task file %d bytes, more than its tasks' own %d bytes plus %d of bases plus the references (%d)", got, own, baseLines, limit)
+	}
+	if len(bases) != 1 {
+		t.Errorf("%d bases, want the project's one", len(bases))
+	}
+	t.Logf("task file of %d tasks: %d bytes with %d shared base (%d files, %d bytes of content); %d bytes with the base in every task (%.1fx)",
+		len(tasks), got, len(bases), tasks[0].Base.Len(), tasks[0].Base.Size(), before, float64(before)/float64(got))
+	var file bytes.Buffer
+	if err := adapt.WriteTasks(&file, tasks); err != nil {
+		t.Fatal(err)
+	}
+	back, err := adapt.ReadTasks(&file, "tasks.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != len(tasks) || back[0].Base.Digest() != tasks[0].Base.Digest() {
+		t.Errorf("read back %d tasks, want %d on the same base", len(back), len(tasks))
+	}
+}
+
+// TestGoModuleBinaryFile: a module holding a file the task format cannot
+// hold (not UTF-8 text) fails Generate with an error naming the file
+// before any mutant is validated, rather than writing tasks whose
+// workspace would differ from the module.
+func TestGoModuleBinaryFile(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod":            "module example.com/a\n\ngo 1.22\n",
+		"a.go":              "package a\n\nfunc Clamp(v, lo, hi int) int {\n\tif v < lo {\n\t\treturn lo\n\t}\n\tif v > hi {\n\t\treturn hi\n\t}\n\treturn v\n}\n",
+		"a_test.go":         "package a\n\nimport \"testing\"\n\nfunc TestClamp(t *testing.T) {\n\tif Clamp(5, 0, 3) != 3 || Clamp(-1, 0, 3) != 0 || Clamp(2, 0, 3) != 2 {\n\t\tt.Fatal()\n\t}\n}\n",
+		"testdata/logo.png": "\x89PNG\r\n\x1a\n\xff\x00",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sb := exectest.Sandbox(t)
+	gm, err := mutate.OpenGoModule(dir, sb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gm.Close()
+	var validated int
+	_, err = mutate.Generate(context.Background(), gm, &mutate.Options{Runs: 1, Progress: func(p adapt.Progress) { validated = p.Done }})
+	if err == nil || !strings.Contains(err.Error(), `the project's tasks cannot be made`) || !strings.Contains(err.Error(), dir+`: adapt: task base: file "testdata/logo.png" is not UTF-8 text`) {
+		t.Fatalf("error %v, want one naming testdata/logo.png", err)
+	}
+	if validated != 0 {
+		t.Errorf("%d mutants validated before the error", validated)
+	}
 }

@@ -7,6 +7,7 @@
 //
 //	go run ./examples/mutate -dir $(go env GOMODCACHE)/github.com/google/uuid@v1.6.0 -fragments 10 -out tasks.jsonl
 //	go run ./examples/mutate -dir ... -evaluate -model reference
+//	go run ./examples/mutate -dir $(go env GOMODCACHE)/github.com/google/go-cmp@v0.7.0 -packages cmp
 //	go run ./examples/mutate -dir mutate/testdata/maven -evaluate
 //
 // -model is "reference", "identity" or "openai" (the OpenAI-compatible
@@ -51,13 +52,15 @@ func main() {
 // temporary directories behind).
 func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fl := flag.NewFlagSet("mutate", flag.ContinueOnError)
-	dir := fl.String("dir", "", "root of a Go module whose root package has tests, or of a Maven project (pom.xml); with -repo, the project's directory in the repository")
+	dir := fl.String("dir", "", "root of a Go module (its root package, or -packages), or of a Maven project (pom.xml); with -repo, the project's directory in the repository")
 	repo := fl.String("repo", "", "a git repository (a clone, a bare mirror or a URL) to read the project from at -rev, recorded in every task")
 	rev := fl.String("rev", "", "with -repo: the revision (branch, tag or hash)")
 	out := fl.String("out", "mutate-tasks.jsonl", "where to write the tasks")
+	funnelCSV := fl.String("funnel", "mutate-funnel.csv", "where to write the full funnel, a row per operator combination, as CSV (empty: nowhere)")
 	seed := fl.Uint64("seed", 1, "seed of every random choice")
 	frags := fl.Int("fragments", 10, "fragments to sample (0: all)")
 	levels := fl.Int("levels", 2, "generate levels L1 to L<levels> (1-4)")
+	pkgs := fl.String("packages", "", "Go: the packages to study, comma-separated directories relative to the module root (\"cmp\"), or \"...\" for every package with tests; empty: the root package")
 	evaluate := fl.Bool("evaluate", false, "evaluate the tasks with -model")
 	model := fl.String("model", "reference", "reference, identity or openai")
 	if err := fl.Parse(args); err != nil {
@@ -95,7 +98,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if _, statErr := os.Stat(filepath.Join(*dir, "pom.xml")); statErr == nil {
 		proj, err = mutate.OpenMaven(ctx, *dir, sb, nil)
 	} else {
-		proj, err = mutate.OpenGoModule(*dir, sb, nil)
+		cfg := &mutate.GoConfig{}
+		if *pkgs != "" {
+			cfg.Packages = strings.Split(*pkgs, ",")
+		}
+		proj, err = mutate.OpenGoModule(*dir, sb, cfg)
 	}
 	if err != nil {
 		return err // a directory with neither pom.xml nor go.mod says so here
@@ -114,7 +121,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%d tests (%d stable, flaky %v); %d fragments, %d covered, %d sampled\n\n",
 		len(res.Tests), len(res.Stable), res.Flaky, res.Fragments, res.Covered, res.Sampled)
-	if err := res.Funnel.WriteTable(stdout); err != nil {
+	if err := writeFunnel(stdout, res, *funnelCSV); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "\n%s\n", res.Gates())
@@ -134,7 +141,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := adapt.SaveFile(*out, tasks); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %d tasks to %s\n", len(tasks), *out)
+	fmt.Fprintf(stdout, "wrote %d tasks to %s%s\n", len(tasks), *out, fileSize(*out, tasks))
 	if !*evaluate {
 		return nil
 	}
@@ -221,6 +228,51 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "%-40s %7d %7d %9d %12d %5d/%-3d\n", k, r.n, r.passed, r.restored, r.alternative, r.reversed, r.mutations)
 	}
 	return nil
+}
+
+// writeFunnel prints the compact funnel (a row per L1 operator and per
+// level) and writes every operator combination's row as CSV to csvPath,
+// unless it is empty.
+func writeFunnel(stdout io.Writer, res *mutate.Result, csvPath string) error {
+	if err := res.FunnelSummary().WriteTable(stdout); err != nil {
+		return err
+	}
+	if csvPath == "" {
+		return nil
+	}
+	f, err := os.Create(csvPath)
+	if err != nil {
+		return err
+	}
+	if err := res.Funnel.WriteCSV(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "(%d operator combinations in full in %s)\n", len(res.Funnel.Groups()), csvPath)
+	return nil
+}
+
+// fileSize says how large the task file is and what its shared bases hold.
+func fileSize(name string, tasks []adapt.Task) string {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return ""
+	}
+	bases := map[string]*adapt.Base{}
+	for i := range tasks {
+		if b := tasks[i].Base; b != nil {
+			bases[b.Digest()] = b
+		}
+	}
+	files, size := 0, 0
+	for _, b := range bases {
+		files += b.Len()
+		size += b.Size()
+	}
+	return fmt.Sprintf(" (%d bytes; %d shared base of %d files, %d bytes)", fi.Size(), len(bases), files, size)
 }
 
 func writeHTML(path string, rep *adapt.Report, opts *adapt.HTMLOptions) error {

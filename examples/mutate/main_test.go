@@ -10,6 +10,7 @@ import (
 	"testing/fstest"
 
 	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/mutate"
 	"github.com/adaptbench/adaptbench/source/sourcetest"
 )
 
@@ -28,14 +29,22 @@ func TestRunErrors(t *testing.T) {
 	os.WriteFile(filepath.Join(broken, "go.mod"), []byte("module example.com/a\n\ngo 1.22\n"), 0o644)
 	os.WriteFile(filepath.Join(broken, "a.go"), []byte("package a\n\nfunc F() int { return x }\n"), 0o644)
 	os.WriteFile(filepath.Join(broken, "a_test.go"), []byte("package a\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { F() }\n"), 0o644)
+	noRoot := t.TempDir()
+	os.WriteFile(filepath.Join(noRoot, "go.mod"), []byte("module example.com/a\n\ngo 1.22\n"), 0o644)
+	os.Mkdir(filepath.Join(noRoot, "sub"), 0o755)
+	os.WriteFile(filepath.Join(noRoot, "sub", "a.go"), []byte("package sub\n"), 0o644)
 	for _, tc := range []struct {
 		name, dir, want string
+		args            []string
 	}{
-		{"no go.mod", noMod, "go.mod: no such file"},
-		{"does not build", broken, "undefined: x"},
+		{"no go.mod", noMod, "go.mod: no such file", nil},
+		{"does not build", broken, "undefined: x", nil},
+		{"no root package", noRoot, "has no Go package at its root; its packages: sub: choose with GoConfig.Packages", nil},
+		{"no such package", noRoot, `has no Go package in "other"; its packages: sub`, []string{"-packages", "other"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := run(context.Background(), []string{"-dir", tc.dir, "-out", filepath.Join(t.TempDir(), "t.jsonl")}, io.Discard)
+			args := append([]string{"-dir", tc.dir, "-out", filepath.Join(t.TempDir(), "t.jsonl")}, tc.args...)
+			err := run(context.Background(), args, io.Discard)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one saying %q", err, tc.want)
 			}
@@ -46,6 +55,41 @@ func TestRunErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestWriteFunnel: the command prints the compact funnel and writes every
+// operator combination to the CSV file.
+func TestWriteFunnel(t *testing.T) {
+	res := &mutate.Result{}
+	res.Funnel.Declare(mutate.StageSite, mutate.StageDetected)
+	for _, g := range []string{"renamevar", "modifylogic+renamevar", "updateconst", "renamevar+updateconst", "a+b+c"} {
+		res.Funnel.Add(g, mutate.StageSite, 2)
+		res.Funnel.Add(g, mutate.StageDetected, 1)
+	}
+	csvPath := filepath.Join(t.TempDir(), "funnel.csv")
+	var out strings.Builder
+	if err := writeFunnel(&out, res, csvPath); err != nil {
+		t.Fatal(err)
+	}
+	want := `| group | site | detected |
+|---|---:|---:|
+| L1 renamevar | 2 | 1 |
+| L1 updateconst | 2 | 1 |
+| L2 | 4 | 2 |
+| L3 | 2 | 1 |
+| total | 10 | 5 |
+(5 operator combinations in full in ` + csvPath + `)
+`
+	if out.String() != want {
+		t.Errorf("printed\n%s\nwant\n%s", out.String(), want)
+	}
+	b, err := os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "group,site,detected\nrenamevar,2,1\nmodifylogic+renamevar,2,1\nupdateconst,2,1\nrenamevar+updateconst,2,1\na+b+c,2,1\n"; string(b) != want {
+		t.Errorf("CSV\n%s\nwant\n%s", b, want)
 	}
 }
 

@@ -1,0 +1,69 @@
+package mutate_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/adaptbench/adaptbench/mutate"
+)
+
+// TestFunnelSummary: an L1–L4 funnel of a hundred operator combinations
+// sums to a row per L1 operator, in tier order, and one per level above.
+func TestFunnelSummary(t *testing.T) {
+	res := &mutate.Result{}
+	f := &res.Funnel
+	f.Declare(mutate.StageSite, mutate.StageApplied, mutate.StageParsed, mutate.StageCompiled, mutate.StageUnresolved, mutate.StageDetected)
+	ops := mutate.Operators
+	add := func(names ...string) {
+		g := strings.Join(names, "+")
+		f.Add(g, mutate.StageSite, 2)
+		f.Add(g, mutate.StageCompiled, 1)
+	}
+	// Combinations interleaved as a run meets them, last operator first.
+	for i := len(ops) - 1; i >= 0; i-- {
+		add(ops[i].Name)
+		for j := range ops {
+			if j != i {
+				add(ops[i].Name, ops[j].Name)
+			}
+		}
+		add(ops[i].Name, ops[(i+1)%len(ops)].Name, ops[(i+2)%len(ops)].Name)
+		add(ops[i].Name, ops[(i+1)%len(ops)].Name, ops[i].Name, ops[(i+3)%len(ops)].Name)
+		add(ops[i].Name, ops[(i+1)%len(ops)].Name, ops[i].Name, ops[(i+3)%len(ops)].Name, ops[(i+4)%len(ops)].Name)
+	}
+	if n := len(f.Groups()); n < 100 {
+		t.Fatalf("%d groups, want a hundred or more", n)
+	}
+	sum := res.FunnelSummary()
+	var want []string
+	for _, op := range ops {
+		want = append(want, "L1 "+op.Name)
+	}
+	want = append(want, "L2", "L3", "L4")
+	if got := sum.Groups(); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("groups %v\nwant %v", got, want)
+	}
+	for _, s := range f.Stages() {
+		if sum.Total(s) != f.Total(s) {
+			t.Errorf("stage %s: summary total %d, funnel total %d", s, sum.Total(s), f.Total(s))
+		}
+	}
+	if got, want := sum.Count("L2", mutate.StageSite), 2*len(ops)*(len(ops)-1); got != want {
+		t.Errorf("L2 sites %d, want %d", got, want)
+	}
+	if got, want := sum.Count("L4", mutate.StageSite), 2*2*len(ops); got != want {
+		t.Errorf("L4 sites %d, want %d (four operators and five)", got, want)
+	}
+	for g, want := range map[string]string{"renamevar": "L1 renamevar", "a+b": "L2", "a+b+a": "L3", "a+b+c+d+e": "L4"} {
+		if got := mutate.SummaryGroup(g); got != want {
+			t.Errorf("SummaryGroup(%q) = %q, want %q", g, got, want)
+		}
+	}
+	var b strings.Builder
+	if err := sum.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	if rows := strings.Count(b.String(), "\n"); rows != 2+len(want)+1 {
+		t.Errorf("table of %d lines, want a header, %d groups and a total:\n%s", rows, len(want), b.String())
+	}
+}
