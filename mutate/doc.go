@@ -226,10 +226,12 @@
 //     operators, the same seed drew other sites: 25 compiled, 12 valid.)
 //     One ModifyLogic mutant of getTime ("now <= lasttime" made
 //     "now < lasttime") fails a test only when two calls fall in one
-//     100 ns tick: under load a run may count it (14 valid L1, 54 tasks,
-//     and adapt.Identity then passes its two tasks; the 25-fragment run
-//     below gave 37 valid L1 once, 38 another time); detection is not
-//     confirmed by repeated runs yet. With 25 fragments and L1-L4 (examples/mutate -fragments 25 -levels
+//     100 ns tick: under load a run counted it (14 valid L1, 54 tasks,
+//     and adapt.Identity then passed its two tasks; the 25-fragment run
+//     below gave 37 valid L1 once, 38 another time). A mutant's failing
+//     tests are now run again, Options.Runs-1 more times, and only tests
+//     that fail every time count; a mutant whose failures all come and go
+//     is dropped as flaky_failure (TestConfirmFailures). With 25 fragments and L1-L4 (examples/mutate -fragments 25 -levels
 //     4): 79 L1 mutants parsed, 73.4% compiled, 44.8% of those caught, 38
 //     valid L1 tasks over six operators, 210 tasks; 115 mutants validated
 //     in 73 s (each constituent of a combination is checked alone too;

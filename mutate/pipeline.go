@@ -88,9 +88,10 @@ const (
 	ReasonNoFailure          // every relevant test still passes
 	ReasonInfra              // the build or test harness failed
 	ReasonConstituent        // a constituent of a combination is not valid on its own
+	ReasonFlaky              // the relevant tests failed once but passed when run again
 )
 
-var reasonNames = [...]string{"none", "no_edit", "overlap_conflict", "parse_error", "compile_error", "no_test_failure", "build_infra_error", "constituent_invalid"}
+var reasonNames = [...]string{"none", "no_edit", "overlap_conflict", "parse_error", "compile_error", "no_test_failure", "build_infra_error", "constituent_invalid", "flaky_failure"}
 
 func (r Reason) String() string {
 	if int(r) < len(reasonNames) {
@@ -500,7 +501,7 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 			switch {
 			case part.Reason == ReasonInfra:
 				cand.Reason, cand.Detail = ReasonInfra, fmt.Sprintf("constituent %d (%s) alone: %s", i+1, cand.Ops[i], part.Detail)
-			case part.Reason != ReasonNone && part.Reason != ReasonNoFailure:
+			case part.Reason != ReasonNone && part.Reason != ReasonNoFailure && part.Reason != ReasonFlaky:
 				cand.Reason, cand.Detail = ReasonConstituent, fmt.Sprintf("constituent %d (%s) alone: %s\n%s", i+1, cand.Ops[i], part.Reason, part.Detail)
 			default:
 				continue
@@ -557,6 +558,7 @@ func CheckCandidates(ctx context.Context, p Project, cands []*Candidate, opts *O
 	if opts != nil {
 		o = *opts
 	}
+	o.Runs = cmpOr(o.Runs, 3)
 	progress := adapt.NewTracker(o.Progress, "validate", len(undecided(cands)))
 	return checkCandidates(ctx, p, cands, &o, progress, (*Candidate).Valid)
 }
@@ -594,6 +596,17 @@ func checkCandidates(ctx context.Context, p Project, cands []*Candidate, o *Opti
 			test += out.TestTime
 			mu.Unlock()
 			judgeCandidate(cand, out, p.Lang())
+			if err := confirmFailures(ctx, p, cand, o.Runs, func(out *TestRun) {
+				mu.Lock()
+				build += out.BuildTime
+				test += out.TestTime
+				mu.Unlock()
+			}); err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				cand.Reason, cand.Detail = ReasonInfra, err.Error()
+			}
 			progress.Done(isTask(cand))
 			return nil
 		})
@@ -769,6 +782,49 @@ var (
 	javaErrorRE     = regexp.MustCompile(`^([^:\s]+\.java):(\d+): error: (.*)$`)
 	javaUndefinedRE = regexp.MustCompile(`^cannot find symbol`)
 )
+
+// confirmFailures runs the tests that failed on a candidate again, runs-1
+// times (Options.Runs, the runs that also decide the stable tests): a
+// test is a failure only if it fails every time. A mutant that some test
+// catches only now and then (uuid's getTime with "<" for "<=" fails only
+// when two calls share a clock tick) would otherwise be valid in one run
+// and not in the next, and its tasks would pass unchanged code now and
+// then. A mutant whose failures all come and go is dropped as
+// ReasonFlaky. Timed-out runs are not repeated (each would cost the whole
+// time limit again). account is told of every run's times.
+func confirmFailures(ctx context.Context, p Project, c *Candidate, runs int, account func(*TestRun)) error {
+	for r := 1; r < runs && c.Reason == ReasonNone && !c.Unresolved && !c.TimedOut && len(c.Failing) > 0; r++ {
+		out, err := p.Check(ctx, c.File, c.Src, c.Failing)
+		if err != nil {
+			return err
+		}
+		account(out)
+		if out.Compile != "" {
+			return fmt.Errorf("mutate: %s:%d: compiled once, then not: %s", c.File, c.Frag.Line, out.Compile)
+		}
+		if out.TimedOut {
+			return nil // a limit stopped it: keep what the first run found
+		}
+		failed := map[string]bool{}
+		for _, t := range out.Failed {
+			failed[t] = true
+		}
+		var still []string
+		for _, t := range c.Failing {
+			if failed[t] {
+				still = append(still, t)
+			}
+		}
+		if len(still) < len(c.Failing) {
+			c.Detail = strings.TrimSpace(c.Detail + fmt.Sprintf("\nrun %d: %d of %d failing tests passed again", r+1, len(c.Failing)-len(still), len(c.Failing)))
+		}
+		c.Failing = still
+		if len(still) == 0 {
+			c.Reason = ReasonFlaky
+		}
+	}
+	return nil
+}
 
 // judgeCandidate sets the verdict of a checked candidate.
 func judgeCandidate(c *Candidate, out *TestRun, lang Lang) {
