@@ -200,6 +200,31 @@ type jobCgroup struct {
 	memory string
 	pids   string
 	cpu    string
+	// The counters' values when the job began (rebase): a reused init
+	// keeps its cgroups from job to job.
+	cpuBase           time.Duration
+	oomBase, pidsBase int64
+}
+
+// rebase starts the job's figures again from here: CPU time, OOM kills and
+// process-limit hits are counted from their present values, and the
+// memory peak is reset (cgroup v1, where writing 0 sets it to the present
+// usage). Every process of the last job must be gone.
+func (c *jobCgroup) rebase() error {
+	if c == nil {
+		return nil
+	}
+	if c.layout.v2 {
+		return errors.New("exec: cgroup v2 has no memory peak to reset")
+	}
+	c.cpuBase, c.oomBase, c.pidsBase = 0, 0, 0
+	c.cpuBase, _ = c.cpuUsage()
+	c.oomBase = c.oomCount()
+	c.pidsBase = c.pidsEvents()
+	if c.memory != "" {
+		return writeFile(c.memory, "memory.max_usage_in_bytes", "0")
+	}
+	return nil
 }
 
 // create makes an empty set of cgroups for one job, with no limits yet.
@@ -258,6 +283,11 @@ func (c *jobCgroup) setLimits(lim Limits) error {
 				}
 			}
 		} else {
+			// The memory limit may not exceed memory+swap's: a reused
+			// init's cgroup raises both, memory+swap first.
+			if c.layout.memsw {
+				writeFile(c.memory, "memory.memsw.limit_in_bytes", mem)
+			}
 			err = writeFile(c.memory, "memory.limit_in_bytes", mem)
 			if err == nil && c.layout.memsw {
 				err = writeFile(c.memory, "memory.memsw.limit_in_bytes", mem)
@@ -325,10 +355,10 @@ func (c *jobCgroup) cpuUsage() (time.Duration, bool) {
 	}
 	if c.layout.v2 {
 		us, ok := readKey(c.cpu, "cpu.stat", "usage_usec")
-		return time.Duration(us) * time.Microsecond, ok
+		return time.Duration(us)*time.Microsecond - c.cpuBase, ok
 	}
 	ns, ok := readInt(c.cpu, "cpuacct.usage")
-	return time.Duration(ns), ok
+	return time.Duration(ns) - c.cpuBase, ok
 }
 
 func (c *jobCgroup) peakMemory() (Size, bool) {
@@ -354,22 +384,25 @@ func (c *jobCgroup) oomCount() int64 {
 	}
 	if c.layout.v2 {
 		n, _ := readKey(c.memory, "memory.events", "oom_kill")
-		return n
+		return n - c.oomBase
 	}
 	if n, ok := readKey(c.memory, "memory.oom_control", "oom_kill"); ok {
-		return n
+		return n - c.oomBase
 	}
 	n, _ := readInt(c.memory, "memory.failcnt")
-	return n
+	return n - c.oomBase
 }
 
-func (c *jobCgroup) pidsLimited() bool {
+func (c *jobCgroup) pidsLimited() bool { return c.pidsEvents() > 0 }
+
+// pidsEvents is how often the process limit was hit since the job began.
+func (c *jobCgroup) pidsEvents() int64 {
 	if c == nil || c.pids == "" {
-		return false
+		return 0
 	}
 	// pids.events has the same "max N" line in v1 and v2.
 	n, _ := readKey(c.pids, "pids.events", "max")
-	return n > 0
+	return n - c.pidsBase
 }
 
 // killAll kills every process in the job's cgroups until none is left.

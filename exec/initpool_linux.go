@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -35,6 +36,14 @@ type initProc struct {
 	// from hostUIDs when the caller is root, else 0 (the caller's own).
 	uid         int
 	releaseOnce sync.Once
+	// dec reads the init's reports (and its readiness once reused) from
+	// statusR, whose buffered bytes it keeps between jobs.
+	dec *json.Decoder
+	// shape is the shape of the jobs a reused init takes (jobShape); empty
+	// for an init that has had no job.
+	shape string
+	// jobs counts the jobs the init has run.
+	jobs int
 }
 
 // prestart is how many started inits a runner keeps ready. Starting one
@@ -48,13 +57,27 @@ type initPool struct {
 	filling int
 	fills   sync.WaitGroup
 	closed  bool
+	// warm holds reused inits ready for a job of their shape, the least
+	// recently used first; at most prestart.
+	warm []*initProc
 }
 
-// take returns a ready init, starting one if none is ready, and starts a
-// replacement in the background.
-func (p *procRunner) take() (*initProc, error) {
+// take returns a ready init: a reused one of the job's shape if there is
+// one, else a new one, starting one if none is ready (and a replacement in
+// the background).
+func (p *procRunner) take(shape string) (*initProc, error) {
 	p.pool.mu.Lock()
 	var ip *initProc
+	if shape != "" {
+		for i := len(p.pool.warm) - 1; i >= 0; i-- {
+			if p.pool.warm[i].shape == shape {
+				ip = p.pool.warm[i]
+				p.pool.warm = append(p.pool.warm[:i], p.pool.warm[i+1:]...)
+				p.pool.mu.Unlock()
+				return ip, nil
+			}
+		}
+	}
 	if n := len(p.pool.idle); n > 0 {
 		ip = p.pool.idle[n-1]
 		p.pool.idle = p.pool.idle[:n-1]
@@ -89,11 +112,31 @@ func (p *procRunner) refillLocked() {
 	}
 }
 
+// putWarm returns a reused init, ready, to the pool; the least recently
+// used one goes when there are too many.
+func (p *procRunner) putWarm(ip *initProc) {
+	p.pool.mu.Lock()
+	var evict *initProc
+	if p.pool.closed {
+		evict = ip
+	} else {
+		p.pool.warm = append(p.pool.warm, ip)
+		if len(p.pool.warm) > prestart {
+			evict = p.pool.warm[0]
+			p.pool.warm = p.pool.warm[1:]
+		}
+	}
+	p.pool.mu.Unlock()
+	if evict != nil {
+		evict.discard()
+	}
+}
+
 // close kills the ready inits; later jobs start their own.
 func (p *procRunner) close() {
 	p.pool.mu.Lock()
-	idle := p.pool.idle
-	p.pool.idle, p.pool.closed = nil, true
+	idle := append(p.pool.idle, p.pool.warm...)
+	p.pool.idle, p.pool.warm, p.pool.closed = nil, nil, true
 	p.pool.mu.Unlock()
 	for _, ip := range idle {
 		ip.discard()
@@ -183,7 +226,8 @@ func (p *procRunner) spawn() (*initProc, error) {
 			f.Close()
 		}
 	}
-	ip := &initProc{cmd: cmd, cfgW: cfgW, statusR: stR, stdinW: inW, stdoutR: outR, stderrR: errR, diskW: diskW, uid: uid}
+	ip := &initProc{cmd: cmd, cfgW: cfgW, statusR: stR, stdinW: inW, stdoutR: outR, stderrR: errR, diskW: diskW, uid: uid,
+		dec: json.NewDecoder(stR)}
 	if !p.cfg.NoCgroups {
 		cg, err := p.cg.create()
 		if err == nil {
@@ -228,11 +272,45 @@ func (ip *initProc) wait() error {
 }
 
 func (ip *initProc) closeFiles() {
-	for _, f := range []*os.File{ip.cfgW, ip.statusR, ip.stdinW, ip.stdoutR, ip.stderrR, ip.diskW} {
+	ip.closeStdio()
+	for _, f := range []*os.File{ip.cfgW, ip.statusR, ip.diskW} {
 		if f != nil {
 			f.Close()
 		}
 	}
+}
+
+// closeStdio closes this side of the job's stdin, stdout and stderr.
+func (ip *initProc) closeStdio() {
+	for _, f := range []*os.File{ip.stdinW, ip.stdoutR, ip.stderrR} {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+// newStdio makes the pipes of a reused init's next job and returns the
+// init's ends, to be sent to it.
+func (ip *initProc) newStdio() (theirs []*os.File, err error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		for _, f := range []*os.File{inR, inW, outR, outW} {
+			f.Close()
+		}
+		return nil, err
+	}
+	ip.stdinW, ip.stdoutR, ip.stderrR = inW, outR, errR
+	return []*os.File{inR, outW, errW}, nil
 }
 
 // pump copies the job's stdin in and its stdout and stderr out. wait ends

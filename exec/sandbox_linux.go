@@ -209,11 +209,44 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 			return internal(fmt.Errorf("exec: workspace %s is not a directory", ws))
 		}
 	}
-	ip, err := p.take()
+	binds := p.binds(job.ReadOnly)
+	shape := p.jobShape(job, lim, binds)
+	ip, err := p.take(shape)
 	if err != nil {
 		return internal(err)
 	}
-	defer ip.closeFiles()
+	// A reused init keeps its pipes to the host; the job's stdio is the
+	// job's own.
+	kept := false
+	defer func() {
+		if kept {
+			ip.closeStdio()
+		} else {
+			ip.closeFiles()
+		}
+	}()
+	reused := ip.jobs > 0
+	ip.jobs++
+	// The descriptors the init gets with the job: a reused init's stdio
+	// (a new init has its own from its start), then the workspace's mount.
+	var send []int
+	var sent []*os.File
+	defer func() {
+		for _, f := range sent {
+			f.Close()
+		}
+	}()
+	if reused {
+		theirs, err := ip.newStdio()
+		if err != nil {
+			ip.discard()
+			return internal(fmt.Errorf("exec: pipes for the job: %w", err))
+		}
+		sent = append(sent, theirs...)
+		for _, f := range theirs {
+			send = append(send, int(f.Fd()))
+		}
+	}
 	var disk *diskWorkspace
 	switch {
 	case setUser && job.Dir != "" && lim.Disk.set():
@@ -225,11 +258,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 			return internal(err)
 		}
 		defer disk.close()
-		rights := unix.UnixRights(disk.mfd)
-		if err := unix.Sendmsg(int(ip.diskW.Fd()), []byte{0}, rights, nil, 0); err != nil {
-			ip.discard()
-			return internal(fmt.Errorf("exec: send the workspace to the sandbox init: %w", err))
-		}
+		send = append(send, disk.mfd)
 	case setUser && job.Dir != "":
 		// The workspace is the job user's while it runs, and the caller's
 		// again afterwards: nothing in it stays owned by a job's uid.
@@ -238,7 +267,27 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 			return internal(fmt.Errorf("exec: give workspace to the sandbox user: %w", err))
 		}
 		defer chownBack(ws, os.Getuid(), os.Getgid())
+		// The host clones the tree: a reused init no longer sees the
+		// host's paths.
+		fd, err := unix.OpenTree(unix.AT_FDCWD, ws, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+		if err != nil {
+			ip.discard()
+			return internal(fmt.Errorf("exec: open_tree %s: %w", ws, err))
+		}
+		tree := os.NewFile(uintptr(fd), "workspace")
+		sent = append(sent, tree)
+		send = append(send, fd)
 	}
+	if len(send) > 0 {
+		if err := unix.Sendmsg(int(ip.diskW.Fd()), []byte{0}, unix.UnixRights(send...), nil, 0); err != nil {
+			ip.discard()
+			return internal(fmt.Errorf("exec: send the job's descriptors to the sandbox init: %w", err))
+		}
+	}
+	for _, f := range sent {
+		f.Close()
+	}
+	sent = nil
 	cg := ip.cg
 	if err := cg.setLimits(lim); err != nil {
 		ip.discard()
@@ -258,12 +307,14 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		TmpFiles:      lim.DiskFiles,
 		DropCaps:      p.isolate,
 		Confine:       p.isolate,
-		Binds:         p.binds(job.ReadOnly),
+		Binds:         binds,
 		SetUser:       setUser,
 		UID:           nobody,
 		GID:           nobody,
 		Subreaper:     !p.isolate,
-		DiskWorkspace: disk != nil,
+		DiskWorkspace: len(send) > 0 && (!reused || len(send) > 3),
+		Stdio:         reused,
+		Recycle:       shape != "",
 		Rlimits:       rlimits(lim, cg, p.isolate && p.root),
 	}
 	if p.isolate {
@@ -334,7 +385,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	// takes the kernel several milliseconds, which the job need not wait
 	// for once every process of the job is gone.
 	var st initStatus
-	haveStatus := json.NewDecoder(ip.statusR).Decode(&st) == nil
+	haveStatus := ip.dec.Decode(&st) == nil
 	res.WallTime = time.Since(start)
 	close(done)
 	wg.Wait()
@@ -354,12 +405,18 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	waitOutput(time.Second)
 	res.CPUTime, res.PeakMemory = jobUsage(st, haveStatus, cg)
 	oom, pidsMax := cg.oomKilled(), cg.pidsLimited()
-	if released {
+	switch {
+	case released && shape != "" && st.Stage == "":
+		// Every process of the job is gone: the init gets ready for
+		// another job of this shape.
+		kept = true
+		p.recycleLater(ip, shape)
+	case released:
 		// The init's cgroups are removed once it has exited: moving it out
 		// first would wait for an RCU grace period.
 		ip.cfgW.Close()
 		p.reapLater(ip)
-	} else {
+	default:
 		cg.remove()
 	}
 
@@ -443,6 +500,50 @@ func jobUsage(st initStatus, haveStatus bool, cg *jobCgroup) (cpu time.Duration,
 		peak = p
 	}
 	return cpu, peak
+}
+
+// recycleLater waits for a reused init to say it is ready for another job
+// (see recycle in initproc_linux.go), starts its cgroup's counters again
+// and returns it to the pool; an init that is not ready is released.
+func (p *procRunner) recycleLater(ip *initProc, shape string) {
+	p.reaping.Add(1)
+	go func() {
+		defer p.reaping.Done()
+		var st initStatus
+		if err := ip.dec.Decode(&st); err != nil || !st.Ready || ip.cg.rebase() != nil {
+			ip.cfgW.Close()
+			ip.wait()
+			ip.closeFiles()
+			ip.cg.remove()
+			return
+		}
+		ip.shape = shape
+		p.putWarm(ip)
+	}()
+}
+
+// jobShape is what a job shares with the others an init may run after it
+// (see recycle in initproc_linux.go): the process-wide rlimits the init
+// takes for its first job, which it can never raise again, the sizes of
+// /tmp and /dev/shm it makes ahead of the next job, and the read-only
+// paths of its root. Empty when the job's init is not to be reused: the
+// caller is not root (the host clones the workspace's tree), a job's
+// cgroups are not v1 with memory, pids and CPU (rlimits would stand in for
+// them, and the counters could not start again), the job's cgroups are
+// handed to its caller (the fork server's), or a read-only path lies under
+// /tmp or /dev (a new /tmp would hide it).
+func (p *procRunner) jobShape(job Job, lim Limits, binds []string) string {
+	l := p.cg
+	if !p.isolate || !p.root || job.started != nil || p.cfg.NoCgroups || l.v2 || l.memory == "" || l.pids == "" || l.cpuacct == "" {
+		return ""
+	}
+	for _, b := range binds {
+		if b == "/tmp" || b == "/dev" || strings.HasPrefix(b, "/tmp/") || strings.HasPrefix(b, "/dev/") {
+			return ""
+		}
+	}
+	rl := rlimits(lim, &jobCgroup{memory: l.memory, pids: l.pids}, true)
+	return fmt.Sprintf("%v tmp=%d files=%d binds=%q", rl, min(lim.TmpSize, 1<<40), lim.DiskFiles, binds)
 }
 
 // reapLater waits for an init that has reported and been released, then

@@ -39,7 +39,7 @@ import (
 // A denied call fails with EPERM (clone3: ENOSYS).
 var jobSeccomp = seccomp.Filter{
 	NoNewPrivs: true,
-	Flag:       seccomp.FilterFlagTSync,
+	Flag:       0, // the calling thread only: the job thread (jobThread)
 	Policy: seccomp.Policy{
 		DefaultAction: seccomp.ActionAllow,
 		Syscalls: []seccomp.SyscallGroup{
