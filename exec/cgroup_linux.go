@@ -298,8 +298,14 @@ func (c *jobCgroup) setLimits(lim Limits) error {
 		}
 	}
 	if c.pids != "" && lim.Processes > 0 {
-		// One more for the init process.
-		if err := writeFile(c.pids, "pids.max", strconv.Itoa(lim.Processes+1)); err != nil {
+		// More for the init process: its threads (the Go runtime's) are
+		// tasks of the cgroup too, and one to spare should the runtime
+		// start another while the job runs.
+		init, ok := readInt(c.pids, "pids.current")
+		if !ok {
+			init = 1
+		}
+		if err := writeFile(c.pids, "pids.max", strconv.Itoa(lim.Processes+int(init)+1)); err != nil {
 			return fmt.Errorf("exec: set process limit: %w", err)
 		}
 	}
