@@ -138,6 +138,9 @@ func sandboxInit() int {
 		// last job's command and environment once it is reused).
 		unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
 		prepErr = prepareRoot()
+		// Jobs are confined, from their thread, with these.
+		noNestedUserNamespaces()
+		assembleJobFilter()
 	}
 	thread := newJobThread(isolating)
 	dec := json.NewDecoder(cfgFile)
@@ -267,25 +270,14 @@ func runJob(cfg initConfig, n int, isolating bool, prepErr error, thread *jobThr
 	if cfg.SetUser {
 		attr.Sys.Credential = &syscall.Credential{Uid: uint32(cfg.UID), Gid: uint32(cfg.GID), Groups: []uint32{}}
 	}
-	// The command is forked from the job thread, which alone takes the
-	// job's confinement: capabilities, seccomp filter, keyring and
-	// no_new_privs are per thread, so that this process keeps what it
-	// needs to make the next job's /tmp when it is reused.
+	if (cfg.DropCaps || cfg.Confine) && !thread.confined {
+		return fail("seccomp", errors.New("the job thread is not confined"))
+	}
+	// The command is forked from the job thread, confined ahead of the job
+	// (jobThread).
 	var pid int
 	var stage string
 	terr := thread.run(func() {
-		if cfg.DropCaps {
-			if err = dropCapabilities(); err != nil {
-				stage = "capabilities"
-				return
-			}
-		}
-		if cfg.Confine {
-			if err = confineJob(); err != nil {
-				stage = "seccomp"
-				return
-			}
-		}
 		// The rlimits go last. This process is a Go program whose
 		// address space (over a GiB of reservations) is already larger
 		// than a job's RLIMIT_AS: once that is set, any new mapping fails
@@ -315,7 +307,7 @@ func runJob(cfg initConfig, n int, isolating bool, prepErr error, thread *jobThr
 		}
 	})
 	if terr != nil {
-		return initStatus{Stage: "ipc", Err: terr.Error()}
+		return initStatus{Stage: thread.stage, Err: terr.Error()}
 	}
 	if stage != "" {
 		return initStatus{Stage: stage, Err: err.Error()}
@@ -364,24 +356,33 @@ func runJob(cfg initConfig, n int, isolating bool, prepErr error, thread *jobThr
 	}
 }
 
-// jobThread is the OS thread a job's command is forked from. It is started
-// ahead of the job and gets an IPC namespace of its own, which the job's
-// processes inherit: the SysV objects a job leaves go with that namespace
-// when the thread and the job are gone, whether or not the init is reused.
-// The thread ends with its one job (its goroutine returns locked).
+// jobThread is the OS thread a job's command is forked from, confined
+// ahead of the job, off its critical path. Capabilities, securebits,
+// no_new_privs, the session keyring, the seccomp filter and namespaces
+// are per thread in Linux, so the init itself keeps what it needs to make
+// the next job's /tmp when it is reused. A confined thread gets an IPC
+// namespace of its own, which the job's processes inherit: the SysV
+// objects a job leaves go with that namespace when the thread and the job
+// are gone, whether or not the init is reused; then it takes the job's
+// confinement (an empty bounding set, no root at execve, no_new_privs, a
+// fresh session keyring, the seccomp filter). The thread ends with its one
+// job: its goroutine returns locked, and the Go runtime starts no other
+// thread from a locked one.
 type jobThread struct {
-	work chan func()
-	done chan struct{}
-	err  error
+	work     chan func()
+	done     chan struct{}
+	confined bool
+	stage    string // where confining the thread failed
+	err      error
 }
 
-func newJobThread(ownIPC bool) *jobThread {
-	t := &jobThread{work: make(chan func()), done: make(chan struct{})}
+func newJobThread(confine bool) *jobThread {
+	t := &jobThread{work: make(chan func()), done: make(chan struct{}), confined: confine}
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread exits with this goroutine
 		defer close(t.done)
-		if ownIPC {
-			t.err = unix.Unshare(unix.CLONE_NEWIPC)
+		if confine {
+			t.stage, t.err = confineThread()
 		}
 		f := <-t.work
 		if t.err == nil {
@@ -391,16 +392,27 @@ func newJobThread(ownIPC bool) *jobThread {
 	return t
 }
 
+// confineThread confines the calling thread for a job (see jobThread).
+func confineThread() (stage string, err error) {
+	if err := unix.Unshare(unix.CLONE_NEWIPC); err != nil {
+		return "ipc", fmt.Errorf("an IPC namespace for the job: %w", err)
+	}
+	if err := dropCapabilities(); err != nil {
+		return "capabilities", err
+	}
+	if err := confineJob(); err != nil {
+		return "seccomp", err
+	}
+	return "", nil
+}
+
 // run runs f on the thread and waits for it; f runs at most once per
-// thread, and not at all if the thread could not get its namespace (the
-// error says why).
+// thread, and not at all if the thread could not be confined (the error
+// says why, and the thread's stage where).
 func (t *jobThread) run(f func()) error {
 	t.work <- f
 	<-t.done
-	if t.err != nil {
-		return fmt.Errorf("an IPC namespace for the job: %w", t.err)
-	}
-	return nil
+	return t.err
 }
 
 // recycle readies this init for another job of the same shape, after it
