@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Cgroup handling is written against cgroupfs directly rather than with a
@@ -204,6 +206,12 @@ type jobCgroup struct {
 	// keeps its cgroups from job to job.
 	cpuBase           time.Duration
 	oomBase, pidsBase int64
+	// What setLimits last wrote, and the init's own tasks (its threads)
+	// when its job began: a reused init's limits are written again only
+	// when they change.
+	memLimit  Size
+	pidsMax   int
+	initTasks int64
 }
 
 // rebase starts the job's figures again from here: CPU time, OOM kills and
@@ -221,6 +229,10 @@ func (c *jobCgroup) rebase() error {
 	c.cpuBase, _ = c.cpuUsage()
 	c.oomBase = c.oomCount()
 	c.pidsBase = c.pidsEvents()
+	c.initTasks = 0
+	if c.pids != "" {
+		c.initTasks, _ = readInt(c.pids, "pids.current")
+	}
 	if c.memory != "" {
 		return writeFile(c.memory, "memory.max_usage_in_bytes", "0")
 	}
@@ -272,8 +284,19 @@ func (c *jobCgroup) setLimits(lim Limits) error {
 		return nil
 	}
 	var err error
-	if c.memory != "" && lim.Memory.set() {
-		mem := strconv.FormatUint(uint64(lim.Memory), 10)
+	memory := lim.Memory
+	if !memory.set() {
+		memory = Unlimited
+	}
+	// A new cgroup has no limit; a reused one the last job's.
+	if c.memory != "" && memory != c.memLimit && (memory.set() || c.memLimit != 0) {
+		mem := strconv.FormatUint(uint64(memory), 10)
+		if !memory.set() {
+			mem = "-1" // v1
+			if c.layout.v2 {
+				mem = "max"
+			}
+		}
 		if c.layout.v2 {
 			err = writeFile(c.memory, "memory.max", mem)
 			if err == nil {
@@ -296,17 +319,30 @@ func (c *jobCgroup) setLimits(lim Limits) error {
 		if err != nil {
 			return fmt.Errorf("exec: set memory limit: %w", err)
 		}
+		c.memLimit = memory
+	}
+	if c.pids != "" && lim.Processes <= 0 && c.pidsMax != 0 {
+		if err := writeFile(c.pids, "pids.max", "max"); err != nil {
+			return fmt.Errorf("exec: set process limit: %w", err)
+		}
+		c.pidsMax = 0
 	}
 	if c.pids != "" && lim.Processes > 0 {
 		// More for the init process: its threads (the Go runtime's) are
 		// tasks of the cgroup too, and one to spare should the runtime
 		// start another while the job runs.
-		init, ok := readInt(c.pids, "pids.current")
-		if !ok {
-			init = 1
+		if c.initTasks <= 0 {
+			init, ok := readInt(c.pids, "pids.current")
+			if !ok {
+				init = 1
+			}
+			c.initTasks = init
 		}
-		if err := writeFile(c.pids, "pids.max", strconv.Itoa(lim.Processes+int(init)+1)); err != nil {
-			return fmt.Errorf("exec: set process limit: %w", err)
+		if want := lim.Processes + int(c.initTasks) + 1; want != c.pidsMax {
+			if err := writeFile(c.pids, "pids.max", strconv.Itoa(want)); err != nil {
+				return fmt.Errorf("exec: set process limit: %w", err)
+			}
+			c.pidsMax = want
 		}
 	}
 	return nil
@@ -317,12 +353,48 @@ func (c *jobCgroup) fail(err error) error {
 	return fmt.Errorf("exec: create cgroup: %w", err)
 }
 
+// writeFile and readFile use the system calls directly: a job's cgroup
+// files are read and written on its critical path, where os.File's
+// bookkeeping (fstat, the poller) costs as much as the reading.
 func writeFile(dir, name, value string) error {
-	return os.WriteFile(filepath.Join(dir, name), []byte(value), 0o644)
+	p := filepath.Join(dir, name)
+	fd, err := unix.Open(p, unix.O_WRONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return &os.PathError{Op: "open", Path: p, Err: err}
+	}
+	defer unix.Close(fd)
+	if _, err := unix.Write(fd, []byte(value)); err != nil {
+		return &os.PathError{Op: "write", Path: p, Err: err}
+	}
+	return nil
+}
+
+func readFile(dir, name string) ([]byte, error) {
+	p := filepath.Join(dir, name)
+	fd, err := unix.Open(p, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: p, Err: err}
+	}
+	defer unix.Close(fd)
+	var out []byte
+	buf := make([]byte, 1024)
+	for {
+		n, err := unix.Read(fd, buf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &os.PathError{Op: "read", Path: p, Err: err}
+		}
+		if n == 0 {
+			return out, nil
+		}
+		out = append(out, buf[:n]...)
+	}
 }
 
 func readInt(dir, name string) (int64, bool) {
-	b, err := os.ReadFile(filepath.Join(dir, name))
+	b, err := readFile(dir, name)
 	if err != nil {
 		return 0, false
 	}
@@ -332,7 +404,7 @@ func readInt(dir, name string) (int64, bool) {
 
 // readKey reads "key value" lines (memory.oom_control, memory.events, cpu.stat).
 func readKey(dir, name, key string) (int64, bool) {
-	b, err := os.ReadFile(filepath.Join(dir, name))
+	b, err := readFile(dir, name)
 	if err != nil {
 		return 0, false
 	}

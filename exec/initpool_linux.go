@@ -58,9 +58,21 @@ type initPool struct {
 	fills   sync.WaitGroup
 	closed  bool
 	// warm holds reused inits ready for a job of their shape, the least
-	// recently used first; at most prestart.
+	// recently used first; at most maxWarm.
 	warm []*initProc
+	// recycling counts, per shape, the inits getting ready for another
+	// job; ready is signalled when one is done.
+	recycling map[string]int
+	ready     sync.Cond
 }
+
+// maxWarm is how many reused inits a runner keeps ready. A job whose
+// shape has none ready takes a new init (or waits for one of its shape
+// that is getting ready, when no new one is ready either), and a new init
+// costs several milliseconds of CPU to start and end: on a loaded machine
+// an init takes long to get ready again, and the next jobs of the shape
+// need several in turn.
+var maxWarm = 2 * prestart
 
 // take returns a ready init: a reused one of the job's shape if there is
 // one, else a new one, starting one if none is ready (and a replacement in
@@ -68,7 +80,7 @@ type initPool struct {
 func (p *procRunner) take(shape string) (*initProc, error) {
 	p.pool.mu.Lock()
 	var ip *initProc
-	if shape != "" {
+	for shape != "" {
 		for i := len(p.pool.warm) - 1; i >= 0; i-- {
 			if p.pool.warm[i].shape == shape {
 				ip = p.pool.warm[i]
@@ -77,6 +89,12 @@ func (p *procRunner) take(shape string) (*initProc, error) {
 				return ip, nil
 			}
 		}
+		if len(p.pool.idle) > 0 || p.pool.recycling[shape] == 0 || p.pool.closed {
+			break
+		}
+		// Nothing is ready, and an init of this shape soon will be: it
+		// costs less than starting one.
+		p.pool.ready.Wait()
 	}
 	if n := len(p.pool.idle); n > 0 {
 		ip = p.pool.idle[n-1]
@@ -112,16 +130,33 @@ func (p *procRunner) refillLocked() {
 	}
 }
 
-// putWarm returns a reused init, ready, to the pool; the least recently
-// used one goes when there are too many.
-func (p *procRunner) putWarm(ip *initProc) {
+// recycling notes that an init of shape is getting ready for another job.
+func (p *procRunner) recycling(shape string) {
 	p.pool.mu.Lock()
+	if p.pool.recycling == nil {
+		p.pool.recycling = map[string]int{}
+	}
+	p.pool.recycling[shape]++
+	p.pool.mu.Unlock()
+}
+
+// recycled notes that an init of shape got ready (ip) or did not (nil) and
+// returns it to the pool; the least recently used one goes when there are
+// too many.
+func (p *procRunner) recycled(shape string, ip *initProc) {
+	p.pool.mu.Lock()
+	if p.pool.recycling[shape]--; p.pool.recycling[shape] == 0 {
+		delete(p.pool.recycling, shape)
+	}
+	p.pool.ready.Broadcast()
 	var evict *initProc
-	if p.pool.closed {
+	switch {
+	case ip == nil:
+	case p.pool.closed:
 		evict = ip
-	} else {
+	default:
 		p.pool.warm = append(p.pool.warm, ip)
-		if len(p.pool.warm) > prestart {
+		if len(p.pool.warm) > maxWarm {
 			evict = p.pool.warm[0]
 			p.pool.warm = p.pool.warm[1:]
 		}
@@ -137,6 +172,7 @@ func (p *procRunner) close() {
 	p.pool.mu.Lock()
 	idle := append(p.pool.idle, p.pool.warm...)
 	p.pool.idle, p.pool.warm, p.pool.closed = nil, nil, true
+	p.pool.ready.Broadcast()
 	p.pool.mu.Unlock()
 	for _, ip := range idle {
 		ip.discard()
@@ -290,27 +326,25 @@ func (ip *initProc) closeStdio() {
 }
 
 // newStdio makes the pipes of a reused init's next job and returns the
-// init's ends, to be sent to it.
-func (ip *initProc) newStdio() (theirs []*os.File, err error) {
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, err
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		for _, f := range []*os.File{inR, inW, outR, outW} {
-			f.Close()
+// init's ends, to be sent to it and closed.
+func (ip *initProc) newStdio() (theirs []int, err error) {
+	var p [3][2]int
+	for i := range p {
+		if err := unix.Pipe2(p[i][:], unix.O_CLOEXEC); err != nil {
+			for _, q := range p[:i] {
+				unix.Close(q[0])
+				unix.Close(q[1])
+			}
+			return nil, err
 		}
-		return nil, err
 	}
-	ip.stdinW, ip.stdoutR, ip.stderrR = inW, outR, errR
-	return []*os.File{inR, outW, errW}, nil
+	// This side's ends go through the poller, as os.Pipe's do.
+	ours := func(fd int, name string) *os.File {
+		unix.SetNonblock(fd, true)
+		return os.NewFile(uintptr(fd), name)
+	}
+	ip.stdinW, ip.stdoutR, ip.stderrR = ours(p[0][1], "stdin"), ours(p[1][0], "stdout"), ours(p[2][0], "stderr")
+	return []int{p[0][0], p[1][1], p[2][1]}, nil
 }
 
 // pump copies the job's stdin in and its stdout and stderr out. wait ends

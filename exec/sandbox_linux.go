@@ -84,7 +84,9 @@ func NewSandbox(cfg *Config) (*Sandbox, error) {
 	s := &Sandbox{p: p}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	res, err := p.run(ctx, Job{Args: []string{"true"}, Limits: Limits{CPUTime: 5 * time.Second}})
+	// The default limits: the self-test's init is then reused by jobs with
+	// the default limits (ctx bounds the test).
+	res, err := p.run(ctx, Job{Args: []string{"true"}})
 	var stage *initStageError
 	switch {
 	case errors.As(err, &stage):
@@ -133,6 +135,7 @@ var (
 
 func newProcRunner(isolate bool, cfg *Config) *procRunner {
 	p := &procRunner{isolate: isolate, root: os.Geteuid() == 0}
+	p.pool.ready.L = &p.pool.mu
 	if cfg != nil {
 		p.cfg = *cfg
 		p.cfg.PassEnv = append([]string(nil), cfg.PassEnv...)
@@ -242,10 +245,10 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 			ip.discard()
 			return internal(fmt.Errorf("exec: pipes for the job: %w", err))
 		}
-		sent = append(sent, theirs...)
-		for _, f := range theirs {
-			send = append(send, int(f.Fd()))
+		for _, fd := range theirs {
+			sent = append(sent, os.NewFile(uintptr(fd), "job stdio"))
 		}
+		send = append(send, theirs...)
 	}
 	var disk *diskWorkspace
 	switch {
@@ -352,7 +355,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		wall := time.NewTimer(lim.WallTime)
 		defer wall.Stop()
 		var tick <-chan time.Time
-		if _, ok := cg.cpuUsage(); ok && lim.CPUTime > 0 {
+		if cg != nil && cg.cpu != "" && lim.CPUTime > 0 {
 			period := min(max(lim.CPUTime/20, 5*time.Millisecond), 50*time.Millisecond)
 			t := time.NewTicker(period)
 			defer t.Stop()
@@ -507,10 +510,12 @@ func jobUsage(st initStatus, haveStatus bool, cg *jobCgroup) (cpu time.Duration,
 // and returns it to the pool; an init that is not ready is released.
 func (p *procRunner) recycleLater(ip *initProc, shape string) {
 	p.reaping.Add(1)
+	p.recycling(shape)
 	go func() {
 		defer p.reaping.Done()
 		var st initStatus
 		if err := ip.dec.Decode(&st); err != nil || !st.Ready || ip.cg.rebase() != nil {
+			p.recycled(shape, nil)
 			ip.cfgW.Close()
 			ip.wait()
 			ip.closeFiles()
@@ -518,7 +523,7 @@ func (p *procRunner) recycleLater(ip *initProc, shape string) {
 			return
 		}
 		ip.shape = shape
-		p.putWarm(ip)
+		p.recycled(shape, ip)
 	}()
 }
 
