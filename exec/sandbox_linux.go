@@ -50,8 +50,10 @@ const nobody = 65534
 // Sandbox needs.
 var ErrNoNamespaces = errors.New("exec: this kernel does not allow the namespaces the sandbox needs")
 
-// Sandbox is the default Runner: every job runs in new user, mount, PID,
-// network, IPC and UTS namespaces, in a minimal read-only root with a
+// Sandbox is the default Runner: every job runs in user, mount, PID,
+// network, IPC and UTS namespaces no other running job shares (an init may
+// run later jobs of the same shape, reset in between: see the package
+// doc's trust boundary), in a minimal read-only root with a
 // private writable /tmp and a copy of its workspace at WorkDir (see the
 // package doc's trust boundary), has no network at all (not even the
 // host's loopback), an environment built from an allow list, no
