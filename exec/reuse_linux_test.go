@@ -180,3 +180,19 @@ func TestReusedInitKeepsNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestFewOpenFiles: jobs allowed few descriptors (12: fewer leave the init
+// none for ForkExec, as before inits were reused) run one after another
+// (RLIMIT_NOFILE is the init's too, and a reused init receives the next
+// job's descriptors).
+func TestFewOpenFiles(t *testing.T) {
+	sb := newSandbox(t)
+	for _, n := range []int{12, 16, 24, 32} {
+		for i := range 3 {
+			res, err := sb.Run(context.Background(), exec.Job{Args: []string{"/bin/true"}, Limits: exec.Limits{OpenFiles: n}})
+			require.NoError(t, err, "OpenFiles %d, job %d", n, i)
+			require.Equal(t, exec.StatusOK, res.Status, "OpenFiles %d, job %d: %s", n, i, res.Detail)
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
