@@ -74,12 +74,21 @@ type initPool struct {
 // need several in turn.
 var maxWarm = 2 * prestart
 
+// maxWaitReady bounds how long a job waits for an init of its shape to get
+// ready before it starts one; readyTimeout, how long an init may take to
+// get ready before it is killed.
+const (
+	maxWaitReady = 50 * time.Millisecond
+	readyTimeout = 10 * time.Second
+)
+
 // take returns a ready init: a reused one of the job's shape if there is
 // one, else a new one, starting one if none is ready (and a replacement in
 // the background).
 func (p *procRunner) take(shape string) (*initProc, error) {
 	p.pool.mu.Lock()
 	var ip *initProc
+	var deadline time.Time
 	for shape != "" {
 		for i := len(p.pool.warm) - 1; i >= 0; i-- {
 			if p.pool.warm[i].shape == shape {
@@ -93,7 +102,17 @@ func (p *procRunner) take(shape string) (*initProc, error) {
 			break
 		}
 		// Nothing is ready, and an init of this shape soon will be: it
-		// costs less than starting one.
+		// costs less than starting one. Not for long, though.
+		if deadline.IsZero() {
+			deadline = time.Now().Add(maxWaitReady)
+			time.AfterFunc(maxWaitReady, func() {
+				p.pool.mu.Lock()
+				p.pool.ready.Broadcast()
+				p.pool.mu.Unlock()
+			})
+		} else if time.Now().After(deadline) {
+			break
+		}
 		p.pool.ready.Wait()
 	}
 	if n := len(p.pool.idle); n > 0 {
@@ -317,8 +336,13 @@ func (ip *initProc) closeFiles() {
 }
 
 // closeStdio closes this side of the job's stdin, stdout and stderr.
-func (ip *initProc) closeStdio() {
-	for _, f := range []*os.File{ip.stdinW, ip.stdoutR, ip.stderrR} {
+func (ip *initProc) closeStdio() { closeAll(ip.stdio()) }
+
+// stdio is this side of the present job's stdin, stdout and stderr.
+func (ip *initProc) stdio() []*os.File { return []*os.File{ip.stdinW, ip.stdoutR, ip.stderrR} }
+
+func closeAll(files []*os.File) {
+	for _, f := range files {
 		if f != nil {
 			f.Close()
 		}
@@ -351,20 +375,23 @@ func (ip *initProc) newStdio() (theirs []int, err error) {
 // the copying: it waits for the output pipes to reach end of file, at most
 // grace, then closes them.
 func (ip *initProc) pump(stdin io.Reader, stdout, stderr io.Writer) (wait func(grace time.Duration)) {
+	// This job's pipes: once the job has reported, a reused init may be
+	// taken by the next job, with pipes of its own, while these drain.
+	stdinW, stdoutR, stderrR := ip.stdinW, ip.stdoutR, ip.stderrR
 	var wg sync.WaitGroup
 	copyOut := func(w io.Writer, r *os.File) {
 		defer wg.Done()
 		io.Copy(w, r)
 	}
 	wg.Add(2)
-	go copyOut(stdout, ip.stdoutR)
-	go copyOut(stderr, ip.stderrR)
+	go copyOut(stdout, stdoutR)
+	go copyOut(stderr, stderrR)
 	if stdin == nil {
-		ip.stdinW.Close()
+		stdinW.Close()
 	} else {
 		go func() {
-			io.Copy(ip.stdinW, stdin)
-			ip.stdinW.Close()
+			io.Copy(stdinW, stdin)
+			stdinW.Close()
 		}()
 	}
 	return func(grace time.Duration) {
@@ -374,8 +401,8 @@ func (ip *initProc) pump(stdin io.Reader, stdout, stderr io.Writer) (wait func(g
 		case <-done:
 		case <-time.After(grace):
 			// A process outside our reach still holds the pipes.
-			ip.stdoutR.SetReadDeadline(time.Now())
-			ip.stderrR.SetReadDeadline(time.Now())
+			stdoutR.SetReadDeadline(time.Now())
+			stderrR.SetReadDeadline(time.Now())
 			<-done
 		}
 	}

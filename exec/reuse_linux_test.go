@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -195,4 +197,42 @@ func TestFewOpenFiles(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
+}
+
+// TestReusedInitsConcurrently: short jobs run four at a time, with a
+// workspace that takes a while to copy back, so that an init is reused by
+// one job while the job before it is still finishing; each job gets its
+// own output, whole.
+func TestReusedInitsConcurrently(t *testing.T) {
+	sb := newSandbox(t)
+	const n = 200
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "big"), make([]byte, 8<<20), 0o644))
+	var wg sync.WaitGroup
+	errs := make(chan string, n)
+	next := make(chan int, n)
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				want := fmt.Sprintf("job %d", i)
+				res, err := sb.Run(context.Background(), exec.Job{Dir: dir, Args: []string{"/bin/echo", want}})
+				if err != nil || res.Status != exec.StatusOK || string(res.Stdout) != want+"\n" {
+					errs <- fmt.Sprintf("%s: %v %s %q %s", want, err, res.Status, res.Stdout, res.Detail)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	var failed []string
+	for e := range errs {
+		failed = append(failed, e)
+	}
+	assert.Empty(t, failed)
 }

@@ -221,12 +221,12 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		return internal(err)
 	}
 	// A reused init keeps its pipes to the host; the job's stdio is the
-	// job's own.
+	// job's own, and closed here even when the next job has taken the init.
 	kept := false
+	var stdio []*os.File
 	defer func() {
-		if kept {
-			ip.closeStdio()
-		} else {
+		closeAll(stdio)
+		if !kept {
 			ip.closeFiles()
 		}
 	}()
@@ -252,6 +252,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		}
 		send = append(send, theirs...)
 	}
+	stdio = ip.stdio()
 	var disk *diskWorkspace
 	switch {
 	case setUser && job.Dir != "" && lim.Disk.set():
@@ -515,8 +516,10 @@ func (p *procRunner) recycleLater(ip *initProc, shape string) {
 	p.recycling(shape)
 	go func() {
 		defer p.reaping.Done()
+		stuck := time.AfterFunc(readyTimeout, func() { ip.kill(true) })
 		var st initStatus
-		if err := ip.dec.Decode(&st); err != nil || !st.Ready || ip.cg.rebase() != nil {
+		err := ip.dec.Decode(&st)
+		if !stuck.Stop() || err != nil || !st.Ready || ip.cg.rebase() != nil {
 			p.recycled(shape, nil)
 			ip.cfgW.Close()
 			ip.wait()
