@@ -443,6 +443,11 @@ func recycle(cfg initConfig) error {
 	if n := strings.Count(string(b), "\n"); n > 1 {
 		return fmt.Errorf("%d unix sockets of the last job outlived it", n-1)
 	}
+	// The last job's /tmp/work was this process's working directory: it
+	// would keep the detached /tmp, and the memory its files hold, alive.
+	if err := os.Chdir("/"); err != nil {
+		return err
+	}
 	for _, d := range []string{"/tmp", "/dev/shm"} {
 		if err := unix.Unmount(d, unix.MNT_DETACH); err != nil {
 			return fmt.Errorf("unmount %s: %w", d, err)

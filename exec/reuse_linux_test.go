@@ -140,6 +140,18 @@ func TestReusedInitKeepsNothing(t *testing.T) {
 			},
 		},
 		{
+			// The memory of a detached /tmp that something still held
+			// would count against the next job.
+			name:  "the memory of files in /tmp",
+			leave: "open('/tmp/big', 'wb').write(bytes(48 << 20))\nprint('left')",
+			look:  "print('looked')",
+			check: func(t *testing.T, left, looked exec.Result) {
+				assert.Equal(t, "left\n", string(left.Stdout), "%s", left.Stderr)
+				assert.GreaterOrEqual(t, left.PeakMemory, 48*exec.MiB)
+				assert.Less(t, looked.PeakMemory, 32*exec.MiB)
+			},
+		},
+		{
 			name:  "an OOM kill",
 			leave: "b = bytearray(256 << 20)\nfor i in range(0, len(b), 4096):\n    b[i] = 1",
 			look:  "print('looked')",
