@@ -159,8 +159,9 @@
 // other process of the namespace and reaps them before it reports; when a
 // limit or the caller's context ends the job, the runner kills the init,
 // and the kernel kills the namespace with it. So when Run returns, every
-// process the job started is gone, and its cgroups and temporary
-// directories are removed.
+// process the job started is gone, and its temporary directories are
+// removed; its cgroups go with its init (a reused init keeps them, their
+// counters started again, for its next job).
 //
 // The init is this program itself, started again through /proc/self/exe:
 // this package's init function recognises it and never returns to main.
