@@ -207,9 +207,11 @@
 //     same command (BenchmarkSandboxOverhead, 300 to 1000 runs, several
 //     rounds; the load average of the 2 cores, shared with other work, in
 //     brackets). With reused inits: /bin/true 0.7 to 0.9 ms bare, 0.4 to
-//     0.6 ms overhead [5] and 0.85 ms [16 to 26]; python3 -S -c pass 8.2
-//     to 9.6 ms bare, 0.4 to 1.1 ms [5] and 0.8 to 1.6 ms [16 to 26]; the
-//     same with a workspace of eight 4 KiB files, 0.8 to 1.4 ms [5]. CPU
+//     0.6 ms overhead [5] and 0.8 to 0.9 ms [16 to 26]; python3 -S -c pass
+//     8.2 to 10.2 ms bare, 0.4 to 1.1 ms [5] and 0.7 to 1.6 ms [16 to 26];
+//     the same with a workspace of eight 4 KiB files, 0.8 to 1.4 ms [5]
+//     and 2.1 to 2.8 ms [19 to 23] (the tmpfs, the copy in, the walk
+//     back). CPU
 //     time per run, which the load does not change as it does the wall
 //     time: /bin/true 0.6 ms bare against 2.0 to 2.2 ms for the job with
 //     its init (every init the runner started, reused and ended counted),
@@ -243,7 +245,9 @@
 //     reads a verdict needs.
 //   - A trivial Python unittest through RunAll with the default parallelism
 //     (BenchmarkPoolPythonTest): 25 to 38 jobs/s sandboxed against 19 to 48
-//     bare through the same pool; the test's own start-up dominates.
+//     bare through the same pool; the test's own start-up dominates. On a
+//     loaded machine [10 to 13], 0.76 of the bare time with reused inits
+//     against 1.07 before.
 //   - 820 HumanEval samples (164 canonical solutions × 5) through
 //     adapt.Evaluate, every check sandboxed (BenchmarkThroughput in
 //     adapt/bench/humaneval): 191 to 222 samples/s with the fork server
