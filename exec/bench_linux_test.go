@@ -7,6 +7,7 @@ import (
 	osexec "os/exec"
 	"path/filepath"
 	"sort"
+	"syscall"
 	"testing"
 	"time"
 
@@ -16,7 +17,12 @@ import (
 // BenchmarkSandboxOverhead measures the median cost the sandbox adds to one
 // run of a command against a bare os/exec of the same command, the two
 // interleaved in the same run. Reported: bare and sandboxed medians (ms),
-// their difference and their ratio.
+// their difference and their ratio; and CPU time per run, which the load
+// of the machine does not change as it does wall time: the bare command's
+// (bare-cpu-ms), the sandboxed job's with its init, every init the runner
+// started, reused and ended included (sandbox-cpu-ms, from the rusage of
+// this process's children once the runner is closed, less the bare
+// commands'), and this process's own for both runs (host-cpu-ms).
 func BenchmarkSandboxOverhead(b *testing.B) {
 	for _, bc := range []struct {
 		name  string
@@ -28,7 +34,14 @@ func BenchmarkSandboxOverhead(b *testing.B) {
 		{"python-workspace", []string{python, "-S", "-c", "pass"}, 8},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			sb := newSandbox(b)
+			newSandbox(b) // skips where there is no sandbox
+			var self0, kids0 syscall.Rusage
+			syscall.Getrusage(syscall.RUSAGE_SELF, &self0)
+			syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids0)
+			sb, err := exec.NewSandbox(nil)
+			if err != nil {
+				b.Fatal(err)
+			}
 			ctx := context.Background()
 			dir := ""
 			if bc.files > 0 {
@@ -40,6 +53,7 @@ func BenchmarkSandboxOverhead(b *testing.B) {
 				}
 			}
 			var bare, boxed []time.Duration
+			var bareCPU time.Duration
 			for b.Loop() {
 				t := time.Now()
 				cmd := osexec.Command(bc.args[0], bc.args[1:]...)
@@ -48,6 +62,7 @@ func BenchmarkSandboxOverhead(b *testing.B) {
 					b.Fatal(err)
 				}
 				bare = append(bare, time.Since(t))
+				bareCPU += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 				t = time.Now()
 				res, err := sb.Run(ctx, exec.Job{Dir: dir, Args: bc.args})
 				if err != nil || res.Status != exec.StatusOK {
@@ -55,6 +70,14 @@ func BenchmarkSandboxOverhead(b *testing.B) {
 				}
 				boxed = append(boxed, time.Since(t))
 			}
+			sb.Close()
+			var self1, kids1 syscall.Rusage
+			syscall.Getrusage(syscall.RUSAGE_SELF, &self1)
+			syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids1)
+			n := float64(len(bare))
+			b.ReportMetric(ms2(bareCPU)/n, "bare-cpu-ms")
+			b.ReportMetric(ms2(cpuTime(kids1)-cpuTime(kids0)-bareCPU)/n, "sandbox-cpu-ms")
+			b.ReportMetric(ms2(cpuTime(self1)-cpuTime(self0))/n, "host-cpu-ms")
 			mb, ms := median(bare), median(boxed)
 			b.ReportMetric(ms2(mb), "bare-ms")
 			b.ReportMetric(ms2(ms), "sandbox-ms")
@@ -106,6 +129,10 @@ func median(d []time.Duration) time.Duration {
 	s := append([]time.Duration(nil), d...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[len(s)/2]
+}
+
+func cpuTime(ru syscall.Rusage) time.Duration {
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func ms2(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

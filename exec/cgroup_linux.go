@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Cgroup handling is written against cgroupfs directly rather than with a
@@ -200,6 +202,41 @@ type jobCgroup struct {
 	memory string
 	pids   string
 	cpu    string
+	// The counters' values when the job began (rebase): a reused init
+	// keeps its cgroups from job to job.
+	cpuBase           time.Duration
+	oomBase, pidsBase int64
+	// What setLimits last wrote, and the init's own tasks (its threads)
+	// when its job began: a reused init's limits are written again only
+	// when they change.
+	memLimit  Size
+	pidsMax   int
+	initTasks int64
+}
+
+// rebase starts the job's figures again from here: CPU time, OOM kills and
+// process-limit hits are counted from their present values, and the
+// memory peak is reset (cgroup v1, where writing 0 sets it to the present
+// usage). Every process of the last job must be gone.
+func (c *jobCgroup) rebase() error {
+	if c == nil {
+		return nil
+	}
+	if c.layout.v2 {
+		return errors.New("exec: cgroup v2 has no memory peak to reset")
+	}
+	c.cpuBase, c.oomBase, c.pidsBase = 0, 0, 0
+	c.cpuBase, _ = c.cpuUsage()
+	c.oomBase = c.oomCount()
+	c.pidsBase = c.pidsEvents()
+	c.initTasks = 0
+	if c.pids != "" {
+		c.initTasks, _ = readInt(c.pids, "pids.current")
+	}
+	if c.memory != "" {
+		return writeFile(c.memory, "memory.max_usage_in_bytes", "0")
+	}
+	return nil
 }
 
 // create makes an empty set of cgroups for one job, with no limits yet.
@@ -247,8 +284,19 @@ func (c *jobCgroup) setLimits(lim Limits) error {
 		return nil
 	}
 	var err error
-	if c.memory != "" && lim.Memory.set() {
-		mem := strconv.FormatUint(uint64(lim.Memory), 10)
+	memory := lim.Memory
+	if !memory.set() {
+		memory = Unlimited
+	}
+	// A new cgroup has no limit; a reused one the last job's.
+	if c.memory != "" && memory != c.memLimit && (memory.set() || c.memLimit != 0) {
+		mem := strconv.FormatUint(uint64(memory), 10)
+		if !memory.set() {
+			mem = "-1" // v1
+			if c.layout.v2 {
+				mem = "max"
+			}
+		}
 		if c.layout.v2 {
 			err = writeFile(c.memory, "memory.max", mem)
 			if err == nil {
@@ -258,6 +306,11 @@ func (c *jobCgroup) setLimits(lim Limits) error {
 				}
 			}
 		} else {
+			// The memory limit may not exceed memory+swap's: a reused
+			// init's cgroup raises both, memory+swap first.
+			if c.layout.memsw {
+				writeFile(c.memory, "memory.memsw.limit_in_bytes", mem)
+			}
 			err = writeFile(c.memory, "memory.limit_in_bytes", mem)
 			if err == nil && c.layout.memsw {
 				err = writeFile(c.memory, "memory.memsw.limit_in_bytes", mem)
@@ -266,11 +319,30 @@ func (c *jobCgroup) setLimits(lim Limits) error {
 		if err != nil {
 			return fmt.Errorf("exec: set memory limit: %w", err)
 		}
+		c.memLimit = memory
+	}
+	if c.pids != "" && lim.Processes <= 0 && c.pidsMax != 0 {
+		if err := writeFile(c.pids, "pids.max", "max"); err != nil {
+			return fmt.Errorf("exec: set process limit: %w", err)
+		}
+		c.pidsMax = 0
 	}
 	if c.pids != "" && lim.Processes > 0 {
-		// One more for the init process.
-		if err := writeFile(c.pids, "pids.max", strconv.Itoa(lim.Processes+1)); err != nil {
-			return fmt.Errorf("exec: set process limit: %w", err)
+		// More for the init process: its threads (the Go runtime's) are
+		// tasks of the cgroup too, and one to spare should the runtime
+		// start another while the job runs.
+		if c.initTasks <= 0 {
+			init, ok := readInt(c.pids, "pids.current")
+			if !ok {
+				init = 1
+			}
+			c.initTasks = init
+		}
+		if want := lim.Processes + int(c.initTasks) + 1; want != c.pidsMax {
+			if err := writeFile(c.pids, "pids.max", strconv.Itoa(want)); err != nil {
+				return fmt.Errorf("exec: set process limit: %w", err)
+			}
+			c.pidsMax = want
 		}
 	}
 	return nil
@@ -281,12 +353,48 @@ func (c *jobCgroup) fail(err error) error {
 	return fmt.Errorf("exec: create cgroup: %w", err)
 }
 
+// writeFile and readFile use the system calls directly: a job's cgroup
+// files are read and written on its critical path, where os.File's
+// bookkeeping (fstat, the poller) costs as much as the reading.
 func writeFile(dir, name, value string) error {
-	return os.WriteFile(filepath.Join(dir, name), []byte(value), 0o644)
+	p := filepath.Join(dir, name)
+	fd, err := unix.Open(p, unix.O_WRONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return &os.PathError{Op: "open", Path: p, Err: err}
+	}
+	defer unix.Close(fd)
+	if _, err := unix.Write(fd, []byte(value)); err != nil {
+		return &os.PathError{Op: "write", Path: p, Err: err}
+	}
+	return nil
+}
+
+func readFile(dir, name string) ([]byte, error) {
+	p := filepath.Join(dir, name)
+	fd, err := unix.Open(p, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: p, Err: err}
+	}
+	defer unix.Close(fd)
+	var out []byte
+	buf := make([]byte, 1024)
+	for {
+		n, err := unix.Read(fd, buf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &os.PathError{Op: "read", Path: p, Err: err}
+		}
+		if n == 0 {
+			return out, nil
+		}
+		out = append(out, buf[:n]...)
+	}
 }
 
 func readInt(dir, name string) (int64, bool) {
-	b, err := os.ReadFile(filepath.Join(dir, name))
+	b, err := readFile(dir, name)
 	if err != nil {
 		return 0, false
 	}
@@ -296,7 +404,7 @@ func readInt(dir, name string) (int64, bool) {
 
 // readKey reads "key value" lines (memory.oom_control, memory.events, cpu.stat).
 func readKey(dir, name, key string) (int64, bool) {
-	b, err := os.ReadFile(filepath.Join(dir, name))
+	b, err := readFile(dir, name)
 	if err != nil {
 		return 0, false
 	}
@@ -325,10 +433,10 @@ func (c *jobCgroup) cpuUsage() (time.Duration, bool) {
 	}
 	if c.layout.v2 {
 		us, ok := readKey(c.cpu, "cpu.stat", "usage_usec")
-		return time.Duration(us) * time.Microsecond, ok
+		return time.Duration(us)*time.Microsecond - c.cpuBase, ok
 	}
 	ns, ok := readInt(c.cpu, "cpuacct.usage")
-	return time.Duration(ns), ok
+	return time.Duration(ns) - c.cpuBase, ok
 }
 
 func (c *jobCgroup) peakMemory() (Size, bool) {
@@ -354,22 +462,25 @@ func (c *jobCgroup) oomCount() int64 {
 	}
 	if c.layout.v2 {
 		n, _ := readKey(c.memory, "memory.events", "oom_kill")
-		return n
+		return n - c.oomBase
 	}
 	if n, ok := readKey(c.memory, "memory.oom_control", "oom_kill"); ok {
-		return n
+		return n - c.oomBase
 	}
 	n, _ := readInt(c.memory, "memory.failcnt")
-	return n
+	return n - c.oomBase
 }
 
-func (c *jobCgroup) pidsLimited() bool {
+func (c *jobCgroup) pidsLimited() bool { return c.pidsEvents() > 0 }
+
+// pidsEvents is how often the process limit was hit since the job began.
+func (c *jobCgroup) pidsEvents() int64 {
 	if c == nil || c.pids == "" {
-		return false
+		return 0
 	}
 	// pids.events has the same "max N" line in v1 and v2.
 	n, _ := readKey(c.pids, "pids.events", "max")
-	return n > 0
+	return n - c.pidsBase
 }
 
 // killAll kills every process in the job's cgroups until none is left.

@@ -20,12 +20,14 @@
 //	case exec.StatusCPUTime, exec.StatusWallTime: ...
 //	}
 //
-// [Sandbox] is the default runner. Each job runs in new user, mount, PID,
-// network, IPC and UTS namespaces, in a minimal root of its own, with no
-// network interface but a loopback that is down, an environment built from
-// an allow list ([Config].PassEnv), no capabilities, a seccomp filter, and
-// an unprivileged host user of its own (from [FirstJobUID] when the caller
-// is root, the caller itself otherwise). [Unsandboxed] runs jobs with the
+// [Sandbox] is the default runner. Each job runs in user, mount, PID,
+// network and UTS namespaces no other running job shares (an init may run
+// several jobs of one shape in turn, see the trust boundary) and an IPC
+// namespace of its own, in a minimal root, with no network interface but a
+// loopback that is down, an environment built from an allow list
+// ([Config].PassEnv), no capabilities, a seccomp filter, and an
+// unprivileged host user no other running job has (from [FirstJobUID] when
+// the caller is root, the caller itself otherwise). [Unsandboxed] runs jobs with the
 // same limits and no isolation; callers must choose it by name.
 //
 // # Trust boundary
@@ -62,9 +64,39 @@
 //     stderr, which a job cannot take back, so that results a job deleted
 //     are its own doing and not a harness failure (which adapt would leave
 //     unscored).
-//   - What a job keeps for the next one: on the Sandbox path nothing (every
-//     job has its own namespaces, root, /tmp, /dev/shm, keyring and host
-//     user). The fork server wipes /tmp and /dev/shm after each job with an
+//   - What a job keeps for the next one: nothing. On the Sandbox path a job
+//     runs under an init process (see below), and when the caller is root
+//     and the machine has v1 memory, pids and CPU cgroups an init runs
+//     later jobs of the same shape (the same rlimits, which are the
+//     process's and can only be lowered, /tmp size and read-only paths)
+//     in turn, in the same user, mount, PID, network and UTS namespaces,
+//     as the same host user, never two at once. Between two jobs every
+//     process of the first is gone (the init, PID 1, kills and reaps them
+//     all before it reports), and what the first could leave in the
+//     namespaces is reset or was never allowed
+//     (reuse_linux_test.go tries each): its /tmp, /dev/shm and workspace
+//     are unmounted and fresh ones mounted; its SysV objects were in an
+//     IPC namespace of its own, which goes with it; the PID counter
+//     starts again (ns_last_pid), so the next job's PIDs do not count the
+//     last job's processes; the cgroup counters (CPU time, memory peak,
+//     OOM kills, process-limit hits) start again; the host name is set
+//     again (a job cannot change it: sethostname is filtered). Unix
+//     sockets close with their processes, and an abstract one's name with
+//     its socket; one kept alive in flight in a cycle of its own lives
+//     until the kernel collects it, so an init that still sees a unix
+//     socket in its network namespace (/proc/net/unix) is not reused.
+//     POSIX message queues and the key store are filtered; the session
+//     keyring is the job's own; mounts, devpts instances and the root
+//     are out of a job's reach (no capability, mounts filtered). What two
+//     jobs of one init share is what any two jobs on one machine share:
+//     CPU time and timing (the init's own CPU counters in /proc/1/stat,
+//     the load average), not storage. The init holds no capability it
+//     gives a job: the job's confinement (capabilities, securebits,
+//     no_new_privs, keyring, seccomp filter, IPC namespace) is made on a
+//     thread of its own, ahead of the job, which the command is forked
+//     from and which ends with the job; the init is not dumpable, so a
+//     job cannot read the last job's command line from its memory. The
+//     fork server wipes /tmp and /dev/shm after each job with an
 //     iterative, descriptor-based walk that follows no link and no depth
 //     stops, removes every SysV shared memory segment, message queue and
 //     semaphore set, and (the seccomp filter) allows no POSIX message queue
@@ -127,13 +159,17 @@
 // other process of the namespace and reaps them before it reports; when a
 // limit or the caller's context ends the job, the runner kills the init,
 // and the kernel kills the namespace with it. So when Run returns, every
-// process the job started is gone, and its cgroups and temporary
-// directories are removed.
+// process the job started is gone, and its temporary directories are
+// removed; its cgroups go with its init (a reused init keeps them, their
+// counters started again, for its next job).
 //
 // The init is this program itself, started again through /proc/self/exe:
 // this package's init function recognises it and never returns to main.
-// Starting it costs a few milliseconds, so each runner keeps two started
-// ahead of need; [Sandbox.Close] stops them.
+// Starting one and tearing down its namespaces costs several milliseconds
+// of CPU, more than a short job, so each runner keeps a few started ahead
+// of need and, where it may (see the trust boundary), reuses an init for
+// the next job of the same shape once it has made that job's /tmp;
+// [Sandbox.Close] stops them.
 //
 // # Test drivers
 //
@@ -171,19 +207,50 @@
 // reproduce with go test -run '^$' -bench . ./exec ./adapt/bench/humaneval):
 //
 //   - Sandbox overhead per run, median, interleaved with a bare os/exec of the
-//     same command (BenchmarkSandboxOverhead, 200 runs, three rounds):
-//     /bin/true 1.0 ms bare, 3.2 to 3.8 ms overhead; python3 -S -c pass
-//     6.7 to 7.1 ms bare, 2.3 to 2.6 ms overhead; the same with a workspace
-//     of eight 4 KiB files, 3.9 to 4.2 ms overhead, of which about 1.3 ms
-//     is the disk workspace (the tmpfs, the copy in, the walk back; 2.5 to
-//     2.9 ms before it, when the workspace was bound and chowned). The
-//     init process is started ahead of need, builds most of the job's root
-//     before it has a job, and its namespaces are torn down after the job
-//     has reported, so a job pays for its workspace and /tmp mounts, the
-//     switch of root, the fork of its command and the cgroup reads.
+//     same command (BenchmarkSandboxOverhead, 300 to 1000 runs, several
+//     rounds; the load average of the 2 cores, shared with other work, in
+//     brackets). With reused inits: /bin/true 0.7 to 0.9 ms bare, 0.4 to
+//     0.6 ms overhead [5] and 0.8 to 0.9 ms [16 to 26]; python3 -S -c pass
+//     8.2 to 10.2 ms bare, 0.4 to 1.1 ms [5] and 0.7 to 1.6 ms [16 to 26];
+//     the same with a workspace of eight 4 KiB files, 0.8 to 1.4 ms [5]
+//     and 2.1 to 2.8 ms [19 to 23] (the tmpfs, the copy in, the walk
+//     back). CPU
+//     time per run, which the load does not change as it does the wall
+//     time: /bin/true 0.6 ms bare against 2.0 to 2.2 ms for the job with
+//     its init (every init the runner started, reused and ended counted),
+//     and 0.85 to 0.95 ms in this process for both runs of a pair; Python
+//     7.6 to 7.8 ms against 9.2 to 9.5 ms. Before, with an init started
+//     and torn down per job, in the same interleaved rounds [16 to 18]:
+//     /bin/true 10 to 15 ms overhead, python 22 to 31 ms, 8.1 ms of CPU per
+//     /bin/true job and 4 ms in this process (3.3 to 3.8 and 2.3 to 2.6 ms
+//     overhead on a quiet machine): a job waited for the init started for
+//     it, and each init's start (six namespaces, the Go runtime of this
+//     binary, the mounts of its root) and end (the network namespace's
+//     teardown is slow in the kernel) cost CPU the other jobs waited for.
+//   - Where the time of a /bin/true job goes, median per stage, from
+//     CLOCK_MONOTONIC stamps in the host and the init, loaded machine
+//     [17 to 29]. Before: the host's preparation 0.1 ms; the job reaching
+//     an init that had decoded it 7 ms (the init taken had not finished
+//     starting); finishRoot (the /tmp and /dev/shm mounts, the workspace,
+//     pivot_root, the host's root detached, the root made read-only) 2.3
+//     ms; capabilities, seccomp filter and rlimits 0.4 ms; ForkExec 0.4
+//     ms; the command 0.6 ms; the report 0.2 ms; the host after it 0.2 ms.
+//     After: taking a reused init 0.01 ms; the cgroup limits (written only
+//     when they change), the job's pipes and the JSON 0.05 ms; the job
+//     reaching the init and decoded 0.15 ms; its descriptors 0.015 ms;
+//     chdir, the command's path and the job thread 0.09 ms; confinement
+//     0 (done ahead on the job thread: it took 0.17 to 0.27 ms, most of it
+//     assembling the filter, now once per init); rlimits 0.007 ms;
+//     ForkExec 0.3 ms; the command 0.6 to 0.7 ms; kill and reap 0.03 ms;
+//     the report reaching the host 0.16 ms; the host after it (output,
+//     cgroup figures) 0.1 ms; 1.9 ms in all. What is left is the init's
+//     wake-up and the fork and exec, as in a bare run, and the cgroup
+//     reads a verdict needs.
 //   - A trivial Python unittest through RunAll with the default parallelism
 //     (BenchmarkPoolPythonTest): 25 to 38 jobs/s sandboxed against 19 to 48
-//     bare through the same pool; the test's own start-up dominates.
+//     bare through the same pool; the test's own start-up dominates. On a
+//     loaded machine [10 to 13], 0.76 of the bare time with reused inits
+//     against 1.07 before.
 //   - 820 HumanEval samples (164 canonical solutions × 5) through
 //     adapt.Evaluate, every check sandboxed (BenchmarkThroughput in
 //     adapt/bench/humaneval): 191 to 222 samples/s with the fork server

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -35,6 +36,14 @@ type initProc struct {
 	// from hostUIDs when the caller is root, else 0 (the caller's own).
 	uid         int
 	releaseOnce sync.Once
+	// dec reads the init's reports (and its readiness once reused) from
+	// statusR, whose buffered bytes it keeps between jobs.
+	dec *json.Decoder
+	// shape is the shape of the jobs a reused init takes (jobShape); empty
+	// for an init that has had no job.
+	shape string
+	// jobs counts the jobs the init has run.
+	jobs int
 }
 
 // prestart is how many started inits a runner keeps ready. Starting one
@@ -48,13 +57,64 @@ type initPool struct {
 	filling int
 	fills   sync.WaitGroup
 	closed  bool
+	// warm holds reused inits ready for a job of their shape, the least
+	// recently used first; at most maxWarm.
+	warm []*initProc
+	// recycling counts, per shape, the inits getting ready for another
+	// job; ready is signalled when one is done.
+	recycling map[string]int
+	ready     sync.Cond
 }
 
-// take returns a ready init, starting one if none is ready, and starts a
-// replacement in the background.
-func (p *procRunner) take() (*initProc, error) {
+// maxWarm is how many reused inits a runner keeps ready. A job whose
+// shape has none ready takes a new init (or waits for one of its shape
+// that is getting ready, when no new one is ready either), and a new init
+// costs several milliseconds of CPU to start and end: on a loaded machine
+// an init takes long to get ready again, and the next jobs of the shape
+// need several in turn.
+var maxWarm = 2 * prestart
+
+// maxWaitReady bounds how long a job waits for an init of its shape to get
+// ready before it starts one; readyTimeout, how long an init may take to
+// get ready before it is killed.
+const (
+	maxWaitReady = 50 * time.Millisecond
+	readyTimeout = 10 * time.Second
+)
+
+// take returns a ready init: a reused one of the job's shape if there is
+// one, else a new one, starting one if none is ready (and a replacement in
+// the background).
+func (p *procRunner) take(shape string) (*initProc, error) {
 	p.pool.mu.Lock()
 	var ip *initProc
+	var deadline time.Time
+	for shape != "" {
+		for i := len(p.pool.warm) - 1; i >= 0; i-- {
+			if p.pool.warm[i].shape == shape {
+				ip = p.pool.warm[i]
+				p.pool.warm = append(p.pool.warm[:i], p.pool.warm[i+1:]...)
+				p.pool.mu.Unlock()
+				return ip, nil
+			}
+		}
+		if len(p.pool.idle) > 0 || p.pool.recycling[shape] == 0 || p.pool.closed {
+			break
+		}
+		// Nothing is ready, and an init of this shape soon will be: it
+		// costs less than starting one. Not for long, though.
+		if deadline.IsZero() {
+			deadline = time.Now().Add(maxWaitReady)
+			time.AfterFunc(maxWaitReady, func() {
+				p.pool.mu.Lock()
+				p.pool.ready.Broadcast()
+				p.pool.mu.Unlock()
+			})
+		} else if time.Now().After(deadline) {
+			break
+		}
+		p.pool.ready.Wait()
+	}
 	if n := len(p.pool.idle); n > 0 {
 		ip = p.pool.idle[n-1]
 		p.pool.idle = p.pool.idle[:n-1]
@@ -89,11 +149,49 @@ func (p *procRunner) refillLocked() {
 	}
 }
 
+// recycling notes that an init of shape is getting ready for another job.
+func (p *procRunner) recycling(shape string) {
+	p.pool.mu.Lock()
+	if p.pool.recycling == nil {
+		p.pool.recycling = map[string]int{}
+	}
+	p.pool.recycling[shape]++
+	p.pool.mu.Unlock()
+}
+
+// recycled notes that an init of shape got ready (ip) or did not (nil) and
+// returns it to the pool; the least recently used one goes when there are
+// too many.
+func (p *procRunner) recycled(shape string, ip *initProc) {
+	p.pool.mu.Lock()
+	if p.pool.recycling[shape]--; p.pool.recycling[shape] == 0 {
+		delete(p.pool.recycling, shape)
+	}
+	p.pool.ready.Broadcast()
+	var evict *initProc
+	switch {
+	case ip == nil:
+	case p.pool.closed:
+		evict = ip
+	default:
+		p.pool.warm = append(p.pool.warm, ip)
+		if len(p.pool.warm) > maxWarm {
+			evict = p.pool.warm[0]
+			p.pool.warm = p.pool.warm[1:]
+		}
+	}
+	p.pool.mu.Unlock()
+	if evict != nil {
+		evict.discard()
+	}
+}
+
 // close kills the ready inits; later jobs start their own.
 func (p *procRunner) close() {
 	p.pool.mu.Lock()
-	idle := p.pool.idle
-	p.pool.idle, p.pool.closed = nil, true
+	idle := append(p.pool.idle, p.pool.warm...)
+	p.pool.idle, p.pool.warm, p.pool.closed = nil, nil, true
+	p.pool.ready.Broadcast()
 	p.pool.mu.Unlock()
 	for _, ip := range idle {
 		ip.discard()
@@ -183,7 +281,8 @@ func (p *procRunner) spawn() (*initProc, error) {
 			f.Close()
 		}
 	}
-	ip := &initProc{cmd: cmd, cfgW: cfgW, statusR: stR, stdinW: inW, stdoutR: outR, stderrR: errR, diskW: diskW, uid: uid}
+	ip := &initProc{cmd: cmd, cfgW: cfgW, statusR: stR, stdinW: inW, stdoutR: outR, stderrR: errR, diskW: diskW, uid: uid,
+		dec: json.NewDecoder(stR)}
 	if !p.cfg.NoCgroups {
 		cg, err := p.cg.create()
 		if err == nil {
@@ -228,31 +327,71 @@ func (ip *initProc) wait() error {
 }
 
 func (ip *initProc) closeFiles() {
-	for _, f := range []*os.File{ip.cfgW, ip.statusR, ip.stdinW, ip.stdoutR, ip.stderrR, ip.diskW} {
+	ip.closeStdio()
+	for _, f := range []*os.File{ip.cfgW, ip.statusR, ip.diskW} {
 		if f != nil {
 			f.Close()
 		}
 	}
 }
 
+// closeStdio closes this side of the job's stdin, stdout and stderr.
+func (ip *initProc) closeStdio() { closeAll(ip.stdio()) }
+
+// stdio is this side of the present job's stdin, stdout and stderr.
+func (ip *initProc) stdio() []*os.File { return []*os.File{ip.stdinW, ip.stdoutR, ip.stderrR} }
+
+func closeAll(files []*os.File) {
+	for _, f := range files {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+// newStdio makes the pipes of a reused init's next job and returns the
+// init's ends, to be sent to it and closed.
+func (ip *initProc) newStdio() (theirs []int, err error) {
+	var p [3][2]int
+	for i := range p {
+		if err := unix.Pipe2(p[i][:], unix.O_CLOEXEC); err != nil {
+			for _, q := range p[:i] {
+				unix.Close(q[0])
+				unix.Close(q[1])
+			}
+			return nil, err
+		}
+	}
+	// This side's ends go through the poller, as os.Pipe's do.
+	ours := func(fd int, name string) *os.File {
+		unix.SetNonblock(fd, true)
+		return os.NewFile(uintptr(fd), name)
+	}
+	ip.stdinW, ip.stdoutR, ip.stderrR = ours(p[0][1], "stdin"), ours(p[1][0], "stdout"), ours(p[2][0], "stderr")
+	return []int{p[0][0], p[1][1], p[2][1]}, nil
+}
+
 // pump copies the job's stdin in and its stdout and stderr out. wait ends
 // the copying: it waits for the output pipes to reach end of file, at most
 // grace, then closes them.
 func (ip *initProc) pump(stdin io.Reader, stdout, stderr io.Writer) (wait func(grace time.Duration)) {
+	// This job's pipes: once the job has reported, a reused init may be
+	// taken by the next job, with pipes of its own, while these drain.
+	stdinW, stdoutR, stderrR := ip.stdinW, ip.stdoutR, ip.stderrR
 	var wg sync.WaitGroup
 	copyOut := func(w io.Writer, r *os.File) {
 		defer wg.Done()
 		io.Copy(w, r)
 	}
 	wg.Add(2)
-	go copyOut(stdout, ip.stdoutR)
-	go copyOut(stderr, ip.stderrR)
+	go copyOut(stdout, stdoutR)
+	go copyOut(stderr, stderrR)
 	if stdin == nil {
-		ip.stdinW.Close()
+		stdinW.Close()
 	} else {
 		go func() {
-			io.Copy(ip.stdinW, stdin)
-			ip.stdinW.Close()
+			io.Copy(stdinW, stdin)
+			stdinW.Close()
 		}()
 	}
 	return func(grace time.Duration) {
@@ -262,8 +401,8 @@ func (ip *initProc) pump(stdin io.Reader, stdout, stderr io.Writer) (wait func(g
 		case <-done:
 		case <-time.After(grace):
 			// A process outside our reach still holds the pipes.
-			ip.stdoutR.SetReadDeadline(time.Now())
-			ip.stderrR.SetReadDeadline(time.Now())
+			stdoutR.SetReadDeadline(time.Now())
+			stderrR.SetReadDeadline(time.Now())
 			<-done
 		}
 	}

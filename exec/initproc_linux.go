@@ -53,9 +53,16 @@ type initConfig struct {
 	Subreaper bool     `json:"subreaper"`
 	// Confine loads the job's seccomp filter and keyring (confineJob).
 	Confine bool `json:"confine"`
-	// DiskWorkspace: the workspace is a tmpfs the host sends on initDiskFD
-	// (a mount descriptor), not HostWorkspace.
+	// DiskWorkspace: the workspace is a mount the host sends on initDiskFD
+	// (a tmpfs holding a copy, or a clone of the host's tree), not
+	// HostWorkspace.
 	DiskWorkspace bool `json:"disk_workspace,omitempty"`
+	// Stdio: the job's stdin, stdout and stderr come on initDiskFD (before
+	// the workspace), not as this process's own (a reused init's).
+	Stdio bool `json:"stdio,omitempty"`
+	// Recycle: after the report, get ready for another job of the same
+	// shape (recycle) and say so, instead of waiting to be released.
+	Recycle bool `json:"recycle,omitempty"`
 	// Binds are host paths the job sees read-only besides rootPaths.
 	Binds []string `json:"binds,omitempty"`
 }
@@ -72,6 +79,8 @@ type initStatus struct {
 	// the command: an infrastructure error.
 	Stage string `json:"stage,omitempty"`
 	Err   string `json:"err,omitempty"`
+	// Ready follows a report when the init is ready for another job.
+	Ready bool `json:"ready,omitempty"`
 	// NotFound is set when the command's executable does not exist.
 	NotFound bool `json:"not_found,omitempty"`
 	Exited   bool `json:"exited"`
@@ -112,56 +121,131 @@ func reserveHeap(args int, env []string) {
 
 func sandboxInit() int {
 	status := os.NewFile(initStatusFD, "status")
-	report := func(st initStatus) int {
+	send := func(st initStatus) {
 		b, _ := json.Marshal(st)
 		status.Write(b)
-		return 0
-	}
-	fail := func(stage string, err error) int {
-		return report(initStatus{Stage: stage, Err: err.Error()})
 	}
 	syscall.CloseOnExec(initConfigFD)
 	syscall.CloseOnExec(initStatusFD)
 	syscall.CloseOnExec(initDiskFD)
 	cfgFile := os.NewFile(initConfigFD, "config")
-	// An isolating init builds most of the job's root before it has a job.
+	// An isolating init builds most of the job's root before it has a job,
+	// and starts the thread the job will be forked from (jobThread).
 	var prepErr error
 	isolating := len(os.Args) > 1 && os.Args[1] == "isolate"
 	if isolating {
+		// A job's processes cannot read this one's memory (it holds the
+		// last job's command and environment once it is reused).
+		unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
 		prepErr = prepareRoot()
+		// Jobs are confined, from their thread, with these.
+		noNestedUserNamespaces()
+		assembleJobFilter()
 	}
-	var cfg initConfig
-	if err := json.NewDecoder(cfgFile).Decode(&cfg); err != nil {
-		return fail("read config", err)
-	}
-	// After its report the init waits for the host to close the config
-	// pipe: the host first moves it out of the job's cgroups, so that
-	// they can be removed at once while this process exits.
-	report = func(st initStatus) int {
+	thread := newJobThread(isolating)
+	dec := json.NewDecoder(cfgFile)
+	for n := 0; ; n++ {
+		var cfg initConfig
+		if err := dec.Decode(&cfg); err != nil {
+			if n > 0 && errors.Is(err, io.EOF) {
+				return 0 // released
+			}
+			send(initStatus{Stage: "read config", Err: err.Error()})
+			return 0
+		}
+		st := runJob(cfg, n, isolating, prepErr, thread)
 		// The job's output ends here, not when this process has exited.
+		nullStdio()
+		send(st)
+		if !cfg.Recycle || st.Stage != "" {
+			// The host releases this process by closing the config pipe,
+			// once it has moved on; exiting tears down the namespaces.
+			io.Copy(io.Discard, cfgFile)
+			return 0
+		}
+		thread = newJobThread(true)
+		if err := recycle(cfg); err != nil {
+			send(initStatus{Stage: "recycle", Err: err.Error()})
+			io.Copy(io.Discard, cfgFile)
+			return 0
+		}
+		send(initStatus{Ready: true})
+	}
+}
+
+// nullStdio points descriptors 0, 1 and 2 at /dev/null: the job's pipes
+// are closed (the host sees the end of its output) and nothing this process
+// opens later takes their numbers.
+func nullStdio() {
+	fd, err := unix.Open("/dev/null", unix.O_RDWR|unix.O_CLOEXEC, 0)
+	if err != nil {
 		syscall.Close(0)
 		syscall.Close(1)
 		syscall.Close(2)
-		b, _ := json.Marshal(st)
-		status.Write(b)
-		io.Copy(io.Discard, cfgFile)
-		return 0
+		return
+	}
+	for i := range 3 {
+		unix.Dup3(fd, i, 0)
+	}
+	unix.Close(fd)
+}
+
+// runJob runs the n-th job (from 0) of this init and returns its report.
+func runJob(cfg initConfig, n int, isolating bool, prepErr error, thread *jobThread) initStatus {
+	fail := func(stage string, err error) initStatus {
+		thread.run(func() {})
+		return initStatus{Stage: stage, Err: err.Error()}
+	}
+	want := 0
+	if cfg.Stdio {
+		want += 3
+	}
+	if cfg.DiskWorkspace {
+		want++
+	}
+	var fds []int
+	if want > 0 {
+		var err error
+		if fds, err = receiveFDs(initDiskFD, want); err != nil {
+			return fail("receive", err)
+		}
+	}
+	if cfg.Stdio {
+		for i := range 3 {
+			if err := unix.Dup3(fds[i], i, 0); err != nil {
+				return fail("receive", err)
+			}
+			unix.Close(fds[i])
+		}
+		fds = fds[3:]
+	}
+	ws := -1
+	if cfg.DiskWorkspace {
+		ws = fds[0]
+		defer unix.Close(ws)
 	}
 	if cfg.Isolate {
-		if !isolating {
+		switch {
+		case !isolating:
 			return fail("mounts", errors.New("an isolating init was not started as one"))
-		}
-		if prepErr != nil {
+		case prepErr != nil:
 			return fail("mounts", prepErr)
-		}
-		if err := finishRoot(cfg); err != nil {
-			return fail("mounts", err)
-		}
-		if err := unix.Sethostname([]byte("sandbox")); err != nil {
-			return fail("hostname", err)
-		}
-		if err := unix.Setdomainname([]byte("sandbox")); err != nil {
-			return fail("domainname", err)
+		case n == 0:
+			if err := finishRoot(cfg, ws); err != nil {
+				return fail("mounts", err)
+			}
+			if err := unix.Sethostname([]byte("sandbox")); err != nil {
+				return fail("hostname", err)
+			}
+			if err := unix.Setdomainname([]byte("sandbox")); err != nil {
+				return fail("domainname", err)
+			}
+		case ws >= 0:
+			// A reused init: its root, /tmp and /dev/shm are ready
+			// (recycle); only the workspace is the job's.
+			if err := unix.MoveMount(ws, "", unix.AT_FDCWD, WorkDir, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+				return fail("mounts", fmt.Errorf("move workspace to %s: %w", WorkDir, err))
+			}
 		}
 	}
 	if cfg.Subreaper {
@@ -174,17 +258,8 @@ func sandboxInit() int {
 	}
 	path, err := lookPath(cfg.Args[0], cfg.Env)
 	if err != nil {
-		return report(initStatus{NotFound: true, Err: err.Error()})
-	}
-	if cfg.DropCaps {
-		if err := dropCapabilities(); err != nil {
-			return fail("capabilities", err)
-		}
-	}
-	if cfg.Confine {
-		if err := confineJob(); err != nil {
-			return fail("seccomp", err)
-		}
+		thread.run(func() {})
+		return initStatus{NotFound: true, Err: err.Error()}
 	}
 	attr := &syscall.ProcAttr{
 		Dir:   cfg.Workspace,
@@ -195,30 +270,47 @@ func sandboxInit() int {
 	if cfg.SetUser {
 		attr.Sys.Credential = &syscall.Credential{Uid: uint32(cfg.UID), Gid: uint32(cfg.GID), Groups: []uint32{}}
 	}
-	// The rlimits go last. This process is a Go program whose address
-	// space (over a GiB of reservations) is already larger than a job's
-	// RLIMIT_AS: once that is set, any new mapping fails and the runtime
-	// dies ("out of memory"). So everything that allocates much (the
-	// seccomp filter, the capability state) is done before, and the heap
-	// the rest needs (ForkExec's copies of the command and environment,
-	// the report) is grown now and freed, to be reused without mapping.
-	// Lowering a limit needs no capability, and the seccomp filter allows
-	// setrlimit.
-	for _, rl := range cfg.Rlimits {
-		if rl.Resource == unix.RLIMIT_AS {
-			// Only an address-space limit (no memory cgroup) needs it.
-			reserveHeap(len(cfg.Args), cfg.Env)
-			break
-		}
+	if (cfg.DropCaps || cfg.Confine) && !thread.confined {
+		return fail("seccomp", errors.New("the job thread is not confined"))
 	}
-	for _, rl := range cfg.Rlimits {
-		if err := unix.Setrlimit(rl.Resource, &unix.Rlimit{Cur: rl.Soft, Max: rl.Hard}); err != nil {
-			return fail("rlimit", fmt.Errorf("resource %d: %w", rl.Resource, err))
+	// The command is forked from the job thread, confined ahead of the job
+	// (jobThread).
+	var pid int
+	var stage string
+	terr := thread.run(func() {
+		// The rlimits go last. This process is a Go program whose
+		// address space (over a GiB of reservations) is already larger
+		// than a job's RLIMIT_AS: once that is set, any new mapping fails
+		// and the runtime dies ("out of memory"). So everything that
+		// allocates much (the seccomp filter, the capability state) is
+		// done before, and the heap the rest needs (ForkExec's copies of
+		// the command and environment, the report) is grown now and
+		// freed, to be reused without mapping. Lowering a limit needs no
+		// capability, and the seccomp filter allows setrlimit. Rlimits
+		// are the process's: a reused init only runs jobs with the same
+		// ones (the host's shape).
+		for _, rl := range cfg.Rlimits {
+			if rl.Resource == unix.RLIMIT_AS {
+				// Only an address-space limit (no memory cgroup) needs it.
+				reserveHeap(len(cfg.Args), cfg.Env)
+				break
+			}
 		}
+		for _, rl := range cfg.Rlimits {
+			if err = unix.Setrlimit(rl.Resource, &unix.Rlimit{Cur: rl.Soft, Max: rl.Hard}); err != nil {
+				stage, err = "rlimit", fmt.Errorf("resource %d: %w", rl.Resource, err)
+				return
+			}
+		}
+		if pid, err = syscall.ForkExec(path, cfg.Args, attr); err != nil {
+			stage = "start"
+		}
+	})
+	if terr != nil {
+		return initStatus{Stage: thread.stage, Err: terr.Error()}
 	}
-	pid, err := syscall.ForkExec(path, cfg.Args, attr)
-	if err != nil {
-		return fail("start", err)
+	if stage != "" {
+		return initStatus{Stage: stage, Err: err.Error()}
 	}
 	// Reap everything; stop when the command itself has exited.
 	for {
@@ -229,7 +321,7 @@ func sandboxInit() int {
 			continue
 		}
 		if err != nil {
-			return fail("wait", err)
+			return initStatus{Stage: "wait", Err: err.Error()}
 		}
 		if wpid != pid {
 			continue
@@ -260,8 +352,141 @@ func sandboxInit() int {
 		} else {
 			killDescendants()
 		}
-		return report(st)
+		return st
 	}
+}
+
+// jobThread is the OS thread a job's command is forked from, confined
+// ahead of the job, off its critical path. Capabilities, securebits,
+// no_new_privs, the session keyring, the seccomp filter and namespaces
+// are per thread in Linux, so the init itself keeps what it needs to make
+// the next job's /tmp when it is reused. A confined thread gets an IPC
+// namespace of its own, which the job's processes inherit: the SysV
+// objects a job leaves go with that namespace when the thread and the job
+// are gone, whether or not the init is reused; then it takes the job's
+// confinement (an empty bounding set, no root at execve, no_new_privs, a
+// fresh session keyring, the seccomp filter). The thread ends with its one
+// job: its goroutine returns locked, and the Go runtime starts no other
+// thread from a locked one.
+type jobThread struct {
+	work     chan func()
+	done     chan struct{}
+	confined bool
+	stage    string // where confining the thread failed
+	err      error
+}
+
+func newJobThread(confine bool) *jobThread {
+	t := &jobThread{work: make(chan func()), done: make(chan struct{}), confined: confine}
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread exits with this goroutine
+		defer close(t.done)
+		if confine {
+			t.stage, t.err = confineThread()
+		}
+		f := <-t.work
+		if t.err == nil {
+			f()
+		}
+	}()
+	return t
+}
+
+// confineThread confines the calling thread for a job (see jobThread).
+func confineThread() (stage string, err error) {
+	if err := unix.Unshare(unix.CLONE_NEWIPC); err != nil {
+		return "ipc", fmt.Errorf("an IPC namespace for the job: %w", err)
+	}
+	if err := dropCapabilities(); err != nil {
+		return "capabilities", err
+	}
+	if err := confineJob(); err != nil {
+		return "seccomp", err
+	}
+	return "", nil
+}
+
+// run runs f on the thread and waits for it; f runs at most once per
+// thread, and not at all if the thread could not be confined (the error
+// says why, and the thread's stage where).
+func (t *jobThread) run(f func()) error {
+	t.work <- f
+	<-t.done
+	return t.err
+}
+
+// recycle readies this init for another job of the same shape, after it
+// reported the last one (every process of which is gone): a fresh /tmp and
+// /dev/shm, PIDs counted from the start again, the host name set again.
+// It fails, and the init is not reused, when anything of the last job
+// could outlive it here: a unix socket (one in flight in a cycle of its own
+// lives until the kernel collects it, and an abstract one keeps its name
+// in this network namespace), or when this process's own CPU time nears
+// the job's RLIMIT_CPU. The job's IPC namespace went with its thread.
+func recycle(cfg initConfig) error {
+	for _, rl := range cfg.Rlimits {
+		if rl.Resource != unix.RLIMIT_CPU {
+			continue
+		}
+		var ru unix.Rusage
+		if err := unix.Getrusage(unix.RUSAGE_SELF, &ru); err != nil {
+			return err
+		}
+		if used := ru.Utime.Sec + ru.Stime.Sec + 1; uint64(used)*2 > rl.Soft {
+			return fmt.Errorf("its own CPU time (%d s) nears RLIMIT_CPU (%d s)", used, rl.Soft)
+		}
+	}
+	b, err := os.ReadFile("/proc/net/unix")
+	if err != nil {
+		return err
+	}
+	if n := strings.Count(string(b), "\n"); n > 1 {
+		return fmt.Errorf("%d unix sockets of the last job outlived it", n-1)
+	}
+	// The last job's /tmp/work was this process's working directory: it
+	// would keep the detached /tmp, and the memory its files hold, alive.
+	if err := os.Chdir("/"); err != nil {
+		return err
+	}
+	for _, d := range []string{"/tmp", "/dev/shm"} {
+		if err := unix.Unmount(d, unix.MNT_DETACH); err != nil {
+			return fmt.Errorf("unmount %s: %w", d, err)
+		}
+	}
+	if err := mountTmp("", cfg); err != nil {
+		return err
+	}
+	if err := os.WriteFile("/proc/sys/kernel/ns_last_pid", []byte("1"), 0); err != nil {
+		return fmt.Errorf("reset the PID counter: %w", err)
+	}
+	if err := unix.Sethostname([]byte("sandbox")); err != nil {
+		return err
+	}
+	return unix.Setdomainname([]byte("sandbox"))
+}
+
+// mountTmp mounts the job's /tmp and /dev/shm under root and makes the
+// workspace's mount point (owned by the job's user: with no workspace
+// from the host, it is the workspace).
+func mountTmp(root string, cfg initConfig) error {
+	tmpOpts := fmt.Sprintf("size=%d,mode=1777", cfg.TmpSize)
+	if cfg.TmpFiles > 0 {
+		tmpOpts += fmt.Sprintf(",nr_inodes=%d", cfg.TmpFiles)
+	}
+	for _, d := range []string{"/tmp", "/dev/shm"} {
+		if err := unix.Mount("tmpfs", root+d, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, tmpOpts); err != nil {
+			return fmt.Errorf("mount tmpfs on %s: %w", d, err)
+		}
+	}
+	if err := os.Mkdir(root+WorkDir, 0o755); err != nil {
+		return err
+	}
+	if cfg.SetUser {
+		if err := os.Chown(root+WorkDir, cfg.UID, cfg.GID); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // rootPaths are the host trees every job sees, read-only: the system's
@@ -366,17 +591,11 @@ func prepareRoot() error {
 	return nil
 }
 
-// finishRoot is the second step (see above).
-func finishRoot(cfg initConfig) error {
+// finishRoot is the second step (see above). ws is the workspace's mount
+// when the host sent one.
+func finishRoot(cfg initConfig, ws int) error {
 	// No host workspace means an empty one in the private /tmp.
-	ws := -1
-	if cfg.DiskWorkspace {
-		var err error
-		if ws, err = receiveFD(initDiskFD); err != nil {
-			return fmt.Errorf("receive the workspace: %w", err)
-		}
-		defer unix.Close(ws)
-	} else if cfg.HostWorkspace != "" {
+	if ws < 0 && cfg.HostWorkspace != "" {
 		var err error
 		ws, err = unix.OpenTree(unix.AT_FDCWD, cfg.HostWorkspace, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
 		if err != nil {
@@ -395,26 +614,13 @@ func finishRoot(cfg initConfig) error {
 			binds = append(binds, b)
 		}
 	}
-	tmpOpts := fmt.Sprintf("size=%d,mode=1777", cfg.TmpSize)
-	if cfg.TmpFiles > 0 {
-		tmpOpts += fmt.Sprintf(",nr_inodes=%d", cfg.TmpFiles)
-	}
-	for _, d := range []string{"/tmp", "/dev/shm"} {
-		if err := unix.Mount("tmpfs", newRoot+d, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, tmpOpts); err != nil {
-			return fmt.Errorf("mount tmpfs on %s: %w", d, err)
-		}
-	}
-	if err := os.Mkdir(newRoot+WorkDir, 0o755); err != nil {
+	if err := mountTmp(newRoot, cfg); err != nil {
 		return err
 	}
-	if ws < 0 {
-		if cfg.SetUser {
-			if err := os.Chown(newRoot+WorkDir, cfg.UID, cfg.GID); err != nil {
-				return err
-			}
+	if ws >= 0 {
+		if err := unix.MoveMount(ws, "", unix.AT_FDCWD, newRoot+WorkDir, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+			return fmt.Errorf("move workspace to %s: %w", WorkDir, err)
 		}
-	} else if err := unix.MoveMount(ws, "", unix.AT_FDCWD, newRoot+WorkDir, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
-		return fmt.Errorf("move workspace to %s: %w", WorkDir, err)
 	}
 	// The caller's paths last, so that one under /tmp lands on the job's
 	// /tmp.
@@ -447,23 +653,30 @@ func finishRoot(cfg initConfig) error {
 	return nil
 }
 
-// receiveFD receives one descriptor on the unix socket fd.
-func receiveFD(fd int) (int, error) {
+// receiveFDs receives n descriptors, sent in one message, on the unix
+// socket fd.
+func receiveFDs(fd, n int) ([]int, error) {
 	buf := make([]byte, 1)
-	oob := make([]byte, unix.CmsgSpace(4))
-	_, oobn, _, _, err := unix.Recvmsg(fd, buf, oob, unix.MSG_CMSG_CLOEXEC)
+	oob := make([]byte, unix.CmsgSpace(4*n))
+	_, oobn, flags, _, err := unix.Recvmsg(fd, buf, oob, unix.MSG_CMSG_CLOEXEC)
 	if err != nil {
-		return -1, err
+		return nil, err
 	}
 	msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
 	if err != nil || len(msgs) != 1 {
-		return -1, fmt.Errorf("no descriptor (%v)", err)
+		return nil, fmt.Errorf("no descriptors (%v)", err)
 	}
 	fds, err := unix.ParseUnixRights(&msgs[0])
-	if err != nil || len(fds) != 1 {
-		return -1, fmt.Errorf("no descriptor (%v)", err)
+	if err == nil && (len(fds) != n || flags&unix.MSG_CTRUNC != 0) {
+		err = fmt.Errorf("%d descriptors, %d expected", len(fds), n)
 	}
-	return fds[0], nil
+	if err != nil {
+		for _, f := range fds {
+			unix.Close(f)
+		}
+		return nil, err
+	}
+	return fds, nil
 }
 
 func closeTrees(trees []treeBind) {

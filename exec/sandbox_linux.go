@@ -50,8 +50,10 @@ const nobody = 65534
 // Sandbox needs.
 var ErrNoNamespaces = errors.New("exec: this kernel does not allow the namespaces the sandbox needs")
 
-// Sandbox is the default Runner: every job runs in new user, mount, PID,
-// network, IPC and UTS namespaces, in a minimal read-only root with a
+// Sandbox is the default Runner: every job runs in user, mount, PID,
+// network, IPC and UTS namespaces no other running job shares (an init may
+// run later jobs of the same shape, reset in between: see the package
+// doc's trust boundary), in a minimal read-only root with a
 // private writable /tmp and a copy of its workspace at WorkDir (see the
 // package doc's trust boundary), has no network at all (not even the
 // host's loopback), an environment built from an allow list, no
@@ -84,7 +86,9 @@ func NewSandbox(cfg *Config) (*Sandbox, error) {
 	s := &Sandbox{p: p}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	res, err := p.run(ctx, Job{Args: []string{"true"}, Limits: Limits{CPUTime: 5 * time.Second}})
+	// The default limits: the self-test's init is then reused by jobs with
+	// the default limits (ctx bounds the test).
+	res, err := p.run(ctx, Job{Args: []string{"true"}})
 	var stage *initStageError
 	switch {
 	case errors.As(err, &stage):
@@ -133,6 +137,7 @@ var (
 
 func newProcRunner(isolate bool, cfg *Config) *procRunner {
 	p := &procRunner{isolate: isolate, root: os.Geteuid() == 0}
+	p.pool.ready.L = &p.pool.mu
 	if cfg != nil {
 		p.cfg = *cfg
 		p.cfg.PassEnv = append([]string(nil), cfg.PassEnv...)
@@ -209,11 +214,45 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 			return internal(fmt.Errorf("exec: workspace %s is not a directory", ws))
 		}
 	}
-	ip, err := p.take()
+	binds := p.binds(job.ReadOnly)
+	shape := p.jobShape(job, lim, binds)
+	ip, err := p.take(shape)
 	if err != nil {
 		return internal(err)
 	}
-	defer ip.closeFiles()
+	// A reused init keeps its pipes to the host; the job's stdio is the
+	// job's own, and closed here even when the next job has taken the init.
+	kept := false
+	var stdio []*os.File
+	defer func() {
+		closeAll(stdio)
+		if !kept {
+			ip.closeFiles()
+		}
+	}()
+	reused := ip.jobs > 0
+	ip.jobs++
+	// The descriptors the init gets with the job: a reused init's stdio
+	// (a new init has its own from its start), then the workspace's mount.
+	var send []int
+	var sent []*os.File
+	defer func() {
+		for _, f := range sent {
+			f.Close()
+		}
+	}()
+	if reused {
+		theirs, err := ip.newStdio()
+		if err != nil {
+			ip.discard()
+			return internal(fmt.Errorf("exec: pipes for the job: %w", err))
+		}
+		for _, fd := range theirs {
+			sent = append(sent, os.NewFile(uintptr(fd), "job stdio"))
+		}
+		send = append(send, theirs...)
+	}
+	stdio = ip.stdio()
 	var disk *diskWorkspace
 	switch {
 	case setUser && job.Dir != "" && lim.Disk.set():
@@ -225,11 +264,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 			return internal(err)
 		}
 		defer disk.close()
-		rights := unix.UnixRights(disk.mfd)
-		if err := unix.Sendmsg(int(ip.diskW.Fd()), []byte{0}, rights, nil, 0); err != nil {
-			ip.discard()
-			return internal(fmt.Errorf("exec: send the workspace to the sandbox init: %w", err))
-		}
+		send = append(send, disk.mfd)
 	case setUser && job.Dir != "":
 		// The workspace is the job user's while it runs, and the caller's
 		// again afterwards: nothing in it stays owned by a job's uid.
@@ -238,7 +273,27 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 			return internal(fmt.Errorf("exec: give workspace to the sandbox user: %w", err))
 		}
 		defer chownBack(ws, os.Getuid(), os.Getgid())
+		// The host clones the tree: a reused init no longer sees the
+		// host's paths.
+		fd, err := unix.OpenTree(unix.AT_FDCWD, ws, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+		if err != nil {
+			ip.discard()
+			return internal(fmt.Errorf("exec: open_tree %s: %w", ws, err))
+		}
+		tree := os.NewFile(uintptr(fd), "workspace")
+		sent = append(sent, tree)
+		send = append(send, fd)
 	}
+	if len(send) > 0 {
+		if err := unix.Sendmsg(int(ip.diskW.Fd()), []byte{0}, unix.UnixRights(send...), nil, 0); err != nil {
+			ip.discard()
+			return internal(fmt.Errorf("exec: send the job's descriptors to the sandbox init: %w", err))
+		}
+	}
+	for _, f := range sent {
+		f.Close()
+	}
+	sent = nil
 	cg := ip.cg
 	if err := cg.setLimits(lim); err != nil {
 		ip.discard()
@@ -258,12 +313,14 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		TmpFiles:      lim.DiskFiles,
 		DropCaps:      p.isolate,
 		Confine:       p.isolate,
-		Binds:         p.binds(job.ReadOnly),
+		Binds:         binds,
 		SetUser:       setUser,
 		UID:           nobody,
 		GID:           nobody,
 		Subreaper:     !p.isolate,
-		DiskWorkspace: disk != nil,
+		DiskWorkspace: len(send) > 0 && (!reused || len(send) > 3),
+		Stdio:         reused,
+		Recycle:       shape != "",
 		Rlimits:       rlimits(lim, cg, p.isolate && p.root),
 	}
 	if p.isolate {
@@ -301,7 +358,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		wall := time.NewTimer(lim.WallTime)
 		defer wall.Stop()
 		var tick <-chan time.Time
-		if _, ok := cg.cpuUsage(); ok && lim.CPUTime > 0 {
+		if cg != nil && cg.cpu != "" && lim.CPUTime > 0 {
 			period := min(max(lim.CPUTime/20, 5*time.Millisecond), 50*time.Millisecond)
 			t := time.NewTicker(period)
 			defer t.Stop()
@@ -334,7 +391,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	// takes the kernel several milliseconds, which the job need not wait
 	// for once every process of the job is gone.
 	var st initStatus
-	haveStatus := json.NewDecoder(ip.statusR).Decode(&st) == nil
+	haveStatus := ip.dec.Decode(&st) == nil
 	res.WallTime = time.Since(start)
 	close(done)
 	wg.Wait()
@@ -354,12 +411,18 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	waitOutput(time.Second)
 	res.CPUTime, res.PeakMemory = jobUsage(st, haveStatus, cg)
 	oom, pidsMax := cg.oomKilled(), cg.pidsLimited()
-	if released {
+	switch {
+	case released && shape != "" && st.Stage == "":
+		// Every process of the job is gone: the init gets ready for
+		// another job of this shape.
+		kept = true
+		p.recycleLater(ip, shape)
+	case released:
 		// The init's cgroups are removed once it has exited: moving it out
 		// first would wait for an RCU grace period.
 		ip.cfgW.Close()
 		p.reapLater(ip)
-	} else {
+	default:
 		cg.remove()
 	}
 
@@ -443,6 +506,54 @@ func jobUsage(st initStatus, haveStatus bool, cg *jobCgroup) (cpu time.Duration,
 		peak = p
 	}
 	return cpu, peak
+}
+
+// recycleLater waits for a reused init to say it is ready for another job
+// (see recycle in initproc_linux.go), starts its cgroup's counters again
+// and returns it to the pool; an init that is not ready is released.
+func (p *procRunner) recycleLater(ip *initProc, shape string) {
+	p.reaping.Add(1)
+	p.recycling(shape)
+	go func() {
+		defer p.reaping.Done()
+		stuck := time.AfterFunc(readyTimeout, func() { ip.kill(true) })
+		var st initStatus
+		err := ip.dec.Decode(&st)
+		if !stuck.Stop() || err != nil || !st.Ready || ip.cg.rebase() != nil {
+			p.recycled(shape, nil)
+			ip.cfgW.Close()
+			ip.wait()
+			ip.closeFiles()
+			ip.cg.remove()
+			return
+		}
+		ip.shape = shape
+		p.recycled(shape, ip)
+	}()
+}
+
+// jobShape is what a job shares with the others an init may run after it
+// (see recycle in initproc_linux.go): the process-wide rlimits the init
+// takes for its first job, which it can never raise again, the sizes of
+// /tmp and /dev/shm it makes ahead of the next job, and the read-only
+// paths of its root. Empty when the job's init is not to be reused: the
+// caller is not root (the host clones the workspace's tree), a job's
+// cgroups are not v1 with memory, pids and CPU (rlimits would stand in for
+// them, and the counters could not start again), the job's cgroups are
+// handed to its caller (the fork server's), or a read-only path lies under
+// /tmp or /dev (a new /tmp would hide it).
+func (p *procRunner) jobShape(job Job, lim Limits, binds []string) string {
+	l := p.cg
+	if !p.isolate || !p.root || job.started != nil || p.cfg.NoCgroups || l.v2 || l.memory == "" || l.pids == "" || l.cpuacct == "" {
+		return ""
+	}
+	for _, b := range binds {
+		if b == "/tmp" || b == "/dev" || strings.HasPrefix(b, "/tmp/") || strings.HasPrefix(b, "/dev/") {
+			return ""
+		}
+	}
+	rl := rlimits(lim, &jobCgroup{memory: l.memory, pids: l.pids}, true)
+	return fmt.Sprintf("%v tmp=%d files=%d binds=%q", rl, min(lim.TmpSize, 1<<40), lim.DiskFiles, binds)
 }
 
 // reapLater waits for an init that has reported and been released, then

@@ -3,8 +3,11 @@ package exec
 import (
 	"fmt"
 	"os"
+	"sync"
+	"unsafe"
 
 	seccomp "github.com/elastic/go-seccomp-bpf"
+	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
 )
 
@@ -36,10 +39,11 @@ import (
 //   - the host's clock, modules, kexec, reboot, swap, accounting, quotas,
 //     the kernel log, ioperm/iopl and file handles.
 //
-// A denied call fails with EPERM (clone3: ENOSYS).
+// A denied call fails with EPERM (clone3: ENOSYS). The filter is loaded on
+// the init's job thread only (jobThread), with no_new_privs, and assembled
+// once per init, before its first job (assembleJobFilter).
 var jobSeccomp = seccomp.Filter{
 	NoNewPrivs: true,
-	Flag:       seccomp.FilterFlagTSync,
 	Policy: seccomp.Policy{
 		DefaultAction: seccomp.ActionAllow,
 		Syscalls: []seccomp.SyscallGroup{
@@ -82,19 +86,58 @@ var jobSeccomp = seccomp.Filter{
 const cloneNewFlags = unix.CLONE_NEWNS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWUTS | unix.CLONE_NEWIPC |
 	unix.CLONE_NEWUSER | unix.CLONE_NEWPID | unix.CLONE_NEWNET | unix.CLONE_NEWTIME
 
-// confineJob is the last step of the init before it starts the command:
-// a fresh session keyring (the caller's keys are not the job's), no
-// nested user namespaces, and the seccomp filter.
+var jobFilter struct {
+	once sync.Once
+	prog []unix.SockFilter
+	err  error
+}
+
+// assembleJobFilter assembles jobSeccomp into a BPF program, once.
+func assembleJobFilter() ([]unix.SockFilter, error) {
+	jobFilter.once.Do(func() {
+		insts, err := jobSeccomp.Policy.Assemble()
+		if err != nil {
+			jobFilter.err = err
+			return
+		}
+		raw, err := bpf.Assemble(insts)
+		if err != nil {
+			jobFilter.err = err
+			return
+		}
+		for _, in := range raw {
+			jobFilter.prog = append(jobFilter.prog, unix.SockFilter{Code: in.Op, Jt: in.Jt, Jf: in.Jf, K: in.K})
+		}
+	})
+	return jobFilter.prog, jobFilter.err
+}
+
+// noNestedUserNamespaces sets user.max_user_namespaces to 0 in this
+// process's user namespace, once, best effort: the seccomp filter denies
+// the ways to a new namespace in any case.
+func noNestedUserNamespaces() {
+	os.WriteFile("/proc/sys/user/max_user_namespaces", []byte("0\n"), 0)
+}
+
+// confineJob is the last step of the job thread before it starts the
+// command: a fresh session keyring (the caller's keys are not the job's)
+// and the seccomp filter, with no_new_privs.
 func confineJob() error {
 	// KEYCTL_JOIN_SESSION_KEYRING with a NULL name: a new anonymous one.
 	if _, _, e := unix.Syscall(unix.SYS_KEYCTL, unix.KEYCTL_JOIN_SESSION_KEYRING, 0, 0); e != 0 && e != unix.ENOSYS {
 		return fmt.Errorf("join a new session keyring: %w", e)
 	}
-	// Best effort: the seccomp filter denies the ways to a new namespace
-	// in any case.
-	os.WriteFile("/proc/sys/user/max_user_namespaces", []byte("0\n"), 0)
-	if err := seccomp.LoadFilter(jobSeccomp); err != nil {
-		return fmt.Errorf("load the seccomp filter: %w", err)
+	prog, err := assembleJobFilter()
+	if err != nil {
+		return fmt.Errorf("assemble the seccomp filter: %w", err)
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("no_new_privs: %w", err)
+	}
+	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+	// SECCOMP_SET_MODE_FILTER, no flags: this thread only.
+	if _, _, e := unix.Syscall(unix.SYS_SECCOMP, 1, 0, uintptr(unsafe.Pointer(&fprog))); e != 0 {
+		return fmt.Errorf("load the seccomp filter: %w", e)
 	}
 	return nil
 }
