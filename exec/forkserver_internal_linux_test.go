@@ -1,0 +1,54 @@
+package exec
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestPreadKey reads cgroup-like files through one descriptor, again and
+// again from their start, as cgCounters does: each read gives the file's
+// current content.
+func TestPreadKey(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) *os.File {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+		f, err := os.Open(p)
+		require.NoError(t, err)
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	usage := write("cpuacct.usage", "36477561914404\n")
+	n, ok := preadKey(usage, "")
+	assert.True(t, ok)
+	assert.Equal(t, int64(36477561914404), n)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "cpuacct.usage"), []byte("36477581925624\n"), 0o644))
+	n, ok = preadKey(usage, "")
+	assert.True(t, ok)
+	assert.Equal(t, int64(36477581925624), n, "read again from the start")
+
+	oom := write("memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 3\n")
+	n, ok = preadKey(oom, "oom_kill")
+	assert.True(t, ok)
+	assert.Equal(t, int64(3), n, "the oom_kill line, not oom_kill_disable")
+	_, ok = preadKey(oom, "oom_kills")
+	assert.False(t, ok)
+
+	stat := write("cpu.stat", "usage_usec 1500\nuser_usec 1000\nsystem_usec 500\n")
+	c := &cgCounters{cg: &jobCgroup{cpu: dir, layout: &cgroupLayout{v2: true}}, cpu: stat, cpuKey: "usage_usec"}
+	d, ok := c.cpuUsage()
+	assert.True(t, ok)
+	assert.Equal(t, 1500*time.Microsecond, d)
+
+	bad := write("bad", "x\n")
+	_, ok = preadKey(bad, "")
+	assert.False(t, ok)
+	bad.Close()
+	_, ok = preadKey(bad, "")
+	assert.False(t, ok, "a closed descriptor is no value")
+}
