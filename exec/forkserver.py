@@ -294,8 +294,8 @@ def _child(fds, programs):
             # less for its recursion limit), make room for as many threads
             # as the Sandbox's memory cgroup would.
             ctypes.CDLL(None).mallopt(-8, 1)  # M_ARENA_MAX
-            import threading
-            threading.stack_size(1 << 20)
+            import _thread  # threading's stack_size, without importing it
+            _thread.stack_size(1 << 20)
         sys.stdin = open(0, 'r', closefd=False)
         sys.stdout = open(1, 'w', buffering=1, closefd=False)
         sys.stderr = open(2, 'w', buffering=1, closefd=False)
