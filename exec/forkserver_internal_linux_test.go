@@ -52,3 +52,22 @@ func TestPreadKey(t *testing.T) {
 	_, ok = preadKey(bad, "")
 	assert.False(t, ok, "a closed descriptor is no value")
 }
+
+// TestParseNamesProgram: a request for a test driver's reporter names it
+// by number instead of carrying its source; any other program is sent.
+func TestParseNamesProgram(t *testing.T) {
+	f := &ForkServer{python: DefaultPython, maxIn: 8 * MiB}
+	lim := Limits{}.withDefaults()
+	req, ok := f.parse(Job{Args: []string{DefaultPython, "-s", "-B", "-c", unittestReporter, "results.jsonl", "0"}}, lim, nil)
+	require.True(t, ok)
+	assert.Equal(t, 1, req.Program)
+	assert.Empty(t, req.Target)
+	assert.Equal(t, []string{"results.jsonl", "0"}, req.Args)
+	req, ok = f.parse(Job{Args: []string{DefaultPython, "-c", pytestReporter}}, lim, nil)
+	require.True(t, ok)
+	assert.Equal(t, 2, req.Program)
+	req, ok = f.parse(Job{Args: []string{DefaultPython, "-c", "print(1)"}}, lim, nil)
+	require.True(t, ok)
+	assert.Zero(t, req.Program)
+	assert.Equal(t, "print(1)", req.Target)
+}
