@@ -224,7 +224,11 @@ def load_name(loader, name):
         except AttributeError:
             return None, None, True
     try:
-        suite = loader.loadTestsFromName(name)
+        # From the module imported above: loadTestsFromName(name) alone
+        # would import it again part by part, formatting a traceback for
+        # each part that is not a module (most of a HumanEval check).
+        rest = '.'.join(parts[i:])
+        suite = loader.loadTestsFromName(rest, module) if rest else loader.loadTestsFromModule(module)
     except KeyboardInterrupt:
         raise
     except BaseException as e:

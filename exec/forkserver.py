@@ -294,8 +294,8 @@ def _child(fds, programs):
             # less for its recursion limit), make room for as many threads
             # as the Sandbox's memory cgroup would.
             ctypes.CDLL(None).mallopt(-8, 1)  # M_ARENA_MAX
-            import threading
-            threading.stack_size(1 << 20)
+            import _thread  # threading's stack_size, without importing it
+            _thread.stack_size(1 << 20)
         sys.stdin = open(0, 'r', closefd=False)
         sys.stdout = open(1, 'w', buffering=1, closefd=False)
         sys.stderr = open(2, 'w', buffering=1, closefd=False)
@@ -312,7 +312,7 @@ def _child(fds, programs):
             sys.argv = ['-c'] + args
             if not req.get('isolated'):
                 sys.path.insert(0, '')
-            code = programs.get(target)
+            code = programs.get(req.get('program') or target)
             if code is None and blob:
                 code = marshal.loads(blob)
             if code is None:
@@ -456,14 +456,27 @@ def _pids():
     return out
 
 
+def _zygote_zombie(pid, zygote):
+    # Whether pid is a process that has ended and that the zygote has yet
+    # to reap (the job's child, right after its report): dead, holding
+    # nothing but its pid until the zygote takes it.
+    try:
+        with open('/proc/%d/stat' % pid, 'rb') as f:
+            fields = f.read().rsplit(b')', 1)[1].split()
+    except OSError:
+        return True  # gone already
+    return fields[0] == b'Z' and int(fields[1]) == zygote
+
+
 def _kill_all(keep):
     # Kill every process of this PID namespace but us, the zygote (keep)
     # and the init (which the kernel spares), and reap those that come back
-    # to us (we are their subreaper), until none is left.
+    # to us (we are their subreaper), until none is left but zombies the
+    # zygote reaps.
     spare = {1, os.getpid(), keep}
     while True:
         left = [p for p in _pids() if p not in spare]
-        if not left:
+        if not left or all(_zygote_zombie(p, keep) for p in left):
             return
         for p in left:
             try:
@@ -518,9 +531,11 @@ def serve(req, zyg):
         with open(p, 'wb') as f:
             f.write(_unb64(data))
     before, _ = _snapshot()
+    if req.get('program') and req['program'] not in _programs:
+        raise _NotRun('program %r is not compiled here' % req['program'])
     wall = req.get('wall') or 0
     blob = b''
-    if req['mode'] == 'c' and req['target'] not in _programs:
+    if req['mode'] == 'c' and not req.get('program') and req['target'] not in _programs:
         blob = _codecache.get(req['target'])
         if blob is None:
             try:
@@ -533,7 +548,7 @@ def serve(req, zyg):
     keep = req.get('keep') or 65536
     output = req.get('output') or 0
     caps = [_Capture(keep), _Capture(keep)]
-    job = {k: req.get(k) for k in ('mode', 'target', 'args', 'env', 'rlimits', 'stdin', 'no_site', 'isolated', 'threads_fit')}
+    job = {k: req.get(k) for k in ('mode', 'target', 'program', 'args', 'env', 'rlimits', 'stdin', 'no_site', 'isolated', 'threads_fit')}
     mfd = os.memfd_create('job', os.MFD_CLOEXEC)
     os.write(mfd, json.dumps(job).encode() + b'\n' + blob)
     os.lseek(mfd, 0, os.SEEK_SET)
@@ -738,15 +753,18 @@ def _finish(zyg, before, streams, caps, output, mem_r, start, wstatus, cpu_ns, m
 
 
 _codecache = {}
-_programs = {}  # the drivers' reporters, compiled once: source -> code
+# The drivers' reporters, compiled once: by source, and by their number
+# (from 1) in the configuration, which a request names as "program"
+# instead of sending the source.
+_programs = {}
 
 
 def main():
     config = json.loads(sys.argv[1])
     _preload(config.get('preload') or [])
-    for src in config.get('programs') or []:
+    for i, src in enumerate(config.get('programs') or []):
         try:
-            _programs[src] = compile(src, '<string>', 'exec')
+            _programs[src] = _programs[i + 1] = compile(src, '<string>', 'exec')
         except SyntaxError:
             pass
     # Objects of this process are never collected again, so that a forked

@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -112,6 +113,8 @@ type pyServer struct {
 	// CPU time and the OOM kills of each job there itself, out of reach of
 	// a job that stops or fools its server.
 	cg atomic.Pointer[jobCgroup]
+	// cnt reads cg's counters through descriptors opened once.
+	cnt *cgCounters
 	// cpu and oom are the cgroup's CPU time and OOM kills when the last
 	// job ended: the baseline of the next (one job at a time).
 	cpu        time.Duration
@@ -193,8 +196,11 @@ func (f *ForkServer) Close() error {
 
 // pyJob is a job the server can take.
 type pyJob struct {
-	Mode     string            `json:"mode"` // "c" or "file"
-	Target   string            `json:"target"`
+	Mode   string `json:"mode"` // "c" or "file"
+	Target string `json:"target"`
+	// Program, from 1, names the server's program (serverPrograms) that
+	// Target is, which is then not sent.
+	Program  int               `json:"program,omitempty"`
 	Args     []string          `json:"args"`
 	Isolated bool              `json:"isolated"`
 	NoSite   bool              `json:"no_site"`
@@ -270,6 +276,13 @@ func (f *ForkServer) parse(job Job, lim Limits, env []string) (*pyJob, bool) {
 	}
 	if req.Mode == "" {
 		return nil, false
+	}
+	if req.Mode == "c" {
+		for i, p := range serverPrograms {
+			if req.Target == p {
+				req.Program, req.Target = i+1, ""
+			}
+		}
 	}
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
@@ -396,14 +409,14 @@ func (f *ForkServer) Run(ctx context.Context, job Job) (Result, error) {
 	if lim.WallTime < 0 {
 		grace.Stop()
 	}
-	cg := srv.cg.Load()
+	cg := srv.cnt
 	if !srv.haveCounts {
 		srv.cpu, _ = cg.cpuUsage()
 		srv.oom = cg.oomCount()
 		srv.haveCounts = true
 	}
 	oom0, cpu0 := srv.oom, srv.cpu
-	haveCPU := cg != nil && cg.cpu != ""
+	haveCPU := cg.haveCPU()
 	var tick <-chan time.Time
 	var overSince, lastChange time.Time
 	var lastUsed time.Duration
@@ -430,7 +443,7 @@ wait:
 		if used != lastUsed {
 			lastUsed, lastChange = used, time.Now()
 		}
-		stalled := used-cpu0 >= lim.CPUTime*3/4 && time.Since(lastChange) >= 500*time.Millisecond && anyStopped(cg)
+		stalled := used-cpu0 >= lim.CPUTime*3/4 && time.Since(lastChange) >= 500*time.Millisecond && anyStopped(cg.cg)
 		if used-cpu0 < lim.CPUTime-20*time.Millisecond && !stalled {
 			goto wait
 		}
@@ -620,6 +633,7 @@ func (f *ForkServer) drop(s *pyServer) {
 }
 
 func (s *pyServer) stop() {
+	s.cnt.close()
 	s.in.Close()
 	s.cancel()
 	<-s.done
@@ -630,7 +644,7 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &pyServer{key: key, in: inW, replies: make(chan []byte, 1), cancel: cancel, done: make(chan struct{})}
+	s := &pyServer{key: key, in: inW, replies: make(chan []byte, 1), cancel: cancel, done: make(chan struct{}), cnt: &cgCounters{}}
 	mem := key.memory
 	if mem.set() {
 		mem += 256 * MiB // the server itself
@@ -642,7 +656,7 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 	// The server imports site, as a plain python3 does, so that a job sees
 	// the system's packages (Debian's dist-packages); a job run with -S
 	// gets them taken off its sys.path again.
-	config, err := json.Marshal(map[string][]string{"preload": f.pre, "programs": {unittestReporter, pytestReporter}})
+	config, err := json.Marshal(map[string][]string{"preload": f.pre, "programs": serverPrograms})
 	if err != nil {
 		return nil, err
 	}
@@ -674,6 +688,7 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 	select {
 	case line, ok := <-s.replies:
 		if ok && strings.HasPrefix(string(line), `{"ready": true}`) {
+			s.cnt = openCounters(s.cg.Load())
 			f.mu.Lock()
 			if f.closed {
 				f.mu.Unlock()
@@ -689,6 +704,10 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 	s.stop()
 	return nil, fmt.Errorf("exec: fork server did not start: %v %s %s", s.err, s.res.Status, strings.TrimSpace(string(s.res.Stderr)))
 }
+
+// serverPrograms are the programs every server compiles once: the test
+// drivers' reporters. A request names one by its number.
+var serverPrograms = []string{unittestReporter, pytestReporter}
 
 // serverOpenFiles is a server's RLIMIT_NOFILE: the most a job it takes may
 // ask for.
@@ -724,6 +743,9 @@ func readStdin(ctx context.Context, r io.Reader, n int) ([]byte, error) {
 // anyStopped reports whether a process of the cgroup's tree is stopped
 // (state T or t in /proc/<pid>/stat).
 func anyStopped(cg *jobCgroup) bool {
+	if cg == nil || cg.cpu == "" {
+		return false
+	}
 	b, err := os.ReadFile(filepath.Join(cg.cpu, "cgroup.procs"))
 	if err != nil {
 		return false
@@ -740,4 +762,89 @@ func anyStopped(cg *jobCgroup) bool {
 		}
 	}
 	return false
+}
+
+// cgCounters reads the CPU time and the OOM kills of a server's cgroup
+// through descriptors opened once, with pread (a cgroup file gives its
+// current value at each read from offset 0): one system call per read
+// instead of an open, reads and a close each, twice per job and every
+// 10ms of a job's run. What cannot be opened is read through the cgroup.
+type cgCounters struct {
+	cg     *jobCgroup
+	cpu    *os.File
+	cpuKey string // "" when the file holds one number
+	oom    *os.File
+}
+
+func openCounters(cg *jobCgroup) *cgCounters {
+	c := &cgCounters{cg: cg}
+	if cg == nil {
+		return c
+	}
+	if cg.cpu != "" {
+		name := "cpuacct.usage"
+		if cg.layout.v2 {
+			name, c.cpuKey = "cpu.stat", "usage_usec"
+		}
+		c.cpu, _ = os.Open(filepath.Join(cg.cpu, name))
+	}
+	if cg.memory != "" {
+		name := "memory.oom_control"
+		if cg.layout.v2 {
+			name = "memory.events"
+		}
+		c.oom, _ = os.Open(filepath.Join(cg.memory, name))
+	}
+	return c
+}
+
+func (c *cgCounters) haveCPU() bool { return c.cg != nil && c.cg.cpu != "" }
+
+func (c *cgCounters) cpuUsage() (time.Duration, bool) {
+	if c.cpu != nil {
+		if n, ok := preadKey(c.cpu, c.cpuKey); ok {
+			if c.cpuKey != "" {
+				return time.Duration(n) * time.Microsecond, true
+			}
+			return time.Duration(n), true
+		}
+	}
+	return c.cg.cpuUsage()
+}
+
+func (c *cgCounters) oomCount() int64 {
+	if c.oom != nil {
+		if n, ok := preadKey(c.oom, "oom_kill"); ok {
+			return n
+		}
+	}
+	return c.cg.oomCount()
+}
+
+func (c *cgCounters) close() {
+	for _, f := range []*os.File{c.cpu, c.oom} {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+// preadKey reads f from its start: the number it holds (key "") or the
+// value of its "key value" line.
+func preadKey(f *os.File, key string) (int64, bool) {
+	var buf [512]byte
+	n, err := f.ReadAt(buf[:], 0)
+	if n == 0 || (err != nil && err != io.EOF) {
+		return 0, false
+	}
+	text := string(buf[:n])
+	if key != "" {
+		i := strings.Index("\n"+text, "\n"+key+" ")
+		if i < 0 {
+			return 0, false
+		}
+		text, _, _ = strings.Cut(text[i+len(key)+1:], "\n")
+	}
+	v, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64)
+	return v, err == nil
 }
