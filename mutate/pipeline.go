@@ -577,6 +577,14 @@ func undecided(cands []*Candidate) []*Candidate {
 // checkCandidates is CheckCandidates reporting to progress, counting as
 // passed the candidates isTask accepts.
 func checkCandidates(ctx context.Context, p Project, cands []*Candidate, o *Options, progress *adapt.Tracker, isTask func(*Candidate) bool) (build, test time.Duration, err error) {
+	if pp, ok := p.(preparer); ok {
+		took, release, err := pp.prepare(ctx, cands)
+		build += took
+		if err != nil {
+			return build, test, err
+		}
+		defer release()
+	}
 	var mu sync.Mutex
 	g := &errgroup.Group{}
 	g.SetLimit(cmpOr(o.Parallelism, exec.DefaultParallelism()))
@@ -613,6 +621,13 @@ func checkCandidates(ctx context.Context, p Project, cands []*Candidate, o *Opti
 	}
 	err = g.Wait()
 	return build, test, err
+}
+
+// A preparer is a Project that decides on many mutants at once before they
+// are checked one by one: GoModule type-checks them and builds mutant
+// schemata. Check then answers from what prepare found until release.
+type preparer interface {
+	prepare(ctx context.Context, cands []*Candidate) (build time.Duration, release func(), err error)
 }
 
 func cmpOr(v, def int) int {
