@@ -32,6 +32,11 @@ func BenchmarkGoMutants(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// The new path reads its packages' export data when it lists their
+	// tests, as Generate does first (the old path's Generate above).
+	if _, err := paths[1].gm.Tests(ctx); err != nil {
+		b.Fatal(err)
+	}
 	var base []mutate.Candidate
 	for _, c := range res.Candidates {
 		if c.Reason != mutate.ReasonNoEdit && c.Reason != mutate.ReasonParse && c.Reason != mutate.ReasonOverlap {

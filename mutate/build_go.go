@@ -35,7 +35,11 @@ import (
 // must hold the dependencies beforehand, nothing is downloaded); a mutant
 // replaces its file through "-overlay", so the tree is never copied or
 // written per mutant and mutants build concurrently, and the toolchain's
-// build cache keeps every unchanged package compiled. Test binaries run in
+// build cache keeps every unchanged package compiled. Before the pipeline
+// checks its candidates, the mutants are type-checked with go/types and
+// those that compile are built together as mutant schemata, one test
+// binary per package, the mutant chosen at run time (see the package
+// documentation; GoConfig.BuildEach turns this off). Test binaries run in
 // the Runner (a sandbox) from the package directory, with -test.run
 // selecting the tests; per-test coverage runs a binary built with -cover
 // once per test with -test.coverprofile, covering the test's own package.
@@ -472,6 +476,15 @@ func (g *GoModule) Tests(ctx context.Context) ([]string, error) {
 		}
 		if _, err := os.Stat(bin); err != nil {
 			continue // no test files
+		}
+		if !g.cfg.BuildEach {
+			// What type-checking the package's mutants needs, read
+			// now while the build cache is warm: the export data of
+			// its dependencies (a failure only means its mutants are
+			// built alone).
+			g.typeMu.Lock()
+			g.typeEnv(ctx, pkg)
+			g.typeMu.Unlock()
 		}
 		g.runMu.Lock()
 		local := filepath.Join(g.dir, runDir, "pkg.test")

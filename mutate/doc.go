@@ -77,7 +77,26 @@
 //     per mutant, mutants build concurrently and the build cache keeps
 //     the rest compiled. The test binary runs in the exec.Runner (the
 //     sandbox), -test.run selecting the relevant tests; test runs are
-//     serialized (a sandbox job owns its workspace). Per-test coverage:
+//     serialized (a sandbox job owns its workspace). Mutants are not
+//     built one by one: before the candidates are checked, each is
+//     type-checked with go/types (its package and in-package tests, then
+//     its external tests) against the export data "go list -export"
+//     gives once per package, so that one that does not compile costs no
+//     build; those that type-check are compiled together as mutant
+//     schemata, one test binary per package in which every changed
+//     function body becomes a switch on a variable read from
+//     $ADAPTBENCH_MUTANT at start-up (an arm per mutant, the original as
+//     the default; line directives keep each arm's positions those of its
+//     mutant), run once per mutant with the variable set, as PIT and
+//     Major do for Java. What a schema cannot hold is built alone as
+//     before: a mutant that changes anything outside function bodies or
+//     a body with labels (each arm would declare them again), a schema
+//     that does not build, a mutant go/types cannot decide on (a file
+//     excluded by build constraints, a missing export), and, so that
+//     [AllowUnresolved] reads gc's own messages, a mutant with type
+//     errors under that policy. GoConfig.BuildEach builds every mutant
+//     alone (the old path; TestGoFastPathSameVerdicts checks that both
+//     give every uuid candidate the same verdict). Per-test coverage:
 //     a binary built once with -cover runs each test with
 //     -test.coverprofile.
 //   - [Maven] ([OpenMaven]): a Maven project, built once on the host with

@@ -35,6 +35,10 @@ import (
 // change outside function bodies, a body with labels, a schema that does
 // not build) is built alone as before.
 
+// gcMaxErrors is how many errors gc reports before it stops ("too many
+// errors").
+const gcMaxErrors = 10
+
 // mutantEnv names the environment variable that selects a schema's mutant.
 const mutantEnv = "ADAPTBENCH_MUTANT"
 
@@ -44,6 +48,7 @@ const schemaVar = "adaptbenchMutant"
 // prepared is what prepare decided about one mutant (file and source).
 type prepared struct {
 	compile string // type errors: the mutant does not compile
+	errors  int    // how many
 	bin     string // the schema's test binary, if the mutant is in one
 	id      int    // its number in the schema
 }
@@ -56,6 +61,10 @@ type goTypeEnv struct {
 	exports                    map[string]string
 	importMap                  map[string]string
 	err                        error
+	// Set by the first check.
+	fset *token.FileSet
+	gc   types.ImporterFrom
+	asts map[string]*ast.File // the unchanged files, by base name
 }
 
 type goListPkg struct {
@@ -130,50 +139,62 @@ var errImport = errors.New("mutate: type check: import failed")
 
 // typeCheck type-checks package pkg as "go test" compiles it (its files
 // and in-package tests, then its external tests), file replaced by src. It
-// returns the type errors, "file:line:col: message" one a line, "" when
-// the mutant compiles; an error when the check cannot decide (no export
+// returns the type errors, "file:line:col: message" one a line ("" when
+// the mutant compiles), and how many; an error when the check cannot decide (no export
 // data, a file excluded by build constraints).
-func (g *GoModule) typeCheck(ctx context.Context, file string, src []byte) (string, error) {
+func (g *GoModule) typeCheck(ctx context.Context, file string, src []byte) (string, int, error) {
 	pkg := path.Dir(file)
 	g.typeMu.Lock()
 	defer g.typeMu.Unlock()
 	e := g.typeEnv(ctx, pkg)
 	if e.err != nil {
-		return "", e.err
+		return "", 0, e.err
 	}
 	if !slices.Contains(e.files, path.Base(file)) {
-		return "", fmt.Errorf("mutate: %s is not compiled into its package (build constraints)", file)
+		return "", 0, fmt.Errorf("mutate: %s is not compiled into its package (build constraints)", file)
 	}
-	fset := token.NewFileSet()
+	if e.fset == nil {
+		// One file set, importer and parse of the unchanged files for
+		// every check of the package: the imported packages and the
+		// syntax trees are read once (go/types changes neither).
+		e.fset = token.NewFileSet()
+		e.asts = map[string]*ast.File{}
+		e.gc = importer.ForCompiler(e.fset, "gc", func(p string) (io.ReadCloser, error) {
+			f, ok := e.exports[p]
+			if !ok {
+				return nil, fmt.Errorf("no export data for %q", p)
+			}
+			return os.Open(f)
+		}).(types.ImporterFrom)
+	}
+	fset, gc := e.fset, e.gc
 	parse := func(names []string) ([]*ast.File, error) {
 		var out []*ast.File
 		for _, n := range names {
-			var body any
 			if n == path.Base(file) {
-				body = src
-			}
-			f, err := parser.ParseFile(fset, filepath.Join(e.dir, n), body, parser.SkipObjectResolution)
-			if err != nil {
-				if body != nil {
-					return nil, nil // the mutant does not parse: gc decides
+				f, err := parser.ParseFile(fset, filepath.Join(e.dir, n), src, parser.SkipObjectResolution)
+				if err != nil {
+					return nil, errors.New("mutate: the mutant does not parse with go/parser")
 				}
-				return nil, err
+				out = append(out, f)
+				continue
+			}
+			f := e.asts[n]
+			if f == nil {
+				var err error
+				if f, err = parser.ParseFile(fset, filepath.Join(e.dir, n), nil, parser.SkipObjectResolution); err != nil {
+					return nil, err
+				}
+				e.asts[n] = f
 			}
 			out = append(out, f)
 		}
 		return out, nil
 	}
 	files, err := parse(append(slices.Clone(e.files), e.testFiles...))
-	if err != nil || files == nil {
-		return "", cmpErr(err, errors.New("mutate: the mutant does not parse with go/parser"))
+	if err != nil {
+		return "", 0, err
 	}
-	gc := importer.ForCompiler(fset, "gc", func(p string) (io.ReadCloser, error) {
-		f, ok := e.exports[p]
-		if !ok {
-			return nil, fmt.Errorf("no export data for %q", p)
-		}
-		return os.Open(f)
-	}).(types.ImporterFrom)
 	var msgs []string
 	importFailed := false
 	conf := types.Config{
@@ -207,7 +228,7 @@ func (g *GoModule) typeCheck(ctx context.Context, file string, src []byte) (stri
 	if len(msgs) == 0 && len(e.xtest) > 0 {
 		xfiles, err := parse(e.xtest)
 		if err != nil {
-			return "", err
+			return "", 0, err
 		}
 		conf.Importer = importerFunc(func(p, dir string, mode types.ImportMode) (*types.Package, error) {
 			if p == e.importPath {
@@ -218,19 +239,12 @@ func (g *GoModule) typeCheck(ctx context.Context, file string, src []byte) (stri
 		conf.Check(e.importPath+"_test", fset, xfiles, nil)
 	}
 	if importFailed {
-		return "", fmt.Errorf("%w: %s", errImport, strings.Join(msgs, "\n"))
+		return "", 0, fmt.Errorf("%w: %s", errImport, strings.Join(msgs, "\n"))
 	}
 	if tp != nil && tp.Scope().Lookup(schemaVar) != nil {
-		return "", fmt.Errorf("mutate: package %s declares %s: no schema", pkg, schemaVar)
+		return "", 0, fmt.Errorf("mutate: package %s declares %s: no schema", pkg, schemaVar)
 	}
-	return strings.Join(msgs, "\n"), nil
-}
-
-func cmpErr(err, def error) error {
-	if err != nil {
-		return err
-	}
-	return def
+	return strings.Join(msgs, "\n"), len(msgs), nil
 }
 
 type importerFunc func(path, dir string, mode types.ImportMode) (*types.Package, error)
@@ -246,9 +260,11 @@ func mutantKey(file string, src []byte) string { return file + "\x00" + string(s
 // prepare type-checks the candidates still undecided and builds the
 // schemata of those that type-check; Check then answers from what it
 // found. It returns the time spent building and a release that removes
-// the binaries and forgets the mutants. Candidates whose type errors
-// AllowUnresolved may keep are left to "go test -c", whose messages
-// judgeCandidate reads.
+// the binaries and forgets the mutants. A mutant with type errors gets
+// them as its compile messages, "file:line:col: message" as gc writes
+// them (gc type-checks with types2, whose messages are go/types'); one
+// with more errors than gc reports before it stops, which AllowUnresolved
+// would judge on gc's first ones, is left to "go test -c".
 func (g *GoModule) prepare(ctx context.Context, cands []*Candidate) (time.Duration, func(), error) {
 	if g.cfg.BuildEach {
 		return 0, func() {}, nil
@@ -257,9 +273,10 @@ func (g *GoModule) prepare(ctx context.Context, cands []*Candidate) (time.Durati
 		file string
 		src  []byte
 	}
+	t0 := time.Now()
 	var keys []string
 	seen := map[string]bool{}
-	exact := map[string]bool{} // gc's own messages are needed
+	exact := map[string]bool{} // AllowUnresolved judges the messages
 	byPkg := map[string][]mutant{}
 	found := map[string]*prepared{}
 	for _, c := range undecided(cands) {
@@ -274,22 +291,26 @@ func (g *GoModule) prepare(ctx context.Context, cands []*Candidate) (time.Durati
 			continue
 		}
 		seen[k] = true
-		msgs, err := g.typeCheck(ctx, c.File, c.Src)
+		tc := time.Now()
+		msgs, n, err := g.typeCheck(ctx, c.File, c.Src)
 		if ctx.Err() != nil {
 			return 0, func() {}, ctx.Err()
+		}
+		if os.Getenv("GOMUT_DEBUG") != "" {
+			fmt.Fprintf(os.Stderr, "DEBUG typecheck %s %v err=%v msgs=%.80q\n", c.File, time.Since(tc), err, msgs)
 		}
 		if err != nil {
 			continue // no verdict: built alone
 		}
 		if msgs != "" {
-			found[k] = &prepared{compile: msgs}
+			found[k] = &prepared{compile: msgs, errors: n}
 			keys = append(keys, k)
 			continue
 		}
 		byPkg[path.Dir(c.File)] = append(byPkg[path.Dir(c.File)], mutant{c.File, c.Src})
 	}
 	for k := range exact {
-		if p := found[k]; p != nil && p.compile != "" {
+		if p := found[k]; p != nil && p.errors > gcMaxErrors {
 			delete(found, k)
 		}
 	}
@@ -322,6 +343,15 @@ func (g *GoModule) prepare(ctx context.Context, cands []*Candidate) (time.Durati
 				keys = append(keys, k)
 			}
 		}
+	}
+	if os.Getenv("GOMUT_DEBUG") != "" {
+		n := 0
+		for _, p := range found {
+			if p.bin != "" {
+				n++
+			}
+		}
+		fmt.Fprintf(os.Stderr, "DEBUG prepare: %d seen, %d type errors+schema %d in schema, build %v, total %v\n", len(seen), len(found), n, took, time.Since(t0))
 	}
 	g.prepMu.Lock()
 	for k, p := range found {
@@ -375,7 +405,9 @@ func (g *GoModule) buildSchema(ctx context.Context, pkg string, sch *schema) (st
 	}
 	defer os.Remove(ovFile)
 	bin := filepath.Join(g.scratch, fmt.Sprintf("s%d.test", id))
-	msg, took, err := g.build(ctx, bin, pkg, "-overlay", ovFile)
+	// No symbol table or DWARF: linking is most of the build, and the
+	// tests do not read them.
+	msg, took, err := g.build(ctx, bin, pkg, "-overlay", ovFile, "-ldflags=-s -w")
 	if err != nil {
 		return "", took, err
 	}
