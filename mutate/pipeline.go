@@ -492,10 +492,22 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 	start := time.Now()
 	isTask := func(cand *Candidate) bool { return cand.Valid() && !extra[cand] }
 	progress := adapt.NewTracker(c.Progress, "validate", len(undecided(first))+len(undecided(combos)))
-	build, test, err := checkCandidates(ctx, p, first, &c, progress, isTask)
+	var build, test time.Duration
+	if pp, ok := p.(preparer); ok {
+		// The combinations too, so that one schema holds them all;
+		// those a constituent rules out are not checked.
+		took, release, err := pp.prepare(ctx, append(slices.Clone(first), combos...))
+		build += took
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+	}
+	b1, t1, err := checkCandidates(ctx, p, first, &c, progress, isTask)
 	if err != nil {
 		return nil, err
 	}
+	build, test = build+b1, test+t1
 	for _, cand := range undecided(combos) {
 		for i, part := range cand.Parts {
 			switch {

@@ -65,7 +65,17 @@ type goTypeEnv struct {
 	fset *token.FileSet
 	gc   types.ImporterFrom
 	asts map[string]*ast.File // the unchanged files, by base name
+	// linesSeen is set when the package or its tests ask the runtime
+	// for source lines (runtime.Caller and its kin, stack dumps, log's
+	// file flags): a schema then holds only mutants that keep every
+	// line of the file where it was.
+	linesSeen bool
 }
+
+// lineObservers are the selectors through which code reads the source
+// lines of running code.
+var lineObservers = map[string]bool{"Caller": true, "Callers": true, "CallersFrames": true, "FuncForPC": true,
+	"Stack": true, "PrintStack": true, "Lshortfile": true, "Llongfile": true, "AddSource": true}
 
 type goListPkg struct {
 	ImportPath, Dir, Name, Export, ForTest string
@@ -195,6 +205,18 @@ func (g *GoModule) typeCheck(ctx context.Context, file string, src []byte) (stri
 	if err != nil {
 		return "", 0, err
 	}
+	xfiles, err := parse(e.xtest)
+	if err != nil {
+		return "", 0, err
+	}
+	for _, f := range append(slices.Clone(files), xfiles...) {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok && lineObservers[sel.Sel.Name] {
+				e.linesSeen = true
+			}
+			return !e.linesSeen
+		})
+	}
 	var msgs []string
 	importFailed := false
 	conf := types.Config{
@@ -226,10 +248,6 @@ func (g *GoModule) typeCheck(ctx context.Context, file string, src []byte) (stri
 	conf.Importer = imp
 	tp, _ := conf.Check(e.importPath, fset, files, nil)
 	if len(msgs) == 0 && len(e.xtest) > 0 {
-		xfiles, err := parse(e.xtest)
-		if err != nil {
-			return "", 0, err
-		}
 		conf.Importer = importerFunc(func(p, dir string, mode types.ImportMode) (*types.Package, error) {
 			if p == e.importPath {
 				return tp, nil
@@ -273,7 +291,6 @@ func (g *GoModule) prepare(ctx context.Context, cands []*Candidate) (time.Durati
 		file string
 		src  []byte
 	}
-	t0 := time.Now()
 	var keys []string
 	seen := map[string]bool{}
 	exact := map[string]bool{} // AllowUnresolved judges the messages
@@ -287,17 +304,16 @@ func (g *GoModule) prepare(ctx context.Context, cands []*Candidate) (time.Durati
 		if c.Policy == AllowUnresolved {
 			exact[k] = true
 		}
-		if seen[k] {
+		g.prepMu.Lock()
+		done := g.prepared[k] != nil // by an earlier prepare not yet released
+		g.prepMu.Unlock()
+		if seen[k] || done {
 			continue
 		}
 		seen[k] = true
-		tc := time.Now()
 		msgs, n, err := g.typeCheck(ctx, c.File, c.Src)
 		if ctx.Err() != nil {
 			return 0, func() {}, ctx.Err()
-		}
-		if os.Getenv("GOMUT_DEBUG") != "" {
-			fmt.Fprintf(os.Stderr, "DEBUG typecheck %s %v err=%v msgs=%.80q\n", c.File, time.Since(tc), err, msgs)
 		}
 		if err != nil {
 			continue // no verdict: built alone
@@ -319,6 +335,9 @@ func (g *GoModule) prepare(ctx context.Context, cands []*Candidate) (time.Durati
 	for _, pkg := range slices.Sorted(maps.Keys(byPkg)) {
 		ms := byPkg[pkg]
 		sch := newSchema(g.dir)
+		g.typeMu.Lock()
+		sch.keepLines = g.typeEnvs[pkg] != nil && g.typeEnvs[pkg].linesSeen
+		g.typeMu.Unlock()
 		ids := make([]int, len(ms))
 		for i, m := range ms {
 			orig, err := g.ReadFile(m.file)
@@ -343,15 +362,6 @@ func (g *GoModule) prepare(ctx context.Context, cands []*Candidate) (time.Durati
 				keys = append(keys, k)
 			}
 		}
-	}
-	if os.Getenv("GOMUT_DEBUG") != "" {
-		n := 0
-		for _, p := range found {
-			if p.bin != "" {
-				n++
-			}
-		}
-		fmt.Fprintf(os.Stderr, "DEBUG prepare: %d seen, %d type errors+schema %d in schema, build %v, total %v\n", len(seen), len(found), n, took, time.Since(t0))
 	}
 	g.prepMu.Lock()
 	for k, p := range found {
@@ -456,6 +466,10 @@ type schema struct {
 	dir    string // the module copy: line directives name its files
 	next   int
 	byFile map[string]*schemaFile
+	// keepLines admits only mutants whose changed bodies keep their
+	// number of lines: the code after them, whose lines the tests may
+	// read, stays where the mutant alone has it.
+	keepLines bool
 }
 
 type schemaFile struct {
@@ -515,10 +529,12 @@ func outside(src []byte, spans []span) []byte {
 	return append(b, src[prev:]...)
 }
 
+var nl = []byte("\n")
+
 // add adds the mutant of file (whose original is orig) and returns its
 // number, or 0 when the schema cannot hold it: it changes more than
-// function bodies, or a body it changes has labels (each arm would
-// declare them again).
+// function bodies, a body it changes has labels (each arm would declare
+// them again), or it moves lines the tests may read (keepLines).
 func (s *schema) add(file string, orig, src []byte) int {
 	sf := s.byFile[file]
 	if sf == nil {
@@ -537,6 +553,10 @@ func (s *schema) add(file string, orig, src []byte) int {
 	for i, b := range mb {
 		if !bytes.Equal(src[b.start:b.end], sf.orig[sf.bodies[i].start:sf.bodies[i].end]) {
 			if b.labels || sf.bodies[i].labels {
+				return 0
+			}
+			o := sf.bodies[i]
+			if s.keepLines && bytes.Count(src[b.start:b.end], nl) != bytes.Count(sf.orig[o.start:o.end], nl) {
 				return 0
 			}
 			changed = append(changed, i)

@@ -84,6 +84,8 @@ var calcModule = map[string]string{
 	"go.mod": "module example.com/calc\n\ngo 1.22\n",
 	"calc.go": `package calc
 
+import "runtime"
+
 // Sum adds xs.
 func Sum(xs []int) int {
 	s := 0
@@ -113,6 +115,12 @@ outer:
 	}
 	return i
 }
+
+// Line reports the line it asks the runtime for its caller.
+func Line() int {
+	_, _, line, _ := runtime.Caller(0)
+	return line
+}
 `,
 	"calc_test.go": `package calc
 
@@ -127,6 +135,12 @@ func TestMax(t *testing.T) {
 func TestLoop(t *testing.T) {
 	if Loop(3) != 3 {
 		t.Fatal("Loop")
+	}
+}
+
+func TestLine(t *testing.T) {
+	if l := Line(); l != 37 {
+		t.Fatalf("Line() = %d, want 37", l)
 	}
 }
 `,
@@ -178,6 +192,8 @@ func TestGoFastPath(t *testing.T) {
 		{mutant("return a\n", "return c\n"), mutate.AllowUnresolved},                   // kept on go/types' message, no build
 		{mutant("i++", "i += 2"), mutate.RequireCompile},                               // labels: built alone
 		{mutant("// Sum adds", "var Extra = 1\n\n// Sum adds"), mutate.RequireCompile}, // outside bodies: built alone
+		{mutant("\t_, _, line", "\t_ = 0\n\t_, _, line"), mutate.RequireCompile},       // moves lines TestLine reads: built alone
+		{mutant("return line", "return line + 0"), mutate.RequireCompile},              // an arm at the mutant's lines: TestLine passes
 	}
 	goBin, err := osexec.LookPath("go")
 	if err != nil {
@@ -206,7 +222,7 @@ func TestGoFastPath(t *testing.T) {
 			}
 			rec := mutate.Record{Operator: "op", Changes: []mutate.Change{{Mut: mutate.Range{Start: at, End: at + 1}, New: string(s.src[at : at+1])}}}
 			cands = append(cands, &mutate.Candidate{File: "calc.go", Frag: &mutate.Fragment{Line: 1}, Ops: []string{"op"},
-				Src: s.src, Policy: s.policy, Records: []mutate.Record{rec}, Tests: []string{"TestLoop", "TestMax", "TestSum"}})
+				Src: s.src, Policy: s.policy, Records: []mutate.Record{rec}, Tests: []string{"TestLine", "TestLoop", "TestMax", "TestSum"}})
 		}
 		os.Remove(log)
 		if _, _, err := mutate.CheckCandidates(context.Background(), gm, cands, &mutate.Options{Runs: 2, Parallelism: 1}); err != nil {
@@ -229,6 +245,8 @@ func TestGoFastPath(t *testing.T) {
 		"compile_error unresolved=false failing=[]",
 		"none unresolved=true failing=[]",
 		"none unresolved=false failing=[TestLoop]",
+		"none unresolved=false failing=[TestLine]",
+		"none unresolved=false failing=[TestLine]",
 		"no_test_failure unresolved=false failing=[]",
 	}
 	if !slices.Equal(verdicts[true], want) {
@@ -237,11 +255,11 @@ func TestGoFastPath(t *testing.T) {
 	if !slices.Equal(verdicts[false], verdicts[true]) {
 		t.Errorf("fast path:\n%s\nold path:\n%s", strings.Join(verdicts[false], "\n"), strings.Join(verdicts[true], "\n"))
 	}
-	// Old: 8 builds and a second one for each of the 4 caught mutants.
-	// Fast: the schema (3 caught mutants and one survivor), the labeled
-	// one twice, the outside change; the type error, under either
-	// policy, builds nothing.
-	if builds[true] != 12 || builds[false] != 4 {
-		t.Errorf("go test -c ran %d times on the old path, %d on the fast path; want 12 and 4", builds[true], builds[false])
+	// Old: 10 builds and a second one for each of the 6 caught mutants.
+	// Fast: the schema (3 caught mutants, 2 survivors), twice each the
+	// labeled one, the change outside bodies and the one that moves
+	// lines; the type error, under either policy, builds nothing.
+	if builds[true] != 16 || builds[false] != 7 {
+		t.Errorf("go test -c ran %d times on the old path, %d on the fast path; want 16 and 7", builds[true], builds[false])
 	}
 }
