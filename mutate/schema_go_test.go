@@ -192,7 +192,7 @@ func TestGoFastPath(t *testing.T) {
 		{mutant("return a\n", "return c\n"), mutate.AllowUnresolved},                   // kept on go/types' message, no build
 		{mutant("i++", "i += 2"), mutate.RequireCompile},                               // labels: built alone
 		{mutant("// Sum adds", "var Extra = 1\n\n// Sum adds"), mutate.RequireCompile}, // outside bodies: built alone
-		{mutant("\t_, _, line", "\t_ = 0\n\t_, _, line"), mutate.RequireCompile},       // moves lines TestLine reads: built alone
+		{mutant("\tif a > b", "\t_ = 0\n\tif a > b"), mutate.RequireCompile},           // moves Line's line: built alone
 		{mutant("return line", "return line + 0"), mutate.RequireCompile},              // an arm at the mutant's lines: TestLine passes
 	}
 	goBin, err := osexec.LookPath("go")
