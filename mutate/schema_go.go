@@ -32,8 +32,10 @@ import (
 // switch on a package variable set from $ADAPTBENCH_MUTANT at start-up (an
 // arm per mutant, the original body as the default). Check then runs that
 // binary with the mutant's number. What cannot be held in a schema (a
-// change outside function bodies, a body with labels, a schema that does
-// not build) is built alone as before.
+// change outside function bodies, a body with labels, a change of line
+// count where the tests read source lines, a schema that does not build)
+// or decided by go/types (a file it cannot parse, a missing export) is
+// built alone as before.
 
 // gcMaxErrors is how many errors gc reports before it stops ("too many
 // errors").
@@ -291,7 +293,6 @@ func (g *GoModule) prepare(ctx context.Context, cands []*Candidate) (time.Durati
 		file string
 		src  []byte
 	}
-	var keys []string
 	seen := map[string]bool{}
 	exact := map[string]bool{} // AllowUnresolved judges the messages
 	byPkg := map[string][]mutant{}
@@ -320,7 +321,6 @@ func (g *GoModule) prepare(ctx context.Context, cands []*Candidate) (time.Durati
 		}
 		if msgs != "" {
 			found[k] = &prepared{compile: msgs, errors: n}
-			keys = append(keys, k)
 			continue
 		}
 		byPkg[path.Dir(c.File)] = append(byPkg[path.Dir(c.File)], mutant{c.File, c.Src})
@@ -359,10 +359,10 @@ func (g *GoModule) prepare(ctx context.Context, cands []*Candidate) (time.Durati
 			if ids[i] > 0 {
 				k := mutantKey(m.file, m.src)
 				found[k] = &prepared{bin: bin, id: ids[i]}
-				keys = append(keys, k)
 			}
 		}
 	}
+	keys := slices.Collect(maps.Keys(found))
 	g.prepMu.Lock()
 	for k, p := range found {
 		g.prepared[k] = p
