@@ -149,11 +149,12 @@ func (g *GoModule) goEnv() []string {
 // verdict on the mutant.
 var errImport = errors.New("mutate: type check: import failed")
 
-// typeCheck type-checks package pkg as "go test" compiles it (its files
-// and in-package tests, then its external tests), file replaced by src. It
-// returns the type errors, "file:line:col: message" one a line ("" when
-// the mutant compiles), and how many; an error when the check cannot decide (no export
-// data, a file excluded by build constraints).
+// typeCheck type-checks the package of file as "go test" compiles it (its
+// files and in-package tests, then its external tests), file replaced by
+// src. It returns the type errors, "file:line:col: message" one a line (""
+// when the mutant compiles), and how many; an error when the check cannot
+// decide (no export data, a file excluded by build constraints, a mutant
+// go/parser rejects).
 func (g *GoModule) typeCheck(ctx context.Context, file string, src []byte) (string, int, error) {
 	pkg := path.Dir(file)
 	g.typeMu.Lock()
@@ -178,47 +179,36 @@ func (g *GoModule) typeCheck(ctx context.Context, file string, src []byte) (stri
 			}
 			return os.Open(f)
 		}).(types.ImporterFrom)
+		for _, n := range slices.Concat(e.files, e.testFiles, e.xtest) {
+			f, err := parser.ParseFile(e.fset, filepath.Join(e.dir, n), nil, parser.SkipObjectResolution)
+			if err != nil {
+				e.err = fmt.Errorf("mutate: %w", err)
+				return "", 0, e.err
+			}
+			e.asts[n] = f
+			ast.Inspect(f, func(n ast.Node) bool {
+				if sel, ok := n.(*ast.SelectorExpr); ok && lineObservers[sel.Sel.Name] {
+					e.linesSeen = true
+				}
+				return true
+			})
+		}
 	}
 	fset, gc := e.fset, e.gc
-	parse := func(names []string) ([]*ast.File, error) {
-		var out []*ast.File
-		for _, n := range names {
-			if n == path.Base(file) {
-				f, err := parser.ParseFile(fset, filepath.Join(e.dir, n), src, parser.SkipObjectResolution)
-				if err != nil {
-					return nil, errors.New("mutate: the mutant does not parse with go/parser")
-				}
-				out = append(out, f)
-				continue
-			}
-			f := e.asts[n]
-			if f == nil {
-				var err error
-				if f, err = parser.ParseFile(fset, filepath.Join(e.dir, n), nil, parser.SkipObjectResolution); err != nil {
-					return nil, err
-				}
-				e.asts[n] = f
-			}
-			out = append(out, f)
+	parse := func(names []string) []*ast.File {
+		out := make([]*ast.File, len(names))
+		for i, n := range names {
+			out[i] = e.asts[n]
 		}
-		return out, nil
+		return out
 	}
-	files, err := parse(append(slices.Clone(e.files), e.testFiles...))
+	mutated, err := parser.ParseFile(fset, filepath.Join(e.dir, path.Base(file)), src, parser.SkipObjectResolution)
 	if err != nil {
-		return "", 0, err
+		return "", 0, errors.New("mutate: the mutant does not parse with go/parser")
 	}
-	xfiles, err := parse(e.xtest)
-	if err != nil {
-		return "", 0, err
-	}
-	for _, f := range append(slices.Clone(files), xfiles...) {
-		ast.Inspect(f, func(n ast.Node) bool {
-			if sel, ok := n.(*ast.SelectorExpr); ok && lineObservers[sel.Sel.Name] {
-				e.linesSeen = true
-			}
-			return !e.linesSeen
-		})
-	}
+	files := parse(append(slices.Clone(e.files), e.testFiles...))
+	files[slices.Index(e.files, path.Base(file))] = mutated
+	xfiles := parse(e.xtest)
 	var msgs []string
 	importFailed := false
 	conf := types.Config{
