@@ -68,9 +68,10 @@ type goTypeEnv struct {
 	gc   types.ImporterFrom
 	asts map[string]*ast.File // the unchanged files, by base name
 	// linesSeen is set when the package or its tests ask the runtime
-	// for source lines (runtime.Caller and its kin, stack dumps, log's
-	// file flags): a schema then holds only mutants that keep every
-	// line of the file where it was.
+	// for source lines or function names (runtime.Caller and its kin,
+	// stack dumps, log's file flags): a schema then holds only mutants
+	// that keep every line of the file where it was and every closure's
+	// name.
 	linesSeen bool
 }
 
@@ -457,8 +458,10 @@ type schema struct {
 	next   int
 	byFile map[string]*schemaFile
 	// keepLines admits only mutants whose changed bodies keep their
-	// number of lines: the code after them, whose lines the tests may
-	// read, stays where the mutant alone has it.
+	// number of lines, so that the code after them, whose lines the
+	// tests may read, stays where the mutant alone has it, and hold no
+	// function literal, whose name (F.func1) the arms before it would
+	// change.
 	keepLines bool
 }
 
@@ -471,6 +474,7 @@ type schemaFile struct {
 type span struct {
 	start, end int // byte offsets of "{" and past "}"
 	labels     bool
+	closures   bool // function literals, which the compiler numbers in order (F.func1)
 }
 
 type arm struct {
@@ -498,10 +502,13 @@ func funcBodies(src []byte) ([]span, *token.File, error) {
 		}
 		s := span{start: tf.Offset(fd.Body.Lbrace), end: tf.Offset(fd.Body.Rbrace) + 1}
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			if _, ok := n.(*ast.LabeledStmt); ok {
+			switch n.(type) {
+			case *ast.LabeledStmt:
 				s.labels = true
+			case *ast.FuncLit:
+				s.closures = true
 			}
-			return !s.labels
+			return true
 		})
 		out = append(out, s)
 	}
@@ -524,7 +531,8 @@ var nl = []byte("\n")
 // add adds the mutant of file (whose original is orig) and returns its
 // number, or 0 when the schema cannot hold it: it changes more than
 // function bodies, a body it changes has labels (each arm would declare
-// them again), or it moves lines the tests may read (keepLines).
+// them again), or it moves lines or renames closures the tests may read
+// (keepLines).
 func (s *schema) add(file string, orig, src []byte) int {
 	sf := s.byFile[file]
 	if sf == nil {
@@ -546,7 +554,7 @@ func (s *schema) add(file string, orig, src []byte) int {
 				return 0
 			}
 			o := sf.bodies[i]
-			if s.keepLines && bytes.Count(src[b.start:b.end], nl) != bytes.Count(sf.orig[o.start:o.end], nl) {
+			if s.keepLines && (b.closures || o.closures || bytes.Count(src[b.start:b.end], nl) != bytes.Count(sf.orig[o.start:o.end], nl)) {
 				return 0
 			}
 			changed = append(changed, i)

@@ -84,7 +84,10 @@ var calcModule = map[string]string{
 	"go.mod": "module example.com/calc\n\ngo 1.22\n",
 	"calc.go": `package calc
 
-import "runtime"
+import (
+	"reflect"
+	"runtime"
+)
 
 // Sum adds xs.
 func Sum(xs []int) int {
@@ -121,6 +124,12 @@ func Line() int {
 	_, _, line, _ := runtime.Caller(0)
 	return line
 }
+
+// Name reports the name of a closure.
+func Name() string {
+	f := func() {}
+	return runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name()
+}
 `,
 	"calc_test.go": `package calc
 
@@ -139,8 +148,14 @@ func TestLoop(t *testing.T) {
 }
 
 func TestLine(t *testing.T) {
-	if l := Line(); l != 37 {
-		t.Fatalf("Line() = %d, want 37", l)
+	if l := Line(); l != 40 {
+		t.Fatalf("Line() = %d, want 40", l)
+	}
+}
+
+func TestName(t *testing.T) {
+	if n := Name(); n != "example.com/calc.Name.func1" {
+		t.Fatalf("Name() = %q", n)
 	}
 }
 `,
@@ -193,6 +208,7 @@ func TestGoFastPath(t *testing.T) {
 		{mutant("i++", "i += 2"), mutate.RequireCompile},                               // labels: built alone
 		{mutant("// Sum adds", "var Extra = 1\n\n// Sum adds"), mutate.RequireCompile}, // outside bodies: built alone
 		{mutant("\tif a > b", "\t_ = 0\n\tif a > b"), mutate.RequireCompile},           // moves Line's line: built alone
+		{mutant("f := func() {}", "f := func() { _ = 0 }"), mutate.RequireCompile},     // a closure the tests name: built alone
 		{mutant("return line", "return line + 0"), mutate.RequireCompile},              // an arm at the mutant's lines: TestLine passes
 	}
 	goBin, err := osexec.LookPath("go")
@@ -222,7 +238,7 @@ func TestGoFastPath(t *testing.T) {
 			}
 			rec := mutate.Record{Operator: "op", Changes: []mutate.Change{{Mut: mutate.Range{Start: at, End: at + 1}, New: string(s.src[at : at+1])}}}
 			cands = append(cands, &mutate.Candidate{File: "calc.go", Frag: &mutate.Fragment{Line: 1}, Ops: []string{"op"},
-				Src: s.src, Policy: s.policy, Records: []mutate.Record{rec}, Tests: []string{"TestLine", "TestLoop", "TestMax", "TestSum"}})
+				Src: s.src, Policy: s.policy, Records: []mutate.Record{rec}, Tests: []string{"TestLine", "TestLoop", "TestMax", "TestName", "TestSum"}})
 		}
 		os.Remove(log)
 		if _, _, err := mutate.CheckCandidates(context.Background(), gm, cands, &mutate.Options{Runs: 2, Parallelism: 1}); err != nil {
@@ -248,6 +264,7 @@ func TestGoFastPath(t *testing.T) {
 		"none unresolved=false failing=[TestLine]",
 		"none unresolved=false failing=[TestLine]",
 		"no_test_failure unresolved=false failing=[]",
+		"no_test_failure unresolved=false failing=[]",
 	}
 	if !slices.Equal(verdicts[true], want) {
 		t.Errorf("old path:\n%s\nwant\n%s", strings.Join(verdicts[true], "\n"), strings.Join(want, "\n"))
@@ -255,11 +272,12 @@ func TestGoFastPath(t *testing.T) {
 	if !slices.Equal(verdicts[false], verdicts[true]) {
 		t.Errorf("fast path:\n%s\nold path:\n%s", strings.Join(verdicts[false], "\n"), strings.Join(verdicts[true], "\n"))
 	}
-	// Old: 10 builds and a second one for each of the 6 caught mutants.
+	// Old: 11 builds and a second one for each of the 6 caught mutants.
 	// Fast: the schema (3 caught mutants, 2 survivors), twice each the
 	// labeled one, the change outside bodies and the one that moves
-	// lines; the type error, under either policy, builds nothing.
-	if builds[true] != 16 || builds[false] != 7 {
-		t.Errorf("go test -c ran %d times on the old path, %d on the fast path; want 16 and 7", builds[true], builds[false])
+	// lines, once the closure's (a survivor); the type error, under
+	// either policy, builds nothing.
+	if builds[true] != 17 || builds[false] != 8 {
+		t.Errorf("go test -c ran %d times on the old path, %d on the fast path; want 17 and 8", builds[true], builds[false])
 	}
 }
