@@ -90,7 +90,12 @@
 //     mutant), run once per mutant with the variable set, as PIT and
 //     Major do for Java. What a schema cannot hold is built alone as
 //     before: a mutant that changes anything outside function bodies or
-//     a body with labels (each arm would declare them again), a schema
+//     a body with labels (each arm would declare them again); where the
+//     package or its tests read source lines or function names
+//     (runtime.Caller and its kin, stack dumps, log's file flags), one
+//     that changes a body's line count (the code after it would keep the
+//     original's lines) or a body with closures (the arms before the
+//     original would renumber F.func1); a schema
 //     that does not build, a mutant go/types cannot decide on (a file
 //     excluded by build constraints, a missing export), and, so that
 //     [AllowUnresolved] reads gc's own messages, a mutant with type
