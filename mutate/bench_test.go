@@ -2,6 +2,7 @@ package mutate_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -10,17 +11,30 @@ import (
 )
 
 // BenchmarkGoMutants measures the validity pipeline's compile and test
-// steps on the L1 mutants of four fragments of github.com/google/uuid,
-// one mutant at a time: valid mutants per second, and the shares of the
-// wall time spent building (go test -c with an overlay), in test
-// processes (sandboxed) and in the pipeline's own code (the rest: file
-// writes, parsing output, verdicts). Run it with -benchtime=1x; each
-// iteration checks every mutant once.
+// steps on the L1 mutants of four fragments of github.com/google/uuid, on
+// the old path (GoConfig.BuildEach: "go test -c" with an overlay per
+// mutant, one mutant at a time) and on the fast path (type checking, then
+// one schema binary holding every mutant that type-checks) in the same
+// run: valid mutants per second on each ("old-" and "new-" metrics), the
+// ratio, and the shares of the wall time spent building, in test
+// processes (sandboxed) and in the pipeline's own code (the rest: type
+// checking, file writes, parsing output, verdicts). Both paths must give
+// every mutant the same verdict. Run it with -benchtime=1x; each iteration
+// checks every mutant once on each path.
 func BenchmarkGoMutants(b *testing.B) {
-	gm := openReal(b, exectest.Sandbox(b))
+	sb := exectest.Sandbox(b)
 	ctx := context.Background()
-	res, err := mutate.Generate(ctx, gm, &mutate.Options{Seed: 2, Fragments: 4, Runs: 1, Parallelism: 1, Contexts: []mutate.ContextLevel{mutate.C1}})
+	paths := []struct {
+		name string
+		gm   *mutate.GoModule
+	}{{"old", openRealWith(b, sb, true)}, {"new", openRealWith(b, sb, false)}}
+	res, err := mutate.Generate(ctx, paths[0].gm, &mutate.Options{Seed: 2, Fragments: 4, Runs: 1, Parallelism: 1, Contexts: []mutate.ContextLevel{mutate.C1}})
 	if err != nil {
+		b.Fatal(err)
+	}
+	// The new path reads its packages' export data when it lists their
+	// tests, as Generate does first (the old path's Generate above).
+	if _, err := paths[1].gm.Tests(ctx); err != nil {
 		b.Fatal(err)
 	}
 	var base []mutate.Candidate
@@ -29,34 +43,54 @@ func BenchmarkGoMutants(b *testing.B) {
 			base = append(base, *c)
 		}
 	}
-	var build, test, wall time.Duration
-	valid, checked := 0, 0
+	type tally struct {
+		build, test, wall time.Duration
+		valid, checked    int
+		verdicts          []string
+	}
+	var tallies [2]tally
 	b.ResetTimer()
 	for b.Loop() {
-		cands := make([]*mutate.Candidate, len(base))
-		for i := range base {
-			c := base[i]
-			c.Reason, c.Failing, c.Unresolved, c.TimedOut, c.Detail = mutate.ReasonNone, nil, false, false, ""
-			cands[i] = &c
+		for i, p := range paths {
+			t := &tallies[i]
+			cands := make([]*mutate.Candidate, len(base))
+			for j := range base {
+				c := base[j]
+				c.Reason, c.Failing, c.Unresolved, c.TimedOut, c.Detail = mutate.ReasonNone, nil, false, false, ""
+				cands[j] = &c
+			}
+			start := time.Now()
+			bt, tt, err := mutate.CheckCandidates(ctx, p.gm, cands, &mutate.Options{Parallelism: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			t.wall += time.Since(start)
+			t.build += bt
+			t.test += tt
+			t.verdicts = t.verdicts[:0]
+			for _, c := range cands {
+				t.checked++
+				if c.Valid() {
+					t.valid++
+				}
+				t.verdicts = append(t.verdicts, fmt.Sprintf("%s %s:%d %v unresolved=%v failing=%v", c.Key(), c.File, c.Frag.Line, c.Reason, c.Unresolved, c.Failing))
+			}
 		}
-		start := time.Now()
-		bt, tt, err := mutate.CheckCandidates(ctx, gm, cands, &mutate.Options{Parallelism: 1})
-		if err != nil {
-			b.Fatal(err)
-		}
-		wall += time.Since(start)
-		build += bt
-		test += tt
-		for _, c := range cands {
-			checked++
-			if c.Valid() {
-				valid++
+		for j := range tallies[0].verdicts {
+			if o, n := tallies[0].verdicts[j], tallies[1].verdicts[j]; o != n {
+				b.Errorf("mutant %d: new path %s, old path %s", j, n, o)
 			}
 		}
 	}
-	b.ReportMetric(float64(valid)/wall.Seconds(), "valid-mutants/s")
-	b.ReportMetric(float64(checked)/wall.Seconds(), "mutants/s")
-	b.ReportMetric(build.Seconds()/wall.Seconds(), "build-share")
-	b.ReportMetric(test.Seconds()/wall.Seconds(), "test-share")
-	b.ReportMetric(1-(build+test).Seconds()/wall.Seconds(), "own-share")
+	for i, p := range paths {
+		t := tallies[i]
+		b.ReportMetric(float64(t.valid)/t.wall.Seconds(), p.name+"-valid-mutants/s")
+		b.ReportMetric(float64(t.checked)/t.wall.Seconds(), p.name+"-mutants/s")
+		b.ReportMetric(t.build.Seconds()/t.wall.Seconds(), p.name+"-build-share")
+		b.ReportMetric(t.test.Seconds()/t.wall.Seconds(), p.name+"-test-share")
+		b.ReportMetric(1-(t.build+t.test).Seconds()/t.wall.Seconds(), p.name+"-own-share")
+	}
+	if tallies[0].valid > 0 {
+		b.ReportMetric((float64(tallies[1].valid)/tallies[1].wall.Seconds())/(float64(tallies[0].valid)/tallies[0].wall.Seconds()), "speedup")
+	}
 }

@@ -35,7 +35,11 @@ import (
 // must hold the dependencies beforehand, nothing is downloaded); a mutant
 // replaces its file through "-overlay", so the tree is never copied or
 // written per mutant and mutants build concurrently, and the toolchain's
-// build cache keeps every unchanged package compiled. Test binaries run in
+// build cache keeps every unchanged package compiled. Before the pipeline
+// checks its candidates, the mutants are type-checked with go/types and
+// those that compile are built together as mutant schemata, one test
+// binary per package, the mutant chosen at run time (see the package
+// documentation; GoConfig.BuildEach turns this off). Test binaries run in
 // the Runner (a sandbox) from the package directory, with -test.run
 // selecting the tests; per-test coverage runs a binary built with -cover
 // once per test with -test.coverprofile, covering the test's own package.
@@ -61,6 +65,12 @@ type GoModule struct {
 	// hands the tree to the sandbox user), so two jobs may not share dir,
 	// and nothing else may write into dir while one runs.
 	runMu sync.Mutex
+	// typeMu guards typeEnvs, the type-checking environment of each
+	// package; prepMu guards prepared, the mutants prepare decided on.
+	typeMu   sync.Mutex
+	typeEnvs map[string]*goTypeEnv
+	prepMu   sync.Mutex
+	prepared map[string]*prepared
 }
 
 // GoConfig configures a GoModule. The zero value is ready to use.
@@ -79,6 +89,11 @@ type GoConfig struct {
 	// directories or nested modules). Nil means the root package; a
 	// module without one is an error that lists the packages it has.
 	Packages []string
+	// BuildEach builds every mutant alone with "go test -c", as the
+	// pipeline did before type checking and mutant schemata: the
+	// reference the fast path is measured and checked against. It gives
+	// the same verdicts, slower.
+	BuildEach bool
 }
 
 // AllPackages, as the one entry of GoConfig.Packages, studies every package
@@ -92,7 +107,7 @@ func OpenGoModule(dir string, r exec.Runner, cfg *GoConfig) (*GoModule, error) {
 	if r == nil {
 		return nil, errors.New("mutate: OpenGoModule needs a runner")
 	}
-	gm := &GoModule{src: dir, runner: r}
+	gm := &GoModule{src: dir, runner: r, typeEnvs: map[string]*goTypeEnv{}, prepared: map[string]*prepared{}}
 	if cfg != nil {
 		gm.cfg = *cfg
 	}
@@ -363,9 +378,7 @@ func (g *GoModule) build(ctx context.Context, bin, pkg string, flags ...string) 
 	args = append(args, "./"+pkg)
 	cmd := osexec.CommandContext(ctx, g.goCmd(), args...)
 	cmd.Dir = g.dir
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOPROXY=off", "GOFLAGS=-mod=mod -buildvcs=false",
-		"GOTOOLCHAIN=local", "GOWORK=off")
-	cmd.Env = append(cmd.Env, g.cfg.Env...)
+	cmd.Env = g.goEnv()
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	took := time.Since(start)
@@ -391,7 +404,7 @@ var goResultRE = regexp.MustCompile(`(?m)^\x16--- (PASS|FAIL|SKIP): ([^\s/]+) \(
 // by bare name. Runs are serialized (see runMu); the binary is linked into
 // the module copy for the run. collect, if not nil, runs after the job,
 // still holding the workspace: it reads and removes what the job wrote.
-func (g *GoModule) run(ctx context.Context, bin, pkg string, tests []string, collect func(), flags ...string) (passed map[string]bool, res exec.Result, err error) {
+func (g *GoModule) run(ctx context.Context, bin, pkg string, tests []string, env []string, collect func(), flags ...string) (passed map[string]bool, res exec.Result, err error) {
 	pattern := "."
 	if len(tests) > 0 {
 		quoted := make([]string, len(tests))
@@ -416,7 +429,7 @@ func (g *GoModule) run(ctx context.Context, bin, pkg string, tests []string, col
 	args := []string{"/bin/sh", "-c", `b="$1"; p="$2"; o="$3"; cd "$4" || exit 125; shift 4; exec "$b" -test.v=test2json -test.paniconexit0 -test.run "$p" "$@" >"$o" 2>&1`,
 		"sh", sw + "pkg.test", pattern, sw + "out", pkg}
 	args = append(args, flags...)
-	res, err = g.runner.Run(ctx, exec.Job{Dir: g.dir, Args: args, Limits: g.cfg.Limits})
+	res, err = g.runner.Run(ctx, exec.Job{Dir: g.dir, Args: args, Env: env, Limits: g.cfg.Limits})
 	if err != nil {
 		return nil, res, fmt.Errorf("mutate: run test binary: %w", err)
 	}
@@ -463,6 +476,15 @@ func (g *GoModule) Tests(ctx context.Context) ([]string, error) {
 		}
 		if _, err := os.Stat(bin); err != nil {
 			continue // no test files
+		}
+		if !g.cfg.BuildEach {
+			// What type-checking the package's mutants needs, read
+			// now while the build cache is warm: the export data of
+			// its dependencies (a failure only means its mutants are
+			// built alone).
+			g.typeMu.Lock()
+			g.typeEnv(ctx, pkg)
+			g.typeMu.Unlock()
 		}
 		g.runMu.Lock()
 		local := filepath.Join(g.dir, runDir, "pkg.test")
@@ -523,7 +545,7 @@ func (g *GoModule) Coverage(ctx context.Context, test string) (Lines, error) {
 	path := filepath.Join(g.dir, runDir, prof)
 	var b []byte
 	var readErr error
-	_, res, err := g.run(ctx, bin, pkg, []string{name}, func() {
+	_, res, err := g.run(ctx, bin, pkg, []string{name}, nil, func() {
 		b, readErr = exec.ReadWorkspaceFile(g.dir, runDir+"/"+prof, 64*exec.MiB)
 		os.Remove(path)
 	}, "-test.coverprofile="+exec.WorkDir+"/"+runDir+"/"+prof)
@@ -623,6 +645,17 @@ func (g *GoModule) Check(ctx context.Context, file string, src []byte, tests []s
 // (qualified) to passed; it returns the compiler's messages of a build
 // that failed.
 func (g *GoModule) checkPackage(ctx context.Context, pkg, file string, src []byte, tests []string, out *TestRun, passed map[string]bool) (string, error) {
+	if file != "" {
+		g.prepMu.Lock()
+		p := g.prepared[mutantKey(file, src)]
+		g.prepMu.Unlock()
+		switch {
+		case p != nil && p.compile != "":
+			return p.compile, nil // go/types found it does not compile
+		case p != nil:
+			return "", g.runTests(ctx, p.bin, pkg, tests, []string{fmt.Sprintf("%s=%d", mutantEnv, p.id)}, out, passed)
+		}
+	}
 	id := g.seq.Add(1)
 	bin := filepath.Join(g.scratch, fmt.Sprintf("m%d.test", id))
 	defer os.Remove(bin)
@@ -659,16 +692,23 @@ func (g *GoModule) checkPackage(ctx context.Context, pkg, file string, src []byt
 	if _, err := os.Stat(bin); err != nil {
 		return "", nil // no test files
 	}
-	ok, res, err := g.run(ctx, bin, pkg, tests, nil)
+	return "", g.runTests(ctx, bin, pkg, tests, nil, out, passed)
+}
+
+// runTests runs the tests of package pkg in the test binary bin, with env
+// added to the job's environment, adding the time to out and the tests
+// that passed (qualified) to passed.
+func (g *GoModule) runTests(ctx context.Context, bin, pkg string, tests, env []string, out *TestRun, passed map[string]bool) error {
+	ok, res, err := g.run(ctx, bin, pkg, tests, env, nil)
 	out.TestTime += res.WallTime
 	if err != nil {
-		return "", err
+		return err
 	}
 	out.TimedOut = out.TimedOut || res.Status != exec.StatusOK && res.Status != exec.StatusExit
 	for t := range ok {
 		passed[testName(pkg, t)] = true
 	}
-	return "", nil
+	return nil
 }
 
 // Task makes the task's workspace: the module as it was opened, every

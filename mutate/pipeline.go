@@ -492,10 +492,22 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 	start := time.Now()
 	isTask := func(cand *Candidate) bool { return cand.Valid() && !extra[cand] }
 	progress := adapt.NewTracker(c.Progress, "validate", len(undecided(first))+len(undecided(combos)))
-	build, test, err := checkCandidates(ctx, p, first, &c, progress, isTask)
+	var build, test time.Duration
+	if pp, ok := p.(preparer); ok {
+		// The combinations too, so that one schema holds them all;
+		// those a constituent rules out are not checked.
+		took, release, err := pp.prepare(ctx, append(slices.Clone(first), combos...))
+		build += took
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+	}
+	b1, t1, err := checkCandidates(ctx, p, first, &c, progress, isTask)
 	if err != nil {
 		return nil, err
 	}
+	build, test = build+b1, test+t1
 	for _, cand := range undecided(combos) {
 		for i, part := range cand.Parts {
 			switch {
@@ -577,6 +589,14 @@ func undecided(cands []*Candidate) []*Candidate {
 // checkCandidates is CheckCandidates reporting to progress, counting as
 // passed the candidates isTask accepts.
 func checkCandidates(ctx context.Context, p Project, cands []*Candidate, o *Options, progress *adapt.Tracker, isTask func(*Candidate) bool) (build, test time.Duration, err error) {
+	if pp, ok := p.(preparer); ok {
+		took, release, err := pp.prepare(ctx, cands)
+		build += took
+		if err != nil {
+			return build, test, err
+		}
+		defer release()
+	}
 	var mu sync.Mutex
 	g := &errgroup.Group{}
 	g.SetLimit(cmpOr(o.Parallelism, exec.DefaultParallelism()))
@@ -613,6 +633,13 @@ func checkCandidates(ctx context.Context, p Project, cands []*Candidate, o *Opti
 	}
 	err = g.Wait()
 	return build, test, err
+}
+
+// A preparer is a Project that decides on many mutants at once before they
+// are checked one by one: GoModule type-checks them and builds mutant
+// schemata. Check then answers from what prepare found until release.
+type preparer interface {
+	prepare(ctx context.Context, cands []*Candidate) (build time.Duration, release func(), err error)
 }
 
 func cmpOr(v, def int) int {

@@ -45,15 +45,16 @@ func fetchModule(tb testing.TB, path, version string) string {
 
 func openReal(tb testing.TB, r exec.Runner) *mutate.GoModule {
 	dir := fetchModule(tb, realModule, realVersion)
-	gm, err := mutate.OpenGoModule(dir, r, &mutate.GoConfig{
-		Limits: exec.Limits{CPUTime: 20 * time.Second, WallTime: 30 * time.Second},
-	})
+	gm, err := mutate.OpenGoModule(dir, r, &mutate.GoConfig{Limits: realLimits})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { gm.Close() })
 	return gm
 }
+
+// realLimits bound each test process of the real module.
+var realLimits = exec.Limits{CPUTime: 20 * time.Second, WallTime: 30 * time.Second}
 
 // realConfig keeps the acceptance run near a minute: 10 sampled
 // fragments, L1 and L2.
