@@ -154,3 +154,29 @@ func TestCacheShared(t *testing.T) {
 		t.Errorf("%d builds (cached %v, %v), want one build and one reuse", b.calls.Load(), envs[0].Cached, envs[1].Cached)
 	}
 }
+
+// TestCacheProgress: ProvisionAll reports each environment it makes ready
+// through the SDK's one progress type, counting those that failed apart.
+func TestCacheProgress(t *testing.T) {
+	var mu sync.Mutex
+	var got []adapt.Progress
+	report := func(p adapt.Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, p)
+	}
+	ok := &versioned.Cache{Dir: t.TempDir(), Builder: &fakeBuilder{}, Progress: report}
+	ok.ProvisionAll(context.Background(), []versioned.EnvSpec{spec("1"), spec("2"), spec("1")})
+	bad := &versioned.Cache{Dir: t.TempDir(), Builder: &fakeBuilder{fail: true}, Progress: report}
+	bad.ProvisionAll(context.Background(), []versioned.EnvSpec{spec("3")})
+	if len(got) != 4 {
+		t.Fatalf("%d progress reports, want one per spec (4): %+v", len(got), got)
+	}
+	last := got[2]
+	if last.Phase != "environments" || last.Done != 3 || last.Total != 3 || last.Passed != 3 {
+		t.Errorf("last report of the first pass %+v, want environments 3/3, 3 provisioned", last)
+	}
+	if f := got[3]; f.Done != 1 || f.Total != 1 || f.Passed != 0 {
+		t.Errorf("failed build reported %+v, want 1/1 with none provisioned", f)
+	}
+}

@@ -139,6 +139,11 @@ type Cache struct {
 	Builder Builder
 	// Concurrency bounds the builds in flight; 0 means 2.
 	Concurrency int
+	// Progress, if set, is told of each environment ProvisionAll makes
+	// ready (Phase "environments"; Passed counts those that could be
+	// provisioned), from one goroutine at a time: the one progress type of
+	// every long call of the SDK.
+	Progress func(adapt.Progress)
 
 	once   sync.Once
 	sem    chan struct{}
@@ -240,11 +245,13 @@ func (c *Cache) build(ctx context.Context, spec EnvSpec, key, dir string) (*Env,
 func (c *Cache) ProvisionAll(ctx context.Context, specs []EnvSpec) ([]*Env, []error) {
 	envs := make([]*Env, len(specs))
 	errs := make([]error, len(specs))
+	progress := adapt.NewTracker(c.Progress, "environments", len(specs))
 	var g errgroup.Group
 	g.SetLimit(max(c.Concurrency, 2) * 2) // waiting on the build slots is cheap
 	for i, s := range specs {
 		g.Go(func() error {
 			envs[i], errs[i] = c.Provision(ctx, s)
+			progress.Done(errs[i] == nil)
 			return nil
 		})
 	}

@@ -100,6 +100,30 @@ func main() {
 	}
 	defer fs.Close()
 	cache := &versioned.Cache{Dir: filepath.Join(*cacheDir, builderDir(builder)), Builder: builder}
+	// The environments first, with their own progress: building them is
+	// the long part of a first run.
+	var specs []versioned.EnvSpec
+	for i := range tasks {
+		if tasks[i].Env != nil {
+			specs = append(specs, versioned.SpecOf(*tasks[i].Env))
+		}
+	}
+	if len(specs) > 0 {
+		bar := progress.New(os.Stderr, "versioned")
+		cache.Progress = bar.Report
+		_, errs := cache.ProvisionAll(ctx, specs)
+		bar.Close()
+		cache.Progress = nil
+		failed := 0
+		for _, err := range errs {
+			if err != nil {
+				failed++
+			}
+		}
+		if failed > 0 {
+			log.Printf("%d of %d environments could not be provisioned: their tasks are reported invalid, with the reason", failed, len(specs))
+		}
+	}
 	opts := &versioned.EvalOptions{
 		Evaluate: adapt.Options{
 			Runner:       fs,
