@@ -10,6 +10,7 @@ import (
 	"testing/fstest"
 
 	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/internal/ptytest"
 	"github.com/adaptbench/adaptbench/mutate"
 	"github.com/adaptbench/adaptbench/source/sourcetest"
 )
@@ -122,5 +123,30 @@ func TestRunRepoErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestProgressOnATerminal runs the example on a small Go module, standard
+// error on a terminal: the generation's bar, then the evaluation's, each
+// ending at 100%.
+func TestProgressOnATerminal(t *testing.T) {
+	exectest.Sandbox(t)
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod":   "module example.com/clamp\n\ngo 1.22\n",
+		"clamp.go": "package clamp\n\n// Clamp returns x limited to [lo, hi].\nfunc Clamp(x, lo, hi int) int {\n\tif x < lo {\n\t\treturn lo\n\t}\n\tif x > hi {\n\t\treturn hi\n\t}\n\treturn x\n}\n",
+		"clamp_test.go": "package clamp\n\nimport \"testing\"\n\nfunc TestClamp(t *testing.T) {\n\tfor _, c := range [][4]int{{5, 0, 10, 5}, {-1, 0, 10, 0}, {11, 0, 10, 10}, {0, 0, 10, 0}, {10, 0, 10, 10}} {\n" +
+			"\t\tif got := Clamp(c[0], c[1], c[2]); got != c[3] {\n\t\t\tt.Errorf(\"Clamp(%d, %d, %d) = %d\", c[0], c[1], c[2], got)\n\t\t}\n\t}\n}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bars, stdout := ptytest.RunProgram(t, ".", "-dir", dir, "-levels", "1", "-out", filepath.Join(t.TempDir(), "tasks.jsonl"), "-evaluate")
+	if len(bars) != 2 || !strings.HasPrefix(bars[0], "mutate ") || !strings.HasPrefix(bars[1], "reference ") {
+		t.Errorf("bars %q, want mutate's then the reference's", bars)
+	}
+	if !strings.Contains(stdout, "validated") {
+		t.Errorf("stdout:\n%s", stdout)
 	}
 }

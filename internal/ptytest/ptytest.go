@@ -4,8 +4,11 @@
 package ptytest
 
 import (
+	"bytes"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -87,4 +90,30 @@ func Bars(out string) (bars, other []string) {
 		}
 	}
 	return bars, other
+}
+
+// RunProgram builds the main package in dir and runs it with args, in
+// dir, with its standard error on a new pseudo-terminal, as a person would
+// run an example; it fails tb if the build or the run fails. It returns
+// the bars the terminal shows (see Bars) and the standard output.
+func RunProgram(tb testing.TB, dir string, args ...string) (bars []string, stdout string) {
+	tb.Helper()
+	bin := filepath.Join(tb.TempDir(), "program")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Dir = dir
+	if out, err := build.CombinedOutput(); err != nil {
+		tb.Fatalf("go build %s: %v\n%s", dir, err, out)
+	}
+	term := Open(tb)
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, term.TTY
+	err := cmd.Run()
+	raw := term.Output()
+	if err != nil {
+		tb.Fatalf("%s %s: %v\nstderr on the terminal:\n%s\nstdout:\n%s", dir, strings.Join(args, " "), err, strings.Join(Screen(raw), "\n"), out.String())
+	}
+	bars, _ = Bars(raw)
+	return bars, out.String()
 }

@@ -1,0 +1,28 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/internal/ptytest"
+	"github.com/adaptbench/adaptbench/internal/shareddata"
+)
+
+// TestProgressOnATerminal evolves one HumanEval problem and checks its
+// derived tasks, standard error on a terminal: the search's bar, then one
+// bar per model of the check, each ending at 100%.
+func TestProgressOnATerminal(t *testing.T) {
+	exectest.Sandbox(t)
+	data := shareddata.Path(t, "humaneval/HumanEval.jsonl.gz")
+	dir := t.TempDir()
+	bars, stdout := ptytest.RunProgram(t, ".", "-data", data, "-n", "1", "-budget", "4",
+		"-out", filepath.Join(dir, "evolved.jsonl"), "-tasks", filepath.Join(dir, "tasks.jsonl"), "-check")
+	if len(bars) != 3 || !strings.HasPrefix(bars[0], "evolve") || !strings.HasPrefix(bars[1], "reference") || !strings.HasPrefix(bars[2], "identity") {
+		t.Errorf("bars %q, want evolve's, then reference's and identity's", bars)
+	}
+	if !strings.Contains(stdout, "evolved") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+}
