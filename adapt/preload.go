@@ -33,31 +33,55 @@ func Preload(tasks []Task) []string {
 }
 
 func preload(tasks []*Task) []string {
+	files := make([][]File, len(tasks))
 	local := map[string]bool{}
-	for _, t := range tasks {
-		for _, p := range workspacePaths(t) {
+	for i, t := range tasks {
+		files[i] = t.WorkspaceFiles()
+		paths := []string{t.Target.Path}
+		for _, f := range files[i] {
+			paths = append(paths, f.Path)
+		}
+		for _, p := range paths {
 			top, _, _ := strings.Cut(p, "/")
 			local[strings.TrimSuffix(top, ".py")] = true
 		}
 	}
+	// Tasks made from one project share most of their files (a base):
+	// each distinct source is parsed once.
+	parsed := map[string][]string{}
+	imports := func(src string) []string {
+		mods, ok := parsed[src]
+		if !ok {
+			if root, err := syntax.ParseNodes(syntax.Python, []byte(src)); err == nil {
+				for _, im := range syntax.PyImports(root, []byte(src)) {
+					if !im.Nested && im.Level == 0 && !im.Future && im.Module != "" {
+						mods = append(mods, im.Module)
+					}
+				}
+			}
+			parsed[src] = mods
+		}
+		return mods
+	}
 	count := map[string]int{}
-	for _, t := range tasks {
+	for i, t := range tasks {
 		if t.Language != Python || t.Env != nil {
 			continue
 		}
 		seen := map[string]bool{}
-		for _, src := range pythonSources(t) {
-			root, err := syntax.ParseNodes(syntax.Python, []byte(src))
-			if err != nil {
-				continue
+		sources := []string{t.Target.Content}
+		for _, f := range files[i] {
+			if path.Ext(f.Path) == ".py" {
+				sources = append(sources, f.Content)
 			}
-			for _, im := range syntax.PyImports(root, []byte(src)) {
-				top, _, _ := strings.Cut(im.Module, ".")
-				if im.Nested || im.Level > 0 || im.Future || im.Module == "" || local[top] || seen[im.Module] {
-					continue
+		}
+		for _, src := range sources {
+			for _, m := range imports(src) {
+				top, _, _ := strings.Cut(m, ".")
+				if !local[top] && !seen[m] {
+					seen[m] = true
+					count[m]++
 				}
-				seen[im.Module] = true
-				count[im.Module]++
 			}
 		}
 	}
@@ -69,26 +93,4 @@ func preload(tasks []*Task) []string {
 		return cmp.Or(cmp.Compare(count[b], count[a]), cmp.Compare(a, b))
 	})
 	return mods[:min(len(mods), MaxPreload)]
-}
-
-// workspacePaths lists the paths of a task's workspace (its base's files
-// included).
-func workspacePaths(t *Task) []string {
-	out := []string{t.Target.Path}
-	for _, f := range t.WorkspaceFiles() {
-		out = append(out, f.Path)
-	}
-	return out
-}
-
-// pythonSources returns the Python code of a task: its target file and its
-// other .py files (its base's included).
-func pythonSources(t *Task) []string {
-	out := []string{t.Target.Content}
-	for _, f := range t.WorkspaceFiles() {
-		if path.Ext(f.Path) == ".py" {
-			out = append(out, f.Content)
-		}
-	}
-	return out
 }

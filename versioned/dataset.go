@@ -159,15 +159,9 @@ func Load(fsys fs.FS, dir string) ([]adapt.Task, *LoadReport, error) {
 // the commit's full hash; the same revision gives the same tasks, byte for
 // byte, and a revision the repository lacks is an error naming both.
 func LoadRevision(ctx context.Context, repo, rev, dir string) ([]adapt.Task, *LoadReport, error) {
-	var rep *LoadReport
-	tasks, err := pinned.Load(ctx, repo, rev, func(fsys fs.FS) (tasks []adapt.Task, err error) {
-		tasks, rep, err = Load(fsys, dir)
-		return tasks, err
+	return pinned.LoadReport(ctx, repo, rev, func(fsys fs.FS) ([]adapt.Task, *LoadReport, error) {
+		return Load(fsys, dir)
 	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return tasks, rep, nil
 }
 
 // LoadDir is Load on a directory of the machine: upstream's repository

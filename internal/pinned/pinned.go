@@ -17,14 +17,25 @@ import (
 // the tasks it returns with adapt.SetRevision. An error of load is
 // prefixed with "<repo>@<commit>: ".
 func Load(ctx context.Context, repo, rev string, load func(fs.FS) ([]adapt.Task, error)) ([]adapt.Task, error) {
+	tasks, _, err := LoadReport(ctx, repo, rev, func(fsys fs.FS) ([]adapt.Task, struct{}, error) {
+		tasks, err := load(fsys)
+		return tasks, struct{}{}, err
+	})
+	return tasks, err
+}
+
+// LoadReport is Load for a loader that also returns a report of what it
+// read (adapteval's and versioned's LoadReport).
+func LoadReport[R any](ctx context.Context, repo, rev string, load func(fs.FS) ([]adapt.Task, R, error)) ([]adapt.Task, R, error) {
+	var none R
 	snap, err := source.Open(ctx, repo, rev)
 	if err != nil {
-		return nil, err
+		return nil, none, err
 	}
-	tasks, err := load(snap)
+	tasks, rep, err := load(snap)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", snap, err)
+		return nil, none, fmt.Errorf("%s: %w", snap, err)
 	}
 	adapt.SetRevision(tasks, snap.Repo(), snap.Commit())
-	return tasks, nil
+	return tasks, rep, nil
 }

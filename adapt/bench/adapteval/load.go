@@ -223,15 +223,9 @@ func LoadDir(dir string) ([]adapt.Task, *LoadReport, error) {
 // the commit's full hash, with Source the task's directory in the
 // repository. The same revision gives the same tasks, byte for byte.
 func LoadRevision(ctx context.Context, repo, rev, root string) ([]adapt.Task, *LoadReport, error) {
-	var rep *LoadReport
-	tasks, err := pinned.Load(ctx, repo, rev, func(fsys fs.FS) (tasks []adapt.Task, err error) {
-		tasks, rep, err = Load(fsys, root)
-		return tasks, err
+	return pinned.LoadReport(ctx, repo, rev, func(fsys fs.FS) ([]adapt.Task, *LoadReport, error) {
+		return Load(fsys, root)
 	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return tasks, rep, nil
 }
 
 // buildTask makes the task of one record. ok is false when the task is left
