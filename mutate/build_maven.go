@@ -33,9 +33,11 @@ import (
 // trusted, nothing is downloaded (-o), and the tests do not run. From then
 // on everything that runs the project's code runs in the Runner: the tests
 // through exec.JUnit over the compiled target/classes and
-// target/test-classes, and a mutant's file is recompiled alone with javac
-// in the sandbox into a directory that comes first on the class path (the
-// Java counterpart of Go's -overlay: the tree is not copied per mutant).
+// target/test-classes, and a mutant's file is recompiled alone in the
+// sandbox into a directory that comes first on the class path (the Java
+// counterpart of Go's -overlay: the tree is not copied per mutant); the
+// mutants of one Generate are compiled in one JVM (see
+// MavenConfig.CompileEach).
 // Per-test coverage runs the tests in one JVM with Debian's JaCoCo agent
 // (libjacoco-java), exec.JUnit's reporter taking the execution data after
 // each test (exec.JaCoCo), and reads it with JaCoCo's analyzer on the host
@@ -56,6 +58,10 @@ type Maven struct {
 	// of its own that Close removes.
 	tool func() (string, error)
 	tdir string
+	// prepared holds what prepare compiled: each mutant's class files or
+	// compiler messages, by mutantKey, until its release.
+	prepMu   sync.Mutex
+	prepared map[string]*javaPrepared
 }
 
 // MavenConfig configures a Maven project. The zero value is ready to use.
@@ -79,6 +85,11 @@ type MavenConfig struct {
 	// Limits bounds each test run and each javac; zero fields take exec's
 	// defaults.
 	Limits exec.Limits
+	// CompileEach recompiles every mutant with a javac of its own, as the
+	// pipeline did before mutants were compiled in one JVM: the reference
+	// the batch is measured and checked against. It gives the same
+	// verdicts and messages, slower.
+	CompileEach bool
 }
 
 // OpenMaven copies the Maven project at dir into a private directory,
@@ -88,7 +99,7 @@ func OpenMaven(ctx context.Context, dir string, r exec.Runner, cfg *MavenConfig)
 	if r == nil {
 		return nil, errors.New("mutate: OpenMaven needs a runner")
 	}
-	m := &Maven{src: dir, runner: r}
+	m := &Maven{src: dir, runner: r, prepared: map[string]*javaPrepared{}}
 	if cfg != nil {
 		m.cfg = *cfg
 	}
@@ -416,38 +427,16 @@ func (m *Maven) Check(ctx context.Context, p string, src []byte, tests []string)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var build exec.JavaBuild
-	if p != "" {
-		build = exec.JavaBuildFunc(func(ctx context.Context, r exec.Runner, spec exec.JavaBuildSpec) (exec.JavaBuildResult, error) {
-			res := exec.JavaBuildResult{Classes: []string{spec.Out + "/classes", "target/test-classes", "target/classes"}}
-			srcDir := filepath.Join(m.dir, filepath.FromSlash(spec.Out), "src")
-			if err := os.MkdirAll(filepath.Join(m.dir, filepath.FromSlash(spec.Out), "classes"), 0o777); err != nil {
-				return res, err
-			}
-			if err := os.MkdirAll(srcDir, 0o777); err != nil {
-				return res, err
-			}
-			if err := os.WriteFile(filepath.Join(srcDir, path.Base(p)), src, 0o666); err != nil {
-				return res, err
-			}
-			args := []string{"javac"}
-			for _, f := range exec.DefaultJVMFlags {
-				args = append(args, "-J"+f)
-			}
-			cp := append([]string{"target/classes", "target/test-classes"}, m.cfg.Classpath...)
-			args = append(args, "-proc:none", "-encoding", "UTF-8", "-g", "--release", m.cfg.Release,
-				"-d", spec.Out+"/classes", "-cp", strings.Join(cp, ":"), spec.Out+"/src/"+path.Base(p))
-			run, err := r.Run(ctx, exec.Job{Dir: spec.Dir, Args: args, Env: spec.Env, Limits: spec.Limits, ReadOnly: spec.ReadOnly})
-			res.Run = &run
-			if err != nil {
-				return res, err
-			}
-			if run.Status != exec.StatusOK {
-				msg := strings.TrimSpace(string(run.Stderr) + "\n" + string(run.Stdout))
-				msg = strings.ReplaceAll(msg, spec.Out+"/src/"+path.Base(p), p)
-				res.Compile = &exec.CompileError{Output: msg}
-			}
-			return res, nil
-		})
+	m.prepMu.Lock()
+	pre := m.prepared[mutantKey(p, src)]
+	m.prepMu.Unlock()
+	switch {
+	case p != "" && pre != nil && pre.compile != "":
+		return &TestRun{Compile: pre.compile}, nil
+	case p != "" && pre != nil:
+		build = pre.build()
+	case p != "":
+		build = m.compileAlone(p, src)
 	}
 	start := time.Now()
 	suite, err := m.junit(build, nil).Test(ctx, m.runner, exec.TestSpec{Dir: m.dir, Tests: tests, Limits: m.cfg.Limits})
@@ -473,6 +462,43 @@ func (m *Maven) Check(ctx context.Context, p string, src []byte, tests []string)
 	}
 	out.sort(tests, got)
 	return out, nil
+}
+
+// compileAlone is the JavaBuild that recompiles the file at p with src
+// with a javac of its own, into the build's output directory.
+func (m *Maven) compileAlone(p string, src []byte) exec.JavaBuild {
+	return exec.JavaBuildFunc(func(ctx context.Context, r exec.Runner, spec exec.JavaBuildSpec) (exec.JavaBuildResult, error) {
+		res := exec.JavaBuildResult{Classes: []string{spec.Out + "/classes", "target/test-classes", "target/classes"}}
+		srcDir := filepath.Join(m.dir, filepath.FromSlash(spec.Out), "src")
+		if err := os.MkdirAll(filepath.Join(m.dir, filepath.FromSlash(spec.Out), "classes"), 0o777); err != nil {
+			return res, err
+		}
+		if err := os.MkdirAll(srcDir, 0o777); err != nil {
+			return res, err
+		}
+		if err := os.WriteFile(filepath.Join(srcDir, path.Base(p)), src, 0o666); err != nil {
+			return res, err
+		}
+		args := []string{"javac"}
+		for _, f := range exec.DefaultJVMFlags {
+			args = append(args, "-J"+f)
+		}
+		args = append(args, m.javacArgs(spec.Out+"/classes", spec.Out+"/src/"+path.Base(p))...)
+		run, err := r.Run(ctx, exec.Job{Dir: spec.Dir, Args: args, Env: spec.Env, Limits: spec.Limits, ReadOnly: spec.ReadOnly})
+		res.Run = &run
+		if err != nil {
+			return res, err
+		}
+		if run.Status != exec.StatusOK {
+			msg := strings.TrimSpace(string(run.Stderr) + "\n" + string(run.Stdout))
+			msg = strings.ReplaceAll(msg, spec.Out+"/src/"+path.Base(p), p)
+			if msg == "" {
+				msg = "javac failed without a message: " + run.Status.String()
+			}
+			res.Compile = &exec.CompileError{Output: msg}
+		}
+		return res, nil
+	})
 }
 
 // Task makes the task's workspace: every project file but the target and

@@ -109,8 +109,14 @@
 //     test-compile" against Debian's repository (the pom pins Debian's
 //     plugin versions). That build is trusted and runs unsandboxed; the
 //     project's code then only runs in the sandbox: a mutant's file is
-//     recompiled alone with javac in the sandbox into a directory put
-//     first on the class path (the Java counterpart of -overlay), and the
+//     recompiled alone into a directory put first on the class path (the
+//     Java counterpart of -overlay). The mutants of a Generate are
+//     compiled together, in one JVM in the sandbox that runs the system
+//     Java compiler once per mutant with the command line its own javac
+//     would get (the same class files and messages, one JVM start instead
+//     of one per mutant: validation of testdata/maven's 44 candidates
+//     went from 116 s to 33 s, the compiles from 71 s to 2.3 s;
+//     MavenConfig.CompileEach runs a javac per mutant as before), and the
 //     tests run through exec.JUnit, named by their JUnit Platform unique
 //     IDs (pkg.Class#method, pkg.Class#method[3] for an invocation of a
 //     parameterized or repeated test or a dynamic test; see exec.JUnit),

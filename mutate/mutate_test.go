@@ -217,6 +217,7 @@ func golden(t *testing.T, name, got string) {
 // the mutant is deterministic, its edits stay inside the fragment's block,
 // and Revert gives F back byte for byte.
 func TestRoundTrip(t *testing.T) {
+	t.Parallel() // minutes: beside the other slow tests of the package
 	var funnel adapt.Funnel
 	mutants := 0
 	for _, s := range append(sources(t), ownSources(t)...) {

@@ -61,6 +61,7 @@ var realLimits = exec.Limits{CPUTime: 20 * time.Second, WallTime: 30 * time.Seco
 var realConfig = mutate.Options{Seed: 1, Fragments: 8, Source: "uuid", Levels: []mutate.Level{mutate.L1, mutate.L2}}
 
 func TestGoModuleReal(t *testing.T) {
+	t.Parallel() // minutes: beside the other slow tests of the package
 	if testing.Short() {
 		t.Skip("builds and tests dozens of mutants: 1.5 to 5 minutes")
 	}
@@ -294,6 +295,7 @@ func TestGoModuleNoRootPackage(t *testing.T) {
 // are evaluable: adapt.Evaluate runs them in that package (where TestDiff
 // reads its testdata), the reference passes and the mutant fails.
 func TestGoModuleSubpackage(t *testing.T) {
+	t.Parallel() // minutes: beside the other slow tests of the package
 	if testing.Short() {
 		t.Skip("builds and tests a few mutants of go-cmp")
 	}

@@ -49,6 +49,7 @@ func openMaven(t *testing.T, dir, slow string) *mutate.Maven {
 }
 
 func TestMavenProject(t *testing.T) {
+	t.Parallel() // minutes: beside the other slow tests of the package
 	if testing.Short() {
 		t.Skip("builds and tests dozens of mutants: 1.5 to 5 minutes")
 	}
@@ -107,6 +108,7 @@ func TestMavenProject(t *testing.T) {
 // kill them, each of which, selected alone, passes on the original and
 // fails on the mutant.
 func TestMavenParameterized(t *testing.T) {
+	t.Parallel() // minutes: beside the other slow tests of the package
 	mv := openMaven(t, "testdata/semver", "builds and tests dozens of mutants: minutes")
 	ctx := context.Background()
 	start := time.Now()
@@ -200,6 +202,7 @@ func TestMavenParameterized(t *testing.T) {
 // initializers and @BeforeAll included), and logs both runs' JVM starts
 // and times side by side.
 func TestMavenCoverageOneJVM(t *testing.T) {
+	t.Parallel() // minutes: beside the other slow tests of the package
 	ctx := context.Background()
 	for _, fixture := range []string{"testdata/maven", "testdata/semver"} {
 		t.Run(filepath.Base(fixture), func(t *testing.T) {

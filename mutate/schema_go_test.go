@@ -23,6 +23,7 @@ import (
 // verdict (reason, kept unresolved, failing tests) and the funnels must be
 // equal.
 func TestGoFastPathSameVerdicts(t *testing.T) {
+	t.Parallel() // minutes: beside the other slow tests of the package
 	if testing.Short() {
 		t.Skip("builds every mutant of three fragments alone: a few minutes")
 	}

@@ -1,0 +1,260 @@
+package mutate
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"io/fs"
+	"os"
+	osexec "os/exec"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/adaptbench/adaptbench/exec"
+)
+
+// The batch path of Maven.Check (MavenConfig.CompileEach off): before the
+// mutants are checked one by one, prepare compiles every one of them in
+// one JVM in the sandbox (batch_javac.java), each with the command line
+// the javac of its own would get, so that each gets the same class files
+// or the same messages, with one JVM start instead of one per mutant.
+// Check then puts a mutant's class files first on the class path, or
+// answers with its messages, without compiling. Mutants the batch did not
+// reach (it ran out of time, say) are compiled alone as before.
+
+// javaPrepared is what prepare compiled of one mutant.
+type javaPrepared struct {
+	compile string            // javac's messages: the mutant does not compile
+	classes map[string][]byte // else its class files, by slash path under the output
+}
+
+// build returns the JavaBuild that puts the mutant's classes first.
+func (jp *javaPrepared) build() exec.JavaBuild {
+	return exec.JavaBuildFunc(func(ctx context.Context, r exec.Runner, spec exec.JavaBuildSpec) (exec.JavaBuildResult, error) {
+		out := spec.Out + "/classes"
+		res := exec.JavaBuildResult{Classes: []string{out, "target/test-classes", "target/classes"}}
+		root := filepath.Join(spec.Dir, filepath.FromSlash(out))
+		for name, b := range jp.classes {
+			f := filepath.Join(root, filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(f), 0o777); err != nil {
+				return res, err
+			}
+			if err := os.WriteFile(f, b, 0o666); err != nil {
+				return res, err
+			}
+		}
+		return res, nil
+	})
+}
+
+// javacArgs is javac's command line, after the JVM's flags, for a mutant
+// whose source is at src and whose classes go to out (both relative to
+// the project).
+func (m *Maven) javacArgs(out, src string) []string {
+	cp := append([]string{"target/classes", "target/test-classes"}, m.cfg.Classpath...)
+	return []string{"-proc:none", "-encoding", "UTF-8", "-g", "--release", m.cfg.Release,
+		"-d", out, "-cp", strings.Join(cp, ":"), src}
+}
+
+// batchDir is where prepare compiles, in the project copy.
+const batchDir = runDir + "/batch"
+
+// prepare compiles the undecided candidates in one JVM (see above). It
+// returns the wall time of the batch and a release that forgets the
+// mutants.
+func (m *Maven) prepare(ctx context.Context, cands []*Candidate) (time.Duration, func(), error) {
+	if m.cfg.CompileEach {
+		return 0, func() {}, nil
+	}
+	type mutant struct {
+		key, file string
+		src       []byte
+	}
+	var ms []mutant
+	seen := map[string]bool{}
+	for _, c := range undecided(cands) {
+		if c.Src == nil || c.File == "" || strings.ContainsAny(c.File, "\t\n") {
+			continue
+		}
+		k := mutantKey(c.File, c.Src)
+		m.prepMu.Lock()
+		done := m.prepared[k] != nil // by an earlier prepare not yet released
+		m.prepMu.Unlock()
+		if seen[k] || done {
+			continue
+		}
+		seen[k] = true
+		ms = append(ms, mutant{k, c.File, c.Src})
+	}
+	if len(ms) < 2 {
+		return 0, func() {}, nil // one javac is as cheap
+	}
+	tool, err := batchJavac()
+	if err != nil {
+		return 0, func() {}, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	host := filepath.Join(m.dir, filepath.FromSlash(batchDir))
+	os.RemoveAll(host)
+	defer os.RemoveAll(host)
+	if err := os.MkdirAll(filepath.Join(host, "tool"), 0o777); err != nil {
+		return 0, func() {}, fmt.Errorf("mutate: %w", err)
+	}
+	for name, b := range tool {
+		if err := os.WriteFile(filepath.Join(host, "tool", name), b, 0o644); err != nil {
+			return 0, func() {}, fmt.Errorf("mutate: %w", err)
+		}
+	}
+	var list strings.Builder
+	for i, mu := range ms {
+		dir := path.Join(batchDir, strconv.Itoa(i))
+		if err := os.MkdirAll(filepath.Join(m.dir, filepath.FromSlash(dir), "src"), 0o777); err != nil {
+			return 0, func() {}, fmt.Errorf("mutate: %w", err)
+		}
+		if err := os.MkdirAll(filepath.Join(m.dir, filepath.FromSlash(dir), "classes"), 0o777); err != nil {
+			return 0, func() {}, fmt.Errorf("mutate: %w", err)
+		}
+		src := path.Join(dir, "src", path.Base(mu.file))
+		if err := os.WriteFile(filepath.Join(m.dir, filepath.FromSlash(src)), mu.src, 0o666); err != nil {
+			return 0, func() {}, fmt.Errorf("mutate: %w", err)
+		}
+		list.WriteString(dir)
+		for _, a := range m.javacArgs(dir+"/classes", src) {
+			list.WriteString("\t" + a)
+		}
+		list.WriteString("\n")
+	}
+	if err := os.WriteFile(filepath.Join(host, "list"), []byte(list.String()), 0o666); err != nil {
+		return 0, func() {}, fmt.Errorf("mutate: %w", err)
+	}
+	// The limits of one javac, for each mutant.
+	lim := m.cfg.Limits
+	if lim.CPUTime == 0 {
+		lim.CPUTime = 10 * time.Second
+	}
+	if lim.WallTime == 0 {
+		lim.WallTime = 2*lim.CPUTime + time.Second
+	}
+	lim.CPUTime *= time.Duration(len(ms))
+	lim.WallTime *= time.Duration(len(ms))
+	args := append([]string{"java"}, exec.DefaultJVMFlags...)
+	args = append(args, "-cp", batchDir+"/tool", batchJavacClass, batchDir+"/list")
+	start := time.Now()
+	_, err = m.runner.Run(ctx, exec.Job{Dir: m.dir, Args: args, Limits: lim})
+	took := time.Since(start)
+	if err != nil {
+		if ctx.Err() != nil {
+			return took, func() {}, ctx.Err()
+		}
+		return took, func() {}, nil // each is compiled alone, where a harness failure is the mutant's
+	}
+	found := map[string]*javaPrepared{}
+	for i, mu := range ms {
+		dir := path.Join(batchDir, strconv.Itoa(i))
+		st, err := exec.ReadWorkspaceFile(m.dir, dir+"/javac.status", 64)
+		if err != nil {
+			continue // not reached: compiled alone
+		}
+		status, err := strconv.Atoi(string(st))
+		if err != nil {
+			continue
+		}
+		msgs, err := exec.ReadWorkspaceFile(m.dir, dir+"/javac.out", 16*exec.MiB)
+		if err != nil {
+			continue
+		}
+		if status != 0 {
+			msg := strings.TrimSpace(string(msgs))
+			msg = strings.ReplaceAll(msg, path.Join(dir, "src", path.Base(mu.file)), mu.file)
+			if msg == "" {
+				msg = fmt.Sprintf("javac failed without a message: exit status %d", status)
+			}
+			found[mu.key] = &javaPrepared{compile: msg}
+			continue
+		}
+		classes, err := readClasses(m.dir, dir+"/classes")
+		if err != nil {
+			continue
+		}
+		found[mu.key] = &javaPrepared{classes: classes}
+	}
+	m.prepMu.Lock()
+	for k, p := range found {
+		m.prepared[k] = p
+	}
+	m.prepMu.Unlock()
+	return took, func() {
+		m.prepMu.Lock()
+		for k := range found {
+			delete(m.prepared, k)
+		}
+		m.prepMu.Unlock()
+	}, nil
+}
+
+// readClasses reads the .class files under rel in the project, by slash
+// path under rel.
+func readClasses(root, rel string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	base := filepath.Join(root, filepath.FromSlash(rel))
+	err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		name, _ := filepath.Rel(base, p)
+		name = filepath.ToSlash(name)
+		if !d.Type().IsRegular() || !strings.HasSuffix(name, ".class") {
+			return fmt.Errorf("mutate: %s/%s: not a class file", rel, name)
+		}
+		b, err := exec.ReadWorkspaceFile(root, rel+"/"+name, 64*exec.MiB)
+		if err != nil {
+			return err
+		}
+		out[name] = b
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("mutate: %s: no class files", rel)
+	}
+	return out, nil
+}
+
+const batchJavacClass = "AdaptbenchBatchJavac"
+
+//go:embed batch_javac.java
+var batchJavacSource string
+
+// batchJavac compiles the batch compiler with the host's javac, once per
+// process, and returns its class files.
+var batchJavac = sync.OnceValues(func() (map[string][]byte, error) {
+	dir, err := os.MkdirTemp("", "adaptbench-batch-javac-")
+	if err != nil {
+		return nil, fmt.Errorf("mutate: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	src := filepath.Join(dir, batchJavacClass+".java")
+	if err := os.WriteFile(src, []byte(batchJavacSource), 0o644); err != nil {
+		return nil, fmt.Errorf("mutate: %w", err)
+	}
+	out := filepath.Join(dir, "out")
+	cmd := osexec.Command("javac", "-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1", "-proc:none", "-encoding", "UTF-8", "-d", out, src)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("mutate: compile the batch compiler: %w\n%s", err, b)
+	}
+	classes, err := readClasses(dir, "out")
+	if err != nil {
+		return nil, fmt.Errorf("mutate: compile the batch compiler: %w", err)
+	}
+	return classes, nil
+})
