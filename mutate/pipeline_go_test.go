@@ -147,11 +147,11 @@ func perMutant(t *testing.T, tasks []adapt.Task, max int) (all, some []adapt.Tas
 	return all, some
 }
 
-// checkTasks evaluates tasks with adapt.Reference (every one must pass)
-// and adapt.Identity (every one must fail), and the tasks of some with a
-// model that answers with F alone, the snippet form Prompt asks for, and
-// one that answers with the whole function (every one must pass, with
-// every mutation reversed).
+// checkTasks evaluates tasks with adapt.Reference, which answers with the
+// whole function (every one must pass, with every mutation reversed), and
+// adapt.Identity (every one must fail), and the tasks of some with a model
+// that answers with F alone, the snippet form Prompt asks for (every one
+// must pass).
 func checkTasks(t *testing.T, tasks, some []adapt.Task, r exec.Runner) {
 	t.Helper()
 	ctx := context.Background()
@@ -189,8 +189,9 @@ func checkTasks(t *testing.T, tasks, some []adapt.Task, r exec.Runner) {
 	}{
 		{"reference", adapt.Reference, tasks, true, "the reference is F in its function"},
 		{"identity", adapt.Identity, tasks, false, "F′ fails a relevant test or does not compile"},
+		// The reference answers with the whole function (a bare method in
+		// Java): its run shows that such an answer is not spliced again.
 		{"snippet", fragmentModel{}, some, true, "F alone, spliced in place of F′"},
-		{"function", adapt.Reference, some, true, "an answer that is the whole function (a bare method in Java) is not spliced again"},
 	} {
 		rep, err := adapt.Evaluate(ctx, tc.tasks, tc.model, opts)
 		if err != nil {
