@@ -305,6 +305,15 @@ func TestDEAPSmoke(t *testing.T) {
 // once (default 2, one per core here), so that the 90 DEAP runs take about
 // 2 minutes instead of 4, with both sides timed under the same contention;
 // -deap.workers 1 runs them one at a time as before.
+//
+// Fewer generations would be cheaper but would not check as much: the
+// quality check's power comes from the spread of the hypervolume over the
+// seeds, which shrinks as the runs converge. Measured with ours over seeds
+// 1–30 against seven deliberately weakened configurations (no mutation, no
+// crossover, η_c 1 or 100, η_m 1 or 100, mutation probability 0.2), the
+// check catches on ZDT1, ZDT2 and ZDT3 respectively 3, 3 and 4 of them at
+// 50 generations, 5, 3 and 5 at 100, 5, 3 and 5 at 150 and 5, 5 and 5 at
+// 250 (η_m 1 and η_c 100 are as good as the defaults at every length).
 func BenchmarkDEAPSideBySide(b *testing.B) {
 	requireDEAP(b)
 	seeds := *deapSeeds
