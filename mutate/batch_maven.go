@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	osexec "os/exec"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -81,10 +80,7 @@ func (m *Maven) prepare(ctx context.Context, cands []*Candidate) (time.Duration,
 			continue
 		}
 		k := mutantKey(c.File, c.Src)
-		m.prepMu.Lock()
-		done := m.prepared[k] != nil // by an earlier prepare not yet released
-		m.prepMu.Unlock()
-		if seen[k] || done {
+		if seen[k] || m.prepared.has(k) { // or by an earlier prepare not yet released
 			continue
 		}
 		seen[k] = true
@@ -183,18 +179,7 @@ func (m *Maven) prepare(ctx context.Context, cands []*Candidate) (time.Duration,
 		}
 		found[mu.key] = &javaPrepared{classes: classes}
 	}
-	m.prepMu.Lock()
-	for k, p := range found {
-		m.prepared[k] = p
-	}
-	m.prepMu.Unlock()
-	return took, func() {
-		m.prepMu.Lock()
-		for k := range found {
-			delete(m.prepared, k)
-		}
-		m.prepMu.Unlock()
-	}, nil
+	return took, m.prepared.keep(found), nil
 }
 
 // readClasses reads the .class files under rel in the project, by slash
@@ -243,18 +228,8 @@ var batchJavac = sync.OnceValues(func() (map[string][]byte, error) {
 		return nil, fmt.Errorf("mutate: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	src := filepath.Join(dir, batchJavacClass+".java")
-	if err := os.WriteFile(src, []byte(batchJavacSource), 0o644); err != nil {
-		return nil, fmt.Errorf("mutate: %w", err)
+	if _, err := compileTool(dir, batchJavacClass, batchJavacSource, nil); err != nil {
+		return nil, err
 	}
-	out := filepath.Join(dir, "out")
-	cmd := osexec.Command("javac", "-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1", "-proc:none", "-encoding", "UTF-8", "-d", out, src)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("mutate: compile the batch compiler: %w\n%s", err, b)
-	}
-	classes, err := readClasses(dir, "out")
-	if err != nil {
-		return nil, fmt.Errorf("mutate: compile the batch compiler: %w", err)
-	}
-	return classes, nil
+	return readClasses(dir, "classes")
 })

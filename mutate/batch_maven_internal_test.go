@@ -73,9 +73,7 @@ func TestMavenBatchSameAsJavacEach(t *testing.T) {
 	compiled, failed := 0, 0
 	for _, name := range slices.Sorted(maps.Keys(mutants)) {
 		src := mutants[name]
-		m.prepMu.Lock()
-		pre := m.prepared[mutantKey(file, src)]
-		m.prepMu.Unlock()
+		pre := m.prepared.get(file, src)
 		if pre == nil {
 			t.Errorf("%s: the batch did not decide on it", name)
 			continue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
@@ -88,3 +89,45 @@ func (o *TestRun) sort(tests []string, passed map[string]bool) {
 		}
 	}
 }
+
+// decided holds what a preparer decided about mutants, by file and source,
+// from its prepare until that prepare's release. The zero value is empty
+// and ready to use.
+type decided[T any] struct {
+	mu sync.Mutex
+	m  map[string]*T
+}
+
+// get returns what was decided about the mutant, or nil.
+func (d *decided[T]) get(file string, src []byte) *T {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.m[mutantKey(file, src)]
+}
+
+// has reports whether a prepare not yet released decided on key.
+func (d *decided[T]) has(key string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.m[key] != nil
+}
+
+// keep records found and returns the release that forgets it.
+func (d *decided[T]) keep(found map[string]*T) (release func()) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.m == nil {
+		d.m = map[string]*T{}
+	}
+	maps.Copy(d.m, found)
+	return func() {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		for k := range found {
+			delete(d.m, k)
+		}
+	}
+}
+
+// mutantKey keys decided mutants.
+func mutantKey(file string, src []byte) string { return file + "\x00" + string(src) }

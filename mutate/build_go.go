@@ -66,11 +66,10 @@ type GoModule struct {
 	// and nothing else may write into dir while one runs.
 	runMu sync.Mutex
 	// typeMu guards typeEnvs, the type-checking environment of each
-	// package; prepMu guards prepared, the mutants prepare decided on.
+	// package; prepared holds the mutants prepare decided on.
 	typeMu   sync.Mutex
 	typeEnvs map[string]*goTypeEnv
-	prepMu   sync.Mutex
-	prepared map[string]*prepared
+	prepared decided[prepared]
 }
 
 // GoConfig configures a GoModule. The zero value is ready to use.
@@ -107,7 +106,7 @@ func OpenGoModule(dir string, r exec.Runner, cfg *GoConfig) (*GoModule, error) {
 	if r == nil {
 		return nil, errors.New("mutate: OpenGoModule needs a runner")
 	}
-	gm := &GoModule{src: dir, runner: r, typeEnvs: map[string]*goTypeEnv{}, prepared: map[string]*prepared{}}
+	gm := &GoModule{src: dir, runner: r, typeEnvs: map[string]*goTypeEnv{}}
 	if cfg != nil {
 		gm.cfg = *cfg
 	}
@@ -646,9 +645,7 @@ func (g *GoModule) Check(ctx context.Context, file string, src []byte, tests []s
 // that failed.
 func (g *GoModule) checkPackage(ctx context.Context, pkg, file string, src []byte, tests []string, out *TestRun, passed map[string]bool) (string, error) {
 	if file != "" {
-		g.prepMu.Lock()
-		p := g.prepared[mutantKey(file, src)]
-		g.prepMu.Unlock()
+		p := g.prepared.get(file, src)
 		switch {
 		case p != nil && p.compile != "":
 			return p.compile, nil // go/types found it does not compile

@@ -60,8 +60,7 @@ type Maven struct {
 	tdir string
 	// prepared holds what prepare compiled: each mutant's class files or
 	// compiler messages, by mutantKey, until its release.
-	prepMu   sync.Mutex
-	prepared map[string]*javaPrepared
+	prepared decided[javaPrepared]
 }
 
 // MavenConfig configures a Maven project. The zero value is ready to use.
@@ -99,7 +98,7 @@ func OpenMaven(ctx context.Context, dir string, r exec.Runner, cfg *MavenConfig)
 	if r == nil {
 		return nil, errors.New("mutate: OpenMaven needs a runner")
 	}
-	m := &Maven{src: dir, runner: r, prepared: map[string]*javaPrepared{}}
+	m := &Maven{src: dir, runner: r}
 	if cfg != nil {
 		m.cfg = *cfg
 	}
@@ -410,15 +409,31 @@ func jacocoTool(dir string) (string, error) {
 			return "", fmt.Errorf("mutate: per-test Java coverage needs Debian's libjacoco-java: %w", err)
 		}
 	}
-	src := filepath.Join(dir, "AdaptbenchJacocoLines.java")
-	if err := os.WriteFile(src, []byte(jacocoLinesSource), 0o644); err != nil {
+	classes, err := compileTool(dir, "AdaptbenchJacocoLines", jacocoLinesSource, jacocoJars)
+	if err != nil {
 		return "", err
 	}
-	cp := strings.Join(jacocoJars, ":")
-	if out, err := osexec.Command("javac", "-d", dir, "-cp", cp, src).CombinedOutput(); err != nil {
-		return "", fmt.Errorf("mutate: compile the JaCoCo reader: %w\n%s", err, out)
+	return classes + ":" + strings.Join(jacocoJars, ":"), nil
+}
+
+// compileTool compiles one of this package's Java programs, whose class
+// is name, with the host's javac (it is trusted, and runs none of a
+// project's code), writing its source into dir and its classes into
+// dir/classes, which it returns.
+func compileTool(dir, name, source string, cp []string) (string, error) {
+	src := filepath.Join(dir, name+".java")
+	if err := os.WriteFile(src, []byte(source), 0o644); err != nil {
+		return "", fmt.Errorf("mutate: %w", err)
 	}
-	return dir + ":" + cp, nil
+	classes := filepath.Join(dir, "classes")
+	args := []string{"-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1", "-proc:none", "-encoding", "UTF-8", "-d", classes}
+	if len(cp) > 0 {
+		args = append(args, "-cp", strings.Join(cp, ":"))
+	}
+	if out, err := osexec.Command("javac", append(args, src)...).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("mutate: compile %s: %w\n%s", name, err, out)
+	}
+	return classes, nil
 }
 
 // Check recompiles the file at path with src in the sandbox (when path is
@@ -427,9 +442,7 @@ func (m *Maven) Check(ctx context.Context, p string, src []byte, tests []string)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var build exec.JavaBuild
-	m.prepMu.Lock()
-	pre := m.prepared[mutantKey(p, src)]
-	m.prepMu.Unlock()
+	pre := m.prepared.get(p, src)
 	switch {
 	case p != "" && pre != nil && pre.compile != "":
 		return &TestRun{Compile: pre.compile}, nil

@@ -265,9 +265,6 @@ func (f importerFunc) ImportFrom(path, dir string, mode types.ImportMode) (*type
 	return f(path, dir, mode)
 }
 
-// mutantKey keys prepared mutants.
-func mutantKey(file string, src []byte) string { return file + "\x00" + string(src) }
-
 // prepare type-checks the candidates still undecided and builds the
 // schemata of those that type-check; Check then answers from what it
 // found. It returns the time spent building and a release that removes
@@ -296,10 +293,7 @@ func (g *GoModule) prepare(ctx context.Context, cands []*Candidate) (time.Durati
 		if c.Policy == AllowUnresolved {
 			exact[k] = true
 		}
-		g.prepMu.Lock()
-		done := g.prepared[k] != nil // by an earlier prepare not yet released
-		g.prepMu.Unlock()
-		if seen[k] || done {
+		if seen[k] || g.prepared.has(k) { // or by an earlier prepare not yet released
 			continue
 		}
 		seen[k] = true
@@ -353,18 +347,9 @@ func (g *GoModule) prepare(ctx context.Context, cands []*Candidate) (time.Durati
 			}
 		}
 	}
-	keys := slices.Collect(maps.Keys(found))
-	g.prepMu.Lock()
-	for k, p := range found {
-		g.prepared[k] = p
-	}
-	g.prepMu.Unlock()
+	forget := g.prepared.keep(found)
 	return took, func() {
-		g.prepMu.Lock()
-		for _, k := range keys {
-			delete(g.prepared, k)
-		}
-		g.prepMu.Unlock()
+		forget()
 		for _, b := range bins {
 			os.Remove(b)
 		}
