@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,6 +43,12 @@ type ForkServerConfig struct {
 	Python string
 	// Preload lists the modules to import once. nil means DefaultPreload.
 	Preload []string
+	// Env holds extra KEY=VALUE entries for the servers' interpreters, in
+	// effect while they import Preload: OPENBLAS_NUM_THREADS=1, say, lets
+	// numpy be preloaded, as OpenBLAS then starts no threads (a forked
+	// child would have none of them). Jobs get their own environment all
+	// the same, but what a preloaded module read from it at import stays.
+	Env []string
 	// MaxFiles bounds the bytes of a job's workspace that are copied into
 	// the server; a larger job runs through the sandbox as usual. 0 means
 	// 8MiB.
@@ -82,6 +89,7 @@ type ForkServer struct {
 	sb     *Sandbox
 	python string
 	pre    []string
+	env    []string // the servers' extra environment
 	maxIn  Size
 
 	ownsSB bool // Close closes sb (NewPythonRunner)
@@ -140,6 +148,7 @@ func NewForkServer(sb *Sandbox, cfg *ForkServerConfig) (*ForkServer, error) {
 		if cfg.MaxFiles > 0 {
 			f.maxIn = cfg.MaxFiles
 		}
+		f.env = slices.Clone(cfg.Env)
 	}
 	return f, nil
 }
@@ -666,6 +675,7 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 		s.res, s.err = f.sb.Run(ctx, Job{
 			started: func(cg *jobCgroup) { s.cg.Store(cg) },
 			Args:    args,
+			Env:     f.env,
 			Stdin:   inR,
 			Stdout:  outW,
 			Limits:  Limits{CPUTime: -1, WallTime: -1, Memory: mem, Processes: procs, Output: Unlimited, TmpSize: key.tmp, DiskFiles: key.files, OpenFiles: serverOpenFiles, FileSize: Unlimited},

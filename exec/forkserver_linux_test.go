@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -236,4 +237,26 @@ func TestNewPythonRunner(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "made\n", string(res.Stdout))
 	done()
+}
+
+// TestForkServerEnv: ForkServerConfig.Env is the servers' environment while
+// they preload (zoneinfo reads PYTHONTZPATH when imported), not the jobs'.
+func TestForkServerEnv(t *testing.T) {
+	fs, err := exec.NewForkServer(newSandbox(t), &exec.ForkServerConfig{
+		Preload: append(slices.Clone(exec.DefaultPreload), "zoneinfo"),
+		Env:     []string{"PYTHONTZPATH=/adaptbench-tz"},
+	})
+	require.NoError(t, err)
+	t.Cleanup(func() { fs.Close() })
+	code := "import os, zoneinfo; print(zoneinfo.TZPATH, os.environ.get('PYTHONTZPATH'))"
+	res, err := fs.Run(context.Background(), exec.Job{Args: py(code)})
+	require.NoError(t, err)
+	require.Equal(t, exec.StatusOK, res.Status, "%s", res.Stderr)
+	assert.Equal(t, "('/adaptbench-tz',) None\n", string(res.Stdout), "preloaded under the server's Env; the job's environment is its own")
+	res, err = fs.Run(context.Background(), exec.Job{Args: py(code), Env: []string{"PYTHONTZPATH=/job-tz"}})
+	require.NoError(t, err)
+	assert.Equal(t, "('/adaptbench-tz',) /job-tz\n", string(res.Stdout), "what a preloaded module read at import stays")
+	res, err = forkServer(t).Run(context.Background(), exec.Job{Args: py(code)})
+	require.NoError(t, err)
+	assert.NotContains(t, string(res.Stdout), "adaptbench-tz", "another fork server")
 }
