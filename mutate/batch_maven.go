@@ -107,7 +107,7 @@ func (m *Maven) prepare(ctx context.Context, cands []*Candidate) (time.Duration,
 		}
 	}
 	var list strings.Builder
-	for i, mu := range ms {
+	for i, mt := range ms {
 		dir := path.Join(batchDir, strconv.Itoa(i))
 		if err := os.MkdirAll(filepath.Join(m.dir, filepath.FromSlash(dir), "src"), 0o777); err != nil {
 			return 0, func() {}, fmt.Errorf("mutate: %w", err)
@@ -115,12 +115,15 @@ func (m *Maven) prepare(ctx context.Context, cands []*Candidate) (time.Duration,
 		if err := os.MkdirAll(filepath.Join(m.dir, filepath.FromSlash(dir), "classes"), 0o777); err != nil {
 			return 0, func() {}, fmt.Errorf("mutate: %w", err)
 		}
-		src := path.Join(dir, "src", path.Base(mu.file))
-		if err := os.WriteFile(filepath.Join(m.dir, filepath.FromSlash(src)), mu.src, 0o666); err != nil {
+		src := path.Join(dir, "src", path.Base(mt.file))
+		if err := os.WriteFile(filepath.Join(m.dir, filepath.FromSlash(src)), mt.src, 0o666); err != nil {
 			return 0, func() {}, fmt.Errorf("mutate: %w", err)
 		}
 		list.WriteString(dir)
 		for _, a := range m.javacArgs(dir+"/classes", src) {
+			if strings.ContainsAny(a, "\t\n") {
+				return 0, func() {}, nil // not in the list's format: each is compiled alone
+			}
 			list.WriteString("\t" + a)
 		}
 		list.WriteString("\n")
@@ -150,7 +153,7 @@ func (m *Maven) prepare(ctx context.Context, cands []*Candidate) (time.Duration,
 		return took, func() {}, nil // each is compiled alone, where a harness failure is the mutant's
 	}
 	found := map[string]*javaPrepared{}
-	for i, mu := range ms {
+	for i, mt := range ms {
 		dir := path.Join(batchDir, strconv.Itoa(i))
 		st, err := exec.ReadWorkspaceFile(m.dir, dir+"/javac.status", 64)
 		if err != nil {
@@ -166,18 +169,18 @@ func (m *Maven) prepare(ctx context.Context, cands []*Candidate) (time.Duration,
 		}
 		if status != 0 {
 			msg := strings.TrimSpace(string(msgs))
-			msg = strings.ReplaceAll(msg, path.Join(dir, "src", path.Base(mu.file)), mu.file)
+			msg = strings.ReplaceAll(msg, path.Join(dir, "src", path.Base(mt.file)), mt.file)
 			if msg == "" {
 				msg = fmt.Sprintf("javac failed without a message: exit status %d", status)
 			}
-			found[mu.key] = &javaPrepared{compile: msg}
+			found[mt.key] = &javaPrepared{compile: msg}
 			continue
 		}
 		classes, err := readClasses(m.dir, dir+"/classes")
 		if err != nil {
 			continue
 		}
-		found[mu.key] = &javaPrepared{classes: classes}
+		found[mt.key] = &javaPrepared{classes: classes}
 	}
 	return took, m.prepared.keep(found), nil
 }
