@@ -23,19 +23,49 @@ import (
 // checks every mutant once on each path.
 func BenchmarkGoMutants(b *testing.B) {
 	sb := exectest.Sandbox(b)
+	old, fast := openRealWith(b, sb, true), openRealWith(b, sb, false)
+	benchMutants(b, old, fast, &mutate.Options{Seed: 2, Fragments: 4, Runs: 1, Parallelism: 1, Contexts: []mutate.ContextLevel{mutate.C1}}, func() {
+		// The new path reads its packages' export data when it lists their
+		// tests, as Generate does first (the old path's Generate).
+		if _, err := fast.Tests(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
+// BenchmarkJavaMutants is BenchmarkGoMutants for testdata/maven, the L1
+// and L2 mutants of four fragments: a javac per mutant
+// (MavenConfig.CompileEach) against the mutants compiled in one JVM.
+func BenchmarkJavaMutants(b *testing.B) {
+	needMaven(b)
+	sb := exectest.Sandbox(b)
+	var paths [2]*mutate.Maven
+	for i, each := range []bool{true, false} {
+		mv, err := mutate.OpenMaven(context.Background(), "testdata/maven", sb, &mutate.MavenConfig{CompileEach: each})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { mv.Close() })
+		paths[i] = mv
+	}
+	benchMutants(b, paths[0], paths[1], &mutate.Options{Seed: 3, Fragments: 4, Runs: 1, Parallelism: 1, Contexts: []mutate.ContextLevel{mutate.C1}}, nil)
+}
+
+// benchMutants generates candidates on old with opts, after which warm (if
+// not nil) runs, then checks every candidate on both paths in each
+// iteration and reports the metrics BenchmarkGoMutants describes.
+func benchMutants(b *testing.B, old, fast mutate.Project, opts *mutate.Options, warm func()) {
 	ctx := context.Background()
 	paths := []struct {
 		name string
-		gm   *mutate.GoModule
-	}{{"old", openRealWith(b, sb, true)}, {"new", openRealWith(b, sb, false)}}
-	res, err := mutate.Generate(ctx, paths[0].gm, &mutate.Options{Seed: 2, Fragments: 4, Runs: 1, Parallelism: 1, Contexts: []mutate.ContextLevel{mutate.C1}})
+		p    mutate.Project
+	}{{"old", old}, {"new", fast}}
+	res, err := mutate.Generate(ctx, old, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
-	// The new path reads its packages' export data when it lists their
-	// tests, as Generate does first (the old path's Generate above).
-	if _, err := paths[1].gm.Tests(ctx); err != nil {
-		b.Fatal(err)
+	if warm != nil {
+		warm()
 	}
 	var base []mutate.Candidate
 	for _, c := range res.Candidates {
@@ -60,7 +90,7 @@ func BenchmarkGoMutants(b *testing.B) {
 				cands[j] = &c
 			}
 			start := time.Now()
-			bt, tt, err := mutate.CheckCandidates(ctx, p.gm, cands, &mutate.Options{Parallelism: 1})
+			bt, tt, err := mutate.CheckCandidates(ctx, p.p, cands, &mutate.Options{Parallelism: 1})
 			if err != nil {
 				b.Fatal(err)
 			}

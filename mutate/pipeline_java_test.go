@@ -19,7 +19,7 @@ import (
 
 // needMaven skips when the Debian packages the Maven project needs are
 // missing.
-func needMaven(t *testing.T) {
+func needMaven(t testing.TB) {
 	t.Helper()
 	if _, err := osexec.LookPath("mvn"); err != nil {
 		exectest.SkipWithout(t, "mvn not installed (Debian package maven)")
