@@ -125,3 +125,15 @@ func checkMessages(t *testing.T, s *exec.Suite, want map[string]string) {
 		}
 	}
 }
+
+// TestLimitsWithDefaults: zero fields take their defaults (the wall limit
+// follows the CPU limit), set ones and Unlimited stay.
+func TestLimitsWithDefaults(t *testing.T) {
+	got := exec.Limits{CPUTime: 2 * time.Second, Memory: exec.Unlimited}.WithDefaults()
+	if got.CPUTime != 2*time.Second || got.WallTime != 5*time.Second || got.Memory != exec.Unlimited || got.Processes != 128 || got.Output != 16*exec.MiB {
+		t.Errorf("WithDefaults: %+v", got)
+	}
+	if d := (exec.Limits{}).WithDefaults(); d.CPUTime != 10*time.Second || d.WallTime != 21*time.Second || d.Memory != exec.GiB {
+		t.Errorf("zero Limits: %+v", d)
+	}
+}

@@ -295,7 +295,7 @@ func jvmFlags(flags []string, l Limits) []string {
 		flags = DefaultJVMFlags
 	}
 	var out []string
-	if mem := l.withDefaults().Memory; mem > 0 {
+	if mem := l.WithDefaults().Memory; mem > 0 {
 		mib := func(z Size) string { return strconv.FormatUint(uint64(z/MiB), 10) + "m" }
 		small := min(max(mem/16, 16*MiB), 64*MiB)
 		out = append(out,

@@ -57,7 +57,7 @@ func TestPreadKey(t *testing.T) {
 // by number instead of carrying its source; any other program is sent.
 func TestParseNamesProgram(t *testing.T) {
 	f := &ForkServer{python: DefaultPython, maxIn: 8 * MiB}
-	lim := Limits{}.withDefaults()
+	lim := Limits{}.WithDefaults()
 	req, ok := f.parse(Job{Args: []string{DefaultPython, "-s", "-B", "-c", unittestReporter, "results.jsonl", "0"}}, lim, nil)
 	require.True(t, ok)
 	assert.Equal(t, 1, req.Program)

@@ -366,7 +366,7 @@ func (f *ForkServer) parse(job Job, lim Limits, env []string) (*pyJob, bool) {
 
 // Run runs job in a fork server when it can, else through the Sandbox.
 func (f *ForkServer) Run(ctx context.Context, job Job) (Result, error) {
-	lim := job.Limits.withDefaults()
+	lim := job.Limits.WithDefaults()
 	if job.Stdin != nil {
 		// The server takes stdin whole, in the request: read it first,
 		// and no longer than ctx allows (a reader that never ends cannot

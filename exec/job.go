@@ -118,7 +118,9 @@ const Unlimited = ^Size(0)
 // set reports whether a Size limit applies.
 func (z Size) set() bool { return z != 0 && z != Unlimited }
 
-func (l Limits) withDefaults() Limits {
+// WithDefaults returns the limits a job given l runs under: l with each
+// zero field set to its default.
+func (l Limits) WithDefaults() Limits {
 	if l.CPUTime == 0 {
 		l.CPUTime = 10 * time.Second
 	}

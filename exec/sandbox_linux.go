@@ -180,7 +180,7 @@ const (
 )
 
 func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
-	lim := job.Limits.withDefaults()
+	lim := job.Limits.WithDefaults()
 	res.ExitCode = -1
 	internal := func(err error) (Result, error) {
 		res.Status = StatusInternal

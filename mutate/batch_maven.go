@@ -131,16 +131,14 @@ func (m *Maven) prepare(ctx context.Context, cands []*Candidate) (time.Duration,
 	if err := os.WriteFile(filepath.Join(host, "list"), []byte(list.String()), 0o666); err != nil {
 		return 0, func() {}, fmt.Errorf("mutate: %w", err)
 	}
-	// The limits of one javac, for each mutant.
-	lim := m.cfg.Limits
-	if lim.CPUTime == 0 {
-		lim.CPUTime = 10 * time.Second
+	// The time limits of one javac, for each mutant.
+	lim := m.cfg.Limits.WithDefaults()
+	if lim.CPUTime > 0 {
+		lim.CPUTime *= time.Duration(len(ms))
 	}
-	if lim.WallTime == 0 {
-		lim.WallTime = 2*lim.CPUTime + time.Second
+	if lim.WallTime > 0 {
+		lim.WallTime *= time.Duration(len(ms))
 	}
-	lim.CPUTime *= time.Duration(len(ms))
-	lim.WallTime *= time.Duration(len(ms))
 	args := append([]string{"java"}, exec.DefaultJVMFlags...)
 	args = append(args, "-cp", batchDir+"/tool", batchJavacClass, batchDir+"/list")
 	start := time.Now()
