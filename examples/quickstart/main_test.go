@@ -24,6 +24,7 @@ func TestProgressOnATerminal(t *testing.T) {
 	require.NoError(t, err, "%s", out)
 	term := ptytest.Open(t)
 	cmd := exec.Command(bin)
+	cmd.Dir = t.TempDir() // where it writes report.html
 	var stdout bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, term.TTY
 	require.NoError(t, cmd.Run())
