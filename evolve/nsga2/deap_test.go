@@ -8,8 +8,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"math"
 	"math/rand/v2"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -31,8 +33,12 @@ var (
 	deapScript    = filepath.Join("..", "testdata", "deap_nsga2.py")
 	deapOperators = filepath.Join("..", "testdata", "deap_operators.py")
 
+	deapRecordingFile = filepath.Join("..", "testdata", "deap_nsga2_runs.json")
+
 	deapSeeds   = flag.Int("deap.seeds", 30, "seeds 1..n for BenchmarkDEAPSideBySide")
 	deapWorkers = flag.Int("deap.workers", 2, "runs at once on each side of BenchmarkDEAPSideBySide")
+	deapCheck   = flag.Int("deap.check", 4, "seeds DEAP runs again in BenchmarkDEAPSideBySide to time it and to check the recording (all seeds when it is at least -deap.seeds)")
+	deapUpdate  = flag.Bool("deap.update", false, "BenchmarkDEAPSideBySide runs every seed in DEAP and rewrites "+deapRecordingFile)
 )
 
 // zdtCase is one problem of the comparison, with the hypervolume of its true
@@ -113,21 +119,21 @@ func runDEAPSeeds(problem, list string, want, generations int) (*deapResult, err
 	return &res, nil
 }
 
-// runDEAPParallel runs seeds 1..seeds of DEAP's example in workers
-// processes at once, worker w taking seeds w+1, w+1+workers, …, and
-// returns the runs in seed order. Each run's time is measured inside its
-// own process, which has a core of its own when workers is at most the
-// number of cores.
-func runDEAPParallel(tb testing.TB, problem string, seeds, generations, workers int) *deapResult {
+// runDEAPParallel runs DEAP's example on problem for each of seeds in
+// workers processes at once, worker w taking seeds[w], seeds[w+workers], …,
+// and returns the runs in the order of seeds. Each run's time is measured
+// inside its own process, which has a core of its own when workers is at
+// most the number of cores.
+func runDEAPParallel(tb testing.TB, problem string, seeds []uint64, generations, workers int) *deapResult {
 	tb.Helper()
-	workers = max(1, min(workers, seeds))
+	workers = max(1, min(workers, len(seeds)))
 	parts := make([]*deapResult, workers)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		var list []string
-		for s := w + 1; s <= seeds; s += workers {
-			list = append(list, strconv.Itoa(s))
+		for i := w; i < len(seeds); i += workers {
+			list = append(list, strconv.FormatUint(seeds[i], 10))
 		}
 		wg.Add(1)
 		go func() {
@@ -140,19 +146,82 @@ func runDEAPParallel(tb testing.TB, problem string, seeds, generations, workers 
 		tb.Fatal(err)
 	}
 	res := *parts[0]
+	res.Runs = slices.Clone(res.Runs)
 	for _, p := range parts[1:] {
 		if p.Version != res.Version {
 			tb.Fatalf("DEAP versions %q and %q in one run", res.Version, p.Version)
 		}
 		res.Runs = append(res.Runs, p.Runs...)
 	}
-	slices.SortFunc(res.Runs, func(a, b deapRun) int { return cmp.Compare(a.Seed, b.Seed) })
+	order := make(map[uint64]int, len(seeds))
+	for i, s := range seeds {
+		order[s] = i
+	}
+	slices.SortFunc(res.Runs, func(a, b deapRun) int { return cmp.Compare(order[a.Seed], order[b.Seed]) })
 	for i, r := range res.Runs {
-		if r.Seed != uint64(i+1) {
-			tb.Fatalf("DEAP's runs: seed %d at position %d, want seeds 1..%d once each", r.Seed, i, seeds)
+		if r.Seed != seeds[i] {
+			tb.Fatalf("DEAP's runs: seed %d at position %d, want seeds %v once each", r.Seed, i, seeds)
 		}
 	}
 	return &res
+}
+
+// deapRecording is what DEAP's example gave for every seed of the
+// side-by-side, kept in evolve/testdata/deap_nsga2_runs.json so that
+// BenchmarkDEAPSideBySide runs DEAP again for a few seeds only (-deap.check)
+// and holds ours to all of them. DEAP's runs are deterministic given the
+// seed (random.seed, then plain float arithmetic), so a seed run again
+// must give the recorded hypervolume bit for bit; one that does not means
+// the recording is of another DEAP or Python, and the benchmark then runs
+// every seed. Rewritten with -deap.update.
+type deapRecording struct {
+	Comment     string `json:"comment"`
+	Version     string `json:"deap_version"`
+	Generations int    `json:"generations"`
+	Population  int    `json:"population"`
+	Variables   int    `json:"variables"`
+	// Hypervolumes holds each problem's final hypervolumes for seeds 1, 2, …
+	Hypervolumes map[string][]float64 `json:"hypervolumes"`
+}
+
+const deapRecordingComment = "Final hypervolumes of DEAP's NSGA-II example (evolve/testdata/deap_nsga2.py, Debian's python3-deap) for seeds 1, 2, ..., reference point (11, 11); written by BenchmarkDEAPSideBySide -deap.update, checked by every run of it."
+
+// readDEAPRecording reads the recording; a missing file is (nil, nil).
+func readDEAPRecording() (*deapRecording, error) {
+	data, err := os.ReadFile(deapRecordingFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var rec deapRecording
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rec); err != nil {
+		return nil, fmt.Errorf("%s: %v", deapRecordingFile, err)
+	}
+	if rec.Population != 100 || rec.Variables != 30 || rec.Generations <= 0 {
+		return nil, fmt.Errorf("%s: population %d, %d variables, %d generations; want 100, 30 and a positive count",
+			deapRecordingFile, rec.Population, rec.Variables, rec.Generations)
+	}
+	for _, c := range zdtCases {
+		if len(rec.Hypervolumes[c.name]) == 0 {
+			return nil, fmt.Errorf("%s: no hypervolumes for %s", deapRecordingFile, c.name)
+		}
+	}
+	return &rec, nil
+}
+
+// checkSeeds returns n of the seeds 1..seeds, spread evenly from 1, for
+// DEAP to run again.
+func checkSeeds(n, seeds int) []uint64 {
+	n = max(1, min(n, seeds))
+	out := make([]uint64, n)
+	for i := range n {
+		out[i] = uint64(i*seeds/n + 1)
+	}
+	return out
 }
 
 // oursRun is one run of our NSGA-II in DEAP's configuration.
@@ -302,16 +371,24 @@ func TestDEAPSmoke(t *testing.T) {
 // inside Python, ours as this process's CPU time over its runs), and the
 // mean and sd of the final hypervolume of each, and reports the ratios as
 // metrics. It fails if ours takes more than a fiftieth of DEAP's CPU time
-// per run or its mean hypervolume falls below DEAP's mean minus one DEAP
-// sd, measured in this run. (CPU time, because other work on the machine
-// slows the two sides' wall time unequally: beside the tests' run of
+// per run or its mean hypervolume over the seeds falls below DEAP's mean
+// minus one DEAP sd. (CPU time, because other work on the machine slows
+// the two sides' wall time unequally: beside the tests' run of
 // scripts/test.sh the wall-time ratio on ZDT1 fell to 48 while the runs
 // themselves did not change.)
 //
-// DEAP takes a few seconds per run. Each side runs -deap.workers seeds at
-// once (default 2, one per core here), so that the 90 DEAP runs take about
-// 2 minutes instead of 4, with both sides timed under the same contention;
-// -deap.workers 1 runs them one at a time as before.
+// DEAP takes 3 to 4 s of CPU per run, so its 90 runs took 4.5 minutes of
+// CPU, the largest part of the benchmark run of scripts/test.sh. DEAP's
+// runs are deterministic given the seed, so its hypervolume for every seed
+// is recorded (deapRecording), and by default DEAP runs again only
+// -deap.check seeds of each problem (4, spread over 1..30): they time DEAP,
+// and each must give its recorded hypervolume bit for bit, or the recording
+// is not this DEAP's and every seed is run afresh (logged, and reported as
+// the metric deap-rerun-all). The quality check keeps all 30 seeds: ours
+// over seeds 1–30 against DEAP's 30, recorded and checked. -deap.check 30
+// (or -deap.update, which also rewrites the recording) runs DEAP for every
+// seed as before. Each side runs -deap.workers seeds at once (default 2,
+// one per core here), so both sides are timed under the same contention.
 //
 // Fewer generations would be cheaper but would not check as much: the
 // quality check's power comes from the spread of the hypervolume over the
@@ -325,9 +402,19 @@ func BenchmarkDEAPSideBySide(b *testing.B) {
 	requireDEAP(b)
 	seeds := *deapSeeds
 	const gens = 250
+	rec, err := readDEAPRecording()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if rec != nil && rec.Generations != gens {
+		b.Fatalf("%s: %d generations, want %d", deapRecordingFile, rec.Generations, gens)
+	}
+	update := &deapRecording{Comment: deapRecordingComment, Generations: gens, Population: 100, Variables: 30,
+		Hypervolumes: map[string][]float64{}}
 	var table strings.Builder
 	fmt.Fprintf(&table, "%d seeds, %d generations, population 100, 30 variables, %d runs at once on each side; median wall time per run\n", seeds, gens, *deapWorkers)
-	fmt.Fprintf(&table, "%-5s %10s %10s %7s %9s  %-20s %-20s\n", "", "DEAP", "ours", "ratio", "CPU ratio", "DEAP HV mean (sd)", "ours HV mean (sd)")
+	fmt.Fprintf(&table, "%-5s %10s %10s %7s %9s  %-20s %-20s %s\n", "", "DEAP", "ours", "ratio", "CPU ratio", "DEAP HV mean (sd)", "ours HV mean (sd)", "DEAP seeds run")
+	rerunAll := 0.0
 	for range b.N { // once with -benchtime 1x; DEAP dominates the time
 		for _, c := range zdtCases {
 			// Ours before and after DEAP, so that a change of the machine's
@@ -363,13 +450,17 @@ func BenchmarkDEAPSideBySide(b *testing.B) {
 				}
 			}
 			ours()
-			d := runDEAPParallel(b, c.name, seeds, gens, *deapWorkers)
+			deapHV, runs := deapHypervolumes(b, c, rec, seeds, gens)
+			if len(runs) == seeds && *deapCheck < seeds && rec != nil {
+				rerunAll = 1
+			}
+			update.Version = runs[0].version
+			update.Hypervolumes[c.name] = deapHV
 			ours()
-			var deapSec, deapHV, deapCPU []float64
-			for _, r := range d.Runs {
+			var deapSec, deapCPU []float64
+			for _, r := range runs {
 				deapSec = append(deapSec, r.Seconds)
 				deapCPU = append(deapCPU, r.CPUSeconds)
-				deapHV = append(deapHV, r.Hypervolume)
 			}
 			dsec, osec := median(deapSec), median(oursSec)
 			dm, dsd := meanSD(deapHV)
@@ -377,7 +468,7 @@ func BenchmarkDEAPSideBySide(b *testing.B) {
 			ratio := dsec / osec
 			dcpu, _ := meanSD(deapCPU)
 			cpuRatio := dcpu / (oursCPU.Seconds() / float64(2*seeds))
-			fmt.Fprintf(&table, "%-5s %9.3fs %9.4fs %6.0fx %8.0fx  %.4f (%.4f)    %.4f (%.4f)\n", c.name, dsec, osec, ratio, cpuRatio, dm, dsd, om, osd)
+			fmt.Fprintf(&table, "%-5s %9.3fs %9.4fs %6.0fx %8.0fx  %.4f (%.4f)    %.4f (%.4f)    %d\n", c.name, dsec, osec, ratio, cpuRatio, dm, dsd, om, osd, len(runs))
 			b.ReportMetric(ratio, "x-faster-"+c.name)
 			b.ReportMetric(cpuRatio, "x-cpu-"+c.name)
 			if cpuRatio < 50 {
@@ -388,7 +479,79 @@ func BenchmarkDEAPSideBySide(b *testing.B) {
 			}
 		}
 	}
+	b.ReportMetric(rerunAll, "deap-rerun-all")
+	if *deapUpdate && !b.Failed() {
+		data, err := json.MarshalIndent(update, "", "  ")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(deapRecordingFile, append(data, '\n'), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.Logf("wrote %s", deapRecordingFile)
+	}
 	b.Cleanup(func() { b.Log("\n" + table.String()) })
+}
+
+// deapTimedRun is a run of DEAP in this process's run of the benchmark.
+type deapTimedRun struct {
+	deapRun
+	version string
+}
+
+// deapHypervolumes returns DEAP's final hypervolumes on c for seeds
+// 1..seeds and the runs made for them in this run: all of them when there
+// is no recording to check against, -deap.check is at least seeds,
+// -deap.update is set, or a seed run again did not reproduce the recording
+// (which is logged); else the -deap.check seeds run again, whose
+// hypervolumes equal the recording's.
+func deapHypervolumes(tb testing.TB, c zdtCase, rec *deapRecording, seeds, gens int) ([]float64, []deapTimedRun) {
+	tb.Helper()
+	timed := func(d *deapResult) []deapTimedRun {
+		out := make([]deapTimedRun, len(d.Runs))
+		for i, r := range d.Runs {
+			out[i] = deapTimedRun{r, d.Version}
+		}
+		return out
+	}
+	all := make([]uint64, seeds)
+	for i := range all {
+		all[i] = uint64(i + 1)
+	}
+	var recorded []float64
+	if rec != nil && !*deapUpdate {
+		recorded = rec.Hypervolumes[c.name]
+	}
+	if len(recorded) < seeds || *deapCheck >= seeds {
+		if recorded != nil && len(recorded) < seeds {
+			tb.Logf("%s: %d seeds recorded in %s, %d wanted: DEAP runs every seed", c.name, len(recorded), deapRecordingFile, seeds)
+		}
+		d := runDEAPParallel(tb, c.name, all, gens, *deapWorkers)
+		hvs := make([]float64, seeds)
+		for i, r := range d.Runs {
+			hvs[i] = r.Hypervolume
+		}
+		return hvs, timed(d)
+	}
+	check := checkSeeds(*deapCheck, seeds)
+	d := runDEAPParallel(tb, c.name, check, gens, *deapWorkers)
+	var stale []string
+	for _, r := range d.Runs {
+		if want := recorded[r.Seed-1]; r.Hypervolume != want {
+			stale = append(stale, fmt.Sprintf("seed %d: %v, recorded %v", r.Seed, r.Hypervolume, want))
+		}
+	}
+	if stale == nil {
+		return slices.Clone(recorded[:seeds]), timed(d)
+	}
+	tb.Logf("%s: DEAP %s does not reproduce %s (%s; recorded with DEAP %s): DEAP runs every seed; rewrite it with -deap.update",
+		c.name, d.Version, deapRecordingFile, strings.Join(stale, "; "), rec.Version)
+	d = runDEAPParallel(tb, c.name, all, gens, *deapWorkers)
+	hvs := make([]float64, seeds)
+	for i, r := range d.Runs {
+		hvs[i] = r.Hypervolume
+	}
+	return hvs, timed(d)
 }
 
 // processCPU is the CPU time this process has used.
@@ -528,4 +691,98 @@ func (f *feed) Uint64() uint64 {
 	v := f.values[f.used]
 	f.used++
 	return uint64(v * (1 << 53))
+}
+
+// TestDEAPRecording checks the recording that BenchmarkDEAPSideBySide holds
+// ours to, without Python: every problem has seeds 1–30, and their mean and
+// sd are DEAP's published figures (zdtCases, to the digits given there).
+func TestDEAPRecording(t *testing.T) {
+	rec, err := readDEAPRecording()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec == nil {
+		t.Fatalf("%s is missing (go test -run '^$' -bench DEAPSideBySide -benchtime 1x -deap.update)", deapRecordingFile)
+	}
+	if rec.Generations != 250 || !strings.HasPrefix(rec.Version, "1.") {
+		t.Errorf("recorded %d generations with DEAP %q, want 250 with DEAP 1.x", rec.Generations, rec.Version)
+	}
+	for _, c := range zdtCases {
+		hvs := rec.Hypervolumes[c.name]
+		if len(hvs) != 30 {
+			t.Errorf("%s: %d seeds recorded, want 30", c.name, len(hvs))
+			continue
+		}
+		mean, sd := meanSD(hvs)
+		if math.Abs(mean-c.deapMean) > 0.00005 || math.Abs(sd-c.deapSD) > 0.00005 {
+			t.Errorf("%s: recorded mean %.5f sd %.5f, want DEAP's published %.4f sd %.4f", c.name, mean, sd, c.deapMean, c.deapSD)
+		}
+		for i, hv := range hvs {
+			if !(hv > c.trueHV-10 && hv <= c.trueHV+1e-9) {
+				t.Errorf("%s seed %d: recorded hypervolume %v, want a little below the true front's %.4f", c.name, i+1, hv, c.trueHV)
+			}
+		}
+	}
+}
+
+func TestCheckSeeds(t *testing.T) {
+	for _, tc := range []struct {
+		n, seeds int
+		want     []uint64
+	}{
+		{4, 30, []uint64{1, 8, 16, 23}},
+		{1, 30, []uint64{1}},
+		{0, 30, []uint64{1}},
+		{30, 30, checkAll(30)},
+		{40, 5, checkAll(5)},
+	} {
+		if got := checkSeeds(tc.n, tc.seeds); !slices.Equal(got, tc.want) {
+			t.Errorf("checkSeeds(%d, %d) = %v, want %v", tc.n, tc.seeds, got, tc.want)
+		}
+	}
+}
+
+func checkAll(n int) []uint64 {
+	out := make([]uint64, n)
+	for i := range out {
+		out[i] = uint64(i + 1)
+	}
+	return out
+}
+
+// TestDEAPRecordingChecked runs deapHypervolumes on short runs: a recording
+// DEAP reproduces is used after -deap.check seeds are run again, and one it
+// does not reproduce is replaced by a run of every seed.
+func TestDEAPRecordingChecked(t *testing.T) {
+	requireDEAP(t)
+	const seeds, gens = 3, 10
+	defer func(n int) { *deapCheck = n }(*deapCheck)
+	*deapCheck = 1
+	c := zdtCases[0]
+	fresh := runDEAP(t, c.name, seeds, gens)
+	var want []float64
+	for _, r := range fresh.Runs {
+		want = append(want, r.Hypervolume)
+	}
+
+	good := &deapRecording{Version: fresh.Version, Generations: gens, Hypervolumes: map[string][]float64{c.name: want}}
+	hvs, runs := deapHypervolumes(t, c, good, seeds, gens)
+	if len(runs) != 1 || runs[0].Seed != 1 {
+		t.Errorf("a reproduced recording: DEAP ran %d seeds, want seed 1 alone", len(runs))
+	}
+	if !slices.Equal(hvs, want) {
+		t.Errorf("a reproduced recording: hypervolumes %v, want the recorded %v", hvs, want)
+	}
+
+	forged := slices.Clone(want)
+	forged[0] += 1e-9 // seed 1 is the one run again
+	forged[2] = 130   // and this one is not
+	stale := &deapRecording{Version: "0.0", Generations: gens, Hypervolumes: map[string][]float64{c.name: forged}}
+	hvs, runs = deapHypervolumes(t, c, stale, seeds, gens)
+	if len(runs) != seeds {
+		t.Errorf("a stale recording: DEAP ran %d seeds, want all %d", len(runs), seeds)
+	}
+	if !slices.Equal(hvs, want) {
+		t.Errorf("a stale recording: hypervolumes %v, want this run's %v", hvs, want)
+	}
 }
