@@ -1,7 +1,14 @@
 package mutate_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"maps"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -197,13 +204,22 @@ func TestMavenParameterized(t *testing.T) {
 	checkTasks(t, some, some, exectest.Sandbox(t))
 }
 
-// TestMavenCoverageOneJVM checks that per-test coverage from one JVM for
-// all tests equals that of one JVM per test on both Maven fixtures (static
-// initializers and @BeforeAll included), and logs both runs' JVM starts
-// and times side by side.
+// TestMavenCoverageOneJVM checks per-test coverage taken in one JVM
+// (CoverageAll over every test) against each test run alone in a JVM of its
+// own (Coverage), the oracle, on both fixtures. Running the oracle for every
+// test starts a JVM per test (60 for semver: a minute and a half of CPU),
+// so its results are recorded beside each fixture
+// (testdata/<fixture>.coverage.json, rewritten with -update) and each run
+// holds the one-JVM coverage of every test to the recording, and runs the
+// oracle again for coverageRechecks tests spread over the list, each of
+// which must give its recorded lines. Coverage is deterministic (the same
+// classes, the same JaCoCo); a test that does not reproduce its recording
+// means the recording is of another fixture or toolchain, and then the
+// oracle runs for every test, as with -update.
 func TestMavenCoverageOneJVM(t *testing.T) {
 	t.Parallel() // minutes: beside the other slow tests of the package
 	ctx := context.Background()
+	updating := flag.Lookup("update").Value.(flag.Getter).Get().(bool)
 	for _, fixture := range []string{"testdata/maven", "testdata/semver"} {
 		t.Run(filepath.Base(fixture), func(t *testing.T) {
 			mv := openMaven(t, fixture, "starts a JVM per test: minutes")
@@ -217,22 +233,124 @@ func TestMavenCoverageOneJVM(t *testing.T) {
 				t.Fatal(err)
 			}
 			one := time.Since(start)
-			start = time.Now()
-			for i, test := range tests {
-				alone, err := mv.Coverage(ctx, test)
+			golden := fixture + ".coverage.json"
+			var recorded map[string]mutate.Lines
+			if !updating {
+				recorded = readCoverage(t, golden)
+			}
+			if recorded != nil {
+				var names []string
+				for name := range recorded {
+					names = append(names, name)
+				}
+				slices.Sort(names)
+				if d := cmp.Diff(names, slices.Sorted(slices.Values(tests))); d != "" {
+					t.Errorf("%s records other tests than the fixture has (-recorded +fixture):\n%s", golden, d)
+					recorded = nil
+				}
+			}
+			alone := make(map[string]mutate.Lines)
+			runAlone := func(i int) mutate.Lines {
+				ls, err := mv.Coverage(ctx, tests[i])
 				if err != nil {
 					t.Fatal(err)
 				}
-				if d := cmp.Diff(alone, all[i]); d != "" {
-					t.Errorf("%s: coverage alone and in one JVM differ (-alone +one JVM):\n%s", test, d)
+				if d := cmp.Diff(ls, all[i]); d != "" {
+					t.Errorf("%s: coverage alone and in one JVM differ (-alone +one JVM):\n%s", tests[i], d)
 				}
-				if len(alone) == 0 {
-					t.Errorf("%s covers nothing", test)
+				if len(ls) == 0 {
+					t.Errorf("%s covers nothing", tests[i])
+				}
+				alone[tests[i]] = ls
+				return ls
+			}
+			start = time.Now()
+			if recorded != nil {
+				for _, i := range spread(coverageRechecks, len(tests)) {
+					if d := cmp.Diff(recorded[tests[i]], runAlone(i)); d != "" {
+						t.Logf("%s: %s does not reproduce its recording in %s (-recorded +now):\n%s\nrunning every test alone", fixture, tests[i], golden, d)
+						recorded = nil
+						break
+					}
+				}
+			}
+			if recorded == nil {
+				for i := range tests {
+					if _, done := alone[tests[i]]; !done {
+						runAlone(i)
+					}
+				}
+			} else {
+				for i, test := range tests {
+					if d := cmp.Diff(recorded[test], all[i]); d != "" {
+						t.Errorf("%s: coverage alone (recorded) and in one JVM differ (-alone +one JVM):\n%s", test, d)
+					}
 				}
 			}
 			each := time.Since(start)
-			t.Logf("%d tests: one JVM per test: %d JVM starts, %.1f s; one JVM for all: 1 JVM start, %.1f s (%.1fx)",
-				len(tests), len(tests), each.Seconds(), one.Seconds(), each.Seconds()/one.Seconds())
+			t.Logf("%d tests: one JVM per test: %d JVM starts, %.1f s (%d tests recorded, not run alone); one JVM for all: 1 JVM start, %.1f s",
+				len(tests), len(alone), each.Seconds(), len(tests)-len(alone), one.Seconds())
+			if updating && !t.Failed() {
+				writeCoverage(t, golden, alone)
+			}
 		})
+	}
+}
+
+// coverageRechecks is how many tests of a fixture TestMavenCoverageOneJVM
+// runs alone again when their coverage is recorded.
+const coverageRechecks = 6
+
+// spread returns n indices of 0..total-1 spread evenly from 0 (all of
+// them when n >= total).
+func spread(n, total int) []int {
+	n = min(n, total)
+	out := make([]int, n)
+	for i := range n {
+		out[i] = i * total / n
+	}
+	return out
+}
+
+// readCoverage reads the per-test coverage recorded in path; nil when
+// there is none.
+func readCoverage(t *testing.T, path string) map[string]mutate.Lines {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Logf("%s is missing: running every test alone (write it with -update)", path)
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec map[string]mutate.Lines
+	if err := json.Unmarshal(data, &rec); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return rec
+}
+
+func writeCoverage(t *testing.T, path string, rec map[string]mutate.Lines) {
+	t.Helper()
+	// One test a line, in name order.
+	names := slices.Sorted(maps.Keys(rec))
+	var b bytes.Buffer
+	b.WriteString("{\n")
+	for i, name := range names {
+		k, _ := json.Marshal(name)
+		v, err := json.Marshal(rec[name])
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%s: %s", k, v)
+		if i < len(names)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("}\n")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
