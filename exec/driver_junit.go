@@ -10,6 +10,7 @@ import (
 	osexec "os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -116,6 +117,15 @@ type JUnit struct {
 	// Coverage, when not nil, records per-test coverage with JaCoCo in
 	// the test JVM, into Suite.Coverage. See JaCoCo.
 	Coverage *JaCoCo
+	// NoClassSharing turns off the class-data sharing archives of the test
+	// JVM and of the default build's javac (made once per machine in the
+	// user's cache directory from the JUnit jars, the reporter and javac
+	// alone; see jvmshare.go). They change no outcome and save about a
+	// quarter of each JVM's start-up CPU. Coverage runs never use one, nor
+	// do jobs whose memory limit is under 768MiB: a JVM that maps an
+	// archive reserves some 60MiB more address space, which a limit
+	// enforced by RLIMIT_AS counts.
+	NoClassSharing bool
 }
 
 // JaCoCo configures per-test coverage of a JUnit run, in one JVM: the
@@ -214,6 +224,9 @@ type Javac struct {
 	// Flags are further javac flags, such as "--release", "11". Nil means
 	// none.
 	Flags []string
+	// NoClassSharing turns off the class-data sharing archive of javac's
+	// classes (see JUnit.NoClassSharing).
+	NoClassSharing bool
 }
 
 // Build compiles spec.Dir. See JavaBuild.
@@ -265,7 +278,15 @@ func (j Javac) Build(ctx context.Context, r Runner, spec JavaBuildSpec) (JavaBui
 		return out, fmt.Errorf("exec: Javac: %w", err)
 	}
 	args := []string{javac}
-	for _, f := range jvmFlags(j.JVMFlags, spec.Limits) {
+	flags := jvmFlags(j.JVMFlags, spec.Limits)
+	readOnly := spec.ReadOnly
+	if !j.NoClassSharing && spec.Limits.WithDefaults().Memory >= minShareMemory {
+		if share := javacShare(ctx, javac, baseJVMFlags(j.JVMFlags)); share != nil {
+			flags = append(flags, share.flags()...)
+			readOnly = append(slices.Clone(readOnly), share.dir)
+		}
+	}
+	for _, f := range flags {
 		args = append(args, "-J"+f)
 	}
 	args = append(args, "-proc:none", "-encoding", "UTF-8", "-g", "-d", spec.Out+"/classes")
@@ -274,7 +295,7 @@ func (j Javac) Build(ctx context.Context, r Runner, spec JavaBuildSpec) (JavaBui
 	}
 	args = append(args, j.Flags...)
 	args = append(args, "@"+spec.Out+"/sources.txt")
-	res, err := r.Run(ctx, Job{Dir: spec.Dir, Args: args, Env: append(append([]string(nil), jvmEnv...), spec.Env...), Limits: spec.Limits, ReadOnly: spec.ReadOnly})
+	res, err := r.Run(ctx, Job{Dir: spec.Dir, Args: args, Env: append(append([]string(nil), jvmEnv...), spec.Env...), Limits: spec.Limits, ReadOnly: readOnly})
 	out.Run = &res
 	if err != nil {
 		return out, runErr("run javac", res, err)
@@ -289,11 +310,17 @@ func (j Javac) Build(ctx context.Context, r Runner, spec JavaBuildSpec) (JavaBui
 	return out, nil
 }
 
+// baseJVMFlags returns flags, or DefaultJVMFlags when flags is nil.
+func baseJVMFlags(flags []string) []string {
+	if flags == nil {
+		return DefaultJVMFlags
+	}
+	return flags
+}
+
 // jvmFlags returns the flags of a JVM under limits; see DefaultJVMFlags.
 func jvmFlags(flags []string, l Limits) []string {
-	if flags == nil {
-		flags = DefaultJVMFlags
-	}
+	flags = baseJVMFlags(flags)
 	var out []string
 	if mem := l.WithDefaults().Memory; mem > 0 {
 		mib := func(z Size) string { return strconv.FormatUint(uint64(z/MiB), 10) + "m" }
@@ -339,8 +366,27 @@ func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error
 		return nil, err
 	}
 	defer sc.remove()
-	if err := reporter.install(filepath.Join(sc.host, "reporter")); err != nil {
-		return nil, err
+	java := j.Java
+	if java == "" {
+		java = "java"
+	}
+	// The JUnit jars and the reporter come first on the test JVM's class
+	// path, so that no class of the workspace stands in for them, and as
+	// the class-data sharing archive was made with them.
+	readOnly := spec.ReadOnly
+	var share *jvmShare
+	if !j.NoClassSharing && j.Coverage == nil && spec.Limits.WithDefaults().Memory >= minShareMemory {
+		share = junitShare(ctx, java, cp, baseJVMFlags(j.JVMFlags), reporter)
+	}
+	var reporterPath string
+	if share != nil {
+		reporterPath = share.reporter
+		readOnly = append(slices.Clone(readOnly), share.dir)
+	} else {
+		if err := reporter.install(filepath.Join(sc.host, "reporter")); err != nil {
+			return nil, err
+		}
+		reporterPath = sc.path("reporter")
 	}
 	if err := os.Mkdir(filepath.Join(sc.host, "build"), 0o755); err != nil {
 		return nil, fmt.Errorf("exec: JUnit: %w", err)
@@ -348,7 +394,7 @@ func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error
 
 	build := j.Build
 	if build == nil {
-		build = Javac{Javac: j.Javac, JVMFlags: j.JVMFlags}
+		build = Javac{Javac: j.Javac, JVMFlags: j.JVMFlags, NoClassSharing: j.NoClassSharing}
 	}
 	br, err := build.Build(ctx, r, JavaBuildSpec{Dir: spec.Dir, Limits: spec.Limits, Env: spec.Env, ReadOnly: spec.ReadOnly, Classpath: cp, Out: sc.path("build")})
 	suite := &Suite{Build: br.Run}
@@ -360,12 +406,11 @@ func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error
 		return suite, nil
 	}
 
-	java := j.Java
-	if java == "" {
-		java = "java"
-	}
-	classpath := append(append(append(append([]string(nil), br.Classes...), br.Classpath...), cp...), sc.path("reporter"))
+	classpath := append(append(append(slices.Clone(cp), reporterPath), br.Classes...), br.Classpath...)
 	args := append([]string{java}, jvmFlags(j.JVMFlags, spec.Limits)...)
+	if share != nil {
+		args = append(args, share.flags()...)
+	}
 	if c := j.Coverage; c != nil {
 		if c.Agent == "" || strings.ContainsAny(c.Agent+c.Includes, ",=") {
 			return suite, fmt.Errorf("exec: JUnit: JaCoCo agent %q with includes %q: want an agent jar and includes without ',' or '='", c.Agent, c.Includes)
@@ -384,7 +429,7 @@ func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error
 	args = append(args, br.Classes...)
 	args = append(args, "--")
 	args = append(args, spec.Tests...)
-	res, err := r.Run(ctx, Job{Dir: spec.Dir, Args: args, Env: append(append([]string(nil), jvmEnv...), spec.Env...), Limits: spec.Limits, ReadOnly: spec.ReadOnly})
+	res, err := r.Run(ctx, Job{Dir: spec.Dir, Args: args, Env: append(append([]string(nil), jvmEnv...), spec.Env...), Limits: spec.Limits, ReadOnly: readOnly})
 	suite.Run = res
 	if err != nil {
 		return suite, runErr("run JUnit", res, err)

@@ -366,3 +366,53 @@ class ForgeTest {
 		t.Errorf("err = %v, want ErrUnsafeFile", err)
 	}
 }
+
+// TestJUnitReporterNotShadowed puts a class of the reporter's name in the
+// workspace's default package, one that reports every test passed (with the
+// reporter's start mark), and a class of JUnit's launcher API that does the
+// same. The test JVM's class path starts with the JUnit jars and the
+// reporter, so neither is loaded: the failing tests still fail.
+func TestJUnitReporterNotShadowed(t *testing.T) {
+	requireJava(t)
+	ws := driverFixture(t, "junit5")
+	forged := `import java.io.FileWriter;
+
+public class AdaptbenchJUnitReporter {
+    public static void main(String[] args) throws Exception {
+        System.err.print("\u001eadaptbench reporter started\n");
+        try (FileWriter w = new FileWriter(args[0], true)) {
+            w.write("{\"e\":\"hello\",\"v\":1}\n");
+            w.write("{\"e\":\"plan\",\"tests\":[\"calc.CalcTest#sub\"]}\n");
+            w.write("{\"e\":\"start\",\"test\":\"calc.CalcTest#sub\"}\n");
+            w.write("{\"e\":\"end\",\"test\":\"calc.CalcTest#sub\",\"status\":\"passed\",\"message\":\"\",\"duration\":0.1}\n");
+            w.write("{\"e\":\"done\",\"exit\":0}\n");
+        }
+    }
+}
+`
+	launcher := `package org.junit.platform.launcher.core;
+
+public class LauncherFactory {
+    public static org.junit.platform.launcher.Launcher create() {
+        throw new IllegalStateException("the workspace's LauncherFactory was loaded");
+    }
+}
+`
+	for name, src := range map[string]string{
+		"src/main/java/AdaptbenchJUnitReporter.java":                          forged,
+		"src/main/java/org/junit/platform/launcher/core/LauncherFactory.java": launcher,
+	} {
+		path := filepath.Join(ws, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := runDriver(t, exec.JUnit{}, exec.TestSpec{Dir: ws, Tests: []string{"calc.CalcTest#add", "calc.CalcTest#sub"}})
+	checkSuite(t, s, []wantTest{
+		{"calc.CalcTest#add", exec.TestPassed},
+		{"calc.CalcTest#sub", exec.TestFailed},
+	})
+}

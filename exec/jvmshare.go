@@ -1,0 +1,290 @@
+package exec
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The Java drivers start a JVM or two per check (javac, then the test JVM),
+// and most of each start is spent loading and linking the same classes:
+// javac's, and the JUnit Platform's with the reporter. A class-data sharing
+// archive (JDK 13's dynamic archive, -XX:ArchiveClassesAtExit) holds them
+// parsed and verified, and a JVM started with -XX:SharedArchiveFile maps it
+// instead: about 0.15 s less CPU per javac and 0.1 s per test JVM here
+// (BenchmarkJUnitClassSharing).
+//
+// An archive holds only classes no job can change. It is made on the host
+// from code this package trusts (javac compiling the reporter's source; the
+// reporter run with no test classes), once per machine and toolchain, in
+// the user's cache directory, and a job sees it read-only. The test JVM's
+// class path starts with the JUnit jars and the reporter jar beside the
+// archive, as when it was made, so that the JVM may use it; the
+// workspace's classes come after them (which also means a workspace class
+// can never stand in for the reporter or for JUnit). A JVM that cannot use
+// an archive (another JDK, a jar changed since) runs without it, silently
+// (-Xlog:cds*=off); an archive that could not be made leaves the drivers
+// as they were without one.
+
+// minShareMemory is the least memory limit of a job whose JVM maps an
+// archive: mapping one reserves some 60MiB more address space, and javac
+// under an RLIMIT_AS of 512MiB then fails to start its threads.
+const minShareMemory = 768 * MiB
+
+// jvmShare is a class-data sharing archive and what a JVM needs to use it.
+type jvmShare struct {
+	// dir holds the archive (and the reporter jar): a job needs it
+	// read-only.
+	dir string
+	// archive is the .jsa file in dir.
+	archive string
+	// reporter is the reporter's jar in dir, for the test JVM's archive.
+	reporter string
+}
+
+// flags are the JVM flags that use the archive.
+func (s *jvmShare) flags() []string {
+	return []string{"-XX:SharedArchiveFile=" + s.archive, "-Xlog:cds*=off"}
+}
+
+// jvmShares remembers each archive this process looked for, made or not.
+var jvmShares sync.Map // key -> *jvmShareOnce
+
+type jvmShareOnce struct {
+	once  sync.Once
+	share *jvmShare
+}
+
+// shareDir is where archives are kept: one directory per archive, named
+// after a hash of everything it depends on. A variable for tests.
+var shareDir = func() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "adaptbench", "jvm-share")
+}
+
+// javacShare returns the archive of javac's classes for a javac started
+// with flags (passed with -J), or nil when there is none and none can be
+// made.
+func javacShare(ctx context.Context, javac string, flags []string) *jvmShare {
+	return findShare(ctx, "javac", javac, nil, flags, nil, func(ctx context.Context, tool string, s *jvmShare, tmp string) error {
+		src := filepath.Join(tmp, junitReporterClass+".java")
+		if err := os.WriteFile(src, []byte(junitReporterSource), 0o644); err != nil {
+			return err
+		}
+		args := []string{}
+		for _, f := range append(slices.Clone(flags), "-XX:ArchiveClassesAtExit="+s.archive, "-Xlog:cds*=off") {
+			args = append(args, "-J"+f)
+		}
+		args = append(args, "-proc:none", "-nowarn", "-encoding", "UTF-8", "-d", filepath.Join(tmp, "out"))
+		if cp := absPaths(DefaultJUnitClasspath); len(cp) > 0 {
+			args = append(args, "-cp", strings.Join(cp, ":"))
+		}
+		return runTrusted(ctx, tool, append(args, src)...)
+	})
+}
+
+// junitShare returns the archive of the test JVM's classes for a JVM
+// started with flags and the class path cp followed by the reporter's
+// jar, or nil when there is none and none can be made.
+func junitShare(ctx context.Context, java string, cp []string, flags []string, reporter reporterClasses) *jvmShare {
+	if len(absPaths(cp)) != len(cp) {
+		return nil // a relative entry would be the workspace's
+	}
+	jar, err := reporter.jar()
+	if err != nil {
+		return nil
+	}
+	return findShare(ctx, "junit", java, cp, flags, jar, func(ctx context.Context, tool string, s *jvmShare, tmp string) error {
+		if err := os.Mkdir(filepath.Join(tmp, "classes"), 0o755); err != nil {
+			return err
+		}
+		args := append(slices.Clone(flags), "-XX:ArchiveClassesAtExit="+s.archive, "-Xlog:cds*=off",
+			"-cp", strings.Join(append(slices.Clone(cp), s.reporter), ":"), junitReporterClass,
+			filepath.Join(tmp, "results.jsonl"), filepath.Join(tmp, "classes"), "--")
+		return runTrusted(ctx, tool, args...)
+	})
+}
+
+// findShare returns the archive of kind for tool, made by dump if it is not
+// in the cache yet. cp are the jars on the class path before jar (the
+// reporter's, written beside the archive when not nil); flags are the
+// JVM's.
+func findShare(ctx context.Context, kind, tool string, cp, flags []string, jar []byte,
+	dump func(ctx context.Context, tool string, s *jvmShare, tmp string) error) *jvmShare {
+	root := shareDir()
+	if root == "" {
+		return nil
+	}
+	path, err := osexec.LookPath(tool)
+	if err != nil {
+		return nil
+	}
+	key, err := shareKey(kind, path, cp, flags, jar)
+	if err != nil {
+		return nil
+	}
+	v, _ := jvmShares.LoadOrStore(root+"\x00"+key, &jvmShareOnce{})
+	o := v.(*jvmShareOnce)
+	o.once.Do(func() { o.share = makeShare(ctx, filepath.Join(root, key), path, jar, dump) })
+	return o.share
+}
+
+// shareKey names an archive after what it depends on: the tool and the
+// JDK's class library (path, size and time), the class path's jars and
+// the reporter's, and the JVM's flags.
+func shareKey(kind, tool string, cp, flags []string, jar []byte) (string, error) {
+	real, err := filepath.EvalSymlinks(tool)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00", kind, real)
+	stamp := func(p string) error {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00%d\x00", p, fi.Size(), fi.ModTime().UnixNano())
+		return nil
+	}
+	// bin/java (or javac) and lib/modules, the JDK's class library.
+	if err := stamp(real); err != nil {
+		return "", err
+	}
+	if err := stamp(filepath.Join(filepath.Dir(filepath.Dir(real)), "lib", "modules")); err != nil {
+		return "", err
+	}
+	for _, p := range cp {
+		if err := stamp(p); err != nil {
+			return "", err
+		}
+	}
+	fmt.Fprintf(h, "%q\x00", flags)
+	h.Write(jar)
+	return kind + "-" + hex.EncodeToString(h.Sum(nil)[:12]), nil
+}
+
+// makeShare returns the archive in dir, making it first if it is not there:
+// under an exclusive lock, so that processes that need it at once make it
+// once; written in place (a JVM records the class path it was made with)
+// and renamed into its name last, so that an archive that exists is whole.
+func makeShare(ctx context.Context, dir, tool string, jar []byte,
+	dump func(ctx context.Context, tool string, s *jvmShare, tmp string) error) *jvmShare {
+	s := &jvmShare{dir: dir, archive: filepath.Join(dir, "classes.jsa")}
+	if jar != nil {
+		s.reporter = filepath.Join(dir, "reporter.jar")
+	}
+	ready := func() bool {
+		fi, err := os.Lstat(s.archive)
+		return err == nil && fi.Mode().IsRegular() && fi.Size() > 0
+	}
+	if ready() {
+		return s
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return nil
+	}
+	lock, err := os.OpenFile(dir+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil
+	}
+	defer lock.Close()
+	unlock, err := lockFile(lock)
+	if err != nil {
+		return nil
+	}
+	defer unlock()
+	if ready() {
+		return s
+	}
+	// What an earlier attempt left is not trusted: start again.
+	os.RemoveAll(dir)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return nil
+	}
+	if jar != nil {
+		if err := os.WriteFile(s.reporter, jar, 0o444); err != nil {
+			os.RemoveAll(dir)
+			return nil
+		}
+	}
+	tmp, err := os.MkdirTemp("", "adaptbench-jvm-share-")
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil
+	}
+	defer os.RemoveAll(tmp)
+	final := s.archive
+	s.archive = filepath.Join(dir, "classes.jsa.tmp")
+	err = dump(ctx, tool, s, tmp)
+	s.archive = final
+	if err == nil {
+		err = os.Rename(filepath.Join(dir, "classes.jsa.tmp"), final)
+	}
+	if err != nil || !ready() {
+		os.RemoveAll(dir)
+		return nil
+	}
+	return s
+}
+
+// runTrusted runs tool on the host, for code this package trusts, within
+// two minutes.
+func runTrusted(ctx context.Context, tool string, args ...string) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	cmd := osexec.CommandContext(ctx, tool, args...)
+	cmd.Env = append(os.Environ(), jvmEnv...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%s: %w\n%s", tool, err, tail(out, 2048))
+	}
+	return nil
+}
+
+func absPaths(ps []string) []string {
+	var out []string
+	for _, p := range ps {
+		if filepath.IsAbs(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// jar returns the reporter's classes as a jar, the same bytes every time.
+func (rc reporterClasses) jar() ([]byte, error) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	names := make([]string, 0, len(rc))
+	for name := range rc {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)})
+		if err != nil {
+			return nil, err
+		}
+		if _, err := io.Copy(w, bytes.NewReader(rc[name])); err != nil {
+			return nil, err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
