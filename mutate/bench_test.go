@@ -24,7 +24,7 @@ import (
 func BenchmarkGoMutants(b *testing.B) {
 	sb := exectest.Sandbox(b)
 	old, fast := openRealWith(b, sb, true), openRealWith(b, sb, false)
-	benchMutants(b, old, fast, &mutate.Options{Seed: 2, Fragments: 4, Runs: 1, Parallelism: 1, Contexts: []mutate.ContextLevel{mutate.C1}}, func() {
+	benchMutants(b, old, fast, &mutate.Options{Seed: 2, Fragments: benchFragments(), Runs: 1, Parallelism: 1, Contexts: []mutate.ContextLevel{mutate.C1}}, func() {
 		// The new path reads its packages' export data when it lists their
 		// tests, as Generate does first (the old path's Generate).
 		if _, err := fast.Tests(context.Background()); err != nil {
@@ -48,7 +48,17 @@ func BenchmarkJavaMutants(b *testing.B) {
 		b.Cleanup(func() { mv.Close() })
 		paths[i] = mv
 	}
-	benchMutants(b, paths[0], paths[1], &mutate.Options{Seed: 3, Fragments: 4, Runs: 1, Parallelism: 1, Contexts: []mutate.ContextLevel{mutate.C1}}, nil)
+	benchMutants(b, paths[0], paths[1], &mutate.Options{Seed: 3, Fragments: benchFragments(), Runs: 1, Parallelism: 1, Contexts: []mutate.ContextLevel{mutate.C1}}, nil)
+}
+
+// benchFragments is the fragments BenchmarkGoMutants and
+// BenchmarkJavaMutants sample: 4, or 2 with -short (the smoke run of
+// scripts/test.sh, with the same checks).
+func benchFragments() int {
+	if testing.Short() {
+		return 2
+	}
+	return 4
 }
 
 // benchMutants generates candidates on old with opts, after which warm (if

@@ -45,17 +45,21 @@ fi
 # instead of skipping (exectest.SkipWithout, internal/shareddata).
 export ADAPTBENCH_REQUIRE_SANDBOX=1 ADAPTBENCH_REQUIRE_DATA=1
 go vet ./...
-# Every test, and each benchmark once so that none rots (measure with
-# -benchtime as in the READMEs). go test runs the benchmarks of one package
-# at a time, and with them its tests, so the benchmarks have a run of their
-# own, beside the tests' run (in each, the slowest packages go first); both report
-# here, and either failing fails the command.
-# Only the packages that have benchmarks are built for that run.
+# Every test, and each benchmark once so that none rots, with -short: a
+# benchmark whose workload is large runs a smaller one there with the same
+# checks (BenchmarkThroughput: one sample per HumanEval task instead of
+# five; BenchmarkGoMutants and BenchmarkJavaMutants: two fragments instead
+# of four); measure without -short, as in the READMEs. go test runs the
+# benchmarks of one package at a time, and with them its tests, so the
+# benchmarks have a run of their own, beside the tests' run (in each, the
+# slowest packages go first); both report here, and either failing fails
+# the command. Only the packages that have benchmarks are built for that
+# run.
 bench_pkgs=$(grep -rl --include='*_test.go' --exclude-dir=testdata --exclude-dir=.git '^func Benchmark' . | xargs -n1 dirname | sort -u)
 bench_log=$(mktemp)
 trap 'rm -f "$bench_log"' EXIT
 # shellcheck disable=SC2086
-go test -count=1 -run '^$' -bench . -benchtime 1x -timeout 30m ./evolve/nsga2 ./mutate $bench_pkgs >"$bench_log" 2>&1 &
+go test -count=1 -short -run '^$' -bench . -benchtime 1x -timeout 30m ./evolve/nsga2 ./mutate $bench_pkgs >"$bench_log" 2>&1 &
 bench=$!
 status=0
 go test -count=1 -timeout 40m ./mutate ./versioned ./evolve ./... || status=$?
