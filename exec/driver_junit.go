@@ -376,7 +376,7 @@ func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error
 	readOnly := spec.ReadOnly
 	var share *jvmShare
 	if !j.NoClassSharing && j.Coverage == nil && spec.Limits.WithDefaults().Memory >= minShareMemory {
-		share = junitShare(ctx, java, cp, baseJVMFlags(j.JVMFlags), reporter)
+		share = junitShare(ctx, java, javac, cp, baseJVMFlags(j.JVMFlags), reporter)
 	}
 	var reporterPath string
 	if share != nil {

@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	_ "embed"
 	"encoding/hex"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -80,7 +82,7 @@ var shareDir = func() string {
 // with flags (passed with -J), or nil when there is none and none can be
 // made.
 func javacShare(ctx context.Context, javac string, flags []string) *jvmShare {
-	return findShare(ctx, "javac", javac, nil, flags, nil, func(ctx context.Context, tool string, s *jvmShare, tmp string) error {
+	return findShare(ctx, "javac", javac, nil, flags, []byte(junitReporterSource), nil, func(ctx context.Context, tool string, s *jvmShare, tmp string) error {
 		src := filepath.Join(tmp, junitReporterClass+".java")
 		if err := os.WriteFile(src, []byte(junitReporterSource), 0o644); err != nil {
 			return err
@@ -97,33 +99,79 @@ func javacShare(ctx context.Context, javac string, flags []string) *jvmShare {
 	})
 }
 
+//go:embed jvmshare_warmup_jupiter.java
+var warmupJupiterSource string
+
+//go:embed jvmshare_warmup_vintage.java
+var warmupVintageSource string
+
+// warmups are the test classes the reporter runs while the test JVM's
+// archive is made, by class name: those that compile against the class
+// path go into the reporter's jar (a class the reporter never runs in a
+// job: it looks for tests in the build's class directories only).
+var warmups = [...]struct{ class, source string }{
+	{"AdaptbenchWarmupJupiter", warmupJupiterSource},
+	{"AdaptbenchWarmupVintage", warmupVintageSource},
+}
+
 // junitShare returns the archive of the test JVM's classes for a JVM
 // started with flags and the class path cp followed by the reporter's
-// jar, or nil when there is none and none can be made.
-func junitShare(ctx context.Context, java string, cp []string, flags []string, reporter reporterClasses) *jvmShare {
+// jar, or nil when there is none and none can be made. javac compiles
+// the warm-up tests on the host.
+func junitShare(ctx context.Context, java, javac string, cp []string, flags []string, reporter reporterClasses) *jvmShare {
 	if len(absPaths(cp)) != len(cp) {
 		return nil // a relative entry would be the workspace's
 	}
-	jar, err := reporter.jar()
-	if err != nil {
-		return nil
+	var classes []string
+	jar := func(tmp string) ([]byte, error) {
+		all := maps.Clone(reporter)
+		for _, w := range warmups {
+			dir := filepath.Join(tmp, "warmup-"+w.class)
+			src := filepath.Join(dir, w.class+".java")
+			if err := os.MkdirAll(filepath.Join(dir, "out"), 0o755); err != nil {
+				return nil, err
+			}
+			if err := os.WriteFile(src, []byte(w.source), 0o644); err != nil {
+				return nil, err
+			}
+			if runTrusted(ctx, javac, "-proc:none", "-nowarn", "-encoding", "UTF-8", "-d", filepath.Join(dir, "out"),
+				"-cp", strings.Join(cp, ":"), src) != nil {
+				continue // the class path lacks this engine or its API
+			}
+			ents, err := os.ReadDir(filepath.Join(dir, "out"))
+			if err != nil {
+				return nil, err
+			}
+			for _, e := range ents {
+				b, err := os.ReadFile(filepath.Join(dir, "out", e.Name()))
+				if err != nil {
+					return nil, err
+				}
+				all[e.Name()] = b
+			}
+			classes = append(classes, w.class)
+		}
+		return all.jar()
 	}
-	return findShare(ctx, "junit", java, cp, flags, jar, func(ctx context.Context, tool string, s *jvmShare, tmp string) error {
+	key := junitReporterSource + "\x00" + warmupJupiterSource + "\x00" + warmupVintageSource
+	return findShare(ctx, "junit", java, cp, flags, []byte(key), jar, func(ctx context.Context, tool string, s *jvmShare, tmp string) error {
 		if err := os.Mkdir(filepath.Join(tmp, "classes"), 0o755); err != nil {
 			return err
 		}
 		args := append(slices.Clone(flags), "-XX:ArchiveClassesAtExit="+s.archive, "-Xlog:cds*=off",
 			"-cp", strings.Join(append(slices.Clone(cp), s.reporter), ":"), junitReporterClass,
 			filepath.Join(tmp, "results.jsonl"), filepath.Join(tmp, "classes"), "--")
-		return runTrusted(ctx, tool, args...)
+		return runTrusted(ctx, tool, append(args, classes...)...)
 	})
 }
 
 // findShare returns the archive of kind for tool, made by dump if it is not
-// in the cache yet. cp are the jars on the class path before jar (the
-// reporter's, written beside the archive when not nil); flags are the
-// JVM's.
-func findShare(ctx context.Context, kind, tool string, cp, flags []string, jar []byte,
+// in the cache yet. cp are the jars on the class path before the reporter's
+// jar, which jar makes (in a scratch directory) beside the archive when it
+// is not nil; flags are the JVM's; key is the rest of what the archive
+// depends on (the sources of the classes it is made with).
+func findShare(ctx context.Context, kind, tool string, cp, flags []string, key []byte,
+	jar func(tmp string) ([]byte, error),
 	dump func(ctx context.Context, tool string, s *jvmShare, tmp string) error) *jvmShare {
 	root := shareDir()
 	if root == "" {
@@ -133,20 +181,20 @@ func findShare(ctx context.Context, kind, tool string, cp, flags []string, jar [
 	if err != nil {
 		return nil
 	}
-	key, err := shareKey(kind, path, cp, flags, jar)
+	name, err := shareKey(kind, path, cp, flags, key)
 	if err != nil {
 		return nil
 	}
-	v, _ := jvmShares.LoadOrStore(root+"\x00"+key, &jvmShareOnce{})
+	v, _ := jvmShares.LoadOrStore(root+"\x00"+name, &jvmShareOnce{})
 	o := v.(*jvmShareOnce)
-	o.once.Do(func() { o.share = makeShare(ctx, filepath.Join(root, key), path, jar, dump) })
+	o.once.Do(func() { o.share = makeShare(ctx, filepath.Join(root, name), path, jar, dump) })
 	return o.share
 }
 
 // shareKey names an archive after what it depends on: the tool and the
-// JDK's class library (path, size and time), the class path's jars and
-// the reporter's, and the JVM's flags.
-func shareKey(kind, tool string, cp, flags []string, jar []byte) (string, error) {
+// JDK's class library (path, size and time), the class path's jars, the
+// JVM's flags and key.
+func shareKey(kind, tool string, cp, flags []string, key []byte) (string, error) {
 	real, err := filepath.EvalSymlinks(tool)
 	if err != nil {
 		return "", err
@@ -174,7 +222,7 @@ func shareKey(kind, tool string, cp, flags []string, jar []byte) (string, error)
 		}
 	}
 	fmt.Fprintf(h, "%q\x00", flags)
-	h.Write(jar)
+	h.Write(key)
 	return kind + "-" + hex.EncodeToString(h.Sum(nil)[:12]), nil
 }
 
@@ -182,7 +230,7 @@ func shareKey(kind, tool string, cp, flags []string, jar []byte) (string, error)
 // under an exclusive lock, so that processes that need it at once make it
 // once; written in place (a JVM records the class path it was made with)
 // and renamed into its name last, so that an archive that exists is whole.
-func makeShare(ctx context.Context, dir, tool string, jar []byte,
+func makeShare(ctx context.Context, dir, tool string, jar func(tmp string) ([]byte, error),
 	dump func(ctx context.Context, tool string, s *jvmShare, tmp string) error) *jvmShare {
 	s := &jvmShare{dir: dir, archive: filepath.Join(dir, "classes.jsa")}
 	if jar != nil {
@@ -216,18 +264,22 @@ func makeShare(ctx context.Context, dir, tool string, jar []byte,
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil
 	}
-	if jar != nil {
-		if err := os.WriteFile(s.reporter, jar, 0o444); err != nil {
-			os.RemoveAll(dir)
-			return nil
-		}
-	}
 	tmp, err := os.MkdirTemp("", "adaptbench-jvm-share-")
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil
 	}
 	defer os.RemoveAll(tmp)
+	if jar != nil {
+		b, err := jar(tmp)
+		if err == nil {
+			err = os.WriteFile(s.reporter, b, 0o444)
+		}
+		if err != nil {
+			os.RemoveAll(dir)
+			return nil
+		}
+	}
 	final := s.archive
 	s.archive = filepath.Join(dir, "classes.jsa.tmp")
 	err = dump(ctx, tool, s, tmp)
