@@ -37,7 +37,7 @@ var (
 
 	deapSeeds   = flag.Int("deap.seeds", 30, "seeds 1..n for BenchmarkDEAPSideBySide")
 	deapWorkers = flag.Int("deap.workers", 2, "runs at once on each side of BenchmarkDEAPSideBySide")
-	deapCheck   = flag.Int("deap.check", 4, "seeds DEAP runs again in BenchmarkDEAPSideBySide to time it and to check the recording (all seeds when it is at least -deap.seeds)")
+	deapCheck   = flag.Int("deap.check", 0, "seeds DEAP runs again in BenchmarkDEAPSideBySide to time it and to check the recording (all seeds when it is at least -deap.seeds); 0 means 4, or 2 with -short")
 	deapUpdate  = flag.Bool("deap.update", false, "BenchmarkDEAPSideBySide runs every seed in DEAP and rewrites "+deapRecordingFile)
 )
 
@@ -213,6 +213,18 @@ func readDEAPRecording() (*deapRecording, error) {
 	return &rec, nil
 }
 
+// deapChecks is -deap.check, resolved: 4 seeds, or 2 with -short (the
+// smoke run of scripts/test.sh).
+func deapChecks() int {
+	switch {
+	case *deapCheck > 0:
+		return *deapCheck
+	case testing.Short():
+		return 2
+	}
+	return 4
+}
+
 // checkSeeds returns n of the seeds 1..seeds, spread evenly from 1, for
 // DEAP to run again.
 func checkSeeds(n, seeds int) []uint64 {
@@ -381,7 +393,8 @@ func TestDEAPSmoke(t *testing.T) {
 // CPU, the largest part of the benchmark run of scripts/test.sh. DEAP's
 // runs are deterministic given the seed, so its hypervolume for every seed
 // is recorded (deapRecording), and by default DEAP runs again only
-// -deap.check seeds of each problem (4, spread over 1..30): they time DEAP,
+// -deap.check seeds of each problem (4 spread over 1..30, 2 with -short):
+// they time DEAP,
 // and each must give its recorded hypervolume bit for bit, or the recording
 // is not this DEAP's and every seed is run afresh (logged, and reported as
 // the metric deap-rerun-all). The quality check keeps all 30 seeds: ours
@@ -451,7 +464,7 @@ func BenchmarkDEAPSideBySide(b *testing.B) {
 			}
 			ours()
 			deapHV, runs := deapHypervolumes(b, c, rec, seeds, gens)
-			if len(runs) == seeds && *deapCheck < seeds && rec != nil {
+			if len(runs) == seeds && deapChecks() < seeds && rec != nil {
 				rerunAll = 1
 			}
 			update.Version = runs[0].version
@@ -522,7 +535,7 @@ func deapHypervolumes(tb testing.TB, c zdtCase, rec *deapRecording, seeds, gens 
 	if rec != nil && !*deapUpdate {
 		recorded = rec.Hypervolumes[c.name]
 	}
-	if len(recorded) < seeds || *deapCheck >= seeds {
+	if len(recorded) < seeds || deapChecks() >= seeds {
 		if recorded != nil && len(recorded) < seeds {
 			tb.Logf("%s: %d seeds recorded in %s, %d wanted: DEAP runs every seed", c.name, len(recorded), deapRecordingFile, seeds)
 		}
@@ -533,7 +546,7 @@ func deapHypervolumes(tb testing.TB, c zdtCase, rec *deapRecording, seeds, gens 
 		}
 		return hvs, timed(d)
 	}
-	check := checkSeeds(*deapCheck, seeds)
+	check := checkSeeds(deapChecks(), seeds)
 	d := runDEAPParallel(tb, c.name, check, gens, *deapWorkers)
 	var stale []string
 	for _, r := range d.Runs {

@@ -109,7 +109,8 @@
 // DEAP's column is deterministic given the seeds, and TestQualityVsDEAP
 // holds our means to it without running Python. Its 90 hypervolumes are
 // recorded (evolve/testdata/deap_nsga2_runs.json), so that by default the
-// benchmark runs DEAP again for 4 seeds of each problem, which time it and
+// benchmark runs DEAP again for 4 seeds of each problem (2 with -short, as
+// scripts/test.sh runs it), which time it and
 // must reproduce their recorded hypervolumes bit for bit, and holds ours
 // to all 30 (-deap.check 30 runs DEAP for every seed; a recording DEAP
 // does not reproduce makes it do so, and says why). The true fronts'
