@@ -189,12 +189,12 @@
 // default-package AdaptbenchJUnitReporter, a LauncherFactory) stands in for
 // them and reports its own verdicts. javac and the test JVM map class-data
 // sharing archives of the classes every check loads (javac's; JUnit's and
-// the reporter's), made once per machine and toolchain from trusted code
-// on the host, in the user's cache directory, and given to jobs
-// read-only: 1.26x less CPU per check (BenchmarkJUnitClassSharing: 1256
-// against 994 ms for javac and the test JVM of the JUnit 5 fixture); a
-// JVM that cannot use one runs without it ([JUnit].NoClassSharing turns
-// them off). Each driver runs a small reporter
+// the reporter's, made while the reporter runs warm-up tests), made once
+// per machine and toolchain from trusted code on the host, in the user's
+// cache directory, and given to jobs read-only: 1.37x less CPU per check
+// (BenchmarkJUnitClassSharing: 1310 against 955 ms for javac and the test
+// JVM of the JUnit 5 fixture); a JVM that cannot use one runs without it
+// ([JUnit].NoClassSharing turns them off). Each driver runs a small reporter
 // that writes one line per test event as the tests run, so a suite stopped
 // by a limit still reports the tests that finished, and marks the one that
 // was running and those never reached.
