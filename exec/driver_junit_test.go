@@ -127,8 +127,8 @@ class HangTest {
 		t.Fatal(err)
 	}
 	s := runDriver(t, exec.JUnit{}, exec.TestSpec{
-		Dir:    ws,
-		Tests:  []string{"calc.HangTest", "calc.CalcTest#testTooSlow"},
+		Dir:   ws,
+		Tests: []string{"calc.HangTest", "calc.CalcTest#testTooSlow"},
 		// The limit holds for javac too, which on the test command's busy
 		// machine once took 3.3 s of wall time for 0.6 s of CPU.
 		Limits: exec.Limits{WallTime: 10 * time.Second},
