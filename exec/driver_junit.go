@@ -7,14 +7,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	osexec "os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 )
 
 //go:embed driver_junit.java
@@ -481,12 +479,7 @@ var reporterBuilds sync.Map // javac + "\x00" + classpath -> *reporterBuild
 // junitReporter compiles driver_junit.java on the host, once per javac and
 // classpath. It is the harness's own code, compiled with -proc:none.
 func junitReporter(ctx context.Context, javac string, cp []string) (reporterClasses, error) {
-	var abs []string
-	for _, e := range cp {
-		if filepath.IsAbs(e) {
-			abs = append(abs, e)
-		}
-	}
+	abs := absPaths(cp)
 	key := javac + "\x00" + strings.Join(abs, ":")
 	v, _ := reporterBuilds.LoadOrStore(key, &reporterBuild{})
 	b := v.(*reporterBuild)
@@ -499,37 +492,53 @@ func junitReporter(ctx context.Context, javac string, cp []string) (reporterClas
 }
 
 func compileReporter(ctx context.Context, javac string, cp []string) (reporterClasses, error) {
-	dir, err := os.MkdirTemp("", "adaptbench-junit-reporter-")
+	classes, err := compileJava(ctx, javac, nil, cp, junitReporterClass, junitReporterSource)
 	if err != nil {
-		return nil, fmt.Errorf("exec: JUnit: %w", err)
-	}
-	defer os.RemoveAll(dir)
-	src := filepath.Join(dir, junitReporterClass+".java")
-	if err := os.WriteFile(src, []byte(junitReporterSource), 0o644); err != nil {
-		return nil, fmt.Errorf("exec: JUnit: %w", err)
-	}
-	cctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	args := []string{"-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1", "-proc:none", "-nowarn", "-encoding", "UTF-8", "-d", filepath.Join(dir, "out")}
-	if len(cp) > 0 {
-		args = append(args, "-cp", strings.Join(cp, ":"))
-	}
-	cmd := osexec.CommandContext(cctx, javac, append(args, src)...)
-	if out, err := cmd.CombinedOutput(); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("exec: JUnit: compile the test reporter with %s (is the JUnit Platform launcher on the classpath %s?): %w\n%s", javac, strings.Join(cp, ":"), err, tail(out, 2048))
+		return nil, fmt.Errorf("exec: JUnit: compile the test reporter (is the JUnit Platform launcher on the classpath %s?): %w", strings.Join(cp, ":"), err)
+	}
+	return classes, nil
+}
+
+// compileJava compiles source, the class name, on the host with javac
+// against cp, its JVM started with the flags jvm (nil: one GC thread and
+// the C1 compiler), and returns the class files. For code this package
+// trusts only.
+func compileJava(ctx context.Context, javac string, jvm, cp []string, name, source string) (reporterClasses, error) {
+	dir, err := os.MkdirTemp("", "adaptbench-javac-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	src := filepath.Join(dir, name+".java")
+	if err := os.WriteFile(src, []byte(source), 0o644); err != nil {
+		return nil, err
+	}
+	if jvm == nil {
+		jvm = []string{"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"}
+	}
+	var args []string
+	for _, f := range jvm {
+		args = append(args, "-J"+f)
+	}
+	args = append(args, "-proc:none", "-nowarn", "-encoding", "UTF-8", "-d", filepath.Join(dir, "out"))
+	if len(cp) > 0 {
+		args = append(args, "-cp", strings.Join(cp, ":"))
+	}
+	if err := runTrusted(ctx, javac, append(args, src)...); err != nil {
+		return nil, err
 	}
 	classes := reporterClasses{}
 	ents, err := os.ReadDir(filepath.Join(dir, "out"))
 	if err != nil {
-		return nil, fmt.Errorf("exec: JUnit: %w", err)
+		return nil, err
 	}
 	for _, e := range ents {
 		b, err := os.ReadFile(filepath.Join(dir, "out", e.Name()))
 		if err != nil {
-			return nil, fmt.Errorf("exec: JUnit: %w", err)
+			return nil, err
 		}
 		classes[e.Name()] = b
 	}
