@@ -463,15 +463,15 @@ func BenchmarkDEAPSideBySide(b *testing.B) {
 				}
 			}
 			ours()
-			deapHV, runs := deapHypervolumes(b, c, rec, seeds, gens)
-			if len(runs) == seeds && deapChecks() < seeds && rec != nil {
+			deapHV, d, stale := deapHypervolumes(b, c, rec, seeds, gens)
+			if stale {
 				rerunAll = 1
 			}
-			update.Version = runs[0].version
+			update.Version = d.Version
 			update.Hypervolumes[c.name] = deapHV
 			ours()
 			var deapSec, deapCPU []float64
-			for _, r := range runs {
+			for _, r := range d.Runs {
 				deapSec = append(deapSec, r.Seconds)
 				deapCPU = append(deapCPU, r.CPUSeconds)
 			}
@@ -481,7 +481,7 @@ func BenchmarkDEAPSideBySide(b *testing.B) {
 			ratio := dsec / osec
 			dcpu, _ := meanSD(deapCPU)
 			cpuRatio := dcpu / (oursCPU.Seconds() / float64(2*seeds))
-			fmt.Fprintf(&table, "%-5s %9.3fs %9.4fs %6.0fx %8.0fx  %.4f (%.4f)    %.4f (%.4f)    %d\n", c.name, dsec, osec, ratio, cpuRatio, dm, dsd, om, osd, len(runs))
+			fmt.Fprintf(&table, "%-5s %9.3fs %9.4fs %6.0fx %8.0fx  %.4f (%.4f)    %.4f (%.4f)    %d\n", c.name, dsec, osec, ratio, cpuRatio, dm, dsd, om, osd, len(d.Runs))
 			b.ReportMetric(ratio, "x-faster-"+c.name)
 			b.ReportMetric(cpuRatio, "x-cpu-"+c.name)
 			if cpuRatio < 50 {
@@ -506,31 +506,14 @@ func BenchmarkDEAPSideBySide(b *testing.B) {
 	b.Cleanup(func() { b.Log("\n" + table.String()) })
 }
 
-// deapTimedRun is a run of DEAP in this process's run of the benchmark.
-type deapTimedRun struct {
-	deapRun
-	version string
-}
-
 // deapHypervolumes returns DEAP's final hypervolumes on c for seeds
 // 1..seeds and the runs made for them in this run: all of them when there
-// is no recording to check against, -deap.check is at least seeds,
-// -deap.update is set, or a seed run again did not reproduce the recording
-// (which is logged); else the -deap.check seeds run again, whose
-// hypervolumes equal the recording's.
-func deapHypervolumes(tb testing.TB, c zdtCase, rec *deapRecording, seeds, gens int) ([]float64, []deapTimedRun) {
+// is no recording to check against, -deap.check is at least seeds, or
+// -deap.update is set; else the -deap.check seeds run again, whose
+// hypervolumes must equal the recording's. stale says that one did not,
+// which is logged, and that every seed then ran afresh.
+func deapHypervolumes(tb testing.TB, c zdtCase, rec *deapRecording, seeds, gens int) (hvs []float64, runs *deapResult, stale bool) {
 	tb.Helper()
-	timed := func(d *deapResult) []deapTimedRun {
-		out := make([]deapTimedRun, len(d.Runs))
-		for i, r := range d.Runs {
-			out[i] = deapTimedRun{r, d.Version}
-		}
-		return out
-	}
-	all := make([]uint64, seeds)
-	for i := range all {
-		all[i] = uint64(i + 1)
-	}
 	var recorded []float64
 	if rec != nil && !*deapUpdate {
 		recorded = rec.Hypervolumes[c.name]
@@ -539,32 +522,41 @@ func deapHypervolumes(tb testing.TB, c zdtCase, rec *deapRecording, seeds, gens 
 		if recorded != nil && len(recorded) < seeds {
 			tb.Logf("%s: %d seeds recorded in %s, %d wanted: DEAP runs every seed", c.name, len(recorded), deapRecordingFile, seeds)
 		}
-		d := runDEAPParallel(tb, c.name, all, gens, *deapWorkers)
-		hvs := make([]float64, seeds)
-		for i, r := range d.Runs {
-			hvs[i] = r.Hypervolume
-		}
-		return hvs, timed(d)
+		d := runDEAPParallel(tb, c.name, seedsUpTo(seeds), gens, *deapWorkers)
+		return hypervolumes(d), d, false
 	}
-	check := checkSeeds(deapChecks(), seeds)
-	d := runDEAPParallel(tb, c.name, check, gens, *deapWorkers)
-	var stale []string
+	d := runDEAPParallel(tb, c.name, checkSeeds(deapChecks(), seeds), gens, *deapWorkers)
+	var differ []string
 	for _, r := range d.Runs {
 		if want := recorded[r.Seed-1]; r.Hypervolume != want {
-			stale = append(stale, fmt.Sprintf("seed %d: %v, recorded %v", r.Seed, r.Hypervolume, want))
+			differ = append(differ, fmt.Sprintf("seed %d: %v, recorded %v", r.Seed, r.Hypervolume, want))
 		}
 	}
-	if stale == nil {
-		return slices.Clone(recorded[:seeds]), timed(d)
+	if differ == nil {
+		return slices.Clone(recorded[:seeds]), d, false
 	}
 	tb.Logf("%s: DEAP %s does not reproduce %s (%s; recorded with DEAP %s): DEAP runs every seed; rewrite it with -deap.update",
-		c.name, d.Version, deapRecordingFile, strings.Join(stale, "; "), rec.Version)
-	d = runDEAPParallel(tb, c.name, all, gens, *deapWorkers)
-	hvs := make([]float64, seeds)
+		c.name, d.Version, deapRecordingFile, strings.Join(differ, "; "), rec.Version)
+	d = runDEAPParallel(tb, c.name, seedsUpTo(seeds), gens, *deapWorkers)
+	return hypervolumes(d), d, true
+}
+
+// hypervolumes returns the final hypervolume of each of d's runs.
+func hypervolumes(d *deapResult) []float64 {
+	out := make([]float64, len(d.Runs))
 	for i, r := range d.Runs {
-		hvs[i] = r.Hypervolume
+		out[i] = r.Hypervolume
 	}
-	return hvs, timed(d)
+	return out
+}
+
+// seedsUpTo returns the seeds 1..n.
+func seedsUpTo(n int) []uint64 {
+	out := make([]uint64, n)
+	for i := range out {
+		out[i] = uint64(i + 1)
+	}
+	return out
 }
 
 // processCPU is the CPU time this process has used.
@@ -746,21 +738,13 @@ func TestCheckSeeds(t *testing.T) {
 		{4, 30, []uint64{1, 8, 16, 23}},
 		{1, 30, []uint64{1}},
 		{0, 30, []uint64{1}},
-		{30, 30, checkAll(30)},
-		{40, 5, checkAll(5)},
+		{30, 30, seedsUpTo(30)},
+		{40, 5, seedsUpTo(5)},
 	} {
 		if got := checkSeeds(tc.n, tc.seeds); !slices.Equal(got, tc.want) {
 			t.Errorf("checkSeeds(%d, %d) = %v, want %v", tc.n, tc.seeds, got, tc.want)
 		}
 	}
-}
-
-func checkAll(n int) []uint64 {
-	out := make([]uint64, n)
-	for i := range out {
-		out[i] = uint64(i + 1)
-	}
-	return out
 }
 
 // TestDEAPRecordingChecked runs deapHypervolumes on short runs: a recording
@@ -779,9 +763,9 @@ func TestDEAPRecordingChecked(t *testing.T) {
 	}
 
 	good := &deapRecording{Version: fresh.Version, Generations: gens, Hypervolumes: map[string][]float64{c.name: want}}
-	hvs, runs := deapHypervolumes(t, c, good, seeds, gens)
-	if len(runs) != 1 || runs[0].Seed != 1 {
-		t.Errorf("a reproduced recording: DEAP ran %d seeds, want seed 1 alone", len(runs))
+	hvs, runs, stale := deapHypervolumes(t, c, good, seeds, gens)
+	if len(runs.Runs) != 1 || runs.Runs[0].Seed != 1 || stale {
+		t.Errorf("a reproduced recording: DEAP ran %d seeds (stale %v), want seed 1 alone", len(runs.Runs), stale)
 	}
 	if !slices.Equal(hvs, want) {
 		t.Errorf("a reproduced recording: hypervolumes %v, want the recorded %v", hvs, want)
@@ -790,10 +774,10 @@ func TestDEAPRecordingChecked(t *testing.T) {
 	forged := slices.Clone(want)
 	forged[0] += 1e-9 // seed 1 is the one run again
 	forged[2] = 130   // and this one is not
-	stale := &deapRecording{Version: "0.0", Generations: gens, Hypervolumes: map[string][]float64{c.name: forged}}
-	hvs, runs = deapHypervolumes(t, c, stale, seeds, gens)
-	if len(runs) != seeds {
-		t.Errorf("a stale recording: DEAP ran %d seeds, want all %d", len(runs), seeds)
+	old := &deapRecording{Version: "0.0", Generations: gens, Hypervolumes: map[string][]float64{c.name: forged}}
+	hvs, runs, isStale := deapHypervolumes(t, c, old, seeds, gens)
+	if len(runs.Runs) != seeds || !isStale {
+		t.Errorf("a stale recording: DEAP ran %d seeds (stale %v), want all %d", len(runs.Runs), isStale, seeds)
 	}
 	if !slices.Equal(hvs, want) {
 		t.Errorf("a stale recording: hypervolumes %v, want this run's %v", hvs, want)
