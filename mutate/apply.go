@@ -234,16 +234,36 @@ func Compose(picks []Pick, rng *rand.Rand) (*Composite, error) {
 		slices.SortFunc(c.Records[i].Changes, func(a, b Change) int { return a.Orig.Start - b.Orig.Start })
 	}
 	c.Src = out
-	t, err := syntax.Parse(syntax.Lang(f.Lang), out)
+	errs, err := reparse(f, out, changes)
 	if err != nil {
 		return nil, fmt.Errorf("mutate: reparse: %w", err)
 	}
-	if t.HasErrors() {
-		c.Status, c.Errors = StatusSyntax, syntaxErrors(t.Errors())
+	if len(errs) > 0 {
+		c.Status, c.Errors = StatusSyntax, syntaxErrors(errs)
 		return c, nil
 	}
 	c.Status = StatusOK
 	return c, nil
+}
+
+// reparse returns the syntax errors of out, f.Src with changes applied, as
+// a parse of out from scratch gives them; incrementally, from the tree of
+// f.Src, when f has it.
+func reparse(f *Fragment, out []byte, changes []Change) ([]syntax.SyntaxError, error) {
+	if f.file == nil {
+		t, err := syntax.Parse(syntax.Lang(f.Lang), out)
+		if err != nil {
+			return nil, err
+		}
+		return t.Errors(), nil
+	}
+	// The changes are disjoint: one edit from the first one's start to
+	// the last one's end covers them all.
+	start, oldEnd, newEnd := len(f.Src), 0, 0
+	for _, c := range changes {
+		start, oldEnd, newEnd = min(start, c.Orig.Start), max(oldEnd, c.Orig.End), max(newEnd, c.Mut.End)
+	}
+	return f.file.Errors(out, start, oldEnd, newEnd)
 }
 
 // The stages of mutate's validity funnel (an adapt.Funnel grouped by

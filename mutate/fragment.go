@@ -34,6 +34,9 @@ type Fragment struct {
 	// block is the block node, and fn the innermost enclosing function,
 	// method, constructor or lambda (nil at top level).
 	block, fn *syntax.Node
+	// file checks mutants of Src with incremental parses; shared by the
+	// fragments of one file (nil: a full parse).
+	file *syntax.Reparser
 }
 
 // Text returns the fragment's source text.
@@ -53,10 +56,11 @@ func Fragments(lang Lang, src []byte) ([]Fragment, error) {
 	if err != nil {
 		return nil, err
 	}
-	root, err := syntax.ParseNodes(syntax.Lang(lang), src)
+	file, err := syntax.NewReparser(syntax.Lang(lang), src)
 	if err != nil {
 		return nil, err
 	}
+	root := file.Nodes()
 	var out []Fragment
 	var walk func(n, fn *syntax.Node)
 	walk = func(n, fn *syntax.Node) {
@@ -66,6 +70,7 @@ func Fragments(lang Lang, src []byte) ([]Fragment, error) {
 		for _, c := range n.Children {
 			if k := lg.blockKind(n, c); k != "" && !c.Err {
 				if f, ok := fragmentOf(lg, lang, src, k, c, fn); ok {
+					f.file = file
 					out = append(out, f)
 				}
 			}

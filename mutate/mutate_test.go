@@ -9,10 +9,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden")
@@ -215,7 +218,9 @@ func golden(t *testing.T, name, got string) {
 // TestRoundTrip is the property test: for every fragment of the testdata
 // files and of this package's own sources, every operator, site and seed,
 // the mutant is deterministic, its edits stay inside the fragment's block,
-// and Revert gives F back byte for byte.
+// Revert gives F back byte for byte, and the syntax errors Mutate found
+// with an incremental parse are those of a full parse (every 32nd
+// mutant).
 func TestRoundTrip(t *testing.T) {
 	t.Parallel() // minutes: beside the other slow tests of the package
 	var funnel adapt.Funnel
@@ -249,6 +254,15 @@ func TestRoundTrip(t *testing.T) {
 							continue
 						}
 						mutants++
+						if mutants%32 == 0 { // Mutate reparses incrementally: as from scratch
+							full, err := syntax.Parse(syntax.Lang(s.lang), m.Src)
+							if err != nil {
+								t.Fatal(err)
+							}
+							if d := cmp.Diff(syntaxErrors(full.Errors()), m.Errors, cmpopts.EquateEmpty()); d != "" {
+								t.Errorf("%s L%d %s: syntax errors differ from a full parse (-full +Mutate):\n%s", s.name, f.Line, op.Name, d)
+							}
+						}
 						if !cmp.Equal(op.Run(site, rngFor(seed, uint64(i))), op.Run(site, rngFor(seed, uint64(i)))) {
 							t.Errorf("%s L%d %s: not deterministic", s.name, f.Line, op.Name)
 						}
@@ -381,4 +395,55 @@ func funnelTable(f *adapt.Funnel) string {
 	var b strings.Builder
 	f.WriteTable(&b)
 	return b.String()
+}
+
+// BenchmarkReparse measures Mutate on the package's own sources (files of
+// hundreds of lines, where a mutant changes a few bytes; every fourth
+// fragment, one site per operator) with the
+// incremental syntax check it uses and with a parse of the whole mutant
+// from scratch, the baseline, interleaved in the same run: "x-full" is
+// the baseline's time over the incremental one's.
+func BenchmarkReparse(b *testing.B) {
+	type pick struct {
+		op   *Operator
+		site Site
+	}
+	var picks []pick
+	for _, s := range ownSources(b) {
+		fs, err := Fragments(s.lang, s.src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for fi := range fs {
+			for _, op := range Operators {
+				if sites := op.Sites(&fs[fi]); op.Supports(s.lang) && len(sites) > 0 && fi%4 == 0 {
+					picks = append(picks, pick{op, sites[0]})
+				}
+			}
+		}
+	}
+	var incr, full time.Duration
+	for b.Loop() {
+		for _, p := range picks {
+			for _, fromScratch := range []bool{false, true} {
+				site := p.site
+				if fromScratch {
+					frag := *site.Frag
+					frag.file = nil
+					site.Frag = &frag
+				}
+				start := time.Now()
+				if _, err := Mutate(p.op, site, rngFor(1, 0)); err != nil {
+					b.Fatal(err)
+				}
+				if fromScratch {
+					full += time.Since(start)
+				} else {
+					incr += time.Since(start)
+				}
+			}
+		}
+	}
+	b.ReportMetric(float64(len(picks)), "mutants/op")
+	b.ReportMetric(float64(full)/float64(incr), "x-full")
 }

@@ -113,20 +113,11 @@ func Replace(lang Lang, src []byte, name string, replacement []byte) ([]byte, er
 
 	// Check the result with an incremental parse: much cheaper than
 	// parsing the whole file again.
-	st.Edit(sitter.EditInput{
-		StartIndex:  uint32(cut),
-		OldEndIndex: uint32(f.End),
-		NewEndIndex: uint32(cut + len(body)),
-		StartPoint:  pointOf(src, cut),
-		OldEndPoint: pointOf(src, f.End),
-		NewEndPoint: pointOf(out, cut+len(body)),
-	})
-	nt, err := g.parse(out, st)
+	errs, err := g.editedErrors(st, src, out, cut, f.End, cut+len(body))
 	if err != nil {
 		return nil, err
 	}
-	defer nt.Close()
-	if errs := syntaxErrors(nt, out); len(errs) > 0 {
+	if len(errs) > 0 {
 		return out, &SpliceError{Name: name, Errors: errs}
 	}
 	return out, nil
