@@ -23,6 +23,10 @@ import (
 
 func sandbox(t testing.TB) *exec.Sandbox { return exectest.Sandbox(t) }
 
+// runner is Evaluate's default runner, a fork server over the sandbox,
+// shared by the package's tests.
+func runner(t testing.TB) exec.Runner { return exectest.ForkServer(t) }
+
 func TestMain(m *testing.M) {
 	switch os.Getenv("ADAPT_TEST_HELPER") {
 	case "lock":
@@ -156,7 +160,7 @@ func TestSetRevision(t *testing.T) {
 }
 
 func TestEvaluateReferenceAndIdentity(t *testing.T) {
-	runner := sandbox(t)
+	runner := runner(t)
 	tasks := fixtureTasks(t)
 	ref, err := adapt.Evaluate(context.Background(), tasks, adapt.Reference, &adapt.Options{Runner: runner, Samples: 2})
 	require.NoError(t, err)
@@ -195,7 +199,7 @@ func (flaky) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completio
 }
 
 func TestEvaluateRecordsModelFailures(t *testing.T) {
-	rep, err := adapt.Evaluate(context.Background(), fixtureTasks(t), flaky{}, &adapt.Options{Runner: sandbox(t)})
+	rep, err := adapt.Evaluate(context.Background(), fixtureTasks(t), flaky{}, &adapt.Options{Runner: runner(t)})
 	require.NoError(t, err)
 	assert.Equal(t, 1, rep.Outcomes[adapt.OutcomeModelError])
 	assert.Equal(t, 1, rep.Outcomes[adapt.OutcomeNoCode])
@@ -207,7 +211,7 @@ func TestEvaluateRecordsModelFailures(t *testing.T) {
 }
 
 func TestShardsMergeToSingleRun(t *testing.T) {
-	runner := sandbox(t)
+	runner := runner(t)
 	tasks := fixtureTasks(t)
 	dir := t.TempDir()
 	opts := adapt.Options{Runner: runner, Samples: 2}
@@ -257,7 +261,7 @@ func TestResumeAfterCancel(t *testing.T) {
 
 	// An uninterrupted run.
 	full := base
-	full.Runner = sandbox(t)
+	full.Runner = runner(t)
 	full.Journal = filepath.Join(dir, "full.jsonl")
 	// The same wrapper as the runs below: a wrapper of Identity reads
 	// (renders) the template, as Identity itself does not.
@@ -266,7 +270,7 @@ func TestResumeAfterCancel(t *testing.T) {
 
 	// A run canceled after its first model answer, then resumed.
 	ctx, cancel := context.WithCancel(context.Background())
-	first := &counting{r: sandbox(t)}
+	first := &counting{r: runner(t)}
 	m := &cancelAfter{Model: adapt.Identity, n: 1, cancel: cancel}
 	part := base
 	part.Runner = first
@@ -276,7 +280,7 @@ func TestResumeAfterCancel(t *testing.T) {
 	ranFirst := first.n.Load()
 	require.Greater(t, ranFirst, int64(0), "some work finished before the cancel")
 
-	second := &counting{r: sandbox(t)}
+	second := &counting{r: runner(t)}
 	m2 := &cancelAfter{Model: adapt.Identity}
 	part.Runner = second
 	got, err := adapt.Evaluate(context.Background(), tasks, m2, &part)
@@ -286,7 +290,7 @@ func TestResumeAfterCancel(t *testing.T) {
 	}
 	// Every check is a run of the test driver (Go tests build outside the
 	// runner): 3 references + 3 samples × 2 valid tasks = 9 in all.
-	total := &counting{r: sandbox(t)}
+	total := &counting{r: runner(t)}
 	full.Runner, full.Journal = total, filepath.Join(dir, "count.jsonl")
 	_, err = adapt.Evaluate(context.Background(), tasks, adapt.Identity, &full)
 	require.NoError(t, err)

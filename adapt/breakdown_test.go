@@ -42,7 +42,7 @@ func TestBreakdownNamesLabels(t *testing.T) {
 		}
 	}
 	journal := filepath.Join(t.TempDir(), "run.jsonl")
-	opts := adapt.Options{Runner: sandbox(t), Journal: journal}
+	opts := adapt.Options{Runner: runner(t), Journal: journal}
 	none, err := adapt.Evaluate(context.Background(), tasks, halfRight{}, &opts)
 	require.NoError(t, err)
 	for _, b := range none.Breakdowns {

@@ -39,7 +39,7 @@ func referenceAndIdentity(t *testing.T, tasks []adapt.Task) []adapt.TaskReport {
 		model adapt.Model
 		want  adapt.Outcome
 	}{{adapt.Reference, adapt.OutcomePassed}, {adapt.Identity, adapt.OutcomeFailed}} {
-		rep, err := adapt.Evaluate(context.Background(), tasks, tc.model, &adapt.Options{Runner: sandbox(t), NoGold: true})
+		rep, err := adapt.Evaluate(context.Background(), tasks, tc.model, &adapt.Options{Runner: runner(t), NoGold: true})
 		require.NoError(t, err)
 		require.Len(t, rep.PerTask, len(tasks))
 		for _, tr := range rep.PerTask {

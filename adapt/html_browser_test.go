@@ -59,7 +59,7 @@ func TestHTMLInBrowser(t *testing.T) {
 	}
 	tasks, err := humaneval.LoadFile(shareddata.Path(t, "humaneval/HumanEval.jsonl.gz"))
 	require.NoError(t, err)
-	rep, err := adapt.Evaluate(t.Context(), tasks, flawed, &adapt.Options{Samples: 5, K: []int{1, 5}, Runner: sandbox(t)})
+	rep, err := adapt.Evaluate(t.Context(), tasks, flawed, &adapt.Options{Samples: 5, K: []int{1, 5}, Runner: runner(t)})
 	require.NoError(t, err)
 	samples := 0
 	for _, tr := range rep.PerTask {

@@ -110,7 +110,7 @@ func TestInfraErrorsDoNotLowerScores(t *testing.T) {
 	tasks := pyTasks(3)
 	// One check at a time, so that the calls go in order: 3 references,
 	// then t00's three samples; its first two fail for good.
-	r := &failingRunner{r: sandbox(t), fail: func(c int64) bool { return c >= 4 && c <= 5 }}
+	r := &failingRunner{r: runner(t), fail: func(c int64) bool { return c >= 4 && c <= 5 }}
 	rep, err := adapt.Evaluate(context.Background(), tasks, &scripted{}, fast(adapt.Options{
 		Runner: r, Samples: 3, K: []int{1, 3}, Attempts: 1, Parallelism: 1, ModelConcurrency: 1,
 	}))
@@ -139,7 +139,7 @@ func TestInfraErrorsDoNotLowerScores(t *testing.T) {
 }
 
 func TestInfraErrorIsRetried(t *testing.T) {
-	r := &failingRunner{r: sandbox(t), fail: func(c int64) bool { return c == 1 || c == 3 }}
+	r := &failingRunner{r: runner(t), fail: func(c int64) bool { return c == 1 || c == 3 }}
 	rep, err := adapt.Evaluate(context.Background(), pyTasks(2), &scripted{}, fast(adapt.Options{Runner: r, Parallelism: 1}))
 	require.NoError(t, err)
 	assert.Equal(t, int64(6), r.calls.Load(), "2 references + 2 samples + 2 retries")
@@ -150,7 +150,7 @@ func TestInfraErrorIsRetried(t *testing.T) {
 }
 
 func TestNothingScoredIsAnError(t *testing.T) {
-	r := &failingRunner{r: sandbox(t), fail: func(int64) bool { return true }}
+	r := &failingRunner{r: runner(t), fail: func(int64) bool { return true }}
 	rep, err := adapt.Evaluate(context.Background(), pyTasks(2), &scripted{}, fast(adapt.Options{Runner: r}))
 	require.ErrorIs(t, err, adapt.ErrNothingScored)
 	assert.Nil(t, rep)
@@ -159,7 +159,7 @@ func TestNothingScoredIsAnError(t *testing.T) {
 
 	// Every request a model error: also no score.
 	m := &scripted{err: func(string, []int) error { return errors.New("401 unauthorized") }}
-	_, err = adapt.Evaluate(context.Background(), pyTasks(2), m, fast(adapt.Options{Runner: sandbox(t)}))
+	_, err = adapt.Evaluate(context.Background(), pyTasks(2), m, fast(adapt.Options{Runner: runner(t)}))
 	require.ErrorIs(t, err, adapt.ErrNothingScored)
 	assert.Contains(t, err.Error(), "401 unauthorized")
 	assert.Equal(t, int64(6), m.calls.Load(), "each request tried 3 times")
@@ -180,7 +180,7 @@ func flakyModel() *scripted {
 func TestMergeWithModelErrorsEqualsSingleRun(t *testing.T) {
 	tasks := pyTasks(9)
 	dir := t.TempDir()
-	opts := adapt.Options{Runner: sandbox(t), Samples: 3, Attempts: 1, ModelConcurrency: 1}
+	opts := adapt.Options{Runner: runner(t), Samples: 3, Attempts: 1, ModelConcurrency: 1}
 	// ModelConcurrency 1 and one request per task: the same requests in
 	// every run.
 	single := opts
@@ -252,7 +252,7 @@ func TestTornLastLineIsCut(t *testing.T) {
 	tasks := pyTasks(3)
 	dir := t.TempDir()
 	journal := filepath.Join(dir, "run.jsonl")
-	opts := adapt.Options{Runner: sandbox(t), Samples: 2, Journal: journal}
+	opts := adapt.Options{Runner: runner(t), Samples: 2, Journal: journal}
 	want, err := adapt.Evaluate(context.Background(), tasks, &scripted{}, &opts)
 	require.NoError(t, err)
 	b, err := os.ReadFile(journal)
@@ -321,7 +321,7 @@ func checkJournalLines(t *testing.T, path string) int {
 func TestJournalMismatchNamesTheSetting(t *testing.T) {
 	tasks := pyTasks(2)
 	journal := filepath.Join(t.TempDir(), "run.jsonl")
-	_, err := adapt.Evaluate(context.Background(), tasks, &scripted{}, &adapt.Options{Runner: sandbox(t), Samples: 2, Journal: journal})
+	_, err := adapt.Evaluate(context.Background(), tasks, &scripted{}, &adapt.Options{Runner: runner(t), Samples: 2, Journal: journal})
 	require.NoError(t, err)
 	tests := []struct {
 		name   string
@@ -342,7 +342,7 @@ func TestJournalMismatchNamesTheSetting(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tc.opts
-			o.Runner, o.Journal = sandbox(t), journal
+			o.Runner, o.Journal = runner(t), journal
 			_, err := adapt.Evaluate(context.Background(), tc.tasks, tc.model, &o)
 			require.ErrorIs(t, err, adapt.ErrJournalMismatch, tc.reason)
 			var me *adapt.JournalMismatchError
@@ -358,7 +358,7 @@ func TestModelMisbehaviourIsRecorded(t *testing.T) {
 	tasks := pyTasks(3)
 	t.Run("panic", func(t *testing.T) {
 		m := &scripted{panic: "index out of range [7]"}
-		rep, err := adapt.Evaluate(context.Background(), tasks, m, fast(adapt.Options{Runner: sandbox(t)}))
+		rep, err := adapt.Evaluate(context.Background(), tasks, m, fast(adapt.Options{Runner: runner(t)}))
 		require.NoError(t, err, "a panicking model does not crash the run")
 		s := rep.PerTask[1].Samples[0]
 		assert.Equal(t, adapt.OutcomeModelError, s.Outcome)
@@ -368,7 +368,7 @@ func TestModelMisbehaviourIsRecorded(t *testing.T) {
 	})
 	t.Run("too many completions", func(t *testing.T) {
 		m := &scripted{extra: 1}
-		_, err := adapt.Evaluate(context.Background(), tasks, m, fast(adapt.Options{Runner: sandbox(t), Samples: 2}))
+		_, err := adapt.Evaluate(context.Background(), tasks, m, fast(adapt.Options{Runner: runner(t), Samples: 2}))
 		require.ErrorIs(t, err, adapt.ErrNothingScored)
 		assert.Contains(t, err.Error(), "returned 3 completions for 2 samples")
 	})
@@ -383,7 +383,7 @@ func TestResumeAsksAgainForErrorsUnlessKept(t *testing.T) {
 		}
 		return nil
 	}}
-	keep := adapt.Options{Runner: sandbox(t), Samples: 2, Journal: filepath.Join(dir, "keep.jsonl"), Attempts: 1}
+	keep := adapt.Options{Runner: runner(t), Samples: 2, Journal: filepath.Join(dir, "keep.jsonl"), Attempts: 1}
 	first, err := adapt.Evaluate(context.Background(), tasks, broken, fast(keep))
 	require.NoError(t, err)
 	require.Equal(t, 2, first.Outcomes[adapt.OutcomeModelError])
@@ -421,12 +421,12 @@ func TestCancelSaysWhatTheJournalKept(t *testing.T) {
 	journal := filepath.Join(t.TempDir(), "run.jsonl")
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &cancelAfter{Model: adapt.Reference, n: 1, cancel: cancel}
-	_, err := adapt.Evaluate(ctx, pyTasks(3), m, &adapt.Options{Runner: sandbox(t), Journal: journal, ModelConcurrency: 1, Parallelism: 1})
+	_, err := adapt.Evaluate(ctx, pyTasks(3), m, &adapt.Options{Runner: runner(t), Journal: journal, ModelConcurrency: 1, Parallelism: 1})
 	require.ErrorIs(t, err, context.Canceled)
 	n := checkJournalLines(t, journal) - 1
 	assert.Contains(t, err.Error(), fmt.Sprintf("the journal %s holds %d finished records: run again with the same settings to resume", journal, n))
 
-	_, err = adapt.Evaluate(ctx, pyTasks(3), adapt.Reference, &adapt.Options{Runner: sandbox(t)})
+	_, err = adapt.Evaluate(ctx, pyTasks(3), adapt.Reference, &adapt.Options{Runner: runner(t)})
 	require.ErrorIs(t, err, context.Canceled)
 	assert.Contains(t, err.Error(), "no journal: nothing was kept")
 }
@@ -445,7 +445,7 @@ func TestJournalLockedByAnotherProcess(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "locked\n", line)
 
-	_, err = adapt.Evaluate(context.Background(), pyTasks(1), adapt.Reference, &adapt.Options{Runner: sandbox(t), Journal: journal})
+	_, err = adapt.Evaluate(context.Background(), pyTasks(1), adapt.Reference, &adapt.Options{Runner: runner(t), Journal: journal})
 	require.ErrorIs(t, err, adapt.ErrJournalLocked)
 	assert.Contains(t, err.Error(), fmt.Sprintf("is held by process %d", cmd.Process.Pid))
 	_, err = adapt.Merge(pyTasks(1), []string{journal}, nil)

@@ -25,7 +25,7 @@ func TestJournalLockedByThisProcessBriefly(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, syscall.Flock(int(f.Fd()), syscall.LOCK_EX))
 	time.AfterFunc(300*time.Millisecond, func() { f.Close() })
-	_, err = adapt.Evaluate(context.Background(), pyTasks(1), adapt.Reference, &adapt.Options{Runner: sandbox(t), Journal: journal})
+	_, err = adapt.Evaluate(context.Background(), pyTasks(1), adapt.Reference, &adapt.Options{Runner: runner(t), Journal: journal})
 	require.NoError(t, err, "the lock was released after 300ms")
 
 	g, err := os.Open(journal)
@@ -33,7 +33,7 @@ func TestJournalLockedByThisProcessBriefly(t *testing.T) {
 	defer g.Close()
 	require.NoError(t, syscall.Flock(int(g.Fd()), syscall.LOCK_EX))
 	start := time.Now()
-	_, err = adapt.Evaluate(context.Background(), pyTasks(1), adapt.Reference, &adapt.Options{Runner: sandbox(t), Journal: journal})
+	_, err = adapt.Evaluate(context.Background(), pyTasks(1), adapt.Reference, &adapt.Options{Runner: runner(t), Journal: journal})
 	require.ErrorIs(t, err, adapt.ErrJournalLocked)
 	assert.Less(t, time.Since(start), 5*time.Second)
 }

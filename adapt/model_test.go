@@ -20,7 +20,7 @@ func TestReplay(t *testing.T) {
 `
 	rp, err := adapt.NewReplay("gpt-test", strings.NewReader(rec), "recorded.jsonl")
 	require.NoError(t, err)
-	rep, err := adapt.Evaluate(context.Background(), tasks[2:], rp, &adapt.Options{Runner: sandbox(t), Samples: 3})
+	rep, err := adapt.Evaluate(context.Background(), tasks[2:], rp, &adapt.Options{Runner: runner(t), Samples: 3})
 	require.NoError(t, err)
 	assert.Equal(t, "gpt-test", rep.Run.Model)
 	got := map[adapt.Outcome]int{}
@@ -43,7 +43,7 @@ func TestReplay(t *testing.T) {
 }
 
 func TestReportCSV(t *testing.T) {
-	rep, err := adapt.Evaluate(context.Background(), fixtureTasks(t), adapt.Reference, &adapt.Options{Runner: sandbox(t)})
+	rep, err := adapt.Evaluate(context.Background(), fixtureTasks(t), adapt.Reference, &adapt.Options{Runner: runner(t)})
 	require.NoError(t, err)
 	var buf bytes.Buffer
 	require.NoError(t, rep.WriteCSV(&buf))

@@ -80,7 +80,7 @@ func TestJudgeSelectorsAndPassRule(t *testing.T) {
 // passes under the exit-status rule and fails under the default rule; a
 // file with no tests fails under both.
 func TestPassRuleWithPytest(t *testing.T) {
-	chk := &adapt.Checker{Runner: sandbox(t)}
+	chk := &adapt.Checker{Runner: runner(t)}
 	mk := func(rule, test string) *adapt.Task {
 		return &adapt.Task{
 			ID: "skip", Language: adapt.Python, Framework: adapt.FrameworkPytest, PassRule: rule,

@@ -67,7 +67,7 @@ func TestRepairRoundsShowTheTestOutput(t *testing.T) {
 	tasks := pyTasks(3)
 	m := &repairing{fix: 2, prompts: map[string][]string{}}
 	var progress []adapt.Progress
-	rep, err := adapt.Evaluate(context.Background(), tasks, m, fast(adapt.Options{Runner: sandbox(t), Repair: repairOption(),
+	rep, err := adapt.Evaluate(context.Background(), tasks, m, fast(adapt.Options{Runner: runner(t), Repair: repairOption(),
 		Progress: func(p adapt.Progress) { progress = append(progress, p) }}))
 	require.NoError(t, err)
 	s, _ := rep.Score(1)
@@ -99,7 +99,7 @@ func TestRepairRoundsShowTheTestOutput(t *testing.T) {
 func TestRepairStopsAtRoundsAndPassedAnswers(t *testing.T) {
 	tasks := pyTasks(2)
 	m := &repairing{fix: 5, prompts: map[string][]string{}}
-	rep, err := adapt.Evaluate(context.Background(), tasks, m, fast(adapt.Options{Runner: sandbox(t), Repair: repairOption()}))
+	rep, err := adapt.Evaluate(context.Background(), tasks, m, fast(adapt.Options{Runner: runner(t), Repair: repairOption()}))
 	require.NoError(t, err)
 	s, _ := rep.Score(1)
 	assert.Equal(t, 0.0, s)
@@ -109,7 +109,7 @@ func TestRepairStopsAtRoundsAndPassedAnswers(t *testing.T) {
 	// A Retry that says no: no repair round.
 	r := repairOption()
 	r.Retry = func(*adapt.Task, adapt.SampleResult) bool { return false }
-	rep, err = adapt.Evaluate(context.Background(), tasks, m, fast(adapt.Options{Runner: sandbox(t), Repair: r}))
+	rep, err = adapt.Evaluate(context.Background(), tasks, m, fast(adapt.Options{Runner: runner(t), Repair: r}))
 	require.NoError(t, err)
 	for _, tr := range rep.PerTask {
 		assert.Empty(t, tr.Samples[0].Rounds)
@@ -121,18 +121,18 @@ func TestRepairStopsAtRoundsAndPassedAnswers(t *testing.T) {
 func TestRepairResumesFromTheJournal(t *testing.T) {
 	tasks := pyTasks(3)
 	whole, err := adapt.Evaluate(context.Background(), tasks, &repairing{fix: 2, prompts: map[string][]string{}},
-		fast(adapt.Options{Runner: sandbox(t), Repair: repairOption(), Parallelism: 1}))
+		fast(adapt.Options{Runner: runner(t), Repair: repairOption(), Parallelism: 1}))
 	require.NoError(t, err)
 
 	journal := filepath.Join(t.TempDir(), "run.jsonl")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stopper := &repairing{fix: 2, prompts: map[string][]string{}, stopAt: 2, cancel: cancel}
-	_, err = adapt.Evaluate(ctx, tasks, stopper, fast(adapt.Options{Runner: sandbox(t), Repair: repairOption(), Journal: journal, Parallelism: 1}))
+	_, err = adapt.Evaluate(ctx, tasks, stopper, fast(adapt.Options{Runner: runner(t), Repair: repairOption(), Journal: journal, Parallelism: 1}))
 	require.ErrorIs(t, err, context.Canceled)
 
 	resumed := &repairing{fix: 2, prompts: map[string][]string{}}
-	rep, err := adapt.Evaluate(context.Background(), tasks, resumed, fast(adapt.Options{Runner: sandbox(t), Repair: repairOption(), Journal: journal, Parallelism: 1}))
+	rep, err := adapt.Evaluate(context.Background(), tasks, resumed, fast(adapt.Options{Runner: runner(t), Repair: repairOption(), Journal: journal, Parallelism: 1}))
 	require.NoError(t, err)
 	assert.Equal(t, reportJSON(t, whole), reportJSON(t, rep))
 	for _, tr := range rep.PerTask {
@@ -142,7 +142,7 @@ func TestRepairResumesFromTheJournal(t *testing.T) {
 	// Another repair setting is another evaluation.
 	other := repairOption()
 	other.Rounds = 1
-	_, err = adapt.Evaluate(context.Background(), tasks, resumed, fast(adapt.Options{Runner: sandbox(t), Repair: other, Journal: journal}))
+	_, err = adapt.Evaluate(context.Background(), tasks, resumed, fast(adapt.Options{Runner: runner(t), Repair: other, Journal: journal}))
 	var mm *adapt.JournalMismatchError
 	require.True(t, errors.As(err, &mm), "%v", err)
 	assert.Contains(t, mm.Error(), "repair")
@@ -161,7 +161,7 @@ func TestAnswerHook(t *testing.T) {
 		}
 		return adapt.Answer{Code: "def f(x):\n    return " + c.Text + "\n"}, nil
 	}
-	rep, err := adapt.Evaluate(context.Background(), tasks, m, fast(adapt.Options{Runner: sandbox(t), Answer: hook}))
+	rep, err := adapt.Evaluate(context.Background(), tasks, m, fast(adapt.Options{Runner: runner(t), Answer: hook}))
 	require.NoError(t, err)
 	s, _ := rep.Score(1)
 	assert.Equal(t, 1.0, s)
@@ -170,7 +170,7 @@ func TestAnswerHook(t *testing.T) {
 
 	// A hook that panics is the caller's failure: an infrastructure error,
 	// never a score.
-	_, err = adapt.Evaluate(context.Background(), tasks, m, fast(adapt.Options{Runner: sandbox(t), Attempts: 1,
+	_, err = adapt.Evaluate(context.Background(), tasks, m, fast(adapt.Options{Runner: runner(t), Attempts: 1,
 		Answer: func(*adapt.Task, adapt.Completion) (adapt.Answer, error) { panic("boom") }}))
 	require.ErrorIs(t, err, adapt.ErrNothingScored)
 	assert.Contains(t, err.Error(), "boom")

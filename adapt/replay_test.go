@@ -251,7 +251,7 @@ func TestReplayJournalResumes(t *testing.T) {
 	journal := filepath.Join(t.TempDir(), "run.jsonl")
 	run := func(rp *adapt.Replay) (*adapt.Report, []adapt.Progress, error) {
 		var ps []adapt.Progress
-		rep, err := adapt.Evaluate(context.Background(), tasks, rp, &adapt.Options{Runner: sandbox(t), Journal: journal, KeepErrors: true,
+		rep, err := adapt.Evaluate(context.Background(), tasks, rp, &adapt.Options{Runner: runner(t), Journal: journal, KeepErrors: true,
 			Progress: func(p adapt.Progress) { ps = append(ps, p) }})
 		return rep, ps, err
 	}

@@ -42,7 +42,7 @@ func perTaskRun(t *testing.T) *adapt.Report {
 		}
 		return comps, nil
 	})
-	rep, err := adapt.Evaluate(context.Background(), tasks, m, &adapt.Options{Runner: sandbox(t), Samples: 2, K: []int{1, 2}})
+	rep, err := adapt.Evaluate(context.Background(), tasks, m, &adapt.Options{Runner: runner(t), Samples: 2, K: []int{1, 2}})
 	require.NoError(t, err)
 	return rep
 }
@@ -110,12 +110,12 @@ func TestRunName(t *testing.T) {
 	dir := t.TempDir()
 	journal := filepath.Join(dir, "run.jsonl")
 	m := &scripted{name: "noisy"}
-	first, err := adapt.Evaluate(context.Background(), tasks, m, &adapt.Options{Runner: sandbox(t), Name: "first", Journal: journal})
+	first, err := adapt.Evaluate(context.Background(), tasks, m, &adapt.Options{Runner: runner(t), Name: "first", Journal: journal})
 	require.NoError(t, err)
 	assert.Equal(t, "first", first.Run.Name)
 	calls := m.calls.Load()
 
-	second, err := adapt.Evaluate(context.Background(), tasks, m, &adapt.Options{Runner: sandbox(t), Name: "second", Journal: journal})
+	second, err := adapt.Evaluate(context.Background(), tasks, m, &adapt.Options{Runner: runner(t), Name: "second", Journal: journal})
 	require.NoError(t, err)
 	assert.Equal(t, calls, m.calls.Load(), "the renamed run resumed: no request asked again")
 	assert.Equal(t, "second", second.Run.Name)
@@ -132,7 +132,7 @@ func TestRunName(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "merged", merged.Run.Name)
 
-	unnamed, err := adapt.Evaluate(context.Background(), tasks, m, &adapt.Options{Runner: sandbox(t)})
+	unnamed, err := adapt.Evaluate(context.Background(), tasks, m, &adapt.Options{Runner: runner(t)})
 	require.NoError(t, err)
 	assert.Equal(t, "noisy", unnamed.Run.Name, "the model's name by default")
 	var md bytes.Buffer
@@ -147,7 +147,7 @@ func TestJournalOfUnnamedRunResumes(t *testing.T) {
 	tasks := pyTasks(2)
 	journal := filepath.Join(t.TempDir(), "run.jsonl")
 	m := &scripted{}
-	_, err := adapt.Evaluate(context.Background(), tasks, m, &adapt.Options{Runner: sandbox(t), Journal: journal})
+	_, err := adapt.Evaluate(context.Background(), tasks, m, &adapt.Options{Runner: runner(t), Journal: journal})
 	require.NoError(t, err)
 	// Take the name out of the header, as an older adaptbench wrote it.
 	b, err := os.ReadFile(journal)
@@ -164,7 +164,7 @@ func TestJournalOfUnnamedRunResumes(t *testing.T) {
 	require.NoError(t, os.WriteFile(journal, append(append(head, '\n'), rest...), 0o644))
 
 	calls := m.calls.Load()
-	rep, err := adapt.Evaluate(context.Background(), tasks, m, &adapt.Options{Runner: sandbox(t), Name: "later", Journal: journal})
+	rep, err := adapt.Evaluate(context.Background(), tasks, m, &adapt.Options{Runner: runner(t), Name: "later", Journal: journal})
 	require.NoError(t, err)
 	assert.Equal(t, calls, m.calls.Load(), "resumed: nothing asked again")
 	assert.Equal(t, "later", rep.Run.Name)
@@ -202,7 +202,7 @@ func TestReplayNamesNoTemplate(t *testing.T) {
 	}
 	rp, err := adapt.NewReplay("published", strings.NewReader(rec.String()), "recorded.jsonl")
 	require.NoError(t, err)
-	rep, err := adapt.Evaluate(context.Background(), tasks, rp, &adapt.Options{Runner: sandbox(t), Template: adapt.TaskLevel})
+	rep, err := adapt.Evaluate(context.Background(), tasks, rp, &adapt.Options{Runner: runner(t), Template: adapt.TaskLevel})
 	require.NoError(t, err)
 	assert.Equal(t, "", rep.Run.Template)
 	p1, _ := rep.Score(1)
@@ -213,7 +213,7 @@ func TestReplayNamesNoTemplate(t *testing.T) {
 
 	for _, free := range []bool{true, false} {
 		m := &promptFree{free: free}
-		rep, err := adapt.Evaluate(context.Background(), tasks, m, &adapt.Options{Runner: sandbox(t), Template: adapt.TaskLevel})
+		rep, err := adapt.Evaluate(context.Background(), tasks, m, &adapt.Options{Runner: runner(t), Template: adapt.TaskLevel})
 		require.NoError(t, err)
 		require.Len(t, m.msgs, 2)
 		if free {
