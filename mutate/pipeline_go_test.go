@@ -8,6 +8,7 @@ import (
 	osexec "os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/internal/syntax"
 	"github.com/adaptbench/adaptbench/mutate"
 )
 
@@ -103,7 +105,7 @@ func TestGoModuleReal(t *testing.T) {
 	// machine): the reference and identity run on every mutant, the two
 	// answer forms on one mutant per operator combination.
 	all, some := perMutant(t, tasks, len(tasks))
-	checkTasks(t, all, some, sb)
+	checkTasks(t, all, some, sb, gm.ReadFile)
 }
 
 // perMutant returns the C3 task of every mutant, having checked that its
@@ -151,8 +153,13 @@ func perMutant(t *testing.T, tasks []adapt.Task, max int) (all, some []adapt.Tas
 // whole function (every one must pass, with every mutation reversed), and
 // adapt.Identity (every one must fail), and the tasks of some with a model
 // that answers with F alone, the snippet form Prompt asks for (every one
-// must pass).
-func checkTasks(t *testing.T, tasks, some []adapt.Task, r exec.Runner) {
+// must pass). A reference answer that, spliced as Evaluate splices it,
+// gives back the project's file (read gives it) token for token, comments
+// included (Splice re-indents a Java method's lines), makes the task's
+// program the project's own, whose tests all pass (Generate checked): the
+// reference's tests run on the tasks of some and on every task where the
+// splice differs.
+func checkTasks(t *testing.T, tasks, some []adapt.Task, r exec.Runner, read func(path string) ([]byte, error)) {
 	t.Helper()
 	ctx := context.Background()
 	if len(tasks) == 0 {
@@ -179,6 +186,32 @@ func checkTasks(t *testing.T, tasks, some []adapt.Task, r exec.Runner) {
 			t.Errorf("%s: the prompt holds the reference", task.ID)
 		}
 	}
+	refTasks, same := slices.Clone(some), 0
+	for i := range tasks {
+		task := &tasks[i]
+		original, err := read(task.Target.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := adapt.Reference.Complete(ctx, adapt.Request{Task: task})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := mutate.Answer(task, cs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		spliced, err := adapt.Splice(task, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sameTokens(t, task.Language, spliced, string(original)) {
+			same++
+		} else if !slices.ContainsFunc(refTasks, func(o adapt.Task) bool { return o.ID == task.ID }) {
+			refTasks = append(refTasks, *task)
+		}
+	}
+	t.Logf("the reference gives back the project's file on %d of %d tasks; its tests run on %d", same, len(tasks), len(refTasks))
 	opts := &adapt.Options{Template: mutate.Prompt, Runner: r, NoGold: true, Answer: mutate.Answer}
 	for _, tc := range []struct {
 		name   string
@@ -187,7 +220,7 @@ func checkTasks(t *testing.T, tasks, some []adapt.Task, r exec.Runner) {
 		pass   bool
 		reason string
 	}{
-		{"reference", adapt.Reference, tasks, true, "the reference is F in its function"},
+		{"reference", adapt.Reference, refTasks, true, "the reference is F in its function"},
 		{"identity", adapt.Identity, tasks, false, "F′ fails a relevant test or does not compile"},
 		// The reference answers with the whole function (a bare method in
 		// Java): its run shows that such an answer is not spliced again.
@@ -229,6 +262,36 @@ func checkTasks(t *testing.T, tasks, some []adapt.Task, r exec.Runner) {
 			}
 		}
 	}
+}
+
+// sameTokens reports whether a and b, both free of syntax errors, have
+// the same tokens (and comments) in the same order: the same program in
+// a language where white space between tokens has no meaning.
+func sameTokens(t *testing.T, language, a, b string) bool {
+	t.Helper()
+	lang, err := syntax.LangByName(language)
+	if err != nil || lang == syntax.Python {
+		t.Fatalf("sameTokens: %s: %v", language, err)
+	}
+	leaves := func(src string) []string {
+		root, err := syntax.ParseNodes(lang, []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if root.Err {
+			return nil
+		}
+		var out []string
+		root.Walk(func(n *syntax.Node) bool {
+			if len(n.Children) == 0 {
+				out = append(out, n.Type+" "+n.Text([]byte(src)))
+			}
+			return true
+		})
+		return out
+	}
+	la := leaves(a)
+	return la != nil && slices.Equal(la, leaves(b))
 }
 
 // fragmentModel answers with F alone: the reference's fragment.

@@ -103,7 +103,7 @@ func TestMavenProject(t *testing.T) {
 	// every mutant, the two answer forms on four.
 	tasks := res.Tasks
 	all, some := perMutant(t, tasks, 4)
-	checkTasks(t, all, some, sb)
+	checkTasks(t, all, some, sb, mv.ReadFile)
 }
 
 // TestMavenParameterized runs the pipeline on testdata/semver, a semantic
@@ -201,7 +201,7 @@ func TestMavenParameterized(t *testing.T) {
 	// adapt.Evaluate runs the tasks' tests by the same names: the
 	// reference passes, F′ fails, on one task per operator (of four).
 	_, some := perMutant(t, res.Tasks, 4)
-	checkTasks(t, some, some, exectest.Sandbox(t))
+	checkTasks(t, some, some, exectest.Sandbox(t), mv.ReadFile)
 }
 
 // TestMavenCoverageOneJVM checks per-test coverage taken in one JVM
