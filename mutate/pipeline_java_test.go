@@ -354,3 +354,13 @@ func writeCoverage(t *testing.T, path string, rec map[string]mutate.Lines) {
 		t.Fatal(err)
 	}
 }
+
+// TestMavenOpts: MavenConfig.MavenOpts reaches Maven's JVM (one that does
+// not start fails OpenMaven with the JVM's message).
+func TestMavenOpts(t *testing.T) {
+	needMaven(t)
+	_, err := mutate.OpenMaven(context.Background(), "testdata/maven", exectest.Sandbox(t), &mutate.MavenConfig{MavenOpts: "-XX:+AdaptbenchNoSuchOption"})
+	if err == nil || !strings.Contains(err.Error(), "AdaptbenchNoSuchOption") {
+		t.Fatalf("OpenMaven with a JVM option that does not exist: %v", err)
+	}
+}
