@@ -48,8 +48,8 @@ go vet ./...
 # Every test, and each benchmark once so that none rots, with -short: a
 # benchmark whose workload is large runs a smaller one there with the same
 # checks (BenchmarkThroughput: one sample per HumanEval task instead of
-# five; BenchmarkGoMutants and BenchmarkJavaMutants: two fragments instead
-# of four); measure without -short, as in the READMEs. go test runs the
+# five; BenchmarkGoMutants: two fragments instead of four; BenchmarkJavaMutants:
+# one); measure without -short, as in the READMEs. go test runs the
 # benchmarks of one package at a time, and with them its tests, so the
 # benchmarks have a run of their own, beside the tests' run (in each, the
 # slowest packages go first); both report here, and either failing fails
