@@ -34,11 +34,7 @@ type Node struct {
 // error is only for an unsupported language or an input tree-sitter cannot
 // handle.
 func ParseNodes(lang Lang, src []byte) (*Node, error) {
-	g, err := grammarOf(lang)
-	if err != nil {
-		return nil, err
-	}
-	st, err := g.parse(src, nil)
+	_, st, err := parseNew(lang, src)
 	if err != nil {
 		return nil, err
 	}

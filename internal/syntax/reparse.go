@@ -20,11 +20,7 @@ type Reparser struct {
 
 // NewReparser parses src as lang. src must not be modified afterwards.
 func NewReparser(lang Lang, src []byte) (*Reparser, error) {
-	g, err := grammarOf(lang)
-	if err != nil {
-		return nil, err
-	}
-	st, err := g.parse(src, nil)
+	g, st, err := parseNew(lang, src)
 	if err != nil {
 		return nil, err
 	}

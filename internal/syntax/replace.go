@@ -64,11 +64,7 @@ func (e *SpliceError) Unwrap() []error {
 // evaluator is expected to run the code anyway and let the test run record
 // the failure. Any other error comes with a nil result.
 func Replace(lang Lang, src []byte, name string, replacement []byte) ([]byte, error) {
-	g, err := grammarOf(lang)
-	if err != nil {
-		return nil, err
-	}
-	st, err := g.parse(src, nil)
+	g, st, err := parseNew(lang, src)
 	if err != nil {
 		return nil, err
 	}

@@ -49,11 +49,7 @@ type span struct{ start, end int }
 // handle at all. The tree keeps a reference to src, which must not be
 // modified afterwards. Parse is safe for concurrent use.
 func Parse(lang Lang, src []byte) (*Tree, error) {
-	g, err := grammarOf(lang)
-	if err != nil {
-		return nil, err
-	}
-	st, err := g.parse(src, nil)
+	g, st, err := parseNew(lang, src)
 	if err != nil {
 		return nil, err
 	}
@@ -61,6 +57,20 @@ func Parse(lang Lang, src []byte) (*Tree, error) {
 	// holds no tree-sitter node.
 	defer st.Close()
 	return g.collect(lang, st, src), nil
+}
+
+// parseNew parses src as lang from scratch. The caller must Close the
+// tree.
+func parseNew(lang Lang, src []byte) (*grammar, *sitter.Tree, error) {
+	g, err := grammarOf(lang)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := g.parse(src, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return g, st, nil
 }
 
 // parse runs a pooled parser on src. old, if not nil, is an edited tree of
