@@ -1,6 +1,7 @@
 package mutate
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -109,27 +110,36 @@ func enclosingFunc(f *Fragment) (syntax.Func, bool) {
 
 // newTask makes the task of a valid candidate at one context level. The
 // answer unit is the enclosing function (adapt splices functions): Code
-// is the function with F′ in place, Reference the function with F;
+// is the function with F′ in place, Reference the function with F, each
+// from the start of its first line when only its indentation precedes it;
 // its Detail gives F′'s range in Code and F's in Reference.
 func newTask(p Project, c *Candidate, cl ContextLevel, source string) (adapt.Task, error) {
 	fn, ok := enclosingFunc(c.Frag)
 	if !ok {
 		return adapt.Task{}, fmt.Errorf("mutate: %s:%d: no enclosing function", c.File, c.Frag.Line)
 	}
+	// The function's text starts at its line's start when only white
+	// space precedes it there (a method in a class), so that its lines
+	// share their indentation: a copy of it spliced back (Replace
+	// re-indents) gives the file byte for byte.
+	start := fn.Start
+	if ls := bytes.LastIndexByte(c.Frag.Src[:start], '\n') + 1; len(bytes.TrimLeft(c.Frag.Src[ls:start], " \t")) == 0 {
+		start = ls
+	}
 	delta := len(c.Src) - len(c.Frag.Src)
-	code := string(c.Src[fn.Start : fn.End+delta])
-	ref := string(c.Frag.Src[fn.Start:fn.End])
+	code := string(c.Src[start : fn.End+delta])
+	ref := string(c.Frag.Src[start:fn.End])
 	snip := snippetRange(c)
-	sStart, sEnd := snip.Start-fn.Start, snip.End-fn.Start
-	rStart, rEnd := c.Frag.Start-fn.Start, c.Frag.End-fn.Start
+	sStart, sEnd := snip.Start-start, snip.End-start
+	rStart, rEnd := c.Frag.Start-start, c.Frag.End-start
 
 	recs := make([]Record, len(c.Records))
 	for i, r := range c.Records {
 		r.Changes = append([]Change(nil), r.Changes...)
 		for j := range r.Changes {
 			ch := &r.Changes[j]
-			ch.Orig = Range{ch.Orig.Start - fn.Start, ch.Orig.End - fn.Start}
-			ch.Mut = Range{ch.Mut.Start - fn.Start, ch.Mut.End - fn.Start}
+			ch.Orig = Range{ch.Orig.Start - start, ch.Orig.End - start}
+			ch.Mut = Range{ch.Mut.Start - start, ch.Mut.End - start}
 		}
 		recs[i] = r
 	}
@@ -173,7 +183,7 @@ func newTask(p Project, c *Candidate, cl ContextLevel, source string) (adapt.Tas
 		ind := indentAt([]byte(code), sStart)
 		t.Context = []adapt.Snippet{{Name: "method", Code: marked(code[:sStart], "\n"+ind+code[sEnd:])}}
 	case C3:
-		fs, fe := fn.Start+sStart, fn.Start+sEnd
+		fs, fe := start+sStart, start+sEnd
 		ind := indentAt(c.Src, fs)
 		t.Context = []adapt.Snippet{{Name: "file", Code: marked(string(c.Src[:fs]), "\n"+ind+string(c.Src[fe:]))}}
 	}
