@@ -85,10 +85,10 @@ type MavenConfig struct {
 	// defaults.
 	Limits exec.Limits
 	// MavenOpts is MAVEN_OPTS for Maven's own JVM. Empty means the
-	// environment's MAVEN_OPTS, or when that is unset too, flags for a
-	// short run (serial GC, the client compiler only), which take 1.7
-	// times less CPU than Maven's defaults for test-compile on the
-	// package's fixtures.
+	// environment's MAVEN_OPTS, or when that is unset too,
+	// exec.DefaultJVMFlags (serial GC, the client compiler only: a short
+	// run), with which test-compile takes 1.7 times less CPU than with
+	// Maven's defaults on the package's fixtures.
 	MavenOpts string
 	// CompileEach recompiles every mutant with a javac of its own, as the
 	// pipeline did before mutants were compiled in one JVM: the reference
@@ -96,10 +96,6 @@ type MavenConfig struct {
 	// verdicts and messages, slower.
 	CompileEach bool
 }
-
-// shortJVM are the flags of a JVM that runs for seconds: Maven's, the
-// host-side tools'.
-const shortJVM = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData"
 
 // OpenMaven copies the Maven project at dir into a private directory,
 // compiles it and its tests with Maven, and returns it as a Project whose
@@ -144,7 +140,7 @@ func OpenMaven(ctx context.Context, dir string, r exec.Runner, cfg *MavenConfig)
 	cmd.Dir = m.dir
 	if opts := m.cfg.MavenOpts; opts != "" || os.Getenv("MAVEN_OPTS") == "" {
 		if opts == "" {
-			opts = shortJVM
+			opts = strings.Join(exec.DefaultJVMFlags, " ")
 		}
 		cmd.Env = append(os.Environ(), "MAVEN_OPTS="+opts)
 	}

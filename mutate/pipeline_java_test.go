@@ -99,8 +99,8 @@ func TestMavenProject(t *testing.T) {
 		}
 	}
 	// adapt's JUnit driver compiles the whole workspace for every check
-	// (seconds on a loaded machine): the reference and identity run on
-	// every mutant, the two answer forms on four.
+	// (seconds on a loaded machine): identity runs on every mutant, the
+	// reference and the snippet answer on four.
 	tasks := res.Tasks
 	all, some := perMutant(t, tasks, 4)
 	checkTasks(t, all, some, sb, mv.ReadFile)

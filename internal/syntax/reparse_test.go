@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -24,7 +25,7 @@ func fullErrors(t testing.TB, lang Lang, src []byte) []SyntaxError {
 // checks the Reparser's errors against a parse from scratch.
 func reparseOnce(t testing.TB, r *Reparser, lang Lang, src []byte, start, end int, text []byte) {
 	t.Helper()
-	edited := slices3(src[:start], text, src[end:])
+	edited := slices.Concat(src[:start], text, src[end:])
 	got, err := r.Errors(edited, start, end, start+len(text))
 	if err != nil {
 		t.Fatal(err)
@@ -32,11 +33,6 @@ func reparseOnce(t testing.TB, r *Reparser, lang Lang, src []byte, start, end in
 	if d := cmp.Diff(fullErrors(t, lang, edited), got); d != "" {
 		t.Fatalf("%s: [%d,%d) replaced by %q: errors differ from a full parse (-full +incremental):\n%s", lang, start, end, text, d)
 	}
-}
-
-func slices3(a, b, c []byte) []byte {
-	out := make([]byte, 0, len(a)+len(b)+len(c))
-	return append(append(append(out, a...), b...), c...)
 }
 
 // TestReparserSameAsParse: on real files of each language, edits of every
