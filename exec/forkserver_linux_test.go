@@ -192,6 +192,19 @@ func TestForkServerSysPath(t *testing.T) {
 	}
 }
 
+// TestForkServerPreloadsNoThreading: the default server's jobs find the
+// test drivers' modules loaded and threading not: a module that imports it
+// (logging, unittest.mock) adds after-fork handlers and pages that every job
+// forked from the server pays for.
+func TestForkServerPreloadsNoThreading(t *testing.T) {
+	fs := forkServer(t)
+	res, err := fs.Run(context.Background(), exec.Job{Args: py(
+		"import sys; print(*(m in sys.modules for m in ('unittest', 'json', 'threading', 'logging', 'asyncio')))")})
+	require.NoError(t, err)
+	require.Equal(t, exec.StatusOK, res.Status, "%s", res.Stderr)
+	assert.Equal(t, "True True False False False\n", string(res.Stdout))
+}
+
 // TestThreadsFitAlike: under a 256 MiB memory limit a job starts 100
 // threads on both paths. (RLIMIT_AS, which the fork server bounds memory
 // with, counts each thread's reserved malloc arena and stack: it held 3.)
