@@ -70,6 +70,9 @@ type GoModule struct {
 	typeMu   sync.Mutex
 	typeEnvs map[string]*goTypeEnv
 	prepared decided[prepared]
+	// bins keeps the last builds made outside a schema for the checks
+	// that follow (see binCache).
+	bins *binCache
 }
 
 // GoConfig configures a GoModule. The zero value is ready to use.
@@ -106,7 +109,7 @@ func OpenGoModule(dir string, r exec.Runner, cfg *GoConfig) (*GoModule, error) {
 	if r == nil {
 		return nil, errors.New("mutate: OpenGoModule needs a runner")
 	}
-	gm := &GoModule{src: dir, runner: r, typeEnvs: map[string]*goTypeEnv{}}
+	gm := &GoModule{src: dir, runner: r, typeEnvs: map[string]*goTypeEnv{}, bins: newBinCache(max(4, 2*exec.DefaultParallelism()))}
 	if cfg != nil {
 		gm.cfg = *cfg
 	}
@@ -294,6 +297,7 @@ func (g *GoModule) Dir() string { return g.dir }
 
 // Close removes the private copy and the build outputs.
 func (g *GoModule) Close() error {
+	g.bins.close()
 	return errors.Join(os.RemoveAll(g.dir), os.RemoveAll(g.scratch))
 }
 
@@ -653,43 +657,76 @@ func (g *GoModule) checkPackage(ctx context.Context, pkg, file string, src []byt
 			return "", g.runTests(ctx, p.bin, pkg, tests, []string{fmt.Sprintf("%s=%d", mutantEnv, p.id)}, out, passed)
 		}
 	}
+	if g.cfg.BuildEach {
+		// The reference path builds every check, as the pipeline did.
+		bin, compile, took, err := g.buildAlone(ctx, pkg, file, src)
+		out.BuildTime += took
+		if bin != "" {
+			defer os.Remove(bin)
+		}
+		if err != nil || compile != "" || bin == "" {
+			return compile, err
+		}
+		return "", g.runTests(ctx, bin, pkg, tests, nil, out, passed)
+	}
+	key := pkg + "\x00" + mutantKey(file, src)
+	e, build := g.bins.get(key)
+	defer g.bins.put(e)
+	if build {
+		bin, compile, took, err := g.buildAlone(ctx, pkg, file, src)
+		out.BuildTime += took
+		g.bins.built(key, e, bin, compile, err)
+	} else {
+		select {
+		case <-e.ready:
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	}
+	if e.err != nil || e.compile != "" || e.bin == "" {
+		return e.compile, e.err
+	}
+	return "", g.runTests(ctx, e.bin, pkg, tests, nil, out, passed)
+}
+
+// buildAlone builds the test binary of package pkg with file (if not "")
+// replaced by src through an overlay. It returns the binary ("" when the
+// package has no test files, or the build failed) or the compiler's
+// messages, naming the file as the project does.
+func (g *GoModule) buildAlone(ctx context.Context, pkg, file string, src []byte) (bin, compile string, took time.Duration, err error) {
 	id := g.seq.Add(1)
-	bin := filepath.Join(g.scratch, fmt.Sprintf("m%d.test", id))
-	defer os.Remove(bin)
+	bin = filepath.Join(g.scratch, fmt.Sprintf("m%d.test", id))
 	var flags []string
 	mut := filepath.Join(g.scratch, fmt.Sprintf("m%d_%s", id, path.Base(file)))
 	if file != "" {
 		if err := os.WriteFile(mut, src, 0o666); err != nil {
-			return "", fmt.Errorf("mutate: %w", err)
+			return "", "", 0, fmt.Errorf("mutate: %w", err)
 		}
 		defer os.Remove(mut)
 		ov, _ := json.Marshal(map[string]map[string]string{"Replace": {filepath.Join(g.dir, filepath.FromSlash(file)): mut}})
 		ovFile := filepath.Join(g.scratch, fmt.Sprintf("m%d.overlay.json", id))
 		if err := os.WriteFile(ovFile, ov, 0o666); err != nil {
-			return "", fmt.Errorf("mutate: %w", err)
+			return "", "", 0, fmt.Errorf("mutate: %w", err)
 		}
 		defer os.Remove(ovFile)
 		flags = append(flags, "-overlay", ovFile)
 	}
 	msg, took, err := g.build(ctx, bin, pkg, flags...)
-	out.BuildTime += took
-	if err != nil {
-		return "", err
-	}
-	if msg != "" {
-		if file != "" {
+	if err != nil || msg != "" {
+		os.Remove(bin)
+		if msg != "" && file != "" {
 			// Name the mutated file as the project does, not the overlay.
 			if rel, err := filepath.Rel(g.dir, mut); err == nil {
 				msg = strings.ReplaceAll(msg, rel, file)
 			}
 			msg = strings.ReplaceAll(msg, mut, file)
 		}
-		return msg, nil
+		return "", msg, took, err
 	}
 	if _, err := os.Stat(bin); err != nil {
-		return "", nil // no test files
+		return "", "", took, nil // no test files
 	}
-	return "", g.runTests(ctx, bin, pkg, tests, nil, out, passed)
+	return bin, "", took, nil
 }
 
 // runTests runs the tests of package pkg in the test binary bin, with env
