@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
@@ -217,16 +218,31 @@ func Extract(t *Task, completion string) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	for _, b := range blocks {
-		code, err := syntax.Extract(lang, []byte(b), t.Target.Function)
-		if err == nil {
-			return Answer{Code: string(code), Imports: imports(lang, b)}, nil
+	// Each block is parsed once, for every rule below.
+	trees := make([]*syntax.Tree, len(blocks))
+	for i, b := range blocks {
+		if trees[i], err = syntax.Parse(lang, []byte(b)); err != nil {
+			trees[i] = nil
+		}
+	}
+	answer := func(tree *syntax.Tree, name string) (Answer, bool) {
+		code, err := tree.Extract(name)
+		if err != nil {
+			return Answer{}, false
+		}
+		return Answer{Code: string(code), Imports: imports(tree)}, true
+	}
+	for _, tree := range trees {
+		if tree == nil {
+			continue
+		}
+		if a, ok := answer(tree, t.Target.Function); ok {
+			return a, nil
 		}
 	}
 	if old := snippetNames(lang, t); len(old) > 0 {
-		for _, b := range blocks {
-			tree, err := syntax.Parse(lang, []byte(b))
-			if err != nil {
+		for _, tree := range trees {
+			if tree == nil {
 				continue
 			}
 			for _, f := range tree.Functions() {
@@ -236,9 +252,8 @@ func Extract(t *Task, completion string) (Answer, error) {
 			}
 		}
 	}
-	for _, b := range blocks {
-		tree, err := syntax.Parse(lang, []byte(b))
-		if err != nil {
+	for _, tree := range trees {
+		if tree == nil {
 			continue
 		}
 		var top []syntax.Func
@@ -248,9 +263,8 @@ func Extract(t *Task, completion string) (Answer, error) {
 			}
 		}
 		if len(top) == 1 {
-			code, err := syntax.Extract(lang, []byte(b), top[0].Name)
-			if err == nil {
-				return Answer{Code: string(code), Imports: imports(lang, b)}, nil
+			if a, ok := answer(tree, top[0].Name); ok {
+				return a, nil
 			}
 		}
 	}
@@ -287,11 +301,9 @@ func snippetNames(lang syntax.Lang, t *Task) []string {
 	return names
 }
 
-func imports(lang syntax.Lang, block string) []string {
-	ims, err := syntax.Imports(lang, []byte(block))
-	if err != nil {
-		return nil
-	}
+// imports returns the top-level import statements of a parsed block, trimmed.
+func imports(tree *syntax.Tree) []string {
+	ims := tree.Imports()
 	out := make([]string, 0, len(ims))
 	for _, im := range ims {
 		out = append(out, strings.TrimSpace(string(im)))
@@ -312,7 +324,11 @@ func Splice(t *Task, a Answer) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	out, err := syntax.Replace(lang, []byte(t.Target.Content), t.Target.Function, []byte(a.Code))
+	tg, err := targets.get(lang, t.Target.Content)
+	if err != nil {
+		return "", fmt.Errorf("adapt: task %q: splice: %w", t.ID, err)
+	}
+	out, err := tg.Replace(t.Target.Function, []byte(a.Code))
 	if out == nil {
 		return "", fmt.Errorf("adapt: task %q: splice: %w", t.ID, err)
 	}
@@ -321,6 +337,49 @@ func Splice(t *Task, a Answer) (string, error) {
 		src = carryPythonImports(src, a.Imports)
 	}
 	return src, err
+}
+
+// targets holds the parsed target files of the tasks spliced last: every
+// sample of a task (and its reference) goes into the same file, which is
+// then parsed once.
+var targets = targetCache{m: map[targetKey]*syntax.Target{}}
+
+// A targetCache holds up to 64 parsed files of up to 8 MiB in all, and
+// starts again when it would hold more.
+type targetCache struct {
+	mu    sync.Mutex
+	m     map[targetKey]*syntax.Target
+	bytes int
+}
+
+type targetKey struct {
+	lang syntax.Lang
+	src  string
+}
+
+func (c *targetCache) get(lang syntax.Lang, src string) (*syntax.Target, error) {
+	k := targetKey{lang, src}
+	c.mu.Lock()
+	tg := c.m[k]
+	c.mu.Unlock()
+	if tg != nil {
+		return tg, nil
+	}
+	tg, err := syntax.NewTarget(lang, []byte(src))
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= 64 || c.bytes+len(src) > 8<<20 {
+		clear(c.m)
+		c.bytes = 0
+	}
+	if c.m[k] == nil {
+		c.m[k] = tg
+		c.bytes += len(src)
+	}
+	return tg, nil
 }
 
 // carryPythonImports adds the import lines that src lacks, before its first

@@ -164,9 +164,15 @@ func Extract(lang Lang, code []byte, name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return t.Extract(name)
+}
+
+// Extract is [Extract] on the source t was parsed from, for a caller that
+// also needs the tree (its imports, say) and so parses once.
+func (t *Tree) Extract(name string) ([]byte, error) {
 	f, err := t.Find(name)
 	if err != nil && errors.Is(err, ErrNotFound) && t.HasErrors() {
-		if st, sf, ok := salvage(lang, code, name); ok {
+		if st, sf, ok := salvage(t.lang, t.src, name); ok {
 			t, f, err = st, sf, nil
 		}
 	}

@@ -3,6 +3,7 @@ package syntax
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -106,6 +107,17 @@ func FuzzReplace(f *testing.F) {
 		out, err := Replace(lang, src, name, rep)
 		if !bytes.Equal(src, orig) {
 			t.Fatal("Replace modified its input")
+		}
+		// A Target parsed once gives what Replace gives, every time.
+		tg, terr := NewTarget(lang, src)
+		if terr != nil {
+			t.Fatal(terr)
+		}
+		for range 2 {
+			tout, terr := tg.Replace(name, rep)
+			if !bytes.Equal(tout, out) || fmt.Sprint(terr) != fmt.Sprint(err) {
+				t.Fatalf("Target.Replace = %q, %v; Replace = %q, %v", tout, terr, out, err)
+			}
 		}
 		var se *SpliceError
 		if err != nil && !errors.As(err, &se) {

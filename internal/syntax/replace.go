@@ -69,7 +69,39 @@ func Replace(lang Lang, src []byte, name string, replacement []byte) ([]byte, er
 		return nil, err
 	}
 	defer st.Close()
-	f, err := g.collect(lang, st, src).Find(name)
+	return replace(lang, src, g.collect(lang, st, src), name, replacement, func(edited []byte, start, oldEnd, newEnd int) ([]SyntaxError, error) {
+		return g.editedErrors(st, src, edited, start, oldEnd, newEnd)
+	})
+}
+
+// A Target is a source whose functions are replaced again and again (each
+// answer a model gives for one task): it is parsed once, and
+// [Target.Replace] parses only the replacement and checks the result with
+// an incremental parse. It is safe for concurrent use.
+type Target struct {
+	lang Lang
+	tree *Tree
+	r    *Reparser
+}
+
+// NewTarget parses src as lang. src must not be modified afterwards.
+func NewTarget(lang Lang, src []byte) (*Target, error) {
+	r, err := NewReparser(lang, src)
+	if err != nil {
+		return nil, err
+	}
+	return &Target{lang: lang, tree: r.g.collect(lang, r.tree, src), r: r}, nil
+}
+
+// Replace is [Replace] on the target's source.
+func (t *Target) Replace(name string, replacement []byte) ([]byte, error) {
+	return replace(t.lang, t.r.src, t.tree, name, replacement, t.r.Errors)
+}
+
+// replace is Replace on src, parsed as tree; check gives the errors of an edited src
+// (see Reparser.Errors).
+func replace(lang Lang, src []byte, tree *Tree, name string, replacement []byte, check func(edited []byte, start, oldEnd, newEnd int) ([]SyntaxError, error)) ([]byte, error) {
+	f, err := tree.Find(name)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +141,7 @@ func Replace(lang Lang, src []byte, name string, replacement []byte) ([]byte, er
 
 	// Check the result with an incremental parse: much cheaper than
 	// parsing the whole file again.
-	errs, err := g.editedErrors(st, src, out, cut, f.End, cut+len(body))
+	errs, err := check(out, cut, f.End, cut+len(body))
 	if err != nil {
 		return nil, err
 	}

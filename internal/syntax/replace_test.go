@@ -148,6 +148,16 @@ func TestReplace(t *testing.T) {
 			if diff := cmp.Diff(tc.want, string(got)); diff != "" {
 				t.Errorf("%s\nReplace mismatch (-want +got):\n%s", tc.reason, diff)
 			}
+			tg, err := NewTarget(tc.lang, []byte(tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 2 { // the parsed target is reused, never changed
+				got, err := tg.Replace(tc.fn, []byte(tc.replacement))
+				if err != nil || string(got) != tc.want {
+					t.Errorf("Target.Replace = %q, %v; want %q", got, err, tc.want)
+				}
+			}
 		})
 	}
 }
