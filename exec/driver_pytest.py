@@ -20,7 +20,7 @@ import pytest
 if _cwd is not None:
     sys.path.insert(0, _cwd)
 
-_PID = os.getpid()
+_PID = None  # the process that reports: set by main
 _dumps = json.dumps
 _write = os.write
 _fd = -1
@@ -188,7 +188,8 @@ def _on_alarm(signum, frame):
 
 
 def main():
-    global _fd, _plugin
+    global _PID, _fd, _plugin
+    _PID = os.getpid()
     results, timeout, names = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
     del sys.argv[1:]
     _fd = os.open(results, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
@@ -221,10 +222,18 @@ def main():
         emit(e='done', exit=int(code))
 
 
-main()
-for _s in (sys.stdout, sys.stderr):
-    try:
-        _s.flush()
-    except Exception:
-        pass
-os._exit(0)
+def _run():
+    main()
+    for s in (sys.stdout, sys.stderr):
+        try:
+            s.flush()
+        except Exception:
+            pass
+    # Do not wait for threads the tests left running.
+    os._exit(0)
+
+
+# A fork server defines all of the above once, under another name, and
+# calls _run in each job it forks.
+if __name__ == '__main__':
+    _run()

@@ -24,7 +24,7 @@ import unittest.suite
 if _cwd is not None:
     sys.path.insert(0, _cwd)
 
-_PID = os.getpid()
+_PID = None  # the process that reports: set by main
 _dumps = json.dumps
 _write = os.write
 _fd = -1
@@ -244,7 +244,8 @@ _planned = []
 
 
 def main():
-    global _fd, _reporter, _planned
+    global _PID, _fd, _reporter, _planned
+    _PID = os.getpid()
     results, timeout, names = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
     del sys.argv[1:]
     _fd = os.open(results, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
@@ -301,11 +302,18 @@ def main():
     emit(e='done', exit=0 if r.wasSuccessful() else 1)
 
 
-main()
-for _s in (sys.stdout, sys.stderr):
-    try:
-        _s.flush()
-    except Exception:
-        pass
-# Do not wait for threads the tests left running.
-os._exit(0)
+def _run():
+    main()
+    for s in (sys.stdout, sys.stderr):
+        try:
+            s.flush()
+        except Exception:
+            pass
+    # Do not wait for threads the tests left running.
+    os._exit(0)
+
+
+# A fork server defines all of the above once, under another name, and
+# calls _run in each job it forks.
+if __name__ == '__main__':
+    _run()

@@ -325,10 +325,16 @@ def _child(fds, programs):
             with open(path, 'rb') as f:
                 code = compile(f.read(), target, 'exec')
             main.__dict__['__file__'] = target
+        run = None
+        if mode == 'c' and req.get('program') in _defined:
+            run = _defined[req['program']]['_run']
         del raw, head, blob, chunks, req, stdin
         status = 0
         try:
-            exec(code, main.__dict__)
+            if run is not None:
+                run()
+            else:
+                exec(code, main.__dict__)
         except SystemExit as e:
             c = e.code
             if c is None:
@@ -753,6 +759,8 @@ def _finish(zyg, before, streams, caps, output, mem_r, start, wstatus, cpu_ns, m
 
 
 _codecache = {}
+# The programs defined once, by number: their module namespaces.
+_defined = {}
 # The drivers' reporters, compiled once: by source, and by their number
 # (from 1) in the configuration, which a request names as "program"
 # instead of sending the source.
@@ -767,6 +775,20 @@ def main():
             _programs[src] = _programs[i + 1] = compile(src, '<string>', 'exec')
         except SyntaxError:
             pass
+    # A program listed in "define" has its functions and classes made here
+    # once (run under another name than __main__, it defines and returns):
+    # a job then only calls its _run.
+    for n in config.get('define') or []:
+        code = _programs.get(n)
+        if code is None:
+            continue
+        ns = {'__name__': '__adaptbench_program__', '__builtins__': builtins}
+        try:
+            exec(code, ns)
+        except Exception:
+            continue
+        if callable(ns.get('_run')):
+            _defined[n] = ns
     # Objects of this process are never collected again, so that a forked
     # child's collector does not touch (and copy) their pages.
     gc.collect()

@@ -670,7 +670,17 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 	// The server imports site, as a plain python3 does, so that a job sees
 	// the system's packages (Debian's dist-packages); a job run with -S
 	// gets them taken off its sys.path again.
-	config, err := json.Marshal(map[string][]string{"preload": f.pre, "programs": serverPrograms})
+	// A reporter whose heavy imports the server preloads anyway is also
+	// defined once (its functions and classes made in the server, its run
+	// left to each job): the rest of what it imports is the standard
+	// library's, already loaded by the server's own imports or light.
+	var define []int
+	for i, needs := range serverProgramNeeds {
+		if slices.Contains(f.pre, needs) {
+			define = append(define, i+1)
+		}
+	}
+	config, err := json.Marshal(map[string]any{"preload": f.pre, "programs": serverPrograms, "define": define})
 	if err != nil {
 		return nil, err
 	}
@@ -723,6 +733,10 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 // serverPrograms are the programs every server compiles once: the test
 // drivers' reporters. A request names one by its number.
 var serverPrograms = []string{unittestReporter, pytestReporter}
+
+// serverProgramNeeds names, for each of serverPrograms, the module whose
+// preload lets a server define the program once (see start).
+var serverProgramNeeds = []string{"unittest", "pytest"}
 
 // serverOpenFiles is a server's RLIMIT_NOFILE: the most a job it takes may
 // ask for.

@@ -157,6 +157,31 @@ func TestForkServerDriverMatchesSandbox(t *testing.T) {
 	}
 }
 
+// TestForkServerPytestMatchesSandbox: with pytest preloaded, the server
+// defines the pytest reporter once; its verdicts are the Sandbox's.
+func TestForkServerPytestMatchesSandbox(t *testing.T) {
+	requirePython(t, true)
+	sb := newSandbox(t)
+	fs, err := exec.NewForkServer(sb, &exec.ForkServerConfig{Preload: append(slices.Clone(exec.DefaultPreload), "pytest")})
+	require.NoError(t, err)
+	defer fs.Close()
+	d := exec.Pytest{PerTestTimeout: time.Second}
+	for _, fixture := range []string{"pytest", "pytest_broken"} {
+		var suites []*exec.Suite
+		for _, r := range []exec.Runner{sb, fs} {
+			s, err := d.Test(context.Background(), r, exec.TestSpec{Dir: driverFixture(t, fixture)})
+			require.NoError(t, err)
+			suites = append(suites, s)
+		}
+		require.Equal(t, len(suites[0].Tests), len(suites[1].Tests), fixture)
+		for i := range suites[0].Tests {
+			assert.Equal(t, suites[0].Tests[i].Name, suites[1].Tests[i].Name)
+			assert.Equal(t, suites[0].Tests[i].Status, suites[1].Tests[i].Status, suites[0].Tests[i].Name)
+		}
+		assert.Equal(t, suites[0].Compile == nil, suites[1].Compile == nil, fixture)
+	}
+}
+
 func TestForkServerFallsBack(t *testing.T) {
 	sb := newSandbox(t)
 	fs, err := exec.NewForkServer(sb, &exec.ForkServerConfig{Python: "/usr/bin/python3-missing"})
@@ -203,6 +228,29 @@ func TestForkServerPreloadsNoThreading(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, exec.StatusOK, res.Status, "%s", res.Stderr)
 	assert.Equal(t, "True True False False False\n", string(res.Stdout))
+}
+
+// TestForkServerDefinesReporterOnce: the default server makes the unittest
+// reporter's functions and classes once, and a job only runs it; run as a
+// program, the reporter is the job's __main__.
+func TestForkServerDefinesReporterOnce(t *testing.T) {
+	ws := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "test_where.py"), []byte(`import sys, unittest
+
+class TestWhere(unittest.TestCase):
+    def test_reporter_not_main(self):
+        self.assertNotIn('Reporter', vars(sys.modules['__main__']))
+`), 0o644))
+	spec := exec.TestSpec{Dir: ws, Tests: []string{"test_where.TestWhere.test_reporter_not_main"}}
+	for _, tc := range []struct {
+		r    exec.Runner
+		want exec.TestStatus
+	}{{forkServer(t), exec.TestPassed}, {newSandbox(t), exec.TestFailed}} {
+		s, err := exec.PythonUnittest{}.Test(context.Background(), tc.r, spec)
+		require.NoError(t, err)
+		require.Len(t, s.Tests, 1)
+		assert.Equal(t, tc.want, s.Tests[0].Status, "%T: %s", tc.r, s.Tests[0].Message)
+	}
 }
 
 // TestThreadsFitAlike: under a 256 MiB memory limit a job starts 100
