@@ -302,18 +302,15 @@ def main():
     emit(e='done', exit=0 if r.wasSuccessful() else 1)
 
 
-def _run():
+
+# A fork server defines all of the above once, under another name, and
+# calls main in each job it forks (and then flushes and exits as below).
+if __name__ == '__main__':
     main()
-    for s in (sys.stdout, sys.stderr):
+    for _s in (sys.stdout, sys.stderr):
         try:
-            s.flush()
+            _s.flush()
         except Exception:
             pass
     # Do not wait for threads the tests left running.
     os._exit(0)
-
-
-# A fork server defines all of the above once, under another name, and
-# calls _run in each job it forks.
-if __name__ == '__main__':
-    _run()

@@ -327,7 +327,7 @@ def _child(fds, programs):
             main.__dict__['__file__'] = target
         run = None
         if mode == 'c' and req.get('program') in _defined:
-            run = _defined[req['program']]['_run']
+            run = _defined[req['program']]['main']
         del raw, head, blob, chunks, req, stdin
         status = 0
         try:
@@ -777,7 +777,7 @@ def main():
             pass
     # A program listed in "define" has its functions and classes made here
     # once (run under another name than __main__, it defines and returns):
-    # a job then only calls its _run.
+    # a job then only calls its main.
     for n in config.get('define') or []:
         code = _programs.get(n)
         if code is None:
@@ -787,7 +787,7 @@ def main():
             exec(code, ns)
         except Exception:
             continue
-        if callable(ns.get('_run')):
+        if callable(ns.get('main')):
             _defined[n] = ns
     # Objects of this process are never collected again, so that a forked
     # child's collector does not touch (and copy) their pages.

@@ -293,7 +293,7 @@ func (f *ForkServer) parse(job Job, lim Limits, env []string) (*pyJob, bool) {
 	}
 	if req.Mode == "c" {
 		for i, p := range serverPrograms {
-			if req.Target == p {
+			if req.Target == p.src {
 				req.Program, req.Target = i+1, ""
 			}
 		}
@@ -674,13 +674,15 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 	// defined once (its functions and classes made in the server, its run
 	// left to each job): the rest of what it imports is the standard
 	// library's, already loaded by the server's own imports or light.
+	var programs []string
 	var define []int
-	for i, needs := range serverProgramNeeds {
-		if slices.Contains(f.pre, needs) {
+	for i, p := range serverPrograms {
+		programs = append(programs, p.src)
+		if slices.Contains(f.pre, p.needs) {
 			define = append(define, i+1)
 		}
 	}
-	config, err := json.Marshal(map[string]any{"preload": f.pre, "programs": serverPrograms, "define": define})
+	config, err := json.Marshal(map[string]any{"preload": f.pre, "programs": programs, "define": define})
 	if err != nil {
 		return nil, err
 	}
@@ -731,12 +733,10 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 }
 
 // serverPrograms are the programs every server compiles once: the test
-// drivers' reporters. A request names one by its number.
-var serverPrograms = []string{unittestReporter, pytestReporter}
-
-// serverProgramNeeds names, for each of serverPrograms, the module whose
-// preload lets a server define the program once (see start).
-var serverProgramNeeds = []string{"unittest", "pytest"}
+// drivers' reporters. A request names one by its number, from 1. needs is
+// the module whose preload lets a server define the program once (see
+// start).
+var serverPrograms = []struct{ src, needs string }{{unittestReporter, "unittest"}, {pytestReporter, "pytest"}}
 
 // serverOpenFiles is a server's RLIMIT_NOFILE: the most a job it takes may
 // ask for.

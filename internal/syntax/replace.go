@@ -64,14 +64,12 @@ func (e *SpliceError) Unwrap() []error {
 // evaluator is expected to run the code anyway and let the test run record
 // the failure. Any other error comes with a nil result.
 func Replace(lang Lang, src []byte, name string, replacement []byte) ([]byte, error) {
-	g, st, err := parseNew(lang, src)
+	t, err := NewTarget(lang, src)
 	if err != nil {
 		return nil, err
 	}
-	defer st.Close()
-	return replace(lang, src, g.collect(lang, st, src), name, replacement, func(edited []byte, start, oldEnd, newEnd int) ([]SyntaxError, error) {
-		return g.editedErrors(st, src, edited, start, oldEnd, newEnd)
-	})
+	defer t.r.tree.Close() // now, not when the collector finds it
+	return t.Replace(name, replacement)
 }
 
 // A Target is a source whose functions are replaced again and again (each
@@ -95,13 +93,8 @@ func NewTarget(lang Lang, src []byte) (*Target, error) {
 
 // Replace is [Replace] on the target's source.
 func (t *Target) Replace(name string, replacement []byte) ([]byte, error) {
-	return replace(t.lang, t.r.src, t.tree, name, replacement, t.r.Errors)
-}
-
-// replace is Replace on src, parsed as tree; check gives the errors of an edited src
-// (see Reparser.Errors).
-func replace(lang Lang, src []byte, tree *Tree, name string, replacement []byte, check func(edited []byte, start, oldEnd, newEnd int) ([]SyntaxError, error)) ([]byte, error) {
-	f, err := tree.Find(name)
+	src, lang := t.r.src, t.lang
+	f, err := t.tree.Find(name)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +134,7 @@ func replace(lang Lang, src []byte, tree *Tree, name string, replacement []byte,
 
 	// Check the result with an incremental parse: much cheaper than
 	// parsing the whole file again.
-	errs, err := check(out, cut, f.End, cut+len(body))
+	errs, err := t.r.Errors(out, cut, f.End, cut+len(body))
 	if err != nil {
 		return nil, err
 	}
