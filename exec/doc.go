@@ -327,7 +327,7 @@
 //     preloads what its tasks' code imports.
 //     (2) The unittest reporter is defined once in the server (its classes
 //     and functions made before the zygote is forked; a job only calls
-//     its _run): 0.4 ms and 100 page faults of each job's start; a
+//     its main): 0.4 ms and 100 page faults of each job's start; a
 //     trivial unittest job through a ForkServer, six interleaved rounds
 //     of 1,000: 6.69 → 6.40 ms of CPU, median. (3)
 //     Evaluate parses each code block once (its imports came from a second
