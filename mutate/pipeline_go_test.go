@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -222,7 +223,7 @@ func checkTasks(t *testing.T, tasks, some []adapt.Task, r exec.Runner, read func
 		for _, tr := range rep.PerTask {
 			for _, s := range tr.Samples {
 				if passed := s.Outcome == adapt.OutcomePassed; passed != tc.pass {
-					t.Errorf("%s on %s: passed=%v, want %v (%s): %s %s", tc.name, tr.Task, passed, tc.pass, tc.reason, s.Outcome, s.Detail)
+					t.Errorf("%s on %s: passed=%v, want %v (%s): %s %s%s", tc.name, tr.Task, passed, tc.pass, tc.reason, s.Outcome, s.Detail, testMessages(s.Tests))
 				}
 			}
 		}
@@ -369,10 +370,20 @@ func TestGoModuleSubpackage(t *testing.T) {
 		for _, tr := range rep.PerTask {
 			s := tr.Samples[0]
 			if passed := s.Outcome == adapt.OutcomePassed; passed != tc.pass {
-				t.Errorf("%s on %s: %s, want passed=%v: %s", tc.model.Name(), tr.Task, s.Outcome, tc.pass, s.Detail)
+				t.Errorf("%s on %s: %s, want passed=%v: %s%s", tc.model.Name(), tr.Task, s.Outcome, tc.pass, s.Detail, testMessages(s.Tests))
 			}
 		}
 	}
+}
+
+// testMessages lists each test's status and message, for the report of
+// an outcome that was not the one wanted.
+func testMessages(tests []adapt.TestOutcome) string {
+	var b strings.Builder
+	for _, to := range tests {
+		fmt.Fprintf(&b, "\n  %s %s: %s", to.Name, to.Status, to.Message)
+	}
+	return b.String()
 }
 
 // checkTaskFile writes tasks as adapt.WriteTasks does and checks that the
