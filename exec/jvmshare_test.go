@@ -81,7 +81,12 @@ func TestJUnitClassSharing(t *testing.T) {
 // them) and the ratio.
 func BenchmarkJUnitClassSharing(b *testing.B) {
 	requireJava(b)
-	defer exec.SetShareDir(b.TempDir())()
+	if !testing.Short() {
+		// Archives of this run's own. The smoke run of scripts/test.sh
+		// (-short) uses the machine's, which its tests have made: making
+		// them is most of its CPU time.
+		defer exec.SetShareDir(b.TempDir())()
+	}
 	r := driverSandbox(b)
 	// The archives are made once per machine: not in the measured runs.
 	if _, err := (exec.JUnit{}).Test(b.Context(), r, exec.TestSpec{Dir: driverFixture(b, "junit5")}); err != nil {

@@ -24,7 +24,7 @@ import (
 func BenchmarkGoMutants(b *testing.B) {
 	sb := exectest.Sandbox(b)
 	old, fast := openRealWith(b, sb, true), openRealWith(b, sb, false)
-	benchMutants(b, old, fast, &mutate.Options{Seed: 2, Fragments: benchFragments(2), Runs: 1, Parallelism: 1, Contexts: []mutate.ContextLevel{mutate.C1}}, func() {
+	benchMutants(b, old, fast, &mutate.Options{Seed: 2, Fragments: benchFragments(), Runs: 1, Parallelism: 1, Contexts: []mutate.ContextLevel{mutate.C1}}, func() {
 		// The new path reads its packages' export data when it lists their
 		// tests, as Generate does first (the old path's Generate).
 		if _, err := fast.Tests(context.Background()); err != nil {
@@ -48,16 +48,15 @@ func BenchmarkJavaMutants(b *testing.B) {
 		b.Cleanup(func() { mv.Close() })
 		paths[i] = mv
 	}
-	// A JVM per mutant on each path: one fragment with -short.
-	benchMutants(b, paths[0], paths[1], &mutate.Options{Seed: 3, Fragments: benchFragments(1), Runs: 1, Parallelism: 1, Contexts: []mutate.ContextLevel{mutate.C1}}, nil)
+	benchMutants(b, paths[0], paths[1], &mutate.Options{Seed: 3, Fragments: benchFragments(), Runs: 1, Parallelism: 1, Contexts: []mutate.ContextLevel{mutate.C1}}, nil)
 }
 
 // benchFragments is the fragments BenchmarkGoMutants and
-// BenchmarkJavaMutants sample: 4, or short with -short (the smoke run of
+// BenchmarkJavaMutants sample: 4, or 1 with -short (the smoke run of
 // scripts/test.sh, with the same checks).
-func benchFragments(short int) int {
+func benchFragments() int {
 	if testing.Short() {
-		return short
+		return 1
 	}
 	return 4
 }

@@ -48,8 +48,9 @@ go vet ./...
 # Every test, and each benchmark once so that none rots, with -short: a
 # benchmark whose workload is large runs a smaller one there with the same
 # checks (BenchmarkThroughput: one sample per HumanEval task instead of
-# five; BenchmarkGoMutants: two fragments instead of four; BenchmarkJavaMutants:
-# one); measure without -short, as in the READMEs. go test runs the
+# five, on 40 tasks; BenchmarkGoMutants and BenchmarkJavaMutants: one
+# fragment instead of four; BenchmarkJUnitClassSharing: the machine's
+# class-data archives); measure without -short, as in the READMEs. go test runs the
 # benchmarks of one package at a time, and with them its tests, so the
 # benchmarks have a run of their own beside the tests' run, and the tests of
 # evolve and exec (whose tests wait more than they compute: sleeps, time
