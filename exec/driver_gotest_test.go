@@ -152,3 +152,50 @@ func TestGoTestSubpackageDir(t *testing.T) {
 	s := runDriver(t, exec.GoTest{Package: "sub"}, exec.TestSpec{Dir: ws, Tests: []string{"TestGolden"}})
 	checkSuite(t, s, []wantTest{{"TestGolden", exec.TestPassed}})
 }
+
+// TestGoTestBinaryHasNoDWARF: the host builds test binaries without DWARF
+// (GoBuildFlags' -ldflags=-w, some 40% of the link's CPU time), and a
+// test's panic still reports the file and line it came from.
+func TestGoTestBinaryHasNoDWARF(t *testing.T) {
+	requireGo(t)
+	ws := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod": "module example.com/x\n\ngo 1.22\n",
+		"x.go":   "package x\n\nfunc Boom() { panic(\"boom\") }\n",
+		"x_test.go": `package x
+
+import (
+	"debug/elf"
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestNoDWARF(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := elf.Open(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, s := range f.Sections {
+		if strings.HasPrefix(s.Name, ".debug_") || strings.HasPrefix(s.Name, ".zdebug_") {
+			t.Errorf("section %s", s.Name)
+		}
+	}
+}
+
+func TestPanics(t *testing.T) { Boom() }
+`,
+	} {
+		if err := os.WriteFile(filepath.Join(ws, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := runDriver(t, exec.GoTest{}, exec.TestSpec{Dir: ws})
+	checkSuite(t, s, []wantTest{{"TestNoDWARF", exec.TestPassed}, {"TestPanics", exec.TestError}})
+	checkMessages(t, s, map[string]string{"TestPanics": "x.go:3"})
+}

@@ -30,8 +30,9 @@ import (
 //
 // [OpenGoModule] copies the module once into a private working directory
 // (the source may be read-only, such as the module cache). Every build runs
-// on the host, "go test -c" with CGO_ENABLED=0, GOPROXY=off, GOFLAGS=-mod=mod,
-// GOTOOLCHAIN=local and GOWORK=off (as exec.GoTest does: the module cache
+// on the host, "go test -c" with CGO_ENABLED=0, GOPROXY=off,
+// GOFLAGS=exec.GoBuildFlags (module mode, no DWARF), GOTOOLCHAIN=local and
+// GOWORK=off (as exec.GoTest does: the module cache
 // must hold the dependencies beforehand, nothing is downloaded); a mutant
 // replaces its file through "-overlay", so the tree is never copied or
 // written per mutant and mutants build concurrently, and the toolchain's

@@ -21,6 +21,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/adaptbench/adaptbench/exec"
 )
 
 // The fast path of GoModule.Check (GoConfig.BuildEach off): before the
@@ -141,7 +143,7 @@ func (g *GoModule) typeEnv(ctx context.Context, pkg string) *goTypeEnv {
 
 // goEnv is the environment of every go command the module runs.
 func (g *GoModule) goEnv() []string {
-	env := append(os.Environ(), "CGO_ENABLED=0", "GOPROXY=off", "GOFLAGS=-mod=mod -buildvcs=false",
+	env := append(os.Environ(), "CGO_ENABLED=0", "GOPROXY=off", "GOFLAGS="+exec.GoBuildFlags,
 		"GOTOOLCHAIN=local", "GOWORK=off")
 	return append(env, g.cfg.Env...)
 }

@@ -62,7 +62,9 @@ go vet ./...
 # test's wall-time guard tripped on the busier machine: one per CPU, go
 # test's default, stays in each run.) go vet has checked every package
 # above, so go test does not vet them again (-vet=off: about 10 s of CPU
-# on a fresh machine).
+# on a fresh machine), and the test binaries are linked without DWARF
+# (-ldflags=-w, as exec.GoTest links the binaries it tests: nothing here
+# reads it, and it is some 40% of a link's CPU time).
 bench_pkgs=$(grep -rl --include='*_test.go' --exclude-dir=testdata --exclude-dir=.git '^func Benchmark' . | xargs -n1 dirname | sort -u)
 mod=$(go list -m)
 rest=$(go list ./... | grep -vx -e "$mod/mutate" -e "$mod/versioned" -e "$mod/adapt" -e "$mod/evolve/transform" -e "$mod/evolve" -e "$mod/exec")
@@ -71,14 +73,14 @@ trap 'rm -f "$side_log"' EXIT
 (
   side=0
   # shellcheck disable=SC2086
-  go test -count=1 -vet=off -short -run '^$' -bench . -benchtime 1x -timeout 30m ./evolve/nsga2 ./mutate $bench_pkgs || side=$?
-  go test -count=1 -vet=off -timeout 40m ./evolve ./exec || side=$?
+  go test -count=1 -vet=off -ldflags=-w -short -run '^$' -bench . -benchtime 1x -timeout 30m ./evolve/nsga2 ./mutate $bench_pkgs || side=$?
+  go test -count=1 -vet=off -ldflags=-w -timeout 40m ./evolve ./exec || side=$?
   exit "$side"
 ) >"$side_log" 2>&1 &
 side=$!
 status=0
 # shellcheck disable=SC2086
-go test -count=1 -vet=off -timeout 40m ./mutate ./versioned ./adapt ./evolve/transform $rest || status=$?
+go test -count=1 -vet=off -ldflags=-w -timeout 40m ./mutate ./versioned ./adapt ./evolve/transform $rest || status=$?
 side_status=0
 wait "$side" || side_status=$?
 if [ "$side_status" = 0 ]; then
