@@ -113,15 +113,10 @@ func TestGoTestTimeLimit(t *testing.T) {
 
 func TestGoTestNoTests(t *testing.T) {
 	requireGo(t)
-	ws := t.TempDir()
-	for name, src := range map[string]string{
+	ws := goWorkspace(t, map[string]string{
 		"go.mod": "module example.com/x\n\ngo 1.22\n",
 		"x.go":   "package x\n\nfunc X() int { return 1 }\n",
-	} {
-		if err := os.WriteFile(filepath.Join(ws, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	s := runDriver(t, exec.GoTest{}, exec.TestSpec{Dir: ws})
 	checkSuite(t, s, nil)
 	if s.Run.Status != exec.StatusInvalid {
@@ -133,22 +128,13 @@ func TestGoTestNoTests(t *testing.T) {
 // own directory, as under "go test", so that it finds its testdata.
 func TestGoTestSubpackageDir(t *testing.T) {
 	requireGo(t)
-	ws := t.TempDir()
-	for name, src := range map[string]string{
+	ws := goWorkspace(t, map[string]string{
 		"go.mod":                "module example.com/x\n\ngo 1.22\n",
 		"x.go":                  "package x\n",
 		"sub/sub.go":            "package sub\n\nfunc Want() string { return \"golden\\n\" }\n",
 		"sub/testdata/want.txt": "golden\n",
 		"sub/sub_test.go":       "package sub\n\nimport (\"os\"; \"testing\")\n\nfunc TestGolden(t *testing.T) {\n\tb, err := os.ReadFile(\"testdata/want.txt\")\n\tif err != nil || string(b) != Want() {\n\t\tt.Fatalf(\"%q, %v\", b, err)\n\t}\n}\n",
-	} {
-		p := filepath.Join(ws, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	s := runDriver(t, exec.GoTest{Package: "sub"}, exec.TestSpec{Dir: ws, Tests: []string{"TestGolden"}})
 	checkSuite(t, s, []wantTest{{"TestGolden", exec.TestPassed}})
 }
@@ -158,8 +144,7 @@ func TestGoTestSubpackageDir(t *testing.T) {
 // test's panic still reports the file and line it came from.
 func TestGoTestBinaryHasNoDWARF(t *testing.T) {
 	requireGo(t)
-	ws := t.TempDir()
-	for name, src := range map[string]string{
+	ws := goWorkspace(t, map[string]string{
 		"go.mod": "module example.com/x\n\ngo 1.22\n",
 		"x.go":   "package x\n\nfunc Boom() { panic(\"boom\") }\n",
 		"x_test.go": `package x
@@ -190,12 +175,25 @@ func TestNoDWARF(t *testing.T) {
 
 func TestPanics(t *testing.T) { Boom() }
 `,
-	} {
-		if err := os.WriteFile(filepath.Join(ws, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	s := runDriver(t, exec.GoTest{}, exec.TestSpec{Dir: ws})
 	checkSuite(t, s, []wantTest{{"TestNoDWARF", exec.TestPassed}, {"TestPanics", exec.TestError}})
 	checkMessages(t, s, map[string]string{"TestPanics": "x.go:3"})
+}
+
+// goWorkspace writes files (slash-separated paths relative to the
+// workspace) into a new workspace and returns it.
+func goWorkspace(t *testing.T, files map[string]string) string {
+	t.Helper()
+	ws := t.TempDir()
+	for name, src := range files {
+		p := filepath.Join(ws, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ws
 }

@@ -102,7 +102,10 @@ def test_c_after():
 	})
 	t.Run("suite", func(t *testing.T) {
 		spec := spec
-		spec.Limits.WallTime = 1500 * time.Millisecond
+		// Long enough for pytest to start and run test_a_quick on a
+		// loaded machine (a cold test command once took more than 1.5 s
+		// of wall time for 162 ms of CPU).
+		spec.Limits.WallTime = 4 * time.Second
 		s := runDriver(t, exec.Pytest{}, spec)
 		checkSuite(t, s, []wantTest{
 			{"test_slow.py::test_a_quick", exec.TestPassed},
