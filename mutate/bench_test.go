@@ -18,16 +18,27 @@ import (
 // run: valid mutants per second on each ("old-" and "new-" metrics), the
 // ratio, and the shares of the wall time spent building, in test
 // processes (sandboxed) and in the pipeline's own code (the rest: type
-// checking, file writes, parsing output, verdicts). Both paths must give
+// checking, file writes, parsing output, verdicts). Every path must give
 // every mutant the same verdict. Run it with -benchtime=1x; each iteration
 // checks every mutant once on each path.
+//
+// "old" is the old path as it was, its binaries linked with DWARF
+// (GOFLAGS without -ldflags=-w, through GoConfig.Env); without -short a
+// third path, "oldw", is the old path as it builds now, with
+// exec.GoBuildFlags, and "x-oldw" the fast path's ratio to it.
 func BenchmarkGoMutants(b *testing.B) {
 	sb := exectest.Sandbox(b)
-	old, fast := openRealWith(b, sb, true), openRealWith(b, sb, false)
-	benchMutants(b, old, fast, &mutate.Options{Seed: 2, Fragments: benchFragments(), Runs: 1, Parallelism: 1, Contexts: []mutate.ContextLevel{mutate.C1}}, func() {
+	paths := []benchPath{
+		{"old", openRealWith(b, sb, true, "GOFLAGS=-mod=mod -buildvcs=false")},
+		{"new", openRealWith(b, sb, false)},
+	}
+	if !testing.Short() {
+		paths = append(paths, benchPath{"oldw", openRealWith(b, sb, true)})
+	}
+	benchMutants(b, paths, &mutate.Options{Seed: 2, Fragments: benchFragments(), Runs: 1, Parallelism: 1, Contexts: []mutate.ContextLevel{mutate.C1}}, func() {
 		// The new path reads its packages' export data when it lists their
 		// tests, as Generate does first (the old path's Generate).
-		if _, err := fast.Tests(context.Background()); err != nil {
+		if _, err := paths[1].p.Tests(context.Background()); err != nil {
 			b.Fatal(err)
 		}
 	})
@@ -39,16 +50,16 @@ func BenchmarkGoMutants(b *testing.B) {
 func BenchmarkJavaMutants(b *testing.B) {
 	needMaven(b)
 	sb := exectest.Sandbox(b)
-	var paths [2]*mutate.Maven
-	for i, each := range []bool{true, false} {
+	var paths []benchPath
+	for _, each := range []bool{true, false} {
 		mv, err := mutate.OpenMaven(context.Background(), "testdata/maven", sb, &mutate.MavenConfig{CompileEach: each})
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.Cleanup(func() { mv.Close() })
-		paths[i] = mv
+		paths = append(paths, benchPath{map[bool]string{true: "old", false: "new"}[each], mv})
 	}
-	benchMutants(b, paths[0], paths[1], &mutate.Options{Seed: 3, Fragments: benchFragments(), Runs: 1, Parallelism: 1, Contexts: []mutate.ContextLevel{mutate.C1}}, nil)
+	benchMutants(b, paths, &mutate.Options{Seed: 3, Fragments: benchFragments(), Runs: 1, Parallelism: 1, Contexts: []mutate.ContextLevel{mutate.C1}}, nil)
 }
 
 // benchFragments is the fragments BenchmarkGoMutants and
@@ -61,16 +72,20 @@ func benchFragments() int {
 	return 4
 }
 
-// benchMutants generates candidates on old with opts, after which warm (if
-// not nil) runs, then checks every candidate on both paths in each
-// iteration and reports the metrics BenchmarkGoMutants describes.
-func benchMutants(b *testing.B, old, fast mutate.Project, opts *mutate.Options, warm func()) {
+// A benchPath is one way of checking mutants that benchMutants measures.
+type benchPath struct {
+	name string
+	p    mutate.Project
+}
+
+// benchMutants generates candidates on the first path ("old") with opts,
+// after which warm (if not nil) runs, then checks every candidate on each
+// path in each iteration and reports the metrics BenchmarkGoMutants
+// describes: "speedup" is "new" against "old", "x-NAME" "new" against any
+// further path.
+func benchMutants(b *testing.B, paths []benchPath, opts *mutate.Options, warm func()) {
 	ctx := context.Background()
-	paths := []struct {
-		name string
-		p    mutate.Project
-	}{{"old", old}, {"new", fast}}
-	res, err := mutate.Generate(ctx, old, opts)
+	res, err := mutate.Generate(ctx, paths[0].p, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -88,7 +103,7 @@ func benchMutants(b *testing.B, old, fast mutate.Project, opts *mutate.Options, 
 		valid, checked    int
 		verdicts          []string
 	}
-	var tallies [2]tally
+	tallies := make([]tally, len(paths))
 	b.ResetTimer()
 	for b.Loop() {
 		for i, p := range paths {
@@ -116,9 +131,11 @@ func benchMutants(b *testing.B, old, fast mutate.Project, opts *mutate.Options, 
 				t.verdicts = append(t.verdicts, fmt.Sprintf("%s %s:%d %v unresolved=%v failing=%v", c.Key(), c.File, c.Frag.Line, c.Reason, c.Unresolved, c.Failing))
 			}
 		}
-		for j := range tallies[0].verdicts {
-			if o, n := tallies[0].verdicts[j], tallies[1].verdicts[j]; o != n {
-				b.Errorf("mutant %d: new path %s, old path %s", j, n, o)
+		for i := range paths[1:] {
+			for j := range tallies[0].verdicts {
+				if o, n := tallies[0].verdicts[j], tallies[i+1].verdicts[j]; o != n {
+					b.Errorf("mutant %d: %s path %s, old path %s", j, paths[i+1].name, n, o)
+				}
 			}
 		}
 	}
@@ -130,7 +147,15 @@ func benchMutants(b *testing.B, old, fast mutate.Project, opts *mutate.Options, 
 		b.ReportMetric(t.test.Seconds()/t.wall.Seconds(), p.name+"-test-share")
 		b.ReportMetric(1-(t.build+t.test).Seconds()/t.wall.Seconds(), p.name+"-own-share")
 	}
-	if tallies[0].valid > 0 {
-		b.ReportMetric((float64(tallies[1].valid)/tallies[1].wall.Seconds())/(float64(tallies[0].valid)/tallies[0].wall.Seconds()), "speedup")
+	rate := func(t tally) float64 { return float64(t.valid) / t.wall.Seconds() }
+	for i, p := range paths {
+		if p.name == "new" || tallies[i].valid == 0 {
+			continue
+		}
+		name := "x-" + p.name
+		if p.name == "old" {
+			name = "speedup"
+		}
+		b.ReportMetric(rate(tallies[1])/rate(tallies[i]), name)
 	}
 }

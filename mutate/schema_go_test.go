@@ -64,11 +64,14 @@ func TestGoFastPathSameVerdicts(t *testing.T) {
 	}
 }
 
-func openRealWith(tb testing.TB, r exec.Runner, buildEach bool) *mutate.GoModule {
+// openRealWith opens github.com/google/uuid on the old path (buildEach) or
+// the fast one, with env after the pipeline's environment (GoConfig.Env).
+func openRealWith(tb testing.TB, r exec.Runner, buildEach bool, env ...string) *mutate.GoModule {
 	tb.Helper()
 	gm, err := mutate.OpenGoModule(fetchModule(tb, realModule, realVersion), r, &mutate.GoConfig{
 		Limits:    realLimits,
 		BuildEach: buildEach,
+		Env:       env,
 	})
 	if err != nil {
 		tb.Fatal(err)
