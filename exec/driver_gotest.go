@@ -47,8 +47,11 @@ import (
 // Outcomes: t.Error and t.Fatal make TestFailed (and the parents of a
 // failed subtest fail too); t.Skip makes TestSkipped. A test that panics is
 // TestError; a panic ends the test binary, so the tests after it are
-// TestError "not run". The message of a test is its output without the
-// "=== RUN" and "--- FAIL" lines. A package whose init panics, or a
+// TestError "not run". A name in TestSpec.Tests that the binary does not
+// have is TestError "not found"; the binary lists its tests in a run of its
+// own first ("-test.list"), and a test the main run reports keeps its
+// outcome even where that listing failed. The message of a test is its
+// output without the "=== RUN" and "--- FAIL" lines. A package whose init panics, or a
 // TestMain that exits before running tests, makes the Suite's Compile. A
 // package without test files gives an empty Suite (whose Run is the zero
 // Result: no test process ran).
@@ -320,6 +323,7 @@ func goTestEvents(conv, list []byte, requested []string) (events []event, partia
 		output = map[string]*strings.Builder{}
 		order  []string
 		ends   = map[string]*event{}
+		ran    = map[string]bool{}
 		final  bool
 	)
 	sc := bufio.NewScanner(bytes.NewReader(conv))
@@ -338,6 +342,7 @@ func goTestEvents(conv, list []byte, requested []string) (events []event, partia
 		switch te.Action {
 		case "run":
 			started = true
+			ran[te.Test] = true
 			events = append(events, event{kind: "start", name: te.Test})
 		case "output":
 			b, ok := output[te.Test]
@@ -402,11 +407,26 @@ func goTestEvents(conv, list []byte, requested []string) (events []event, partia
 		}
 	}
 	if started || final {
-		// The binary got as far as running tests, so -test.list ran too.
+		// A requested name the run reported is found, whatever the list
+		// says: the list is a run of its own, and one that failed (its
+		// exit status and errors are not kept) must not turn tests that
+		// ran into errors. One the run neither started nor reported is
+		// missing when the run finished (-test.run selected it and it did
+		// not run), or when the list, which holds the binary's tests, does
+		// not name it; after a run that was cut short with an empty list
+		// it was not run, as assemble says.
+		var unknown []string
 		for _, n := range requested {
-			if !listed[n] {
+			switch {
+			case listed[n] || ran[n]:
+			case final || len(plan) > 0:
 				events = append(events, event{kind: "missing", name: n})
+			default:
+				unknown = append(unknown, n)
 			}
+		}
+		if unknown != nil {
+			events = append(events, event{kind: "plan", names: unknown})
 		}
 	}
 	if final {

@@ -197,3 +197,40 @@ func goWorkspace(t *testing.T, files map[string]string) string {
 	}
 	return ws
 }
+
+// TestGoTestListFails: the driver lists a binary's tests in a run of its
+// own before it runs them. When that listing fails (here TestMain refuses
+// it; on a loaded machine it could be a process that did not start), the
+// tests that ran keep their outcomes: a harness hiccup never turns a
+// passing test into an error.
+func TestGoTestListFails(t *testing.T) {
+	requireGo(t)
+	ws := goWorkspace(t, map[string]string{
+		"go.mod": "module example.com/x\n\ngo 1.22\n",
+		"x.go":   "package x\n",
+		"x_test.go": `package x
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestMain(m *testing.M) {
+	for _, a := range os.Args {
+		if strings.HasPrefix(a, "-test.list") {
+			os.Exit(3)
+		}
+	}
+	os.Exit(m.Run())
+}
+
+func TestA(t *testing.T) {}
+
+func TestB(t *testing.T) { t.Fatal("b fails") }
+`,
+	})
+	s := runDriver(t, exec.GoTest{}, exec.TestSpec{Dir: ws, Tests: []string{"TestA", "TestB", "TestNope"}})
+	checkSuite(t, s, []wantTest{{"TestA", exec.TestPassed}, {"TestB", exec.TestFailed}, {"TestNope", exec.TestError}})
+	checkMessages(t, s, map[string]string{"TestB": "b fails", "TestNope": "not found"})
+}

@@ -189,3 +189,47 @@ func TestDriverCut(t *testing.T) {
 		t.Error("cut changed a short string")
 	}
 }
+
+// TestGoTestEventsListFailed: the list of a test binary is a run of its
+// own; when it gives nothing (it failed), a test the run reported keeps
+// its outcome, and one the run did not report is not found only when the
+// run finished, else not run.
+func TestGoTestEventsListFailed(t *testing.T) {
+	const ran = `{"Action":"run","Test":"TestA"}
+{"Action":"output","Test":"TestA","Output":"=== RUN   TestA\n"}
+{"Action":"output","Test":"TestA","Output":"--- PASS: TestA (0.00s)\n"}
+{"Action":"pass","Test":"TestA","Elapsed":0}
+`
+	for _, tc := range []struct {
+		name  string
+		conv  string
+		run   Result
+		want  map[string]TestStatus
+		wantB string
+	}{
+		{"finished", ran + `{"Action":"pass","Elapsed":0.01}` + "\n", Result{Status: StatusOK},
+			map[string]TestStatus{"TestA": TestPassed, "TestB": TestError}, msgNotFound},
+		{"died", ran + `{"Action":"run","Test":"TestC"}` + "\n", Result{Status: StatusSignal, Detail: "killed"},
+			map[string]TestStatus{"TestA": TestPassed, "TestB": TestError, "TestC": TestError}, "not run: the test binary died first (killed)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			events, _, _ := goTestEvents([]byte(tc.conv), nil, []string{"TestA", "TestB", "TestC"})
+			tests, _, _, err := assemble(assembly{events: events, run: tc.run, what: "test binary"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]TestStatus{}
+			for _, tr := range tests {
+				got[tr.Name] = tr.Status
+				if tr.Name == "TestB" && tr.Message != tc.wantB {
+					t.Errorf("TestB: message %q, want %q", tr.Message, tc.wantB)
+				}
+			}
+			for n, st := range tc.want {
+				if got[n] != st {
+					t.Errorf("%s: %s, want %s (all: %v)", n, got[n], st, got)
+				}
+			}
+		})
+	}
+}
