@@ -2,6 +2,7 @@ package exec_test
 
 import (
 	"context"
+	"maps"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -114,8 +115,7 @@ func TestGoTestTimeLimit(t *testing.T) {
 func TestGoTestNoTests(t *testing.T) {
 	requireGo(t)
 	ws := goWorkspace(t, map[string]string{
-		"go.mod": "module example.com/x\n\ngo 1.22\n",
-		"x.go":   "package x\n\nfunc X() int { return 1 }\n",
+		"x.go": "package x\n\nfunc X() int { return 1 }\n",
 	})
 	s := runDriver(t, exec.GoTest{}, exec.TestSpec{Dir: ws})
 	checkSuite(t, s, nil)
@@ -129,7 +129,6 @@ func TestGoTestNoTests(t *testing.T) {
 func TestGoTestSubpackageDir(t *testing.T) {
 	requireGo(t)
 	ws := goWorkspace(t, map[string]string{
-		"go.mod":                "module example.com/x\n\ngo 1.22\n",
 		"x.go":                  "package x\n",
 		"sub/sub.go":            "package sub\n\nfunc Want() string { return \"golden\\n\" }\n",
 		"sub/testdata/want.txt": "golden\n",
@@ -145,8 +144,7 @@ func TestGoTestSubpackageDir(t *testing.T) {
 func TestGoTestBinaryHasNoDWARF(t *testing.T) {
 	requireGo(t)
 	ws := goWorkspace(t, map[string]string{
-		"go.mod": "module example.com/x\n\ngo 1.22\n",
-		"x.go":   "package x\n\nfunc Boom() { panic(\"boom\") }\n",
+		"x.go": "package x\n\nfunc Boom() { panic(\"boom\") }\n",
 		"x_test.go": `package x
 
 import (
@@ -182,10 +180,13 @@ func TestPanics(t *testing.T) { Boom() }
 }
 
 // goWorkspace writes files (slash-separated paths relative to the
-// workspace) into a new workspace and returns it.
+// workspace) into a new workspace, the root of module example.com/x, and
+// returns it.
 func goWorkspace(t *testing.T, files map[string]string) string {
 	t.Helper()
 	ws := t.TempDir()
+	files = maps.Clone(files)
+	files["go.mod"] = "module example.com/x\n\ngo 1.22\n"
 	for name, src := range files {
 		p := filepath.Join(ws, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -206,8 +207,7 @@ func goWorkspace(t *testing.T, files map[string]string) string {
 func TestGoTestListFails(t *testing.T) {
 	requireGo(t)
 	ws := goWorkspace(t, map[string]string{
-		"go.mod": "module example.com/x\n\ngo 1.22\n",
-		"x.go":   "package x\n",
+		"x.go": "package x\n",
 		"x_test.go": `package x
 
 import (
