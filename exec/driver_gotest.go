@@ -20,11 +20,8 @@ import (
 // GoTest runs the tests of one Go package with "go test".
 //
 // The test binary is built on the host, outside the sandbox, with
-// "go test -c -vet=off" and CGO_ENABLED=0, GOFLAGS="-mod=mod -buildvcs=false
-// -ldflags=-w", GOPROXY=off, GOTOOLCHAIN=local and GOWORK=off (-w: no DWARF
-// debug information, which nothing reads and which is some 40% of the link's
-// CPU time; stack traces come from the symbol and line tables, which stay),
-// using the host's build and
+// "go test -c -vet=off" and CGO_ENABLED=0, GOFLAGS=GoBuildFlags,
+// GOPROXY=off, GOTOOLCHAIN=local and GOWORK=off, using the host's build and
 // module caches (a sandboxed build would need a writable cache: a shared
 // one can be poisoned, a fresh one costs about 9s). Building runs none of
 // the workspace's code: with cgo off the toolchain only reads and compiles
@@ -51,10 +48,10 @@ import (
 // have is TestError "not found"; the binary lists its tests in a run of its
 // own first ("-test.list"), and a test the main run reports keeps its
 // outcome even where that listing failed. The message of a test is its
-// output without the "=== RUN" and "--- FAIL" lines. A package whose init panics, or a
-// TestMain that exits before running tests, makes the Suite's Compile. A
-// package without test files gives an empty Suite (whose Run is the zero
-// Result: no test process ran).
+// output without the "=== RUN" and "--- FAIL" lines. A package whose init
+// panics, or a TestMain that exits before running tests, makes the Suite's
+// Compile. A package without test files gives an empty Suite (whose Run is
+// the zero Result: no test process ran).
 //
 // The test output is not in Suite.Run's Stdout: it goes to a file in the
 // workspace and from there into the messages.
@@ -73,8 +70,8 @@ type GoTest struct {
 	// host's environment and the driver's own settings (cgo off,
 	// GOFLAGS=GoBuildFlags, GOPROXY=off, GOTOOLCHAIN=local, GOWORK=off), so
 	// an entry here wins: GOMODCACHE=DIR builds from a module cache filled
-	// beforehand (a GOFLAGS entry replaces GoBuildFlags as a whole). The build never fetches unless an entry turns GOPROXY
-	// back on.
+	// beforehand (a GOFLAGS entry replaces GoBuildFlags as a whole). The
+	// build never fetches unless an entry turns GOPROXY back on.
 	BuildEnv []string
 }
 
@@ -184,9 +181,11 @@ func (d GoTest) goCommand() (string, error) {
 }
 
 // GoBuildFlags is the GOFLAGS of GoTest's host build of a test binary:
-// module mode without fetching a thing, no VCS stamp, and no DWARF (see
-// GoTest). Other packages that build test binaries for the same sandbox
-// use it too.
+// module mode (nothing is fetched: GoTest also sets GOPROXY=off), no VCS
+// stamp, and no DWARF (-ldflags=-w: nothing reads it, and it is some 40%
+// of a link's CPU time; stack traces come from the symbol and line
+// tables, which stay). Other packages that build test binaries for the
+// same sandbox use it too.
 const GoBuildFlags = "-mod=mod -buildvcs=false -ldflags=-w"
 
 // goBuildEnv is what "go test -c" runs with, after the host's environment.

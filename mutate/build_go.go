@@ -32,8 +32,8 @@ import (
 // (the source may be read-only, such as the module cache). Every build runs
 // on the host, "go test -c" with CGO_ENABLED=0, GOPROXY=off,
 // GOFLAGS=exec.GoBuildFlags (module mode, no DWARF), GOTOOLCHAIN=local and
-// GOWORK=off (as exec.GoTest does: the module cache
-// must hold the dependencies beforehand, nothing is downloaded); a mutant
+// GOWORK=off (as exec.GoTest does: the module cache must hold the
+// dependencies beforehand, nothing is downloaded); a mutant
 // replaces its file through "-overlay", so the tree is never copied or
 // written per mutant and mutants build concurrently, and the toolchain's
 // build cache keeps every unchanged package compiled. Before the pipeline
