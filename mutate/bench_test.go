@@ -51,13 +51,16 @@ func BenchmarkJavaMutants(b *testing.B) {
 	needMaven(b)
 	sb := exectest.Sandbox(b)
 	var paths []benchPath
-	for _, each := range []bool{true, false} {
-		mv, err := mutate.OpenMaven(context.Background(), "testdata/maven", sb, &mutate.MavenConfig{CompileEach: each})
+	for _, path := range []struct {
+		name string
+		each bool
+	}{{"old", true}, {"new", false}} {
+		mv, err := mutate.OpenMaven(context.Background(), "testdata/maven", sb, &mutate.MavenConfig{CompileEach: path.each})
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.Cleanup(func() { mv.Close() })
-		paths = append(paths, benchPath{map[bool]string{true: "old", false: "new"}[each], mv})
+		paths = append(paths, benchPath{path.name, mv})
 	}
 	benchMutants(b, paths, &mutate.Options{Seed: 3, Fragments: benchFragments(), Runs: 1, Parallelism: 1, Contexts: []mutate.ContextLevel{mutate.C1}}, nil)
 }
@@ -78,11 +81,11 @@ type benchPath struct {
 	p    mutate.Project
 }
 
-// benchMutants generates candidates on the first path ("old") with opts,
+// benchMutants generates candidates on paths[0] ("old") with opts,
 // after which warm (if not nil) runs, then checks every candidate on each
 // path in each iteration and reports the metrics BenchmarkGoMutants
-// describes: "speedup" is "new" against "old", "x-NAME" "new" against any
-// further path.
+// describes: "speedup" is paths[1] ("new") against "old", "x-NAME" "new"
+// against any further path.
 func benchMutants(b *testing.B, paths []benchPath, opts *mutate.Options, warm func()) {
 	ctx := context.Background()
 	res, err := mutate.Generate(ctx, paths[0].p, opts)
@@ -131,29 +134,30 @@ func benchMutants(b *testing.B, paths []benchPath, opts *mutate.Options, warm fu
 				t.verdicts = append(t.verdicts, fmt.Sprintf("%s %s:%d %v unresolved=%v failing=%v", c.Key(), c.File, c.Frag.Line, c.Reason, c.Unresolved, c.Failing))
 			}
 		}
-		for i := range paths[1:] {
+		for i := 1; i < len(paths); i++ {
 			for j := range tallies[0].verdicts {
-				if o, n := tallies[0].verdicts[j], tallies[i+1].verdicts[j]; o != n {
-					b.Errorf("mutant %d: %s path %s, old path %s", j, paths[i+1].name, n, o)
+				if o, n := tallies[0].verdicts[j], tallies[i].verdicts[j]; o != n {
+					b.Errorf("mutant %d: %s path %s, old path %s", j, paths[i].name, n, o)
 				}
 			}
 		}
 	}
+	rate := func(t tally) float64 { return float64(t.valid) / t.wall.Seconds() }
 	for i, p := range paths {
 		t := tallies[i]
-		b.ReportMetric(float64(t.valid)/t.wall.Seconds(), p.name+"-valid-mutants/s")
+		b.ReportMetric(rate(t), p.name+"-valid-mutants/s")
 		b.ReportMetric(float64(t.checked)/t.wall.Seconds(), p.name+"-mutants/s")
 		b.ReportMetric(t.build.Seconds()/t.wall.Seconds(), p.name+"-build-share")
 		b.ReportMetric(t.test.Seconds()/t.wall.Seconds(), p.name+"-test-share")
 		b.ReportMetric(1-(t.build+t.test).Seconds()/t.wall.Seconds(), p.name+"-own-share")
 	}
-	rate := func(t tally) float64 { return float64(t.valid) / t.wall.Seconds() }
+	// paths[1] is "new"; it is measured against each of the others.
 	for i, p := range paths {
-		if p.name == "new" || tallies[i].valid == 0 {
+		if i == 1 || tallies[i].valid == 0 {
 			continue
 		}
 		name := "x-" + p.name
-		if p.name == "old" {
+		if i == 0 {
 			name = "speedup"
 		}
 		b.ReportMetric(rate(tallies[1])/rate(tallies[i]), name)

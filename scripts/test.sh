@@ -50,8 +50,8 @@ go vet ./...
 # checks (BenchmarkThroughput: one sample per HumanEval task instead of
 # five, on 40 tasks; BenchmarkGoMutants and BenchmarkJavaMutants: one
 # fragment instead of four; BenchmarkJUnitClassSharing: the machine's
-# class-data archives); measure without -short, as in the READMEs. go test runs the
-# benchmarks of one package at a time, and with them its tests, so the
+# class-data archives); measure without -short, as in the READMEs. go test
+# runs the benchmarks of one package at a time, and with them its tests, so the
 # benchmarks have a run of their own beside the tests' run, and the tests of
 # evolve and exec (whose tests wait more than they compute: sleeps, time
 # limits) follow them there, beside the end of the tests' run, when there is
@@ -68,19 +68,20 @@ go vet ./...
 bench_pkgs=$(grep -rl --include='*_test.go' --exclude-dir=testdata --exclude-dir=.git '^func Benchmark' . | xargs -n1 dirname | sort -u)
 mod=$(go list -m)
 rest=$(go list ./... | grep -vx -e "$mod/mutate" -e "$mod/versioned" -e "$mod/adapt" -e "$mod/evolve/transform" -e "$mod/evolve" -e "$mod/exec")
+gotest=(go test -count=1 -vet=off -ldflags=-w)
 side_log=$(mktemp)
 trap 'rm -f "$side_log"' EXIT
 (
   side=0
   # shellcheck disable=SC2086
-  go test -count=1 -vet=off -ldflags=-w -short -run '^$' -bench . -benchtime 1x -timeout 30m ./evolve/nsga2 ./mutate $bench_pkgs || side=$?
-  go test -count=1 -vet=off -ldflags=-w -timeout 40m ./evolve ./exec || side=$?
+  "${gotest[@]}" -short -run '^$' -bench . -benchtime 1x -timeout 30m ./evolve/nsga2 ./mutate $bench_pkgs || side=$?
+  "${gotest[@]}" -timeout 40m ./evolve ./exec || side=$?
   exit "$side"
 ) >"$side_log" 2>&1 &
 side=$!
 status=0
 # shellcheck disable=SC2086
-go test -count=1 -vet=off -ldflags=-w -timeout 40m ./mutate ./versioned ./adapt ./evolve/transform $rest || status=$?
+"${gotest[@]}" -timeout 40m ./mutate ./versioned ./adapt ./evolve/transform $rest || status=$?
 side_status=0
 wait "$side" || side_status=$?
 if [ "$side_status" = 0 ]; then
