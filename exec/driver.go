@@ -231,13 +231,14 @@ const (
 // it (one JSON object a line; see parseEvents) or as converted from
 // test2json.
 type event struct {
-	kind     string // hello, plan, start, end, compile, missing, done
+	kind     string // hello, plan, start, end, compile, missing, done; round, round-end, round-timeout, stop
 	name     string
 	names    []string // plan
 	status   TestStatus
 	message  string
 	duration time.Duration
 	exit     int // done: the framework's exit code, where it has one
+	round    int // round, round-end, round-timeout: the round's number
 }
 
 // reporterMark is what a reporter writes first on stderr, before any code

@@ -20,6 +20,13 @@ import (
 //	{"e":"missing","test":"x"}              a requested name selects nothing
 //	{"e":"done","exit":1}                   the framework finished
 //
+// and, in the JUnit reporter's rounds (JUnit.TestRounds):
+//
+//	{"e":"round","n":0}                     round 0 starts
+//	{"e":"round-end","n":0,"duration":0.1}  round 0 finished
+//	{"e":"round-timeout","n":0}             round 0 ran out of time
+//	{"e":"stop","message":"..."}            no more rounds in this JVM
+//
 // status is a TestStatus text form and duration is in seconds.
 
 // wireEvent is the JSON form of an event.
@@ -31,6 +38,7 @@ type wireEvent struct {
 	Message  string   `json:"message"`
 	Duration float64  `json:"duration"`
 	Exit     int      `json:"exit"`
+	N        int      `json:"n"`
 }
 
 // parseEvents decodes a results file. Lines that are not valid events (such
@@ -52,9 +60,11 @@ func parseEvents(b []byte) []event {
 		if json.Unmarshal(line, &w) != nil {
 			continue
 		}
-		e := event{kind: w.E, name: w.Test, message: w.Message, exit: w.Exit}
+		e := event{kind: w.E, name: w.Test, message: w.Message, exit: w.Exit, round: w.N}
 		switch w.E {
-		case "hello", "done":
+		case "hello", "done", "round", "round-timeout", "stop":
+		case "round-end":
+			e.duration = seconds(w.Duration)
 		case "plan":
 			for _, n := range w.Tests {
 				if n != "" {

@@ -347,62 +347,19 @@ func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error
 			return nil, fmt.Errorf("exec: JUnit: %q is not a test name (pkg.Class, pkg.Class#method, pkg.Class#method(types), pkg.Class#method[3], or a unique ID [engine:e]/[type:value] escaped with %%XX)", n)
 		}
 	}
-	cp := j.Classpath
-	if cp == nil {
-		cp = DefaultJUnitClasspath
+	st, err := j.setup(ctx, r, spec)
+	if st != nil {
+		defer st.sc.remove()
 	}
-	javac := j.Javac
-	if javac == "" {
-		javac = "javac"
-	}
-	reporter, err := junitReporter(ctx, javac, cp)
 	if err != nil {
-		return nil, err
+		return st.suite(), err
 	}
-	sc, err := newScratch(spec.Dir)
-	if err != nil {
-		return nil, err
-	}
-	defer sc.remove()
-	java := j.Java
-	if java == "" {
-		java = "java"
-	}
-	// The JUnit jars and the reporter come first on the test JVM's class
-	// path, so that no class of the workspace stands in for them, and as
-	// the class-data sharing archive was made with them.
-	readOnly := spec.ReadOnly
-	var share *jvmShare
-	if !j.NoClassSharing && j.Coverage == nil && spec.Limits.WithDefaults().Memory >= minShareMemory {
-		share = junitShare(ctx, java, javac, cp, baseJVMFlags(j.JVMFlags), reporter)
-	}
-	var reporterPath string
-	if share != nil {
-		reporterPath = share.reporter
-		readOnly = append(slices.Clone(readOnly), share.dir)
-	} else {
-		if err := reporter.install(filepath.Join(sc.host, "reporter")); err != nil {
-			return nil, err
-		}
-		reporterPath = sc.path("reporter")
-	}
-	if err := os.Mkdir(filepath.Join(sc.host, "build"), 0o755); err != nil {
-		return nil, fmt.Errorf("exec: JUnit: %w", err)
-	}
-
-	build := j.Build
-	if build == nil {
-		build = Javac{Javac: j.Javac, JVMFlags: j.JVMFlags, NoClassSharing: j.NoClassSharing}
-	}
-	br, err := build.Build(ctx, r, JavaBuildSpec{Dir: spec.Dir, Limits: spec.Limits, Env: spec.Env, ReadOnly: spec.ReadOnly, Classpath: cp, Out: sc.path("build")})
-	suite := &Suite{Build: br.Run}
-	if err != nil {
-		return suite, err
-	}
+	suite, br, sc, share := st.suite(), st.build, st.sc, st.share
 	if br.Compile != nil {
 		suite.Compile = br.Compile
 		return suite, nil
 	}
+	cp, java, reporterPath, readOnly := st.cp, st.java, st.reporter, st.readOnly
 
 	classpath := append(append(append(slices.Clone(cp), reporterPath), br.Classes...), br.Classpath...)
 	args := append([]string{java}, jvmFlags(j.JVMFlags, spec.Limits)...)
@@ -450,6 +407,76 @@ func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error
 		suite.Coverage = b
 	}
 	return suite, nil
+}
+
+// junitSetup is what a JUnit run needs before its test JVM: the reporter
+// installed or shared, the scratch directory, and the workspace built.
+type junitSetup struct {
+	cp             []string
+	java, reporter string
+	readOnly       []string
+	share          *jvmShare
+	sc             scratch
+	build          JavaBuildResult
+	built          bool // the build ran
+}
+
+// suite is the Suite of the run so far: nil before the build ran.
+func (st *junitSetup) suite() *Suite {
+	if st == nil || !st.built {
+		return nil
+	}
+	return &Suite{Build: st.build.Run}
+}
+
+// setup prepares a run of spec: on an error the returned setup, when not
+// nil, holds the scratch directory to remove.
+func (j JUnit) setup(ctx context.Context, r Runner, spec TestSpec) (*junitSetup, error) {
+	st := &junitSetup{cp: j.Classpath, java: j.Java}
+	if st.cp == nil {
+		st.cp = DefaultJUnitClasspath
+	}
+	javac := j.Javac
+	if javac == "" {
+		javac = "javac"
+	}
+	reporter, err := junitReporter(ctx, javac, st.cp)
+	if err != nil {
+		return nil, err
+	}
+	st.sc, err = newScratch(spec.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if st.java == "" {
+		st.java = "java"
+	}
+	// The JUnit jars and the reporter come first on the test JVM's class
+	// path, so that no class of the workspace stands in for them, and as
+	// the class-data sharing archive was made with them.
+	st.readOnly = spec.ReadOnly
+	if !j.NoClassSharing && j.Coverage == nil && spec.Limits.WithDefaults().Memory >= minShareMemory {
+		st.share = junitShare(ctx, st.java, javac, st.cp, baseJVMFlags(j.JVMFlags), reporter)
+	}
+	if st.share != nil {
+		st.reporter = st.share.reporter
+		st.readOnly = append(slices.Clone(st.readOnly), st.share.dir)
+	} else {
+		if err := reporter.install(filepath.Join(st.sc.host, "reporter")); err != nil {
+			return st, err
+		}
+		st.reporter = st.sc.path("reporter")
+	}
+	if err := os.Mkdir(filepath.Join(st.sc.host, "build"), 0o755); err != nil {
+		return st, fmt.Errorf("exec: JUnit: %w", err)
+	}
+	build := j.Build
+	if build == nil {
+		build = Javac{Javac: j.Javac, JVMFlags: j.JVMFlags, NoClassSharing: j.NoClassSharing}
+	}
+	st.build, err = build.Build(ctx, r, JavaBuildSpec{Dir: spec.Dir, Limits: spec.Limits, Env: spec.Env, ReadOnly: spec.ReadOnly, Classpath: st.cp, Out: st.sc.path("build")})
+	st.built = true
+	return st, err
 }
 
 // reporterClasses is the compiled JUnit reporter: class file names and

@@ -2,6 +2,7 @@
 // compiles it once per process on the host and runs it in the sandbox as
 //
 //     java -cp CLASSES:CLASSPATH:REPORTER AdaptbenchJUnitReporter [--coverage=FILE] RESULTS SCAN... -- [NAME...]
+//     java -cp CLASSPATH:REPORTER AdaptbenchJUnitReporter --rounds=FILE [--round-ms=N] RESULTS SCAN... --
 //
 // It runs the tests of the JUnit Platform (Jupiter, and JUnit 4 through the
 // Vintage engine) found in the class directories SCAN, or those NAME
@@ -447,8 +448,14 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
 
     public static void main(String[] args) throws Exception {
         int a = 0;
-        String cov = null;
-        if (args[a].startsWith("--coverage=")) cov = args[a++].substring("--coverage=".length());
+        String cov = null, rounds = null;
+        long roundMillis = 0;
+        for (; a < args.length && args[a].startsWith("--"); a++) {
+            if (args[a].startsWith("--coverage=")) cov = args[a].substring("--coverage=".length());
+            else if (args[a].startsWith("--rounds=")) rounds = args[a].substring("--rounds=".length());
+            else if (args[a].startsWith("--round-ms=")) roundMillis = Long.parseLong(args[a].substring("--round-ms=".length()));
+            else break;
+        }
         out = new FileOutputStream(args[a++], true);
         emit("e", "hello", "v", new Raw("1"));
         // The same on stderr, which the job cannot take back.
@@ -468,6 +475,23 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
             }
         }
         Launcher launcher = LauncherFactory.create();
+        if (rounds != null) {
+            runRounds(launcher, rounds, roundMillis, scan);
+        } else {
+            run(launcher, scan, names, cov != null);
+        }
+        if (coverage != null) coverage.close();
+        emit("e", "done", "exit", new Raw("0"));
+        out.close();
+        System.out.flush();
+        System.err.flush();
+        // Do not wait for threads the tests left running.
+        Runtime.getRuntime().halt(0);
+    }
+
+    // run runs the tests names selects (all of scan's when empty) with
+    // the context class loader's classes.
+    static void run(Launcher launcher, List<String> scan, List<String> names, boolean cov) {
         List<DiscoverySelector> selectors = new ArrayList<>();
         LauncherDiscoveryRequestBuilder req = LauncherDiscoveryRequestBuilder.request();
         // Names that select what only exists while the tests run (an
@@ -487,7 +511,7 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
             req.configurationParameter("junit.platform.discovery.listener.default", "logging");
         }
         AdaptbenchJUnitReporter listener = new AdaptbenchJUnitReporter();
-        if (cov != null) {
+        if (cov) {
             // Coverage is attributed to what runs between two events.
             req.configurationParameter("junit.jupiter.execution.parallel.enabled", "false");
         }
@@ -503,13 +527,107 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
             if (!ran) emit("e", "missing", "test", n);
         }
         listener.boundary();
-        if (coverage != null) coverage.close();
-        emit("e", "done", "exit", new Raw("0"));
-        out.close();
-        System.out.flush();
-        System.err.flush();
-        // Do not wait for threads the tests left running.
-        Runtime.getRuntime().halt(0);
+    }
+
+    // ---- rounds ----
+    //
+    // With --rounds=FILE the reporter runs rounds in turn, each a run of
+    // its own with a class loader of its own over the round's class
+    // directories, then the SCAN directories (which are then not on the
+    // JVM's class path): FILE holds "R" lines, each starting a round, with
+    // "C DIR" lines (class directories) and "T NAME" lines (tests) after
+    // it. Each round's events are between {"e":"round","n":I} and
+    // {"e":"round-end","n":I,"duration":S}. A round still running after
+    // --round-ms=N milliseconds ends the JVM ({"e":"round-timeout"}); a
+    // round that leaves the JVM other than it found it (a thread still
+    // running, system properties, the default locale or time zone, the
+    // standard streams, the default uncaught-exception handler changed)
+    // ends it after its round-end ({"e":"stop","message":WHY}), so that
+    // each round starts from the state the first one did.
+
+    static volatile int current = -1;
+    static volatile long deadline = Long.MAX_VALUE;
+
+    static void runRounds(Launcher launcher, String file, long millis, List<String> scan) throws Exception {
+        List<List<String>> dirs = new ArrayList<>(), tests = new ArrayList<>();
+        for (String line : java.nio.file.Files.readAllLines(Paths.get(file), StandardCharsets.UTF_8)) {
+            if (line.equals("R")) {
+                dirs.add(new ArrayList<>());
+                tests.add(new ArrayList<>());
+            } else if (line.startsWith("C ") && !dirs.isEmpty()) {
+                dirs.get(dirs.size() - 1).add(line.substring(2));
+            } else if (line.startsWith("T ") && !tests.isEmpty()) {
+                tests.get(tests.size() - 1).add(line.substring(2));
+            }
+        }
+        if (millis > 0) {
+            Thread dog = new Thread(() -> {
+                while (true) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        emit("e", "round-timeout", "n", new Raw(Integer.toString(current)));
+                        Runtime.getRuntime().halt(0);
+                    }
+                    try {
+                        Thread.sleep(Math.max(1, Math.min(left / 1_000_000, 50)));
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "adaptbench-round-watchdog");
+            dog.setDaemon(true);
+            dog.start();
+        }
+        ClassLoader parent = Thread.currentThread().getContextClassLoader();
+        for (int i = 0; i < dirs.size(); i++) {
+            List<java.net.URL> urls = new ArrayList<>();
+            for (String d : dirs.get(i)) urls.add(Paths.get(d).toAbsolutePath().toUri().toURL());
+            for (String d : scan) urls.add(Paths.get(d).toAbsolutePath().toUri().toURL());
+            Snapshot before = new Snapshot();
+            long t0 = System.nanoTime();
+            current = i;
+            emit("e", "round", "n", new Raw(Integer.toString(i)));
+            if (millis > 0) deadline = t0 + millis * 1_000_000L;
+            try (java.net.URLClassLoader loader = new java.net.URLClassLoader(urls.toArray(new java.net.URL[0]), parent)) {
+                Thread.currentThread().setContextClassLoader(loader);
+                discovered.clear();
+                List<String> roundScan = new ArrayList<>(dirs.get(i));
+                roundScan.addAll(scan);
+                run(launcher, roundScan, tests.get(i), false);
+            } finally {
+                Thread.currentThread().setContextClassLoader(parent);
+            }
+            deadline = Long.MAX_VALUE;
+            double secs = (System.nanoTime() - t0) / 1e9;
+            emit("e", "round-end", "n", new Raw(Integer.toString(i)), "duration", new Raw(Double.toString(secs)));
+            String changed = before.changed();
+            if (changed != null && i + 1 < dirs.size()) {
+                emit("e", "stop", "message", changed);
+                return;
+            }
+        }
+    }
+
+    // Snapshot is the JVM-wide state a round could leave for the next.
+    static final class Snapshot {
+        final Set<Thread> threads = new HashSet<>(Thread.getAllStackTraces().keySet());
+        final java.util.Properties props = (java.util.Properties) System.getProperties().clone();
+        final java.util.Locale locale = java.util.Locale.getDefault();
+        final java.util.TimeZone zone = java.util.TimeZone.getDefault();
+        final Object sysOut = System.out, sysErr = System.err, sysIn = System.in;
+        final Thread.UncaughtExceptionHandler handler = Thread.getDefaultUncaughtExceptionHandler();
+
+        String changed() {
+            for (Thread t : Thread.getAllStackTraces().keySet()) {
+                if (!threads.contains(t) && t.isAlive()) return "a thread is still running: " + t.getName();
+            }
+            if (!props.equals(System.getProperties())) return "system properties changed";
+            if (!locale.equals(java.util.Locale.getDefault())) return "the default locale changed";
+            if (!zone.equals(java.util.TimeZone.getDefault())) return "the default time zone changed";
+            if (sysOut != System.out || sysErr != System.err || sysIn != System.in) return "a standard stream changed";
+            if (handler != Thread.getDefaultUncaughtExceptionHandler()) return "the default uncaught-exception handler changed";
+            return null;
+        }
     }
 
     // selects reports whether the name n selects the test named e.
