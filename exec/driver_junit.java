@@ -610,10 +610,12 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
 
     // Snapshot is the JVM-wide state a round could leave for the next.
     static final class Snapshot {
+        // The default time zone first: the JDK sets user.timezone when it
+        // first looks it up.
+        final java.util.TimeZone zone = java.util.TimeZone.getDefault();
+        final java.util.Locale locale = java.util.Locale.getDefault();
         final Set<Thread> threads = new HashSet<>(Thread.getAllStackTraces().keySet());
         final java.util.Properties props = (java.util.Properties) System.getProperties().clone();
-        final java.util.Locale locale = java.util.Locale.getDefault();
-        final java.util.TimeZone zone = java.util.TimeZone.getDefault();
         final Object sysOut = System.out, sysErr = System.err, sysIn = System.in;
         final Thread.UncaughtExceptionHandler handler = Thread.getDefaultUncaughtExceptionHandler();
 
@@ -621,7 +623,16 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
             for (Thread t : Thread.getAllStackTraces().keySet()) {
                 if (!threads.contains(t) && t.isAlive()) return "a thread is still running: " + t.getName();
             }
-            if (!props.equals(System.getProperties())) return "system properties changed";
+            java.util.Properties now = System.getProperties();
+            if (!props.equals(now)) {
+                Set<Object> keys = new java.util.TreeSet<>((x, y) -> String.valueOf(x).compareTo(String.valueOf(y)));
+                keys.addAll(props.keySet());
+                keys.addAll(now.keySet());
+                for (Object k : keys) {
+                    if (!java.util.Objects.equals(props.get(k), now.get(k))) return "system property " + k + " changed";
+                }
+                return "system properties changed";
+            }
             if (!locale.equals(java.util.Locale.getDefault())) return "the default locale changed";
             if (!zone.equals(java.util.TimeZone.getDefault())) return "the default time zone changed";
             if (sysOut != System.out || sysErr != System.err || sysIn != System.in) return "a standard stream changed";

@@ -6,6 +6,7 @@ import (
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -38,7 +39,8 @@ func calcVariant(t *testing.T, dir, name, add string) string {
 // classes of its own gives what Test gives; each round sees its own
 // classes and static state; a round that loops or exits is left undecided
 // (nil) and the rounds after it still run; one that leaves a thread
-// running keeps its outcomes and the next starts in a new JVM.
+// running keeps its outcomes and the next starts in a new JVM; the others
+// share a JVM.
 func TestJUnitRounds(t *testing.T) {
 	requireJava(t)
 	dir := driverFixture(t, "junit5")
@@ -63,9 +65,25 @@ func TestJUnitRounds(t *testing.T) {
 		{Classes: []string{fixed}, Tests: []string{"calc.CalcTest#nope"}},                     // 9
 	}
 	spec := exec.TestSpec{Dir: dir, Limits: exec.Limits{CPUTime: 3 * time.Second}}
-	suites, err := exec.JUnit{}.TestRounds(context.Background(), driverSandbox(t), spec, rounds)
+	// Count the JVMs: a round that loops or exits ends its JVM, one that
+	// leaves a thread running ends it after its outcomes, and the others
+	// share one: 0 to 4 (4 loops), 5 and 6 (a thread), 7 and 8 (exits), 9.
+	sb := driverSandbox(t)
+	jvms := 0
+	counting := exec.RunnerFunc(func(ctx context.Context, j exec.Job) (exec.Result, error) {
+		for _, a := range j.Args {
+			if strings.HasPrefix(a, "--rounds=") {
+				jvms++
+			}
+		}
+		return sb.Run(ctx, j)
+	})
+	suites, err := exec.JUnit{}.TestRounds(context.Background(), counting, spec, rounds)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if jvms != 4 {
+		t.Errorf("%d JVMs ran the rounds, want 4", jvms)
 	}
 	if len(suites) != len(rounds) {
 		t.Fatalf("%d suites for %d rounds", len(suites), len(rounds))

@@ -45,8 +45,9 @@ func BenchmarkGoMutants(b *testing.B) {
 }
 
 // BenchmarkJavaMutants is BenchmarkGoMutants for testdata/maven, the L1
-// and L2 mutants of four fragments: a javac per mutant
-// (MavenConfig.CompileEach) against the mutants compiled in one JVM.
+// and L2 mutants of four fragments: a javac and a test JVM per check
+// (MavenConfig.CompileEach and TestEach) against the mutants compiled in
+// one JVM and their checks run in shared JVMs.
 func BenchmarkJavaMutants(b *testing.B) {
 	needMaven(b)
 	sb := exectest.Sandbox(b)
@@ -55,7 +56,7 @@ func BenchmarkJavaMutants(b *testing.B) {
 		name string
 		each bool
 	}{{"old", true}, {"new", false}} {
-		mv, err := mutate.OpenMaven(context.Background(), "testdata/maven", sb, &mutate.MavenConfig{CompileEach: path.each})
+		mv, err := mutate.OpenMaven(context.Background(), "testdata/maven", sb, &mutate.MavenConfig{CompileEach: path.each, TestEach: path.each})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -95,6 +95,10 @@ type MavenConfig struct {
 	// the batch is measured and checked against. It gives the same
 	// verdicts and messages, slower.
 	CompileEach bool
+	// TestEach runs the tests of every check in a JVM of its own, as the
+	// pipeline did before the checks of a validation step shared JVMs
+	// (see Maven): the reference the shared JVMs are checked against.
+	TestEach bool
 }
 
 // OpenMaven copies the Maven project at dir into a private directory,
@@ -468,17 +472,23 @@ func (m *Maven) Check(ctx context.Context, p string, src []byte, tests []string)
 	if err != nil {
 		return nil, fmt.Errorf("mutate: check %s: %w", p, err)
 	}
+	out := testRunOf(suite, tests)
+	if out.TestTime == 0 && out.BuildTime == 0 {
+		out.TestTime = time.Since(start)
+	}
+	return out, nil
+}
+
+// testRunOf is the TestRun of a JUnit suite run with tests.
+func testRunOf(suite *exec.Suite, tests []string) *TestRun {
 	out := &TestRun{}
 	if suite.Build != nil {
 		out.BuildTime = suite.Build.WallTime
 	}
 	out.TestTime = suite.Run.WallTime
-	if out.TestTime == 0 && out.BuildTime == 0 {
-		out.TestTime = time.Since(start)
-	}
 	if suite.Compile != nil {
 		out.Compile = suite.Compile.Output
-		return out, nil
+		return out
 	}
 	out.TimedOut = suite.Run.Status != exec.StatusOK && suite.Run.Status != exec.StatusExit
 	got := map[string]bool{}
@@ -486,7 +496,7 @@ func (m *Maven) Check(ctx context.Context, p string, src []byte, tests []string)
 		got[t.Name] = t.Status == exec.TestPassed
 	}
 	out.sort(tests, got)
-	return out, nil
+	return out
 }
 
 // compileAlone is the JavaBuild that recompiles the file at p with src

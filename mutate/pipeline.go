@@ -597,6 +597,10 @@ func checkCandidates(ctx context.Context, p Project, cands []*Candidate, o *Opti
 		}
 		defer release()
 	}
+	if bc, ok := p.(batchChecker); ok {
+		b, t, err := checkBatched(ctx, p, bc, cands, o, progress, isTask)
+		return build + b, test + t, err
+	}
 	var mu sync.Mutex
 	g := &errgroup.Group{}
 	g.SetLimit(cmpOr(o.Parallelism, exec.DefaultParallelism()))
@@ -820,37 +824,145 @@ var (
 // ReasonFlaky. Timed-out runs are not repeated (each would cost the whole
 // time limit again). account is told of every run's times.
 func confirmFailures(ctx context.Context, p Project, c *Candidate, runs int, account func(*TestRun)) error {
-	for r := 1; r < runs && c.Reason == ReasonNone && !c.Unresolved && !c.TimedOut && len(c.Failing) > 0; r++ {
+	for r := 1; r < runs && needsConfirming(c); r++ {
 		out, err := p.Check(ctx, c.File, c.Src, c.Failing)
 		if err != nil {
 			return err
 		}
 		account(out)
-		if out.Compile != "" {
-			return fmt.Errorf("mutate: %s:%d: compiled once, then not: %s", c.File, c.Frag.Line, out.Compile)
-		}
-		if out.TimedOut {
-			return nil // a limit stopped it: keep what the first run found
-		}
-		failed := map[string]bool{}
-		for _, t := range out.Failed {
-			failed[t] = true
-		}
-		var still []string
-		for _, t := range c.Failing {
-			if failed[t] {
-				still = append(still, t)
-			}
-		}
-		if len(still) < len(c.Failing) {
-			c.Detail = strings.TrimSpace(c.Detail + fmt.Sprintf("\nrun %d: %d of %d failing tests passed again", r+1, len(c.Failing)-len(still), len(c.Failing)))
-		}
-		c.Failing = still
-		if len(still) == 0 {
-			c.Reason = ReasonFlaky
+		if err := confirm(c, out, r); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// needsConfirming reports whether c's failing tests are to be run again.
+func needsConfirming(c *Candidate) bool {
+	return c.Reason == ReasonNone && !c.Unresolved && !c.TimedOut && len(c.Failing) > 0
+}
+
+// confirm applies out, run r+1 of c's failing tests, to c: the tests that
+// passed this time are no longer failing, and a candidate left with none
+// is flaky.
+func confirm(c *Candidate, out *TestRun, r int) error {
+	if out.Compile != "" {
+		return fmt.Errorf("mutate: %s:%d: compiled once, then not: %s", c.File, c.Frag.Line, out.Compile)
+	}
+	if out.TimedOut {
+		return nil // a limit stopped it: keep what the first run found
+	}
+	failed := map[string]bool{}
+	for _, t := range out.Failed {
+		failed[t] = true
+	}
+	var still []string
+	for _, t := range c.Failing {
+		if failed[t] {
+			still = append(still, t)
+		}
+	}
+	if len(still) < len(c.Failing) {
+		c.Detail = strings.TrimSpace(c.Detail + fmt.Sprintf("\nrun %d: %d of %d failing tests passed again", r+1, len(c.Failing)-len(still), len(c.Failing)))
+	}
+	c.Failing = still
+	if len(still) == 0 {
+		c.Reason = ReasonFlaky
+	}
+	return nil
+}
+
+// A batchChecker is a Project that checks many mutants at once (Maven:
+// their tests in shared JVMs, exec.JUnit.TestRounds). A nil TestRun is a
+// check it did not decide, which Check then makes alone.
+type batchChecker interface {
+	checkBatch(ctx context.Context, reqs []checkRequest) ([]*TestRun, error)
+}
+
+// checkRequest is one check: Check's arguments.
+type checkRequest struct {
+	file  string
+	src   []byte
+	tests []string
+}
+
+// checkBatched is checkCandidates for a batchChecker: the first runs of
+// every candidate in one batch, then each further run of the failing
+// tests of those still to confirm in one batch, with the same verdicts as
+// one check at a time. A check the batch did not decide is made alone; an
+// error of the whole batch leaves every check of it to be made alone.
+func checkBatched(ctx context.Context, p Project, bc batchChecker, cands []*Candidate, o *Options, progress *adapt.Tracker, isTask func(*Candidate) bool) (build, test time.Duration, err error) {
+	todo := undecided(cands)
+	failed := map[*Candidate]bool{} // a harness failure, already counted
+	run := func(cs []*Candidate, tests func(*Candidate) []string) ([]*TestRun, error) {
+		reqs := make([]checkRequest, len(cs))
+		for i, c := range cs {
+			reqs[i] = checkRequest{c.File, c.Src, tests(c)}
+		}
+		outs, err := bc.checkBatch(ctx, reqs)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err != nil || len(outs) != len(cs) {
+			outs = make([]*TestRun, len(cs))
+		}
+		for i, c := range cs {
+			if outs[i] == nil {
+				out, err := p.Check(ctx, c.File, c.Src, reqs[i].tests)
+				if err != nil {
+					if ctx.Err() != nil {
+						return nil, ctx.Err()
+					}
+					c.Reason, c.Detail = ReasonInfra, err.Error()
+					failed[c] = true
+					progress.Done(false)
+					continue
+				}
+				outs[i] = out
+			}
+			build += outs[i].BuildTime
+			test += outs[i].TestTime
+		}
+		return outs, nil
+	}
+	outs, err := run(todo, func(c *Candidate) []string { return c.Tests })
+	if err != nil {
+		return build, test, err
+	}
+	for i, c := range todo {
+		if !failed[c] {
+			judgeCandidate(c, outs[i], p.Lang())
+		}
+	}
+	for r := 1; r < o.Runs; r++ {
+		var again []*Candidate
+		for _, c := range todo {
+			if !failed[c] && needsConfirming(c) {
+				again = append(again, c)
+			}
+		}
+		if len(again) == 0 {
+			break
+		}
+		outs, err := run(again, func(c *Candidate) []string { return c.Failing })
+		if err != nil {
+			return build, test, err
+		}
+		for i, c := range again {
+			if failed[c] {
+				continue
+			}
+			if err := confirm(c, outs[i], r); err != nil {
+				c.Reason, c.Detail = ReasonInfra, err.Error()
+			}
+		}
+	}
+	for _, c := range todo {
+		if !failed[c] {
+			progress.Done(isTask(c))
+		}
+	}
+	return build, test, nil
 }
 
 // judgeCandidate sets the verdict of a checked candidate.

@@ -1,0 +1,99 @@
+package mutate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"github.com/adaptbench/adaptbench/exec"
+)
+
+// The shared JVMs of Maven's checks (MavenConfig.TestEach off): a
+// validation step hands its checks to checkBatch at once, which runs
+// them as rounds of exec.JUnit.TestRounds, each mutant's class files
+// (compiled by prepare) in a class loader of its own ahead of the
+// project's classes, so that one JVM start serves dozens of checks
+// instead of one. The first round is a control: the original classes
+// with every test the checks name, which must all pass (they are tests
+// that passed on the original in every baseline run), or no round of the
+// batch is trusted and every check is made alone. A round the JVMs did
+// not decide (it ran out of time, or its JVM died) is made alone too, so
+// a mutant that loops or exits gets the verdict Check gives it.
+
+// roundsDir is where checkBatch puts the mutants' class files, in the
+// project copy.
+const roundsDir = runDir + "/rounds"
+
+// checkBatch makes the checks it can in shared JVMs (see above); a nil
+// TestRun is one left to Check.
+func (m *Maven) checkBatch(ctx context.Context, reqs []checkRequest) ([]*TestRun, error) {
+	outs := make([]*TestRun, len(reqs))
+	if m.cfg.TestEach {
+		return outs, nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	host := filepath.Join(m.dir, filepath.FromSlash(roundsDir))
+	os.RemoveAll(host)
+	defer os.RemoveAll(host)
+	var union []string
+	var rounds []exec.JUnitRound
+	var which []int             // the request of each round after the control
+	dirs := map[string]string{} // a mutant's class directory, by key
+	for i, q := range reqs {
+		if q.file == "" {
+			continue // the original: Check
+		}
+		pre := m.prepared.get(q.file, q.src)
+		switch {
+		case pre == nil:
+			continue // compiled alone by Check
+		case pre.compile != "":
+			outs[i] = &TestRun{Compile: pre.compile}
+			continue
+		}
+		k := mutantKey(q.file, q.src)
+		dir, ok := dirs[k]
+		if !ok {
+			dir = path.Join(roundsDir, strconv.Itoa(len(dirs)))
+			for name, b := range pre.classes {
+				f := filepath.Join(m.dir, filepath.FromSlash(dir), filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(f), 0o777); err != nil {
+					return outs, fmt.Errorf("mutate: %w", err)
+				}
+				if err := os.WriteFile(f, b, 0o666); err != nil {
+					return outs, fmt.Errorf("mutate: %w", err)
+				}
+			}
+			dirs[k] = dir
+		}
+		rounds = append(rounds, exec.JUnitRound{Classes: []string{dir}, Tests: q.tests})
+		which = append(which, i)
+		union = append(union, q.tests...)
+	}
+	if len(rounds) < 2 {
+		return outs, nil // one JVM each is as cheap
+	}
+	slices.Sort(union)
+	union = slices.Compact(union)
+	rounds = append([]exec.JUnitRound{{Tests: union}}, rounds...)
+	suites, err := m.junit(nil, nil).TestRounds(ctx, m.runner, exec.TestSpec{Dir: m.dir, Limits: m.cfg.Limits}, rounds)
+	if err != nil {
+		return outs, fmt.Errorf("mutate: shared JVMs: %w", err)
+	}
+	if control := suites[0]; control == nil || control.Compile != nil {
+		return outs, nil
+	} else if run := testRunOf(control, union); len(run.Failed) > 0 {
+		return outs, nil // the tests do not run alike in a class loader of their own
+	}
+	for j, i := range which {
+		if s := suites[j+1]; s != nil {
+			outs[i] = testRunOf(s, reqs[i].tests)
+		}
+	}
+	return outs, nil
+}

@@ -1,0 +1,113 @@
+package mutate
+
+import (
+	"context"
+	osexec "os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/exectest"
+)
+
+// TestMavenSharedJVMsSameAsJVMEach checks mutants of testdata/maven in
+// shared JVMs (checkBatch) and each in a JVM of its own (Check, the
+// TestEach path), and wants the same TestRun from both: a mutant the
+// tests kill, one they do not, one that does not compile, one that loops
+// (left to Check by the shared JVM, whose watchdog ends it) and one that
+// exits the JVM, the same mutant twice with other tests, and the
+// original. A batch whose control round does not pass (a test that does
+// not exist) decides nothing.
+func TestMavenSharedJVMsSameAsJVMEach(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs each check in a JVM of its own too")
+	}
+	if _, err := osexec.LookPath("mvn"); err != nil {
+		exectest.SkipWithout(t, "mvn not installed (Debian package maven)")
+	}
+	ctx := context.Background()
+	sb := exectest.Sandbox(t)
+	m, err := OpenMaven(ctx, "testdata/maven", sb, &MavenConfig{Limits: exec.Limits{CPUTime: 4 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	const file = "src/main/java/com/example/shop/Codes.java"
+	orig, err := m.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(from, to string) []byte {
+		if !strings.Contains(string(orig), from) {
+			t.Fatalf("%s has no %q", file, from)
+		}
+		return []byte(strings.Replace(string(orig), from, to, 1))
+	}
+	codes := []string{"com.example.shop.CodesTest#checkDigit", "com.example.shop.CodesTest#valid", "com.example.shop.CodesTest#number"}
+	killed := edit("int weight = 3;", "int weight = 2;")
+	reqs := []checkRequest{
+		{file, killed, codes},
+		{file, edit("private Codes() {}", "private Codes() { int unused = 1; }"), codes},
+		{file, edit("return (10 - sum % 10) % 10;", "return \"ten\";"), codes},
+		{file, edit("int sum = 0;", "int sum = 0; while (s != null) { sum++; }"), codes[:1]},
+		{file, edit("int sum = 0;", "int sum = 0; if (s != null) { System.exit(0); }"), codes[:1]},
+		{file, killed, codes[1:]},
+		{"", nil, codes},
+	}
+	var cands []*Candidate
+	for _, q := range reqs {
+		if q.file != "" {
+			cands = append(cands, &Candidate{File: q.file, Src: q.src})
+		}
+	}
+	_, release, err := m.prepare(ctx, cands)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	shared, err := m.checkBatch(ctx, reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	undecided := map[int]bool{3: true, 4: true, 6: true} // loops, exits, the original
+	for i, q := range reqs {
+		alone, err := m.Check(ctx, q.file, q.src, q.tests)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := shared[i]
+		if undecided[i] {
+			if got != nil {
+				t.Errorf("check %d: decided in a shared JVM: %+v", i, got)
+			}
+			continue
+		}
+		if got == nil {
+			t.Errorf("check %d: not decided in a shared JVM (alone: %+v)", i, alone)
+			continue
+		}
+		if d := cmp.Diff(alone, got, cmp.Comparer(func(a, b time.Duration) bool { return true })); d != "" {
+			t.Errorf("check %d: shared JVM (+) against a JVM of its own (-):\n%s", i, d)
+		}
+	}
+	if r := shared[0]; r == nil || len(r.Failed) == 0 {
+		t.Errorf("the mutant the tests kill: %+v", r)
+	}
+	if r := shared[2]; r == nil || r.Compile == "" {
+		t.Errorf("the mutant that does not compile: %+v", r)
+	}
+	// A control round that does not pass: nothing is decided.
+	bad := []checkRequest{{file, killed, []string{"com.example.shop.CodesTest#nope"}}, {file, reqs[1].src, codes}}
+	none, err := m.checkBatch(ctx, bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range none {
+		if r != nil {
+			t.Errorf("control round failed, yet check %d was decided: %+v", i, r)
+		}
+	}
+}
