@@ -183,7 +183,14 @@
 // each test after its unique ID (parameterized, repeated, dynamic and
 // nested tests included) so that any name it reports selects that test
 // alone, and, with [JaCoCo], recording per-test coverage in that one JVM;
-// [JavaBuild] is the seam for other build systems. The test JVM's class
+// [JavaBuild] is the seam for other build systems. [JUnit.TestRounds] runs
+// many rounds of tests (a mutant's class files each, say) in shared JVMs,
+// each round in a class loader of its own over its classes and the
+// build's; a round that loops, exits or kills its JVM is left to a JVM of
+// its own, and one that leaves the JVM changed (a thread still running, a
+// system property, the default locale or time zone, a standard stream)
+// ends its JVM after its outcomes. Rounds trust each other: they are for
+// code of one origin, never for different models' answers. The test JVM's class
 // path starts with the JUnit jars and the reporter, then the workspace's
 // classes, so that no class the code under test declares (a
 // default-package AdaptbenchJUnitReporter, a LauncherFactory) stands in for

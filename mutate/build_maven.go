@@ -37,7 +37,9 @@ import (
 // sandbox into a directory that comes first on the class path (the Java
 // counterpart of Go's -overlay: the tree is not copied per mutant); the
 // mutants of one Generate are compiled in one JVM (see
-// MavenConfig.CompileEach).
+// MavenConfig.CompileEach), and the checks of each validation step run
+// in shared JVMs, each mutant in a class loader of its own (see
+// MavenConfig.TestEach and rounds_maven.go).
 // Per-test coverage runs the tests in one JVM with Debian's JaCoCo agent
 // (libjacoco-java), exec.JUnit's reporter taking the execution data after
 // each test (exec.JaCoCo), and reads it with JaCoCo's analyzer on the host
