@@ -61,7 +61,12 @@ type GoModule struct {
 	runner  exec.Runner
 	cfg     GoConfig
 	scratch string // build outputs and overlays, outside dir
-	seq     atomic.Int64
+	// binDir holds the schema binaries, outside /tmp so that a job sees
+	// one as a read-only bind at its own path instead of a copy in its
+	// workspace (the sandbox's /tmp is the job's own); "" puts them in
+	// scratch, copied like any other build.
+	binDir string
+	seq    atomic.Int64
 	// runMu serializes test runs: a sandbox job owns its workspace (it
 	// hands the tree to the sandbox user), so two jobs may not share dir,
 	// and nothing else may write into dir while one runs.
@@ -144,6 +149,11 @@ func OpenGoModule(dir string, r exec.Runner, cfg *GoConfig) (*GoModule, error) {
 	if err := os.MkdirAll(filepath.Join(gm.dir, runDir), 0o777); err != nil {
 		gm.Close()
 		return nil, fmt.Errorf("mutate: %w", err)
+	}
+	if cache, err := os.UserCacheDir(); err == nil && os.MkdirAll(filepath.Join(cache, "adaptbench"), 0o755) == nil {
+		if d, err := os.MkdirTemp(filepath.Join(cache, "adaptbench"), "gobin-"); err == nil && !strings.HasPrefix(d, os.TempDir()+"/") {
+			gm.binDir = d
+		}
 	}
 	return gm, nil
 }
@@ -299,7 +309,11 @@ func (g *GoModule) Dir() string { return g.dir }
 // Close removes the private copy and the build outputs.
 func (g *GoModule) Close() error {
 	g.bins.close()
-	return errors.Join(os.RemoveAll(g.dir), os.RemoveAll(g.scratch))
+	errs := []error{os.RemoveAll(g.dir), os.RemoveAll(g.scratch)}
+	if g.binDir != "" {
+		errs = append(errs, os.RemoveAll(g.binDir))
+	}
+	return errors.Join(errs...)
 }
 
 // freshRunDir makes the run directory anew before a job, so that nothing a
@@ -419,21 +433,31 @@ func (g *GoModule) run(ctx context.Context, bin, pkg string, tests []string, env
 	}
 	g.runMu.Lock()
 	defer g.runMu.Unlock()
-	local := filepath.Join(g.dir, runDir, "pkg.test")
 	outPath := filepath.Join(g.dir, runDir, "out")
 	if err := g.freshRunDir(); err != nil {
 		return nil, res, fmt.Errorf("mutate: %w", err)
 	}
-	if err := linkOrCopy(bin, local); err != nil {
-		return nil, res, fmt.Errorf("mutate: %w", err)
-	}
-	defer os.Remove(local)
 	defer os.Remove(outPath)
 	sw := exec.WorkDir + "/" + runDir + "/"
+	// A schema binary is bound read-only at its own path (one binary runs
+	// many jobs, which then share a sandbox init); any other is linked
+	// into the workspace, which the sandbox copies.
+	exe := bin
+	var ro []string
+	if g.binDir != "" && filepath.Dir(bin) == g.binDir {
+		ro = []string{bin}
+	} else {
+		local := filepath.Join(g.dir, runDir, "pkg.test")
+		if err := linkOrCopy(bin, local); err != nil {
+			return nil, res, fmt.Errorf("mutate: %w", err)
+		}
+		defer os.Remove(local)
+		exe = sw + "pkg.test"
+	}
 	args := []string{"/bin/sh", "-c", `b="$1"; p="$2"; o="$3"; cd "$4" || exit 125; shift 4; exec "$b" -test.v=test2json -test.paniconexit0 -test.run "$p" "$@" >"$o" 2>&1`,
-		"sh", sw + "pkg.test", pattern, sw + "out", pkg}
+		"sh", exe, pattern, sw + "out", pkg}
 	args = append(args, flags...)
-	res, err = g.runner.Run(ctx, exec.Job{Dir: g.dir, Args: args, Env: env, Limits: g.cfg.Limits})
+	res, err = g.runner.Run(ctx, exec.Job{Dir: g.dir, Args: args, Env: env, Limits: g.cfg.Limits, ReadOnly: ro})
 	if err != nil {
 		return nil, res, fmt.Errorf("mutate: run test binary: %w", err)
 	}

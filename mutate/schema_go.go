@@ -392,7 +392,11 @@ func (g *GoModule) buildSchema(ctx context.Context, pkg string, sch *schema) (st
 		return "", 0, fmt.Errorf("mutate: %w", err)
 	}
 	defer os.Remove(ovFile)
-	bin := filepath.Join(g.scratch, fmt.Sprintf("s%d.test", id))
+	dir := g.scratch
+	if g.binDir != "" {
+		dir = g.binDir
+	}
+	bin := filepath.Join(dir, fmt.Sprintf("s%d.test", id))
 	// No symbol table or DWARF: linking is most of the build, and the
 	// tests do not read them.
 	msg, took, err := g.build(ctx, bin, pkg, "-overlay", ovFile, "-ldflags=-s -w")

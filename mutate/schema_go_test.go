@@ -3,6 +3,7 @@ package mutate_test
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -228,7 +229,25 @@ func TestGoFastPath(t *testing.T) {
 		if err := os.WriteFile(wrapper, []byte(script), 0o777); err != nil {
 			t.Fatal(err)
 		}
-		gm, err := mutate.OpenGoModule(dir, sb, &mutate.GoConfig{Go: wrapper, BuildEach: each})
+		// A schema binary is bound read-only into its jobs, not copied
+		// into their workspace with the module.
+		bound := 0
+		runner := exec.RunnerFunc(func(ctx context.Context, j exec.Job) (exec.Result, error) {
+			if len(j.ReadOnly) == 1 && strings.HasSuffix(j.ReadOnly[0], ".test") {
+				bound++
+				if j.Args[4] != j.ReadOnly[0] {
+					t.Errorf("a job binds %s and runs %s", j.ReadOnly[0], j.Args[4])
+				}
+				filepath.WalkDir(j.Dir, func(p string, d fs.DirEntry, err error) error {
+					if err == nil && strings.HasSuffix(p, ".test") {
+						t.Errorf("a job that binds its binary has %s in its workspace", p)
+					}
+					return nil
+				})
+			}
+			return sb.Run(ctx, j)
+		})
+		gm, err := mutate.OpenGoModule(dir, runner, &mutate.GoConfig{Go: wrapper, BuildEach: each})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -256,6 +275,9 @@ func TestGoFastPath(t *testing.T) {
 		}
 		b, _ := os.ReadFile(log)
 		builds[each] = strings.Count(string(b), "test -c")
+		if each && bound > 0 || !each && bound == 0 {
+			t.Errorf("BuildEach=%v: %d jobs bound their test binary, want none on the old path and some on the fast one", each, bound)
+		}
 	}
 	want := []string{
 		"none unresolved=false failing=[TestSum]",
