@@ -67,7 +67,21 @@ type Sandbox struct{ p *procRunner }
 // limits where rlimits and cgroups allow, but with no isolation at all: the
 // job can read and write what the caller can and use the network. Use it
 // only on purpose, for trusted code or where namespaces are not available.
-type Unsandboxed struct{ p *procRunner }
+// The zero value is ready to use, with Config's defaults.
+type Unsandboxed struct {
+	once sync.Once
+	p    *procRunner
+}
+
+// proc returns the runner, made with the default Config for a zero value.
+func (u *Unsandboxed) proc() *procRunner {
+	u.once.Do(func() {
+		if u.p == nil {
+			u.p = newProcRunner(false, nil)
+		}
+	})
+	return u.p
+}
 
 type procRunner struct {
 	pool    initPool
@@ -117,14 +131,16 @@ func NewUnsandboxed(cfg *Config) *Unsandboxed {
 func (s *Sandbox) Run(ctx context.Context, job Job) (Result, error) { return s.p.run(ctx, job) }
 
 // Run runs job as a child process with limits but no isolation.
-func (u *Unsandboxed) Run(ctx context.Context, job Job) (Result, error) { return u.p.run(ctx, job) }
+func (u *Unsandboxed) Run(ctx context.Context, job Job) (Result, error) {
+	return u.proc().run(ctx, job)
+}
 
 // Close stops the init processes the sandbox keeps started ahead of need.
 // Jobs may still run after Close; they then start their own.
 func (s *Sandbox) Close() error { s.p.close(); return nil }
 
 // Close stops the init processes the runner keeps started ahead of need.
-func (u *Unsandboxed) Close() error { u.p.close(); return nil }
+func (u *Unsandboxed) Close() error { u.proc().close(); return nil }
 
 // Cgroups describes which limits rest on cgroups on this machine and why
 // others do not; empty when cgroups are used for memory, processes and CPU.

@@ -269,6 +269,17 @@ func TestUnsandboxedKillsBackground(t *testing.T) {
 	assert.Empty(t, processesWith(m), "the subreaper init kills re-parented processes")
 }
 
+// TestUnsandboxedZeroValue runs a job on a zero Unsandboxed, which once
+// dereferenced a nil runner.
+func TestUnsandboxedZeroValue(t *testing.T) {
+	var r exec.Unsandboxed
+	defer r.Close()
+	res, err := r.Run(context.Background(), exec.Job{Args: []string{"sh", "-c", "echo ok"}})
+	require.NoError(t, err)
+	assert.Equal(t, exec.StatusOK, res.Status)
+	assert.Equal(t, "ok\n", string(res.Stdout))
+}
+
 func TestUnsandboxedLimits(t *testing.T) {
 	r := exec.NewUnsandboxed(nil)
 	defer r.Close()
