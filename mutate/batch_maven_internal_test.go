@@ -27,31 +27,9 @@ func TestMavenBatchSameAsJavacEach(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles each mutant alone too")
 	}
-	if _, err := osexec.LookPath("mvn"); err != nil {
-		exectest.SkipWithout(t, "mvn not installed (Debian package maven)")
-	}
-	ctx := context.Background()
 	sb := exectest.Sandbox(t)
-	m, err := OpenMaven(ctx, "testdata/maven", sb, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	const file = "src/main/java/com/example/shop/Codes.java"
-	orig, err := m.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	edit := func(pairs ...string) []byte {
-		s := string(orig)
-		for i := 0; i < len(pairs); i += 2 {
-			if !strings.Contains(s, pairs[i]) {
-				t.Fatalf("%s has no %q", file, pairs[i])
-			}
-			s = strings.Replace(s, pairs[i], pairs[i+1], 1)
-		}
-		return []byte(s)
-	}
+	m, file, edit := openShop(t, sb, nil)
+	ctx := context.Background()
 	mutants := map[string][]byte{
 		"constant":    edit("int weight = 3;", "int weight = 2;"),
 		"inner class": edit("private Codes() {}", "private Codes() {}\n    static final class Helper { int x = 1; }"),
@@ -123,5 +101,36 @@ func TestMavenBatchSameAsJavacEach(t *testing.T) {
 	}
 	if !strings.Contains(run.Compile, "cannot find symbol") || run.BuildTime == 0 {
 		t.Errorf("after release: compile %q, build time %v; want javac's own run", run.Compile, run.BuildTime)
+	}
+}
+
+// openShop opens testdata/maven (skipping the test where Maven is
+// missing) and returns it with its file Codes.java and an edit that makes
+// a mutant of that file: each pair's first string replaced once by its
+// second.
+func openShop(t *testing.T, r exec.Runner, cfg *MavenConfig) (*Maven, string, func(pairs ...string) []byte) {
+	t.Helper()
+	if _, err := osexec.LookPath("mvn"); err != nil {
+		exectest.SkipWithout(t, "mvn not installed (Debian package maven)")
+	}
+	m, err := OpenMaven(context.Background(), "testdata/maven", r, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	const file = "src/main/java/com/example/shop/Codes.java"
+	orig, err := m.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, file, func(pairs ...string) []byte {
+		s := string(orig)
+		for i := 0; i < len(pairs); i += 2 {
+			if !strings.Contains(s, pairs[i]) {
+				t.Fatalf("%s has no %q", file, pairs[i])
+			}
+			s = strings.Replace(s, pairs[i], pairs[i+1], 1)
+		}
+		return []byte(s)
 	}
 }

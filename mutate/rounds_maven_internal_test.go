@@ -2,8 +2,6 @@ package mutate
 
 import (
 	"context"
-	osexec "os/exec"
-	"strings"
 	"testing"
 	"time"
 
@@ -25,27 +23,8 @@ func TestMavenSharedJVMsSameAsJVMEach(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs each check in a JVM of its own too")
 	}
-	if _, err := osexec.LookPath("mvn"); err != nil {
-		exectest.SkipWithout(t, "mvn not installed (Debian package maven)")
-	}
 	ctx := context.Background()
-	sb := exectest.Sandbox(t)
-	m, err := OpenMaven(ctx, "testdata/maven", sb, &MavenConfig{Limits: exec.Limits{CPUTime: 4 * time.Second}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	const file = "src/main/java/com/example/shop/Codes.java"
-	orig, err := m.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	edit := func(from, to string) []byte {
-		if !strings.Contains(string(orig), from) {
-			t.Fatalf("%s has no %q", file, from)
-		}
-		return []byte(strings.Replace(string(orig), from, to, 1))
-	}
+	m, file, edit := openShop(t, exectest.Sandbox(t), &MavenConfig{Limits: exec.Limits{CPUTime: 4 * time.Second}})
 	codes := []string{"com.example.shop.CodesTest#checkDigit", "com.example.shop.CodesTest#valid", "com.example.shop.CodesTest#number"}
 	killed := edit("int weight = 3;", "int weight = 2;")
 	reqs := []checkRequest{
