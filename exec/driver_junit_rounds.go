@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -41,7 +42,8 @@ const maxRoundsPerJVM = 64
 // does not compile is every round's Compile. Coverage is not supported.
 //
 // Rounds share a JVM: code of one round can change what a later round
-// reports (its results file is theirs). Use rounds for code that is
+// reports (its results file is theirs; one that empties it leaves the
+// rounds whose events it took undecided). Use rounds for code that is
 // trusted as much as each other round's, such as the mutants of one
 // project, never for answers of different models or samples.
 func (j JUnit) TestRounds(ctx context.Context, r Runner, spec TestSpec, rounds []JUnitRound) ([]*Suite, error) {
@@ -114,9 +116,9 @@ func (j JUnit) TestRounds(ctx context.Context, r Runner, spec TestSpec, rounds [
 			return suites, runErr("run JUnit rounds", res, err)
 		}
 		decided, last := splitRounds(parseEvents(st.sc.read(name+".jsonl")), len(batch))
-		if last < 0 && !limitStatus(res.Status) {
-			// Not one round started: the reporter could not run.
-			return suites, fmt.Errorf("exec: the test JVM of rounds %d to %d started none (%s): %s", next, next+len(batch)-1, res.Detail, tail(stripMark(res.Stderr), 2048))
+		if last < 0 && !limitStatus(res.Status) && !bytes.HasPrefix(res.Stderr, []byte(reporterMark)) {
+			// Not one round started, nor the reporter: it could not run.
+			return suites, fmt.Errorf("exec: the test JVM of rounds %d to %d did not start (%s): %s", next, next+len(batch)-1, res.Detail, tail(res.Stderr, 2048))
 		}
 		for i, d := range decided {
 			if d == nil {
@@ -129,7 +131,8 @@ func (j JUnit) TestRounds(ctx context.Context, r Runner, spec TestSpec, rounds [
 			suites[next+i] = &Suite{Build: st.build.Run, Run: Result{Status: StatusOK, WallTime: d.wall}, Tests: tests}
 		}
 		// Resume after the last round that started: a round that did
-		// not finish is left to Test.
+		// not finish is left to Test, and so is the first when the
+		// events say nothing (a round deleted them).
 		next += max(last+1, 1)
 	}
 	return suites, nil

@@ -51,6 +51,8 @@ func TestJUnitRounds(t *testing.T) {
 	loop := calcVariant(t, dir, "loop", "while (b >= 0) { calls++; } return a + b;")
 	exit := calcVariant(t, dir, "exit", "System.exit(0); return 0;")
 	thread := calcVariant(t, dir, "thread", "Thread th = new Thread(() -> { try { Thread.sleep(600_000); } catch (InterruptedException e) {} }); th.start(); return a + b;")
+	// Empties the results files it finds, its own round's events too.
+	wipe := calcVariant(t, dir, "wipe", "try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.walk(java.nio.file.Paths.get(\".\"))) { s.filter(p -> p.toString().endsWith(\".jsonl\")).forEach(p -> { try { java.nio.file.Files.write(p, new byte[0]); } catch (java.io.IOException e) {} }); } catch (java.io.IOException e) {} return a + b;")
 	add := []string{"calc.CalcTest#add"}
 	rounds := []exec.JUnitRound{
 		{}, // 0: the fixture as built
@@ -104,6 +106,19 @@ func TestJUnitRounds(t *testing.T) {
 	}
 	if suites[0] == nil {
 		t.Fatal("round 0 undecided")
+	}
+	// A round that empties the results file leaves itself undecided (and
+	// the rounds before it in its JVM, whose events it took); the next
+	// starts in a new JVM.
+	wiped, err := exec.JUnit{}.TestRounds(context.Background(), sb, spec, []exec.JUnitRound{
+		{Classes: []string{wipe}, Tests: add}, {Classes: []string{fixed}, Tests: add}})
+	if err != nil {
+		t.Fatalf("a round that empties the results file: %v", err)
+	}
+	if wiped[0] != nil || wiped[1] == nil {
+		t.Errorf("a round that empties the results file: decided %v, want only the round after it", wiped)
+	} else {
+		checkSuite(t, wiped[1], []wantTest{{"calc.CalcTest#add", exec.TestPassed}})
 	}
 	checkSuite(t, suites[0], want)
 	wants := map[int][]wantTest{
