@@ -126,11 +126,36 @@ func FuzzDriverEvents(f *testing.F) {
 	f.Add([]byte(`{"e":"hello"}`+"\n"+`{"e":"compile","message":"SyntaxError"}`), uint8(StatusExit))
 	f.Add([]byte(`{"e":"end","test":"a","status":"timeout","duration":1e300}`+"\n"+`{"e":"end","test":"a","duration":-1}`+"\n{"), uint8(StatusWallTime))
 	f.Add([]byte("\x00\xff{\"e\":\"plan\",\"tests\":[\"\",null,1]}\n"), uint8(StatusMemory))
+	f.Add([]byte(`{"e":"hello","v":1}
+{"e":"round","n":0}
+{"e":"plan","tests":["a"]}
+{"e":"end","test":"a","status":"passed","duration":0.1}
+{"e":"round-end","n":0,"duration":0.2}
+{"e":"round","n":1}
+{"e":"start","test":"a"}
+{"e":"round-timeout","n":1}
+{"e":"round","n":2}
+{"e":"round-end","n":2}
+{"e":"stop","message":"a thread is still running"}
+{"e":"done","exit":0}
+`), uint8(StatusOK))
 	f.Fuzz(func(t *testing.T, data []byte, st uint8) {
 		events := parseEvents(data)
+		// The rounds of a JUnit.TestRounds JVM: only rounds that started
+		// can be decided, each with events of its own.
+		n := int(st%5) + 1
+		decided, last := splitRounds(events, n)
+		if len(decided) != n || last < -1 || last >= n {
+			t.Fatalf("%d rounds: %d decided, last %d", n, len(decided), last)
+		}
+		for i, d := range decided {
+			if d != nil && (i > last || d.wall < 0 || len(d.events) == 0 || d.events[len(d.events)-1].kind != "done") {
+				t.Fatalf("round %d of %d (last %d) decided with %+v", i, n, last, d)
+			}
+		}
 		for _, e := range events {
 			switch e.kind {
-			case "hello", "plan", "start", "end", "compile", "missing", "done":
+			case "hello", "plan", "start", "end", "compile", "missing", "done", "round", "round-end", "round-timeout", "stop":
 			default:
 				t.Fatalf("unknown event kind %q", e.kind)
 			}
