@@ -57,3 +57,35 @@ func ExampleJUnit() {
 	}
 	fmt.Println(len(suite.Coverage), "bytes of JaCoCo execution data, a session per test and container")
 }
+
+// TestRounds runs the tests of many variants of a project's classes (two
+// mutants here, their class files compiled into directories of the
+// workspace) in shared JVMs, each in a class loader of its own, and
+// leaves to Test what it could not decide. Compiled only; the test in
+// driver_junit_rounds_test.go runs the same calls.
+func ExampleJUnit_TestRounds() {
+	sb, err := exec.NewSandbox(nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	spec := exec.TestSpec{Dir: "path/to/workspace", Limits: exec.Limits{CPUTime: 10 * time.Second}}
+	rounds := []exec.JUnitRound{
+		{Classes: []string{"mutants/1"}, Tests: []string{"com.example.ParserTest"}},
+		{Classes: []string{"mutants/2"}, Tests: []string{"com.example.ParserTest#parses[3]"}},
+	}
+	d := exec.JUnit{}
+	suites, err := d.TestRounds(ctx, sb, spec, rounds)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for i, s := range suites {
+		if s == nil {
+			// It looped, exited or killed its JVM: a JVM of its own
+			// gives its verdict (a JavaBuild that puts its classes first).
+			fmt.Println("round", i, "undecided")
+			continue
+		}
+		fmt.Println("round", i, s.Count(exec.TestPassed), "passed of", len(s.Tests))
+	}
+}
