@@ -2,7 +2,7 @@
 // compiles it once per process on the host and runs it in the sandbox as
 //
 //     java -cp CLASSES:CLASSPATH:REPORTER AdaptbenchJUnitReporter [--coverage=FILE] RESULTS SCAN... -- [NAME...]
-//     java -cp CLASSPATH:REPORTER AdaptbenchJUnitReporter --rounds=FILE [--round-ms=N] RESULTS SCAN... --
+//     java -cp CLASSPATH:REPORTER AdaptbenchJUnitReporter --rounds=FILE [--round-cpu-ms=N --round-wall-ms=N] RESULTS SCAN... --
 //
 // It runs the tests of the JUnit Platform (Jupiter, and JUnit 4 through the
 // Vintage engine) found in the class directories SCAN, or those NAME
@@ -449,11 +449,12 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
     public static void main(String[] args) throws Exception {
         int a = 0;
         String cov = null, rounds = null;
-        long roundMillis = 0;
+        long roundCPU = 0, roundWall = 0;
         for (; a < args.length && args[a].startsWith("--"); a++) {
             if (args[a].startsWith("--coverage=")) cov = args[a].substring("--coverage=".length());
             else if (args[a].startsWith("--rounds=")) rounds = args[a].substring("--rounds=".length());
-            else if (args[a].startsWith("--round-ms=")) roundMillis = Long.parseLong(args[a].substring("--round-ms=".length()));
+            else if (args[a].startsWith("--round-cpu-ms=")) roundCPU = Long.parseLong(args[a].substring("--round-cpu-ms=".length()));
+            else if (args[a].startsWith("--round-wall-ms=")) roundWall = Long.parseLong(args[a].substring("--round-wall-ms=".length()));
             else break;
         }
         out = new FileOutputStream(args[a++], true);
@@ -476,7 +477,7 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
         }
         Launcher launcher = LauncherFactory.create();
         if (rounds != null) {
-            runRounds(launcher, rounds, roundMillis, scan);
+            runRounds(launcher, rounds, roundCPU, roundWall, scan);
         } else {
             run(launcher, scan, names, cov != null);
         }
@@ -537,8 +538,11 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
     // JVM's class path): FILE holds "R" lines, each starting a round, with
     // "C DIR" lines (class directories) and "T NAME" lines (tests) after
     // it. Each round's events are between {"e":"round","n":I} and
-    // {"e":"round-end","n":I,"duration":S}. A round still running after
-    // --round-ms=N milliseconds ends the JVM ({"e":"round-timeout"}); a
+    // {"e":"round-end","n":I,"duration":S}. A round that used
+    // --round-cpu-ms=N milliseconds of the JVM's CPU time (all its threads:
+    // a load on the machine does not count, as with a JVM of its own), or
+    // ran --round-wall-ms=N milliseconds, ends the JVM
+    // ({"e":"round-timeout"}); a
     // round that leaves the JVM other than it found it (a thread still
     // running, system properties, the default locale or time zone, the
     // standard streams, the default uncaught-exception handler changed)
@@ -546,9 +550,12 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
     // each round starts from the state the first one did.
 
     static volatile int current = -1;
-    static volatile long deadline = Long.MAX_VALUE;
+    // The round's start: wall time and the JVM's CPU time, in nanoseconds;
+    // inRound is false between rounds.
+    static volatile long wall0, cpu0;
+    static volatile boolean inRound;
 
-    static void runRounds(Launcher launcher, String file, long millis, List<String> scan) throws Exception {
+    static void runRounds(Launcher launcher, String file, long cpuMillis, long wallMillis, List<String> scan) throws Exception {
         List<List<String>> dirs = new ArrayList<>(), tests = new ArrayList<>();
         for (String line : java.nio.file.Files.readAllLines(Paths.get(file), StandardCharsets.UTF_8)) {
             if (line.equals("R")) {
@@ -560,16 +567,19 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
                 tests.get(tests.size() - 1).add(line.substring(2));
             }
         }
-        if (millis > 0) {
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        if (cpuMillis > 0 || wallMillis > 0) {
+            long cpuMax = cpuMillis > 0 ? cpuMillis * 1_000_000L : Long.MAX_VALUE;
+            long wallMax = wallMillis > 0 ? wallMillis * 1_000_000L : Long.MAX_VALUE;
             Thread dog = new Thread(() -> {
                 while (true) {
-                    long left = deadline - System.nanoTime();
-                    if (left <= 0) {
+                    if (inRound && (System.nanoTime() - wall0 > wallMax || os.getProcessCpuTime() - cpu0 > cpuMax)) {
                         emit("e", "round-timeout", "n", new Raw(Integer.toString(current)));
                         Runtime.getRuntime().halt(0);
                     }
                     try {
-                        Thread.sleep(Math.max(1, Math.min(left / 1_000_000, 50)));
+                        Thread.sleep(20);
                     } catch (InterruptedException e) {
                         return;
                     }
@@ -587,7 +597,9 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
             long t0 = System.nanoTime();
             current = i;
             emit("e", "round", "n", new Raw(Integer.toString(i)));
-            if (millis > 0) deadline = t0 + millis * 1_000_000L;
+            wall0 = t0;
+            cpu0 = os.getProcessCpuTime();
+            inRound = true;
             try (java.net.URLClassLoader loader = new java.net.URLClassLoader(urls.toArray(new java.net.URL[0]), parent)) {
                 Thread.currentThread().setContextClassLoader(loader);
                 discovered.clear();
@@ -597,7 +609,7 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
             } finally {
                 Thread.currentThread().setContextClassLoader(parent);
             }
-            deadline = Long.MAX_VALUE;
+            inRound = false;
             double secs = (System.nanoTime() - t0) / 1e9;
             emit("e", "round-end", "n", new Raw(Integer.toString(i)), "duration", new Raw(Double.toString(secs)));
             String changed = before.changed();

@@ -32,10 +32,10 @@ const maxRoundsPerJVM = 64
 // their own. It returns one Suite per round; a round's Run holds the
 // round's wall time (not the CPU time, which the JVM's rounds share) and
 // the status StatusOK. A nil Suite is a round that was not decided here
-// and should be run alone with Test: one still running after
-// spec.Limits' CPU time in wall time (the JVM is then ended, and the next
-// round starts in a new one), or one that a JVM that died or hit a limit
-// did not finish. A round that leaves the JVM changed (a thread still
+// and should be run alone with Test: one that used spec.Limits' CPU time
+// (the JVM's, all its threads) or wall time (the JVM is then ended, and
+// the next round starts in a new one), or one that a JVM that died or hit
+// a limit did not finish. A round that leaves the JVM changed (a thread still
 // running, a system property, the default locale or time zone, a standard
 // stream) keeps its outcomes, and the next round starts in a new JVM.
 // spec.Limits are each round's (spec.Tests is not used); a build that
@@ -98,7 +98,7 @@ func (j JUnit) TestRounds(ctx context.Context, r Runner, spec TestSpec, rounds [
 			return suites, fmt.Errorf("exec: JUnit: %w", err)
 		}
 		// The JVM's limits hold every round of it; each round is held to
-		// the CPU time of one by the reporter's watchdog.
+		// the CPU and wall time of one by the reporter's watchdog.
 		jl := spec.Limits
 		n := time.Duration(len(batch))
 		jl.CPUTime, jl.WallTime = lim.CPUTime*n, lim.WallTime*n
@@ -108,7 +108,9 @@ func (j JUnit) TestRounds(ctx context.Context, r Runner, spec TestSpec, rounds [
 			args = append(args, st.share.flags()...)
 		}
 		args = append(args, "-cp", strings.Join(classpath, ":"), junitReporterClass,
-			"--rounds="+st.sc.path(name+".txt"), "--round-ms="+strconv.FormatInt(lim.CPUTime.Milliseconds(), 10),
+			"--rounds="+st.sc.path(name+".txt"),
+			"--round-cpu-ms="+strconv.FormatInt(lim.CPUTime.Milliseconds(), 10),
+			"--round-wall-ms="+strconv.FormatInt(lim.WallTime.Milliseconds(), 10),
 			st.sc.path(name+".jsonl"))
 		args = append(append(args, st.build.Classes...), "--")
 		res, err := r.Run(ctx, Job{Dir: spec.Dir, Args: args, Env: append(slices.Clone(jvmEnv), spec.Env...), Limits: jl, ReadOnly: st.readOnly})

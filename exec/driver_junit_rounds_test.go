@@ -53,6 +53,10 @@ func TestJUnitRounds(t *testing.T) {
 	thread := calcVariant(t, dir, "thread", "Thread th = new Thread(() -> { try { Thread.sleep(600_000); } catch (InterruptedException e) {} }); th.start(); return a + b;")
 	// Empties the results files it finds, its own round's events too.
 	wipe := calcVariant(t, dir, "wipe", "try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.walk(java.nio.file.Paths.get(\".\"))) { s.filter(p -> p.toString().endsWith(\".jsonl\")).forEach(p -> { try { java.nio.file.Files.write(p, new byte[0]); } catch (java.io.IOException e) {} }); } catch (java.io.IOException e) {} return a + b;")
+	// Waits 4 s: past the CPU time of a round (3 s), within its wall time
+	// (7 s), and a round's limit is the JVM's CPU time, as for a JVM of
+	// its own.
+	sleepy := calcVariant(t, dir, "sleepy", "try { Thread.sleep(4000); } catch (InterruptedException e) {} return a + b;")
 	add := []string{"calc.CalcTest#add"}
 	rounds := []exec.JUnitRound{
 		{}, // 0: the fixture as built
@@ -65,11 +69,13 @@ func TestJUnitRounds(t *testing.T) {
 		{Classes: []string{fixed}, Tests: add},                                                // 7
 		{Classes: []string{exit}, Tests: add},                                                 // 8: undecided
 		{Classes: []string{fixed}, Tests: []string{"calc.CalcTest#nope"}},                     // 9
+		{Classes: []string{sleepy}, Tests: add},                                               // 10
 	}
 	spec := exec.TestSpec{Dir: dir, Limits: exec.Limits{CPUTime: 3 * time.Second}}
 	// Count the JVMs: a round that loops or exits ends its JVM, one that
 	// leaves a thread running ends it after its outcomes, and the others
-	// share one: 0 to 4 (4 loops), 5 and 6 (a thread), 7 and 8 (exits), 9.
+	// share one: 0 to 4 (4 loops), 5 and 6 (a thread), 7 and 8 (exits), 9
+	// and 10.
 	sb := driverSandbox(t)
 	jvms := 0
 	counting := exec.RunnerFunc(func(ctx context.Context, j exec.Job) (exec.Result, error) {
@@ -122,13 +128,14 @@ func TestJUnitRounds(t *testing.T) {
 	}
 	checkSuite(t, suites[0], want)
 	wants := map[int][]wantTest{
-		1: {{"calc.CalcTest#add", exec.TestPassed}, {"calc.CalcTest#sub", exec.TestPassed}},
-		2: {{"calc.CalcTest#add", exec.TestPassed}},
-		3: {{"calc.CalcTest#add", exec.TestPassed}},
-		5: {{"calc.CalcTest#sub", exec.TestPassed}},
-		6: {{"calc.CalcTest#add", exec.TestPassed}},
-		7: {{"calc.CalcTest#add", exec.TestPassed}},
-		9: {{"calc.CalcTest#nope", exec.TestError}},
+		1:  {{"calc.CalcTest#add", exec.TestPassed}, {"calc.CalcTest#sub", exec.TestPassed}},
+		2:  {{"calc.CalcTest#add", exec.TestPassed}},
+		3:  {{"calc.CalcTest#add", exec.TestPassed}},
+		5:  {{"calc.CalcTest#sub", exec.TestPassed}},
+		6:  {{"calc.CalcTest#add", exec.TestPassed}},
+		7:  {{"calc.CalcTest#add", exec.TestPassed}},
+		9:  {{"calc.CalcTest#nope", exec.TestError}},
+		10: {{"calc.CalcTest#add", exec.TestPassed}},
 	}
 	for i, s := range suites[1:] {
 		i++
