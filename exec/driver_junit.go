@@ -354,18 +354,13 @@ func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error
 	if err != nil {
 		return st.suite(), err
 	}
-	suite, br, sc, share := st.suite(), st.build, st.sc, st.share
+	suite, br, sc := st.suite(), st.build, st.sc
 	if br.Compile != nil {
 		suite.Compile = br.Compile
 		return suite, nil
 	}
-	cp, java, reporterPath, readOnly := st.cp, st.java, st.reporter, st.readOnly
-
-	classpath := append(append(append(slices.Clone(cp), reporterPath), br.Classes...), br.Classpath...)
-	args := append([]string{java}, jvmFlags(j.JVMFlags, spec.Limits)...)
-	if share != nil {
-		args = append(args, share.flags()...)
-	}
+	classpath := append(append(append(slices.Clone(st.cp), st.reporter), br.Classes...), br.Classpath...)
+	args := st.jvm(j.JVMFlags, spec.Limits)
 	if c := j.Coverage; c != nil {
 		if c.Agent == "" || strings.ContainsAny(c.Agent+c.Includes, ",=") {
 			return suite, fmt.Errorf("exec: JUnit: JaCoCo agent %q with includes %q: want an agent jar and includes without ',' or '='", c.Agent, c.Includes)
@@ -384,7 +379,7 @@ func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error
 	args = append(args, br.Classes...)
 	args = append(args, "--")
 	args = append(args, spec.Tests...)
-	res, err := r.Run(ctx, Job{Dir: spec.Dir, Args: args, Env: append(append([]string(nil), jvmEnv...), spec.Env...), Limits: spec.Limits, ReadOnly: readOnly})
+	res, err := r.Run(ctx, Job{Dir: spec.Dir, Args: args, Env: append(slices.Clone(jvmEnv), spec.Env...), Limits: spec.Limits, ReadOnly: st.readOnly})
 	suite.Run = res
 	if err != nil {
 		return suite, runErr("run JUnit", res, err)
@@ -427,6 +422,17 @@ func (st *junitSetup) suite() *Suite {
 		return nil
 	}
 	return &Suite{Build: st.build.Run}
+}
+
+// jvm is the test JVM's command line up to its class path: the java
+// launcher, the JVM flags for limits l, and the class-data sharing
+// archive's flags when there is one.
+func (st *junitSetup) jvm(flags []string, l Limits) []string {
+	args := append([]string{st.java}, jvmFlags(flags, l)...)
+	if st.share != nil {
+		args = append(args, st.share.flags()...)
+	}
+	return args
 }
 
 // setup prepares a run of spec: on an error the returned setup, when not

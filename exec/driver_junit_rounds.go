@@ -62,7 +62,6 @@ func (j JUnit) TestRounds(ctx context.Context, r Runner, spec TestSpec, rounds [
 			}
 		}
 	}
-	spec.Tests = nil
 	st, err := j.setup(ctx, r, spec)
 	if st != nil {
 		defer st.sc.remove()
@@ -103,11 +102,7 @@ func (j JUnit) TestRounds(ctx context.Context, r Runner, spec TestSpec, rounds [
 		n := time.Duration(len(batch))
 		jl.CPUTime, jl.WallTime = lim.CPUTime*n, lim.WallTime*n
 		classpath := append(append(slices.Clone(st.cp), st.reporter), st.build.Classpath...)
-		args := append([]string{st.java}, jvmFlags(j.JVMFlags, jl)...)
-		if st.share != nil {
-			args = append(args, st.share.flags()...)
-		}
-		args = append(args, "-cp", strings.Join(classpath, ":"), junitReporterClass,
+		args := append(st.jvm(j.JVMFlags, jl), "-cp", strings.Join(classpath, ":"), junitReporterClass,
 			"--rounds="+st.sc.path(name+".txt"),
 			"--round-cpu-ms="+strconv.FormatInt(lim.CPUTime.Milliseconds(), 10),
 			"--round-wall-ms="+strconv.FormatInt(lim.WallTime.Milliseconds(), 10),

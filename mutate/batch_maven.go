@@ -36,18 +36,22 @@ func (jp *javaPrepared) build() exec.JavaBuild {
 	return exec.JavaBuildFunc(func(ctx context.Context, r exec.Runner, spec exec.JavaBuildSpec) (exec.JavaBuildResult, error) {
 		out := spec.Out + "/classes"
 		res := exec.JavaBuildResult{Classes: []string{out, "target/test-classes", "target/classes"}}
-		root := filepath.Join(spec.Dir, filepath.FromSlash(out))
-		for name, b := range jp.classes {
-			f := filepath.Join(root, filepath.FromSlash(name))
-			if err := os.MkdirAll(filepath.Dir(f), 0o777); err != nil {
-				return res, err
-			}
-			if err := os.WriteFile(f, b, 0o666); err != nil {
-				return res, err
-			}
-		}
-		return res, nil
+		return res, jp.writeClasses(filepath.Join(spec.Dir, filepath.FromSlash(out)))
 	})
+}
+
+// writeClasses writes the mutant's class files under the directory root.
+func (jp *javaPrepared) writeClasses(root string) error {
+	for name, b := range jp.classes {
+		f := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(f), 0o777); err != nil {
+			return err
+		}
+		if err := os.WriteFile(f, b, 0o666); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // javacArgs is javac's command line, after the JVM's flags, for a mutant

@@ -60,14 +60,8 @@ func (m *Maven) checkBatch(ctx context.Context, reqs []checkRequest) ([]*TestRun
 		dir, ok := dirs[k]
 		if !ok {
 			dir = path.Join(roundsDir, strconv.Itoa(len(dirs)))
-			for name, b := range pre.classes {
-				f := filepath.Join(m.dir, filepath.FromSlash(dir), filepath.FromSlash(name))
-				if err := os.MkdirAll(filepath.Dir(f), 0o777); err != nil {
-					return outs, fmt.Errorf("mutate: %w", err)
-				}
-				if err := os.WriteFile(f, b, 0o666); err != nil {
-					return outs, fmt.Errorf("mutate: %w", err)
-				}
+			if err := pre.writeClasses(filepath.Join(m.dir, filepath.FromSlash(dir))); err != nil {
+				return outs, fmt.Errorf("mutate: %w", err)
 			}
 			dirs[k] = dir
 		}
