@@ -216,6 +216,22 @@ type Result struct {
 	// BuildTime, TestTime and Total are the wall times spent building, in
 	// test processes and in all of Generate's validation phase.
 	BuildTime, TestTime, Total time.Duration
+	// Batches says how the checks went where the project checks many
+	// mutants at once (Maven's shared JVMs).
+	Batches BatchStats
+}
+
+// BatchStats says how the checks of a project that checks many mutants at
+// once (Maven: their tests in shared JVMs) went. Of Checks sent in
+// batches, Alone were made one at a time after all, because their batch
+// left them undecided (a mutant that loops, exits or kills its JVM) or
+// failed as a whole; Errors says why each batch that failed did. The
+// verdicts are the same either way: what a check made alone costs is
+// time. With MavenConfig.TestEach every check is made alone. Zero for
+// projects that check one mutant at a time.
+type BatchStats struct {
+	Checks, Alone int
+	Errors        []string
 }
 
 // Gates are the pilot's feasibility numbers over the L1 candidates.
@@ -503,7 +519,7 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 		}
 		defer release()
 	}
-	b1, t1, err := checkCandidates(ctx, p, first, &c, progress, isTask)
+	b1, t1, err := checkCandidates(ctx, p, first, &c, progress, isTask, &res.Batches)
 	if err != nil {
 		return nil, err
 	}
@@ -522,7 +538,7 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 			break
 		}
 	}
-	b2, t2, err := checkCandidates(ctx, p, combos, &c, progress, isTask)
+	b2, t2, err := checkCandidates(ctx, p, combos, &c, progress, isTask, &res.Batches)
 	if err != nil {
 		return nil, err
 	}
@@ -572,7 +588,7 @@ func CheckCandidates(ctx context.Context, p Project, cands []*Candidate, opts *O
 	}
 	o.Runs = cmpOr(o.Runs, 3)
 	progress := adapt.NewTracker(o.Progress, "validate", len(undecided(cands)))
-	return checkCandidates(ctx, p, cands, &o, progress, (*Candidate).Valid)
+	return checkCandidates(ctx, p, cands, &o, progress, (*Candidate).Valid, nil)
 }
 
 // undecided returns the candidates CheckCandidates checks.
@@ -587,8 +603,9 @@ func undecided(cands []*Candidate) []*Candidate {
 }
 
 // checkCandidates is CheckCandidates reporting to progress, counting as
-// passed the candidates isTask accepts.
-func checkCandidates(ctx context.Context, p Project, cands []*Candidate, o *Options, progress *adapt.Tracker, isTask func(*Candidate) bool) (build, test time.Duration, err error) {
+// passed the candidates isTask accepts, and adding to stats (if not nil)
+// how its batches went.
+func checkCandidates(ctx context.Context, p Project, cands []*Candidate, o *Options, progress *adapt.Tracker, isTask func(*Candidate) bool, stats *BatchStats) (build, test time.Duration, err error) {
 	if pp, ok := p.(preparer); ok {
 		took, release, err := pp.prepare(ctx, cands)
 		build += took
@@ -598,7 +615,10 @@ func checkCandidates(ctx context.Context, p Project, cands []*Candidate, o *Opti
 		defer release()
 	}
 	if bc, ok := p.(batchChecker); ok {
-		b, t, err := checkBatched(ctx, p, bc, cands, o, progress, isTask)
+		if stats == nil {
+			stats = &BatchStats{}
+		}
+		b, t, err := checkBatched(ctx, p, bc, cands, o, progress, isTask, stats)
 		return build + b, test + t, err
 	}
 	var mu sync.Mutex
@@ -874,7 +894,8 @@ func confirm(c *Candidate, out *TestRun, r int) error {
 
 // A batchChecker is a Project that checks many mutants at once (Maven:
 // their tests in shared JVMs, exec.JUnit.TestRounds). A nil TestRun is a
-// check it did not decide, which Check then makes alone.
+// check it did not decide, which Check then makes alone; with an error
+// (the batch failed as a whole), the TestRuns it did decide still hold.
 type batchChecker interface {
 	checkBatch(ctx context.Context, reqs []checkRequest) ([]*TestRun, error)
 }
@@ -889,9 +910,9 @@ type checkRequest struct {
 // checkBatched is checkCandidates for a batchChecker: the first runs of
 // every candidate in one batch, then each further run of the failing
 // tests of those still to confirm in one batch, with the same verdicts as
-// one check at a time. A check the batch did not decide is made alone; an
-// error of the whole batch leaves every check of it to be made alone.
-func checkBatched(ctx context.Context, p Project, bc batchChecker, cands []*Candidate, o *Options, progress *adapt.Tracker, isTask func(*Candidate) bool) (build, test time.Duration, err error) {
+// one check at a time. A check the batch did not decide is made alone;
+// stats counts them, and says why a batch failed as a whole.
+func checkBatched(ctx context.Context, p Project, bc batchChecker, cands []*Candidate, o *Options, progress *adapt.Tracker, isTask func(*Candidate) bool, stats *BatchStats) (build, test time.Duration, err error) {
 	todo := undecided(cands)
 	failed := map[*Candidate]bool{} // a harness failure, already counted
 	run := func(cs []*Candidate, tests func(*Candidate) []string) ([]*TestRun, error) {
@@ -903,11 +924,16 @@ func checkBatched(ctx context.Context, p Project, bc batchChecker, cands []*Cand
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if err != nil || len(outs) != len(cs) {
+		if err != nil {
+			stats.Errors = append(stats.Errors, err.Error())
+		}
+		if len(outs) != len(cs) {
 			outs = make([]*TestRun, len(cs))
 		}
+		stats.Checks += len(cs)
 		for i, c := range cs {
 			if outs[i] == nil {
+				stats.Alone++
 				out, err := p.Check(ctx, c.File, c.Src, reqs[i].tests)
 				if err != nil {
 					if ctx.Err() != nil {

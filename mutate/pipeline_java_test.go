@@ -98,6 +98,14 @@ func TestMavenProject(t *testing.T) {
 			t.Errorf("%s at %s:%d: harness failure: %s", c.Key(), c.File, c.Frag.Line, c.Detail)
 		}
 	}
+	// Every check goes through the shared JVMs, and none of testdata/maven's
+	// mutants loops or exits, so the batches decide them (all of them here;
+	// a round past its wall-time backstop on a loaded machine would be
+	// made alone, at most a few).
+	t.Logf("batches: %+v", res.Batches)
+	if b := res.Batches; b.Checks == 0 || b.Alone > b.Checks/10 || len(b.Errors) != 0 {
+		t.Errorf("batches: %+v; want the checks decided in shared JVMs", b)
+	}
 	// adapt's JUnit driver compiles the whole workspace for every check
 	// (seconds on a loaded machine): identity runs on every mutant, the
 	// reference and the snippet answer on four.

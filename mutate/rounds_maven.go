@@ -2,12 +2,14 @@ package mutate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/adaptbench/adaptbench/exec"
 )
@@ -79,10 +81,20 @@ func (m *Maven) checkBatch(ctx context.Context, reqs []checkRequest) ([]*TestRun
 	if err != nil {
 		return outs, fmt.Errorf("mutate: shared JVMs: %w", err)
 	}
-	if control := suites[0]; control == nil || control.Compile != nil {
-		return outs, nil
-	} else if run := testRunOf(control, union); len(run.Failed) > 0 {
-		return outs, nil // the tests do not run alike in a class loader of their own
+	// The control round: the original's classes and the tests the checks
+	// name, which all passed in the baseline. If they do not pass here
+	// (they do not run alike in a class loader of their own), no round of
+	// the batch is trusted.
+	switch control := suites[0]; {
+	case control == nil:
+		return outs, errors.New("mutate: shared JVMs: the control round (the original's classes) was not decided")
+	case control.Compile != nil:
+		first, _, _ := strings.Cut(strings.TrimSpace(control.Compile.Output), "\n")
+		return outs, fmt.Errorf("mutate: shared JVMs: the control round (the original's classes) did not load: %s", first)
+	default:
+		if run := testRunOf(control, union); len(run.Failed) > 0 {
+			return outs, fmt.Errorf("mutate: shared JVMs: the control round (the original's classes) failed %s, which passed in the baseline", strings.Join(run.Failed, ", "))
+		}
 	}
 	for j, i := range which {
 		if s := suites[j+1]; s != nil {

@@ -137,6 +137,12 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "validated %d mutants in %v wall time (%.2f mutants/s; build %v, tests %v)\n",
 		checked, res.Total.Round(time.Millisecond), rate, res.BuildTime.Round(time.Millisecond), res.TestTime.Round(time.Millisecond))
+	if b := res.Batches; b.Checks > 0 {
+		fmt.Fprintf(stdout, "%d of %d checks in shared test processes made alone after all\n", b.Alone, b.Checks)
+		for _, e := range b.Errors {
+			log.Printf("a batch of checks failed, so its checks were made alone: %s", e)
+		}
+	}
 	tasks := res.Tasks
 	if err := adapt.SaveFile(*out, tasks); err != nil {
 		return err
