@@ -128,7 +128,8 @@
 //     or that the JVMs did not decide, is checked in a JVM of its own, so
 //     every check gives the TestRun a JVM per check gives
 //     (TestMavenSharedJVMsSameAsJVMEach; MavenConfig.TestEach is that
-//     path). testdata/maven's validation: 31 first runs in one JVM (0.8 s
+//     path). Result.Batches counts the checks made alone after all, and
+//     says why a batch failed as a whole. testdata/maven's validation: 31 first runs in one JVM (0.8 s
 //     of CPU against about 0.35 s for each JVM of its own); Generate in
 //     TestMavenProject 34.3 s → 14.6 s. The
 //     tests run through exec.JUnit, named by their JUnit Platform unique
