@@ -53,6 +53,27 @@ def _preload(names):
             importlib.import_module(name)
         except Exception:
             pass
+    if 'pytest' in sys.modules:
+        # pytest.main imports its default plugins and looks up every
+        # installed distribution's entry points in each job: import them
+        # here (pytest imports them before its assertion-rewriting hook is
+        # installed, so a job sees no difference; pytester, which is not a
+        # default plugin and is rewritten when a run asks for it, is left
+        # out), and let the children share importlib.metadata's cached
+        # directory listings (looked up again if a directory changes).
+        try:
+            from _pytest.config import default_plugins
+        except Exception:
+            default_plugins = ()
+        for name in default_plugins:
+            try:
+                importlib.import_module('_pytest.' + name)
+            except Exception:
+                pass
+        try:
+            importlib.import_module('importlib.metadata').entry_points(group='pytest11')
+        except Exception:
+            pass
 
 
 # Everything below walks what a job left: iteratively (a job's 10,000

@@ -47,6 +47,12 @@ type ForkServerConfig struct {
 	// as their Args[0]. "" means DefaultPython.
 	Python string
 	// Preload lists the modules to import once. nil means DefaultPreload.
+	// With pytest among them, the server also imports pytest's default
+	// plugins and reads the installed distributions' entry points once,
+	// which pytest.main would do in every job (a job sees no difference:
+	// pytest imports those plugins before its assertion-rewriting hook is
+	// in place): a pytest job of the driver fixture took 91 ms of CPU
+	// instead of 106, median of seven interleaved rounds of 60.
 	Preload []string
 	// Env holds extra KEY=VALUE entries for the servers' interpreters, in
 	// effect while they import Preload: OPENBLAS_NUM_THREADS=1, say, lets

@@ -180,6 +180,31 @@ func TestForkServerPytestMatchesSandbox(t *testing.T) {
 		}
 		assert.Equal(t, suites[0].Compile == nil, suites[1].Compile == nil, fixture)
 	}
+	// The server imports pytest's default plugins once (pytest imports
+	// them before its assertion-rewriting hook is in place); not
+	// pytester_assertions, which a run that asks for pytester imports, so
+	// that pytest rewrites its asserts: were it imported already, pytest
+	// would warn, and this workspace turns warnings into errors.
+	res, err := fs.Run(context.Background(), exec.Job{Args: py(
+		"import sys; print(*(m in sys.modules for m in ('_pytest.junitxml', '_pytest.stepwise', '_pytest.pytester_assertions')))")})
+	require.NoError(t, err)
+	require.Equal(t, exec.StatusOK, res.Status, "%s", res.Stderr)
+	assert.Equal(t, "True True False\n", string(res.Stdout))
+	ws := t.TempDir()
+	for name, src := range map[string]string{
+		"pytest.ini":          "[pytest]\nfilterwarnings = error\n",
+		"conftest.py":         "pytest_plugins = ['pytester']\n",
+		"test_with_plugin.py": "def test_pytester(pytester):\n    assert pytester.path.is_dir()\n",
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(ws, name), []byte(src), 0o644))
+	}
+	for _, r := range []exec.Runner{sb, fs} {
+		s, err := d.Test(context.Background(), r, exec.TestSpec{Dir: ws})
+		require.NoError(t, err)
+		require.Nil(t, s.Compile, "%T", r)
+		require.Len(t, s.Tests, 1, "%T", r)
+		assert.Equal(t, exec.TestPassed, s.Tests[0].Status, "%T: %s", r, s.Tests[0].Message)
+	}
 }
 
 func TestForkServerFallsBack(t *testing.T) {
