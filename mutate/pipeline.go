@@ -223,9 +223,10 @@ type Result struct {
 
 // BatchStats says how the checks of a project that checks many mutants at
 // once (Maven: their tests in shared JVMs) went. Of Checks sent in
-// batches, Alone were made one at a time after all, because their batch
-// left them undecided (a mutant that loops, exits or kills its JVM) or
-// failed as a whole; Errors says why each batch that failed did. The
+// batches, Alone were made one at a time after all: those of a batch too
+// small to share a JVM, those their batch left undecided (a mutant that
+// loops, exits or kills its JVM), and every check a batch that failed as
+// a whole did not decide; Errors says why each such batch failed. The
 // verdicts are the same either way: what a check made alone costs is
 // time. With MavenConfig.TestEach every check is made alone. Zero for
 // projects that check one mutant at a time.
