@@ -408,11 +408,12 @@
 //     page faults are that large, and most of them are not ours to cut:
 //     of the 748, the job's setup (200) is the fork server's own, and
 //     trimming it (stdout and stderr made in the zygote, the environment
-//     set through putenv) would save perhaps 90 faults, 0.35 ms, 4%; the
-//     rest is CPython's fork and the test's own work. Newer interpreters
-//     do not change it: the same child under pyenv's CPython 3.12.1
-//     (whose immortal objects are only the interpreter's static ones) takes
-//     643 page faults, under 3.13.0 715, and no less CPU. It would take an
+//     set through putenv) would save at most about 90 faults, 0.35 ms,
+//     4%; the rest is CPython's fork and the test's own work. Newer
+//     interpreters do not change it: the same child under pyenv's
+//     CPython 3.12.1 (whose immortal objects are only the interpreter's
+//     static ones) takes 643 page faults, under 3.13.0 715, and no less
+//     CPU. It would take an
 //     interpreter that writes nothing to what a child shares with its
 //     parent (immortal objects for the whole pre-fork heap, which no
 //     CPython here has), or fewer processes than samples.
