@@ -589,7 +589,7 @@ func CheckCandidates(ctx context.Context, p Project, cands []*Candidate, opts *O
 	}
 	o.Runs = cmpOr(o.Runs, 3)
 	progress := adapt.NewTracker(o.Progress, "validate", len(undecided(cands)))
-	return checkCandidates(ctx, p, cands, &o, progress, (*Candidate).Valid, nil)
+	return checkCandidates(ctx, p, cands, &o, progress, (*Candidate).Valid, new(BatchStats))
 }
 
 // undecided returns the candidates CheckCandidates checks.
@@ -604,8 +604,8 @@ func undecided(cands []*Candidate) []*Candidate {
 }
 
 // checkCandidates is CheckCandidates reporting to progress, counting as
-// passed the candidates isTask accepts, and adding to stats (if not nil)
-// how its batches went.
+// passed the candidates isTask accepts, and adding to stats how its
+// batches went.
 func checkCandidates(ctx context.Context, p Project, cands []*Candidate, o *Options, progress *adapt.Tracker, isTask func(*Candidate) bool, stats *BatchStats) (build, test time.Duration, err error) {
 	if pp, ok := p.(preparer); ok {
 		took, release, err := pp.prepare(ctx, cands)
@@ -616,9 +616,6 @@ func checkCandidates(ctx context.Context, p Project, cands []*Candidate, o *Opti
 		defer release()
 	}
 	if bc, ok := p.(batchChecker); ok {
-		if stats == nil {
-			stats = &BatchStats{}
-		}
 		b, t, err := checkBatched(ctx, p, bc, cands, o, progress, isTask, stats)
 		return build + b, test + t, err
 	}
