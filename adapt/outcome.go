@@ -41,6 +41,10 @@ const (
 	// not rename it (see ErrWrongName). No test ran; every test counts as
 	// failed.
 	OutcomeWrongName
+	// OutcomeTampered: the code under test reached for its own verdict
+	// (exec.Suite.Forged); scored as a failure and listed in the report
+	// with the evidence.
+	OutcomeTampered
 )
 
 var outcomeNames = [...]string{
@@ -56,10 +60,11 @@ var outcomeNames = [...]string{
 	OutcomeModelError:   "model-error",
 	OutcomeInfraError:   "infra-error",
 	OutcomeWrongName:    "wrong-name",
+	OutcomeTampered:     "tampered",
 }
 
 // Outcomes lists every outcome but OutcomeInvalid, in a stable order.
-var Outcomes = []Outcome{OutcomePassed, OutcomeFailed, OutcomeNoCode, OutcomeCompileError, OutcomeTimeout, OutcomeMemory, OutcomeOutput, OutcomeCrashed, OutcomeModelError, OutcomeInfraError, OutcomeWrongName}
+var Outcomes = []Outcome{OutcomePassed, OutcomeFailed, OutcomeNoCode, OutcomeCompileError, OutcomeTimeout, OutcomeMemory, OutcomeOutput, OutcomeCrashed, OutcomeModelError, OutcomeInfraError, OutcomeWrongName, OutcomeTampered}
 
 func (o Outcome) String() string {
 	if int(o) < len(outcomeNames) {
@@ -194,6 +199,10 @@ func Judge(t *Task, s *exec.Suite) SampleResult {
 	switch {
 	case s.Compile != nil:
 		res.Outcome, res.Detail = OutcomeCompileError, clip(s.Compile.Output)
+	case s.Forged():
+		// Before the infrastructure case: a job that tampered with its
+		// channel must not make its run unscored.
+		res.Outcome, res.Detail = OutcomeTampered, clip(tamperDetail(s.Tampered))
 	case s.Run.Status == exec.StatusInternal || s.Run.Status == exec.StatusInvalid:
 		res.Outcome, res.Detail = OutcomeInfraError, clip(s.Run.Detail)
 	case s.Run.Status.TimedOut():
@@ -212,6 +221,24 @@ func Judge(t *Task, s *exec.Suite) SampleResult {
 		res.Outcome, res.Detail = OutcomeMemory, "a test ran out of memory (MemoryError)"
 	}
 	return res
+}
+
+// tamperDetail lists the evidence of a tampered run, one item a line.
+func tamperDetail(ts []exec.Tamper) string {
+	var b strings.Builder
+	for _, t := range ts {
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(t.Kind)
+		if t.Static {
+			b.WriteString(" (static)")
+		}
+		if t.Detail != "" {
+			b.WriteString(": " + t.Detail)
+		}
+	}
+	return b.String()
 }
 
 // selectedTests gathers the reported pytest tests that name selects (a

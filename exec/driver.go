@@ -80,6 +80,35 @@ type Suite struct {
 	// Coverage is the execution data of a JUnit run with JUnit.Coverage
 	// set (see JaCoCo), nil otherwise or when the JVM wrote none.
 	Coverage []byte `json:"coverage,omitempty"`
+	// Tampered is the evidence that the code under test reached for its
+	// own verdict (the results channel, the framework's or the reporter's
+	// classes, an exit before the run's end); see the trust boundary in
+	// the package doc. A suite with any evidence that is not Static is not
+	// a pass, whatever its tests say.
+	Tampered []Tamper `json:"tampered,omitempty"`
+}
+
+// Tamper is one piece of evidence that the code under test tried to choose
+// its own verdict.
+type Tamper struct {
+	// Kind names the form, such as "results-write" or "reporter-patch".
+	Kind string `json:"kind"`
+	// Detail says what was seen, and where.
+	Detail string `json:"detail,omitempty"`
+	// Static is set for evidence from reading the answer's source rather
+	// than from the run: it is listed, never a verdict by itself.
+	Static bool `json:"static,omitempty"`
+}
+
+// Forged reports whether the suite holds evidence from the run itself (not
+// only Static evidence) that the code under test tampered with its verdict.
+func (s *Suite) Forged() bool {
+	for _, t := range s.Tampered {
+		if !t.Static {
+			return true
+		}
+	}
+	return false
 }
 
 // Count returns how many tests have status st.
