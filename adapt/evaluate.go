@@ -381,7 +381,14 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		runner = fs
 	}
 	e.chk = &Checker{Runner: runner, Limits: o.Limits, Environments: o.Environments}
-	if err := e.run(ctx, selected); err != nil {
+	rctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	e.stop = stop
+	err = e.run(rctx, selected)
+	if e.firstErr != nil {
+		return nil, e.firstErr // the journal failed
+	}
+	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			return nil, e.canceled(ctx.Err())
 		}
@@ -458,11 +465,15 @@ type evaluation struct {
 	ranHere  int
 	phase    string
 	firstErr error
+	// stop ends the run's context when the journal fails.
+	stop context.CancelCauseFunc
 }
 
 // record files a final record in memory and in the journal.
+// A journal that cannot be written stops the run: its work would be lost.
 func (e *evaluation) record(rec journalRecord) {
 	rec.TaskHash = e.hashes[rec.Task]
+	rec = scrubText(rec)
 	e.mu.Lock()
 	e.recs.add(rec, e.hashes)
 	e.mu.Unlock()
@@ -472,6 +483,7 @@ func (e *evaluation) record(rec journalRecord) {
 			e.firstErr = err
 		}
 		e.mu.Unlock()
+		e.stop(err)
 	}
 }
 

@@ -1,0 +1,166 @@
+package adapt_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	aexec "github.com/adaptbench/adaptbench/exec"
+)
+
+// paidModel answers with the reference and a padding comment, and
+// reports tokens, so that a lost completion shows in the usage.
+func paidModel(pad int) adapt.Model {
+	return adapt.ModelFunc("paid", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+		out := make([]adapt.Completion, len(req.Samples))
+		for i, s := range req.Samples {
+			code := strings.Replace(req.Task.Reference, "    return", fmt.Sprintf("    # sample %d %s\n    return", s, strings.Repeat("x", pad)), 1)
+			out[i] = adapt.Completion{Text: "```python\n" + code + "```\n", FinishReason: "stop",
+				Usage: adapt.Usage{PromptTokens: 100, CompletionTokens: 10 + s}}
+		}
+		return out, nil
+	})
+}
+
+// TestJournalWriteFailureStopsTheRun: a journal write that fails (EIO, at
+// the file layer; whole or after a short write) ends the run with the
+// error, leaves the journal whole up to the records before it, and lets
+// no later write (the storage back) follow the lost record: the resume
+// gives the uninterrupted report.
+func TestJournalWriteFailureStopsTheRun(t *testing.T) {
+	tasks := pyTasks(4)
+	opts := adapt.Options{Runner: runner(t), Samples: 2, ModelConcurrency: 1}
+	want, err := adapt.Evaluate(context.Background(), tasks, paidModel(0), &opts)
+	require.NoError(t, err)
+	tests := []struct {
+		name   string
+		kind   string // the kind of line whose write fails
+		short  bool   // half the line is written first
+		reason string
+	}{
+		{"completion lost", "completion", false, "a result line without its completion under-counts tokens"},
+		{"result lost", "result", false, "a sample with its completion and no result is checked again"},
+		{"completion torn", "completion", true, "a torn fragment mid-file damages the journal"},
+		{"gold torn", "gold", true, "a reference check cut short"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			journal := filepath.Join(t.TempDir(), "run.jsonl")
+			var mu sync.Mutex
+			failed, after := false, 0
+			adapt.SetWriteHook(func(f *os.File, line []byte) (int, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				if failed {
+					after++ // the storage is back
+					return f.Write(line)
+				}
+				if bytes.Contains(line, []byte(`"kind":"`+tc.kind+`"`)) {
+					failed = true
+					n := 0
+					if tc.short {
+						n, _ = f.Write(line[:len(line)/2])
+					}
+					return n, &os.PathError{Op: "write", Path: f.Name(), Err: syscall.EIO}
+				}
+				return f.Write(line)
+			})
+			defer adapt.SetWriteHook(nil)
+			o := opts
+			o.Journal = journal
+			_, err := adapt.Evaluate(context.Background(), tasks, paidModel(0), &o)
+			adapt.SetWriteHook(nil)
+			require.ErrorIs(t, err, syscall.EIO, tc.reason)
+			n := checkJournalLines(t, journal) - 1
+			assert.Contains(t, err.Error(), fmt.Sprintf("the journal is whole up to %d records and no more were written", n))
+			assert.Zero(t, after, "no record is written after a failed one")
+
+			got, err := adapt.Evaluate(context.Background(), tasks, paidModel(0), &o)
+			require.NoError(t, err, tc.reason)
+			assert.Equal(t, reportJSON(t, want), reportJSON(t, got), "the resume gives the uninterrupted report: %s", tc.reason)
+			merged, err := adapt.Merge(tasks, []string{journal}, nil)
+			require.NoError(t, err)
+			assert.Equal(t, reportJSON(t, want), reportJSON(t, merged))
+		})
+	}
+}
+
+// TestJournalOutOfSpace: the journal on a real 512 KiB tmpfs that fills
+// up mid-run, and whose space comes back (a filler file deleted) while the
+// run goes on. The run stops at the first short write, with ENOSPC; the
+// resume gives the uninterrupted report.
+func TestJournalOutOfSpace(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a tmpfs needs root")
+	}
+	dir := t.TempDir()
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=512k,mode=0755"); err != nil {
+		t.Skipf("cannot mount a tmpfs: %v", err)
+	}
+	t.Cleanup(func() { syscall.Unmount(dir, syscall.MNT_DETACH) })
+	tasks := pyTasks(4)
+	const pad = 600 // bytes of comment in each answer: lines of ~1.5 KiB
+	journal := filepath.Join(dir, "run.jsonl")
+	filler := filepath.Join(dir, "filler")
+	// Once a write has been cut short (the file ends mid-line), the
+	// space comes back.
+	var mu sync.Mutex
+	freed := false
+	free := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		b, err := os.ReadFile(journal)
+		if freed || err != nil || len(b) == 0 || b[len(b)-1] == '\n' {
+			return
+		}
+		freed = true
+		os.Remove(filler)
+	}
+	m := paidModel(pad)
+	model := adapt.ModelFunc("paid", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+		free()
+		return m.Complete(ctx, req)
+	})
+	sb := runner(t)
+	run := aexec.RunnerFunc(func(ctx context.Context, j aexec.Job) (aexec.Result, error) {
+		free()
+		return sb.Run(ctx, j)
+	})
+	plain := adapt.Options{Runner: run, Samples: 3, ModelConcurrency: 1, Parallelism: 1}
+	want, err := adapt.Evaluate(context.Background(), tasks, model, &plain)
+	require.NoError(t, err)
+
+	// Leave 4 pages for the journal, which needs some 20 KiB.
+	var st syscall.Statfs_t
+	require.NoError(t, syscall.Statfs(dir, &st))
+	require.NoError(t, os.WriteFile(filler, make([]byte, (int64(st.Bfree)-4)*st.Bsize), 0o644))
+	o := plain
+	o.Journal = journal
+	_, err = adapt.Evaluate(context.Background(), tasks, model, &o)
+	require.ErrorIs(t, err, syscall.ENOSPC)
+	n := checkJournalLines(t, journal) - 1
+	assert.Contains(t, err.Error(), fmt.Sprintf("the journal is whole up to %d records", n))
+	if _, serr := os.Stat(filler); serr == nil {
+		require.NoError(t, os.Remove(filler))
+	} else {
+		t.Log("the space came back mid-run")
+	}
+	got, err := adapt.Evaluate(context.Background(), tasks, model, &o)
+	require.NoError(t, err)
+	assert.Equal(t, reportJSON(t, want), reportJSON(t, got), "the resume gives the uninterrupted report")
+	merged, err := adapt.Merge(tasks, []string{journal}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, reportJSON(t, want), reportJSON(t, merged))
+	require.False(t, errors.Is(err, syscall.ENOSPC))
+}
