@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -151,6 +152,28 @@ type RunInfo struct {
 	// set) that has other than Samples: a model that is a SampleCounter
 	// holds fewer answers for it. nil when every task has Samples.
 	TaskSamples map[string]int `json:"task_samples,omitempty"`
+	// ModelIdentity is what an Identifier model says it is beyond its
+	// name; "" for any other model.
+	ModelIdentity string `json:"model_identity,omitempty"`
+	// Prompts is a digest of the prompts of the whole task set as the
+	// template renders them, so that a template edited under the same
+	// name is told apart; "" when the model reads no prompt.
+	Prompts string `json:"prompts,omitempty"`
+	// Runner is the kind (Go type) of the runner the checks ran in, and
+	// Limits the limits they ran under, exec's defaults filled in; "" and
+	// nil for a Draw.
+	Runner string       `json:"runner,omitempty"`
+	Limits *exec.Limits `json:"limits,omitempty"`
+}
+
+// Identifier is implemented by a model whose name does not say all of
+// what it is: Identity says the rest (the endpoint and the model a client
+// asks, a digest of a replay's answers), with no secret in it. Evaluate
+// keeps it in RunInfo.ModelIdentity and the journal's fingerprint, so that
+// a journal is neither resumed nor merged under another model that has
+// the same name.
+type Identifier interface {
+	Identity() string
 }
 
 // SamplesOf returns how many samples the run draws of a task: its entry
@@ -294,6 +317,32 @@ func fingerprint(info RunInfo) string {
 	return hex.EncodeToString(sum[:8])
 }
 
+// promptDigest is a short hash of the prompts tmpl renders for tasks, in
+// ID order (a render error or panic counts as its message).
+func promptDigest(tmpl *Template, tasks []*Task) string {
+	sorted := slices.Clone(tasks)
+	slices.SortFunc(sorted, func(a, b *Task) int { return strings.Compare(a.ID, b.ID) })
+	h := sha256.New()
+	for _, t := range sorted {
+		msgs, err := renderSafe(tmpl, t)
+		b, _ := json.Marshal(msgs)
+		if err != nil {
+			b = []byte("error: " + err.Error())
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00%s\n", t.ID, len(b), b)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+func renderSafe(tmpl *Template, t *Task) (msgs []Message, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			msgs, err = nil, fmt.Errorf("template %s panicked: %v", tmpl.Name, r)
+		}
+	}()
+	return tmpl.Render(t)
+}
+
 // ErrNothingScored is wrapped when an evaluation had samples to score and
 // could score none of them (every check an infrastructure error, every
 // request a model error): that is a failed run, not a score of 0.
@@ -356,6 +405,20 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		return nil, err
 	}
 	info.TaskCount, info.TaskSet = len(all), taskSetDigest(hashes)
+	if id, ok := model.(Identifier); ok {
+		info.ModelIdentity = id.Identity()
+	}
+	if o.template != nil {
+		info.Prompts = promptDigest(o.template, all)
+	}
+	if !draw {
+		lim := o.Limits.WithDefaults()
+		info.Limits = &lim
+		info.Runner = fmt.Sprintf("%T", o.Runner)
+		if o.Runner == nil {
+			info.Runner = fmt.Sprintf("%T", (*exec.ForkServer)(nil)) // the default
+		}
+	}
 	var selected []*Task
 	for _, t := range all {
 		if o.Shard.Has(t.ID) {

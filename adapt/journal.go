@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/adaptbench/adaptbench/exec"
 )
 
 // A journal is a JSON Lines file to which an evaluation appends every
@@ -153,7 +155,11 @@ func diffRunInfos(journal, now RunInfo, aIn, bIn string) []string {
 		}
 	}
 	add("model", journal.Model, now.Model)
+	add("model identity", journal.ModelIdentity, now.ModelIdentity)
 	add("template", journal.Template, now.Template)
+	add("prompt digest (the template's text)", journal.Prompts, now.Prompts)
+	add("runner", journal.Runner, now.Runner)
+	d = append(d, diffLimits(journal.Limits, now.Limits, aIn, bIn)...)
 	add("samples", journal.Samples, now.Samples)
 	add("samples per task", journal.TaskSamples, now.TaskSamples)
 	add("sampling", journal.Sampling, now.Sampling)
@@ -166,6 +172,24 @@ func diffRunInfos(journal, now RunInfo, aIn, bIn string) []string {
 	}
 	if len(d) == 0 {
 		d = append(d, "the fingerprint differs")
+	}
+	return d
+}
+
+// diffLimits names each limit in which a and b differ.
+func diffLimits(a, b *exec.Limits, aIn, bIn string) []string {
+	if a == nil || b == nil {
+		if (a == nil) != (b == nil) {
+			return []string{fmt.Sprintf("limits are %v %s and %v %s", a, aIn, b, bIn)}
+		}
+		return nil
+	}
+	var d []string
+	va, vb := reflect.ValueOf(*a), reflect.ValueOf(*b)
+	for i := range va.NumField() {
+		if fa, fb := va.Field(i).Interface(), vb.Field(i).Interface(); fa != fb {
+			d = append(d, fmt.Sprintf("limit %s is %v %s and %v %s", va.Type().Field(i).Name, fa, aIn, fb, bIn))
+		}
 	}
 	return d
 }

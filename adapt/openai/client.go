@@ -227,6 +227,13 @@ func New(cfg *Config) (*Client, error) {
 // Name returns Config.Name, or the model name.
 func (c *Client) Name() string { return c.cfg.Name }
 
+// Identity implements adapt.Identifier: the endpoint (without user
+// info) and the model the client asks, so that a journal is not resumed
+// with another model under the same Config.Name.
+func (c *Client) Identity() string {
+	return fmt.Sprintf("openai %s model %q", c.shownURL, c.cfg.Model)
+}
+
 // String describes the client without its API key.
 func (c *Client) String() string {
 	return fmt.Sprintf("openai.Client(%s at %s)", c.cfg.Model, c.shownURL)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"path/filepath"
 	"testing"
@@ -86,4 +87,38 @@ func TestEvaluateCache(t *testing.T) {
 	if diff := cmp.Diff(j1.String(), j2.String()); diff != "" {
 		t.Errorf("the cached run's report differs (-first +second):\n%s", diff)
 	}
+}
+
+// TestResumeWithAnotherModelIsRefused: a journal written with one model
+// is not resumed with another under the same Config.Name: the client's
+// identity (endpoint and model) is part of the evaluation.
+func TestResumeWithAnotherModelIsRefused(t *testing.T) {
+	sb, err := exec.NewSandbox(nil)
+	if errors.Is(err, exec.ErrNoNamespaces) {
+		t.Skip(err)
+	}
+	require.NoError(t, err)
+	defer sb.Close()
+	api := newAPI(t, func(w http.ResponseWriter, r *http.Request, req wireReq, i int) {
+		text := incAnswer
+		if req.Model == "small" {
+			text = "I cannot."
+		}
+		reply(w, req.Model, []wireChoice{textChoice(0, text)}, 10, 2)
+	})
+	journal := filepath.Join(t.TempDir(), "run.jsonl")
+	run := func(model string) (*adapt.Report, error) {
+		c := api.client(t, func(cfg *openai.Config) { cfg.Model, cfg.Name = model, "baseline" })
+		return adapt.Evaluate(context.Background(), []adapt.Task{incTask}, c, &adapt.Options{Runner: sb, Journal: journal})
+	}
+	rep, err := run("big")
+	require.NoError(t, err)
+	assert.Equal(t, fmt.Sprintf("openai %s/v1/chat/completions model %q", api.URL, "big"), rep.Run.ModelIdentity)
+	assert.NotContains(t, rep.Run.ModelIdentity, testKey)
+	_, err = run("big")
+	require.NoError(t, err, "the same model resumes")
+	_, err = run("small")
+	require.ErrorIs(t, err, adapt.ErrJournalMismatch)
+	assert.Contains(t, err.Error(), `model identity is "openai `)
+	assert.Contains(t, err.Error(), `model \"small\"" now`)
 }
