@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -163,4 +164,99 @@ func TestJournalOutOfSpace(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, reportJSON(t, want), reportJSON(t, merged))
 	require.False(t, errors.Is(err, syscall.ENOSPC))
+}
+
+// TestJournalKeepsAnswerBytes: an answer that is not valid UTF-8 (an
+// answer file read as raw bytes) is checked on the same bytes whether it
+// is checked at once or after a resume, and the report of a finished run
+// equals the Merge of its journal.
+func TestJournalKeepsAnswerBytes(t *testing.T) {
+	tasks := pyTasks(2)
+	fsys := fstest.MapFS{}
+	for i := range tasks {
+		// Python refuses a string literal that is not UTF-8: the answer
+		// fails. With U+FFFD for the byte it would pass.
+		fsys[tasks[i].ID+"/0.py"] = &fstest.MapFile{Data: []byte(strings.Replace(tasks[i].Reference, "    return x", "    return len(\"caf\xe9\") - 4 + x", 1))}
+	}
+	rp, err := adapt.LoadReplayDir("latin1", fsys, ".", "answers")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	opts := adapt.Options{Runner: runner(t), Parallelism: 1, ModelConcurrency: 1}
+	want, err := adapt.Evaluate(context.Background(), tasks, rp, &opts)
+	require.NoError(t, err)
+	p1, _ := want.Score(1)
+	require.Equal(t, 0.0, p1, "checked at once, the answers do not compile")
+
+	// A finished run and the Merge of its journal.
+	o := opts
+	o.Journal = filepath.Join(dir, "whole.jsonl")
+	whole, err := adapt.Evaluate(context.Background(), tasks, rp, &o)
+	require.NoError(t, err)
+	assert.Equal(t, want, whole)
+	merged, err := adapt.Merge(tasks, []string{o.Journal}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, want, merged, "the Merge of the journal is the run's report")
+
+	// A run stopped before its first result, resumed: the journaled
+	// completions are checked on their bytes.
+	o.Journal = filepath.Join(dir, "resumed.jsonl")
+	adapt.SetWriteHook(func(f *os.File, line []byte) (int, error) {
+		if bytes.Contains(line, []byte(`"kind":"result"`)) {
+			return 0, &os.PathError{Op: "write", Path: f.Name(), Err: syscall.EIO}
+		}
+		return f.Write(line)
+	})
+	_, err = adapt.Evaluate(context.Background(), tasks, rp, &o)
+	adapt.SetWriteHook(nil)
+	require.ErrorIs(t, err, syscall.EIO)
+	resumed, err := adapt.Evaluate(context.Background(), tasks, rp, &o)
+	require.NoError(t, err)
+	assert.Equal(t, want, resumed, "the resumed run checks the bytes the model gave")
+	b, err := os.ReadFile(o.Journal)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"bytes":{"completion.text":"`, "the answer's bytes are in the journal")
+}
+
+// TestJournalLineEditedByHand: a result line flipped by hand ("failed"
+// made "passed") no longer matches its checksum: resume and Merge refuse
+// the journal, naming the line, rather than score it. A journal of the
+// format before (2, without checksums) is refused by its format.
+func TestJournalLineEditedByHand(t *testing.T) {
+	tasks := pyTasks(3)
+	journal := filepath.Join(t.TempDir(), "run.jsonl")
+	failing := adapt.ModelFunc("wrong", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+		return []adapt.Completion{{Text: "```python\ndef f(x):\n    return x\n```\n"}}, nil
+	})
+	opts := adapt.Options{Runner: runner(t), Journal: journal}
+	rep, err := adapt.Evaluate(context.Background(), tasks, failing, &opts)
+	require.NoError(t, err)
+	p1, _ := rep.Score(1)
+	require.InDelta(t, 1.0/3, p1, 1e-9, "t00 alone passes")
+	b, err := os.ReadFile(journal)
+	require.NoError(t, err)
+	lines := strings.SplitAfter(string(b), "\n")
+	flipped := -1
+	for i, l := range lines {
+		if strings.Contains(l, `"outcome":"failed"`) && flipped < 0 {
+			lines[i] = strings.Replace(strings.ReplaceAll(l, `"status":"failed"`, `"status":"passed"`), `"outcome":"failed"`, `"outcome":"passed"`, 1)
+			require.NotEqual(t, l, lines[i])
+			flipped = i + 1
+		}
+	}
+	require.NoError(t, os.WriteFile(journal, []byte(strings.Join(lines, "")), 0o644))
+	want := fmt.Sprintf("run.jsonl:%d: the line does not match its checksum", flipped)
+	_, err = adapt.Evaluate(context.Background(), tasks, failing, &opts)
+	require.Error(t, err, "resume refuses a hand-edited result")
+	assert.Contains(t, err.Error(), want)
+	assert.Contains(t, err.Error(), "edited or damaged after it was written")
+	_, err = adapt.Merge(tasks, []string{journal}, nil)
+	require.Error(t, err, "Merge refuses a hand-edited result")
+	assert.Contains(t, err.Error(), want)
+
+	// The format before this one: refused by name.
+	old := strings.Replace(string(b), `"version":3`, `"version":2`, 1)
+	require.NoError(t, os.WriteFile(journal, []byte(old), 0o644))
+	_, err = adapt.Evaluate(context.Background(), tasks, failing, &opts)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "run.jsonl:1: journal format 2, this adaptbench reads format 3")
 }
