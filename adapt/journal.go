@@ -472,13 +472,18 @@ func marshalRecord(rec journalRecord) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b = bytes.TrimSuffix(b, []byte("\n")) // {...}
+	return signLine(bytes.TrimSuffix(b, []byte("\n"))), nil
+}
+
+// signLine appends the checksum of line, a JSON object, as its last
+// field, and a newline.
+func signLine(b []byte) []byte {
 	sum := sha256.Sum256(b)
 	out := make([]byte, 0, len(b)+32)
 	out = append(out, b[:len(b)-1]...)
 	out = append(out, `,"sum":"`...)
 	out = hex.AppendEncode(out, sum[:8])
-	return append(out, "\"}\n"...), nil
+	return append(out, "\"}\n"...)
 }
 
 // checkSum checks the checksum marshalRecord gave a line.
