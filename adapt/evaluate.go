@@ -73,6 +73,13 @@ type Options struct {
 	// Backoff is the wait before a second attempt, doubled before each
 	// later one. 0 means 500ms.
 	Backoff time.Duration
+	// RequestTimeout bounds each model request (one Complete call): a
+	// request with no answer by then is a model error of its samples,
+	// asked again as Attempts says. 0 means no bound but ctx's. Complete
+	// runs in a goroutine of its own, so that a Model that ignores its
+	// context holds Evaluate past neither this timeout nor ctx's end: the
+	// call is abandoned, its answer dropped when it comes.
+	RequestTimeout time.Duration
 	// KeepErrors makes a resumed run keep, as final, the model errors and
 	// infrastructure errors its journal holds, so that resuming a finished
 	// run gives the same report byte for byte. By default a resumed run
@@ -1032,7 +1039,7 @@ func (e *evaluation) generate(ctx context.Context, t *Task, samples []int, rende
 	s := e.o.Sampling
 	s.N = k
 	for attempt := 1; ; attempt++ {
-		comps, err := complete(ctx, e.model, Request{Task: t, Messages: msgs, Sampling: s, Samples: samples, Round: round})
+		comps, err := complete(ctx, e.model, Request{Task: t, Messages: msgs, Sampling: s, Samples: samples, Round: round}, e.o.RequestTimeout)
 		if err != nil && ctx.Err() != nil {
 			// Stopped, not failed: an answer that came back is kept.
 			return nil, attempt, false
@@ -1062,8 +1069,43 @@ func (e *evaluation) generate(ctx context.Context, t *Task, samples []int, rende
 	}
 }
 
-// complete calls model.Complete, turning a panic into an error.
-func complete(ctx context.Context, model Model, req Request) (comps []Completion, err error) {
+// complete calls model.Complete in a goroutine of its own, turning a
+// panic into an error, and returns when it does, when timeout (if not 0)
+// passes (an error), or when ctx ends (ctx's error): a model that ignores
+// its context is abandoned, not waited for.
+func complete(ctx context.Context, model Model, req Request, timeout time.Duration) ([]Completion, error) {
+	rctx, cancel := ctx, context.CancelFunc(func() {})
+	if timeout > 0 {
+		rctx, cancel = context.WithTimeout(ctx, timeout)
+	}
+	defer cancel()
+	type answer struct {
+		comps []Completion
+		err   error
+	}
+	done := make(chan answer, 1) // the abandoned call's answer goes nowhere
+	go func() {
+		comps, err := completeSafe(rctx, model, req)
+		done <- answer{comps, err}
+	}()
+	select {
+	case a := <-done:
+		return a.comps, a.err
+	case <-rctx.Done():
+	}
+	select {
+	case a := <-done: // an answer that came with the deadline stands
+		return a.comps, a.err
+	default:
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return nil, fmt.Errorf("adapt: model %s gave no answer within %v (Options.RequestTimeout)", model.Name(), timeout)
+}
+
+// completeSafe calls model.Complete, turning a panic into an error.
+func completeSafe(ctx context.Context, model Model, req Request) (comps []Completion, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			comps, err = nil, fmt.Errorf("adapt: model %s panicked: %v", model.Name(), r)

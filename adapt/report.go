@@ -43,6 +43,10 @@ type Report struct {
 	CI95 *metrics.Interval `json:"ci95,omitempty"`
 	// Outcomes counts samples by outcome.
 	Outcomes map[Outcome]int `json:"outcomes"`
+	// Refusals counts the samples the model refused (Completion.Refusal)
+	// or a provider's filter stopped ("content_filter"): scored as their
+	// text is, they are counted so that a filter is seen.
+	Refusals int `json:"refusals,omitempty"`
 	// Usage sums the tokens of every sample.
 	Usage Usage `json:"usage"`
 	// Cost is what Usage cost, when the model is a Pricer.
@@ -234,6 +238,9 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 			tr.Samples = append(tr.Samples, res)
 			if res.Outcome != OutcomeInvalid {
 				r.Outcomes[res.Outcome]++
+			}
+			if c := res.Completion; c != nil && (c.Refusal != "" || c.FinishReason == "content_filter") {
+				r.Refusals++
 			}
 			r.Usage = r.Usage.Add(res.Usage)
 			for _, e := range res.Rounds {
@@ -531,6 +538,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		if s.CI95 != nil {
 			fmt.Fprintf(&b, "| pass@%d 95%% CI (bootstrap over tasks) | [%s%%, %s%%] |\n", s.K, pct(s.CI95.Lo), pct(s.CI95.Hi))
 		}
+	}
+	if r.Refusals > 0 {
+		fmt.Fprintf(&b, "| samples refused or filtered by the provider | %d |\n", r.Refusals)
 	}
 	if r.Usage != (Usage{}) {
 		fmt.Fprintf(&b, "| tokens (prompt / completion) | %d / %d |\n", r.Usage.PromptTokens, r.Usage.CompletionTokens)

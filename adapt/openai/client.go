@@ -449,7 +449,11 @@ func (c *Client) call(ctx context.Context, req adapt.Request, n int, seed *int64
 		c.completion.Add(int64(u.CompletionTokens))
 		c.tpm.adjust(float64(u.PromptTokens+u.CompletionTokens)-est, c.now())
 	}
-	return completions(resp, n), nil
+	if len(resp.Choices) > n {
+		// Which n of them were asked for is anyone's guess.
+		return nil, fmt.Errorf("openai: POST %s: %w: the server returned %d choices for n = %d", c.shownURL, ErrMalformedResponse, len(resp.Choices), n)
+	}
+	return completions(resp), nil
 }
 
 // send posts body, retrying with backoff as configured.

@@ -122,3 +122,38 @@ func TestResumeWithAnotherModelIsRefused(t *testing.T) {
 	assert.Contains(t, err.Error(), `model identity is "openai `)
 	assert.Contains(t, err.Error(), `model \"small\"" now`)
 }
+
+// TestRefusalsAreKept: a refusal (message.refusal) and a content_filter
+// stop keep their text and finish reason in the sample, are scored as
+// their text is (no code), and are counted in the report, through the
+// journal too.
+func TestRefusalsAreKept(t *testing.T) {
+	sb, err := exec.NewSandbox(nil)
+	if errors.Is(err, exec.ErrNoNamespaces) {
+		t.Skip(err)
+	}
+	require.NoError(t, err)
+	defer sb.Close()
+	api := newAPI(t, func(w http.ResponseWriter, r *http.Request, req wireReq, i int) {
+		reply(w, req.Model, []wireChoice{
+			textChoice(0, incAnswer),
+			{Index: 1, Message: map[string]any{"role": "assistant", "content": nil, "refusal": "I can't help with that."}, FinishReason: "stop"},
+			{Index: 2, Message: map[string]any{"role": "assistant", "content": ""}, FinishReason: "content_filter"},
+		}, 30, 12)
+	})
+	journal := filepath.Join(t.TempDir(), "run.jsonl")
+	rep, err := adapt.Evaluate(context.Background(), []adapt.Task{incTask}, api.client(t, nil), &adapt.Options{Runner: sb, Samples: 3, Journal: journal})
+	require.NoError(t, err)
+	assert.Equal(t, 2, rep.Refusals)
+	assert.Equal(t, 2, rep.Outcomes[adapt.OutcomeNoCode], "scored as what they are")
+	s := rep.PerTask[0].Samples
+	require.Len(t, s, 3)
+	assert.Equal(t, "I can't help with that.", s[1].Completion.Refusal)
+	assert.Equal(t, "content_filter", s[2].Completion.FinishReason)
+	var md bytes.Buffer
+	require.NoError(t, rep.WriteMarkdown(&md))
+	assert.Contains(t, md.String(), "| samples refused or filtered by the provider | 2 |")
+	merged, err := adapt.Merge([]adapt.Task{incTask}, []string{journal}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, rep, merged)
+}
