@@ -83,38 +83,41 @@ func TestFingerprintHoldsModelAndPrompt(t *testing.T) {
 	tasks := pyTasks(3)
 	dir := t.TempDir()
 
-	// A replay directory of other answers under the same name.
-	answers := func(body string) *adapt.Replay {
-		fsys := fstest.MapFS{}
-		for i := range tasks {
-			fsys[tasks[i].ID+"/0.py"] = &fstest.MapFile{Data: []byte(strings.Replace(tasks[i].Reference, "    return", "    "+body+"\n    return", 1))}
+	t.Run("replay", func(t *testing.T) {
+		// A replay directory of other answers under the same name.
+		answers := func(body string) *adapt.Replay {
+			fsys := fstest.MapFS{}
+			for i := range tasks {
+				fsys[tasks[i].ID+"/0.py"] = &fstest.MapFile{Data: []byte(strings.Replace(tasks[i].Reference, "    return", "    "+body+"\n    return", 1))}
+			}
+			rp, err := adapt.LoadReplayDir("baseline", fsys, ".", "answers")
+			require.NoError(t, err)
+			return rp
 		}
-		rp, err := adapt.LoadReplayDir("baseline", fsys, ".", "answers")
+		journal := filepath.Join(dir, "replay.jsonl")
+		first, err := adapt.Evaluate(context.Background(), tasks, answers("pass"), &adapt.Options{Runner: runner(t), Journal: journal})
 		require.NoError(t, err)
-		return rp
-	}
-	journal := filepath.Join(dir, "replay.jsonl")
-	first, err := adapt.Evaluate(context.Background(), tasks, answers("pass"), &adapt.Options{Runner: runner(t), Journal: journal})
-	require.NoError(t, err)
-	assert.True(t, strings.HasPrefix(first.Run.ModelIdentity, "replay directory answers sha256:"), first.Run.ModelIdentity)
-	_, err = adapt.Evaluate(context.Background(), tasks, answers("pass"), &adapt.Options{Runner: runner(t), Journal: journal})
-	require.NoError(t, err, "the same answers resume")
-	_, err = adapt.Evaluate(context.Background(), tasks, answers("raise ValueError"), &adapt.Options{Runner: runner(t), Journal: journal})
-	require.ErrorIs(t, err, adapt.ErrJournalMismatch, "a changed answer file under the same name")
-	assert.Contains(t, err.Error(), "model identity is \"replay directory answers sha256:")
-
-	// A template edited under the same name.
-	tmpl := func(text string) *adapt.Template {
-		return &adapt.Template{Name: "mine", Render: func(t *adapt.Task) ([]adapt.Message, error) {
-			return []adapt.Message{{Role: "user", Content: text + "\n" + t.Code}}, nil
-		}}
-	}
-	journal = filepath.Join(dir, "template.jsonl")
-	_, err = adapt.Evaluate(context.Background(), tasks, &scripted{}, &adapt.Options{Runner: runner(t), Journal: journal, Template: tmpl("Adapt this.")})
-	require.NoError(t, err)
-	_, err = adapt.Evaluate(context.Background(), tasks, &scripted{}, &adapt.Options{Runner: runner(t), Journal: journal, Template: tmpl("Adapt this.")})
-	require.NoError(t, err, "the same text resumes")
-	_, err = adapt.Evaluate(context.Background(), tasks, &scripted{}, &adapt.Options{Runner: runner(t), Journal: journal, Template: tmpl("Adapt this, and break it.")})
-	require.ErrorIs(t, err, adapt.ErrJournalMismatch, "an edited template under the same name")
-	assert.Contains(t, err.Error(), "prompt digest (the template's text) is")
+		assert.True(t, strings.HasPrefix(first.Run.ModelIdentity, "replay directory answers sha256:"), first.Run.ModelIdentity)
+		_, err = adapt.Evaluate(context.Background(), tasks, answers("pass"), &adapt.Options{Runner: runner(t), Journal: journal})
+		require.NoError(t, err, "the same answers resume")
+		_, err = adapt.Evaluate(context.Background(), tasks, answers("raise ValueError"), &adapt.Options{Runner: runner(t), Journal: journal})
+		require.ErrorIs(t, err, adapt.ErrJournalMismatch, "a changed answer file under the same name")
+		assert.Contains(t, err.Error(), "model identity is \"replay directory answers sha256:")
+	})
+	t.Run("template", func(t *testing.T) {
+		// A template edited under the same name.
+		tmpl := func(text string) *adapt.Template {
+			return &adapt.Template{Name: "mine", Render: func(t *adapt.Task) ([]adapt.Message, error) {
+				return []adapt.Message{{Role: "user", Content: text + "\n" + t.Code}}, nil
+			}}
+		}
+		journal := filepath.Join(dir, "template.jsonl")
+		_, err := adapt.Evaluate(context.Background(), tasks, &scripted{}, &adapt.Options{Runner: runner(t), Journal: journal, Template: tmpl("Adapt this.")})
+		require.NoError(t, err)
+		_, err = adapt.Evaluate(context.Background(), tasks, &scripted{}, &adapt.Options{Runner: runner(t), Journal: journal, Template: tmpl("Adapt this.")})
+		require.NoError(t, err, "the same text resumes")
+		_, err = adapt.Evaluate(context.Background(), tasks, &scripted{}, &adapt.Options{Runner: runner(t), Journal: journal, Template: tmpl("Adapt this, and break it.")})
+		require.ErrorIs(t, err, adapt.ErrJournalMismatch, "an edited template under the same name")
+		assert.Contains(t, err.Error(), "prompt digest (the template's text) is")
+	})
 }

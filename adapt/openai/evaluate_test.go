@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -156,4 +157,7 @@ func TestRefusalsAreKept(t *testing.T) {
 	merged, err := adapt.Merge([]adapt.Task{incTask}, []string{journal}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, rep, merged)
+	b, err := os.ReadFile(journal)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"refusal":"I can't help with that."`, "the refusal is kept in the journal")
 }
