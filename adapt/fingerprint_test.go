@@ -59,6 +59,15 @@ func TestFingerprintHoldsTheSandbox(t *testing.T) {
 		})
 	}
 
+	// The pass rule is the task's: a task whose rule changed is another
+	// task, and its records are refused (as on main: the task hash holds
+	// it).
+	ruled := pyTasks(4)
+	ruled[2].PassRule = adapt.PassExitStatus
+	_, err = adapt.Evaluate(context.Background(), ruled, adapt.Reference, &adapt.Options{Runner: runner(t), Journal: journal})
+	require.ErrorIs(t, err, adapt.ErrJournalMismatch, "another pass rule")
+	assert.Contains(t, err.Error(), "the task set differs")
+
 	// Shards run under different limits do not merge.
 	var journals []string
 	for i := range 2 {
