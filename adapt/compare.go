@@ -144,7 +144,6 @@ func Compare(a, b *Report) (*Comparison, error) {
 	}
 	slices.Sort(ks)
 	diffs := make([][]taskValue, len(ks)) // per k, each paired task's B and A
-
 	unpairedK := make([]int, len(ks))
 	var b01, b10, s01, s10 int
 	for i := range a.PerTask {
@@ -225,7 +224,7 @@ func Compare(a, b *Report) (*Comparison, error) {
 		if d.Tasks > 0 {
 			n := float64(d.Tasks)
 			var sumA, sumB, sum float64
-			vs := byTaskID(diffs[j])
+			vs := byTaskID(diffs[j]) // sorts diffs[j] too
 			for i, tv := range diffs[j] {
 				vs[i] = tv.v - tv.a
 				sumA, sumB, sum = sumA+tv.a, sumB+tv.v, sum+vs[i]
