@@ -35,6 +35,9 @@ func TestMain(m *testing.M) {
 	case "crash":
 		crashHelper()
 		return
+	case "journal":
+		journalHelper()
+		return
 	}
 	exectest.Main(m)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -95,6 +96,73 @@ func TestJournalWriteFailureStopsTheRun(t *testing.T) {
 			assert.Equal(t, reportJSON(t, want), reportJSON(t, merged))
 		})
 	}
+}
+
+// journalHelper runs a small evaluation in its own process, with the
+// journal ADAPT_JOURNAL, and writes its report to ADAPT_REPORT; an error
+// goes to stderr, with exit status 3.
+func journalHelper() {
+	sb, err := aexec.NewSandbox(nil)
+	if err != nil {
+		panic(err)
+	}
+	defer sb.Close()
+	rep, err := adapt.Evaluate(context.Background(), pyTasks(4), paidModel(0), &adapt.Options{
+		Runner: sb, Samples: 2, ModelConcurrency: 1, Parallelism: 1, Journal: os.Getenv("ADAPT_JOURNAL")})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		sb.Close()
+		os.Exit(3)
+	}
+	var b bytes.Buffer
+	rep.WriteJSON(&b)
+	if err := os.WriteFile(os.Getenv("ADAPT_REPORT"), b.Bytes(), 0o644); err != nil {
+		panic(err)
+	}
+}
+
+// TestJournalEIOFromTheKernel: the write(2) calls of a journal fail with
+// EIO once, as strace injects it (a transient NFS or Lustre error), and
+// succeed after. The run stops at the failure, and the resume gives the
+// report of an uninterrupted run, byte for byte.
+func TestJournalEIOFromTheKernel(t *testing.T) {
+	sandbox(t)
+	strace, err := osexec.LookPath("strace")
+	if err != nil {
+		t.Skip("no strace to inject a failing write")
+	}
+	if out, err := osexec.Command(strace, "-o", "/dev/null", "true").CombinedOutput(); err != nil {
+		t.Skipf("strace cannot trace here: %v: %s", err, out)
+	}
+	dir := t.TempDir()
+	run := func(journal string, wrap ...string) (report string, stderr string, err error) {
+		t.Helper()
+		rep := filepath.Join(dir, filepath.Base(journal)+".report.json")
+		args := append(wrap, os.Args[0], "-test.run=^$")
+		cmd := osexec.Command(args[0], args[1:]...)
+		cmd.Env = append(os.Environ(), "ADAPT_TEST_HELPER=journal", "ADAPT_JOURNAL="+journal, "ADAPT_REPORT="+rep)
+		var eb bytes.Buffer
+		cmd.Stderr = &eb
+		err = cmd.Run()
+		b, _ := os.ReadFile(rep)
+		return string(b), eb.String(), err
+	}
+	want, stderr, err := run(filepath.Join(dir, "whole.jsonl"))
+	require.NoError(t, err, stderr)
+	journal := filepath.Join(dir, "run.jsonl")
+	// strace counts the writes of each thread: the second write to the
+	// journal from any one thread fails, and the other threads' writes
+	// would succeed.
+	_, stderr, err = run(journal, strace, "-f", "-qq", "-o", "/dev/null", "-e", "trace=write",
+		"-e", "inject=write:error=EIO:when=2", "-P", journal)
+	var ee *osexec.ExitError
+	require.ErrorAs(t, err, &ee, stderr)
+	require.Equal(t, 3, ee.ExitCode(), stderr)
+	assert.Contains(t, stderr, "input/output error")
+	assert.Contains(t, stderr, fmt.Sprintf("the journal is whole up to %d records", checkJournalLines(t, journal)-1))
+	got, stderr, err := run(journal)
+	require.NoError(t, err, stderr)
+	assert.Equal(t, want, got, "the resume gives the uninterrupted report, byte for byte")
 }
 
 // TestJournalOutOfSpace: the journal on a real 512 KiB tmpfs that fills
