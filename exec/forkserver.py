@@ -395,6 +395,24 @@ def _child(fds, programs):
         os._exit(120)
 
 
+def _reap_all():
+    # Reaps every child of the zygote that has ended but its job's own
+    # (reaped after its report): the seccomp filter refuses the job
+    # clone(CLONE_PARENT), but a child it gave the zygote anyway would
+    # otherwise stay a zombie, holding a pid of every later job's budget
+    # and a name they could read. By the next job the server has killed
+    # them all.
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        except InterruptedError:
+            continue
+        if pid == 0:
+            return
+
+
 class _Waited(ctypes.Structure):
     # siginfo_t (128 bytes: si_code at 8, si_status at 24) and rusage.
     _fields_ = [('info', ctypes.c_int * 32), ('ru', ctypes.c_long * 18)]
@@ -428,6 +446,7 @@ def _zygote(sock, programs):
                     fds.extend(struct.unpack('=%di' % (len(data) // 4), data[:len(data) - len(data) % 4]))
             if len(fds) != 4:
                 os._exit(3)
+            _reap_all()
             pid = os.fork()
             if pid == 0:
                 sock.close()
@@ -595,6 +614,7 @@ def serve(req, zyg):
             os.close(fd)
         raise _NotRun('the zygote is gone')
     pid = struct.unpack('=i', got)[0]
+    _state['ran'] = True
     try:
         pfd = os.pidfd_open(pid)
     except OSError:
@@ -715,6 +735,26 @@ class _NotRun(Exception):
     pass
 
 
+# The files a job wrote are copied back up to a budget counted in what the
+# host allocates for them, which is the job's output limit (and at most
+# COPY_MAX bytes of data): the reply line, with the data in base64, read
+# and decoded, then each path joined and passed to the system calls that
+# write it. Measured: about 4 bytes per byte of data, 7 per byte of a
+# name, and some hundred per file.
+COPY_MAX = 8 << 20
+COPY_DATA, COPY_NAME, COPY_ENTRY = 4, 8, 256
+
+
+def _copy_cost(rel, size):
+    return COPY_NAME * len(rel.encode('utf-8', 'surrogateescape')) + COPY_DATA * size + COPY_ENTRY
+
+
+def _copy_budget(output):
+    if not output:
+        return COPY_DATA * COPY_MAX
+    return min(output, COPY_DATA * COPY_MAX)
+
+
 def _finish(zyg, before, streams, caps, output, mem_r, start, wstatus, cpu_ns, maxrss, timed_out, out_over):
     elapsed = time.monotonic() - start
     _kill_all(zyg.pid)
@@ -751,18 +791,20 @@ def _finish(zyg, before, streams, caps, output, mem_r, start, wstatus, cpu_ns, m
     files, total = {}, 0
     after, skipped = _snapshot()
     dropped = []
+    budget = _copy_budget(output)
     for rel, st in sorted(after.items()):
         if before.get(rel) == st:
             continue
-        if not st[2] or total + st[0] > 8 << 20:
+        cost = _copy_cost(rel, st[0])
+        if not st[2] or total + cost > budget:
             dropped.append(rel)
             continue
-        data = _read_regular(os.path.join(WORK, rel), (8 << 20) - total)
+        data = _read_regular(os.path.join(WORK, rel), (budget - total - _copy_cost(rel, 0)) // COPY_DATA)
         if data is None:
             dropped.append(rel)
             continue
         files[rel] = _b64(data).decode()
-        total += len(data)
+        total += _copy_cost(rel, len(data))
     rep['files'] = files
     try:
         st = os.statvfs('/tmp')
@@ -780,6 +822,8 @@ def _finish(zyg, before, streams, caps, output, mem_r, start, wstatus, cpu_ns, m
 
 
 _codecache = {}
+# ran: the current request's job has started.
+_state = {'ran': False}
 # The programs defined once, by number: their module namespaces.
 _defined = {}
 # The drivers' reporters, compiled once: by source, and by their number
@@ -825,15 +869,19 @@ def main():
     out.write(b'{"ready": true}\n')
     out.flush()
     for line in sys.stdin.buffer:
+        _state['ran'] = False
         try:
             req = json.loads(line)
             rep = serve(req, zyg)
         except _NotRun as e:
             _kill_all(zyg.pid)
             rep = {'error': str(e), 'not_run': True}
-        except Exception:
+        except Exception as e:
             _kill_all(zyg.pid)
-            rep = {'error': traceback.format_exc()}
+            # Once the job has started, a failure here is its doing (it
+            # has this process's user): its verdict, and a new server.
+            rep = {'error': traceback.format_exc(), 'job_ran': _state['ran'],
+                   'memory': isinstance(e, MemoryError)}
         out.write(json.dumps(rep).encode() + b'\n')
         out.flush()
 
