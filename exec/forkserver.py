@@ -551,6 +551,8 @@ class _Zygote:
         pid = os.fork()
         if pid == 0:
             ours.close()
+            if _pid_reset['fd'] is not None:
+                os.close(_pid_reset['fd'])
             _zygote(theirs, programs)
         theirs.close()
         self.pid, self.sock = pid, ours
@@ -824,6 +826,24 @@ def _finish(zyg, before, streams, caps, output, mem_r, start, wstatus, cpu_ns, m
 _codecache = {}
 # ran: the current request's job has started.
 _state = {'ran': False}
+# fd: the socket on which the sandbox's init resets the PID namespace's
+# counter, or None.
+_pid_reset = {'fd': None}
+
+
+def _reset_pids():
+    # Between two jobs (every process of the last one killed), set the PID
+    # counter back, so that the next job's PIDs are the first free ones:
+    # how far the last job advanced it would otherwise be a message to
+    # the next. The init, which holds the capability, does it.
+    fd = _pid_reset['fd']
+    if fd is None:
+        return
+    try:
+        os.write(fd, b'r')
+        os.read(fd, 1)
+    except OSError:
+        pass
 # The programs defined once, by number: their module namespaces.
 _defined = {}
 # The drivers' reporters, compiled once: by source, and by their number
@@ -834,6 +854,8 @@ _programs = {}
 
 def main():
     config = json.loads(sys.argv[1])
+    if config.get('pid_reset'):
+        _pid_reset['fd'] = 3
     _preload(config.get('preload') or [])
     for i, src in enumerate(config.get('programs') or []):
         try:
@@ -865,6 +887,7 @@ def main():
     # none; it is not a subreaper, so a job's orphans come to us.
     zyg = _Zygote(_programs)
     _libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    _reset_pids()
     out = sys.stdout.buffer
     out.write(b'{"ready": true}\n')
     out.flush()
@@ -884,6 +907,7 @@ def main():
                    'memory': isinstance(e, MemoryError)}
         out.write(json.dumps(rep).encode() + b'\n')
         out.flush()
+        _reset_pids()
 
 
 main()

@@ -710,7 +710,7 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 			define = append(define, i+1)
 		}
 	}
-	config, err := json.Marshal(map[string]any{"preload": f.pre, "programs": programs, "define": define})
+	config, err := json.Marshal(map[string]any{"preload": f.pre, "programs": programs, "define": define, "pid_reset": true})
 	if err != nil {
 		return nil, err
 	}
@@ -718,12 +718,13 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 	go func() {
 		defer close(s.done)
 		s.res, s.err = f.sb.Run(ctx, Job{
-			started: func(cg *jobCgroup) { s.cg.Store(cg) },
-			Args:    args,
-			Env:     f.env,
-			Stdin:   inR,
-			Stdout:  outW,
-			Limits:  Limits{CPUTime: -1, WallTime: -1, Memory: mem, Processes: procs, Output: Unlimited, TmpSize: key.tmp, DiskFiles: key.files, OpenFiles: serverOpenFiles, FileSize: Unlimited},
+			started:  func(cg *jobCgroup) { s.cg.Store(cg) },
+			pidReset: true,
+			Args:     args,
+			Env:      f.env,
+			Stdin:    inR,
+			Stdout:   outW,
+			Limits:   Limits{CPUTime: -1, WallTime: -1, Memory: mem, Processes: procs, Output: Unlimited, TmpSize: key.tmp, DiskFiles: key.files, OpenFiles: serverOpenFiles, FileSize: Unlimited},
 		})
 		outW.Close()
 		inR.Close()

@@ -2,9 +2,12 @@ package exec_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -271,4 +274,37 @@ print(resource.getrlimit(resource.RLIMIT_NOFILE)[0] == soft - 2, os.getpriority(
 		require.Equal(t, exec.StatusOK, res.Status, "%s %s", res.Detail, res.Stderr)
 		assert.Equal(t, want, string(res.Stdout))
 	})
+}
+
+// TestForkServerPIDCounterCarriesNothing: consecutive jobs of one server
+// share its PID namespace. A job that forks n times advanced the counter
+// by n, and the next job read n back from its own PID: a covert channel.
+// The server has its init reset the counter between jobs, so the next
+// job's PID is the one it gets on a fresh server, whatever came before.
+func TestForkServerPIDCounterCarriesNothing(t *testing.T) {
+	if _, err := os.Stat(python); err != nil {
+		exectest.SkipWithout(t, "no /usr/bin/python3")
+	}
+	fs, err := exec.NewForkServer(newSandbox(t), nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { fs.Close() })
+	pid := func() int {
+		res, err := fs.Run(context.Background(), exec.Job{Args: py("import os; print(os.getpid())")})
+		require.NoError(t, err)
+		require.Equal(t, exec.StatusOK, res.Status, "%s %s", res.Detail, res.Stderr)
+		n, err := strconv.Atoi(strings.TrimSpace(string(res.Stdout)))
+		require.NoError(t, err)
+		return n
+	}
+	fresh := pid()
+	for _, n := range []int{150, 40} {
+		send := fmt.Sprintf("import os\nfor _ in range(%d):\n    if os.fork() == 0:\n        os._exit(0)\n    os.wait()", n)
+		res, err := fs.Run(context.Background(), exec.Job{Args: py(send)})
+		require.NoError(t, err)
+		require.Equal(t, exec.StatusOK, res.Status, "%s %s", res.Detail, res.Stderr)
+		// The init may start a thread of its own meanwhile (a PID of
+		// the namespace): a few off, not n.
+		got := pid()
+		assert.InDelta(t, fresh, got, 8, "after a job that forked %d times", n)
+	}
 }
