@@ -844,6 +844,8 @@ def _reset_pids():
         os.read(fd, 1)
     except OSError:
         pass
+
+
 # The programs defined once, by number: their module namespaces.
 _defined = {}
 # The drivers' reporters, compiled once: by source, and by their number
@@ -855,7 +857,11 @@ _programs = {}
 def main():
     config = json.loads(sys.argv[1])
     if config.get('pid_reset'):
-        _pid_reset['fd'] = 3
+        try:
+            if stat.S_ISSOCK(os.fstat(3).st_mode):
+                _pid_reset['fd'] = 3
+        except OSError:
+            pass
     _preload(config.get('preload') or [])
     for i, src in enumerate(config.get('programs') or []):
         try:

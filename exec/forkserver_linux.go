@@ -710,7 +710,7 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 			define = append(define, i+1)
 		}
 	}
-	config, err := json.Marshal(map[string]any{"preload": f.pre, "programs": programs, "define": define, "pid_reset": true})
+	config, err := json.Marshal(map[string]any{"preload": f.pre, "programs": programs, "define": define, "pid_reset": f.sb.p.isolate})
 	if err != nil {
 		return nil, err
 	}
