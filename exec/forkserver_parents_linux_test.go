@@ -224,7 +224,9 @@ print(len(os.path.join(d, 'x' * 245)))
 	require.Equal(t, exec.StatusOK, res.Status, "%s %s", res.Detail, res.Stderr)
 	alloc := exec.Size(after.TotalAlloc - before.TotalAlloc)
 	t.Logf("host allocated %s for the job; %d files not copied", alloc, res.NotCopied)
-	assert.LessOrEqual(t, alloc, output+exec.MiB, "the host's allocations are bounded by the output limit")
+	// The slack is for what other goroutines of this process allocate
+	// meanwhile (the sandbox's pool of inits).
+	assert.LessOrEqual(t, alloc, output+2*exec.MiB, "the host's allocations are bounded by the output limit")
 	assert.Positive(t, res.NotCopied, "what did not fit is counted")
 	small, err := os.ReadFile(filepath.Join(dir, "a-small"))
 	assert.NoError(t, err, "a small file within the budget is copied back")
