@@ -38,6 +38,20 @@ def attempt(what, f, *a):
         print(what, 'refused', e.errno)
 `
 
+// inotifyBomb arms an inotify descriptor on /tmp to send SIGKILL to
+// its owner, which the %s line makes the server, and leaves it in flight
+// in a cycle of unix sockets, held by no process.
+const inotifyBomb = `import array, fcntl, socket
+ifd = libc.inotify_init1(0)
+libc.inotify_add_watch(ifd, b'/tmp', 0x100)  # IN_CREATE
+fcntl.fcntl(ifd, fcntl.F_SETFL, fcntl.fcntl(ifd, fcntl.F_GETFL) | os.O_ASYNC)
+%s
+attempt('signal', fcntl.fcntl, ifd, 10, signal.SIGKILL)  # F_SETSIG
+a, b = socket.socketpair()
+a.sendmsg([b'x'], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array('i', [ifd, a.fileno(), b.fileno()]))])
+b.sendmsg([b'x'], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array('i', [a.fileno(), b.fileno()]))])
+`
+
 // ioprioGet prints the job's own I/O priority.
 const ioprioGet = "print(libc.syscall(IOPRIO_GET, 1, 0))\n"
 
@@ -74,8 +88,9 @@ func afterHostile(t *testing.T, hostile, innocent string, lim exec.Limits, times
 // server's user; rlimits, scheduling, priority, affinity and I/O priority
 // it sets on them (prlimit64, sched_*, setpriority, ioprio_set aimed at
 // their pids, or at every process of the user) would reach every later
-// job forked from them. An innocent job's verdict and output after each
-// attack must be those it gets on a fresh server.
+// job forked from them; a descriptor whose owner is the server would
+// signal it later. An innocent job's verdict and output after each attack
+// must be those it gets on a fresh server.
 func TestForkServerJobCannotChangeItsParents(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
 		exectest.SkipWithout(t, "no /usr/bin/python3")
@@ -102,6 +117,9 @@ func TestForkServerJobCannotChangeItsParents(t *testing.T) {
 				"cpu = (int(f[11]) + int(f[12])) // os.sysconf('SC_CLK_TCK')\n" +
 				"attempt('cpu', resource.prlimit, SRV, resource.RLIMIT_CPU, (cpu + 1, cpu + 1))",
 			innocent: "for i in range(2000):\n    open('f%d' % i, 'w').write('x')\nprint('ok')", times: 60},
+		{name: "server as signal owner", reason: "an inotify descriptor kept in flight, owned by the server, " +
+			"would kill it (F_SETSIG SIGKILL) when it makes the next job's /tmp/work",
+			hostile: fmt.Sprintf(inotifyBomb, "attempt('owner', fcntl.fcntl, ifd, fcntl.F_SETOWN, SRV)"), innocent: "print('ok')"},
 		{name: "zygote scheduler", reason: "SCHED_IDLE is inherited",
 			hostile:  "attempt('sched', os.sched_setscheduler, ZYG, os.SCHED_IDLE, os.sched_param(0))",
 			innocent: "print(os.sched_getscheduler(0))"},

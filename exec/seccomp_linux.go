@@ -33,7 +33,11 @@ import (
 //     sched_setaffinity and sched_setattr but on pid 0 (the caller),
 //     setpriority and ioprio_set but on who 0 of a process or a process
 //     group (never a whole user), and clone with CLONE_PARENT (a child
-//     given to the zygote, which it would not reap);
+//     given to the zygote, which it would not reap); and naming a process
+//     to signal later: fcntl F_SETOWN but to 0, F_SETOWN_EX, and the
+//     FIOSETOWN and SIOCSPGRP ioctls (an inotify descriptor kept in
+//     flight, owned by the server with F_SETSIG SIGKILL, would kill it
+//     when it writes the next job's files);
 //   - mounts and root changes: mount, umount2, pivot_root, chroot and the
 //     new mount API;
 //   - the key store (keyctl, add_key, request_key), io_uring, userfaultfd,
@@ -83,6 +87,13 @@ var jobSeccomp = seccomp.Filter{
 					{Name: "setpriority", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.Equal, Value: unix.PRIO_USER}}},
 					{Name: "ioprio_set", Conditions: notSelf(1)},
 					{Name: "ioprio_set", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.Equal, Value: ioprioWhoUser}}},
+					{Name: "fcntl", Conditions: seccomp.ArgumentConditions{
+						{Argument: 1, Operation: seccomp.Equal, Value: unix.F_SETOWN},
+						{Argument: 2, Operation: seccomp.NotEqual, Value: 0},
+					}},
+					{Name: "fcntl", Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.Equal, Value: unix.F_SETOWN_EX}}},
+					{Name: "ioctl", Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.Equal, Value: fioSetOwn}}},
+					{Name: "ioctl", Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.Equal, Value: unix.SIOCSPGRP}}},
 					{Name: "socket", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.Equal, Value: unix.AF_VSOCK}}},
 					{Name: "socket", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.Equal, Value: unix.AF_KEY}}},
 					{Name: "socket", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.Equal, Value: unix.AF_PACKET}}},
@@ -114,6 +125,9 @@ func notSelf(i uint32) seccomp.ArgumentConditions {
 
 // ioprioWhoUser is IOPRIO_WHO_USER: every process of a user.
 const ioprioWhoUser = 3
+
+// fioSetOwn is FIOSETOWN (asm-generic/sockios.h), which x/sys/unix lacks.
+const fioSetOwn = 0x8901
 
 const cloneNewFlags = unix.CLONE_NEWNS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWUTS | unix.CLONE_NEWIPC |
 	unix.CLONE_NEWUSER | unix.CLONE_NEWPID | unix.CLONE_NEWNET | unix.CLONE_NEWTIME
