@@ -56,11 +56,13 @@
 //     but the caller: prlimit64 and sched_setscheduler, sched_setparam,
 //     sched_setaffinity and sched_setattr on a pid other than 0,
 //     setpriority and ioprio_set on another process or on a whole user,
-//     and clone with CLONE_PARENT (a job may still change its own rlimits,
-//     nice value, scheduling, affinity and I/O priority as the C library,
-//     Python, Go and Java do, by pid 0; by its own pid number it is
-//     refused). Each job also joins a fresh session keyring, and its user
-//     namespace allows no nested one.
+//     clone with CLONE_PARENT, and making another process the owner of a
+//     descriptor, to be signalled later (fcntl F_SETOWN but to 0,
+//     F_SETOWN_EX, the FIOSETOWN and SIOCSPGRP ioctls). A job may still
+//     change its own rlimits, nice value, scheduling, affinity and I/O
+//     priority as the C library, Python, Go and Java do, by pid 0; by its
+//     own pid number it is refused. Each job also joins a fresh session
+//     keyring, and its user namespace allows no nested one.
 //   - What the host reads back: nothing by a path the job could have
 //     written, as an ordinary open would resolve it. Drivers and mutate
 //     read results with [ReadWorkspaceFile] (openat2 beneath the workspace,
@@ -118,10 +120,11 @@
 //     so a job that stops its server (it has the server's uid) still gets
 //     its CPU verdict. What a job could change of the processes later jobs
 //     come from, its server and zygote, it cannot: the seccomp filter
-//     refuses it their rlimits, scheduling, affinity and priorities, and
-//     children given to the zygote (CLONE_PARENT); the zygote reaps every
-//     child it has before it forks the next job, and the server, a
-//     subreaper, every orphan. The server has its init (which holds the
+//     refuses it their rlimits, scheduling, affinity and priorities,
+//     children given to the zygote (CLONE_PARENT), and signals armed for
+//     later (a descriptor they own); the zygote reaps every child it has
+//     before it forks the next job, and the server, a subreaper, every
+//     orphan. The server has its init (which holds the
 //     capability) set the PID counter back between jobs, so a job's PIDs
 //     do not count the last job's processes
 //     (forkserver_parents_linux_test.go tries each).
