@@ -818,14 +818,44 @@ def _finish(zyg, before, streams, caps, output, mem_r, start, wstatus, cpu_ns, m
         rep['files_dropped_count'] = len(dropped) + skipped
     _wipe('/tmp')
     _wipe('/dev/shm')
-    if not zyg.alive():
+    if not zyg.alive() or not _unix_sockets_gone():
         rep['restart'] = True
     return rep
+
+
+def _unix_socket_count():
+    try:
+        with open('/proc/net/unix', 'rb') as f:
+            return f.read().count(b'\n') - 1
+    except OSError:
+        return -1
+
+
+def _unix_sockets_gone():
+    # Whether this network namespace holds no more unix sockets than when
+    # the server started (its own and its init's). One a job kept alive in
+    # flight in a cycle of its own, held by no process, outlives it: a name
+    # (abstract ones are listed in /proc/net/unix) the next job could read
+    # or would find taken. Releasing a unix socket of our own makes the
+    # kernel collect such cycles; if some are still there a moment later,
+    # the server is replaced.
+    if _unix_state['base'] < 0 or _unix_socket_count() <= _unix_state['base']:
+        return True
+    a, b = socket.socketpair()
+    a.close()
+    b.close()
+    for _ in range(20):
+        time.sleep(0.0005)
+        if _unix_socket_count() <= _unix_state['base']:
+            return True
+    return False
 
 
 _codecache = {}
 # ran: the current request's job has started.
 _state = {'ran': False}
+# base: the number of unix sockets of the namespace before any job, or -1.
+_unix_state = {'base': -1}
 # fd: the socket on which the sandbox's init resets the PID namespace's
 # counter, or None.
 _pid_reset = {'fd': None}
@@ -894,6 +924,7 @@ def main():
     zyg = _Zygote(_programs)
     _libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
     _reset_pids()
+    _unix_state['base'] = _unix_socket_count()
     out = sys.stdout.buffer
     out.write(b'{"ready": true}\n')
     out.flush()

@@ -328,3 +328,29 @@ func TestForkServerPIDCounterCarriesNothing(t *testing.T) {
 		assert.InDelta(t, fresh, got, 8, "after a job that forked %d times", n)
 	}
 }
+
+// TestForkServerNoUnixSocketOutlivesItsJob: a job binds an abstract unix
+// socket and leaves it in flight in a cycle of unix sockets, held by no
+// process. It outlived the job: its name, listed in /proc/net/unix, was a
+// message to the next job, which also found the name taken. The next job
+// sees the namespace's sockets as on a fresh server.
+func TestForkServerNoUnixSocketOutlivesItsJob(t *testing.T) {
+	if _, err := os.Stat(python); err != nil {
+		exectest.SkipWithout(t, "no /usr/bin/python3")
+	}
+	hostile := `import array, socket
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(b'\0msg-1234')
+s.listen(1)
+a, b = socket.socketpair()
+a.sendmsg([b'x'], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array('i', [s.fileno(), a.fileno(), b.fileno()]))])
+b.sendmsg([b'x'], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array('i', [a.fileno(), b.fileno()]))])
+`
+	innocent := `import socket
+print(sorted(l.split()[-1] for l in open('/proc/net/unix').read().splitlines()[1:] if len(l.split()) > 7))
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(b'\0msg-1234')
+print('bound')
+`
+	afterHostile(t, hostile, innocent, exec.Limits{}, 1)
+}
