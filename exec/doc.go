@@ -124,10 +124,11 @@
 //     children given to the zygote (CLONE_PARENT), and signals armed for
 //     later (a descriptor they own); the zygote reaps every child it has
 //     before it forks the next job, and the server, a subreaper, every
-//     orphan. The server has its init (which holds the
-//     capability) set the PID counter back between jobs, so a job's PIDs
-//     do not count the last job's processes
-//     (forkserver_parents_linux_test.go tries each).
+//     orphan. The server has its init (which holds the capability) set
+//     the PID counter back between jobs, so a job's PIDs do not count the
+//     last job's processes, and a server whose job left a unix socket in
+//     flight (a name in /proc/net/unix) that the kernel does not collect
+//     at once is replaced (forkserver_parents_linux_test.go tries each).
 //   - What a job can read of earlier jobs: nothing. A fork-server job is
 //     forked from a zygote that the server forked before its first job and
 //     that never holds a job's data: the server hands it the job's pipes
