@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -353,4 +354,22 @@ s.bind(b'\0msg-1234')
 print('bound')
 `
 	afterHostile(t, hostile, innocent, exec.Limits{}, 1)
+}
+
+// TestFilterKeepsNumpy: numpy and scipy, whose OpenBLAS starts threads of
+// its own, still run under the filter on both paths.
+func TestFilterKeepsNumpy(t *testing.T) {
+	if err := osexec.Command(python, "-c", "import numpy, scipy.linalg").Run(); err != nil {
+		exectest.SkipWithout(t, "numpy and scipy are not importable by %s: %v", python, err)
+	}
+	code := "import numpy as np, scipy.linalg\n" +
+		"a = np.random.default_rng(1).random((300, 300)) + 300 * np.eye(300)\n" +
+		"x = scipy.linalg.solve(a, np.ones(300))\nprint(np.allclose(a @ x, 1))"
+	bothPaths(t, func(t *testing.T, r exec.Runner) {
+		res, err := r.Run(context.Background(), exec.Job{Args: py(code), Env: []string{"OPENBLAS_NUM_THREADS=2"},
+			Limits: exec.Limits{CPUTime: 20 * time.Second, WallTime: time.Minute}})
+		require.NoError(t, err)
+		require.Equal(t, exec.StatusOK, res.Status, "%s %s", res.Detail, res.Stderr)
+		assert.Equal(t, "True\n", string(res.Stdout))
+	})
 }
