@@ -254,7 +254,7 @@ func taskDescriptions(snap fs.FS) ([]byte, error) {
 	}
 	type rec struct {
 		dir, file, method, text string
-		id                     int
+		id                      int
 	}
 	var recs []rec
 	ids, err := fs.ReadDir(snap, "benchmark")
