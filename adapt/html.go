@@ -52,38 +52,49 @@ type HTMLOptions struct {
 // contributes: plain data that WriteHTML lays out and draws, so that
 // every generator's section looks the same and nothing a generator
 // holds reaches the page unescaped.
+//
+// Its JSON form is how a section is kept beside the tasks, to draw the
+// page on another day (json.Marshal writes it, json.Unmarshal reads it
+// back equal):
+//
+//	{"title": "mutate: …", "text": "…",
+//	 "funnel": {"stages": ["made", …], "groups": [{"name": "swapop", "counts": [10, …]}]},
+//	 "scatter": {"x_label": "RC", "y_label": "RR", "paired": true,
+//	             "series": [{"name": "original", "points": [{"x": 0.01, "y": 0.9, "label": "HumanEval/0"}]}]}}
 type HTMLSection struct {
 	// Title heads the section.
-	Title string
+	Title string `json:"title"`
 	// Text is a note in plain text; blank lines separate paragraphs.
-	Text string
+	Text string `json:"text,omitempty"`
 	// Funnel, if set, is drawn as a funnel of its stage totals and
 	// tabulated per group.
-	Funnel *Funnel
+	Funnel *Funnel `json:"funnel,omitempty"`
 	// Scatter, if set, is drawn as a scatter plot.
-	Scatter *Scatter
+	Scatter *Scatter `json:"scatter,omitempty"`
 }
 
 // Scatter is a scatter plot's data, such as evolve's relative complexity
 // against relative readability, original against evolved.
 type Scatter struct {
-	XLabel, YLabel string
-	Series         []ScatterSeries
+	XLabel string          `json:"x_label"`
+	YLabel string          `json:"y_label"`
+	Series []ScatterSeries `json:"series"`
 	// Paired says that point i of the first two series is the same
 	// subject (before and after): a line joins them.
-	Paired bool
+	Paired bool `json:"paired,omitempty"`
 }
 
 // ScatterSeries is one series of a Scatter.
 type ScatterSeries struct {
-	Name   string
-	Points []Point
+	Name   string  `json:"name"`
+	Points []Point `json:"points"`
 }
 
 // Point is one point of a ScatterSeries; Label names it in the tooltip.
 type Point struct {
-	X, Y  float64
-	Label string
+	X     float64 `json:"x"`
+	Y     float64 `json:"y"`
+	Label string  `json:"label,omitempty"`
 }
 
 //go:embed html/report.tmpl

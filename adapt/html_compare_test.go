@@ -2,6 +2,7 @@ package adapt_test
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"html"
 	"regexp"
 	"strings"
@@ -108,4 +109,25 @@ func TestWriteHTMLPromptNote(t *testing.T) {
 	d := explorerData(t, page)
 	prov := d["tasks"].([]any)[1].(map[string]any)["prov"].(map[string]any)
 	assert.Equal(t, "{\n  \"note\": \"</script>\",\n  \"span\": [1, 2]\n}", prov["detail"])
+}
+
+// TestHTMLSectionJSON: a generator's section saved as JSON and read back
+// is the same section, and draws the same page.
+func TestHTMLSectionJSON(t *testing.T) {
+	var f adapt.Funnel
+	f.Declare("made", "compiled", "valid")
+	f.Add("swapop", "made", 10)
+	f.Add("swapop", "compiled", 7)
+	sec := adapt.HTMLSection{Title: "mutate: funnel", Text: "a note", Funnel: &f, Scatter: &adapt.Scatter{XLabel: "RC", YLabel: "RR", Paired: true,
+		Series: []adapt.ScatterSeries{{Name: "original", Points: []adapt.Point{{X: 0.01, Y: 0.9, Label: "HumanEval/0"}}}}}}
+	b, err := json.Marshal(sec)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"title": "mutate: funnel", "text": "a note",
+		"funnel": {"stages": ["made", "compiled", "valid"], "groups": [{"name": "swapop", "counts": [10, 7, 0]}]},
+		"scatter": {"x_label": "RC", "y_label": "RR", "paired": true, "series": [{"name": "original", "points": [{"x": 0.01, "y": 0.9, "label": "HumanEval/0"}]}]}}`, string(b))
+	var back adapt.HTMLSection
+	require.NoError(t, json.Unmarshal(b, &back))
+	r, tasks := htmlFixture()
+	assert.Equal(t, writeHTML(t, r, &adapt.HTMLOptions{Tasks: tasks, Sections: []adapt.HTMLSection{sec}}),
+		writeHTML(t, r, &adapt.HTMLOptions{Tasks: tasks, Sections: []adapt.HTMLSection{back}}))
 }
