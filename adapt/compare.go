@@ -150,8 +150,7 @@ func Compare(a, b *Report) (*Comparison, error) {
 		}
 	}
 	slices.Sort(ks)
-	diffs := make([][]float64, len(ks))
-	sums := make([][2]float64, len(ks))
+	diffs := make([][]taskValue, len(ks)) // per k, each paired task's B and A
 	unpairedK := make([]int, len(ks))
 	var b01, b10, s01, s10 int
 	var paired [][2]*TaskReport
@@ -211,9 +210,7 @@ func Compare(a, b *Report) (*Comparison, error) {
 				unpairedK[j]++
 				continue
 			}
-			diffs[j] = append(diffs[j], vb-va)
-			sums[j][0] += va
-			sums[j][1] += vb
+			diffs[j] = append(diffs[j], taskValue{ta.Task, vb, va})
 		}
 	}
 	for i := range b.PerTask {
@@ -235,13 +232,14 @@ func Compare(a, b *Report) (*Comparison, error) {
 		d := Delta{K: k, Tasks: len(diffs[j]), Unpaired: unpairedK[j]}
 		if d.Tasks > 0 {
 			n := float64(d.Tasks)
-			d.A, d.B = sums[j][0]/n, sums[j][1]/n
-			var sum float64
-			for _, v := range diffs[j] {
-				sum += v
+			var sumA, sumB, sum float64
+			vs := byTaskID(diffs[j]) // sorts diffs[j] too
+			for i, tv := range diffs[j] {
+				vs[i] = tv.v - tv.a
+				sumA, sumB, sum = sumA+tv.a, sumB+tv.v, sum+vs[i]
 			}
-			d.Value = sum / n
-			d.CI95 = bootstrapCI(diffs[j])
+			d.A, d.B, d.Value = sumA/n, sumB/n, sum/n
+			d.CI95 = bootstrapCI(vs)
 		}
 		c.Delta = append(c.Delta, d)
 	}

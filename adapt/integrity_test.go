@@ -479,7 +479,8 @@ func lockHelper() {
 func TestShardFromEnv(t *testing.T) {
 	clear := func(t *testing.T) {
 		for _, k := range []string{"JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_MAX", "SLURM_ARRAY_TASK_STEP"} {
-			t.Setenv(k, "")
+			t.Setenv(k, "") // restored after the test
+			os.Unsetenv(k)
 		}
 	}
 	tests := []struct {
@@ -499,6 +500,10 @@ func TestShardFromEnv(t *testing.T) {
 		{"slurm from 1", map[string]string{"SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "4", "SLURM_ARRAY_TASK_COUNT": "4"}, 4, adapt.Shard{Index: 3, Count: 4}, "", "--array=1-4"},
 		{"slurm step", map[string]string{"SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "6", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_STEP": "2"}, 0, adapt.Shard{Index: 2, Count: 4}, "", "--array=0-6:2"},
 		{"slurm sparse", map[string]string{"SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "9", "SLURM_ARRAY_TASK_COUNT": "3"}, 0, adapt.Shard{}, "use a dense array", "--array=1,4,9 cannot be mapped"},
+		{"kubernetes empty", map[string]string{"JOB_COMPLETION_INDEX": ""}, 3, adapt.Shard{}, `JOB_COMPLETION_INDEX="" is not a whole number`, "set but empty is not \"not sharded\""},
+		{"slurm empty", map[string]string{"SLURM_ARRAY_TASK_ID": ""}, 3, adapt.Shard{}, `SLURM_ARRAY_TASK_ID="" is not a whole number`, "set but empty is not \"not sharded\""},
+		{"both schedulers", map[string]string{"JOB_COMPLETION_INDEX": "1", "SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "3", "SLURM_ARRAY_TASK_COUNT": "4"}, 4, adapt.Shard{},
+			`both SLURM_ARRAY_TASK_ID="1" (a Slurm job array) and JOB_COMPLETION_INDEX="1" (a Kubernetes Indexed Job) are set`, "neither is picked silently"},
 		{"slurm count disagrees", map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "3", "SLURM_ARRAY_TASK_COUNT": "4"}, 5, adapt.Shard{}, "expects 5 shards", "the program's count wins no silent disagreement"},
 	}
 	for _, tc := range tests {

@@ -53,10 +53,18 @@ func (s Shard) String() string {
 //
 // With neither set it returns the zero Shard (every task) and no error.
 // Inconsistent values (an index out of range, a sparse array such as
-// --array=1,4,9) are an error naming the variable.
-func ShardFromEnv(count int) (Shard, error) { return shardFromEnv(os.Getenv, count) }
+// --array=1,4,9, a variable set but empty) are an error naming the
+// variable; so are both schedulers' variables set at once, since either
+// could be the stale one.
+func ShardFromEnv(count int) (Shard, error) { return shardFromEnv(os.LookupEnv, count) }
 
-func shardFromEnv(getenv func(string) string, count int) (Shard, error) {
+func shardFromEnv(lookup func(string) (string, bool), count int) (Shard, error) {
+	getenv := func(name string) string { v, _ := lookup(name); return v }
+	slurmID, slurm := lookup("SLURM_ARRAY_TASK_ID")
+	k8sIndex, k8s := lookup("JOB_COMPLETION_INDEX")
+	if slurm && k8s {
+		return Shard{}, fmt.Errorf("adapt: shard from the environment: both SLURM_ARRAY_TASK_ID=%q (a Slurm job array) and JOB_COMPLETION_INDEX=%q (a Kubernetes Indexed Job) are set: unset the one of the scheduler that does not run this process", slurmID, k8sIndex)
+	}
 	num := func(name string) (int, error) {
 		v, err := strconv.Atoi(getenv(name))
 		if err != nil {
@@ -64,7 +72,7 @@ func shardFromEnv(getenv func(string) string, count int) (Shard, error) {
 		}
 		return v, nil
 	}
-	if getenv("SLURM_ARRAY_TASK_ID") != "" {
+	if slurm {
 		id, err := num("SLURM_ARRAY_TASK_ID")
 		if err != nil {
 			return Shard{}, err
@@ -98,7 +106,7 @@ func shardFromEnv(getenv func(string) string, count int) (Shard, error) {
 		}
 		return Shard{Index: (id - lo) / step, Count: n}, nil
 	}
-	if getenv("JOB_COMPLETION_INDEX") != "" {
+	if k8s {
 		i, err := num("JOB_COMPLETION_INDEX")
 		if err != nil {
 			return Shard{}, err
