@@ -359,6 +359,12 @@ var ErrNothingScored = errors.New("adapt: no sample could be scored")
 // times, checks each answer in the sandbox, and returns the report. Model
 // requests and test runs overlap, each with its own concurrency bound.
 //
+// With a nil model it checks the references only, once each (the
+// validity screening a generator's tasks need): the report says which
+// tasks are valid (Valid, Invalid with each failing reference's result),
+// names the run "references only", and holds no samples or scores. Its
+// journal resumes like any other.
+//
 // The scoring rules are in the package documentation: a sample that could
 // not be scored (a model or infrastructure error after Attempts tries) is
 // left out of the scores and its task listed in Report.Unscored when that
@@ -368,6 +374,17 @@ var ErrNothingScored = errors.New("adapt: no sample could be scored")
 // ctx.Err() and says what the journal kept).
 func Evaluate(ctx context.Context, tasks []Task, model Model, opts *Options) (*Report, error) {
 	return evaluate(ctx, tasks, model, opts, false)
+}
+
+// referencesOnly is the model of Evaluate with none: it holds no sample
+// of any task, so that only the references are checked.
+type referencesOnly struct{}
+
+func (referencesOnly) Name() string           { return "references only" }
+func (referencesOnly) SampleCount(string) int { return 0 }
+func (referencesOnly) PromptFree() bool       { return true }
+func (referencesOnly) Complete(context.Context, Request) ([]Completion, error) {
+	return nil, errors.New("adapt: the references-only run asks no model")
 }
 
 // Draw asks model for opts.Samples completions of every task (of the
@@ -383,8 +400,14 @@ func Draw(ctx context.Context, tasks []Task, model Model, opts *Options) (*Repor
 }
 
 func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, draw bool) (*Report, error) {
-	if model == nil {
-		return nil, errors.New("adapt: Evaluate needs a model")
+	refsOnly := model == nil && !draw
+	switch {
+	case model == nil && draw:
+		return nil, errors.New("adapt: Draw needs a model")
+	case refsOnly && opts != nil && opts.NoGold:
+		return nil, errors.New("adapt: Evaluate with no model checks the references only, and Options.NoGold skips them: nothing to do")
+	case refsOnly:
+		model = referencesOnly{}
 	}
 	if draw {
 		o := Options{}
@@ -466,6 +489,12 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 	}
 	rep := buildReport(info, o.Breakdown, selected, e.recs, nil)
 	if draw {
+		return rep, nil
+	}
+	if refsOnly {
+		// No task has a sample: none is "unanswered", only the reference
+		// checks that could not be made stay listed.
+		rep.Unscored = slices.DeleteFunc(rep.Unscored, func(u UnscoredTask) bool { return u.Samples == 0 && strings.HasPrefix(u.Reason, "unanswered") })
 		return rep, nil
 	}
 	if err := rep.scoredAny(); err != nil {

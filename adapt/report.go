@@ -209,8 +209,8 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 				tr.Valid = false
 				reason := "reference " + g.Outcome.String()
 				if g.Detail != "" {
-					reason += ": " + firstLine(g.Detail)
-					if ex := ExceptionLine(g.Detail); ex != "" && ex != firstLine(g.Detail) {
+					reason += ": " + causeLine(g.Detail)
+					if ex := ExceptionLine(g.Detail); ex != "" && ex != causeLine(g.Detail) {
 						// Why an import failed: a module missing from the
 						// environment says more than the module's name.
 						reason += ": " + ex
@@ -473,13 +473,30 @@ func firstLine(s string) string {
 	return s
 }
 
+// causeLine is the first line of a failure's detail that says what went
+// wrong: not go build's "# package" heading, which names only the package.
+func causeLine(s string) string {
+	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "# ") {
+			return l
+		}
+	}
+	return firstLine(s)
+}
+
 func failingTests(r SampleResult) string {
 	var names []string
 	for _, t := range r.Tests {
 		if t.Status.String() != "passed" {
 			n := t.Name + " " + t.Status.String()
-			if t.ErrorType != "" && t.ErrorType != "AssertionError" {
+			switch {
+			case t.Message == notReported || t.Message == "not found":
+				// The drivers' word for a name that selects no test.
+				n += " (no test of this name ran: is the name right?)"
+			case t.ErrorType != "" && t.ErrorType != "AssertionError":
 				n += " (" + t.ErrorType + ")"
+			case t.ErrorType == "" && t.Message != "" && len(t.Message) <= 80 && !strings.Contains(t.Message, "\n"):
+				n += " (" + t.Message + ")"
 			}
 			names = append(names, n)
 		}

@@ -24,6 +24,9 @@ packages=(
   mitmproxy python3-geopandas python3-rtree
   # the HTML report's browser test (adapt), headless
   chromium
+  # examples/scaleout's TestSlurmArray: a one-node Slurm cluster the test
+  # starts and stops itself
+  slurm-wlm munge
 )
 missing=()
 for p in "${packages[@]}"; do
