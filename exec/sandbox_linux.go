@@ -55,8 +55,8 @@ var ErrNoNamespaces = errors.New("exec: this kernel does not allow the namespace
 // run later jobs of the same shape, reset in between: see the package
 // doc's trust boundary), in a minimal read-only root with a
 // private writable /tmp and a copy of its workspace at WorkDir (see the
-// package doc's trust boundary), has no network at all (not even the
-// host's loopback), an environment built from an allow list, no
+// package doc's trust boundary), has no network but its own loopback (not
+// the host's), an environment built from an allow list, no
 // capabilities, a seccomp filter, and runs as nobody of its namespace: a
 // host uid of its own when the caller is root ([FirstJobUID]), the
 // caller's own uid otherwise. Limits use cgroups where the machine has
@@ -146,6 +146,60 @@ func (u *Unsandboxed) Close() error { u.proc().close(); return nil }
 // others do not; empty when cgroups are used for memory, processes and CPU.
 func (s *Sandbox) Cgroups() string { return s.p.cg.note }
 
+// Isolation says what isolation and which limit enforcement are in force
+// for this runner's jobs on this machine, in one line meant for a run's
+// record, so that numbers measured on different machines can be compared
+// honestly. It reads "<isolation>; <limits>", where isolation is
+// "user namespaces, seccomp" (as root: "..., a host uid per job"; as an
+// ordinary user: "..., the caller's uid") or "none (unsandboxed)", and
+// limits is "cgroups v1", "cgroups v2", "cgroups v2 delegated" (an
+// ordinary user's own subtree), or "rlimits only" (memory by RLIMIT_AS,
+// processes by RLIMIT_NPROC in the job's user namespace, CPU time by
+// RLIMIT_CPU and the job's processes read from /proc), or a mix such as
+// "cgroups v1 (memory, cpu) + rlimits (processes)". Cgroups gives the
+// reasons for what is missing.
+func (s *Sandbox) Isolation() string { return s.p.isolation() }
+
+// Isolation says what limit enforcement is in force; there is no
+// isolation. See Sandbox.Isolation.
+func (u *Unsandboxed) Isolation() string { return u.proc().isolation() }
+
+func (p *procRunner) isolation() string {
+	iso := "none (unsandboxed)"
+	if p.isolate {
+		iso = "user namespaces, seccomp, the caller's uid"
+		if p.root {
+			iso = "user namespaces, seccomp, a host uid per job"
+		}
+	}
+	l := p.cg
+	var have, lack []string
+	for _, c := range []struct {
+		name string
+		ok   bool
+	}{{"memory", l.memory != ""}, {"processes", l.pids != ""}, {"cpu", l.cpuacct != ""}} {
+		if c.ok {
+			have = append(have, c.name)
+		} else {
+			lack = append(lack, c.name)
+		}
+	}
+	kind := "cgroups v1"
+	if l.v2 {
+		kind = "cgroups v2"
+		if !p.root {
+			kind += " delegated"
+		}
+	}
+	switch {
+	case len(have) == 0:
+		return iso + "; rlimits only"
+	case len(lack) == 0:
+		return iso + "; " + kind
+	}
+	return fmt.Sprintf("%s; %s (%s) + rlimits (%s)", iso, kind, strings.Join(have, ", "), strings.Join(lack, ", "))
+}
+
 var (
 	cgroupOnce    sync.Once
 	cgroupLayout0 cgroupLayout
@@ -159,7 +213,7 @@ func newProcRunner(isolate bool, cfg *Config) *procRunner {
 		p.cfg.PassEnv = append([]string(nil), cfg.PassEnv...)
 		p.cfg.ReadOnly = append([]string(nil), cfg.ReadOnly...)
 	}
-	if !p.cfg.NoCgroups && p.root {
+	if !p.cfg.NoCgroups {
 		cgroupOnce.Do(func() { cgroupLayout0 = detectCgroups() })
 		p.cg = cgroupLayout0
 	} else {
@@ -337,7 +391,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		DiskWorkspace: len(send) > 0 && (!reused || len(send) > 3),
 		Stdio:         reused,
 		Recycle:       shape != "",
-		Rlimits:       rlimits(lim, cg, p.isolate && p.root),
+		Rlimits:       rlimits(lim, cg, p.isolate),
 	}
 	if p.isolate {
 		cfg.Workspace = WorkDir
@@ -366,6 +420,20 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	waitOutput := ip.pump(job.Stdin, out, stderr)
 
 	var reason atomic.Int32
+	// Without a CPU counter of a cgroup, the job's processes are measured
+	// from /proc (proccpu_linux.go); polled is the last figure.
+	usage := cg.cpuUsage
+	var polled atomic.Int64
+	if cg == nil || cg.cpu == "" {
+		pid := ip.cmd.Process.Pid
+		usage = func() (time.Duration, bool) {
+			used, ok := treeCPU(pid)
+			if ok {
+				polled.Store(int64(used))
+			}
+			return used, ok
+		}
+	}
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -374,7 +442,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		wall := time.NewTimer(lim.WallTime)
 		defer wall.Stop()
 		var tick <-chan time.Time
-		if cg != nil && cg.cpu != "" && lim.CPUTime > 0 {
+		if lim.CPUTime > 0 {
 			period := min(max(lim.CPUTime/20, 5*time.Millisecond), 50*time.Millisecond)
 			t := time.NewTicker(period)
 			defer t.Stop()
@@ -394,7 +462,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 			case <-budget.over:
 				reason.CompareAndSwap(0, int32(reasonOutput))
 			case <-tick:
-				if used, _ := cg.cpuUsage(); used < lim.CPUTime {
+				if used, _ := usage(); used < lim.CPUTime {
 					continue
 				}
 				reason.CompareAndSwap(0, int32(reasonCPU))
@@ -426,6 +494,8 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	}
 	waitOutput(time.Second)
 	res.CPUTime, res.PeakMemory = jobUsage(st, haveStatus, cg)
+	// A job killed from outside has no report of its own.
+	res.CPUTime = max(res.CPUTime, time.Duration(polled.Load()))
 	oom, pidsMax := cg.oomKilled(), cg.pidsLimited()
 	switch {
 	case released && shape != "" && st.Stage == "":
@@ -633,7 +703,12 @@ func (p *procRunner) sysProcAttr(uid int) *syscall.SysProcAttr {
 	return a
 }
 
-func rlimits(lim Limits, cg *jobCgroup, ownUID bool) []rlimit {
+// rlimits are the job's resource limits. ownUser: the job's processes are
+// counted apart from every other's for RLIMIT_NPROC, which holds in a
+// user namespace of the job's own (the kernel counts processes per user
+// per namespace): a host uid of its own when the caller is root, else the
+// init's uid in the job's namespace, which the init allows for.
+func rlimits(lim Limits, cg *jobCgroup, ownUser bool) []rlimit {
 	var out []rlimit
 	if lim.CPUTime > 0 {
 		secs := uint64((lim.CPUTime + time.Second - 1) / time.Second)
@@ -649,7 +724,7 @@ func rlimits(lim Limits, cg *jobCgroup, ownUID bool) []rlimit {
 	if lim.Memory.set() && (cg == nil || cg.memory == "") {
 		out = append(out, rlimit{unix.RLIMIT_AS, uint64(lim.Memory), uint64(lim.Memory)})
 	}
-	if lim.Processes > 0 && (cg == nil || cg.pids == "") && ownUID {
+	if lim.Processes > 0 && (cg == nil || cg.pids == "") && ownUser {
 		out = append(out, rlimit{unix.RLIMIT_NPROC, uint64(lim.Processes), uint64(lim.Processes)})
 	}
 	return out
