@@ -261,6 +261,9 @@ type jobCgroup struct {
 	memory string
 	pids   string
 	cpu    string
+	// tree is the init's pid: with no CPU cgroup, the job's CPU time is
+	// read from /proc for the processes below it (proccpu_linux.go).
+	tree int
 	// The counters' values when the job began (rebase): a reused init
 	// keeps its cgroups from job to job.
 	cpuBase           time.Duration
@@ -490,6 +493,9 @@ func (c *jobCgroup) add(pid int) error {
 }
 
 func (c *jobCgroup) cpuUsage() (time.Duration, bool) {
+	if c != nil && c.cpu == "" && c.tree != 0 {
+		return treeCPU(c.tree)
+	}
 	if c == nil || c.cpu == "" {
 		return 0, false
 	}

@@ -50,6 +50,23 @@ func treeCPU(init int) (time.Duration, bool) {
 	return total, true
 }
 
+// treePids lists the processes below the init pid.
+func treePids(init int) []string {
+	var out []string
+	var walk func(pid, depth int)
+	walk = func(pid, depth int) {
+		if depth > 64 {
+			return
+		}
+		for _, c := range procChildren(pid) {
+			out = append(out, strconv.Itoa(c))
+			walk(c, depth+1)
+		}
+	}
+	walk(init, 0)
+	return out
+}
+
 // procStat returns utime, stime, cutime and cstime of pid.
 func procStat(pid int) ([4]time.Duration, bool) {
 	var out [4]time.Duration

@@ -420,20 +420,9 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	waitOutput := ip.pump(job.Stdin, out, stderr)
 
 	var reason atomic.Int32
-	// Without a CPU counter of a cgroup, the job's processes are measured
-	// from /proc (proccpu_linux.go); polled is the last figure.
-	usage := cg.cpuUsage
+	// polled is the job's CPU time when last read: a job killed from
+	// outside has no report, and without a CPU cgroup no figure after.
 	var polled atomic.Int64
-	if cg == nil || cg.cpu == "" {
-		pid := ip.cmd.Process.Pid
-		usage = func() (time.Duration, bool) {
-			used, ok := treeCPU(pid)
-			if ok {
-				polled.Store(int64(used))
-			}
-			return used, ok
-		}
-	}
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -462,7 +451,9 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 			case <-budget.over:
 				reason.CompareAndSwap(0, int32(reasonOutput))
 			case <-tick:
-				if used, _ := usage(); used < lim.CPUTime {
+				used, _ := cg.cpuUsage()
+				polled.Store(int64(used))
+				if used < lim.CPUTime {
 					continue
 				}
 				reason.CompareAndSwap(0, int32(reasonCPU))
@@ -494,7 +485,6 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	}
 	waitOutput(time.Second)
 	res.CPUTime, res.PeakMemory = jobUsage(st, haveStatus, cg)
-	// A job killed from outside has no report of its own.
 	res.CPUTime = max(res.CPUTime, time.Duration(polled.Load()))
 	oom, pidsMax := cg.oomKilled(), cg.pidsLimited()
 	switch {
@@ -563,7 +553,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	case res.Signal != 0:
 		res.Status = StatusSignal
 		res.Detail = "killed by signal " + unix.SignalName(res.Signal)
-		if res.Signal == syscall.SIGKILL && cg == nil && lim.Memory.set() {
+		if res.Signal == syscall.SIGKILL && cg.memory == "" && lim.Memory.set() {
 			res.Detail += " (no memory cgroup: a memory limit cannot be told apart)"
 		}
 	case res.ExitCode != 0:
@@ -585,8 +575,11 @@ func jobUsage(st initStatus, haveStatus bool, cg *jobCgroup) (cpu time.Duration,
 		cpu = time.Duration(st.UserNS + st.SysNS)
 		peak = Size(st.MaxRSS) * KiB
 	}
-	if used, ok := cg.cpuUsage(); ok {
-		cpu = used
+	if cg != nil && cg.cpu != "" {
+		// Not /proc's figure (in clock ticks) where there is no cgroup.
+		if used, ok := cg.cpuUsage(); ok {
+			cpu = used
+		}
 	}
 	if p, ok := cg.peakMemory(); ok {
 		peak = p
