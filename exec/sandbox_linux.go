@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -48,7 +49,7 @@ const nobody = 65534
 // ErrNoNamespaces is returned (wrapped, with what is missing and how to turn
 // it on) when the kernel does not let this process create the namespaces a
 // Sandbox needs.
-var ErrNoNamespaces = errors.New("exec: this kernel does not allow the namespaces the sandbox needs")
+var ErrNoNamespaces = errors.New("exec: this machine does not allow the namespaces the sandbox needs")
 
 // Sandbox is the default Runner: every job runs in user, mount, PID,
 // network, IPC and UTS namespaces no other running job shares (an init may
@@ -222,21 +223,42 @@ func newProcRunner(isolate bool, cfg *Config) *procRunner {
 	return p
 }
 
+// explainNamespaces turns the failure to start a sandbox init into one line
+// that says what the machine lacks and how to turn it on.
 func explainNamespaces(err error) error {
 	var why []string
 	if b, e := os.ReadFile("/proc/sys/kernel/unprivileged_userns_clone"); e == nil && strings.TrimSpace(string(b)) == "0" {
-		why = append(why, "kernel.unprivileged_userns_clone is 0 (sysctl -w kernel.unprivileged_userns_clone=1)")
+		why = append(why, "kernel.unprivileged_userns_clone is 0 (fix: sysctl -w kernel.unprivileged_userns_clone=1)")
 	}
 	if b, e := os.ReadFile("/proc/sys/user/max_user_namespaces"); e == nil && strings.TrimSpace(string(b)) == "0" {
-		why = append(why, "user.max_user_namespaces is 0 (sysctl -w user.max_user_namespaces=15000)")
+		why = append(why, "user.max_user_namespaces is 0 (fix: sysctl -w user.max_user_namespaces=15000)")
 	}
 	if b, e := os.ReadFile("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"); e == nil && strings.TrimSpace(string(b)) == "1" {
-		why = append(why, "AppArmor restricts unprivileged user namespaces (sysctl -w kernel.apparmor_restrict_unprivileged_userns=0, or an AppArmor profile allowing userns for this program)")
+		why = append(why, "AppArmor restricts unprivileged user namespaces (fix: sysctl -w kernel.apparmor_restrict_unprivileged_userns=0, or an AppArmor profile allowing userns for this program)")
+	}
+	if len(why) == 0 && !userNamespacesAllowed() {
+		// No sysctl says no: a seccomp filter does, as Docker's and
+		// containerd's default profiles and some pods' do.
+		why = append(why, "creating a user namespace is denied, most likely by a container's seccomp profile (fix: docker/podman run --security-opt seccomp=unconfined, or in Kubernetes securityContext.seccompProfile.type: Unconfined)")
 	}
 	if len(why) == 0 {
-		why = append(why, "user, mount, PID, network, IPC and UTS namespaces and mount_setattr (Linux 5.12+) are required; inside a container, run it with --privileged or a seccomp profile that allows clone with CLONE_NEWUSER")
+		why = append(why, "user, mount, PID, network, IPC and UTS namespaces and mount_setattr (Linux 5.12+) are required")
 	}
-	return fmt.Errorf("%w: %s: %v (to run trusted code without isolation, use exec.NewUnsandboxed on purpose)", ErrNoNamespaces, strings.Join(why, "; "), err)
+	return fmt.Errorf("%w: %s; starting the sandbox init failed with: %v (to run trusted code without isolation, use exec.NewUnsandboxed on purpose)", ErrNoNamespaces, strings.Join(why, "; "), err)
+}
+
+// userNamespacesAllowed starts a trivial child in a user namespace of its
+// own, to tell a machine without user namespaces from one where a later
+// step failed.
+func userNamespacesAllowed() bool {
+	cmd := &osexec.Cmd{Path: "/proc/self/exe", Args: []string{initArg0, "probe"}, Dir: "/",
+		SysProcAttr: &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWUSER, Pdeathsig: syscall.SIGKILL}}
+	if err := cmd.Start(); err != nil {
+		return false
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	return true
 }
 
 type killReason int32

@@ -34,6 +34,7 @@ func TestAsOrdinaryUser(t *testing.T) {
 		"TestNothingKeptBetweenJobs",
 		"TestForkServerVerdicts",
 		"TestForkServerJobStopsItsServer",
+		"TestNoUserNamespaces",
 	)
 }
 
