@@ -167,7 +167,7 @@ func detectCgroups() cgroupLayout {
 // cpu; so does a unit or scope with Delegate=yes) but its controllers are
 // not yet enabled for children. The "no internal processes" rule of
 // cgroup v2 forbids that while dir holds processes, so this process moves
-// first into a leaf of its own, adaptbench-<pid>-host, as rootless
+// first into a leaf of its own, adaptbench-host-<pid>, as rootless
 // container engines do. Where dir holds other processes too, nothing is
 // changed and the error says so.
 func enableV2(dir string) error {
@@ -193,7 +193,7 @@ func enableV2(dir string) error {
 			return fmt.Errorf("holds processes other than this one (%s): run the program in a cgroup of its own, e.g. systemd-run --user --scope -p Delegate=yes", p)
 		}
 	}
-	leaf := filepath.Join(dir, fmt.Sprintf("adaptbench-%d-host", os.Getpid()))
+	leaf := filepath.Join(dir, fmt.Sprintf("adaptbench-host-%d", os.Getpid()))
 	if err := os.Mkdir(leaf, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
 		return err
 	}
@@ -225,6 +225,7 @@ func removeStaleCgroups(dir string) {
 		if !ok || !e.IsDir() {
 			continue
 		}
+		rest = strings.TrimPrefix(rest, "host-") // enableV2's leaf
 		pidText, _, _ := strings.Cut(rest, "-")
 		pid, err := strconv.Atoi(pidText)
 		if err != nil || pid == os.Getpid() {
