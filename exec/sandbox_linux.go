@@ -58,10 +58,13 @@ var ErrNoNamespaces = errors.New("exec: this machine does not allow the namespac
 // private writable /tmp and a copy of its workspace at WorkDir (see the
 // package doc's trust boundary), has no network but its own loopback (not
 // the host's), an environment built from an allow list, no
-// capabilities, a seccomp filter, and runs as nobody of its namespace: a
-// host uid of its own when the caller is root ([FirstJobUID]), the
-// caller's own uid otherwise. Limits use cgroups where the machine has
-// them and rlimits everywhere. A Sandbox is safe for concurrent use.
+// capabilities, a seccomp filter, and runs as nobody of its namespace, a
+// host uid of its own, when the caller is root ([FirstJobUID]), or as the
+// caller's own uid (uid 0 of its namespace, with no capability) otherwise.
+// Limits use cgroups where the machine has them (an ordinary user's
+// delegated cgroup v2 subtree included) and rlimits everywhere, with CPU
+// time read from /proc where no cgroup counts it; Isolation says which.
+// A Sandbox is safe for concurrent use.
 type Sandbox struct{ p *procRunner }
 
 // Unsandboxed runs jobs as plain child processes of the caller, with the same
