@@ -26,6 +26,7 @@ func TestAsOrdinaryUser(t *testing.T) {
 		"TestSandboxAdversarial", // memory, CPU time, wall time, a fork bomb, output, writes, a daemon
 		"TestSandboxProcessLimit",
 		"TestSandboxCancel",
+		"TestSandboxWorkspace",
 		"TestSandboxEnvironmentAllowList",
 		"TestJobLoopback",
 		"TestJobSeesAMinimalRoot",
