@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"time"
 
@@ -56,6 +57,10 @@ type Checker struct {
 
 	mu     sync.Mutex
 	tested time.Duration // time spent in test drivers
+	// alone is held for reading by every test run and for writing by a
+	// rerun of a starved one, which so runs with no other of this
+	// Checker's (see Test).
+	alone sync.RWMutex
 }
 
 // TestTime is the time spent running tests (building and running them
@@ -113,7 +118,59 @@ func (c *Checker) Check(ctx context.Context, t *Task, a Answer) (SampleResult, e
 // file, in a fresh directory removed afterwards; the driver is the one of t's framework, with the
 // environment t names. The error is for a run that could not happen (the
 // workspace, the environment, the sandbox, ctx).
+//
+// A wall-time verdict for a run that used a fraction of its CPU limit
+// measures the machine, not the code, when the machine is busy: such a
+// run is not final. It is run once more from a fresh workspace, alone (no
+// other test of this Checker runs meanwhile; the Evaluate that owns the
+// Checker waits), with the wall-time limit scaled by the machine's load
+// (the 1-minute load average per CPU, between 1 and 4), and that run is
+// the verdict. A run that used almost no CPU for its wall time (a test
+// that hangs or sleeps) was not starved and is final at once.
 func (c *Checker) Test(ctx context.Context, t *Task, src string) (*exec.Suite, error) {
+	c.alone.RLock()
+	suite, err := c.test(ctx, t, src, c.Limits)
+	c.alone.RUnlock()
+	if err != nil || !starved(suite, c.Limits) {
+		return suite, err
+	}
+	c.alone.Lock()
+	defer c.alone.Unlock()
+	lim := c.Limits
+	lim.WallTime = time.Duration(float64(c.Limits.WithDefaults().WallTime) * loadFactor())
+	return c.test(ctx, t, src, lim)
+}
+
+// starved reports whether a suite's run ended at its wall-time limit
+// having used less than half its CPU limit, but not almost none of its
+// wall time: under load, a CPU-bound run gets a share of a CPU, and even
+// at 25 runnable jobs per CPU that is 4%; a run below 2% was waiting on
+// something else.
+func starved(s *exec.Suite, l exec.Limits) bool {
+	if s == nil || s.Run.Status != exec.StatusWallTime {
+		return false
+	}
+	l = l.WithDefaults()
+	cpu := s.Run.CPUTime
+	return l.CPUTime > 0 && cpu < l.CPUTime/2 && cpu >= l.WallTime/50
+}
+
+// loadFactor is the machine's 1-minute load average per CPU, between 1
+// and 4 (1 where it cannot be read).
+func loadFactor() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 1
+	}
+	var load float64
+	if _, err := fmt.Sscan(string(b), &load); err != nil {
+		return 1
+	}
+	return min(max(load/float64(runtime.NumCPU()), 1), 4)
+}
+
+// test is one run of Test with the limits lim.
+func (c *Checker) test(ctx context.Context, t *Task, src string, lim exec.Limits) (*exec.Suite, error) {
 	if c.Runner == nil {
 		return nil, errors.New("adapt: Checker has no Runner")
 	}
@@ -165,7 +222,7 @@ func (c *Checker) Test(ctx context.Context, t *Task, src string) (*exec.Suite, e
 		names[i] = tc.Name
 	}
 	start := time.Now()
-	suite, err := driver.Test(ctx, c.Runner, exec.TestSpec{Dir: dir, Tests: names, Limits: c.Limits, Env: run.Env, ReadOnly: run.ReadOnly})
+	suite, err := driver.Test(ctx, c.Runner, exec.TestSpec{Dir: dir, Tests: names, Limits: lim, Env: run.Env, ReadOnly: run.ReadOnly})
 	c.mu.Lock()
 	c.tested += time.Since(start)
 	c.mu.Unlock()

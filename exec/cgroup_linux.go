@@ -131,6 +131,13 @@ func detectCgroups() cgroupLayout {
 		dir := base(v2mount, v2root, paths[""])
 		ctl, _ := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control"))
 		have := strings.Fields(string(ctl))
+		if !contains(have, "memory") || !contains(have, "pids") {
+			if err := enableV2(dir); err != nil {
+				notes = append(notes, fmt.Sprintf("cgroup2 %s: %v", dir, err))
+			}
+			ctl, _ = os.ReadFile(filepath.Join(dir, "cgroup.subtree_control"))
+			have = strings.Fields(string(ctl))
+		}
 		if contains(have, "memory") && contains(have, "pids") {
 			if err := probeCgroupDir(dir); err == nil {
 				l.memory, l.pids, l.cpuacct, l.v2 = dir, dir, dir, true
@@ -154,6 +161,58 @@ func detectCgroups() cgroupLayout {
 	return l
 }
 
+// enableV2 makes the cgroup v2 directory dir, this process's own, able to
+// hold job cgroups with memory and pids limits, where it is delegated to
+// this process's user (systemd's user@.service delegates memory, pids and
+// cpu; so does a unit or scope with Delegate=yes) but its controllers are
+// not yet enabled for children. The "no internal processes" rule of
+// cgroup v2 forbids that while dir holds processes, so this process moves
+// first into a leaf of its own, adaptbench-host-<pid>, as rootless
+// container engines do. Where dir holds other processes too, nothing is
+// changed and the error says so.
+func enableV2(dir string) error {
+	ctl, err := os.ReadFile(filepath.Join(dir, "cgroup.controllers"))
+	if err != nil {
+		return err
+	}
+	avail := strings.Fields(string(ctl))
+	if !contains(avail, "memory") || !contains(avail, "pids") {
+		return fmt.Errorf("delegates only %q", strings.TrimSpace(string(ctl)))
+	}
+	if unix.Access(filepath.Join(dir, "cgroup.subtree_control"), unix.W_OK) != nil ||
+		unix.Access(filepath.Join(dir, "cgroup.procs"), unix.W_OK) != nil {
+		return errors.New("not delegated to this user (cgroup.subtree_control or cgroup.procs is not writable)")
+	}
+	procs, err := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+	if err != nil {
+		return err
+	}
+	self := strconv.Itoa(os.Getpid())
+	for _, p := range strings.Fields(string(procs)) {
+		if p != self {
+			return fmt.Errorf("holds processes other than this one (%s): run the program in a cgroup of its own, e.g. systemd-run --user --scope -p Delegate=yes", p)
+		}
+	}
+	leaf := filepath.Join(dir, fmt.Sprintf("adaptbench-host-%d", os.Getpid()))
+	if err := os.Mkdir(leaf, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+		return err
+	}
+	if err := writeFile(leaf, "cgroup.procs", self); err != nil {
+		os.Remove(leaf)
+		return err
+	}
+	want := "+memory +pids"
+	if contains(avail, "cpu") {
+		want += " +cpu"
+	}
+	if err := writeFile(dir, "cgroup.subtree_control", want); err != nil {
+		writeFile(dir, "cgroup.procs", self)
+		os.Remove(leaf)
+		return fmt.Errorf("enable %s for job cgroups: %w", want, err)
+	}
+	return nil
+}
+
 // removeStaleCgroups removes the empty job cgroups that processes no longer
 // running left in dir (a program that exited without closing its runners).
 func removeStaleCgroups(dir string) {
@@ -166,6 +225,7 @@ func removeStaleCgroups(dir string) {
 		if !ok || !e.IsDir() {
 			continue
 		}
+		rest = strings.TrimPrefix(rest, "host-") // enableV2's leaf
 		pidText, _, _ := strings.Cut(rest, "-")
 		pid, err := strconv.Atoi(pidText)
 		if err != nil || pid == os.Getpid() {
@@ -202,6 +262,9 @@ type jobCgroup struct {
 	memory string
 	pids   string
 	cpu    string
+	// tree is the init's pid: with no CPU cgroup, the job's CPU time is
+	// read from /proc for the processes below it (proccpu_linux.go).
+	tree int
 	// The counters' values when the job began (rebase): a reused init
 	// keeps its cgroups from job to job.
 	cpuBase           time.Duration
@@ -419,6 +482,9 @@ func readKey(dir, name, key string) (int64, bool) {
 
 // add moves pid into every cgroup of the job.
 func (c *jobCgroup) add(pid int) error {
+	if c == nil {
+		return nil // no cgroups: limits rest on rlimits
+	}
 	for _, d := range c.dirs {
 		if err := writeFile(d, "cgroup.procs", strconv.Itoa(pid)); err != nil {
 			return fmt.Errorf("exec: add process to cgroup %s: %w", d, err)
@@ -428,6 +494,9 @@ func (c *jobCgroup) add(pid int) error {
 }
 
 func (c *jobCgroup) cpuUsage() (time.Duration, bool) {
+	if c != nil && c.cpu == "" && c.tree != 0 {
+		return treeCPU(c.tree)
+	}
 	if c == nil || c.cpu == "" {
 		return 0, false
 	}

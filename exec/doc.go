@@ -23,8 +23,9 @@
 // [Sandbox] is the default runner. Each job runs in user, mount, PID,
 // network and UTS namespaces no other running job shares (an init may run
 // several jobs of one shape in turn, see the trust boundary) and an IPC
-// namespace of its own, in a minimal root, with no network interface but a
-// loopback that is down, an environment built from an allow list
+// namespace of its own, in a minimal root, with no network interface but
+// its own loopback, up (a server the job starts answers on 127.0.0.1; the
+// host's 127.0.0.1 is another namespace's and out of reach), an environment built from an allow list
 // ([Config].PassEnv), no capabilities, a seccomp filter, and an
 // unprivileged host user no other running job has (from [FirstJobUID] when
 // the caller is root, the caller itself otherwise). [Unsandboxed] runs jobs with the
@@ -172,11 +173,18 @@
 //
 // CPU time is measured, not inferred from the wall clock: a job is stopped
 // when all its processes together used Limits.CPUTime (a cpuacct cgroup
-// polled every few milliseconds, and RLIMIT_CPU per process), and the
-// verdict says which limit ended it. Memory and process counts use the
-// memory and pids cgroups where the machine has them (cgroup v1, as on the
-// hybrid machines this was built on, or a delegated cgroup v2), else
-// RLIMIT_AS and RLIMIT_NPROC; [Sandbox.Cgroups] says which. Output is capped
+// polled every few milliseconds, or, with no such cgroup, the CPU time of
+// the job's processes read from /proc as often; and RLIMIT_CPU per
+// process), and the verdict says which limit ended it. Memory and process
+// counts use the memory and pids cgroups where the machine has them
+// (cgroup v1, as on the hybrid machines this was built on, or cgroup v2:
+// as an ordinary user, the subtree systemd delegates to the user, into a
+// leaf of which the program moves itself), else RLIMIT_AS and RLIMIT_NPROC
+// (counted in the job's own user namespace, so jobs do not share one
+// budget); [Sandbox.Isolation] says which, in a line for a run's record,
+// and [Sandbox.Cgroups] why. A caller that is not root needs no cgroup at
+// all; its jobs run as itself, uid 0 of their namespace with no
+// capability, rather than as nobody. Output is capped
 // across stdout and stderr together (the job is stopped past Limits.Output,
 // and the first and last Limits.Keep bytes are kept), RLIMIT_FSIZE caps
 // files, and Limits.Disk and DiskFiles the workspace (a tmpfs of its own).

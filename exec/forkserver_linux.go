@@ -801,14 +801,20 @@ func readStdin(ctx context.Context, r io.Reader, n int) ([]byte, error) {
 // anyStopped reports whether a process of the cgroup's tree is stopped
 // (state T or t in /proc/<pid>/stat).
 func anyStopped(cg *jobCgroup) bool {
-	if cg == nil || cg.cpu == "" {
+	if cg == nil || (cg.cpu == "" && cg.tree == 0) {
 		return false
 	}
-	b, err := os.ReadFile(filepath.Join(cg.cpu, "cgroup.procs"))
-	if err != nil {
-		return false
+	var pids []string
+	if cg.cpu == "" {
+		pids = treePids(cg.tree) // no cgroup: the init's descendants
+	} else {
+		b, err := os.ReadFile(filepath.Join(cg.cpu, "cgroup.procs"))
+		if err != nil {
+			return false
+		}
+		pids = strings.Fields(string(b))
 	}
-	for _, pid := range strings.Fields(string(b)) {
+	for _, pid := range pids {
 		st, err := os.ReadFile("/proc/" + pid + "/stat")
 		if err != nil {
 			continue
@@ -856,7 +862,7 @@ func openCounters(cg *jobCgroup) *cgCounters {
 	return c
 }
 
-func (c *cgCounters) haveCPU() bool { return c.cg != nil && c.cg.cpu != "" }
+func (c *cgCounters) haveCPU() bool { return c.cg != nil && (c.cg.cpu != "" || c.cg.tree != 0) }
 
 func (c *cgCounters) cpuUsage() (time.Duration, bool) {
 	if c.cpu != nil {

@@ -294,6 +294,11 @@ func (p *procRunner) spawn() (*initProc, error) {
 			return nil, err
 		}
 	}
+	if ip.cg == nil {
+		// No cgroups: limits rest on rlimits, and CPU time on /proc.
+		ip.cg = &jobCgroup{layout: &p.cg}
+	}
+	ip.cg.tree = cmd.Process.Pid
 	return ip, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -48,19 +49,22 @@ const nobody = 65534
 // ErrNoNamespaces is returned (wrapped, with what is missing and how to turn
 // it on) when the kernel does not let this process create the namespaces a
 // Sandbox needs.
-var ErrNoNamespaces = errors.New("exec: this kernel does not allow the namespaces the sandbox needs")
+var ErrNoNamespaces = errors.New("exec: this machine does not allow the namespaces the sandbox needs")
 
 // Sandbox is the default Runner: every job runs in user, mount, PID,
 // network, IPC and UTS namespaces no other running job shares (an init may
 // run later jobs of the same shape, reset in between: see the package
 // doc's trust boundary), in a minimal read-only root with a
 // private writable /tmp and a copy of its workspace at WorkDir (see the
-// package doc's trust boundary), has no network at all (not even the
-// host's loopback), an environment built from an allow list, no
-// capabilities, a seccomp filter, and runs as nobody of its namespace: a
-// host uid of its own when the caller is root ([FirstJobUID]), the
-// caller's own uid otherwise. Limits use cgroups where the machine has
-// them and rlimits everywhere. A Sandbox is safe for concurrent use.
+// package doc's trust boundary), has no network but its own loopback (not
+// the host's), an environment built from an allow list, no
+// capabilities, a seccomp filter, and runs as nobody of its namespace, a
+// host uid of its own, when the caller is root ([FirstJobUID]), or as the
+// caller's own uid (uid 0 of its namespace, with no capability) otherwise.
+// Limits use cgroups where the machine has them (an ordinary user's
+// delegated cgroup v2 subtree included) and rlimits everywhere, with CPU
+// time read from /proc where no cgroup counts it; Isolation says which.
+// A Sandbox is safe for concurrent use.
 type Sandbox struct{ p *procRunner }
 
 // Unsandboxed runs jobs as plain child processes of the caller, with the same
@@ -146,6 +150,60 @@ func (u *Unsandboxed) Close() error { u.proc().close(); return nil }
 // others do not; empty when cgroups are used for memory, processes and CPU.
 func (s *Sandbox) Cgroups() string { return s.p.cg.note }
 
+// Isolation says what isolation and which limit enforcement are in force
+// for this runner's jobs on this machine, in one line meant for a run's
+// record, so that numbers measured on different machines can be compared
+// honestly. It reads "<isolation>; <limits>", where isolation is
+// "user namespaces, seccomp" (as root: "..., a host uid per job"; as an
+// ordinary user: "..., the caller's uid") or "none (unsandboxed)", and
+// limits is "cgroups v1", "cgroups v2", "cgroups v2 delegated" (an
+// ordinary user's own subtree), or "rlimits only" (memory by RLIMIT_AS,
+// processes by RLIMIT_NPROC in the job's user namespace, CPU time by
+// RLIMIT_CPU and the job's processes read from /proc), or a mix such as
+// "cgroups v1 (memory, cpu) + rlimits (processes)". Cgroups gives the
+// reasons for what is missing.
+func (s *Sandbox) Isolation() string { return s.p.isolation() }
+
+// Isolation says what limit enforcement is in force; there is no
+// isolation. See Sandbox.Isolation.
+func (u *Unsandboxed) Isolation() string { return u.proc().isolation() }
+
+func (p *procRunner) isolation() string {
+	iso := "none (unsandboxed)"
+	if p.isolate {
+		iso = "user namespaces, seccomp, the caller's uid"
+		if p.root {
+			iso = "user namespaces, seccomp, a host uid per job"
+		}
+	}
+	l := p.cg
+	var have, lack []string
+	for _, c := range []struct {
+		name string
+		ok   bool
+	}{{"memory", l.memory != ""}, {"processes", l.pids != ""}, {"cpu", l.cpuacct != ""}} {
+		if c.ok {
+			have = append(have, c.name)
+		} else {
+			lack = append(lack, c.name)
+		}
+	}
+	kind := "cgroups v1"
+	if l.v2 {
+		kind = "cgroups v2"
+		if !p.root {
+			kind += " delegated"
+		}
+	}
+	switch {
+	case len(have) == 0:
+		return iso + "; rlimits only"
+	case len(lack) == 0:
+		return iso + "; " + kind
+	}
+	return fmt.Sprintf("%s; %s (%s) + rlimits (%s)", iso, kind, strings.Join(have, ", "), strings.Join(lack, ", "))
+}
+
 var (
 	cgroupOnce    sync.Once
 	cgroupLayout0 cgroupLayout
@@ -159,7 +217,7 @@ func newProcRunner(isolate bool, cfg *Config) *procRunner {
 		p.cfg.PassEnv = append([]string(nil), cfg.PassEnv...)
 		p.cfg.ReadOnly = append([]string(nil), cfg.ReadOnly...)
 	}
-	if !p.cfg.NoCgroups && p.root {
+	if !p.cfg.NoCgroups {
 		cgroupOnce.Do(func() { cgroupLayout0 = detectCgroups() })
 		p.cg = cgroupLayout0
 	} else {
@@ -168,21 +226,42 @@ func newProcRunner(isolate bool, cfg *Config) *procRunner {
 	return p
 }
 
+// explainNamespaces turns the failure to start a sandbox init into one line
+// that says what the machine lacks and how to turn it on.
 func explainNamespaces(err error) error {
 	var why []string
 	if b, e := os.ReadFile("/proc/sys/kernel/unprivileged_userns_clone"); e == nil && strings.TrimSpace(string(b)) == "0" {
-		why = append(why, "kernel.unprivileged_userns_clone is 0 (sysctl -w kernel.unprivileged_userns_clone=1)")
+		why = append(why, "kernel.unprivileged_userns_clone is 0 (fix: sysctl -w kernel.unprivileged_userns_clone=1)")
 	}
 	if b, e := os.ReadFile("/proc/sys/user/max_user_namespaces"); e == nil && strings.TrimSpace(string(b)) == "0" {
-		why = append(why, "user.max_user_namespaces is 0 (sysctl -w user.max_user_namespaces=15000)")
+		why = append(why, "user.max_user_namespaces is 0 (fix: sysctl -w user.max_user_namespaces=15000)")
 	}
 	if b, e := os.ReadFile("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"); e == nil && strings.TrimSpace(string(b)) == "1" {
-		why = append(why, "AppArmor restricts unprivileged user namespaces (sysctl -w kernel.apparmor_restrict_unprivileged_userns=0, or an AppArmor profile allowing userns for this program)")
+		why = append(why, "AppArmor restricts unprivileged user namespaces (fix: sysctl -w kernel.apparmor_restrict_unprivileged_userns=0, or an AppArmor profile allowing userns for this program)")
+	}
+	if len(why) == 0 && !userNamespacesAllowed() {
+		// No sysctl says no: a seccomp filter does, as Docker's and
+		// containerd's default profiles and some pods' do.
+		why = append(why, "creating a user namespace is denied, most likely by a container's seccomp profile (fix: docker/podman run --security-opt seccomp=unconfined, or in Kubernetes securityContext.seccompProfile.type: Unconfined)")
 	}
 	if len(why) == 0 {
-		why = append(why, "user, mount, PID, network, IPC and UTS namespaces and mount_setattr (Linux 5.12+) are required; inside a container, run it with --privileged or a seccomp profile that allows clone with CLONE_NEWUSER")
+		why = append(why, "user, mount, PID, network, IPC and UTS namespaces and mount_setattr (Linux 5.12+) are required")
 	}
-	return fmt.Errorf("%w: %s: %v (to run trusted code without isolation, use exec.NewUnsandboxed on purpose)", ErrNoNamespaces, strings.Join(why, "; "), err)
+	return fmt.Errorf("%w: %s; starting the sandbox init failed with: %v (to run trusted code without isolation, use exec.NewUnsandboxed on purpose)", ErrNoNamespaces, strings.Join(why, "; "), err)
+}
+
+// userNamespacesAllowed starts a trivial child in a user namespace of its
+// own, to tell a machine without user namespaces from one where a later
+// step failed.
+func userNamespacesAllowed() bool {
+	cmd := &osexec.Cmd{Path: "/proc/self/exe", Args: []string{initArg0, "probe"}, Dir: "/",
+		SysProcAttr: &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWUSER, Pdeathsig: syscall.SIGKILL}}
+	if err := cmd.Start(); err != nil {
+		return false
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	return true
 }
 
 type killReason int32
@@ -337,7 +416,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		DiskWorkspace: len(send) > 0 && (!reused || len(send) > 3),
 		Stdio:         reused,
 		Recycle:       shape != "",
-		Rlimits:       rlimits(lim, cg, p.isolate && p.root),
+		Rlimits:       rlimits(lim, cg, p.isolate),
 		PIDReset:      job.pidReset && p.isolate,
 	}
 	if p.isolate {
@@ -367,6 +446,9 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	waitOutput := ip.pump(job.Stdin, out, stderr)
 
 	var reason atomic.Int32
+	// polled is the job's CPU time when last read: a job killed from
+	// outside has no report, and without a CPU cgroup no figure after.
+	var polled atomic.Int64
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -375,7 +457,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		wall := time.NewTimer(lim.WallTime)
 		defer wall.Stop()
 		var tick <-chan time.Time
-		if cg != nil && cg.cpu != "" && lim.CPUTime > 0 {
+		if lim.CPUTime > 0 {
 			period := min(max(lim.CPUTime/20, 5*time.Millisecond), 50*time.Millisecond)
 			t := time.NewTicker(period)
 			defer t.Stop()
@@ -395,7 +477,9 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 			case <-budget.over:
 				reason.CompareAndSwap(0, int32(reasonOutput))
 			case <-tick:
-				if used, _ := cg.cpuUsage(); used < lim.CPUTime {
+				used, _ := cg.cpuUsage()
+				polled.Store(int64(used))
+				if used < lim.CPUTime {
 					continue
 				}
 				reason.CompareAndSwap(0, int32(reasonCPU))
@@ -427,6 +511,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	}
 	waitOutput(time.Second)
 	res.CPUTime, res.PeakMemory = jobUsage(st, haveStatus, cg)
+	res.CPUTime = max(res.CPUTime, time.Duration(polled.Load()))
 	oom, pidsMax := cg.oomKilled(), cg.pidsLimited()
 	switch {
 	case released && shape != "" && st.Stage == "":
@@ -494,7 +579,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	case res.Signal != 0:
 		res.Status = StatusSignal
 		res.Detail = "killed by signal " + unix.SignalName(res.Signal)
-		if res.Signal == syscall.SIGKILL && cg == nil && lim.Memory.set() {
+		if res.Signal == syscall.SIGKILL && cg.memory == "" && lim.Memory.set() {
 			res.Detail += " (no memory cgroup: a memory limit cannot be told apart)"
 		}
 	case res.ExitCode != 0:
@@ -516,8 +601,11 @@ func jobUsage(st initStatus, haveStatus bool, cg *jobCgroup) (cpu time.Duration,
 		cpu = time.Duration(st.UserNS + st.SysNS)
 		peak = Size(st.MaxRSS) * KiB
 	}
-	if used, ok := cg.cpuUsage(); ok {
-		cpu = used
+	if cg != nil && cg.cpu != "" {
+		// Not /proc's figure (in clock ticks) where there is no cgroup.
+		if used, ok := cg.cpuUsage(); ok {
+			cpu = used
+		}
 	}
 	if p, ok := cg.peakMemory(); ok {
 		peak = p
@@ -634,7 +722,12 @@ func (p *procRunner) sysProcAttr(uid int) *syscall.SysProcAttr {
 	return a
 }
 
-func rlimits(lim Limits, cg *jobCgroup, ownUID bool) []rlimit {
+// rlimits are the job's resource limits. ownUser: the job's processes are
+// counted apart from every other's for RLIMIT_NPROC, which holds in a
+// user namespace of the job's own (the kernel counts processes per user
+// per namespace): a host uid of its own when the caller is root, else the
+// init's uid in the job's namespace, which the init allows for.
+func rlimits(lim Limits, cg *jobCgroup, ownUser bool) []rlimit {
 	var out []rlimit
 	if lim.CPUTime > 0 {
 		secs := uint64((lim.CPUTime + time.Second - 1) / time.Second)
@@ -650,7 +743,7 @@ func rlimits(lim Limits, cg *jobCgroup, ownUID bool) []rlimit {
 	if lim.Memory.set() && (cg == nil || cg.memory == "") {
 		out = append(out, rlimit{unix.RLIMIT_AS, uint64(lim.Memory), uint64(lim.Memory)})
 	}
-	if lim.Processes > 0 && (cg == nil || cg.pids == "") && ownUID {
+	if lim.Processes > 0 && (cg == nil || cg.pids == "") && ownUser {
 		out = append(out, rlimit{unix.RLIMIT_NPROC, uint64(lim.Processes), uint64(lim.Processes)})
 	}
 	return out

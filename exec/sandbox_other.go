@@ -49,3 +49,9 @@ func (*Unsandboxed) Close() error { return nil }
 
 // jobCgroup is the set of cgroups of a job: Linux only.
 type jobCgroup struct{}
+
+// Isolation says that there is none here.
+func (*Sandbox) Isolation() string { return "none (no sandbox on this system); no limits" }
+
+// Isolation says that there is none here.
+func (*Unsandboxed) Isolation() string { return "none (unsandboxed); no limits" }

@@ -67,7 +67,7 @@ func main() {
 		models = []adapt.Model{m}
 	}
 	var out io.Writer = os.Stdout
-	fmt.Fprintf(os.Stderr, "evaluating %d demo tasks in the sandbox (%s)\n", len(tasks), sandboxNote(sb))
+	fmt.Fprintf(os.Stderr, "evaluating %d demo tasks in the sandbox (%s)\n", len(tasks), sb.Isolation())
 	var reports []*adapt.Report
 	for _, m := range models {
 		start := time.Now()
@@ -164,13 +164,6 @@ func hosted(name string) (adapt.Model, error) {
 	}
 	fmt.Fprintf(os.Stderr, "evaluating %s (answers cached in %s)\n", c, cfg.Cache.Dir)
 	return c, nil
-}
-
-func sandboxNote(sb *exec.Sandbox) string {
-	if note := sb.Cgroups(); note != "" {
-		return note
-	}
-	return "cgroup limits for memory, processes and CPU"
 }
 
 // writeHTML writes the first report as an HTML page with the others beside
