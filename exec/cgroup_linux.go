@@ -128,29 +128,38 @@ func detectCgroups() cgroupLayout {
 		}
 	}
 	if l.memory == "" && l.pids == "" && v2mount != "" {
-		// cgroup v2 gives controllers to the children of a cgroup with no
-		// processes of its own (the no-internal-process rule), so a process's
-		// own cgroup can be their parent only at the root: root may make its
-		// job cgroups under the hierarchy's root instead, as with v1.
-		dirs := []string{base(v2mount, v2root, paths[""])}
-		if os.Geteuid() == 0 && dirs[0] != v2mount {
-			dirs = append(dirs, v2mount)
-		}
-		var v2notes []string
-		for _, dir := range dirs {
-			ctl, _ := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control"))
-			have := strings.Fields(string(ctl))
-			if !contains(have, "memory") || !contains(have, "pids") {
-				v2notes = append(v2notes, fmt.Sprintf("cgroup2 %s delegates only %q", dir, strings.TrimSpace(string(ctl))))
-			} else if err := probeCgroupDir(dir); err != nil {
-				v2notes = append(v2notes, fmt.Sprintf("cgroup2 %s: %v", dir, err))
-			} else {
+		dir := base(v2mount, v2root, paths[""])
+		ctl, _ := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control"))
+		have := strings.Fields(string(ctl))
+		if contains(have, "memory") && contains(have, "pids") {
+			if err := probeCgroupDir(dir); err == nil {
 				l.memory, l.pids, l.cpuacct, l.v2 = dir, dir, dir, true
-				v2notes = nil
-				break
+			} else {
+				notes = append(notes, fmt.Sprintf("cgroup2 %s: %v", dir, err))
 			}
+		} else {
+			notes = append(notes, fmt.Sprintf("cgroup2 %s delegates only %q", dir, strings.TrimSpace(string(ctl))))
 		}
-		notes = append(notes, v2notes...)
+	}
+	if l.memory == "" && l.pids == "" && v2mount != "" && os.Geteuid() == 0 {
+		// cgroup v2 gives controllers only to the children of a cgroup with
+		// no processes of its own (the no-internal-process rule): the
+		// cgroup of a service or a login session can hold no job cgroups
+		// unless delegated. Root makes them under the hierarchy's root
+		// instead, as it does under its own cgroups with v1; the notes on
+		// its own cgroup then no longer apply.
+		ctl, _ := os.ReadFile(filepath.Join(v2mount, "cgroup.subtree_control"))
+		have := strings.Fields(string(ctl))
+		if contains(have, "memory") && contains(have, "pids") && probeCgroupDir(v2mount) == nil {
+			l.memory, l.pids, l.cpuacct, l.v2 = v2mount, v2mount, v2mount, true
+			kept := notes[:0]
+			for _, n := range notes {
+				if !strings.HasPrefix(n, "cgroup2 ") {
+					kept = append(kept, n)
+				}
+			}
+			notes = kept
+		}
 	}
 	for _, dir := range []string{l.memory, l.pids, l.cpuacct, l.sched} {
 		removeStaleCgroups(dir)

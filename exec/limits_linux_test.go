@@ -47,7 +47,7 @@ func TestLimitVerdicts(t *testing.T) {
 		// forkServerDetail replaces detail for a ForkServer: its jobs share
 		// the server's pids cgroup, whose events are not the job's.
 		forkServerDetail *string
-		check  func(t *testing.T, r exec.Result)
+		check            func(t *testing.T, r exec.Result)
 	}{
 		{
 			name:   "memory",

@@ -24,6 +24,10 @@ packages=(
   mitmproxy python3-geopandas python3-rtree
   # the HTML report's browser test (adapt), headless
   chromium
+  # the cgroup-v2 guest (internal/guest, scripts/cgroup2-guest.sh): QEMU, and
+  # what builds its image from Debian's packages (the guest's kernel and
+  # systemd come from the archive into the image, not onto this machine)
+  qemu-system-x86 mmdebstrap busybox-static e2fsprogs
 )
 missing=()
 for p in "${packages[@]}"; do

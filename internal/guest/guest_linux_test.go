@@ -21,7 +21,7 @@ import (
 // hostile jobs (fork and memory bombs, a busy loop, a sleeper, an output
 // flood, writes outside the workspace, a daemon; the fork server's OOM).
 // Code runs 10-20 times slower under TCG: the suite stays small.
-const guestTests = "^(TestLimitVerdicts|TestSandboxAdversarial|TestForkServerOOMIsMemory)$"
+var guestTestNames = []string{"TestLimitVerdicts", "TestSandboxAdversarial", "TestForkServerOOMIsMemory"}
 
 // runScript runs in the guest as root from the share (/mnt/host): each
 // suite's output goes to NAME.out, its exit status to NAME.status and its
@@ -90,7 +90,7 @@ func TestCgroup2Guest(t *testing.T) {
 		t.Fatalf("build exec's tests: %v\n%s", err, out)
 	}
 	t.Logf("static build of exec's tests: %s", since(start))
-	if err := os.WriteFile(filepath.Join(share, "run.sh"), []byte(fmt.Sprintf(runScript, guestTests)), 0o755); err != nil {
+	if err := os.WriteFile(filepath.Join(share, "run.sh"), []byte(fmt.Sprintf(runScript, "^("+strings.Join(guestTestNames, "|")+")$")), 0o755); err != nil {
 		t.Fatal(err)
 	}
 
@@ -126,15 +126,25 @@ func checkSuite(t *testing.T, share, name string) {
 		t.Logf("  %s suite: %.1fs", name, b-a)
 	}
 	out := read(".out")
-	switch status := read(".status"); status {
-	case "0":
-		if !strings.Contains(out, "\nPASS") {
-			t.Errorf("%s suite exited 0 without PASS:\n%s", name, out)
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "--- ") {
+			t.Logf("    %s", line)
 		}
-	case "":
+	}
+	switch status := read(".status"); {
+	case status == "":
 		t.Errorf("%s suite did not finish:\n%s", name, out)
-	default:
+	case status != "0":
 		t.Errorf("%s suite failed (exit %s):\n%s", name, status, out)
+	case !strings.HasSuffix(out, "\nPASS"):
+		t.Errorf("%s suite exited 0 without PASS:\n%s", name, out)
+	case strings.Contains(out, "--- SKIP"):
+		t.Errorf("%s suite skipped tests: a skip here hides an untested path:\n%s", name, out)
+	}
+	for _, test := range guestTestNames {
+		if !strings.Contains(out, "--- PASS: "+test+" ") {
+			t.Errorf("%s suite: %s did not pass", name, test)
+		}
 	}
 }
 
