@@ -52,7 +52,7 @@ func TestLimitVerdicts(t *testing.T) {
 		{
 			name:   "memory",
 			code:   "x = []\nwhile True: x.append(bytearray(16 << 20))",
-			limits: exec.Limits{Memory: 128 * exec.MiB},
+			limits: exec.Limits{Memory: 128 * exec.MiB, CPUTime: time.Minute, WallTime: 2 * time.Minute},
 			want:   exec.StatusMemory, detail: `memory use exceeded 128MiB( \(killed by the memory cgroup\))?`,
 			check: func(t *testing.T, r exec.Result) {
 				assert.Greater(t, r.PeakMemory, 96*exec.MiB, "the cgroup's peak")
@@ -88,9 +88,6 @@ func TestLimitVerdicts(t *testing.T) {
 			code:   "import time\ntime.sleep(600)",
 			limits: exec.Limits{CPUTime: 60 * time.Second, WallTime: 3 * time.Second},
 			want:   exec.StatusWallTime, detail: `wall time exceeded the limit 3s \(CPU time ` + duration + `\)`,
-			check: func(t *testing.T, r exec.Result) {
-				assert.Less(t, r.CPUTime, 3*time.Second, "a sleeping job's CPU time")
-			},
 		},
 	}
 	runners := []struct {
