@@ -171,16 +171,15 @@ boot() {
   [ -d "$share" ] || die "no directory $1"
   command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found: apt-get install qemu-system-x86"
   dir=$(image)
-  # -icount: the guest's clock counts the instructions it runs (shift=0:
-  # 1 ns each), not the host's time, so a busy host, which slows the
-  # guest, does not inflate the CPU and wall times the tests measure in
-  # it (TCG has no steal time: a descheduled vCPU's task would be charged
-  # the time); sleep=on lets idle time pass as on the host. It needs
-  # single-threaded TCG. -cpu qemu64: with "max" the kernel and glibc pick
-  # AVX paths that TCG emulates slowly (boot about twice as long).
-  # snapshot=on keeps the cached image pristine; panic=-1 and -no-reboot
-  # end QEMU on poweroff or a panic.
-  exec qemu-system-x86_64 -accel tcg,thread=single -icount shift=0,sleep=on -cpu qemu64 -smp 2 -m 2048 \
+  # -cpu qemu64: with "max" the kernel and glibc pick AVX paths that TCG
+  # emulates slowly (boot about twice as long). snapshot=on keeps the
+  # cached image pristine; panic=-1 and -no-reboot end QEMU on poweroff or
+  # a panic. TCG has no steal time: on a busy host the guest charges a
+  # descheduled vCPU's time to the task it was running, so CPU times
+  # measured in the guest grow with the host's load (-icount, which would
+  # count instructions instead, booted too slowly to use: no login prompt
+  # after a minute of QEMU's CPU time).
+  exec qemu-system-x86_64 -accel tcg,thread=multi -cpu qemu64 -smp 2 -m 2048 \
     -kernel "$dir/vmlinuz" -initrd "$dir/initrd.img" \
     -append "console=ttyS0 panic=-1 quiet systemd.unified_cgroup_hierarchy=1 systemd.show_status=0" \
     -drive "file=$dir/rootfs.ext4,if=virtio,format=raw,snapshot=on" \

@@ -16,12 +16,20 @@ import (
 )
 
 // guestTests are exec's tests run in the guest: the limits the cgroups
-// enforce, with their verdicts and details (TestLimitVerdicts, which also
-// checks that the sandbox uses cgroup v2 there), and the containment of
-// hostile jobs (fork and memory bombs, a busy loop, a sleeper, an output
-// flood, writes outside the workspace, a daemon; the fork server's OOM).
-// Code runs 10-20 times slower under TCG: the suite stays small.
-var guestTestNames = []string{"TestLimitVerdicts", "TestSandboxAdversarial", "TestForkServerOOMIsMemory"}
+// enforce, with their verdicts, details and figures (TestLimitVerdicts,
+// which also checks that the sandbox uses cgroup v2 there), and the
+// containment of hostile jobs (a fork bomb, a busy loop, a sleeper, an
+// output flood, a write outside the workspace, a daemon). Code runs 10-20
+// times slower under TCG, and CPU times in the guest grow with the host's
+// load (see scripts/cgroup2-guest.sh): the suite stays small, and leaves
+// out the cases whose default 10s CPU limit a slow guest can reach before
+// the verdict they expect (TestSandboxAdversarial's memory bomb and
+// TestForkServerOOMIsMemory; TestLimitVerdicts's memory case stands in,
+// with room to spare).
+var guestTests = []string{"TestLimitVerdicts", "TestSandboxAdversarial"}
+
+const guestSubtests = "Sandbox|ForkServer|fork_bomb|infinite_loop|sleep_forever|100_MB_to_stdout|" +
+	"write_outside_the_workspace|double_fork_ignoring_SIGTERM"
 
 // runScript runs in the guest as root from the share (/mnt/host): each
 // suite's output goes to NAME.out, its exit status to NAME.status and its
@@ -90,7 +98,7 @@ func TestCgroup2Guest(t *testing.T) {
 		t.Fatalf("build exec's tests: %v\n%s", err, out)
 	}
 	t.Logf("static build of exec's tests: %s", since(start))
-	if err := os.WriteFile(filepath.Join(share, "run.sh"), []byte(fmt.Sprintf(runScript, "^("+strings.Join(guestTestNames, "|")+")$")), 0o755); err != nil {
+	if err := os.WriteFile(filepath.Join(share, "run.sh"), []byte(fmt.Sprintf(runScript, "^("+strings.Join(guestTests, "|")+")$/^("+guestSubtests+")$")), 0o755); err != nil {
 		t.Fatal(err)
 	}
 
@@ -141,7 +149,7 @@ func checkSuite(t *testing.T, share, name string) {
 	case strings.Contains(out, "--- SKIP"):
 		t.Errorf("%s suite skipped tests: a skip here hides an untested path:\n%s", name, out)
 	}
-	for _, test := range guestTestNames {
+	for _, test := range guestTests {
 		if !strings.Contains(out, "--- PASS: "+test+" ") {
 			t.Errorf("%s suite: %s did not pass", name, test)
 		}
