@@ -135,7 +135,7 @@ func checkSuite(t *testing.T, share, name string) {
 	}
 	out := read(".out")
 	for _, line := range strings.Split(out, "\n") {
-		if strings.HasPrefix(line, "--- ") {
+		if strings.HasPrefix(strings.TrimSpace(line), "--- ") {
 			t.Logf("    %s", line)
 		}
 	}
