@@ -37,7 +37,7 @@ const guestSubtests = "Sandbox|ForkServer|fork_bomb|infinite_loop|sleep_forever|
 // suite runs in a scope of uid 1000's user manager with Delegate=yes, the
 // subtree user@.service delegates (cpu, memory, pids).
 const runScript = `#!/bin/sh
-cd /mnt/host
+cd /mnt/host || exit
 cut -d' ' -f1 /proc/uptime >boot.time
 export ADAPTBENCH_REQUIRE_SANDBOX=1 ADAPTBENCH_CGROUP_VERSION=2
 args="-test.run '%s' -test.v -test.count=1 -test.timeout=20m"
@@ -135,7 +135,7 @@ func checkSuite(t *testing.T, share, name string) {
 	}
 	out := read(".out")
 	for _, line := range strings.Split(out, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "--- ") {
+		if l := strings.TrimSpace(line); strings.HasPrefix(l, "--- PASS") || strings.HasPrefix(l, "--- FAIL") || strings.HasPrefix(l, "--- SKIP") {
 			t.Logf("    %s", line)
 		}
 	}
