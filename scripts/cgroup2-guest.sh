@@ -44,7 +44,7 @@ hook_kernel() {
   local root=$1 out=$2 pkg
   pkg=$(chroot "$root" apt-cache depends linux-image-amd64 | sed -n 's/^ *Depends: \(linux-image-[0-9].*\)$/\1/p' | head -1)
   [ -n "$pkg" ] || die "no linux-image package that linux-image-amd64 depends on"
-  (cd "$root/var/tmp" && chroot "$root" sh -c "cd /var/tmp && apt-get download -q $pkg")
+  chroot "$root" sh -c "cd /var/tmp && apt-get download -q $pkg"
   dpkg-deb -x "$root"/var/tmp/"$pkg"_*.deb "$out/kernel"
   rm -f "$root"/var/tmp/*.deb
 }

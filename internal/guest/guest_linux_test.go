@@ -105,6 +105,9 @@ func TestCgroup2Guest(t *testing.T) {
 	start = time.Now()
 	out, err := boot(ctx, script, share)
 	console, _ := os.ReadFile(filepath.Join(share, "console.log"))
+	if ctx.Err() != nil {
+		err = fmt.Errorf("%w (stopped at the test's deadline, after %s)", err, since(start))
+	}
 	if err != nil {
 		t.Fatalf("QEMU: %v\n%s\nconsole (last 4 KiB):\n%s", err, out, tail(console, 4096))
 	}
