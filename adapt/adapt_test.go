@@ -35,6 +35,9 @@ func TestMain(m *testing.M) {
 	case "crash":
 		crashHelper()
 		return
+	case "journal":
+		journalHelper()
+		return
 	}
 	exectest.Main(m)
 }
@@ -261,7 +264,7 @@ func TestResumeAfterCancel(t *testing.T) {
 
 	// An uninterrupted run.
 	full := base
-	full.Runner = runner(t)
+	full.Runner = &counting{r: runner(t)} // the runner's kind is part of the evaluation
 	full.Journal = filepath.Join(dir, "full.jsonl")
 	// The same wrapper as the runs below: a wrapper of Identity reads
 	// (renders) the template, as Identity itself does not.

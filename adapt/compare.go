@@ -58,6 +58,13 @@ type Comparison struct {
 	// paired difference in task-level pass@k.
 	Delta []Delta `json:"delta,omitempty"`
 
+	// AdaptationDelta is the paired difference in adaptation-level
+	// pass@1 (Report.AdaptationPassAtK): each adaptation step with tests
+	// of a paired task, by task and step ID, in both runs; its Tasks
+	// counts those steps, and its interval resamples them. nil when no
+	// step is scored in both runs.
+	AdaptationDelta *Delta `json:"adaptation_delta,omitempty"`
+
 	// Unpaired lists the tasks left out of the pairing, and why: in one
 	// run only, not valid in one, or with no scored sample in one. A's
 	// tasks come first, in A's order, then those only B has, in B's.
@@ -143,10 +150,10 @@ func Compare(a, b *Report) (*Comparison, error) {
 		}
 	}
 	slices.Sort(ks)
-	diffs := make([][]float64, len(ks))
-	sums := make([][2]float64, len(ks))
+	diffs := make([][]taskValue, len(ks)) // per k, each paired task's B and A
 	unpairedK := make([]int, len(ks))
 	var b01, b10, s01, s10 int
+	var paired [][2]*TaskReport
 	for i := range a.PerTask {
 		ta := &a.PerTask[i]
 		inA[ta.Task] = true
@@ -166,6 +173,7 @@ func Compare(a, b *Report) (*Comparison, error) {
 			continue
 		}
 		c.PairedTasks++
+		paired = append(paired, [2]*TaskReport{ta, tb})
 		solvedA, solvedB := 2*ta.C > ta.N, 2*tb.C > tb.N
 		switch {
 		case !solvedA && solvedB:
@@ -202,9 +210,7 @@ func Compare(a, b *Report) (*Comparison, error) {
 				unpairedK[j]++
 				continue
 			}
-			diffs[j] = append(diffs[j], vb-va)
-			sums[j][0] += va
-			sums[j][1] += vb
+			diffs[j] = append(diffs[j], taskValue{ta.Task, vb, va})
 		}
 	}
 	for i := range b.PerTask {
@@ -226,17 +232,50 @@ func Compare(a, b *Report) (*Comparison, error) {
 		d := Delta{K: k, Tasks: len(diffs[j]), Unpaired: unpairedK[j]}
 		if d.Tasks > 0 {
 			n := float64(d.Tasks)
-			d.A, d.B = sums[j][0]/n, sums[j][1]/n
-			var sum float64
-			for _, v := range diffs[j] {
-				sum += v
+			var sumA, sumB, sum float64
+			vs := byTaskID(diffs[j]) // sorts diffs[j] too
+			for i, tv := range diffs[j] {
+				vs[i] = tv.v - tv.a
+				sumA, sumB, sum = sumA+tv.a, sumB+tv.v, sum+vs[i]
 			}
-			d.Value = sum / n
-			d.CI95 = bootstrapCI(diffs[j])
+			d.A, d.B, d.Value = sumA/n, sumB/n, sum/n
+			d.CI95 = bootstrapCI(vs)
 		}
 		c.Delta = append(c.Delta, d)
 	}
+	c.AdaptationDelta = adaptationDelta(paired)
 	return c, nil
+}
+
+// adaptationDelta pairs the adaptation steps with tests of the paired
+// tasks by step ID and returns the difference in their pass@1, B − A.
+func adaptationDelta(paired [][2]*TaskReport) *Delta {
+	var diffs []float64
+	d := Delta{K: 1}
+	for _, p := range paired {
+		for _, sa := range p[0].Steps {
+			i := slices.IndexFunc(p[1].Steps, func(s StepReport) bool { return s.ID == sa.ID })
+			if sa.Tests == 0 || i < 0 || p[1].Steps[i].Tests == 0 {
+				continue
+			}
+			sb := p[1].Steps[i]
+			d.A += sa.PassAt1
+			d.B += sb.PassAt1
+			diffs = append(diffs, sb.PassAt1-sa.PassAt1)
+		}
+	}
+	if len(diffs) == 0 {
+		return nil
+	}
+	n := float64(len(diffs))
+	d.Tasks = len(diffs)
+	d.A, d.B = d.A/n, d.B/n
+	for _, v := range diffs {
+		d.Value += v
+	}
+	d.Value /= n
+	d.CI95 = bootstrapCI(diffs)
+	return &d
 }
 
 // scoredSamples maps the index of each scored sample of a task to whether
@@ -283,6 +322,13 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 				ci = fmt.Sprintf("[%s, %s]", signedPct(d.CI95.Lo), signedPct(d.CI95.Hi))
 			}
 			fmt.Fprintf(&b, "| pass@%d | %s%% | %s%% | %s | %s | %d |\n", d.K, pct(d.A), pct(d.B), signedPct(d.Value), ci, d.Tasks)
+		}
+		if d := c.AdaptationDelta; d != nil {
+			ci := "-"
+			if d.CI95 != nil {
+				ci = fmt.Sprintf("[%s, %s]", signedPct(d.CI95.Lo), signedPct(d.CI95.Hi))
+			}
+			fmt.Fprintf(&b, "| pass@1, adaptation (steps) | %s%% | %s%% | %s | %s | %d |\n", pct(d.A), pct(d.B), signedPct(d.Value), ci, d.Tasks)
 		}
 		b.WriteString("\n")
 	}

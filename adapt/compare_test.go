@@ -320,3 +320,40 @@ func TestSignedZeroNeverWritten(t *testing.T) {
 	assert.NotContains(t, md.String(), "-0.00")
 	assert.Contains(t, md.String(), "| 0.00 |")
 }
+
+// TestCompareAdaptationDelta: AdaptEval's second headline, adaptation-level
+// pass@1, gets its paired difference too: steps with tests of paired tasks,
+// matched by task and step ID; a step without tests, or in one run only,
+// is left out.
+func TestCompareAdaptationDelta(t *testing.T) {
+	a := runOf(t, "A", []int{1}, "x=P", "y=F", "z=P")
+	b := runOf(t, "B", []int{1}, "x=P", "y=P", "z=P")
+	steps := func(r *adapt.Report, id string, ss ...adapt.StepReport) {
+		for i := range r.PerTask {
+			if r.PerTask[i].Task == id {
+				r.PerTask[i].Steps = ss
+			}
+		}
+	}
+	steps(a, "x", adapt.StepReport{ID: "0", Tests: 1, PassAt1: 0}, adapt.StepReport{ID: "1", Tests: 2, PassAt1: 0.5}, adapt.StepReport{ID: "2", Tests: 0})
+	steps(b, "x", adapt.StepReport{ID: "0", Tests: 1, PassAt1: 1}, adapt.StepReport{ID: "1", Tests: 2, PassAt1: 0.5}, adapt.StepReport{ID: "2", Tests: 0})
+	steps(a, "y", adapt.StepReport{ID: "0", Tests: 1, PassAt1: 0}, adapt.StepReport{ID: "9", Tests: 1, PassAt1: 1})
+	steps(b, "y", adapt.StepReport{ID: "0", Tests: 1, PassAt1: 1})
+	c, err := adapt.Compare(a, b)
+	require.NoError(t, err)
+	require.NotNil(t, c.AdaptationDelta)
+	d := *c.AdaptationDelta
+	want, err := metrics.BootstrapMean([]float64{1, 0, 1}, 2000, 0.95, 1)
+	require.NoError(t, err)
+	require.NotNil(t, d.CI95)
+	assert.Equal(t, want, *d.CI95)
+	d.CI95 = nil
+	assert.Equal(t, adapt.Delta{K: 1, A: 0.5 / 3, B: 2.5 / 3, Value: 2.0 / 3, Tasks: 3}, d)
+	var md bytes.Buffer
+	require.NoError(t, c.WriteMarkdown(&md))
+	assert.Contains(t, md.String(), "| pass@1, adaptation (steps) | 16.67% | 83.33% | +66.67 | [")
+
+	c, err = adapt.Compare(runOf(t, "A", []int{1}, "x=P"), runOf(t, "B", []int{1}, "x=F"))
+	require.NoError(t, err)
+	assert.Nil(t, c.AdaptationDelta, "no step scored in both runs")
+}

@@ -144,11 +144,22 @@
 // torn last line (a crash in mid-write) is cut off with a notice through
 // Progress, and by default the model and infrastructure errors are tried
 // again; Options.KeepErrors keeps them, so that resuming a finished run
-// gives its report byte for byte. A journal of another evaluation (model,
-// template, samples, sampling, K, gold, task set, shard) is refused with a
-// [*JournalMismatchError] naming what differs. The run's name
-// ([Options].Name) is not part of that: a renamed run resumes, and its
-// report shows the new name.
+// gives its report byte for byte. A journal of another evaluation (model
+// and, for an [Identifier], its identity; template and the digest of the
+// prompts it renders; samples, sampling, K, gold, the runner's kind and
+// the limits after exec's defaults; task set, which holds each task's
+// PassRule; shard) is refused with a [*JournalMismatchError] naming what
+// differs. The run's name ([Options].Name) is not part of that: a renamed
+// run resumes, and its report shows the new name.
+//
+// A journal write that fails (no space, an I/O error) stops the run: the
+// failed line is cut off, no later record is written after it, and the
+// error says how many records the journal holds whole. Each line carries
+// a checksum, so that a line edited by hand or damaged is refused, naming
+// it, rather than scored; an answer that is not valid UTF-8 keeps its
+// bytes (base64). Scores and bootstrap intervals are computed over the
+// tasks in ID order, so that the order the tasks come in changes no
+// number.
 //
 // [Shard] splits the tasks among processes ([ShardFromEnv] reads a
 // Kubernetes Indexed Job's or a Slurm array's index) and [Merge] joins

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -72,6 +73,13 @@ type Options struct {
 	// Backoff is the wait before a second attempt, doubled before each
 	// later one. 0 means 500ms.
 	Backoff time.Duration
+	// RequestTimeout bounds each model request (one Complete call): a
+	// request with no answer by then is a model error of its samples,
+	// asked again as Attempts says. 0 means no bound but ctx's. Complete
+	// runs in a goroutine of its own, so that a Model that ignores its
+	// context holds Evaluate past neither this timeout nor ctx's end: the
+	// call is abandoned, its answer dropped when it comes.
+	RequestTimeout time.Duration
 	// KeepErrors makes a resumed run keep, as final, the model errors and
 	// infrastructure errors its journal holds, so that resuming a finished
 	// run gives the same report byte for byte. By default a resumed run
@@ -151,6 +159,28 @@ type RunInfo struct {
 	// set) that has other than Samples: a model that is a SampleCounter
 	// holds fewer answers for it. nil when every task has Samples.
 	TaskSamples map[string]int `json:"task_samples,omitempty"`
+	// ModelIdentity is what an Identifier model says it is beyond its
+	// name; "" for any other model.
+	ModelIdentity string `json:"model_identity,omitempty"`
+	// Prompts is a digest of the prompts of the whole task set as the
+	// template renders them, so that a template edited under the same
+	// name is told apart; "" when the model reads no prompt.
+	Prompts string `json:"prompts,omitempty"`
+	// Runner is the kind (Go type) of the runner the checks ran in, and
+	// Limits the limits they ran under, exec's defaults filled in; "" and
+	// nil for a Draw.
+	Runner string       `json:"runner,omitempty"`
+	Limits *exec.Limits `json:"limits,omitempty"`
+}
+
+// Identifier is implemented by a model whose name does not say all of
+// what it is: Identity says the rest (the endpoint and the model a client
+// asks, a digest of a replay's answers), with no secret in it. Evaluate
+// keeps it in RunInfo.ModelIdentity and the journal's fingerprint, so that
+// a journal is neither resumed nor merged under another model that has
+// the same name.
+type Identifier interface {
+	Identity() string
 }
 
 // SamplesOf returns how many samples the run draws of a task: its entry
@@ -294,6 +324,32 @@ func fingerprint(info RunInfo) string {
 	return hex.EncodeToString(sum[:8])
 }
 
+// promptDigest is a short hash of the prompts tmpl renders for tasks, in
+// ID order (a render error or panic counts as its message).
+func promptDigest(tmpl *Template, tasks []*Task) string {
+	sorted := slices.Clone(tasks)
+	slices.SortFunc(sorted, func(a, b *Task) int { return strings.Compare(a.ID, b.ID) })
+	h := sha256.New()
+	for _, t := range sorted {
+		msgs, err := renderSafe(tmpl, t)
+		b, _ := json.Marshal(msgs)
+		if err != nil {
+			b = []byte("error: " + err.Error())
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00%s\n", t.ID, len(b), b)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+func renderSafe(tmpl *Template, t *Task) (msgs []Message, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			msgs, err = nil, fmt.Errorf("template %s panicked: %v", tmpl.Name, r)
+		}
+	}()
+	return tmpl.Render(t)
+}
+
 // ErrNothingScored is wrapped when an evaluation had samples to score and
 // could score none of them (every check an infrastructure error, every
 // request a model error): that is a failed run, not a score of 0.
@@ -302,6 +358,12 @@ var ErrNothingScored = errors.New("adapt: no sample could be scored")
 // Evaluate asks model to adapt every task (of the selected shard) Samples
 // times, checks each answer in the sandbox, and returns the report. Model
 // requests and test runs overlap, each with its own concurrency bound.
+//
+// With a nil model it checks the references only, once each (the
+// validity screening a generator's tasks need): the report says which
+// tasks are valid (Valid, Invalid with each failing reference's result),
+// names the run "references only", and holds no samples or scores. Its
+// journal resumes like any other.
 //
 // The scoring rules are in the package documentation: a sample that could
 // not be scored (a model or infrastructure error after Attempts tries) is
@@ -312,6 +374,17 @@ var ErrNothingScored = errors.New("adapt: no sample could be scored")
 // ctx.Err() and says what the journal kept).
 func Evaluate(ctx context.Context, tasks []Task, model Model, opts *Options) (*Report, error) {
 	return evaluate(ctx, tasks, model, opts, false)
+}
+
+// referencesOnly is the model of Evaluate with none: it holds no sample
+// of any task, so that only the references are checked.
+type referencesOnly struct{}
+
+func (referencesOnly) Name() string           { return "references only" }
+func (referencesOnly) SampleCount(string) int { return 0 }
+func (referencesOnly) PromptFree() bool       { return true }
+func (referencesOnly) Complete(context.Context, Request) ([]Completion, error) {
+	return nil, errors.New("adapt: the references-only run asks no model")
 }
 
 // Draw asks model for opts.Samples completions of every task (of the
@@ -327,8 +400,14 @@ func Draw(ctx context.Context, tasks []Task, model Model, opts *Options) (*Repor
 }
 
 func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, draw bool) (*Report, error) {
-	if model == nil {
-		return nil, errors.New("adapt: Evaluate needs a model")
+	refsOnly := model == nil && !draw
+	switch {
+	case model == nil && draw:
+		return nil, errors.New("adapt: Draw needs a model")
+	case refsOnly && opts != nil && opts.NoGold:
+		return nil, errors.New("adapt: Evaluate with no model checks the references only, and Options.NoGold skips them: nothing to do")
+	case refsOnly:
+		model = referencesOnly{}
 	}
 	if draw {
 		o := Options{}
@@ -356,6 +435,20 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		return nil, err
 	}
 	info.TaskCount, info.TaskSet = len(all), taskSetDigest(hashes)
+	if id, ok := model.(Identifier); ok {
+		info.ModelIdentity = id.Identity()
+	}
+	if o.template != nil {
+		info.Prompts = promptDigest(o.template, all)
+	}
+	if !draw {
+		lim := o.Limits.WithDefaults()
+		info.Limits = &lim
+		info.Runner = fmt.Sprintf("%T", o.Runner)
+		if o.Runner == nil {
+			info.Runner = fmt.Sprintf("%T", (*exec.ForkServer)(nil)) // the default
+		}
+	}
 	var selected []*Task
 	for _, t := range all {
 		if o.Shard.Has(t.ID) {
@@ -381,7 +474,14 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		runner = fs
 	}
 	e.chk = &Checker{Runner: runner, Limits: o.Limits, Environments: o.Environments}
-	if err := e.run(ctx, selected); err != nil {
+	rctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	e.stop = stop
+	err = e.run(rctx, selected)
+	if e.firstErr != nil {
+		return nil, e.firstErr // the journal failed
+	}
+	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			return nil, e.canceled(ctx.Err())
 		}
@@ -389,6 +489,12 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 	}
 	rep := buildReport(info, o.Breakdown, selected, e.recs, nil)
 	if draw {
+		return rep, nil
+	}
+	if refsOnly {
+		// No task has a sample: none is "unanswered", only the reference
+		// checks that could not be made stay listed.
+		rep.Unscored = slices.DeleteFunc(rep.Unscored, func(u UnscoredTask) bool { return u.Samples == 0 && strings.HasPrefix(u.Reason, "unanswered") })
 		return rep, nil
 	}
 	if err := rep.scoredAny(); err != nil {
@@ -458,11 +564,15 @@ type evaluation struct {
 	ranHere  int
 	phase    string
 	firstErr error
+	// stop ends the run's context when the journal fails.
+	stop context.CancelCauseFunc
 }
 
 // record files a final record in memory and in the journal.
+// A journal that cannot be written stops the run: its work would be lost.
 func (e *evaluation) record(rec journalRecord) {
 	rec.TaskHash = e.hashes[rec.Task]
+	rec = scrubText(rec)
 	e.mu.Lock()
 	e.recs.add(rec, e.hashes)
 	e.mu.Unlock()
@@ -472,6 +582,7 @@ func (e *evaluation) record(rec journalRecord) {
 			e.firstErr = err
 		}
 		e.mu.Unlock()
+		e.stop(err)
 	}
 }
 
@@ -957,7 +1068,7 @@ func (e *evaluation) generate(ctx context.Context, t *Task, samples []int, rende
 	s := e.o.Sampling
 	s.N = k
 	for attempt := 1; ; attempt++ {
-		comps, err := complete(ctx, e.model, Request{Task: t, Messages: msgs, Sampling: s, Samples: samples, Round: round})
+		comps, err := complete(ctx, e.model, Request{Task: t, Messages: msgs, Sampling: s, Samples: samples, Round: round}, e.o.RequestTimeout)
 		if err != nil && ctx.Err() != nil {
 			// Stopped, not failed: an answer that came back is kept.
 			return nil, attempt, false
@@ -987,8 +1098,43 @@ func (e *evaluation) generate(ctx context.Context, t *Task, samples []int, rende
 	}
 }
 
-// complete calls model.Complete, turning a panic into an error.
-func complete(ctx context.Context, model Model, req Request) (comps []Completion, err error) {
+// complete calls model.Complete in a goroutine of its own, turning a
+// panic into an error, and returns when it does, when timeout (if not 0)
+// passes (an error), or when ctx ends (ctx's error): a model that ignores
+// its context is abandoned, not waited for.
+func complete(ctx context.Context, model Model, req Request, timeout time.Duration) ([]Completion, error) {
+	rctx, cancel := ctx, context.CancelFunc(func() {})
+	if timeout > 0 {
+		rctx, cancel = context.WithTimeout(ctx, timeout)
+	}
+	defer cancel()
+	type answer struct {
+		comps []Completion
+		err   error
+	}
+	done := make(chan answer, 1) // the abandoned call's answer goes nowhere
+	go func() {
+		comps, err := completeSafe(rctx, model, req)
+		done <- answer{comps, err}
+	}()
+	select {
+	case a := <-done:
+		return a.comps, a.err
+	case <-rctx.Done():
+	}
+	select {
+	case a := <-done: // an answer that came with the deadline stands
+		return a.comps, a.err
+	default:
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return nil, fmt.Errorf("adapt: model %s gave no answer within %v (Options.RequestTimeout)", model.Name(), timeout)
+}
+
+// completeSafe calls model.Complete, turning a panic into an error.
+func completeSafe(ctx context.Context, model Model, req Request) (comps []Completion, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			comps, err = nil, fmt.Errorf("adapt: model %s panicked: %v", model.Name(), r)

@@ -52,38 +52,49 @@ type HTMLOptions struct {
 // contributes: plain data that WriteHTML lays out and draws, so that
 // every generator's section looks the same and nothing a generator
 // holds reaches the page unescaped.
+//
+// Its JSON form is how a section is kept beside the tasks, to draw the
+// page on another day (json.Marshal writes it, json.Unmarshal reads it
+// back equal):
+//
+//	{"title": "mutate: …", "text": "…",
+//	 "funnel": {"stages": ["made", …], "groups": [{"name": "swapop", "counts": [10, …]}]},
+//	 "scatter": {"x_label": "RC", "y_label": "RR", "paired": true,
+//	             "series": [{"name": "original", "points": [{"x": 0.01, "y": 0.9, "label": "HumanEval/0"}]}]}}
 type HTMLSection struct {
 	// Title heads the section.
-	Title string
+	Title string `json:"title"`
 	// Text is a note in plain text; blank lines separate paragraphs.
-	Text string
+	Text string `json:"text,omitempty"`
 	// Funnel, if set, is drawn as a funnel of its stage totals and
 	// tabulated per group.
-	Funnel *Funnel
+	Funnel *Funnel `json:"funnel,omitempty"`
 	// Scatter, if set, is drawn as a scatter plot.
-	Scatter *Scatter
+	Scatter *Scatter `json:"scatter,omitempty"`
 }
 
 // Scatter is a scatter plot's data, such as evolve's relative complexity
 // against relative readability, original against evolved.
 type Scatter struct {
-	XLabel, YLabel string
-	Series         []ScatterSeries
+	XLabel string          `json:"x_label"`
+	YLabel string          `json:"y_label"`
+	Series []ScatterSeries `json:"series"`
 	// Paired says that point i of the first two series is the same
 	// subject (before and after): a line joins them.
-	Paired bool
+	Paired bool `json:"paired,omitempty"`
 }
 
 // ScatterSeries is one series of a Scatter.
 type ScatterSeries struct {
-	Name   string
-	Points []Point
+	Name   string  `json:"name"`
+	Points []Point `json:"points"`
 }
 
 // Point is one point of a ScatterSeries; Label names it in the tooltip.
 type Point struct {
-	X, Y  float64
-	Label string
+	X     float64 `json:"x"`
+	Y     float64 `json:"y"`
+	Label string  `json:"label,omitempty"`
 }
 
 //go:embed html/report.tmpl
@@ -95,9 +106,7 @@ var htmlCSS string
 //go:embed html/report.js
 var htmlJS string
 
-var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"mul100": func(v float64) float64 { return 100 * v },
-}).Parse(htmlTemplateText))
+var htmlTemplate = template.Must(template.New("report").Parse(htmlTemplateText))
 
 // WriteHTML writes the report as one self-contained HTML page: no network,
 // no external file. It holds the summary with 95% intervals, the
@@ -147,7 +156,15 @@ func (r *Report) WriteHTML(w io.Writer, opts *HTMLOptions) error {
 	}
 	page.Summary = htmlSummary(runs)
 	page.Plots = htmlPlots(runs, tasks, o.Baseline)
-	page.Breakdowns = r.Breakdowns
+	page.Breakdowns = htmlBreakdowns(runs)
+	if len(runs) == 2 {
+		if c, err := Compare(runs[0], runs[1]); err == nil {
+			page.Comparison = htmlComparisonOf(c)
+		}
+	}
+	if o.Template == nil && r.Run.Template != "" && len(o.Tasks) > 0 {
+		page.PromptNote = fmt.Sprintf("The prompts are not shown: the report's template %q is not one of adapt's built-in templates (a benchmark's own, such as AdaptEval's); pass it as HTMLOptions.Template to show them.", r.Run.Template)
+	}
 	page.Invalid, page.Unscored = r.Invalid, r.Unscored
 	page.Outcomes = htmlTable{Head: append([]string{"outcome"}, runLabels(runs)...)}
 	for _, o := range outcomesOf(runs) {
@@ -160,7 +177,7 @@ func (r *Report) WriteHTML(w io.Writer, opts *HTMLOptions) error {
 	for _, s := range o.Sections {
 		page.Sections = append(page.Sections, htmlSectionOf(s))
 	}
-	data, err := htmlDataOf(r, tasks, &o)
+	data, err := htmlDataOf(runs, tasks, &o)
 	if err != nil {
 		return err
 	}
@@ -182,12 +199,96 @@ type htmlPage struct {
 	Samples    string // per task: "2 samples per task", "1–2 samples per task"
 	Summary    htmlTable
 	Outcomes   htmlTable
-	Plots      []template.HTML
-	Breakdowns []Breakdown
+	Plots      []htmlPlot
+	Breakdowns htmlTable
+	Comparison *htmlComparison
+	PromptNote string
 	Invalid    []InvalidTask
 	Unscored   []UnscoredTask
 	Sections   []htmlSection
 	Data       template.JS
+}
+
+// htmlComparison is Compare's result on the page: the paired differences,
+// McNemar's tests and the tasks that flipped.
+type htmlComparison struct {
+	A, B         string
+	Deltas       htmlTable
+	Tests        htmlTable
+	Gained, Lost []string
+	Unpaired     int
+	SameTaskSet  bool
+}
+
+func htmlComparisonOf(c *Comparison) *htmlComparison {
+	h := &htmlComparison{A: c.A, B: c.B, Gained: c.Gained, Lost: c.Lost, Unpaired: len(c.Unpaired), SameTaskSet: c.SameTaskSet}
+	h.Deltas.Head = []string{"", "A: " + c.A, "B: " + c.B, "B − A (points)", "95% CI (bootstrap)", "paired"}
+	delta := func(name string, d Delta) {
+		ci := "–"
+		if d.CI95 != nil {
+			ci = "[" + signedPct(d.CI95.Lo) + ", " + signedPct(d.CI95.Hi) + "]"
+		}
+		h.Deltas.Rows = append(h.Deltas.Rows, []string{name, pct(d.A) + "%", pct(d.B) + "%", signedPct(d.Value), ci, strconv.Itoa(d.Tasks)})
+	}
+	for _, d := range c.Delta {
+		delta(fmt.Sprintf("pass@%d, task", d.K), d)
+	}
+	if c.AdaptationDelta != nil {
+		delta("pass@1, adaptation (steps)", *c.AdaptationDelta)
+	}
+	h.Tests.Head = []string{"McNemar", "pairs", "A only", "B only", "p"}
+	test := func(name string, pairs int, m metrics.McNemarResult) {
+		h.Tests.Rows = append(h.Tests.Rows, []string{name, strconv.Itoa(pairs), strconv.Itoa(m.B10), strconv.Itoa(m.B01), strconv.FormatFloat(m.PValue, 'g', 4, 64)})
+	}
+	test("tasks (the headline)", c.PairedTasks, c.Tasks)
+	test("samples (by index)", c.PairedSamples, c.Samples)
+	return h
+}
+
+// htmlBreakdowns is the breakdown table with a count and a pass@1 column
+// per run, a row per dimension and value any run has.
+func htmlBreakdowns(runs []*Report) htmlTable {
+	t := htmlTable{Head: []string{"by", "value"}}
+	names := runLabels(runs)
+	for _, n := range names {
+		if len(runs) == 1 {
+			n = ""
+		} else {
+			n += ": "
+		}
+		t.Head = append(t.Head, n+"count", n+"solved", n+"pass@1")
+	}
+	type key struct{ by, value string }
+	var keys []key
+	cells := map[key][]string{}
+	for i, r := range runs {
+		for _, bd := range r.Breakdowns {
+			k := key{bd.By, bd.Value}
+			if _, ok := cells[k]; !ok {
+				keys = append(keys, k)
+				cells[k] = slices.Repeat([]string{"–"}, 3*len(runs))
+			}
+			copy(cells[k][3*i:], []string{strconv.Itoa(bd.Count), fixed(bd.Solved, 1), pct(bd.PassAt1) + "%"})
+		}
+	}
+	for _, k := range keys {
+		t.Rows = append(t.Rows, append([]string{k.by, k.value}, cells[k]...))
+	}
+	return t
+}
+
+// fileName makes a download's file name of a title.
+func fileName(title string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(title) {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
+			b.WriteByte('-')
+		}
+	}
+	return strings.Trim(b.String(), "-")
 }
 
 type htmlTable struct {
@@ -198,7 +299,7 @@ type htmlTable struct {
 type htmlSection struct {
 	Title  string
 	Paras  []string
-	Plots  []template.HTML
+	Plots  []htmlPlot
 	Funnel *htmlTable
 }
 
@@ -311,15 +412,32 @@ func barOf(run string, what string, vs []float64) plotBar {
 	if !ok {
 		return plotBar{Absent: true}
 	}
-	return plotBar{Value: m, Lo: lo, Hi: hi, HasCI: ci, Tip: fmt.Sprintf("%s, %s: %s over %d", run, what, pctCI(m, lo, hi, ci), len(vs))}
+	return plotBar{Value: m, Lo: lo, Hi: hi, HasCI: ci, N: len(vs), Tip: fmt.Sprintf("%s, %s: %s over %d", run, what, pctCI(m, lo, hi, ci), len(vs))}
+}
+
+// htmlPlot is one plot of the page, with its SVG as a data URL that the
+// page offers for download (a figure for a paper).
+type htmlPlot struct {
+	SVG  template.HTML
+	Href template.URL
+	File string
+}
+
+func plotOf(svg, name string) htmlPlot {
+	return htmlPlot{
+		SVG: template.HTML(svg),
+		// The SVG is ours, drawn above with every text escaped.
+		Href: template.URL("data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString([]byte(svg))),
+		File: name + ".svg",
+	}
 }
 
 // htmlPlots draws the report's plots: pass@k, then pass@1 by each
-// breakdown dimension, then the degradation from parents to derived
-// tasks.
-func htmlPlots(runs []*Report, tasks map[string]*Task, baseline *Report) []template.HTML {
+// breakdown dimension (the task labels as one faceted figure), then the
+// degradation from parents to derived tasks.
+func htmlPlots(runs []*Report, tasks map[string]*Task, baseline *Report) []htmlPlot {
 	names := runLabels(runs)
-	var plots []template.HTML
+	var plots []htmlPlot
 	var groups []plotGroup
 	for _, k := range allKs(runs) {
 		g := plotGroup{Label: fmt.Sprintf("pass@%d", k)}
@@ -329,7 +447,7 @@ func htmlPlots(runs []*Report, tasks map[string]*Task, baseline *Report) []templ
 		groups = append(groups, g)
 	}
 	if len(groups) > 0 {
-		plots = append(plots, template.HTML(barChart("Task-level pass@k (95% bootstrap CI)", "pass@k", names, groups)))
+		plots = append(plots, plotOf(barChart("Task-level pass@k (95% bootstrap CI)", "pass@k", names, groups), "pass-at-k"))
 	}
 	// Breakdown dimensions, in the order the reports give them.
 	var dims []string
@@ -344,6 +462,7 @@ func htmlPlots(runs []*Report, tasks map[string]*Task, baseline *Report) []templ
 			}
 		}
 	}
+	var labelFacets []facet
 	for _, dim := range dims {
 		vals := slices.Sorted(slices.Values(values[dim]))
 		if len(vals) > 30 {
@@ -363,14 +482,22 @@ func htmlPlots(runs []*Report, tasks map[string]*Task, baseline *Report) []templ
 			}
 			groups = append(groups, g)
 		}
-		title := "pass@1 by adaptation " + dim
 		if key, ok := strings.CutPrefix(dim, "label:"); ok {
-			title = "pass@1 by task label " + key
+			labelFacets = append(labelFacets, facet{Name: key, Groups: groups})
+			continue
 		}
-		plots = append(plots, template.HTML(barChart(title+" (95% CI)", "pass@1", names, groups)))
+		plots = append(plots, plotOf(barChart("pass@1 by adaptation "+dim+" (95% CI)", "pass@1", names, groups), "pass-at-1-by-"+dim))
+	}
+	if len(labelFacets) > 0 {
+		title := "pass@1 by task label (95% CI)"
+		if len(labelFacets) == 1 {
+			title = "pass@1 by task label " + labelFacets[0].Name + " (95% CI)"
+			labelFacets[0].Name = ""
+		}
+		plots = append(plots, plotOf(facetChart(title, "pass@1", names, labelFacets), "pass-at-1-by-label"))
 	}
 	if d := degradationPlot(runs[0], tasks, baseline); d != "" {
-		plots = append(plots, template.HTML(d))
+		plots = append(plots, plotOf(d, "degradation"))
 	}
 	return plots
 }
@@ -443,14 +570,14 @@ func htmlSectionOf(s HTMLSection) htmlSection {
 		}
 	}
 	if s.Scatter != nil {
-		out.Plots = append(out.Plots, template.HTML(scatterChart(s.Title, s.Scatter)))
+		out.Plots = append(out.Plots, plotOf(scatterChart(s.Title, s.Scatter), fileName(s.Title)))
 	}
 	if s.Funnel != nil {
 		title := s.Title
 		if s.Scatter != nil {
 			title = "funnel"
 		}
-		out.Plots = append(out.Plots, template.HTML(funnelChart(title, s.Funnel)))
+		out.Plots = append(out.Plots, plotOf(funnelChart(title, s.Funnel), fileName(s.Title+" funnel")))
 	}
 	if f := s.Funnel; f != nil {
 		out.Funnel = &htmlTable{Head: append([]string{"group"}, f.Stages()...), Rows: f.rows()}
@@ -460,30 +587,39 @@ func htmlSectionOf(s HTMLSection) htmlSection {
 
 // The explorer's data: compact JSON keys keep 800 samples in a few MB.
 type htmlData struct {
+	Runs     []string   `json:"runs,omitempty"` // with HTMLOptions.Runs: every run's label, this report's first
 	Outcomes []string   `json:"outcomes"`
 	Tasks    []htmlTask `json:"tasks"`
 }
 
 type htmlTask struct {
-	ID      string            `json:"id"`
-	Status  string            `json:"status"` // valid, invalid, unscored
-	Reason  string            `json:"reason,omitempty"`
-	N       int               `json:"n"`
-	C       int               `json:"c"`
-	P1      *float64          `json:"p1,omitempty"`
-	Cats    []string          `json:"cats,omitempty"`
-	Types   []string          `json:"types,omitempty"`
-	Labels  map[string]string `json:"labels,omitempty"`
-	Lang    string            `json:"lang,omitempty"`
-	Req     string            `json:"req,omitempty"`
-	Steps   []htmlStep        `json:"steps,omitempty"`
-	Prompt  string            `json:"prompt,omitempty"`
-	Code    string            `json:"code,omitempty"`
-	Ref     string            `json:"ref,omitempty"`
-	Target  string            `json:"target,omitempty"`
-	Prov    *htmlProv         `json:"prov,omitempty"`
-	Gold    *htmlSample       `json:"gold,omitempty"`
-	Samples []htmlSample      `json:"samples"`
+	ID string `json:"id"`
+	htmlRun
+	// Runs are the other runs' results for this task (HTMLOptions.Runs),
+	// null where a run does not hold it.
+	Runs   []*htmlRun        `json:"runs,omitempty"`
+	Cats   []string          `json:"cats,omitempty"`
+	Types  []string          `json:"types,omitempty"`
+	Labels map[string]string `json:"labels,omitempty"`
+	Lang   string            `json:"lang,omitempty"`
+	Req    string            `json:"req,omitempty"`
+	Steps  []htmlStep        `json:"steps,omitempty"`
+	Prompt string            `json:"prompt,omitempty"`
+	Code   string            `json:"code,omitempty"`
+	Ref    string            `json:"ref,omitempty"`
+	Target string            `json:"target,omitempty"`
+	Prov   *htmlProv         `json:"prov,omitempty"`
+}
+
+// htmlRun is one run's results for a task.
+type htmlRun struct {
+	Status  string       `json:"status"` // valid, invalid, unscored
+	Reason  string       `json:"reason,omitempty"`
+	N       int          `json:"n"`
+	C       int          `json:"c"`
+	P1      *float64     `json:"p1,omitempty"`
+	Gold    *htmlSample  `json:"gold,omitempty"`
+	Samples []htmlSample `json:"samples"`
 }
 
 type htmlStep struct {
@@ -531,87 +667,31 @@ type htmlTest struct {
 // a bounded diff; what is shown is cut to MaxText anyway.
 const maxDiffInput = 64 << 10
 
-func htmlDataOf(r *Report, tasks map[string]*Task, o *HTMLOptions) ([]byte, error) {
+func htmlDataOf(runs []*Report, tasks map[string]*Task, o *HTMLOptions) ([]byte, error) {
 	cut := func(s string) string { return cutText(s, o.MaxText) }
-	invalid := map[string]InvalidTask{}
-	for _, it := range r.Invalid {
-		invalid[it.Task] = it
-	}
-	unscored := map[string]string{}
-	for _, u := range r.Unscored {
-		unscored[u.Task] = u.Reason
-	}
+	r := runs[0]
 	d := htmlData{Tasks: []htmlTask{}}
+	if len(runs) > 1 {
+		d.Runs = runLabels(runs)
+	}
 	for _, oc := range Outcomes {
 		d.Outcomes = append(d.Outcomes, oc.String())
 	}
+	results := make([]func(string) *htmlRun, len(runs))
+	for i, rr := range runs {
+		results[i] = runResults(rr, tasks, cut)
+	}
 	for _, tr := range r.PerTask {
-		ht := htmlTask{ID: tr.Task, Status: "valid", N: tr.N, C: tr.C, Samples: []htmlSample{}}
-		if it, ok := invalid[tr.Task]; ok {
-			ht.Status, ht.Reason = "invalid", it.Reason
-			if it.Result != nil {
-				g := sampleOf(*it.Result, nil, cut)
-				ht.Gold = &g
-			}
-		} else if why, ok := unscored[tr.Task]; ok {
-			ht.Status, ht.Reason = "unscored", why
-		}
-		if tr.N > 0 {
-			p := passAt(tr.N, tr.C, 1)
-			ht.P1 = &p
+		ht := htmlTask{ID: tr.Task, htmlRun: *results[0](tr.Task)}
+		for _, rest := range results[1:] {
+			ht.Runs = append(ht.Runs, rest(tr.Task))
 		}
 		t := tasks[tr.Task]
 		for _, st := range tr.Steps {
 			ht.Steps = append(ht.Steps, htmlStep{ID: st.ID, Type: st.Type, Tests: st.Tests, P1: st.PassAt1, Run: true})
 		}
 		if t != nil {
-			ht.Labels, ht.Lang, ht.Req = t.Labels, t.Language, t.Requirement.Task
-			ht.Code, ht.Ref, ht.Target = cut(t.Code), cut(t.Reference), t.Target.Path
-			if t.Target.Function != "" {
-				ht.Target += ": " + t.Target.Function
-			}
-			for _, st := range t.Requirement.Steps {
-				if st.Type != "" {
-					if c := st.Category(); !slices.Contains(ht.Cats, c) {
-						ht.Cats = append(ht.Cats, c)
-					}
-					if !slices.Contains(ht.Types, st.Type) {
-						ht.Types = append(ht.Types, st.Type)
-					}
-				}
-				i := slices.IndexFunc(ht.Steps, func(s htmlStep) bool { return s.ID == st.ID })
-				if i < 0 {
-					ht.Steps = append(ht.Steps, htmlStep{ID: st.ID, Type: st.Type, Tests: len(t.StepTests(st.ID))})
-					i = len(ht.Steps) - 1
-				}
-				ht.Steps[i].Desc = st.Description
-			}
-			if o.Template != nil {
-				if msgs, err := o.Template.Render(t); err == nil {
-					var b strings.Builder
-					for _, m := range msgs {
-						fmt.Fprintf(&b, "── %s ──\n%s\n", m.Role, m.Content)
-					}
-					ht.Prompt = cut(b.String())
-				} else {
-					ht.Prompt = "(the prompt could not be rendered: " + err.Error() + ")"
-				}
-			}
-			if p := t.Provenance; p != nil {
-				hp := &htmlProv{Generator: p.Generator, Parent: p.Parent, Operators: p.Operators, Seed: p.Seed, Source: p.Source, Schema: p.Schema}
-				if len(p.Detail) > 0 {
-					var b bytes.Buffer
-					if json.Indent(&b, p.Detail, "", "  ") == nil {
-						hp.Detail = cut(b.String())
-					} else {
-						hp.Detail = cut(string(p.Detail))
-					}
-				}
-				ht.Prov = hp
-			}
-		}
-		for _, s := range tr.Samples {
-			ht.Samples = append(ht.Samples, sampleOf(s, t, cut))
+			describe(&ht, t, o, cut)
 		}
 		d.Tasks = append(d.Tasks, ht)
 	}
@@ -622,6 +702,158 @@ func htmlDataOf(r *Report, tasks map[string]*Task, o *HTMLOptions) ([]byte, erro
 		return nil, fmt.Errorf("adapt: html report data: %w", err)
 	}
 	return b, nil
+}
+
+// runResults returns what the explorer shows of a report's results for a
+// task ID: its status, counts and samples; nil for a task the report does
+// not hold.
+func runResults(r *Report, tasks map[string]*Task, cut func(string) string) func(string) *htmlRun {
+	invalid := map[string]InvalidTask{}
+	for _, it := range r.Invalid {
+		invalid[it.Task] = it
+	}
+	unscored := map[string]string{}
+	for _, u := range r.Unscored {
+		unscored[u.Task] = u.Reason
+	}
+	byID := map[string]*TaskReport{}
+	for i := range r.PerTask {
+		byID[r.PerTask[i].Task] = &r.PerTask[i]
+	}
+	return func(id string) *htmlRun {
+		tr := byID[id]
+		if tr == nil {
+			return nil
+		}
+		hr := &htmlRun{Status: "valid", N: tr.N, C: tr.C, Samples: []htmlSample{}}
+		if it, ok := invalid[id]; ok {
+			hr.Status, hr.Reason = "invalid", it.Reason
+			if it.Result != nil {
+				g := sampleOf(*it.Result, nil, cut)
+				hr.Gold = &g
+			}
+		} else if why, ok := unscored[id]; ok {
+			hr.Status, hr.Reason = "unscored", why
+		}
+		if tr.N > 0 {
+			p := passAt(tr.N, tr.C, 1)
+			hr.P1 = &p
+		}
+		for _, s := range tr.Samples {
+			hr.Samples = append(hr.Samples, sampleOf(s, tasks[id], cut))
+		}
+		return hr
+	}
+}
+
+// describe fills in what the explorer shows of the task itself.
+func describe(ht *htmlTask, t *Task, o *HTMLOptions, cut func(string) string) {
+	ht.Labels, ht.Lang, ht.Req = t.Labels, t.Language, t.Requirement.Task
+	ht.Code, ht.Ref, ht.Target = cut(t.Code), cut(t.Reference), t.Target.Path
+	if t.Target.Function != "" {
+		ht.Target += ": " + t.Target.Function
+	}
+	for _, st := range t.Requirement.Steps {
+		if st.Type != "" {
+			if c := st.Category(); !slices.Contains(ht.Cats, c) {
+				ht.Cats = append(ht.Cats, c)
+			}
+			if !slices.Contains(ht.Types, st.Type) {
+				ht.Types = append(ht.Types, st.Type)
+			}
+		}
+		i := slices.IndexFunc(ht.Steps, func(s htmlStep) bool { return s.ID == st.ID })
+		if i < 0 {
+			ht.Steps = append(ht.Steps, htmlStep{ID: st.ID, Type: st.Type, Tests: len(t.StepTests(st.ID))})
+			i = len(ht.Steps) - 1
+		}
+		ht.Steps[i].Desc = st.Description
+	}
+	if o.Template != nil {
+		if msgs, err := o.Template.Render(t); err == nil {
+			var b strings.Builder
+			for _, m := range msgs {
+				fmt.Fprintf(&b, "── %s ──\n%s\n", m.Role, m.Content)
+			}
+			ht.Prompt = cut(b.String())
+		} else {
+			ht.Prompt = "(the prompt could not be rendered: " + err.Error() + ")"
+		}
+	}
+	if p := t.Provenance; p != nil {
+		hp := &htmlProv{Generator: p.Generator, Parent: p.Parent, Operators: p.Operators, Seed: p.Seed, Source: p.Source, Schema: p.Schema}
+		if len(p.Detail) > 0 {
+			hp.Detail = cut(readableJSON(p.Detail))
+		}
+		ht.Prov = hp
+	}
+}
+
+// readableJSON indents a generator's provenance detail for reading, with
+// each array of numbers, strings or booleans kept on one line (indented
+// JSON puts every number of a list on a line of its own).
+func readableJSON(raw []byte) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	var b strings.Builder
+	writeReadable(&b, v, "")
+	return b.String()
+}
+
+func writeReadable(b *strings.Builder, v any, indent string) {
+	scalar := func(x any) string {
+		var j bytes.Buffer
+		enc := json.NewEncoder(&j)
+		// Escaped once, where the data is embedded in the page.
+		enc.SetEscapeHTML(false)
+		enc.Encode(x)
+		return strings.TrimSuffix(j.String(), "\n")
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if len(x) == 0 {
+			b.WriteString("{}")
+			return
+		}
+		b.WriteString("{\n")
+		for i, k := range slices.Sorted(maps.Keys(x)) {
+			if i > 0 {
+				b.WriteString(",\n")
+			}
+			b.WriteString(indent + "  " + scalar(k) + ": ")
+			writeReadable(b, x[k], indent+"  ")
+		}
+		b.WriteString("\n" + indent + "}")
+	case []any:
+		flat := !slices.ContainsFunc(x, func(e any) bool {
+			switch e.(type) {
+			case map[string]any, []any:
+				return true
+			}
+			return false
+		})
+		if flat {
+			parts := make([]string, len(x))
+			for i, e := range x {
+				parts[i] = scalar(e)
+			}
+			b.WriteString("[" + strings.Join(parts, ", ") + "]")
+			return
+		}
+		b.WriteString("[\n")
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(",\n")
+			}
+			b.WriteString(indent + "  ")
+			writeReadable(b, e, indent+"  ")
+		}
+		b.WriteString("\n" + indent + "]")
+	default:
+		b.WriteString(scalar(x))
+	}
 }
 
 func sampleOf(s SampleResult, t *Task, cut func(string) string) htmlSample {

@@ -28,6 +28,7 @@ type plotBar struct {
 	Lo, Hi float64
 	HasCI  bool
 	Tip    string
+	N      int  // how many values the bar averages
 	Absent bool // no value: nothing drawn
 }
 
@@ -57,71 +58,148 @@ func clipLabel(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
+// plotCSS styles every plot from inside its own <svg>, so that a plot
+// saved from the page (its download link) looks as it does there.
+const plotCSS = `<style>text{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif}` +
+	`.pt{font-size:14px;font-weight:600;text-anchor:middle}.ft{font-size:12px;font-weight:600;text-anchor:middle}` +
+	`.tick,.lg{font-size:11px;fill:#333}.ax{font-size:12px;fill:#333}.val{font-size:9.5px;fill:#222}.val.in{fill:#fff}` +
+	`.grid{stroke:#e6e9ed}.axis{stroke:#555}.sep{stroke:#bbb;stroke-dasharray:3 3}.wh{stroke:#222;stroke-width:1.3;fill:none}` +
+	`.zero{stroke-width:1.2;fill-opacity:.25}.pair{stroke:#999;stroke-width:.7;stroke-opacity:.6}</style>`
+
+// facet is one panel of a faceted bar chart: its groups share the chart's
+// y axis and series.
+type facet struct {
+	Name   string
+	Groups []plotGroup
+}
+
 // barChart draws grouped bars on a 0–100% axis with 95% interval
 // whiskers, and a legend naming the series when there are several.
 func barChart(title, ylabel string, series []string, groups []plotGroup) string {
-	const w, h = 640.0, 300.0
-	left, right, top := 52.0, 12.0, 30.0
-	rotate := len(groups) > 6
+	return facetChart(title, ylabel, series, []facet{{Groups: groups}})
+}
+
+// labelRunes is how much of an x label is kept: enough for AdaptEval's
+// longest adaptation type, "Method_Signature.Rename_Func".
+const labelRunes = 40
+
+// facetChart draws bar charts side by side, one panel per facet, on one
+// shared 0–100% axis. Each bar carries its value and its count (n) as
+// text, so that the figure reads without tooltips, in print; a bar of 0%
+// is drawn as an outlined stub so that it is seen as a value, not as a
+// missing one.
+func facetChart(title, ylabel string, series []string, facets []facet) string {
+	total, longest := 0, 0
+	for _, f := range facets {
+		total += len(f.Groups)
+		for _, g := range f.Groups {
+			longest = max(longest, len([]rune(clipLabel(g.Label, labelRunes))))
+		}
+	}
+	rotate := total > 6 || longest > 14
+	left, right, top, ph := 52.0, 12.0, 30.0, 190.0
 	bottom := 36.0
 	if rotate {
-		left, bottom = 96, 110
+		// A label at -40° needs about 0.64 of its length below the axis.
+		bottom = 24 + 0.64*6*float64(longest)
+		// and about 0.77 of it to the left of its bar: the first
+		// group's label must not leave the picture.
+		left = max(left, 0.77*6*float64(longest)-11)
 	}
-	legendH := 0.0
+	w := max(640.0, left+right+float64(total*max(len(series), 1))*22+float64(len(facets)-1)*16)
 	if len(series) > 1 {
-		legendH = 18
+		top += 18 // the legend
 	}
-	top += legendH
-	pw, ph := w-left-right, h-top-bottom
+	facetY := top + 12
+	if len(facets) > 1 || facets[0].Name != "" {
+		top += 18
+	}
+	top += 14 // the value above a full bar
+	h := top + ph + bottom
+	pw := w - left - right - float64(len(facets)-1)*16
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="plot" viewBox="0 0 %s %s" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg">`, num(w), num(h), esc(title))
+	fmt.Fprintf(&b, `<svg class="plot" viewBox="0 0 %s %s" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg">%s`, num(w), num(h), esc(title), plotCSS)
 	fmt.Fprintf(&b, `<text class="pt" x="%s" y="18">%s</text>`, num(w/2), esc(title))
 	for i, s := range series {
 		if len(series) < 2 {
 			break
 		}
-		x := left + float64(i)*150
-		fmt.Fprintf(&b, `<rect x="%s" y="%s" width="10" height="10" fill="%s"/><text class="lg" x="%s" y="%s">%s</text>`,
-			num(x), num(top-legendH-2), seriesColor(i), num(x+14), num(top-legendH+7), esc(clipLabel(s, 22)))
+		x := left + float64(i)*170
+		fmt.Fprintf(&b, `<rect x="%s" y="28" width="10" height="10" fill="%s"/><text class="lg" x="%s" y="37">%s</text>`,
+			num(x), seriesColor(i), num(x+14), esc(clipLabel(s, 24)))
 	}
 	y := func(v float64) float64 { return top + ph*(1-v) }
 	for _, t := range []float64{0, 0.25, 0.5, 0.75, 1} {
 		fmt.Fprintf(&b, `<line class="grid" x1="%s" x2="%s" y1="%s" y2="%s"/><text class="tick" x="%s" y="%s" text-anchor="end">%s%%</text>`,
-			num(left), num(left+pw), num(y(t)), num(y(t)), num(left-6), num(y(t)+4), num(100*t))
+			num(left), num(w-right), num(y(t)), num(y(t)), num(left-6), num(y(t)+4), num(100*t))
 	}
 	fmt.Fprintf(&b, `<text class="ax" transform="translate(14 %s) rotate(-90)" text-anchor="middle">%s</text>`, num(top+ph/2), esc(ylabel))
-	if len(groups) > 0 {
-		gw := pw / float64(len(groups))
-		bw := min(gw*0.8/float64(max(len(series), 1)), 48)
-		for gi, g := range groups {
-			cx := left + gw*(float64(gi)+0.5)
-			x0 := cx - bw*float64(len(series))/2
-			for si, bar := range g.Bars {
-				if bar.Absent {
-					continue
-				}
-				x := x0 + bw*float64(si)
-				v := math.Max(0, math.Min(1, bar.Value))
-				fmt.Fprintf(&b, `<g><title>%s</title><rect x="%s" y="%s" width="%s" height="%s" fill="%s"/>`,
-					esc(bar.Tip), num(x+1), num(min(y(v), y(0)-1.5)), num(bw-2), num(max(y(0)-y(v), 1.5)), seriesColor(si))
-				if bar.HasCI {
-					mx := x + bw/2
-					fmt.Fprintf(&b, `<path class="wh" d="M%s %sV%sM%s %sH%sM%s %sH%s"/>`,
-						num(mx), num(y(bar.Lo)), num(y(bar.Hi)),
-						num(mx-4), num(y(bar.Lo)), num(mx+4), num(mx-4), num(y(bar.Hi)), num(mx+4))
-				}
-				b.WriteString(`</g>`)
-			}
-			label := esc(clipLabel(g.Label, 26))
+	gw := pw / float64(max(total, 1))
+	bw := min(gw*0.8/float64(max(len(series), 1)), 48)
+	x := left
+	for fi, f := range facets {
+		if fi > 0 {
+			fmt.Fprintf(&b, `<line class="sep" x1="%s" x2="%s" y1="%s" y2="%s"/>`, num(x+8), num(x+8), num(facetY-10), num(top+ph))
+			x += 16
+		}
+		if f.Name != "" {
+			fmt.Fprintf(&b, `<text class="ft" x="%s" y="%s">%s</text>`, num(x+gw*float64(len(f.Groups))/2), num(facetY), esc(clipLabel(f.Name, int(gw*float64(len(f.Groups))/7)+3)))
+		}
+		for _, g := range f.Groups {
+			cx := x + gw/2
+			drawBars(&b, g, cx-bw*float64(len(series))/2, bw, y)
+			label := esc(clipLabel(g.Label, labelRunes))
 			if rotate {
 				fmt.Fprintf(&b, `<text class="tick" transform="translate(%s %s) rotate(-40)" text-anchor="end">%s</text>`, num(cx+3), num(top+ph+12), label)
 			} else {
 				fmt.Fprintf(&b, `<text class="tick" x="%s" y="%s" text-anchor="middle">%s</text>`, num(cx), num(top+ph+16), label)
 			}
+			x += gw
 		}
 	}
-	fmt.Fprintf(&b, `<line class="axis" x1="%s" x2="%s" y1="%s" y2="%s"/></svg>`, num(left), num(left+pw), num(y(0)), num(y(0)))
+	fmt.Fprintf(&b, `<line class="axis" x1="%s" x2="%s" y1="%s" y2="%s"/></svg>`, num(left), num(w-right), num(y(0)), num(y(0)))
 	return b.String()
+}
+
+// drawBars draws one group's bars from x0, each bw wide, with their
+// whiskers and their "value (n)" text: above the whisker, turned upright
+// when the bar is too narrow for it, and inside the bar's top when there
+// is no room above.
+func drawBars(b *strings.Builder, g plotGroup, x0, bw float64, y func(float64) float64) {
+	for si, bar := range g.Bars {
+		if bar.Absent {
+			continue
+		}
+		x := x0 + bw*float64(si)
+		mx := x + bw/2
+		v := math.Max(0, math.Min(1, bar.Value))
+		fmt.Fprintf(b, `<g><title>%s</title>`, esc(bar.Tip))
+		if v == 0 {
+			fmt.Fprintf(b, `<rect class="zero" x="%s" y="%s" width="%s" height="3" fill="%s" stroke="%s"/>`,
+				num(x+1), num(y(0)-3), num(bw-2), seriesColor(si), seriesColor(si))
+		} else {
+			fmt.Fprintf(b, `<rect x="%s" y="%s" width="%s" height="%s" fill="%s"/>`,
+				num(x+1), num(min(y(v), y(0)-1.5)), num(bw-2), num(max(y(0)-y(v), 1.5)), seriesColor(si))
+		}
+		top := y(v) - 3
+		if bar.HasCI {
+			fmt.Fprintf(b, `<path class="wh" d="M%s %sV%sM%s %sH%sM%s %sH%s"/>`,
+				num(mx), num(y(bar.Lo)), num(y(bar.Hi)),
+				num(mx-4), num(y(bar.Lo)), num(mx+4), num(mx-4), num(y(bar.Hi)), num(mx+4))
+			top = y(bar.Hi) - 3
+		}
+		text := fmt.Sprintf("%s%% (%d)", num(math.Round(1000*bar.Value)/10), bar.N)
+		length := 5.3 * float64(len(text))
+		switch {
+		case bw >= length+2:
+			fmt.Fprintf(b, `<text class="val" x="%s" y="%s" text-anchor="middle">%s</text>`, num(mx), num(top), text)
+		case top-length >= y(1)-12:
+			fmt.Fprintf(b, `<text class="val" transform="translate(%s %s) rotate(-90)">%s</text>`, num(mx+3.5), num(top), text)
+		default:
+			fmt.Fprintf(b, `<text class="val in" transform="translate(%s %s) rotate(-90)" text-anchor="end">%s</text>`, num(mx+3.5), num(y(v)+4), text)
+		}
+		b.WriteString(`</g>`)
+	}
 }
 
 // niceTicks returns about n round tick values covering [lo, hi].
@@ -177,7 +255,7 @@ func scatterChart(title string, s *Scatter) string {
 	px := func(v float64) float64 { return left + pw*(v-x0)/(x1-x0) }
 	py := func(v float64) float64 { return top + ph*(1-(v-y0)/(y1-y0)) }
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="plot" viewBox="0 0 %s %s" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg">`, num(w), num(h), esc(title))
+	fmt.Fprintf(&b, `<svg class="plot" viewBox="0 0 %s %s" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg">%s`, num(w), num(h), esc(title), plotCSS)
 	fmt.Fprintf(&b, `<text class="pt" x="%s" y="18">%s</text>`, num(w/2), esc(title))
 	for i, se := range s.Series {
 		x := left + float64(i)*170
@@ -238,7 +316,7 @@ func funnelChart(title string, f *Funnel) string {
 		top0 = max(top0, f.Total(s))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="plot" viewBox="0 0 %s %s" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg">`, num(w), num(h), esc(title))
+	fmt.Fprintf(&b, `<svg class="plot" viewBox="0 0 %s %s" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg">%s`, num(w), num(h), esc(title), plotCSS)
 	fmt.Fprintf(&b, `<text class="pt" x="%s" y="18">%s</text>`, num(w/2), esc(title))
 	for i, s := range stages {
 		n := f.Total(s)

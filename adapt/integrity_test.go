@@ -478,8 +478,10 @@ func lockHelper() {
 
 func TestShardFromEnv(t *testing.T) {
 	clear := func(t *testing.T) {
-		for _, k := range []string{"JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_MAX", "SLURM_ARRAY_TASK_STEP"} {
-			t.Setenv(k, "")
+		for _, k := range []string{"JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_MAX", "SLURM_ARRAY_TASK_STEP",
+			"AWS_BATCH_JOB_ARRAY_INDEX", "AWS_BATCH_JOB_ARRAY_SIZE", "BATCH_TASK_INDEX", "BATCH_TASK_COUNT"} {
+			t.Setenv(k, "") // restored after the test
+			os.Unsetenv(k)
 		}
 	}
 	tests := []struct {
@@ -492,13 +494,26 @@ func TestShardFromEnv(t *testing.T) {
 	}{
 		{"none", nil, 4, adapt.Shard{}, "", "no scheduler: every task"},
 		{"kubernetes", map[string]string{"JOB_COMPLETION_INDEX": "2"}, 3, adapt.Shard{Index: 2, Count: 3}, "", "an Indexed Job's index"},
-		{"kubernetes without count", map[string]string{"JOB_COMPLETION_INDEX": "2"}, 0, adapt.Shard{}, "pass the Job's completions as count", "Kubernetes does not say how many"},
+		{"kubernetes without count", map[string]string{"JOB_COMPLETION_INDEX": "2"}, 0, adapt.Shard{}, "pass the number of shards (a Job's completions, an array's size) as count", "Kubernetes does not say how many"},
 		{"kubernetes out of range", map[string]string{"JOB_COMPLETION_INDEX": "3"}, 3, adapt.Shard{}, "out of range for 3 shards", "index past the count"},
 		{"kubernetes garbage", map[string]string{"JOB_COMPLETION_INDEX": "x"}, 3, adapt.Shard{}, `JOB_COMPLETION_INDEX="x" is not a whole number`, "named variable"},
 		{"slurm from 0", map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "3", "SLURM_ARRAY_TASK_COUNT": "4"}, 0, adapt.Shard{Index: 1, Count: 4}, "", "--array=0-3"},
 		{"slurm from 1", map[string]string{"SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "4", "SLURM_ARRAY_TASK_COUNT": "4"}, 4, adapt.Shard{Index: 3, Count: 4}, "", "--array=1-4"},
 		{"slurm step", map[string]string{"SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "6", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_STEP": "2"}, 0, adapt.Shard{Index: 2, Count: 4}, "", "--array=0-6:2"},
 		{"slurm sparse", map[string]string{"SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "9", "SLURM_ARRAY_TASK_COUNT": "3"}, 0, adapt.Shard{}, "use a dense array", "--array=1,4,9 cannot be mapped"},
+		{"kubernetes empty", map[string]string{"JOB_COMPLETION_INDEX": ""}, 3, adapt.Shard{}, `JOB_COMPLETION_INDEX="" is not a whole number`, "set but empty is not \"not sharded\""},
+		{"slurm empty", map[string]string{"SLURM_ARRAY_TASK_ID": ""}, 3, adapt.Shard{}, `SLURM_ARRAY_TASK_ID="" is not a whole number`, "set but empty is not \"not sharded\""},
+		{"both schedulers", map[string]string{"JOB_COMPLETION_INDEX": "1", "SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "3", "SLURM_ARRAY_TASK_COUNT": "4"}, 4, adapt.Shard{},
+			`SLURM_ARRAY_TASK_ID="1" (a Slurm job array) and JOB_COMPLETION_INDEX="1" (a Kubernetes Indexed Job) are all set`, "neither is picked silently"},
+		{"aws batch", map[string]string{"AWS_BATCH_JOB_ARRAY_INDEX": "4"}, 5, adapt.Shard{Index: 4, Count: 5}, "", "AWS sets the index only"},
+		{"aws batch with size", map[string]string{"AWS_BATCH_JOB_ARRAY_INDEX": "1", "AWS_BATCH_JOB_ARRAY_SIZE": "3"}, 0, adapt.Shard{Index: 1, Count: 3}, "", "a size the job definition sets"},
+		{"aws batch without count", map[string]string{"AWS_BATCH_JOB_ARRAY_INDEX": "1"}, 0, adapt.Shard{}, "AWS_BATCH_JOB_ARRAY_INDEX=1 is set but the number of shards is not", "no size anywhere"},
+		{"aws batch size disagrees", map[string]string{"AWS_BATCH_JOB_ARRAY_INDEX": "1", "AWS_BATCH_JOB_ARRAY_SIZE": "3"}, 4, adapt.Shard{}, "AWS_BATCH_JOB_ARRAY_SIZE=3, but the program expects 4 shards", "no silent disagreement"},
+		{"google batch", map[string]string{"BATCH_TASK_INDEX": "2", "BATCH_TASK_COUNT": "3"}, 0, adapt.Shard{Index: 2, Count: 3}, "", "Cloud Batch says both"},
+		{"google batch out of range", map[string]string{"BATCH_TASK_INDEX": "3", "BATCH_TASK_COUNT": "3"}, 0, adapt.Shard{}, "BATCH_TASK_INDEX=3 is out of range for 3 shards", "index past the count"},
+		{"google batch empty count", map[string]string{"BATCH_TASK_INDEX": "0", "BATCH_TASK_COUNT": ""}, 0, adapt.Shard{}, `BATCH_TASK_COUNT="" is not a whole number`, "set but empty"},
+		{"google and aws", map[string]string{"BATCH_TASK_INDEX": "0", "BATCH_TASK_COUNT": "2", "AWS_BATCH_JOB_ARRAY_INDEX": "0"}, 2, adapt.Shard{},
+			`AWS_BATCH_JOB_ARRAY_INDEX="0" (an AWS Batch array job) and BATCH_TASK_INDEX="0" (a Google Cloud Batch job) are all set`, "neither is picked silently"},
 		{"slurm count disagrees", map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "3", "SLURM_ARRAY_TASK_COUNT": "4"}, 5, adapt.Shard{}, "expects 5 shards", "the program's count wins no silent disagreement"},
 	}
 	for _, tc := range tests {

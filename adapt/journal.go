@@ -15,6 +15,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
+
+	"github.com/adaptbench/adaptbench/exec"
 )
 
 // A journal is a JSON Lines file to which an evaluation appends every
@@ -32,7 +35,9 @@ import (
 // sample).
 
 // journalVersion is the format written; older journals are refused.
-const journalVersion = 2
+// Format 3 added each line's checksum, Bytes, and the runner, limits,
+// model identity and prompt digest to the header.
+const journalVersion = 3
 
 type journalRecord struct {
 	Kind        string   `json:"kind"`
@@ -50,6 +55,14 @@ type journalRecord struct {
 	Attempts   int           `json:"attempts,omitempty"`
 	Completion *Completion   `json:"completion,omitempty"`
 	Result     *SampleResult `json:"result,omitempty"`
+	// Sum is the checksum of the line (see marshalRecord).
+	Sum string `json:"sum,omitempty"`
+	// Bytes holds the answer strings of the record that are not valid
+	// UTF-8, which JSON would turn into U+FFFD: "completion.text",
+	// "completion.reasoning" and "result.code", each with its string
+	// field left empty, so that a resumed run checks the bytes the model
+	// gave.
+	Bytes map[string][]byte `json:"bytes,omitempty"`
 }
 
 type sampleKey struct {
@@ -142,7 +155,11 @@ func diffRunInfos(journal, now RunInfo, aIn, bIn string) []string {
 		}
 	}
 	add("model", journal.Model, now.Model)
+	add("model identity", journal.ModelIdentity, now.ModelIdentity)
 	add("template", journal.Template, now.Template)
+	add("prompt digest (the template's text)", journal.Prompts, now.Prompts)
+	add("runner", journal.Runner, now.Runner)
+	d = append(d, diffLimits(journal.Limits, now.Limits, aIn, bIn)...)
 	add("samples", journal.Samples, now.Samples)
 	add("samples per task", journal.TaskSamples, now.TaskSamples)
 	add("sampling", journal.Sampling, now.Sampling)
@@ -155,6 +172,24 @@ func diffRunInfos(journal, now RunInfo, aIn, bIn string) []string {
 	}
 	if len(d) == 0 {
 		d = append(d, "the fingerprint differs")
+	}
+	return d
+}
+
+// diffLimits names each limit in which a and b differ.
+func diffLimits(a, b *exec.Limits, aIn, bIn string) []string {
+	if a == nil || b == nil {
+		if (a == nil) != (b == nil) {
+			return []string{fmt.Sprintf("limits are %v %s and %v %s", a, aIn, b, bIn)}
+		}
+		return nil
+	}
+	var d []string
+	va, vb := reflect.ValueOf(*a), reflect.ValueOf(*b)
+	for i := range va.NumField() {
+		if fa, fb := va.Field(i).Interface(), vb.Field(i).Interface(); fa != fb {
+			d = append(d, fmt.Sprintf("limit %s is %v %s and %v %s", va.Type().Field(i).Name, fa, aIn, fb, bIn))
+		}
 	}
 	return d
 }
@@ -216,6 +251,13 @@ func readJournal(r io.Reader, name string, want *RunInfo, hashes map[string]stri
 			return jf, &JournalError{Path: name, Line: line, Err: fmt.Errorf(
 				"not a journal record (%v): the file is damaged; delete it to start over, or cut it before line %d to keep the records above", err, line)}
 		}
+		if line > 1 || rec.Version == journalVersion {
+			if err := checkSum(raw); err != nil {
+				return jf, &JournalError{Path: name, Line: line, Err: fmt.Errorf(
+					"%v: the line was edited or damaged after it was written, and its result cannot be trusted; delete the journal to start over, or cut it before line %d to keep the records above", err, line)}
+			}
+		}
+		rec = restoreBytes(rec)
 		if line == 1 {
 			if rec.Kind != "header" {
 				return jf, &JournalError{Path: name, Line: 1, Err: errors.New("no header line: this is not an adaptbench journal; delete it or name another file")}
@@ -246,8 +288,13 @@ type journal struct {
 	mu   sync.Mutex
 	f    *os.File
 	path string
-	// lines counts the records in the file, the header included.
+	// lines counts the records in the file, the header included; size is
+	// the offset after the last of them.
 	lines int
+	size  int64
+	// err is the first failed write: the journal takes no more records
+	// after it, so that no record follows one that is missing or torn.
+	err error
 }
 
 // openJournal opens (or creates) the journal at path for an evaluation,
@@ -290,7 +337,7 @@ func openJournal(path string, info RunInfo, shard Shard, hashes map[string]strin
 		f.Close()
 		return nil, fmt.Errorf("adapt: journal %s: %w", path, err)
 	}
-	j.lines = jf.lines
+	j.lines, j.size = jf.lines, jf.size
 	if jf.meta == nil {
 		if jf.size > 0 {
 			// Only blank lines: start over.
@@ -299,6 +346,7 @@ func openJournal(path string, info RunInfo, shard Shard, hashes map[string]strin
 				return nil, err
 			}
 			f.Seek(0, io.SeekStart)
+			j.size = 0
 		}
 		sh := shard
 		if err := j.append(journalRecord{Kind: "header", Version: journalVersion, Fingerprint: fingerprint(info), Meta: &info, Shard: &sh}); err != nil {
@@ -317,22 +365,41 @@ func (j *journal) append(rec journalRecord) error {
 	if j == nil {
 		return nil
 	}
-	b, err := marshalLine(rec)
+	b, err := marshalRecord(rec)
 	if err != nil {
 		return err
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if j.err != nil {
+		return j.err
+	}
 	if writeHook != nil {
 		_, err = writeHook(j.f, b)
 	} else {
 		_, err = j.f.Write(b)
 	}
 	if err != nil {
-		return fmt.Errorf("adapt: write journal %s: %w", j.path, err)
+		j.err = j.fail(err)
+		return j.err
 	}
 	j.lines++
+	j.size += int64(len(b))
 	return nil
+}
+
+// fail cuts what a failed write left of its line (a short write: ENOSPC,
+// EIO) and returns the error that stops the journal: a later write that
+// succeeds (space freed, a transient storage error gone) must not follow
+// a missing or torn record.
+func (j *journal) fail(err error) error {
+	whole := fmt.Sprintf("the journal is whole up to %d records", max(j.lines-1, 0))
+	if cerr := j.f.Truncate(j.size); cerr != nil {
+		whole = fmt.Sprintf("cutting the failed line off failed too (%v): the journal is whole up to %d records and a resume cuts off the rest", cerr, max(j.lines-1, 0))
+	} else if _, serr := j.f.Seek(j.size, io.SeekStart); serr != nil {
+		whole = fmt.Sprintf("%s (then: %v)", whole, serr)
+	}
+	return fmt.Errorf("adapt: write journal %s: %w; %s and no more were written: free the space or fix the storage, then run again with the same settings to resume", j.path, err, whole)
 }
 
 // finished is the number of records after the header.
@@ -392,4 +459,129 @@ func taskSetDigest(hashes map[string]string) string {
 		fmt.Fprintf(h, "%s\x00%s\n", id, hashes[id])
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// marshalRecord is the journal line of rec: its answer strings that are
+// not valid UTF-8 kept in Bytes, and a checksum of the line (the first 8
+// bytes of the SHA-256 of the line without it, in hex) as its last field,
+// so that a line edited by hand (a "failed" made "passed") or damaged is
+// refused rather than scored.
+func marshalRecord(rec journalRecord) ([]byte, error) {
+	rec.Sum = ""
+	b, err := marshalLine(keepBytes(rec))
+	if err != nil {
+		return nil, err
+	}
+	return signLine(bytes.TrimSuffix(b, []byte("\n"))), nil
+}
+
+// signLine appends the checksum of line, a JSON object, as its last
+// field, and a newline.
+func signLine(b []byte) []byte {
+	sum := sha256.Sum256(b)
+	out := make([]byte, 0, len(b)+32)
+	out = append(out, b[:len(b)-1]...)
+	out = append(out, `,"sum":"`...)
+	out = hex.AppendEncode(out, sum[:8])
+	return append(out, "\"}\n"...)
+}
+
+// checkSum checks the checksum marshalRecord gave a line.
+func checkSum(line []byte) error {
+	const tail = len(`,"sum":"0123456789abcdef"}`)
+	i := len(line) - tail
+	if i < 1 || !bytes.HasPrefix(line[i:], []byte(`,"sum":"`)) || !bytes.HasSuffix(line, []byte(`"}`)) {
+		return errors.New("the line has no checksum")
+	}
+	body := append(slices.Clip(line[:i]), '}')
+	sum := sha256.Sum256(body)
+	if want := line[i+len(`,"sum":"`) : len(line)-2]; hex.EncodeToString(sum[:8]) != string(want) {
+		return fmt.Errorf("the line does not match its checksum %s", want)
+	}
+	return nil
+}
+
+// keepBytes moves the answer strings of rec that are not valid UTF-8 into
+// rec.Bytes, on copies.
+func keepBytes(rec journalRecord) journalRecord {
+	keep := func(key string, s *string) {
+		if utf8.ValidString(*s) {
+			return
+		}
+		if rec.Bytes == nil {
+			rec.Bytes = map[string][]byte{}
+		}
+		rec.Bytes[key] = []byte(*s)
+		*s = ""
+	}
+	if c := rec.Completion; c != nil && (!utf8.ValidString(c.Text) || !utf8.ValidString(c.Reasoning)) {
+		cp := *c
+		rec.Completion = &cp
+		keep("completion.text", &cp.Text)
+		keep("completion.reasoning", &cp.Reasoning)
+	}
+	if r := rec.Result; r != nil && !utf8.ValidString(r.Code) {
+		cp := *r
+		rec.Result = &cp
+		keep("result.code", &cp.Code)
+	}
+	return rec
+}
+
+// restoreBytes puts the strings keepBytes kept back in their fields.
+func restoreBytes(rec journalRecord) journalRecord {
+	for key, b := range rec.Bytes {
+		switch {
+		case key == "completion.text" && rec.Completion != nil:
+			rec.Completion.Text = string(b)
+		case key == "completion.reasoning" && rec.Completion != nil:
+			rec.Completion.Reasoning = string(b)
+		case key == "result.code" && rec.Result != nil:
+			rec.Result.Code = string(b)
+		}
+	}
+	rec.Bytes = nil
+	return rec
+}
+
+// validText is s as a JSON encoder writes it: each byte that is not part
+// of valid UTF-8 replaced by U+FFFD. Evaluate files the words of a result
+// (a test's output, an error) this way, so that the report of a run and
+// the report of its journal hold the same text.
+func validText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteString("\uFFFD")
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// scrubText applies validText to the words of rec (not its answers,
+// which keepBytes keeps), on copies.
+func scrubText(rec journalRecord) journalRecord {
+	if c := rec.Completion; c != nil && !utf8.ValidString(c.Err) {
+		cp := *c
+		cp.Err = validText(cp.Err)
+		rec.Completion = &cp
+	}
+	if r := rec.Result; r != nil {
+		cp := *r
+		cp.Detail = validText(cp.Detail)
+		cp.Tests = slices.Clone(cp.Tests)
+		for i := range cp.Tests {
+			t := &cp.Tests[i]
+			t.Name, t.Message, t.ErrorType = validText(t.Name), validText(t.Message), validText(t.ErrorType)
+		}
+		rec.Result = &cp
+	}
+	return rec
 }

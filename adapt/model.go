@@ -66,8 +66,14 @@ type Completion struct {
 	Reasoning string `json:"reasoning,omitempty"`
 	// Usage is this sample's share of the tokens.
 	Usage Usage `json:"usage"`
-	// FinishReason is the server's reason for stopping, such as "stop".
+	// FinishReason is the server's reason for stopping, such as "stop",
+	// or "content_filter" for an answer a provider's filter cut.
 	FinishReason string `json:"finish_reason,omitempty"`
+	// Refusal is the model's refusal to answer, when the server gives it
+	// apart from the text (OpenAI's message.refusal). Such a sample is
+	// scored on its text, as any other (no code, mostly), and counted in
+	// Report.Refusals.
+	Refusal string `json:"refusal,omitempty"`
 	// Logprobs holds token log-probabilities when they were asked for.
 	Logprobs []TokenLogprob `json:"logprobs,omitempty"`
 	// Err is set when this one sample failed (the others may not have).

@@ -47,10 +47,10 @@ func TestReportCSV(t *testing.T) {
 	require.NoError(t, err)
 	var buf bytes.Buffer
 	require.NoError(t, rep.WriteCSV(&buf))
-	want := `task,valid,n,c,pass@1,passed,failed,no-code,compile-error,timeout,memory,output,crashed,model-error,infra-error,wrong-name,status,unscored
-go-clamp,true,1,1,1.000000,1,0,0,0,0,0,0,0,0,0,0,valid,
-py-broken-ref,false,0,0,,0,0,0,0,0,0,0,0,0,0,0,invalid,
-py-scaled-sum,true,1,1,1.000000,1,0,0,0,0,0,0,0,0,0,0,valid,
+	want := `task,valid,n,c,pass@1,passed,failed,no-code,compile-error,timeout,memory,output,crashed,model-error,infra-error,wrong-name,tampered,status,unscored
+go-clamp,true,1,1,1.000000,1,0,0,0,0,0,0,0,0,0,0,0,valid,
+py-broken-ref,false,0,0,,0,0,0,0,0,0,0,0,0,0,0,0,invalid,
+py-scaled-sum,true,1,1,1.000000,1,0,0,0,0,0,0,0,0,0,0,0,valid,
 `
 	assert.Equal(t, want, buf.String())
 }

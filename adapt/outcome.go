@@ -151,6 +151,10 @@ func (r *SampleResult) Passed(test string) bool {
 
 const maxDetail = 4 << 10
 
+// notReported is the message of a test the task names that the run did
+// not report: most often a name with a typo, or a test that was renamed.
+const notReported = "not reported by the test run"
+
 func clip(s string) string {
 	if len(s) <= maxDetail {
 		return s
@@ -179,7 +183,7 @@ func Judge(t *Task, s *exec.Suite) SampleResult {
 			tr, ok = selectedTests(tc.Name, s.Tests, t.PassRule)
 		}
 		if !ok {
-			tr = exec.TestResult{Name: tc.Name, Status: exec.TestError, Message: "not reported by the test run"}
+			tr = exec.TestResult{Name: tc.Name, Status: exec.TestError, Message: notReported}
 		}
 		if s.Compile != nil {
 			tr.Status, tr.Message = exec.TestError, "did not compile"

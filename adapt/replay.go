@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -264,6 +265,22 @@ func (r *Replay) key(task string) string {
 
 // Name returns the model name given to NewReplay.
 func (r *Replay) Name() string { return r.name }
+
+// Identity implements Identifier: a digest of the answers the replay
+// holds and of how it reads them, so that a journal of one answer file
+// is not resumed with another file given the same name.
+func (r *Replay) Identity() string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s whole=%t\n", r.format, r.whole)
+	for _, k := range slices.Sorted(maps.Keys(r.recs)) {
+		fmt.Fprintf(h, "%q cont=%t\n", k, r.cont[k])
+		for _, c := range r.recs[k] {
+			b, _ := json.Marshal(c)
+			fmt.Fprintf(h, "%d %s %d %x\n", len(c.Text), b, len(c.Reasoning), sha256.Sum256([]byte(c.Text+"\x00"+c.Reasoning)))
+		}
+	}
+	return fmt.Sprintf("replay %s answers sha256:%x", r.format, h.Sum(nil)[:8])
+}
 
 // SampleCount returns how many answers the replay holds for a task.
 func (r *Replay) SampleCount(task string) int { return len(r.recs[r.key(task)]) }

@@ -43,6 +43,10 @@ type Report struct {
 	CI95 *metrics.Interval `json:"ci95,omitempty"`
 	// Outcomes counts samples by outcome.
 	Outcomes map[Outcome]int `json:"outcomes"`
+	// Refusals counts the samples the model refused (Completion.Refusal)
+	// or a provider's filter stopped ("content_filter"): scored as their
+	// text is, they are counted so that a filter is seen.
+	Refusals int `json:"refusals,omitempty"`
 	// Usage sums the tokens of every sample.
 	Usage Usage `json:"usage"`
 	// Cost is what Usage cost, when the model is a Pricer.
@@ -177,10 +181,10 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 		a.count++
 		a.solved += v
 	}
-	taskValues := make([][]float64, len(info.K)) // per k, each scored task's pass@k
+	taskValues := make([][]taskValue, len(info.K)) // per k, each scored task's pass@k
 	stepSums := make([]float64, len(info.K))
 	stepCounts := make([]int, len(info.K))
-	var pass1 []float64
+	var pass1 []taskValue
 	for _, t := range tasks {
 		tr := TaskReport{Task: t.ID, Valid: true}
 		samples := info.SamplesOf(t.ID)
@@ -205,8 +209,8 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 				tr.Valid = false
 				reason := "reference " + g.Outcome.String()
 				if g.Detail != "" {
-					reason += ": " + firstLine(g.Detail)
-					if ex := ExceptionLine(g.Detail); ex != "" && ex != firstLine(g.Detail) {
+					reason += ": " + causeLine(g.Detail)
+					if ex := ExceptionLine(g.Detail); ex != "" && ex != causeLine(g.Detail) {
 						// Why an import failed: a module missing from the
 						// environment says more than the module's name.
 						reason += ": " + ex
@@ -234,6 +238,9 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 			tr.Samples = append(tr.Samples, res)
 			if res.Outcome != OutcomeInvalid {
 				r.Outcomes[res.Outcome]++
+			}
+			if c := res.Completion; c != nil && (c.Refusal != "" || c.FinishReason == "content_filter") {
+				r.Refusals++
 			}
 			r.Usage = r.Usage.Add(res.Usage)
 			for _, e := range res.Rounds {
@@ -267,7 +274,7 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 			}
 			v := passAt(tr.N, tr.C, k)
 			tr.PassAtK = append(tr.PassAtK, Score{K: k, Value: v, Tasks: 1})
-			taskValues[i] = append(taskValues[i], v)
+			taskValues[i] = append(taskValues[i], taskValue{id: t.ID, v: v})
 		}
 		if len(un.K) > 0 {
 			un.Reason = fmt.Sprintf("%d of %d samples scored", tr.N, samples)
@@ -293,7 +300,7 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 		}
 		if tr.N > 0 {
 			p1 := passAt(tr.N, tr.C, 1)
-			pass1 = append(pass1, p1)
+			pass1 = append(pass1, taskValue{id: t.ID, v: p1})
 			for i, k := range keys {
 				if v, ok := t.Labels[k]; ok {
 					add(labels[i], v, p1)
@@ -342,7 +349,7 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 		r.PerTask = append(r.PerTask, tr)
 	}
 	for i, k := range info.K {
-		if vs := taskValues[i]; len(vs) > 0 {
+		if vs := byTaskID(taskValues[i]); len(vs) > 0 {
 			var sum float64
 			for _, v := range vs {
 				sum += v
@@ -353,7 +360,7 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 			r.AdaptationPassAtK = append(r.AdaptationPassAtK, Score{K: k, Value: stepSums[i] / float64(stepCounts[i]), Tasks: stepCounts[i]})
 		}
 	}
-	r.CI95 = bootstrapCI(pass1)
+	r.CI95 = bootstrapCI(byTaskID(pass1))
 	emit := func(by string, m map[string]*acc) {
 		for _, value := range slices.Sorted(maps.Keys(m)) {
 			a := m[value]
@@ -366,6 +373,24 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 		emit("label:"+k, labels[i])
 	}
 	return r
+}
+
+// taskValue is one task's value (and, in a comparison, its value in A).
+type taskValue struct {
+	id   string
+	v, a float64
+}
+
+// byTaskID sorts tvs by task ID and returns their values in that order:
+// a mean and its bootstrap interval are a function of the task set, not
+// of the order the tasks were given in (a resume may give them shuffled).
+func byTaskID(tvs []taskValue) []float64 {
+	slices.SortFunc(tvs, func(x, y taskValue) int { return strings.Compare(x.id, y.id) })
+	out := make([]float64, len(tvs))
+	for i, tv := range tvs {
+		out[i] = tv.v
+	}
+	return out
 }
 
 // bootstrapCI is the report's interval of the mean of values, nil for
@@ -448,13 +473,30 @@ func firstLine(s string) string {
 	return s
 }
 
+// causeLine is the first line of a failure's detail that says what went
+// wrong: not go build's "# package" heading, which names only the package.
+func causeLine(s string) string {
+	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "# ") {
+			return l
+		}
+	}
+	return firstLine(s)
+}
+
 func failingTests(r SampleResult) string {
 	var names []string
 	for _, t := range r.Tests {
 		if t.Status.String() != "passed" {
 			n := t.Name + " " + t.Status.String()
-			if t.ErrorType != "" && t.ErrorType != "AssertionError" {
+			switch {
+			case t.Message == notReported || t.Message == "not found":
+				// The drivers' word for a name that selects no test.
+				n += " (no test of this name ran: is the name right?)"
+			case t.ErrorType != "" && t.ErrorType != "AssertionError":
 				n += " (" + t.ErrorType + ")"
+			case t.ErrorType == "" && t.Message != "" && len(t.Message) <= 80 && !strings.Contains(t.Message, "\n"):
+				n += " (" + t.Message + ")"
 			}
 			names = append(names, n)
 		}
@@ -513,6 +555,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		if s.CI95 != nil {
 			fmt.Fprintf(&b, "| pass@%d 95%% CI (bootstrap over tasks) | [%s%%, %s%%] |\n", s.K, pct(s.CI95.Lo), pct(s.CI95.Hi))
 		}
+	}
+	if r.Refusals > 0 {
+		fmt.Fprintf(&b, "| samples refused or filtered by the provider | %d |\n", r.Refusals)
 	}
 	if r.Usage != (Usage{}) {
 		fmt.Fprintf(&b, "| tokens (prompt / completion) | %d / %d |\n", r.Usage.PromptTokens, r.Usage.CompletionTokens)

@@ -66,11 +66,11 @@ func TestPerTaskTable(t *testing.T) {
 	}
 	var csv bytes.Buffer
 	require.NoError(t, rep.WriteCSV(&csv))
-	wantCSV := `task,valid,n,c,pass@1,pass@2,passed,failed,no-code,compile-error,timeout,memory,output,crashed,model-error,infra-error,wrong-name,status,unscored
-t00,true,2,2,1.000000,1.000000,2,0,0,0,0,0,0,0,0,0,0,valid,
-t01,true,1,1,1.000000,,1,0,0,0,0,0,0,0,1,0,0,valid,pass@2
-t02,true,2,1,0.500000,1.000000,1,0,0,0,0,0,0,0,0,0,1,valid,
-t03,false,0,0,,,0,0,0,0,0,0,0,0,0,0,0,invalid,
+	wantCSV := `task,valid,n,c,pass@1,pass@2,passed,failed,no-code,compile-error,timeout,memory,output,crashed,model-error,infra-error,wrong-name,tampered,status,unscored
+t00,true,2,2,1.000000,1.000000,2,0,0,0,0,0,0,0,0,0,0,0,valid,
+t01,true,1,1,1.000000,,1,0,0,0,0,0,0,0,1,0,0,0,valid,pass@2
+t02,true,2,1,0.500000,1.000000,1,0,0,0,0,0,0,0,0,0,1,0,valid,
+t03,false,0,0,,,0,0,0,0,0,0,0,0,0,0,0,0,invalid,
 `
 	if diff := cmp.Diff(wantCSV, csv.String()); diff != "" {
 		t.Errorf("WriteCSV (-want +got):\n%s", diff)
@@ -160,8 +160,9 @@ func TestJournalOfUnnamedRunResumes(t *testing.T) {
 	require.Contains(t, meta, "name")
 	delete(meta, "name")
 	rec["meta"], _ = json.Marshal(meta)
+	delete(rec, "sum")
 	head, _ = json.Marshal(rec)
-	require.NoError(t, os.WriteFile(journal, append(append(head, '\n'), rest...), 0o644))
+	require.NoError(t, os.WriteFile(journal, append(adapt.SignLine(head), rest...), 0o644))
 
 	calls := m.calls.Load()
 	rep, err := adapt.Evaluate(context.Background(), tasks, m, &adapt.Options{Runner: runner(t), Name: "later", Journal: journal})

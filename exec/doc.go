@@ -52,7 +52,16 @@
 //     changes, the key store, io_uring, userfaultfd, perf_event_open, bpf,
 //     modify_ldt, ptrace, POSIX message queues, AF_VSOCK, AF_KEY, AF_PACKET
 //     and netlink other than NETLINK_ROUTE, and the host's clock, modules,
-//     reboot, swap and kernel log. Each job also joins a fresh session
+//     reboot, swap and kernel log. It also refuses changes to any process
+//     but the caller: prlimit64 and sched_setscheduler, sched_setparam,
+//     sched_setaffinity and sched_setattr on a pid other than 0,
+//     setpriority and ioprio_set on another process or on a whole user,
+//     clone with CLONE_PARENT, and making another process the owner of a
+//     descriptor, to be signalled later (fcntl F_SETOWN but to 0,
+//     F_SETOWN_EX, the FIOSETOWN and SIOCSPGRP ioctls). A job may still
+//     change its own rlimits, nice value, scheduling, affinity and I/O
+//     priority as the C library, Python, Go and Java do, by pid 0; by its
+//     own pid number it is refused. Each job also joins a fresh session
 //     keyring, and its user namespace allows no nested one.
 //   - What the host reads back: nothing by a path the job could have
 //     written, as an ordinary open would resolve it. Drivers and mutate
@@ -102,11 +111,24 @@
 //     semaphore set, and (the seccomp filter) allows no POSIX message queue
 //     or key. Its bookkeeping is out of the job's reach: stdout and stderr
 //     are pipes it reads and counts (a job cannot truncate or forge them),
-//     it copies back regular files only (lstat, O_NOFOLLOW, O_NONBLOCK, an
-//     8 MiB cap; what it skips is named in [Result].NotCopied), and the CPU
-//     limit of the job's whole process tree and its OOM kills are read from
-//     Go through the server's cgroup, so a job that stops its server (it
-//     has the server's uid) still gets its CPU verdict.
+//     it copies back regular files only (lstat, O_NOFOLLOW, O_NONBLOCK, and
+//     no more than the job's output limit counted in what the host
+//     allocates: 4 bytes per byte of data, 8 per byte of a name, 256 per
+//     file, and 8 MiB of data at most; what it skips is named in
+//     [Result].NotCopied), and the CPU limit of the job's whole process
+//     tree and its OOM kills are read from Go through the server's cgroup,
+//     so a job that stops its server (it has the server's uid) still gets
+//     its CPU verdict. What a job could change of the processes later jobs
+//     come from, its server and zygote, it cannot: the seccomp filter
+//     refuses it their rlimits, scheduling, affinity and priorities,
+//     children given to the zygote (CLONE_PARENT), and signals armed for
+//     later (a descriptor they own); the zygote reaps every child it has
+//     before it forks the next job, and the server, a subreaper, every
+//     orphan. The server has its init (which holds the capability) set
+//     the PID counter back between jobs, so a job's PIDs do not count the
+//     last job's processes, and a server whose job left a unix socket in
+//     flight (a name in /proc/net/unix) that the kernel does not collect
+//     at once is replaced (forkserver_parents_linux_test.go tries each).
 //   - What a job can read of earlier jobs: nothing. A fork-server job is
 //     forked from a zygote that the server forked before its first job and
 //     that never holds a job's data: the server hands it the job's pipes
@@ -133,7 +155,16 @@
 //   - What a job may choose for itself: any verdict it could earn. A
 //     fork-server job can write the MemoryError mark itself and get the
 //     memory verdict, as it could by allocating; no job can turn its run
-//     into StatusInternal, which adapt leaves unscored.
+//     into StatusInternal, which adapt leaves unscored: a fork server that
+//     fails once a job has started failed by the job's doing (it runs as
+//     the server's user), so it is the job's verdict (memory for a
+//     MemoryError, signal otherwise) and the server is replaced, and one
+//     that fails before the job starts leaves the job to the Sandbox.
+//   - What remains: jobs running at once share the files under /usr and
+//     the other read-only binds, and flock on one of them (any user may
+//     lock a file it can read) passes bits between two concurrent jobs,
+//     as the load average and other timing can; no verdict depends on
+//     them.
 //
 // The cost of the minimal root and the filter is measured below.
 //

@@ -395,6 +395,24 @@ def _child(fds, programs):
         os._exit(120)
 
 
+def _reap_all():
+    # Reaps every child of the zygote that has ended but its job's own
+    # (reaped after its report): the seccomp filter refuses the job
+    # clone(CLONE_PARENT), but a child it gave the zygote anyway would
+    # otherwise stay a zombie, holding a pid of every later job's budget
+    # and a name they could read. By the next job the server has killed
+    # them all.
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        except InterruptedError:
+            continue
+        if pid == 0:
+            return
+
+
 class _Waited(ctypes.Structure):
     # siginfo_t (128 bytes: si_code at 8, si_status at 24) and rusage.
     _fields_ = [('info', ctypes.c_int * 32), ('ru', ctypes.c_long * 18)]
@@ -428,6 +446,7 @@ def _zygote(sock, programs):
                     fds.extend(struct.unpack('=%di' % (len(data) // 4), data[:len(data) - len(data) % 4]))
             if len(fds) != 4:
                 os._exit(3)
+            _reap_all()
             pid = os.fork()
             if pid == 0:
                 sock.close()
@@ -532,6 +551,8 @@ class _Zygote:
         pid = os.fork()
         if pid == 0:
             ours.close()
+            if _pid_reset['fd'] is not None:
+                os.close(_pid_reset['fd'])
             _zygote(theirs, programs)
         theirs.close()
         self.pid, self.sock = pid, ours
@@ -595,6 +616,7 @@ def serve(req, zyg):
             os.close(fd)
         raise _NotRun('the zygote is gone')
     pid = struct.unpack('=i', got)[0]
+    _state['ran'] = True
     try:
         pfd = os.pidfd_open(pid)
     except OSError:
@@ -715,6 +737,26 @@ class _NotRun(Exception):
     pass
 
 
+# The files a job wrote are copied back up to a budget counted in what the
+# host allocates for them, which is the job's output limit (and at most
+# COPY_MAX bytes of data): the reply line, with the data in base64, read
+# and decoded, then each path joined and passed to the system calls that
+# write it. Measured: about 4 bytes per byte of data, 7 per byte of a
+# name, and some hundred per file.
+COPY_MAX = 8 << 20
+COPY_DATA, COPY_NAME, COPY_ENTRY = 4, 8, 256
+
+
+def _copy_cost(rel, size):
+    return COPY_NAME * len(rel.encode('utf-8', 'surrogateescape')) + COPY_DATA * size + COPY_ENTRY
+
+
+def _copy_budget(output):
+    if not output:
+        return COPY_DATA * COPY_MAX
+    return min(output, COPY_DATA * COPY_MAX)
+
+
 def _finish(zyg, before, streams, caps, output, mem_r, start, wstatus, cpu_ns, maxrss, timed_out, out_over):
     elapsed = time.monotonic() - start
     _kill_all(zyg.pid)
@@ -751,18 +793,20 @@ def _finish(zyg, before, streams, caps, output, mem_r, start, wstatus, cpu_ns, m
     files, total = {}, 0
     after, skipped = _snapshot()
     dropped = []
+    budget = _copy_budget(output)
     for rel, st in sorted(after.items()):
         if before.get(rel) == st:
             continue
-        if not st[2] or total + st[0] > 8 << 20:
+        cost = _copy_cost(rel, st[0])
+        if not st[2] or total + cost > budget:
             dropped.append(rel)
             continue
-        data = _read_regular(os.path.join(WORK, rel), (8 << 20) - total)
+        data = _read_regular(os.path.join(WORK, rel), (budget - total - _copy_cost(rel, 0)) // COPY_DATA)
         if data is None:
             dropped.append(rel)
             continue
         files[rel] = _b64(data).decode()
-        total += len(data)
+        total += _copy_cost(rel, len(data))
     rep['files'] = files
     try:
         st = os.statvfs('/tmp')
@@ -774,12 +818,64 @@ def _finish(zyg, before, streams, caps, output, mem_r, start, wstatus, cpu_ns, m
         rep['files_dropped_count'] = len(dropped) + skipped
     _wipe('/tmp')
     _wipe('/dev/shm')
-    if not zyg.alive():
+    if not zyg.alive() or not _unix_sockets_gone():
         rep['restart'] = True
     return rep
 
 
+def _unix_socket_count():
+    try:
+        with open('/proc/net/unix', 'rb') as f:
+            return f.read().count(b'\n') - 1
+    except OSError:
+        return -1
+
+
+def _unix_sockets_gone():
+    # Whether this network namespace holds no more unix sockets than when
+    # the server started (its own and its init's). One a job kept alive in
+    # flight in a cycle of its own, held by no process, outlives it: a name
+    # (abstract ones are listed in /proc/net/unix) the next job could read
+    # or would find taken. Releasing a unix socket of our own makes the
+    # kernel collect such cycles; if some are still there a moment later,
+    # the server is replaced.
+    if _unix_state['base'] < 0 or _unix_socket_count() <= _unix_state['base']:
+        return True
+    a, b = socket.socketpair()
+    a.close()
+    b.close()
+    for _ in range(20):
+        time.sleep(0.0005)
+        if _unix_socket_count() <= _unix_state['base']:
+            return True
+    return False
+
+
 _codecache = {}
+# ran: the current request's job has started.
+_state = {'ran': False}
+# base: the number of unix sockets of the namespace before any job, or -1.
+_unix_state = {'base': -1}
+# fd: the socket on which the sandbox's init resets the PID namespace's
+# counter, or None.
+_pid_reset = {'fd': None}
+
+
+def _reset_pids():
+    # Between two jobs (every process of the last one killed), set the PID
+    # counter back, so that the next job's PIDs are the first free ones:
+    # how far the last job advanced it would otherwise be a message to
+    # the next. The init, which holds the capability, does it.
+    fd = _pid_reset['fd']
+    if fd is None:
+        return
+    try:
+        os.write(fd, b'r')
+        os.read(fd, 1)
+    except OSError:
+        pass
+
+
 # The programs defined once, by number: their module namespaces.
 _defined = {}
 # The drivers' reporters, compiled once: by source, and by their number
@@ -790,6 +886,12 @@ _programs = {}
 
 def main():
     config = json.loads(sys.argv[1])
+    if config.get('pid_reset'):
+        try:
+            if stat.S_ISSOCK(os.fstat(3).st_mode):
+                _pid_reset['fd'] = 3
+        except OSError:
+            pass
     _preload(config.get('preload') or [])
     for i, src in enumerate(config.get('programs') or []):
         try:
@@ -821,21 +923,28 @@ def main():
     # none; it is not a subreaper, so a job's orphans come to us.
     zyg = _Zygote(_programs)
     _libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    _reset_pids()
+    _unix_state['base'] = _unix_socket_count()
     out = sys.stdout.buffer
     out.write(b'{"ready": true}\n')
     out.flush()
     for line in sys.stdin.buffer:
+        _state['ran'] = False
         try:
             req = json.loads(line)
             rep = serve(req, zyg)
         except _NotRun as e:
             _kill_all(zyg.pid)
             rep = {'error': str(e), 'not_run': True}
-        except Exception:
+        except Exception as e:
             _kill_all(zyg.pid)
-            rep = {'error': traceback.format_exc()}
+            # Once the job has started, a failure here is its doing (it
+            # has this process's user): its verdict, and a new server.
+            rep = {'error': traceback.format_exc(), 'job_ran': _state['ran'],
+                   'memory': isinstance(e, MemoryError)}
         out.write(json.dumps(rep).encode() + b'\n')
         out.flush()
+        _reset_pids()
 
 
 main()

@@ -252,13 +252,13 @@ type pyReply struct {
 	NDropped  int               `json:"files_dropped_count"`
 	Files     map[string][]byte `json:"files"`
 	Truncated bool              `json:"files_truncated"`
-	// NotRun: the job never started (the server cannot fork any more).
-	NotRun bool `json:"not_run"`
 	// Restart: the job killed or stopped the server's zygote; the server
 	// cannot fork a clean child again and is replaced.
 	Restart bool `json:"restart"`
 	// DiskFull: the job's /tmp and workspace tmpfs was full at its end.
 	DiskFull bool `json:"disk_full"`
+	// JobRan: the Error came after the job had started.
+	JobRan bool `json:"job_ran"`
 }
 
 // parse turns a job into a request, or reports that the server cannot
@@ -421,8 +421,9 @@ func (f *ForkServer) Run(ctx context.Context, job Job) (Result, error) {
 	}
 	start := time.Now()
 	if _, err := srv.in.Write(append(raw, '\n')); err != nil {
+		// The server ended before it had the job: run it elsewhere.
 		f.drop(srv)
-		return f.lost(ctx, srv, start, lim, err)
+		return f.sb.Run(ctx, job)
 	}
 	grace := time.NewTimer(lim.WallTime + 2*time.Second)
 	defer grace.Stop()
@@ -482,18 +483,21 @@ wait:
 	case line, ok := <-srv.replies:
 		if !ok {
 			f.drop(srv)
-			return f.lost(ctx, srv, start, lim, nil)
+			return f.lost(ctx, srv, start, lim)
 		}
 		var rep pyReply
 		err := json.Unmarshal(line, &rep)
-		if err == nil && rep.NotRun {
+		if err == nil && rep.Error != "" && !rep.JobRan {
+			// The server could not run the job, or failed before it
+			// started (an earlier job's doing, or ours): neither this
+			// job's verdict nor a reason to leave it unscored.
 			f.drop(srv)
 			return f.sb.Run(ctx, job)
 		}
 		if err != nil || rep.Error != "" {
 			f.drop(srv)
 			if err == nil {
-				err = errors.New(rep.Error)
+				return brokenServer(rep.Error, rep.Memory, lim, time.Since(start)), nil
 			}
 			err = fmt.Errorf("exec: fork server: %w", err)
 			return Result{Status: StatusInternal, ExitCode: -1, Detail: err.Error()}, err
@@ -532,8 +536,9 @@ wait:
 }
 
 // lost reports a job whose server went away while running it: the job
-// killed it (a verdict), or the server failed (an error).
-func (f *ForkServer) lost(ctx context.Context, srv *pyServer, start time.Time, lim Limits, err error) (Result, error) {
+// killed it, or made it fail, which is a verdict either way (see
+// brokenServer).
+func (f *ForkServer) lost(ctx context.Context, srv *pyServer, start time.Time, lim Limits) (Result, error) {
 	<-srv.done
 	res := Result{ExitCode: -1, WallTime: time.Since(start)}
 	if ctx.Err() != nil {
@@ -545,13 +550,30 @@ func (f *ForkServer) lost(ctx context.Context, srv *pyServer, start time.Time, l
 		return res, nil
 	}
 	if srv.err != nil || srv.res.Status == StatusInternal {
-		e := errors.Join(err, srv.err, errors.New(srv.res.Detail))
-		res.Status, res.Detail = StatusInternal, "fork server failed: "+e.Error()
-		return res, fmt.Errorf("exec: %s", res.Detail)
+		e := errors.Join(srv.err, errors.New(srv.res.Detail))
+		return brokenServer(e.Error(), false, lim, res.WallTime), nil
 	}
 	res.Status, res.Signal = StatusSignal, syscall.SIGKILL
 	res.Detail = "the job killed its fork server"
 	return res, nil
+}
+
+// brokenServer is the verdict of a job whose server failed once the job
+// had started: the job runs as the server's user, so what broke it is
+// taken to be the job's doing (an rlimit or a signal it sent), never an
+// infrastructure error that would leave its answer unscored. A
+// MemoryError is a memory verdict, anything else a crash. The server is
+// replaced.
+func brokenServer(why string, memory bool, lim Limits, wall time.Duration) Result {
+	why = strings.TrimSpace(why)
+	if i := strings.LastIndexByte(why, '\n'); i >= 0 {
+		why = why[i+1:] // a traceback's last line
+	}
+	res := Result{Status: StatusSignal, ExitCode: -1, WallTime: wall, Detail: "the job broke its fork server: " + why}
+	if memory {
+		res.Status, res.Detail = StatusMemory, fmt.Sprintf("memory use exceeded %s (the job's fork server ran out: %s)", lim.Memory, why)
+	}
+	return res
 }
 
 func (f *ForkServer) result(job Job, lim Limits, rep pyReply) (Result, error) {
@@ -688,7 +710,7 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 			define = append(define, i+1)
 		}
 	}
-	config, err := json.Marshal(map[string]any{"preload": f.pre, "programs": programs, "define": define})
+	config, err := json.Marshal(map[string]any{"preload": f.pre, "programs": programs, "define": define, "pid_reset": f.sb.p.isolate})
 	if err != nil {
 		return nil, err
 	}
@@ -696,12 +718,13 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 	go func() {
 		defer close(s.done)
 		s.res, s.err = f.sb.Run(ctx, Job{
-			started: func(cg *jobCgroup) { s.cg.Store(cg) },
-			Args:    args,
-			Env:     f.env,
-			Stdin:   inR,
-			Stdout:  outW,
-			Limits:  Limits{CPUTime: -1, WallTime: -1, Memory: mem, Processes: procs, Output: Unlimited, TmpSize: key.tmp, DiskFiles: key.files, OpenFiles: serverOpenFiles, FileSize: Unlimited},
+			started:  func(cg *jobCgroup) { s.cg.Store(cg) },
+			pidReset: true,
+			Args:     args,
+			Env:      f.env,
+			Stdin:    inR,
+			Stdout:   outW,
+			Limits:   Limits{CPUTime: -1, WallTime: -1, Memory: mem, Processes: procs, Output: Unlimited, TmpSize: key.tmp, DiskFiles: key.files, OpenFiles: serverOpenFiles, FileSize: Unlimited},
 		})
 		outW.Close()
 		inR.Close()

@@ -65,6 +65,9 @@ type initConfig struct {
 	Recycle bool `json:"recycle,omitempty"`
 	// Binds are host paths the job sees read-only besides rootPaths.
 	Binds []string `json:"binds,omitempty"`
+	// PIDReset: the command gets a PID-counter reset socket as
+	// descriptor 3 (servePIDReset).
+	PIDReset bool `json:"pid_reset,omitempty"`
 }
 
 type rlimit struct {
@@ -269,6 +272,14 @@ func runJob(cfg initConfig, n int, isolating bool, prepErr error, thread *jobThr
 	}
 	if cfg.SetUser {
 		attr.Sys.Credential = &syscall.Credential{Uid: uint32(cfg.UID), Gid: uint32(cfg.GID), Groups: []uint32{}}
+	}
+	if cfg.PIDReset {
+		fd, stop, err := servePIDReset()
+		if err != nil {
+			return fail("pid reset", err)
+		}
+		defer stop()
+		attr.Files = append(attr.Files, uintptr(fd))
 	}
 	if (cfg.DropCaps || cfg.Confine) && !thread.confined {
 		return fail("seccomp", errors.New("the job thread is not confined"))
@@ -832,4 +843,42 @@ func lookPath(file string, env []string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("%s: %w", file, osexec.ErrNotFound)
+}
+
+// servePIDReset returns a socket for the command (the fork server), on
+// which each byte it sends makes this process, which holds the
+// capability, set the namespace's PID counter back to 1 and answer one
+// byte. The server asks between two jobs, so that the next job's PIDs
+// are the first free ones, whatever the last job forked: the counter
+// would otherwise carry its bits to the next. stop closes both ends and
+// ends the goroutine that answers.
+func servePIDReset() (int, func(), error) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC|unix.SOCK_NONBLOCK, 0)
+	if err != nil {
+		return -1, nil, err
+	}
+	// The command's end blocks; ours goes through the poller, so that
+	// closing it ends the read below.
+	if err := unix.SetNonblock(fds[1], false); err != nil {
+		unix.Close(fds[0])
+		unix.Close(fds[1])
+		return -1, nil, err
+	}
+	ours := os.NewFile(uintptr(fds[0]), "pid-reset")
+	go func() {
+		var b [1]byte
+		for {
+			if n, err := ours.Read(b[:]); n == 0 || err != nil {
+				return
+			}
+			b[0] = 'k'
+			if err := os.WriteFile("/proc/sys/kernel/ns_last_pid", []byte("1"), 0); err != nil {
+				b[0] = 'e'
+			}
+			if _, err := ours.Write(b[:]); err != nil {
+				return
+			}
+		}
+	}()
+	return fds[1], func() { ours.Close(); unix.Close(fds[1]) }, nil
 }

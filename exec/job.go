@@ -70,6 +70,9 @@ type Job struct {
 	// started, when set, is given the job's cgroups once its limits are
 	// set (the ForkServer watches its servers through them).
 	started func(*jobCgroup)
+	// pidReset gives the command, as descriptor 3, a socket on which the
+	// init resets the PID counter (servePIDReset): the fork server's.
+	pidReset bool
 }
 
 // Limits bounds the resources of one job. Each zero field means the default

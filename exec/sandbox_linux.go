@@ -338,6 +338,7 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		Stdio:         reused,
 		Recycle:       shape != "",
 		Rlimits:       rlimits(lim, cg, p.isolate && p.root),
+		PIDReset:      job.pidReset && p.isolate,
 	}
 	if p.isolate {
 		cfg.Workspace = WorkDir

@@ -27,6 +27,17 @@ import (
 //     clone3 (ENOSYS, whose flags a filter cannot read, so that the C
 //     library falls back to clone); the job's user namespace also gets
 //     user.max_user_namespaces=0;
+//   - changes to another process of the job's user, which under the fork
+//     server are its zygote and its server, whose later jobs would inherit
+//     them: prlimit64, sched_setscheduler, sched_setparam,
+//     sched_setaffinity and sched_setattr but on pid 0 (the caller),
+//     setpriority and ioprio_set but on who 0 of a process or a process
+//     group (never a whole user), and clone with CLONE_PARENT (a child
+//     given to the zygote, which it would not reap); and naming a process
+//     to signal later: fcntl F_SETOWN but to 0, F_SETOWN_EX, and the
+//     FIOSETOWN and SIOCSPGRP ioctls (an inotify descriptor kept in
+//     flight, owned by the server with F_SETSIG SIGKILL, would kill it
+//     when it writes the next job's files);
 //   - mounts and root changes: mount, umount2, pivot_root, chroot and the
 //     new mount API;
 //   - the key store (keyctl, add_key, request_key), io_uring, userfaultfd,
@@ -66,6 +77,23 @@ var jobSeccomp = seccomp.Filter{
 				},
 				NamesWithCondtions: []seccomp.NameWithConditions{
 					{Name: "clone", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.BitsSet, Value: cloneNewFlags}}},
+					{Name: "clone", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.BitsSet, Value: unix.CLONE_PARENT}}},
+					{Name: "prlimit64", Conditions: notSelf(0)},
+					{Name: "sched_setscheduler", Conditions: notSelf(0)},
+					{Name: "sched_setparam", Conditions: notSelf(0)},
+					{Name: "sched_setaffinity", Conditions: notSelf(0)},
+					{Name: "sched_setattr", Conditions: notSelf(0)},
+					{Name: "setpriority", Conditions: notSelf(1)},
+					{Name: "setpriority", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.Equal, Value: unix.PRIO_USER}}},
+					{Name: "ioprio_set", Conditions: notSelf(1)},
+					{Name: "ioprio_set", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.Equal, Value: ioprioWhoUser}}},
+					{Name: "fcntl", Conditions: seccomp.ArgumentConditions{
+						{Argument: 1, Operation: seccomp.Equal, Value: unix.F_SETOWN},
+						{Argument: 2, Operation: seccomp.NotEqual, Value: 0},
+					}},
+					{Name: "fcntl", Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.Equal, Value: unix.F_SETOWN_EX}}},
+					{Name: "ioctl", Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.Equal, Value: fioSetOwn}}},
+					{Name: "ioctl", Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.Equal, Value: unix.SIOCSPGRP}}},
 					{Name: "socket", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.Equal, Value: unix.AF_VSOCK}}},
 					{Name: "socket", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.Equal, Value: unix.AF_KEY}}},
 					{Name: "socket", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.Equal, Value: unix.AF_PACKET}}},
@@ -82,6 +110,24 @@ var jobSeccomp = seccomp.Filter{
 		},
 	},
 }
+
+// notSelf matches a call whose pid argument (argument i) is not 0, the
+// caller itself: a job may change its own rlimits, scheduling, affinity
+// and priorities, not those of another process of its user (the fork
+// server and its zygote, whose later children would inherit them). A
+// static filter cannot know the caller's own pid, so prlimit64 and the
+// like aimed at the caller by its number are refused too: the C library,
+// Python (resource.setrlimit, os.nice, os.sched_setaffinity(0, ...)) and
+// the Go and Java runtimes name the caller by 0.
+func notSelf(i uint32) seccomp.ArgumentConditions {
+	return seccomp.ArgumentConditions{{Argument: i, Operation: seccomp.NotEqual, Value: 0}}
+}
+
+// ioprioWhoUser is IOPRIO_WHO_USER: every process of a user.
+const ioprioWhoUser = 3
+
+// fioSetOwn is FIOSETOWN (asm-generic/sockios.h), which x/sys/unix lacks.
+const fioSetOwn = 0x8901
 
 const cloneNewFlags = unix.CLONE_NEWNS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWUTS | unix.CLONE_NEWIPC |
 	unix.CLONE_NEWUSER | unix.CLONE_NEWPID | unix.CLONE_NEWNET | unix.CLONE_NEWTIME

@@ -4,6 +4,11 @@
   // option values, never as markup.
   var data = JSON.parse(document.getElementById("report-data").textContent);
   var tasks = data.tasks;
+  // With other runs (HTMLOptions.Runs), runsOf(t) is every run's results
+  // for task t, this report's first; a run that lacks the task is null.
+  var names = data.runs || [""];
+  function runsOf(t) { return [t].concat(t.runs || []); }
+  function letter(k) { return String.fromCharCode(65 + k); }
   var PAGE = 200;
   var shown = PAGE;
   var $ = function (id) { return document.getElementById(id); };
@@ -21,7 +26,7 @@
     (t.cats || []).forEach(function (c) { cats[c] = 1; });
     (t.types || []).forEach(function (c) { types[c] = 1; });
     Object.keys(t.labels || {}).forEach(function (k) { labels[k + "=" + t.labels[k]] = 1; });
-    t.samples.forEach(function (s) { outs[s.o] = 1; });
+    runsOf(t).forEach(function (r) { if (r) r.samples.forEach(function (s) { outs[s.o] = 1; }); });
   });
   function fill(id, keys) {
     var sel = $(id);
@@ -36,9 +41,12 @@
   var hay = tasks.map(function (t) {
     var parts = [t.id, t.req, t.code, t.ref, t.reason];
     if (t.prov) parts.push(t.prov.gen, t.prov.parent, (t.prov.ops || []).join(" "));
-    t.samples.forEach(function (s) {
-      parts.push(s.comp, s.code, s.detail);
-      (s.tests || []).forEach(function (x) { parts.push(x.n, x.m); });
+    runsOf(t).forEach(function (r) {
+      if (!r) return;
+      r.samples.forEach(function (s) {
+        parts.push(s.comp, s.code, s.detail);
+        (s.tests || []).forEach(function (x) { parts.push(x.n, x.m); });
+      });
     });
     return parts.filter(Boolean).join("\n").toLowerCase();
   });
@@ -48,7 +56,7 @@
     var st = $("f-status").value, oc = $("f-outcome").value, c = $("f-cat").value,
       ty = $("f-type").value, lb = $("f-label").value, q = $("q").value.trim().toLowerCase();
     if (st && t.status !== st) return false;
-    if (oc && !t.samples.some(function (s) { return s.o === oc; })) return false;
+    if (oc && !runsOf(t).some(function (r) { return r && r.samples.some(function (s) { return s.o === oc; }); })) return false;
     if (c && (t.cats || []).indexOf(c) < 0) return false;
     if (ty && (t.types || []).indexOf(ty) < 0) return false;
     if (lb) { var kv = lb.split("="); var k = kv.shift(); if (!t.labels || t.labels[k] !== kv.join("=")) return false; }
@@ -76,13 +84,22 @@
     tr.dataset.task = i;
     tr.appendChild(el("td", null, t.id));
     tr.appendChild(el("td", "st-" + t.status, t.status));
-    tr.appendChild(el("td", null, t.p1 === undefined ? "–" : pct(t.p1) + " (" + t.c + "/" + t.n + ")"));
+    var p1 = runsOf(t).map(function (r, k) {
+      var v = !r ? "not in this run" : r.p1 === undefined ? "–" : pct(r.p1) + " (" + r.c + "/" + r.n + ")";
+      return names.length > 1 ? letter(k) + ": " + v : v;
+    });
+    tr.appendChild(el("td", null, p1.join(" · ")));
     var td = el("td");
-    t.samples.forEach(function (s, j) {
-      var b = el("button", "chip o-" + s.o);
-      b.title = "sample " + s.i + ": " + s.o;
-      b.dataset.sample = j;
-      td.appendChild(b);
+    runsOf(t).forEach(function (r, k) {
+      if (names.length > 1) { var l = el("span", "runlbl", letter(k)); l.title = names[k]; td.appendChild(l); }
+      if (!r) return;
+      r.samples.forEach(function (s, j) {
+        var b = el("button", "chip o-" + s.o);
+        b.title = (names.length > 1 ? names[k] + ", " : "") + "sample " + s.i + ": " + s.o;
+        b.dataset.sample = j;
+        b.dataset.run = k;
+        td.appendChild(b);
+      });
     });
     tr.appendChild(td);
     var tg = el("td");
@@ -148,7 +165,7 @@
     return box;
   }
 
-  function detail(i, j) {
+  function detail(i, j, run) {
     var t = tasks[i];
     var td = el("td", "detail");
     td.colSpan = 5;
@@ -182,26 +199,30 @@
     if (t.ref) block(g, "reference", pre(t.ref));
     td.appendChild(g);
     if (t.gold) td.appendChild(sampleView(t, Object.assign({}, t.gold, { i: "reference" })));
-    if (t.samples.length) {
+    var holder = el("div"), bars = el("div");
+    runsOf(t).forEach(function (r, k) {
+      if (!r || !r.samples.length) return;
       var bar = el("div");
-      bar.appendChild(el("b", null, "samples: "));
-      var holder = el("div");
-      t.samples.forEach(function (s, k) {
-        var b = el("button", "chip o-" + s.o + (k === j ? " sel" : ""));
+      bar.appendChild(el("b", null, (names.length > 1 ? names[k] + " (" + letter(k) + ")" : "samples") + ": "));
+      if (names.length > 1 && r.reason) bar.appendChild(el("span", "st-" + r.status, r.reason + " "));
+      r.samples.forEach(function (s, m) {
+        var b = el("button", "chip o-" + s.o + (k === run && m === j ? " sel" : ""));
         b.title = "sample " + s.i + ": " + s.o;
         b.addEventListener("click", function (ev) {
           ev.stopPropagation();
-          bar.querySelectorAll("button").forEach(function (x) { x.classList.remove("sel"); });
+          bars.querySelectorAll("button").forEach(function (x) { x.classList.remove("sel"); });
           b.classList.add("sel");
           holder.textContent = "";
           holder.appendChild(sampleView(t, s));
         });
         bar.appendChild(b);
       });
-      td.appendChild(bar);
-      holder.appendChild(sampleView(t, t.samples[j]));
-      td.appendChild(holder);
-    }
+      bars.appendChild(bar);
+    });
+    td.appendChild(bars);
+    var first = runsOf(t)[run] || t;
+    if (first.samples.length) holder.appendChild(sampleView(t, first.samples[Math.min(j, first.samples.length - 1)]));
+    td.appendChild(holder);
     var tr = el("tr", "drow");
     tr.appendChild(td);
     return tr;
@@ -212,13 +233,14 @@
     if (!tr) return;
     var i = +tr.dataset.task;
     var j = ev.target.dataset.sample !== undefined ? +ev.target.dataset.sample : 0;
+    var run = ev.target.dataset.run !== undefined ? +ev.target.dataset.run : 0;
     var next = tr.nextElementSibling;
     var wasOpen = tr.classList.contains("open");
     if (next && next.classList.contains("drow")) next.remove();
     tr.classList.remove("open");
     if (wasOpen && ev.target.dataset.sample === undefined) return;
     tr.classList.add("open");
-    tr.after(detail(i, j));
+    tr.after(detail(i, j, run));
   });
   ["f-status", "f-outcome", "f-cat", "f-type", "f-label"].forEach(function (id) {
     $(id).addEventListener("change", function () { shown = PAGE; render(); });

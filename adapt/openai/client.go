@@ -227,6 +227,13 @@ func New(cfg *Config) (*Client, error) {
 // Name returns Config.Name, or the model name.
 func (c *Client) Name() string { return c.cfg.Name }
 
+// Identity implements adapt.Identifier: the endpoint (without user
+// info) and the model the client asks, so that a journal is not resumed
+// with another model under the same Config.Name.
+func (c *Client) Identity() string {
+	return fmt.Sprintf("openai %s model %q", c.shownURL, c.cfg.Model)
+}
+
 // String describes the client without its API key.
 func (c *Client) String() string {
 	return fmt.Sprintf("openai.Client(%s at %s)", c.cfg.Model, c.shownURL)
@@ -442,7 +449,11 @@ func (c *Client) call(ctx context.Context, req adapt.Request, n int, seed *int64
 		c.completion.Add(int64(u.CompletionTokens))
 		c.tpm.adjust(float64(u.PromptTokens+u.CompletionTokens)-est, c.now())
 	}
-	return completions(resp, n), nil
+	if len(resp.Choices) > n {
+		// Which n of them were asked for is anyone's guess.
+		return nil, fmt.Errorf("openai: POST %s: %w: the server returned %d choices for n = %d", c.shownURL, ErrMalformedResponse, len(resp.Choices), n)
+	}
+	return completions(resp), nil
 }
 
 // send posts body, retrying with backoff as configured.

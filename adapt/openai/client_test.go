@@ -83,13 +83,20 @@ func TestOrderAndExtraChoices(t *testing.T) {
 	api := newAPI(t, func(w http.ResponseWriter, r *http.Request, req wireReq, i int) {
 		reply(w, req.Model, []wireChoice{textChoice(2, "c"), textChoice(0, "a"), textChoice(1, "b"), textChoice(3, "d")}, 1, 4)
 	})
+	_, err := api.client(t, nil).Complete(context.Background(), userRequest(3))
+	require.ErrorIs(t, err, openai.ErrMalformedResponse, "more choices than n: which were asked for is unknown")
+	assert.Contains(t, err.Error(), "the server returned 4 choices for n = 3")
+
+	api = newAPI(t, func(w http.ResponseWriter, r *http.Request, req wireReq, i int) {
+		reply(w, req.Model, []wireChoice{textChoice(2, "c"), textChoice(0, "a"), textChoice(1, "b")}, 1, 3)
+	})
 	got, err := api.client(t, nil).Complete(context.Background(), userRequest(3))
 	require.NoError(t, err)
 	var texts []string
 	for _, c := range got {
 		texts = append(texts, c.Text)
 	}
-	assert.Equal(t, []string{"a", "b", "c"}, texts, "choices ordered by index, the extra one dropped")
+	assert.Equal(t, []string{"a", "b", "c"}, texts, "choices ordered by index")
 }
 
 func TestLogprobs(t *testing.T) {

@@ -47,12 +47,19 @@
 // <think>…</think> block at the start of the content, which is cut from
 // Completion.Text. An unclosed <think> makes the whole content reasoning; a
 // closing </think> without an opening tag (some chat templates put the
-// opening one in the prompt) ends the reasoning.
+// opening one in the prompt) ends the reasoning. A refusal
+// (message.refusal) goes to Completion.Refusal, and the finish reason
+// ("content_filter" for a filtered answer) to Completion.FinishReason:
+// adapt counts both in Report.Refusals. [Client.Identity] names the
+// endpoint and the model, so that a journal is not resumed with another
+// model under the same Config.Name.
 //
 // # n and the fallback
 //
 // N samples are asked for in one request with n = N. Not every server
-// honours n: some return fewer choices, some answer 400. Either way the
+// honours n: some return fewer choices, some answer 400. (More choices
+// than n is an error, ErrMalformedResponse: which n of them were asked for
+// cannot be told.) Either way the
 // client asks for the missing samples one request each, one after another
 // (so that adapt.Options.ModelConcurrency still bounds the requests in
 // flight), and remembers for the rest of its life to send one request per

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -86,4 +88,76 @@ func TestEvaluateCache(t *testing.T) {
 	if diff := cmp.Diff(j1.String(), j2.String()); diff != "" {
 		t.Errorf("the cached run's report differs (-first +second):\n%s", diff)
 	}
+}
+
+// TestResumeWithAnotherModelIsRefused: a journal written with one model
+// is not resumed with another under the same Config.Name: the client's
+// identity (endpoint and model) is part of the evaluation.
+func TestResumeWithAnotherModelIsRefused(t *testing.T) {
+	sb, err := exec.NewSandbox(nil)
+	if errors.Is(err, exec.ErrNoNamespaces) {
+		t.Skip(err)
+	}
+	require.NoError(t, err)
+	defer sb.Close()
+	api := newAPI(t, func(w http.ResponseWriter, r *http.Request, req wireReq, i int) {
+		text := incAnswer
+		if req.Model == "small" {
+			text = "I cannot."
+		}
+		reply(w, req.Model, []wireChoice{textChoice(0, text)}, 10, 2)
+	})
+	journal := filepath.Join(t.TempDir(), "run.jsonl")
+	run := func(model string) (*adapt.Report, error) {
+		c := api.client(t, func(cfg *openai.Config) { cfg.Model, cfg.Name = model, "baseline" })
+		return adapt.Evaluate(context.Background(), []adapt.Task{incTask}, c, &adapt.Options{Runner: sb, Journal: journal})
+	}
+	rep, err := run("big")
+	require.NoError(t, err)
+	assert.Equal(t, fmt.Sprintf("openai %s/v1/chat/completions model %q", api.URL, "big"), rep.Run.ModelIdentity)
+	assert.NotContains(t, rep.Run.ModelIdentity, testKey)
+	_, err = run("big")
+	require.NoError(t, err, "the same model resumes")
+	_, err = run("small")
+	require.ErrorIs(t, err, adapt.ErrJournalMismatch)
+	assert.Contains(t, err.Error(), `model identity is "openai `)
+	assert.Contains(t, err.Error(), `model \"small\"" now`)
+}
+
+// TestRefusalsAreKept: a refusal (message.refusal) and a content_filter
+// stop keep their text and finish reason in the sample, are scored as
+// their text is (no code), and are counted in the report, through the
+// journal too.
+func TestRefusalsAreKept(t *testing.T) {
+	sb, err := exec.NewSandbox(nil)
+	if errors.Is(err, exec.ErrNoNamespaces) {
+		t.Skip(err)
+	}
+	require.NoError(t, err)
+	defer sb.Close()
+	api := newAPI(t, func(w http.ResponseWriter, r *http.Request, req wireReq, i int) {
+		reply(w, req.Model, []wireChoice{
+			textChoice(0, incAnswer),
+			{Index: 1, Message: map[string]any{"role": "assistant", "content": nil, "refusal": "I can't help with that."}, FinishReason: "stop"},
+			{Index: 2, Message: map[string]any{"role": "assistant", "content": ""}, FinishReason: "content_filter"},
+		}, 30, 12)
+	})
+	journal := filepath.Join(t.TempDir(), "run.jsonl")
+	rep, err := adapt.Evaluate(context.Background(), []adapt.Task{incTask}, api.client(t, nil), &adapt.Options{Runner: sb, Samples: 3, Journal: journal})
+	require.NoError(t, err)
+	assert.Equal(t, 2, rep.Refusals)
+	assert.Equal(t, 2, rep.Outcomes[adapt.OutcomeNoCode], "scored as what they are")
+	s := rep.PerTask[0].Samples
+	require.Len(t, s, 3)
+	assert.Equal(t, "I can't help with that.", s[1].Completion.Refusal)
+	assert.Equal(t, "content_filter", s[2].Completion.FinishReason)
+	var md bytes.Buffer
+	require.NoError(t, rep.WriteMarkdown(&md))
+	assert.Contains(t, md.String(), "| samples refused or filtered by the provider | 2 |")
+	merged, err := adapt.Merge([]adapt.Task{incTask}, []string{journal}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, rep, merged)
+	b, err := os.ReadFile(journal)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"refusal":"I can't help with that."`, "the refusal is kept in the journal")
 }

@@ -51,6 +51,8 @@ type message struct {
 	// Reasoning is where OpenRouter, Ollama and newer vLLM put it.
 	ReasoningContent string `json:"reasoning_content,omitempty"`
 	Reasoning        string `json:"reasoning,omitempty"`
+	// Refusal is OpenAI's refusal message, given instead of content.
+	Refusal string `json:"refusal,omitempty"`
 }
 
 type logprobs struct {
@@ -131,13 +133,11 @@ func errorMessage(body []byte) string {
 }
 
 // completions turns the choices of a response into completions, ordered by
-// choice index, at most want of them. The call's usage is split among them
+// choice index (the caller has checked that there are no more than it
+// asked for). The call's usage is split among them
 // so that it sums to what the server reported; see the package doc.
-func completions(r *chatResponse, want int) []adapt.Completion {
+func completions(r *chatResponse) []adapt.Completion {
 	chs := ordered(r.Choices)
-	if len(chs) > want {
-		chs = chs[:want]
-	}
 	out := make([]adapt.Completion, len(chs))
 	weights := make([]int, len(chs))
 	for i, c := range chs {
@@ -145,11 +145,11 @@ func completions(r *chatResponse, want int) []adapt.Completion {
 		if rc := c.Message.ReasoningContent + c.Message.Reasoning; rc != "" {
 			reasoning = strings.TrimSpace(rc + "\n" + reasoning)
 		}
-		out[i] = adapt.Completion{Text: text, Reasoning: reasoning, FinishReason: c.FinishReason}
+		out[i] = adapt.Completion{Text: text, Reasoning: reasoning, FinishReason: c.FinishReason, Refusal: c.Message.Refusal}
 		if c.Logprobs != nil && len(c.Logprobs.Content) > 0 {
 			out[i].Logprobs = append([]adapt.TokenLogprob(nil), c.Logprobs.Content...)
 		}
-		weights[i] = len(c.Message.Content) + len(c.Message.ReasoningContent) + len(c.Message.Reasoning)
+		weights[i] = len(c.Message.Content) + len(c.Message.ReasoningContent) + len(c.Message.Reasoning) + len(c.Message.Refusal)
 	}
 	if r.Usage != nil && len(out) > 0 {
 		out[0].Usage.PromptTokens = max(r.Usage.PromptTokens, 0)

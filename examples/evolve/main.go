@@ -30,10 +30,12 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/evolve"
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/internal/shareddata"
 )
 
 func main() {
-	data := flag.String("data", "../shared/data/humaneval/HumanEval.jsonl.gz", "HumanEval.jsonl or HumanEval.jsonl.gz")
+	def, _ := shareddata.Dir("humaneval/HumanEval.jsonl.gz")
+	data := flag.String("data", def, "HumanEval.jsonl or HumanEval.jsonl.gz (default: from $ADAPTBENCH_DATA or ../shared/data)")
 	n := flag.Int("n", 0, "evolve only the first n problems (0: all)")
 	budget := flag.Int("budget", 44, "evaluations per program")
 	seed := flag.Uint64("seed", 1, "seed of the search")
@@ -46,6 +48,10 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
+	if *data == "" {
+		_, msg := shareddata.Dir("humaneval/HumanEval.jsonl.gz")
+		log.Fatalf("evolve: no -data: %s", msg)
+	}
 	tasks, err := humaneval.LoadFile(*data)
 	if err != nil {
 		log.Fatal(err)

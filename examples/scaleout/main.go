@@ -7,7 +7,8 @@
 //	scaleout run -shards 3 -out /results
 //
 // and reads its shard from the scheduler's variables (adapt.ShardFromEnv:
-// JOB_COMPLETION_INDEX, or SLURM_ARRAY_TASK_ID and its siblings); it writes
+// JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID and its siblings, AWS Batch's
+// AWS_BATCH_JOB_ARRAY_INDEX or Google Cloud Batch's BATCH_TASK_INDEX); it writes
 // /results/shard-<i>-of-<n>.jsonl and resumes from it when the scheduler
 // runs it again. When every member has finished,
 //

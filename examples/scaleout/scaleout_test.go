@@ -41,7 +41,7 @@ func build(t *testing.T) string {
 func clean(extra ...string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "JOB_COMPLETION_INDEX=") && !strings.HasPrefix(kv, "SLURM_ARRAY_") {
+		if !strings.HasPrefix(kv, "JOB_COMPLETION_INDEX=") && !strings.HasPrefix(kv, "SLURM_ARRAY_") && !strings.HasPrefix(kv, "AWS_BATCH_JOB_ARRAY_") && !strings.HasPrefix(kv, "BATCH_TASK_") {
 			env = append(env, kv)
 		}
 	}

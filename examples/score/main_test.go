@@ -63,7 +63,7 @@ func TestScoreOnATerminal(t *testing.T) {
 	term := ptytest.Open(t)
 	var stdout bytes.Buffer
 	jsonOut := filepath.Join(t.TempDir(), "report.json")
-	err := run(context.Background(), []string{"-bench", "humaneval=" + bench, "-json", jsonOut, samples}, &stdout, term.TTY)
+	err := run(context.Background(), []string{"-bench", "humaneval=" + bench, "-answered=false", "-json", jsonOut, samples}, &stdout, term.TTY)
 	require.NoError(t, err)
 	raw := term.Output()
 	bars, other := ptytest.Bars(raw)
@@ -96,7 +96,7 @@ func TestScorePlainOutput(t *testing.T) {
 	bench, samples := humanEvalFiles(t)
 	var stdout, stderr bytes.Buffer
 	html := filepath.Join(t.TempDir(), "report.html")
-	err := run(context.Background(), []string{"-bench", "humaneval=" + bench, "-nogold", "-html", html, samples}, &stdout, &stderr)
+	err := run(context.Background(), []string{"-bench", "humaneval=" + bench, "-answered=false", "-nogold", "-html", html, samples}, &stdout, &stderr)
 	require.NoError(t, err)
 	// The tasks hold 0, 1 or 2 answers: the heading says so.
 	assert.True(t, strings.HasPrefix(stdout.String(), "## samples (no prompt, n=0–2 per task)\n"), stdout.String())
@@ -111,6 +111,58 @@ func TestScorePlainOutput(t *testing.T) {
 		assert.Regexp(t, `^samples samples: \d+/12 \(\d+%\), \d+ passed`, l)
 	}
 	assert.Contains(t, stdout.String(), "| pass@1 (task, over 11 tasks) | 86.36% |")
+}
+
+// TestScorePartialFile scores a file that answers 30 of HumanEval's 164
+// tasks with their canonical solutions, as a person would with the
+// defaults: the report is of those 30 tasks, only their 30 references run,
+// and pass@1 is 100%.
+func TestScorePartialFile(t *testing.T) {
+	exectest.Sandbox(t)
+	data := shareddata.Path(t, "humaneval/HumanEval.jsonl.gz")
+	problems, err := humaneval.ReadFile(data)
+	require.NoError(t, err)
+	require.Len(t, problems, 164)
+	dir := t.TempDir()
+	var sb bytes.Buffer
+	for i, p := range problems {
+		if i%5 == 2 && strings.Count(sb.String(), "\n") < 30 {
+			require.NoError(t, json.NewEncoder(&sb).Encode(map[string]string{"task_id": p.TaskID, "completion": p.CanonicalSolution}))
+		}
+	}
+	samples := filepath.Join(dir, "samples.jsonl")
+	require.NoError(t, os.WriteFile(samples, sb.Bytes(), 0o644))
+	jsonOut, journal := filepath.Join(dir, "report.json"), filepath.Join(dir, "journal.jsonl")
+	var stdout, stderr bytes.Buffer
+	err = run(context.Background(), []string{"-bench", "humaneval=" + data, "-json", jsonOut, "-journal", journal, samples}, &stdout, &stderr)
+	require.NoError(t, err, stderr.String())
+	assert.Contains(t, stderr.String(), "scoring "+samples+": the 30 tasks it answers (134 more it does not are left out)")
+	var rep adapt.Report
+	b, err := os.ReadFile(jsonOut)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &rep))
+	assert.Equal(t, 30, rep.Tasks)
+	assert.Equal(t, 30, rep.Valid)
+	require.NotEmpty(t, rep.PassAtK)
+	assert.Equal(t, 1.0, rep.PassAtK[0].Value)
+	assert.Equal(t, 30, rep.PassAtK[0].Tasks)
+	assert.NotContains(t, stdout.String(), "unanswered")
+	// The journal holds one reference check per answered task.
+	j, err := os.ReadFile(journal)
+	require.NoError(t, err)
+	assert.Equal(t, 30, strings.Count(string(j), `{"kind":"gold",`), "reference checks in the journal")
+}
+
+// TestScoreEmptyAnswers: answers that answer no task are refused before
+// any reference runs.
+func TestScoreEmptyAnswers(t *testing.T) {
+	bench, _ := humanEvalFiles(t)
+	empty := filepath.Join(t.TempDir(), "empty.jsonl")
+	require.NoError(t, os.WriteFile(empty, nil, 0o644))
+	var stderr bytes.Buffer
+	err := run(context.Background(), []string{"-bench", "humaneval=" + bench, empty}, &bytes.Buffer{}, &stderr)
+	assert.ErrorContains(t, err, empty+": no answer for any of the 12 tasks")
+	assert.NotContains(t, stderr.String(), "reference", "no reference ran")
 }
 
 func TestScoreErrors(t *testing.T) {

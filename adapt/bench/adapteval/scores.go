@@ -341,7 +341,13 @@ func (s *Scores) WriteTables(w io.Writer) error {
 		} else if r.Category != "" {
 			cat = r.Category
 		}
+		// The type as the report and the data name it, so that the two can
+		// be read side by side; the paper's abbreviation where it differs
+		// ("Rename_Var (paper: Renam_EVar)").
 		name := r.Abbrev
+		if _, code, ok := strings.Cut(r.Type, "."); ok && code != r.Abbrev {
+			name = code + " (paper: " + r.Abbrev + ")"
+		}
 		switch {
 		case r.Category == "" && r.Type == "":
 			cat, name = "**All**", "**All**"

@@ -121,3 +121,17 @@ func TestTaxonomy(t *testing.T) {
 	_, ok = adapteval.CategoryByLabel("LC")
 	assert.True(t, ok)
 }
+
+// TestTablesNameTypesAsTheReport: Table V names each type as the data and
+// the report do, with the paper's abbreviation beside it where it differs,
+// so that the table and the report read side by side.
+func TestTablesNameTypesAsTheReport(t *testing.T) {
+	s := &adapteval.Scores{Rows: []adapteval.Row{
+		{Category: "Refactoring", Type: "Refactoring.Rename_Var", Abbrev: "Renam_EVar", Count: 2, Solved: 1, PassAt1: 0.5},
+		{Category: "Refactoring", Type: "Refactoring.Ins_Ann", Abbrev: "Ins_Ann", Count: 1, Solved: 1, PassAt1: 1},
+	}}
+	var b bytes.Buffer
+	require.NoError(t, s.WriteTables(&b))
+	assert.Contains(t, b.String(), "| RE | Rename_Var (paper: Renam_EVar) (2) | 1.0 |")
+	assert.Contains(t, b.String(), "| RE | Ins_Ann (1) | 1.0 |")
+}
