@@ -148,6 +148,26 @@ func detectCgroups() cgroupLayout {
 			notes = append(notes, fmt.Sprintf("cgroup2 %s delegates only %q", dir, strings.TrimSpace(string(ctl))))
 		}
 	}
+	if l.memory == "" && l.pids == "" && v2mount != "" && os.Geteuid() == 0 {
+		// cgroup v2 gives controllers only to the children of a cgroup with
+		// no processes of its own (the no-internal-process rule): the
+		// cgroup of a service or a login session can hold no job cgroups
+		// unless delegated. Root makes them under the hierarchy's root
+		// instead, as it does under its own cgroups with v1; the notes on
+		// its own cgroup then no longer apply.
+		ctl, _ := os.ReadFile(filepath.Join(v2mount, "cgroup.subtree_control"))
+		have := strings.Fields(string(ctl))
+		if contains(have, "memory") && contains(have, "pids") && probeCgroupDir(v2mount) == nil {
+			l.memory, l.pids, l.cpuacct, l.v2 = v2mount, v2mount, v2mount, true
+			kept := notes[:0]
+			for _, n := range notes {
+				if !strings.HasPrefix(n, "cgroup2 ") {
+					kept = append(kept, n)
+				}
+			}
+			notes = kept
+		}
+	}
 	for _, dir := range []string{l.memory, l.pids, l.cpuacct, l.sched} {
 		removeStaleCgroups(dir)
 	}

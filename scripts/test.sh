@@ -27,6 +27,10 @@ packages=(
   # examples/scaleout's TestSlurmArray: a one-node Slurm cluster the test
   # starts and stops itself
   slurm-wlm munge
+  # the cgroup-v2 guest (internal/guest, scripts/cgroup2-guest.sh): QEMU, and
+  # what builds its image from Debian's packages (the guest's kernel and
+  # systemd come from the archive into the image, not onto this machine)
+  qemu-system-x86 mmdebstrap busybox-static e2fsprogs
 )
 missing=()
 for p in "${packages[@]}"; do
