@@ -85,6 +85,16 @@ type Options struct {
 	// run gives the same report byte for byte. By default a resumed run
 	// tries those samples again (up to Attempts times each).
 	KeepErrors bool
+	// MaxModelErrors stops the run after that many model errors in a row
+	// that wrap ErrModelUnavailable (an endpoint that refuses connections,
+	// a key or a model it does not know): the run returns that error and
+	// its journal keeps what was done. 0 means 3; a negative value never
+	// stops.
+	MaxModelErrors int
+	// NoPreflight skips the request a Preflighter model is sent before the
+	// run, which finds a dead endpoint, a bad key or an unknown model in
+	// seconds, before any reference runs.
+	NoPreflight bool
 	// Progress, if set, is called after every finished check, from one
 	// goroutine at a time, and once before any work when the journal
 	// already held some (Phase "resume").
@@ -122,6 +132,9 @@ type Progress struct {
 	Total   int // checks in all
 	Passed  int
 	Resumed int
+	// ModelErrors counts the samples the model failed (after Attempts),
+	// which end without a check; they are in Done too.
+	ModelErrors int
 	// Notice, when set, tells the caller something about the run itself
 	// (a torn journal line that was cut off).
 	Notice  string
@@ -273,6 +286,9 @@ func resolve(opts *Options, model Model) (options, RunInfo, error) {
 	if o.Attempts <= 0 {
 		o.Attempts = 3
 	}
+	if o.MaxModelErrors == 0 {
+		o.MaxModelErrors = 3
+	}
 	if o.Backoff <= 0 {
 		o.Backoff = 500 * time.Millisecond
 	}
@@ -354,6 +370,20 @@ func renderSafe(tmpl *Template, t *Task) (msgs []Message, err error) {
 // could score none of them (every check an infrastructure error, every
 // request a model error): that is a failed run, not a score of 0.
 var ErrNothingScored = errors.New("adapt: no sample could be scored")
+
+// ErrModelUnavailable is wrapped by a model's error that no retry will
+// fix while the run lasts: the endpoint refuses connections or has no
+// such host, or it rejects the key (401, 403) or the model (404). Evaluate
+// does not ask again after such an error, and stops after
+// Options.MaxModelErrors of them in a row.
+var ErrModelUnavailable = errors.New("adapt: the model is unavailable")
+
+// Preflighter is implemented by a model that can check, with one cheap
+// request, that it can answer at all (openai.Client does). Evaluate calls
+// it before the run unless Options.NoPreflight.
+type Preflighter interface {
+	Preflight(ctx context.Context) error
+}
 
 // Evaluate asks model to adapt every task (of the selected shard) Samples
 // times, checks each answer in the sandbox, and returns the report. Model
@@ -453,6 +483,11 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 	for _, t := range all {
 		if o.Shard.Has(t.ID) {
 			selected = append(selected, t)
+		}
+	}
+	if p, ok := model.(Preflighter); ok && !o.NoPreflight {
+		if err := p.Preflight(ctx); err != nil {
+			return nil, fmt.Errorf("adapt: model %s failed its preflight request, before any work (Options.NoPreflight skips it): %w", model.Name(), err)
 		}
 	}
 	e := &evaluation{o: o, info: info, model: model, recs: newRecords(), hashes: hashes, start: time.Now(), draw: draw}
@@ -564,6 +599,9 @@ type evaluation struct {
 	ranHere  int
 	phase    string
 	firstErr error
+	// down counts the model errors in a row that wrap ErrModelUnavailable,
+	// and modelErrs every sample the model failed.
+	down, modelErrs int
 	// stop ends the run's context when the journal fails.
 	stop context.CancelCauseFunc
 }
@@ -577,12 +615,37 @@ func (e *evaluation) record(rec journalRecord) {
 	e.recs.add(rec, e.hashes)
 	e.mu.Unlock()
 	if err := e.jnl.append(rec); err != nil {
-		e.mu.Lock()
-		if e.firstErr == nil {
-			e.firstErr = err
-		}
+		e.fail(err)
+	}
+}
+
+// fail stops the run with err, the first failure being the one returned.
+func (e *evaluation) fail(err error) {
+	e.mu.Lock()
+	if e.firstErr == nil {
+		e.firstErr = err
+	}
+	e.mu.Unlock()
+	e.stop(err)
+}
+
+// modelAnswered counts a request's outcome toward the circuit breaker:
+// an error that wraps ErrModelUnavailable adds one to the errors in a row,
+// anything else ends the row. At Options.MaxModelErrors in a row the run
+// stops with that error.
+func (e *evaluation) modelAnswered(err error) {
+	e.mu.Lock()
+	if !errors.Is(err, ErrModelUnavailable) {
+		e.down = 0
 		e.mu.Unlock()
-		e.stop(err)
+		return
+	}
+	e.down++
+	n, stop := e.down, e.o.MaxModelErrors > 0 && e.down >= e.o.MaxModelErrors
+	done := e.done
+	e.mu.Unlock()
+	if stop {
+		e.fail(fmt.Errorf("adapt: stopped after %d model errors in a row (Options.MaxModelErrors); %d checks are done and kept in the journal (if any): fix the model and run again to resume: %w", n, done, err))
 	}
 }
 
@@ -602,13 +665,24 @@ func (e *evaluation) progress(passed, repair bool) {
 	e.report("")
 }
 
+// progressModelError counts a sample that ends without a check: a model
+// error (failed), or a draw's answer.
+func (e *evaluation) progressModelError(failed bool) {
+	if failed {
+		e.mu.Lock()
+		e.modelErrs++
+		e.mu.Unlock()
+	}
+	e.progress(false, false)
+}
+
 // report calls the Progress callback; e.mu is held.
 func (e *evaluation) report(notice string) {
 	if e.o.Progress == nil {
 		return
 	}
 	el := time.Since(e.start)
-	p := Progress{Phase: e.phase, Done: e.done, Total: e.total, Passed: e.passed, Resumed: e.resumed, Notice: notice, Elapsed: el, TestTime: e.chk.TestTime()}
+	p := Progress{Phase: e.phase, Done: e.done, Total: e.total, Passed: e.passed, Resumed: e.resumed, ModelErrors: e.modelErrs, Notice: notice, Elapsed: el, TestTime: e.chk.TestTime()}
 	if el > 0 {
 		p.Rate = float64(e.ranHere) / el.Seconds()
 	}
@@ -653,6 +727,9 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 			e.total += st.round // the repair rounds begun
 			if st.done && (st.modelErr || st.drawn) {
 				e.resumed++
+			}
+			if st.done && st.modelErr {
+				e.modelErrs++
 			}
 		}
 	}
@@ -792,7 +869,7 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 				for i, s := range need {
 					if comps[i].Err != "" || e.draw {
 						// A model error, or a draw: nothing to check.
-						e.progress(false, false)
+						e.progressModelError(comps[i].Err != "")
 						continue
 					}
 					e.pending.Add(1)
@@ -915,7 +992,7 @@ func (e *evaluation) repair(ctx context.Context, j sampleJob) {
 		c := comps[0]
 		e.record(journalRecord{Kind: "completion", Task: j.t.ID, Sample: j.sample, Round: j.round, Attempts: j.prev + attempts, Completion: &c})
 		if c.Err != "" {
-			e.progress(false, false)
+			e.progressModelError(true)
 			e.pending.Done()
 			return nil
 		}
@@ -1076,6 +1153,7 @@ func (e *evaluation) generate(ctx context.Context, t *Task, samples []int, rende
 		if err == nil && len(comps) > k {
 			err = fmt.Errorf("adapt: model %s returned %d completions for %d samples", e.model.Name(), len(comps), k)
 		}
+		e.modelAnswered(err)
 		if err == nil {
 			for i := range out {
 				if i < len(comps) {
@@ -1086,7 +1164,8 @@ func (e *evaluation) generate(ctx context.Context, t *Task, samples []int, rende
 			}
 			return out, attempt, true
 		}
-		if attempt >= e.o.Attempts {
+		if attempt >= e.o.Attempts || errors.Is(err, ErrModelUnavailable) {
+			// Asking again does not bring back an unavailable model.
 			for i := range out {
 				out[i] = Completion{Err: err.Error()}
 			}

@@ -11,12 +11,14 @@ import (
 	"log/slog"
 	"maps"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"slices"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
@@ -232,6 +234,37 @@ func (c *Client) Name() string { return c.cfg.Name }
 // with another model under the same Config.Name.
 func (c *Client) Identity() string {
 	return fmt.Sprintf("openai %s model %q", c.shownURL, c.cfg.Model)
+}
+
+// Preflight implements adapt.Preflighter: one request for one token, sent
+// once (no retry), that finds a dead endpoint, a rejected key or an
+// unknown model before a run starts. Its tokens are counted in Usage. A
+// client with a Cache sends none: its run may be answered from the cache
+// alone, with the server away.
+func (c *Client) Preflight(ctx context.Context) error {
+	if c.cache != nil {
+		return nil
+	}
+	one := 1
+	body := chatRequest{Model: c.cfg.Model, Messages: []adapt.Message{{Role: "user", Content: "Reply with OK."}}}
+	if c.cfg.MaxCompletionTokens {
+		body.MaxCompletionTokens = one
+	} else {
+		body.MaxTokens = one
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		return fmt.Errorf("openai: %w", err)
+	}
+	resp, _, err := c.attempt(ctx, b)
+	if err != nil {
+		return err
+	}
+	if u := resp.Usage; u != nil {
+		c.prompt.Add(int64(u.PromptTokens))
+		c.completion.Add(int64(u.CompletionTokens))
+	}
+	return nil
 }
 
 // String describes the client without its API key.
@@ -538,6 +571,12 @@ func (c *Client) attempt(ctx context.Context, body []byte) (resp *chatResponse, 
 		var ue *url.Error
 		if errors.As(err, &ue) {
 			err = ue.Err
+		}
+		var dns *net.DNSError
+		if errors.Is(err, syscall.ECONNREFUSED) || errors.As(err, &dns) && dns.IsNotFound {
+			// Retried as configured (a server may be starting), but
+			// Evaluate asks no more once the client gives up.
+			return nil, true, redact(fmt.Errorf("openai: POST %s: %w (is the server up, and is Config.BaseURL right?): %w", c.shownURL, err, adapt.ErrModelUnavailable), c.cfg.APIKey)
 		}
 		return nil, true, redact(fmt.Errorf("openai: POST %s: %w", c.shownURL, err), c.cfg.APIKey)
 	}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/adaptbench/adaptbench/adapt"
 )
 
 // APIError is an HTTP error response from the server.
@@ -27,6 +29,16 @@ func (e *APIError) Error() string {
 		s += ": " + e.Message
 	}
 	return s
+}
+
+// Unwrap makes a 401, 403 or 404 (a key or a model the server does not
+// take) match adapt.ErrModelUnavailable: no retry fixes it.
+func (e *APIError) Unwrap() error {
+	switch e.StatusCode {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound:
+		return adapt.ErrModelUnavailable
+	}
+	return nil
 }
 
 // Retryable reports whether the request may succeed if sent again: on 408,

@@ -140,6 +140,11 @@ func (d *Display) Close() {
 }
 
 func describe(label string, p adapt.Progress) string {
+	if p.ModelErrors > 0 {
+		// A model error is counted as done but checked nothing: shown
+		// apart, so that a failing endpoint is not read as progress.
+		return fmt.Sprintf("%s %s (%d passed, %d model errors)", label, p.Phase, p.Passed, p.ModelErrors)
+	}
 	return fmt.Sprintf("%s %s (%d passed)", label, p.Phase, p.Passed)
 }
 
@@ -150,6 +155,9 @@ func line(label string, p adapt.Progress) string {
 		pct = p.Done * 100 / p.Total
 	}
 	s := fmt.Sprintf("%s %s: %d/%d (%d%%), %d passed", label, p.Phase, p.Done, p.Total, pct, p.Passed)
+	if p.ModelErrors > 0 {
+		s += fmt.Sprintf(", %d model errors", p.ModelErrors)
+	}
 	if p.Resumed > 0 {
 		s += fmt.Sprintf(", %d from the journal", p.Resumed)
 	}
