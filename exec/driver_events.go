@@ -93,6 +93,21 @@ func parseEvents(b []byte) []event {
 	return out
 }
 
+// hostBudget bounds what the host allocates for what a job reported: a
+// constant times the bytes it read (which the job's output limit bounds),
+// and 16 MiB at least, counted by estimate as names and events are kept.
+type hostBudget struct{ left int64 }
+
+func newHostBudget(read int) *hostBudget {
+	return &hostBudget{left: max(4*int64(read), 16<<20)}
+}
+
+// take spends n and reports whether the budget still holds.
+func (b *hostBudget) take(n int) bool {
+	b.left -= int64(n)
+	return b.left >= 0
+}
+
 // seconds converts a duration in seconds, clamping nonsense to zero.
 func seconds(s float64) time.Duration {
 	if math.IsNaN(s) || s <= 0 || s > float64(math.MaxInt64/int64(time.Second)) {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	osexec "os/exec"
@@ -104,8 +105,13 @@ func (d GoTest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, erro
 	defer sc.remove()
 	ws := filepath.Dir(sc.host)
 
-	// Build on the host.
-	build, out, err := d.build(ctx, goBin, ws, pkg, filepath.Join(sc.host, "pkg.test"))
+	// Build on the host, wrapped (see driver_gotest_wrap.go).
+	wrap, err := newGoWrap(ws, filepath.Join(ws, filepath.FromSlash(pkg)))
+	if err != nil {
+		return nil, err
+	}
+	defer wrap.remove()
+	build, out, err := d.build(ctx, goBin, ws, pkg, filepath.Join(sc.host, "pkg.test"), wrap)
 	suite := &Suite{Build: &build}
 	if err != nil {
 		return suite, err
@@ -118,6 +124,15 @@ func (d GoTest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, erro
 	if build.Detail == "no test files" {
 		return suite, nil
 	}
+	if wrap == nil {
+		return suite, fmt.Errorf("exec: GoTest: %s has test files the driver did not find to wrap", pkg)
+	}
+	if c := oversized(ws, spec.Limits); c != "" {
+		// The job could not hold it: the code's doing, as any build that
+		// fails.
+		suite.Compile = &CompileError{Output: c}
+		return suite, nil
+	}
 
 	// Run in the sandbox.
 	pattern := "."
@@ -127,12 +142,16 @@ func (d GoTest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, erro
 	// The binary runs in the package's directory, as "go test" runs it
 	// (tests read testdata/ relative to it); the paths stay relative to
 	// the workspace.
+	// The nonce reaches the binary on its stdin, which the listing run
+	// does not get.
 	bin := sc.path("pkg.test")
-	script := `w=$PWD; cd "$4" || exit 125; "$w/$0" -test.list "$1" >"$w/$2" 2>/dev/null; exec "$w/$0" -test.v=test2json -test.paniconexit0 -test.run "$1" >"$w/$3" 2>&1`
+	script := `w=$PWD; cd "$4" || exit 125; "$w/$0" -test.list "$1" >"$w/$2" 2>/dev/null </dev/null; exec "$w/$0" -test.v=test2json -test.paniconexit0 -test.run "$1" >"$w/$3" 2>&1`
+	nonce := newNonce()
 	job := Job{
 		Dir:      spec.Dir,
 		Args:     []string{"/bin/sh", "-c", script, bin, pattern, sc.path("list"), sc.path("out"), pkg},
 		Env:      spec.Env,
+		Stdin:    strings.NewReader(nonce + "\n"),
 		Limits:   spec.Limits,
 		ReadOnly: spec.ReadOnly,
 	}
@@ -141,20 +160,53 @@ func (d GoTest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, erro
 	if err != nil {
 		return suite, runErr("run go test binary", res, err)
 	}
-	list, raw := sc.read("list"), sc.read("out")
-	conv, err := test2json(ctx, goBin, raw)
+	// What the host reads, and what test2json and the events hold, follow
+	// the job's output limit: more output than that is its verdict.
+	limit := spec.Limits.WithDefaults().Output
+	if !limit.set() {
+		limit = maxReport
+	}
+	list, _ := ReadWorkspaceFile(sc.root, sc.path("list"), limit)
+	raw, err := ReadWorkspaceFile(sc.root, sc.path("out"), limit)
+	over := errors.Is(err, ErrFileTooLarge)
+	marks := splitMarked(raw, nonce)
+	var (
+		events  []event
+		partial map[string]string
+		started bool
+	)
+	err = test2json(ctx, goBin, capSegments(marks.body, 2*maxMessage, maxMessage/2), func(conv io.Reader) {
+		var full bool
+		events, partial, started, full = goTestEvents(conv, list, spec.Tests, newHostBudget(len(raw)))
+		over = over || full
+	})
 	if err != nil {
 		return suite, err
 	}
-	events, partial, started := goTestEvents(conv, list, spec.Tests)
+	if over && !limitStatus(res.Status) {
+		suite.Run.Status, suite.Run.Detail = StatusOutput, fmt.Sprintf("the test binary's output is over the output limit (%s) or holds more than the host keeps", limit)
+		res = suite.Run
+	}
 	tests, _, done, err := assemble(assembly{events: events, run: res, what: "test binary"})
 	if err != nil {
 		return suite, err
 	}
-	if !started && !done && !limitStatus(res.Status) && res.Status != StatusOK {
-		// Nothing ran: init panicked, TestMain exited, or the binary could
-		// not start.
-		suite.Compile = &CompileError{Output: cut(fmt.Sprintf("the test binary failed before running any test (%s):\n%s", res.Detail, strings.TrimSpace(string(raw))), maxCompile)}
+	if l := forgedFraming(marks.pre); l != "" {
+		suite.Tampered = append(suite.Tampered, Tamper{Kind: "forged-framing", Detail: "before the driver's start marker the test binary printed go test's framing: " + quoteShort(l)})
+	}
+	if marks.started && !marks.ended && (res.Status == StatusOK || res.Status == StatusExit && allPassed(tests)) {
+		suite.Tampered = append(suite.Tampered, Tamper{Kind: "exit-before-end", Detail: fmt.Sprintf("the test binary ended (%s) after its tests started and before the driver's end marker, with no test failing", orExit0(res.Detail))})
+		// What the run said of its tests is not the framework's word.
+		for i := range tests {
+			if tests[i].Status == TestPassed {
+				tests[i].Status, tests[i].Message = TestError, "reported as passing by a test binary that left before the driver's end marker"
+			}
+		}
+	}
+	if !marks.started && !started && !done && !limitStatus(res.Status) && suite.Tampered == nil {
+		// Nothing ran: init panicked or exited, TestMain exited, or the
+		// binary could not start.
+		suite.Compile = &CompileError{Output: cut(fmt.Sprintf("the test binary failed before running any test (%s):\n%s", orExit0(res.Detail), strings.TrimSpace(string(marks.pre))), maxCompile)}
 		return suite, nil
 	}
 	for i := range tests {
@@ -164,6 +216,46 @@ func (d GoTest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, erro
 	}
 	suite.Tests = tests
 	return suite, nil
+}
+
+// allPassed reports whether every test passed or was skipped.
+func allPassed(tests []TestResult) bool {
+	for _, t := range tests {
+		if t.Status != TestPassed && t.Status != TestSkipped {
+			return false
+		}
+	}
+	return true
+}
+
+func orExit0(detail string) string {
+	if detail == "" {
+		return "exit code 0"
+	}
+	return detail
+}
+
+// oversized says why the workspace with the test binary does not fit the
+// job's disk (Limits.Disk, Limits.DiskFiles), or "".
+func oversized(ws string, l Limits) string {
+	l = l.WithDefaults()
+	var size, files int64
+	filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		files++
+		if d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				size += fi.Size()
+			}
+		}
+		return nil
+	})
+	if (l.Disk.set() && Size(size) > l.Disk) || (l.DiskFiles > 0 && files > int64(l.DiskFiles)) {
+		return fmt.Sprintf("the test binary does not fit the job's disk: the workspace with it holds %s in %d files, over the limit of %s and %d files (a build that large is the code's: a large array in its data, say)", Size(size), files, l.Disk, l.DiskFiles)
+	}
+	return ""
 }
 
 func (d GoTest) goCommand() (string, error) {
@@ -200,7 +292,7 @@ var goBuildEnv = []string{
 // build runs "go test -c" on the host. A failure of the build is a Result
 // with StatusExit; an error means the go command could not run or timed
 // out.
-func (d GoTest) build(ctx context.Context, goBin, ws, pkg, out string) (Result, string, error) {
+func (d GoTest) build(ctx context.Context, goBin, ws, pkg, out string, wrap *goWrap) (Result, string, error) {
 	timeout := d.BuildTimeout
 	if timeout <= 0 {
 		timeout = 5 * time.Minute
@@ -208,7 +300,11 @@ func (d GoTest) build(ctx context.Context, goBin, ws, pkg, out string) (Result, 
 	bctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	outBuf := newCapture(maxCompile*2, nil)
-	cmd := osexec.CommandContext(bctx, goBin, "test", "-c", "-vet=off", "-o", out, pkg)
+	args := []string{"test", "-c", "-vet=off", "-o", out}
+	if wrap != nil {
+		args = append(args, "-overlay="+wrap.overlay)
+	}
+	cmd := osexec.CommandContext(bctx, goBin, append(args, pkg)...)
 	cmd.Dir = ws
 	cmd.Env = append(append(os.Environ(), goBuildEnv...), d.BuildEnv...)
 	cmd.Stdout, cmd.Stderr = outBuf, outBuf
@@ -255,9 +351,10 @@ func relativePaths(s, ws string) string {
 var test2jsonPaths sync.Map // go command -> path of its test2json
 
 // test2json converts the output of a test binary run with
-// -test.v=test2json with the host's test2json. "go tool test2json" costs
+// -test.v=test2json with the host's test2json, handing its output to parse
+// as it comes (never all of it in memory). "go tool test2json" costs
 // about 150ms a run, so the path of the tool ("go tool -n") is kept.
-func test2json(ctx context.Context, goBin string, raw []byte) ([]byte, error) {
+func test2json(ctx context.Context, goBin string, raw []byte, parse func(io.Reader)) error {
 	for attempt := 0; ; attempt++ {
 		p, ok := test2jsonPaths.Load(goBin)
 		if !ok {
@@ -266,30 +363,38 @@ func test2json(ctx context.Context, goBin string, raw []byte) ([]byte, error) {
 			out, err := cmd.Output()
 			if err != nil {
 				if ctx.Err() != nil {
-					return nil, ctx.Err()
+					return ctx.Err()
 				}
-				return nil, fmt.Errorf("exec: GoTest: go tool -n test2json: %w", err)
+				return fmt.Errorf("exec: GoTest: go tool -n test2json: %w", err)
 			}
 			p = strings.TrimSpace(string(out))
 			test2jsonPaths.Store(goBin, p)
 		}
 		cmd := osexec.CommandContext(ctx, p.(string))
 		cmd.Stdin = bytes.NewReader(raw)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
+		stderr := newCapture(2048, nil)
+		cmd.Stderr = stderr
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			return fmt.Errorf("exec: GoTest: test2json: %w", err)
+		}
+		if err = cmd.Start(); err == nil {
+			parse(stdout)
+			io.Copy(io.Discard, stdout)
+			err = cmd.Wait()
+		}
 		if err == nil {
-			return out, nil
+			return nil
 		}
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return ctx.Err()
 		}
 		if errors.Is(err, fs.ErrNotExist) && attempt == 0 {
 			// The build cache was trimmed: build the tool again.
 			test2jsonPaths.Delete(goBin)
 			continue
 		}
-		return nil, fmt.Errorf("exec: GoTest: test2json: %w: %s", err, tail(stderr.Bytes(), 1024))
+		return fmt.Errorf("exec: GoTest: test2json: %w: %s", err, tail(stderr.Bytes(), 1024))
 	}
 }
 
@@ -304,8 +409,10 @@ type testEvent struct {
 // goTestEvents turns test2json output, and the output of -test.list, into
 // events. Names in requested that -test.list did not list are missing.
 // partial holds the output of tests that started and did not end; started
-// reports whether any test started.
-func goTestEvents(conv, list []byte, requested []string) (events []event, partial map[string]string, started bool) {
+// reports whether any test started. Each test name costs budget its
+// length and more; over reports that a test's name did not fit, and was
+// dropped with every event after it.
+func goTestEvents(conv io.Reader, list []byte, requested []string, budget *hostBudget) (events []event, partial map[string]string, started, over bool) {
 	var plan []string
 	listed := map[string]bool{}
 	for _, l := range strings.Split(string(list), "\n") {
@@ -325,8 +432,8 @@ func goTestEvents(conv, list []byte, requested []string) (events []event, partia
 		ran    = map[string]bool{}
 		final  bool
 	)
-	sc := bufio.NewScanner(bytes.NewReader(conv))
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	sc := bufio.NewScanner(conv)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
 		var te testEvent
 		if json.Unmarshal(sc.Bytes(), &te) != nil {
@@ -338,9 +445,20 @@ func goTestEvents(conv, list []byte, requested []string) (events []event, partia
 			}
 			continue
 		}
+		if _, seen := output[te.Test]; !seen && !ran[te.Test] && ends[te.Test] == nil {
+			// A name the host has not held yet: its entries in the maps,
+			// its events and its outcome.
+			if !budget.take(len(te.Test)*4 + 512) {
+				over = true
+				break
+			}
+		}
 		switch te.Action {
 		case "run":
 			started = true
+			if ran[te.Test] {
+				break // a repeated start changes nothing
+			}
 			ran[te.Test] = true
 			events = append(events, event{kind: "start", name: te.Test})
 		case "output":
@@ -353,6 +471,9 @@ func goTestEvents(conv, list []byte, requested []string) (events []event, partia
 				b.WriteString(te.Output)
 			}
 		case "pass", "fail", "skip":
+			if ends[te.Test] != nil && !budget.take(256) {
+				over = true
+			}
 			e := event{kind: "end", name: te.Test, duration: seconds(te.Elapsed)}
 			switch te.Action {
 			case "pass":
@@ -362,8 +483,15 @@ func goTestEvents(conv, list []byte, requested []string) (events []event, partia
 			default:
 				e.status = TestSkipped
 			}
+			if ends[te.Test] == nil {
+				order = append(order, te.Test)
+			} else if e.status.severity() < ends[te.Test].status.severity() {
+				break // the worst of a test's results stands
+			}
 			ends[te.Test] = &e
-			order = append(order, te.Test)
+		}
+		if over {
+			break
 		}
 	}
 	for _, name := range order {
@@ -431,7 +559,7 @@ func goTestEvents(conv, list []byte, requested []string) (events []event, partia
 	if final {
 		events = append(events, event{kind: "done"})
 	}
-	return events, partial, started
+	return events, partial, started, over
 }
 
 // isFraming reports whether a line of test output is go test's own
