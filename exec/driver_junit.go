@@ -379,12 +379,16 @@ func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error
 	args = append(args, br.Classes...)
 	args = append(args, "--")
 	args = append(args, spec.Tests...)
-	res, err := r.Run(ctx, Job{Dir: spec.Dir, Args: args, Env: append(slices.Clone(jvmEnv), spec.Env...), Limits: spec.Limits, ReadOnly: st.readOnly})
+	// The reporter signs its results with a key it reads on stdin.
+	key := newNonce()
+	res, err := r.Run(ctx, Job{Dir: spec.Dir, Args: args, Env: append(slices.Clone(jvmEnv), spec.Env...), Stdin: strings.NewReader(key + "\n"), Limits: spec.Limits, ReadOnly: st.readOnly})
 	suite.Run = res
 	if err != nil {
 		return suite, runErr("run JUnit", res, err)
 	}
-	tests, _, _, err := assemble(assembly{events: parseEvents(sc.read("results.jsonl")), run: res, needHello: true, what: "test JVM"})
+	events := parseSigned(sc.readLimited("results.jsonl", spec.Limits, &suite.Run), key)
+	suite.Tampered = tampers(events)
+	tests, _, _, err := assemble(assembly{events: events, run: suite.Run, needHello: true, what: "test JVM"})
 	suite.Run.Stderr = stripMark(suite.Run.Stderr)
 	if err != nil {
 		return suite, err
