@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -231,4 +232,58 @@ func TestJUnitRoundsCannotForgeTheirVerdict(t *testing.T) {
 		checkSuite(t, suites[i], []wantTest{{"calc.CalcTest#add", exec.TestPassed}, {"calc.CalcTest#addZero", exec.TestPassed}})
 	}
 	require.NotNil(t, suites[0], "the first round is decided")
+}
+
+// TestJUnitListenerCallsFromTheWorkspace: code of the workspace that got
+// hold of the engine's own listener (here an extension of the answer's,
+// reading it out of its ExtensionContext by reflection) reports every
+// test of its class as passed through it, then halts. The events reach
+// the reporter through the JUnit Platform's dispatch, as real ones do,
+// but with the workspace's class deeper on the stack: the reporter drops
+// them and reports the call, so nothing passes and the run is evidence.
+func TestJUnitListenerCallsFromTheWorkspace(t *testing.T) {
+	requireJava(t)
+	const ext = `package calc;
+
+import java.lang.reflect.Field;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.platform.engine.EngineExecutionListener;
+import org.junit.platform.engine.TestDescriptor;
+import org.junit.platform.engine.TestExecutionResult;
+
+public class Ext implements AfterEachCallback {
+    @Override
+    public void afterEach(ExtensionContext ctx) throws Exception {
+        EngineExecutionListener l = null;
+        TestDescriptor d = null;
+        for (Class<?> c = ctx.getClass(); c != null; c = c.getSuperclass()) {
+            for (Field f : c.getDeclaredFields()) {
+                f.setAccessible(true);
+                Object v = f.get(ctx);
+                if (v instanceof EngineExecutionListener) l = (EngineExecutionListener) v;
+                if (v instanceof TestDescriptor && d == null) d = (TestDescriptor) v;
+            }
+        }
+        for (TestDescriptor t : d.getParent().get().getChildren()) l.executionFinished(t, TestExecutionResult.successful());
+        Runtime.getRuntime().halt(0);
+    }
+}
+`
+	test := strings.Replace(forgeJUnit5Test, "class CalcTest {", "@org.junit.jupiter.api.extension.ExtendWith(Ext.class)\nclass CalcTest {", 1)
+	ws := javaWorkspace(t, map[string]string{
+		"src/main/java/calc/Calc.java":     "package calc;\n\npublic final class Calc {\n    public static int add(int a, int b) { return a - b; }\n}\n",
+		"src/main/java/calc/Ext.java":      ext,
+		"src/test/java/calc/CalcTest.java": test,
+	})
+	s := runDriver(t, exec.JUnit{}, exec.TestSpec{Dir: ws})
+	t.Logf("tampered: %+v; stderr: %s", s.Tampered, s.Run.Stderr)
+	require.Nil(t, s.Compile)
+	require.Len(t, s.Tests, 2, "both tests are reported")
+	for _, tr := range s.Tests {
+		assert.NotEqual(t, exec.TestPassed, tr.Status, "%s passed", tr.Name)
+	}
+	require.True(t, s.Forged(), "evidence %+v", s.Tampered)
+	assert.Equal(t, "reporter-call", s.Tampered[0].Kind)
+	assert.Contains(t, s.Tampered[0].Detail, "calc.Ext.afterEach")
 }
