@@ -65,13 +65,14 @@ func parseEvents(b []byte) []event {
 		if len(line) == 0 || line[0] != '{' {
 			continue
 		}
+		// Counted before decoding: a plan's names are about one a `","`.
+		if !budget.take(2*len(line) + 160 + 320*bytes.Count(line, []byte(`","`))) {
+			out = append(out, event{kind: "over"})
+			break
+		}
 		var w wireEvent
 		if json.Unmarshal(line, &w) != nil {
 			continue
-		}
-		if !budget.take(2*len(line) + 160 + 320*len(w.Tests)) {
-			out = append(out, event{kind: "over"})
-			break
 		}
 		e := event{kind: w.E, name: w.Test, message: w.Message, exit: w.Exit, round: w.N}
 		switch w.E {
