@@ -32,7 +32,10 @@ import (
 //	{"e":"round-timeout","n":0}             round 0 ran out of time
 //	{"e":"stop","message":"..."}            no more rounds in this JVM
 //
-// status is a TestStatus text form and duration is in seconds.
+// status is a TestStatus text form and duration is in seconds. The JUnit
+// reporter signs and numbers its lines (see parseSigned) and may send
+//
+//	{"e":"tamper","kind":"reporter-call","message":"..."}  evidence
 
 // wireEvent is the JSON form of an event.
 type wireEvent struct {

@@ -31,9 +31,15 @@ import (
 // directives, embedded files), and it runs with the caller's environment
 // apart from the variables above. A build
 // that fails is the Suite's Compile, with the compiler's messages and paths
-// relative to the workspace. The binary then runs inside the sandbox, as
-// "pkg.test -test.v=test2json -test.paniconexit0 [-test.run ...]", and the
-// host's test2json turns its output into per-test outcomes.
+// relative to the workspace. The build adds, through -overlay, a wrapper
+// that brackets the framework's run with markers the code under test
+// cannot print (see the trust boundary in the package doc); a test binary
+// that does not fit the job's disk (Limits.Disk) is a compile error. The
+// binary then runs inside the sandbox, as "pkg.test -test.v=test2json
+// -test.paniconexit0 [-test.run ...]", and the host's test2json turns its
+// output between the markers into per-test outcomes. A package whose own
+// TestMain calls m.Run other than as m.Run() on its *testing.M parameter
+// cannot be wrapped: Test returns an error.
 //
 // TestSpec.Tests holds names of top-level tests, examples or fuzz targets
 // ("TestX", "ExampleY"), matched exactly; each runs with all its subtests.
@@ -49,9 +55,11 @@ import (
 // have is TestError "not found"; the binary lists its tests in a run of its
 // own first ("-test.list"), and a test the main run reports keeps its
 // outcome even where that listing failed. The message of a test is its
-// output without the "=== RUN" and "--- FAIL" lines. A package whose init
-// panics, or a TestMain that exits before running tests, makes the Suite's
-// Compile. A package without test files gives an empty Suite (whose Run is
+// output without the "=== RUN" and "--- FAIL" lines (of a long output,
+// the first 32 KiB and the last 8 KiB). A package whose init panics or
+// exits, or a TestMain that exits before running tests, makes the Suite's
+// Compile. Output past the job's output limit (Limits.Output) is the
+// output verdict. A package without test files gives an empty Suite (whose Run is
 // the zero Result: no test process ran).
 //
 // The test output is not in Suite.Run's Stdout: it goes to a file in the

@@ -59,7 +59,9 @@ var jvmEnv = []string{"MALLOC_ARENA_MAX=2"}
 // process with the host's javac, it runs none of the workspace's code)
 // then drives the JUnit Platform Launcher in the sandbox and streams each
 // test's outcome to a file, so that the tests that finished keep their
-// outcomes when a limit stops the JVM.
+// outcomes when a limit stops the JVM; it signs each line with a key the
+// host gives it, and reports the code under test that calls it (see the
+// trust boundary in the package doc).
 //
 // Tests are named after their JUnit Platform unique IDs, one name per
 // unique ID (display names, which the code under test chooses, are never
