@@ -74,3 +74,44 @@ func TestGoTestEventsBounded(t *testing.T) {
 		t.Errorf("allocated %d MiB", alloc>>20)
 	}
 }
+
+// TestWrapTestMain: a package's own TestMain has each m.Run() on its
+// *testing.M parameter wrapped (once, inside a literal too), every line
+// where it was; a file without TestMain is left alone; a TestMain whose
+// m.Run the driver cannot find is an error, not a run without markers.
+func TestWrapTestMain(t *testing.T) {
+	src := "package x_test\n\nimport (\n\t\"os\"\n\tt \"testing\"\n)\n\nfunc TestMain(m *t.M) {\n\tcode := func() int { return m.Run() }()\n\tos.Exit(code)\n}\n"
+	out, main, err := wrapTestMain([]byte(src), "w", "example.com/x/0w")
+	if err != nil || !main {
+		t.Fatalf("main %v, err %v", main, err)
+	}
+	want := "package x_test; import w \"example.com/x/0w\"\n\nimport (\n\t\"os\"\n\tt \"testing\"\n)\n\nfunc TestMain(m *t.M) {\n\tcode := func() int { return w.Run(m) }()\n\tos.Exit(code)\n}\n"
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	if out, main, err := wrapTestMain([]byte("package x\n\nfunc TestA() {}\n"), "w", "p"); out != nil || main || err != nil {
+		t.Errorf("no TestMain: %q %v %v", out, main, err)
+	}
+	if _, _, err := wrapTestMain([]byte("package x\n\nimport \"testing\"\n\nfunc TestMain(m *testing.M) { run := m.Run; run() }\n"), "w", "p"); err == nil {
+		t.Error("a TestMain whose m.Run() is not a call: no error")
+	}
+}
+
+// TestCapSegments: output between two framing lines keeps its head and
+// tail; lines that only start with the marker byte are output too.
+func TestCapSegments(t *testing.T) {
+	flood := bytes.Repeat([]byte("\x16\n"), 100_000)
+	in := append(append([]byte("\x16=== RUN   TestA\n"), flood...), "said last\n\x16--- FAIL: TestA (0.00s)\n"...)
+	out := capSegments(in, 1000, 100)
+	if len(out) > 2000 {
+		t.Errorf("%d bytes kept of %d", len(out), len(in))
+	}
+	for _, want := range []string{"\x16=== RUN   TestA\n", "bytes of output omitted", "said last\n\x16--- FAIL: TestA"} {
+		if !bytes.Contains(out, []byte(want)) {
+			t.Errorf("no %q in %q", want, out)
+		}
+	}
+	if small := []byte("\x16=== RUN   TestA\nhi\n\x16--- PASS: TestA (0.00s)\n"); !bytes.Equal(capSegments(small, 1000, 100), small) {
+		t.Errorf("a small output changed: %q", capSegments(small, 1000, 100))
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -270,7 +271,10 @@ func wrapTestMain(src []byte, alias, importPath string) (out []byte, hasMain boo
 	}
 	// The import goes on the package clause's line.
 	edits = append(edits, edit{off(f.Name.End()), off(f.Name.End()), fmt.Sprintf("; import %s %q", alias, importPath)})
+	// From the end back; a call seen from two functions (a literal
+	// inside TestMain) is edited once.
 	sort.Slice(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
+	edits = slices.CompactFunc(edits, func(a, b edit) bool { return a.start == b.start })
 	out = bytes.Clone(src)
 	for _, e := range edits {
 		out = append(out[:e.start], append([]byte(e.text), out[e.end:]...)...)
@@ -323,6 +327,15 @@ func newNonce() string {
 	return hex.EncodeToString(b[:])
 }
 
+// isMarked reports whether line is framing as -test.v=test2json marks it:
+// 0x16, then "=== ", "--- ", "PASS" or "FAIL". (Other lines that start with
+// 0x16 are output, and capped as such.)
+func isMarked(line []byte) bool {
+	rest, ok := bytes.CutPrefix(line, []byte{0x16})
+	return ok && (bytes.HasPrefix(rest, []byte("=== ")) || bytes.HasPrefix(rest, []byte("--- ")) ||
+		bytes.HasPrefix(rest, []byte("PASS")) || bytes.HasPrefix(rest, []byte("FAIL")))
+}
+
 // capSegments bounds the output between two framing lines (which, in
 // -test.v=test2json output, start with 0x16) to its first head and last
 // tail bytes, noting what it drops: test2json makes one JSON event of every
@@ -357,7 +370,7 @@ func capSegments(b []byte, head, tail int) []byte {
 		} else {
 			b = nil
 		}
-		if line[0] == 0x16 {
+		if isMarked(line) {
 			flush()
 			out = append(out, line...)
 			continue
