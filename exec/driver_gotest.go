@@ -183,10 +183,11 @@ func (d GoTest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, erro
 		partial map[string]string
 		started bool
 	)
-	err = test2json(ctx, goBin, capSegments(marks.body, 2*maxMessage, maxMessage/2), func(conv io.Reader) {
+	err = test2json(ctx, goBin, capSegments(marks.body, 2*maxMessage, maxMessage/2), func(conv io.Reader) bool {
 		var full bool
 		events, partial, started, full = goTestEvents(conv, list, spec.Tests, newHostBudget(len(raw)))
 		over = over || full
+		return !full
 	})
 	if err != nil {
 		return suite, err
@@ -360,9 +361,10 @@ var test2jsonPaths sync.Map // go command -> path of its test2json
 
 // test2json converts the output of a test binary run with
 // -test.v=test2json with the host's test2json, handing its output to parse
-// as it comes (never all of it in memory). "go tool test2json" costs
+// as it comes (never all of it in memory); parse returns false when it
+// wants no more. "go tool test2json" costs
 // about 150ms a run, so the path of the tool ("go tool -n") is kept.
-func test2json(ctx context.Context, goBin string, raw []byte, parse func(io.Reader)) error {
+func test2json(ctx context.Context, goBin string, raw []byte, parse func(io.Reader) bool) error {
 	for attempt := 0; ; attempt++ {
 		p, ok := test2jsonPaths.Load(goBin)
 		if !ok {
@@ -387,7 +389,14 @@ func test2json(ctx context.Context, goBin string, raw []byte, parse func(io.Read
 			return fmt.Errorf("exec: GoTest: test2json: %w", err)
 		}
 		if err = cmd.Start(); err == nil {
-			parse(stdout)
+			if !parse(stdout) {
+				// The rest is not wanted: stop the tool rather than
+				// convert it.
+				cmd.Process.Kill()
+				io.Copy(io.Discard, stdout)
+				cmd.Wait()
+				return nil
+			}
 			io.Copy(io.Discard, stdout)
 			err = cmd.Wait()
 		}

@@ -363,6 +363,7 @@ func capSegments(b []byte, head, tail int) []byte {
 		}
 		seg, kept, last, lastN = 0, 0, last[:0], 0
 	}
+	ran := map[string]bool{}
 	for len(b) > 0 {
 		line := b
 		if i := bytes.IndexByte(b, '\n'); i >= 0 {
@@ -372,6 +373,16 @@ func capSegments(b []byte, head, tail int) []byte {
 		}
 		if isMarked(line) {
 			flush()
+			// A test runs once: a repeated "=== RUN" line is not the
+			// framework's, and test2json need not convert it again.
+			if run, ok := bytes.CutPrefix(line, []byte("\x16=== RUN   ")); ok {
+				if ran[string(run)] {
+					continue
+				}
+				if len(ran) < 1<<16 {
+					ran[string(run)] = true
+				}
+			}
 			out = append(out, line...)
 			continue
 		}

@@ -2,7 +2,9 @@ package exec_test
 
 import (
 	"context"
+	"fmt"
 	"runtime"
+	"runtime/metrics"
 	"strings"
 	"testing"
 	"time"
@@ -160,20 +162,85 @@ func TestGoTestOutputFloodHost(t *testing.T) {
 	r := driverSandbox(t)
 	// Build once so that the measured run is the run alone.
 	runDriver(t, exec.GoTest{}, exec.TestSpec{Dir: ws, Tests: []string{"TestAdd"}})
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	start := time.Now()
-	s, err := exec.GoTest{}.Test(context.Background(), r, exec.TestSpec{Dir: ws})
-	wall := time.Since(start)
-	runtime.ReadMemStats(&after)
+	var s *exec.Suite
+	var err error
+	c := measureHost(func() { s, err = exec.GoTest{}.Test(context.Background(), r, exec.TestSpec{Dir: ws}) })
 	require.NoError(t, err)
 	checkSuite(t, s, []wantTest{{"TestAdd", exec.TestPassed}, {"TestFlood", exec.TestFailed}})
 	checkMessages(t, s, map[string]string{"TestFlood": "flooded"})
-	alloc := after.TotalAlloc - before.TotalAlloc
-	t.Logf("host: %d MiB allocated, %v wall", alloc>>20, wall.Round(time.Millisecond))
-	assert.Less(t, alloc, uint64(64<<20), "the caller's allocations follow the job's output")
+	t.Logf("host: %s", c)
+	assert.Less(t, c.alloc, uint64(64<<20), "the caller's allocations follow the job's output")
+	assert.Less(t, c.peak, uint64(64<<20), "the caller's heap follows the job's output")
 	if r, _ := s.Lookup("TestFlood"); strings.Count(r.Message, "\n") > 20000 {
 		t.Errorf("TestFlood's message has %d lines", strings.Count(r.Message, "\n"))
 	}
+}
+
+// TestGoTestFramingFloodHost: a test that prints 500,000 lines of framing
+// for tests of its own (13 MiB, under the output limit) costs the caller
+// a bounded amount: the names are held once each, within the host's
+// budget, and test2json's work follows the bytes the job may write.
+func TestGoTestFramingFloodHost(t *testing.T) {
+	requireGo(t)
+	ws := goWorkspace(t, map[string]string{
+		"x.go":      "package x\n\nfunc Add(a, b int) int { return a + b }\n",
+		"x_test.go": "package x\n\nimport (\"fmt\"; \"os\"; \"strings\"; \"testing\")\n\nfunc TestFlood(t *testing.T) {\n\tvar b strings.Builder\n\tfor i := range 500000 {\n\t\tfmt.Fprintf(&b, \"\\x16=== RUN   TestFlood/%d\\n\", i%1000)\n\t}\n\tos.Stdout.WriteString(b.String())\n}\n\nfunc TestAdd(t *testing.T) { _ = Add(1, 2) }\n",
+	})
+	r := driverSandbox(t)
+	runDriver(t, exec.GoTest{}, exec.TestSpec{Dir: ws, Tests: []string{"TestAdd"}})
+	var s *exec.Suite
+	var err error
+	c := measureHost(func() { s, err = exec.GoTest{}.Test(context.Background(), r, exec.TestSpec{Dir: ws}) })
+	require.NoError(t, err)
+	logSuite(t, s)
+	t.Logf("host: %s", c)
+	assert.Less(t, c.peak, uint64(64<<20), "the caller's heap follows the job's output")
+	if tr, _ := s.Lookup("TestAdd"); tr.Status != exec.TestPassed {
+		t.Errorf("TestAdd: %s", tr.Status)
+	}
+}
+
+// hostCost is what a driver call cost this process and its children.
+type hostCost struct {
+	alloc, peak uint64 // bytes allocated; the largest live heap seen
+	cpu, wall   time.Duration
+}
+
+func (c hostCost) String() string {
+	return fmt.Sprintf("%d MiB allocated, peak heap %d MiB, %v CPU (with test2json and the go command), %v wall",
+		c.alloc>>20, c.peak>>20, c.cpu.Round(time.Millisecond), c.wall.Round(time.Millisecond))
+}
+
+// measureHost runs f, sampling the live heap every 2ms.
+func measureHost(f func()) hostCost {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	base := before.HeapAlloc
+	var peak uint64
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		for {
+			metrics.Read(sample)
+			if v := sample[0].Value.Uint64(); v > base && v-base > peak {
+				peak = v - base
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+		}
+	}()
+	cpu0, t0 := hostCPU(), time.Now()
+	f()
+	c := hostCost{cpu: hostCPU() - cpu0, wall: time.Since(t0)}
+	close(done)
+	<-stopped
+	runtime.ReadMemStats(&after)
+	c.alloc, c.peak = after.TotalAlloc-before.TotalAlloc, peak
+	return c
 }
