@@ -168,6 +168,13 @@ func (d GoTest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, erro
 	if err != nil {
 		return suite, runErr("run go test binary", res, err)
 	}
+	return suite, readGoRun(ctx, goBin, sc, spec, nonce, suite)
+}
+
+// readGoRun reads what the test binary of suite.Run wrote into suite's
+// outcomes, evidence or Compile.
+func readGoRun(ctx context.Context, goBin string, sc scratch, spec TestSpec, nonce string, suite *Suite) error {
+	res := suite.Run
 	// What the host reads, and what test2json and the events hold, follow
 	// the job's output limit: more output than that is its verdict.
 	limit := spec.Limits.WithDefaults().Output
@@ -190,7 +197,7 @@ func (d GoTest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, erro
 		return !full
 	})
 	if err != nil {
-		return suite, err
+		return err
 	}
 	if over && !limitStatus(res.Status) {
 		suite.Run.Status, suite.Run.Detail = StatusOutput, fmt.Sprintf("the test binary's output is over the output limit (%s) or holds more than the host keeps", limit)
@@ -198,7 +205,7 @@ func (d GoTest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, erro
 	}
 	tests, _, done, err := assemble(assembly{events: events, run: res, what: "test binary"})
 	if err != nil {
-		return suite, err
+		return err
 	}
 	if l := forgedFraming(marks.pre); l != "" {
 		suite.Tampered = append(suite.Tampered, Tamper{Kind: "forged-framing", Detail: "before the driver's start marker the test binary printed go test's framing: " + quoteShort(l)})
@@ -216,7 +223,7 @@ func (d GoTest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, erro
 		// Nothing ran: init panicked or exited, TestMain exited, or the
 		// binary could not start.
 		suite.Compile = &CompileError{Output: cut(fmt.Sprintf("the test binary failed before running any test (%s):\n%s", orExit0(res.Detail), strings.TrimSpace(string(marks.pre))), maxCompile)}
-		return suite, nil
+		return nil
 	}
 	for i := range tests {
 		if out := partial[tests[i].Name]; out != "" {
@@ -224,7 +231,7 @@ func (d GoTest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, erro
 		}
 	}
 	suite.Tests = tests
-	return suite, nil
+	return nil
 }
 
 // allPassed reports whether every test passed or was skipped.
