@@ -2,8 +2,11 @@ package exec
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -113,5 +116,37 @@ func TestCapSegments(t *testing.T) {
 	}
 	if small := []byte("\x16=== RUN   TestA\nhi\n\x16--- PASS: TestA (0.00s)\n"); !bytes.Equal(capSegments(small, 1000, 100), small) {
 		t.Errorf("a small output changed: %q", capSegments(small, 1000, 100))
+	}
+}
+
+// TestParseSigned: signed lines in sequence decode; a line the reporter
+// did not sign is dropped and is evidence where it was; a line out of
+// sequence ends the stream; a last line cut short is neither.
+func TestParseSigned(t *testing.T) {
+	const key = "k3y"
+	sign := func(json string) string {
+		h := sha256.Sum256([]byte(json + key))
+		return json + "\t" + hex.EncodeToString(h[:16]) + "\n"
+	}
+	hello, plan := sign(`{"q":0,"e":"hello","v":1}`), sign(`{"q":1,"e":"plan","tests":["a","b"]}`)
+	endA := sign(`{"q":2,"e":"end","test":"a","status":"failed","message":"no"}`)
+	forged := `{"q":2,"e":"end","test":"a","status":"passed"}` + "\tdeadbeefdeadbeefdeadbeefdeadbeef\n"
+	kinds := func(events []event) string {
+		var b strings.Builder
+		for _, e := range events {
+			fmt.Fprintf(&b, "%s:%s ", e.kind, e.name)
+		}
+		return b.String()
+	}
+	for _, tc := range []struct{ name, in, want string }{
+		{"honest", hello + plan + endA, "hello: plan: end:a "},
+		{"forged line", hello + plan + forged + endA, "hello: plan: tamper:forged-results end:a "},
+		{"replayed line", hello + plan + plan + endA, "hello: plan: tamper:results-order "},
+		{"cut short", hello + plan + endA[:20], "hello: plan: "},
+		{"wrong key", strings.ReplaceAll(hello, "a", "b"), "tamper:forged-results "},
+	} {
+		if got := kinds(parseSigned([]byte(tc.in), key)); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

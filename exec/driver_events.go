@@ -150,7 +150,9 @@ func parseSigned(b []byte, key string) []event {
 		if i := bytes.IndexByte(b, '\n'); i >= 0 {
 			line, b = b[:i], b[i+1:]
 		} else {
-			b = nil
+			// A last line cut short (the process was killed as it wrote):
+			// not evidence, and nothing to decode.
+			break
 		}
 		if len(line) == 0 {
 			continue

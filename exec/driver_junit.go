@@ -152,7 +152,9 @@ type JUnit struct {
 //
 // JaCoCo's agent runs inside the sandbox with the tests, so the data is
 // the tests' to forge; it is read from the workspace as ReadWorkspaceFile
-// reads (no links, regular file, at most Limit bytes).
+// reads (no links, regular file, at most Limit bytes): a file the job
+// replaced is evidence in Suite.Tampered ("coverage-replaced"), one over
+// Limit the output verdict, and Coverage is nil then.
 type JaCoCo struct {
 	// Agent is JaCoCo's agent jar (jacocoagent.jar, the one with the
 	// Premain-Class), as a path in the sandbox.
@@ -402,10 +404,19 @@ func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error
 			limit = 256 * MiB
 		}
 		b, err := ReadWorkspaceFile(sc.root, sc.path("coverage.exec"), limit)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case errors.Is(err, ErrUnsafeFile):
+			// The job replaced it: its doing, never the harness's.
+			suite.Tampered = append(suite.Tampered, Tamper{Kind: "coverage-replaced", Detail: err.Error()})
+		case errors.Is(err, ErrFileTooLarge):
+			if !limitStatus(suite.Run.Status) {
+				suite.Run.Status, suite.Run.Detail = StatusOutput, "the coverage data is over JaCoCo.Limit"
+			}
+		case err == nil:
+			suite.Coverage = b
+		case !errors.Is(err, fs.ErrNotExist):
 			return suite, fmt.Errorf("exec: JUnit: coverage: %w", err)
 		}
-		suite.Coverage = b
 	}
 	return suite, nil
 }
