@@ -558,32 +558,38 @@ func goTestEvents(conv io.Reader, list []byte, requested []string, budget *hostB
 		}
 	}
 	if started || final {
-		// A requested name the run reported is found, whatever the list
-		// says: the list is a run of its own, and one that failed (its
-		// exit status and errors are not kept) must not turn tests that
-		// ran into errors. One the run neither started nor reported is
-		// missing when the run finished (-test.run selected it and it did
-		// not run), or when the list, which holds the binary's tests, does
-		// not name it; after a run that was cut short with an empty list
-		// it was not run, as assemble says.
-		var unknown []string
-		for _, n := range requested {
-			switch {
-			case listed[n] || ran[n]:
-			case final || len(plan) > 0:
-				events = append(events, event{kind: "missing", name: n})
-			default:
-				unknown = append(unknown, n)
-			}
-		}
-		if unknown != nil {
-			events = append(events, event{kind: "plan", names: unknown})
-		}
+		events = append(events, requestedEvents(requested, listed, ran, final, len(plan) > 0)...)
 	}
 	if final {
 		events = append(events, event{kind: "done"})
 	}
 	return events, partial, started, over
+}
+
+// requestedEvents says what became of the requested names. A requested
+// name the run reported is found, whatever the list says: the list is a
+// run of its own, and one that failed (its exit status and errors are not
+// kept) must not turn tests that ran into errors. One the run neither
+// started nor reported is missing when the run finished (-test.run
+// selected it and it did not run), or when the list, which holds the
+// binary's tests, does not name it; after a run that was cut short with an
+// empty list it was not run, as assemble says.
+func requestedEvents(requested []string, listed, ran map[string]bool, final, planned bool) []event {
+	var events []event
+	var unknown []string
+	for _, n := range requested {
+		switch {
+		case listed[n] || ran[n]:
+		case final || planned:
+			events = append(events, event{kind: "missing", name: n})
+		default:
+			unknown = append(unknown, n)
+		}
+	}
+	if unknown != nil {
+		events = append(events, event{kind: "plan", names: unknown})
+	}
+	return events
 }
 
 // isFraming reports whether a line of test output is go test's own
