@@ -158,8 +158,9 @@
 //     end leaves the tests that had not ended in error. Residual: code in
 //     the same process with native or unsafe access can still forge. In
 //     Go it would take reading the nonce out of the wrapper's memory (its
-//     package path is random per build; finding it means reading the
-//     binary's symbol table and the memory behind it with unsafe), or
+//     package path is random per process, so no answer written before
+//     can name it; finding it means reading the binary's symbol table and
+//     the memory behind it with unsafe), or
 //     redirecting fd 1 through a pipe of its own and rewriting the
 //     framework's lines between the real markers. In Java it would take
 //     JNI or sun.misc.Unsafe to read the key out of the reporter's

@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // GoTest wraps the test binary so that the code under test cannot print
@@ -90,6 +91,16 @@ type goWrap struct {
 	overlay string // the -overlay file, in dir
 }
 
+// goWrapID names the wrapper's package: random, so that code written
+// before the run cannot name it (a //go:linkname to its nonce), and the
+// same for every build of this process, so that the build cache keeps it
+// compiled.
+var goWrapID = sync.OnceValue(func() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+})
+
 var moduleLine = regexp.MustCompile(`(?m)^\s*module\s+("[^"]+"|\S+)`)
 
 // newGoWrap writes the overlay of the package in pkgDir (absolute) of the
@@ -114,12 +125,10 @@ func newGoWrap(ws, pkgDir string) (*goWrap, error) {
 	if err != nil || len(bp.TestGoFiles)+len(bp.XTestGoFiles) == 0 {
 		return nil, nil // no test files, or no package: the build says which
 	}
-	var rnd [8]byte
-	rand.Read(rnd[:])
 	// The package's path sorts before the module's other packages, so that
 	// none of them is initialized before it.
-	wrapDir := "0adaptbench" + hex.EncodeToString(rnd[:])
-	alias := "adaptbench" + hex.EncodeToString(rnd[:])
+	id := goWrapID()
+	wrapDir, alias := "0adaptbench"+id, "adaptbench"+id
 	importPath := modPath + "/" + wrapDir
 
 	tmp, err := os.MkdirTemp("", "adaptbench-gowrap-")
