@@ -166,7 +166,8 @@
 //     JNI or sun.misc.Unsafe to read the key out of the reporter's
 //     Channel, or a workspace class the stack check trusts: one reached
 //     through JUnit 4's RunNotifier (which custom runners, test code, use)
-//     from an object of the framework the code got hold of. Each host
+//     from an object of the framework the code got hold of, or one in a
+//     jar (the stack check trusts jars: libraries). Each host
 //     read of a job's report is bounded by its output limit, and what the
 //     host decodes by four times what it read (16 MiB at least): more is
 //     the output verdict.

@@ -8,7 +8,9 @@
 // Vintage engine) found in the class directories SCAN, or those NAME
 // selects (see "names" below and JUnit's doc in driver_junit.go), and
 // appends one JSON event a line to RESULTS as the tests run (the format is
-// in driver_events.go). With --coverage, see "coverage" below.
+// in driver_events.go), each line signed with the key the host writes on
+// stdin (see "the results channel" below). With --coverage, see
+// "coverage" below.
 
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -141,7 +143,6 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
     };
     static final String HERE = origin(AdaptbenchJUnitReporter.class);
     static final String LAUNCHER = origin(Launcher.class);
-    static final String WORKSPACE = Paths.get("").toAbsolutePath().toString() + "/";
 
     // origin is where c was loaded from: "jdk" for the JDK's classes,
     // else the path of its code source (a class directory, a jar). A
@@ -151,9 +152,10 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
     // badCaller says who called emit when it is not the reporter: below
     // the reporter's own frames (and the JDK's: a lambda, a forEach) the
     // caller must be the JUnit Platform launcher's listener dispatch, and
-    // no class of the workspace may be deeper on the stack, unless JUnit
-    // 4's RunNotifier is between them (a custom JUnit 4 runner, which is
-    // test code, fires its own events). Reflection frames are not shown,
+    // no class loaded from a class directory (the build's: the code under
+    // test and its tests; libraries come in jars) may be deeper on the
+    // stack, unless JUnit 4's RunNotifier is between them (a custom JUnit
+    // 4 runner, which is test code, fires its own events). Reflection frames are not shown,
     // so a reflective call shows its caller. It returns null when the
     // call is the reporter's.
     static String badCaller() {
@@ -174,7 +176,7 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
                     continue;
                 }
                 if (f.getClassName().equals("org.junit.runner.notification.RunNotifier")) notifier = true;
-                if (!notifier && o.startsWith(WORKSPACE)) return f.getClassName() + "." + f.getMethodName() + " called the JUnit Platform's listeners";
+                if (!notifier && o.endsWith("/")) return f.getClassName() + "." + f.getMethodName() + " called the JUnit Platform's listeners";
             }
             return null;
         });
