@@ -184,6 +184,9 @@ type RunInfo struct {
 	// nil for a Draw.
 	Runner string       `json:"runner,omitempty"`
 	Limits *exec.Limits `json:"limits,omitempty"`
+	// Manifest says what the checks ran on (isolation, kernel,
+	// toolchains); nil for a Draw. It is left out of the fingerprint.
+	Manifest *Manifest `json:"manifest,omitempty"`
 }
 
 // Identifier is implemented by a model whose name does not say all of
@@ -334,7 +337,7 @@ func resolve(opts *Options, model Model) (options, RunInfo, error) {
 // resumes its journal (and journals written before runs had names keep
 // their fingerprint).
 func fingerprint(info RunInfo) string {
-	info.Name = ""
+	info.Name, info.Manifest = "", nil
 	b, _ := json.Marshal(info)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
@@ -491,14 +494,6 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		}
 	}
 	e := &evaluation{o: o, info: info, model: model, recs: newRecords(), hashes: hashes, start: time.Now(), draw: draw}
-	if o.Journal != "" {
-		jnl, err := openJournal(o.Journal, info, o.Shard, hashes, e.recs, func(s string) { e.notices = append(e.notices, s) })
-		if err != nil {
-			return nil, err
-		}
-		defer jnl.close()
-		e.jnl = jnl
-	}
 	runner := o.Runner
 	if !draw && runner == nil {
 		fs, err := exec.NewPythonRunner(&exec.ForkServerConfig{Preload: append(slices.Clone(exec.DefaultPreload), preload(selected)...)})
@@ -507,6 +502,18 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		}
 		defer fs.Close()
 		runner = fs
+	}
+	if !draw {
+		info.Manifest = manifestOf(ctx, runner, selected)
+		e.info.Manifest = info.Manifest
+	}
+	if o.Journal != "" {
+		jnl, err := openJournal(o.Journal, info, o.Shard, hashes, e.recs, func(s string) { e.notices = append(e.notices, s) })
+		if err != nil {
+			return nil, err
+		}
+		defer jnl.close()
+		e.jnl = jnl
 	}
 	e.chk = &Checker{Runner: runner, Limits: o.Limits, Environments: o.Environments}
 	rctx, stop := context.WithCancelCause(ctx)

@@ -161,6 +161,43 @@
 //     the server's user), so it is the job's verdict (memory for a
 //     MemoryError, signal otherwise) and the server is replaced, and one
 //     that fails before the job starts leaves the job to the Sandbox.
+//   - What the code under test can say of its own tests, in Go and Java,
+//     where the reporter runs in its process. GoTest (driver_gotest_wrap.go):
+//     the host reads only the test binary's output between a start and
+//     an end marker that carry a per-run nonce; the nonce reaches the
+//     binary on stdin, read by a package of the driver's whose init runs
+//     before any of the package's code, and is in no file, argument or
+//     environment variable. Prevented: framing printed before the start
+//     marker (from init) counts for nothing; a test binary too large for
+//     the job's disk is a compile error. Detected (Suite.Tampered, which
+//     adapt scores as tampered): that framing ("forged-framing"); a
+//     binary that leaves after its tests started and before the end
+//     marker with status 0 or with every test passing ("exit-before-end",
+//     and its passes do not count); a bare exit before any test is the
+//     Suite's Compile. JUnit (driver_junit.java): every line of the
+//     results file is signed (SHA-256 over the line and a per-run key read
+//     on stdin before any workspace class loads, kept where no static
+//     field reaches) and numbered; the host drops lines it cannot verify
+//     ("forged-results") and stops at one out of sequence ("results-order");
+//     the reporter's emit checks its callers' stack, so an event from
+//     reflection or from workspace code holding the engine's listener is
+//     dropped and reported ("reporter-call"); a halt or exit before the
+//     end leaves the tests that had not ended in error. Residual: code in
+//     the same process with native or unsafe access can still forge. In
+//     Go it would take reading the nonce out of the wrapper's memory (its
+//     package path is random per process, so no answer written before
+//     can name it; finding it means reading the binary's symbol table and
+//     the memory behind it with unsafe), or
+//     redirecting fd 1 through a pipe of its own and rewriting the
+//     framework's lines between the real markers. In Java it would take
+//     JNI or sun.misc.Unsafe to read the key out of the reporter's
+//     Channel, or a workspace class the stack check trusts: one reached
+//     through JUnit 4's RunNotifier (which custom runners, test code, use)
+//     from an object of the framework the code got hold of, or one in a
+//     jar (the stack check trusts jars: libraries). Each host
+//     read of a job's report is bounded by its output limit, and what the
+//     host decodes by four times what it read (16 MiB at least): more is
+//     the output verdict.
 //   - What remains: jobs running at once share the files under /usr and
 //     the other read-only binds, and flock on one of them (any user may
 //     lock a file it can read) passes bits between two concurrent jobs,

@@ -260,7 +260,7 @@ const (
 // it (one JSON object a line; see parseEvents) or as converted from
 // test2json.
 type event struct {
-	kind     string // hello, plan, start, end, compile, missing, done; round, round-end, round-timeout, stop
+	kind     string // hello, plan, start, end, compile, missing, done; round, round-end, round-timeout, stop; tamper, over
 	name     string
 	names    []string // plan
 	status   TestStatus
@@ -349,6 +349,10 @@ func assemble(a assembly) (tests []TestResult, compile *CompileError, done bool,
 			compiles = append(compiles, e.message)
 		case "done":
 			done = true
+		case "over":
+			// The results were more than the host keeps: what did not
+			// end did so for want of room, as under an output limit.
+			a.run = Result{Status: StatusOutput, Detail: "the test results are more than the host keeps"}
 		}
 	}
 	if a.needHello && !hello && !limitStatus(a.run.Status) && !bytes.HasPrefix(a.run.Stderr, []byte(reporterMark)) {
@@ -466,6 +470,21 @@ const maxReport = 32 * MiB
 // gives its first maxReport bytes.
 func (s scratch) read(name string) []byte {
 	b, _ := ReadWorkspaceFile(s.root, s.rel+"/"+name, maxReport)
+	return b
+}
+
+// readLimited reads a file the job wrote in s as read does, at most the
+// job's output limit (l's, or maxReport when unlimited): a file past it
+// makes run's verdict StatusOutput, when no other limit stopped the job.
+func (s scratch) readLimited(name string, l Limits, run *Result) []byte {
+	limit := l.WithDefaults().Output
+	if !limit.set() {
+		limit = maxReport
+	}
+	b, err := ReadWorkspaceFile(s.root, s.rel+"/"+name, limit)
+	if errors.Is(err, ErrFileTooLarge) && !limitStatus(run.Status) {
+		run.Status, run.Detail = StatusOutput, fmt.Sprintf("the test results are over the output limit (%s)", limit)
+	}
 	return b
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	osexec "os/exec"
@@ -30,9 +31,15 @@ import (
 // directives, embedded files), and it runs with the caller's environment
 // apart from the variables above. A build
 // that fails is the Suite's Compile, with the compiler's messages and paths
-// relative to the workspace. The binary then runs inside the sandbox, as
-// "pkg.test -test.v=test2json -test.paniconexit0 [-test.run ...]", and the
-// host's test2json turns its output into per-test outcomes.
+// relative to the workspace. The build adds, through -overlay, a wrapper
+// that brackets the framework's run with markers the code under test
+// cannot print (see the trust boundary in the package doc); a test binary
+// that does not fit the job's disk (Limits.Disk) is a compile error. The
+// binary then runs inside the sandbox, as "pkg.test -test.v=test2json
+// -test.paniconexit0 [-test.run ...]", and the host's test2json turns its
+// output between the markers into per-test outcomes. A package whose own
+// TestMain calls m.Run other than as m.Run() on its *testing.M parameter
+// cannot be wrapped: Test returns an error.
 //
 // TestSpec.Tests holds names of top-level tests, examples or fuzz targets
 // ("TestX", "ExampleY"), matched exactly; each runs with all its subtests.
@@ -48,9 +55,11 @@ import (
 // have is TestError "not found"; the binary lists its tests in a run of its
 // own first ("-test.list"), and a test the main run reports keeps its
 // outcome even where that listing failed. The message of a test is its
-// output without the "=== RUN" and "--- FAIL" lines. A package whose init
-// panics, or a TestMain that exits before running tests, makes the Suite's
-// Compile. A package without test files gives an empty Suite (whose Run is
+// output without the "=== RUN" and "--- FAIL" lines (of a long output,
+// the first 32 KiB and the last 8 KiB). A package whose init panics or
+// exits, or a TestMain that exits before running tests, makes the Suite's
+// Compile. Output past the job's output limit (Limits.Output) is the
+// output verdict. A package without test files gives an empty Suite (whose Run is
 // the zero Result: no test process ran).
 //
 // The test output is not in Suite.Run's Stdout: it goes to a file in the
@@ -104,8 +113,13 @@ func (d GoTest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, erro
 	defer sc.remove()
 	ws := filepath.Dir(sc.host)
 
-	// Build on the host.
-	build, out, err := d.build(ctx, goBin, ws, pkg, filepath.Join(sc.host, "pkg.test"))
+	// Build on the host, wrapped (see driver_gotest_wrap.go).
+	wrap, err := newGoWrap(ws, filepath.Join(ws, filepath.FromSlash(pkg)))
+	if err != nil {
+		return nil, err
+	}
+	defer wrap.remove()
+	build, out, err := d.build(ctx, goBin, ws, pkg, filepath.Join(sc.host, "pkg.test"), wrap)
 	suite := &Suite{Build: &build}
 	if err != nil {
 		return suite, err
@@ -118,6 +132,15 @@ func (d GoTest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, erro
 	if build.Detail == "no test files" {
 		return suite, nil
 	}
+	if wrap == nil {
+		return suite, fmt.Errorf("exec: GoTest: %s has test files the driver did not find to wrap", pkg)
+	}
+	if c := oversized(ws, spec.Limits); c != "" {
+		// The job could not hold it: the code's doing, as any build that
+		// fails.
+		suite.Compile = &CompileError{Output: c}
+		return suite, nil
+	}
 
 	// Run in the sandbox.
 	pattern := "."
@@ -127,12 +150,16 @@ func (d GoTest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, erro
 	// The binary runs in the package's directory, as "go test" runs it
 	// (tests read testdata/ relative to it); the paths stay relative to
 	// the workspace.
+	// The nonce reaches the binary on its stdin, which the listing run
+	// does not get.
 	bin := sc.path("pkg.test")
-	script := `w=$PWD; cd "$4" || exit 125; "$w/$0" -test.list "$1" >"$w/$2" 2>/dev/null; exec "$w/$0" -test.v=test2json -test.paniconexit0 -test.run "$1" >"$w/$3" 2>&1`
+	script := `w=$PWD; cd "$4" || exit 125; "$w/$0" -test.list "$1" >"$w/$2" 2>/dev/null </dev/null; exec "$w/$0" -test.v=test2json -test.paniconexit0 -test.run "$1" >"$w/$3" 2>&1`
+	nonce := newNonce()
 	job := Job{
 		Dir:      spec.Dir,
 		Args:     []string{"/bin/sh", "-c", script, bin, pattern, sc.path("list"), sc.path("out"), pkg},
 		Env:      spec.Env,
+		Stdin:    strings.NewReader(nonce + "\n"),
 		Limits:   spec.Limits,
 		ReadOnly: spec.ReadOnly,
 	}
@@ -141,21 +168,62 @@ func (d GoTest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, erro
 	if err != nil {
 		return suite, runErr("run go test binary", res, err)
 	}
-	list, raw := sc.read("list"), sc.read("out")
-	conv, err := test2json(ctx, goBin, raw)
-	if err != nil {
-		return suite, err
+	return suite, readGoRun(ctx, goBin, sc, spec, nonce, suite)
+}
+
+// readGoRun reads what the test binary of suite.Run wrote into suite's
+// outcomes, evidence or Compile.
+func readGoRun(ctx context.Context, goBin string, sc scratch, spec TestSpec, nonce string, suite *Suite) error {
+	res := suite.Run
+	// What the host reads, and what test2json and the events hold, follow
+	// the job's output limit: more output than that is its verdict.
+	limit := spec.Limits.WithDefaults().Output
+	if !limit.set() {
+		limit = maxReport
 	}
-	events, partial, started := goTestEvents(conv, list, spec.Tests)
+	list, _ := ReadWorkspaceFile(sc.root, sc.path("list"), limit)
+	raw, err := ReadWorkspaceFile(sc.root, sc.path("out"), limit)
+	over := errors.Is(err, ErrFileTooLarge)
+	marks := splitMarked(raw, nonce)
+	var (
+		events  []event
+		partial map[string]string
+		started bool
+	)
+	err = test2json(ctx, goBin, capSegments(marks.body, 2*maxMessage, maxMessage/2), func(conv io.Reader) bool {
+		var full bool
+		events, partial, started, full = goTestEvents(conv, list, spec.Tests, newHostBudget(len(raw)))
+		over = over || full
+		return !full
+	})
+	if err != nil {
+		return err
+	}
+	if over && !limitStatus(res.Status) {
+		suite.Run.Status, suite.Run.Detail = StatusOutput, fmt.Sprintf("the test binary's output is over the output limit (%s) or holds more than the host keeps", limit)
+		res = suite.Run
+	}
 	tests, _, done, err := assemble(assembly{events: events, run: res, what: "test binary"})
 	if err != nil {
-		return suite, err
+		return err
 	}
-	if !started && !done && !limitStatus(res.Status) && res.Status != StatusOK {
-		// Nothing ran: init panicked, TestMain exited, or the binary could
-		// not start.
-		suite.Compile = &CompileError{Output: cut(fmt.Sprintf("the test binary failed before running any test (%s):\n%s", res.Detail, strings.TrimSpace(string(raw))), maxCompile)}
-		return suite, nil
+	if l := forgedFraming(marks.pre); l != "" {
+		suite.Tampered = append(suite.Tampered, Tamper{Kind: "forged-framing", Detail: "before the driver's start marker the test binary printed go test's framing: " + quoteShort(l)})
+	}
+	if marks.started && !marks.ended && (res.Status == StatusOK || res.Status == StatusExit && allPassed(tests)) {
+		suite.Tampered = append(suite.Tampered, Tamper{Kind: "exit-before-end", Detail: fmt.Sprintf("the test binary ended (%s) after its tests started and before the driver's end marker, with no test failing", orExit0(res.Detail))})
+		// What the run said of its tests is not the framework's word.
+		for i := range tests {
+			if tests[i].Status == TestPassed {
+				tests[i].Status, tests[i].Message = TestError, "reported as passing by a test binary that left before the driver's end marker"
+			}
+		}
+	}
+	if !marks.started && !started && !done && !limitStatus(res.Status) && suite.Tampered == nil {
+		// Nothing ran: init panicked or exited, TestMain exited, or the
+		// binary could not start.
+		suite.Compile = &CompileError{Output: cut(fmt.Sprintf("the test binary failed before running any test (%s):\n%s", orExit0(res.Detail), strings.TrimSpace(string(marks.pre))), maxCompile)}
+		return nil
 	}
 	for i := range tests {
 		if out := partial[tests[i].Name]; out != "" {
@@ -163,7 +231,47 @@ func (d GoTest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, erro
 		}
 	}
 	suite.Tests = tests
-	return suite, nil
+	return nil
+}
+
+// allPassed reports whether every test passed or was skipped.
+func allPassed(tests []TestResult) bool {
+	for _, t := range tests {
+		if t.Status != TestPassed && t.Status != TestSkipped {
+			return false
+		}
+	}
+	return true
+}
+
+func orExit0(detail string) string {
+	if detail == "" {
+		return "exit code 0"
+	}
+	return detail
+}
+
+// oversized says why the workspace with the test binary does not fit the
+// job's disk (Limits.Disk, Limits.DiskFiles), or "".
+func oversized(ws string, l Limits) string {
+	l = l.WithDefaults()
+	var size, files int64
+	filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		files++
+		if d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				size += fi.Size()
+			}
+		}
+		return nil
+	})
+	if (l.Disk.set() && Size(size) > l.Disk) || (l.DiskFiles > 0 && files > int64(l.DiskFiles)) {
+		return fmt.Sprintf("the test binary does not fit the job's disk: the workspace with it holds %s in %d files, over the limit of %s and %d files (a build that large is the code's: a large array in its data, say)", Size(size), files, l.Disk, l.DiskFiles)
+	}
+	return ""
 }
 
 func (d GoTest) goCommand() (string, error) {
@@ -200,7 +308,7 @@ var goBuildEnv = []string{
 // build runs "go test -c" on the host. A failure of the build is a Result
 // with StatusExit; an error means the go command could not run or timed
 // out.
-func (d GoTest) build(ctx context.Context, goBin, ws, pkg, out string) (Result, string, error) {
+func (d GoTest) build(ctx context.Context, goBin, ws, pkg, out string, wrap *goWrap) (Result, string, error) {
 	timeout := d.BuildTimeout
 	if timeout <= 0 {
 		timeout = 5 * time.Minute
@@ -208,7 +316,11 @@ func (d GoTest) build(ctx context.Context, goBin, ws, pkg, out string) (Result, 
 	bctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	outBuf := newCapture(maxCompile*2, nil)
-	cmd := osexec.CommandContext(bctx, goBin, "test", "-c", "-vet=off", "-o", out, pkg)
+	args := []string{"test", "-c", "-vet=off", "-o", out}
+	if wrap != nil {
+		args = append(args, "-overlay="+wrap.overlay)
+	}
+	cmd := osexec.CommandContext(bctx, goBin, append(args, pkg)...)
 	cmd.Dir = ws
 	cmd.Env = append(append(os.Environ(), goBuildEnv...), d.BuildEnv...)
 	cmd.Stdout, cmd.Stderr = outBuf, outBuf
@@ -255,9 +367,11 @@ func relativePaths(s, ws string) string {
 var test2jsonPaths sync.Map // go command -> path of its test2json
 
 // test2json converts the output of a test binary run with
-// -test.v=test2json with the host's test2json. "go tool test2json" costs
+// -test.v=test2json with the host's test2json, handing its output to parse
+// as it comes (never all of it in memory); parse returns false when it
+// wants no more. "go tool test2json" costs
 // about 150ms a run, so the path of the tool ("go tool -n") is kept.
-func test2json(ctx context.Context, goBin string, raw []byte) ([]byte, error) {
+func test2json(ctx context.Context, goBin string, raw []byte, parse func(io.Reader) bool) error {
 	for attempt := 0; ; attempt++ {
 		p, ok := test2jsonPaths.Load(goBin)
 		if !ok {
@@ -266,30 +380,45 @@ func test2json(ctx context.Context, goBin string, raw []byte) ([]byte, error) {
 			out, err := cmd.Output()
 			if err != nil {
 				if ctx.Err() != nil {
-					return nil, ctx.Err()
+					return ctx.Err()
 				}
-				return nil, fmt.Errorf("exec: GoTest: go tool -n test2json: %w", err)
+				return fmt.Errorf("exec: GoTest: go tool -n test2json: %w", err)
 			}
 			p = strings.TrimSpace(string(out))
 			test2jsonPaths.Store(goBin, p)
 		}
 		cmd := osexec.CommandContext(ctx, p.(string))
 		cmd.Stdin = bytes.NewReader(raw)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
+		stderr := newCapture(2048, nil)
+		cmd.Stderr = stderr
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			return fmt.Errorf("exec: GoTest: test2json: %w", err)
+		}
+		if err = cmd.Start(); err == nil {
+			if !parse(stdout) {
+				// The rest is not wanted: stop the tool rather than
+				// convert it.
+				cmd.Process.Kill()
+				io.Copy(io.Discard, stdout)
+				cmd.Wait()
+				return nil
+			}
+			io.Copy(io.Discard, stdout)
+			err = cmd.Wait()
+		}
 		if err == nil {
-			return out, nil
+			return nil
 		}
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return ctx.Err()
 		}
 		if errors.Is(err, fs.ErrNotExist) && attempt == 0 {
 			// The build cache was trimmed: build the tool again.
 			test2jsonPaths.Delete(goBin)
 			continue
 		}
-		return nil, fmt.Errorf("exec: GoTest: test2json: %w: %s", err, tail(stderr.Bytes(), 1024))
+		return fmt.Errorf("exec: GoTest: test2json: %w: %s", err, tail(stderr.Bytes(), 1024))
 	}
 }
 
@@ -304,8 +433,10 @@ type testEvent struct {
 // goTestEvents turns test2json output, and the output of -test.list, into
 // events. Names in requested that -test.list did not list are missing.
 // partial holds the output of tests that started and did not end; started
-// reports whether any test started.
-func goTestEvents(conv, list []byte, requested []string) (events []event, partial map[string]string, started bool) {
+// reports whether any test started. Each test name costs budget its
+// length and more; over reports that a test's name did not fit, and was
+// dropped with every event after it.
+func goTestEvents(conv io.Reader, list []byte, requested []string, budget *hostBudget) (events []event, partial map[string]string, started, over bool) {
 	var plan []string
 	listed := map[string]bool{}
 	for _, l := range strings.Split(string(list), "\n") {
@@ -325,8 +456,8 @@ func goTestEvents(conv, list []byte, requested []string) (events []event, partia
 		ran    = map[string]bool{}
 		final  bool
 	)
-	sc := bufio.NewScanner(bytes.NewReader(conv))
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	sc := bufio.NewScanner(conv)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
 		var te testEvent
 		if json.Unmarshal(sc.Bytes(), &te) != nil {
@@ -338,9 +469,20 @@ func goTestEvents(conv, list []byte, requested []string) (events []event, partia
 			}
 			continue
 		}
+		if _, seen := output[te.Test]; !seen && !ran[te.Test] && ends[te.Test] == nil {
+			// A name the host has not held yet: its entries in the maps,
+			// its events and its outcome.
+			if !budget.take(len(te.Test)*4 + 512) {
+				over = true
+				break
+			}
+		}
 		switch te.Action {
 		case "run":
 			started = true
+			if ran[te.Test] {
+				break // a repeated start changes nothing
+			}
 			ran[te.Test] = true
 			events = append(events, event{kind: "start", name: te.Test})
 		case "output":
@@ -353,6 +495,9 @@ func goTestEvents(conv, list []byte, requested []string) (events []event, partia
 				b.WriteString(te.Output)
 			}
 		case "pass", "fail", "skip":
+			if ends[te.Test] != nil && !budget.take(256) {
+				over = true
+			}
 			e := event{kind: "end", name: te.Test, duration: seconds(te.Elapsed)}
 			switch te.Action {
 			case "pass":
@@ -362,8 +507,15 @@ func goTestEvents(conv, list []byte, requested []string) (events []event, partia
 			default:
 				e.status = TestSkipped
 			}
+			if ends[te.Test] == nil {
+				order = append(order, te.Test)
+			} else if e.status.severity() < ends[te.Test].status.severity() {
+				break // the worst of a test's results stands
+			}
 			ends[te.Test] = &e
-			order = append(order, te.Test)
+		}
+		if over {
+			break
 		}
 	}
 	for _, name := range order {
@@ -406,32 +558,38 @@ func goTestEvents(conv, list []byte, requested []string) (events []event, partia
 		}
 	}
 	if started || final {
-		// A requested name the run reported is found, whatever the list
-		// says: the list is a run of its own, and one that failed (its
-		// exit status and errors are not kept) must not turn tests that
-		// ran into errors. One the run neither started nor reported is
-		// missing when the run finished (-test.run selected it and it did
-		// not run), or when the list, which holds the binary's tests, does
-		// not name it; after a run that was cut short with an empty list
-		// it was not run, as assemble says.
-		var unknown []string
-		for _, n := range requested {
-			switch {
-			case listed[n] || ran[n]:
-			case final || len(plan) > 0:
-				events = append(events, event{kind: "missing", name: n})
-			default:
-				unknown = append(unknown, n)
-			}
-		}
-		if unknown != nil {
-			events = append(events, event{kind: "plan", names: unknown})
-		}
+		events = append(events, requestedEvents(requested, listed, ran, final, len(plan) > 0)...)
 	}
 	if final {
 		events = append(events, event{kind: "done"})
 	}
-	return events, partial, started
+	return events, partial, started, over
+}
+
+// requestedEvents says what became of the requested names. A requested
+// name the run reported is found, whatever the list says: the list is a
+// run of its own, and one that failed (its exit status and errors are not
+// kept) must not turn tests that ran into errors. One the run neither
+// started nor reported is missing when the run finished (-test.run
+// selected it and it did not run), or when the list, which holds the
+// binary's tests, does not name it; after a run that was cut short with an
+// empty list it was not run, as assemble says.
+func requestedEvents(requested []string, listed, ran map[string]bool, final, planned bool) []event {
+	var events []event
+	var unknown []string
+	for _, n := range requested {
+		switch {
+		case listed[n] || ran[n]:
+		case final || planned:
+			events = append(events, event{kind: "missing", name: n})
+		default:
+			unknown = append(unknown, n)
+		}
+	}
+	if unknown != nil {
+		events = append(events, event{kind: "plan", names: unknown})
+	}
+	return events
 }
 
 // isFraming reports whether a line of test output is go test's own

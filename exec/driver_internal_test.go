@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -193,7 +194,7 @@ func FuzzDriverTest2JSON(f *testing.F) {
 {"Action":"output","Test":"TestP","Output":"panic: boom\n"}
 `), []byte("TestP\nTestQ\n"))
 	f.Fuzz(func(t *testing.T, conv, list []byte) {
-		events, _, _ := goTestEvents(conv, list, []string{"TestA", "TestZ"})
+		events, _, _, _ := goTestEvents(bytes.NewReader(conv), list, []string{"TestA", "TestZ"}, newHostBudget(len(conv)))
 		for _, st := range []Status{StatusOK, StatusExit, StatusWallTime} {
 			tests, _, _, err := assemble(assembly{events: events, run: Result{Status: st}, what: "test binary"})
 			if err != nil {
@@ -238,7 +239,7 @@ func TestGoTestEventsListFailed(t *testing.T) {
 			map[string]TestStatus{"TestA": TestPassed, "TestB": TestError, "TestC": TestError}, "not run: the test binary died first (killed)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			events, _, _ := goTestEvents([]byte(tc.conv), nil, []string{"TestA", "TestB", "TestC"})
+			events, _, _, _ := goTestEvents(strings.NewReader(tc.conv), nil, []string{"TestA", "TestB", "TestC"}, newHostBudget(0))
 			tests, _, _, err := assemble(assembly{events: events, run: tc.run, what: "test binary"})
 			if err != nil {
 				t.Fatal(err)

@@ -59,7 +59,9 @@ var jvmEnv = []string{"MALLOC_ARENA_MAX=2"}
 // process with the host's javac, it runs none of the workspace's code)
 // then drives the JUnit Platform Launcher in the sandbox and streams each
 // test's outcome to a file, so that the tests that finished keep their
-// outcomes when a limit stops the JVM.
+// outcomes when a limit stops the JVM; it signs each line with a key the
+// host gives it, and reports the code under test that calls it (see the
+// trust boundary in the package doc).
 //
 // Tests are named after their JUnit Platform unique IDs, one name per
 // unique ID (display names, which the code under test chooses, are never
@@ -150,7 +152,9 @@ type JUnit struct {
 //
 // JaCoCo's agent runs inside the sandbox with the tests, so the data is
 // the tests' to forge; it is read from the workspace as ReadWorkspaceFile
-// reads (no links, regular file, at most Limit bytes).
+// reads (no links, regular file, at most Limit bytes): a file the job
+// replaced is evidence in Suite.Tampered ("coverage-replaced"), one over
+// Limit the output verdict, and Coverage is nil then.
 type JaCoCo struct {
 	// Agent is JaCoCo's agent jar (jacocoagent.jar, the one with the
 	// Premain-Class), as a path in the sandbox.
@@ -379,12 +383,16 @@ func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error
 	args = append(args, br.Classes...)
 	args = append(args, "--")
 	args = append(args, spec.Tests...)
-	res, err := r.Run(ctx, Job{Dir: spec.Dir, Args: args, Env: append(slices.Clone(jvmEnv), spec.Env...), Limits: spec.Limits, ReadOnly: st.readOnly})
+	// The reporter signs its results with a key it reads on stdin.
+	key := newNonce()
+	res, err := r.Run(ctx, Job{Dir: spec.Dir, Args: args, Env: append(slices.Clone(jvmEnv), spec.Env...), Stdin: strings.NewReader(key + "\n"), Limits: spec.Limits, ReadOnly: st.readOnly})
 	suite.Run = res
 	if err != nil {
 		return suite, runErr("run JUnit", res, err)
 	}
-	tests, _, _, err := assemble(assembly{events: parseEvents(sc.read("results.jsonl")), run: res, needHello: true, what: "test JVM"})
+	events := parseSigned(sc.readLimited("results.jsonl", spec.Limits, &suite.Run), key)
+	suite.Tampered = tampers(events)
+	tests, _, _, err := assemble(assembly{events: events, run: suite.Run, needHello: true, what: "test JVM"})
 	suite.Run.Stderr = stripMark(suite.Run.Stderr)
 	if err != nil {
 		return suite, err
@@ -396,10 +404,19 @@ func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error
 			limit = 256 * MiB
 		}
 		b, err := ReadWorkspaceFile(sc.root, sc.path("coverage.exec"), limit)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case errors.Is(err, ErrUnsafeFile):
+			// The job replaced it: its doing, never the harness's.
+			suite.Tampered = append(suite.Tampered, Tamper{Kind: "coverage-replaced", Detail: err.Error()})
+		case errors.Is(err, ErrFileTooLarge):
+			if !limitStatus(suite.Run.Status) {
+				suite.Run.Status, suite.Run.Detail = StatusOutput, "the coverage data is over JaCoCo.Limit"
+			}
+		case err == nil:
+			suite.Coverage = b
+		case !errors.Is(err, fs.ErrNotExist):
 			return suite, fmt.Errorf("exec: JUnit: coverage: %w", err)
 		}
-		suite.Coverage = b
 	}
 	return suite, nil
 }

@@ -8,7 +8,9 @@
 // Vintage engine) found in the class directories SCAN, or those NAME
 // selects (see "names" below and JUnit's doc in driver_junit.go), and
 // appends one JSON event a line to RESULTS as the tests run (the format is
-// in driver_events.go). With --coverage, see "coverage" below.
+// in driver_events.go), each line signed with the key the host writes on
+// stdin (see "the results channel" below). With --coverage, see
+// "coverage" below.
 
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -43,8 +45,6 @@ import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
 final class AdaptbenchJUnitReporter implements TestExecutionListener {
-    private static FileOutputStream out;
-
     // Raw is a JSON value emitted as is. (A String is always quoted: the
     // code under test chooses messages and names.)
     static final class Raw {
@@ -52,23 +52,138 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
         Raw(String json) { this.json = json; }
     }
 
-    static synchronized void emit(Object... kv) {
-        StringBuilder b = new StringBuilder("{");
-        for (int i = 0; i + 1 < kv.length; i += 2) {
-            if (i > 0) b.append(',');
-            quote(b, (String) kv[i]);
-            b.append(':');
-            Object v = kv[i + 1];
-            if (v instanceof Raw) b.append(((Raw) v).json);
-            else quote(b, String.valueOf(v));
+    // ---- the results channel ----
+    //
+    // The results file is in the job's workspace: the code under test can
+    // read it, write it and call this class by reflection. So every line
+    // is signed: "JSON\tTAG", where JSON starts with {"q":SEQ} (0, 1, ...)
+    // and TAG is the first 32 hexadecimal digits of SHA-256(JSON KEY), KEY
+    // being a line the host writes on stdin, which main reads before any
+    // class of the workspace is loaded, and which is kept only in the
+    // Channel: no static field reaches it (reflection reads static
+    // fields). A line the host cannot verify, or out of sequence, is
+    // dropped and is evidence of tampering. And emit checks its caller
+    // (see badCaller): an event that does not come from the reporter's own
+    // code, or from the JUnit Platform's listener calls, is dropped and
+    // reported as a "tamper" event.
+    static final class Channel {
+        private final FileOutputStream out;
+        private final byte[] key;
+        private final java.security.MessageDigest sha;
+        private long seq;
+        private int tampers;
+
+        Channel(FileOutputStream out, String key) throws Exception {
+            this.out = out;
+            this.key = key.getBytes(StandardCharsets.UTF_8);
+            this.sha = java.security.MessageDigest.getInstance("SHA-256");
         }
-        b.append("}\n");
-        try {
-            out.write(b.toString().getBytes(StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            // The results file is gone; nothing to report to.
+
+        synchronized void emit(Object... kv) {
+            String bad = badCaller();
+            if (bad != null) {
+                if (tampers++ < 8) write("e", "tamper", "kind", "reporter-call", "message", bad);
+                return;
+            }
+            write(kv);
         }
+
+        private void write(Object... kv) {
+            StringBuilder b = new StringBuilder("{\"q\":").append(seq++);
+            for (int i = 0; i + 1 < kv.length; i += 2) {
+                b.append(',');
+                quote(b, (String) kv[i]);
+                b.append(':');
+                Object v = kv[i + 1];
+                if (v instanceof Raw) b.append(((Raw) v).json);
+                else quote(b, String.valueOf(v));
+            }
+            b.append('}');
+            byte[] json = b.toString().getBytes(StandardCharsets.UTF_8);
+            sha.reset();
+            sha.update(json);
+            byte[] sum = sha.digest(key);
+            StringBuilder line = new StringBuilder(b.length() + 40).append(b).append('\t');
+            for (int i = 0; i < 16; i++) line.append(Character.forDigit((sum[i] >> 4) & 15, 16)).append(Character.forDigit(sum[i] & 15, 16));
+            line.append('\n');
+            try {
+                out.write(line.toString().getBytes(StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                // The results file is gone; nothing to report to.
+            }
+        }
+
+        void close() throws IOException { out.close(); }
     }
+
+    // readKey reads the host's key: one line of stdin, at most 128 bytes.
+    static String readKey() throws IOException {
+        StringBuilder b = new StringBuilder();
+        java.io.InputStream in = new java.io.FileInputStream(java.io.FileDescriptor.in);
+        for (int c; b.length() < 128 && (c = in.read()) >= 0 && c != '\n';) b.append((char) c);
+        return b.toString();
+    }
+
+    static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+    static final ClassValue<String> ORIGIN = new ClassValue<String>() {
+        @Override
+        protected String computeValue(Class<?> k) {
+            ClassLoader l = k.getClassLoader();
+            if (l == null || l == ClassLoader.getPlatformClassLoader()) return "jdk";
+            java.security.ProtectionDomain pd = k.getProtectionDomain();
+            java.security.CodeSource cs = pd == null ? null : pd.getCodeSource();
+            if (cs == null || cs.getLocation() == null) return "?";
+            try {
+                String path = cs.getLocation().toURI().getPath();
+                return path == null ? "?" : path;
+            } catch (java.net.URISyntaxException e) {
+                return "?";
+            }
+        }
+    };
+    static final String HERE = origin(AdaptbenchJUnitReporter.class);
+    static final String LAUNCHER = origin(Launcher.class);
+
+    // origin is where c was loaded from: "jdk" for the JDK's classes,
+    // else the path of its code source (a class directory, a jar). A
+    // ClassValue, which no reflection can fill with a lie.
+    static String origin(Class<?> c) { return ORIGIN.get(c); }
+
+    // badCaller says who called emit when it is not the reporter: below
+    // the reporter's own frames (and the JDK's: a lambda, a forEach) the
+    // caller must be the JUnit Platform launcher's listener dispatch, and
+    // no class loaded from a class directory (the build's: the code under
+    // test and its tests; libraries come in jars) may be deeper on the
+    // stack, unless JUnit 4's RunNotifier is between them (a custom JUnit
+    // 4 runner, which is test code, fires its own events). Reflection frames are not shown,
+    // so a reflective call shows its caller. It returns null when the
+    // call is the reporter's.
+    static String badCaller() {
+        return WALKER.walk(frames -> {
+            java.util.Iterator<StackWalker.StackFrame> it = frames.iterator();
+            boolean launcher = false, notifier = false;
+            while (it.hasNext()) {
+                StackWalker.StackFrame f = it.next();
+                String o = origin(f.getDeclaringClass());
+                if (o.equals(HERE)) {
+                    if (launcher) return null; // down to the reporter's run
+                    continue;
+                }
+                if (o.equals("jdk")) continue;
+                if (!launcher) {
+                    if (!o.equals(LAUNCHER) || !f.getClassName().startsWith("org.junit.platform.launcher.")) return f.getClassName() + "." + f.getMethodName() + " called the reporter";
+                    launcher = true;
+                    continue;
+                }
+                if (f.getClassName().equals("org.junit.runner.notification.RunNotifier")) notifier = true;
+                if (!notifier && o.endsWith("/")) return f.getClassName() + "." + f.getMethodName() + " called the JUnit Platform's listeners";
+            }
+            return null;
+        });
+    }
+
+    // emit sends an event of the listener's run.
+    void emit(Object... kv) { ch.emit(kv); }
 
     static void quote(StringBuilder b, String s) {
         b.append('"');
@@ -120,6 +235,9 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
 
     private TestPlan plan;
     private final Map<String, String> names = new HashMap<>();
+    private final Channel ch;
+
+    AdaptbenchJUnitReporter(Channel ch) { this.ch = ch; }
 
     String name(TestIdentifier id) {
         String n = names.get(id.getUniqueId());
@@ -290,17 +408,16 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
         setSession = ia.getMethod("setSessionId", String.class);
         getData = ia.getMethod("getExecutionData", boolean.class);
         coverage = new FileOutputStream(file, true);
-        dump("C");
     }
 
-    static synchronized void dump(String session) {
+    static synchronized void dump(Channel ch, String session) {
         if (coverage == null) return;
         try {
             setSession.invoke(agent, session);
             byte[] data = (byte[]) getData.invoke(agent, true);
             coverage.write(data);
         } catch (Exception e) {
-            emit("e", "compile", "message", "adaptbench: dump JaCoCo's execution data: " + e);
+            ch.emit("e", "compile", "message", "adaptbench: dump JaCoCo's execution data: " + e);
         }
     }
 
@@ -309,12 +426,12 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
     void boundary() {
         if (coverage == null) return;
         if (running.isEmpty()) {
-            dump("C");
+            dump(ch, "C");
             return;
         }
         TestIdentifier cur = running.get(running.size() - 1);
         String uid = cur.getUniqueIdObject().toString();
-        dump(cur.isTest() ? "T" + uid + "\t" + name(cur) : "C" + uid);
+        dump(ch, cur.isTest() ? "T" + uid + "\t" + name(cur) : "C" + uid);
     }
 
     // ---- the listener ----
@@ -457,12 +574,16 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
             else if (args[a].startsWith("--round-wall-ms=")) roundWall = Long.parseLong(args[a].substring("--round-wall-ms=".length()));
             else break;
         }
-        out = new FileOutputStream(args[a++], true);
-        emit("e", "hello", "v", new Raw("1"));
+        // The key first, before any class of the workspace is loaded.
+        Channel ch = new Channel(new FileOutputStream(args[a++], true), readKey());
+        ch.emit("e", "hello", "v", new Raw("1"));
         // The same on stderr, which the job cannot take back.
         System.err.print("\u001eadaptbench reporter started\n");
         System.err.flush();
-        if (cov != null) startCoverage(cov);
+        if (cov != null) {
+            startCoverage(cov);
+            dump(ch, "C");
+        }
         List<String> scan = new ArrayList<>();
         List<String> names = new ArrayList<>();
         boolean sel = false;
@@ -477,13 +598,13 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
         }
         Launcher launcher = LauncherFactory.create();
         if (rounds != null) {
-            runRounds(launcher, rounds, roundCPU, roundWall, scan);
+            runRounds(ch, launcher, rounds, roundCPU, roundWall, scan);
         } else {
-            run(launcher, scan, names, cov != null);
+            run(ch, launcher, scan, names, cov != null);
         }
         if (coverage != null) coverage.close();
-        emit("e", "done", "exit", new Raw("0"));
-        out.close();
+        ch.emit("e", "done", "exit", new Raw("0"));
+        ch.close();
         System.out.flush();
         System.err.flush();
         // Do not wait for threads the tests left running.
@@ -492,7 +613,7 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
 
     // run runs the tests names selects (all of scan's when empty) with
     // the context class loader's classes.
-    static void run(Launcher launcher, List<String> scan, List<String> names, boolean cov) {
+    static void run(Channel ch, Launcher launcher, List<String> scan, List<String> names, boolean cov) {
         List<DiscoverySelector> selectors = new ArrayList<>();
         LauncherDiscoveryRequestBuilder req = LauncherDiscoveryRequestBuilder.request();
         // Names that select what only exists while the tests run (an
@@ -505,13 +626,13 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
             req.filters(ClassNameFilter.includeClassNamePatterns(ClassNameFilter.STANDARD_INCLUDE_PATTERN));
         } else {
             for (String n : names) {
-                if (select(launcher, n, selectors)) deferred.add(n);
+                if (select(ch, launcher, n, selectors)) deferred.add(n);
             }
             // A unique ID that resolves to nothing is reported as missing,
             // not the end of every other test.
             req.configurationParameter("junit.platform.discovery.listener.default", "logging");
         }
-        AdaptbenchJUnitReporter listener = new AdaptbenchJUnitReporter();
+        AdaptbenchJUnitReporter listener = new AdaptbenchJUnitReporter(ch);
         if (cov) {
             // Coverage is attributed to what runs between two events.
             req.configurationParameter("junit.jupiter.execution.parallel.enabled", "false");
@@ -520,12 +641,12 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
             LauncherDiscoveryRequest request = req.selectors(selectors).build();
             launcher.execute(request, listener);
         } else {
-            emit("e", "plan", "tests", new Raw("[]"));
+            ch.emit("e", "plan", "tests", new Raw("[]"));
         }
         for (String n : deferred) {
             boolean ran = false;
             for (String e : listener.ended) ran |= selects(n, e);
-            if (!ran) emit("e", "missing", "test", n);
+            if (!ran) ch.emit("e", "missing", "test", n);
         }
         listener.boundary();
     }
@@ -555,7 +676,7 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
     static volatile long wall0, cpu0;
     static volatile boolean inRound;
 
-    static void runRounds(Launcher launcher, String file, long cpuMillis, long wallMillis, List<String> scan) throws Exception {
+    static void runRounds(Channel ch, Launcher launcher, String file, long cpuMillis, long wallMillis, List<String> scan) throws Exception {
         List<List<String>> dirs = new ArrayList<>(), tests = new ArrayList<>();
         for (String line : java.nio.file.Files.readAllLines(Paths.get(file), StandardCharsets.UTF_8)) {
             if (line.equals("R")) {
@@ -575,7 +696,7 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
             Thread dog = new Thread(() -> {
                 while (true) {
                     if (inRound && (System.nanoTime() - wall0 > wallMax || os.getProcessCpuTime() - cpu0 > cpuMax)) {
-                        emit("e", "round-timeout", "n", new Raw(Integer.toString(current)));
+                        ch.emit("e", "round-timeout", "n", new Raw(Integer.toString(current)));
                         Runtime.getRuntime().halt(0);
                     }
                     try {
@@ -596,7 +717,7 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
             Snapshot before = new Snapshot();
             long t0 = System.nanoTime();
             current = i;
-            emit("e", "round", "n", new Raw(Integer.toString(i)));
+            ch.emit("e", "round", "n", new Raw(Integer.toString(i)));
             wall0 = t0;
             cpu0 = os.getProcessCpuTime();
             inRound = true;
@@ -605,16 +726,16 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
                 discovered.clear();
                 List<String> roundScan = new ArrayList<>(dirs.get(i));
                 roundScan.addAll(scan);
-                run(launcher, roundScan, tests.get(i), false);
+                run(ch, launcher, roundScan, tests.get(i), false);
             } finally {
                 Thread.currentThread().setContextClassLoader(parent);
             }
             inRound = false;
             double secs = (System.nanoTime() - t0) / 1e9;
-            emit("e", "round-end", "n", new Raw(Integer.toString(i)), "duration", new Raw(Double.toString(secs)));
+            ch.emit("e", "round-end", "n", new Raw(Integer.toString(i)), "duration", new Raw(Double.toString(secs)));
             String changed = before.changed();
             if (changed != null && i + 1 < dirs.size()) {
-                emit("e", "stop", "message", changed);
+                ch.emit("e", "stop", "message", changed);
                 return;
             }
         }
@@ -667,11 +788,11 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
     // select adds the selectors of the test name n (see "names"), emitting
     // a missing event when it cannot select anything. It returns true
     // when whether n selects a test is known only after the tests ran.
-    static boolean select(Launcher launcher, String n, List<DiscoverySelector> selectors) {
+    static boolean select(Channel ch, Launcher launcher, String n, List<DiscoverySelector> selectors) {
         if (n.startsWith("[")) {
             UniqueId u = decode(n);
             if (u == null) {
-                emit("e", "missing", "test", n);
+                ch.emit("e", "missing", "test", n);
                 return false;
             }
             selectors.add(DiscoverySelectors.selectUniqueId(u));
@@ -683,7 +804,7 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
         try {
             c = Class.forName(cls, false, Thread.currentThread().getContextClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
-            emit("e", "missing", "test", n);
+            ch.emit("e", "missing", "test", n);
             return false;
         }
         if (hash < 0) {
@@ -720,7 +841,7 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
             }
         }
         if (methods.isEmpty()) {
-            emit("e", "missing", "test", n);
+            ch.emit("e", "missing", "test", n);
             return false;
         }
         if (idx.isEmpty()) {
@@ -757,7 +878,7 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
             }
         }
         if (!any) {
-            emit("e", "missing", "test", n);
+            ch.emit("e", "missing", "test", n);
             return false;
         }
         return true;

@@ -108,11 +108,12 @@ func (j JUnit) TestRounds(ctx context.Context, r Runner, spec TestSpec, rounds [
 			"--round-wall-ms="+strconv.FormatInt(lim.WallTime.Milliseconds(), 10),
 			st.sc.path(name+".jsonl"))
 		args = append(append(args, st.build.Classes...), "--")
-		res, err := r.Run(ctx, Job{Dir: spec.Dir, Args: args, Env: append(slices.Clone(jvmEnv), spec.Env...), Limits: jl, ReadOnly: st.readOnly})
+		key := newNonce()
+		res, err := r.Run(ctx, Job{Dir: spec.Dir, Args: args, Env: append(slices.Clone(jvmEnv), spec.Env...), Stdin: strings.NewReader(key + "\n"), Limits: jl, ReadOnly: st.readOnly})
 		if err != nil {
 			return suites, runErr("run JUnit rounds", res, err)
 		}
-		decided, last := splitRounds(parseEvents(st.sc.read(name+".jsonl")), len(batch))
+		decided, last := splitRounds(parseSigned(st.sc.readLimited(name+".jsonl", jl, &res), key), len(batch))
 		if last < 0 && !limitStatus(res.Status) && !bytes.HasPrefix(res.Stderr, []byte(reporterMark)) {
 			// Not one round started, nor the reporter: it could not run.
 			return suites, fmt.Errorf("exec: the test JVM of rounds %d to %d did not start (%s): %s", next, next+len(batch)-1, res.Detail, tail(res.Stderr, 2048))
@@ -143,7 +144,8 @@ type roundEvents struct {
 
 // splitRounds splits a rounds JVM's events into its n rounds: a round
 // that ended (round-end) gets its events, one that did not, nil. last is
-// the number of the last round that started, -1 for none.
+// the number of the last round that started, -1 for none. Evidence of
+// tampering ends the split: the round it is in is undecided.
 func splitRounds(events []event, n int) (decided []*roundEvents, last int) {
 	decided = make([]*roundEvents, n)
 	last = -1
@@ -151,6 +153,11 @@ func splitRounds(events []event, n int) (decided []*roundEvents, last int) {
 	var buf []event
 	for _, e := range events {
 		switch e.kind {
+		case "tamper", "over":
+			// A round that tampered, or whose results are more than the
+			// host keeps, is left to Test, which reports it; so is every
+			// round after it in this JVM.
+			return decided, last
 		case "round":
 			// Rounds run in order; anything else is not the reporter's.
 			if e.round != last+1 || e.round >= n {

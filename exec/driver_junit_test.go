@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"os"
 	osexec "os/exec"
@@ -336,7 +335,8 @@ func TestJUnitCoverage(t *testing.T) {
 }
 
 // TestJUnitCoverageForged shows a test that replaces the execution data
-// with a link to a host file: the driver refuses to read it.
+// with a link to a host file: the driver refuses to read it, and the run
+// is evidence of tampering, not a harness error.
 func TestJUnitCoverageForged(t *testing.T) {
 	requireJava(t)
 	ws := driverFixture(t, "junit5_kinds")
@@ -363,9 +363,12 @@ class ForgeTest {
 		t.Fatal(err)
 	}
 	d := exec.JUnit{Coverage: &exec.JaCoCo{Agent: jacocoAgent(t, ws)}}
-	_, err := d.Test(context.Background(), driverSandbox(t), exec.TestSpec{Dir: ws, Tests: []string{"ver.ForgeTest"}})
-	if !errors.Is(err, exec.ErrUnsafeFile) {
-		t.Errorf("err = %v, want ErrUnsafeFile", err)
+	s, err := d.Test(context.Background(), driverSandbox(t), exec.TestSpec{Dir: ws, Tests: []string{"ver.ForgeTest"}})
+	if err != nil {
+		t.Fatalf("a job's replaced file is its doing, not a harness error: %v", err)
+	}
+	if !s.Forged() || s.Tampered[0].Kind != "coverage-replaced" || !strings.Contains(s.Tampered[0].Detail, exec.ErrUnsafeFile.Error()) || s.Coverage != nil {
+		t.Errorf("tampered %+v, coverage %d bytes: want coverage-replaced and none", s.Tampered, len(s.Coverage))
 	}
 }
 

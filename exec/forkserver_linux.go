@@ -912,3 +912,8 @@ func preadKey(f *os.File, key string) (int64, bool) {
 	v, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64)
 	return v, err == nil
 }
+
+// Isolation is its Sandbox's, the fork server's jobs being forked in it.
+func (f *ForkServer) Isolation() string {
+	return f.sb.Isolation() + "; Python jobs forked from a warm server"
+}

@@ -1,0 +1,105 @@
+package adapt
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	osexec "os/exec"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/adaptbench/adaptbench/exec"
+)
+
+// Manifest says what a run was measured on, so that a number carries its
+// conditions and two reports from different machines can be compared
+// knowing what differed: the isolation and limits in force, the kernel,
+// and the toolchains the tasks ran on. It is not part of an evaluation's
+// identity (a journal resumes on another machine, and Merge takes the
+// first shard's), and it holds no timings.
+type Manifest struct {
+	// Harness is the Go version, OS and architecture of the program that
+	// ran the evaluation.
+	Harness string `json:"harness"`
+	// Kernel is the kernel's release.
+	Kernel string `json:"kernel,omitempty"`
+	// Isolation is the runner's own account of the isolation and limit
+	// enforcement in force ("user namespaces, seccomp, …; cgroups v2
+	// delegated"), for a runner that gives one.
+	Isolation string `json:"isolation,omitempty"`
+	// Python is the default interpreter's version, and PythonEnv the
+	// number of distributions it sees and a digest of their names and
+	// versions, when a task is Python. Tasks that name an Environment run
+	// on what the EnvProvider gives them instead.
+	Python    string `json:"python,omitempty"`
+	PythonEnv string `json:"python_env,omitempty"`
+	// Java is `java -version`'s first line, when a task is Java.
+	Java string `json:"java,omitempty"`
+	// Go is the go command's version, when a task is Go.
+	Go string `json:"go,omitempty"`
+}
+
+// manifestOf describes this machine for tasks, run by runner.
+func manifestOf(ctx context.Context, runner exec.Runner, tasks []*Task) *Manifest {
+	m := &Manifest{Harness: fmt.Sprintf("%s %s/%s", runtime.Version(), runtime.GOOS, runtime.GOARCH)}
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		m.Kernel = strings.TrimSpace(string(b))
+	}
+	if i, ok := runner.(interface{ Isolation() string }); ok {
+		m.Isolation = i.Isolation()
+	}
+	langs := map[string]bool{}
+	for _, t := range tasks {
+		langs[t.Language] = true
+	}
+	if langs[Python] {
+		m.Python = firstLine(toolOutput(ctx, exec.DefaultPython, "--version"))
+		env := toolOutput(ctx, exec.DefaultPython, "-c", "import importlib.metadata as m\n"+
+			"print('\\n'.join(sorted({'%s==%s' % (d.metadata['Name'], d.version) for d in m.distributions()})))")
+		if !strings.HasPrefix(env, "unknown") {
+			sum := sha256.Sum256([]byte(env))
+			m.PythonEnv = fmt.Sprintf("%d distributions, sha256 %s", strings.Count(env, "\n")+1, hex.EncodeToString(sum[:8]))
+		}
+	}
+	if langs[Java] {
+		m.Java = firstLine(toolOutput(ctx, "java", "-version"))
+	}
+	if langs[Go] {
+		m.Go = firstLine(toolOutput(ctx, "go", "env", "GOVERSION"))
+	}
+	return m
+}
+
+// toolOutputs keeps what each toolchain said, for the life of the
+// process: a version does not change under a running program, and asking
+// again would cost every Evaluate a JVM's start.
+var toolOutputs sync.Map
+
+// toolOutput runs a toolchain of the host (not code under test) and
+// returns what it printed, or "unknown" and why.
+func toolOutput(ctx context.Context, name string, args ...string) string {
+	key := name + "\x00" + strings.Join(args, "\x00")
+	if v, ok := toolOutputs.Load(key); ok {
+		return v.(string)
+	}
+	out := runTool(ctx, name, args...)
+	toolOutputs.Store(key, out)
+	return out
+}
+
+func runTool(ctx context.Context, name string, args ...string) string {
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	var out bytes.Buffer
+	cmd := osexec.CommandContext(ctx, name, args...)
+	cmd.Stdout, cmd.Stderr = &out, &out // java -version writes to stderr
+	if err := cmd.Run(); err != nil {
+		return "unknown (" + name + ": " + err.Error() + ")"
+	}
+	return strings.TrimSpace(out.String())
+}
