@@ -1,0 +1,170 @@
+package exec_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/exectest"
+)
+
+// A wrong answer: add subtracts. Each attack below is this answer plus a
+// trick that reaches for the verdict; the control is the answer alone.
+const wrongAdd = "def add(a, b):\n    return a - b\n"
+
+// forgeResults is the results-file forgery: at the first call, read the
+// planned test names from the driver's results file, append a passing end
+// for each and a clean done, and leave before the test can fail.
+const forgeResults = `import glob, json, os
+_add = add
+def add(a, b):
+    for p in glob.glob('.adaptbench-*/results.jsonl'):
+        names = []
+        with open(p) as f:
+            for line in f:
+                try:
+                    ev = json.loads(line)
+                except ValueError:
+                    continue
+                if ev.get('e') == 'plan':
+                    names += ev['tests']
+        with open(p, 'a') as f:
+            for n in names:
+                f.write(json.dumps({'e': 'end', 'test': n, 'status': 'passed'}) + '\n')
+            f.write(json.dumps({'e': 'done', 'exit': 0}) + '\n')
+        os._exit(0)
+    return _add(a, b)
+`
+
+// patchUnittest silences failures by patching the result classes at import.
+const patchUnittest = `import unittest
+for c in unittest.TestResult.__subclasses__():
+    c.addFailure = c.addError = lambda *a, **k: None
+`
+
+// patchPytest makes every report look like a pass at import.
+const patchPytest = `from _pytest.reports import TestReport
+TestReport.failed = property(lambda self: False)
+`
+
+const unittestOfAdd = `import unittest
+import calc
+
+class T(unittest.TestCase):
+    def test_add(self):
+        self.assertEqual(calc.add(2, 3), 5)
+
+    def test_add_ones(self):
+        self.assertEqual(calc.add(1, 1), 2)
+`
+
+const pytestOfAdd = `import calc
+
+def test_add():
+    assert calc.add(2, 3) == 5
+
+def test_add_ones():
+    assert calc.add(1, 1) == 2
+`
+
+// tamperWorkspace writes calc.py and the framework's test file.
+func tamperWorkspace(t *testing.T, framework, calc string) string {
+	t.Helper()
+	dir := exectest.Workspace(t)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "calc.py"), []byte(calc), 0o644))
+	name, src := "test_calc.py", unittestOfAdd
+	if framework == "pytest" {
+		src = pytestOfAdd
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644))
+	return dir
+}
+
+func tamperDriver(framework string) exec.Driver {
+	if framework == "pytest" {
+		return exec.Pytest{}
+	}
+	return exec.PythonUnittest{}
+}
+
+// runTamper runs the workspace's tests with the framework's driver on r.
+func runTamper(t *testing.T, r exec.Runner, framework, calc string) *exec.Suite {
+	t.Helper()
+	dir := tamperWorkspace(t, framework, calc)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	s, err := tamperDriver(framework).Test(ctx, r, exec.TestSpec{Dir: dir, Limits: exec.Limits{WallTime: 30 * time.Second}})
+	require.NoError(t, err)
+	require.Nil(t, s.Compile, "the workspace imports")
+	require.Len(t, s.Tests, 2, "both tests are reported: %+v", s.Tests)
+	return s
+}
+
+// passedAny reports whether a suite would score as a pass for any test:
+// a test passed and the suite holds no evidence of tampering.
+func passedAny(s *exec.Suite) bool {
+	if s.Forged() {
+		return false
+	}
+	for _, tr := range s.Tests {
+		if tr.Status == exec.TestPassed {
+			return true
+		}
+	}
+	return false
+}
+
+func tamperKinds(s *exec.Suite) string {
+	var k []string
+	for _, tp := range s.Tampered {
+		k = append(k, tp.Kind+": "+tp.Detail)
+	}
+	return strings.Join(k, "\n")
+}
+
+// TestWrongAnswerCannotChooseItsVerdict: a wrong answer that forges the
+// results (by the results file, or by patching the framework's result
+// classes) is never scored as a pass, on both runners and with both
+// Python drivers; the same answer without the trick fails.
+func TestWrongAnswerCannotChooseItsVerdict(t *testing.T) {
+	for _, framework := range []string{"unittest", "pytest"} {
+		t.Run(framework, func(t *testing.T) {
+			requirePython(t, framework == "pytest")
+			patch := patchUnittest
+			if framework == "pytest" {
+				patch = patchPytest
+			}
+			attacks := []struct {
+				name, calc, reason string
+				forged             bool // the run must hold evidence
+			}{
+				{"control", wrongAdd, "the wrong answer alone fails", false},
+				{"results file", wrongAdd + forgeResults, "forged end and done events appended to the results, then os._exit(0)", false},
+				{"framework patch", patch + wrongAdd, "the framework's result classes patched at import", true},
+			}
+			for _, a := range attacks {
+				t.Run(a.name, func(t *testing.T) {
+					bothPaths(t, func(t *testing.T, r exec.Runner) {
+						s := runTamper(t, r, framework, a.calc)
+						assert.False(t, passedAny(s), "%s: scored as a pass: %+v", a.reason, s.Tests)
+						if a.forged {
+							assert.True(t, s.Forged(), "%s: no evidence", a.reason)
+						}
+						if a.name == "control" {
+							assert.Empty(t, s.Tampered, "an honest failure is no tampering")
+							assert.Equal(t, 2, s.Count(exec.TestFailed), "%+v", s.Tests)
+						}
+						t.Logf("tests %+v\nevidence:\n%s", s.Tests, tamperKinds(s))
+					})
+				})
+			}
+		})
+	}
+}
