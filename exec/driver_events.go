@@ -2,12 +2,15 @@ package exec
 
 import (
 	"bytes"
+	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
+	"os"
 	"strconv"
 	"time"
 )
@@ -48,6 +51,11 @@ type wireEvent struct {
 	Exit     int      `json:"exit"`
 	N        int      `json:"n"`
 	Kind     string   `json:"kind"`
+	// The Python reporters' framing (checkFrames): the run's nonce, the
+	// event's number in the stream, and a tamper event's evidence.
+	K      string `json:"k"`
+	Q      *int   `json:"q"`
+	Detail string `json:"detail"`
 }
 
 // parseEvents decodes a results file. Lines that are not valid events (such
@@ -77,37 +85,9 @@ func parseEvents(b []byte) []event {
 		if json.Unmarshal(line, &w) != nil {
 			continue
 		}
-		e := event{kind: w.E, name: w.Test, message: w.Message, exit: w.Exit, round: w.N}
-		switch w.E {
-		case "hello", "done", "round", "round-timeout", "stop":
-		case "round-end":
-			e.duration = seconds(w.Duration)
-		case "plan":
-			for _, n := range w.Tests {
-				if n != "" {
-					e.names = append(e.names, n)
-				}
-			}
-		case "start", "missing":
-			if w.Test == "" {
-				continue
-			}
-		case "end":
-			if w.Test == "" {
-				continue
-			}
-			if err := e.status.UnmarshalText([]byte(w.Status)); err != nil || e.status == TestInvalid {
-				e.status = TestError
-				e.message = "the reporter sent an unknown status " + quoteShort(w.Status) + "\n" + w.Message
-			}
-			e.duration = seconds(w.Duration)
-		case "compile":
-		case "tamper":
-			e.name = w.Kind
-		default:
-			continue
+		if e, ok := w.event(); ok {
+			out = append(out, e)
 		}
-		out = append(out, e)
 	}
 	return out
 }
@@ -212,6 +192,41 @@ func tampers(events []event) []Tamper {
 	return out
 }
 
+// event decodes w; ok is false for what is not an event.
+func (w *wireEvent) event() (e event, ok bool) {
+	e = event{kind: w.E, name: w.Test, message: w.Message, exit: w.Exit, round: w.N}
+	switch w.E {
+	case "hello", "done", "round", "round-timeout", "stop":
+	case "round-end":
+		e.duration = seconds(w.Duration)
+	case "plan":
+		for _, n := range w.Tests {
+			if n != "" {
+				e.names = append(e.names, n)
+			}
+		}
+	case "start", "missing":
+		if w.Test == "" {
+			return e, false
+		}
+	case "end":
+		if w.Test == "" {
+			return e, false
+		}
+		if err := e.status.UnmarshalText([]byte(w.Status)); err != nil || e.status == TestInvalid {
+			e.status = TestError
+			e.message = "the reporter sent an unknown status " + quoteShort(w.Status) + "\n" + w.Message
+		}
+		e.duration = seconds(w.Duration)
+	case "compile":
+	case "tamper":
+		e.name = w.Kind
+	default:
+		return e, false
+	}
+	return e, true
+}
+
 // seconds converts a duration in seconds, clamping nonsense to zero.
 func seconds(s float64) time.Duration {
 	if math.IsNaN(s) || s <= 0 || s > float64(math.MaxInt64/int64(time.Second)) {
@@ -226,4 +241,146 @@ func quoteShort(s string) string {
 	}
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// The Python reporters (driver_guard.py) send their events on a results
+// channel (Job.results), each with the run's nonce, which they read from
+// stdin before any code of the job runs, and its number in the stream:
+//
+//	{"e":"start","test":"a","k":"<nonce>","q":3}
+//
+// and evidence of tampering as {"e":"tamper","kind":"...","detail":"..."}.
+
+// resultsChannel is the host's end of a reporter's results channel.
+type resultsChannel struct {
+	nonce string
+	r, w  *os.File
+	got   chan []byte
+}
+
+// openChannel makes the channel of one run, with a fresh nonce, and starts
+// reading it.
+func openChannel() (*resultsChannel, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("exec: results channel: %w", err)
+	}
+	var b [16]byte
+	rand.Read(b[:])
+	c := &resultsChannel{nonce: hex.EncodeToString(b[:]), r: r, w: w, got: make(chan []byte, 1)}
+	go func() { c.got <- readCapped(r, maxReport) }()
+	return c, nil
+}
+
+// wait closes the host's write end and returns what the job sent, once
+// every writer is gone. The runner has ended every process of the job; a
+// writer outside its reach (a process escaping an Unsandboxed runner) is
+// given a second.
+func (c *resultsChannel) wait() []byte {
+	c.w.Close()
+	select {
+	case b := <-c.got:
+		return b
+	case <-time.After(time.Second):
+		c.r.SetReadDeadline(time.Now())
+		return <-c.got
+	}
+}
+
+func (c *resultsChannel) close() {
+	c.w.Close()
+	c.r.Close()
+}
+
+// readCapped returns the first n bytes r gives, reading (and dropping) the
+// rest to its end so that the writer never blocks.
+func readCapped(r io.Reader, n Size) []byte {
+	var out []byte
+	buf := make([]byte, 64<<10)
+	for {
+		k, err := r.Read(buf)
+		if room := int(n) - len(out); room > 0 {
+			out = append(out, buf[:min(k, room)]...)
+		}
+		if err != nil {
+			return out
+		}
+	}
+}
+
+// checkFrames decodes a results stream of a run with the nonce, keeping the
+// events that carry it in order. What breaks the framing is evidence that
+// the code under test wrote to the channel: a line without the nonce, an
+// event out of order, duplicated or after the run's end, a test started
+// while another runs, ended twice, or ended while another runs. A last line
+// cut short (the process was killed while writing it) is not.
+func checkFrames(b []byte, nonce string) (events []event, tampered []Tamper) {
+	var (
+		seq     int
+		done    bool
+		running string
+		ended   = map[string]bool{}
+	)
+	forged := func(n int, format string, a ...any) {
+		if len(tampered) < 20 {
+			tampered = append(tampered, Tamper{Kind: "forged-event", Detail: fmt.Sprintf("results line %d: ", n) + fmt.Sprintf(format, a...)})
+		}
+	}
+	for n := 1; len(b) > 0; n++ {
+		line, rest, whole := bytes.Cut(b, []byte{'\n'})
+		b = rest
+		var w wireEvent
+		if err := json.Unmarshal(line, &w); err != nil {
+			if whole {
+				forged(n, "not an event: %s", quoteShort(string(line)))
+			}
+			continue
+		}
+		switch {
+		case w.K != nonce:
+			forged(n, "an event without the run's nonce: %s", quoteShort(string(line)))
+			continue
+		case w.Q == nil || *w.Q < seq:
+			forged(n, "an event sent again or out of order: %s", quoteShort(string(line)))
+			continue
+		case *w.Q > seq:
+			forged(n, "events %d to %d are missing: they were written elsewhere or taken back", seq, *w.Q-1)
+		}
+		seq = *w.Q + 1
+		if w.E == "tamper" {
+			if len(tampered) < 100 {
+				tampered = append(tampered, Tamper{Kind: cut(w.Kind, 64), Detail: cut(w.Detail, 2048)})
+			}
+			continue
+		}
+		if done {
+			forged(n, "an event after the run's end: %s", quoteShort(string(line)))
+			continue
+		}
+		e, ok := w.event()
+		if !ok {
+			continue
+		}
+		switch e.kind {
+		case "done":
+			done = true
+		case "start":
+			if running != "" {
+				forged(n, "test %s started while %s ran", quoteShort(e.name), quoteShort(running))
+				continue
+			}
+			running = e.name
+		case "end":
+			if ended[e.name] || (running != "" && running != e.name) {
+				forged(n, "test %s ended twice or while %s ran", quoteShort(e.name), quoteShort(running))
+				continue
+			}
+			ended[e.name] = true
+			if running == e.name {
+				running = ""
+			}
+		}
+		events = append(events, e)
+	}
+	return events, tampered
 }

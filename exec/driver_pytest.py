@@ -3,9 +3,11 @@
 #     python3 -s -B -c <this file> RESULTS TIMEOUT [NODEID...]
 #
 # with the workspace as the working directory, runs pytest in-process with a
-# plugin that appends one JSON event a line to RESULTS as the tests run (the
-# format is in driver_events.go). TIMEOUT is the per-test time limit in
-# seconds, 0 for none. Without NODEID, pytest collects as it would by itself.
+# plugin that sends one JSON event a line on the results channel as the
+# tests run (driver_guard.py, which comes first in the program; the format
+# is in driver_events.go). RESULTS is the file to append to when the runner
+# gave no channel. TIMEOUT is the per-test time limit in seconds, 0 for
+# none. Without NODEID, pytest collects as it would by itself.
 import sys
 
 # With -c, sys.path[0] is '' (the workspace): keep workspace files from
@@ -20,23 +22,13 @@ import pytest
 if _cwd is not None:
     sys.path.insert(0, _cwd)
 
-_PID = None  # the process that reports: set by main
-_dumps = json.dumps
-_write = os.write
-_fd = -1
 _GRACE = 2.0
 _SEVERITY = {'passed': 1, 'skipped': 2, 'failed': 3, 'error': 4, 'timeout': 5}
 
 
 def emit(**event):
-    if os.getpid() != _PID or _fd < 0:
-        return
-    data = (_dumps(event) + '\n').encode('utf-8', 'replace')
-    try:
-        while data:
-            data = data[_write(_fd, data):]
-    except OSError:
-        pass
+    if _g_send is not None:
+        _g_send(event)
 
 
 class _Timeout(BaseException):
@@ -86,14 +78,29 @@ class Plugin:
         if report.failed:
             emit(e='compile', message=report.longreprtext or str(report.longrepr))
 
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection(self, session):
+        # Before the tests' modules are imported.
+        for name in _FRAMEWORK:
+            _snap_module(sys.modules.get(name))
+        for c in (Plugin, _Timeout):
+            _snap_add(c, c.__qualname__)
+
     def pytest_collection_finish(self, session):
         self.planned = [item.nodeid for item in session.items]
+        seen = set()
+        for item in session.items:
+            for o in (getattr(item, 'cls', None), getattr(item, 'module', None)):
+                if o is not None and o not in seen:
+                    seen.add(o)
+                    _snap_add(o, getattr(o, '__qualname__', None) or o.__name__)
         emit(e='plan', tests=self.planned)
 
     def pytest_runtest_logstart(self, nodeid, location):
         self.cur, self.fired = nodeid, 0
         self.state[nodeid] = ['passed', [], 0.0]
         emit(e='start', test=nodeid)
+        _g_running[0] = True
         self.t0 = time.perf_counter()
         if self.timeout > 0:
             signal.setitimer(signal.ITIMER_REAL, self.timeout)
@@ -140,6 +147,8 @@ class Plugin:
     def pytest_runtest_logfinish(self, nodeid, location):
         if self.timeout > 0:
             signal.setitimer(signal.ITIMER_REAL, 0)
+        _g_running[0] = False
+        _snap_check()
         self.cur = None
         st = self.state.pop(nodeid, ['passed', [], 0.0])
         self.end(nodeid, st[0], '\n'.join(st[1]), st[2])
@@ -165,6 +174,8 @@ class Plugin:
             self.cur = None
         self.finish(reason)
         self.done = True
+        _g_running[0] = False
+        _snap_check()
         emit(e='done', exit=int(exitstatus))
 
 
@@ -179,20 +190,27 @@ def _on_alarm(signum, frame):
     if p.fired == 1:
         signal.setitimer(signal.ITIMER_REAL, _GRACE)
         raise _Timeout('the test ran longer than its time limit of %gs' % p.timeout)
+    _g_running[0] = False
     name, p.cur = p.cur, None
     p.end(name, 'timeout', 'the test ran longer than its time limit of %gs and did not stop when interrupted' % p.timeout,
           time.perf_counter() - p.t0)
     p.finish('not run: test %s did not stop after its time limit' % name)
     emit(e='done', exit=1)
-    os._exit(0)
+    _g_real_exit(0)
+
+
+# The framework's modules: their frames may call the reporter, and their
+# functions and classes must stay as they are.
+_FRAMEWORK = ('_pytest.runner', '_pytest.reports', '_pytest.python', '_pytest.main', '_pytest.skipping',
+              '_pytest.outcomes', '_pytest.nodes', '_pytest.fixtures', '_pytest.unittest',
+              'pluggy._callers', 'pluggy._hooks', 'pluggy._result', 'pluggy._manager')
 
 
 def main():
-    global _PID, _fd, _plugin
-    _PID = os.getpid()
+    global _plugin
     results, timeout, names = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
     del sys.argv[1:]
-    _fd = os.open(results, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
+    _guard_start(globals(), results, ('_pytest', 'pluggy', 'pytest'), ('main', '_on_alarm'))
     emit(e='hello', v=1)
     # The same on stderr, which the job cannot take back: results a job
     # deleted or replaced are then the job's doing, not a harness failure.

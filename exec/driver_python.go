@@ -14,11 +14,21 @@ import (
 // and which the sandbox user can read.
 const DefaultPython = "/usr/bin/python3"
 
+//go:embed driver_guard.py
+var reporterGuard string
+
 //go:embed driver_unittest.py
-var unittestReporter string
+var unittestSource string
 
 //go:embed driver_pytest.py
-var pytestReporter string
+var pytestSource string
+
+// The reporters: each is the guard (the results channel and the tamper
+// watch) followed by the framework's reporter, in one program.
+var (
+	unittestReporter = reporterGuard + unittestSource
+	pytestReporter   = reporterGuard + pytestSource
+)
 
 // PythonUnittest runs tests with Python's unittest.
 //
@@ -113,19 +123,33 @@ func runPythonReporter(ctx context.Context, r Runner, spec TestSpec, python, pro
 	args := []string{python, "-s", "-B", "-c", program, sc.path("results.jsonl"),
 		strconv.FormatFloat(perTest.Seconds(), 'f', -1, 64)}
 	args = append(args, spec.Tests...)
+	static := scanPython(spec.Dir)
+	ch, err := openChannel()
+	if err != nil {
+		return nil, err
+	}
+	defer ch.close()
 	job := Job{
 		Dir:      spec.Dir,
 		Args:     args,
 		Env:      append(append([]string(nil), pythonEnv...), spec.Env...),
 		Limits:   spec.Limits,
 		ReadOnly: spec.ReadOnly,
+		Stdin:    strings.NewReader(ch.nonce + "\n"),
+		results:  ch.w,
 	}
 	res, err := r.Run(ctx, job)
 	suite := &Suite{Run: res}
 	if err != nil {
 		return suite, runErr("run "+framework, res, err)
 	}
-	events := parseEvents(sc.read("results.jsonl"))
+	// The channel, or, from a runner that gave the job none, the file.
+	stream := ch.wait()
+	if len(stream) == 0 {
+		stream = sc.read("results.jsonl")
+	}
+	events, tampered := checkFrames(stream, ch.nonce)
+	suite.Tampered = append(tampered, static...)
 	tests, compile, done, err := assemble(assembly{events: events, run: res, needHello: true, what: framework + " process"})
 	suite.Run.Stderr = stripMark(suite.Run.Stderr)
 	if err != nil {

@@ -3,9 +3,11 @@
 #     python3 -s -B -c <this file> RESULTS TIMEOUT [NAME...]
 #
 # with the workspace as the working directory, loads the tests named by NAME
-# (or discovers test*.py when there is none), and appends one JSON event a
-# line to RESULTS as the tests run (the format is in driver_events.go).
-# TIMEOUT is the per-test time limit in seconds, 0 for none.
+# (or discovers test*.py when there is none), and sends one JSON event a
+# line on the results channel as the tests run (driver_guard.py, which comes
+# first in the program; the format is in driver_events.go). RESULTS is the
+# file to append to when the runner gave no channel. TIMEOUT is the
+# per-test time limit in seconds, 0 for none.
 import sys
 
 # With -c, sys.path[0] is '' (the workspace): keep a workspace file named
@@ -24,24 +26,15 @@ import unittest.suite
 if _cwd is not None:
     sys.path.insert(0, _cwd)
 
-_PID = None  # the process that reports: set by main
-_dumps = json.dumps
-_write = os.write
-_fd = -1
 _GRACE = 2.0
 _SEVERITY = {'passed': 1, 'skipped': 2, 'failed': 3, 'error': 4, 'timeout': 5}
 
 
 def emit(**event):
-    # A test that forks and returns in the child must not report twice.
-    if os.getpid() != _PID or _fd < 0:
-        return
-    data = (_dumps(event) + '\n').encode('utf-8', 'replace')
-    try:
-        while data:
-            data = data[_write(_fd, data):]
-    except OSError:
-        pass
+    # The sink sends only from the reporting process: a test that forks
+    # and returns in the child does not report twice.
+    if _g_send is not None:
+        _g_send(event)
 
 
 class _Timeout(BaseException):
@@ -84,6 +77,7 @@ class Reporter(unittest.TestResult):
         super().startTest(test)
         self.cur, self.status, self.msgs, self.fired = test.id(), 'passed', [], 0
         emit(e='start', test=self.cur)
+        _g_running[0] = True
         self.t0 = time.perf_counter()
         if self.timeout > 0:
             signal.setitimer(signal.ITIMER_REAL, self.timeout)
@@ -91,6 +85,8 @@ class Reporter(unittest.TestResult):
     def stopTest(self, test):
         if self.timeout > 0:
             signal.setitimer(signal.ITIMER_REAL, 0)
+        _g_running[0] = False
+        _snap_check()
         cur, self.cur = self.cur, None
         if cur is not None:
             self.end(cur, self.status, '\n'.join(self.msgs), time.perf_counter() - self.t0)
@@ -176,12 +172,13 @@ def _on_alarm(signum, frame):
         signal.setitimer(signal.ITIMER_REAL, _GRACE)
         raise _Timeout('the test ran longer than its time limit of %gs' % r.timeout)
     # The test caught the first _Timeout and went on: stop the run.
+    _g_running[0] = False
     name, r.cur = r.cur, None
     r.end(name, 'timeout', 'the test ran longer than its time limit of %gs and did not stop when interrupted' % r.timeout,
           time.perf_counter() - r.t0)
     r.finish(_planned, 'not run: test %s did not stop after its time limit' % name)
     emit(e='done', exit=1)
-    os._exit(0)
+    _g_real_exit(0)
 
 
 def failed_tests(suite):
@@ -244,15 +241,18 @@ _planned = []
 
 
 def main():
-    global _PID, _fd, _reporter, _planned
-    _PID = os.getpid()
+    global _reporter, _planned
     results, timeout, names = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
     del sys.argv[1:]
-    _fd = os.open(results, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
+    _guard_start(globals(), results, ('unittest',), ('main', '_on_alarm'))
     emit(e='hello', v=1)
     # The same on stderr, which the job cannot take back: results a job
     # deleted or replaced are then the job's doing, not a harness failure.
     os.write(2, b'\x1eadaptbench reporter started\n')
+    for m in (unittest.case, unittest.result, unittest.suite):
+        _snap_module(m)
+    for c in (Reporter, _Timeout):
+        _snap_add(c, c.__qualname__)
     loader = unittest.TestLoader()
     tests, errors = [], []
     if names:
@@ -284,6 +284,16 @@ def main():
             seen.add(t.id())
             unique.append(t)
     _planned = [t.id() for t in unique]
+    # The tests' own classes and modules, as loaded.
+    seen = set()
+    for t in unique:
+        for c in type(t).__mro__:
+            if c not in seen and c.__module__ in sys.modules and not c.__module__.startswith(('unittest', 'builtins')):
+                seen.add(c)
+                _snap_add(c, '%s.%s' % (c.__module__, c.__qualname__))
+                if c.__module__ not in seen:
+                    seen.add(c.__module__)
+                    _snap_add(sys.modules[c.__module__], c.__module__)
     emit(e='plan', tests=_planned)
     _reporter = r = Reporter(timeout)
     if timeout > 0:
@@ -299,6 +309,7 @@ def main():
     if timeout > 0:
         signal.setitimer(signal.ITIMER_REAL, 0)
     r.finish(_planned, reason)
+    _snap_check()
     emit(e='done', exit=0 if r.wasSuccessful() else 1)
 
 

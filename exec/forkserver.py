@@ -244,6 +244,20 @@ class _Capture:
         return bytes(self.head) + b'\n... [%d bytes omitted] ...\n' % (self.count - len(self.head) - len(self.tail)) + bytes(self.tail)
 
 
+class _Head:
+    # The first cap bytes of the results channel.
+    def __init__(self, cap):
+        self.cap, self.count, self.buf = cap, 0, bytearray()
+
+    def feed(self, b):
+        self.count += len(b)
+        if len(self.buf) < self.cap:
+            self.buf += b[:self.cap - len(self.buf)]
+
+    def value(self):
+        return bytes(self.buf)
+
+
 def _drain(fd, cap, limit):
     # Reads what the pipe holds now (up to limit bytes); False at its end.
     try:
@@ -273,7 +287,7 @@ def _child(fds, programs):
     # request. Its stdout and stderr are pipes the server reads: nothing
     # the job does takes back what it wrote.
     try:
-        out_w, err_w, mem_w, req_fd = fds
+        out_w, err_w, mem_w, req_fd = fds[:4]
         os.setsid()
         chunks = []
         while True:
@@ -300,8 +314,16 @@ def _child(fds, programs):
             fd = os.open('/dev/null', os.O_RDONLY)
             os.dup2(fd, 0)
             os.close(fd)
-        os.closerange(3, MEMORY_FD)
+        keep = MEMORY_FD
+        if len(fds) > 4:
+            # The results channel becomes descriptor 3 (descriptor 3).
+            keep = MEMORY_FD - 1
+            os.dup2(fds[4], keep)
+        os.closerange(3, keep)
         os.closerange(MEMORY_FD + 1, 65536)
+        if len(fds) > 4:
+            os.dup2(MEMORY_FD - 1, 3)
+            os.close(MEMORY_FD - 1)
         os.chdir(WORK)
         os.environ.clear()
         os.environ.update(req.get('env') or {})
@@ -435,7 +457,7 @@ def _zygote(sock, programs):
         sfd = sock.fileno()
         while True:
             try:
-                msg, anc, _, _ = sock.recvmsg(1, socket.CMSG_SPACE(4 * 4))
+                msg, anc, _, _ = sock.recvmsg(1, socket.CMSG_SPACE(5 * 4))
             except InterruptedError:
                 continue
             if not msg:
@@ -444,7 +466,7 @@ def _zygote(sock, programs):
             for level, kind, data in anc:
                 if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
                     fds.extend(struct.unpack('=%di' % (len(data) // 4), data[:len(data) - len(data) % 4]))
-            if len(fds) != 4:
+            if len(fds) not in (4, 5):
                 os._exit(3)
             _reap_all()
             pid = os.fork()
@@ -603,16 +625,22 @@ def serve(req, zyg):
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     mem_r, mem_w = os.pipe()
+    send, ours = [out_w, err_w, mem_w, mfd], [out_r, err_r, mem_r]
+    if req.get('results'):
+        # The reporter's results channel: a pipe only we read.
+        res_r, res_w = os.pipe()
+        send.append(res_w)
+        ours.append(res_r)
     start = time.monotonic()
     try:
-        zyg.sock.sendmsg([b'j'], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, struct.pack('=4i', out_w, err_w, mem_w, mfd))])
+        zyg.sock.sendmsg([b'j'], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, struct.pack('=%di' % len(send), *send))])
         got = zyg.sock.recv(64)
     except OSError:
         got = b''
-    for fd in (out_w, err_w, mem_w, mfd):
+    for fd in send:
         os.close(fd)
     if len(got) != 4:
-        for fd in (out_r, err_r, mem_r):
+        for fd in ours:
             os.close(fd)
         raise _NotRun('the zygote is gone')
     pid = struct.unpack('=i', got)[0]
@@ -628,6 +656,8 @@ def serve(req, zyg):
     if pfd is not None:
         poll.register(pfd, select.POLLIN)
     streams = {out_r: caps[0], err_r: caps[1]}
+    if len(ours) > 3:
+        streams[ours[3]] = _Head(32 << 20)  # maxReport
     for fd in streams:
         os.set_blocking(fd, False)
         poll.register(fd, select.POLLIN)
@@ -786,6 +816,9 @@ def _finish(zyg, before, streams, caps, output, mem_r, start, wstatus, cpu_ns, m
         rep['signal'] = os.WTERMSIG(wstatus)
     out, err = caps[0].value(), caps[1].value()
     rep['stdout'], rep['stderr'] = _b64(out).decode(), _b64(err).decode()
+    for cap in streams.values():
+        if isinstance(cap, _Head):
+            rep['results'] = _b64(cap.value()).decode()
     rep['out_bytes'] = caps[0].count + caps[1].count
     if out_over:
         rep['out_bytes'] = max(rep['out_bytes'], output + 1)

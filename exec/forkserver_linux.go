@@ -234,6 +234,9 @@ type pyJob struct {
 	Stdin    string            `json:"stdin"`
 	// ThreadsFit: reserve less address space per thread (RLIMIT_AS).
 	ThreadsFit bool `json:"threads_fit"`
+	// Results: the child gets a results channel (Job.results) as its
+	// descriptor 3, which the server reads and sends back in pyReply.Results.
+	Results bool `json:"results,omitempty"`
 }
 
 type pyReply struct {
@@ -259,6 +262,9 @@ type pyReply struct {
 	DiskFull bool `json:"disk_full"`
 	// JobRan: the Error came after the job had started.
 	JobRan bool `json:"job_ran"`
+	// Results is what the child wrote to its results channel, at most
+	// maxReport bytes.
+	Results []byte `json:"results"`
 }
 
 // parse turns a job into a request, or reports that the server cannot
@@ -267,7 +273,7 @@ func (f *ForkServer) parse(job Job, lim Limits, env []string) (*pyJob, bool) {
 	if len(job.Args) < 2 || job.Args[0] != f.python || job.Stdout != nil {
 		return nil, false
 	}
-	req := &pyJob{Env: map[string]string{}, Keep: int(lim.Keep)}
+	req := &pyJob{Env: map[string]string{}, Keep: int(lim.Keep), Results: job.results != nil}
 	i := 1
 	for ; i < len(job.Args); i++ {
 		a := job.Args[i]
@@ -501,6 +507,10 @@ wait:
 			}
 			err = fmt.Errorf("exec: fork server: %w", err)
 			return Result{Status: StatusInternal, ExitCode: -1, Detail: err.Error()}, err
+		}
+		if job.results != nil && len(rep.Results) > 0 {
+			// The driver reads the other end as this is written.
+			job.results.Write(rep.Results[:min(len(rep.Results), int(maxReport))])
 		}
 		used, ok := cg.cpuUsage()
 		oom := cg.oomCount()

@@ -76,8 +76,12 @@ func TestHostNeverFollowsJobPaths(t *testing.T) {
 				assert.Less(t, time.Since(start), 15*time.Second, "the host did not block on the job's file")
 				b, _ := json.Marshal(s)
 				assert.NotContains(t, string(b), secret, "%s: the host read it", tc.reason)
+				// The results travel on a channel no path reaches: whatever
+				// the job leaves at the file's path, a test it passes is
+				// one it passed, and opening the scratch directory is
+				// evidence.
 				for _, tr := range s.Tests {
-					assert.NotEqual(t, exec.TestPassed, tr.Status, "%s: the results came from elsewhere", tc.reason)
+					assert.True(t, tr.Status != exec.TestPassed || s.Forged(), "%s: the results came from elsewhere", tc.reason)
 				}
 				assert.NotContains(t, string(s.Run.Stderr), "adaptbench reporter started", "the reporter's mark is taken off")
 			})

@@ -241,19 +241,15 @@ func (p *procRunner) spawn() (*initProc, error) {
 			return fail(err)
 		}
 	}
-	var diskR, diskW *os.File
-	if p.isolate {
-		pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-		if err != nil {
-			return fail(err)
-		}
-		diskR, diskW = os.NewFile(uintptr(pair[0]), "disk"), os.NewFile(uintptr(pair[1]), "disk")
-		files = append(files, diskR, diskW)
+	// The socket the job's descriptors come on (its stdio when the init
+	// is reused, its workspace, its results channel): unsandboxed too.
+	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return fail(err)
 	}
-	extra := []*os.File{cfgR, stW}
-	if diskR != nil {
-		extra = append(extra, diskR)
-	}
+	diskR, diskW := os.NewFile(uintptr(pair[0]), "disk"), os.NewFile(uintptr(pair[1]), "disk")
+	files = append(files, diskR, diskW)
+	extra := []*os.File{cfgR, stW, diskR}
 	cmd := &osexec.Cmd{
 		Path:        "/proc/self/exe",
 		Args:        p.initArgs(),

@@ -68,6 +68,9 @@ type initConfig struct {
 	// PIDReset: the command gets a PID-counter reset socket as
 	// descriptor 3 (servePIDReset).
 	PIDReset bool `json:"pid_reset,omitempty"`
+	// Results: the job's results channel (Job.results) comes on
+	// initDiskFD after the workspace, for the command's descriptor 3.
+	Results bool `json:"results,omitempty"`
 }
 
 type rlimit struct {
@@ -209,6 +212,9 @@ func runJob(cfg initConfig, n int, isolating bool, prepErr error, thread *jobThr
 	if cfg.DiskWorkspace {
 		want++
 	}
+	if cfg.Results {
+		want++
+	}
 	var fds []int
 	if want > 0 {
 		var err error
@@ -229,6 +235,12 @@ func runJob(cfg initConfig, n int, isolating bool, prepErr error, thread *jobThr
 	if cfg.DiskWorkspace {
 		ws = fds[0]
 		defer unix.Close(ws)
+	}
+	files := []uintptr{0, 1, 2}
+	if cfg.Results {
+		res := fds[len(fds)-1]
+		defer unix.Close(res)
+		files = append(files, uintptr(res))
 	}
 	if cfg.Isolate {
 		switch {
@@ -270,7 +282,7 @@ func runJob(cfg initConfig, n int, isolating bool, prepErr error, thread *jobThr
 	attr := &syscall.ProcAttr{
 		Dir:   cfg.Workspace,
 		Env:   cfg.Env,
-		Files: []uintptr{0, 1, 2},
+		Files: files,
 		Sys:   &syscall.SysProcAttr{Setsid: true},
 	}
 	if cfg.SetUser {

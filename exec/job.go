@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"io"
+	"os"
 	"syscall"
 	"time"
 )
@@ -73,6 +74,11 @@ type Job struct {
 	// pidReset gives the command, as descriptor 3, a socket on which the
 	// init resets the PID counter (servePIDReset): the fork server's.
 	pidReset bool
+	// results, when set, is the write end of a pipe the job gets as its
+	// descriptor 3: the Python drivers' results channel, which no path in
+	// the job's file system reaches. The ForkServer gives its child a pipe
+	// of the server's and writes what came on it here.
+	results *os.File
 }
 
 // Limits bounds the resources of one job. Each zero field means the default

@@ -379,6 +379,10 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		sent = append(sent, tree)
 		send = append(send, fd)
 	}
+	diskWorkspace := len(send) > 0 && (!reused || len(send) > 3)
+	if job.results != nil {
+		send = append(send, int(job.results.Fd()))
+	}
 	if len(send) > 0 {
 		if err := unix.Sendmsg(int(ip.diskW.Fd()), []byte{0}, unix.UnixRights(send...), nil, 0); err != nil {
 			ip.discard()
@@ -413,7 +417,8 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		UID:           nobody,
 		GID:           nobody,
 		Subreaper:     !p.isolate,
-		DiskWorkspace: len(send) > 0 && (!reused || len(send) > 3),
+		DiskWorkspace: diskWorkspace,
+		Results:       job.results != nil,
 		Stdio:         reused,
 		Recycle:       shape != "",
 		Rlimits:       rlimits(lim, cg, p.isolate),

@@ -54,6 +54,60 @@ const patchPytest = `from _pytest.reports import TestReport
 TestReport.failed = property(lambda self: False)
 `
 
+// createResults writes the forged results into a results file of its own
+// in the driver's scratch directory.
+const createResults = `import glob, json, os
+def add(a, b):
+    for d in glob.glob('.adaptbench-*'):
+        with open(os.path.join(d, 'results.jsonl'), 'a') as f:
+            f.write(json.dumps({'e': 'hello', 'v': 1}) + '\n')
+            f.write(json.dumps({'e': 'plan', 'tests': NAMES}) + '\n')
+            for n in NAMES:
+                f.write(json.dumps({'e': 'end', 'test': n, 'status': 'passed'}) + '\n')
+            f.write(json.dumps({'e': 'done', 'exit': 0}) + '\n')
+    os._exit(0)
+`
+
+// writeChannel writes forged events to every pipe the process holds but
+// its stdio: the results channel among them.
+const writeChannel = `import json, os, stat
+def add(a, b):
+    forged = ''.join(json.dumps({'e': 'end', 'test': n, 'status': 'passed'}) + '\n' for n in NAMES)
+    forged += json.dumps({'e': 'done', 'exit': 0}) + '\n'
+    for fd in range(3, 256):
+        try:
+            if stat.S_ISFIFO(os.fstat(fd).st_mode):
+                os.write(fd, forged.encode())
+        except OSError:
+            pass
+    os._exit(0)
+`
+
+// callReporter finds the reporter's emit by walking the stack and calls it.
+const callReporter = `import sys, os
+def add(a, b):
+    f = sys._getframe()
+    while f is not None and 'emit' not in f.f_globals:
+        f = f.f_back
+    emit = f.f_globals['emit']
+    for n in NAMES:
+        emit(e='end', test=n, status='passed')
+    emit(e='done', exit=0)
+    os._exit(0)
+`
+
+// exitMidTest leaves in the middle of the first test.
+const exitMidTest = `import os
+def add(a, b):
+    os._exit(0)
+`
+
+// skipTest skips, as an honest answer may.
+const skipTest = `import unittest
+def add(a, b):
+    raise unittest.SkipTest('not today')
+`
+
 const unittestOfAdd = `import unittest
 import calc
 
@@ -141,13 +195,22 @@ func TestWrongAnswerCannotChooseItsVerdict(t *testing.T) {
 			if framework == "pytest" {
 				patch = patchPytest
 			}
+			names := "['test_calc.T.test_add', 'test_calc.T.test_add_ones']"
+			if framework == "pytest" {
+				names = "['test_calc.py::test_add', 'test_calc.py::test_add_ones']"
+			}
+			named := func(src string) string { return "NAMES = " + names + "\n" + src }
 			attacks := []struct {
 				name, calc, reason string
 				forged             bool // the run must hold evidence
 			}{
 				{"control", wrongAdd, "the wrong answer alone fails", false},
 				{"results file", wrongAdd + forgeResults, "forged end and done events appended to the results, then os._exit(0)", false},
+				{"results file of its own", named(createResults), "a results file written where the driver's was", true},
+				{"channel write", named(writeChannel), "forged events written to every pipe", true},
+				{"reporter call", named(callReporter), "the reporter's emit reached through the stack and called", true},
 				{"framework patch", patch + wrongAdd, "the framework's result classes patched at import", true},
+				{"exit mid-test", exitMidTest, "os._exit(0) in the middle of a test", true},
 			}
 			for _, a := range attacks {
 				t.Run(a.name, func(t *testing.T) {
@@ -157,14 +220,32 @@ func TestWrongAnswerCannotChooseItsVerdict(t *testing.T) {
 						if a.forged {
 							assert.True(t, s.Forged(), "%s: no evidence", a.reason)
 						}
-						if a.name == "control" {
+						switch a.name {
+						case "control":
 							assert.Empty(t, s.Tampered, "an honest failure is no tampering")
 							assert.Equal(t, 2, s.Count(exec.TestFailed), "%+v", s.Tests)
+						case "exit mid-test":
+							assert.Equal(t, 2, s.Count(exec.TestError), "an exit mid-test is an error: %+v", s.Tests)
 						}
 						t.Logf("tests %+v\nevidence:\n%s", s.Tests, tamperKinds(s))
 					})
 				})
 			}
+		})
+	}
+}
+
+// TestSkipIsNoTampering: an answer that skips its tests is skipped, with no
+// evidence, on both runners and with both drivers.
+func TestSkipIsNoTampering(t *testing.T) {
+	for _, framework := range []string{"unittest", "pytest"} {
+		t.Run(framework, func(t *testing.T) {
+			requirePython(t, framework == "pytest")
+			bothPaths(t, func(t *testing.T, r exec.Runner) {
+				s := runTamper(t, r, framework, skipTest)
+				assert.Equal(t, 2, s.Count(exec.TestSkipped), "%+v", s.Tests)
+				assert.Empty(t, s.Tampered)
+			})
 		})
 	}
 }

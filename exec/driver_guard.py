@@ -1,0 +1,257 @@
+# The guard of the Python reporters of package exec (driver_unittest.py and
+# driver_pytest.py follow it in one program; see the trust boundary in
+# doc.go). It carries the results channel and watches for code that
+# reaches for its own verdict:
+#
+#   - the channel is descriptor 3, a pipe the host reads (descriptor 3); the
+#     guard moves it to a descriptor of its own (close-on-exec) and closes
+#     3 before any code of the job is imported. Every event carries the
+#     run's nonce, which the host sends as the first line of stdin, and its
+#     number in the stream: both live only in the frame of the _sink
+#     generator. The host rejects events without them, out of order or
+#     after the end;
+#   - _sink sends an event only when every frame between it and the
+#     reporter's main is the reporter's or the test framework's: a call
+#     from any other code is evidence, not an event;
+#   - an audit hook (which cannot be removed) and a snapshot of the
+#     framework's, the reporter's and the tests' classes, checked at the
+#     end of every test, give evidence as "tamper" events.
+import sys
+
+_cwd = sys.path.pop(0) if sys.path and sys.path[0] in ('', '.') else None
+import fcntl as _fcntl
+import json as _json
+import os as _os
+import posix as _posix
+import random as _random
+import stat as _stat
+if _cwd is not None:
+    sys.path.insert(0, _cwd)
+
+_g_send = None        # the sink's send, set by _guard_start
+_g_pid = None         # the reporting process
+_g_running = [False]  # a test is running (set by the reporter)
+_g_codes = set()      # the reporter's code objects
+_g_frameworks = ()    # directories of the framework's modules
+_g_roots = set()      # the code objects of the reporter's main and alarm handler
+_g_seen = set()       # evidence already sent (kind, detail)
+_g_snap = []          # (owner, name, dict snapshot, strict)
+_g_real_exit = _os._exit
+_g_workspace = ''
+
+
+def _code_of(ns):
+    # Every code object defined by the reporter's program.
+    out, todo = set(), []
+    for v in list(ns.values()):
+        if isinstance(v, type) and v.__module__ == ns.get('__name__'):
+            todo.extend(getattr(f, '__code__', None) or getattr(getattr(f, '__func__', None), '__code__', None)
+                        for f in vars(v).values())
+        else:
+            todo.append(getattr(v, '__code__', None))
+    while todo:
+        c = todo.pop()
+        if c is None or c in out or not hasattr(c, 'co_consts'):
+            continue
+        out.add(c)
+        todo.extend(k for k in c.co_consts if hasattr(k, 'co_consts'))
+    return out
+
+
+def _sink(fd, nonce, pid):
+    # Its frame alone holds the descriptor, the nonce and the count.
+    write, dumps, getpid, getframe = _os.write, _json.dumps, _os.getpid, sys._getframe
+    seq = 0
+    ev = yield
+    while True:
+        if getpid() == pid:
+            if ev.get('e') != 'tamper':
+                why = _untrusted(getframe(1))
+                if why:
+                    ev = {'e': 'tamper', 'kind': 'forged-call',
+                          'detail': 'the reporter was called to send a %r event from %s' % (ev.get('e'), why)}
+            ev['k'], ev['q'] = nonce, seq
+            seq += 1
+            data = (dumps(ev) + '\n').encode('utf-8', 'replace')
+            try:
+                while data:
+                    data = data[write(fd, data):]
+            except OSError:
+                pass
+        ev = yield
+
+
+def _untrusted(f):
+    # Where a call to the sink came from, when not from the reporter called
+    # by the framework (or by nothing else) up to the reporter's main.
+    while f is not None:
+        c = f.f_code
+        if c in _g_roots:
+            return None
+        if c not in _g_codes and not c.co_filename.startswith(_g_frameworks):
+            return '%s line %d (%s)' % (c.co_filename, f.f_lineno, c.co_name)
+        f = f.f_back
+    return 'outside the run (no reporter frame below)'
+
+
+def _tamper(kind, detail):
+    if (kind, detail) in _g_seen or len(_g_seen) > 100:
+        return
+    _g_seen.add((kind, detail))
+    if _g_send is not None:
+        _g_send({'e': 'tamper', 'kind': kind, 'detail': detail[:2000]})
+
+
+def _read_nonce():
+    # The first line of stdin, which the host wrote and closed.
+    b = b''
+    try:
+        while len(b) < 200 and not b.endswith(b'\n'):
+            c = _os.read(0, 200 - len(b))
+            if not c:
+                break
+            b += c
+    except OSError:
+        pass
+    return b.strip().decode('ascii', 'replace')
+
+
+def _guard_start(ns, results, frameworks, roots):
+    """Opens the channel and starts the watch: called by the reporter's main
+    before any code of the job is imported. ns is the reporter's namespace,
+    results the file to use when the runner gave no channel, frameworks the
+    modules whose frames may call the reporter, roots the reporter's
+    functions calls to it may come from: main, which runs the framework,
+    and the alarm handler, which may run on top of any code."""
+    global _g_send, _g_pid, _g_codes, _g_frameworks, _g_workspace
+    _g_pid = _os.getpid()
+    nonce = _read_nonce()
+    fd = -1
+    try:
+        if _stat.S_ISFIFO(_os.fstat(3).st_mode):
+            fd = _fcntl.fcntl(3, _fcntl.F_DUPFD_CLOEXEC, _random.SystemRandom().randrange(20, 200))
+            _os.close(3)
+    except OSError:
+        pass
+    if fd < 0:
+        fd = _os.open(results, _os.O_WRONLY | _os.O_CREAT | _os.O_APPEND | _os.O_CLOEXEC, 0o644)
+    s = _sink(fd, nonce, _g_pid)
+    next(s)
+    _g_send = s.send
+    del s, nonce, fd
+    _g_codes = _code_of(ns)
+    _g_roots.update(ns[r].__code__ for r in roots)
+    dirs = []
+    for m in frameworks:
+        f = getattr(sys.modules.get(m), '__file__', None)
+        if f:
+            dirs.append(_os.path.dirname(f) + '/' if f.endswith('__init__.py') else f)
+    _g_frameworks = tuple(dirs)
+    _g_workspace = _os.getcwd().rstrip('/') + '/'
+    _os._exit = _posix._exit = _exit_hook
+    sys.addaudithook(_audit)
+
+
+def _exit_hook(code):
+    if _g_running[0] and _os.getpid() == _g_pid:
+        _tamper('exit-during-test', 'os._exit(%r) while a test ran' % (code,))
+    _g_real_exit(code)
+
+
+def _workspace_caller(f):
+    # The workspace file that called an introspection function, directly,
+    # through inspect (which hands frames on), ctypes' own modules, or code
+    # it compiled itself.
+    while f is not None:
+        c = f.f_code
+        name = c.co_filename
+        if c in _g_codes:
+            return None
+        if name.endswith('/inspect.py') or '/ctypes/' in name or name.startswith('<'):
+            f = f.f_back
+            continue
+        if name.startswith(_g_workspace) or not name.startswith('/'):
+            return '%s line %d' % (name, f.f_lineno)
+        return None
+    return None
+
+
+_INTROSPECT = frozenset(('sys._getframe', 'sys._current_frames', 'gc.get_referrers', 'gc.get_referents',
+                         'gc.get_objects', 'sys.settrace', 'sys.setprofile'))
+_FRAME_ATTRS = frozenset(('tb_frame', 'gi_frame', 'cr_frame', 'ag_frame'))
+_in_hook = [False]
+
+
+def _audit(event, args):
+    if _in_hook[0] or _os.getpid() != _g_pid:
+        return
+    _in_hook[0] = True
+    try:
+        _watch(event, args)
+    finally:
+        _in_hook[0] = False
+
+
+def _watch(event, args):
+    if event == 'open':
+        p = args[0]
+        if isinstance(p, bytes):
+            p = p.decode('utf-8', 'replace')
+        if isinstance(p, str) and ('.adaptbench-' in p or p.startswith(('/proc/', '/dev/fd/'))
+                                   and ('/fd/' in p or p.endswith('/mem'))):
+            _tamper('results-open', 'opened %s' % p)
+    elif event == 'os.kill' or event == 'os.killpg':
+        if _g_running[0] and args[0] in (0, _g_pid, -_g_pid, _os.getpgrp(), -_os.getpgrp()):
+            _tamper('kill-during-test', '%s%r while a test ran' % (event, tuple(args)))
+    elif event.startswith('ctypes.') or event in _INTROSPECT:
+        where = _workspace_caller(sys._getframe(2))
+        if where:
+            _tamper('introspection', '%s from %s' % (event, where))
+    elif event == 'object.__getattr__' and args[1] in _FRAME_ATTRS:
+        gen = getattr(_g_send, '__self__', None)
+        if args[0] is gen:
+            _tamper('introspection', 'the reporter\'s sink was opened')
+            return
+        where = _workspace_caller(sys._getframe(2))
+        if where:
+            _tamper('introspection', '.%s from %s' % (args[1], where))
+
+
+# The snapshot: classes and modules whose entries the code under test must
+# leave alone while the tests run.
+
+def _callable(v):
+    return callable(v) or isinstance(v, (classmethod, staticmethod, property))
+
+
+def _snap_add(owner, name):
+    try:
+        d = {k: v for k, v in vars(owner).items() if _callable(v)}
+    except TypeError:
+        return
+    _g_snap.append((owner, name, d))
+
+
+def _snap_module(mod):
+    # A module of the framework and its classes.
+    if mod is None:
+        return
+    _snap_add(mod, mod.__name__)
+    for v in list(vars(mod).values()):
+        if isinstance(v, type) and v.__module__ == mod.__name__:
+            _snap_add(v, '%s.%s' % (mod.__name__, v.__qualname__))
+
+
+def _snap_check():
+    # No function, class, method or property of what was snapshotted may
+    # be replaced, removed or added (data, such as a class's maxDiff, may
+    # change).
+    for owner, name, old in _g_snap:
+        new = vars(owner)
+        for k, v in old.items():
+            w = new.get(k, _snap_check)
+            if w is not v:
+                _tamper('framework-patch', '%s.%s was %s' % (name, k, 'removed' if w is _snap_check else 'replaced'))
+        for k in new.keys() - old.keys():
+            if _callable(new[k]):
+                _tamper('framework-patch', '%s.%s was added' % (name, k))
