@@ -3,7 +3,7 @@
 # doc.go). It carries the results channel and watches for code that
 # reaches for its own verdict:
 #
-#   - the channel is descriptor 3, a pipe the host reads (descriptor 3); the
+#   - the channel is descriptor 3, a pipe the host reads (Job.results); the
 #     guard moves it to a descriptor of its own (close-on-exec) and closes
 #     3 before any code of the job is imported. Every event carries the
 #     run's nonce, which the host sends as the first line of stdin, and its

@@ -316,7 +316,7 @@ def _child(fds, programs):
             os.close(fd)
         keep = MEMORY_FD
         if len(fds) > 4:
-            # The results channel becomes descriptor 3 (descriptor 3).
+            # The results channel becomes descriptor 3.
             keep = MEMORY_FD - 1
             os.dup2(fds[4], keep)
         os.closerange(3, keep)
