@@ -205,8 +205,14 @@ func Judge(t *Task, s *exec.Suite) SampleResult {
 		res.Outcome, res.Detail = OutcomeCompileError, clip(s.Compile.Output)
 	case s.Forged():
 		// Before the infrastructure case: a job that tampered with its
-		// channel must not make its run unscored.
+		// channel must not make its run unscored. No test of it passed,
+		// whatever it reported (adaptation-level scores count tests).
 		res.Outcome, res.Detail = OutcomeTampered, clip(tamperDetail(s.Tampered))
+		for i := range res.Tests {
+			if res.Tests[i].Status == exec.TestPassed {
+				res.Tests[i].Status, res.Tests[i].Message = exec.TestError, "reported passed by a run that tampered with its verdict"
+			}
+		}
 	case s.Run.Status == exec.StatusInternal || s.Run.Status == exec.StatusInvalid:
 		res.Outcome, res.Detail = OutcomeInfraError, clip(s.Run.Detail)
 	case s.Run.Status.TimedOut():

@@ -57,6 +57,9 @@ type Report struct {
 	Breakdowns []Breakdown `json:"breakdowns,omitempty"`
 	// Invalid lists the tasks left out because their reference failed.
 	Invalid []InvalidTask `json:"invalid,omitempty"`
+	// Tampered lists the samples whose code reached for its own verdict
+	// (OutcomeTampered, scored as failures), with the evidence.
+	Tampered []TamperedSample `json:"tampered,omitempty"`
 	// Unscored lists the tasks left out of some pass@k because they have
 	// fewer than k scored samples, or because their reference could not
 	// be checked; each says why.
@@ -109,6 +112,16 @@ type InvalidTask struct {
 	Task   string        `json:"task"`
 	Reason string        `json:"reason"`
 	Result *SampleResult `json:"result,omitempty"`
+}
+
+// TamperedSample is a sample whose run holds evidence of tampering.
+type TamperedSample struct {
+	Task   string `json:"task"`
+	Sample int    `json:"sample"`
+	// Evidence lists what was seen, one item a line: the kind (as
+	// exec.Tamper.Kind, "(static)" after it for evidence from the source)
+	// and the detail.
+	Evidence string `json:"evidence"`
 }
 
 // UnscoredTask is a task left out of some scores, and why.
@@ -236,6 +249,9 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 				continue
 			}
 			tr.Samples = append(tr.Samples, res)
+			if res.Outcome == OutcomeTampered {
+				r.Tampered = append(r.Tampered, TamperedSample{Task: t.ID, Sample: s, Evidence: res.Detail})
+			}
 			if res.Outcome != OutcomeInvalid {
 				r.Outcomes[res.Outcome]++
 			}
@@ -581,6 +597,13 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		b.WriteString("\n| invalid task | reason |\n|---|---|\n")
 		for _, it := range r.Invalid {
 			fmt.Fprintf(&b, "| %s | %s |\n", it.Task, strings.ReplaceAll(it.Reason, "|", `\|`))
+		}
+	}
+	if len(r.Tampered) > 0 {
+		b.WriteString("\n| tampered sample | evidence |\n|---|---|\n")
+		for _, ts := range r.Tampered {
+			ev := strings.ReplaceAll(strings.ReplaceAll(ts.Evidence, "|", `\|`), "\n", "<br>")
+			fmt.Fprintf(&b, "| %s #%d | %s |\n", ts.Task, ts.Sample, ev)
 		}
 	}
 	if len(r.Unscored) > 0 {
