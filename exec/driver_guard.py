@@ -21,6 +21,7 @@ import sys
 _cwd = sys.path.pop(0) if sys.path and sys.path[0] in ('', '.') else None
 import fcntl as _fcntl
 import json as _json
+from operator import is_ as _is, itemgetter as _itemgetter
 import os as _os
 import posix as _posix
 import random as _random
@@ -224,12 +225,23 @@ def _callable(v):
     return callable(v) or isinstance(v, (classmethod, staticmethod, property))
 
 
-def _snap_add(owner, name):
+def _snap_add(owner, name, ours=True):
+    # ours: the framework's or the reporter's, where nothing callable may
+    # be added either; a test's class may gain one (setUpClass making a
+    # helper) unless it overrides what its bases define.
     try:
-        d = {k: v for k, v in vars(owner).items() if _callable(v)}
+        d = vars(owner)
     except TypeError:
         return
-    _g_snap.append((owner, name, d))
+    keys = tuple(k for k, v in d.items() if _callable(v))
+    if len(keys) > 1:
+        get = _itemgetter(*keys)
+    elif keys:
+        get = lambda d, k=keys[0]: (d[k],)
+    else:
+        get = lambda d: ()
+    vals = get(d)
+    _g_snap.append((owner, name, get, keys, vals, tuple(map(type, vals)), tuple(d), ours))
 
 
 def _snap_module(mod):
@@ -242,16 +254,39 @@ def _snap_module(mod):
             _snap_add(v, '%s.%s' % (mod.__name__, v.__qualname__))
 
 
+class _Missing:
+    pass
+
+
 def _snap_check():
     # No function, class, method or property of what was snapshotted may
     # be replaced, removed or added (data, such as a class's maxDiff, may
-    # change).
-    for owner, name, old in _g_snap:
+    # change). The common case, nothing changed, is checked in C: the same
+    # names in the same order, and the same values (by ==, which is
+    # identity for these types, and by type, which a value whose __eq__
+    # lies does not share).
+    for owner, name, get, keys, old, types, names, ours in _g_snap:
         new = vars(owner)
-        for k, v in old.items():
-            w = new.get(k, _snap_check)
-            if w is not v:
-                _tamper('framework-patch', '%s.%s was %s' % (name, k, 'removed' if w is _snap_check else 'replaced'))
-        for k in new.keys() - old.keys():
-            if _callable(new[k]):
-                _tamper('framework-patch', '%s.%s was added' % (name, k))
+        try:
+            vals = get(new)
+        except KeyError:
+            vals = None
+        if vals == old and tuple(new) == names and tuple(map(type, vals)) == types:
+            continue
+        _snap_explain(owner, name, keys, old, set(names), ours)
+
+
+def _snap_explain(owner, name, keys, old, names, ours):
+    new = vars(owner)
+    for k, v in zip(keys, old):
+        w = new.get(k, _Missing)
+        if w is not v:
+            _tamper('framework-patch', '%s.%s was %s' % (name, k, 'removed' if w is _Missing else 'replaced'))
+    for k in new.keys() - names:
+        if not _callable(new[k]):
+            continue
+        if ours or (isinstance(owner, type) and any(k in vars(b) for b in owner.__mro__[1:])):
+            _tamper('framework-patch', '%s.%s was added' % (name, k))
+    # What is known now is the new normal: each change is told once.
+    _g_snap[:] = [e for e in _g_snap if e[0] is not owner]
+    _snap_add(owner, name, ours)

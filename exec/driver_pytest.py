@@ -93,7 +93,7 @@ class Plugin:
             for o in (getattr(item, 'cls', None), getattr(item, 'module', None)):
                 if o is not None and o not in seen:
                     seen.add(o)
-                    _snap_add(o, getattr(o, '__qualname__', None) or o.__name__)
+                    _snap_add(o, getattr(o, '__qualname__', None) or o.__name__, False)
         emit(e='plan', tests=self.planned)
 
     def pytest_runtest_logstart(self, nodeid, location):

@@ -290,10 +290,10 @@ def main():
         for c in type(t).__mro__:
             if c not in seen and c.__module__ in sys.modules and not c.__module__.startswith(('unittest', 'builtins')):
                 seen.add(c)
-                _snap_add(c, '%s.%s' % (c.__module__, c.__qualname__))
+                _snap_add(c, '%s.%s' % (c.__module__, c.__qualname__), False)
                 if c.__module__ not in seen:
                     seen.add(c.__module__)
-                    _snap_add(sys.modules[c.__module__], c.__module__)
+                    _snap_add(sys.modules[c.__module__], c.__module__, False)
     emit(e='plan', tests=_planned)
     _reporter = r = Reporter(timeout)
     if timeout > 0:

@@ -249,3 +249,21 @@ func TestSkipIsNoTampering(t *testing.T) {
 		})
 	}
 }
+
+// TestPythonDriversWithoutChannel: a runner of the caller's own that builds
+// its jobs anew (and so gives them no results channel) still gets the
+// results, through the workspace file, with the framing checked there too
+// (the trust boundary says what that file does not protect).
+func TestPythonDriversWithoutChannel(t *testing.T) {
+	requirePython(t, false)
+	sb := newSandbox(t)
+	foreign := exec.RunnerFunc(func(ctx context.Context, j exec.Job) (exec.Result, error) {
+		return sb.Run(ctx, exec.Job{Dir: j.Dir, Args: j.Args, Env: j.Env, Stdin: j.Stdin, Limits: j.Limits, ReadOnly: j.ReadOnly})
+	})
+	s := runTamper(t, foreign, "unittest", wrongAdd)
+	assert.Equal(t, 2, s.Count(exec.TestFailed), "%+v", s.Tests)
+	assert.Empty(t, s.Tampered)
+	s = runTamper(t, foreign, "unittest", "def add(a, b):\n    return a + b\n")
+	assert.Equal(t, 2, s.Count(exec.TestPassed), "%+v", s.Tests)
+	assert.Empty(t, s.Tampered)
+}
