@@ -96,6 +96,31 @@ def add(a, b):
     os._exit(0)
 `
 
+// gcReach finds the reporter's emit among the collector's objects.
+const gcReach = `import gc, os
+def add(a, b):
+    for o in gc.get_objects():
+        if callable(o) and getattr(o, '__name__', '') == 'emit':
+            for n in NAMES:
+                o(e='end', test=n, status='passed')
+            o(e='done', exit=0)
+            os._exit(0)
+    return a - b
+`
+
+// ctypesPeek reads the process's memory with ctypes.
+const ctypesPeek = `import ctypes
+def add(a, b):
+    ctypes.string_at(id(add), 16)
+    return a - b
+`
+
+// killSelf ends its own process with a signal in the middle of a test.
+const killSelf = `import os, signal
+def add(a, b):
+    os.kill(os.getpid(), signal.SIGKILL)
+`
+
 // exitMidTest leaves in the middle of the first test.
 const exitMidTest = `import os
 def add(a, b):
@@ -210,6 +235,9 @@ func TestWrongAnswerCannotChooseItsVerdict(t *testing.T) {
 				{"channel write", named(writeChannel), "forged events written to every pipe", true},
 				{"reporter call", named(callReporter), "the reporter's emit reached through the stack and called", true},
 				{"framework patch", patch + wrongAdd, "the framework's result classes patched at import", true},
+				{"gc reach", named(gcReach), "the reporter's emit found through gc and called", true},
+				{"ctypes", ctypesPeek, "ctypes reading the process's memory", true},
+				{"kill self", killSelf, "a kill of its own process during a test", true},
 				{"exit mid-test", exitMidTest, "os._exit(0) in the middle of a test", true},
 			}
 			for _, a := range attacks {

@@ -114,6 +114,14 @@ func TestAllSolutions(t *testing.T) {
 				cause = "harness: " + err.Error()
 			case s.Compile != nil:
 				cause = "import: " + adapt.ExceptionLine(s.Compile.Output)
+			case s.Forged():
+				// An honest solution is never taken for tampering.
+				for _, tp := range s.Tampered {
+					if !tp.Static {
+						cause = "tampered: " + tp.Kind + ": " + firstLineOf(tp.Detail)
+						break
+					}
+				}
 			default:
 				for _, n := range names {
 					tr, ok := s.Lookup(n)
