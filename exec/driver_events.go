@@ -17,8 +17,9 @@ import (
 
 // The reporters this package runs inside the sandbox (driver_unittest.py,
 // driver_pytest.py, driver_junit.java) write one JSON object a line to a
-// results file in the workspace, flushing each line as it happens, so that
-// whatever the process wrote before a limit stopped it can be read:
+// results file in the workspace (the Python ones to a results channel, see
+// checkFrames), flushing each line as it happens, so that whatever the
+// process wrote before a limit stopped it can be read:
 //
 //	{"e":"hello","v":1}                     the reporter started
 //	{"e":"plan","tests":["a","b"]}          tests about to run (may repeat)

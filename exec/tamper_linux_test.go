@@ -295,3 +295,17 @@ func TestPythonDriversWithoutChannel(t *testing.T) {
 	assert.Equal(t, 2, s.Count(exec.TestPassed), "%+v", s.Tests)
 	assert.Empty(t, s.Tampered)
 }
+
+// TestUnsandboxedPythonChannel: the Unsandboxed runner gives the job its
+// results channel too (its init takes descriptors as the Sandbox's does).
+func TestUnsandboxedPythonChannel(t *testing.T) {
+	requirePython(t, false)
+	r := exec.NewUnsandboxed(nil)
+	defer r.Close()
+	s := runTamper(t, r, "unittest", "def add(a, b):\n    return a + b\n")
+	assert.Equal(t, 2, s.Count(exec.TestPassed), "%+v", s.Tests)
+	assert.Empty(t, s.Tampered)
+	s = runTamper(t, r, "unittest", "NAMES = ['test_calc.T.test_add', 'test_calc.T.test_add_ones']\n"+writeChannel)
+	assert.False(t, passedAny(s), "%+v", s.Tests)
+	assert.True(t, s.Forged(), "forged lines on the channel are evidence: %+v", s.Tampered)
+}
