@@ -167,24 +167,27 @@
 //     [Suite].Tampered (adapt's tampered outcome): any other line on the
 //     channel, or an event missing, repeated, out of order or after the
 //     end (forged-event); a call to the reporter from code that is not the
-//     reporter's or the framework's (forged-call); a function, method or
+//     reporter's or the framework's (forged-call); the reporter's own
+//     functions or state rebound (reporter-patch); a function, method or
 //     property of unittest's, pytest's and pluggy's modules and classes,
 //     the reporter's classes, or the tests' classes and modules replaced,
-//     removed or added (framework-patch, checked after each test); and,
-//     by an audit hook installed before the code is imported, opening a
-//     .adaptbench- path or a /proc fd or mem file, os._exit or a kill of
-//     its own process during a test, and frame, gc, tracing or ctypes
-//     introspection called from workspace code. Static evidence from the
-//     source is listed, never a verdict. Residual: code in the same
-//     process can still forge. Native code (ctypes through a library, an
-//     extension module) can write the reporter's memory or the nonce;
-//     Python code can reach the reporter without an audited call (a frame
-//     from a library that returns one, such as logging.currentframe;
-//     pytest's config through its import hook in sys.meta_path) and change
-//     its state, or have it called from a signal handler or finalizer while
-//     only the framework's frames are below. A verdict that must hold
-//     against those needs the reporter out of the process: a tracer
-//     outside it, or one process per test.
+//     removed or added (framework-patch, checked after each test: CPython
+//     audits few class attributes); and, by an audit hook installed before
+//     the code is imported, opening a .adaptbench- path or a /proc fd or
+//     mem file, os._exit or a kill of its own process during a test, and
+//     frame, gc, tracing or ctypes introspection called from workspace
+//     code. Static evidence from the source is listed, never a verdict.
+//     Residual: code in the same process can still forge. Native code
+//     (ctypes through a library, an extension module) can write the
+//     reporter's memory or read the nonce; Python code can reach the
+//     reporter's objects without an audited call (a frame from a library
+//     that returns one, such as logging.currentframe; pytest's plugin
+//     through its import hook in sys.meta_path) and change their state
+//     (the test being reported, the snapshot's entries), or have the
+//     reporter called from a signal handler or finalizer while only the
+//     framework's frames are below. A verdict that must hold against those
+//     needs the reporter out of the process: a tracer outside it, or one
+//     process per test.
 //   - What a job may choose for itself: any verdict it could earn. A
 //     fork-server job can write the MemoryError mark itself and get the
 //     memory verdict, as it could by allocating; no job can turn its run

@@ -21,7 +21,7 @@ import sys
 _cwd = sys.path.pop(0) if sys.path and sys.path[0] in ('', '.') else None
 import fcntl as _fcntl
 import json as _json
-from operator import is_ as _is, itemgetter as _itemgetter
+from operator import itemgetter as _itemgetter
 import os as _os
 import posix as _posix
 import random as _random
@@ -29,14 +29,17 @@ import stat as _stat
 if _cwd is not None:
     sys.path.insert(0, _cwd)
 
+# The guard's state. What decides whether an event is sent (the reporter's
+# code, the framework's directories, evidence already sent) is copied into
+# the sink's frame, out of reach of code that rebinds these names; the
+# sink checks that the reporter's functions and these names keep their
+# values.
 _g_send = None        # the sink's send, set by _guard_start
 _g_pid = None         # the reporting process
 _g_running = [False]  # a test is running (set by the reporter)
-_g_codes = set()      # the reporter's code objects
+_g_codes = frozenset()  # the reporter's code objects
 _g_frameworks = ()    # directories of the framework's modules
-_g_roots = set()      # the code objects of the reporter's main and alarm handler
-_g_seen = set()       # evidence already sent (kind, detail)
-_g_snap = []          # (owner, name, dict snapshot, strict)
+_g_snap = []          # (owner, name, getter, names, values, types, keys, ours)
 _g_real_exit = _os._exit
 _g_workspace = ''
 
@@ -59,21 +62,47 @@ def _code_of(ns):
     return out
 
 
-def _sink(fd, nonce, pid):
-    # Its frame alone holds the descriptor, the nonce and the count.
-    write, dumps, getpid, getframe = _os.write, _json.dumps, _os.getpid, sys._getframe
-    seq = 0
+def _sink(fd, nonce, pid, codes, roots, frameworks, ns):
+    # Its frame alone holds the descriptor, the nonce, the count and what
+    # decides whether an event is sent.
+    write, dumps, getpid, getframe, untrusted = _os.write, _json.dumps, _os.getpid, sys._getframe, _untrusted
+    seq, seen, high = 0, set(), 0
+    snap = ns['_g_snap']
     ev = yield
+    # The reporter's functions and classes, and the guard's state, as they
+    # are once the channel is open.
+    names = tuple(k for k, v in ns.items() if (callable(v) and getattr(v, '__module__', None) == ns['__name__'])
+                  or k in ('_g_send', '_g_snap', '_g_running'))
+    get = _itemgetter(*names)
+    good = get(ns)
+    types = tuple(map(type, good))
     while True:
-        if getpid() == pid:
-            if ev.get('e') != 'tamper':
-                why = _untrusted(getframe(1))
-                if why:
-                    ev = {'e': 'tamper', 'kind': 'forged-call',
-                          'detail': 'the reporter was called to send a %r event from %s' % (ev.get('e'), why)}
-            ev['k'], ev['q'] = nonce, seq
+        if getpid() != pid:
+            ev = yield
+            continue
+        out = []
+        if ev.get('e') != 'tamper':
+            why = untrusted(getframe(1), codes, roots, frameworks)
+            if why:
+                ev = {'e': 'tamper', 'kind': 'forged-call',
+                      'detail': 'the reporter was called to send a %r event from %s' % (ev.get('e'), why)}
+        vals = get(ns) if all(k in ns for k in names) else ()
+        if vals != good or tuple(map(type, vals)) != types or len(snap) < high:
+            changed = [k for k, v in zip(names, good) if ns.get(k) is not v] or ['the snapshot']
+            out.append({'e': 'tamper', 'kind': 'reporter-patch', 'detail': 'the reporter\'s %s changed' % ', '.join(changed)})
+            good, types = tuple(ns.get(k) for k in names), tuple(type(ns.get(k)) for k in names)
+            get = lambda d: tuple(d.get(k) for k in names)
+        high = max(high, len(snap))
+        out.append(ev)
+        for e in out:
+            if e.get('e') == 'tamper':
+                key = (e.get('kind'), e.get('detail'))
+                if key in seen or len(seen) >= 200:
+                    continue
+                seen.add(key)
+            e['k'], e['q'] = nonce, seq
             seq += 1
-            data = (dumps(ev) + '\n').encode('utf-8', 'replace')
+            data = (dumps(e) + '\n').encode('utf-8', 'replace')
             try:
                 while data:
                     data = data[write(fd, data):]
@@ -82,23 +111,20 @@ def _sink(fd, nonce, pid):
         ev = yield
 
 
-def _untrusted(f):
+def _untrusted(f, codes, roots, frameworks):
     # Where a call to the sink came from, when not from the reporter called
     # by the framework (or by nothing else) up to the reporter's main.
     while f is not None:
         c = f.f_code
-        if c in _g_roots:
+        if c in roots:
             return None
-        if c not in _g_codes and not c.co_filename.startswith(_g_frameworks):
+        if c not in codes and not c.co_filename.startswith(frameworks):
             return '%s line %d (%s)' % (c.co_filename, f.f_lineno, c.co_name)
         f = f.f_back
     return 'outside the run (no reporter frame below)'
 
 
 def _tamper(kind, detail):
-    if (kind, detail) in _g_seen or len(_g_seen) > 100:
-        return
-    _g_seen.add((kind, detail))
     if _g_send is not None:
         _g_send({'e': 'tamper', 'kind': kind, 'detail': detail[:2000]})
 
@@ -136,18 +162,17 @@ def _guard_start(ns, results, frameworks, roots):
         pass
     if fd < 0:
         fd = _os.open(results, _os.O_WRONLY | _os.O_CREAT | _os.O_APPEND | _os.O_CLOEXEC, 0o644)
-    s = _sink(fd, nonce, _g_pid)
-    next(s)
-    _g_send = s.send
-    del s, nonce, fd
-    _g_codes = _code_of(ns)
-    _g_roots.update(ns[r].__code__ for r in roots)
+    _g_codes = frozenset(_code_of(ns))
     dirs = []
     for m in frameworks:
         f = getattr(sys.modules.get(m), '__file__', None)
         if f:
             dirs.append(_os.path.dirname(f) + '/' if f.endswith('__init__.py') else f)
     _g_frameworks = tuple(dirs)
+    s = _sink(fd, nonce, _g_pid, _g_codes, frozenset(ns[r].__code__ for r in roots), _g_frameworks, ns)
+    next(s)
+    _g_send = s.send
+    del s, nonce, fd
     _g_workspace = _os.getcwd().rstrip('/') + '/'
     _os._exit = _posix._exit = _exit_hook
     sys.addaudithook(_audit)
@@ -180,6 +205,8 @@ def _workspace_caller(f):
 _INTROSPECT = frozenset(('sys._getframe', 'sys._current_frames', 'gc.get_referrers', 'gc.get_referents',
                          'gc.get_objects', 'sys.settrace', 'sys.setprofile'))
 _FRAME_ATTRS = frozenset(('tb_frame', 'gi_frame', 'cr_frame', 'ag_frame'))
+_FunctionType = type(_code_of)
+_FRAMEWORK_MODULES = ('unittest', '_pytest', 'pytest', 'pluggy', '__main__', '__adaptbench_program__')
 _in_hook = [False]
 
 
@@ -208,6 +235,19 @@ def _watch(event, args):
         where = _workspace_caller(sys._getframe(2))
         if where:
             _tamper('introspection', '%s from %s' % (event, where))
+    elif event in ('object.__setattr__', 'object.__delattr__'):
+        # The audited attributes of functions and classes (__code__,
+        # __defaults__, __class__, __bases__, ...; other class attributes
+        # are not audited: the snapshot covers them).
+        o, what = args[0], None
+        if isinstance(o, _FunctionType) and (o.__code__ in _g_codes or o.__code__.co_filename.startswith(_g_frameworks)):
+            what = o.__qualname__
+        elif isinstance(o, type) and (type.__getattribute__(o, '__module__') or '').startswith(_FRAMEWORK_MODULES):
+            what = o.__qualname__
+        if what:
+            where = _workspace_caller(sys._getframe(2))
+            if where:
+                _tamper('framework-patch', '%s.%s set from %s' % (what, args[1], where))
     elif event == 'object.__getattr__' and args[1] in _FRAME_ATTRS:
         gen = getattr(_g_send, '__self__', None)
         if args[0] is gen:

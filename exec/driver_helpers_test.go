@@ -59,6 +59,9 @@ func checkSuite(t *testing.T, s *exec.Suite, want []wantTest) {
 	if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("outcomes mismatch (-want +got):\n%s", diff)
 	}
+	if s.Forged() {
+		t.Errorf("an honest fixture is taken for tampering: %+v", s.Tampered)
+	}
 }
 
 // checkCompile checks that s is a compile error mentioning every one of

@@ -51,7 +51,9 @@ var (
 // The tests run in one process, "python3 -s -B -c <reporter>", in the
 // workspace, with the workspace first on sys.path and
 // PYTHONDONTWRITEBYTECODE=1. Their output is in Suite.Run's Stdout and
-// Stderr.
+// Stderr. The outcomes come back on a channel the tests cannot reach by
+// path, and what the code under test did to its verdict is in
+// Suite.Tampered (see the trust boundary in the package doc).
 type PythonUnittest struct {
 	// Python is the interpreter's path in the sandbox. Empty means
 	// DefaultPython.

@@ -121,6 +121,33 @@ def add(a, b):
     os.kill(os.getpid(), signal.SIGKILL)
 `
 
+// rebindUnittest reaches the reporter's namespace through its class
+// (no audited call), turns its snapshot check off and silences failures.
+const rebindUnittest = `import unittest
+def add(a, b):
+    for c in unittest.TestResult.__subclasses__():
+        ns = getattr(vars(c).get('stopTest'), '__globals__', {})
+        if '_snap_check' in ns:
+            ns['_snap_check'] = lambda: None
+            c.addFailure = c.addError = lambda *a, **k: None
+    return a - b
+`
+
+// rebindPytest does the same through pytest's import hook, which holds
+// the config and so the plugin manager.
+const rebindPytest = `import sys
+from _pytest.reports import TestReport
+def add(a, b):
+    for h in sys.meta_path:
+        cfg = getattr(h, 'config', None)
+        for p in (cfg.pluginmanager.get_plugins() if cfg else ()):
+            ns = getattr(getattr(type(p), 'end', None), '__globals__', {})
+            if '_snap_check' in ns:
+                ns['_snap_check'] = lambda: None
+    TestReport.failed = property(lambda self: False)
+    return a - b
+`
+
 // exitMidTest leaves in the middle of the first test.
 const exitMidTest = `import os
 def add(a, b):
@@ -216,9 +243,9 @@ func TestWrongAnswerCannotChooseItsVerdict(t *testing.T) {
 	for _, framework := range []string{"unittest", "pytest"} {
 		t.Run(framework, func(t *testing.T) {
 			requirePython(t, framework == "pytest")
-			patch := patchUnittest
+			patch, rebind := patchUnittest, rebindUnittest
 			if framework == "pytest" {
-				patch = patchPytest
+				patch, rebind = patchPytest, rebindPytest
 			}
 			names := "['test_calc.T.test_add', 'test_calc.T.test_add_ones']"
 			if framework == "pytest" {
@@ -235,6 +262,7 @@ func TestWrongAnswerCannotChooseItsVerdict(t *testing.T) {
 				{"channel write", named(writeChannel), "forged events written to every pipe", true},
 				{"reporter call", named(callReporter), "the reporter's emit reached through the stack and called", true},
 				{"framework patch", patch + wrongAdd, "the framework's result classes patched at import", true},
+				{"reporter rebind", rebind, "the reporter's own check rebound in its namespace, then the framework patched", true},
 				{"gc reach", named(gcReach), "the reporter's emit found through gc and called", true},
 				{"ctypes", ctypesPeek, "ctypes reading the process's memory", true},
 				{"kill self", killSelf, "a kill of its own process during a test", true},
