@@ -81,18 +81,24 @@ def _sink(fd, nonce, pid, codes, roots, frameworks, ns):
             ev = yield
             continue
         out = []
-        if ev.get('e') != 'tamper':
-            why = untrusted(getframe(1), codes, roots, frameworks)
-            if why:
-                ev = {'e': 'tamper', 'kind': 'forged-call',
-                      'detail': 'the reporter was called to send a %r event from %s' % (ev.get('e'), why)}
-        vals = get(ns) if all(k in ns for k in names) else ()
-        if vals != good or tuple(map(type, vals)) != types or len(snap) < high:
-            changed = [k for k, v in zip(names, good) if ns.get(k) is not v] or ['the snapshot']
-            out.append({'e': 'tamper', 'kind': 'reporter-patch', 'detail': 'the reporter\'s %s changed' % ', '.join(changed)})
-            good, types = tuple(ns.get(k) for k in names), tuple(type(ns.get(k)) for k in names)
-            get = lambda d: tuple(d.get(k) for k in names)
-        high = max(high, len(snap))
+        try:
+            if ev.get('e') != 'tamper':
+                why = untrusted(getframe(1), codes, roots, frameworks)
+                if why:
+                    ev = {'e': 'tamper', 'kind': 'forged-call',
+                          'detail': 'the reporter was called to send a %r event from %s' % (ev.get('e'), why)}
+            vals = get(ns) if all(k in ns for k in names) else ()
+            if vals != good or tuple(map(type, vals)) != types or len(snap) < high:
+                changed = [k for k, v in zip(names, good) if ns.get(k) is not v] or ['the snapshot']
+                out.append({'e': 'tamper', 'kind': 'reporter-patch', 'detail': 'the reporter\'s %s changed' % ', '.join(changed)})
+                good, types = tuple(ns.get(k) for k in names), tuple(type(ns.get(k)) for k in names)
+                get = lambda d: tuple(d.get(k) for k in names)
+            high = max(high, len(snap))
+        except Exception as e:
+            # Only a value put in place of the reporter's makes these
+            # checks raise (an == that raises, say): evidence, and the
+            # event still goes.
+            out.append({'e': 'tamper', 'kind': 'reporter-patch', 'detail': 'the reporter\'s check failed: %r' % (e,)})
         out.append(ev)
         for e in out:
             if e.get('e') == 'tamper':
@@ -216,6 +222,11 @@ def _audit(event, args):
     _in_hook[0] = True
     try:
         _watch(event, args)
+    except BaseException:
+        # An exception here would be raised in the audited operation (a
+        # library's import, say): the watch must never change what the
+        # code does.
+        pass
     finally:
         _in_hook[0] = False
 
@@ -242,7 +253,7 @@ def _watch(event, args):
         o, what = args[0], None
         if isinstance(o, _FunctionType) and (o.__code__ in _g_codes or o.__code__.co_filename.startswith(_g_frameworks)):
             what = o.__qualname__
-        elif isinstance(o, type) and (type.__getattribute__(o, '__module__') or '').startswith(_FRAMEWORK_MODULES):
+        elif isinstance(o, type) and str(vars(o).get('__module__', '')).startswith(_FRAMEWORK_MODULES):
             what = o.__qualname__
         if what:
             where = _workspace_caller(sys._getframe(2))
