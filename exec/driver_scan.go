@@ -26,11 +26,11 @@ var staticForms = []struct {
 }
 
 // scanPython looks for staticForms in the workspace's Python files (at
-// most 200 files of 1MiB each, regular files only, not under hidden
+// most 200 files and 4MiB in all, regular files only, not under hidden
 // directories), one piece of Static evidence per form and file.
 func scanPython(dir string) []Tamper {
 	var out []Tamper
-	files := 0
+	files, left := 0, int64(4<<20)
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
@@ -44,9 +44,11 @@ func scanPython(dir string) []Tamper {
 		if files++; files > 200 {
 			return filepath.SkipAll
 		}
-		if fi, err := d.Info(); err != nil || fi.Size() > 1<<20 {
+		fi, err := d.Info()
+		if err != nil || fi.Size() > left {
 			return nil
 		}
+		left -= fi.Size()
 		src, err := os.ReadFile(p)
 		if err != nil {
 			return nil
