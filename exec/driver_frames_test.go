@@ -2,6 +2,8 @@ package exec
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -53,5 +55,37 @@ func TestCheckFrames(t *testing.T) {
 				t.Errorf("%s: evidence %q, want %q", tc.reason, all, tc.forged)
 			}
 		})
+	}
+}
+
+// TestScanPython: the known forms in a workspace's Python files are Static
+// evidence, one per form and file; an honest file gives none.
+func TestScanPython(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"calc.py":   "import unittest\nfor c in unittest.TestResult.__subclasses__():\n    c.addFailure = None\n",
+		"honest.py": "def add(a, b):\n    return a + b\n",
+		"peek.py":   "import sys\nf = sys._getframe()\nimport ctypes\n",
+		"notes.txt": "sys._getframe",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for _, tp := range scanPython(dir) {
+		if !tp.Static {
+			t.Errorf("%+v: not Static", tp)
+		}
+		got = append(got, tp.Kind+" "+tp.Detail)
+	}
+	want := []string{
+		`framework-patch calc.py line 2: "__subclasses__()"`,
+		`introspection peek.py line 2: "sys._getframe"`,
+		`ctypes peek.py line 3: "import ctypes"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("scanPython:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
