@@ -154,40 +154,34 @@
 //     TmpSize and DiskFiles entries; each file is bounded by FileSize. In
 //     the fork server /tmp and the workspace share one tmpfs of
 //     TmpSize+Disk.
-//   - What a Python test run's code can do to its verdict (the reporters,
-//     driver_guard.py; tamper_linux_test.go tries each on both runners).
-//     Prevented: reaching the results by a path. They travel on a pipe the
-//     job inherits as descriptor 3 (the fork server's child gets one of
-//     the server's), which the reporter moves to a descriptor of its own
-//     and closes before the code is imported; every event carries the
-//     run's nonce, read from stdin into a generator's frame, and its
-//     number, and the host keeps only events in order up to the end. A
-//     runner of the caller's own that gives no channel falls back to the
-//     workspace file, which the code can read and forge. Detected, as
-//     [Suite].Tampered (adapt's tampered outcome): any other line on the
-//     channel, or an event missing, repeated, out of order or after the
-//     end (forged-event); a call to the reporter from code that is not the
-//     reporter's or the framework's (forged-call); the reporter's own
-//     functions or state rebound (reporter-patch); a function, method or
-//     property of unittest's, pytest's and pluggy's modules and classes,
-//     the reporter's classes, or the tests' classes and modules replaced,
-//     removed or added (framework-patch, checked after each test: CPython
-//     audits few class attributes); and, by an audit hook installed before
-//     the code is imported, opening a .adaptbench- path or a /proc fd or
-//     mem file, os._exit or a kill of its own process during a test, and
-//     frame, gc, tracing or ctypes introspection called from workspace
-//     code. Static evidence from the source is listed, never a verdict.
-//     Residual: code in the same process can still forge. Native code
-//     (ctypes through a library, an extension module) can write the
-//     reporter's memory or read the nonce; Python code can reach the
-//     reporter's objects without an audited call (a frame from a library
-//     that returns one, such as logging.currentframe; pytest's plugin
-//     through its import hook in sys.meta_path) and change their state
-//     (the test being reported, the snapshot's entries), or have the
-//     reporter called from a signal handler or finalizer while only the
-//     framework's frames are below. A verdict that must hold against those
-//     needs the reporter out of the process: a tracer outside it, or one
-//     process per test.
+//   - What a Python test run's code can do to its verdict
+//     (driver_guard.py; tamper_linux_test.go tries each form on both
+//     runners). Prevented: reaching the results by a path. They travel on
+//     a pipe the job inherits as descriptor 3 (the fork server's child, a
+//     pipe of the server's), which the reporter hides before the code is
+//     imported; each event carries the run's nonce (read from stdin, kept
+//     in a generator's frame) and its number; the host keeps events in
+//     order up to the end. (A caller's own runner that gives no channel
+//     falls back to the workspace file, which the code can forge.)
+//     Detected, as [Suite].Tampered: other lines on the channel, events
+//     missing, repeated, out of order or after the end (forged-event); a
+//     call to the reporter from code that is neither the reporter nor the
+//     framework (forged-call); the reporter's functions or state rebound
+//     (reporter-patch); a function, method or property of unittest's,
+//     pytest's, pluggy's, the reporter's or the tests' modules and classes
+//     replaced, removed or added (framework-patch, checked after each
+//     test: CPython audits few class attributes); and, by an audit hook in
+//     place before the code is imported, opening a .adaptbench- path or a
+//     /proc fd or mem file, os._exit or killing itself during a test, and
+//     frame, gc, tracing or ctypes introspection from workspace code.
+//     Residual: code in the process can still forge. Native code (an
+//     extension module, ctypes through a library) can write the reporter's
+//     memory; Python code that reaches the reporter's objects without an
+//     audited call (a frame from logging.currentframe; pytest's plugin
+//     through sys.meta_path's import hook) can change their state or have
+//     them called from a signal handler while only framework frames are
+//     below. Holding against that takes the reporter out of the process (a
+//     tracer outside it, or a process per test).
 //   - What a job may choose for itself: any verdict it could earn. A
 //     fork-server job can write the MemoryError mark itself and get the
 //     memory verdict, as it could by allocating; no job can turn its run
