@@ -21,10 +21,9 @@ import sys
 _cwd = sys.path.pop(0) if sys.path and sys.path[0] in ('', '.') else None
 import fcntl as _fcntl
 import json as _json
-from operator import itemgetter as _itemgetter
+from operator import getitem as _getitem, itemgetter as _itemgetter
 import os as _os
 import posix as _posix
-import random as _random
 import stat as _stat
 if _cwd is not None:
     sys.path.insert(0, _cwd)
@@ -87,7 +86,10 @@ def _sink(fd, nonce, pid, codes, roots, frameworks, ns):
                 if why:
                     ev = {'e': 'tamper', 'kind': 'forged-call',
                           'detail': 'the reporter was called to send a %r event from %s' % (ev.get('e'), why)}
-            vals = get(ns) if all(k in ns for k in names) else ()
+            try:
+                vals = get(ns)
+            except KeyError:
+                vals = ()
             if vals != good or tuple(map(type, vals)) != types or len(snap) < high:
                 changed = [k for k, v in zip(names, good) if ns.get(k) is not v] or ['the snapshot']
                 out.append({'e': 'tamper', 'kind': 'reporter-patch', 'detail': 'the reporter\'s %s changed' % ', '.join(changed)})
@@ -149,25 +151,12 @@ def _read_nonce():
     return b.strip().decode('ascii', 'replace')
 
 
-def _guard_start(ns, results, frameworks, roots):
-    """Opens the channel and starts the watch: called by the reporter's main
-    before any code of the job is imported. ns is the reporter's namespace,
-    results the file to use when the runner gave no channel, frameworks the
-    modules whose frames may call the reporter, roots the reporter's
-    functions calls to it may come from: main, which runs the framework,
-    and the alarm handler, which may run on top of any code."""
-    global _g_send, _g_pid, _g_codes, _g_frameworks, _g_workspace
-    _g_pid = _os.getpid()
-    nonce = _read_nonce()
-    fd = -1
-    try:
-        if _stat.S_ISFIFO(_os.fstat(3).st_mode):
-            fd = _fcntl.fcntl(3, _fcntl.F_DUPFD_CLOEXEC, _random.SystemRandom().randrange(20, 200))
-            _os.close(3)
-    except OSError:
-        pass
-    if fd < 0:
-        fd = _os.open(results, _os.O_WRONLY | _os.O_CREAT | _os.O_APPEND | _os.O_CLOEXEC, 0o644)
+def _guard_prepare(ns, frameworks):
+    """Learns the reporter's code (ns is its namespace) and the framework's
+    directories (frameworks names its modules, whose frames may call the
+    reporter): once, where the program is defined, so that a fork server's
+    children inherit them."""
+    global _g_codes, _g_frameworks
     _g_codes = frozenset(_code_of(ns))
     dirs = []
     for m in frameworks:
@@ -175,6 +164,27 @@ def _guard_start(ns, results, frameworks, roots):
         if f:
             dirs.append(_os.path.dirname(f) + '/' if f.endswith('__init__.py') else f)
     _g_frameworks = tuple(dirs)
+
+
+def _guard_start(ns, results, roots):
+    """Opens the channel and starts the watch: called by the reporter's main
+    before any code of the job is imported, after _guard_prepare. ns is the
+    reporter's namespace, results the file to use when the runner gave no
+    channel, roots the reporter's functions calls to it may come from:
+    main, which runs the framework, and the alarm handler, which may run on
+    top of any code."""
+    global _g_send, _g_pid, _g_workspace
+    _g_pid = _os.getpid()
+    nonce = _read_nonce()
+    fd = -1
+    try:
+        if _stat.S_ISFIFO(_os.fstat(3).st_mode):
+            fd = _fcntl.fcntl(3, _fcntl.F_DUPFD_CLOEXEC, 20 + _os.urandom(1)[0] % 180)
+            _os.close(3)
+    except OSError:
+        pass
+    if fd < 0:
+        fd = _os.open(results, _os.O_WRONLY | _os.O_CREAT | _os.O_APPEND | _os.O_CLOEXEC, 0o644)
     s = _sink(fd, nonce, _g_pid, _g_codes, frozenset(ns[r].__code__ for r in roots), _g_frameworks, ns)
     next(s)
     _g_send = s.send
@@ -285,14 +295,8 @@ def _snap_add(owner, name, ours=True):
     except TypeError:
         return
     keys = tuple(k for k, v in d.items() if _callable(v))
-    if len(keys) > 1:
-        get = _itemgetter(*keys)
-    elif keys:
-        get = lambda d, k=keys[0]: (d[k],)
-    else:
-        get = lambda d: ()
-    vals = get(d)
-    _g_snap.append((owner, name, get, keys, vals, tuple(map(type, vals)), tuple(d), ours))
+    _g_snap.append((owner, name, d, keys, tuple(d[k] for k in keys), tuple(d), ours))
+    _g_flat[:] = []
 
 
 def _snap_module(mod):
@@ -309,26 +313,39 @@ class _Missing:
     pass
 
 
+# The snapshot flattened for _snap_check: every (namespace, name) pair and
+# its value and type, and every namespace with its names in order.
+_g_flat = []
+
+
 def _snap_check():
     # No function, class, method or property of what was snapshotted may
     # be replaced, removed or added (data, such as a class's maxDiff, may
-    # change). The common case, nothing changed, is checked in C: the same
-    # names in the same order, and the same values (by ==, which is
-    # identity for these types, and by type, which a value whose __eq__
-    # lies does not share).
-    for owner, name, get, keys, old, types, names, ours in _g_snap:
-        new = vars(owner)
-        try:
-            vals = get(new)
-        except KeyError:
-            vals = None
-        if vals == old and tuple(new) == names and tuple(map(type, vals)) == types:
-            continue
-        _snap_explain(owner, name, keys, old, set(names), ours)
+    # change). The common case, nothing changed, is checked in C, in one
+    # pass over every entry: the same values (by ==, which is identity for
+    # these types, and by type, which a value whose __eq__ lies does not
+    # share), and every namespace with the same names in the same order.
+    if not _g_flat:
+        ds, ks, vs = [], [], []
+        for e in _g_snap:
+            ds.extend([e[2]] * len(e[3]))
+            ks.extend(e[3])
+            vs.extend(e[4])
+        spaces = tuple(e[2] for e in _g_snap)
+        _g_flat[:] = [tuple(ds), tuple(ks), tuple(vs), tuple(map(type, vs)), spaces, tuple(e[5] for e in _g_snap)]
+    ds, ks, vs, types, spaces, names = _g_flat
+    try:
+        vals = tuple(map(_getitem, ds, ks))
+    except KeyError:
+        vals = None
+    if vals == vs and tuple(map(type, vals)) == types and tuple(map(tuple, spaces)) == names:
+        return
+    for owner, name, d, keys, old, order, ours in list(_g_snap):
+        if tuple(d[k] if k in d else _Missing for k in keys) != old or tuple(d) != order:
+            _snap_explain(owner, name, d, keys, old, set(order), ours)
 
 
-def _snap_explain(owner, name, keys, old, names, ours):
-    new = vars(owner)
+def _snap_explain(owner, name, new, keys, old, names, ours):
     for k, v in zip(keys, old):
         w = new.get(k, _Missing)
         if w is not v:

@@ -210,7 +210,7 @@ def main():
     global _plugin
     results, timeout, names = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
     del sys.argv[1:]
-    _guard_start(globals(), results, ('_pytest', 'pluggy', 'pytest'), ('main', '_on_alarm'))
+    _guard_start(globals(), results, ('main', '_on_alarm'))
     emit(e='hello', v=1)
     # The same on stderr, which the job cannot take back: results a job
     # deleted or replaced are then the job's doing, not a harness failure.
@@ -239,6 +239,9 @@ def main():
     if not _plugin.done:
         emit(e='done', exit=int(code))
 
+
+
+_guard_prepare(globals(), ('_pytest', 'pluggy', 'pytest'))
 
 
 # A fork server defines all of the above once, under another name, and

@@ -244,15 +244,11 @@ def main():
     global _reporter, _planned
     results, timeout, names = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
     del sys.argv[1:]
-    _guard_start(globals(), results, ('unittest',), ('main', '_on_alarm'))
+    _guard_start(globals(), results, ('main', '_on_alarm'))
     emit(e='hello', v=1)
     # The same on stderr, which the job cannot take back: results a job
     # deleted or replaced are then the job's doing, not a harness failure.
     os.write(2, b'\x1eadaptbench reporter started\n')
-    for m in (unittest.case, unittest.result, unittest.suite):
-        _snap_module(m)
-    for c in (Reporter, _Timeout):
-        _snap_add(c, c.__qualname__)
     loader = unittest.TestLoader()
     tests, errors = [], []
     if names:
@@ -312,6 +308,16 @@ def main():
     _snap_check()
     emit(e='done', exit=0 if r.wasSuccessful() else 1)
 
+
+
+# Once, where the program is defined: the framework's and the reporter's
+# classes as they are before any code of a job runs.
+_guard_prepare(globals(), ('unittest',))
+for _m in (unittest.case, unittest.result, unittest.suite):
+    _snap_module(_m)
+for _c in (Reporter, _Timeout):
+    _snap_add(_c, _c.__qualname__)
+del _m, _c
 
 
 # A fork server defines all of the above once, under another name, and
