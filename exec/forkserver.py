@@ -443,8 +443,9 @@ class _Waited(ctypes.Structure):
 def _zygote(sock, programs):
     # Never returns. Forks one child per message and reports how it ended.
     # Nothing a job sends or produces passes through here: the message is
-    # one byte with four descriptors, and the status and rusage go from a
-    # ctypes buffer straight to the socket and are cleared.
+    # one byte with four descriptors (five with a results channel), and the
+    # status and rusage go from a ctypes buffer straight to the socket and
+    # are cleared.
     try:
         fd = os.open('/dev/null', os.O_RDWR)
         os.dup2(fd, 0)
