@@ -352,3 +352,55 @@ func TestGuardNeverRaises(t *testing.T) {
 		assert.False(t, s.Forged(), "%+v", s.Tampered)
 	})
 }
+
+// honestCalc uses what honest answers and their libraries use: logging
+// and warnings (frames inside the standard library), namedtuple, enum and
+// typing (sys._getframe for module names), tracebacks, inspect's
+// signatures, a subprocess, threads, and numpy, pandas, scipy and
+// scikit-learn when they are installed (their imports load ctypes and
+// native modules).
+const honestCalc = `import collections, enum, inspect, logging, subprocess, sys, threading, traceback, typing, warnings
+logging.basicConfig(level=logging.INFO)
+Point = collections.namedtuple('Point', 'x y')
+Color = enum.Enum('Color', 'RED GREEN')
+T = typing.TypeVar('T')
+try:
+    import numpy, pandas, scipy.stats, sklearn.linear_model
+    HAVE = True
+except ImportError:
+    HAVE = False
+
+def add(a, b):
+    logging.info('adding %s and %s', a, b)
+    warnings.warn('careful')
+    try:
+        1 / 0
+    except ZeroDivisionError:
+        traceback.format_exc()
+    inspect.signature(add)
+    t = threading.Thread(target=lambda: None)
+    t.start()
+    t.join()
+    subprocess.run([sys.executable, '-c', 'pass'], check=True)
+    if HAVE:
+        x = numpy.arange(4.0)
+        pandas.DataFrame({'x': x}).describe()
+        scipy.stats.describe(x)
+        sklearn.linear_model.LinearRegression().fit(x.reshape(-1, 1), x)
+    return Point(a, b).x + Point(a, b).y
+`
+
+// TestHonestCodeIsNoTampering: honest code with common libraries gives no
+// evidence, on both runners and with both drivers.
+func TestHonestCodeIsNoTampering(t *testing.T) {
+	for _, framework := range []string{"unittest", "pytest"} {
+		t.Run(framework, func(t *testing.T) {
+			requirePython(t, framework == "pytest")
+			bothPaths(t, func(t *testing.T, r exec.Runner) {
+				s := runTamper(t, r, framework, honestCalc)
+				assert.Equal(t, 2, s.Count(exec.TestPassed), "%+v", s.Tests)
+				assert.False(t, s.Forged(), "%s", tamperKinds(s))
+			})
+		})
+	}
+}
