@@ -10,9 +10,9 @@
 #     number in the stream: both live only in the frame of the _sink
 #     generator. The host rejects events without them, out of order or
 #     after the end;
-#   - _sink sends an event only when every frame between it and the
-#     reporter's main is the reporter's or the test framework's: a call
-#     from any other code is evidence, not an event;
+#   - _sink sends an event only when no frame between it and the
+#     reporter's main is the job's code (a workspace file, or code compiled
+#     at run time): such a call is evidence, not an event;
 #   - an audit hook (which cannot be removed) and a snapshot of the
 #     framework's, the reporter's and the tests' classes, checked at the
 #     end of every test, give evidence as "tamper" events.
@@ -61,7 +61,7 @@ def _code_of(ns):
     return out
 
 
-def _sink(fd, nonce, pid, codes, roots, frameworks, ns):
+def _sink(fd, nonce, pid, codes, roots, workspace, ns):
     # Its frame alone holds the descriptor, the nonce, the count and what
     # decides whether an event is sent.
     write, dumps, getpid, getframe, untrusted = _os.write, _json.dumps, _os.getpid, sys._getframe, _untrusted
@@ -82,7 +82,7 @@ def _sink(fd, nonce, pid, codes, roots, frameworks, ns):
         out = []
         try:
             if ev.get('e') != 'tamper':
-                why = untrusted(getframe(1), codes, roots, frameworks)
+                why = untrusted(getframe(1), codes, roots, workspace)
                 if why:
                     ev = {'e': 'tamper', 'kind': 'forged-call',
                           'detail': 'the reporter was called to send a %r event from %s' % (ev.get('e'), why)}
@@ -119,15 +119,19 @@ def _sink(fd, nonce, pid, codes, roots, frameworks, ns):
         ev = yield
 
 
-def _untrusted(f, codes, roots, frameworks):
-    # Where a call to the sink came from, when not from the reporter called
-    # by the framework (or by nothing else) up to the reporter's main.
+def _untrusted(f, codes, roots, workspace):
+    # Where a call to the sink came from, when code of the job's (a file of
+    # the workspace, or code compiled at run time) is among the frames below
+    # it, or they do not reach the reporter's main (another thread). The
+    # frames of the framework, its plugins and the libraries it uses may
+    # be there.
     while f is not None:
         c = f.f_code
         if c in roots:
             return None
-        if c not in codes and not c.co_filename.startswith(frameworks):
-            return '%s line %d (%s)' % (c.co_filename, f.f_lineno, c.co_name)
+        name = c.co_filename
+        if c not in codes and (name.startswith(workspace) or not name.startswith(('/', '<frozen '))):
+            return '%s line %d (%s)' % (name, f.f_lineno, c.co_name)
         f = f.f_back
     return 'outside the run (no reporter frame below)'
 
@@ -185,11 +189,11 @@ def _guard_start(ns, results, roots):
         pass
     if fd < 0:
         fd = _os.open(results, _os.O_WRONLY | _os.O_CREAT | _os.O_APPEND | _os.O_CLOEXEC, 0o644)
-    s = _sink(fd, nonce, _g_pid, _g_codes, frozenset(ns[r].__code__ for r in roots), _g_frameworks, ns)
+    _g_workspace = _os.getcwd().rstrip('/') + '/'
+    s = _sink(fd, nonce, _g_pid, _g_codes, frozenset(ns[r].__code__ for r in roots), _g_workspace, ns)
     next(s)
     _g_send = s.send
     del s, nonce, fd
-    _g_workspace = _os.getcwd().rstrip('/') + '/'
     _os._exit = _posix._exit = _exit_hook
     sys.addaudithook(_audit)
 
