@@ -165,12 +165,14 @@
 //     falls back to the workspace file, which the code can forge.)
 //     Detected, as [Suite].Tampered: other lines on the channel, events
 //     missing, repeated, out of order or after the end (forged-event); a
-//     call to the reporter from code that is neither the reporter nor the
-//     framework (forged-call); the reporter's functions or state rebound
-//     (reporter-patch); a function, method or property of unittest's,
-//     pytest's, pluggy's, the reporter's or the tests' modules and classes
-//     replaced, removed or added (framework-patch, checked after each
-//     test: CPython audits few class attributes); and, by an audit hook in
+//     call to the reporter with the job's code below it, or off the main
+//     thread (forged-call; so a workspace conftest.py that runs the test
+//     protocol itself is flagged too); the reporter's functions or state
+//     rebound (reporter-patch); a function, method or property of
+//     unittest's, pytest's, pluggy's, the reporter's or the tests' modules
+//     and classes replaced, removed or added (framework-patch, checked
+//     after each test: CPython audits few class attributes); and, by an
+//     audit hook in
 //     place before the code is imported, opening a .adaptbench- path or a
 //     /proc fd or mem file, os._exit or killing itself during a test, and
 //     frame, gc, tracing or ctypes introspection from workspace code.
