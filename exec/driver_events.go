@@ -314,7 +314,8 @@ func readCapped(r io.Reader, n Size) []byte {
 // the code under test wrote to the channel: a line without the nonce, an
 // event out of order, duplicated or after the run's end, a test started
 // while another runs, ended twice, or ended while another runs. A last line
-// cut short (the process was killed while writing it) is not.
+// cut short (the process was killed while writing it) is not. What it
+// keeps is bounded as in parseEvents.
 func checkFrames(b []byte, nonce string) (events []event, tampered []Tamper) {
 	var (
 		seq     int
@@ -327,9 +328,15 @@ func checkFrames(b []byte, nonce string) (events []event, tampered []Tamper) {
 			tampered = append(tampered, Tamper{Kind: "forged-event", Detail: fmt.Sprintf("results line %d: ", n) + fmt.Sprintf(format, a...)})
 		}
 	}
+	budget := newHostBudget(len(b))
 	for n := 1; len(b) > 0; n++ {
 		line, rest, whole := bytes.Cut(b, []byte{'\n'})
 		b = rest
+		// Counted before decoding, as parseEvents does.
+		if !budget.take(2*len(line) + 160 + 320*bytes.Count(line, []byte(`","`))) {
+			events = append(events, event{kind: "over"})
+			break
+		}
 		var w wireEvent
 		if err := json.Unmarshal(line, &w); err != nil {
 			if whole {

@@ -89,3 +89,28 @@ func TestScanPython(t *testing.T) {
 		t.Errorf("scanPython:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestCheckFramesBounded: a plan of a million names costs the host a
+// bounded allocation, as parseEvents's does: past its budget the stream
+// ends with an "over" event.
+func TestCheckFramesBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"e":"hello","k":"n","q":0}` + "\n")
+	b.WriteString(`{"e":"plan","k":"n","q":1,"tests":["`)
+	for i := range 1000000 {
+		if i > 0 {
+			b.WriteString(`","`)
+		}
+		fmt.Fprintf(&b, "t%d", i)
+	}
+	b.WriteString(`"]}` + "\n")
+	events, _ := checkFrames([]byte(b.String()), "n")
+	if len(events) == 0 || events[len(events)-1].kind != "over" {
+		t.Fatalf("no over event: %d events", len(events))
+	}
+	for _, e := range events {
+		if len(e.names) > 0 {
+			t.Errorf("the plan of a million names was kept")
+		}
+	}
+}
