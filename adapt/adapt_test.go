@@ -170,7 +170,7 @@ func TestEvaluateReferenceAndIdentity(t *testing.T) {
 	assert.Equal(t, 3, ref.Tasks)
 	assert.Equal(t, 2, ref.Valid, "the broken reference makes one task invalid")
 	require.Len(t, ref.Invalid, 1)
-	assert.Equal(t, "py-broken-ref", ref.Invalid[0].Task)
+	assert.Equal(t, "py-broken-ref", ref.Invalid[0].TaskID)
 	assert.Contains(t, ref.Invalid[0].Reason, "reference failed")
 	p1, _ := ref.Score(1)
 	assert.Equal(t, 1.0, p1, "the reference passes every valid task")
@@ -207,7 +207,7 @@ func TestEvaluateRecordsModelFailures(t *testing.T) {
 	assert.Equal(t, 1, rep.Outcomes[adapt.OutcomeModelError])
 	assert.Equal(t, 1, rep.Outcomes[adapt.OutcomeNoCode])
 	for _, tr := range rep.PerTask {
-		if tr.Task == "py-scaled-sum" {
+		if tr.TaskID == "py-scaled-sum" {
 			assert.Contains(t, tr.Samples[0].Detail, "503")
 		}
 	}

@@ -207,7 +207,7 @@ func TestBaseLoadDir(t *testing.T) {
 // both tasks (the second runs its own version of the base's test).
 func TestBaseEvaluate(t *testing.T) {
 	for _, tr := range referenceAndIdentity(t, baseTasks(t)) {
-		if tr.Task != "two" {
+		if tr.TaskID != "two" {
 			continue
 		}
 		var msgs []string

@@ -94,7 +94,7 @@ type Delta struct {
 
 // UnpairedTask is a task Compare could not pair, and why.
 type UnpairedTask struct {
-	Task string `json:"task"`
+	TaskID string `json:"task"`
 	// Reason says why, naming the run by letter: "only in A", "invalid
 	// in B", "unchecked in A" (its reference could not be checked), "no
 	// scored sample in B".
@@ -121,20 +121,20 @@ func Compare(a, b *Report) (*Comparison, error) {
 	c := &Comparison{A: labels[0], B: labels[1], SameTaskSet: a.Run.TaskSet != "" && a.Run.TaskSet == b.Run.TaskSet}
 	inB := make(map[string]*TaskReport, len(b.PerTask))
 	for i := range b.PerTask {
-		inB[b.PerTask[i].Task] = &b.PerTask[i]
+		inB[b.PerTask[i].TaskID] = &b.PerTask[i]
 	}
 	inA := make(map[string]bool, len(a.PerTask))
 	invalid := func(r *Report) map[string]bool {
 		m := map[string]bool{}
 		for _, it := range r.Invalid {
-			m[it.Task] = true
+			m[it.TaskID] = true
 		}
 		return m
 	}
 	invA, invB := invalid(a), invalid(b)
 	why := func(tr *TaskReport, inv map[string]bool, run string) string {
 		switch {
-		case inv[tr.Task]:
+		case inv[tr.TaskID]:
 			return "invalid in " + run
 		case !tr.Valid:
 			return "unchecked in " + run
@@ -156,10 +156,10 @@ func Compare(a, b *Report) (*Comparison, error) {
 	var paired [][2]*TaskReport
 	for i := range a.PerTask {
 		ta := &a.PerTask[i]
-		inA[ta.Task] = true
-		tb, ok := inB[ta.Task]
+		inA[ta.TaskID] = true
+		tb, ok := inB[ta.TaskID]
 		if !ok {
-			c.Unpaired = append(c.Unpaired, UnpairedTask{Task: ta.Task, Reason: "only in A"})
+			c.Unpaired = append(c.Unpaired, UnpairedTask{TaskID: ta.TaskID, Reason: "only in A"})
 			continue
 		}
 		var reasons []string
@@ -169,7 +169,7 @@ func Compare(a, b *Report) (*Comparison, error) {
 			}
 		}
 		if len(reasons) > 0 {
-			c.Unpaired = append(c.Unpaired, UnpairedTask{Task: ta.Task, Reason: strings.Join(reasons, "; ")})
+			c.Unpaired = append(c.Unpaired, UnpairedTask{TaskID: ta.TaskID, Reason: strings.Join(reasons, "; ")})
 			continue
 		}
 		c.PairedTasks++
@@ -178,10 +178,10 @@ func Compare(a, b *Report) (*Comparison, error) {
 		switch {
 		case !solvedA && solvedB:
 			b01++
-			c.Gained = append(c.Gained, ta.Task)
+			c.Gained = append(c.Gained, ta.TaskID)
 		case solvedA && !solvedB:
 			b10++
-			c.Lost = append(c.Lost, ta.Task)
+			c.Lost = append(c.Lost, ta.TaskID)
 		}
 		sa, sb := scoredSamples(ta), scoredSamples(tb)
 		for idx, pa := range sa {
@@ -210,12 +210,12 @@ func Compare(a, b *Report) (*Comparison, error) {
 				unpairedK[j]++
 				continue
 			}
-			diffs[j] = append(diffs[j], taskValue{ta.Task, vb, va})
+			diffs[j] = append(diffs[j], taskValue{ta.TaskID, vb, va})
 		}
 	}
 	for i := range b.PerTask {
-		if tb := &b.PerTask[i]; !inA[tb.Task] {
-			c.Unpaired = append(c.Unpaired, UnpairedTask{Task: tb.Task, Reason: "only in B"})
+		if tb := &b.PerTask[i]; !inA[tb.TaskID] {
+			c.Unpaired = append(c.Unpaired, UnpairedTask{TaskID: tb.TaskID, Reason: "only in B"})
 		}
 	}
 	if c.PairedTasks == 0 {
@@ -357,7 +357,7 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 	if len(c.Unpaired) > 0 {
 		b.WriteString("| unpaired task | reason |\n|---|---|\n")
 		for _, u := range c.Unpaired {
-			fmt.Fprintf(&b, "| %s | %s |\n", mdCell(u.Task), mdCell(u.Reason))
+			fmt.Fprintf(&b, "| %s | %s |\n", mdCell(u.TaskID), mdCell(u.Reason))
 		}
 		b.WriteString("\n")
 	}

@@ -27,11 +27,11 @@ func runOf(t *testing.T, name string, ks []int, tasks ...string) *adapt.Report {
 	for _, spec := range tasks {
 		id, letters, ok := strings.Cut(spec, "=")
 		require.True(t, ok, spec)
-		tr := adapt.TaskReport{Task: id, Valid: true}
+		tr := adapt.TaskReport{TaskID: id, Valid: true}
 		r.Tasks++
 		if s, ok := strings.CutPrefix(letters, "!"); ok {
 			tr.Valid = false
-			r.Invalid = append(r.Invalid, adapt.InvalidTask{Task: id, Reason: "reference failed"})
+			r.Invalid = append(r.Invalid, adapt.InvalidTask{TaskID: id, Reason: "reference failed"})
 			r.PerTask = append(r.PerTask, tr)
 			require.Empty(t, s)
 			continue
@@ -198,9 +198,9 @@ func TestComparePairing(t *testing.T) {
 	// 2·(C(7,0)+C(7,1)+C(7,2)+C(7,3))/2^7 = 2·64/128 = 1.
 	assert.Equal(t, 1.0, c.Samples.PValue)
 	assert.Equal(t, []adapt.UnpairedTask{
-		{Task: "t6", Reason: "invalid in A"},
-		{Task: "onlyA", Reason: "only in A"},
-		{Task: "onlyB", Reason: "only in B"},
+		{TaskID: "t6", Reason: "invalid in A"},
+		{TaskID: "onlyA", Reason: "only in A"},
+		{TaskID: "onlyB", Reason: "only in B"},
 	}, c.Unpaired)
 	require.Len(t, c.Delta, 2)
 	// pass@1: t1 1/3 − 2/3, t2 2/3 − 1/3, t3 1 − 1, t4 0 − 1, t5 1 − 1/2.
@@ -330,7 +330,7 @@ func TestCompareAdaptationDelta(t *testing.T) {
 	b := runOf(t, "B", []int{1}, "x=P", "y=P", "z=P")
 	steps := func(r *adapt.Report, id string, ss ...adapt.StepReport) {
 		for i := range r.PerTask {
-			if r.PerTask[i].Task == id {
+			if r.PerTask[i].TaskID == id {
 				r.PerTask[i].Steps = ss
 			}
 		}

@@ -504,7 +504,7 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		runner = fs
 	}
 	if !draw {
-		info.Manifest = manifestOf(ctx, runner, selected)
+		info.Manifest = manifestOf(ctx, runner, all) // the whole task set: a shard's says the same
 		e.info.Manifest = info.Manifest
 	}
 	if o.Journal != "" {

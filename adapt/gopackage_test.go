@@ -44,7 +44,7 @@ func referenceAndIdentity(t *testing.T, tasks []adapt.Task) []adapt.TaskReport {
 		require.Len(t, rep.PerTask, len(tasks))
 		for _, tr := range rep.PerTask {
 			s := tr.Samples[0]
-			assert.Equal(t, tc.want, s.Outcome, "%s on %s: %s", tc.model.Name(), tr.Task, s.Detail)
+			assert.Equal(t, tc.want, s.Outcome, "%s on %s: %s", tc.model.Name(), tr.TaskID, s.Detail)
 		}
 		last = rep.PerTask
 	}

@@ -398,7 +398,7 @@ func stepScores(r *Report, by, value string) []float64 {
 func labelScores(r *Report, tasks map[string]*Task, key, value string) []float64 {
 	var vs []float64
 	for _, tr := range r.PerTask {
-		t := tasks[tr.Task]
+		t := tasks[tr.TaskID]
 		if tr.N == 0 || t == nil || t.Labels[key] != value {
 			continue
 		}
@@ -511,7 +511,7 @@ func degradationPlot(r *Report, tasks map[string]*Task, baseline *Report) string
 	}
 	parent := map[string]TaskReport{}
 	for _, tr := range baseline.PerTask {
-		parent[tr.Task] = tr
+		parent[tr.TaskID] = tr
 	}
 	type pair struct{ orig, derived []float64 }
 	by := map[string]*pair{}
@@ -524,7 +524,7 @@ func degradationPlot(r *Report, tasks map[string]*Task, baseline *Report) string
 		p.orig, p.derived = append(p.orig, o), append(p.derived, d)
 	}
 	for _, tr := range r.PerTask {
-		t := tasks[tr.Task]
+		t := tasks[tr.TaskID]
 		if t == nil || t.Provenance == nil || t.Provenance.Parent == "" || tr.N == 0 {
 			continue
 		}
@@ -682,11 +682,11 @@ func htmlDataOf(runs []*Report, tasks map[string]*Task, o *HTMLOptions) ([]byte,
 		results[i] = runResults(rr, tasks, cut)
 	}
 	for _, tr := range r.PerTask {
-		ht := htmlTask{ID: tr.Task, htmlRun: *results[0](tr.Task)}
+		ht := htmlTask{ID: tr.TaskID, htmlRun: *results[0](tr.TaskID)}
 		for _, rest := range results[1:] {
-			ht.Runs = append(ht.Runs, rest(tr.Task))
+			ht.Runs = append(ht.Runs, rest(tr.TaskID))
 		}
-		t := tasks[tr.Task]
+		t := tasks[tr.TaskID]
 		for _, st := range tr.Steps {
 			ht.Steps = append(ht.Steps, htmlStep{ID: st.ID, Type: st.Type, Tests: st.Tests, P1: st.PassAt1, Run: true})
 		}
@@ -710,15 +710,15 @@ func htmlDataOf(runs []*Report, tasks map[string]*Task, o *HTMLOptions) ([]byte,
 func runResults(r *Report, tasks map[string]*Task, cut func(string) string) func(string) *htmlRun {
 	invalid := map[string]InvalidTask{}
 	for _, it := range r.Invalid {
-		invalid[it.Task] = it
+		invalid[it.TaskID] = it
 	}
 	unscored := map[string]string{}
 	for _, u := range r.Unscored {
-		unscored[u.Task] = u.Reason
+		unscored[u.TaskID] = u.Reason
 	}
 	byID := map[string]*TaskReport{}
 	for i := range r.PerTask {
-		byID[r.PerTask[i].Task] = &r.PerTask[i]
+		byID[r.PerTask[i].TaskID] = &r.PerTask[i]
 	}
 	return func(id string) *htmlRun {
 		tr := byID[id]

@@ -46,13 +46,13 @@ func htmlFixture() (*adapt.Report, []adapt.Task) {
 		Breakdowns: []adapt.Breakdown{{By: "category", Value: "Logic", Count: 1, Solved: 1, PassAt1: 1},
 			{By: "type", Value: "Logic.Upd_Return", Count: 1, Solved: 1, PassAt1: 1}, {By: "label:domain", Value: "numeric", Count: 2, Solved: 1, PassAt1: 0.5}},
 		PerTask: []adapt.TaskReport{
-			{Task: "t/orig", Valid: true, N: 2, C: 2, PassAtK: []adapt.Score{{K: 1, Value: 1, Tasks: 1}, {K: 2, Value: 1, Tasks: 1}},
+			{TaskID: "t/orig", Valid: true, N: 2, C: 2, PassAtK: []adapt.Score{{K: 1, Value: 1, Tasks: 1}, {K: 2, Value: 1, Tasks: 1}},
 				Steps: []adapt.StepReport{{ID: "s1", Type: "Logic.Upd_Return", Tests: 1, C: 2, PassAt1: 1}},
 				Samples: []adapt.SampleResult{
 					{Sample: 0, Outcome: adapt.OutcomePassed, Tests: []adapt.TestOutcome{pass}, Completion: &adapt.Completion{Text: tasks[0].Reference}, Code: tasks[0].Reference},
 					{Sample: 1, Outcome: adapt.OutcomePassed, Tests: []adapt.TestOutcome{pass}, Completion: &adapt.Completion{Text: "```python\n" + huge + "```"}, Code: huge},
 				}},
-			{Task: "t/mut", Valid: true, N: 2, C: 0, PassAtK: []adapt.Score{{K: 1, Value: 0, Tasks: 1}, {K: 2, Value: 0, Tasks: 1}},
+			{TaskID: "t/mut", Valid: true, N: 2, C: 0, PassAtK: []adapt.Score{{K: 1, Value: 0, Tasks: 1}, {K: 2, Value: 0, Tasks: 1}},
 				Samples: []adapt.SampleResult{
 					{Sample: 0, Outcome: adapt.OutcomeFailed, Tests: []adapt.TestOutcome{fail}, Completion: &adapt.Completion{Text: hostile}, Code: hostile},
 					{Sample: 1, Outcome: adapt.OutcomeFailed, Tests: []adapt.TestOutcome{fail}, Completion: &adapt.Completion{Text: tasks[1].Code}, Code: tasks[1].Code},

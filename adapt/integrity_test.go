@@ -122,7 +122,7 @@ func TestInfraErrorsDoNotLowerScores(t *testing.T) {
 	assert.Equal(t, []adapt.Score{{K: 1, Value: 1, Tasks: 3, CI95: &metrics.Interval{Lo: 1, Point: 1, Hi: 1}}, {K: 3, Value: 1, Tasks: 2, CI95: &metrics.Interval{Lo: 1, Point: 1, Hi: 1}}}, rep.PassAtK)
 	require.Len(t, rep.Unscored, 1)
 	u := rep.Unscored[0]
-	assert.Equal(t, adapt.UnscoredTask{Task: "t00", K: []int{3}, Scored: 1, Samples: 3, InfraErrors: 2,
+	assert.Equal(t, adapt.UnscoredTask{TaskID: "t00", K: []int{3}, Scored: 1, Samples: 3, InfraErrors: 2,
 		Reason: "1 of 3 samples scored (2 infrastructure error); first: infra-error: exec: run unittest: sandbox: injected failure"}, u)
 	assert.Equal(t, 2, rep.Outcomes[adapt.OutcomeInfraError])
 	var md bytes.Buffer

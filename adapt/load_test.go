@@ -45,9 +45,9 @@ func TestVerdictsUnderLoad(t *testing.T) {
 		got := map[string]adapt.Outcome{}
 		for _, tr := range rep.PerTask {
 			for i, s := range tr.Samples {
-				got[fmt.Sprintf("%s#%d", tr.Task, i)] = s.Outcome
+				got[fmt.Sprintf("%s#%d", tr.TaskID, i)] = s.Outcome
 				if s.Outcome != adapt.OutcomePassed {
-					t.Logf("%s: %s: %s", tr.Task, s.Outcome, s.Detail)
+					t.Logf("%s: %s: %s", tr.TaskID, s.Outcome, s.Detail)
 				}
 			}
 		}

@@ -31,7 +31,7 @@ func TestReplay(t *testing.T) {
 		"sample 0 has no code, sample 1 passes, and sample 2, never recorded, is not asked for (Samples caps the count the replay holds)")
 	assert.Equal(t, map[string]int{"py-scaled-sum": 2}, rep.Run.TaskSamples)
 	require.Len(t, rep.Unscored, 1)
-	assert.Equal(t, adapt.UnscoredTask{Task: "py-scaled-sum", Reason: "2 of 2 samples scored", K: []int{3}, Scored: 2, Samples: 2}, rep.Unscored[0],
+	assert.Equal(t, adapt.UnscoredTask{TaskID: "py-scaled-sum", Reason: "2 of 2 samples scored", K: []int{3}, Scored: 2, Samples: 2}, rep.Unscored[0],
 		"pass@3 is not computable from 2 samples: reported, not padded with a model error")
 	assert.Equal(t, adapt.Usage{PromptTokens: 10, CompletionTokens: 5}, rep.Usage)
 

@@ -110,16 +110,16 @@ type taskRow struct {
 func (r *Report) taskRows() []taskRow {
 	invalid := map[string]string{}
 	for _, it := range r.Invalid {
-		invalid[it.Task] = it.Reason
+		invalid[it.TaskID] = it.Reason
 	}
 	unscored := map[string]*UnscoredTask{}
 	for i := range r.Unscored {
-		unscored[r.Unscored[i].Task] = &r.Unscored[i]
+		unscored[r.Unscored[i].TaskID] = &r.Unscored[i]
 	}
 	rows := make([]taskRow, len(r.PerTask))
 	for i := range r.PerTask {
 		tr := &r.PerTask[i]
-		row := taskRow{tr: tr, invalid: invalid[tr.Task], unscored: unscored[tr.Task], counts: map[Outcome]int{}}
+		row := taskRow{tr: tr, invalid: invalid[tr.TaskID], unscored: unscored[tr.TaskID], counts: map[Outcome]int{}}
 		for _, k := range r.Run.K {
 			v, ok := scoreAt(tr.PassAtK, k)
 			if !ok {
@@ -180,7 +180,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	cw.Write(head)
 	for _, row := range r.taskRows() {
 		tr := row.tr
-		rec := []string{tr.Task, strconv.FormatBool(tr.Valid), strconv.Itoa(tr.N), strconv.Itoa(tr.C)}
+		rec := []string{tr.TaskID, strconv.FormatBool(tr.Valid), strconv.Itoa(tr.N), strconv.Itoa(tr.C)}
 		for _, v := range row.pass {
 			if math.IsNaN(v) {
 				rec = append(rec, "")
@@ -224,7 +224,7 @@ func (r *Report) WritePerTask(w io.Writer) error {
 	b.WriteString("---|\n")
 	for _, row := range r.taskRows() {
 		tr := row.tr
-		fmt.Fprintf(&b, "| %s | %d | %d |", mdCell(tr.Task), tr.N, tr.C)
+		fmt.Fprintf(&b, "| %s | %d | %d |", mdCell(tr.TaskID), tr.N, tr.C)
 		for _, v := range row.pass {
 			fmt.Fprintf(&b, " %s |", pctCell(v))
 		}

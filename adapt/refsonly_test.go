@@ -25,12 +25,12 @@ func TestReferencesOnly(t *testing.T) {
 	assert.Equal(t, 3, rep.Tasks)
 	assert.Equal(t, 2, rep.Valid)
 	require.Len(t, rep.Invalid, 1)
-	assert.Equal(t, "t01", rep.Invalid[0].Task)
+	assert.Equal(t, "t01", rep.Invalid[0].TaskID)
 	assert.Empty(t, rep.PassAtK)
 	assert.Empty(t, rep.Unscored, "no task is 'unanswered'")
 	assert.Equal(t, "references only", rep.Run.Model)
 	for _, tr := range rep.PerTask {
-		assert.Zero(t, tr.N, tr.Task)
+		assert.Zero(t, tr.N, tr.TaskID)
 	}
 	again, err := adapt.Evaluate(context.Background(), tasks, nil, &adapt.Options{Runner: r, Journal: journal})
 	require.NoError(t, err)

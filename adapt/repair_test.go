@@ -75,7 +75,7 @@ func TestRepairRoundsShowTheTestOutput(t *testing.T) {
 	for _, tr := range rep.PerTask {
 		require.Len(t, tr.Samples, 1)
 		res := tr.Samples[0]
-		require.Len(t, res.Rounds, 2, tr.Task)
+		require.Len(t, res.Rounds, 2, tr.TaskID)
 		for _, r := range res.Rounds {
 			assert.Equal(t, adapt.OutcomeFailed, r.Outcome)
 			require.NotNil(t, r.Completion)
@@ -83,8 +83,8 @@ func TestRepairRoundsShowTheTestOutput(t *testing.T) {
 		}
 		assert.Equal(t, adapt.OutcomePassed, res.Outcome)
 		// Each repair prompt shows the last answer and its failing test.
-		require.Len(t, m.prompts[tr.Task], 2)
-		for _, p := range m.prompts[tr.Task] {
+		require.Len(t, m.prompts[tr.TaskID], 2)
+		for _, p := range m.prompts[tr.TaskID] {
 			assert.Contains(t, p, "test_m.T.test_f: ")
 			assert.Contains(t, p, "AssertionError")
 		}
@@ -136,7 +136,7 @@ func TestRepairResumesFromTheJournal(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, reportJSON(t, whole), reportJSON(t, rep))
 	for _, tr := range rep.PerTask {
-		assert.Len(t, resumed.prompts[tr.Task], 1, "round 1 came from the journal; only round 2 was asked for again")
+		assert.Len(t, resumed.prompts[tr.TaskID], 1, "round 1 came from the journal; only round 2 was asked for again")
 	}
 
 	// Another repair setting is another evaluation.

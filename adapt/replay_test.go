@@ -90,7 +90,7 @@ func TestScoreHumanEvalCompletions(t *testing.T) {
 
 	counts := map[string][2]int{}
 	for _, tr := range rep.PerTask {
-		counts[tr.Task] = [2]int{tr.N, tr.C}
+		counts[tr.TaskID] = [2]int{tr.N, tr.C}
 	}
 	// Per task (n scored, c passed).
 	assert.Equal(t, [2]int{1, 0}, counts["HumanEval/0"])
@@ -133,10 +133,10 @@ func TestScoreHumanEvalCompletions(t *testing.T) {
 	require.Len(t, rep.Unscored, 163)
 	byTask := map[string]adapt.UnscoredTask{}
 	for _, u := range rep.Unscored {
-		byTask[u.Task] = u
+		byTask[u.TaskID] = u
 	}
-	assert.Equal(t, adapt.UnscoredTask{Task: "HumanEval/4", Reason: "unanswered: the model holds no sample of this task", K: []int{1, 2}}, byTask["HumanEval/4"])
-	assert.Equal(t, adapt.UnscoredTask{Task: "HumanEval/0", Reason: "1 of 1 samples scored", K: []int{2}, Scored: 1, Samples: 1}, byTask["HumanEval/0"])
+	assert.Equal(t, adapt.UnscoredTask{TaskID: "HumanEval/4", Reason: "unanswered: the model holds no sample of this task", K: []int{1, 2}}, byTask["HumanEval/4"])
+	assert.Equal(t, adapt.UnscoredTask{TaskID: "HumanEval/0", Reason: "1 of 1 samples scored", K: []int{2}, Scored: 1, Samples: 1}, byTask["HumanEval/0"])
 	_, listed := byTask["HumanEval/3"]
 	assert.False(t, listed)
 }

@@ -109,14 +109,14 @@ type Breakdown struct {
 
 // InvalidTask is a task whose reference did not pass.
 type InvalidTask struct {
-	Task   string        `json:"task"`
+	TaskID string        `json:"task"`
 	Reason string        `json:"reason"`
 	Result *SampleResult `json:"result,omitempty"`
 }
 
 // TamperedSample is a sample whose run holds evidence of tampering.
 type TamperedSample struct {
-	Task   string `json:"task"`
+	TaskID string `json:"task"`
 	Sample int    `json:"sample"`
 	// Evidence lists what was seen, one item a line: the kind (as
 	// exec.Tamper.Kind, "(static)" after it for evidence from the source)
@@ -126,7 +126,7 @@ type TamperedSample struct {
 
 // UnscoredTask is a task left out of some scores, and why.
 type UnscoredTask struct {
-	Task string `json:"task"`
+	TaskID string `json:"task"`
 	// Reason says why, in words.
 	Reason string `json:"reason"`
 	// K lists the k of the pass@k the task is left out of.
@@ -143,8 +143,8 @@ type UnscoredTask struct {
 
 // TaskReport is one task's results.
 type TaskReport struct {
-	Task  string `json:"task"`
-	Valid bool   `json:"valid"`
+	TaskID string `json:"task"`
+	Valid  bool   `json:"valid"`
 	// N counts the samples scored (model and infrastructure errors are
 	// left out); C those that passed.
 	N int `json:"n"`
@@ -199,7 +199,7 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 	stepCounts := make([]int, len(info.K))
 	var pass1 []taskValue
 	for _, t := range tasks {
-		tr := TaskReport{Task: t.ID, Valid: true}
+		tr := TaskReport{TaskID: t.ID, Valid: true}
 		samples := info.SamplesOf(t.ID)
 		if info.Gold {
 			g, ok := recs.gold[t.ID]
@@ -209,13 +209,13 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 				if missing != nil {
 					*missing = append(*missing, missingCheck{task: t.ID, sample: -1})
 				}
-				r.Unscored = append(r.Unscored, UnscoredTask{Task: t.ID, Reason: "reference not checked: no record of it", K: info.K, Samples: samples, Missing: samples})
+				r.Unscored = append(r.Unscored, UnscoredTask{TaskID: t.ID, Reason: "reference not checked: no record of it", K: info.K, Samples: samples, Missing: samples})
 				r.PerTask = append(r.PerTask, tr)
 				continue
 			case g.Outcome == OutcomeInfraError:
 				tr.Valid = false
 				reason := fmt.Sprintf("reference could not be checked (infrastructure error after %d attempts): %s", g.Attempts, firstLine(g.Detail))
-				r.Unscored = append(r.Unscored, UnscoredTask{Task: t.ID, Reason: reason, K: info.K, Samples: samples})
+				r.Unscored = append(r.Unscored, UnscoredTask{TaskID: t.ID, Reason: reason, K: info.K, Samples: samples})
 				r.PerTask = append(r.PerTask, tr)
 				continue
 			case g.Outcome != OutcomePassed:
@@ -231,13 +231,13 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 				} else if failing := failingTests(g); failing != "" {
 					reason += ": " + failing
 				}
-				r.Invalid = append(r.Invalid, InvalidTask{Task: t.ID, Reason: reason, Result: &g})
+				r.Invalid = append(r.Invalid, InvalidTask{TaskID: t.ID, Reason: reason, Result: &g})
 				r.PerTask = append(r.PerTask, tr)
 				continue
 			}
 		}
 		r.Valid++
-		un := UnscoredTask{Task: t.ID, Samples: samples}
+		un := UnscoredTask{TaskID: t.ID, Samples: samples}
 		var firstErr string
 		for s := range samples {
 			res, ok := recs.sample(t.ID, s, info.Draw)
@@ -250,7 +250,7 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 			}
 			tr.Samples = append(tr.Samples, res)
 			if res.Outcome == OutcomeTampered {
-				r.Tampered = append(r.Tampered, TamperedSample{Task: t.ID, Sample: s, Evidence: res.Detail})
+				r.Tampered = append(r.Tampered, TamperedSample{TaskID: t.ID, Sample: s, Evidence: res.Detail})
 			}
 			if res.Outcome != OutcomeInvalid {
 				r.Outcomes[res.Outcome]++
@@ -468,7 +468,7 @@ func (r *Report) scoredAny() error {
 		}
 	}
 	u := r.Unscored[0]
-	return fmt.Errorf("%w: %d of %d tasks unscored (first: %s: %s)", ErrNothingScored, len(r.Unscored), r.Tasks, u.Task, u.Reason)
+	return fmt.Errorf("%w: %d of %d tasks unscored (first: %s: %s)", ErrNothingScored, len(r.Unscored), r.Tasks, u.TaskID, u.Reason)
 }
 
 // passAt is pass@k of n scored samples with c correct; the caller makes
@@ -596,14 +596,14 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if len(r.Invalid) > 0 {
 		b.WriteString("\n| invalid task | reason |\n|---|---|\n")
 		for _, it := range r.Invalid {
-			fmt.Fprintf(&b, "| %s | %s |\n", it.Task, strings.ReplaceAll(it.Reason, "|", `\|`))
+			fmt.Fprintf(&b, "| %s | %s |\n", it.TaskID, strings.ReplaceAll(it.Reason, "|", `\|`))
 		}
 	}
 	if len(r.Tampered) > 0 {
 		b.WriteString("\n| tampered sample | evidence |\n|---|---|\n")
 		for _, ts := range r.Tampered {
 			ev := strings.ReplaceAll(strings.ReplaceAll(ts.Evidence, "|", `\|`), "\n", "<br>")
-			fmt.Fprintf(&b, "| %s #%d | %s |\n", ts.Task, ts.Sample, ev)
+			fmt.Fprintf(&b, "| %s #%d | %s |\n", ts.TaskID, ts.Sample, ev)
 		}
 	}
 	if len(r.Unscored) > 0 {
@@ -613,7 +613,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			for i, k := range u.K {
 				ks[i] = "pass@" + strconv.Itoa(k)
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s |\n", u.Task, strings.Join(ks, ", "), strings.ReplaceAll(u.Reason, "|", `\|`))
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", u.TaskID, strings.Join(ks, ", "), strings.ReplaceAll(u.Reason, "|", `\|`))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

@@ -19,7 +19,7 @@ import (
 func TestReportCSVNegativeZero(t *testing.T) {
 	rep := &adapt.Report{Run: adapt.RunInfo{K: []int{1}}}
 	for _, v := range []float64{math.Copysign(0, -1), -1e-17, 0.25, -0.5} {
-		rep.PerTask = append(rep.PerTask, adapt.TaskReport{Task: "t", Valid: true, N: 4, PassAtK: []adapt.Score{{K: 1, Value: v}}})
+		rep.PerTask = append(rep.PerTask, adapt.TaskReport{TaskID: "t", Valid: true, N: 4, PassAtK: []adapt.Score{{K: 1, Value: v}}})
 	}
 	var buf bytes.Buffer
 	require.NoError(t, rep.WriteCSV(&buf))

@@ -39,7 +39,7 @@ func TestTamperedSampleListed(t *testing.T) {
 	assert.Zero(t, s, "a tampered sample is a failure")
 	require.Len(t, rep.Tampered, 1)
 	got := rep.Tampered[0]
-	assert.Equal(t, task.ID, got.Task)
+	assert.Equal(t, task.ID, got.TaskID)
 	assert.Equal(t, 0, got.Sample)
 	assert.Contains(t, got.Evidence, "framework-patch: Reporter.addFailure was replaced")
 	for _, a := range rep.AdaptationPassAtK {

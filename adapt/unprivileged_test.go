@@ -35,7 +35,7 @@ func TestDemoReference(t *testing.T) {
 			rep, err := adapt.Evaluate(context.Background(), tasks, adapt.Reference, &opts)
 			require.NoError(t, err)
 			for _, inv := range rep.Invalid {
-				t.Errorf("invalid: %s: %s", inv.Task, inv.Reason)
+				t.Errorf("invalid: %s: %s", inv.TaskID, inv.Reason)
 			}
 			assert.Equal(t, len(tasks), rep.Valid, "every demo task is valid")
 			p1, _ := rep.Score(1)

@@ -37,8 +37,8 @@ func outcomes(t *testing.T, tasks []adapt.Task, m adapt.Model) map[string]adapt.
 	require.NoError(t, err)
 	out := map[string]adapt.Outcome{}
 	for _, tr := range rep.PerTask {
-		require.Len(t, tr.Samples, 1, tr.Task)
-		out[tr.Task] = tr.Samples[0].Outcome
+		require.Len(t, tr.Samples, 1, tr.TaskID)
+		out[tr.TaskID] = tr.Samples[0].Outcome
 	}
 	return out
 }

@@ -223,7 +223,7 @@ func checkTasks(t *testing.T, tasks, some []adapt.Task, r exec.Runner, read func
 		for _, tr := range rep.PerTask {
 			for _, s := range tr.Samples {
 				if passed := s.Outcome == adapt.OutcomePassed; passed != tc.pass {
-					t.Errorf("%s on %s: passed=%v, want %v (%s): %s %s%s", tc.name, tr.Task, passed, tc.pass, tc.reason, s.Outcome, s.Detail, testMessages(s.Tests))
+					t.Errorf("%s on %s: passed=%v, want %v (%s): %s %s%s", tc.name, tr.TaskID, passed, tc.pass, tc.reason, s.Outcome, s.Detail, testMessages(s.Tests))
 				}
 			}
 		}
@@ -370,7 +370,7 @@ func TestGoModuleSubpackage(t *testing.T) {
 		for _, tr := range rep.PerTask {
 			s := tr.Samples[0]
 			if passed := s.Outcome == adapt.OutcomePassed; passed != tc.pass {
-				t.Errorf("%s on %s: %s, want passed=%v: %s%s", tc.model.Name(), tr.Task, s.Outcome, tc.pass, s.Detail, testMessages(s.Tests))
+				t.Errorf("%s on %s: %s, want passed=%v: %s%s", tc.model.Name(), tr.TaskID, s.Outcome, tc.pass, s.Detail, testMessages(s.Tests))
 			}
 		}
 	}

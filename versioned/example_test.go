@@ -158,6 +158,6 @@ func ExampleGenerate() {
 	}
 	res.Funnel.WriteTable(os.Stdout)
 	for _, bad := range res.Invalid {
-		fmt.Println(bad.Task, bad.Reason)
+		fmt.Println(bad.TaskID, bad.Reason)
 	}
 }

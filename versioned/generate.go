@@ -128,7 +128,7 @@ func Generate(ctx context.Context, problems []Problem, opts *Options) (*Result, 
 			res.Funnel.Add(lib, StageProvisioned, 1)
 		}
 		if v.reason != "" {
-			res.Invalid = append(res.Invalid, adapt.InvalidTask{Task: t.ID, Reason: v.reason, Result: v.result})
+			res.Invalid = append(res.Invalid, adapt.InvalidTask{TaskID: t.ID, Reason: v.reason, Result: v.result})
 			continue
 		}
 		res.Funnel.Add(lib, StagePasses, 1)

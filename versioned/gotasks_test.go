@@ -97,15 +97,15 @@ func TestGoTasks(t *testing.T) {
 	t.Logf("other versions: %d tasks in %v, outcomes %v", len(other), time.Since(start).Round(time.Millisecond), rep.Outcomes)
 	got := map[string]adapt.Outcome{}
 	for _, tr := range rep.PerTask {
-		id, _, _ := strings.Cut(tr.Task, "@")
+		id, _, _ := strings.Cut(tr.TaskID, "@")
 		if len(tr.Samples) != 1 {
-			t.Fatalf("task %s: %d samples", tr.Task, len(tr.Samples))
+			t.Fatalf("task %s: %d samples", tr.TaskID, len(tr.Samples))
 		}
 		got[id] = tr.Samples[0].Outcome
 		// A compile error must be the compiler's, about solution.go: not the
 		// go command failing to find a module or a hash.
 		if o := tr.Samples[0]; o.Outcome != wantOther[id] || (o.Outcome == adapt.OutcomeCompileError && !strings.Contains(o.Detail, "./solution.go:")) {
-			t.Errorf("%s: %s\n%s", tr.Task, o.Outcome, o.Detail)
+			t.Errorf("%s: %s\n%s", tr.TaskID, o.Outcome, o.Detail)
 		}
 	}
 	if d := cmp.Diff(wantOther, got); d != "" {

@@ -167,14 +167,14 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, p *Pro
 	res := &Results{Protocol: p.Name, Model: model.Name(), Usage: rep.Usage, PassRule: passRuleOf(tasks)}
 	invalid, unscored := map[string]string{}, map[string]string{}
 	for _, it := range rep.Invalid {
-		invalid[it.Task] = invalidReason(it)
+		invalid[it.TaskID] = invalidReason(it)
 	}
 	for _, u := range rep.Unscored {
-		unscored[u.Task] = u.Reason
+		unscored[u.TaskID] = u.Reason
 	}
 	for _, tr := range rep.PerTask {
-		t := byID[tr.Task]
-		r := TaskResult{Task: tr.Task, Labels: t.Labels, Valid: tr.Valid, Invalid: invalid[tr.Task], Unscored: unscored[tr.Task], NoHidden: len(HiddenTests(t)) == 0}
+		t := byID[tr.TaskID]
+		r := TaskResult{Task: tr.TaskID, Labels: t.Labels, Valid: tr.Valid, Invalid: invalid[tr.TaskID], Unscored: unscored[tr.TaskID], NoHidden: len(HiddenTests(t)) == 0}
 		if tr.Valid && len(tr.Samples) > 0 {
 			s := tr.Samples[0]
 			first := s

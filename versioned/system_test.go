@@ -220,16 +220,16 @@ func TestSystemAllLibraries(t *testing.T) {
 		c.n++
 		if s.Passed(versioned.VisibleTestName) {
 			c.visible++
-			passedIDs[tr.Task] = true
+			passedIDs[tr.TaskID] = true
 		} else {
-			c.visibleFails = append(c.visibleFails, tr.Task)
+			c.visibleFails = append(c.visibleFails, tr.TaskID)
 		}
 		if len(versioned.HiddenTests(&tasks[i])) > 0 {
 			c.nHidden++
 			if s.Passed(versioned.HiddenTestName) {
 				c.hidden++
 			} else {
-				c.hiddenFails = append(c.hiddenFails, tr.Task)
+				c.hiddenFails = append(c.hiddenFails, tr.TaskID)
 			}
 		}
 	}

@@ -189,7 +189,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		byID[tasks[i].ID] = &tasks[i]
 	}
 	for _, tr := range rep.PerTask {
-		t := byID[tr.Task]
+		t := byID[tr.TaskID]
 		for _, s := range tr.Samples {
 			passed := s.Outcome == adapt.OutcomePassed
 			in := mutate.Inspection{}

@@ -40,7 +40,7 @@ func TestReferenceSolvesFixture(t *testing.T) {
 	assert.Equal(t, 4, rep.Valid)
 	require.Len(t, rep.Invalid, 1)
 	inv := rep.Invalid[0]
-	assert.Equal(t, "104.fetch.fetch_json", inv.Task)
+	assert.Equal(t, "104.fetch.fetch_json", inv.TaskID)
 	assert.Contains(t, inv.Reason, "ModuleNotFoundError: No module named 'nonexistent_pkg_xyz'", "the reason names the missing module")
 	assert.Equal(t, adapt.OutcomeCompileError, inv.Result.Outcome, "an import failure")
 	all1 := &metrics.Interval{Lo: 1, Point: 1, Hi: 1}
@@ -84,7 +84,7 @@ func TestIdentityFailsAdaptations(t *testing.T) {
 		if !tr.Valid {
 			continue
 		}
-		task := byID[tr.Task]
+		task := byID[tr.TaskID]
 		require.Len(t, tr.Samples, 1)
 		sample := tr.Samples[0]
 		for _, tc := range task.Tests {
@@ -95,7 +95,7 @@ func TestIdentityFailsAdaptations(t *testing.T) {
 			}
 		}
 		for _, st := range tr.Steps {
-			assert.Zero(t, st.C, "%s: no sample solves step %s", tr.Task, st.ID)
+			assert.Zero(t, st.C, "%s: no sample solves step %s", tr.TaskID, st.ID)
 		}
 		if sample.Outcome == adapt.OutcomeWrongName {
 			assert.Contains(t, sample.Detail, "keeps the snippet's function name")
@@ -110,7 +110,7 @@ func TestIdentityFailsAdaptations(t *testing.T) {
 
 	// Error types per test: the missing parameter is a TypeError.
 	for _, tr := range rep.PerTask {
-		if tr.Task != "102.logging.record" {
+		if tr.TaskID != "102.logging.record" {
 			continue
 		}
 		got := map[string]string{}

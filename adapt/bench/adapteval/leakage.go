@@ -209,14 +209,14 @@ func Delta(orig, obf *adapt.Report) Leakage {
 	var l Leakage
 	variants := map[string]adapt.TaskReport{}
 	for _, tr := range obf.PerTask {
-		if id, ok := strings.CutSuffix(tr.Task, ObfuscatedSuffix); ok && tr.Valid {
+		if id, ok := strings.CutSuffix(tr.TaskID, ObfuscatedSuffix); ok && tr.Valid {
 			variants[id] = tr
 		}
 	}
 	var diffs []float64
 	var sa, sb, aa, ab float64
 	for _, tr := range orig.PerTask {
-		v, ok := variants[tr.Task]
+		v, ok := variants[tr.TaskID]
 		if !ok || !tr.Valid {
 			continue
 		}
@@ -400,10 +400,10 @@ func CDD(rep *adapt.Report, tasks []adapt.Task, opts CDDOptions) (*CDDReport, er
 		out.Reference = CDDGreedy
 		greedy = map[string]string{}
 		for _, tr := range opts.Greedy.PerTask {
-			if t := byID[tr.Task]; t != nil {
+			if t := byID[tr.TaskID]; t != nil {
 				for _, sr := range tr.Samples {
 					if code, ok := answerCode(t, sr); ok && code != "" {
-						greedy[tr.Task] = code
+						greedy[tr.TaskID] = code
 						break
 					}
 				}
@@ -423,19 +423,19 @@ func CDD(rep *adapt.Report, tasks []adapt.Task, opts CDDOptions) (*CDDReport, er
 	}
 	invalid := map[string]string{}
 	for _, it := range rep.Invalid {
-		invalid[it.Task] = it.Reason
+		invalid[it.TaskID] = it.Reason
 	}
 	seen := map[string]bool{}
 	for _, tr := range rep.PerTask {
-		t, ok := byID[tr.Task]
+		t, ok := byID[tr.TaskID]
 		if !ok {
-			return nil, fmt.Errorf("adapteval: CDD: the report's task %q is not among the tasks", tr.Task)
+			return nil, fmt.Errorf("adapteval: CDD: the report's task %q is not among the tasks", tr.TaskID)
 		}
-		seen[tr.Task] = true
+		seen[tr.TaskID] = true
 		ref := t.Reference
 		if greedy != nil {
-			if ref, ok = greedy[tr.Task]; !ok {
-				out.Skipped[tr.Task] = "no greedy answer with code"
+			if ref, ok = greedy[tr.TaskID]; !ok {
+				out.Skipped[tr.TaskID] = "no greedy answer with code"
 				continue
 			}
 		}
@@ -447,19 +447,19 @@ func CDD(rep *adapt.Report, tasks []adapt.Task, opts CDDOptions) (*CDDReport, er
 		}
 		if len(samples) == 0 {
 			why := "no sample the model answered"
-			if r, bad := invalid[tr.Task]; bad {
+			if r, bad := invalid[tr.TaskID]; bad {
 				why = "no samples: the task is invalid (" + r + ")"
 			} else if len(tr.Samples) == 0 {
 				why = "no samples"
 			}
-			out.Skipped[tr.Task] = why
+			out.Skipped[tr.TaskID] = why
 			continue
 		}
 		peak, err := metrics.Peakedness(tokens(ref), samples, p.Alpha)
 		if err != nil {
-			return nil, fmt.Errorf("adapteval: CDD: task %s: %w", tr.Task, err)
+			return nil, fmt.Errorf("adapteval: CDD: task %s: %w", tr.TaskID, err)
 		}
-		ct := CDDTask{Task: tr.Task, Samples: len(samples), Peak: peak, Flagged: peak.Value > p.Xi}
+		ct := CDDTask{Task: tr.TaskID, Samples: len(samples), Peak: peak, Flagged: peak.Value > p.Xi}
 		out.PerTask = append(out.PerTask, ct)
 		out.Scored++
 		if ct.Flagged {

@@ -133,14 +133,14 @@ func TestLeakageProbe(t *testing.T) {
 
 func TestDelta(t *testing.T) {
 	task := func(id string, n, c int, steps ...adapt.StepReport) adapt.TaskReport {
-		return adapt.TaskReport{Task: id, Valid: true, N: n, C: c, Steps: steps}
+		return adapt.TaskReport{TaskID: id, Valid: true, N: n, C: c, Steps: steps}
 	}
 	step := func(id string, p float64) adapt.StepReport { return adapt.StepReport{ID: id, Tests: 1, PassAt1: p} }
 	orig := &adapt.Report{PerTask: []adapt.TaskReport{
 		task("a", 5, 5, step("0", 1), step("1", 1)),
 		task("b", 5, 2, step("0", 0.4)),
 		task("c", 5, 0),
-		{Task: "d", Valid: false},
+		{TaskID: "d", Valid: false},
 	}}
 	obf := &adapt.Report{PerTask: []adapt.TaskReport{
 		task("a"+adapteval.ObfuscatedSuffix, 5, 4, step("0", 0.8), step("1", 1)),
@@ -225,7 +225,7 @@ func answered(i int, code string) adapt.SampleResult {
 func cddReport(ts ...adapt.TaskReport) *adapt.Report { return &adapt.Report{PerTask: ts} }
 
 func cddTask(id string, codes ...string) adapt.TaskReport {
-	tr := adapt.TaskReport{Task: id, Valid: true}
+	tr := adapt.TaskReport{TaskID: id, Valid: true}
 	for i, c := range codes {
 		tr.Samples = append(tr.Samples, answered(i, c))
 	}
@@ -259,9 +259,9 @@ func TestCDD(t *testing.T) {
 		peaked,
 		cddTask("spread", words(40, span(0, 3)...), words(40, span(0, 10)...), words(20), "def g():\n    pass", ""),
 		cddTask("bound", words(40, 1, 2), words(40, 1, 2, 3)),
-		adapt.TaskReport{Task: "invalid"},
+		adapt.TaskReport{TaskID: "invalid"},
 	)
-	rep.Invalid = []adapt.InvalidTask{{Task: "invalid", Reason: "reference compile-error: No module named 'numpy'"}}
+	rep.Invalid = []adapt.InvalidTask{{TaskID: "invalid", Reason: "reference compile-error: No module named 'numpy'"}}
 
 	got, err := adapteval.CDD(rep, tasks, adapteval.CDDOptions{})
 	require.NoError(t, err)
@@ -389,7 +389,7 @@ func TestCDDAnswers(t *testing.T) {
 	task := adapt.Task{ID: "t", Language: adapt.Python, Target: adapt.Target{Path: "m.py", Function: "f"}, Reference: ref}
 	drawn := adapt.SampleResult{Sample: 0, Outcome: adapt.OutcomeInvalid, Completion: &adapt.Completion{Text: "Here it is:\n```python\nimport os\n\ndef f(x):\n    return x + 1\n```\n"}}
 	noFence := adapt.SampleResult{Sample: 1, Outcome: adapt.OutcomeInvalid, Completion: &adapt.Completion{Text: "I cannot."}}
-	got, err := adapteval.CDD(cddReport(adapt.TaskReport{Task: "t", Samples: []adapt.SampleResult{drawn, noFence}}), []adapt.Task{task}, adapteval.CDDOptions{})
+	got, err := adapteval.CDD(cddReport(adapt.TaskReport{TaskID: "t", Samples: []adapt.SampleResult{drawn, noFence}}), []adapt.Task{task}, adapteval.CDDOptions{})
 	require.NoError(t, err)
 	n, err := adapteval.CountTokens(ref)
 	require.NoError(t, err)
@@ -397,7 +397,7 @@ func TestCDDAnswers(t *testing.T) {
 
 	repaired := answered(0, "def f(x):\n    return x - 1")
 	repaired.Rounds = []adapt.SampleResult{answered(0, ref)}
-	got, err = adapteval.CDD(cddReport(adapt.TaskReport{Task: "t", Samples: []adapt.SampleResult{repaired}}), []adapt.Task{task}, adapteval.CDDOptions{})
+	got, err = adapteval.CDD(cddReport(adapt.TaskReport{TaskID: "t", Samples: []adapt.SampleResult{repaired}}), []adapt.Task{task}, adapteval.CDDOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, []int{0}, got.PerTask[0].Distances, "the first answer, before the test feedback")
 }

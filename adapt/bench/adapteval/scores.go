@@ -127,9 +127,9 @@ func Score(rep *adapt.Report, tasks []adapt.Task) (*Scores, error) {
 	var typeOrder []string
 	errs := map[string]int{}
 	for _, tr := range rep.PerTask {
-		t, ok := byID[tr.Task]
+		t, ok := byID[tr.TaskID]
 		if !ok {
-			return nil, fmt.Errorf("adapteval: the report's task %q is not among the tasks", tr.Task)
+			return nil, fmt.Errorf("adapteval: the report's task %q is not among the tasks", tr.TaskID)
 		}
 		s.AllAdaptations += len(t.Requirement.Steps)
 		if !tr.Valid {
@@ -370,7 +370,7 @@ func (s *Scores) WriteTables(w io.Writer) error {
 	if len(s.Invalid) > 0 {
 		fmt.Fprintf(&b, "\n%d invalid tasks (reference failed; left out):\n\n| task | reason |\n|---|---|\n", len(s.Invalid))
 		for _, it := range s.Invalid {
-			fmt.Fprintf(&b, "| %s | %s |\n", it.Task, strings.ReplaceAll(it.Reason, "|", `\|`))
+			fmt.Fprintf(&b, "| %s | %s |\n", it.TaskID, strings.ReplaceAll(it.Reason, "|", `\|`))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

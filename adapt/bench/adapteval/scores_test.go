@@ -52,10 +52,10 @@ func TestScoreExactVersusArtifact(t *testing.T) {
 		Tasks: 2, Valid: 1,
 		PassAtK: []adapt.Score{{K: 1, Value: 0.4}, {K: 5, Value: 1}},
 		PerTask: []adapt.TaskReport{
-			{Task: slug.ID, Valid: true, N: 5, C: 2, Samples: samples},
-			{Task: tasks[1].ID, Valid: false},
+			{TaskID: slug.ID, Valid: true, N: 5, C: 2, Samples: samples},
+			{TaskID: tasks[1].ID, Valid: false},
 		},
-		Invalid: []adapt.InvalidTask{{Task: tasks[1].ID, Reason: "reference failed"}},
+		Invalid: []adapt.InvalidTask{{TaskID: tasks[1].ID, Reason: "reference failed"}},
 	}
 	s, err := adapteval.Score(rep, tasks)
 	require.NoError(t, err)
