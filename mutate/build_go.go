@@ -414,15 +414,18 @@ func (g *GoModule) build(ctx context.Context, bin, pkg string, flags ...string) 
 	return "", took, nil
 }
 
-var goResultRE = regexp.MustCompile(`(?m)^\x16--- (PASS|FAIL|SKIP): ([^\s/]+) \(`)
+var (
+	goResultRE = regexp.MustCompile(`(?m)^\x16--- (PASS|FAIL|SKIP): ([^\s/]+) \(`)
+	goStartRE  = regexp.MustCompile(`(?m)^\x16=== RUN\s+([^\s/]+)\s*$`)
+)
 
 // run runs the test binary bin (a host path) of package pkg in the runner,
 // from the package's directory, with the given tests (bare names; nil
 // means all) and extra flags, and returns the top-level tests that passed,
-// by bare name. Runs are serialized (see runMu); the binary is linked into
+// by bare name, and those that started (passed or not). Runs are serialized (see runMu); the binary is linked into
 // the module copy for the run. collect, if not nil, runs after the job,
 // still holding the workspace: it reads and removes what the job wrote.
-func (g *GoModule) run(ctx context.Context, bin, pkg string, tests []string, env []string, collect func(), flags ...string) (passed map[string]bool, res exec.Result, err error) {
+func (g *GoModule) run(ctx context.Context, bin, pkg string, tests []string, env []string, collect func(), flags ...string) (passed, started map[string]bool, res exec.Result, err error) {
 	pattern := "."
 	if len(tests) > 0 {
 		quoted := make([]string, len(tests))
@@ -435,7 +438,7 @@ func (g *GoModule) run(ctx context.Context, bin, pkg string, tests []string, env
 	defer g.runMu.Unlock()
 	outPath := filepath.Join(g.dir, runDir, "out")
 	if err := g.freshRunDir(); err != nil {
-		return nil, res, fmt.Errorf("mutate: %w", err)
+		return nil, nil, res, fmt.Errorf("mutate: %w", err)
 	}
 	defer os.Remove(outPath)
 	sw := exec.WorkDir + "/" + runDir + "/"
@@ -449,7 +452,7 @@ func (g *GoModule) run(ctx context.Context, bin, pkg string, tests []string, env
 	} else {
 		local := filepath.Join(g.dir, runDir, "pkg.test")
 		if err := linkOrCopy(bin, local); err != nil {
-			return nil, res, fmt.Errorf("mutate: %w", err)
+			return nil, nil, res, fmt.Errorf("mutate: %w", err)
 		}
 		defer os.Remove(local)
 		exe = sw + "pkg.test"
@@ -459,7 +462,7 @@ func (g *GoModule) run(ctx context.Context, bin, pkg string, tests []string, env
 	args = append(args, flags...)
 	res, err = g.runner.Run(ctx, exec.Job{Dir: g.dir, Args: args, Env: env, Limits: g.cfg.Limits, ReadOnly: ro})
 	if err != nil {
-		return nil, res, fmt.Errorf("mutate: run test binary: %w", err)
+		return nil, nil, res, fmt.Errorf("mutate: run test binary: %w", err)
 	}
 	if collect != nil {
 		collect() // before another job may take the workspace
@@ -467,13 +470,16 @@ func (g *GoModule) run(ctx context.Context, bin, pkg string, tests []string, env
 	// The job could write the run directory: read beneath it, links
 	// refused (exec.ReadWorkspaceFile).
 	raw, _ := exec.ReadWorkspaceFile(g.dir, runDir+"/out", 64*exec.MiB)
-	passed = map[string]bool{}
+	passed, started = map[string]bool{}, map[string]bool{}
 	for _, m := range goResultRE.FindAllSubmatch(raw, -1) {
 		if string(m[1]) == "PASS" {
 			passed[string(m[2])] = true
 		}
 	}
-	return passed, res, nil
+	for _, m := range goStartRE.FindAllSubmatch(raw, -1) {
+		started[string(m[1])] = true
+	}
+	return passed, started, res, nil
 }
 
 // linkOrCopy makes dst a hard link to src, or a copy.
@@ -490,7 +496,8 @@ func linkOrCopy(src, dst string) error {
 }
 
 // Tests builds the tests of each package studied and lists their
-// top-level tests, sorted.
+// top-level tests and the examples go test runs (those with an output
+// comment), sorted.
 func (g *GoModule) Tests(ctx context.Context) ([]string, error) {
 	var tests []string
 	for i, pkg := range g.pkgs {
@@ -522,7 +529,7 @@ func (g *GoModule) Tests(ctx context.Context) ([]string, error) {
 		}
 		var res exec.Result
 		if err == nil {
-			res, err = g.runner.Run(ctx, exec.Job{Dir: g.dir, Args: []string{"/bin/sh", "-c", `cd "$1" || exit 125; exec "$2" -test.list "^Test"`,
+			res, err = g.runner.Run(ctx, exec.Job{Dir: g.dir, Args: []string{"/bin/sh", "-c", `cd "$1" || exit 125; exec "$2" -test.list "^(Test|Example)"`,
 				"sh", pkg, exec.WorkDir + "/" + runDir + "/pkg.test"}, Limits: g.cfg.Limits})
 			os.Remove(local)
 		}
@@ -536,7 +543,9 @@ func (g *GoModule) Tests(ctx context.Context) ([]string, error) {
 		}
 		sc := bufio.NewScanner(bytes.NewReader(res.Stdout))
 		for sc.Scan() {
-			if l := strings.TrimSpace(sc.Text()); strings.HasPrefix(l, "Test") {
+			// An example is a test when it has an output comment, and
+			// only those are in the binary's list.
+			if l := strings.TrimSpace(sc.Text()); strings.HasPrefix(l, "Test") || strings.HasPrefix(l, "Example") {
 				tests = append(tests, testName(pkg, l))
 			}
 		}
@@ -573,7 +582,7 @@ func (g *GoModule) Coverage(ctx context.Context, test string) (Lines, error) {
 	path := filepath.Join(g.dir, runDir, prof)
 	var b []byte
 	var readErr error
-	_, res, err := g.run(ctx, bin, pkg, []string{name}, nil, func() {
+	_, _, res, err := g.run(ctx, bin, pkg, []string{name}, nil, func() {
 		b, readErr = exec.ReadWorkspaceFile(g.dir, runDir+"/"+prof, 64*exec.MiB)
 		os.Remove(path)
 	}, "-test.coverprofile="+exec.WorkDir+"/"+runDir+"/"+prof)
@@ -757,17 +766,38 @@ func (g *GoModule) buildAlone(ctx context.Context, pkg, file string, src []byte)
 // runTests runs the tests of package pkg in the test binary bin, with env
 // added to the job's environment, adding the time to out and the tests
 // that passed (qualified) to passed.
+//
+// A test that panics ends the binary (-test.paniconexit0 or not), and the
+// selected tests after it never start: they are not failures of the
+// mutant. Those are run again in a process of their own, without the
+// tests that ran, until every selected test has started or a run starts
+// none (a binary that cannot start a test: each counts as failed). A run
+// a limit stopped is not repeated (each would cost the whole limit).
 func (g *GoModule) runTests(ctx context.Context, bin, pkg string, tests, env []string, out *TestRun, passed map[string]bool) error {
-	ok, res, err := g.run(ctx, bin, pkg, tests, env, nil)
-	out.TestTime += res.WallTime
-	if err != nil {
-		return err
+	for todo := tests; ; {
+		ok, started, res, err := g.run(ctx, bin, pkg, todo, env, nil)
+		out.TestTime += res.WallTime
+		if err != nil {
+			return err
+		}
+		for t := range ok {
+			passed[testName(pkg, t)] = true
+		}
+		if res.Status != exec.StatusOK && res.Status != exec.StatusExit {
+			out.TimedOut = true
+			return nil
+		}
+		var rest []string
+		for _, t := range todo {
+			if !started[t] {
+				rest = append(rest, t)
+			}
+		}
+		if len(rest) == 0 || len(rest) == len(todo) {
+			return nil
+		}
+		todo = rest
 	}
-	out.TimedOut = out.TimedOut || res.Status != exec.StatusOK && res.Status != exec.StatusExit
-	for t := range ok {
-		passed[testName(pkg, t)] = true
-	}
-	return nil
 }
 
 // Task makes the task's workspace: the module as it was opened, every

@@ -1,0 +1,126 @@
+package mutate_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/mutate"
+)
+
+// writeModule writes files (slash paths) under a new directory.
+func writeModule(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// panicModule's tests run in the order TestA, TestB, TestC, Example: a
+// mutant of Pick that panics for 5 ends TestB and, with it, the binary.
+var panicModule = map[string]string{
+	"go.mod": "module example.com/pan\n\ngo 1.22\n",
+	"pan.go": `package pan
+
+import "fmt"
+
+// Pick returns i when it is above 1, else 0.
+func Pick(i int) int {
+	if i > 1 {
+		return i
+	}
+	return 0
+}
+
+// Hello prints a greeting.
+func Hello() { fmt.Println("hello") }
+`,
+	"pan_test.go": `package pan
+
+import "testing"
+
+func TestA(t *testing.T) {
+	if Pick(0) != 0 {
+		t.Fatal("Pick(0)")
+	}
+}
+
+func TestB(t *testing.T) {
+	if Pick(5) != 5 {
+		t.Fatal("Pick(5)")
+	}
+}
+
+func TestC(t *testing.T) {
+	if Pick(1) != 0 {
+		t.Fatal("Pick(1)")
+	}
+}
+
+func ExampleHello() {
+	Hello()
+	// Output: hello
+}
+
+func ExampleNoOutput() {
+	Hello()
+}
+`,
+}
+
+// TestGoFailingAfterPanic checks that a test that panics is the only one
+// recorded failing: the tests after it, which the panic kept from
+// starting, are run again on their own (issue: spf13/cast's RemoveGuard
+// at caste.go:931 recorded 10 failing tests where one fails alone), on
+// the fast path (a schema arm) and the old one (a build per mutant). It
+// also checks that an example with an output comment is a test (go-cmp's
+// cmp has 9) and one without is not.
+func TestGoFailingAfterPanic(t *testing.T) {
+	sb := exectest.Sandbox(t)
+	dir := writeModule(t, panicModule)
+	orig := panicModule["pan.go"]
+	src := []byte(strings.Replace(orig, "\t\treturn i\n", "\t\tpanic(i)\n", 1))
+	for _, each := range []bool{false, true} {
+		gm, err := mutate.OpenGoModule(dir, sb, &mutate.GoConfig{BuildEach: each})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer gm.Close()
+		tests, err := gm.Tests(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{"ExampleHello", "TestA", "TestB", "TestC"}; !slices.Equal(tests, want) {
+			t.Fatalf("Tests() = %v, want %v", tests, want)
+		}
+		at := strings.Index(orig, "return i")
+		rec := mutate.Record{Operator: "op", Changes: []mutate.Change{{Mut: mutate.Range{Start: at, End: at + 5}, New: "panic"}}}
+		c := &mutate.Candidate{File: "pan.go", Frag: &mutate.Fragment{Line: 5}, Ops: []string{"op"}, Src: src,
+			Records: []mutate.Record{rec}, Tests: tests}
+		if _, _, err := mutate.CheckCandidates(context.Background(), gm, []*mutate.Candidate{c}, &mutate.Options{Runs: 2, Parallelism: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if c.Reason != mutate.ReasonNone || !slices.Equal(c.Failing, []string{"TestB"}) {
+			t.Errorf("BuildEach=%v: reason %v, failing %v; want a valid mutant failing [TestB] alone\n%s", each, c.Reason, c.Failing, c.Detail)
+		}
+		run, err := gm.Check(context.Background(), "pan.go", src, tests)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(run.Failed, []string{"TestB"}) || !slices.Equal(run.Passed, []string{"ExampleHello", "TestA", "TestC"}) {
+			t.Errorf("BuildEach=%v: Check: passed %v, failed %v; want failed [TestB] alone", each, run.Passed, run.Failed)
+		}
+	}
+}
