@@ -3,7 +3,6 @@ package mutate
 import (
 	"math/rand/v2"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -296,18 +295,14 @@ func guardSites(f *Fragment) []Site {
 
 // guardRun deletes the statement with its indentation and line break when
 // it sits alone on its lines, and just the statement otherwise. In Go,
-// which rejects a local variable that is declared and not used, a check
-// whose condition reads a local used nowhere else (most often err)
-// becomes `_ = err` instead, so that F′ compiles.
+// which rejects a local variable that is declared and not used, the local
+// variables only the statement read (most often err) are kept alive: the
+// statement becomes `_ = err` instead, so that F′ compiles. A Go statement
+// whose deletion would leave an import unused gives no edit. Both are
+// decided with go/types (keepAlive).
 func guardRun(s Site, _ *rand.Rand) []Edit {
 	src := s.Frag.Src
 	start, end := s.node.Start, s.node.End
-	if s.Frag.Lang == Go && s.node.Child("initializer") == nil {
-		if keep := onlyUsedIn(s.node, s.Frag); len(keep) > 0 {
-			blank := strings.TrimSuffix(strings.Repeat("_, ", len(keep)), ", ")
-			return []Edit{{start, end, []byte(blank + " = " + strings.Join(keep, ", "))}}
-		}
-	}
 	ls := start
 	for ls > 0 && (src[ls-1] == ' ' || src[ls-1] == '\t') {
 		ls--
@@ -318,6 +313,15 @@ func guardRun(s Site, _ *rand.Rand) []Edit {
 	}
 	if (ls == 0 || src[ls-1] == '\n') && le < len(src) && src[le] == '\n' {
 		start, end = ls, le+1
+	}
+	if s.Frag.Lang == Go {
+		keep, ok := keepAlive(src, start, end)
+		if !ok {
+			return nil
+		}
+		if keep != "" {
+			return []Edit{{s.node.Start, s.node.End, []byte(keep)}}
+		}
 	}
 	return []Edit{{start, end, nil}}
 }
@@ -438,39 +442,4 @@ func isStatementList(kind string) bool {
 		return true
 	}
 	return false
-}
-
-// onlyUsedIn returns the names read in n's condition that the enclosing
-// function mentions only there and once elsewhere outside its parameters
-// (their declaration as a local), in order of first use.
-func onlyUsedIn(n *syntax.Node, f *Fragment) []string {
-	cond := n.Child("condition")
-	if cond == nil || f.fn == nil {
-		return nil
-	}
-	src := f.Src
-	var names []string
-	cond.Walk(func(c *syntax.Node) bool {
-		if c.Type == "identifier" && !slices.Contains(names, c.Text(src)) {
-			names = append(names, c.Text(src))
-		}
-		return true
-	})
-	var keep []string
-	for _, name := range names {
-		outside := 0
-		f.fn.Walk(func(c *syntax.Node) bool {
-			if c.Start >= n.Start && c.End <= n.End || c.Type == "parameter_list" {
-				return false // parameters may go unused
-			}
-			if c.Type == "identifier" && c.Text(src) == name {
-				outside++
-			}
-			return true
-		})
-		if outside == 1 {
-			keep = append(keep, name)
-		}
-	}
-	return keep
 }
