@@ -3,6 +3,7 @@ package mutate
 import (
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -187,7 +188,16 @@ func constChoices(kind, text string) []string {
 			return []string{`"x"`}
 		}
 		_, sz := utf8.DecodeLastRuneInString(body)
-		return []string{`"` + body[:len(body)-sz] + `"`, `"` + body + `_"`}
+		var out []string
+		// A format string keeps its verbs: "too large: %" is no format
+		// go vet (run by go test) accepts, nor a
+		// String.format that runs.
+		for _, b := range []string{body[:len(body)-sz], body + "_"} {
+			if slices.Equal(printfVerbs(b), printfVerbs(body)) {
+				out = append(out, `"`+b+`"`)
+			}
+		}
+		return out
 	case "bool":
 		if text == "true" {
 			return []string{"false"}
@@ -196,6 +206,13 @@ func constChoices(kind, text string) []string {
 	}
 	return nil
 }
+
+// printfRE matches a printf verb, flags, width and precision included,
+// and "%" at the end of the text (no verb).
+var printfRE = regexp.MustCompile(`%[-+# 0]*(?:\[\d+\])?(?:\d+|\*)?(?:\.(?:\d+|\*)?)?(?:\[\d+\])?(?:[a-zA-Z%]|$)`)
+
+// printfVerbs lists the printf verbs of s.
+func printfVerbs(s string) []string { return printfRE.FindAllString(s, -1) }
 
 // replaceRun replaces the site's node with one of its choices.
 func replaceRun(s Site, rng *rand.Rand) []Edit {
@@ -344,7 +361,12 @@ func typeSites(f *Fragment) []Site {
 		return nil
 	}
 	var sites []Site
-	f.nodes(func(n, _ *syntax.Node, path []int) {
+	f.nodes(func(n, parent *syntax.Node, path []int) {
+		// A type switch's case lists types, not a declaration, a
+		// conversion or a cast: another one may duplicate a case.
+		if parent != nil && parent.Type == "type_case" {
+			return
+		}
 		if ch := lg.numericType(n, f.Src); len(ch) > 0 {
 			sites = append(sites, Site{Frag: f, Kind: n.Type, Start: n.Start, End: n.End, node: n, Path: path, Choices: ch})
 		}
@@ -417,12 +439,30 @@ func logicSites(f *Fragment) []Site {
 			return
 		}
 		if op := n.Child("operator"); op != nil {
+			// A string concatenation has no "-" (which types cannot
+			// tell is left to the compile step, or in Go to the type
+			// check of the sites, selectSites).
+			if op.Text(f.Src) == "+" && (isStringLit(n.Child("left")) || isStringLit(n.Child("right"))) {
+				return
+			}
 			if sub, ok := logicSwap[op.Text(f.Src)]; ok {
 				sites = append(sites, Site{Frag: f, Kind: n.Type, Start: n.Start, End: n.End, node: n, Path: path, Choices: []string{sub}})
 			}
 		}
 	})
 	return sites
+}
+
+// isStringLit reports whether n is a string literal (Go or Java).
+func isStringLit(n *syntax.Node) bool {
+	if n == nil {
+		return false
+	}
+	switch n.Type {
+	case "interpreted_string_literal", "raw_string_literal", "string_literal", "text_block":
+		return true
+	}
+	return false
 }
 
 func logicRun(s Site, rng *rand.Rand) []Edit {

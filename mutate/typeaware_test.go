@@ -1,12 +1,16 @@
 package mutate_test
 
 import (
+	"context"
+	"fmt"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/mutate"
 )
 
@@ -161,5 +165,146 @@ func TestGuardKeepAliveCompiles(t *testing.T) {
 		if msg := goBuild(t, m.Src); msg != "" {
 			t.Errorf("%s at %q: the mutant does not build:\n%s", tc.op.Name, tc.guard, msg)
 		}
+	}
+}
+
+// typeModule has a site of each kind an operator proposed that can never
+// compile (issue: humanize comma.go:37 string + made -, cast caste.go:476
+// a type switch's case type) or that go vet rejects (an UpdateConst that
+// breaks a format's verb), and a sort.Ints, which has no substitute of
+// the same signature.
+var typeModule = map[string]string{
+	"go.mod": "module example.com/tc\n\ngo 1.22\n",
+	"tc.go": `package tc
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Join joins a and b with a separator.
+func Join(a, b string) string {
+	sep := ", "
+	s := a + sep
+	s = s + b
+	return s
+}
+
+// Kind numbers the kind of v.
+func Kind(v any) int {
+	var n int64
+	switch v.(type) {
+	case int:
+		n = 1
+	case int64:
+		n = 2
+	}
+	return int(n)
+}
+
+// Check rejects large n.
+func Check(n int) error {
+	if n > 10 {
+		return fmt.Errorf("too large: %d", n)
+	}
+	m := n * 2
+	if m > 30 {
+		return nil
+	}
+	return nil
+}
+
+// Sorted sorts xs.
+func Sorted(xs []int) []int {
+	ys := append([]int(nil), xs...)
+	sort.Ints(ys)
+	return ys
+}
+`,
+	"tc_test.go": `package tc
+
+import "testing"
+
+func TestJoin(t *testing.T) {
+	if Join("a", "b") != "a, b" {
+		t.Fatal(Join("a", "b"))
+	}
+}
+
+func TestKind(t *testing.T) {
+	if Kind(1) != 1 || Kind(int64(1)) != 2 || Kind("") != 0 {
+		t.Fatal("Kind")
+	}
+}
+
+func TestCheck(t *testing.T) {
+	if Check(1) != nil {
+		t.Fatal("Check(1)")
+	}
+	if err := Check(11); err == nil || err.Error() != "too large: 11" {
+		t.Fatal(err)
+	}
+}
+
+func TestSorted(t *testing.T) {
+	if s := Sorted([]int{2, 1}); s[0] != 1 {
+		t.Fatal(s)
+	}
+}
+`,
+}
+
+// TestGoSitesTypeCheck checks that, on a Go module, the operators whose
+// mutants must compile propose only edits that type-check (go/types on
+// the project), so that none is discarded for a compile error; that no
+// UpdateConst breaks a format's verbs; and that sort.Ints is no
+// SubstituteAPI site.
+func TestGoSitesTypeCheck(t *testing.T) {
+	sb := exectest.Sandbox(t)
+	dir := writeModule(t, typeModule)
+	gm, err := mutate.OpenGoModule(dir, sb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gm.Close()
+	ops := []*mutate.Operator{mutate.ModifyLogic, mutate.ChangeType, mutate.UpdateConst, mutate.SubstituteAPI}
+	res, err := mutate.Generate(context.Background(), gm, &mutate.Options{Seed: 1, Ops: ops, SitesPerOp: 20, Runs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byOp := map[string]int{}
+	for _, c := range res.Candidates {
+		byOp[c.Key()]++
+		change := c.Records[0].Changes[0]
+		at := fmt.Sprintf("%s %q -> %q", c.Key(), change.Old, change.New)
+		if c.Reason == mutate.ReasonCompile {
+			t.Errorf("%s: proposed, and does not compile:\n%s", at, c.Detail)
+		}
+		if strings.Contains(change.New, "%\"") || strings.Contains(change.Old, "%") && !strings.Contains(change.New, "%d") {
+			t.Errorf("%s: breaks a format's verb", at)
+		}
+		if c.Key() == "substituteapi" && change.Old == "Ints" {
+			t.Errorf("%s: sort.Sort does not take a []int", at)
+		}
+	}
+	// What still must be proposed: + of numbers, the declaration's type,
+	// the format's text around its verb.
+	if byOp["modifylogic"] == 0 || byOp["changetype"] == 0 || byOp["updateconst"] == 0 {
+		t.Errorf("candidates per operator %v: want modifylogic, changetype and updateconst", byOp)
+	}
+}
+
+// TestUpdateConstKeepsFormatVerbs checks that UpdateConst offers no
+// change of a format string that breaks one of its verbs (issue:
+// "too large: %" from "too large: %d", which go vet, run by go test,
+// rejects).
+func TestUpdateConstKeepsFormatVerbs(t *testing.T) {
+	src := []byte(typeModule["tc.go"])
+	sites := sitesAt(t, mutate.UpdateConst, src, `"too large`)
+	if len(sites) != 1 {
+		t.Fatalf("%d sites at the format, want 1", len(sites))
+	}
+	if got, want := sites[0].Choices, []string{`"too large: %d_"`}; !slices.Equal(got, want) {
+		t.Errorf("choices %q, want %q", got, want)
 	}
 }
