@@ -175,17 +175,11 @@ func newTask(p Project, c *Candidate, cl ContextLevel, source string) (adapt.Tas
 		return adapt.Task{}, err
 	}
 	begin, end := markers(t.Language)
-	marked := func(before, after string) string {
-		return before + begin + "\n" + code[sStart:sEnd] + "\n" + end + after
-	}
 	switch cl {
 	case C2:
-		ind := indentAt([]byte(code), sStart)
-		t.Context = []adapt.Snippet{{Name: "method", Code: marked(code[:sStart], "\n"+ind+code[sEnd:])}}
+		t.Context = []adapt.Snippet{{Name: "method", Code: markSnippet(code, sStart, sEnd, begin, end)}}
 	case C3:
-		fs, fe := start+sStart, start+sEnd
-		ind := indentAt(c.Src, fs)
-		t.Context = []adapt.Snippet{{Name: "file", Code: marked(string(c.Src[:fs]), "\n"+ind+string(c.Src[fe:]))}}
+		t.Context = []adapt.Snippet{{Name: "file", Code: markSnippet(string(c.Src), start+sStart, start+sEnd, begin, end)}}
 	}
 	if err := t.Validate(); err != nil {
 		return adapt.Task{}, err
@@ -235,6 +229,24 @@ func snippetRange(c *Candidate) Range {
 		}
 	}
 	return Range{start, max(start, end)}
+}
+
+// markSnippet puts the marker comments begin and end on lines of their own
+// around text[s:e], each indented as the snippet's first line, which keeps
+// its indentation: deleting the two marker lines gives text back when the
+// snippet starts and ends a line.
+func markSnippet(text string, s, e int, begin, end string) string {
+	before, snip, after := text[:s], text[s:e], text[e:]
+	ind := indentAt([]byte(text), s)
+	if ls := strings.LastIndexByte(before, '\n') + 1; strings.TrimLeft(before[ls:], " \t") == "" {
+		before = before[:ls]
+	} else {
+		before += "\n"
+	}
+	if !strings.HasPrefix(after, "\n") {
+		after = "\n" + ind + after
+	}
+	return before + ind + begin + "\n" + ind + snip + "\n" + ind + end + after
 }
 
 func isBlank(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }

@@ -190,3 +190,33 @@ func TestSnippetAfterFirstGuard(t *testing.T) {
 		})
 	}
 }
+
+// TestContextMarkers checks the C2 and C3 contexts: each marker comment on
+// a line of its own with the snippet's indentation, the snippet's first
+// line keeping it, no line of white space only, and the context without
+// the two marker lines the method (C2) or the file (C3) with F′ in place.
+func TestContextMarkers(t *testing.T) {
+	tasks := clampTasks(t)
+	begin, end := markers("go")
+	for _, task := range tasks[1:] {
+		ctx := task.Context[0].Code
+		snip, _ := Snippet(&task)
+		want := "\t" + begin + "\n\t" + snip + "\n\t" + end + "\n"
+		if !strings.Contains(ctx, want) {
+			t.Errorf("%s: context\n%s\nhas no\n%s", task.ID, ctx, want)
+		}
+		for i, l := range strings.Split(ctx, "\n") {
+			if l != "" && strings.TrimSpace(l) == "" {
+				t.Errorf("%s: context line %d is white space only: %q", task.ID, i+1, l)
+			}
+		}
+		plain := strings.Replace(strings.Replace(ctx, "\t"+begin+"\n", "", 1), "\t"+end+"\n", "", 1)
+		whole := task.Code
+		if task.Labels[LabelContext] == "C3" {
+			whole = strings.Replace(task.Target.Content, task.Reference, task.Code, 1)
+		}
+		if plain != whole {
+			t.Errorf("%s: context without its markers\n%s\nwant\n%s", task.ID, plain, whole)
+		}
+	}
+}
