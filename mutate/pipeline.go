@@ -89,9 +89,10 @@ const (
 	ReasonInfra              // the build or test harness failed
 	ReasonConstituent        // a constituent of a combination is not valid on its own
 	ReasonFlaky              // the relevant tests failed once but passed when run again
+	ReasonEffective          // Options.RequireEffective: a constituent no test catches alone
 )
 
-var reasonNames = [...]string{"none", "no_edit", "overlap_conflict", "parse_error", "compile_error", "no_test_failure", "build_infra_error", "constituent_invalid", "flaky_failure"}
+var reasonNames = [...]string{"none", "no_edit", "overlap_conflict", "parse_error", "compile_error", "no_test_failure", "build_infra_error", "constituent_invalid", "flaky_failure", "effective_level_below"}
 
 func (r Reason) String() string {
 	if int(r) < len(reasonNames) {
@@ -113,6 +114,7 @@ const (
 	StageCompiled   = "compiled"   // the project compiled with F′
 	StageUnresolved = "unresolved" // did not compile, kept by AllowUnresolved
 	StageDetected   = "detected"   // a relevant test failed, or AllowUnresolved kept it: a valid task
+	StageEffective  = "effective"  // detected, and each constituent is detected alone (Candidate.Effective)
 )
 
 // Options configures Generate. The zero value and nil are ready to use.
@@ -149,6 +151,11 @@ type Options struct {
 	Progress func(adapt.Progress)
 	// Source names the project in task IDs and provenance.
 	Source string
+	// RequireEffective discards a combination (L2 to L4) whose effective
+	// level is below its level (Candidate.Effective): one with a
+	// constituent that no test catches alone and the compiler does not
+	// reject, with ReasonEffective, before its tests run.
+	RequireEffective bool
 	// Repo and Commit, when the project was read from a git repository at
 	// a commit (package source: Snapshot.Repo and Snapshot.Commit, the
 	// tree materialized for OpenGoModule or OpenMaven), are recorded in
@@ -193,6 +200,24 @@ type Candidate struct {
 
 // Valid reports whether the candidate became a task.
 func (c *Candidate) Valid() bool { return c.Reason == ReasonNone && c.Src != nil }
+
+// Effective returns the candidate's effective level: how many of its
+// constituents are detected alone (a relevant test fails, or
+// AllowUnresolved keeps it), at least L1. A combination of two changes,
+// one of which no test catches alone, is as hard to find as its other
+// change: L1, not L2. It is the candidate's level for an L1 candidate.
+func (c *Candidate) Effective() Level {
+	if c.Level == L1 {
+		return L1
+	}
+	n := 0
+	for _, p := range c.Parts {
+		if p.Valid() {
+			n++
+		}
+	}
+	return Level(max(1, n))
+}
 
 // Key names the candidate's operator combination, "op" or "op1+op2".
 func (c *Candidate) Key() string { return strings.Join(c.Ops, "+") }
@@ -552,6 +577,10 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 			progress.Done(false)
 			break
 		}
+		if c.RequireEffective && cand.Reason == ReasonNone && cand.Effective() < cand.Level {
+			cand.Reason, cand.Detail = ReasonEffective, fmt.Sprintf("effective level %s: %d of %d constituents detected alone", cand.Effective(), int(cand.Effective()), len(cand.Parts))
+			progress.Done(false)
+		}
 	}
 	b2, t2, err := checkCandidates(ctx, p, combos, &c, progress, isTask, &res.Batches)
 	if err != nil {
@@ -560,7 +589,7 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 	res.BuildTime, res.TestTime = build+b2, test+t2
 	res.Total = time.Since(start)
 
-	res.Funnel.Declare(StageSite, StageApplied, StageParsed, StageCompiled, StageUnresolved, StageDetected)
+	res.Funnel.Declare(StageSite, StageApplied, StageParsed, StageCompiled, StageUnresolved, StageDetected, StageEffective)
 	bases := map[string]*adapt.Base{} // the tasks share one copy of each
 	for _, cand := range res.Candidates {
 		countCandidate(&res.Funnel, cand)
@@ -1172,5 +1201,8 @@ func countCandidate(f *adapt.Funnel, c *Candidate) {
 	}
 	if c.Valid() {
 		f.Add(k, StageDetected, 1)
+		if c.Effective() == c.Level {
+			f.Add(k, StageEffective, 1)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package mutate
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
@@ -37,15 +38,20 @@ const (
 	LabelKind       = "fragment_kind" // Fragment.Kind
 	LabelPolicy     = "policy"        // the compile policy
 	LabelDetectedBy = "detected_by"   // "test", "timeout" or "compile"
+	LabelEffective  = "effective"     // the effective level, "L1" … "L4" (Candidate.Effective)
 )
 
 // LabelKeys lists every label key the pipeline sets, the breakdowns of
 // the paper: adapt.Options{Breakdown: mutate.LabelKeys}.
-var LabelKeys = []string{LabelLevel, LabelContext, LabelOperators, LabelKind, LabelPolicy, LabelDetectedBy}
+var LabelKeys = []string{LabelLevel, LabelContext, LabelOperators, LabelKind, LabelPolicy, LabelDetectedBy, LabelEffective}
 
 // DetailSchema is the adapt.Provenance.Schema of the pipeline's tasks: the
 // format of their [Detail].
-const DetailSchema = "mutate/v1"
+// (v2 added Failing and Effective; DetailOf reads v1 too).
+const DetailSchema = "mutate/v2"
+
+// detailSchemaV1 is the schema before Failing and Effective.
+const detailSchemaV1 = "mutate/v1"
 
 // Detail is the pipeline's record of one task, kept as JSON in its
 // adapt.Provenance.Detail (set by [SetDetail], read by [DetailOf]).
@@ -57,6 +63,13 @@ type Detail struct {
 	// Mutations are the injected mutations, their ranges relative to
 	// Task.Code (Mut) and Task.Reference (Orig).
 	Mutations []Record `json:"mutations"`
+	// Failing are the relevant tests that caught the mutant (failed on
+	// F′, every time they ran); none when the compiler did
+	// (AllowUnresolved).
+	Failing []string `json:"failing,omitempty"`
+	// Effective is the candidate's effective level (Candidate.Effective):
+	// how many of its changes are detected alone, at least 1.
+	Effective int `json:"effective,omitempty"`
 }
 
 // DetailOf decodes the record of a task the pipeline made. An error names
@@ -65,7 +78,11 @@ type Detail struct {
 // decode, or a byte range outside Code or Reference.
 func DetailOf(t *adapt.Task) (*Detail, error) {
 	var d Detail
-	if err := detail.Get(t, "mutate", DetailSchema, &d); err != nil {
+	schema := DetailSchema
+	if t.Provenance != nil && t.Provenance.Schema == detailSchemaV1 {
+		schema = detailSchemaV1 // its fields are v2's, less two
+	}
+	if err := detail.Get(t, "mutate", schema, &d); err != nil {
 		return nil, err
 	}
 	for _, c := range []struct {
@@ -159,13 +176,16 @@ func newTask(p Project, c *Candidate, cl ContextLevel, source string) (adapt.Tas
 		Labels: map[string]string{
 			LabelLevel: c.Level.String(), LabelContext: cl.String(), LabelOperators: key,
 			LabelKind: c.Frag.Kind, LabelPolicy: c.Policy.String(), LabelDetectedBy: detected,
+			LabelEffective: c.Effective().String(),
 		},
 		Provenance: &adapt.Provenance{
 			Generator: "mutate", Parent: fmt.Sprintf("%s%s:%d-%d", prefix(source), c.File, c.Frag.Line, c.Frag.EndLine),
 			Operators: c.Ops, Seed: c.Seed, Source: source,
 		},
 	}
-	if err := SetDetail(&t, &Detail{Snippet: Range{sStart, sEnd}, Reference: Range{rStart, rEnd}, Mutations: recs}); err != nil {
+	d := &Detail{Snippet: Range{sStart, sEnd}, Reference: Range{rStart, rEnd}, Mutations: recs,
+		Failing: slices.Clone(c.Failing), Effective: int(c.Effective())}
+	if err := SetDetail(&t, d); err != nil {
 		return adapt.Task{}, err
 	}
 	for _, name := range c.Tests {

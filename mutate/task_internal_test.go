@@ -116,7 +116,7 @@ func TestDetailOfErrors(t *testing.T) {
 		reason string
 	}{
 		{"no provenance", func(t *adapt.Task) { t.Provenance = nil }, "no provenance", true, "a hand-made task has no record"},
-		{"other schema", func(t *adapt.Task) { t.Provenance.Schema = "ctxbug/v1" }, `"ctxbug/v1" (want "mutate/v1"`, true, "a task of another generator is not misread"},
+		{"other schema", func(t *adapt.Task) { t.Provenance.Schema = "ctxbug/v1" }, `"ctxbug/v1" (want "mutate/v2"`, true, "a task of another generator is not misread"},
 		{"unknown field", func(t *adapt.Task) { t.Provenance.Detail = []byte(`{"snippet":{"start":0,"end":1},"offsets":[1]}`) }, `unknown field "offsets"`, false, "a record of another version is not misread"},
 		{"range", func(t *adapt.Task) {
 			SetDetail(t, &Detail{Snippet: Range{0, len(t.Code) + 1}})

@@ -124,3 +124,93 @@ func TestGoFailingAfterPanic(t *testing.T) {
 		}
 	}
 }
+
+// sumModule's Sum has a change its test catches (the +) and one it does
+// not (the label), so that their combination is an L2 whose effective
+// level is L1.
+var sumModule = map[string]string{
+	"go.mod": "module example.com/sum\n\ngo 1.22\n",
+	"sum.go": `package sum
+
+// Sum returns a+b; its label is for people.
+func Sum(a, b int) int {
+	label := "sum"
+	_ = label
+	s := a + b
+	return s
+}
+`,
+	"sum_test.go": `package sum
+
+import "testing"
+
+func TestSum(t *testing.T) {
+	if Sum(1, 2) != 3 {
+		t.Fatal("Sum")
+	}
+}
+`,
+}
+
+// TestEffectiveLevel checks that a combination one of whose changes no
+// test catches alone has effective level L1, recorded in its tasks'
+// label and provenance with the tests that caught it, and counted in the
+// funnel's effective stage only when it equals the level; and that
+// Options.RequireEffective discards it.
+func TestEffectiveLevel(t *testing.T) {
+	sb := exectest.Sandbox(t)
+	dir := writeModule(t, sumModule)
+	gm, err := mutate.OpenGoModule(dir, sb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gm.Close()
+	opts := mutate.Options{Seed: 1, Runs: 1, Ops: []*mutate.Operator{mutate.UpdateConst, mutate.ModifyLogic},
+		Levels: []mutate.Level{mutate.L1, mutate.L2}, Contexts: []mutate.ContextLevel{mutate.C1}}
+	res, err := mutate.Generate(context.Background(), gm, &opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l2 *mutate.Candidate
+	for _, c := range res.Candidates {
+		if c.Level == mutate.L2 {
+			l2 = c
+		}
+	}
+	if l2 == nil || !l2.Valid() {
+		t.Fatalf("no valid L2 candidate: %+v", l2)
+	}
+	if l2.Effective() != mutate.L1 {
+		t.Errorf("L2 %s: effective level %v, want L1 (the label change is caught by no test)", l2.Key(), l2.Effective())
+	}
+	for i, task := range res.Tasks {
+		d, err := mutate.DetailOf(&task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 1
+		if got := task.Labels[mutate.LabelEffective]; got != "L1" || d.Effective != want {
+			t.Errorf("%s: effective label %q, detail %d; want L1 and 1", task.ID, got, d.Effective)
+		}
+		if !slices.Equal(d.Failing, res.From[i].Failing) || res.From[i].Unresolved == (len(d.Failing) > 0) {
+			t.Errorf("%s: provenance names the tests %v, the candidate failed %v", task.ID, d.Failing, res.From[i].Failing)
+		}
+	}
+	if n, e := res.Funnel.Count(l2.Key(), mutate.StageDetected), res.Funnel.Count(l2.Key(), mutate.StageEffective); n != 1 || e != 0 {
+		t.Errorf("funnel %s: detected %d, effective %d; want 1 and 0", l2.Key(), n, e)
+	}
+	if n, e := res.Funnel.Total(mutate.StageDetected)-1, res.Funnel.Total(mutate.StageEffective); n != e {
+		t.Errorf("funnel: %d L1 detected, %d effective; every detected L1 is effective", n, e)
+	}
+
+	opts.RequireEffective = true
+	res, err = mutate.Generate(context.Background(), gm, &opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Candidates {
+		if c.Level == mutate.L2 && c.Reason != mutate.ReasonEffective {
+			t.Errorf("RequireEffective: L2 %s reason %v, want %v", c.Key(), c.Reason, mutate.ReasonEffective)
+		}
+	}
+}
