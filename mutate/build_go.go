@@ -79,6 +79,9 @@ type GoModule struct {
 	// bins keeps the last builds made outside a schema for the checks
 	// that follow (see binCache).
 	bins *binCache
+	// env is the tasks' environment: the go.mod's Go version and
+	// requirements, nil when it requires nothing.
+	env *adapt.Environment
 }
 
 // GoConfig configures a GoModule. The zero value is ready to use.
@@ -136,6 +139,10 @@ func OpenGoModule(dir string, r exec.Runner, cfg *GoConfig) (*GoModule, error) {
 		return nil, fmt.Errorf("mutate: %w", err)
 	}
 	if err := copyTree(dir, gm.dir); err != nil {
+		os.RemoveAll(gm.dir)
+		return nil, err
+	}
+	if gm.env, err = gm.requirements(); err != nil {
 		os.RemoveAll(gm.dir)
 		return nil, err
 	}
@@ -816,7 +823,50 @@ func (g *GoModule) Task(path string, t *adapt.Task) error {
 		return g.baseErr
 	}
 	t.Base, t.Files = g.base, nil
+	if g.env != nil {
+		t.Env = &adapt.Environment{Runtime: g.env.Runtime, Packages: slices.Clone(g.env.Packages)}
+	}
 	return nil
+}
+
+// requirements reads the go.mod of the module copy ("go mod edit -json",
+// which reads nothing else) and returns the environment its tasks need:
+// the Go version and every module it requires (direct or indirect, as
+// go.mod lists them), which the tests build against (spf13/cast's tests
+// need frankban/quicktest). A task records them (adapt.Task.Env), so that
+// a machine without them in its module cache can provide them
+// (versioned.GoModules) instead of failing to build. Nil when go.mod
+// requires nothing.
+func (g *GoModule) requirements() (*adapt.Environment, error) {
+	cmd := osexec.Command(g.goCmd(), "mod", "edit", "-json")
+	cmd.Dir = g.dir
+	cmd.Env = g.goEnv()
+	out, err := cmd.Output()
+	if err != nil {
+		var ee *osexec.ExitError
+		if errors.As(err, &ee) {
+			err = fmt.Errorf("%w: %s", err, bytes.TrimSpace(ee.Stderr))
+		}
+		return nil, fmt.Errorf("mutate: %s: go mod edit -json: %w", filepath.Join(g.src, "go.mod"), err)
+	}
+	var mod struct {
+		Go      string
+		Require []struct{ Path, Version string }
+	}
+	if err := json.Unmarshal(out, &mod); err != nil {
+		return nil, fmt.Errorf("mutate: %s: go mod edit -json: %w", filepath.Join(g.src, "go.mod"), err)
+	}
+	if len(mod.Require) == 0 {
+		return nil, nil
+	}
+	env := &adapt.Environment{}
+	if mod.Go != "" {
+		env.Runtime = "go" + mod.Go
+	}
+	for _, r := range mod.Require {
+		env.Packages = append(env.Packages, adapt.Package{Name: r.Path, Version: r.Version})
+	}
+	return env, nil
 }
 
 // projectBase makes the base of the tasks of the project at dir: its

@@ -4,10 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/mutate"
 )
@@ -211,6 +213,37 @@ func TestEffectiveLevel(t *testing.T) {
 	for _, c := range res.Candidates {
 		if c.Level == mutate.L2 && c.Reason != mutate.ReasonEffective {
 			t.Errorf("RequireEffective: L2 %s reason %v, want %v", c.Key(), c.Reason, mutate.ReasonEffective)
+		}
+	}
+}
+
+// TestGoTaskEnvironment checks that the tasks of a module that requires
+// other modules (spf13/cast's tests need frankban/quicktest) name them in
+// their environment, and those of a module that requires none have none.
+func TestGoTaskEnvironment(t *testing.T) {
+	sb := exectest.Sandbox(t)
+	dep := writeModule(t, map[string]string{
+		"go.mod": "module example.com/dep\n\ngo 1.22\n\nrequire github.com/google/go-cmp v0.7.0\n",
+		"dep.go": "package dep\n\n// F is one.\nfunc F() int { return 1 }\n",
+	})
+	for _, tc := range []struct {
+		dir  string
+		want *adapt.Environment
+	}{
+		{dep, &adapt.Environment{Runtime: "go1.22", Packages: []adapt.Package{{Name: "github.com/google/go-cmp", Version: "v0.7.0"}}}},
+		{writeModule(t, sumModule), nil},
+	} {
+		gm, err := mutate.OpenGoModule(tc.dir, sb, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer gm.Close()
+		var task adapt.Task
+		if err := gm.Task("dep.go", &task); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(task.Env, tc.want) {
+			t.Errorf("task environment %+v, want %+v", task.Env, tc.want)
 		}
 	}
 }
