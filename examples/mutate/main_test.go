@@ -9,8 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 	"testing/fstest"
+	"time"
 
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/internal/ptytest"
