@@ -403,7 +403,7 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 		for i := range fs {
 			res.Fragments++
 			f := &fs[i]
-			if _, ok := enclosingFunc(f); !ok {
+			if _, _, ok := enclosingFunc(f); !ok {
 				continue
 			}
 			var rel []string

@@ -106,23 +106,36 @@ func SetDetail(t *adapt.Task, d *Detail) error {
 	return nil
 }
 
-// enclosingFunc returns the innermost named function around f, if its
-// qualified name is unique in the file (the answer replaces it by name).
-func enclosingFunc(f *Fragment) (syntax.Func, bool) {
+// enclosingFunc returns the innermost named function around f and the
+// name an answer replaces it by: its qualified name if that is unique in
+// the file, else, for a Java overload, its signature if that is
+// (VersionParser.parseVersionCore(String)); ok is false when neither is.
+func enclosingFunc(f *Fragment) (fn syntax.Func, name string, ok bool) {
 	t, err := syntax.Parse(syntax.Lang(f.Lang), f.Src)
 	if err != nil {
-		return syntax.Func{}, false
+		return syntax.Func{}, "", false
 	}
 	var best syntax.Func
 	found := false
-	names := map[string]int{}
+	names, sigs := map[string]int{}, map[string]int{}
 	for _, fn := range t.Functions() {
 		names[fn.QualifiedName()]++
+		if fn.Params != nil {
+			sigs[fn.Signature()]++
+		}
 		if fn.BodyStart >= 0 && fn.Start <= f.Start && f.End <= fn.End && (!found || fn.Start >= best.Start) {
 			best, found = fn, true
 		}
 	}
-	return best, found && names[best.QualifiedName()] == 1
+	switch {
+	case !found:
+		return best, "", false
+	case names[best.QualifiedName()] == 1:
+		return best, best.QualifiedName(), true
+	case best.Params != nil && sigs[best.Signature()] == 1:
+		return best, best.Signature(), true
+	}
+	return best, "", false
 }
 
 // newTask makes the task of a valid candidate at one context level. The
@@ -131,7 +144,7 @@ func enclosingFunc(f *Fragment) (syntax.Func, bool) {
 // from the start of its first line when only its indentation precedes it;
 // its Detail gives F′'s range in Code and F's in Reference.
 func newTask(p Project, c *Candidate, cl ContextLevel, source string) (adapt.Task, error) {
-	fn, ok := enclosingFunc(c.Frag)
+	fn, name, ok := enclosingFunc(c.Frag)
 	if !ok {
 		return adapt.Task{}, fmt.Errorf("mutate: %s:%d: no enclosing function", c.File, c.Frag.Line)
 	}
@@ -171,7 +184,7 @@ func newTask(p Project, c *Candidate, cl ContextLevel, source string) (adapt.Tas
 	t := adapt.Task{
 		ID:        fmt.Sprintf("%s%s:%d-%d:%s:%s:%d:%s", prefix(source), c.File, c.Frag.Line, c.Frag.EndLine, c.Level, key, c.Seed, cl),
 		Code:      code,
-		Target:    adapt.Target{Path: c.File, Function: fn.QualifiedName(), Content: string(c.Frag.Src)},
+		Target:    adapt.Target{Path: c.File, Function: name, Content: string(c.Frag.Src)},
 		Reference: ref,
 		Labels: map[string]string{
 			LabelLevel: c.Level.String(), LabelContext: cl.String(), LabelOperators: key,
@@ -360,7 +373,11 @@ func SpliceAnswer(t *adapt.Task, completion string) (string, bool) {
 	// A Java answer may be the bare method, which names it without its
 	// class: look for both names.
 	name := t.Target.Function
-	short := name[strings.LastIndexByte(name, '.')+1:]
+	base, params, sig := strings.Cut(name, "(") // a Java overload's signature
+	short := base[strings.LastIndexByte(base, '.')+1:]
+	if sig {
+		short += "(" + params
+	}
 	for _, b := range blocks {
 		for _, n := range []string{name, short} {
 			if _, err := syntax.Extract(lang, []byte(b), n); err == nil {
