@@ -33,10 +33,17 @@
 //	structural  ChangeFlow (control flow), SubstituteAPI, ModifyLogic (logic customization)
 //
 // Operators run in the paper's reverse direction: F has the guard, the
-// try/catch or the adapted name, and F′ lacks it. Without type information
-// some mutants do not compile or do not change behaviour (a consistent
-// rename, say); the compile and test steps of the validity pipeline filter
-// them.
+// try/catch or the adapted name, and F′ lacks it. An operator's sites are
+// syntactic, with cheap rules against edits that can never compile (no
+// "-" for a + of a string literal, no type switch case for ChangeType, no
+// broken printf verb for UpdateConst). In a Go module, [Generate] also
+// type-checks each site's edits (go/types against the export data, as the
+// validity pipeline's compile step does): an operator under
+// [RequireCompile] proposes only the choices that type-check (a + of two
+// string variables, a numeric type the code around cannot take). Java
+// has no such check: its compile step filters what javac rejects. Some
+// mutants do not change behaviour (a consistent rename, say); the test
+// step filters them.
 //
 // # Applying and reverting
 //
@@ -174,12 +181,20 @@
 //     run when the Project is a [BatchCoverage]). A fragment's
 //     relevant tests are the stable tests that ran one of its lines; a
 //     fragment without one is dropped. Fragments must lie in a named
-//     function whose name is unique in its file (the answer unit).
+//     function whose name is unique in its file (the answer unit), or,
+//     for a Java overload, whose signature is: the task then names it
+//     "Class.method(String,int)", which adapt's extraction and splicing
+//     find (testdata/overload, TestMavenOverloads).
 //  3. Sampling: Options.Fragments fragments are drawn with the seed; per
 //     fragment, Options.SitesPerOp L1 mutants per operator, and per level
 //     L2 to L4 Options.PerLevel combinations (families are operators):
 //     L2 of two distinct operators, L3 and L4 of at least two, the least
-//     used first so that operators stay balanced.
+//     used first so that operators stay balanced, each pick's edits
+//     disjoint from the others' (a rename edits every use of its
+//     variable). Only sites that type-check are drawn (see Operators); a
+//     site that does not is replaced by the next of the same permutation,
+//     and a candidate's seed is its draw's number, so the other mutants
+//     of a seed stay what they were.
 //  4. Checks, each discard with a typed [Reason]: no edit; overlapping
 //     picks; parse (tree-sitter ERROR or MISSING nodes); compile; no
 //     relevant test fails; harness failure; and, for a combination, a
@@ -191,12 +206,21 @@
 //     whose only compile errors are unresolved names on the lines it
 //     changed (Go "undefined: x", javac "cannot find symbol"): the
 //     compiler detects it; [RequireCompile] discards it.
+//     A combination's effective level ([Candidate.Effective]) is how many
+//     of its constituents are detected alone: an L2 one of whose changes
+//     no test catches is as hard to find as L1. Options.RequireEffective
+//     discards a combination below its level ([ReasonEffective]).
 //  5. Tasks: each valid mutant becomes one adapt.Task per context level.
+//
+// A Go test binary ends at a panic, and the selected tests after the
+// panicking one never start: those are run again in a process of their
+// own, so that Candidate.Failing names the tests that fail. Go examples
+// with an output comment are tests, as go test runs them.
 //
 // Result.Funnel (an adapt.Funnel) counts per operator combination how many
 // mutants reached each stage (site, applied, parsed, compiled, unresolved,
-// detected);
-// [Result.Gates] gives the pilot gates over the L1 mutants.
+// detected, and effective: detected with every constituent detected
+// alone); [Result.Gates] gives the pilot gates over the L1 mutants.
 //
 //	sb, _ := exec.NewSandbox(nil)
 //	proj, _ := mutate.OpenGoModule(dir, sb, nil) // or mutate.OpenMaven(ctx, dir, sb, nil)
@@ -213,13 +237,18 @@
 // adapt splices answers by function name, so a task's answer unit is the
 // fragment's enclosing function: Code is the function with F′ in place,
 // Reference the function with F. Context holds nothing (C1), the method
-// (C2) or the file (C3) with F′ in place between marker comments; Tests
+// (C2) or the file (C3) with F′ in place between marker comments, each on
+// a line of its own with F′'s indentation; Tests
 // are the relevant tests; Provenance has the operators and the seed, and
 // its Detail (schema [DetailSchema], decoded by [DetailOf]) the task's
 // [Detail]: F′'s byte range in Code ([Snippet] returns it), F's in
-// Reference, and the Records (ranges relative to Code and Reference).
+// Reference, the Records (ranges relative to Code and Reference), the
+// tests that caught the mutant and its effective level. A Go module's
+// tasks name the modules its go.mod requires in their environment
+// (adapt.Task.Env), which a machine without them in its module cache
+// can be given.
 // The labels are grouping keys only, [LabelKeys] (level, context,
-// operators, fragment kind, policy, detected by): break a report down by
+// operators, fragment kind, policy, detected by, effective level): break a report down by
 // them with adapt.Options{Breakdown: mutate.LabelKeys}. [Prompt] is the instruction-free template: the
 // snippet, its context and "adapt it", no edit list. A model answers with
 // the adapted snippet; [Answer], as adapt.Options.Answer, gives
@@ -345,10 +374,14 @@
 //     17.9 s on the old path and 2.0 and 1.7 s on the new, with the
 //     same verdicts for every candidate and the same funnel.
 //
-// Go rejects unused locals, so RemoveGuard and UnwrapTry, deleting a Go
-// check whose condition reads a local used nowhere else (err), leave
-// `_ = err` in its place; without it about a quarter of their mutants
-// did not compile.
+// Go rejects unused locals and imports, so RemoveGuard and UnwrapTry,
+// deleting a Go check that was the only reader of a local variable (err),
+// leave `_ = err` in its place; without it about a quarter of their
+// mutants did not compile. Which variables those are is decided with
+// go/types on the file, before and after the deletion: variables, not
+// names (a builtin is none, an assignment is no use, a reused err is
+// another variable), and a deletion that would leave an import unused is
+// no edit.
 // # Stability
 //
 // Site order, choices and therefore the mutant for a given seed may change
