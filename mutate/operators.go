@@ -144,8 +144,9 @@ func constSites(f *Fragment) []Site {
 	}
 	var sites []Site
 	f.nodes(func(n, _ *syntax.Node, path []int) {
-		if ch := constChoices(lg.literal(n.Type), n.Text(f.Src)); len(ch) > 0 {
-			sites = append(sites, Site{Frag: f, Kind: n.Type, Start: n.Start, End: n.End, node: n, Path: path, Choices: ch})
+		text := n.Text(f.Src)
+		if ch := constChoices(lg.literal(n.Type), text); len(ch) > 0 {
+			sites = append(sites, Site{Frag: f, Kind: n.Type, Start: n.Start, End: n.End, node: n, Path: path, Choices: keepVerbs(text, ch)})
 		}
 	})
 	return sites
@@ -188,16 +189,7 @@ func constChoices(kind, text string) []string {
 			return []string{`"x"`}
 		}
 		_, sz := utf8.DecodeLastRuneInString(body)
-		var out []string
-		// A format string keeps its verbs: "too large: %" is no format
-		// go vet (run by go test) accepts, nor a
-		// String.format that runs.
-		for _, b := range []string{body[:len(body)-sz], body + "_"} {
-			if slices.Equal(printfVerbs(b), printfVerbs(body)) {
-				out = append(out, `"`+b+`"`)
-			}
-		}
-		return out
+		return []string{`"` + body[:len(body)-sz] + `"`, `"` + body + `_"`}
 	case "bool":
 		if text == "true" {
 			return []string{"false"}
@@ -213,6 +205,20 @@ var printfRE = regexp.MustCompile(`%[-+# 0]*(?:\[\d+\])?(?:\d+|\*)?(?:\.(?:\d+|\
 
 // printfVerbs lists the printf verbs of s.
 func printfVerbs(s string) []string { return printfRE.FindAllString(s, -1) }
+
+// keepVerbs returns the choices for a literal's text that keep its printf
+// verbs: "too large: %" for "too large: %d" is no format go vet (run by go
+// test) accepts, nor a String.format that runs. A site left with none
+// stays (so that the sites a seed draws stay the same) and gives no edit.
+func keepVerbs(text string, choices []string) []string {
+	var out []string
+	for _, c := range choices {
+		if slices.Equal(printfVerbs(c), printfVerbs(text)) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
 
 // replaceRun replaces the site's node with one of its choices.
 func replaceRun(s Site, rng *rand.Rand) []Edit {
@@ -362,12 +368,14 @@ func typeSites(f *Fragment) []Site {
 	}
 	var sites []Site
 	f.nodes(func(n, parent *syntax.Node, path []int) {
-		// A type switch's case lists types, not a declaration, a
-		// conversion or a cast: another one may duplicate a case.
-		if parent != nil && parent.Type == "type_case" {
-			return
-		}
 		if ch := lg.numericType(n, f.Src); len(ch) > 0 {
+			// A type switch's case lists types, not a declaration, a
+			// conversion or a cast: another one may duplicate a case.
+			// The site stays (so that the sites a seed draws stay the
+			// same), with no choice: it gives no edit.
+			if parent != nil && parent.Type == "type_case" {
+				ch = nil
+			}
 			sites = append(sites, Site{Frag: f, Kind: n.Type, Start: n.Start, End: n.End, node: n, Path: path, Choices: ch})
 		}
 	})
@@ -439,14 +447,16 @@ func logicSites(f *Fragment) []Site {
 			return
 		}
 		if op := n.Child("operator"); op != nil {
-			// A string concatenation has no "-" (which types cannot
-			// tell is left to the compile step, or in Go to the type
-			// check of the sites, selectSites).
-			if op.Text(f.Src) == "+" && (isStringLit(n.Child("left")) || isStringLit(n.Child("right"))) {
-				return
-			}
 			if sub, ok := logicSwap[op.Text(f.Src)]; ok {
-				sites = append(sites, Site{Frag: f, Kind: n.Type, Start: n.Start, End: n.End, node: n, Path: path, Choices: []string{sub}})
+				ch := []string{sub}
+				// A string concatenation has no "-": the site gives no
+				// edit. (What only types tell is left to the compile
+				// step, or in Go to the type check of the sites,
+				// selectSites.)
+				if sub == "-" && (isStringLit(n.Child("left")) || isStringLit(n.Child("right"))) {
+					ch = nil
+				}
+				sites = append(sites, Site{Frag: f, Kind: n.Type, Start: n.Start, End: n.End, node: n, Path: path, Choices: ch})
 			}
 		}
 	})
