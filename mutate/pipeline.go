@@ -210,13 +210,18 @@ func (c *Candidate) Effective() Level {
 	if c.Level == L1 {
 		return L1
 	}
+	return Level(max(1, c.detectedParts()))
+}
+
+// detectedParts counts the constituents detected alone.
+func (c *Candidate) detectedParts() int {
 	n := 0
 	for _, p := range c.Parts {
 		if p.Valid() {
 			n++
 		}
 	}
-	return Level(max(1, n))
+	return n
 }
 
 // Key names the candidate's operator combination, "op" or "op1+op2".
@@ -578,7 +583,7 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 			break
 		}
 		if c.RequireEffective && cand.Reason == ReasonNone && cand.Effective() < cand.Level {
-			cand.Reason, cand.Detail = ReasonEffective, fmt.Sprintf("effective level %s: %d of %d constituents detected alone", cand.Effective(), int(cand.Effective()), len(cand.Parts))
+			cand.Reason, cand.Detail = ReasonEffective, fmt.Sprintf("effective level %s: %d of %d constituents detected alone", cand.Effective(), cand.detectedParts(), len(cand.Parts))
 			progress.Done(false)
 		}
 	}
