@@ -1,7 +1,10 @@
 // Command mutate generates instruction-free adaptation tasks from a Go
 // module or a Maven project (built offline from Debian's repository) by
 // mutation injection, prints the validity funnel and the pilot
-// gates, and writes the tasks as JSON Lines. With -evaluate it runs them
+// gates, and writes the tasks as JSON Lines, the funnel of every operator
+// combination (-funnel) and every mutant with its verdict, effective level
+// and the tests that caught it (-mutants) as CSV. SIGINT or SIGTERM stops
+// it and removes its temporary files. With -evaluate it runs them
 // through adapt.Evaluate with a model and reports, per operator, the test
 // verdicts beside the inspection of which mutations the model reversed.
 //
