@@ -2,6 +2,7 @@ package mutate
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"slices"
@@ -218,5 +219,23 @@ func TestContextMarkers(t *testing.T) {
 		if plain != whole {
 			t.Errorf("%s: context without its markers\n%s\nwant\n%s", task.ID, plain, whole)
 		}
+	}
+}
+
+// TestDetailOfV1 checks that a task written before the detail had the
+// failing tests and the effective level (schema mutate/v1) still decodes.
+func TestDetailOfV1(t *testing.T) {
+	task := clampTasks(t)[0]
+	d, err := DetailOf(&task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1 := *d
+	v1.Failing, v1.Effective = nil, 0
+	b, _ := json.Marshal(v1)
+	task.Provenance.Schema, task.Provenance.Detail = "mutate/v1", b
+	got, err := DetailOf(&task)
+	if err != nil || !slices.Equal(got.Mutations[0].Changes, d.Mutations[0].Changes) || got.Snippet != d.Snippet {
+		t.Errorf("DetailOf(v1) = %+v, %v", got, err)
 	}
 }
