@@ -82,6 +82,10 @@ type GoModule struct {
 	// env is the tasks' environment: the go.mod's Go version and
 	// requirements, nil when it requires nothing.
 	env *adapt.Environment
+	// vetClean says, per package, whether go test's vet checks pass on
+	// its unchanged code; vetMu guards it.
+	vetMu    sync.Mutex
+	vetClean map[string]bool
 }
 
 // GoConfig configures a GoModule. The zero value is ready to use.
@@ -118,7 +122,7 @@ func OpenGoModule(dir string, r exec.Runner, cfg *GoConfig) (*GoModule, error) {
 	if r == nil {
 		return nil, errors.New("mutate: OpenGoModule needs a runner")
 	}
-	gm := &GoModule{src: dir, runner: r, typeEnvs: map[string]*goTypeEnv{}, bins: newBinCache(max(4, 2*exec.DefaultParallelism()))}
+	gm := &GoModule{src: dir, runner: r, typeEnvs: map[string]*goTypeEnv{}, vetClean: map[string]bool{}, bins: newBinCache(max(4, 2*exec.DefaultParallelism()))}
 	if cfg != nil {
 		gm.cfg = *cfg
 	}
@@ -419,6 +423,61 @@ func (g *GoModule) build(ctx context.Context, bin, pkg string, flags ...string) 
 		return "", took, fmt.Errorf("mutate: go test -c: %w", err)
 	}
 	return "", took, nil
+}
+
+// goTestVet is the set of vet checks "go test" runs before a package's
+// tests (cmd/go's defaultVetFlags): a mutant it rejects does not pass go
+// test ("too large: %" for "too large: %d", a suspect || from &&).
+var goTestVet = []string{"-atomic", "-bool", "-buildtags", "-directive", "-errorsas", "-ifaceassert", "-nilfunc", "-printf", "-slog", "-stringintconv", "-tests"}
+
+// vet runs go test's vet checks on package pkg with the overlay file given
+// and returns their findings ("" when there are none), as build returns
+// the compiler's. A package whose unchanged code vet already rejects
+// (which go test would not run) has its mutants not vetted: a finding
+// there is no mutant's.
+func (g *GoModule) vet(ctx context.Context, pkg, overlay string) (string, error) {
+	g.vetMu.Lock()
+	clean, ok := g.vetClean[pkg]
+	if !ok {
+		msg, err := g.runVet(ctx, pkg, "")
+		if err != nil {
+			g.vetMu.Unlock()
+			return "", err
+		}
+		clean = msg == ""
+		g.vetClean[pkg] = clean
+	}
+	g.vetMu.Unlock()
+	if !clean {
+		return "", nil
+	}
+	return g.runVet(ctx, pkg, overlay)
+}
+
+// runVet runs go test's vet checks on package pkg, with the overlay file
+// if not "".
+func (g *GoModule) runVet(ctx context.Context, pkg, overlay string) (string, error) {
+	args := []string{"vet"}
+	if overlay != "" {
+		args = append(args, "-overlay", overlay)
+	}
+	args = append(args, goTestVet...)
+	cmd := osexec.CommandContext(ctx, g.goCmd(), append(args, "./"+pkg)...)
+	cmd.Dir = g.dir
+	cmd.Env = g.goEnv()
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		return "", ctx.Err()
+	}
+	var ee *osexec.ExitError
+	if errors.As(err, &ee) {
+		msg := strings.ReplaceAll(string(out), g.dir+string(filepath.Separator), "")
+		return "vet: " + strings.TrimSpace(msg), nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("mutate: go vet: %w", err)
+	}
+	return "", nil
 }
 
 var (
@@ -753,6 +812,9 @@ func (g *GoModule) buildAlone(ctx context.Context, pkg, file string, src []byte)
 		flags = append(flags, "-overlay", ovFile)
 	}
 	msg, took, err := g.build(ctx, bin, pkg, flags...)
+	if err == nil && msg == "" && file != "" {
+		msg, err = g.vet(ctx, pkg, flags[1])
+	}
 	if err != nil || msg != "" {
 		os.Remove(bin)
 		if msg != "" && file != "" {

@@ -76,7 +76,7 @@ func ExampleHello() {
 	// Output: hello
 }
 
-func ExampleNoOutput() {
+func Example_noOutput() {
 	Hello()
 }
 `,
@@ -244,6 +244,79 @@ func TestGoTaskEnvironment(t *testing.T) {
 		}
 		if !reflect.DeepEqual(task.Env, tc.want) {
 			t.Errorf("task environment %+v, want %+v", task.Env, tc.want)
+		}
+	}
+}
+
+// vetModule's mutants compile but go test's vet rejects them: a suspect
+// || (ModifyLogic on &&) and a format whose verb an UpdateConst broke.
+var vetModule = map[string]string{
+	"go.mod": "module example.com/vet\n\ngo 1.22\n",
+	"vet.go": `package vet
+
+import "fmt"
+
+// Outside reports whether x is neither 1 nor 2.
+func Outside(x int) bool {
+	if x != 1 && x != 2 {
+		return true
+	}
+	return false
+}
+
+// Label names n.
+func Label(n int) string { return fmt.Sprintf("n=%d", n) }
+`,
+	"vet_test.go": `package vet
+
+import "testing"
+
+func TestOutside(t *testing.T) {
+	if Outside(1) || !Outside(3) {
+		t.Fatal("Outside")
+	}
+}
+
+func TestLabel(t *testing.T) {
+	if Label(1) != "n=1" {
+		t.Fatal(Label(1))
+	}
+}
+`,
+}
+
+// TestGoVetsMutants checks that a mutant go test's vet rejects is a
+// compile error, on the fast path and the old one, as "go test" would
+// fail it (issue: UpdateConst made "too large: %" of a format).
+func TestGoVetsMutants(t *testing.T) {
+	sb := exectest.Sandbox(t)
+	dir := writeModule(t, vetModule)
+	orig := vetModule["vet.go"]
+	for _, each := range []bool{false, true} {
+		gm, err := mutate.OpenGoModule(dir, sb, &mutate.GoConfig{BuildEach: each})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer gm.Close()
+		var cands []*mutate.Candidate
+		var want []string
+		for _, r := range []struct{ old, new, want string }{
+			{"x != 1 && x != 2", "x != 1 || x != 2", "suspect or"},
+			{`"n=%d"`, `"n=%"`, "Sprintf"},
+		} {
+			at := strings.Index(orig, r.old)
+			rec := mutate.Record{Operator: "op", Changes: []mutate.Change{{Mut: mutate.Range{Start: at, End: at + len(r.new)}, New: r.new}}}
+			want = append(want, r.want)
+			cands = append(cands, &mutate.Candidate{File: "vet.go", Frag: &mutate.Fragment{Line: 1}, Ops: []string{"op"},
+				Src: []byte(strings.Replace(orig, r.old, r.new, 1)), Records: []mutate.Record{rec}, Tests: []string{"TestLabel", "TestOutside"}})
+		}
+		if _, _, err := mutate.CheckCandidates(context.Background(), gm, cands, &mutate.Options{Runs: 1, Parallelism: 1}); err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range cands {
+			if c.Reason != mutate.ReasonCompile || !strings.Contains(c.Detail, want[i]) || !strings.Contains(c.Detail, "vet.go:") {
+				t.Errorf("BuildEach=%v: mutant %d: reason %v, detail %q; want a compile error from vet saying %q at vet.go", each, i, c.Reason, c.Detail, want[i])
+			}
 		}
 	}
 }
