@@ -206,6 +206,9 @@
 //     whose only compile errors are unresolved names on the lines it
 //     changed (Go "undefined: x", javac "cannot find symbol"): the
 //     compiler detects it; [RequireCompile] discards it.
+//     In a Go module a mutant that compiles must also pass the vet
+//     checks go test runs before the tests (printf, bool, …): one that
+//     does not is a compile error, as go test would fail it.
 //     A combination's effective level ([Candidate.Effective]) is how many
 //     of its constituents are detected alone: an L2 one of whose changes
 //     no test catches is as hard to find as L1. Options.RequireEffective
