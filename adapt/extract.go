@@ -281,7 +281,7 @@ func snippetNames(lang syntax.Lang, t *Task) []string {
 	if err != nil {
 		return nil
 	}
-	target := t.Target.Function
+	target, _, _ := strings.Cut(t.Target.Function, "(") // a Java signature's name
 	if i := strings.LastIndexByte(target, '.'); i >= 0 {
 		target = target[i+1:]
 	}

@@ -79,6 +79,13 @@ type GoModule struct {
 	// bins keeps the last builds made outside a schema for the checks
 	// that follow (see binCache).
 	bins *binCache
+	// env is the tasks' environment: the go.mod's Go version and
+	// requirements, nil when it requires nothing.
+	env *adapt.Environment
+	// vetClean says, per package, whether go test's vet checks pass on
+	// its unchanged code; vetMu guards it.
+	vetMu    sync.Mutex
+	vetClean map[string]bool
 }
 
 // GoConfig configures a GoModule. The zero value is ready to use.
@@ -115,7 +122,7 @@ func OpenGoModule(dir string, r exec.Runner, cfg *GoConfig) (*GoModule, error) {
 	if r == nil {
 		return nil, errors.New("mutate: OpenGoModule needs a runner")
 	}
-	gm := &GoModule{src: dir, runner: r, typeEnvs: map[string]*goTypeEnv{}, bins: newBinCache(max(4, 2*exec.DefaultParallelism()))}
+	gm := &GoModule{src: dir, runner: r, typeEnvs: map[string]*goTypeEnv{}, vetClean: map[string]bool{}, bins: newBinCache(max(4, 2*exec.DefaultParallelism()))}
 	if cfg != nil {
 		gm.cfg = *cfg
 	}
@@ -136,6 +143,10 @@ func OpenGoModule(dir string, r exec.Runner, cfg *GoConfig) (*GoModule, error) {
 		return nil, fmt.Errorf("mutate: %w", err)
 	}
 	if err := copyTree(dir, gm.dir); err != nil {
+		os.RemoveAll(gm.dir)
+		return nil, err
+	}
+	if gm.env, err = gm.requirements(); err != nil {
 		os.RemoveAll(gm.dir)
 		return nil, err
 	}
@@ -414,15 +425,73 @@ func (g *GoModule) build(ctx context.Context, bin, pkg string, flags ...string) 
 	return "", took, nil
 }
 
-var goResultRE = regexp.MustCompile(`(?m)^\x16--- (PASS|FAIL|SKIP): ([^\s/]+) \(`)
+// goTestVet is the set of vet checks "go test" runs before a package's
+// tests (cmd/go's defaultVetFlags): a mutant it rejects does not pass go
+// test ("too large: %" for "too large: %d", a suspect || from &&).
+var goTestVet = []string{"-atomic", "-bool", "-buildtags", "-directive", "-errorsas", "-ifaceassert", "-nilfunc", "-printf", "-slog", "-stringintconv", "-tests"}
+
+// vet runs go test's vet checks on package pkg with the overlay file given
+// and returns their findings ("" when there are none), as build returns
+// the compiler's. A package whose unchanged code vet already rejects
+// (which go test would not run) has its mutants not vetted: a finding
+// there is no mutant's.
+func (g *GoModule) vet(ctx context.Context, pkg, overlay string) (string, error) {
+	g.vetMu.Lock()
+	clean, ok := g.vetClean[pkg]
+	if !ok {
+		msg, err := g.runVet(ctx, pkg, "")
+		if err != nil {
+			g.vetMu.Unlock()
+			return "", err
+		}
+		clean = msg == ""
+		g.vetClean[pkg] = clean
+	}
+	g.vetMu.Unlock()
+	if !clean {
+		return "", nil
+	}
+	return g.runVet(ctx, pkg, overlay)
+}
+
+// runVet runs go test's vet checks on package pkg, with the overlay file
+// if not "".
+func (g *GoModule) runVet(ctx context.Context, pkg, overlay string) (string, error) {
+	args := []string{"vet"}
+	if overlay != "" {
+		args = append(args, "-overlay", overlay)
+	}
+	args = append(args, goTestVet...)
+	cmd := osexec.CommandContext(ctx, g.goCmd(), append(args, "./"+pkg)...)
+	cmd.Dir = g.dir
+	cmd.Env = g.goEnv()
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		return "", ctx.Err()
+	}
+	var ee *osexec.ExitError
+	if errors.As(err, &ee) {
+		msg := strings.ReplaceAll(string(out), g.dir+string(filepath.Separator), "")
+		return "vet: " + strings.TrimSpace(msg), nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("mutate: go vet: %w", err)
+	}
+	return "", nil
+}
+
+var (
+	goResultRE = regexp.MustCompile(`(?m)^\x16--- (PASS|FAIL|SKIP): ([^\s/]+) \(`)
+	goStartRE  = regexp.MustCompile(`(?m)^\x16=== RUN\s+([^\s/]+)\s*$`)
+)
 
 // run runs the test binary bin (a host path) of package pkg in the runner,
 // from the package's directory, with the given tests (bare names; nil
 // means all) and extra flags, and returns the top-level tests that passed,
-// by bare name. Runs are serialized (see runMu); the binary is linked into
+// by bare name, and those that started (passed or not). Runs are serialized (see runMu); the binary is linked into
 // the module copy for the run. collect, if not nil, runs after the job,
 // still holding the workspace: it reads and removes what the job wrote.
-func (g *GoModule) run(ctx context.Context, bin, pkg string, tests []string, env []string, collect func(), flags ...string) (passed map[string]bool, res exec.Result, err error) {
+func (g *GoModule) run(ctx context.Context, bin, pkg string, tests []string, env []string, collect func(), flags ...string) (passed, started map[string]bool, res exec.Result, err error) {
 	pattern := "."
 	if len(tests) > 0 {
 		quoted := make([]string, len(tests))
@@ -435,7 +504,7 @@ func (g *GoModule) run(ctx context.Context, bin, pkg string, tests []string, env
 	defer g.runMu.Unlock()
 	outPath := filepath.Join(g.dir, runDir, "out")
 	if err := g.freshRunDir(); err != nil {
-		return nil, res, fmt.Errorf("mutate: %w", err)
+		return nil, nil, res, fmt.Errorf("mutate: %w", err)
 	}
 	defer os.Remove(outPath)
 	sw := exec.WorkDir + "/" + runDir + "/"
@@ -449,7 +518,7 @@ func (g *GoModule) run(ctx context.Context, bin, pkg string, tests []string, env
 	} else {
 		local := filepath.Join(g.dir, runDir, "pkg.test")
 		if err := linkOrCopy(bin, local); err != nil {
-			return nil, res, fmt.Errorf("mutate: %w", err)
+			return nil, nil, res, fmt.Errorf("mutate: %w", err)
 		}
 		defer os.Remove(local)
 		exe = sw + "pkg.test"
@@ -459,7 +528,7 @@ func (g *GoModule) run(ctx context.Context, bin, pkg string, tests []string, env
 	args = append(args, flags...)
 	res, err = g.runner.Run(ctx, exec.Job{Dir: g.dir, Args: args, Env: env, Limits: g.cfg.Limits, ReadOnly: ro})
 	if err != nil {
-		return nil, res, fmt.Errorf("mutate: run test binary: %w", err)
+		return nil, nil, res, fmt.Errorf("mutate: run test binary: %w", err)
 	}
 	if collect != nil {
 		collect() // before another job may take the workspace
@@ -467,13 +536,16 @@ func (g *GoModule) run(ctx context.Context, bin, pkg string, tests []string, env
 	// The job could write the run directory: read beneath it, links
 	// refused (exec.ReadWorkspaceFile).
 	raw, _ := exec.ReadWorkspaceFile(g.dir, runDir+"/out", 64*exec.MiB)
-	passed = map[string]bool{}
+	passed, started = map[string]bool{}, map[string]bool{}
 	for _, m := range goResultRE.FindAllSubmatch(raw, -1) {
 		if string(m[1]) == "PASS" {
 			passed[string(m[2])] = true
 		}
 	}
-	return passed, res, nil
+	for _, m := range goStartRE.FindAllSubmatch(raw, -1) {
+		started[string(m[1])] = true
+	}
+	return passed, started, res, nil
 }
 
 // linkOrCopy makes dst a hard link to src, or a copy.
@@ -490,7 +562,8 @@ func linkOrCopy(src, dst string) error {
 }
 
 // Tests builds the tests of each package studied and lists their
-// top-level tests, sorted.
+// top-level tests and the examples go test runs (those with an output
+// comment), sorted.
 func (g *GoModule) Tests(ctx context.Context) ([]string, error) {
 	var tests []string
 	for i, pkg := range g.pkgs {
@@ -522,7 +595,7 @@ func (g *GoModule) Tests(ctx context.Context) ([]string, error) {
 		}
 		var res exec.Result
 		if err == nil {
-			res, err = g.runner.Run(ctx, exec.Job{Dir: g.dir, Args: []string{"/bin/sh", "-c", `cd "$1" || exit 125; exec "$2" -test.list "^Test"`,
+			res, err = g.runner.Run(ctx, exec.Job{Dir: g.dir, Args: []string{"/bin/sh", "-c", `cd "$1" || exit 125; exec "$2" -test.list "^(Test|Example)"`,
 				"sh", pkg, exec.WorkDir + "/" + runDir + "/pkg.test"}, Limits: g.cfg.Limits})
 			os.Remove(local)
 		}
@@ -536,7 +609,9 @@ func (g *GoModule) Tests(ctx context.Context) ([]string, error) {
 		}
 		sc := bufio.NewScanner(bytes.NewReader(res.Stdout))
 		for sc.Scan() {
-			if l := strings.TrimSpace(sc.Text()); strings.HasPrefix(l, "Test") {
+			// An example is a test when it has an output comment, and
+			// only those are in the binary's list.
+			if l := strings.TrimSpace(sc.Text()); strings.HasPrefix(l, "Test") || strings.HasPrefix(l, "Example") {
 				tests = append(tests, testName(pkg, l))
 			}
 		}
@@ -573,7 +648,7 @@ func (g *GoModule) Coverage(ctx context.Context, test string) (Lines, error) {
 	path := filepath.Join(g.dir, runDir, prof)
 	var b []byte
 	var readErr error
-	_, res, err := g.run(ctx, bin, pkg, []string{name}, nil, func() {
+	_, _, res, err := g.run(ctx, bin, pkg, []string{name}, nil, func() {
 		b, readErr = exec.ReadWorkspaceFile(g.dir, runDir+"/"+prof, 64*exec.MiB)
 		os.Remove(path)
 	}, "-test.coverprofile="+exec.WorkDir+"/"+runDir+"/"+prof)
@@ -737,6 +812,9 @@ func (g *GoModule) buildAlone(ctx context.Context, pkg, file string, src []byte)
 		flags = append(flags, "-overlay", ovFile)
 	}
 	msg, took, err := g.build(ctx, bin, pkg, flags...)
+	if err == nil && msg == "" && file != "" {
+		msg, err = g.vet(ctx, pkg, flags[1])
+	}
 	if err != nil || msg != "" {
 		os.Remove(bin)
 		if msg != "" && file != "" {
@@ -757,17 +835,38 @@ func (g *GoModule) buildAlone(ctx context.Context, pkg, file string, src []byte)
 // runTests runs the tests of package pkg in the test binary bin, with env
 // added to the job's environment, adding the time to out and the tests
 // that passed (qualified) to passed.
+//
+// A test that panics ends the binary (-test.paniconexit0 or not), and the
+// selected tests after it never start: they are not failures of the
+// mutant. Those are run again in a process of their own, without the
+// tests that ran, until every selected test has started or a run starts
+// none (a binary that cannot start a test: each counts as failed). A run
+// a limit stopped is not repeated (each would cost the whole limit).
 func (g *GoModule) runTests(ctx context.Context, bin, pkg string, tests, env []string, out *TestRun, passed map[string]bool) error {
-	ok, res, err := g.run(ctx, bin, pkg, tests, env, nil)
-	out.TestTime += res.WallTime
-	if err != nil {
-		return err
+	for todo := tests; ; {
+		ok, started, res, err := g.run(ctx, bin, pkg, todo, env, nil)
+		out.TestTime += res.WallTime
+		if err != nil {
+			return err
+		}
+		for t := range ok {
+			passed[testName(pkg, t)] = true
+		}
+		if res.Status != exec.StatusOK && res.Status != exec.StatusExit {
+			out.TimedOut = true
+			return nil
+		}
+		var rest []string
+		for _, t := range todo {
+			if !started[t] {
+				rest = append(rest, t)
+			}
+		}
+		if len(rest) == 0 || len(rest) == len(todo) {
+			return nil
+		}
+		todo = rest
 	}
-	out.TimedOut = out.TimedOut || res.Status != exec.StatusOK && res.Status != exec.StatusExit
-	for t := range ok {
-		passed[testName(pkg, t)] = true
-	}
-	return nil
 }
 
 // Task makes the task's workspace: the module as it was opened, every
@@ -786,7 +885,50 @@ func (g *GoModule) Task(path string, t *adapt.Task) error {
 		return g.baseErr
 	}
 	t.Base, t.Files = g.base, nil
+	if g.env != nil {
+		t.Env = &adapt.Environment{Runtime: g.env.Runtime, Packages: slices.Clone(g.env.Packages)}
+	}
 	return nil
+}
+
+// requirements reads the go.mod of the module copy ("go mod edit -json",
+// which reads nothing else) and returns the environment its tasks need:
+// the Go version and every module it requires (direct or indirect, as
+// go.mod lists them), which the tests build against (spf13/cast's tests
+// need frankban/quicktest). A task records them (adapt.Task.Env), so that
+// a machine without them in its module cache can provide them
+// (versioned.GoModules) instead of failing to build. Nil when go.mod
+// requires nothing.
+func (g *GoModule) requirements() (*adapt.Environment, error) {
+	cmd := osexec.Command(g.goCmd(), "mod", "edit", "-json")
+	cmd.Dir = g.dir
+	cmd.Env = g.goEnv()
+	out, err := cmd.Output()
+	if err != nil {
+		var ee *osexec.ExitError
+		if errors.As(err, &ee) {
+			err = fmt.Errorf("%w: %s", err, bytes.TrimSpace(ee.Stderr))
+		}
+		return nil, fmt.Errorf("mutate: %s: go mod edit -json: %w", filepath.Join(g.src, "go.mod"), err)
+	}
+	var mod struct {
+		Go      string
+		Require []struct{ Path, Version string }
+	}
+	if err := json.Unmarshal(out, &mod); err != nil {
+		return nil, fmt.Errorf("mutate: %s: go mod edit -json: %w", filepath.Join(g.src, "go.mod"), err)
+	}
+	if len(mod.Require) == 0 {
+		return nil, nil
+	}
+	env := &adapt.Environment{}
+	if mod.Go != "" {
+		env.Runtime = "go" + mod.Go
+	}
+	for _, r := range mod.Require {
+		env.Packages = append(env.Packages, adapt.Package{Name: r.Path, Version: r.Version})
+	}
+	return env, nil
 }
 
 // projectBase makes the base of the tasks of the project at dir: its

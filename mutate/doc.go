@@ -33,10 +33,17 @@
 //	structural  ChangeFlow (control flow), SubstituteAPI, ModifyLogic (logic customization)
 //
 // Operators run in the paper's reverse direction: F has the guard, the
-// try/catch or the adapted name, and F′ lacks it. Without type information
-// some mutants do not compile or do not change behaviour (a consistent
-// rename, say); the compile and test steps of the validity pipeline filter
-// them.
+// try/catch or the adapted name, and F′ lacks it. An operator's sites are
+// syntactic, with cheap rules against edits that can never compile (no
+// "-" for a + of a string literal, no type switch case for ChangeType, no
+// broken printf verb for UpdateConst). In a Go module, [Generate] also
+// type-checks each site's edits (go/types against the export data, as the
+// validity pipeline's compile step does): an operator under
+// [RequireCompile] proposes only the choices that type-check (a + of two
+// string variables, a numeric type the code around cannot take). Java
+// has no such check: its compile step filters what javac rejects. Some
+// mutants do not change behaviour (a consistent rename, say); the test
+// step filters them.
 //
 // # Applying and reverting
 //
@@ -174,12 +181,20 @@
 //     run when the Project is a [BatchCoverage]). A fragment's
 //     relevant tests are the stable tests that ran one of its lines; a
 //     fragment without one is dropped. Fragments must lie in a named
-//     function whose name is unique in its file (the answer unit).
+//     function whose name is unique in its file (the answer unit), or,
+//     for a Java overload, whose signature is: the task then names it
+//     "Class.method(String,int)", which adapt's extraction and splicing
+//     find (testdata/overload, TestMavenOverloads).
 //  3. Sampling: Options.Fragments fragments are drawn with the seed; per
 //     fragment, Options.SitesPerOp L1 mutants per operator, and per level
 //     L2 to L4 Options.PerLevel combinations (families are operators):
 //     L2 of two distinct operators, L3 and L4 of at least two, the least
-//     used first so that operators stay balanced.
+//     used first so that operators stay balanced, each pick's edits
+//     disjoint from the others' (a rename edits every use of its
+//     variable). Only sites that type-check are drawn (see Operators); a
+//     site that does not is replaced by the next of the same permutation,
+//     and a candidate's seed is its draw's number, so the other mutants
+//     of a seed stay what they were.
 //  4. Checks, each discard with a typed [Reason]: no edit; overlapping
 //     picks; parse (tree-sitter ERROR or MISSING nodes); compile; no
 //     relevant test fails; harness failure; and, for a combination, a
@@ -191,12 +206,24 @@
 //     whose only compile errors are unresolved names on the lines it
 //     changed (Go "undefined: x", javac "cannot find symbol"): the
 //     compiler detects it; [RequireCompile] discards it.
+//     In a Go module a mutant that compiles must also pass the vet
+//     checks go test runs before the tests (printf, bool, …): one that
+//     does not is a compile error, as go test would fail it.
+//     A combination's effective level ([Candidate.Effective]) is how many
+//     of its constituents are detected alone: an L2 one of whose changes
+//     no test catches is as hard to find as L1. Options.RequireEffective
+//     discards a combination below its level ([ReasonEffective]).
 //  5. Tasks: each valid mutant becomes one adapt.Task per context level.
+//
+// A Go test binary ends at a panic, and the selected tests after the
+// panicking one never start: those are run again in a process of their
+// own, so that Candidate.Failing names the tests that fail. Go examples
+// with an output comment are tests, as go test runs them.
 //
 // Result.Funnel (an adapt.Funnel) counts per operator combination how many
 // mutants reached each stage (site, applied, parsed, compiled, unresolved,
-// detected);
-// [Result.Gates] gives the pilot gates over the L1 mutants.
+// detected, and effective: detected with every constituent detected
+// alone); [Result.Gates] gives the pilot gates over the L1 mutants.
 //
 //	sb, _ := exec.NewSandbox(nil)
 //	proj, _ := mutate.OpenGoModule(dir, sb, nil) // or mutate.OpenMaven(ctx, dir, sb, nil)
@@ -213,13 +240,18 @@
 // adapt splices answers by function name, so a task's answer unit is the
 // fragment's enclosing function: Code is the function with F′ in place,
 // Reference the function with F. Context holds nothing (C1), the method
-// (C2) or the file (C3) with F′ in place between marker comments; Tests
+// (C2) or the file (C3) with F′ in place between marker comments, each on
+// a line of its own with F′'s indentation; Tests
 // are the relevant tests; Provenance has the operators and the seed, and
 // its Detail (schema [DetailSchema], decoded by [DetailOf]) the task's
 // [Detail]: F′'s byte range in Code ([Snippet] returns it), F's in
-// Reference, and the Records (ranges relative to Code and Reference).
+// Reference, the Records (ranges relative to Code and Reference), the
+// tests that caught the mutant and its effective level. A Go module's
+// tasks name the modules its go.mod requires in their environment
+// (adapt.Task.Env), which a machine without them in its module cache
+// can be given.
 // The labels are grouping keys only, [LabelKeys] (level, context,
-// operators, fragment kind, policy, detected by): break a report down by
+// operators, fragment kind, policy, detected by, effective level): break a report down by
 // them with adapt.Options{Breakdown: mutate.LabelKeys}. [Prompt] is the instruction-free template: the
 // snippet, its context and "adapt it", no edit list. A model answers with
 // the adapted snippet; [Answer], as adapt.Options.Answer, gives
@@ -283,14 +315,26 @@
 //     before, 77.2%, 49.2%, 40 and 195).
 //   - github.com/google/go-cmp@v0.7.0, package cmp (examples/mutate
 //     -packages cmp -fragments 10 -levels 4; the module has no root
-//     package): 2 tests (TestDiff, TestOptionPanic), both stable, 184
-//     fragments of which 180 covered; L1: 44 mutants parsed, 29 compiled
-//     (65.9%), 9 kept unresolved, tests caught 51.7% of the compiled ones,
-//     24 valid L1 tasks over five operators, 117 tasks; 60 mutants
-//     validated in 4m15s at a load average near 20. The funnel's 34
+//     package): 11 tests (TestDiff, TestOptionPanic and nine examples
+//     with an output comment), all stable, 184 fragments of which 180
+//     covered; L1: 42 mutants parsed, 31 compiled (73.8%), 8 kept
+//     unresolved, tests caught 58.1% of the compiled ones, 26 valid L1
+//     tasks over five operators, 150 tasks; 67 mutants validated in 11
+//     minutes at a load average near 10 (the examples make each run
+//     slower). Before sites were type-checked, keep-alives decided with
+//     go/types and combinations drawn by their edits: 44 parsed, 29
+//     compiled (65.9%), 51.7% caught, 24 valid, 117 tasks, 2 of 34
+//     combinations discarded as overlapping (none now). The funnel's
 //     operator combinations print as 11 rows (FunnelSummary); uuid's 45
 //     (25 fragments, L1-L4) as 10. TestGoModuleSubpackage evaluates two of
 //     its tasks through adapt.Evaluate: the reference passes, F′ fails.
+//   - github.com/dustin/go-humanize@v1.0.1 and github.com/spf13/cast@v1.7.1
+//     (the same flags, no -packages): compile share 67.6% → 78.8% and
+//     78.6% → 85.4%, caught share 78.3% → 69.2% and 57.6% → 62.9%;
+//     combinations discarded as overlapping 1 → 0 and 8 → 0. Of the
+//     L2-L4 valid combinations, those whose every change a test or the
+//     compiler catches alone (the effective stage): go-cmp 4 of 24,
+//     humanize 11 of 17, cast 10 of 25.
 //   - testdata/maven (TestMavenProject: a small Maven project written for
 //     these tests, offline; seed 1, 8 of 12 fragments, L1 and L2): 11
 //     tests, all stable, every fragment covered; L1: 37 parsed, 26
@@ -345,10 +389,14 @@
 //     17.9 s on the old path and 2.0 and 1.7 s on the new, with the
 //     same verdicts for every candidate and the same funnel.
 //
-// Go rejects unused locals, so RemoveGuard and UnwrapTry, deleting a Go
-// check whose condition reads a local used nowhere else (err), leave
-// `_ = err` in its place; without it about a quarter of their mutants
-// did not compile.
+// Go rejects unused locals and imports, so RemoveGuard and UnwrapTry,
+// deleting a Go check that was the only reader of a local variable (err),
+// leave `_ = err` in its place; without it about a quarter of their
+// mutants did not compile. Which variables those are is decided with
+// go/types on the file, before and after the deletion: variables, not
+// names (a builtin is none, an assignment is no use, a reused err is
+// another variable), and a deletion that would leave an import unused is
+// no edit.
 // # Stability
 //
 // Site order, choices and therefore the mutant for a given seed may change

@@ -101,7 +101,7 @@ var goAPI = map[string]string{
 	"strings.TrimPrefix": "TrimSuffix", "strings.TrimSuffix": "TrimPrefix",
 	"bytes.HasPrefix": "HasSuffix", "bytes.HasSuffix": "HasPrefix",
 	"math.Floor": "Ceil", "math.Ceil": "Floor", "math.Max": "Min", "math.Min": "Max",
-	"sort.Ints": "Sort", "min": "max", "max": "min",
+	"min": "max", "max": "min",
 }
 
 func (golang) apiCall(n *syntax.Node, src []byte) (*syntax.Node, string) {
@@ -122,7 +122,7 @@ func (golang) apiCall(n *syntax.Node, src []byte) (*syntax.Node, string) {
 		if op == nil || fld == nil || op.Type != "identifier" {
 			return nil, ""
 		}
-		if s, ok := goAPI[op.Text(src)+"."+fld.Text(src)]; ok && s != "Sort" {
+		if s, ok := goAPI[op.Text(src)+"."+fld.Text(src)]; ok {
 			return fld, s
 		}
 	}

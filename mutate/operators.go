@@ -144,8 +144,9 @@ func constSites(f *Fragment) []Site {
 	}
 	var sites []Site
 	f.nodes(func(n, _ *syntax.Node, path []int) {
-		if ch := constChoices(lg.literal(n.Type), n.Text(f.Src)); len(ch) > 0 {
-			sites = append(sites, Site{Frag: f, Kind: n.Type, Start: n.Start, End: n.End, node: n, Path: path, Choices: ch})
+		text := n.Text(f.Src)
+		if ch := constChoices(lg.literal(n.Type), text); len(ch) > 0 {
+			sites = append(sites, Site{Frag: f, Kind: n.Type, Start: n.Start, End: n.End, node: n, Path: path, Choices: keepVerbs(text, ch)})
 		}
 	})
 	return sites
@@ -196,6 +197,27 @@ func constChoices(kind, text string) []string {
 		return []string{"true"}
 	}
 	return nil
+}
+
+// printfRE matches a printf verb, flags, width and precision included,
+// and "%" at the end of the text (no verb).
+var printfRE = regexp.MustCompile(`%[-+# 0]*(?:\[\d+\])?(?:\d+|\*)?(?:\.(?:\d+|\*)?)?(?:\[\d+\])?(?:[a-zA-Z%]|$)`)
+
+// printfVerbs lists the printf verbs of s.
+func printfVerbs(s string) []string { return printfRE.FindAllString(s, -1) }
+
+// keepVerbs returns the choices for a literal's text that keep its printf
+// verbs: "too large: %" for "too large: %d" is no format go vet (run by go
+// test) accepts, nor a String.format that runs. A site left with none
+// stays (so that the sites a seed draws stay the same) and gives no edit.
+func keepVerbs(text string, choices []string) []string {
+	var out []string
+	for _, c := range choices {
+		if slices.Equal(printfVerbs(c), printfVerbs(text)) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // replaceRun replaces the site's node with one of its choices.
@@ -296,18 +318,14 @@ func guardSites(f *Fragment) []Site {
 
 // guardRun deletes the statement with its indentation and line break when
 // it sits alone on its lines, and just the statement otherwise. In Go,
-// which rejects a local variable that is declared and not used, a check
-// whose condition reads a local used nowhere else (most often err)
-// becomes `_ = err` instead, so that F′ compiles.
+// which rejects a local variable that is declared and not used, the local
+// variables only the statement read (most often err) are kept alive: the
+// statement becomes `_ = err` instead, so that F′ compiles. A Go statement
+// whose deletion would leave an import unused gives no edit. Both are
+// decided with go/types (keepAlive).
 func guardRun(s Site, _ *rand.Rand) []Edit {
 	src := s.Frag.Src
 	start, end := s.node.Start, s.node.End
-	if s.Frag.Lang == Go && s.node.Child("initializer") == nil {
-		if keep := onlyUsedIn(s.node, s.Frag); len(keep) > 0 {
-			blank := strings.TrimSuffix(strings.Repeat("_, ", len(keep)), ", ")
-			return []Edit{{start, end, []byte(blank + " = " + strings.Join(keep, ", "))}}
-		}
-	}
 	ls := start
 	for ls > 0 && (src[ls-1] == ' ' || src[ls-1] == '\t') {
 		ls--
@@ -318,6 +336,15 @@ func guardRun(s Site, _ *rand.Rand) []Edit {
 	}
 	if (ls == 0 || src[ls-1] == '\n') && le < len(src) && src[le] == '\n' {
 		start, end = ls, le+1
+	}
+	if s.Frag.Lang == Go {
+		keep, ok := keepAlive(src, start, end)
+		if !ok {
+			return nil
+		}
+		if keep != "" {
+			return []Edit{{s.node.Start, s.node.End, []byte(keep)}}
+		}
 	}
 	return []Edit{{start, end, nil}}
 }
@@ -340,8 +367,15 @@ func typeSites(f *Fragment) []Site {
 		return nil
 	}
 	var sites []Site
-	f.nodes(func(n, _ *syntax.Node, path []int) {
+	f.nodes(func(n, parent *syntax.Node, path []int) {
 		if ch := lg.numericType(n, f.Src); len(ch) > 0 {
+			// A type switch's case lists types, not a declaration, a
+			// conversion or a cast: another one may duplicate a case.
+			// The site stays (so that the sites a seed draws stay the
+			// same), with no choice: it gives no edit.
+			if parent != nil && parent.Type == "type_case" {
+				ch = nil
+			}
 			sites = append(sites, Site{Frag: f, Kind: n.Type, Start: n.Start, End: n.End, node: n, Path: path, Choices: ch})
 		}
 	})
@@ -414,11 +448,31 @@ func logicSites(f *Fragment) []Site {
 		}
 		if op := n.Child("operator"); op != nil {
 			if sub, ok := logicSwap[op.Text(f.Src)]; ok {
-				sites = append(sites, Site{Frag: f, Kind: n.Type, Start: n.Start, End: n.End, node: n, Path: path, Choices: []string{sub}})
+				ch := []string{sub}
+				// A string concatenation has no "-": the site gives no
+				// edit. (What only types tell is left to the compile
+				// step, or in Go to the type check of the sites,
+				// selectSites.)
+				if sub == "-" && (isStringLit(n.Child("left")) || isStringLit(n.Child("right"))) {
+					ch = nil
+				}
+				sites = append(sites, Site{Frag: f, Kind: n.Type, Start: n.Start, End: n.End, node: n, Path: path, Choices: ch})
 			}
 		}
 	})
 	return sites
+}
+
+// isStringLit reports whether n is a string literal (Go or Java).
+func isStringLit(n *syntax.Node) bool {
+	if n == nil {
+		return false
+	}
+	switch n.Type {
+	case "interpreted_string_literal", "raw_string_literal", "string_literal", "text_block":
+		return true
+	}
+	return false
 }
 
 func logicRun(s Site, rng *rand.Rand) []Edit {
@@ -438,39 +492,4 @@ func isStatementList(kind string) bool {
 		return true
 	}
 	return false
-}
-
-// onlyUsedIn returns the names read in n's condition that the enclosing
-// function mentions only there and once elsewhere outside its parameters
-// (their declaration as a local), in order of first use.
-func onlyUsedIn(n *syntax.Node, f *Fragment) []string {
-	cond := n.Child("condition")
-	if cond == nil || f.fn == nil {
-		return nil
-	}
-	src := f.Src
-	var names []string
-	cond.Walk(func(c *syntax.Node) bool {
-		if c.Type == "identifier" && !slices.Contains(names, c.Text(src)) {
-			names = append(names, c.Text(src))
-		}
-		return true
-	})
-	var keep []string
-	for _, name := range names {
-		outside := 0
-		f.fn.Walk(func(c *syntax.Node) bool {
-			if c.Start >= n.Start && c.End <= n.End || c.Type == "parameter_list" {
-				return false // parameters may go unused
-			}
-			if c.Type == "identifier" && c.Text(src) == name {
-				outside++
-			}
-			return true
-		})
-		if outside == 1 {
-			keep = append(keep, name)
-		}
-	}
-	return keep
 }

@@ -89,9 +89,10 @@ const (
 	ReasonInfra              // the build or test harness failed
 	ReasonConstituent        // a constituent of a combination is not valid on its own
 	ReasonFlaky              // the relevant tests failed once but passed when run again
+	ReasonEffective          // Options.RequireEffective: a constituent no test catches alone
 )
 
-var reasonNames = [...]string{"none", "no_edit", "overlap_conflict", "parse_error", "compile_error", "no_test_failure", "build_infra_error", "constituent_invalid", "flaky_failure"}
+var reasonNames = [...]string{"none", "no_edit", "overlap_conflict", "parse_error", "compile_error", "no_test_failure", "build_infra_error", "constituent_invalid", "flaky_failure", "effective_level_below"}
 
 func (r Reason) String() string {
 	if int(r) < len(reasonNames) {
@@ -113,6 +114,7 @@ const (
 	StageCompiled   = "compiled"   // the project compiled with F′
 	StageUnresolved = "unresolved" // did not compile, kept by AllowUnresolved
 	StageDetected   = "detected"   // a relevant test failed, or AllowUnresolved kept it: a valid task
+	StageEffective  = "effective"  // detected, and each constituent is detected alone (Candidate.Effective)
 )
 
 // Options configures Generate. The zero value and nil are ready to use.
@@ -149,6 +151,11 @@ type Options struct {
 	Progress func(adapt.Progress)
 	// Source names the project in task IDs and provenance.
 	Source string
+	// RequireEffective discards a combination (L2 to L4) whose effective
+	// level is below its level (Candidate.Effective): one with a
+	// constituent that no test catches alone and the compiler does not
+	// reject, with ReasonEffective, before its tests run.
+	RequireEffective bool
 	// Repo and Commit, when the project was read from a git repository at
 	// a commit (package source: Snapshot.Repo and Snapshot.Commit, the
 	// tree materialized for OpenGoModule or OpenMaven), are recorded in
@@ -193,6 +200,29 @@ type Candidate struct {
 
 // Valid reports whether the candidate became a task.
 func (c *Candidate) Valid() bool { return c.Reason == ReasonNone && c.Src != nil }
+
+// Effective returns the candidate's effective level: how many of its
+// constituents are detected alone (a relevant test fails, or
+// AllowUnresolved keeps it), at least L1. A combination of two changes,
+// one of which no test catches alone, is as hard to find as its other
+// change: L1, not L2. It is the candidate's level for an L1 candidate.
+func (c *Candidate) Effective() Level {
+	if c.Level == L1 {
+		return L1
+	}
+	return Level(max(1, c.detectedParts()))
+}
+
+// detectedParts counts the constituents detected alone.
+func (c *Candidate) detectedParts() int {
+	n := 0
+	for _, p := range c.Parts {
+		if p.Valid() {
+			n++
+		}
+	}
+	return n
+}
 
 // Key names the candidate's operator combination, "op" or "op1+op2".
 func (c *Candidate) Key() string { return strings.Join(c.Ops, "+") }
@@ -378,7 +408,7 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 		for i := range fs {
 			res.Fragments++
 			f := &fs[i]
-			if _, ok := enclosingFunc(f); !ok {
+			if _, _, ok := enclosingFunc(f); !ok {
 				continue
 			}
 			var rel []string
@@ -413,8 +443,11 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 	}
 	res.Sampled = len(frags)
 
-	// Candidates.
+	// Candidates. A candidate's seed is its draw's number: the same as
+	// its index when every draw gives a candidate, so that a draw that
+	// finds no site that type-checks changes no other candidate.
 	usage := map[Level]map[string]int{}
+	var draws uint64
 	for _, fr := range frags {
 		sites := map[*Operator][]Site{}
 		var avail []*Operator
@@ -424,27 +457,38 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 				avail = append(avail, op)
 			}
 		}
+		table, err := selectSites(ctx, p, fr.file, sites, c.Policy)
+		if err != nil {
+			return nil, err
+		}
 		for _, lv := range c.Levels {
-			var combos [][]Pick
+			type draw struct {
+				picks []Pick
+				n     uint64
+			}
+			var combos []draw
 			if lv == L1 {
 				for _, op := range avail {
 					s := sites[op]
-					for _, k := range rng.Perm(len(s))[:min(c.SitesPerOp, len(s))] {
-						combos = append(combos, []Pick{{op, s[k]}})
+					for _, d := range drawSites(op, len(s), c.SitesPerOp, table, rng) {
+						combos = append(combos, draw{[]Pick{{op, s[d.site]}}, draws + uint64(d.slot)})
 					}
+					draws += uint64(min(c.SitesPerOp, len(s)))
 				}
 			} else {
 				if usage[lv] == nil {
 					usage[lv] = map[string]int{}
 				}
 				for range c.PerLevel {
-					if picks := drawCombo(lv, avail, sites, usage[lv], rng); picks != nil {
-						combos = append(combos, picks)
+					if picks := drawCombo(lv, avail, sites, usage[lv], rng, table); picks != nil {
+						combos = append(combos, draw{picks, draws})
+						draws++
 					}
 				}
 			}
-			for _, picks := range combos {
-				cand := &Candidate{File: fr.file, Frag: fr.frag, Level: lv, Seed: c.Seed<<20 + uint64(len(res.Candidates)), Tests: fr.tests}
+			for _, d := range combos {
+				picks := d.picks
+				cand := &Candidate{File: fr.file, Frag: fr.frag, Level: lv, Seed: c.Seed<<20 + d.n, Tests: fr.tests}
 				for _, pk := range picks {
 					cand.Ops = append(cand.Ops, pk.Op.Name)
 				}
@@ -538,6 +582,10 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 			progress.Done(false)
 			break
 		}
+		if c.RequireEffective && cand.Reason == ReasonNone && cand.Effective() < cand.Level {
+			cand.Reason, cand.Detail = ReasonEffective, fmt.Sprintf("effective level %s: %d of %d constituents detected alone", cand.Effective(), cand.detectedParts(), len(cand.Parts))
+			progress.Done(false)
+		}
 	}
 	b2, t2, err := checkCandidates(ctx, p, combos, &c, progress, isTask, &res.Batches)
 	if err != nil {
@@ -546,7 +594,7 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 	res.BuildTime, res.TestTime = build+b2, test+t2
 	res.Total = time.Since(start)
 
-	res.Funnel.Declare(StageSite, StageApplied, StageParsed, StageCompiled, StageUnresolved, StageDetected)
+	res.Funnel.Declare(StageSite, StageApplied, StageParsed, StageCompiled, StageUnresolved, StageDetected, StageEffective)
 	bases := map[string]*adapt.Base{} // the tasks share one copy of each
 	for _, cand := range res.Candidates {
 		countCandidate(&res.Funnel, cand)
@@ -724,14 +772,48 @@ func baseline(ctx context.Context, p Project, runs int, res *Result) error {
 	return nil
 }
 
+// slotted is a site drawn for an L1 candidate and its slot among the
+// operator's draws.
+type slotted struct{ site, slot int }
+
+// drawSites draws up to per of an operator's n sites for L1 candidates:
+// the first per of a permutation, as before sites were selected, with a
+// site not proposed (siteTable.live) replaced by the next live one of the
+// permutation in its slot, so that the same seed draws the same sites
+// wherever they are live.
+func drawSites(op *Operator, n, per int, table siteTable, rng *rand.Rand) []slotted {
+	per = min(per, n)
+	var out []slotted
+	var free []int // slots of the first per whose site is not live
+	for i, k := range rng.Perm(n) {
+		if len(out) == per {
+			break
+		}
+		switch live := table.live(op, k); {
+		case i < per && live:
+			out = append(out, slotted{k, i})
+		case i < per:
+			free = append(free, i)
+		case live:
+			out = append(out, slotted{k, free[0]})
+			free = free[1:]
+		}
+	}
+	slices.SortFunc(out, func(a, b slotted) int { return a.slot - b.slot })
+	return out
+}
+
 // drawCombo draws the picks of one combination of level lv: one site of
 // each operator, the least used operators so far first (ties broken by
-// rng), so that operators stay balanced, each site disjoint from the
-// sites drawn before it. L2 combines two distinct operators; L3 and L4
+// rng), so that operators stay balanced, each site live (table) and its
+// edits disjoint from those of the sites drawn before it (a rename edits
+// every use of its variable, not just its site). L2 combines two
+// distinct operators; L3 and L4
 // repeat operators (at other sites) only when fewer distinct ones fit,
 // keeping at least two distinct (the digest's levels, families being
-// operators). It returns nil when no such combination fits.
-func drawCombo(lv Level, avail []*Operator, sites map[*Operator][]Site, usage map[string]int, rng *rand.Rand) []Pick {
+// operators). It returns nil when no such combination fits. A nil table
+// takes each site's own range as its edits.
+func drawCombo(lv Level, avail []*Operator, sites map[*Operator][]Site, usage map[string]int, rng *rand.Rand, table siteTable) []Pick {
 	n := int(lv)
 	if len(avail) < 2 {
 		return nil
@@ -740,21 +822,30 @@ func drawCombo(lv Level, avail []*Operator, sites map[*Operator][]Site, usage ma
 	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 	slices.SortStableFunc(order, func(a, b *Operator) int { return usage[a.Name] - usage[b.Name] })
 	var picks []Pick
-	var used []*syntax.Node
-	overlaps := func(n *syntax.Node) bool {
-		for _, u := range used {
-			if n.Start < u.End && u.Start < n.End || n.Start == u.Start {
-				return true
+	var used []Range
+	edits := func(op *Operator, k int) []Range {
+		if table == nil {
+			return []Range{{sites[op][k].Start, sites[op][k].End}}
+		}
+		return table[op][k]
+	}
+	overlaps := func(rs []Range) bool {
+		for _, r := range rs {
+			for _, u := range used {
+				if r.Start < u.End && u.Start < r.End || r.Start == u.Start {
+					return true
+				}
 			}
 		}
 		return false
 	}
-	// take picks a site of op disjoint from the picks so far, if any.
+	// take picks a live site of op whose edits are disjoint from the
+	// picks' so far, if any.
 	take := func(op *Operator) bool {
 		s := sites[op]
 		for _, k := range rng.Perm(len(s)) {
-			if !overlaps(s[k].node) {
-				used = append(used, s[k].node)
+			if rs := edits(op, k); table.live(op, k) && !overlaps(rs) {
+				used = append(used, rs...)
 				picks = append(picks, Pick{op, s[k]})
 				return true
 			}
@@ -1115,5 +1206,8 @@ func countCandidate(f *adapt.Funnel, c *Candidate) {
 	}
 	if c.Valid() {
 		f.Add(k, StageDetected, 1)
+		if c.Effective() == c.Level {
+			f.Add(k, StageEffective, 1)
+		}
 	}
 }

@@ -341,7 +341,11 @@ func TestGoModuleSubpackage(t *testing.T) {
 	t.Logf("%s@%s cmp: tests %v, stable %v; fragments %d, covered %d, sampled %d; %d candidates, %d tasks",
 		cmpModule, cmpVersion, res.Tests, res.Stable, res.Fragments, res.Covered, res.Sampled, len(res.Candidates), len(res.Tasks))
 	res.Funnel.WriteTable(t.Output())
-	if want := []string{"cmp.TestDiff", "cmp.TestOptionPanic"}; !reflect.DeepEqual(res.Tests, want) {
+	// Two tests and the nine examples with an output comment.
+	want := []string{"cmp.ExampleDiff_testing", "cmp.ExampleOption_approximateFloats", "cmp.ExampleOption_avoidEqualMethod",
+		"cmp.ExampleOption_equalEmpty", "cmp.ExampleOption_equalNaNs", "cmp.ExampleOption_equalNaNsAndApproximateFloats",
+		"cmp.ExampleOption_sortedSlice", "cmp.ExampleOption_transformComplex", "cmp.ExampleReporter", "cmp.TestDiff", "cmp.TestOptionPanic"}
+	if !reflect.DeepEqual(res.Tests, want) {
 		t.Errorf("tests %v, want %v (qualified by their package)", res.Tests, want)
 	}
 	if len(res.Tasks) == 0 {

@@ -372,3 +372,35 @@ func TestMavenOpts(t *testing.T) {
 		t.Fatalf("OpenMaven with a JVM option that does not exist: %v", err)
 	}
 }
+
+// TestMavenOverloads checks testdata/overload, whose parse and clamp are
+// overloaded (as zafarkhaja/jsemver's VersionParser's parseVersionCore and
+// kin, 19 of its 77 fragments): a fragment in an overload is kept, its
+// tasks name their method by its signature ("Range.parse(String,int)"),
+// and adapt.Evaluate splices answers into that overload: the reference
+// passes, F′ fails.
+func TestMavenOverloads(t *testing.T) {
+	t.Parallel() // a minute: beside the other slow tests of the package
+	mv := openMaven(t, "testdata/overload", "builds and tests a dozen mutants: a minute")
+	ctx := context.Background()
+	res, err := mutate.Generate(ctx, mv, &mutate.Options{Seed: 1, Source: "overload", Runs: 1,
+		Ops: []*mutate.Operator{mutate.ModifyLogic, mutate.RemoveGuard}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Funnel.WriteTable(t.Output())
+	if res.Covered != res.Fragments || res.Fragments < 6 {
+		t.Errorf("%d fragments, %d covered: want every fragment, overloads' too", res.Fragments, res.Covered)
+	}
+	sigs := map[string]bool{}
+	for _, task := range res.Tasks {
+		sigs[task.Target.Function] = true
+	}
+	for _, want := range []string{"Range.parse(String,int)", "Range.clamp(int)", "Range.clamp(long)", "Range.width"} {
+		if !sigs[want] {
+			t.Errorf("no task of %s; tasks of %v", want, slices.Sorted(maps.Keys(sigs)))
+		}
+	}
+	all, some := perMutant(t, res.Tasks, len(res.Tasks))
+	checkTasks(t, all, some, exectest.Sandbox(t), mv.ReadFile)
+}

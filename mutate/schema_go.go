@@ -22,6 +22,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -284,6 +286,7 @@ func (g *GoModule) prepare(ctx context.Context, cands []*Candidate) (time.Durati
 		src  []byte
 	}
 	seen := map[string]bool{}
+	var typed []mutant         // type-checked without errors
 	exact := map[string]bool{} // AllowUnresolved judges the messages
 	byPkg := map[string][]mutant{}
 	found := map[string]*prepared{}
@@ -310,7 +313,29 @@ func (g *GoModule) prepare(ctx context.Context, cands []*Candidate) (time.Durati
 			found[k] = &prepared{compile: msgs, errors: n}
 			continue
 		}
-		byPkg[path.Dir(c.File)] = append(byPkg[path.Dir(c.File)], mutant{c.File, c.Src})
+		typed = append(typed, mutant{c.File, c.Src})
+	}
+	// What go test would vet, before any build: a mutant vet rejects
+	// does not pass go test.
+	vetted := make([]string, len(typed))
+	vg, vctx := errgroup.WithContext(ctx)
+	vg.SetLimit(exec.DefaultParallelism())
+	for i, m := range typed {
+		vg.Go(func() error {
+			msg, err := g.vetMutant(vctx, m.file, m.src)
+			vetted[i] = msg
+			return err
+		})
+	}
+	if err := vg.Wait(); err != nil {
+		return 0, func() {}, err
+	}
+	for i, m := range typed {
+		if vetted[i] != "" {
+			found[mutantKey(m.file, m.src)] = &prepared{compile: vetted[i], errors: 1}
+			continue
+		}
+		byPkg[path.Dir(m.file)] = append(byPkg[path.Dir(m.file)], m)
 	}
 	for k := range exact {
 		if p := found[k]; p != nil && p.errors > gcMaxErrors {
@@ -356,6 +381,29 @@ func (g *GoModule) prepare(ctx context.Context, cands []*Candidate) (time.Durati
 			os.Remove(b)
 		}
 	}, nil
+}
+
+// vetMutant runs go test's vet checks (goTestVet) on the package of file
+// with file replaced by src and returns their findings, naming the file
+// as the project does ("" when there are none).
+func (g *GoModule) vetMutant(ctx context.Context, file string, src []byte) (string, error) {
+	id := g.seq.Add(1)
+	mut := filepath.Join(g.scratch, fmt.Sprintf("v%d_%s", id, path.Base(file)))
+	if err := os.WriteFile(mut, src, 0o666); err != nil {
+		return "", fmt.Errorf("mutate: %w", err)
+	}
+	defer os.Remove(mut)
+	ov, _ := json.Marshal(map[string]map[string]string{"Replace": {filepath.Join(g.dir, filepath.FromSlash(file)): mut}})
+	ovFile := filepath.Join(g.scratch, fmt.Sprintf("v%d.overlay.json", id))
+	if err := os.WriteFile(ovFile, ov, 0o666); err != nil {
+		return "", fmt.Errorf("mutate: %w", err)
+	}
+	defer os.Remove(ovFile)
+	msg, err := g.vet(ctx, path.Dir(file), ovFile)
+	if rel, rerr := filepath.Rel(g.dir, mut); rerr == nil {
+		msg = strings.ReplaceAll(msg, rel, file)
+	}
+	return strings.ReplaceAll(msg, mut, file), err
 }
 
 // buildSchema builds the test binary of package pkg with the schema's

@@ -3,6 +3,7 @@ package mutate
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
@@ -37,15 +38,20 @@ const (
 	LabelKind       = "fragment_kind" // Fragment.Kind
 	LabelPolicy     = "policy"        // the compile policy
 	LabelDetectedBy = "detected_by"   // "test", "timeout" or "compile"
+	LabelEffective  = "effective"     // the effective level, "L1" … "L4" (Candidate.Effective)
 )
 
 // LabelKeys lists every label key the pipeline sets, the breakdowns of
 // the paper: adapt.Options{Breakdown: mutate.LabelKeys}.
-var LabelKeys = []string{LabelLevel, LabelContext, LabelOperators, LabelKind, LabelPolicy, LabelDetectedBy}
+var LabelKeys = []string{LabelLevel, LabelContext, LabelOperators, LabelKind, LabelPolicy, LabelDetectedBy, LabelEffective}
 
 // DetailSchema is the adapt.Provenance.Schema of the pipeline's tasks: the
 // format of their [Detail].
-const DetailSchema = "mutate/v1"
+// (v2 added Failing and Effective; DetailOf reads v1 too).
+const DetailSchema = "mutate/v2"
+
+// detailSchemaV1 is the schema before Failing and Effective.
+const detailSchemaV1 = "mutate/v1"
 
 // Detail is the pipeline's record of one task, kept as JSON in its
 // adapt.Provenance.Detail (set by [SetDetail], read by [DetailOf]).
@@ -57,6 +63,13 @@ type Detail struct {
 	// Mutations are the injected mutations, their ranges relative to
 	// Task.Code (Mut) and Task.Reference (Orig).
 	Mutations []Record `json:"mutations"`
+	// Failing are the relevant tests that caught the mutant (failed on
+	// F′, every time they ran); none when the compiler did
+	// (AllowUnresolved).
+	Failing []string `json:"failing,omitempty"`
+	// Effective is the candidate's effective level (Candidate.Effective):
+	// how many of its changes are detected alone, at least 1.
+	Effective int `json:"effective,omitempty"`
 }
 
 // DetailOf decodes the record of a task the pipeline made. An error names
@@ -65,7 +78,11 @@ type Detail struct {
 // decode, or a byte range outside Code or Reference.
 func DetailOf(t *adapt.Task) (*Detail, error) {
 	var d Detail
-	if err := detail.Get(t, "mutate", DetailSchema, &d); err != nil {
+	schema := DetailSchema
+	if t.Provenance != nil && t.Provenance.Schema == detailSchemaV1 {
+		schema = detailSchemaV1 // its fields are v2's, less two
+	}
+	if err := detail.Get(t, "mutate", schema, &d); err != nil {
 		return nil, err
 	}
 	for _, c := range []struct {
@@ -89,23 +106,36 @@ func SetDetail(t *adapt.Task, d *Detail) error {
 	return nil
 }
 
-// enclosingFunc returns the innermost named function around f, if its
-// qualified name is unique in the file (the answer replaces it by name).
-func enclosingFunc(f *Fragment) (syntax.Func, bool) {
+// enclosingFunc returns the innermost named function around f and the
+// name an answer replaces it by: its qualified name if that is unique in
+// the file, else, for a Java overload, its signature if that is
+// (VersionParser.parseVersionCore(String)); ok is false when neither is.
+func enclosingFunc(f *Fragment) (fn syntax.Func, name string, ok bool) {
 	t, err := syntax.Parse(syntax.Lang(f.Lang), f.Src)
 	if err != nil {
-		return syntax.Func{}, false
+		return syntax.Func{}, "", false
 	}
 	var best syntax.Func
 	found := false
-	names := map[string]int{}
+	names, sigs := map[string]int{}, map[string]int{}
 	for _, fn := range t.Functions() {
 		names[fn.QualifiedName()]++
+		if fn.Params != nil {
+			sigs[fn.Signature()]++
+		}
 		if fn.BodyStart >= 0 && fn.Start <= f.Start && f.End <= fn.End && (!found || fn.Start >= best.Start) {
 			best, found = fn, true
 		}
 	}
-	return best, found && names[best.QualifiedName()] == 1
+	switch {
+	case !found:
+		return best, "", false
+	case names[best.QualifiedName()] == 1:
+		return best, best.QualifiedName(), true
+	case best.Params != nil && sigs[best.Signature()] == 1:
+		return best, best.Signature(), true
+	}
+	return best, "", false
 }
 
 // newTask makes the task of a valid candidate at one context level. The
@@ -114,7 +144,7 @@ func enclosingFunc(f *Fragment) (syntax.Func, bool) {
 // from the start of its first line when only its indentation precedes it;
 // its Detail gives F′'s range in Code and F's in Reference.
 func newTask(p Project, c *Candidate, cl ContextLevel, source string) (adapt.Task, error) {
-	fn, ok := enclosingFunc(c.Frag)
+	fn, name, ok := enclosingFunc(c.Frag)
 	if !ok {
 		return adapt.Task{}, fmt.Errorf("mutate: %s:%d: no enclosing function", c.File, c.Frag.Line)
 	}
@@ -154,18 +184,21 @@ func newTask(p Project, c *Candidate, cl ContextLevel, source string) (adapt.Tas
 	t := adapt.Task{
 		ID:        fmt.Sprintf("%s%s:%d-%d:%s:%s:%d:%s", prefix(source), c.File, c.Frag.Line, c.Frag.EndLine, c.Level, key, c.Seed, cl),
 		Code:      code,
-		Target:    adapt.Target{Path: c.File, Function: fn.QualifiedName(), Content: string(c.Frag.Src)},
+		Target:    adapt.Target{Path: c.File, Function: name, Content: string(c.Frag.Src)},
 		Reference: ref,
 		Labels: map[string]string{
 			LabelLevel: c.Level.String(), LabelContext: cl.String(), LabelOperators: key,
 			LabelKind: c.Frag.Kind, LabelPolicy: c.Policy.String(), LabelDetectedBy: detected,
+			LabelEffective: c.Effective().String(),
 		},
 		Provenance: &adapt.Provenance{
 			Generator: "mutate", Parent: fmt.Sprintf("%s%s:%d-%d", prefix(source), c.File, c.Frag.Line, c.Frag.EndLine),
 			Operators: c.Ops, Seed: c.Seed, Source: source,
 		},
 	}
-	if err := SetDetail(&t, &Detail{Snippet: Range{sStart, sEnd}, Reference: Range{rStart, rEnd}, Mutations: recs}); err != nil {
+	d := &Detail{Snippet: Range{sStart, sEnd}, Reference: Range{rStart, rEnd}, Mutations: recs,
+		Failing: slices.Clone(c.Failing), Effective: int(c.Effective())}
+	if err := SetDetail(&t, d); err != nil {
 		return adapt.Task{}, err
 	}
 	for _, name := range c.Tests {
@@ -175,17 +208,11 @@ func newTask(p Project, c *Candidate, cl ContextLevel, source string) (adapt.Tas
 		return adapt.Task{}, err
 	}
 	begin, end := markers(t.Language)
-	marked := func(before, after string) string {
-		return before + begin + "\n" + code[sStart:sEnd] + "\n" + end + after
-	}
 	switch cl {
 	case C2:
-		ind := indentAt([]byte(code), sStart)
-		t.Context = []adapt.Snippet{{Name: "method", Code: marked(code[:sStart], "\n"+ind+code[sEnd:])}}
+		t.Context = []adapt.Snippet{{Name: "method", Code: markSnippet(code, sStart, sEnd, begin, end)}}
 	case C3:
-		fs, fe := start+sStart, start+sEnd
-		ind := indentAt(c.Src, fs)
-		t.Context = []adapt.Snippet{{Name: "file", Code: marked(string(c.Src[:fs]), "\n"+ind+string(c.Src[fe:]))}}
+		t.Context = []adapt.Snippet{{Name: "file", Code: markSnippet(string(c.Src), start+sStart, start+sEnd, begin, end)}}
 	}
 	if err := t.Validate(); err != nil {
 		return adapt.Task{}, err
@@ -235,6 +262,24 @@ func snippetRange(c *Candidate) Range {
 		}
 	}
 	return Range{start, max(start, end)}
+}
+
+// markSnippet puts the marker comments begin and end on lines of their own
+// around text[s:e], each indented as the snippet's first line, which keeps
+// its indentation: deleting the two marker lines gives text back when the
+// snippet starts and ends a line.
+func markSnippet(text string, s, e int, begin, end string) string {
+	before, snip, after := text[:s], text[s:e], text[e:]
+	ind := indentAt([]byte(text), s)
+	if ls := strings.LastIndexByte(before, '\n') + 1; strings.TrimLeft(before[ls:], " \t") == "" {
+		before = before[:ls]
+	} else {
+		before += "\n"
+	}
+	if !strings.HasPrefix(after, "\n") {
+		after = "\n" + ind + after
+	}
+	return before + ind + begin + "\n" + ind + snip + "\n" + ind + end + after
 }
 
 func isBlank(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
@@ -328,7 +373,11 @@ func SpliceAnswer(t *adapt.Task, completion string) (string, bool) {
 	// A Java answer may be the bare method, which names it without its
 	// class: look for both names.
 	name := t.Target.Function
-	short := name[strings.LastIndexByte(name, '.')+1:]
+	base, params, sig := strings.Cut(name, "(") // a Java overload's signature
+	short := base[strings.LastIndexByte(base, '.')+1:]
+	if sig {
+		short += "(" + params
+	}
 	for _, b := range blocks {
 		for _, n := range []string{name, short} {
 			if _, err := syntax.Extract(lang, []byte(b), n); err == nil {

@@ -2,6 +2,7 @@ package mutate
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"slices"
@@ -116,7 +117,7 @@ func TestDetailOfErrors(t *testing.T) {
 		reason string
 	}{
 		{"no provenance", func(t *adapt.Task) { t.Provenance = nil }, "no provenance", true, "a hand-made task has no record"},
-		{"other schema", func(t *adapt.Task) { t.Provenance.Schema = "ctxbug/v1" }, `"ctxbug/v1" (want "mutate/v1"`, true, "a task of another generator is not misread"},
+		{"other schema", func(t *adapt.Task) { t.Provenance.Schema = "ctxbug/v1" }, `"ctxbug/v1" (want "mutate/v2"`, true, "a task of another generator is not misread"},
 		{"unknown field", func(t *adapt.Task) { t.Provenance.Detail = []byte(`{"snippet":{"start":0,"end":1},"offsets":[1]}`) }, `unknown field "offsets"`, false, "a record of another version is not misread"},
 		{"range", func(t *adapt.Task) {
 			SetDetail(t, &Detail{Snippet: Range{0, len(t.Code) + 1}})
@@ -188,5 +189,53 @@ func TestSnippetAfterFirstGuard(t *testing.T) {
 				t.Errorf("prompt does not show the snippet's first line unindented:\n%s", msgs[0].Content)
 			}
 		})
+	}
+}
+
+// TestContextMarkers checks the C2 and C3 contexts: each marker comment on
+// a line of its own with the snippet's indentation, the snippet's first
+// line keeping it, no line of white space only, and the context without
+// the two marker lines the method (C2) or the file (C3) with F′ in place.
+func TestContextMarkers(t *testing.T) {
+	tasks := clampTasks(t)
+	begin, end := markers("go")
+	for _, task := range tasks[1:] {
+		ctx := task.Context[0].Code
+		snip, _ := Snippet(&task)
+		want := "\t" + begin + "\n\t" + snip + "\n\t" + end + "\n"
+		if !strings.Contains(ctx, want) {
+			t.Errorf("%s: context\n%s\nhas no\n%s", task.ID, ctx, want)
+		}
+		for i, l := range strings.Split(ctx, "\n") {
+			if l != "" && strings.TrimSpace(l) == "" {
+				t.Errorf("%s: context line %d is white space only: %q", task.ID, i+1, l)
+			}
+		}
+		plain := strings.Replace(strings.Replace(ctx, "\t"+begin+"\n", "", 1), "\t"+end+"\n", "", 1)
+		whole := task.Code
+		if task.Labels[LabelContext] == "C3" {
+			whole = strings.Replace(task.Target.Content, task.Reference, task.Code, 1)
+		}
+		if plain != whole {
+			t.Errorf("%s: context without its markers\n%s\nwant\n%s", task.ID, plain, whole)
+		}
+	}
+}
+
+// TestDetailOfV1 checks that a task written before the detail had the
+// failing tests and the effective level (schema mutate/v1) still decodes.
+func TestDetailOfV1(t *testing.T) {
+	task := clampTasks(t)[0]
+	d, err := DetailOf(&task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1 := *d
+	v1.Failing, v1.Effective = nil, 0
+	b, _ := json.Marshal(v1)
+	task.Provenance.Schema, task.Provenance.Detail = "mutate/v1", b
+	got, err := DetailOf(&task)
+	if err != nil || !slices.Equal(got.Mutations[0].Changes, d.Mutations[0].Changes) || got.Snippet != d.Snippet {
+		t.Errorf("DetailOf(v1) = %+v, %v", got, err)
 	}
 }

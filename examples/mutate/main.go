@@ -1,7 +1,10 @@
 // Command mutate generates instruction-free adaptation tasks from a Go
 // module or a Maven project (built offline from Debian's repository) by
 // mutation injection, prints the validity funnel and the pilot
-// gates, and writes the tasks as JSON Lines. With -evaluate it runs them
+// gates, and writes the tasks as JSON Lines, the funnel of every operator
+// combination (-funnel) and every mutant with its verdict, effective level
+// and the tests that caught it (-mutants) as CSV. SIGINT or SIGTERM stops
+// it and removes its temporary files. With -evaluate it runs them
 // through adapt.Evaluate with a model and reports, per operator, the test
 // verdicts beside the inspection of which mutations the model reversed.
 //
@@ -19,15 +22,19 @@ package main
 import (
 	"cmp"
 	"context"
+	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
@@ -39,7 +46,17 @@ import (
 )
 
 func main() {
-	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil {
+	// SIGINT or SIGTERM cancels the run, which then closes the sandbox
+	// and the project (their temporary directories and the cached test
+	// binaries); a second one ends the command at once.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	err := run(ctx, os.Args[1:], os.Stdout)
+	stop()
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(2)
 		}
@@ -57,6 +74,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	rev := fl.String("rev", "", "with -repo: the revision (branch, tag or hash)")
 	out := fl.String("out", "mutate-tasks.jsonl", "where to write the tasks")
 	funnelCSV := fl.String("funnel", "mutate-funnel.csv", "where to write the full funnel, a row per operator combination, as CSV (empty: nowhere)")
+	mutantsCSV := fl.String("mutants", "mutate-mutants.csv", "where to write every mutant considered, a row each with its verdict, effective level and the tests that caught it, as CSV (empty: nowhere)")
 	seed := fl.Uint64("seed", 1, "seed of every random choice")
 	frags := fl.Int("fragments", 10, "fragments to sample (0: all)")
 	levels := fl.Int("levels", 2, "generate levels L1 to L<levels> (1-4)")
@@ -103,6 +121,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			cfg.Packages = strings.Split(*pkgs, ",")
 		}
 		proj, err = mutate.OpenGoModule(*dir, sb, cfg)
+		if err != nil && *pkgs == "" {
+			err = flagError{err, "GoConfig.Packages", "-packages"}
+		}
 	}
 	if err != nil {
 		return err // a directory with neither pom.xml nor go.mod says so here
@@ -122,6 +143,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "%d tests (%d stable, flaky %v); %d fragments, %d covered, %d sampled\n\n",
 		len(res.Tests), len(res.Stable), res.Flaky, res.Fragments, res.Covered, res.Sampled)
 	if err := writeFunnel(stdout, res, *funnelCSV); err != nil {
+		return err
+	}
+	if err := writeMutants(res, *mutantsCSV); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "\n%s\n", res.Gates())
@@ -259,6 +283,48 @@ func writeFunnel(stdout io.Writer, res *mutate.Result, csvPath string) error {
 	}
 	fmt.Fprintf(stdout, "(%d operator combinations in full in %s)\n", len(res.Funnel.Groups()), csvPath)
 	return nil
+}
+
+// flagError is a library error that names an option the command sets with
+// a flag: its message names the flag.
+type flagError struct {
+	err          error
+	option, flag string
+}
+
+func (e flagError) Error() string { return strings.ReplaceAll(e.err.Error(), e.option, e.flag) }
+func (e flagError) Unwrap() error { return e.err }
+
+// writeMutants writes a row per candidate of res to csvPath (unless it is
+// empty): where, which operators, the verdict, the effective level of a
+// valid one and the tests that caught it.
+func writeMutants(res *mutate.Result, csvPath string) error {
+	if csvPath == "" {
+		return nil
+	}
+	f, err := os.Create(csvPath)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	w.Write([]string{"file", "line", "end_line", "level", "operators", "seed", "verdict", "effective", "detected_by", "failing"})
+	for _, c := range res.Candidates {
+		verdict, eff, by := c.Reason.String(), "", ""
+		if c.Valid() {
+			verdict, eff, by = "valid", c.Effective().String(), "test"
+			if c.Unresolved {
+				by = "compile"
+			}
+		}
+		w.Write([]string{c.File, strconv.Itoa(c.Frag.Line), strconv.Itoa(c.Frag.EndLine), c.Level.String(), c.Key(),
+			strconv.FormatUint(c.Seed, 10), verdict, eff, by, strings.Join(c.Failing, " ")})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // fileSize says how large the task file is and what its shared bases hold.

@@ -4,10 +4,13 @@ import (
 	"context"
 	"io"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/internal/ptytest"
@@ -40,7 +43,7 @@ func TestRunErrors(t *testing.T) {
 	}{
 		{"no go.mod", noMod, "go.mod: no such file", nil},
 		{"does not build", broken, "undefined: x", nil},
-		{"no root package", noRoot, "has no Go package at its root; its packages: sub: choose with GoConfig.Packages", nil},
+		{"no root package", noRoot, "has no Go package at its root; its packages: sub: choose with -packages", nil},
 		{"no such package", noRoot, `has no Go package in "other"; its packages: sub`, []string{"-packages", "other"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -142,11 +145,95 @@ func TestProgressOnATerminal(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	bars, stdout := ptytest.RunProgram(t, ".", "-dir", dir, "-levels", "1", "-out", filepath.Join(t.TempDir(), "tasks.jsonl"), "-evaluate")
+	out := t.TempDir()
+	bars, stdout := ptytest.RunProgram(t, ".", "-dir", dir, "-levels", "1", "-out", filepath.Join(out, "tasks.jsonl"), "-evaluate",
+		"-funnel", filepath.Join(out, "funnel.csv"), "-mutants", filepath.Join(out, "mutants.csv"))
 	if len(bars) != 2 || !strings.HasPrefix(bars[0], "mutate ") || !strings.HasPrefix(bars[1], "reference ") {
 		t.Errorf("bars %q, want mutate's then the reference's", bars)
 	}
 	if !strings.Contains(stdout, "validated") {
 		t.Errorf("stdout:\n%s", stdout)
+	}
+}
+
+// TestSIGTERMCleansUp runs the command on a module whose tests take a
+// while, sends it SIGTERM once its working directories exist, and checks
+// that it exits leaving no adaptbench-* directory in TMPDIR and no
+// cached test binaries (adaptbench/gobin-*) in the user's cache.
+func TestSIGTERMCleansUp(t *testing.T) {
+	exectest.Sandbox(t) // skips where the sandbox cannot run
+	bin := filepath.Join(t.TempDir(), "mutate")
+	if out, err := osexec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	mod := t.TempDir()
+	os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module example.com/slow\n\ngo 1.22\n"), 0o644)
+	os.WriteFile(filepath.Join(mod, "slow.go"), []byte("package slow\n\n// F adds.\nfunc F(a, b int) int {\n\ts := a + b\n\tif s > 10 {\n\t\treturn 10\n\t}\n\treturn s\n}\n"), 0o644)
+	os.WriteFile(filepath.Join(mod, "slow_test.go"), []byte("package slow\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestF(t *testing.T) {\n\ttime.Sleep(2 * time.Second)\n\tif F(1, 2) != 3 || F(9, 9) != 10 {\n\t\tt.Fatal(\"F\")\n\t}\n}\n"), 0o644)
+	tmp, cache := t.TempDir(), t.TempDir()
+	cmd := osexec.Command(bin, "-dir", mod, "-out", filepath.Join(t.TempDir(), "t.jsonl"), "-funnel", "")
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "XDG_CACHE_HOME="+cache)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	started := func() bool {
+		gomod, _ := filepath.Glob(filepath.Join(tmp, "adaptbench-gomod-*"))
+		gobin, _ := filepath.Glob(filepath.Join(cache, "adaptbench", "gobin-*"))
+		return len(gomod) > 0 && len(gobin) > 0
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for !started() && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !started() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("the command made no working directory in time:\n%s", stderr.String())
+	}
+	time.Sleep(500 * time.Millisecond) // into the baseline's test runs
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Errorf("the command finished before SIGTERM: the test shows nothing")
+		}
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("the command did not exit within a minute of SIGTERM:\n%s", stderr.String())
+	}
+	left, _ := filepath.Glob(filepath.Join(tmp, "adaptbench-*"))
+	gobin, _ := filepath.Glob(filepath.Join(cache, "adaptbench", "gobin-*"))
+	if len(left)+len(gobin) > 0 {
+		t.Errorf("left behind after SIGTERM: %v %v\n%s", left, gobin, stderr.String())
+	}
+}
+
+// TestWriteMutants: the mutant CSV has a row per candidate, with the
+// effective level and the tests that caught a valid one.
+func TestWriteMutants(t *testing.T) {
+	frag := &mutate.Fragment{Line: 3, EndLine: 7}
+	part := &mutate.Candidate{Level: mutate.L1, Reason: mutate.ReasonNoFailure, Src: []byte("x")}
+	res := &mutate.Result{Candidates: []*mutate.Candidate{
+		{File: "a.go", Frag: frag, Level: mutate.L1, Ops: []string{"modifylogic"}, Seed: 7, Src: []byte("x"), Failing: []string{"TestA", "TestB"}},
+		{File: "a.go", Frag: frag, Level: mutate.L1, Ops: []string{"updateconst"}, Seed: 8, Src: []byte("x"), Reason: mutate.ReasonNoFailure},
+		{File: "a.go", Frag: frag, Level: mutate.L2, Ops: []string{"modifylogic", "updateconst"}, Seed: 9, Src: []byte("x"), Failing: []string{"TestA"},
+			Parts: []*mutate.Candidate{{Level: mutate.L1, Src: []byte("x"), Failing: []string{"TestA"}}, part}},
+	}}
+	path := filepath.Join(t.TempDir(), "m.csv")
+	if err := writeMutants(res, path); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	want := `file,line,end_line,level,operators,seed,verdict,effective,detected_by,failing
+a.go,3,7,L1,modifylogic,7,valid,L1,test,TestA TestB
+a.go,3,7,L1,updateconst,8,no_test_failure,,,
+a.go,3,7,L2,modifylogic+updateconst,9,valid,L1,test,TestA
+`
+	if string(got) != want {
+		t.Errorf("mutant CSV:\n%s\nwant\n%s", got, want)
 	}
 }

@@ -54,6 +54,16 @@ type Func struct {
 	// Indent is the leading white space (spaces and tabs) of the line
 	// containing Start, up to Start.
 	Indent string
+	// Params are a Java method's or constructor's parameter types, white
+	// space removed ("int", "List<String>", "String..."): what tells
+	// overloads apart (Signature). Nil in other languages.
+	Params []string
+}
+
+// Signature returns QualifiedName with the parameter types,
+// "C.f(int,String)": a name Find takes that tells Java overloads apart.
+func (f Func) Signature() string {
+	return f.QualifiedName() + "(" + strings.Join(f.Params, ",") + ")"
 }
 
 // QualifiedName returns "Container.Name", or Name when Container is "".
@@ -71,13 +81,15 @@ var ErrNotFound = errors.New("syntax: function not found")
 // Find returns the definition of the function name. See [FindFunction] for
 // the accepted names and how a definition is chosen among several.
 func (t *Tree) Find(name string) (Func, error) {
+	name, params, sig := cutParams(name)
 	container, short, err := splitName(name)
 	if err != nil {
 		return Func{}, err
 	}
 	best := -1
 	for i, f := range t.funcs {
-		if f.Name != short || (container != "" && f.Container != container) {
+		if f.Name != short || (container != "" && f.Container != container) ||
+			sig && strings.Join(f.Params, ",") != params {
 			continue
 		}
 		if best < 0 || better(f, t.funcs[best]) {
@@ -97,6 +109,18 @@ func better(a, b Func) bool {
 		return a.Depth < b.Depth
 	}
 	return a.Container == "" && b.Container != ""
+}
+
+// cutParams splits "C.f(int, String)" into "C.f" and its parameter types
+// without white space, "int,String"; sig is false for a name without
+// parameter types.
+func cutParams(name string) (rest, params string, sig bool) {
+	name = strings.TrimSpace(name)
+	i := strings.IndexByte(name, '(')
+	if i <= 0 || !strings.HasSuffix(name, ")") || strings.HasPrefix(name, "(") {
+		return name, "", false
+	}
+	return name[:i], strings.Join(strings.Fields(name[i+1:len(name)-1]), ""), true
 }
 
 // splitName splits "f", "C.f", "Outer.Inner.f", "(*T).f" or "*T.f" into the
@@ -123,7 +147,9 @@ func splitName(name string) (container, short string, err error) {
 // name is "f" (any function, method or constructor called f), or
 // "C.f" (f directly in class C — for Go, a method of receiver type C). A
 // longer qualification ("Outer.Inner.f") matches on its last container
-// only, and the Go forms "(*T).f" and "*T.f" mean "T.f".
+// only, and the Go forms "(*T).f" and "*T.f" mean "T.f". Either may end
+// in Java parameter types, "C.f(int, String)" (Func.Signature): only the
+// overload with those types matches.
 //
 // When several definitions match (Java overloads, a top-level function
 // and a method of the same name, redefinitions), the one with the
@@ -205,6 +231,7 @@ var defStart = map[Lang]string{
 // (preceded by its decorator/annotation lines), it parses code from that
 // line on and accepts a definition of name starting on that line.
 func salvage(lang Lang, code []byte, name string) (*Tree, Func, bool) {
+	name, params, sig := cutParams(name)
 	_, short, err := splitName(name)
 	if err != nil {
 		return nil, Func{}, false
@@ -226,7 +253,7 @@ func salvage(lang Lang, code []byte, name string) (*Tree, Func, bool) {
 			if st, err := Parse(lang, code[from:]); err == nil {
 				first := bytes.IndexByte(st.src, '\n')
 				for _, f := range st.funcs {
-					if f.Name == short && (first < 0 || f.Start < first) {
+					if f.Name == short && (first < 0 || f.Start < first) && (!sig || strings.Join(f.Params, ",") == params) {
 						return st, f, true
 					}
 				}

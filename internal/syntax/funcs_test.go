@@ -2,6 +2,8 @@ package syntax
 
 import (
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -337,5 +339,65 @@ func TestImports(t *testing.T) {
 				t.Errorf("%s\nImports mismatch (-want +got):\n%s", tc.reason, diff)
 			}
 		})
+	}
+}
+
+// TestFindOverloads checks that a Java name with parameter types
+// (Func.Signature) finds its overload, in Find and in Target.Replace,
+// where the bare name finds the first.
+func TestFindOverloads(t *testing.T) {
+	src := []byte(`class P {
+    int parse(String s) {
+        return parse(s, 0);
+    }
+
+    int parse(String s, int from) {
+        return from;
+    }
+
+    int parse(java.util.List<String> xs, int... rest) {
+        return 2;
+    }
+}
+`)
+	tree, err := Parse(Java, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sigs []string
+	for _, f := range tree.Functions() {
+		sigs = append(sigs, f.Signature())
+	}
+	if want := []string{"P.parse(String)", "P.parse(String,int)", "P.parse(java.util.List<String>,int...)"}; !slices.Equal(sigs, want) {
+		t.Fatalf("signatures %q, want %q", sigs, want)
+	}
+	for _, tc := range []struct{ name, body string }{
+		{"P.parse", "return parse(s, 0);"},
+		{"P.parse(String)", "return parse(s, 0);"},
+		{"P.parse(String, int)", "return from;"},
+		{"parse( java.util.List<String>, int... )", "return 2;"},
+	} {
+		f, err := tree.Find(tc.name)
+		if err != nil {
+			t.Errorf("Find(%q): %v", tc.name, err)
+			continue
+		}
+		if !strings.Contains(string(src[f.Start:f.End]), tc.body) {
+			t.Errorf("Find(%q) found %q", tc.name, src[f.Start:f.End])
+		}
+	}
+	if _, err := tree.Find("P.parse(int)"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Find(P.parse(int)): %v, want ErrNotFound", err)
+	}
+	tg, err := NewTarget(Java, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := tg.Replace("P.parse(String,int)", []byte("int parse(String s, int from) {\n    return -from;\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "return -from;") || !strings.Contains(string(out), "return parse(s, 0);") || strings.Contains(string(out), "return from;") {
+		t.Errorf("Replace by signature:\n%s", out)
 	}
 }

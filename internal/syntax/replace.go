@@ -152,7 +152,8 @@ func (t *Target) Replace(name string, replacement []byte) ([]byte, error) {
 func hasDecorators(rt *Tree, name string) bool {
 	f, err := rt.Find(name)
 	if err != nil {
-		if _, short, serr := splitName(name); serr == nil {
+		base, _, _ := cutParams(name)
+		if _, short, serr := splitName(base); serr == nil {
 			f, err = rt.Find(short)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -402,7 +403,42 @@ func (c *collector) javaFunc(n *sitter.Node, start int) Func {
 			}
 		}
 	}
-	return c.newFunc(start, declStart, int(n.EndByte()), c.text(n.ChildByFieldName("name")), c.container(), n.ChildByFieldName("body"))
+	f := c.newFunc(start, declStart, int(n.EndByte()), c.text(n.ChildByFieldName("name")), c.container(), n.ChildByFieldName("body"))
+	f.Params = c.javaParams(n.ChildByFieldName("parameters"))
+	return f
+}
+
+// javaParams returns the types of a Java formal_parameters node, white
+// space removed; a variable-arity parameter's ends in "...". A receiver
+// parameter is no parameter. Not nil: a method without parameters has
+// the empty signature "()".
+func (c *collector) javaParams(ps *sitter.Node) []string {
+	out := []string{}
+	if ps == nil {
+		return out
+	}
+	for i, k := 0, int(ps.NamedChildCount()); i < k; i++ {
+		p := ps.NamedChild(i)
+		var typ string
+		switch p.Type() {
+		case "formal_parameter":
+			typ = c.text(p.ChildByFieldName("type"))
+			if d := p.ChildByFieldName("dimensions"); d != nil {
+				typ += c.text(d) // int a[]
+			}
+		case "spread_parameter":
+			for j, m := 0, int(p.NamedChildCount()); j < m; j++ {
+				if ch := p.NamedChild(j); ch.Type() != "modifiers" {
+					typ = c.text(ch) + "..."
+					break
+				}
+			}
+		default:
+			continue
+		}
+		out = append(out, strings.Join(strings.Fields(typ), ""))
+	}
+	return out
 }
 
 // mergeSpans sorts spans and merges overlapping ones.
