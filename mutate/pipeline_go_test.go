@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	osexec "os/exec"
@@ -200,6 +201,15 @@ func checkTasks(t *testing.T, tasks, some []adapt.Task, r exec.Runner, read func
 		}
 		if spliced, err := adapt.Splice(task, a); err != nil || spliced != string(original) {
 			t.Errorf("%s: the reference spliced into the file is not the project's file (%v)", task.ID, err)
+		}
+		// Prose with no code is no code, as adapt.Extract says of it for
+		// every other benchmark; code without a fence is still code.
+		if _, err := mutate.Answer(task, adapt.Completion{Text: "I would rename the variable, and return early when the list is empty."}); !errors.Is(err, adapt.ErrNoCode) {
+			t.Errorf("%s: a prose answer: %v, want ErrNoCode", task.ID, err)
+		}
+		snip, _ := mutate.Snippet(task)
+		if _, err := mutate.Answer(task, adapt.Completion{Text: snip}); err != nil {
+			t.Errorf("%s: the snippet without a fence: %v", task.ID, err)
 		}
 	}
 	opts := &adapt.Options{Template: mutate.Prompt, Runner: r, NoGold: true, Answer: mutate.Answer}

@@ -353,9 +353,42 @@ func leadIndent(code, snip string) string {
 // adapt.Extract takes it.
 func Answer(t *adapt.Task, c adapt.Completion) (adapt.Answer, error) {
 	if code, ok := SpliceAnswer(t, c.Text); ok {
+		if !fenced(c.Text) && worseSyntax(t, code) {
+			// Prose with no code block, spliced in, would be a compile
+			// error here and no-code everywhere else (adapt.Extract).
+			return adapt.Answer{}, fmt.Errorf("%w: no code block, and the text does not read as %s", adapt.ErrNoCode, t.Language)
+		}
 		return adapt.Answer{Code: code}, nil
 	}
 	return adapt.Extract(t, c.Text)
+}
+
+// fenced reports whether a completion has a Markdown code fence line.
+func fenced(completion string) bool {
+	for _, l := range strings.Split(completion, "\n") {
+		if l = strings.TrimLeft(l, " \t"); strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
+			return true
+		}
+	}
+	return false
+}
+
+// worseSyntax reports whether code, the task's code with an answer spliced
+// in, has more syntax errors than the task's code itself.
+func worseSyntax(t *adapt.Task, code string) bool {
+	lang, err := syntax.LangByName(t.Language)
+	if err != nil {
+		return false
+	}
+	before, err := syntax.Parse(lang, []byte(t.Code))
+	if err != nil {
+		return false
+	}
+	after, err := syntax.Parse(lang, []byte(code))
+	if err != nil {
+		return true
+	}
+	return len(after.Errors()) > len(before.Errors())
 }
 
 // SpliceAnswer returns the task's function with the first code block of
