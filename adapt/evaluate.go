@@ -128,10 +128,13 @@ type Progress struct {
 	Phase string // "resume", "reference" or "samples"
 	// Done counts the checks finished, Passed those that passed; both
 	// include the Resumed checks the journal already held.
-	Done    int
-	Total   int // checks in all
-	Passed  int
-	Resumed int
+	Done   int
+	Total  int // checks in all
+	Passed int
+	// PassedAs says what Passed counts when it is not checks that passed
+	// (a generator's "valid" candidates); "" means "passed".
+	PassedAs string
+	Resumed  int
 	// ModelErrors counts the samples the model failed (after Attempts),
 	// which end without a check; they are in Done too.
 	ModelErrors int

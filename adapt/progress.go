@@ -11,6 +11,10 @@ import (
 // one goroutine at a time. A Tracker with a nil callback does nothing.
 // It is safe for concurrent use.
 type Tracker struct {
+	// PassedAs says what the items counted as passed are, when that is
+	// not "passed" (mutate's candidates that became tasks are "valid").
+	PassedAs string
+
 	f     func(Progress)
 	phase string
 	start time.Time
@@ -36,7 +40,7 @@ func (t *Tracker) Done(passed bool) {
 	if passed {
 		t.passed++
 	}
-	p := Progress{Phase: t.phase, Done: t.done, Total: t.total, Passed: t.passed, Elapsed: time.Since(t.start)}
+	p := Progress{Phase: t.phase, Done: t.done, Total: t.total, Passed: t.passed, PassedAs: t.PassedAs, Elapsed: time.Since(t.start)}
 	if p.Elapsed > 0 {
 		p.Rate = float64(t.done) / p.Elapsed.Seconds()
 	}

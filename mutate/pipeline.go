@@ -553,6 +553,7 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 	start := time.Now()
 	isTask := func(cand *Candidate) bool { return cand.Valid() && !extra[cand] }
 	progress := adapt.NewTracker(c.Progress, "validate", len(undecided(first))+len(undecided(combos)))
+	progress.PassedAs = "valid" // candidates that became tasks
 	var build, test time.Duration
 	if pp, ok := p.(preparer); ok {
 		// The combinations too, so that one schema holds them all;
@@ -637,6 +638,7 @@ func CheckCandidates(ctx context.Context, p Project, cands []*Candidate, opts *O
 	}
 	o.Runs = cmpOr(o.Runs, 3)
 	progress := adapt.NewTracker(o.Progress, "validate", len(undecided(cands)))
+	progress.PassedAs = "valid" // candidates that became tasks
 	return checkCandidates(ctx, p, cands, &o, progress, (*Candidate).Valid, new(BatchStats))
 }
 

@@ -143,9 +143,17 @@ func describe(label string, p adapt.Progress) string {
 	if p.ModelErrors > 0 {
 		// A model error is counted as done but checked nothing: shown
 		// apart, so that a failing endpoint is not read as progress.
-		return fmt.Sprintf("%s %s (%d passed, %d model errors)", label, p.Phase, p.Passed, p.ModelErrors)
+		return fmt.Sprintf("%s %s (%d %s, %d model errors)", label, p.Phase, p.Passed, passedAs(p), p.ModelErrors)
 	}
-	return fmt.Sprintf("%s %s (%d passed)", label, p.Phase, p.Passed)
+	return fmt.Sprintf("%s %s (%d %s)", label, p.Phase, p.Passed, passedAs(p))
+}
+
+// passedAs is what the Passed count counts.
+func passedAs(p adapt.Progress) string {
+	if p.PassedAs != "" {
+		return p.PassedAs
+	}
+	return "passed"
 }
 
 // line is the plain form of a report.
@@ -154,7 +162,7 @@ func line(label string, p adapt.Progress) string {
 	if p.Total > 0 {
 		pct = p.Done * 100 / p.Total
 	}
-	s := fmt.Sprintf("%s %s: %d/%d (%d%%), %d passed", label, p.Phase, p.Done, p.Total, pct, p.Passed)
+	s := fmt.Sprintf("%s %s: %d/%d (%d%%), %d %s", label, p.Phase, p.Done, p.Total, pct, p.Passed, passedAs(p))
 	if p.ModelErrors > 0 {
 		s += fmt.Sprintf(", %d model errors", p.ModelErrors)
 	}
