@@ -1,0 +1,290 @@
+package mine
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/versioned"
+)
+
+// Origin is where a mined problem came from: its record in the task's
+// versioned.Detail (field Mined), read by OriginOf.
+type Origin struct {
+	// Problem is "uses-new-api" (write a function that uses what release
+	// Version added) or "adapt-to-new-version" (adapt the function as it
+	// was at Previous to Version).
+	Problem string `json:"problem"`
+	// Module, Version and Previous: the module and the two releases
+	// compared.
+	Module   string `json:"module"`
+	Version  string `json:"version"`
+	Previous string `json:"previous"`
+	// Package is the import path of the package whose tests hold the
+	// function.
+	Package string `json:"package"`
+	// Changes are the API changes the function exercises.
+	Changes []Change `json:"changes"`
+	// File and Function locate the function at Version (the file relative
+	// to the module root); PreviousFile and PreviousFunction at Previous,
+	// for an adaptation.
+	File             string `json:"file"`
+	Function         string `json:"function"`
+	PreviousFile     string `json:"previous_file,omitempty"`
+	PreviousFunction string `json:"previous_function,omitempty"`
+	// PreviousOutcome is what the reference gave at Previous, which makes
+	// the problem version-conditioned ("compile-error" or "failed"), and
+	// PreviousDetail the first line of the compiler's or the test's
+	// message.
+	PreviousOutcome string `json:"previous_outcome"`
+	PreviousDetail  string `json:"previous_detail,omitempty"`
+}
+
+// OriginOf decodes the record of a mined problem. An error names the task:
+// one that is not a version-conditioned task, or one that was not mined.
+func OriginOf(t *adapt.Task) (*Origin, error) {
+	d, err := versioned.DetailOf(t)
+	if err != nil {
+		return nil, err
+	}
+	if len(d.Mined) == 0 {
+		return nil, fmt.Errorf("mine: task %q was not mined (its detail has no mined record)", t.ID)
+	}
+	var o Origin
+	if err := json.Unmarshal(d.Mined, &o); err != nil {
+		return nil, fmt.Errorf("mine: task %q: mined record: %w", t.ID, err)
+	}
+	return &o, nil
+}
+
+// The files of a problem's workspace.
+const (
+	solutionFile = "solution_test.go"
+	checkFile    = "check_test.go"
+)
+
+// makeTasks writes a candidate's problem (c.task) and the same workspace
+// requiring the previous release (c.older).
+func makeTasks(c *candidate) error {
+	prev, cur := c.at[0], c.at[1]
+	mod := c.id[:strings.LastIndex(c.id, "@")]
+	visible, hidden, check := tests(c.cur)
+	sums := append(slices.Clone(cur.build.goSum), prev.build.goSum...)
+	slices.Sort(sums)
+	sums = slices.Compact(sums)
+	goLine := cur.rel.Go
+	workspace := func(r *release) []adapt.File {
+		return []adapt.File{
+			{Path: checkFile, Content: check},
+			{Path: "go.mod", Content: fmt.Sprintf("module adaptbench.invalid/mined\n\ngo %s\n\nrequire %s %s\n", goLine, mod, r.Version)},
+			{Path: "go.sum", Content: strings.Join(sums, "\n") + "\n"},
+		}
+	}
+	env := func(s *snapshot) *adapt.Environment {
+		return &adapt.Environment{Runtime: "go" + goLine, Packages: append([]adapt.Package{{Name: mod, Version: s.rel.Version}}, s.build.deps...)}
+	}
+	t := adapt.Task{
+		ID: c.id, Language: adapt.Go, Framework: adapt.FrameworkGo,
+		Code:        c.cur.Stub,
+		Target:      adapt.Target{Path: solutionFile, Content: c.cur.Src},
+		Files:       workspace(cur.rel),
+		Requirement: adapt.Requirement{Task: requirement(c, mod, goLine)},
+		Reference:   c.cur.Src,
+		Tests:       []adapt.Test{{Name: visible, File: solutionFile}, {Name: hidden, File: checkFile}},
+		Labels: map[string]string{
+			"benchmark": "go-mined", "library": mod, "go": goLine,
+			"type_of_change": typeOfChange[c.group],
+		},
+		Provenance: &adapt.Provenance{Generator: "versioned-mine", Source: mod},
+		Env:        env(cur),
+	}
+	if c.cur.Example {
+		t.Tests[0].File = checkFile
+	}
+	if c.problem == problemAdapt {
+		t.Code = c.prev.Src
+	}
+	t.Labels["category"] = versioned.Categorize(t.Labels["type_of_change"]).String()
+	var apis []string
+	for _, ch := range c.changes {
+		apis = append(apis, ch.key())
+	}
+	o := Origin{
+		Problem: c.problem, Module: mod, Version: cur.rel.Version, Previous: prev.rel.Version,
+		Package: c.pkg, Changes: c.changes, File: c.cur.File, Function: c.cur.Name,
+	}
+	if c.prev != nil {
+		o.PreviousFile, o.PreviousFunction = c.prev.File, c.prev.Name
+	}
+	d := &versioned.Detail{
+		Version: cur.rel.Version, Release: cur.rel.Month, OtherVersion: prev.rel.Version, OtherRelease: prev.rel.Month,
+		Runtime: goLine, Function: c.cur.Name, VisibleTests: []string{visible}, APICalls: slices.Compact(apis),
+	}
+	if err := setOrigin(&t, d, &o); err != nil {
+		return err
+	}
+	older := t
+	older.ID = t.ID + "@" + prev.rel.Version
+	older.Files = workspace(prev.rel)
+	older.Env = env(prev)
+	c.task, c.older = &t, &older
+	return nil
+}
+
+func setOrigin(t *adapt.Task, d *versioned.Detail, o *Origin) error {
+	b, err := json.Marshal(o)
+	if err != nil {
+		return err
+	}
+	d.Mined = b
+	return versioned.SetDetail(t, d)
+}
+
+// setPrevious records in the problem what its reference gave at the
+// previous release.
+func setPrevious(c *candidate, res adapt.SampleResult) error {
+	d, err := versioned.DetailOf(c.task)
+	if err != nil {
+		return err
+	}
+	o, err := OriginOf(c.task)
+	if err != nil {
+		return err
+	}
+	o.PreviousOutcome = res.Outcome.String()
+	o.PreviousDetail = firstLine(res.Detail)
+	for _, l := range strings.Split(res.Detail, "\n") {
+		if strings.Contains(l, solutionFile+":") {
+			o.PreviousDetail = strings.TrimSpace(l)
+			break
+		}
+	}
+	return setOrigin(c.task, d, o)
+}
+
+// typeOfChange is the type_of_change label of each group, in
+// GitChameleon's words (versioned.Categorize maps them).
+var typeOfChange = map[string]string{
+	kindAdded:      "new func/method/class",
+	kindRemoved:    "name change",
+	kindChanged:    "argument change",
+	kindDeprecated: "deprecation",
+}
+
+// requirement is the problem statement.
+func requirement(c *candidate, mod, goLine string) string {
+	var b strings.Builder
+	at := fmt.Sprintf("%s at version %s (Go %s)", mod, c.at[1].rel.Version, goLine)
+	what := "test"
+	if c.cur.Example {
+		what = "example"
+	}
+	if c.problem == problemAdapt {
+		fmt.Fprintf(&b, "%s holds %s, a %s of package %s written for %s at version %s. Adapt it to %s: it must compile and pass there",
+			solutionFile, c.cur.Name, what, c.pkg, mod, c.at[0].rel.Version, at)
+	} else {
+		fmt.Fprintf(&b, "Using %s, complete %s: write %s, a %s of package %s", at, solutionFile, c.cur.Name, what, c.pkg)
+		if !c.cur.Example {
+			b.WriteString(", so that it passes")
+		}
+	}
+	if c.cur.Example {
+		order := "exactly"
+		if c.cur.Unordered {
+			order = "these lines, in any order"
+		}
+		fmt.Fprintf(&b, ", printing %s:\n\n%s", order, strings.TrimRight(c.cur.Output, "\n"))
+	}
+	b.WriteString(".")
+	return b.String()
+}
+
+// tests returns the visible and hidden tests of a problem and the file
+// that holds what is not the solution's: for an example, a visible test
+// of its output's first line and a hidden test of all of it (as go test
+// compares an example's output), which the solution cannot change; for a
+// test function, the test itself is visible, and the hidden test runs it.
+func tests(tf *testFunc) (visible, hidden, file string) {
+	if !tf.Example {
+		hidden = "TestHidden" + strings.TrimPrefix(tf.Name, "Test")
+		return tf.Name, hidden, fmt.Sprintf(testCheck, hidden, tf.Name, tf.Name)
+	}
+	visible, hidden = "TestVisible"+tf.Name, "Test"+tf.Name
+	return visible, hidden, fmt.Sprintf(exampleCheck, visible, tf.Name, tf.Output, hidden, tf.Name, tf.Output, tf.Unordered)
+}
+
+const testCheck = `package mined_test
+
+import "testing"
+
+// %[1]s runs %[2]s: its verdict is the test's.
+func %[1]s(t *testing.T) { %[3]s(t) }
+`
+
+const exampleCheck = `package mined_test
+
+import (
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// %[1]s checks the first line of what %[2]s prints.
+func %[1]s(t *testing.T) {
+	minedCheckOutput(t, %[2]s, %[3]q, true, false)
+}
+
+// %[4]s checks what %[5]s prints, as go test checks an example.
+func %[4]s(t *testing.T) {
+	minedCheckOutput(t, %[5]s, %[6]q, false, %[7]v)
+}
+
+// minedCheckOutput runs f with its standard output captured and compares
+// the output with want as go test does (spaces at either end ignored;
+// unordered: as sorted lines); firstLine compares the first lines only.
+func minedCheckOutput(t *testing.T, f func(), want string, firstLine, unordered bool) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout := os.Stdout
+	os.Stdout = w
+	done := make(chan string)
+	go func() {
+		b, _ := io.ReadAll(r)
+		done <- string(b)
+	}()
+	func() {
+		defer func() {
+			os.Stdout = stdout
+			w.Close()
+			if p := recover(); p != nil {
+				t.Fatalf("panic: %%v\noutput before it:\n%%s", p, <-done)
+			}
+		}()
+		f()
+	}()
+	got := <-done
+	norm := func(s string) string {
+		s = strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n"))
+		if firstLine {
+			s, _, _ = strings.Cut(s, "\n")
+			return strings.TrimSpace(s)
+		}
+		if unordered {
+			lines := strings.Split(s, "\n")
+			slices.Sort(lines)
+			s = strings.Join(lines, "\n")
+		}
+		return s
+	}
+	if norm(got) != norm(want) {
+		t.Errorf("got:\n%%s\nwant:\n%%s", strings.TrimSpace(got), strings.TrimSpace(want))
+	}
+}
+`
