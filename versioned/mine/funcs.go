@@ -10,6 +10,7 @@ import (
 	"go/token"
 	"go/types"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -73,27 +74,28 @@ func (p pkgImporter) Import(path string) (*types.Package, error) {
 // files, then the external ones) and returns its test and example
 // functions, each moved out where it can be.
 func testFuncs(mod string, p *goPackage, imp types.Importer, fset *token.FileSet) []*testFunc {
-	parse := func(names []string) ([]*ast.File, map[*ast.File][]byte) {
+	srcs := map[string][]byte{}
+	parse := func(names []string) []*ast.File {
 		var files []*ast.File
-		srcs := map[*ast.File][]byte{}
 		for _, n := range names {
-			src, err := os.ReadFile(filepath.Join(p.Dir, n))
+			name := filepath.Join(p.Dir, n)
+			src, err := os.ReadFile(name)
 			if err != nil {
 				continue
 			}
-			f, err := parser.ParseFile(fset, filepath.Join(p.Dir, n), src, parser.ParseComments)
+			f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
 			if err != nil {
 				continue
 			}
 			files = append(files, f)
-			srcs[f] = src
+			srcs[name] = src
 		}
-		return files, srcs
+		return files
 	}
 	root := strings.TrimPrefix(strings.TrimPrefix(p.Dir, moduleDir(p.Dir, mod, p.ImportPath)), "/")
 	var out []*testFunc
 	conf := types.Config{Importer: imp, Error: func(error) {}}
-	inFiles, inSrc := parse(append(slices.Clone(p.GoFiles), p.TestGoFiles...))
+	inFiles := parse(append(slices.Clone(p.GoFiles), p.TestGoFiles...))
 	info := newInfo()
 	inPkg, _ := conf.Check(p.ImportPath, fset, inFiles, info)
 	if inPkg == nil {
@@ -103,19 +105,28 @@ func testFuncs(mod string, p *goPackage, imp types.Importer, fset *token.FileSet
 	for _, n := range p.TestGoFiles {
 		testFile[filepath.Join(p.Dir, n)] = true
 	}
+	var inTests []*ast.File
 	for _, f := range inFiles {
 		if testFile[fset.File(f.Pos()).Name()] {
-			out = append(out, funcsOf(mod, f, inSrc[f], fset, info, inPkg, inPkg, testFile, root)...)
+			inTests = append(inTests, f)
 		}
 	}
+	sc := newScope(mod, fset, info, inPkg, inPkg, testFile, srcs, inTests, root)
+	for _, f := range inTests {
+		out = append(out, sc.funcsOf(f)...)
+	}
 	if len(p.XTestGoFiles) > 0 {
-		xFiles, xSrc := parse(p.XTestGoFiles)
+		xFiles := parse(p.XTestGoFiles)
+		for _, n := range p.XTestGoFiles {
+			testFile[filepath.Join(p.Dir, n)] = true
+		}
 		xinfo := newInfo()
 		xconf := types.Config{Importer: pkgImporter{inPkg, imp}, Error: func(error) {}}
 		xPkg, _ := xconf.Check(p.ImportPath+"_test", fset, xFiles, xinfo)
 		if xPkg != nil {
+			xs := newScope(mod, fset, xinfo, xPkg, inPkg, testFile, srcs, xFiles, root)
 			for _, f := range xFiles {
-				out = append(out, funcsOf(mod, f, xSrc[f], fset, xinfo, xPkg, inPkg, testFile, root)...)
+				out = append(out, xs.funcsOf(f)...)
 			}
 		}
 	}
@@ -141,9 +152,77 @@ func newInfo() *types.Info {
 	}
 }
 
-// funcsOf returns the test and example functions of one file. home is
-// the package the file belongs to, under the package under test.
-func funcsOf(mod string, f *ast.File, src []byte, fset *token.FileSet, info *types.Info, home, under *types.Package, testFile map[string]bool, root string) []*testFunc {
+// scope is what moving the functions of one type-checked test package
+// needs: home is that package (the package under test itself, or its
+// external test package), under the package under test.
+type scope struct {
+	mod         string
+	fset        *token.FileSet
+	info        *types.Info
+	home, under *types.Package
+	testFile    map[string]bool
+	srcs        map[string][]byte
+	root        string
+	// declOf is the declaration of each package-level name of home's
+	// test files; methods the methods declared there, by receiver type.
+	declOf  map[types.Object]ast.Decl
+	methods map[string][]ast.Decl
+}
+
+func newScope(mod string, fset *token.FileSet, info *types.Info, home, under *types.Package, testFile map[string]bool, srcs map[string][]byte, files []*ast.File, root string) *scope {
+	sc := &scope{mod: mod, fset: fset, info: info, home: home, under: under, testFile: testFile, srcs: srcs, root: root,
+		declOf: map[types.Object]ast.Decl{}, methods: map[string][]ast.Decl{}}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv != nil && len(d.Recv.List) == 1 {
+					sc.methods[recvTypeName(d.Recv.List[0].Type)] = append(sc.methods[recvTypeName(d.Recv.List[0].Type)], d)
+				} else if obj := info.Defs[d.Name]; obj != nil {
+					sc.declOf[obj] = d
+				}
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					switch spec := spec.(type) {
+					case *ast.TypeSpec:
+						if obj := info.Defs[spec.Name]; obj != nil {
+							sc.declOf[obj] = d
+						}
+					case *ast.ValueSpec:
+						for _, id := range spec.Names {
+							if obj := info.Defs[id]; obj != nil {
+								sc.declOf[obj] = d
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return sc
+}
+
+func (sc *scope) off(p token.Pos) int { return sc.fset.Position(p).Offset }
+
+// text is a declaration's source, doc comment included, with edits.
+func (sc *scope) text(d ast.Decl, edits []edit) string {
+	start := d.Pos()
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Doc != nil {
+			start = d.Doc.Pos()
+		}
+	case *ast.GenDecl:
+		if d.Doc != nil {
+			start = d.Doc.Pos()
+		}
+	}
+	src := sc.srcs[sc.fset.File(d.Pos()).Name()]
+	return applyEdits(src[sc.off(start):sc.off(d.End())], edits, sc.off(start))
+}
+
+// funcsOf returns the test and example functions of one file.
+func (sc *scope) funcsOf(f *ast.File) []*testFunc {
 	outputs := map[string]*doc.Example{}
 	for _, ex := range doc.Examples(f) {
 		outputs["Example"+ex.Name] = ex
@@ -154,11 +233,12 @@ func funcsOf(mod string, f *ast.File, src []byte, fset *token.FileSet, info *typ
 		if !ok || fd.Recv != nil || fd.Body == nil || !testName.MatchString(fd.Name.Name) {
 			continue
 		}
-		tf := &testFunc{Name: fd.Name.Name, File: filepath.ToSlash(filepath.Join(root, filepath.Base(fset.File(f.Pos()).Name())))}
-		off := func(p token.Pos) int { return fset.Position(p).Offset }
-		tf.Body = string(src[off(fd.Pos()):off(fd.End())])
+		name := sc.fset.File(f.Pos()).Name()
+		tf := &testFunc{Name: fd.Name.Name, File: filepath.ToSlash(filepath.Join(sc.root, filepath.Base(name)))}
+		src := sc.srcs[name]
+		tf.Body = string(src[sc.off(fd.Pos()):sc.off(fd.End())])
 		if fd.Doc != nil {
-			tf.Doc = string(src[off(fd.Doc.Pos()):off(fd.Doc.End())])
+			tf.Doc = string(src[sc.off(fd.Doc.Pos()):sc.off(fd.Doc.End())])
 		}
 		if strings.HasPrefix(tf.Name, "Example") {
 			ex := outputs[tf.Name]
@@ -166,10 +246,10 @@ func funcsOf(mod string, f *ast.File, src []byte, fset *token.FileSet, info *typ
 				continue // not run by go test, or nothing to check
 			}
 			tf.Example, tf.Output, tf.Unordered = true, ex.Output, ex.Unordered
-		} else if !isTestSig(fd, info) {
+		} else if !isTestSig(fd, sc.info) {
 			continue
 		}
-		move(mod, tf, fd, src, off, info, home, under, testFile, fset)
+		sc.move(tf, fd)
 		out = append(out, tf)
 	}
 	return out
@@ -199,25 +279,103 @@ type edit struct {
 	text       string
 }
 
-// move records the module names fd uses and, when fd refers to nothing
-// of its own package but exported declarations of the package under
-// test (which it then names qualified), writes it as a file of its own.
-func move(mod string, tf *testFunc, fd *ast.FuncDecl, src []byte, off func(token.Pos) int, info *types.Info, home, under *types.Package, testFile map[string]bool, fset *token.FileSet) {
-	imports := map[string][2]string{} // path -> local name, package name
-	uses := map[string]bool{}
-	var edits []edit
-	inModule := func(path string) bool { return path == mod || strings.HasPrefix(path, mod+"/") }
-	why := ""
-	fail := func(format string, args ...any) {
-		if why == "" {
-			why = fmt.Sprintf(format, args...)
+// moved is what moving declarations gathers: the imports they need,
+// the module names they use, the edits that qualify the names of the
+// package under test, the test files' declarations they need, and why
+// they cannot move.
+type moved struct {
+	imports map[string][2]string // path -> local name, package name
+	uses    map[string]bool
+	edits   map[ast.Decl][]edit
+	needs   []ast.Decl
+	why     string
+}
+
+// move records the module names fd uses and, when fd (with the
+// declarations of its package's test files it needs: helpers, types and
+// their methods) refers to nothing else of its own package but exported
+// declarations of the package under test (which it then names
+// qualified), writes it as a file of its own.
+func (sc *scope) move(tf *testFunc, fd *ast.FuncDecl) {
+	m := &moved{imports: map[string][2]string{}, uses: map[string]bool{}, edits: map[ast.Decl][]edit{}}
+	sc.inspect(m, fd)
+	tf.Uses = sortedKeys(m.uses)
+	// The helpers, and theirs.
+	helpers := &moved{imports: map[string][2]string{}, uses: map[string]bool{}, edits: m.edits}
+	seen := map[ast.Decl]bool{fd: true}
+	for len(m.needs) > 0 && m.why == "" {
+		d := m.needs[0]
+		m.needs = m.needs[1:]
+		if seen[d] {
+			continue
+		}
+		seen[d] = true
+		helpers.needs = nil
+		sc.inspect(helpers, d)
+		m.needs = append(m.needs, helpers.needs...)
+		if helpers.why != "" {
+			m.why = helpers.why
 		}
 	}
-	ast.Inspect(fd, func(n ast.Node) bool {
+	if m.why != "" {
+		tf.Why = m.why
+		return
+	}
+	var decls []ast.Decl
+	for d := range seen {
+		if d != ast.Decl(fd) {
+			decls = append(decls, d)
+		}
+	}
+	slices.SortFunc(decls, func(a, b ast.Decl) int {
+		pa, pb := sc.fset.Position(a.Pos()), sc.fset.Position(b.Pos())
+		if c := strings.Compare(pa.Filename, pb.Filename); c != 0 {
+			return c
+		}
+		return pa.Offset - pb.Offset
+	})
+	var given strings.Builder
+	for _, d := range decls {
+		given.WriteString(sc.text(d, m.edits[d]) + "\n\n")
+	}
+	all := maps.Clone(helpers.imports)
+	maps.Copy(all, m.imports)
+	var err error
+	if tf.Src, err = movedFile(all, given.String()+sc.text(fd, m.edits[fd])); err != nil {
+		tf.Src, tf.Why = "", "does not format once moved: "+err.Error()
+		return
+	}
+	stub := string(sc.srcs[sc.fset.File(fd.Pos()).Name()][sc.off(fd.Pos()):sc.off(fd.Body.Lbrace)]) + "{\n\tpanic(\"not implemented\")\n}"
+	if tf.Doc != "" {
+		stub = tf.Doc + "\n" + stub
+	}
+	stubImports := maps.Clone(helpers.imports)
+	if !tf.Example {
+		stubImports["testing"] = m.imports["testing"]
+	}
+	if tf.Stub, err = movedFile(stubImports, given.String()+stub); err != nil {
+		tf.Src, tf.Stub, tf.Why = "", "", "its stub does not format: "+err.Error()
+	}
+}
+
+// inspect walks one declaration.
+func (sc *scope) inspect(m *moved, decl ast.Decl) {
+	inModule := func(path string) bool { return path == sc.mod || strings.HasPrefix(path, sc.mod+"/") }
+	fail := func(format string, args ...any) {
+		if m.why == "" {
+			m.why = fmt.Sprintf(format, args...)
+		}
+	}
+	need := func(d ast.Decl) {
+		if d != decl && !slices.Contains(m.needs, d) {
+			m.needs = append(m.needs, d)
+		}
+	}
+	ast.Inspect(decl, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.SelectorExpr:
-			sel := info.Selections[n]
-			if sel == nil || sel.Obj().Pkg() == nil || !inModule(sel.Obj().Pkg().Path()) {
+			sel := sc.info.Selections[n]
+			if sel == nil || sel.Obj().Pkg() == nil || !inModule(sel.Obj().Pkg().Path()) || sel.Obj().Pkg() == sc.home && sc.home != sc.under {
 				return true
 			}
 			// The type that declares the method, or the field's.
@@ -229,22 +387,24 @@ func move(mod string, tf *testFunc, fd *ast.FuncDecl, src []byte, off func(token
 			switch {
 			case local:
 				// A type of the function's own (a test table's row).
+			case sc.testFile[sc.fset.File(sel.Obj().Pos()).Name()]:
+				// A test type's field or method: it comes with its type.
 			case !sel.Obj().Exported():
 				fail("uses unexported %s", n.Sel.Name)
 			case tn != "":
-				uses[sel.Obj().Pkg().Path()+"."+tn+"."+sel.Obj().Name()] = true
+				m.uses[sel.Obj().Pkg().Path()+"."+tn+"."+sel.Obj().Name()] = true
 			}
 		case *ast.CompositeLit:
-			tn, local := namedOf(info.Types[n].Type)
+			t := sc.info.Types[n].Type
+			tn, local := namedOf(t)
 			if tn == "" || local {
 				return true
 			}
-			pkg := info.Types[n].Type
-			if p, ok := pkg.(*types.Pointer); ok {
-				pkg = p.Elem()
+			if p, ok := t.(*types.Pointer); ok {
+				t = p.Elem()
 			}
-			path := types.Unalias(pkg).(*types.Named).Obj().Pkg().Path()
-			if !inModule(path) {
+			obj := types.Unalias(t).(*types.Named).Obj()
+			if !inModule(obj.Pkg().Path()) || sc.testFile[sc.fset.File(obj.Pos()).Name()] {
 				return true
 			}
 			for _, e := range n.Elts {
@@ -253,71 +413,69 @@ func move(mod string, tf *testFunc, fd *ast.FuncDecl, src []byte, off func(token
 						if !ast.IsExported(id.Name) {
 							fail("uses unexported field %s", id.Name)
 						} else {
-							uses[path+"."+tn+"."+id.Name] = true
+							m.uses[obj.Pkg().Path()+"."+tn+"."+id.Name] = true
 						}
 					}
 				}
 			}
 		case *ast.Ident:
-			obj := info.Uses[n]
-			if obj == nil || obj.Pkg() == nil {
-				return true
-			}
-			if pn, ok := obj.(*types.PkgName); ok {
-				if strings.Contains(pn.Imported().Path(), "/internal/") || strings.HasSuffix(pn.Imported().Path(), "/internal") {
-					fail("imports %s", pn.Imported().Path())
-				}
-				imports[pn.Imported().Path()] = [2]string{n.Name, pn.Imported().Name()}
-				return true
-			}
-			if obj.Parent() != obj.Pkg().Scope() {
-				// A local name, or a field or method (see the cases above).
-				return true
-			}
-			if inModule(obj.Pkg().Path()) && obj.Pkg() != home || obj.Pkg() == under {
-				uses[obj.Pkg().Path()+"."+obj.Name()] = true
-			}
-			if obj.Pkg() != home {
-				if !isQualified(n, fd) {
-					fail("uses %s through a dot import", n.Name)
-				}
-				return true
-			}
-			// A package-level name of the file's own package: the package
-			// under test's exported API (qualified once moved), or a helper
-			// the function would need too.
-			if home != under || !obj.Exported() || testFile[fset.File(obj.Pos()).Name()] {
-				fail("uses %s of its own package", n.Name)
-				return true
-			}
-			imports[under.Path()] = [2]string{under.Name(), under.Name()}
-			edits = append(edits, edit{off(n.Pos()), off(n.Pos()), under.Name() + "."})
+			sc.ident(m, n, decl, inModule, fail, need)
 		}
 		return true
 	})
-	tf.Uses = sortedKeys(uses)
-	if why != "" {
-		tf.Why = why
+}
+
+// ident handles one identifier of a declaration being moved.
+func (sc *scope) ident(m *moved, n *ast.Ident, decl ast.Decl, inModule func(string) bool, fail func(string, ...any), need func(ast.Decl)) {
+	obj := sc.info.Uses[n]
+	if obj == nil || obj.Pkg() == nil {
 		return
 	}
-	body := applyEdits(src[off(fd.Pos()):off(fd.End())], edits, off(fd.Pos()))
-	var err error
-	if tf.Src, err = movedFile(imports, tf.Doc, body); err != nil {
-		tf.Src, tf.Why = "", "does not format once moved: "+err.Error()
+	if pn, ok := obj.(*types.PkgName); ok {
+		if path := pn.Imported().Path(); strings.Contains(path+"/", "/internal/") {
+			fail("imports %s", path)
+		}
+		m.imports[pn.Imported().Path()] = [2]string{n.Name, pn.Imported().Name()}
 		return
 	}
-	stub := string(src[off(fd.Pos()):off(fd.Body.Lbrace)]) + "{\n\tpanic(\"not implemented\")\n}"
-	stubImports := map[string][2]string{}
-	if !tf.Example {
-		stubImports["testing"] = imports["testing"]
+	if obj.Parent() != obj.Pkg().Scope() {
+		return // a local name, or a field or method (see inspect)
 	}
-	if tf.Stub, err = movedFile(stubImports, tf.Doc, stub); err != nil {
-		tf.Src, tf.Stub, tf.Why = "", "", "its stub does not format: "+err.Error()
+	if inModule(obj.Pkg().Path()) && obj.Pkg() != sc.home || obj.Pkg() == sc.under {
+		m.uses[obj.Pkg().Path()+"."+obj.Name()] = true
 	}
+	if obj.Pkg() != sc.home {
+		if obj.Pkg() == sc.under && sc.testFile[sc.fset.File(obj.Pos()).Name()] {
+			fail("uses %s of its package's in-package tests", n.Name)
+		}
+		if !isQualified(n, decl) {
+			fail("uses %s through a dot import", n.Name)
+		}
+		return
+	}
+	if d := sc.declOf[obj]; d != nil {
+		// A declaration of the test files: it moves too, with a type's
+		// methods.
+		need(d)
+		if _, ok := obj.(*types.TypeName); ok {
+			for _, md := range sc.methods[obj.Name()] {
+				need(md)
+			}
+		}
+		return
+	}
+	// A name of the package under test (an in-package test): its exported
+	// API, named qualified once moved.
+	if sc.home != sc.under || !obj.Exported() {
+		fail("uses %s of its own package", n.Name)
+		return
+	}
+	m.imports[sc.under.Path()] = [2]string{sc.under.Name(), sc.under.Name()}
+	m.edits[decl] = append(m.edits[decl], edit{sc.off(n.Pos()), sc.off(n.Pos()), sc.under.Name() + "."})
 }
 
 // isQualified reports whether id is the Sel of a selector in fd.
-func isQualified(id *ast.Ident, fd *ast.FuncDecl) bool {
+func isQualified(id *ast.Ident, fd ast.Node) bool {
 	found := false
 	ast.Inspect(fd, func(n ast.Node) bool {
 		if s, ok := n.(*ast.SelectorExpr); ok && s.Sel == id {
@@ -357,9 +515,9 @@ func applyEdits(b []byte, edits []edit, base int) string {
 	return s.String()
 }
 
-// movedFile writes a function as the one declaration of a file of package
-// mined_test, with its imports.
-func movedFile(imports map[string][2]string, docText, fn string) (string, error) {
+// movedFile writes declarations (a function last) as a file of package
+// mined_test, with their imports.
+func movedFile(imports map[string][2]string, decls string) (string, error) {
 	var b strings.Builder
 	b.WriteString("package mined_test\n\n")
 	paths := sortedKeys(imports)
@@ -374,10 +532,7 @@ func movedFile(imports map[string][2]string, docText, fn string) (string, error)
 		}
 		b.WriteString(")\n\n")
 	}
-	if docText != "" {
-		b.WriteString(docText + "\n")
-	}
-	b.WriteString(fn + "\n")
+	b.WriteString(decls + "\n")
 	out, err := format.Source([]byte(b.String()))
 	return string(out), err
 }

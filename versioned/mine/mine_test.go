@@ -71,7 +71,7 @@ const (
 	libModern           = "\n// Modern shouts.\nfunc Modern(s string) string { return strings.ToUpper(s) + \"!\" }\n"
 	libTwice            = "\n// Twice doubles.\nfunc Twice(x int) int { return 2 * x }\n"
 	libTwiceDeprecated  = "\n// Twice doubles.\n//\n// Deprecated: Use Double.\nfunc Twice(x int) int { return 2 * x }\n"
-	libDouble           = "\n// Double doubles.\nfunc Double(x int) int { return 2 * x }\n"
+	libDouble           = "\n// Double doubles.\nfunc Double(x int) int { return 2 * x }\n\nfunc one() int { return 1 }\n"
 	libUnused           = "\n// Unused is new, and no example uses it.\nfunc Unused() int { return 7 }\n"
 
 	exHead        = "package lib_test\n\nimport (\n\t\"fmt\"\n\n\t\"example.test/lib\"\n)\n"
@@ -86,7 +86,46 @@ const (
 	exDouble      = "\n// ExampleDouble doubles two.\nfunc ExampleDouble() {\n\tfmt.Println(lib.Double(2))\n\t// Output:\n\t// 4\n}\n"
 	// An in-package test: moved out, Double becomes lib.Double. helper
 	// makes TestHelper not self-contained.
-	testDouble = "package lib\n\nimport \"testing\"\n\nfunc TestDouble(t *testing.T) {\n\tcases := []struct{ in, want int }{{1, 2}, {3, 6}}\n\tfor _, c := range cases {\n\t\tif got := Double(c.in); got != c.want {\n\t\t\tt.Errorf(\"Double(%d) = %d\", c.in, got)\n\t\t}\n\t}\n}\n\nfunc helper() int { return Double(1) }\n\nfunc TestHelper(t *testing.T) {\n\tif helper() != Double(1) {\n\t\tt.Fatal(\"helper\")\n\t}\n}\n"
+	testDouble = `package lib
+
+import "testing"
+
+func TestDouble(t *testing.T) {
+	cases := []struct{ in, want int }{{1, 2}, {3, 6}}
+	for _, c := range cases {
+		if got := Double(c.in); got != c.want {
+			t.Errorf("Double(%d) = %d", c.in, got)
+		}
+	}
+}
+
+// helper needs one, which is unexported: TestHelper cannot move.
+func helper() int { return Double(one()) }
+
+func TestHelper(t *testing.T) {
+	if helper() != Double(1) {
+		t.Fatal("helper")
+	}
+}
+
+// pair and its method move with TestPairs.
+type pair struct{ in, want int }
+
+func (p pair) check(t *testing.T) {
+	if got := Double(p.in); got != p.want {
+		t.Errorf("Double(%d) = %d", p.in, got)
+	}
+}
+
+func TestPairs(t *testing.T) {
+	if Double(0) != 0 {
+		t.Fatal("Double(0)")
+	}
+	for _, p := range []pair{{1, 2}, {5, 10}} {
+		p.check(t)
+	}
+}
+`
 )
 
 // writeProxy writes the releases as a module proxy serves them
@@ -164,6 +203,7 @@ var compileAt = regexp.MustCompile(`^\./solution_test\.go:[0-9]+:[0-9]+: `)
 var wantProblems = map[string]string{
 	libPath + "@v1.1.0/lib.ExampleDouble/new-api":    "compile-error: undefined: lib.Double",
 	libPath + "@v1.1.0/lib.TestDouble/new-api":       "compile-error: undefined: lib.Double",
+	libPath + "@v1.1.0/lib.TestPairs/new-api":        "compile-error: undefined: lib.Double",
 	libPath + "@v1.2.0/lib.Example_greeting/new-api": "compile-error: undefined: lib.New",
 	libPath + "@v1.2.0/lib.Example_greeting/adapt":   "compile-error: undefined: lib.New",
 	libPath + "@v1.3.0/lib.ExampleSum/adapt":         "compile-error: too many arguments in call to lib.Sum",
@@ -248,7 +288,7 @@ func TestSyntheticHistory(t *testing.T) {
 	for _, d := range res.Dropped {
 		dropped[d.Task] = d.Reason
 	}
-	if r := dropped[libPath+"@v1.1.0/lib.TestHelper/new-api"]; !strings.HasPrefix(r, "not self-contained: uses helper") {
+	if r := dropped[libPath+"@v1.1.0/lib.TestHelper/new-api"]; r != "not self-contained: uses one of its own package" {
 		t.Errorf("TestHelper: dropped for %q, want not self-contained", r)
 	}
 	if r := dropped[libPath+"@v1.3.0/lib.Example_twice/adapt"]; r != "not version-conditioned: the reference passed at v1.2.0" {
@@ -259,11 +299,11 @@ func TestSyntheticHistory(t *testing.T) {
 	}
 	wantFunnel := "| group | release pairs | changes | candidate functions | self-contained | passes at N | fails at N-1 | valid |\n" +
 		"|---|---:|---:|---:|---:|---:|---:|---:|\n" +
-		"| added | 3 | 4 | 5 | 4 | 4 | 4 | 4 |\n" +
+		"| added | 3 | 4 | 6 | 5 | 5 | 5 | 5 |\n" +
 		"| removed | 1 | 1 | 1 | 1 | 1 | 1 | 1 |\n" +
 		"| changed | 1 | 1 | 1 | 1 | 1 | 1 | 1 |\n" +
 		"| deprecated | 1 | 2 | 2 | 2 | 2 | 1 | 1 |\n" +
-		"| total | 6 | 8 | 9 | 8 | 8 | 7 | 7 |\n"
+		"| total | 6 | 8 | 10 | 9 | 9 | 8 | 8 |\n"
 	if d := cmp.Diff(wantFunnel, fun.String()); d != "" {
 		t.Errorf("funnel (-want +got):\n%s", d)
 	}
@@ -279,6 +319,13 @@ func TestSyntheticHistory(t *testing.T) {
 		case libPath + "@v1.1.0/lib.TestDouble/new-api":
 			if !strings.Contains(task.Reference, "lib.Double(c.in)") || !strings.Contains(task.Code, `panic("not implemented")`) {
 				t.Errorf("%s: code\n%s\nreference\n%s", task.ID, task.Code, task.Reference)
+			}
+		case libPath + "@v1.1.0/lib.TestPairs/new-api":
+			// The test type and its method move with it, in both.
+			for _, src := range []string{task.Code, task.Reference} {
+				if !strings.Contains(src, "type pair struct") || !strings.Contains(src, "func (p pair) check(t *testing.T)") || !strings.Contains(src, "lib.Double(p.in)") {
+					t.Errorf("%s: no helpers in\n%s", task.ID, src)
+				}
 			}
 		case libPath + "@v1.1.0/lib.ExampleDouble/new-api":
 			if !strings.HasSuffix(task.Requirement.Task, "printing exactly:\n\n4.") || !strings.Contains(task.Code, "// ExampleDouble doubles two.") {
