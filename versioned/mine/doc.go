@@ -45,15 +45,19 @@
 //	                      to N; the reference is N's
 //
 // A candidate is moved into a module of its own, the problem's workspace:
-// solution_test.go holds the function alone in package mined_test (its
-// imports kept, the package under test's names qualified when it was an
-// in-package test). One that needs anything else of its package (a
-// helper, an unexported name) or an internal package is not
-// self-contained and is dropped with the reason. The workspace:
+// solution_test.go holds the function in its package (p or p_test: an
+// example's output may name its types), after the
+// declarations of its package's test files it needs (helpers, test types
+// and their methods, transitively), its imports kept and the package
+// under test's exported names qualified when it was an in-package test.
+// One that needs an unexported name of the package under test or an
+// internal package is not self-contained and is dropped with the reason.
+// The workspace:
 //
 //	solution_test.go  the target (the whole file): the reference, or the
-//	                  starting code (uses-new-api: the signature with a
-//	                  body that panics; adapt: the function at N-1)
+//	                  starting code (uses-new-api: the helpers and the
+//	                  signature with a body that panics; adapt: the
+//	                  function and its helpers at N-1)
 //	check_test.go     the checks the answer cannot change: for an example,
 //	                  TestVisible<Example> (its output's first line,
 //	                  visible) and Test<Example> (all of it, compared as

@@ -22,7 +22,7 @@ import (
 
 // testFunc is a test or example function of a package at one release,
 // moved into a module of its own (the problem's workspace) when it can
-// be: a file of package mined_test holding the function alone.
+// be.
 type testFunc struct {
 	Name    string // TestX or ExampleX
 	File    string // the file it is in, relative to the module root
@@ -35,12 +35,16 @@ type testFunc struct {
 	// Uses are the module's exported names it uses: package path "."
 	// name ("T.M" for methods and fields).
 	Uses []string
-	// Src is the function alone in a file of package mined_test (imports
-	// and qualified names), gofmt'ed; Stub the same with the body
-	// replaced by a panic. Both "" when the function cannot be moved:
-	// Why says why.
+	// Src is the function in a file of its own (imports, the test-file
+	// declarations it needs, qualified names), gofmt'ed; Stub the same
+	// with its body replaced by a panic. Both "" when the function cannot
+	// be moved: Why says why.
 	Src, Stub, Why string
-	Body           string // the function as written, to compare releases
+	// Body is the function as written, to compare releases.
+	Body string
+	// Package is the name of the function's package (p or p_test), which
+	// its file keeps: an example's output may name its types.
+	Package string
 }
 
 var testName = regexp.MustCompile(`^(Test|Example)([^a-z].*)?$`)
@@ -234,7 +238,7 @@ func (sc *scope) funcsOf(f *ast.File) []*testFunc {
 			continue
 		}
 		name := sc.fset.File(f.Pos()).Name()
-		tf := &testFunc{Name: fd.Name.Name, File: filepath.ToSlash(filepath.Join(sc.root, filepath.Base(name)))}
+		tf := &testFunc{Name: fd.Name.Name, File: filepath.ToSlash(filepath.Join(sc.root, filepath.Base(name))), Package: f.Name.Name}
 		src := sc.srcs[name]
 		tf.Body = string(src[sc.off(fd.Pos()):sc.off(fd.End())])
 		if fd.Doc != nil {
@@ -341,7 +345,7 @@ func (sc *scope) move(tf *testFunc, fd *ast.FuncDecl) {
 	all := maps.Clone(helpers.imports)
 	maps.Copy(all, m.imports)
 	var err error
-	if tf.Src, err = movedFile(all, given.String()+sc.text(fd, m.edits[fd])); err != nil {
+	if tf.Src, err = movedFile(tf.Package, all, given.String()+sc.text(fd, m.edits[fd])); err != nil {
 		tf.Src, tf.Why = "", "does not format once moved: "+err.Error()
 		return
 	}
@@ -353,7 +357,7 @@ func (sc *scope) move(tf *testFunc, fd *ast.FuncDecl) {
 	if !tf.Example {
 		stubImports["testing"] = m.imports["testing"]
 	}
-	if tf.Stub, err = movedFile(stubImports, given.String()+stub); err != nil {
+	if tf.Stub, err = movedFile(tf.Package, stubImports, given.String()+stub); err != nil {
 		tf.Src, tf.Stub, tf.Why = "", "", "its stub does not format: "+err.Error()
 	}
 }
@@ -516,10 +520,10 @@ func applyEdits(b []byte, edits []edit, base int) string {
 }
 
 // movedFile writes declarations (a function last) as a file of package
-// mined_test, with their imports.
-func movedFile(imports map[string][2]string, decls string) (string, error) {
+// pkg, with their imports. (A package may import one of its own name.)
+func movedFile(pkg string, imports map[string][2]string, decls string) (string, error) {
 	var b strings.Builder
-	b.WriteString("package mined_test\n\n")
+	b.WriteString("package " + pkg + "\n\n")
 	paths := sortedKeys(imports)
 	if len(paths) > 0 {
 		b.WriteString("import (\n")

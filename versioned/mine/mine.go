@@ -421,7 +421,7 @@ func checkOne(ctx context.Context, checker *adapt.Checker, c *candidate) error {
 		return err
 	}
 	if res.Outcome != adapt.OutcomePassed {
-		c.reason = fmt.Sprintf("reference %s at %s: %s", res.Outcome, c.at[1].rel.Version, firstLine(res.Detail))
+		c.reason = fmt.Sprintf("reference %s at %s: %s", res.Outcome, c.at[1].rel.Version, why(res))
 		return nil
 	}
 	c.stages = append(c.stages, stagePasses)
@@ -434,7 +434,7 @@ func checkOne(ctx context.Context, checker *adapt.Checker, c *candidate) error {
 	default:
 		c.reason = fmt.Sprintf("not version-conditioned: the reference %s at %s", res.Outcome, c.at[0].rel.Version)
 		if res.Outcome != adapt.OutcomePassed {
-			c.reason += ": " + firstLine(res.Detail)
+			c.reason += ": " + why(res)
 		}
 		return nil
 	}
@@ -452,6 +452,21 @@ func checkOne(ctx context.Context, checker *adapt.Checker, c *candidate) error {
 	}
 	c.stages = append(c.stages, stageValid)
 	return nil
+}
+
+// why is the first line of what made a check fail: the compiler's or the
+// sandbox's message, else the first test that did not pass and its
+// message.
+func why(res adapt.SampleResult) string {
+	if res.Detail != "" {
+		return firstLine(res.Detail)
+	}
+	for _, t := range res.Tests {
+		if t.Status != exec.TestPassed {
+			return t.Name + " " + t.Status.String() + ": " + firstLine(t.Message)
+		}
+	}
+	return ""
 }
 
 func firstLine(s string) string {

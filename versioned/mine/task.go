@@ -154,7 +154,7 @@ func setPrevious(c *candidate, res adapt.SampleResult) error {
 		return err
 	}
 	o.PreviousOutcome = res.Outcome.String()
-	o.PreviousDetail = firstLine(res.Detail)
+	o.PreviousDetail = why(res)
 	for _, l := range strings.Split(res.Detail, "\n") {
 		if strings.Contains(l, solutionFile+":") {
 			o.PreviousDetail = strings.TrimSpace(l)
@@ -209,13 +209,13 @@ func requirement(c *candidate, mod, goLine string) string {
 func tests(tf *testFunc) (visible, hidden, file string) {
 	if !tf.Example {
 		hidden = "TestHidden" + strings.TrimPrefix(tf.Name, "Test")
-		return tf.Name, hidden, fmt.Sprintf(testCheck, hidden, tf.Name, tf.Name)
+		return tf.Name, hidden, fmt.Sprintf(testCheck, hidden, tf.Name, tf.Name, tf.Package)
 	}
 	visible, hidden = "TestVisible"+tf.Name, "Test"+tf.Name
-	return visible, hidden, fmt.Sprintf(exampleCheck, visible, tf.Name, tf.Output, hidden, tf.Name, tf.Output, tf.Unordered)
+	return visible, hidden, fmt.Sprintf(exampleCheck, visible, tf.Name, tf.Output, hidden, tf.Name, tf.Output, tf.Unordered, tf.Package)
 }
 
-const testCheck = `package mined_test
+const testCheck = `package %[4]s
 
 import "testing"
 
@@ -223,7 +223,7 @@ import "testing"
 func %[1]s(t *testing.T) { %[3]s(t) }
 `
 
-const exampleCheck = `package mined_test
+const exampleCheck = `package %[8]s
 
 import (
 	"io"
