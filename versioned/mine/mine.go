@@ -420,6 +420,9 @@ func checkOne(ctx context.Context, checker *adapt.Checker, c *candidate) error {
 	if err != nil {
 		return err
 	}
+	if res.Outcome == adapt.OutcomeCompileError && !strings.Contains(res.Detail, solutionFile+":") {
+		return fmt.Errorf("mine: %s: the build at %s failed outside the solution: %s", c.id, c.at[1].rel.Version, firstLine(res.Detail))
+	}
 	if res.Outcome != adapt.OutcomePassed {
 		c.reason = fmt.Sprintf("reference %s at %s: %s", res.Outcome, c.at[1].rel.Version, why(res))
 		return nil
@@ -437,6 +440,11 @@ func checkOne(ctx context.Context, checker *adapt.Checker, c *candidate) error {
 			c.reason += ": " + why(res)
 		}
 		return nil
+	}
+	if res.Outcome == adapt.OutcomeCompileError && !strings.Contains(res.Detail, solutionFile+":") {
+		// Not the compiler on the function: the go command on the
+		// workspace (a missing hash or module), which is no verdict.
+		return fmt.Errorf("mine: %s: the build at %s failed outside the solution: %s", c.id, c.at[0].rel.Version, firstLine(res.Detail))
 	}
 	c.stages = append(c.stages, stageFails)
 	if err := setPrevious(c, res); err != nil {
