@@ -420,7 +420,7 @@ func checkOne(ctx context.Context, checker *adapt.Checker, c *candidate) error {
 	if err != nil {
 		return err
 	}
-	if res.Outcome == adapt.OutcomeCompileError && !strings.Contains(res.Detail, solutionFile+":") {
+	if res.Outcome == adapt.OutcomeCompileError && !compilerOnSolution(res.Detail) {
 		return fmt.Errorf("mine: %s: the build at %s failed outside the solution: %s", c.id, c.at[1].rel.Version, firstLine(res.Detail))
 	}
 	if res.Outcome != adapt.OutcomePassed {
@@ -441,7 +441,7 @@ func checkOne(ctx context.Context, checker *adapt.Checker, c *candidate) error {
 		}
 		return nil
 	}
-	if res.Outcome == adapt.OutcomeCompileError && !strings.Contains(res.Detail, solutionFile+":") {
+	if res.Outcome == adapt.OutcomeCompileError && !compilerOnSolution(res.Detail) {
 		// Not the compiler on the function: the go command on the
 		// workspace (a missing hash or module), which is no verdict.
 		return fmt.Errorf("mine: %s: the build at %s failed outside the solution: %s", c.id, c.at[0].rel.Version, firstLine(res.Detail))
@@ -460,6 +460,18 @@ func checkOne(ctx context.Context, checker *adapt.Checker, c *candidate) error {
 	}
 	c.stages = append(c.stages, stageValid)
 	return nil
+}
+
+// compilerOnSolution reports whether a build's messages are the
+// compiler's on the solution file, not the go command's on the workspace
+// (a module or hash it cannot find with the proxy off).
+func compilerOnSolution(detail string) bool {
+	for _, m := range []string{"cannot find module providing package", "no required module provides package", "missing go.sum entry", "verifying ", "module lookup disabled"} {
+		if strings.Contains(detail, m) {
+			return false
+		}
+	}
+	return strings.Contains(detail, solutionFile+":")
 }
 
 // why is the first line of what made a check fail: the compiler's or the

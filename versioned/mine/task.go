@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/mod/semver"
+
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/versioned"
 )
@@ -75,21 +77,31 @@ func makeTasks(c *candidate) error {
 	slices.Sort(sums)
 	sums = slices.Compact(sums)
 	goLine := cur.rel.Go
-	workspace := func(r *release) []adapt.File {
+	// Both workspaces require the modules N's packages and tests need at
+	// N's versions (at least), so that at N-1 only the module under test
+	// differs: a test importing a module that N-1 did not require still
+	// builds, and fails on the API alone.
+	curDeps, prevDeps := cur.build.deps, mergeDeps(cur.build.deps, prev.build.deps)
+	workspace := func(r *release, deps []adapt.Package) []adapt.File {
+		var req strings.Builder
+		fmt.Fprintf(&req, "\t%s %s\n", mod, r.Version)
+		for _, d := range deps {
+			fmt.Fprintf(&req, "\t%s %s\n", d.Name, d.Version)
+		}
 		return []adapt.File{
 			{Path: checkFile, Content: check},
-			{Path: "go.mod", Content: fmt.Sprintf("module adaptbench.invalid/mined\n\ngo %s\n\nrequire %s %s\n", goLine, mod, r.Version)},
+			{Path: "go.mod", Content: fmt.Sprintf("module adaptbench.invalid/mined\n\ngo %s\n\nrequire (\n%s)\n", goLine, req.String())},
 			{Path: "go.sum", Content: strings.Join(sums, "\n") + "\n"},
 		}
 	}
-	env := func(s *snapshot) *adapt.Environment {
-		return &adapt.Environment{Runtime: "go" + goLine, Packages: append([]adapt.Package{{Name: mod, Version: s.rel.Version}}, s.build.deps...)}
+	env := func(r *release, deps []adapt.Package) *adapt.Environment {
+		return &adapt.Environment{Runtime: "go" + goLine, Packages: append([]adapt.Package{{Name: mod, Version: r.Version}}, deps...)}
 	}
 	t := adapt.Task{
 		ID: c.id, Language: adapt.Go, Framework: adapt.FrameworkGo,
 		Code:        c.cur.Stub,
 		Target:      adapt.Target{Path: solutionFile, Content: c.cur.Src},
-		Files:       workspace(cur.rel),
+		Files:       workspace(cur.rel, curDeps),
 		Requirement: adapt.Requirement{Task: requirement(c, mod, goLine)},
 		Reference:   c.cur.Src,
 		Tests:       []adapt.Test{{Name: visible, File: solutionFile}, {Name: hidden, File: checkFile}},
@@ -98,7 +110,7 @@ func makeTasks(c *candidate) error {
 			"type_of_change": typeOfChange[c.group],
 		},
 		Provenance: &adapt.Provenance{Generator: "versioned-mine", Source: mod},
-		Env:        env(cur),
+		Env:        env(cur.rel, curDeps),
 	}
 	if c.cur.Example {
 		t.Tests[0].File = checkFile
@@ -127,10 +139,26 @@ func makeTasks(c *candidate) error {
 	}
 	older := t
 	older.ID = t.ID + "@" + prev.rel.Version
-	older.Files = workspace(prev.rel)
-	older.Env = env(prev)
+	older.Files = workspace(prev.rel, prevDeps)
+	older.Env = env(prev.rel, prevDeps)
 	c.task, c.older = &t, &older
 	return nil
+}
+
+// mergeDeps is a's modules and b's, each at the higher of its versions.
+func mergeDeps(a, b []adapt.Package) []adapt.Package {
+	out := slices.Clone(a)
+	for _, d := range b {
+		i := slices.IndexFunc(out, func(x adapt.Package) bool { return x.Name == d.Name })
+		switch {
+		case i < 0:
+			out = append(out, d)
+		case semver.Compare(d.Version, out[i].Version) > 0:
+			out[i] = d
+		}
+	}
+	slices.SortFunc(out, func(x, y adapt.Package) int { return strings.Compare(x.Name, y.Name) })
+	return out
 }
 
 func setOrigin(t *adapt.Task, d *versioned.Detail, o *Origin) error {
