@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -306,6 +307,26 @@ func TestSyntheticHistory(t *testing.T) {
 		"| total | 6 | 8 | 10 | 9 | 9 | 8 | 8 |\n"
 	if d := cmp.Diff(wantFunnel, fun.String()); d != "" {
 		t.Errorf("funnel (-want +got):\n%s", d)
+	}
+
+	// The API calls the API hit rate looks for: the changed function,
+	// the deprecation's replacement.
+	for id, want := range map[string][]string{
+		libPath + "@v1.3.0/lib.ExampleSum/adapt":     {libPath + ".Sum"},
+		libPath + "@v1.3.0/lib.Example_legacy/adapt": {libPath + ".Modern"},
+		libPath + "@v1.1.0/lib.TestDouble/new-api":   {libPath + ".Double"},
+	} {
+		i := slices.IndexFunc(res.Tasks, func(t adapt.Task) bool { return t.ID == id })
+		if i < 0 {
+			continue
+		}
+		d, err := versioned.DetailOf(&res.Tasks[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(d.APICalls, want) {
+			t.Errorf("%s: api calls %q, want %q", id, d.APICalls, want)
+		}
 	}
 
 	// The adaptation's starting code is the function at N-1; the new-API

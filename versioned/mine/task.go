@@ -3,6 +3,7 @@ package mine
 import (
 	"encoding/json"
 	"fmt"
+	"go/types"
 	"slices"
 	"strings"
 
@@ -119,9 +120,23 @@ func makeTasks(c *candidate) error {
 		t.Code = c.prev.Src
 	}
 	t.Labels["category"] = versioned.Categorize(t.Labels["type_of_change"]).String()
+	// The API calls the reference makes that the changes are about (the
+	// API hit rate looks for calls only): functions and methods added or
+	// changed, and a deprecation's replacement.
 	var apis []string
 	for _, ch := range c.changes {
-		apis = append(apis, ch.key())
+		key, decl := ch.key(), ch.New
+		if ch.Kind == kindDeprecated || ch.Kind == kindRemoved {
+			key, decl = ch.Package+"."+ch.Replacement, ""
+			if api := cur.api[ch.Package]; api != nil && ch.Replacement != "" {
+				if o, ok := lookup(api, ch.Replacement).(*types.Func); ok {
+					decl = objectString(o)
+				}
+			}
+		}
+		if strings.HasPrefix(decl, "func ") && slices.Contains(c.cur.Uses, key) && !slices.Contains(apis, key) {
+			apis = append(apis, key)
+		}
 	}
 	o := Origin{
 		Problem: c.problem, Module: mod, Version: cur.rel.Version, Previous: prev.rel.Version,
@@ -132,7 +147,7 @@ func makeTasks(c *candidate) error {
 	}
 	d := &versioned.Detail{
 		Version: cur.rel.Version, Release: cur.rel.Month, OtherVersion: prev.rel.Version, OtherRelease: prev.rel.Month,
-		Runtime: goLine, Function: c.cur.Name, VisibleTests: []string{visible}, APICalls: slices.Compact(apis),
+		Runtime: goLine, Function: c.cur.Name, VisibleTests: []string{visible}, APICalls: apis,
 	}
 	if err := setOrigin(&t, d, &o); err != nil {
 		return err
