@@ -77,9 +77,11 @@
 // new declaration), the file and function at each release, and what the
 // reference gave at N-1 ([OriginOf]).
 //
-// A test function's problem is checked only by the test passing: a
-// model may write a weaker test than the module's. An example's is
-// checked by its output, which is stated in the problem.
+// An example's problem is checked by its output, which the statement
+// gives. A test function's is checked only by the test passing, and its
+// statement has nothing to go on but the names it exercises: a model may
+// write a weaker test than the module's. The "style" label ("example",
+// "test") keeps the two apart in breakdowns.
 //
 // # Validity
 //

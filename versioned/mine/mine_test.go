@@ -338,7 +338,8 @@ func TestSyntheticHistory(t *testing.T) {
 				t.Errorf("%s: code\n%s\nreference\n%s", task.ID, task.Code, task.Reference)
 			}
 		case libPath + "@v1.1.0/lib.TestDouble/new-api":
-			if !strings.Contains(task.Reference, "lib.Double(c.in)") || !strings.Contains(task.Code, `panic("not implemented")`) {
+			if !strings.Contains(task.Reference, "lib.Double(c.in)") || !strings.Contains(task.Code, `panic("not implemented")`) ||
+				!strings.HasSuffix(task.Requirement.Task, "write TestDouble, a test of package example.test/lib that exercises lib.Double and passes.") {
 				t.Errorf("%s: code\n%s\nreference\n%s", task.ID, task.Code, task.Reference)
 			}
 		case libPath + "@v1.1.0/lib.TestPairs/new-api":
@@ -349,7 +350,7 @@ func TestSyntheticHistory(t *testing.T) {
 				}
 			}
 		case libPath + "@v1.1.0/lib.ExampleDouble/new-api":
-			if !strings.HasSuffix(task.Requirement.Task, "printing exactly:\n\n4.") || !strings.Contains(task.Code, "// ExampleDouble doubles two.") {
+			if !strings.HasSuffix(task.Requirement.Task, "an example of package example.test/lib, printing exactly:\n\n4.") || !strings.Contains(task.Code, "// ExampleDouble doubles two.") {
 				t.Errorf("%s: requirement %q, code\n%s", task.ID, task.Requirement.Task, task.Code)
 			}
 		}

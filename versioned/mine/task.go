@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/types"
+	"path"
 	"slices"
 	"strings"
 
@@ -108,7 +109,7 @@ func makeTasks(c *candidate) error {
 		Tests:       []adapt.Test{{Name: visible, File: solutionFile}, {Name: hidden, File: checkFile}},
 		Labels: map[string]string{
 			"benchmark": "go-mined", "library": mod, "go": goLine,
-			"type_of_change": typeOfChange[c.group],
+			"type_of_change": typeOfChange[c.group], "style": style(c.cur),
 		},
 		Provenance: &adapt.Provenance{Generator: "versioned-mine", Source: mod},
 		Env:        env(cur.rel, curDeps),
@@ -216,21 +217,39 @@ var typeOfChange = map[string]string{
 	kindDeprecated: "deprecation",
 }
 
+// style is the "style" label: "example" (checked by its output) or
+// "test" (checked by the test passing, a weaker check).
+func style(tf *testFunc) string {
+	if tf.Example {
+		return "example"
+	}
+	return "test"
+}
+
 // requirement is the problem statement.
 func requirement(c *candidate, mod, goLine string) string {
 	var b strings.Builder
 	at := fmt.Sprintf("%s at version %s (Go %s)", mod, c.at[1].rel.Version, goLine)
-	what := "test"
+	what := "a test"
 	if c.cur.Example {
-		what = "example"
+		what = "an example"
 	}
 	if c.problem == problemAdapt {
-		fmt.Fprintf(&b, "%s holds %s, a %s of package %s written for %s at version %s. Adapt it to %s: it must compile and pass there",
+		fmt.Fprintf(&b, "%s holds %s, %s of package %s written for %s at version %s. Adapt it to %s: it must compile and pass there",
 			solutionFile, c.cur.Name, what, c.pkg, mod, c.at[0].rel.Version, at)
 	} else {
-		fmt.Fprintf(&b, "Using %s, complete %s: write %s, a %s of package %s", at, solutionFile, c.cur.Name, what, c.pkg)
+		fmt.Fprintf(&b, "Using %s, complete %s: write %s, %s of package %s", at, solutionFile, c.cur.Name, what, c.pkg)
 		if !c.cur.Example {
-			b.WriteString(", so that it passes")
+			// A test has no other statement than what it exercises.
+			var names []string
+			for _, ch := range c.changes {
+				pkg := path.Base(ch.Package)
+				if api := c.at[1].api[ch.Package]; api != nil {
+					pkg = api.Name()
+				}
+				names = append(names, pkg+"."+ch.Name)
+			}
+			fmt.Fprintf(&b, " that exercises %s and passes", strings.Join(names, ", "))
 		}
 	}
 	if c.cur.Example {
