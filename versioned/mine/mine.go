@@ -264,6 +264,7 @@ func diff(prev, cur *snapshot) []Change {
 // problem.
 type candidate struct {
 	id      string
+	module  string
 	problem string // problemNewAPI or problemAdapt
 	group   string // its funnel group: the first kind of its changes
 	pkg     string
@@ -350,6 +351,7 @@ func newCandidate(mod, problem, pkg string, changes []Change, cur, prev *testFun
 	}
 	return &candidate{
 		id:      fmt.Sprintf("%s@%s/%s.%s/%s", mod, cs.rel.Version, rel, cur.Name, short),
+		module:  mod,
 		problem: problem, group: changes[0].Kind, pkg: pkg, changes: changes,
 		cur: cur, prev: prev, at: [2]*snapshot{ps, cs},
 		stages: []string{stageCandidates},
@@ -420,7 +422,7 @@ func checkOne(ctx context.Context, checker *adapt.Checker, c *candidate) error {
 	if err != nil {
 		return err
 	}
-	if res.Outcome == adapt.OutcomeCompileError && !compilerOnSolution(res.Detail) {
+	if res.Outcome == adapt.OutcomeCompileError && !compilerOnSolution(c.module, res.Detail) {
 		return fmt.Errorf("mine: %s: the build at %s failed outside the solution: %s", c.id, c.at[1].rel.Version, firstLine(res.Detail))
 	}
 	if res.Outcome != adapt.OutcomePassed {
@@ -441,7 +443,7 @@ func checkOne(ctx context.Context, checker *adapt.Checker, c *candidate) error {
 		}
 		return nil
 	}
-	if res.Outcome == adapt.OutcomeCompileError && !compilerOnSolution(res.Detail) {
+	if res.Outcome == adapt.OutcomeCompileError && !compilerOnSolution(c.module, res.Detail) {
 		// Not the compiler on the function: the go command on the
 		// workspace (a missing hash or module), which is no verdict.
 		return fmt.Errorf("mine: %s: the build at %s failed outside the solution: %s", c.id, c.at[0].rel.Version, firstLine(res.Detail))
@@ -465,13 +467,18 @@ func checkOne(ctx context.Context, checker *adapt.Checker, c *candidate) error {
 // compilerOnSolution reports whether a build's messages are the
 // compiler's on the solution file, not the go command's on the workspace
 // (a module or hash it cannot find with the proxy off).
-func compilerOnSolution(detail string) bool {
+func compilerOnSolution(mod, detail string) bool {
+	// A package of the module that this release does not have is the
+	// version's doing.
+	if strings.Contains(detail, "for package "+mod+"/") || strings.Contains(detail, "provides package "+mod+"/") {
+		return true
+	}
 	for _, m := range []string{"cannot find module providing package", "no required module provides package", "missing go.sum entry", "verifying ", "module lookup disabled"} {
 		if strings.Contains(detail, m) {
 			return false
 		}
 	}
-	return strings.Contains(detail, solutionFile+":")
+	return strings.Contains(detail, solutionFile+":") && !strings.Contains(detail, "go: ")
 }
 
 // why is the first line of what made a check fail: the compiler's or the
