@@ -34,7 +34,8 @@ const libPath = "example.test/lib"
 //	v1.3.0  changes Sum to Sum(a, b, c) (ExampleSum follows); deprecates
 //	        Legacy for Modern, new here (Example_legacy moves to it), and
 //	        Twice for Double, which v1.1.0 already had (Example_twice
-//	        moves to it: not version-conditioned)
+//	        moves to it: not version-conditioned); adds package sub
+//	        (ExampleHello)
 var libReleases = []struct {
 	version, time string
 	files         map[string]string
@@ -57,6 +58,9 @@ var libReleases = []struct {
 		"lib.go":          libCommon + libNew + libSum3 + libLegacyDeprecated + libModern + libTwiceDeprecated + libDouble + libUnused,
 		"example_test.go": exHead + exGreetingNew + exSum3 + exLegacyNew + exTwiceNew + exDouble,
 		"lib_test.go":     testDouble,
+		// A package new at this release.
+		"sub/sub.go":          "// Package sub is new in v1.3.0.\npackage sub\n\n// Hello greets.\nfunc Hello() string { return \"hi\" }\n",
+		"sub/example_test.go": "package sub_test\n\nimport (\n\t\"fmt\"\n\n\t\"example.test/lib/sub\"\n)\n\nfunc ExampleHello() {\n\tfmt.Println(sub.Hello())\n\t// Output: hi\n}\n",
 	}},
 }
 
@@ -148,6 +152,9 @@ func writeProxy(t *testing.T) (string, string) {
 			files[name] = content
 		}
 		for name, content := range files {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(src, name)), 0o755); err != nil {
+				t.Fatal(err)
+			}
 			if err := os.WriteFile(filepath.Join(src, name), []byte(content), 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -197,7 +204,7 @@ func sandboxDir(t *testing.T) string {
 	return d
 }
 
-var compileAt = regexp.MustCompile(`^\./solution_test\.go:[0-9]+:[0-9]+: `)
+var compileAt = regexp.MustCompile(`^(\./)?solution_test\.go:[0-9]+:[0-9]+: `)
 
 // wantProblems are the problems the synthetic history gives, each with
 // what its reference gives at the previous release.
@@ -210,6 +217,8 @@ var wantProblems = map[string]string{
 	libPath + "@v1.3.0/lib.ExampleSum/adapt":         "compile-error: too many arguments in call to lib.Sum",
 	libPath + "@v1.3.0/lib.Example_legacy/adapt":     "compile-error: undefined: lib.Modern",
 	libPath + "@v1.3.0/lib.Example_legacy/new-api":   "compile-error: undefined: lib.Modern",
+	// The package does not exist at v1.2.0.
+	libPath + "@v1.3.0/sub.ExampleHello/new-api": "compile-error: cannot find module providing package example.test/lib/sub: module lookup disabled by GOPROXY=off",
 }
 
 // TestSyntheticHistory mines a synthetic module served from a local
@@ -272,7 +281,7 @@ func TestSyntheticHistory(t *testing.T) {
 	wantChanges := []string{
 		"added Double ", "added Unused ",
 		"removed Old ", "added New ",
-		"changed Sum ", "deprecated Legacy Modern", "deprecated Twice Double", "added Modern ",
+		"changed Sum ", "deprecated Legacy Modern", "deprecated Twice Double", "added Modern ", "added Hello ",
 	}
 	if d := cmp.Diff(wantChanges, changes); d != "" {
 		t.Errorf("changes (-want +got):\n%s", d)
@@ -300,11 +309,11 @@ func TestSyntheticHistory(t *testing.T) {
 	}
 	wantFunnel := "| group | release pairs | changes | candidate functions | self-contained | passes at N | fails at N-1 | valid |\n" +
 		"|---|---:|---:|---:|---:|---:|---:|---:|\n" +
-		"| added | 3 | 4 | 6 | 5 | 5 | 5 | 5 |\n" +
+		"| added | 3 | 5 | 7 | 6 | 6 | 6 | 6 |\n" +
 		"| removed | 1 | 1 | 1 | 1 | 1 | 1 | 1 |\n" +
 		"| changed | 1 | 1 | 1 | 1 | 1 | 1 | 1 |\n" +
 		"| deprecated | 1 | 2 | 2 | 2 | 2 | 1 | 1 |\n" +
-		"| total | 6 | 8 | 10 | 9 | 9 | 8 | 8 |\n"
+		"| total | 6 | 9 | 11 | 10 | 10 | 9 | 9 |\n"
 	if d := cmp.Diff(wantFunnel, fun.String()); d != "" {
 		t.Errorf("funnel (-want +got):\n%s", d)
 	}
