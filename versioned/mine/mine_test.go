@@ -272,98 +272,8 @@ func TestSyntheticHistory(t *testing.T) {
 		t.Errorf("problems (-want +got):\n%s", d)
 	}
 
-	// The changes apidiff and the notes give, with the one no example
-	// exercises.
-	var changes []string
-	for _, c := range res.Changes {
-		changes = append(changes, c.Kind+" "+c.Name+" "+c.Replacement)
-	}
-	wantChanges := []string{
-		"added Double ", "added Unused ",
-		"removed Old ", "added New ",
-		"changed Sum ", "deprecated Legacy Modern", "deprecated Twice Double", "added Modern ", "added Hello ",
-	}
-	if d := cmp.Diff(wantChanges, changes); d != "" {
-		t.Errorf("changes (-want +got):\n%s", d)
-	}
-	for _, c := range res.Changes {
-		if c.Name == "Sum" && (c.Old != "func Sum(a int, b int) int" || c.New != "func Sum(a int, b int, c int) int") {
-			t.Errorf("Sum's change: old %q, new %q", c.Old, c.New)
-		}
-	}
-
-	// Dropped: the test with a helper (not self-contained), and the
-	// deprecation whose replacement v1.2.0 already had.
-	dropped := map[string]string{}
-	for _, d := range res.Dropped {
-		dropped[d.Task] = d.Reason
-	}
-	if r := dropped[libPath+"@v1.1.0/lib.TestHelper/new-api"]; r != "not self-contained: uses one of its own package" {
-		t.Errorf("TestHelper: dropped for %q, want not self-contained", r)
-	}
-	if r := dropped[libPath+"@v1.3.0/lib.Example_twice/adapt"]; r != "not version-conditioned: the reference passed at v1.2.0" {
-		t.Errorf("Example_twice: dropped for %q, want not version-conditioned", r)
-	}
-	if len(dropped) != 2 {
-		t.Errorf("dropped %v, want 2", dropped)
-	}
-	wantFunnel := "| group | release pairs | changes | candidate functions | self-contained | passes at N | fails at N-1 | valid |\n" +
-		"|---|---:|---:|---:|---:|---:|---:|---:|\n" +
-		"| added | 3 | 5 | 7 | 6 | 6 | 6 | 6 |\n" +
-		"| removed | 1 | 1 | 1 | 1 | 1 | 1 | 1 |\n" +
-		"| changed | 1 | 1 | 1 | 1 | 1 | 1 | 1 |\n" +
-		"| deprecated | 1 | 2 | 2 | 2 | 2 | 1 | 1 |\n" +
-		"| total | 6 | 9 | 11 | 10 | 10 | 9 | 9 |\n"
-	if d := cmp.Diff(wantFunnel, fun.String()); d != "" {
-		t.Errorf("funnel (-want +got):\n%s", d)
-	}
-
-	// The API calls the API hit rate looks for: the changed function,
-	// the deprecation's replacement.
-	for id, want := range map[string][]string{
-		libPath + "@v1.3.0/lib.ExampleSum/adapt":     {libPath + ".Sum"},
-		libPath + "@v1.3.0/lib.Example_legacy/adapt": {libPath + ".Modern"},
-		libPath + "@v1.1.0/lib.TestDouble/new-api":   {libPath + ".Double"},
-	} {
-		i := slices.IndexFunc(res.Tasks, func(t adapt.Task) bool { return t.ID == id })
-		if i < 0 {
-			continue
-		}
-		d, err := versioned.DetailOf(&res.Tasks[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(d.APICalls, want) {
-			t.Errorf("%s: api calls %q, want %q", id, d.APICalls, want)
-		}
-	}
-
-	// The adaptation's starting code is the function at N-1; the new-API
-	// problem's is a stub; the example's expected output is stated.
-	for _, task := range res.Tasks {
-		switch task.ID {
-		case libPath + "@v1.2.0/lib.Example_greeting/adapt":
-			if !strings.Contains(task.Code, "lib.Old()") || !strings.Contains(task.Reference, "lib.New()") {
-				t.Errorf("%s: code\n%s\nreference\n%s", task.ID, task.Code, task.Reference)
-			}
-		case libPath + "@v1.1.0/lib.TestDouble/new-api":
-			if !strings.Contains(task.Reference, "lib.Double(c.in)") || !strings.Contains(task.Code, `panic("not implemented")`) ||
-				!strings.HasSuffix(task.Requirement.Task, "write TestDouble, a test of package example.test/lib that exercises lib.Double and passes.") {
-				t.Errorf("%s: code\n%s\nreference\n%s", task.ID, task.Code, task.Reference)
-			}
-		case libPath + "@v1.1.0/lib.TestPairs/new-api":
-			// The test type and its method move with it, in both.
-			for _, src := range []string{task.Code, task.Reference} {
-				if !strings.Contains(src, "type pair struct") || !strings.Contains(src, "func (p pair) check(t *testing.T)") || !strings.Contains(src, "lib.Double(p.in)") {
-					t.Errorf("%s: no helpers in\n%s", task.ID, src)
-				}
-			}
-		case libPath + "@v1.1.0/lib.ExampleDouble/new-api":
-			if !strings.HasSuffix(task.Requirement.Task, "an example of package example.test/lib, printing exactly:\n\n4.") || !strings.Contains(task.Code, "// ExampleDouble doubles two.") {
-				t.Errorf("%s: requirement %q, code\n%s", task.ID, task.Requirement.Task, task.Code)
-			}
-		}
-	}
+	checkChanges(t, res)
+	checkContents(t, res)
 
 	// The same bytes on a second run (everything fetched is cached).
 	var first, second bytes.Buffer
@@ -435,4 +345,108 @@ func TestTooFewReleases(t *testing.T) {
 	if _, err := mine.Generate(context.Background(), libPath, &mine.Options{From: "1.0"}); err == nil || !strings.Contains(err.Error(), "not a semantic version") {
 		t.Fatalf("err = %v, want a bad version", err)
 	}
+}
+
+// checkChanges checks the changes, the dropped candidates and the funnel.
+func checkChanges(t *testing.T, res *mine.Result) {
+	t.Helper()
+	// The changes apidiff and the notes give, with the one no example
+	// exercises.
+	var changes []string
+	for _, c := range res.Changes {
+		changes = append(changes, c.Kind+" "+c.Name+" "+c.Replacement)
+	}
+	wantChanges := []string{
+		"added Double ", "added Unused ",
+		"removed Old ", "added New ",
+		"changed Sum ", "deprecated Legacy Modern", "deprecated Twice Double", "added Modern ", "added Hello ",
+	}
+	if d := cmp.Diff(wantChanges, changes); d != "" {
+		t.Errorf("changes (-want +got):\n%s", d)
+	}
+	for _, c := range res.Changes {
+		if c.Name == "Sum" && (c.Old != "func Sum(a int, b int) int" || c.New != "func Sum(a int, b int, c int) int") {
+			t.Errorf("Sum's change: old %q, new %q", c.Old, c.New)
+		}
+	}
+
+	// Dropped: the test with a helper (not self-contained), and the
+	// deprecation whose replacement v1.2.0 already had.
+	dropped := map[string]string{}
+	for _, d := range res.Dropped {
+		dropped[d.Task] = d.Reason
+	}
+	if r := dropped[libPath+"@v1.1.0/lib.TestHelper/new-api"]; r != "not self-contained: uses one of its own package" {
+		t.Errorf("TestHelper: dropped for %q, want not self-contained", r)
+	}
+	if r := dropped[libPath+"@v1.3.0/lib.Example_twice/adapt"]; r != "not version-conditioned: the reference passed at v1.2.0" {
+		t.Errorf("Example_twice: dropped for %q, want not version-conditioned", r)
+	}
+	if len(dropped) != 2 {
+		t.Errorf("dropped %v, want 2", dropped)
+	}
+	wantFunnel := "| group | release pairs | changes | candidate functions | self-contained | passes at N | fails at N-1 | valid |\n" +
+		"|---|---:|---:|---:|---:|---:|---:|---:|\n" +
+		"| added | 3 | 5 | 7 | 6 | 6 | 6 | 6 |\n" +
+		"| removed | 1 | 1 | 1 | 1 | 1 | 1 | 1 |\n" +
+		"| changed | 1 | 1 | 1 | 1 | 1 | 1 | 1 |\n" +
+		"| deprecated | 1 | 2 | 2 | 2 | 2 | 1 | 1 |\n" +
+		"| total | 6 | 9 | 11 | 10 | 10 | 9 | 9 |\n"
+	var fun bytes.Buffer
+	res.Funnel.WriteTable(&fun)
+	if d := cmp.Diff(wantFunnel, fun.String()); d != "" {
+		t.Errorf("funnel (-want +got):\n%s", d)
+	}
+}
+
+// checkContents checks what some problems hold.
+func checkContents(t *testing.T, res *mine.Result) {
+	t.Helper()
+	// The API calls the API hit rate looks for: the changed function,
+	// the deprecation's replacement.
+	for id, want := range map[string][]string{
+		libPath + "@v1.3.0/lib.ExampleSum/adapt":     {libPath + ".Sum"},
+		libPath + "@v1.3.0/lib.Example_legacy/adapt": {libPath + ".Modern"},
+		libPath + "@v1.1.0/lib.TestDouble/new-api":   {libPath + ".Double"},
+	} {
+		i := slices.IndexFunc(res.Tasks, func(t adapt.Task) bool { return t.ID == id })
+		if i < 0 {
+			continue
+		}
+		d, err := versioned.DetailOf(&res.Tasks[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(d.APICalls, want) {
+			t.Errorf("%s: api calls %q, want %q", id, d.APICalls, want)
+		}
+	}
+
+	// The adaptation's starting code is the function at N-1; the new-API
+	// problem's is a stub; the example's expected output is stated.
+	for _, task := range res.Tasks {
+		switch task.ID {
+		case libPath + "@v1.2.0/lib.Example_greeting/adapt":
+			if !strings.Contains(task.Code, "lib.Old()") || !strings.Contains(task.Reference, "lib.New()") {
+				t.Errorf("%s: code\n%s\nreference\n%s", task.ID, task.Code, task.Reference)
+			}
+		case libPath + "@v1.1.0/lib.TestDouble/new-api":
+			if !strings.Contains(task.Reference, "lib.Double(c.in)") || !strings.Contains(task.Code, `panic("not implemented")`) ||
+				!strings.HasSuffix(task.Requirement.Task, "write TestDouble, a test of package example.test/lib that exercises lib.Double and passes.") {
+				t.Errorf("%s: code\n%s\nreference\n%s", task.ID, task.Code, task.Reference)
+			}
+		case libPath + "@v1.1.0/lib.TestPairs/new-api":
+			// The test type and its method move with it, in both.
+			for _, src := range []string{task.Code, task.Reference} {
+				if !strings.Contains(src, "type pair struct") || !strings.Contains(src, "func (p pair) check(t *testing.T)") || !strings.Contains(src, "lib.Double(p.in)") {
+					t.Errorf("%s: no helpers in\n%s", task.ID, src)
+				}
+			}
+		case libPath + "@v1.1.0/lib.ExampleDouble/new-api":
+			if !strings.HasSuffix(task.Requirement.Task, "an example of package example.test/lib, printing exactly:\n\n4.") || !strings.Contains(task.Code, "// ExampleDouble doubles two.") {
+				t.Errorf("%s: requirement %q, code\n%s", task.ID, task.Requirement.Task, task.Code)
+			}
+		}
+	}
+
 }
