@@ -17,6 +17,9 @@
 // builds its packages and their tests' dependencies: export data for the
 // API, and the go.sum lines and dependency modules a problem's workspace
 // needs. The module cache is the cache: a second run fetches nothing.
+// The module's code is only compiled on the host (cgo off, nothing
+// generated or run); it runs in the sandbox alone, as adapt.Checker runs
+// every test.
 //
 // # Changes
 //
