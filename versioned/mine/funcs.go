@@ -45,6 +45,10 @@ type testFunc struct {
 	// Package is the name of the function's package (p or p_test), which
 	// its file keeps: an example's output may name its types.
 	Package string
+	// GoVersion is the Go version its file's build constraint asks for
+	// ("go1.23" under //go:build go1.23), which is the file's language
+	// version: the workspace's go line is at least this.
+	GoVersion string
 }
 
 var testName = regexp.MustCompile(`^(Test|Example)([^a-z].*)?$`)
@@ -98,7 +102,12 @@ func testFuncs(mod string, p *goPackage, imp types.Importer, fset *token.FileSet
 	}
 	root := strings.TrimPrefix(strings.TrimPrefix(p.Dir, moduleDir(p.Dir, mod, p.ImportPath)), "/")
 	var out []*testFunc
-	conf := types.Config{Importer: imp, Error: func(error) {}}
+	var typeErrs, xtypeErrs []types.Error
+	conf := types.Config{Importer: imp, Error: func(err error) {
+		if te, ok := err.(types.Error); ok {
+			typeErrs = append(typeErrs, te)
+		}
+	}}
 	inFiles := parse(append(slices.Clone(p.GoFiles), p.TestGoFiles...))
 	info := newInfo()
 	inPkg, _ := conf.Check(p.ImportPath, fset, inFiles, info)
@@ -116,6 +125,7 @@ func testFuncs(mod string, p *goPackage, imp types.Importer, fset *token.FileSet
 		}
 	}
 	sc := newScope(mod, fset, info, inPkg, inPkg, testFile, srcs, inTests, root)
+	sc.errs = typeErrs
 	for _, f := range inTests {
 		out = append(out, sc.funcsOf(f)...)
 	}
@@ -125,10 +135,15 @@ func testFuncs(mod string, p *goPackage, imp types.Importer, fset *token.FileSet
 			testFile[filepath.Join(p.Dir, n)] = true
 		}
 		xinfo := newInfo()
-		xconf := types.Config{Importer: pkgImporter{inPkg, imp}, Error: func(error) {}}
+		xconf := types.Config{Importer: pkgImporter{inPkg, imp}, Error: func(err error) {
+			if te, ok := err.(types.Error); ok {
+				xtypeErrs = append(xtypeErrs, te)
+			}
+		}}
 		xPkg, _ := xconf.Check(p.ImportPath+"_test", fset, xFiles, xinfo)
 		if xPkg != nil {
 			xs := newScope(mod, fset, xinfo, xPkg, inPkg, testFile, srcs, xFiles, root)
+			xs.errs = xtypeErrs
 			for _, f := range xFiles {
 				out = append(out, xs.funcsOf(f)...)
 			}
@@ -171,6 +186,9 @@ type scope struct {
 	// test files; methods the methods declared there, by receiver type.
 	declOf  map[types.Object]ast.Decl
 	methods map[string][]ast.Decl
+	// errs are the type errors of the package (the module's own tests may
+	// not compile at a release).
+	errs []types.Error
 }
 
 func newScope(mod string, fset *token.FileSet, info *types.Info, home, under *types.Package, testFile map[string]bool, srcs map[string][]byte, files []*ast.File, root string) *scope {
@@ -238,7 +256,7 @@ func (sc *scope) funcsOf(f *ast.File) []*testFunc {
 			continue
 		}
 		name := sc.fset.File(f.Pos()).Name()
-		tf := &testFunc{Name: fd.Name.Name, File: filepath.ToSlash(filepath.Join(sc.root, filepath.Base(name))), Package: f.Name.Name}
+		tf := &testFunc{Name: fd.Name.Name, File: filepath.ToSlash(filepath.Join(sc.root, filepath.Base(name))), Package: f.Name.Name, GoVersion: f.GoVersion}
 		src := sc.srcs[name]
 		tf.Body = string(src[sc.off(fd.Pos()):sc.off(fd.End())])
 		if fd.Doc != nil {
@@ -254,9 +272,23 @@ func (sc *scope) funcsOf(f *ast.File) []*testFunc {
 			continue
 		}
 		sc.move(tf, fd)
+		if err := sc.typeError(fd); err != "" {
+			// The module's own test does not compile at this release.
+			tf.Src, tf.Stub, tf.Why = "", "", "does not compile at its release: "+err
+		}
 		out = append(out, tf)
 	}
 	return out
+}
+
+// typeError is the first type error inside fd, if any.
+func (sc *scope) typeError(fd *ast.FuncDecl) string {
+	for _, e := range sc.errs {
+		if e.Fset == sc.fset && e.Pos >= fd.Pos() && e.Pos < fd.End() {
+			return e.Msg
+		}
+	}
+	return ""
 }
 
 // isTestSig reports whether fd is func(*testing.T).

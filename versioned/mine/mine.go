@@ -486,6 +486,12 @@ func compilerOnSolution(mod, detail string) bool {
 // message.
 func why(res adapt.SampleResult) string {
 	if res.Detail != "" {
+		// The first line that is not the compiler's "# package" header.
+		for _, l := range strings.Split(res.Detail, "\n") {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+				return l
+			}
+		}
 		return firstLine(res.Detail)
 	}
 	for _, t := range res.Tests {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/types"
+	"go/version"
 	"path"
 	"slices"
 	"strings"
@@ -79,6 +80,9 @@ func makeTasks(c *candidate) error {
 	slices.Sort(sums)
 	sums = slices.Compact(sums)
 	goLine := cur.rel.Go
+	if v := c.cur.GoVersion; v != "" && version.Compare(v, "go"+goLine) > 0 {
+		goLine = strings.TrimPrefix(version.Lang(v), "go")
+	}
 	// Both workspaces require the modules N's packages and tests need at
 	// N's versions (at least), so that at N-1 only the module under test
 	// differs: a test importing a module that N-1 did not require still
