@@ -443,7 +443,7 @@ func checkContents(t *testing.T, res *mine.Result) {
 				}
 			}
 		case libPath + "@v1.1.0/lib.ExampleDouble/new-api":
-			if !strings.HasSuffix(task.Requirement.Task, "an example of package example.test/lib, printing exactly:\n\n4.") || !strings.Contains(task.Code, "// ExampleDouble doubles two.") {
+			if !strings.HasSuffix(task.Requirement.Task, "an example of package example.test/lib, printing exactly:\n\n4\n") || !strings.Contains(task.Code, "// ExampleDouble doubles two.") {
 				t.Errorf("%s: requirement %q, code\n%s", task.ID, task.Requirement.Task, task.Code)
 			}
 		}

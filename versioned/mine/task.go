@@ -261,7 +261,9 @@ func requirement(c *candidate, mod, goLine string) string {
 		if c.cur.Unordered {
 			order = "these lines, in any order"
 		}
-		fmt.Fprintf(&b, ", printing %s:\n\n%s", order, strings.TrimRight(c.cur.Output, "\n"))
+		// The output ends the statement, as it is: no period after it.
+		fmt.Fprintf(&b, ", printing %s:\n\n%s\n", order, strings.TrimRight(c.cur.Output, "\n"))
+		return b.String()
 	}
 	b.WriteString(".")
 	return b.String()
