@@ -1,6 +1,7 @@
 package versioned
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -44,6 +45,10 @@ type Detail struct {
 	// APICalls are the qualified APIs the reference calls, which the API
 	// hit rate looks for in an answer.
 	APICalls []string `json:"api_calls,omitempty"`
+	// Mined is the record of a problem mined from a module's release
+	// history: the API change and the functions it came from (package
+	// versioned/mine decodes it).
+	Mined json.RawMessage `json:"mined,omitempty"`
 }
 
 // DetailOf decodes the record of a version-conditioned task. An error

@@ -77,6 +77,10 @@
 // version ([AtVersion]) 10 no longer compile and 1 fails its tests
 // (xexp-delete-clears); 14 module versions are fetched. The whole check
 // takes 18 to 42 s on a loaded 2-core machine (most of it go test -c).
+// Package versioned/mine makes such problems automatically, from a
+// module's own examples and tests across its releases; its tasks have
+// the same shape (and a [Detail.Mined] record of where they came from).
+//
 // (golang.org/x/exp/maps.Keys, often said to have become an iterator,
 // still returns a slice at every x/exp version: it is the standard
 // library's maps.Keys that returns an iterator.)

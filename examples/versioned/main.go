@@ -24,6 +24,16 @@
 //	go run ./examples/versioned -gitchameleon ../shared/data/gitchameleon -system
 //	go run ./examples/versioned -gitchameleon DIR -solutions answers.jsonl -prebuilt .dataset_venvs
 //	OPENAI_API_KEY=… go run ./examples/versioned -model openai -openai-model gpt-4.1
+//
+// With -mine it mines a Go module's release history for
+// version-conditioned problems instead (package versioned/mine), writes
+// them (tasks.jsonl), the funnel (funnel.md, funnel.json), the changes
+// (changes.jsonl) and the dropped candidates (dropped.jsonl) to -out, and
+// prints the funnel, the time per stage and, last, "N valid". -tasks
+// then evaluates such a file:
+//
+//	go run ./examples/versioned -mine github.com/google/go-cmp -from v0.4.0 -out /tmp/gocmp
+//	go run ./examples/versioned -tasks /tmp/gocmp/tasks.jsonl -model identity
 package main
 
 import (
@@ -58,15 +68,34 @@ func main() {
 	protocols := flag.String("protocols", "greedy,self-debug,cot", "comma-separated protocols: greedy, self-debug, cot")
 	noVersion := flag.Bool("no-version", false, "prompt with the library's name only (the paper's ablation)")
 	only := flag.String("only", "", "evaluate only the tasks whose ID matches this regular expression")
+	mineModule := flag.String("mine", "", "mine this Go module's releases for problems (see -from, -to, -out)")
+	from := flag.String("from", "", "-mine: the first release to mine (inclusive)")
+	to := flag.String("to", "", "-mine: the last release to mine (inclusive)")
+	out := flag.String("out", "", "-mine: the directory to write the problems and the funnel to")
+	tasksFile := flag.String("tasks", "", "evaluate the Go tasks of this file (such as -mine's tasks.jsonl) instead of the built-in ones")
 	everyTest := flag.Bool("every-test", false, "GitChameleon: adapt's every-test rule (a skipped hidden test does not pass) instead of upstream's exit-status rule")
 	flag.Parse()
 	log.SetFlags(0)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
+	if *mineModule != "" {
+		if err := mineHistory(ctx, *mineModule, *from, *to, *out, *cacheDir); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	tasks, builder, err := load(*gitchameleon, *wheelhouse, *python, *prebuilt, *system)
 	if err != nil {
 		log.Fatal(err)
+	}
+	if *tasksFile != "" {
+		if *gitchameleon != "" {
+			log.Fatal("versioned: -tasks and -gitchameleon exclude each other")
+		}
+		if tasks, err = adapt.LoadFile(*tasksFile); err != nil {
+			log.Fatal(err)
+		}
 	}
 	if *only != "" {
 		re, err := regexp.Compile(*only)

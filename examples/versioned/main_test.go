@@ -1,9 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"golang.org/x/mod/module"
+	modzip "golang.org/x/mod/zip"
+
+	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/internal/ptytest"
 )
@@ -19,5 +27,81 @@ func TestProgressOnATerminal(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "Hidden") {
 		t.Errorf("no table on stdout:\n%s", stdout)
+	}
+}
+
+// TestMine mines a two-release module served from a GOPROXY=file://
+// directory: the program writes the problems and the funnel and prints
+// "1 valid" as its last line.
+func TestMine(t *testing.T) {
+	exectest.Sandbox(t)
+	proxy := t.TempDir()
+	const mod = "example.test/two"
+	vdir := filepath.Join(proxy, mod, "@v")
+	if err := os.MkdirAll(vdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gomod := "module " + mod + "\n\ngo 1.21\n"
+	releases := map[string]map[string]string{
+		"v1.0.0": {"two.go": "package two\n\nfunc A() int { return 1 }\n"},
+		"v1.1.0": {
+			"two.go":          "package two\n\nfunc A() int { return 1 }\n\n// B is new.\nfunc B() int { return 2 }\n",
+			"example_test.go": "package two_test\n\nimport (\n\t\"fmt\"\n\n\t\"example.test/two\"\n)\n\nfunc ExampleB() {\n\tfmt.Println(two.B())\n\t// Output: 2\n}\n",
+		},
+	}
+	for v, files := range releases {
+		src := t.TempDir()
+		files["go.mod"] = gomod
+		for name, content := range files {
+			if err := os.WriteFile(filepath.Join(src, name), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var zip bytes.Buffer
+		if err := modzip.CreateFromDir(&zip, module.Version{Path: mod, Version: v}, src); err != nil {
+			t.Fatal(err)
+		}
+		for ext, content := range map[string]string{".zip": zip.String(), ".mod": gomod, ".info": `{"Version":"` + v + `","Time":"2024-05-01T00:00:00Z"}`} {
+			if err := os.WriteFile(filepath.Join(vdir, v+ext), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := os.WriteFile(filepath.Join(vdir, "list"), []byte("v1.0.0\nv1.1.0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cache, err := os.MkdirTemp("/var/tmp", "adaptbench-mine-example-")
+	if err != nil {
+		t.Skipf("no /var/tmp: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(cache) })
+	os.Chmod(cache, 0o755)
+	out := t.TempDir()
+	bin := filepath.Join(t.TempDir(), "versioned")
+	if b, err := osexec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	cmd := osexec.Command(bin, "-mine", mod, "-out", out, "-cache", cache)
+	cmd.Env = append(os.Environ(), "GOPROXY=file://"+proxy, "GONOSUMDB=example.test", "GOMODCACHE="+filepath.Join(cache, "modcache"), "GOFLAGS=")
+	stdout, err := cmd.Output()
+	if err != nil {
+		var stderr []byte
+		if e, ok := err.(*osexec.ExitError); ok {
+			stderr = e.Stderr
+		}
+		t.Fatalf("%v\n%s\n%s", err, stdout, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(string(stdout)), "\n")
+	if last := lines[len(lines)-1]; last != "1 valid" {
+		t.Errorf("last line %q, want \"1 valid\"\n%s", last, stdout)
+	}
+	tasks, err := adapt.LoadFile(filepath.Join(out, "tasks.jsonl"))
+	if err != nil || len(tasks) != 1 || tasks[0].ID != mod+"@v1.1.0/two.ExampleB/new-api" {
+		t.Errorf("tasks.jsonl: %v, %v", tasks, err)
+	}
+	for _, f := range []string{"funnel.md", "funnel.json", "changes.jsonl", "dropped.jsonl"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
 	}
 }

@@ -1,0 +1,508 @@
+package mine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/token"
+	"go/types"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/versioned"
+)
+
+// Options configures Generate. A nil *Options means the defaults.
+type Options struct {
+	// From and To bound the releases mined, both inclusive; "" leaves
+	// that end open.
+	From, To string
+	// Proxy is GOPROXY for every download ("file:///dir" serves a
+	// directory in the proxy's layout). "" means the go command's.
+	Proxy string
+	// ModCache is the module cache (GOMODCACHE) the releases are fetched
+	// into and the problems build from. "" means the go command's.
+	ModCache string
+	// GoSum, if set, holds go.sum lines the module's releases must match:
+	// a release without a line, or whose hash differs, is an error. The
+	// go command also checks each download against the checksum database
+	// (GOSUMDB), unless the environment turns that off (GONOSUMDB,
+	// GOPRIVATE, GOSUMDB=off: a private or local proxy).
+	GoSum string
+	// Environments provisions the problems' environments. nil means a
+	// strict versioned.Provider over a versioned.Cache in EnvDir with the
+	// versioned.GoModules builder (Proxy, ModCache).
+	Environments adapt.EnvProvider
+	// EnvDir is that cache's directory; "" means versioned.DefaultCacheDir.
+	EnvDir string
+	// Runner runs the tests; nil means a ForkServer over a Sandbox that
+	// Generate makes and closes. Limits bounds every test run.
+	Runner exec.Runner
+	Limits exec.Limits
+	// Parallelism bounds the test runs in flight. 0 means
+	// exec.DefaultParallelism().
+	Parallelism int
+	// Progress, if set, is called after each candidate's checks (Phase
+	// "check").
+	Progress func(adapt.Progress)
+}
+
+// Result is what Generate produced.
+type Result struct {
+	// Releases are the versions mined, in order.
+	Releases []string
+	// Changes are the API changes between consecutive releases, release
+	// by release, package by package.
+	Changes []Change
+	// Tasks are the valid problems, in release, package, function and
+	// problem order.
+	Tasks []adapt.Task
+	// Dropped are the candidates that did not become problems, in the
+	// same order, each with the stage it stopped at and why.
+	Dropped []adapt.InvalidTask
+	// Funnel counts, per change kind, the release pairs with such a
+	// change, the changes, and the candidate functions through the
+	// stages "self-contained", "passes at N", "fails at N-1" and "valid".
+	Funnel adapt.Funnel
+	// Time is the wall time of each stage: "list" (the versions), "fetch"
+	// (downloading and verifying them), "build" (go list -export of each
+	// release's packages and tests), "analyse" (type-checking,
+	// deprecations, test functions), "diff" (apidiff and candidates),
+	// "check" (the sandboxed runs) and "total".
+	Time map[string]time.Duration
+}
+
+// The funnel's stages.
+const (
+	stageReleases   = "release pairs"
+	stageChanges    = "changes"
+	stageCandidates = "candidate functions"
+	stageMoved      = "self-contained"
+	stagePasses     = "passes at N"
+	stageFails      = "fails at N-1"
+	stageValid      = "valid"
+)
+
+// snapshot is one release analysed.
+type snapshot struct {
+	rel   *release
+	build *build
+	api   map[string]*types.Package       // package path -> its API (export data)
+	notes map[string]map[string]string    // package path -> deprecation notes
+	funcs map[string]map[string]*testFunc // package path -> test functions by name
+	paths []string                        // the module's package paths, sorted
+}
+
+// Generate mines the release history of the Go module mod for
+// version-conditioned problems. It lists and fetches the releases
+// (verified), builds each release's packages with their tests, diffs the
+// API of each package between consecutive releases (apidiff, and new
+// "Deprecated:" notes), finds the module's own example and test
+// functions that exercise a change, makes each a problem, and keeps
+// those whose reference passes at its release and fails at the previous
+// one, and whose starting code fails (see the package doc).
+//
+// Per-candidate outcomes are in the Result; the error is for a run that
+// could not happen: a module or version that cannot be listed, fetched
+// or verified, a build of a release that fails as a whole, a harness
+// failure of a check (an infrastructure error is never a verdict).
+func Generate(ctx context.Context, mod string, opts *Options) (*Result, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if mod == "" {
+		return nil, errors.New("mine: no module path")
+	}
+	start := time.Now()
+	res := &Result{Time: map[string]time.Duration{}}
+	timed := func(stage string, f func() error) error {
+		t := time.Now()
+		err := f()
+		res.Time[stage] += time.Since(t)
+		return err
+	}
+	g := goTool{proxy: o.Proxy, modCache: o.ModCache}
+	var vs []string
+	if err := timed("list", func() (err error) { vs, err = g.versions(ctx, mod, o.From, o.To); return err }); err != nil {
+		return nil, err
+	}
+	if len(vs) < 2 {
+		return nil, fmt.Errorf("mine: %s has %d release(s) in range [%s, %s]: need two to compare", mod, len(vs), o.From, o.To)
+	}
+	res.Releases = vs
+	var rels []*release
+	if err := timed("fetch", func() (err error) { rels, err = g.download(ctx, mod, vs, o.GoSum); return err }); err != nil {
+		return nil, err
+	}
+	snaps := make([]*snapshot, len(rels))
+	for i, r := range rels {
+		var b *build
+		if err := timed("build", func() (err error) { b, err = g.list(ctx, mod, r, o.GoSum); return err }); err != nil {
+			return nil, err
+		}
+		timed("analyse", func() error { snaps[i] = analyse(mod, r, b); return nil })
+	}
+	var cands []*candidate
+	res.Funnel.Declare(stageReleases, stageChanges, stageCandidates, stageMoved, stagePasses, stageFails, stageValid)
+	timed("diff", func() error {
+		for i := 1; i < len(snaps); i++ {
+			changes := diff(snaps[i-1], snaps[i])
+			res.Changes = append(res.Changes, changes...)
+			count(&res.Funnel, changes)
+			cands = append(cands, candidates(mod, snaps[i-1], snaps[i], changes)...)
+		}
+		return nil
+	})
+	if err := timed("check", func() error { return check(ctx, &o, cands) }); err != nil {
+		return nil, err
+	}
+	for _, c := range cands {
+		for _, s := range c.stages {
+			res.Funnel.Add(c.group, s, 1)
+		}
+		if c.reason != "" {
+			res.Dropped = append(res.Dropped, adapt.InvalidTask{Task: c.id, Reason: c.reason})
+			continue
+		}
+		res.Tasks = append(res.Tasks, *c.task)
+	}
+	res.Time["total"] = time.Since(start)
+	return res, nil
+}
+
+// count adds a release pair's changes to the funnel.
+func count(f *adapt.Funnel, changes []Change) {
+	seen := map[string]bool{}
+	for _, k := range kinds {
+		for _, c := range changes {
+			if c.Kind == k {
+				f.Add(k, stageChanges, 1)
+				if !seen[k] {
+					seen[k] = true
+					f.Add(k, stageReleases, 1)
+				}
+			}
+		}
+	}
+}
+
+// analyse reads a release's API, deprecation notes and test functions.
+func analyse(mod string, r *release, b *build) *snapshot {
+	s := &snapshot{rel: r, build: b, api: map[string]*types.Package{}, notes: map[string]map[string]string{}, funcs: map[string]map[string]*testFunc{}}
+	fset := token.NewFileSet()
+	imp := exportImporter(fset, b.exports)
+	for _, p := range b.pkgs {
+		if p.Name == "main" || isInternal(mod, p.ImportPath) {
+			continue
+		}
+		s.paths = append(s.paths, p.ImportPath)
+		if api, err := imp.Import(p.ImportPath); err == nil {
+			s.api[p.ImportPath] = api
+		}
+		s.notes[p.ImportPath] = deprecations(p.Dir, p.GoFiles)
+		fs := map[string]*testFunc{}
+		for _, tf := range testFuncs(mod, p, imp, fset) {
+			if _, dup := fs[tf.Name]; !dup {
+				fs[tf.Name] = tf
+			}
+		}
+		s.funcs[p.ImportPath] = fs
+	}
+	slices.Sort(s.paths)
+	return s
+}
+
+func isInternal(mod, p string) bool {
+	rel := strings.TrimPrefix(p, mod)
+	return strings.Contains(rel+"/", "/internal/")
+}
+
+// diff lists the changes from one release to the next, package by
+// package.
+func diff(prev, cur *snapshot) []Change {
+	paths := slices.Clone(cur.paths)
+	for _, p := range prev.paths {
+		if !slices.Contains(paths, p) {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	var out []Change
+	for _, p := range paths {
+		_, hadPkg := prev.api[p]
+		_, hasPkg := cur.api[p]
+		var old, new *types.Package
+		if hadPkg {
+			old = prev.api[p]
+		}
+		if hasPkg {
+			new = cur.api[p]
+		}
+		changes := append(diffPackage(p, old, new), newDeprecations(p, prev.notes[p], cur.notes[p], old, new)...)
+		slices.SortStableFunc(changes, func(a, b Change) int {
+			if c := slices.Index(kinds, a.Kind) - slices.Index(kinds, b.Kind); c != 0 {
+				return c
+			}
+			return strings.Compare(a.Name, b.Name)
+		})
+		for i := range changes {
+			changes[i].Package = p
+		}
+		out = append(out, changes...)
+	}
+	return out
+}
+
+// candidate is a function that exercises a change, on its way to a
+// problem.
+type candidate struct {
+	id      string
+	module  string
+	problem string // problemNewAPI or problemAdapt
+	group   string // its funnel group: the first kind of its changes
+	pkg     string
+	changes []Change
+	cur     *testFunc // at N
+	prev    *testFunc // at N-1, for an adaptation
+	at      [2]*snapshot
+	task    *adapt.Task // the problem at N
+	older   *adapt.Task // the same workspace requiring N-1
+	stages  []string
+	reason  string
+}
+
+// The problems.
+const (
+	problemNewAPI = "uses-new-api"
+	problemAdapt  = "adapt-to-new-version"
+)
+
+// candidates finds the functions that exercise the changes from prev to
+// cur.
+func candidates(mod string, prev, cur *snapshot, changes []Change) []*candidate {
+	byKey := map[string][]Change{}
+	for _, c := range changes {
+		byKey[c.key()] = append(byKey[c.key()], c)
+	}
+	var out []*candidate
+	for _, p := range cur.paths {
+		fs := cur.funcs[p]
+		for _, name := range sortedKeys(fs) {
+			tf := fs[name]
+			var added []Change
+			for _, u := range tf.Uses {
+				for _, c := range byKey[u] {
+					if c.Kind == kindAdded {
+						added = append(added, c)
+					}
+				}
+			}
+			if len(added) > 0 {
+				out = append(out, newCandidate(mod, problemNewAPI, p, added, tf, nil, prev, cur))
+			}
+		}
+		old := prev.funcs[p]
+		for _, name := range sortedKeys(old) {
+			tf, now := old[name], fs[name]
+			var hit []Change
+			for _, u := range tf.Uses {
+				for _, c := range byKey[u] {
+					if c.Kind == kindAdded || now == nil || now.Example != tf.Example || now.Body == tf.Body {
+						continue
+					}
+					// A removed or deprecated name is gone from the updated
+					// function; a changed one may be used with its new form.
+					if c.Kind != kindChanged && slices.Contains(now.Uses, u) {
+						continue
+					}
+					hit = append(hit, c)
+				}
+			}
+			if len(hit) > 0 {
+				out = append(out, newCandidate(mod, problemAdapt, p, hit, now, tf, prev, cur))
+			}
+		}
+	}
+	return out
+}
+
+func newCandidate(mod, problem, pkg string, changes []Change, cur, prev *testFunc, ps, cs *snapshot) *candidate {
+	slices.SortStableFunc(changes, func(a, b Change) int {
+		return slices.Index(kinds, a.Kind) - slices.Index(kinds, b.Kind)
+	})
+	changes = slices.CompactFunc(changes, func(a, b Change) bool { return a.key() == b.key() && a.Kind == b.Kind })
+	short := "new-api"
+	if problem == problemAdapt {
+		short = "adapt"
+	}
+	rel := strings.TrimPrefix(strings.TrimPrefix(pkg, mod), "/")
+	if rel == "" {
+		rel = path.Base(mod)
+		if strings.HasPrefix(rel, "v") && len(mod) > len(rel)+1 {
+			rel = path.Base(strings.TrimSuffix(mod, "/"+rel))
+		}
+	}
+	return &candidate{
+		id:      fmt.Sprintf("%s@%s/%s.%s/%s", mod, cs.rel.Version, rel, cur.Name, short),
+		module:  mod,
+		problem: problem, group: changes[0].Kind, pkg: pkg, changes: changes,
+		cur: cur, prev: prev, at: [2]*snapshot{ps, cs},
+		stages: []string{stageCandidates},
+	}
+}
+
+// check makes each self-contained candidate a problem and runs its
+// checks in the sandbox: the reference at N, at N-1, and the starting
+// code at N.
+func check(ctx context.Context, o *Options, cands []*candidate) error {
+	runner, closeRunner, err := exec.DefaultRunner(o.Runner)
+	if err != nil {
+		return err
+	}
+	defer closeRunner()
+	envs := o.Environments
+	if envs == nil {
+		cache := &versioned.Cache{Dir: o.EnvDir, Builder: &versioned.GoModules{ModCache: o.ModCache, Proxy: o.Proxy}}
+		envs = &versioned.Provider{Provisioner: cache, Strict: true}
+	}
+	checker := &adapt.Checker{Runner: runner, Limits: o.Limits, Environments: envs}
+	par := o.Parallelism
+	if par <= 0 {
+		par = exec.DefaultParallelism()
+	}
+	var todo []*candidate
+	for _, c := range cands {
+		if c.cur.Src == "" || c.prev != nil && c.prev.Src == "" {
+			why := c.cur.Why
+			if c.prev != nil && c.prev.Src == "" {
+				why = c.prev.Why + " (at " + c.at[0].rel.Version + ")"
+			}
+			c.reason = "not self-contained: " + why
+			continue
+		}
+		c.stages = append(c.stages, stageMoved)
+		if err := makeTasks(c); err != nil {
+			return err
+		}
+		todo = append(todo, c)
+	}
+	progress := adapt.NewTracker(o.Progress, "check", len(todo))
+	eg, ectx := errgroup.WithContext(ctx)
+	eg.SetLimit(par)
+	for _, c := range todo {
+		eg.Go(func() error {
+			err := checkOne(ectx, checker, c)
+			progress.Done(err == nil && c.reason == "")
+			return err
+		})
+	}
+	return eg.Wait()
+}
+
+// checkOne runs a candidate's checks, stopping at the first that fails.
+func checkOne(ctx context.Context, checker *adapt.Checker, c *candidate) error {
+	run := func(t *adapt.Task, code string) (adapt.SampleResult, error) {
+		res, err := checker.Check(ctx, t, adapt.Answer{Code: code})
+		if err != nil {
+			return res, fmt.Errorf("mine: %s: %w", t.ID, err)
+		}
+		if res.Outcome == adapt.OutcomeInfraError {
+			return res, fmt.Errorf("mine: %s: infrastructure error: %s", t.ID, res.Detail)
+		}
+		return res, nil
+	}
+	res, err := run(c.task, c.task.Reference)
+	if err != nil {
+		return err
+	}
+	if res.Outcome == adapt.OutcomeCompileError && !compilerOnSolution(c.module, res.Detail) {
+		return fmt.Errorf("mine: %s: the build at %s failed outside the solution: %s", c.id, c.at[1].rel.Version, firstLine(res.Detail))
+	}
+	if res.Outcome != adapt.OutcomePassed {
+		c.reason = fmt.Sprintf("reference %s at %s: %s", res.Outcome, c.at[1].rel.Version, why(res))
+		return nil
+	}
+	c.stages = append(c.stages, stagePasses)
+	res, err = run(c.older, c.task.Reference)
+	if err != nil {
+		return err
+	}
+	switch res.Outcome {
+	case adapt.OutcomeCompileError, adapt.OutcomeFailed:
+	default:
+		c.reason = fmt.Sprintf("not version-conditioned: the reference %s at %s", res.Outcome, c.at[0].rel.Version)
+		if res.Outcome != adapt.OutcomePassed {
+			c.reason += ": " + why(res)
+		}
+		return nil
+	}
+	if res.Outcome == adapt.OutcomeCompileError && !compilerOnSolution(c.module, res.Detail) {
+		// Not the compiler on the function: the go command on the
+		// workspace (a missing hash or module), which is no verdict.
+		return fmt.Errorf("mine: %s: the build at %s failed outside the solution: %s", c.id, c.at[0].rel.Version, firstLine(res.Detail))
+	}
+	c.stages = append(c.stages, stageFails)
+	if err := setPrevious(c, res); err != nil {
+		return err
+	}
+	res, err = run(c.task, c.task.Code)
+	if err != nil {
+		return err
+	}
+	if res.Outcome == adapt.OutcomePassed {
+		c.reason = "the starting code already passes at " + c.at[1].rel.Version
+		return nil
+	}
+	c.stages = append(c.stages, stageValid)
+	return nil
+}
+
+// compilerOnSolution reports whether a build's messages are the
+// compiler's on the solution file, not the go command's on the workspace
+// (a module or hash it cannot find with the proxy off).
+func compilerOnSolution(mod, detail string) bool {
+	// A package of the module that this release does not have is the
+	// version's doing.
+	if strings.Contains(detail, "for package "+mod+"/") || strings.Contains(detail, "provides package "+mod+"/") {
+		return true
+	}
+	for _, m := range []string{"cannot find module providing package", "no required module provides package", "missing go.sum entry", "verifying ", "module lookup disabled"} {
+		if strings.Contains(detail, m) {
+			return false
+		}
+	}
+	return strings.Contains(detail, solutionFile+":") && !strings.Contains(detail, "go: ")
+}
+
+// why is the first line of what made a check fail: the compiler's or the
+// sandbox's message, else the first test that did not pass and its
+// message.
+func why(res adapt.SampleResult) string {
+	if res.Detail != "" {
+		// The first line that is not the compiler's "# package" header.
+		for _, l := range strings.Split(res.Detail, "\n") {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+				return l
+			}
+		}
+		return firstLine(res.Detail)
+	}
+	for _, t := range res.Tests {
+		if t.Status != exec.TestPassed {
+			return t.Name + " " + t.Status.String() + ": " + firstLine(t.Message)
+		}
+	}
+	return ""
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
