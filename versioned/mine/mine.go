@@ -168,7 +168,7 @@ func Generate(ctx context.Context, mod string, opts *Options) (*Result, error) {
 			res.Funnel.Add(c.group, s, 1)
 		}
 		if c.reason != "" {
-			res.Dropped = append(res.Dropped, adapt.InvalidTask{Task: c.id, Reason: c.reason})
+			res.Dropped = append(res.Dropped, adapt.InvalidTask{TaskID: c.id, Reason: c.reason})
 			continue
 		}
 		res.Tasks = append(res.Tasks, *c.task)

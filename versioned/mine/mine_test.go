@@ -248,7 +248,7 @@ func TestSyntheticHistory(t *testing.T) {
 	res.Funnel.WriteTable(&fun)
 	t.Logf("funnel:\n%s", fun.String())
 	for _, d := range res.Dropped {
-		t.Logf("dropped %s: %s", d.Task, d.Reason)
+		t.Logf("dropped %s: %s", d.TaskID, d.Reason)
 	}
 
 	got := map[string]string{}
@@ -374,7 +374,7 @@ func checkChanges(t *testing.T, res *mine.Result) {
 	// deprecation whose replacement v1.2.0 already had.
 	dropped := map[string]string{}
 	for _, d := range res.Dropped {
-		dropped[d.Task] = d.Reason
+		dropped[d.TaskID] = d.Reason
 	}
 	if r := dropped[libPath+"@v1.1.0/lib.TestHelper/new-api"]; r != "not self-contained: uses one of its own package" {
 		t.Errorf("TestHelper: dropped for %q, want not self-contained", r)
