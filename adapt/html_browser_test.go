@@ -113,6 +113,45 @@ func TestHTMLInBrowser(t *testing.T) {
 		samples, rep.Tasks, float64(st.Size())/(1<<20), written.Round(time.Millisecond), loadMs, failedRows, rows)
 }
 
+// headless starts a headless Chromium with a profile of its own and the
+// flags this machine's closed network needs, for browseTimeout at most.
+func headless(parent context.Context, browser, profile string, w, h int) (context.Context, context.CancelFunc) {
+	alloc, cancelAlloc := chromedp.NewExecAllocator(parent,
+		chromedp.ExecPath(browser),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(profile),
+		chromedp.WindowSize(w, h),
+	)
+	ctx, cancelCtx := chromedp.NewContext(alloc)
+	ctx, cancelTimeout := context.WithTimeout(ctx, browseTimeout)
+	return ctx, func() { cancelTimeout(); cancelCtx(); cancelAlloc() }
+}
+
+// watch collects, under mu, the URLs the page requests (those keep
+// says to) and its console errors, warnings and exceptions.
+func watch(ctx context.Context, mu *sync.Mutex, requests, problems *[]string, keep func(url string) bool) {
+	chromedp.ListenTarget(ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch ev := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			if keep(ev.Request.URL) {
+				*requests = append(*requests, ev.Request.URL)
+			}
+		case *runtime.EventExceptionThrown:
+			*problems = append(*problems, "exception: "+ev.ExceptionDetails.Error())
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.APITypeError || ev.Type == runtime.APITypeWarning {
+				*problems = append(*problems, fmt.Sprintf("console.%s: %v", ev.Type, ev.Args))
+			}
+		}
+	})
+}
+
 // browseTimeout guards one browser session against a hang.
 const browseTimeout = 2 * time.Minute
 
@@ -129,37 +168,10 @@ type browsed struct {
 // goes through the report as a reader would.
 func browse(parent context.Context, browser, profile, pageURL string) (browsed, error) {
 	var b browsed
-	alloc, cancel := chromedp.NewExecAllocator(parent,
-		chromedp.ExecPath(browser),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(profile),
-		chromedp.WindowSize(1400, 1000),
-	)
+	ctx, cancel := headless(parent, browser, profile, 1400, 1000)
 	defer cancel()
-	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, browseTimeout)
-	defer cancel()
-
 	var mu sync.Mutex
-	chromedp.ListenTarget(ctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch ev := ev.(type) {
-		case *network.EventRequestWillBeSent:
-			b.requests = append(b.requests, ev.Request.URL)
-		case *runtime.EventExceptionThrown:
-			b.problems = append(b.problems, "exception: "+ev.ExceptionDetails.Error())
-		case *runtime.EventConsoleAPICalled:
-			if ev.Type == runtime.APITypeError || ev.Type == runtime.APITypeWarning {
-				b.problems = append(b.problems, fmt.Sprintf("console.%s: %v", ev.Type, ev.Args))
-			}
-		}
-	})
+	watch(ctx, &mu, &b.requests, &b.problems, func(string) bool { return true })
 	err := chromedp.Run(ctx,
 		network.Enable(), runtime.Enable(),
 		chromedp.Navigate(pageURL),

@@ -1,7 +1,6 @@
 package adapt_test
 
 import (
-	"context"
 	"fmt"
 	"net/url"
 	"os"
@@ -38,40 +37,12 @@ func TestHTMLComparisonInBrowser(t *testing.T) {
 	c, err := adapt.Compare(a, b)
 	require.NoError(t, err)
 
-	alloc, cancel := chromedp.NewExecAllocator(t.Context(),
-		chromedp.ExecPath(browser),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(filepath.Join(dir, "profile")),
-		chromedp.WindowSize(1400, 1100),
-	)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, browseTimeout)
+	ctx, cancel := headless(t.Context(), browser, filepath.Join(dir, "profile"), 1400, 1100)
 	defer cancel()
 	var mu sync.Mutex
 	var problems, requests []string
-	chromedp.ListenTarget(ctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch ev := ev.(type) {
-		case *network.EventRequestWillBeSent:
-			// The downloads are data URLs, drawn below as images.
-			if !strings.HasPrefix(ev.Request.URL, "data:image/svg+xml;base64,") {
-				requests = append(requests, ev.Request.URL)
-			}
-		case *runtime.EventExceptionThrown:
-			problems = append(problems, "exception: "+ev.ExceptionDetails.Error())
-		case *runtime.EventConsoleAPICalled:
-			if ev.Type == runtime.APITypeError || ev.Type == runtime.APITypeWarning {
-				problems = append(problems, fmt.Sprintf("console.%s: %v", ev.Type, ev.Args))
-			}
-		}
-	})
+	// The downloads are data URLs, drawn below as images.
+	watch(ctx, &mu, &requests, &problems, func(url string) bool { return !strings.HasPrefix(url, "data:image/svg+xml;base64,") })
 	var comparison, gained, bSample string
 	var values []string
 	var drawn []int
