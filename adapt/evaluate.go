@@ -1211,10 +1211,16 @@ func complete(ctx context.Context, model Model, req Request, timeout time.Durati
 		return a.comps, a.err
 	case <-rctx.Done():
 	}
+	// An answer that comes with the end stands: a model that returns as
+	// its context ends (or that ended it) is waited for a moment, so that
+	// what it answered is journaled and not asked again; one that ignores
+	// its context is abandoned after that.
+	grace := time.NewTimer(time.Second)
+	defer grace.Stop()
 	select {
-	case a := <-done: // an answer that came with the deadline stands
+	case a := <-done:
 		return a.comps, a.err
-	default:
+	case <-grace.C:
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
