@@ -124,7 +124,7 @@ func TestMain(m *testing.M) {
 		t.Run(tc.name, func(t *testing.T) {
 			ws := goWorkspace(t, map[string]string{"x.go": tc.answer, "x_test.go": forgeGoTest, "main_test.go": testMain})
 			s := runDriver(t, exec.GoTest{}, exec.TestSpec{Dir: ws})
-			checkSuite(t, s, tc.want)
+			checkOutcomes(t, s, tc.want)
 			assert.Equal(t, tc.tampered, s.Forged(), "evidence %+v", s.Tampered)
 		})
 	}
