@@ -539,7 +539,7 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 	if refsOnly {
 		// No task has a sample: none is "unanswered", only the reference
 		// checks that could not be made stay listed.
-		rep.Unscored = slices.DeleteFunc(rep.Unscored, func(u UnscoredTask) bool { return u.Samples == 0 && strings.HasPrefix(u.Reason, "unanswered") })
+		rep.Unscored = slices.DeleteFunc(rep.Unscored, func(u UnscoredTask) bool { return u.Reason == unanswered })
 		return rep, nil
 	}
 	if err := rep.scoredAny(); err != nil {

@@ -295,7 +295,7 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 		if len(un.K) > 0 {
 			un.Reason = fmt.Sprintf("%d of %d samples scored", tr.N, samples)
 			if samples == 0 {
-				un.Reason = "unanswered: the model holds no sample of this task"
+				un.Reason = unanswered
 			}
 			var parts []string
 			for _, p := range []struct {
@@ -470,6 +470,9 @@ func (r *Report) scoredAny() error {
 	u := r.Unscored[0]
 	return fmt.Errorf("%w: %d of %d tasks unscored (first: %s: %s)", ErrNothingScored, len(r.Unscored), r.Tasks, u.TaskID, u.Reason)
 }
+
+// unanswered is the reason of a task the model holds no sample of.
+const unanswered = "unanswered: the model holds no sample of this task"
 
 // passAt is pass@k of n scored samples with c correct; the caller makes
 // sure that k <= n.

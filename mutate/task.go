@@ -353,7 +353,8 @@ func leadIndent(code, snip string) string {
 // adapt.Extract takes it.
 func Answer(t *adapt.Task, c adapt.Completion) (adapt.Answer, error) {
 	if code, ok := SpliceAnswer(t, c.Text); ok {
-		if !fenced(c.Text) && worseSyntax(t, code) {
+		// CodeBlocks gives a completion with no fence line back whole.
+		if blocks := adapt.CodeBlocks(c.Text); len(blocks) == 1 && blocks[0] == c.Text && worseSyntax(t, code) {
 			// Prose with no code block, spliced in, would be a compile
 			// error here and no-code everywhere else (adapt.Extract).
 			return adapt.Answer{}, fmt.Errorf("%w: no code block, and the text does not read as %s", adapt.ErrNoCode, t.Language)
@@ -361,16 +362,6 @@ func Answer(t *adapt.Task, c adapt.Completion) (adapt.Answer, error) {
 		return adapt.Answer{Code: code}, nil
 	}
 	return adapt.Extract(t, c.Text)
-}
-
-// fenced reports whether a completion has a Markdown code fence line.
-func fenced(completion string) bool {
-	for _, l := range strings.Split(completion, "\n") {
-		if l = strings.TrimLeft(l, " \t"); strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
-			return true
-		}
-	}
-	return false
 }
 
 // worseSyntax reports whether code, the task's code with an answer spliced
