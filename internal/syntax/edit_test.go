@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 )
 
 func TestApplyEdits(t *testing.T) {
@@ -66,9 +66,7 @@ func TestEditMap(t *testing.T) {
 		r := m.Range(i)
 		ranges = append(ranges, fmt.Sprintf("%d:%q", i, out[r.Start:r.End]))
 	}
-	if diff := cmp.Diff([]string{`0:"var_1"`, `1:"var_0"`, `2:""`}, ranges); diff != "" {
-		t.Errorf("Range (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, []string{`0:"var_1"`, `1:"var_0"`, `2:""`}, ranges, "Range")
 	// Offsets of "return var_0  var_1" mapped back to "return a + b".
 	tests := []struct {
 		off, start, end int

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 )
 
 // editView renders an edit for comparison: `kind type "text"`, with the
@@ -194,9 +194,7 @@ func TestDiff(t *testing.T) {
 			for _, e := range edits {
 				got = append(got, editView(e, []byte(tt.a), []byte(tt.b)))
 			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("%s: edits mismatch (-want +got):\n%s", tt.reason, diff)
-			}
+			assert.Equal(t, tt.want, got, "%s: edits mismatch", tt.reason)
 		})
 	}
 }
@@ -258,12 +256,8 @@ func TestAlignedAndChanged(t *testing.T) {
 	}
 	wantA := []string{"integer 2", "expression_statement log(y)"}
 	wantB := []string{"expression_statement z = 0"}
-	if diff := cmp.Diff(wantA, ga); diff != "" {
-		t.Errorf("changed in a (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff(wantB, gb); diff != "" {
-		t.Errorf("changed in b (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, wantA, ga, "changed in a")
+	assert.Equal(t, wantB, gb, "changed in b")
 	for x, y := range m.Pairs() {
 		if m.ToB(x) != y || m.ToA(y) != x {
 			t.Fatalf("ToB/ToA disagree with Pairs at %s", x.Type)

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 )
 
 // pyImportView is the part of a PyImport a test compares: the fields as
@@ -196,9 +196,7 @@ func TestPyImports(t *testing.T) {
 				}
 				return
 			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("PyImports(%q) (-want +got), %s:\n%s", tt.src, tt.reason, diff)
-			}
+			assert.Equal(t, tt.want, got, "PyImports(%q), %s", tt.src, tt.reason)
 		})
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 )
 
 const pyClass = `import math
@@ -148,9 +148,7 @@ func TestReplace(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: Replace: %v\n%s", tc.reason, err, got)
 			}
-			if diff := cmp.Diff(tc.want, string(got)); diff != "" {
-				t.Errorf("%s\nReplace mismatch (-want +got):\n%s", tc.reason, diff)
-			}
+			assert.Equal(t, tc.want, string(got), "%s\nReplace mismatch", tc.reason)
 			tg, err := NewTarget(tc.lang, []byte(tc.src))
 			if err != nil {
 				t.Fatal(err)
@@ -196,9 +194,7 @@ func TestReplacePreservesOutside(t *testing.T) {
 			if !bytes.Equal(src, orig) {
 				t.Fatal("Replace modified its input")
 			}
-			if diff := cmp.Diff(tc.src[:f.Start], string(got[:f.Start])); diff != "" {
-				t.Errorf("%s\nbytes before Start changed (-want +got):\n%s", tc.reason, diff)
-			}
+			assert.Equal(t, tc.src[:f.Start], string(got[:f.Start]), "%s\nbytes before Start changed", tc.reason)
 			after := tc.src[f.End:]
 			if !bytes.HasSuffix(got, []byte(after)) {
 				t.Errorf("%s\nbytes after End changed: got\n%s", tc.reason, got)
@@ -208,9 +204,7 @@ func TestReplacePreservesOutside(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(len(got)-len(after), g.End); diff != "" {
-				t.Errorf("%s\nnew definition does not end where the old suffix starts (-want +got):\n%s", tc.reason, diff)
-			}
+			assert.Equal(t, len(got)-len(after), g.End, "%s\nnew definition does not end where the old suffix starts", tc.reason)
 		})
 	}
 }
@@ -236,9 +230,7 @@ func TestReplaceErrors(t *testing.T) {
 		if !errors.As(err, &se) {
 			t.Fatalf("err = %v, want *SpliceError", err)
 		}
-		if diff := cmp.Diff("def f(:\n    return (1\n\ny = 2\n", string(out)); diff != "" {
-			t.Errorf("spliced output must be returned with the error (-want +got):\n%s", diff)
-		}
+		assert.Equal(t, "def f(:\n    return (1\n\ny = 2\n", string(out), "spliced output must be returned with the error")
 		if len(se.Errors) == 0 || se.Name != "f" {
 			t.Errorf("SpliceError = %+v, want syntax errors for f", se)
 		}
@@ -307,9 +299,7 @@ func TestExtract(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", tc.reason, err)
 			}
-			if diff := cmp.Diff(tc.want, string(got)); diff != "" {
-				t.Errorf("%s\nExtract mismatch (-want +got):\n%s", tc.reason, diff)
-			}
+			assert.Equal(t, tc.want, string(got), "%s\nExtract mismatch", tc.reason)
 		})
 	}
 	if _, err := Extract(Python, []byte("def f(): pass\n"), "g"); !errors.Is(err, ErrNotFound) {
@@ -331,7 +321,5 @@ func TestExtractReplaceRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := strings.Replace(pyClass, "return 0  # TODO", "return math.pi * self.r ** 2", 1)
-	if diff := cmp.Diff(want, string(got)); diff != "" {
-		t.Errorf("round trip mismatch (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, string(got), "round trip mismatch")
 }
