@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // editView renders an edit for comparison: `kind type "text"`, with the
@@ -199,30 +200,18 @@ func TestDiff(t *testing.T) {
 	}
 }
 
+// TestMatchIdentical matches each language's fixture with itself and
+// with a second parse of it (the checks of FuzzMatch).
 func TestMatchIdentical(t *testing.T) {
 	for _, src := range []struct {
 		lang Lang
 		src  string
 	}{{Python, pySrc}, {Go, goSrc}, {Java, javaSrc}} {
-		a, err := ParseNodes(src.lang, []byte(src.src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := ParseNodes(src.lang, []byte(src.src))
-		m := Match(a, []byte(src.src), b, []byte(src.src))
-		n := 0
-		a.Walk(func(*Node) bool { n++; return true })
-		if m.Len() != n {
-			t.Errorf("%s: %d of %d nodes matched", src.lang, m.Len(), n)
-		}
-		for x, y := range m.Pairs() {
-			if x.Start != y.Start || x.End != y.End || x.Type != y.Type {
-				t.Fatalf("%s: %s [%d,%d) matched to %s [%d,%d)", src.lang, x.Type, x.Start, x.End, y.Type, y.Start, y.End)
-			}
-		}
-		if e := m.Edits(); len(e) != 0 {
-			t.Errorf("%s: edits %v", src.lang, e)
-		}
+		t.Run(string(src.lang), func(t *testing.T) {
+			root, err := ParseNodes(src.lang, []byte(src.src))
+			require.NoError(t, err)
+			checkMatchSelf(t, src.lang, root, []byte(src.src))
+		})
 	}
 }
 

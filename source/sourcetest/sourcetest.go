@@ -118,6 +118,12 @@ func (r *Repo) store(o interface {
 	if err := o.Encode(obj); err != nil {
 		r.t.Fatalf("sourcetest: encode: %v", err)
 	}
+	return r.put(obj)
+}
+
+// put writes an encoded object to the store and returns its hash.
+func (r *Repo) put(obj plumbing.EncodedObject) plumbing.Hash {
+	r.t.Helper()
 	h, err := r.repo.Storer.SetEncodedObject(obj)
 	if err != nil {
 		r.t.Fatalf("sourcetest: store: %v", err)
@@ -140,11 +146,7 @@ func (r *Repo) Blob(data []byte) plumbing.Hash {
 	if err != nil {
 		r.t.Fatalf("sourcetest: blob: %v", err)
 	}
-	h, err := r.repo.Storer.SetEncodedObject(obj)
-	if err != nil {
-		r.t.Fatalf("sourcetest: store: %v", err)
-	}
-	return h
+	return r.put(obj)
 }
 
 // Tree stores a tree of the given entries as they are (unsorted, names
