@@ -1,6 +1,7 @@
 package metrics_test
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/adaptbench/adaptbench/metrics"
@@ -84,4 +85,35 @@ func ExampleRelativeDegradation() {
 	d, _ := metrics.RelativeDegradation(59.15, 57.31)
 	fmt.Printf("%.2f%%\n", 100*d)
 	// Output: 3.11%
+}
+
+func ExampleMeanPassHatK() {
+	// pass^2 averaged over tasks: only tasks that pass reliably count.
+	items := []metrics.Count{{N: 10, C: 3}, {N: 10, C: 9}, {N: 10, C: 10}}
+	p, _ := metrics.MeanPassHatK(items, 2)
+	fmt.Printf("pass^2=%.4f\n", p)
+	// Output: pass^2=0.6222
+}
+
+func ExampleStdDev() {
+	// Pass@1 of one model over five seeds.
+	runs := []float64{0.52, 0.55, 0.49, 0.53, 0.51}
+	mean, _ := metrics.Mean(runs)
+	sd, _ := metrics.StdDev(runs)
+	fmt.Printf("%.3f ± %.3f\n", mean, sd)
+
+	// One run has no spread to estimate: the error says so.
+	_, err := metrics.StdDev(runs[:1])
+	fmt.Println(errors.Is(err, metrics.ErrInvalidArgument))
+	// Output:
+	// 0.520 ± 0.022
+	// true
+}
+
+func ExampleEditDistance() {
+	// Over any comparable element: runes here, token IDs in a
+	// contamination check.
+	d := metrics.EditDistance([]rune("len(xs)//2"), []rune("len(xs) // 2"))
+	fmt.Println(d)
+	// Output: 2
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/metrics"
 )
@@ -67,9 +68,7 @@ func TestWilson(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Wilson(%d, %d, %v): %v\nreason: %s", tc.s, tc.n, tc.confidence, err, tc.reason)
 			}
-			if diff := cmp.Diff(tc.want, got, approxTo(tc.margin)); diff != "" {
-				t.Errorf("Wilson(%d, %d, %v) mismatch (-want +got):\n%s\nreason: %s", tc.s, tc.n, tc.confidence, diff, tc.reason)
-			}
+			assert.Empty(t, cmp.Diff(tc.want, got, approxTo(tc.margin)), "Wilson(%d, %d, %v) mismatch (-want +got)\nreason: %s", tc.s, tc.n, tc.confidence, tc.reason)
 		})
 	}
 }
@@ -170,12 +169,8 @@ func TestBootstrap(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Bootstrap: %v\nreason: %s", err, tc.reason)
 			}
-			if diff := cmp.Diff(tc.want, got, approxTo(max(tc.margin, 1e-12))); diff != "" {
-				t.Errorf("Bootstrap mismatch (-want +got):\n%s\nreason: %s", diff, tc.reason)
-			}
-			if diff := cmp.Diff(orig, tc.values); diff != "" {
-				t.Errorf("Bootstrap modified its input (-want +got):\n%s", diff)
-			}
+			assert.Empty(t, cmp.Diff(tc.want, got, approxTo(max(tc.margin, 1e-12))), "Bootstrap mismatch (-want +got)\nreason: %s", tc.reason)
+			assert.Equal(t, orig, tc.values, "Bootstrap modified its input")
 		})
 	}
 }
@@ -199,9 +194,7 @@ func TestBootstrapDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(a, b); diff != "" {
-		t.Errorf("same seed gave different intervals (-first +second):\n%s", diff)
-	}
+	assert.Equal(t, a, b, "same seed gave different intervals")
 	c, err := metrics.BootstrapMean(values, 1000, 0.9, 43)
 	if err != nil {
 		t.Fatal(err)
@@ -210,9 +203,7 @@ func TestBootstrapDeterministic(t *testing.T) {
 		t.Errorf("seeds 42 and 43 gave the identical interval %+v; the seed is not used", a)
 	}
 	// Point is the sample mean, (sum = 4.65) / 10, and lies inside.
-	if diff := cmp.Diff(0.465, a.Point, approx); diff != "" {
-		t.Errorf("Point mismatch (-want +got):\n%s", diff)
-	}
+	assert.Empty(t, cmp.Diff(0.465, a.Point, approx), "Point mismatch (-want +got)")
 	if !(a.Lo <= a.Point && a.Point <= a.Hi) {
 		t.Errorf("interval %+v does not contain its point", a)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/metrics"
 )
@@ -82,9 +83,7 @@ func TestCohenKappa(t *testing.T) {
 			if err != nil {
 				t.Fatalf("CohenKappa: %v\nreason: %s", err, tc.reason)
 			}
-			if diff := cmp.Diff(tc.want, got, approx); diff != "" {
-				t.Errorf("CohenKappa mismatch (-want +got):\n%s\nreason: %s", diff, tc.reason)
-			}
+			assert.Empty(t, cmp.Diff(tc.want, got, approx), "CohenKappa mismatch (-want +got)\nreason: %s", tc.reason)
 		})
 	}
 }
@@ -107,9 +106,7 @@ func TestCohenKappaStrings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(0.4, got, approx); diff != "" {
-		t.Errorf("CohenKappa mismatch (-want +got):\n%s", diff)
-	}
+	assert.Empty(t, cmp.Diff(0.4, got, approx), "CohenKappa mismatch (-want +got)")
 }
 
 func TestCohenKappaErrors(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/metrics"
 )
@@ -79,9 +80,7 @@ func TestMcNemarCounts(t *testing.T) {
 			if err != nil {
 				t.Fatalf("McNemarCounts(%d, %d): %v\nreason: %s", tc.b01, tc.b10, err, tc.reason)
 			}
-			if diff := cmp.Diff(tc.want, got, approx); diff != "" {
-				t.Errorf("McNemarCounts(%d, %d) mismatch (-want +got):\n%s\nreason: %s", tc.b01, tc.b10, diff, tc.reason)
-			}
+			assert.Empty(t, cmp.Diff(tc.want, got, approx), "McNemarCounts(%d, %d) mismatch (-want +got)\nreason: %s", tc.b01, tc.b10, tc.reason)
 		})
 	}
 }
@@ -92,9 +91,7 @@ func TestMcNemarChiSquareGoldenFourPlaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(0.002663, got.PValue, approxTo(5e-7)); diff != "" {
-		t.Errorf("PValue mismatch (-want +got):\n%s", diff)
-	}
+	assert.Empty(t, cmp.Diff(0.002663, got.PValue, approxTo(5e-7)), "PValue mismatch (-want +got)")
 }
 
 func TestMcNemar(t *testing.T) {
@@ -134,9 +131,7 @@ func TestMcNemar(t *testing.T) {
 			if err != nil {
 				t.Fatalf("McNemar: %v\nreason: %s", err, tc.reason)
 			}
-			if diff := cmp.Diff(tc.want, got, approx); diff != "" {
-				t.Errorf("McNemar mismatch (-want +got):\n%s\nreason: %s", diff, tc.reason)
-			}
+			assert.Empty(t, cmp.Diff(tc.want, got, approx), "McNemar mismatch (-want +got)\nreason: %s", tc.reason)
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/metrics"
 )
@@ -57,9 +58,7 @@ func TestPassAtK(t *testing.T) {
 			if err != nil {
 				t.Fatalf("PassAtK(%d, %d, %d): %v\nreason: %s", tc.n, tc.c, tc.k, err, tc.reason)
 			}
-			if diff := cmp.Diff(tc.want, got, approx); diff != "" {
-				t.Errorf("PassAtK(%d, %d, %d) mismatch (-want +got):\n%s\nreason: %s", tc.n, tc.c, tc.k, diff, tc.reason)
-			}
+			assert.Empty(t, cmp.Diff(tc.want, got, approx), "PassAtK(%d, %d, %d) mismatch (-want +got)\nreason: %s", tc.n, tc.c, tc.k, tc.reason)
 		})
 	}
 }
@@ -70,9 +69,7 @@ func TestPassAtKGoldenSixPlaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(0.916667, got, approxTo(5e-7)); diff != "" {
-		t.Errorf("PassAtK(10, 3, 5) mismatch (-want +got):\n%s", diff)
-	}
+	assert.Empty(t, cmp.Diff(0.916667, got, approxTo(5e-7)), "PassAtK(10, 3, 5) mismatch (-want +got)")
 }
 
 // TestPassKMatchesExact checks the stable product forms against exact
@@ -98,16 +95,12 @@ func TestPassKMatchesExact(t *testing.T) {
 		if err != nil {
 			t.Fatalf("PassAtK(%d, %d, %d): %v", a.n, a.c, a.k, err)
 		}
-		if diff := cmp.Diff(passAtKBigInt(a.n, a.c, a.k), gotAt, approx); diff != "" {
-			t.Errorf("PassAtK(%d, %d, %d) vs exact (-want +got):\n%s", a.n, a.c, a.k, diff)
-		}
+		assert.Empty(t, cmp.Diff(passAtKBigInt(a.n, a.c, a.k), gotAt, approx), "PassAtK(%d, %d, %d) vs exact (-want +got)", a.n, a.c, a.k)
 		gotHat, err := metrics.PassHatK(a.n, a.c, a.k)
 		if err != nil {
 			t.Fatalf("PassHatK(%d, %d, %d): %v", a.n, a.c, a.k, err)
 		}
-		if diff := cmp.Diff(passHatKBigInt(a.n, a.c, a.k), gotHat, approx); diff != "" {
-			t.Errorf("PassHatK(%d, %d, %d) vs exact (-want +got):\n%s", a.n, a.c, a.k, diff)
-		}
+		assert.Empty(t, cmp.Diff(passHatKBigInt(a.n, a.c, a.k), gotHat, approx), "PassHatK(%d, %d, %d) vs exact (-want +got)", a.n, a.c, a.k)
 	}
 }
 
@@ -139,9 +132,7 @@ func TestPassHatK(t *testing.T) {
 			if err != nil {
 				t.Fatalf("PassHatK(%d, %d, %d): %v\nreason: %s", tc.n, tc.c, tc.k, err, tc.reason)
 			}
-			if diff := cmp.Diff(tc.want, got, approx); diff != "" {
-				t.Errorf("PassHatK(%d, %d, %d) mismatch (-want +got):\n%s\nreason: %s", tc.n, tc.c, tc.k, diff, tc.reason)
-			}
+			assert.Empty(t, cmp.Diff(tc.want, got, approx), "PassHatK(%d, %d, %d) mismatch (-want +got)\nreason: %s", tc.n, tc.c, tc.k, tc.reason)
 		})
 	}
 }
@@ -227,9 +218,7 @@ func TestMeanPassK(t *testing.T) {
 			if err != nil {
 				t.Fatalf("unexpected error: %v\nreason: %s", err, tc.reason)
 			}
-			if diff := cmp.Diff(tc.want, got, approx); diff != "" {
-				t.Errorf("mismatch (-want +got):\n%s\nreason: %s", diff, tc.reason)
-			}
+			assert.Empty(t, cmp.Diff(tc.want, got, approx), "mismatch (-want +got)\nreason: %s", tc.reason)
 		})
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/metrics"
 )
@@ -164,9 +164,7 @@ func TestPeakedness(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("%s (-want +got):\n%s", tc.reason, diff)
-			}
+			assert.Equal(t, tc.want, got, "%s", tc.reason)
 		})
 	}
 	if alpha, l := 0.29, 100; alpha*float64(l) >= 29 {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/metrics"
 )
@@ -50,9 +51,7 @@ func TestMeanStdDev(t *testing.T) {
 			if err != nil {
 				t.Fatalf("StdDev: %v", err)
 			}
-			if diff := cmp.Diff([2]float64{tc.wantMean, tc.wantSD}, [2]float64{m, sd}, approx); diff != "" {
-				t.Errorf("[mean, sd] mismatch (-want +got):\n%s\nreason: %s", diff, tc.reason)
-			}
+			assert.Empty(t, cmp.Diff([2]float64{tc.wantMean, tc.wantSD}, [2]float64{m, sd}, approx), "[mean, sd] mismatch (-want +got)\nreason: %s", tc.reason)
 		})
 	}
 }
@@ -79,12 +78,8 @@ func TestQuantile(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Quantile: %v", err)
 			}
-			if diff := cmp.Diff(tc.want, got, approx); diff != "" {
-				t.Errorf("Quantile(%v, %v) mismatch (-want +got):\n%s\nreason: %s", tc.values, tc.q, diff, tc.reason)
-			}
-			if diff := cmp.Diff(orig, tc.values); diff != "" {
-				t.Errorf("Quantile modified its input (-want +got):\n%s", diff)
-			}
+			assert.Empty(t, cmp.Diff(tc.want, got, approx), "Quantile(%v, %v) mismatch (-want +got)\nreason: %s", tc.values, tc.q, tc.reason)
+			assert.Equal(t, orig, tc.values, "Quantile modified its input")
 		})
 	}
 }
@@ -113,9 +108,7 @@ func TestRelativeDegradation(t *testing.T) {
 			if err != nil {
 				t.Fatalf("RelativeDegradation(%v, %v): %v", tc.baseline, tc.x, err)
 			}
-			if diff := cmp.Diff(tc.want, got, approx); diff != "" {
-				t.Errorf("RelativeDegradation(%v, %v) mismatch (-want +got):\n%s\nreason: %s", tc.baseline, tc.x, diff, tc.reason)
-			}
+			assert.Empty(t, cmp.Diff(tc.want, got, approx), "RelativeDegradation(%v, %v) mismatch (-want +got)\nreason: %s", tc.baseline, tc.x, tc.reason)
 		})
 	}
 }

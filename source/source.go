@@ -95,7 +95,7 @@ func Open(ctx context.Context, repo, rev string) (*Snapshot, error) {
 		r   *git.Repository
 		err error
 	)
-	if IsURL(repo) {
+	if isURL(repo) {
 		r, err = clone(ctx, repo)
 		if err != nil {
 			return fail("", err)
@@ -130,10 +130,10 @@ func Open(ctx context.Context, repo, rev string) (*Snapshot, error) {
 // scpLike matches git's scp-like syntax, user@host:path.
 var scpLike = regexp.MustCompile(`^[A-Za-z0-9._~-]+@[A-Za-z0-9.-]+:`)
 
-// IsURL reports whether Open treats repo as a URL to clone rather than a
+// isURL reports whether Open treats repo as a URL to clone rather than a
 // local path: it has a scheme (https://, file://) or is scp-like
 // (git@github.com:owner/name).
-func IsURL(repo string) bool {
+func isURL(repo string) bool {
 	return strings.Contains(repo, "://") || scpLike.MatchString(repo)
 }
 

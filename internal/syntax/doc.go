@@ -12,6 +12,19 @@
 // concurrent use. Parsers are pooled per language and every exported
 // function is safe to call from many goroutines.
 //
+// # Use
+//
+// Parse a file, list its functions, and splice a model's version of one
+// of them in place of the original; the result is checked for syntax
+// errors before it is returned:
+//
+//	tree, err := syntax.Parse(syntax.Python, src)
+//	for _, fn := range tree.Functions() {
+//		fmt.Println(fn.QualifiedName(), fn.Line) // "Circle.area" 12
+//	}
+//	out, err := syntax.Replace(syntax.Python, src, "Circle.area", answer)
+//	edits, err := syntax.Diff(syntax.Python, src, out) // what changed, as tree edits
+//
 // # Positions
 //
 // Byte offsets index the source slice that was parsed. Lines and columns are

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 )
 
 func TestApplyEdits(t *testing.T) {
@@ -66,9 +66,7 @@ func TestEditMap(t *testing.T) {
 		r := m.Range(i)
 		ranges = append(ranges, fmt.Sprintf("%d:%q", i, out[r.Start:r.End]))
 	}
-	if diff := cmp.Diff([]string{`0:"var_1"`, `1:"var_0"`, `2:""`}, ranges); diff != "" {
-		t.Errorf("Range (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, []string{`0:"var_1"`, `1:"var_0"`, `2:""`}, ranges, "Range")
 	// Offsets of "return var_0  var_1" mapped back to "return a + b".
 	tests := []struct {
 		off, start, end int
@@ -99,53 +97,16 @@ func FuzzApplyEdits(f *testing.F) {
 	f.Add([]byte("abcdef"), []byte{0, 2, 1, 2, 2, 0, 6, 6, 3})
 	f.Add([]byte("x = 1\n"), []byte{4, 5, 2, 4, 4, 1, 0, 9, 0})
 	f.Fuzz(func(t *testing.T, src, spec []byte) {
-		var edits []TextEdit
-		for i := 0; i+2 < len(spec) && len(edits) < 8; i += 3 {
-			edits = append(edits, TextEdit{int(spec[i]) - 2, int(spec[i+1]) - 2, strings.Repeat("+", int(spec[i+2]%5))})
-		}
+		edits := decodeTextEdits(spec)
 		out, m, err := ApplyEdits(src, edits)
-		// Naive: valid when in range and disjoint (an insertion inside a
-		// replaced range overlaps it); applied offset by offset.
-		ok := true
-		for i, e := range edits {
-			if e.Start < 0 || e.End < e.Start || e.End > len(src) {
-				ok = false
-			}
-			for _, g := range edits[:i] {
-				inside := func(x, r TextEdit) bool { return x.Start == x.End && r.Start < x.Start && x.Start < r.End }
-				if e.Start < g.End && g.Start < e.End || inside(e, g) || inside(g, e) {
-					ok = false
-				}
-			}
-		}
-		if ok != (err == nil) {
+		if ok := naiveEditsValid(src, edits); ok != (err == nil) {
 			t.Fatalf("edits %v: error %v, naive check says valid=%t", edits, err, ok)
 		}
 		if err != nil {
 			return
 		}
-		var b strings.Builder
-		for off := 0; off <= len(src); off++ {
-			replaced := false
-			for _, e := range edits { // insertions first, in order
-				if e.Start == off && e.End == off {
-					b.WriteString(e.Text)
-				}
-			}
-			for _, e := range edits {
-				if e.Start == off && e.End > off {
-					b.WriteString(e.Text)
-				}
-				if e.Start <= off && off < e.End {
-					replaced = true
-				}
-			}
-			if off < len(src) && !replaced {
-				b.WriteByte(src[off])
-			}
-		}
-		if b.String() != string(out) {
-			t.Fatalf("edits %v: got %q, naive %q", edits, out, b.String())
+		if naive := naiveApplyEdits(src, edits); naive != string(out) {
+			t.Fatalf("edits %v: got %q, naive %q", edits, out, naive)
 		}
 		for i, e := range edits {
 			r := m.Range(i)
@@ -161,4 +122,58 @@ func FuzzApplyEdits(f *testing.F) {
 			}
 		}
 	})
+}
+
+// decodeTextEdits turns fuzz input into up to 8 edits, 3 bytes each:
+// start and end (shifted by 2 to reach negative offsets) and a text of
+// 0 to 4 "+".
+func decodeTextEdits(spec []byte) []TextEdit {
+	var edits []TextEdit
+	for i := 0; i+2 < len(spec) && len(edits) < 8; i += 3 {
+		edits = append(edits, TextEdit{int(spec[i]) - 2, int(spec[i+1]) - 2, strings.Repeat("+", int(spec[i+2]%5))})
+	}
+	return edits
+}
+
+// naiveEditsValid reports whether edits apply to src: in range and
+// disjoint (an insertion inside a replaced range overlaps it).
+func naiveEditsValid(src []byte, edits []TextEdit) bool {
+	ok := true
+	for i, e := range edits {
+		if e.Start < 0 || e.End < e.Start || e.End > len(src) {
+			ok = false
+		}
+		for _, g := range edits[:i] {
+			inside := func(x, r TextEdit) bool { return x.Start == x.End && r.Start < x.Start && x.Start < r.End }
+			if e.Start < g.End && g.Start < e.End || inside(e, g) || inside(g, e) {
+				ok = false
+			}
+		}
+	}
+	return ok
+}
+
+// naiveApplyEdits applies valid edits to src offset by offset.
+func naiveApplyEdits(src []byte, edits []TextEdit) string {
+	var b strings.Builder
+	for off := 0; off <= len(src); off++ {
+		replaced := false
+		for _, e := range edits { // insertions first, in order
+			if e.Start == off && e.End == off {
+				b.WriteString(e.Text)
+			}
+		}
+		for _, e := range edits {
+			if e.Start == off && e.End > off {
+				b.WriteString(e.Text)
+			}
+			if e.Start <= off && off < e.End {
+				replaced = true
+			}
+		}
+		if off < len(src) && !replaced {
+			b.WriteByte(src[off])
+		}
+	}
+	return b.String()
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 )
 
 // fnView is a readable projection of a Func for table tests.
@@ -204,9 +204,7 @@ func TestFunctions(t *testing.T) {
 			if errs := tree.Errors(); len(errs) > 0 {
 				t.Fatalf("unexpected syntax errors: %v", errs)
 			}
-			if diff := cmp.Diff(tc.want, view(tc.src, tree.Functions())); diff != "" {
-				t.Errorf("%s\nFunctions() mismatch (-want +got):\n%s", tc.reason, diff)
-			}
+			assert.Equal(t, tc.want, view(tc.src, tree.Functions()), "%s\nFunctions() mismatch", tc.reason)
 		})
 	}
 }
@@ -249,9 +247,7 @@ func TestFindFunction(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", tc.reason, err)
 			}
-			if diff := cmp.Diff(tc.wantLine, f.Line); diff != "" {
-				t.Errorf("%s\nline mismatch (-want +got):\n%s", tc.reason, diff)
-			}
+			assert.Equal(t, tc.wantLine, f.Line, "%s\nline mismatch", tc.reason)
 		})
 	}
 }
@@ -290,12 +286,8 @@ func TestLangByName(t *testing.T) {
 			if err != nil {
 				gotErr = err.Error()
 			}
-			if diff := cmp.Diff(tc.wantErr, gotErr); diff != "" {
-				t.Errorf("%s\nerror mismatch (-want +got):\n%s", tc.reason, diff)
-			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("%s\nlang mismatch (-want +got):\n%s", tc.reason, diff)
-			}
+			assert.Equal(t, tc.wantErr, gotErr, "%s\nerror mismatch", tc.reason)
+			assert.Equal(t, tc.want, got, "%s\nlang mismatch", tc.reason)
 		})
 	}
 }
@@ -335,9 +327,7 @@ func TestImports(t *testing.T) {
 			for _, b := range got {
 				gotS = append(gotS, string(b))
 			}
-			if diff := cmp.Diff(tc.want, gotS); diff != "" {
-				t.Errorf("%s\nImports mismatch (-want +got):\n%s", tc.reason, diff)
-			}
+			assert.Equal(t, tc.want, gotS, "%s\nImports mismatch", tc.reason)
 		})
 	}
 }

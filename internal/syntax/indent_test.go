@@ -3,7 +3,7 @@ package syntax
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 )
 
 func TestDedentIndent(t *testing.T) {
@@ -55,18 +55,10 @@ func TestDedentIndent(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.dedent, string(Dedent([]byte(tc.in)))); diff != "" {
-				t.Errorf("%s\nDedent mismatch (-want +got):\n%s", tc.reason, diff)
-			}
-			if diff := cmp.Diff(tc.indent, string(Indent([]byte(tc.in), tc.prefix))); diff != "" {
-				t.Errorf("%s\nIndent mismatch (-want +got):\n%s", tc.reason, diff)
-			}
-			if diff := cmp.Diff(tc.reindent, string(Reindent([]byte(tc.in), tc.prefix))); diff != "" {
-				t.Errorf("%s\nReindent mismatch (-want +got):\n%s", tc.reason, diff)
-			}
-			if diff := cmp.Diff(string(Indent(Dedent([]byte(tc.in)), tc.prefix)), string(Reindent([]byte(tc.in), tc.prefix))); diff != "" {
-				t.Errorf("Reindent != Indent(Dedent) (-want +got):\n%s", diff)
-			}
+			assert.Equal(t, tc.dedent, string(Dedent([]byte(tc.in))), "%s\nDedent mismatch", tc.reason)
+			assert.Equal(t, tc.indent, string(Indent([]byte(tc.in), tc.prefix)), "%s\nIndent mismatch", tc.reason)
+			assert.Equal(t, tc.reindent, string(Reindent([]byte(tc.in), tc.prefix)), "%s\nReindent mismatch", tc.reason)
+			assert.Equal(t, string(Indent(Dedent([]byte(tc.in)), tc.prefix)), string(Reindent([]byte(tc.in), tc.prefix)), "Reindent != Indent(Dedent)")
 		})
 	}
 }

@@ -530,17 +530,8 @@ func (m *Mapping) topDown() {
 	if len(ta.nodes) == 0 || len(tb.nodes) == 0 {
 		return
 	}
-	countA := make(map[uint64]int, len(ta.nodes))
-	countB := make(map[uint64]int, len(tb.nodes))
-	for _, h := range ta.hash {
-		countA[h]++
-	}
-	for _, h := range tb.hash {
-		countB[h]++
-	}
+	td := &topDownRun{m: m, countA: hashCounts(ta), countB: hashCounts(tb)}
 	qa, qb := newHeightQueue(ta), newHeightQueue(tb)
-	type pair struct{ x, y int32 }
-	var ambiguous []pair
 	for min(qa.peek(), qb.peek()) >= matchMinHeight {
 		if ha, hb := qa.peek(), qb.peek(); ha != hb {
 			if ha > hb {
@@ -554,39 +545,75 @@ func (m *Mapping) topDown() {
 			}
 			continue
 		}
-		la, lb := qa.pop(), qb.pop()
-		usedA := make(map[int32]bool)
-		usedB := make(map[int32]bool)
-		byHash := make(map[uint64][]int32)
-		for _, y := range lb {
-			byHash[tb.hash[y]] = append(byHash[tb.hash[y]], y)
-		}
-		for _, x := range la {
-			for _, y := range byHash[ta.hash[x]] {
-				if !m.iso(x, y) {
-					continue
-				}
-				h := ta.hash[x]
-				if countA[h] > 1 || countB[h] > 1 {
-					ambiguous = append(ambiguous, pair{x, y})
-				} else if m.ab[x] < 0 && m.ba[y] < 0 {
-					m.linkIso(x, y)
-				}
-				usedA[x], usedB[y] = true, true
+		td.matchLevel(qa, qb)
+	}
+	td.linkAmbiguous()
+}
+
+// isoPair is a pair of isomorphic subtrees, x in a and y in b.
+type isoPair struct{ x, y int32 }
+
+// topDownRun is the state of one topDown: how often each subtree hash
+// occurs on each side, and the pairs whose hash is not unique.
+type topDownRun struct {
+	m              *Mapping
+	countA, countB map[uint64]int
+	ambiguous      []isoPair
+}
+
+// hashCounts counts the subtrees of t by hash.
+func hashCounts(t *mtree) map[uint64]int {
+	count := make(map[uint64]int, len(t.nodes))
+	for _, h := range t.hash {
+		count[h]++
+	}
+	return count
+}
+
+// matchLevel pairs the subtrees of the greatest height, which is the
+// same in qa and qb: isomorphic pairs with a unique hash are linked,
+// the others kept for linkAmbiguous; subtrees left unpaired are opened.
+func (td *topDownRun) matchLevel(qa, qb *heightQueue) {
+	m := td.m
+	ta, tb := m.a, m.b
+	la, lb := qa.pop(), qb.pop()
+	usedA := make(map[int32]bool)
+	usedB := make(map[int32]bool)
+	byHash := make(map[uint64][]int32)
+	for _, y := range lb {
+		byHash[tb.hash[y]] = append(byHash[tb.hash[y]], y)
+	}
+	for _, x := range la {
+		for _, y := range byHash[ta.hash[x]] {
+			if !m.iso(x, y) {
+				continue
 			}
-		}
-		for _, x := range la {
-			if !usedA[x] && m.ab[x] < 0 {
-				qa.open(x)
+			h := ta.hash[x]
+			if td.countA[h] > 1 || td.countB[h] > 1 {
+				td.ambiguous = append(td.ambiguous, isoPair{x, y})
+			} else if m.ab[x] < 0 && m.ba[y] < 0 {
+				m.linkIso(x, y)
 			}
-		}
-		for _, y := range lb {
-			if !usedB[y] && m.ba[y] < 0 {
-				qb.open(y)
-			}
+			usedA[x], usedB[y] = true, true
 		}
 	}
-	// Ambiguous pairs: best parent similarity first, then by position.
+	for _, x := range la {
+		if !usedA[x] && m.ab[x] < 0 {
+			qa.open(x)
+		}
+	}
+	for _, y := range lb {
+		if !usedB[y] && m.ba[y] < 0 {
+			qb.open(y)
+		}
+	}
+}
+
+// linkAmbiguous links the ambiguous pairs: best parent similarity first,
+// then by position.
+func (td *topDownRun) linkAmbiguous() {
+	m, ambiguous := td.m, td.ambiguous
+	ta, tb := m.a, m.b
 	sims := make([]float64, len(ambiguous))
 	for k, p := range ambiguous {
 		sims[k] = m.dice(ta.parent[p.x], tb.parent[p.y])

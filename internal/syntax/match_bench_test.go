@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 )
 
 // editedBigPython returns bigPython(200) and a copy with a renamed local
@@ -36,9 +36,7 @@ func TestDiffBigFile(t *testing.T) {
 		`update integer "21" -> "12"`,
 		`delete function_definition "def m30(self, x):\n        y = x * 30\n        return math.sqrt(y)"`,
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("three local edits in 200 lines of near-identical methods (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, got, "three local edits in 200 lines of near-identical methods")
 }
 
 // BenchmarkMatch matches and diffs the two files of TestDiffBigFile (1,450

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 )
 
 // pyImportView is the part of a PyImport a test compares: the fields as
@@ -36,105 +36,108 @@ func viewPyImports(ims []PyImport, src []byte) []pyImportView {
 	return out
 }
 
-func TestPyImports(t *testing.T) {
-	const (
-		imp  = "import_statement"
-		from = "import_from_statement"
-		fut  = "future_import_statement"
-	)
-	tests := []struct {
-		name, src string
-		want      []pyImportView
-		reason    string
-	}{
-		{
-			name:   "plain",
-			src:    "import os\n",
-			want:   []pyImportView{{Stmt: imp, Module: "os", Bind: "os", BindNode: "os"}},
-			reason: "import m binds m",
+// The statement types of pyImportView.Stmt.
+const (
+	imp  = "import_statement"
+	from = "import_from_statement"
+	fut  = "future_import_statement"
+)
+
+// pyImportsCases are TestPyImports's cases: Python source and the
+// imports PyImports finds in it.
+var pyImportsCases = []struct {
+	name, src string
+	want      []pyImportView
+	reason    string
+}{
+	{
+		name:   "plain",
+		src:    "import os\n",
+		want:   []pyImportView{{Stmt: imp, Module: "os", Bind: "os", BindNode: "os"}},
+		reason: "import m binds m",
+	},
+	{
+		name:   "dotted",
+		src:    "import os.path\n",
+		want:   []pyImportView{{Stmt: imp, Module: "os.path", Bind: "os", BindNode: "os"}},
+		reason: "import a.b binds the top-level package a",
+	},
+	{
+		name:   "dotted/spaces",
+		src:    "import os . path\n",
+		want:   []pyImportView{{Stmt: imp, Module: "os.path", Bind: "os", BindNode: "os"}},
+		reason: "the module is the dotted name without white space",
+	},
+	{
+		name:   "aliased",
+		src:    "import numpy.linalg as la\n",
+		want:   []pyImportView{{Stmt: imp, Module: "numpy.linalg", Alias: "la", Bind: "la", BindNode: "la"}},
+		reason: "import a.b as c binds c",
+	},
+	{
+		name: "several",
+		src:  "import a, b as c, d.e\n",
+		want: []pyImportView{
+			{Stmt: imp, Module: "a", Bind: "a", BindNode: "a"},
+			{Stmt: imp, Module: "b", Alias: "c", Bind: "c", BindNode: "c"},
+			{Stmt: imp, Module: "d.e", Bind: "d", BindNode: "d"},
 		},
-		{
-			name:   "dotted",
-			src:    "import os.path\n",
-			want:   []pyImportView{{Stmt: imp, Module: "os.path", Bind: "os", BindNode: "os"}},
-			reason: "import a.b binds the top-level package a",
+		reason: "one item per imported name, in order",
+	},
+	{
+		name: "from",
+		src:  "from a.b import c, d as e\n",
+		want: []pyImportView{
+			{Stmt: from, Module: "a.b", Name: "c", Bind: "c", BindNode: "c"},
+			{Stmt: from, Module: "a.b", Name: "d", Alias: "e", Bind: "e", BindNode: "e"},
 		},
-		{
-			name:   "dotted/spaces",
-			src:    "import os . path\n",
-			want:   []pyImportView{{Stmt: imp, Module: "os.path", Bind: "os", BindNode: "os"}},
-			reason: "the module is the dotted name without white space",
+		reason: "from m import x binds x, x as y binds y",
+	},
+	{
+		name: "from/parentheses",
+		src:  "from m import (\n    x,\n    y as z,\n)\n",
+		want: []pyImportView{
+			{Stmt: from, Module: "m", Name: "x", Bind: "x", BindNode: "x"},
+			{Stmt: from, Module: "m", Name: "y", Alias: "z", Bind: "z", BindNode: "z"},
 		},
-		{
-			name:   "aliased",
-			src:    "import numpy.linalg as la\n",
-			want:   []pyImportView{{Stmt: imp, Module: "numpy.linalg", Alias: "la", Bind: "la", BindNode: "la"}},
-			reason: "import a.b as c binds c",
+		reason: "parentheses and a trailing comma are punctuation",
+	},
+	{
+		name:   "relative/dot",
+		src:    "from . import x\n",
+		want:   []pyImportView{{Stmt: from, Level: 1, Name: "x", Bind: "x", BindNode: "x"}},
+		reason: "from . import x: level 1, no module name",
+	},
+	{
+		name:   "relative/dots-module",
+		src:    "from ..a.b import c as d\n",
+		want:   []pyImportView{{Stmt: from, Module: "a.b", Level: 2, Name: "c", Alias: "d", Bind: "d", BindNode: "d"}},
+		reason: "the level counts the dots, the module is what follows",
+	},
+	{
+		name:   "relative/three",
+		src:    "from ...pkg import y\n",
+		want:   []pyImportView{{Stmt: from, Module: "pkg", Level: 3, Name: "y", Bind: "y", BindNode: "y"}},
+		reason: "three dots, however the grammar tokenises them",
+	},
+	{
+		name:   "wildcard",
+		src:    "from m import *\n",
+		want:   []pyImportView{{Stmt: from, Module: "m", Name: "*", BindNode: "-", Wildcard: true}},
+		reason: "a wildcard binds no name the parser can see",
+	},
+	{
+		name: "future",
+		src:  "from __future__ import annotations, division as d\n",
+		want: []pyImportView{
+			{Stmt: fut, Module: "__future__", Name: "annotations", Bind: "annotations", BindNode: "annotations", Future: true},
+			{Stmt: fut, Module: "__future__", Name: "division", Alias: "d", Bind: "d", BindNode: "d", Future: true},
 		},
-		{
-			name: "several",
-			src:  "import a, b as c, d.e\n",
-			want: []pyImportView{
-				{Stmt: imp, Module: "a", Bind: "a", BindNode: "a"},
-				{Stmt: imp, Module: "b", Alias: "c", Bind: "c", BindNode: "c"},
-				{Stmt: imp, Module: "d.e", Bind: "d", BindNode: "d"},
-			},
-			reason: "one item per imported name, in order",
-		},
-		{
-			name: "from",
-			src:  "from a.b import c, d as e\n",
-			want: []pyImportView{
-				{Stmt: from, Module: "a.b", Name: "c", Bind: "c", BindNode: "c"},
-				{Stmt: from, Module: "a.b", Name: "d", Alias: "e", Bind: "e", BindNode: "e"},
-			},
-			reason: "from m import x binds x, x as y binds y",
-		},
-		{
-			name: "from/parentheses",
-			src:  "from m import (\n    x,\n    y as z,\n)\n",
-			want: []pyImportView{
-				{Stmt: from, Module: "m", Name: "x", Bind: "x", BindNode: "x"},
-				{Stmt: from, Module: "m", Name: "y", Alias: "z", Bind: "z", BindNode: "z"},
-			},
-			reason: "parentheses and a trailing comma are punctuation",
-		},
-		{
-			name:   "relative/dot",
-			src:    "from . import x\n",
-			want:   []pyImportView{{Stmt: from, Level: 1, Name: "x", Bind: "x", BindNode: "x"}},
-			reason: "from . import x: level 1, no module name",
-		},
-		{
-			name:   "relative/dots-module",
-			src:    "from ..a.b import c as d\n",
-			want:   []pyImportView{{Stmt: from, Module: "a.b", Level: 2, Name: "c", Alias: "d", Bind: "d", BindNode: "d"}},
-			reason: "the level counts the dots, the module is what follows",
-		},
-		{
-			name:   "relative/three",
-			src:    "from ...pkg import y\n",
-			want:   []pyImportView{{Stmt: from, Module: "pkg", Level: 3, Name: "y", Bind: "y", BindNode: "y"}},
-			reason: "three dots, however the grammar tokenises them",
-		},
-		{
-			name:   "wildcard",
-			src:    "from m import *\n",
-			want:   []pyImportView{{Stmt: from, Module: "m", Name: "*", BindNode: "-", Wildcard: true}},
-			reason: "a wildcard binds no name the parser can see",
-		},
-		{
-			name: "future",
-			src:  "from __future__ import annotations, division as d\n",
-			want: []pyImportView{
-				{Stmt: fut, Module: "__future__", Name: "annotations", Bind: "annotations", BindNode: "annotations", Future: true},
-				{Stmt: fut, Module: "__future__", Name: "division", Alias: "d", Bind: "d", BindNode: "d", Future: true},
-			},
-			reason: "__future__ imports are from-imports of module __future__",
-		},
-		{
-			name: "nested",
-			src: `import a
+		reason: "__future__ imports are from-imports of module __future__",
+	},
+	{
+		name: "nested",
+		src: `import a
 def f():
     import b
     class C:
@@ -149,28 +152,30 @@ async def k():
     with w:
         import l
 `,
-			want: []pyImportView{
-				{Stmt: imp, Module: "a", Bind: "a", BindNode: "a"},
-				{Stmt: imp, Module: "b", Bind: "b", BindNode: "b", Nested: true},
-				{Stmt: from, Module: "c", Name: "d", Bind: "d", BindNode: "d", Nested: true},
-				{Stmt: imp, Module: "e", Bind: "e", BindNode: "e"},
-				{Stmt: from, Module: "g", Name: "h", Bind: "h", BindNode: "h"},
-				{Stmt: imp, Module: "l", Bind: "l", BindNode: "l", Nested: true},
-			},
-			reason: "imports anywhere, in source order; nested only inside def or class bodies",
+		want: []pyImportView{
+			{Stmt: imp, Module: "a", Bind: "a", BindNode: "a"},
+			{Stmt: imp, Module: "b", Bind: "b", BindNode: "b", Nested: true},
+			{Stmt: from, Module: "c", Name: "d", Bind: "d", BindNode: "d", Nested: true},
+			{Stmt: imp, Module: "e", Bind: "e", BindNode: "e"},
+			{Stmt: from, Module: "g", Name: "h", Bind: "h", BindNode: "h"},
+			{Stmt: imp, Module: "l", Bind: "l", BindNode: "l", Nested: true},
 		},
-		{
-			name:   "none",
-			src:    "x = 'import os'\n# from a import b\n",
-			reason: "strings and comments are not imports",
-		},
-		{
-			name:   "syntax-error",
-			src:    "import a as\nfrom b import (c,\ndef f(:\n    import d\n",
-			reason: "broken code: no panic, and the import in the broken def is still found (checked below)",
-		},
-	}
-	for _, tt := range tests {
+		reason: "imports anywhere, in source order; nested only inside def or class bodies",
+	},
+	{
+		name:   "none",
+		src:    "x = 'import os'\n# from a import b\n",
+		reason: "strings and comments are not imports",
+	},
+	{
+		name:   "syntax-error",
+		src:    "import a as\nfrom b import (c,\ndef f(:\n    import d\n",
+		reason: "broken code: no panic, and the import in the broken def is still found (checked below)",
+	},
+}
+
+func TestPyImports(t *testing.T) {
+	for _, tt := range pyImportsCases {
 		t.Run(tt.name, func(t *testing.T) {
 			src := []byte(tt.src)
 			root, err := ParseNodes(Python, src)
@@ -191,9 +196,7 @@ async def k():
 				}
 				return
 			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("PyImports(%q) (-want +got), %s:\n%s", tt.src, tt.reason, diff)
-			}
+			assert.Equal(t, tt.want, got, "PyImports(%q), %s", tt.src, tt.reason)
 		})
 	}
 }

@@ -372,20 +372,7 @@ func (w *pyWalker) visit(n *Node, sc *Scope) {
 	case "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
 		w.comprehension(n, sc)
 	case "global_statement", "nonlocal_statement":
-		for _, c := range n.Children {
-			if c.Type != "identifier" {
-				continue
-			}
-			name := c.Text(w.s.src)
-			sym := w.symbol(sc, name)
-			if n.Type == "global_statement" {
-				sym.Global = true
-				w.globals[name] = true
-			} else {
-				sym.Nonlocal = true
-			}
-			w.s.refs = append(w.s.refs, Ref{Node: c, Scope: sc, Declares: true})
-		}
+		w.declare(n, sc)
 	case "import_statement", "import_from_statement", "future_import_statement":
 		w.imports(n, sc)
 	case "assignment", "augmented_assignment", "for_statement":
@@ -393,14 +380,7 @@ func (w *pyWalker) visit(n *Node, sc *Scope) {
 	case "as_pattern": // with … as x, except E as x
 		w.bindField(n, sc, "alias")
 	case "named_expression":
-		t := sc
-		for t.Kind == ScopeComprehension && t.Parent != nil {
-			t = t.Parent
-		}
-		if nm := n.Child("name"); nm != nil && nm.Type == "identifier" {
-			w.bind(nm, t)
-		}
-		w.visit(n.Child("value"), sc)
+		w.namedExpression(n, sc)
 	case "delete_statement":
 		for _, c := range n.Children {
 			w.target(c, sc)
@@ -408,14 +388,7 @@ func (w *pyWalker) visit(n *Node, sc *Scope) {
 	case "case_clause": // of a match statement: its capture patterns bind
 		w.split(n, sc, func(c *Node) bool { return c.Type == "case_pattern" }, w.pattern)
 	case "type_alias_statement":
-		// type X = …: X binds (the value is evaluated lazily).
-		for i, c := range n.Children {
-			if t := c.NamedChildren(); i == 1 && c.Type == "type" && len(t) == 1 && t[0].Type == "identifier" {
-				w.bind(t[0], sc)
-				continue
-			}
-			w.visit(c, sc)
-		}
+		w.typeAlias(n, sc)
 	case "call":
 		if fn := n.Child("function"); fn != nil && fn.Type == "identifier" && dynamicCalls[fn.Text(w.s.src)] {
 			sc.Dynamic = true
@@ -423,6 +396,49 @@ func (w *pyWalker) visit(n *Node, sc *Scope) {
 		w.children(n, sc)
 	default:
 		w.children(n, sc)
+	}
+}
+
+// declare handles a global or nonlocal statement in sc: its names are
+// declared, not bound or used.
+func (w *pyWalker) declare(n *Node, sc *Scope) {
+	for _, c := range n.Children {
+		if c.Type != "identifier" {
+			continue
+		}
+		name := c.Text(w.s.src)
+		sym := w.symbol(sc, name)
+		if n.Type == "global_statement" {
+			sym.Global = true
+			w.globals[name] = true
+		} else {
+			sym.Nonlocal = true
+		}
+		w.s.refs = append(w.s.refs, Ref{Node: c, Scope: sc, Declares: true})
+	}
+}
+
+// namedExpression handles x := v in sc: x binds in the nearest scope that
+// is not a comprehension.
+func (w *pyWalker) namedExpression(n *Node, sc *Scope) {
+	t := sc
+	for t.Kind == ScopeComprehension && t.Parent != nil {
+		t = t.Parent
+	}
+	if nm := n.Child("name"); nm != nil && nm.Type == "identifier" {
+		w.bind(nm, t)
+	}
+	w.visit(n.Child("value"), sc)
+}
+
+// typeAlias handles type X = …: X binds (the value is evaluated lazily).
+func (w *pyWalker) typeAlias(n *Node, sc *Scope) {
+	for i, c := range n.Children {
+		if t := c.NamedChildren(); i == 1 && c.Type == "type" && len(t) == 1 && t[0].Type == "identifier" {
+			w.bind(t[0], sc)
+			continue
+		}
+		w.visit(c, sc)
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 )
 
 // symtableScript prints Python's symbol table of the module on stdin in
@@ -226,9 +226,7 @@ func TestPyScopesSymtable(t *testing.T) {
 				t.Fatalf("ParseNodes: %v (syntax errors: %t)", err, root != nil && root.Err)
 			}
 			got := symtableView(PyScopes(root, []byte(tt.src)))
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("%s: scopes differ from symtable (-symtable +PyScopes):\n%s", tt.reason, diff)
-			}
+			assert.Equal(t, want, got, "%s: scopes differ from symtable", tt.reason)
 		})
 	}
 }

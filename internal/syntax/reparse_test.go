@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
 )
 
 // fullErrors is what a parse of src from scratch reports.
@@ -30,9 +30,7 @@ func reparseOnce(t testing.TB, r *Reparser, lang Lang, src []byte, start, end in
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(fullErrors(t, lang, edited), got); d != "" {
-		t.Fatalf("%s: [%d,%d) replaced by %q: errors differ from a full parse (-full +incremental):\n%s", lang, start, end, text, d)
-	}
+	require.Equal(t, fullErrors(t, lang, edited), got, "%s: [%d,%d) replaced by %q: errors differ from a full parse", lang, start, end, text)
 }
 
 // TestReparserSameAsParse: on real files of each language, edits of every

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 )
 
 const pyClass = `import math
@@ -26,117 +26,120 @@ class Circle:
         return 2 * math.pi * self.r
 `
 
+// replaceCases are TestReplace's cases: a definition in a file replaced
+// by new text, and the file it gives.
+var replaceCases = []struct {
+	name        string
+	reason      string
+	lang        Lang
+	src         string
+	fn          string
+	replacement string
+	want        string
+}{
+	{
+		name: "python method, unindented replacement", reason: "a dedented def is indented to the method level; the original @property is kept because the replacement has no decorator",
+		lang: Python, src: pyClass, fn: "Circle.area",
+		replacement: "def area(self):\n    return math.pi * self.r ** 2\n",
+		want:        strings.Replace(pyClass, "return 0  # TODO", "return math.pi * self.r ** 2", 1),
+	},
+	{
+		name: "python method, already indented replacement", reason: "a replacement copied with its class indentation gives the same result",
+		lang: Python, src: pyClass, fn: "area",
+		replacement: "    def area(self):\n        return math.pi * self.r ** 2\n\n\n",
+		want:        strings.Replace(pyClass, "return 0  # TODO", "return math.pi * self.r ** 2", 1),
+	},
+	{
+		name: "python tab-indented replacement", reason: "indentation units are not converted: the body keeps its tab after the 4-space prefix (valid Python)",
+		lang: Python, src: pyClass, fn: "perimeter",
+		replacement: "def perimeter(self):\n\treturn math.tau * self.r\n",
+		want:        strings.Replace(pyClass, "    def perimeter(self):\n        return 2 * math.pi * self.r", "    def perimeter(self):\n    \treturn math.tau * self.r", 1),
+	},
+	{
+		name: "python decorators replaced", reason: "a replacement with its own decorators replaces the original ones",
+		lang: Python, src: pyClass, fn: "area",
+		replacement: "@functools.cached_property\ndef area(self):\n    return 1\n",
+		want:        strings.Replace(pyClass, "    @property\n    def area(self):\n        return 0  # TODO", "    @functools.cached_property\n    def area(self):\n        return 1", 1),
+	},
+	{
+		name: "python decorator added", reason: "an undecorated original gets the replacement's decorator",
+		lang: Python, src: pyClass, fn: "perimeter",
+		replacement: "@staticmethod\ndef perimeter(r):\n    return 2 * r\n",
+		want:        strings.Replace(pyClass, "    def perimeter(self):\n        return 2 * math.pi * self.r", "    @staticmethod\n    def perimeter(r):\n        return 2 * r", 1),
+	},
+	{
+		name: "python multi-line string kept verbatim", reason: "continuation lines of a triple-quoted string (even at column 0) are not re-indented, so the string value is unchanged and the code stays valid",
+		lang: Python, src: pyClass, fn: "perimeter",
+		replacement: "def perimeter(self):\n    doc = \"\"\"\nline one\n    line two\n\"\"\"\n    return doc\n",
+		want: strings.Replace(pyClass, "    def perimeter(self):\n        return 2 * math.pi * self.r",
+			"    def perimeter(self):\n        doc = \"\"\"\nline one\n    line two\n\"\"\"\n        return doc", 1),
+	},
+	{
+		name: "python top-level function", reason: "top level: no indentation added; blank lines after the definition are kept",
+		lang: Python, src: "def f(x):\n    return x\n\n\ndef g():\n    return f(1)\n", fn: "f",
+		replacement: "\n\ndef f(x):\n    y = x + 1\n    return y",
+		want:        "def f(x):\n    y = x + 1\n    return y\n\n\ndef g():\n    return f(1)\n",
+	},
+	{
+		name: "python async", reason: "async def is replaced as a whole",
+		lang: Python, src: "class A:\n    async def run(self):\n        await x()\n", fn: "run",
+		replacement: "async def run(self):\n    await y()\n",
+		want:        "class A:\n    async def run(self):\n        await y()\n",
+	},
+	{
+		name: "go method, spaces replacement", reason: "Go top-level: the replacement keeps its own (4-space) body indentation; doc comment kept",
+		lang: Go, src: goSrc, fn: "Rect.Scale",
+		replacement: "func (r *Rect) Scale(k float64) {\n    r.W *= k\n    r.H *= k\n}\n",
+		want:        strings.Replace(goSrc, "func (r *Rect) Scale(k float64) {\n\tr.W *= k\n}", "func (r *Rect) Scale(k float64) {\n    r.W *= k\n    r.H *= k\n}", 1),
+	},
+	{
+		name: "go indented replacement", reason: "a tab-indented replacement (e.g. copied from a nested context) is dedented to column 0",
+		lang: Go, src: goSrc, fn: "Map",
+		replacement: "\tfunc Map[T, U any](xs []T, f func(T) U) []U {\n\t\tout := make([]U, 0, len(xs))\n\t\treturn out\n\t}\n",
+		want:        strings.Replace(goSrc, "\treturn nil\n", "\tout := make([]U, 0, len(xs))\n\treturn out\n", 1),
+	},
+	{
+		name: "go raw string", reason: "raw string continuation lines are verbatim",
+		lang: Go, src: "package p\n\nfunc f() string {\n\treturn \"\"\n}\n", fn: "f",
+		replacement: "    func f() string {\n        return `a\n  b`\n    }",
+		want:        "package p\n\nfunc f() string {\n    return `a\n  b`\n}\n",
+	},
+	{
+		name: "java annotated method", reason: "replacement without annotations keeps @Override and @SuppressWarnings; 2-space replacement is re-based on the 4-space class indentation",
+		lang: Java, src: javaSrc, fn: "toString",
+		replacement: "public String toString() {\n  return \"Rect(\" + w + \")\";\n}\n",
+		want: strings.Replace(javaSrc, "    public String toString() { return \"Rect\"; }",
+			"    public String toString() {\n      return \"Rect(\" + w + \")\";\n    }", 1),
+	},
+	{
+		name: "java overload", reason: "the first overload is the one replaced",
+		lang: Java, src: javaSrc, fn: "scale",
+		replacement: "int scale(int k) {\n    return k * w;\n}",
+		want:        strings.Replace(javaSrc, "    int scale(int k) { return w * k; }", "    int scale(int k) {\n        return k * w;\n    }", 1),
+	},
+	{
+		name: "java constructor", reason: "constructors are replaced by class name",
+		lang: Java, src: javaSrc, fn: "Rect.Rect",
+		replacement: "public Rect(int w) {\n    if (w < 0) throw new IllegalArgumentException();\n    this.w = w;\n}\n",
+		want: strings.Replace(javaSrc, "        this.w = w;\n",
+			"        if (w < 0) throw new IllegalArgumentException();\n        this.w = w;\n", 1),
+	},
+	{
+		name: "java one-line class", reason: "a definition that does not start its line: the first line goes where it started, the others get the line's indentation",
+		lang: Java, src: "  class A { int f() { return 1; } }\n", fn: "f",
+		replacement: "int f() {\n    return 2;\n}",
+		want:        "  class A { int f() {\n      return 2;\n  } }\n",
+	},
+	{
+		name: "crlf file", reason: "line endings of the replacement follow the original definition",
+		lang: Python, src: "def f():\r\n    return 1\r\n\r\nx = 1\r\n", fn: "f",
+		replacement: "def f():\n    y = 2\n    return y\n",
+		want:        "def f():\r\n    y = 2\r\n    return y\r\n\r\nx = 1\r\n",
+	},
+}
+
 func TestReplace(t *testing.T) {
-	cases := []struct {
-		name        string
-		reason      string
-		lang        Lang
-		src         string
-		fn          string
-		replacement string
-		want        string
-	}{
-		{
-			name: "python method, unindented replacement", reason: "a dedented def is indented to the method level; the original @property is kept because the replacement has no decorator",
-			lang: Python, src: pyClass, fn: "Circle.area",
-			replacement: "def area(self):\n    return math.pi * self.r ** 2\n",
-			want:        strings.Replace(pyClass, "return 0  # TODO", "return math.pi * self.r ** 2", 1),
-		},
-		{
-			name: "python method, already indented replacement", reason: "a replacement copied with its class indentation gives the same result",
-			lang: Python, src: pyClass, fn: "area",
-			replacement: "    def area(self):\n        return math.pi * self.r ** 2\n\n\n",
-			want:        strings.Replace(pyClass, "return 0  # TODO", "return math.pi * self.r ** 2", 1),
-		},
-		{
-			name: "python tab-indented replacement", reason: "indentation units are not converted: the body keeps its tab after the 4-space prefix (valid Python)",
-			lang: Python, src: pyClass, fn: "perimeter",
-			replacement: "def perimeter(self):\n\treturn math.tau * self.r\n",
-			want:        strings.Replace(pyClass, "    def perimeter(self):\n        return 2 * math.pi * self.r", "    def perimeter(self):\n    \treturn math.tau * self.r", 1),
-		},
-		{
-			name: "python decorators replaced", reason: "a replacement with its own decorators replaces the original ones",
-			lang: Python, src: pyClass, fn: "area",
-			replacement: "@functools.cached_property\ndef area(self):\n    return 1\n",
-			want:        strings.Replace(pyClass, "    @property\n    def area(self):\n        return 0  # TODO", "    @functools.cached_property\n    def area(self):\n        return 1", 1),
-		},
-		{
-			name: "python decorator added", reason: "an undecorated original gets the replacement's decorator",
-			lang: Python, src: pyClass, fn: "perimeter",
-			replacement: "@staticmethod\ndef perimeter(r):\n    return 2 * r\n",
-			want:        strings.Replace(pyClass, "    def perimeter(self):\n        return 2 * math.pi * self.r", "    @staticmethod\n    def perimeter(r):\n        return 2 * r", 1),
-		},
-		{
-			name: "python multi-line string kept verbatim", reason: "continuation lines of a triple-quoted string (even at column 0) are not re-indented, so the string value is unchanged and the code stays valid",
-			lang: Python, src: pyClass, fn: "perimeter",
-			replacement: "def perimeter(self):\n    doc = \"\"\"\nline one\n    line two\n\"\"\"\n    return doc\n",
-			want: strings.Replace(pyClass, "    def perimeter(self):\n        return 2 * math.pi * self.r",
-				"    def perimeter(self):\n        doc = \"\"\"\nline one\n    line two\n\"\"\"\n        return doc", 1),
-		},
-		{
-			name: "python top-level function", reason: "top level: no indentation added; blank lines after the definition are kept",
-			lang: Python, src: "def f(x):\n    return x\n\n\ndef g():\n    return f(1)\n", fn: "f",
-			replacement: "\n\ndef f(x):\n    y = x + 1\n    return y",
-			want:        "def f(x):\n    y = x + 1\n    return y\n\n\ndef g():\n    return f(1)\n",
-		},
-		{
-			name: "python async", reason: "async def is replaced as a whole",
-			lang: Python, src: "class A:\n    async def run(self):\n        await x()\n", fn: "run",
-			replacement: "async def run(self):\n    await y()\n",
-			want:        "class A:\n    async def run(self):\n        await y()\n",
-		},
-		{
-			name: "go method, spaces replacement", reason: "Go top-level: the replacement keeps its own (4-space) body indentation; doc comment kept",
-			lang: Go, src: goSrc, fn: "Rect.Scale",
-			replacement: "func (r *Rect) Scale(k float64) {\n    r.W *= k\n    r.H *= k\n}\n",
-			want:        strings.Replace(goSrc, "func (r *Rect) Scale(k float64) {\n\tr.W *= k\n}", "func (r *Rect) Scale(k float64) {\n    r.W *= k\n    r.H *= k\n}", 1),
-		},
-		{
-			name: "go indented replacement", reason: "a tab-indented replacement (e.g. copied from a nested context) is dedented to column 0",
-			lang: Go, src: goSrc, fn: "Map",
-			replacement: "\tfunc Map[T, U any](xs []T, f func(T) U) []U {\n\t\tout := make([]U, 0, len(xs))\n\t\treturn out\n\t}\n",
-			want:        strings.Replace(goSrc, "\treturn nil\n", "\tout := make([]U, 0, len(xs))\n\treturn out\n", 1),
-		},
-		{
-			name: "go raw string", reason: "raw string continuation lines are verbatim",
-			lang: Go, src: "package p\n\nfunc f() string {\n\treturn \"\"\n}\n", fn: "f",
-			replacement: "    func f() string {\n        return `a\n  b`\n    }",
-			want:        "package p\n\nfunc f() string {\n    return `a\n  b`\n}\n",
-		},
-		{
-			name: "java annotated method", reason: "replacement without annotations keeps @Override and @SuppressWarnings; 2-space replacement is re-based on the 4-space class indentation",
-			lang: Java, src: javaSrc, fn: "toString",
-			replacement: "public String toString() {\n  return \"Rect(\" + w + \")\";\n}\n",
-			want: strings.Replace(javaSrc, "    public String toString() { return \"Rect\"; }",
-				"    public String toString() {\n      return \"Rect(\" + w + \")\";\n    }", 1),
-		},
-		{
-			name: "java overload", reason: "the first overload is the one replaced",
-			lang: Java, src: javaSrc, fn: "scale",
-			replacement: "int scale(int k) {\n    return k * w;\n}",
-			want:        strings.Replace(javaSrc, "    int scale(int k) { return w * k; }", "    int scale(int k) {\n        return k * w;\n    }", 1),
-		},
-		{
-			name: "java constructor", reason: "constructors are replaced by class name",
-			lang: Java, src: javaSrc, fn: "Rect.Rect",
-			replacement: "public Rect(int w) {\n    if (w < 0) throw new IllegalArgumentException();\n    this.w = w;\n}\n",
-			want: strings.Replace(javaSrc, "        this.w = w;\n",
-				"        if (w < 0) throw new IllegalArgumentException();\n        this.w = w;\n", 1),
-		},
-		{
-			name: "java one-line class", reason: "a definition that does not start its line: the first line goes where it started, the others get the line's indentation",
-			lang: Java, src: "  class A { int f() { return 1; } }\n", fn: "f",
-			replacement: "int f() {\n    return 2;\n}",
-			want:        "  class A { int f() {\n      return 2;\n  } }\n",
-		},
-		{
-			name: "crlf file", reason: "line endings of the replacement follow the original definition",
-			lang: Python, src: "def f():\r\n    return 1\r\n\r\nx = 1\r\n", fn: "f",
-			replacement: "def f():\n    y = 2\n    return y\n",
-			want:        "def f():\r\n    y = 2\r\n    return y\r\n\r\nx = 1\r\n",
-		},
-	}
-	for _, tc := range cases {
+	for _, tc := range replaceCases {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := Parse(tc.lang, []byte(tc.src)); err != nil {
 				t.Fatal(err)
@@ -145,9 +148,7 @@ func TestReplace(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: Replace: %v\n%s", tc.reason, err, got)
 			}
-			if diff := cmp.Diff(tc.want, string(got)); diff != "" {
-				t.Errorf("%s\nReplace mismatch (-want +got):\n%s", tc.reason, diff)
-			}
+			assert.Equal(t, tc.want, string(got), "%s\nReplace mismatch", tc.reason)
 			tg, err := NewTarget(tc.lang, []byte(tc.src))
 			if err != nil {
 				t.Fatal(err)
@@ -193,9 +194,7 @@ func TestReplacePreservesOutside(t *testing.T) {
 			if !bytes.Equal(src, orig) {
 				t.Fatal("Replace modified its input")
 			}
-			if diff := cmp.Diff(tc.src[:f.Start], string(got[:f.Start])); diff != "" {
-				t.Errorf("%s\nbytes before Start changed (-want +got):\n%s", tc.reason, diff)
-			}
+			assert.Equal(t, tc.src[:f.Start], string(got[:f.Start]), "%s\nbytes before Start changed", tc.reason)
 			after := tc.src[f.End:]
 			if !bytes.HasSuffix(got, []byte(after)) {
 				t.Errorf("%s\nbytes after End changed: got\n%s", tc.reason, got)
@@ -205,9 +204,7 @@ func TestReplacePreservesOutside(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(len(got)-len(after), g.End); diff != "" {
-				t.Errorf("%s\nnew definition does not end where the old suffix starts (-want +got):\n%s", tc.reason, diff)
-			}
+			assert.Equal(t, len(got)-len(after), g.End, "%s\nnew definition does not end where the old suffix starts", tc.reason)
 		})
 	}
 }
@@ -233,9 +230,7 @@ func TestReplaceErrors(t *testing.T) {
 		if !errors.As(err, &se) {
 			t.Fatalf("err = %v, want *SpliceError", err)
 		}
-		if diff := cmp.Diff("def f(:\n    return (1\n\ny = 2\n", string(out)); diff != "" {
-			t.Errorf("spliced output must be returned with the error (-want +got):\n%s", diff)
-		}
+		assert.Equal(t, "def f(:\n    return (1\n\ny = 2\n", string(out), "spliced output must be returned with the error")
 		if len(se.Errors) == 0 || se.Name != "f" {
 			t.Errorf("SpliceError = %+v, want syntax errors for f", se)
 		}
@@ -304,9 +299,7 @@ func TestExtract(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", tc.reason, err)
 			}
-			if diff := cmp.Diff(tc.want, string(got)); diff != "" {
-				t.Errorf("%s\nExtract mismatch (-want +got):\n%s", tc.reason, diff)
-			}
+			assert.Equal(t, tc.want, string(got), "%s\nExtract mismatch", tc.reason)
 		})
 	}
 	if _, err := Extract(Python, []byte("def f(): pass\n"), "g"); !errors.Is(err, ErrNotFound) {
@@ -328,7 +321,5 @@ func TestExtractReplaceRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := strings.Replace(pyClass, "return 0  # TODO", "return math.pi * self.r ** 2", 1)
-	if diff := cmp.Diff(want, string(got)); diff != "" {
-		t.Errorf("round trip mismatch (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, string(got), "round trip mismatch")
 }

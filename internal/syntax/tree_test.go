@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 )
 
 func TestErrors(t *testing.T) {
@@ -49,12 +49,8 @@ func TestErrors(t *testing.T) {
 			for _, e := range tree.Errors() {
 				got = append(got, e.Error())
 			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("%s\nErrors() mismatch (-want +got):\n%s", tc.reason, diff)
-			}
-			if diff := cmp.Diff(len(tc.want) > 0, tree.HasErrors()); diff != "" {
-				t.Errorf("%s\nHasErrors() mismatch (-want +got):\n%s", tc.reason, diff)
-			}
+			assert.Equal(t, tc.want, got, "%s\nErrors() mismatch", tc.reason)
+			assert.Equal(t, len(tc.want) > 0, tree.HasErrors(), "%s\nHasErrors() mismatch", tc.reason)
 		})
 	}
 }
@@ -65,9 +61,7 @@ func TestSyntaxErrorFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []SyntaxError{{Line: 3, Column: 14, Offset: 35, End: 35, Msg: `missing ";"`}}
-	if diff := cmp.Diff(want, tree.Errors()); diff != "" {
-		t.Errorf("Errors() mismatch (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, tree.Errors(), "Errors() mismatch")
 }
 
 func TestParseUnsupported(t *testing.T) {
@@ -150,7 +144,5 @@ func TestSpliceErrorUnwrap(t *testing.T) {
 	if !errors.As(err, &got) || got != se {
 		t.Errorf("errors.As did not find the SyntaxError: %v", got)
 	}
-	if diff := cmp.Diff(`syntax: source is invalid after replacing "f": line 1, column 2: missing ")" (and 1 more)`, err.Error()); diff != "" {
-		t.Errorf("Error() mismatch (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, `syntax: source is invalid after replacing "f": line 1, column 2: missing ")" (and 1 more)`, err.Error(), "Error() mismatch")
 }

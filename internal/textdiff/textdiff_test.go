@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 )
 
 func TestUnified(t *testing.T) {
@@ -23,9 +24,7 @@ func TestUnified(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Unified("a", "b", tc.a, tc.b, 1)
-			if d := cmp.Diff(tc.want, got); d != "" {
-				t.Errorf("%s (-want +got):\n%s", tc.reason, d)
-			}
+			assert.Equal(t, tc.want, got, "%s", tc.reason)
 		})
 	}
 }

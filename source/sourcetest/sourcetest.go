@@ -27,9 +27,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
-// Epoch is the time of a repository's first commit; each later commit is
+// epoch is the time of a repository's first commit; each later commit is
 // one minute after the one before.
-var Epoch = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
+var epoch = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
 
 // Branch is the branch commits go on.
 const Branch = "main"
@@ -39,9 +39,8 @@ type Repo struct {
 	// Dir is the repository's directory: a worktree whose .git holds the
 	// objects (its files are not written), or a bare repository.
 	Dir string
-	// Git is the go-git repository, for what Repo does not do.
-	Git *git.Repository
 
+	repo    *git.Repository
 	t       testing.TB
 	commits int
 }
@@ -58,12 +57,12 @@ func Init(t testing.TB, bare bool) *Repo {
 	if err != nil {
 		t.Fatalf("sourcetest: init %s: %v", dir, err)
 	}
-	return &Repo{Dir: dir, Git: r, t: t}
+	return &Repo{Dir: dir, repo: r, t: t}
 }
 
 // Signature returns the author and committer of the n-th commit (from 0).
 func Signature(n int) object.Signature {
-	return object.Signature{Name: "adaptbench test", Email: "test@adaptbench.invalid", When: Epoch.Add(time.Duration(n) * time.Minute)}
+	return object.Signature{Name: "adaptbench test", Email: "test@adaptbench.invalid", When: epoch.Add(time.Duration(n) * time.Minute)}
 }
 
 // Commit makes a commit on Branch whose tree is exactly files (a file's
@@ -86,11 +85,11 @@ func (r *Repo) CommitTree(tree plumbing.Hash, msg string) string {
 	sig := Signature(r.commits)
 	c := &object.Commit{Author: sig, Committer: sig, Message: msg, TreeHash: tree}
 	ref := plumbing.NewBranchReferenceName(Branch)
-	if head, err := r.Git.Reference(ref, true); err == nil {
+	if head, err := r.repo.Reference(ref, true); err == nil {
 		c.ParentHashes = []plumbing.Hash{head.Hash()}
 	}
 	h := r.store(c)
-	if err := r.Git.Storer.SetReference(plumbing.NewHashReference(ref, h)); err != nil {
+	if err := r.repo.Storer.SetReference(plumbing.NewHashReference(ref, h)); err != nil {
 		r.t.Fatalf("sourcetest: %v", err)
 	}
 	r.commits++
@@ -105,7 +104,7 @@ func (r *Repo) Tag(name, commit string, annotated bool) {
 		sig := Signature(r.commits)
 		opts = &git.CreateTagOptions{Tagger: &sig, Message: "tag " + name}
 	}
-	if _, err := r.Git.CreateTag(name, plumbing.NewHash(commit), opts); err != nil {
+	if _, err := r.repo.CreateTag(name, plumbing.NewHash(commit), opts); err != nil {
 		r.t.Fatalf("sourcetest: tag %s: %v", name, err)
 	}
 }
@@ -115,11 +114,17 @@ func (r *Repo) store(o interface {
 	Encode(plumbing.EncodedObject) error
 }) plumbing.Hash {
 	r.t.Helper()
-	obj := r.Git.Storer.NewEncodedObject()
+	obj := r.repo.Storer.NewEncodedObject()
 	if err := o.Encode(obj); err != nil {
 		r.t.Fatalf("sourcetest: encode: %v", err)
 	}
-	h, err := r.Git.Storer.SetEncodedObject(obj)
+	return r.put(obj)
+}
+
+// put writes an encoded object to the store and returns its hash.
+func (r *Repo) put(obj plumbing.EncodedObject) plumbing.Hash {
+	r.t.Helper()
+	h, err := r.repo.Storer.SetEncodedObject(obj)
 	if err != nil {
 		r.t.Fatalf("sourcetest: store: %v", err)
 	}
@@ -129,7 +134,7 @@ func (r *Repo) store(o interface {
 // Blob stores data as a blob and returns its hash.
 func (r *Repo) Blob(data []byte) plumbing.Hash {
 	r.t.Helper()
-	obj := r.Git.Storer.NewEncodedObject()
+	obj := r.repo.Storer.NewEncodedObject()
 	obj.SetType(plumbing.BlobObject)
 	w, err := obj.Writer()
 	if err == nil {
@@ -141,11 +146,7 @@ func (r *Repo) Blob(data []byte) plumbing.Hash {
 	if err != nil {
 		r.t.Fatalf("sourcetest: blob: %v", err)
 	}
-	h, err := r.Git.Storer.SetEncodedObject(obj)
-	if err != nil {
-		r.t.Fatalf("sourcetest: store: %v", err)
-	}
-	return h
+	return r.put(obj)
 }
 
 // Tree stores a tree of the given entries as they are (unsorted, names
