@@ -33,6 +33,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/adapteval"
+	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/adapt/openai"
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec"
@@ -207,7 +208,7 @@ func pickModel(name, openaiModel, out string) (adapt.Model, error) {
 // save writes the report (JSON, Markdown, CSV, HTML) and the tables.
 func save(dir, name string, rep *adapt.Report, s *adapteval.Scores, tasks []adapt.Task) error {
 	files := map[string]func(io.Writer) error{
-		name + "_report.html":  func(w io.Writer) error { return rep.WriteHTML(w, &adapt.HTMLOptions{Tasks: tasks}) },
+		name + "_report.html":  func(w io.Writer) error { return htmlreport.Write(w, rep, &htmlreport.Options{Tasks: tasks}) },
 		name + "_report.json":  rep.WriteJSON,
 		name + "_report.md":    rep.WriteMarkdown,
 		name + "_per_task.csv": rep.WriteCSV,
