@@ -43,7 +43,7 @@ func main() {
 	repo := flag.String("repo", "", "checkout of the AdaptEval repository (the directory with metadata.json)")
 	modelName := flag.String("model", "reference", "model: reference, identity or openai")
 	openaiModel := flag.String("openai-model", "", "with -model openai: the model to ask at OPENAI_BASE_URL (default $OPENAI_MODEL)")
-	settingName := flag.String("setting", adapteval.AReqOracle.Name, "prompt setting: areq-oracle, areq-noctx, treq-oracle, treq-noctx or noreq")
+	settingName := flag.String("setting", adapteval.Settings[0].Name, "prompt setting: areq-oracle, areq-noctx, treq-oracle, treq-noctx or noreq")
 	categoryOnly := flag.Bool("category-only", false, "show only the category of each adaptation type, as the artifact's example prompts")
 	n := flag.Int("n", adapteval.Samples, "samples per task")
 	out := flag.String("out", "results", "directory for the reports and the journal")

@@ -70,7 +70,7 @@ func TestLoadMetadataPublished(t *testing.T) {
 
 	type issue struct {
 		Task string
-		Kind adapteval.IssueKind
+		Kind string
 	}
 	var got []issue
 	for _, is := range rep.Issues {

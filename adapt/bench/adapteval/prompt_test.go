@@ -22,7 +22,9 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 // with -update, and review the diff: the files are the artifact's strings).
 func TestPromptGolden(t *testing.T) {
 	tasks, _ := fixture(t)
-	for _, s := range append(adapteval.Settings, adapteval.Setting{Name: "areq-oracle-category", Level: adapteval.AReq, Oracle: true, CategoryOnly: true}) {
+	category := adapteval.AReqOracle
+	category.Name, category.CategoryOnly = "areq-oracle-category", true
+	for _, s := range append(adapteval.Settings, category) {
 		t.Run(s.Name, func(t *testing.T) {
 			var b strings.Builder
 			for i := range tasks {
