@@ -6,7 +6,6 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -74,9 +73,7 @@ func TestLoadFixture(t *testing.T) {
 		{"105.gone.vanish", adapteval.IssueMissingFile},
 		{"", adapteval.IssueOracleSource},
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("issues (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, got, "issues")
 
 	slug := taskByID(t, tasks, "101.strutil.slugify")
 	assert.Equal(t, adapt.Target{Path: "strutil.py", Function: "slugify", Content: slug.Target.Content}, slug.Target, "the test imports strutil")

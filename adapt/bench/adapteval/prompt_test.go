@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -42,9 +41,7 @@ func TestPromptGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(golden)
 			require.NoError(t, err, "run go test -update to create it")
-			if diff := cmp.Diff(string(want), b.String()); diff != "" {
-				t.Errorf("prompts differ from %s (-want +got):\n%s", golden, diff)
-			}
+			assert.Equal(t, string(want), b.String(), "prompts differ from %s", golden)
 		})
 	}
 }
