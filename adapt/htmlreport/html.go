@@ -52,16 +52,8 @@ type Options struct {
 // Section is a part of the HTML report that a task generator
 // contributes: plain data that Write lays out and draws, so that
 // every generator's section looks the same and nothing a generator
-// holds reaches the page unescaped.
-//
-// Its JSON form is how a section is kept beside the tasks, to draw the
-// page on another day (json.Marshal writes it, json.Unmarshal reads it
-// back equal):
-//
-//	{"title": "mutate: …", "text": "…",
-//	 "funnel": {"stages": ["made", …], "groups": [{"name": "swapop", "counts": [10, …]}]},
-//	 "scatter": {"x_label": "RC", "y_label": "RR", "paired": true,
-//	             "series": [{"name": "original", "points": [{"x": 0.01, "y": 0.9, "label": "HumanEval/0"}]}]}}
+// holds reaches the page unescaped. Its JSON form (see the package doc)
+// keeps it beside the tasks, to draw the page on another day.
 type Section struct {
 	// Title heads the section.
 	Title string `json:"title"`
