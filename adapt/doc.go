@@ -190,34 +190,9 @@
 //
 // # The HTML report
 //
-// [Report.WriteHTML] writes one self-contained page: the summary with 95%
-// intervals, the breakdowns, inline SVG plots (pass@k and pass@1 by
-// adaptation category, type and label with interval whiskers, the runs of
-// [HTMLOptions].Runs side by side, the degradation from each derived
-// task's parent to it, over the parents in the report or in
-// [HTMLOptions].Baseline), the generators' sections ([HTMLSection]:
-// evolve's front of relative complexity against readability, mutate's and
-// ctxbug's funnels), and an explorer of every task and sample (prompt,
-// completion, extracted code, unified diffs against the reference and
-// against the original code, each test's outcome and message, the
-// provenance record) with filters by category, type, outcome and label and
-// a search box. Given [HTMLOptions].Tasks, it shows their prompts and code.
-//
-// The page is one file that loads nothing: its CSS, script and data are
-// inline, and its content security policy allows no request and runs only
-// the page's own script (by its hash), so a completion that holds markup
-// is shown as text and cannot run. The same inputs give the same bytes.
-// Each embedded text is cut to [HTMLOptions].MaxText bytes (16 KiB by
-// default), keeping its head and tail around a marker that says how much
-// was cut. HumanEval's 820 samples (164 tasks, 5 each) make a 1.98 MB page
-// that a headless Chromium loads in 0.85–1.24 s (to the load event, by
-// the load of a 2-core machine; TestHTMLInBrowser).
-//
-// The plots are drawn as SVG here rather than with gonum.org/v1/plot:
-// gonum's plot added about 9 MB to every binary that imports adapt and 8
-// modules to the build, and its SVG output has fixed sizes and fonts of
-// its own; the page's plots use the page's font, scale with the window
-// (viewBox) and carry a tooltip on every bar and point.
+// Package [github.com/adaptbench/adaptbench/adapt/htmlreport] writes a
+// report as one self-contained page: its plots, its breakdowns and an
+// explorer of every task and sample.
 //
 // # Comparing runs
 //

@@ -231,39 +231,6 @@ func ExampleNewReplay() {
 	// adapt: replay my-model: 1 answered task ids are not in the task set: HumanEval/9
 }
 
-// The HTML report of a run: one self-contained page (usually written to
-// report.html beside the run's other outputs) whose content security
-// policy loads nothing and runs only the page's own script. Given the
-// tasks, its explorer shows each task's prompt, code and reference, and
-// diffs every sample against them. The same report gives the same bytes.
-func ExampleReport_WriteHTML() {
-	tasks, err := adapt.LoadDir(exampleFS, "tasks")
-	if err != nil {
-		log.Fatal(err)
-	}
-	rep, err := adapt.Evaluate(context.Background(), tasks, adapt.Reference, nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	var page, again bytes.Buffer
-	for _, b := range []*bytes.Buffer{&page, &again} {
-		if err := rep.WriteHTML(b, &adapt.HTMLOptions{Tasks: tasks}); err != nil {
-			log.Fatal(err)
-		}
-	}
-	html := page.String()
-	title := html[strings.Index(html, "<title>") : strings.Index(html, "</title>")+len("</title>")]
-	fmt.Println(title)
-	fmt.Println("loads nothing:", strings.Contains(html, `content="default-src 'none';`) && !strings.Contains(html, " src="))
-	fmt.Println("script elements (data, code):", strings.Count(html, "<script"))
-	fmt.Println("the same bytes again:", bytes.Equal(page.Bytes(), again.Bytes()))
-	// Output:
-	// <title>adaptbench: reference</title>
-	// loads nothing: true
-	// script elements (data, code): 2
-	// the same bytes again: true
-}
-
 // ExampleNewBase: tasks made from one project share it as a base, which
 // the task file holds once; each task line names it by digest.
 func ExampleNewBase() {

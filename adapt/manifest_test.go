@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 )
 
 // TestReportManifest: a report says what its checks ran on (the runner's
@@ -43,6 +44,6 @@ func TestReportManifest(t *testing.T) {
 	assert.Equal(t, m, merged.Run.Manifest)
 
 	var page strings.Builder
-	require.NoError(t, rep.WriteHTML(&page, nil))
+	require.NoError(t, htmlreport.Write(&page, rep, nil))
 	assert.Contains(t, page.String(), "measured on "+m.Harness+" · kernel "+m.Kernel)
 }

@@ -1,10 +1,10 @@
 package mutate
 
-import "github.com/adaptbench/adaptbench/adapt"
+import "github.com/adaptbench/adaptbench/adapt/htmlreport"
 
 // HTMLSection is the pipeline's part of an HTML report (see
-// adapt.Report.WriteHTML): the funnel of candidates per operator
+// htmlreport.Write): the funnel of candidates per operator
 // combination, with the pilot's gates in the note.
-func (r *Result) HTMLSection() adapt.HTMLSection {
-	return adapt.HTMLSection{Title: "mutate: candidates through the pipeline", Text: r.Gates().String(), Funnel: &r.Funnel}
+func (r *Result) HTMLSection() htmlreport.Section {
+	return htmlreport.Section{Title: "mutate: candidates through the pipeline", Text: r.Gates().String(), Funnel: &r.Funnel}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 )
 
 // TestHTMLSection: the section carries the result's funnel and its pilot
@@ -34,6 +35,6 @@ func TestHTMLSection(t *testing.T) {
 	assert.Contains(t, s.Text, "caught by tests 50.0% of compiled")
 
 	var page bytes.Buffer
-	require.NoError(t, (&adapt.Report{Run: adapt.RunInfo{Model: "m"}}).WriteHTML(&page, &adapt.HTMLOptions{Sections: []adapt.HTMLSection{s}}))
+	require.NoError(t, htmlreport.Write(&page, &adapt.Report{Run: adapt.RunInfo{Model: "m"}}, &htmlreport.Options{Sections: []htmlreport.Section{s}}))
 	assert.Contains(t, page.String(), "<th>total</th><td>7</td><td>4</td><td>3</td><td>2</td><td>0</td><td>1</td>", "the funnel's total row")
 }

@@ -33,6 +33,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/adapteval"
+	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/adapt/openai"
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec"
@@ -42,7 +43,7 @@ func main() {
 	repo := flag.String("repo", "", "checkout of the AdaptEval repository (the directory with metadata.json)")
 	modelName := flag.String("model", "reference", "model: reference, identity or openai")
 	openaiModel := flag.String("openai-model", "", "with -model openai: the model to ask at OPENAI_BASE_URL (default $OPENAI_MODEL)")
-	settingName := flag.String("setting", adapteval.AReqOracle.Name, "prompt setting: areq-oracle, areq-noctx, treq-oracle, treq-noctx or noreq")
+	settingName := flag.String("setting", adapteval.Settings[0].Name, "prompt setting: areq-oracle, areq-noctx, treq-oracle, treq-noctx or noreq")
 	categoryOnly := flag.Bool("category-only", false, "show only the category of each adaptation type, as the artifact's example prompts")
 	n := flag.Int("n", adapteval.Samples, "samples per task")
 	out := flag.String("out", "results", "directory for the reports and the journal")
@@ -207,7 +208,7 @@ func pickModel(name, openaiModel, out string) (adapt.Model, error) {
 // save writes the report (JSON, Markdown, CSV, HTML) and the tables.
 func save(dir, name string, rep *adapt.Report, s *adapteval.Scores, tasks []adapt.Task) error {
 	files := map[string]func(io.Writer) error{
-		name + "_report.html":  func(w io.Writer) error { return rep.WriteHTML(w, &adapt.HTMLOptions{Tasks: tasks}) },
+		name + "_report.html":  func(w io.Writer) error { return htmlreport.Write(w, rep, &htmlreport.Options{Tasks: tasks}) },
 		name + "_report.json":  rep.WriteJSON,
 		name + "_report.md":    rep.WriteMarkdown,
 		name + "_per_task.csv": rep.WriteCSV,

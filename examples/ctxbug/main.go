@@ -45,6 +45,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/classeval"
+	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/adapt/openai"
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/ctxbug"
@@ -206,7 +207,7 @@ func main() {
 			log.Fatal(err)
 		}
 		must(writeWith(filepath.Join(*out, "report_"+name+".html"), func(w io.Writer) error {
-			return rep.WriteHTML(w, &adapt.HTMLOptions{Tasks: tasks, Sections: []adapt.HTMLSection{{Title: "ctxbug: candidates through identification", Funnel: &id.Funnel}}})
+			return htmlreport.Write(w, rep, &htmlreport.Options{Tasks: tasks, Sections: []htmlreport.Section{{Title: "ctxbug: candidates through identification", Funnel: &id.Funnel}}})
 		}))
 		results = append(results, res...)
 	}

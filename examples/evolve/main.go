@@ -27,6 +27,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
+	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/evolve"
 	"github.com/adaptbench/adaptbench/exec"
@@ -146,7 +147,7 @@ func main() {
 // given: the buggy program of a repair task must fail), writes both to
 // html (with the search's section), and prints pass@1
 // by task kind and version.
-func checkTasks(ctx context.Context, tasks []adapt.Task, html string, search adapt.HTMLSection) {
+func checkTasks(ctx context.Context, tasks []adapt.Task, html string, search htmlreport.Section) {
 	var reports []*adapt.Report
 	fs, err := exec.NewPythonRunner(&exec.ForkServerConfig{Preload: evolve.PreloadList()})
 	if err != nil {
@@ -172,7 +173,7 @@ func checkTasks(ctx context.Context, tasks []adapt.Task, html string, search ada
 	}
 	f, err := os.Create(html)
 	if err == nil {
-		err = reports[0].WriteHTML(f, &adapt.HTMLOptions{Tasks: tasks, Runs: reports[1:], Sections: []adapt.HTMLSection{search}})
+		err = htmlreport.Write(f, reports[0], &htmlreport.Options{Tasks: tasks, Runs: reports[1:], Sections: []htmlreport.Section{search}})
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}

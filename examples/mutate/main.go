@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/adapt/openai"
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec"
@@ -201,7 +202,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	html := filepath.Join(filepath.Dir(*out), "report.html")
-	if err := writeHTML(html, rep, &adapt.HTMLOptions{Tasks: tasks, Sections: []adapt.HTMLSection{res.HTMLSection()}}); err != nil {
+	if err := writeHTML(html, rep, &htmlreport.Options{Tasks: tasks, Sections: []htmlreport.Section{res.HTMLSection()}}); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", html)
@@ -347,12 +348,12 @@ func fileSize(name string, tasks []adapt.Task) string {
 	return fmt.Sprintf(" (%d bytes; %d shared base of %d files, %d bytes)", fi.Size(), len(bases), files, size)
 }
 
-func writeHTML(path string, rep *adapt.Report, opts *adapt.HTMLOptions) error {
+func writeHTML(path string, rep *adapt.Report, opts *htmlreport.Options) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := rep.WriteHTML(f, opts); err != nil {
+	if err := htmlreport.Write(f, rep, opts); err != nil {
 		f.Close()
 		return err
 	}

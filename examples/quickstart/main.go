@@ -24,6 +24,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/demo"
+	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/adapt/openai"
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec"
@@ -173,7 +174,7 @@ func writeHTML(path string, reports []*adapt.Report, tasks []adapt.Task) {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := reports[0].WriteHTML(f, &adapt.HTMLOptions{Tasks: tasks, Runs: reports[1:]}); err != nil {
+	if err := htmlreport.Write(f, reports[0], &htmlreport.Options{Tasks: tasks, Runs: reports[1:]}); err != nil {
 		log.Fatal(err)
 	}
 	if err := f.Close(); err != nil {

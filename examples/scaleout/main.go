@@ -34,6 +34,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/demo"
+	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/adapt/progress"
 )
 
@@ -123,7 +124,7 @@ func pythonTasks() ([]adapt.Task, error) {
 
 func write(rep *adapt.Report, tasks []adapt.Task, dir string) error {
 	for name, w := range map[string]func(*os.File) error{
-		"report.html": func(f *os.File) error { return rep.WriteHTML(f, &adapt.HTMLOptions{Tasks: tasks}) },
+		"report.html": func(f *os.File) error { return htmlreport.Write(f, rep, &htmlreport.Options{Tasks: tasks}) },
 		"report.json": func(f *os.File) error { return rep.WriteJSON(f) },
 		"report.md":   func(f *os.File) error { return rep.WriteMarkdown(f) },
 	} {

@@ -41,6 +41,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/bench/classeval"
 	"github.com/adaptbench/adaptbench/adapt/bench/demo"
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
+	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec"
 )
@@ -135,7 +136,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		file  string
 		write func(io.Writer) error
 	}{{*jsonOut, rep.WriteJSON}, {*csvOut, rep.WriteCSV}, {*htmlOut, func(w io.Writer) error {
-		return rep.WriteHTML(w, &adapt.HTMLOptions{Tasks: tasks})
+		return htmlreport.Write(w, rep, &htmlreport.Options{Tasks: tasks})
 	}}} {
 		if out.file == "" {
 			continue

@@ -13,17 +13,17 @@ import (
 	"github.com/adaptbench/adaptbench/metrics"
 )
 
-// ErrUnsupported is wrapped when Obfuscate is asked for a language other
+// errUnsupported is wrapped when obfuscate is asked for a language other
 // than Python.
-var ErrUnsupported = errors.New("adapteval: unsupported")
+var errUnsupported = errors.New("adapteval: unsupported")
 
-// ErrSyntax is wrapped when the code to obfuscate does not parse.
-var ErrSyntax = errors.New("adapteval: code does not parse")
+// errSyntax is wrapped when the code to obfuscate does not parse.
+var errSyntax = errors.New("adapteval: code does not parse")
 
-// ObfuscatedSuffix is added to the ID of a task's obfuscated variant.
-const ObfuscatedSuffix = "/obfuscated"
+// obfuscatedSuffix is added to the ID of a task's obfuscated variant.
+const obfuscatedSuffix = "/obfuscated"
 
-// Obfuscate renames the parameters and local variables of every function
+// obfuscate renames the parameters and local variables of every function
 // of code (lambdas and comprehensions included) to var_0, var_1, … in the
 // order they first appear, as the artifact's obfuscated-version/ does for
 // the leakage probe of the paper (§VI-A), and returns the new code with the
@@ -36,16 +36,16 @@ const ObfuscatedSuffix = "/obfuscated"
 //
 // Limits: a keyword argument that names a renamed parameter of a function
 // defined in code (f(x=1) calling a nested def f(x)) is not renamed.
-func Obfuscate(lang, code string) (string, map[string]string, error) {
+func obfuscate(lang, code string) (string, map[string]string, error) {
 	if lang != adapt.Python {
-		return "", nil, fmt.Errorf("%w: obfuscating %s", ErrUnsupported, lang)
+		return "", nil, fmt.Errorf("%w: obfuscating %s", errUnsupported, lang)
 	}
 	root, err := syntax.ParseNodes(syntax.Python, []byte(code))
 	if err != nil {
 		return "", nil, err
 	}
 	if root.Err {
-		return "", nil, fmt.Errorf("%w", ErrSyntax)
+		return "", nil, fmt.Errorf("%w", errSyntax)
 	}
 	src := []byte(code)
 	occ := locals(root, src)
@@ -95,11 +95,11 @@ func locals(root *syntax.Node, src []byte) []syntax.Ref {
 
 var varName = regexp.MustCompile(`\bvar_[0-9]+\b`)
 
-// Deobfuscate maps the var_N names of code back to the originals (m maps
-// obfuscated → original, as Obfuscate returns it), by whole words, as the
-// artifact's probe does with a model's answer. Deobfuscate(Obfuscate(x))
+// deobfuscate maps the var_N names of code back to the originals (m maps
+// obfuscated → original, as obfuscate returns it), by whole words, as the
+// artifact's probe does with a model's answer. deobfuscate(obfuscate(x))
 // is x.
-func Deobfuscate(code string, m map[string]string) string {
+func deobfuscate(code string, m map[string]string) string {
 	if len(m) == 0 {
 		return code
 	}
@@ -113,16 +113,16 @@ func Deobfuscate(code string, m map[string]string) string {
 
 // ObfuscatedTasks returns the obfuscated variant of each task: its snippet
 // (Task.Code) obfuscated, everything else the same, the ID suffixed with
-// ObfuscatedSuffix and the provenance saying so. The Probe holds the maps
+// obfuscatedSuffix and the provenance saying so. The Probe holds the maps
 // back; evaluate the variants with Probe.Model so that the answers get
 // their original names back before they are tested. A task whose snippet
 // cannot be obfuscated (it does not parse, or has no parameter or local to
 // rename) has no variant and is listed in Probe.Skipped.
 func ObfuscatedTasks(tasks []adapt.Task) ([]adapt.Task, *Probe) {
-	p := &Probe{Maps: map[string]map[string]string{}, Skipped: map[string]string{}}
+	p := &Probe{renames: map[string]map[string]string{}, Skipped: map[string]string{}}
 	var out []adapt.Task
 	for _, t := range tasks {
-		code, back, err := Obfuscate(t.Language, t.Code)
+		code, back, err := obfuscate(t.Language, t.Code)
 		switch {
 		case err != nil:
 			p.Skipped[t.ID] = err.Error()
@@ -132,14 +132,14 @@ func ObfuscatedTasks(tasks []adapt.Task) ([]adapt.Task, *Probe) {
 			continue
 		}
 		v := t
-		v.ID = t.ID + ObfuscatedSuffix
+		v.ID = t.ID + obfuscatedSuffix
 		v.Code = code
-		prov := &adapt.Provenance{Generator: Generator + "-obfuscate", Parent: t.ID, Operators: []string{"rename-locals"}}
+		prov := &adapt.Provenance{Generator: generator + "-obfuscate", Parent: t.ID, Operators: []string{"rename-locals"}}
 		if t.Provenance != nil {
 			prov.Source = t.Provenance.Source
 		}
 		v.Provenance = prov
-		p.Maps[v.ID] = back
+		p.renames[v.ID] = back
 		out = append(out, v)
 	}
 	return out, p
@@ -149,13 +149,13 @@ func ObfuscatedTasks(tasks []adapt.Task) ([]adapt.Task, *Probe) {
 // variants: the map back of each variant.
 type Probe struct {
 	// Maps holds, by variant task ID, the map obfuscated → original name.
-	Maps map[string]map[string]string
+	renames map[string]map[string]string
 	// Skipped holds, by task ID, why a task has no variant.
 	Skipped map[string]string
 }
 
 // Model wraps m so that the completions for a variant come back with the
-// original names (Deobfuscate), as the artifact maps the answers back
+// original names (deobfuscate), as the artifact maps the answers back
 // before testing them. The journal of an evaluation then holds the mapped
 // answers. Completions for other tasks are untouched.
 func (p *Probe) Model(m adapt.Model) adapt.Model { return probeModel{m, p} }
@@ -170,9 +170,9 @@ func (pm probeModel) Complete(ctx context.Context, req adapt.Request) ([]adapt.C
 	if req.Task == nil {
 		return comps, err
 	}
-	if m := pm.p.Maps[req.Task.ID]; m != nil {
+	if m := pm.p.renames[req.Task.ID]; m != nil {
 		for i := range comps {
-			comps[i].Text = Deobfuscate(comps[i].Text, m)
+			comps[i].Text = deobfuscate(comps[i].Text, m)
 		}
 	}
 	return comps, err
@@ -203,13 +203,13 @@ type Leakage struct {
 }
 
 // Delta compares the report of the original tasks with that of their
-// obfuscated variants (IDs with ObfuscatedSuffix), pairing each task with
+// obfuscated variants (IDs with obfuscatedSuffix), pairing each task with
 // its variant and keeping the pairs valid in both.
 func Delta(orig, obf *adapt.Report) Leakage {
 	var l Leakage
 	variants := map[string]adapt.TaskReport{}
 	for _, tr := range obf.PerTask {
-		if id, ok := strings.CutSuffix(tr.TaskID, ObfuscatedSuffix); ok && tr.Valid {
+		if id, ok := strings.CutSuffix(tr.TaskID, obfuscatedSuffix); ok && tr.Valid {
 			variants[id] = tr
 		}
 	}
@@ -299,13 +299,13 @@ var (
 	CDDRealWorld = CDDParams{Alpha: 0, Xi: 0.2, MaxTokens: 100}
 )
 
-// CDDTokenizer names the tokens CDD's edit distance counts here.
-const CDDTokenizer = "cl100k_base"
+// cddTokenizer names the tokens CDD's edit distance counts here.
+const cddTokenizer = "cl100k_base"
 
 // Where CDD's reference output comes from (CDDReport.Reference).
 const (
-	CDDGroundTruth = "ground truth"
-	CDDGreedy      = "greedy answer"
+	cddGroundTruth = "ground truth"
+	cddGreedy      = "greedy answer"
 )
 
 // CDDOptions configure CDD. The zero value is the paper's reading: CDDPaper
@@ -335,10 +335,10 @@ type CDDTask struct {
 // the Leak Ratio of Table IX.
 type CDDReport struct {
 	Params CDDParams `json:"params"`
-	// Reference is what the samples are compared with: CDDGroundTruth or
-	// CDDGreedy.
+	// Reference is what the samples are compared with: cddGroundTruth or
+	// cddGreedy.
 	Reference string `json:"reference"`
-	// Tokenizer is CDDTokenizer.
+	// Tokenizer is cddTokenizer.
 	Tokenizer string `json:"tokenizer"`
 	// Tasks counts the tasks given: 164 for the whole benchmark, the
 	// paper's denominator. Scored counts those measured (N): the tasks
@@ -394,21 +394,11 @@ func CDD(rep *adapt.Report, tasks []adapt.Task, opts CDDOptions) (*CDDReport, er
 	for i := range tasks {
 		byID[tasks[i].ID] = &tasks[i]
 	}
-	out := &CDDReport{Params: p, Reference: CDDGroundTruth, Tokenizer: CDDTokenizer, Tasks: len(tasks), Skipped: map[string]string{}}
+	out := &CDDReport{Params: p, Reference: cddGroundTruth, Tokenizer: cddTokenizer, Tasks: len(tasks), Skipped: map[string]string{}}
 	var greedy map[string]string
 	if opts.Greedy != nil {
-		out.Reference = CDDGreedy
-		greedy = map[string]string{}
-		for _, tr := range opts.Greedy.PerTask {
-			if t := byID[tr.TaskID]; t != nil {
-				for _, sr := range tr.Samples {
-					if code, ok := answerCode(t, sr); ok && code != "" {
-						greedy[tr.TaskID] = code
-						break
-					}
-				}
-			}
-		}
+		out.Reference = cddGreedy
+		greedy = greedyAnswers(opts.Greedy, byID)
 	}
 	enc, err := cl100k()
 	if err != nil {
@@ -446,13 +436,7 @@ func CDD(rep *adapt.Report, tasks []adapt.Task, opts CDDOptions) (*CDDReport, er
 			}
 		}
 		if len(samples) == 0 {
-			why := "no sample the model answered"
-			if r, bad := invalid[tr.TaskID]; bad {
-				why = "no samples: the task is invalid (" + r + ")"
-			} else if len(tr.Samples) == 0 {
-				why = "no samples"
-			}
-			out.Skipped[tr.TaskID] = why
+			out.Skipped[tr.TaskID] = noSamplesReason(tr, invalid)
 			continue
 		}
 		peak, err := metrics.Peakedness(tokens(ref), samples, p.Alpha)
@@ -475,6 +459,34 @@ func CDD(rep *adapt.Report, tasks []adapt.Task, opts CDDOptions) (*CDDReport, er
 		out.Ratio = float64(out.Flagged) / float64(out.Scored)
 	}
 	return out, nil
+}
+
+// greedyAnswers are the code of each task's first greedy answer that has
+// code, by task ID: the references of CDD proper.
+func greedyAnswers(greedy *adapt.Report, byID map[string]*adapt.Task) map[string]string {
+	out := map[string]string{}
+	for _, tr := range greedy.PerTask {
+		if t := byID[tr.TaskID]; t != nil {
+			for _, sr := range tr.Samples {
+				if code, ok := answerCode(t, sr); ok && code != "" {
+					out[tr.TaskID] = code
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// noSamplesReason says why CDD has no sample of a task to measure.
+func noSamplesReason(tr adapt.TaskReport, invalid map[string]string) string {
+	if r, bad := invalid[tr.TaskID]; bad {
+		return "no samples: the task is invalid (" + r + ")"
+	}
+	if len(tr.Samples) == 0 {
+		return "no samples"
+	}
+	return "no sample the model answered"
 }
 
 // answerCode returns the code of a sample's first answer, as CDD compares

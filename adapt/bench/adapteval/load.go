@@ -16,75 +16,74 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// IssueKind names a kind of irregularity the loader tolerated. The text
-// forms are stable.
-type IssueKind string
-
-// The irregularities Load and ReadMetadata report. The published data has
-// IssueDuplicateID (repo 181), IssueSkippedID (374, 819, 1231),
-// IssueUntested (373, 786) and IssueCtxImport (24 tasks).
+// The irregularities Load reports. The published data has
+// issueDuplicateID (repo 181), issueSkippedID (374, 819, 1231),
+// issueUntested (373, 786) and issueCtxImport (24 tasks).
 const (
-	// IssueDuplicateID: an adaptation repeats the id of an earlier one of
+	// issueDuplicateID: an adaptation repeats the id of an earlier one of
 	// its task; its step ID gets "#2" (then "#3", …).
-	IssueDuplicateID IssueKind = "duplicate-adaptation-id"
-	// IssueSkippedID: adaptation ids are not 0, 1, 2, …; they are kept.
-	IssueSkippedID IssueKind = "skipped-adaptation-id"
-	// IssueUntested: an adaptation has no associated test.
-	IssueUntested IssueKind = "adaptation-without-test"
-	// IssueUnknownType: a type label outside the 38 of the taxonomy.
-	IssueUnknownType IssueKind = "unknown-type"
-	// IssueNoAdaptations: a task without annotated adaptations.
-	IssueNoAdaptations IssueKind = "no-adaptations"
-	// IssueSnippetName: so_clone is not a "_clean.py" file.
-	IssueSnippetName IssueKind = "snippet-name"
-	// IssueDescription: the task description is missing or does not match
+	issueDuplicateID = "duplicate-adaptation-id"
+	// issueSkippedID: adaptation ids are not 0, 1, 2, …; they are kept.
+	issueSkippedID = "skipped-adaptation-id"
+	// issueUntested: an adaptation has no associated test.
+	issueUntested = "adaptation-without-test"
+	// issueUnknownType: a type label outside the 38 of the taxonomy.
+	issueUnknownType = "unknown-type"
+	// issueNoAdaptations: a task without annotated adaptations.
+	issueNoAdaptations = "no-adaptations"
+	// issueSnippetName: so_clone is not a "_clean.py" file.
+	issueSnippetName = "snippet-name"
+	// issueDescription: the task description is missing or does not match
 	// its checksum.
-	IssueDescription IssueKind = "task-description"
-	// IssueDuplicateTask: two linked methods share a task ID.
-	IssueDuplicateTask IssueKind = "duplicate-task"
-	// IssueMissingFile: a file of the task (snippet, context file, test
+	issueDescription = "task-description"
+	// issueDuplicateTask: two linked methods share a task ID.
+	issueDuplicateTask = "duplicate-task"
+	// issueMissingFile: a file of the task (snippet, context file, test
 	// module) is not in the checkout; the task is left out.
-	IssueMissingFile IssueKind = "missing-file"
-	// IssueNoTarget: the context file does not define the method; the
+	issueMissingFile = "missing-file"
+	// issueNoTarget: the context file does not define the method; the
 	// task is left out.
-	IssueNoTarget IssueKind = "target-not-found"
-	// IssueAmbiguousTarget: the context file defines the method more than
+	issueNoTarget = "target-not-found"
+	// issueAmbiguousTarget: the context file defines the method more than
 	// once; the outermost, first definition is the target.
-	IssueAmbiguousTarget IssueKind = "ambiguous-target"
-	// IssueNoTestClass: the test module has no Test<Method> class, or it
+	issueAmbiguousTarget = "ambiguous-target"
+	// issueNoTestClass: the test module has no Test<Method> class, or it
 	// has no test methods; the task is left out.
-	IssueNoTestClass IssueKind = "test-class-not-found"
-	// IssueUnknownTest: an associated test is not a test method of the
+	issueNoTestClass = "test-class-not-found"
+	// issueUnknownTest: an associated test is not a test method of the
 	// class; it is dropped from the adaptation.
-	IssueUnknownTest IssueKind = "unknown-associated-test"
-	// IssueCtxImport: the test module imports the context module as
+	issueUnknownTest = "unknown-associated-test"
+	// issueCtxImport: the test module imports the context module as
 	// ctx_<stem>, so the target file is ctx_<file name>.
-	IssueCtxImport IssueKind = "ctx-import"
-	// IssueContextImport: the test module imports the context module by
+	issueCtxImport = "ctx-import"
+	// issueContextImport: the test module imports the context module by
 	// neither name.
-	IssueContextImport IssueKind = "context-import"
-	// IssueOracle: a dependency of the Oracle context was not found; its
+	issueContextImport = "context-import"
+	// issueOracle: a dependency of the Oracle context was not found; its
 	// block is left out.
-	IssueOracle IssueKind = "oracle-dependency"
-	// IssueOracleSource: the Oracle context comes from the ground-truth
+	issueOracle = "oracle-dependency"
+	// issueOracleSource: the Oracle context comes from the ground-truth
 	// context file, because the GitHub file (in the artifact's Drive
 	// tarball) is absent.
-	IssueOracleSource IssueKind = "oracle-source"
+	issueOracleSource = "oracle-source"
 )
 
 // Issue is one irregularity the loader tolerated.
 type Issue struct {
 	// Task is the task's ID, or "" for the benchmark as a whole.
-	Task string    `json:"task,omitempty"`
-	Kind IssueKind `json:"kind"`
+	Task string `json:"task,omitempty"`
+	// Kind names the kind of irregularity: "missing-file",
+	// "duplicate-adaptation-id", … (the kinds are listed in load.go); the
+	// names are stable.
+	Kind string `json:"kind"`
 	// Detail says what was found.
 	Detail string `json:"detail"`
 	// Handling says what the loader did about it.
 	Handling string `json:"handling"`
 }
 
-// LoadReport lists what ReadMetadata and Load read and every irregularity
-// they tolerated, in the order met.
+// LoadReport lists what Load read and every irregularity
+// it tolerated, in the order met.
 type LoadReport struct {
 	// Repos, Tasks and Adaptations count what metadata.json describes.
 	Repos       int `json:"repos"`
@@ -96,12 +95,12 @@ type LoadReport struct {
 	Issues []Issue `json:"issues,omitempty"`
 }
 
-func (r *LoadReport) add(task string, kind IssueKind, detail, handling string) {
+func (r *LoadReport) add(task string, kind string, detail, handling string) {
 	r.Issues = append(r.Issues, Issue{Task: task, Kind: kind, Detail: detail, Handling: handling})
 }
 
-// Count returns the number of issues of a kind.
-func (r *LoadReport) Count(kind IssueKind) int {
+// count returns the number of issues of a kind.
+func (r *LoadReport) count(kind string) int {
 	n := 0
 	for _, is := range r.Issues {
 		if is.Kind == kind {
@@ -116,7 +115,7 @@ func (r *LoadReport) Skipped() []string {
 	var ids []string
 	for _, is := range r.Issues {
 		switch is.Kind {
-		case IssueMissingFile, IssueNoTarget, IssueNoTestClass:
+		case issueMissingFile, issueNoTarget, issueNoTestClass:
 			if !slices.Contains(ids, is.Task) {
 				ids = append(ids, is.Task)
 			}
@@ -141,8 +140,8 @@ func (r *LoadReport) WriteText(w io.Writer) error {
 	return err
 }
 
-// Generator is the Provenance.Generator of the tasks Load makes.
-const Generator = "adapteval"
+// generator is the Provenance.Generator of the tasks Load makes.
+const generator = "adapteval"
 
 // Load reads a checkout of the AdaptEval repository, as published, from
 // fsys: root/metadata.json and, per task, in
@@ -167,19 +166,19 @@ const Generator = "adapteval"
 //     unittest runs them), named "<module>.<Class>.<method>"; a test is
 //     tied to the adaptations that list it in associated_tests, and the
 //     others are function-level.
-//   - Context is the Oracle context (see Oracle).
+//   - Context is the Oracle context (see oracleContext).
 //   - Provenance.Source is the task's directory,
 //     root/benchmark/<repo id>/dataset_items.
 //
 // Load tolerates what the published data does and says so in the report
-// (see IssueKind); a task whose files are missing is left out and
+// (see Issue); a task whose files are missing is left out and
 // reported, not an error. When the repository's full GitHub files are
 // there too (the artifact's Drive tarball, unpacked as
 // benchmark/<repo id>/<name>/, name being the part of repo_name after the
 // slash), the Oracle context is built from them as the artifact does;
 // otherwise from the context file.
 func Load(fsys fs.FS, root string) ([]adapt.Task, *LoadReport, error) {
-	recs, rep, err := ReadMetadata(fsys, root)
+	recs, rep, err := readMetadata(fsys, root)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -202,7 +201,7 @@ func Load(fsys fs.FS, root string) ([]adapt.Task, *LoadReport, error) {
 		tasks = append(tasks, t)
 	}
 	if fromCtx > 0 {
-		rep.add("", IssueOracleSource, fmt.Sprintf("the GitHub files of %d tasks are not in the checkout (they come in the artifact's Drive tarball)", fromCtx),
+		rep.add("", issueOracleSource, fmt.Sprintf("the GitHub files of %d tasks are not in the checkout (they come in the artifact's Drive tarball)", fromCtx),
 			"their Oracle context is built from the ground-truth context file, which has the imports and the adapted function only")
 	}
 	rep.Loaded = len(tasks)
@@ -231,9 +230,52 @@ func LoadRevision(ctx context.Context, repo, rev, root string) ([]adapt.Task, *L
 // buildTask makes the task of one record. ok is false when the task is left
 // out (reported); gitHubFile says whether the Oracle context came from the
 // GitHub file.
-func buildTask(fsys fs.FS, root string, r *Record, rep *LoadReport) (t adapt.Task, ok, gitHubFile bool) {
+func buildTask(fsys fs.FS, root string, r *record, rep *LoadReport) (t adapt.Task, ok, gitHubFile bool) {
 	id := r.ID()
 	dir := path.Join(root, r.Dir())
+	files, ok := readTaskFiles(fsys, dir, r, rep)
+	if !ok {
+		return t, false, false
+	}
+	ref, ok := targetReference(files.ctx, r, rep)
+	if !ok {
+		return t, false, false
+	}
+	target := targetFile(files.tm, r, rep)
+	steps, tests := stepsAndTests(files.tm, files.testFile, r, rep)
+	snips, gitHubFile := oracleOf(fsys, root, files.ctx, r, rep)
+	t = adapt.Task{
+		ID:          id,
+		Language:    adapt.Python,
+		Code:        files.snippet,
+		Target:      adapt.Target{Path: target, Function: r.Method, Content: files.ctx},
+		Files:       []adapt.File{{Path: files.testFile, Content: files.testSrc}},
+		Context:     snips,
+		Requirement: adapt.Requirement{Task: r.Description, Steps: steps},
+		Reference:   string(ref),
+		Framework:   adapt.FrameworkUnittest,
+		Tests:       tests,
+		Provenance:  &adapt.Provenance{Generator: generator, Source: dir},
+	}
+	if err := t.Validate(); err != nil {
+		rep.add(id, issueMissingFile, err.Error(), "task left out")
+		return t, false, false
+	}
+	return t, true, gitHubFile
+}
+
+// taskFiles are the files of a task's directory: the snippet, the context
+// file and the test module, read and analysed.
+type taskFiles struct {
+	snippet, ctx      string
+	testFile, testSrc string
+	tm                *testModule
+}
+
+// readTaskFiles reads the files of r's task from dir; ok is false when
+// one is missing or the test module has no test class (reported).
+func readTaskFiles(fsys fs.FS, dir string, r *record, rep *LoadReport) (f taskFiles, ok bool) {
+	id := r.ID()
 	read := func(what string, names ...string) (string, bool) {
 		for _, n := range names {
 			b, err := fs.ReadFile(fsys, path.Join(dir, n))
@@ -241,37 +283,40 @@ func buildTask(fsys fs.FS, root string, r *Record, rep *LoadReport) (t adapt.Tas
 				return string(b), true
 			}
 		}
-		rep.add(id, IssueMissingFile, fmt.Sprintf("no %s (%s)", what, path.Join(dir, names[0])), "task left out")
+		rep.add(id, issueMissingFile, fmt.Sprintf("no %s (%s)", what, path.Join(dir, names[0])), "task left out")
 		return "", false
 	}
-	snippet, ok := read("snippet", r.SOClone, path.Join("linked_posts", r.Method, r.SOClone))
-	if !ok {
-		return t, false, false
+	if f.snippet, ok = read("snippet", r.SOClone, path.Join("linked_posts", r.Method, r.SOClone)); !ok {
+		return f, false
 	}
-	ctx, ok := read("context file", r.FileName, "ctx_"+r.FileName)
-	if !ok {
-		return t, false, false
+	if f.ctx, ok = read("context file", r.FileName, "ctx_"+r.FileName); !ok {
+		return f, false
 	}
-	testFile := r.TestModule() + ".py"
-	testSrc, ok := read("test module", testFile)
-	if !ok {
-		return t, false, false
+	f.testFile = r.TestModule() + ".py"
+	if f.testSrc, ok = read("test module", f.testFile); !ok {
+		return f, false
 	}
-	tm, err := analyzeTestModule(testSrc, r.Stem(), r.TestClass())
+	tm, err := analyzeTestModule(f.testSrc, r.Stem(), r.TestClass())
 	if err != nil {
-		rep.add(id, IssueNoTestClass, fmt.Sprintf("test module %s: %v", testFile, err), "task left out")
-		return t, false, false
+		rep.add(id, issueNoTestClass, fmt.Sprintf("test module %s: %v", f.testFile, err), "task left out")
+		return f, false
 	}
 	if !tm.class || len(tm.methods) == 0 {
-		rep.add(id, IssueNoTestClass, fmt.Sprintf("%s has no test methods in a class %s", testFile, r.TestClass()), "task left out")
-		return t, false, false
+		rep.add(id, issueNoTestClass, fmt.Sprintf("%s has no test methods in a class %s", f.testFile, r.TestClass()), "task left out")
+		return f, false
 	}
+	f.tm = tm
+	return f, true
+}
 
-	fn := r.Method
+// targetReference is the definition of r's method in the context file,
+// decorators included; ok is false when there is none (reported).
+func targetReference(ctx string, r *record, rep *LoadReport) (ref []byte, ok bool) {
+	id, fn := r.ID(), r.Method
 	tree, err := syntax.Parse(syntax.Python, []byte(ctx))
 	if err != nil {
-		rep.add(id, IssueNoTarget, err.Error(), "task left out")
-		return t, false, false
+		rep.add(id, issueNoTarget, err.Error(), "task left out")
+		return nil, false
 	}
 	var defs []syntax.Func
 	for _, f := range tree.Functions() {
@@ -280,19 +325,23 @@ func buildTask(fsys fs.FS, root string, r *Record, rep *LoadReport) (t adapt.Tas
 		}
 	}
 	if len(defs) == 0 {
-		rep.add(id, IssueNoTarget, fmt.Sprintf("the context file %s does not define %s", r.FileName, fn), "task left out")
-		return t, false, false
+		rep.add(id, issueNoTarget, fmt.Sprintf("the context file %s does not define %s", r.FileName, fn), "task left out")
+		return nil, false
 	}
 	if len(defs) > 1 {
-		rep.add(id, IssueAmbiguousTarget, fmt.Sprintf("the context file defines %s %d times", fn, len(defs)), "the outermost, first definition is the target")
+		rep.add(id, issueAmbiguousTarget, fmt.Sprintf("the context file defines %s %d times", fn, len(defs)), "the outermost, first definition is the target")
 	}
-	ref, err := syntax.Extract(syntax.Python, []byte(ctx), fn)
+	ref, err = syntax.Extract(syntax.Python, []byte(ctx), fn)
 	if err != nil {
-		rep.add(id, IssueNoTarget, err.Error(), "task left out")
-		return t, false, false
+		rep.add(id, issueNoTarget, err.Error(), "task left out")
+		return nil, false
 	}
+	return ref, true
+}
 
-	// The target file's name is the one the test module imports.
+// targetFile is the target file's name: the one the test module imports.
+func targetFile(tm *testModule, r *record, rep *LoadReport) string {
+	id := r.ID()
 	ctxName := "ctx_" + r.Stem()
 	target := r.FileName
 	switch {
@@ -305,16 +354,21 @@ func buildTask(fsys fs.FS, root string, r *Record, rep *LoadReport) (t adapt.Tas
 			// library.
 			detail += " (and imports " + r.Stem() + ", another module of that name)"
 		}
-		rep.add(id, IssueCtxImport, detail, "target file "+target)
+		rep.add(id, issueCtxImport, detail, "target file "+target)
 	case tm.imports[r.Stem()]:
 	case tm.mentions[ctxName]:
 		target = "ctx_" + r.FileName
-		rep.add(id, IssueContextImport, "the test module imports neither "+r.Stem()+" nor "+ctxName+", but names "+ctxName+" in a string", "target file "+target)
+		rep.add(id, issueContextImport, "the test module imports neither "+r.Stem()+" nor "+ctxName+", but names "+ctxName+" in a string", "target file "+target)
 	default:
-		rep.add(id, IssueContextImport, "the test module imports neither "+r.Stem()+" nor "+ctxName, "target file "+target)
+		rep.add(id, issueContextImport, "the test module imports neither "+r.Stem()+" nor "+ctxName, "target file "+target)
 	}
+	return target
+}
 
-	// Steps and tests.
+// stepsAndTests are the task's steps, its adaptations in order, and its
+// tests, every test method of the class, each tied to the adaptations
+// that list it.
+func stepsAndTests(tm *testModule, testFile string, r *record, rep *LoadReport) ([]adapt.Step, []adapt.Test) {
 	module, class := r.TestModule(), r.TestClass()
 	stepsOf := map[string][]string{}
 	var steps []adapt.Step
@@ -322,7 +376,7 @@ func buildTask(fsys fs.FS, root string, r *Record, rep *LoadReport) (t adapt.Tas
 		steps = append(steps, adapt.Step{ID: a.Step, Type: a.Type, Description: a.Description})
 		for _, name := range a.AssociatedTests {
 			if !slices.Contains(tm.methods, name) {
-				rep.add(id, IssueUnknownTest, fmt.Sprintf("adaptation %s lists %s, which is not a test method of %s", a.Step, name, class), "dropped from the adaptation")
+				rep.add(r.ID(), issueUnknownTest, fmt.Sprintf("adaptation %s lists %s, which is not a test method of %s", a.Step, name, class), "dropped from the adaptation")
 				continue
 			}
 			if !slices.Contains(stepsOf[name], a.Step) {
@@ -334,8 +388,12 @@ func buildTask(fsys fs.FS, root string, r *Record, rep *LoadReport) (t adapt.Tas
 	for _, m := range tm.methods {
 		tests = append(tests, adapt.Test{Name: module + "." + class + "." + m, File: testFile, Steps: stepsOf[m]})
 	}
+	return steps, tests
+}
 
-	// The Oracle context, from the GitHub file when the checkout has it.
+// oracleOf is the task's Oracle context, from the GitHub file when the
+// checkout has it (gitHubFile), else from the context file ctx.
+func oracleOf(fsys fs.FS, root, ctx string, r *record, rep *LoadReport) (snips []adapt.Snippet, gitHubFile bool) {
 	short := r.RepoName
 	if i := strings.LastIndexByte(short, '/'); i >= 0 {
 		short = short[i+1:]
@@ -361,30 +419,12 @@ func buildTask(fsys fs.FS, root string, r *Record, rep *LoadReport) (t adapt.Tas
 		}
 		return "", false
 	}
-	snips, misses, err := Oracle(oracleFrom, r.Dependencies, repoSrc)
+	snips, misses, err := oracleContext(oracleFrom, r.Dependencies, repoSrc)
 	if err != nil {
-		rep.add(id, IssueOracle, err.Error(), "no Oracle context")
+		rep.add(r.ID(), issueOracle, err.Error(), "no Oracle context")
 	}
 	for _, m := range misses {
-		rep.add(id, IssueOracle, m, "block left out")
+		rep.add(r.ID(), issueOracle, m, "block left out")
 	}
-
-	t = adapt.Task{
-		ID:          id,
-		Language:    adapt.Python,
-		Code:        snippet,
-		Target:      adapt.Target{Path: target, Function: fn, Content: ctx},
-		Files:       []adapt.File{{Path: testFile, Content: testSrc}},
-		Context:     snips,
-		Requirement: adapt.Requirement{Task: r.Description, Steps: steps},
-		Reference:   string(ref),
-		Framework:   adapt.FrameworkUnittest,
-		Tests:       tests,
-		Provenance:  &adapt.Provenance{Generator: Generator, Source: dir},
-	}
-	if err := t.Validate(); err != nil {
-		rep.add(id, IssueMissingFile, err.Error(), "task left out")
-		return t, false, false
-	}
-	return t, true, gitHubFile
+	return snips, gitHubFile
 }

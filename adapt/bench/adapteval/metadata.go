@@ -16,10 +16,10 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 )
 
-// Record is one AdaptEval task as metadata.json describes it: a linked
+// record is one AdaptEval task as metadata.json describes it: a linked
 // method of a source file of a repository, with its annotated adaptations,
 // its dependencies and (when found) its task-level description.
-type Record struct {
+type record struct {
 	// RepoID is the repository's id (the <repo id> of benchmark/<repo id>/).
 	RepoID int
 	// RepoName is "owner/name" on GitHub.
@@ -34,10 +34,10 @@ type Record struct {
 	// SOClone is the file name of the reused Stack Overflow snippet.
 	SOClone string
 	// Adaptations are the annotated adaptations, in order.
-	Adaptations []Adaptation
+	Adaptations []adaptation
 	// Dependencies are the task-level dependencies, the source of the
 	// Oracle context.
-	Dependencies Dependencies
+	Dependencies dependencies
 	// Description is the task-level requirement, verbatim (trailing
 	// newline included), or "" when none was found.
 	Description string
@@ -45,31 +45,31 @@ type Record struct {
 
 // ID returns the task's ID in the artifact's namespace,
 // "<repo id>.<file stem>.<method>", such as "10.utils.add_logging_level".
-func (r *Record) ID() string {
+func (r *record) ID() string {
 	return strconv.Itoa(r.RepoID) + "." + r.Stem() + "." + r.Method
 }
 
 // Stem returns the file name up to its first dot, as the artifact names
 // test modules: "utils" for "utils.py".
-func (r *Record) Stem() string {
+func (r *record) Stem() string {
 	stem, _, _ := strings.Cut(r.FileName, ".")
 	return stem
 }
 
 // Dir returns the task's dataset directory, relative to the checkout:
 // "benchmark/<repo id>/dataset_items".
-func (r *Record) Dir() string {
+func (r *record) Dir() string {
 	return path.Join("benchmark", strconv.Itoa(r.RepoID), "dataset_items")
 }
 
 // TestModule returns the name of the task's unittest module,
 // "test_<file stem>_<method>".
-func (r *Record) TestModule() string { return "test_" + r.Stem() + "_" + r.Method }
+func (r *record) TestModule() string { return "test_" + r.Stem() + "_" + r.Method }
 
 // TestClass returns the name of the task's unittest class: "Test" and the
 // method name in CamelCase ("TestAddLoggingLevel"), as the artifact builds
 // it.
-func (r *Record) TestClass() string { return "Test" + snakeToCamel(r.Method) }
+func (r *record) TestClass() string { return "Test" + snakeToCamel(r.Method) }
 
 // snakeToCamel is the artifact's DataUtil.snake_to_camel: split on "_",
 // upper-case the first letter of each non-empty word, keep the rest.
@@ -86,8 +86,8 @@ func snakeToCamel(s string) string {
 	return b.String()
 }
 
-// Adaptation is one annotated adaptation of a task.
-type Adaptation struct {
+// adaptation is one annotated adaptation of a task.
+type adaptation struct {
 	// ID is the id in the data. It is not always unique in a task, nor
 	// consecutive; Step is.
 	ID int `json:"id"`
@@ -95,7 +95,7 @@ type Adaptation struct {
 	Type        string `json:"type"`
 	Description string `json:"description"`
 	// Dependencies are what the adaptation needs.
-	Dependencies Dependencies `json:"dependencies"`
+	Dependencies dependencies `json:"dependencies"`
 	// AssociatedTests are the names of the test methods (of the task's
 	// test class) that check the adaptation.
 	AssociatedTests []string `json:"associated_tests"`
@@ -105,8 +105,8 @@ type Adaptation struct {
 	Step string `json:"-"`
 }
 
-// Dependencies are the four kinds of dependencies AdaptEval annotates.
-type Dependencies struct {
+// dependencies are the four kinds of dependencies AdaptEval annotates.
+type dependencies struct {
 	InClass struct {
 		// Fields are "Class" or "Class.attr".
 		Fields []string `json:"fields"`
@@ -128,7 +128,7 @@ type Dependencies struct {
 }
 
 // Len returns the number of dependencies.
-func (d *Dependencies) Len() int {
+func (d *dependencies) Len() int {
 	return len(d.InClass.Fields) + len(d.InClass.Methods) + len(d.InFile.Variables) + len(d.InFile.Functions) +
 		len(d.InRepo.Variables) + len(d.InRepo.Functions) + len(d.External)
 }
@@ -148,8 +148,8 @@ type (
 	metaMethod struct {
 		MethodName           string       `json:"method_name"`
 		SOClone              string       `json:"so_clone"`
-		AnnotatedAdaptations []Adaptation `json:"annotated_adaptations"`
-		Dependencies         Dependencies `json:"dependencies"`
+		AnnotatedAdaptations []adaptation `json:"annotated_adaptations"`
+		Dependencies         dependencies `json:"dependencies"`
 	}
 )
 
@@ -162,17 +162,17 @@ type descLine struct {
 	SHA256      string `json:"sha256"`
 }
 
-// Files that ReadMetadata reads.
+// Files that readMetadata reads.
 const (
-	MetadataFile     = "metadata.json"
-	DescriptionsFile = "task_descriptions.jsonl"
+	metadataFile     = "metadata.json"
+	descriptionsFile = "task_descriptions.jsonl"
 )
 
-// ErrFormat is wrapped by the errors about input that is not in
+// errFormat is wrapped by the errors about input that is not in
 // AdaptEval's format.
-var ErrFormat = errors.New("adapteval: bad format")
+var errFormat = errors.New("adapteval: bad format")
 
-// ReadMetadata reads root/metadata.json from fsys and returns one Record per
+// readMetadata reads root/metadata.json from fsys and returns one record per
 // linked method, in the order of the file, with the task-level
 // descriptions found either in root/task_descriptions.jsonl or in the
 // repository layout
@@ -184,30 +184,30 @@ var ErrFormat = errors.New("adapteval: bad format")
 // snippets that are not "_clean.py" files, missing descriptions. An error
 // is returned only when metadata.json cannot be read or is not the
 // expected JSON.
-func ReadMetadata(fsys fs.FS, root string) ([]Record, *LoadReport, error) {
-	name := path.Join(root, MetadataFile)
+func readMetadata(fsys fs.FS, root string) ([]record, *LoadReport, error) {
+	name := path.Join(root, metadataFile)
 	raw, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		return nil, nil, fmt.Errorf("adapteval: %w", err)
 	}
 	var repos []metaRepo
 	if err := json.Unmarshal(raw, &repos); err != nil {
-		return nil, nil, &adapt.ParseError{Path: name, Err: fmt.Errorf("%w: want a JSON array of repositories: %v", ErrFormat, err)}
+		return nil, nil, &adapt.ParseError{Path: name, Err: fmt.Errorf("%w: want a JSON array of repositories: %v", errFormat, err)}
 	}
 	rep := &LoadReport{Repos: len(repos)}
-	var recs []Record
+	var recs []record
 	for i, r := range repos {
 		if r.ID <= 0 && r.RepoName == "" {
-			return nil, nil, &adapt.ParseError{Path: name, Err: fmt.Errorf("%w: repository %d has no id and no repo_name", ErrFormat, i)}
+			return nil, nil, &adapt.ParseError{Path: name, Err: fmt.Errorf("%w: repository %d has no id and no repo_name", errFormat, i)}
 		}
 		for _, f := range r.SrcFiles {
 			for _, m := range f.LinkedMethods {
-				rec := Record{
+				rec := record{
 					RepoID: r.ID, RepoName: r.RepoName, FileName: f.FileName, RelativePath: f.RelativePath,
 					Method: m.MethodName, SOClone: m.SOClone, Adaptations: m.AnnotatedAdaptations, Dependencies: m.Dependencies,
 				}
 				if rec.Method == "" || rec.FileName == "" {
-					return nil, nil, &adapt.ParseError{Path: name, Err: fmt.Errorf("%w: repository %d has a linked method without method_name or file_name", ErrFormat, r.ID)}
+					return nil, nil, &adapt.ParseError{Path: name, Err: fmt.Errorf("%w: repository %d has a linked method without method_name or file_name", errFormat, r.ID)}
 				}
 				checkRecord(&rec, rep)
 				recs = append(recs, rec)
@@ -219,7 +219,7 @@ func ReadMetadata(fsys fs.FS, root string) ([]Record, *LoadReport, error) {
 	for _, r := range recs {
 		rep.Adaptations += len(r.Adaptations)
 		if seen[r.ID()] {
-			rep.add(r.ID(), IssueDuplicateTask, "two linked methods have this id", "both kept; Load keeps the first")
+			rep.add(r.ID(), issueDuplicateTask, "two linked methods have this id", "both kept; Load keeps the first")
 		}
 		seen[r.ID()] = true
 	}
@@ -231,13 +231,13 @@ func ReadMetadata(fsys fs.FS, root string) ([]Record, *LoadReport, error) {
 
 // checkRecord makes step IDs unique and reports the record's
 // irregularities.
-func checkRecord(r *Record, rep *LoadReport) {
+func checkRecord(r *record, rep *LoadReport) {
 	id := r.ID()
 	if !strings.HasSuffix(r.SOClone, "_clean.py") {
-		rep.add(id, IssueSnippetName, fmt.Sprintf("so_clone %q is not a _clean.py file (the artifact refuses it)", r.SOClone), "used as it is")
+		rep.add(id, issueSnippetName, fmt.Sprintf("so_clone %q is not a _clean.py file (the artifact refuses it)", r.SOClone), "used as it is")
 	}
 	if len(r.Adaptations) == 0 {
-		rep.add(id, IssueNoAdaptations, "no annotated adaptations", "kept: only task-level scores")
+		rep.add(id, issueNoAdaptations, "no annotated adaptations", "kept: only task-level scores")
 	}
 	count := map[int]int{}
 	for i := range r.Adaptations {
@@ -246,29 +246,29 @@ func checkRecord(r *Record, rep *LoadReport) {
 		a.Step = strconv.Itoa(a.ID)
 		if n := count[a.ID]; n > 1 {
 			a.Step += "#" + strconv.Itoa(n)
-			rep.add(id, IssueDuplicateID, fmt.Sprintf("adaptation %d (position %d) repeats id %d", a.ID, i, a.ID), "step id "+a.Step)
+			rep.add(id, issueDuplicateID, fmt.Sprintf("adaptation %d (position %d) repeats id %d", a.ID, i, a.ID), "step id "+a.Step)
 		}
 		if i > 0 && a.ID != r.Adaptations[i-1].ID && a.ID != r.Adaptations[i-1].ID+1 {
-			rep.add(id, IssueSkippedID, fmt.Sprintf("adaptation id %d follows %d", a.ID, r.Adaptations[i-1].ID), "ids kept; adaptations are keyed by position")
+			rep.add(id, issueSkippedID, fmt.Sprintf("adaptation id %d follows %d", a.ID, r.Adaptations[i-1].ID), "ids kept; adaptations are keyed by position")
 		} else if i == 0 && a.ID != 0 {
-			rep.add(id, IssueSkippedID, fmt.Sprintf("the first adaptation id is %d", a.ID), "ids kept; adaptations are keyed by position")
+			rep.add(id, issueSkippedID, fmt.Sprintf("the first adaptation id is %d", a.ID), "ids kept; adaptations are keyed by position")
 		}
 		if len(a.AssociatedTests) == 0 {
-			rep.add(id, IssueUntested, fmt.Sprintf("adaptation %s (%s) has no associated test", a.Step, a.Type), "no adaptation-level test; scored as solved (vacuously), like the artifact")
+			rep.add(id, issueUntested, fmt.Sprintf("adaptation %s (%s) has no associated test", a.Step, a.Type), "no adaptation-level test; scored as solved (vacuously), like the artifact")
 		}
-		if _, ok := TypeByLabel(a.Type); !ok {
-			rep.add(id, IssueUnknownType, fmt.Sprintf("adaptation %s has type %q, not one of the 38", a.Step, a.Type), "kept; reported under its own label")
+		if _, ok := typeByLabel(a.Type); !ok {
+			rep.add(id, issueUnknownType, fmt.Sprintf("adaptation %s has type %q, not one of the 38", a.Step, a.Type), "kept; reported under its own label")
 		}
 	}
 }
 
-func attachDescriptions(fsys fs.FS, root string, recs []Record, rep *LoadReport) error {
+func attachDescriptions(fsys fs.FS, root string, recs []record, rep *LoadReport) error {
 	type key struct {
 		repo   int
 		method string
 	}
 	byKey := map[key]descLine{}
-	name := path.Join(root, DescriptionsFile)
+	name := path.Join(root, descriptionsFile)
 	raw, err := fs.ReadFile(fsys, name)
 	switch {
 	case err == nil:
@@ -281,7 +281,7 @@ func attachDescriptions(fsys fs.FS, root string, recs []Record, rep *LoadReport)
 			}
 			var d descLine
 			if err := json.Unmarshal(b, &d); err != nil {
-				return &adapt.ParseError{Path: name, Line: line, Err: fmt.Errorf("%w: want a task description record: %v", ErrFormat, err)}
+				return &adapt.ParseError{Path: name, Line: line, Err: fmt.Errorf("%w: want a task description record: %v", errFormat, err)}
 			}
 			byKey[key{d.RepoID, d.MethodName}] = d
 		}
@@ -298,7 +298,7 @@ func attachDescriptions(fsys fs.FS, root string, recs []Record, rep *LoadReport)
 			if d.SHA256 != "" {
 				sum := sha256.Sum256([]byte(d.Description))
 				if hex.EncodeToString(sum[:]) != d.SHA256 {
-					rep.add(r.ID(), IssueDescription, "the task description does not match its sha256 in "+DescriptionsFile, "used as it is")
+					rep.add(r.ID(), issueDescription, "the task description does not match its sha256 in "+descriptionsFile, "used as it is")
 				}
 			}
 			continue
@@ -306,7 +306,7 @@ func attachDescriptions(fsys fs.FS, root string, recs []Record, rep *LoadReport)
 		p := path.Join(root, r.Dir(), "adaptation_task_for_"+r.Method, "task_description.txt")
 		b, err := fs.ReadFile(fsys, p)
 		if err != nil {
-			rep.add(r.ID(), IssueDescription, "no task description ("+p+")", "empty task-level requirement")
+			rep.add(r.ID(), issueDescription, "no task description ("+p+")", "empty task-level requirement")
 			continue
 		}
 		r.Description = string(b)

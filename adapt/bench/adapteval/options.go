@@ -12,20 +12,22 @@ import (
 // (the import of the test module included).
 const (
 	Samples     = 5
-	Temperature = 0.2
-	TimeLimit   = 5 * time.Second
+	temperature = 0.2
+	timeLimit   = 5 * time.Second
 )
 
-// Limits returns the limits of one test run: TimeLimit of CPU time and of
+// limits returns the limits of one test run: timeLimit of CPU time and of
 // wall time. The artifact's limit is a thread-based timeout on the import
 // and run of the class; here the sandbox stops the whole process.
-func Limits() exec.Limits {
-	return exec.Limits{CPUTime: TimeLimit, WallTime: TimeLimit}
+func limits() exec.Limits {
+	return exec.Limits{CPUTime: timeLimit, WallTime: timeLimit}
 }
 
 // Options returns the adapt.Options of the paper's protocol for a setting:
-// samples completions per task (0 means Samples) at Temperature, the
-// setting's template, pass@1 and pass@samples, and Limits. The caller adds
+// samples completions per task (0 means Samples) at temperature 0.2, the
+// setting's template, pass@1 and pass@samples, and the artifact's limit
+// of 5 seconds (CPU and wall time) for one run of a task's test class,
+// its import included. The caller adds
 // a Runner, a Journal, Progress and the like.
 func Options(s Setting, samples int) *adapt.Options {
 	if samples <= 0 {
@@ -37,9 +39,9 @@ func Options(s Setting, samples int) *adapt.Options {
 	}
 	return &adapt.Options{
 		Samples:  samples,
-		Sampling: adapt.Sampling{Temperature: Temperature},
+		Sampling: adapt.Sampling{Temperature: temperature},
 		Template: s.Template(),
-		Limits:   Limits(),
+		Limits:   limits(),
 		K:        k,
 	}
 }

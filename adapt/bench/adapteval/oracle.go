@@ -8,15 +8,15 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 )
 
-// ImportsBlock is the name of the Oracle block that holds the imports of
+// importsBlock is the name of the Oracle block that holds the imports of
 // the external dependencies.
-const ImportsBlock = "Imports"
+const importsBlock = "Imports"
 
 // oracleSource finds the Python file a dependency of the form
 // "path/in/repo.py::Name" lives in; ok is false when it is not available.
 type oracleSource func(rel string) (f *pyFile, ok bool)
 
-// Oracle builds the Oracle context of a task as the artifact's
+// oracleContext builds the Oracle context of a task as the artifact's
 // PromptLoader.generate_dependencies does, from the target file (the
 // GitHub file, or the ground-truth context file when that is all there
 // is) and, for in-repo dependencies, the repository's other files:
@@ -34,7 +34,7 @@ type oracleSource func(rel string) (f *pyFile, ok bool)
 // Every block's code has the leading white space of its first line cut
 // from all its lines. A dependency that cannot be found is left out, and
 // reported through miss (the artifact crashes on it).
-func Oracle(target string, deps Dependencies, repo func(rel string) (string, bool)) ([]adapt.Snippet, []string, error) {
+func oracleContext(target string, deps dependencies, repo func(rel string) (string, bool)) ([]adapt.Snippet, []string, error) {
 	f, err := parsePy(target)
 	if err != nil {
 		return nil, nil, err
@@ -55,7 +55,7 @@ func Oracle(target string, deps Dependencies, repo func(rel string) (string, boo
 	return snips, misses, nil
 }
 
-func oracle(f *pyFile, deps Dependencies, repo oracleSource, miss func(string)) []adapt.Snippet {
+func oracle(f *pyFile, deps dependencies, repo oracleSource, miss func(string)) []adapt.Snippet {
 	var out []adapt.Snippet
 	add := func(name, code string) {
 		if code == "" {
@@ -150,7 +150,7 @@ func oracle(f *pyFile, deps Dependencies, repo oracleSource, miss func(string)) 
 		imports = append(imports, f.importsFromFile(p)...)
 	}
 	if len(imports) > 0 {
-		add(ImportsBlock, strings.Join(imports, "\n"))
+		add(importsBlock, strings.Join(imports, "\n"))
 	}
 	return out
 }

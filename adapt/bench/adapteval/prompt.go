@@ -10,33 +10,34 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 )
 
-// Level is the requirement a prompt gives.
-type Level uint8
+// requirementLevel is the requirement a prompt gives: the paper's
+// requirement levels (AReq, TReq) or none (NoReq).
+type requirementLevel uint8
 
 const (
-	// LevelInvalid is the zero value.
-	LevelInvalid Level = iota
-	// AReq gives the adaptation-level requirements: the ordered list of
+	// The zero value is no level: a Setting's messages fail without one.
+	_ requirementLevel = iota
+	// aReq gives the adaptation-level requirements: the ordered list of
 	// adaptations (the artifact's task_mode 0).
-	AReq
-	// TReq gives the task-level requirement: one sentence (task_mode 1).
-	TReq
-	// NoReq gives no requirement but the target file around the function,
+	aReq
+	// tReq gives the task-level requirement: one sentence (task_mode 1).
+	tReq
+	// noReq gives no requirement but the target file around the function,
 	// the "in-file context" (task_mode 2).
-	NoReq
+	noReq
 )
 
 // Setting is one of the paper's prompt settings: a requirement level, with
-// or without the Oracle context. Settings lists the five of the paper; a
-// Setting is plain data and its Template is what adapt.Evaluate takes.
+// or without the Oracle context. Settings lists the five of the paper and
+// SettingByName finds one; its Template is what adapt.Evaluate takes.
 type Setting struct {
 	// Name is the setting's name: "areq-oracle", "areq-noctx",
 	// "treq-oracle", "treq-noctx" or "noreq".
-	Name  string
-	Level Level
-	// Oracle adds the related code of the task's dependencies
+	Name        string
+	requirement requirementLevel
+	// oracle adds the related code of the task's dependencies
 	// (Task.Context) to an AReq or TReq prompt. NoReq never has it.
-	Oracle bool
+	oracle bool
 	// CategoryOnly shows only the category ("Logic") in the type field of
 	// the adaptation list, as the artifact's stored example prompts do,
 	// instead of the whole label ("Logic.Ins_Call") its code writes. The
@@ -46,15 +47,16 @@ type Setting struct {
 
 // The five settings of the paper (Tables IV and VII).
 var (
-	AReqOracle = Setting{Name: "areq-oracle", Level: AReq, Oracle: true}
-	AReqNoCtx  = Setting{Name: "areq-noctx", Level: AReq}
-	TReqOracle = Setting{Name: "treq-oracle", Level: TReq, Oracle: true}
-	TReqNoCtx  = Setting{Name: "treq-noctx", Level: TReq}
-	NoReqCtx   = Setting{Name: "noreq", Level: NoReq}
+	aReqOracle = Setting{Name: "areq-oracle", requirement: aReq, oracle: true}
+	aReqNoCtx  = Setting{Name: "areq-noctx", requirement: aReq}
+	tReqOracle = Setting{Name: "treq-oracle", requirement: tReq, oracle: true}
+	tReqNoCtx  = Setting{Name: "treq-noctx", requirement: tReq}
+	noReqCtx   = Setting{Name: "noreq", requirement: noReq}
 )
 
-// Settings lists the paper's settings.
-var Settings = []Setting{AReqOracle, AReqNoCtx, TReqOracle, TReqNoCtx, NoReqCtx}
+// Settings lists the paper's five settings: areq-oracle, areq-noctx,
+// treq-oracle, treq-noctx and noreq.
+var Settings = []Setting{aReqOracle, aReqNoCtx, tReqOracle, tReqNoCtx, noReqCtx}
 
 // SettingByName returns the setting of Settings with the given name.
 func SettingByName(name string) (Setting, error) {
@@ -68,11 +70,11 @@ func SettingByName(name string) (Setting, error) {
 	return Setting{}, fmt.Errorf("adapteval: unknown setting %q (want one of %s)", name, strings.Join(names, ", "))
 }
 
-// SystemPrompt is the system message of every request.
-const SystemPrompt = "You are a helpful assistant."
+// systemPrompt is the system message of every request.
+const systemPrompt = "You are a helpful assistant."
 
-// InFileMarker replaces the target function in a NoReq prompt.
-const InFileMarker = "# insert your adapted method here.\n"
+// inFileMarker replaces the target function in a NoReq prompt.
+const inFileMarker = "# insert your adapted method here.\n"
 
 // Template returns the setting as an adapt.Template, named
 // "adapteval-<setting>" ("-category" added with CategoryOnly).
@@ -81,11 +83,11 @@ func (s Setting) Template() *adapt.Template {
 	if s.CategoryOnly {
 		name += "-category"
 	}
-	doc := map[Level]string{AReq: "snippet and adaptation-level requirements", TReq: "snippet and task-level requirement", NoReq: "snippet and in-file context, no requirement"}[s.Level]
-	if s.Oracle && s.Level != NoReq {
+	doc := map[requirementLevel]string{aReq: "snippet and adaptation-level requirements", tReq: "snippet and task-level requirement", noReq: "snippet and in-file context, no requirement"}[s.requirement]
+	if s.oracle && s.requirement != noReq {
 		doc += ", Oracle context"
 	}
-	return &adapt.Template{Name: name, Doc: "AdaptEval " + doc + " (the artifact's strings)", Render: s.Messages}
+	return &adapt.Template{Name: name, Doc: "AdaptEval " + doc + " (the artifact's strings)", Render: s.messages}
 }
 
 // Messages renders the prompt of a task: a system message and one user
@@ -102,37 +104,37 @@ func (s Setting) Template() *adapt.Template {
 // {'id', 'type', 'description'} dicts, ids as integers (the "#2" of a
 // repeated id dropped). An Oracle block is "[Start of NAME]\n```python\n" +
 // code + "\n```\n[End of NAME]". NoReq shows the target file with the
-// target function's def line and body replaced by InFileMarker, found as
+// target function's def line and body replaced by inFileMarker, found as
 // the artifact finds it (a regular expression, then indentation), with the
 // artifact's truncation of the text above and below to inFileTokens
-// cl100k_base tokens each (see InFileContext).
-func (s Setting) Messages(t *adapt.Task) ([]adapt.Message, error) {
+// cl100k_base tokens each (see inFileContext).
+func (s Setting) messages(t *adapt.Task) ([]adapt.Message, error) {
 	var b strings.Builder
-	switch s.Level {
-	case AReq:
+	switch s.requirement {
+	case aReq:
 		b.WriteString("I will provide you with a code snippet to reuse and a json file containing required adaptations. You should adapt the snippet into a target code base according to the description of adaptations one by one. Some related code context from the target code base is provided for reference.")
-	case TReq:
+	case tReq:
 		b.WriteString("I will provide you with a code snippet to reuse. You should adapt the snippet into a target code base according to the task description. Some related code context from the target code base is provided for reference.")
-	case NoReq:
+	case noReq:
 		b.WriteString("I will provide you with a code snippet to reuse. You should adapt the snippet into a target code base according to its intra-file context. ")
 	default:
 		return nil, fmt.Errorf("adapteval: setting %q has no requirement level", s.Name)
 	}
 	b.WriteString("\n\n### Reused Snippet:\n```python\n" + t.Code + "\n```\n")
 	b.WriteString("\n\n")
-	switch s.Level {
-	case AReq:
+	switch s.requirement {
+	case aReq:
 		b.WriteString("### Adaptations Required to Perform:\n```json\n" + reprSteps(t.Requirement.Steps, s.CategoryOnly) + "\n```\n")
-	case TReq:
+	case tReq:
 		b.WriteString("### Adaptation Task Description:\n" + t.Requirement.Task + "\n")
-	case NoReq:
-		ctx, err := InFileContext(t.Target.Content, t.Target.Function)
+	case noReq:
+		ctx, err := inFileContext(t.Target.Content, t.Target.Function)
 		if err != nil {
 			return nil, fmt.Errorf("adapteval: task %q: %w", t.ID, err)
 		}
 		b.WriteString("### In-file Context:\n```python\n" + ctx + "\n```\n")
 	}
-	if s.Level != NoReq && s.Oracle {
+	if s.requirement != noReq && s.oracle {
 		b.WriteString("\n\n### Related Code Context For Reference:\n")
 		if len(t.Context) == 0 {
 			b.WriteString("None.\n")
@@ -145,20 +147,20 @@ func (s Setting) Messages(t *adapt.Task) ([]adapt.Message, error) {
 		}
 	}
 	b.WriteString("\n\nPlease write out function after adaptation in the following section:\n### Adapted Function:")
-	return []adapt.Message{{Role: "system", Content: SystemPrompt}, {Role: "user", Content: b.String()}}, nil
+	return []adapt.Message{{Role: "system", Content: systemPrompt}, {Role: "user", Content: b.String()}}, nil
 }
 
-// InFileContext is the artifact's
+// inFileContext is the artifact's
 // DataUtil.replace_method_in_code_for_infile_prompt: file with the def line
 // of function (found by the regular expression
 // \n?\s*def\s+NAME\s*\([^)]*?\)[^:]*?:[^\n]*?\n, which also eats the blank
-// lines before it) replaced by InFileMarker, and the body lines after it
+// lines before it) replaced by inFileMarker, and the body lines after it
 // (lines indented deeper than the first line that contains "def NAME(",
 // and blank lines) dropped. The text above is cut to its last inFileTokens
 // cl100k_base tokens, the text from the marker down to its first
 // inFileTokens tokens, and the two are joined by "\n\n". The tokenizer is
 // loaded the first time a side is longer than inFileTokens bytes.
-func InFileContext(file, function string) (string, error) {
+func inFileContext(file, function string) (string, error) {
 	name := function
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		name = name[i+1:]
@@ -180,7 +182,7 @@ func InFileContext(file, function string) (string, error) {
 			break
 		}
 	}
-	rest := strings.Split(InFileMarker, "\n")
+	rest := strings.Split(inFileMarker, "\n")
 	inBody := true
 	for _, l := range strings.Split(below, "\n") {
 		if inBody && (leadingSpaces(l) > lead || allSpace(l)) {

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -22,7 +21,9 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 // with -update, and review the diff: the files are the artifact's strings).
 func TestPromptGolden(t *testing.T) {
 	tasks, _ := fixture(t)
-	for _, s := range append(adapteval.Settings, adapteval.Setting{Name: "areq-oracle-category", Level: adapteval.AReq, Oracle: true, CategoryOnly: true}) {
+	category := adapteval.AReqOracle
+	category.Name, category.CategoryOnly = "areq-oracle-category", true
+	for _, s := range append(adapteval.Settings, category) {
 		t.Run(s.Name, func(t *testing.T) {
 			var b strings.Builder
 			for i := range tasks {
@@ -40,9 +41,7 @@ func TestPromptGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(golden)
 			require.NoError(t, err, "run go test -update to create it")
-			if diff := cmp.Diff(string(want), b.String()); diff != "" {
-				t.Errorf("prompts differ from %s (-want +got):\n%s", golden, diff)
-			}
+			assert.Equal(t, string(want), b.String(), "prompts differ from %s", golden)
 		})
 	}
 }

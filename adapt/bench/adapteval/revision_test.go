@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -58,9 +57,7 @@ func TestLoadRevision(t *testing.T) {
 		require.NoError(t, tasks[i].Validate())
 		want[i].Provenance = p
 	}
-	if diff := cmp.Diff(want, tasks); diff != "" {
-		t.Errorf("tasks at v1 differ from the directory's, beyond their provenance (-dir +revision):\n%s", diff)
-	}
+	assert.Equal(t, want, tasks, "tasks at v1 differ from the directory's, beyond their provenance")
 
 	again, _, err := adapteval.LoadRevision(ctx, r.Dir, v1[:12], "AdaptEval")
 	require.NoError(t, err)

@@ -82,17 +82,17 @@ type Row struct {
 
 // ErrorCount is one row of Table VI.
 type ErrorCount struct {
-	// Type is an exception class ("AssertionError"), "CompilationError" or
+	// Type is an exception class ("AssertionError"), "compilationError" or
 	// "TimeoutError".
 	Type  string  `json:"type"`
 	Count int     `json:"count"`
 	Share float64 `json:"share"`
 }
 
-// CompilationError is Table VI's name for a sample that could not be
+// compilationError is Table VI's name for a sample that could not be
 // imported (or had no code, or kept the old name: the artifact sees all
 // three as an import failure).
-const CompilationError = "CompilationError"
+const compilationError = "CompilationError"
 
 // Score computes the paper's tables from an evaluation's report and the
 // tasks it evaluated (every task of the report must be among them).
@@ -104,7 +104,7 @@ const CompilationError = "CompilationError"
 // every count, as in adapt.Report.
 //
 // Table VI counts, in the unit of the artifact's error tally: one
-// CompilationError per sample that did not import (compile-error, no-code
+// compilationError per sample that did not import (compile-error, no-code
 // and wrong-name samples), one TimeoutError per sample that hit the time
 // limit, and, for a sample that ran, one count per test that did not pass,
 // under its adapt.TestOutcome.ErrorType ("Error" when none is known).
@@ -163,18 +163,18 @@ func Score(rep *adapt.Report, tasks []adapt.Task) (*Scores, error) {
 	}
 	// Table V: known types in the paper's order, then unknown ones.
 	var order []string
-	for _, ty := range Types {
+	for _, ty := range adaptationTypes {
 		if types[ty.Label] != nil {
 			order = append(order, ty.Label)
 		}
 	}
 	for _, l := range typeOrder {
-		if _, ok := TypeByLabel(l); !ok {
+		if _, ok := typeByLabel(l); !ok {
 			order = append(order, l)
 		}
 	}
 	var cats []string
-	for _, c := range Categories {
+	for _, c := range categories {
 		cats = append(cats, c.Label)
 	}
 	for _, l := range order {
@@ -185,7 +185,7 @@ func Score(rep *adapt.Report, tasks []adapt.Task) (*Scores, error) {
 	total := Row{Abbrev: "All"}
 	for _, c := range cats {
 		sum := Row{Category: c, Abbrev: c}
-		if cat, ok := CategoryByLabel(c); ok {
+		if cat, ok := categoryByLabel(c); ok {
 			sum.Abbrev = cat.Abbrev
 		}
 		for _, l := range order {
@@ -194,7 +194,7 @@ func Score(rep *adapt.Report, tasks []adapt.Task) (*Scores, error) {
 			}
 			a := types[l]
 			row := Row{Category: c, Type: l, Abbrev: l, Count: a.count, Solved: a.solved, ArtifactSolved: a.artifact}
-			if ty, ok := TypeByLabel(l); ok {
+			if ty, ok := typeByLabel(l); ok {
 				row.Abbrev = ty.Abbrev
 			}
 			row.PassAt1 = ratio(row.Solved, row.Count)
@@ -279,7 +279,7 @@ func countErrors(sr adapt.SampleResult, errs map[string]int) {
 	switch sr.Outcome {
 	case adapt.OutcomePassed, adapt.OutcomeModelError, adapt.OutcomeInfraError:
 	case adapt.OutcomeCompileError, adapt.OutcomeNoCode, adapt.OutcomeWrongName:
-		errs[CompilationError]++
+		errs[compilationError]++
 	case adapt.OutcomeTimeout:
 		errs["TimeoutError"]++
 	default:
@@ -336,7 +336,7 @@ func (s *Scores) WriteTables(w io.Writer) error {
 	b.WriteString("| Cat | Type (count) | solved | artifact rule | pass@1-a |\n|---|---|---|---|---|\n")
 	for _, r := range s.Rows {
 		cat := r.Abbrev
-		if c, ok := CategoryByLabel(r.Category); ok {
+		if c, ok := categoryByLabel(r.Category); ok {
 			cat = c.Abbrev
 		} else if r.Category != "" {
 			cat = r.Category

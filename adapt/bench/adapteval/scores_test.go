@@ -70,9 +70,7 @@ func TestScoreExactVersusArtifact(t *testing.T) {
 		{Category: "Logic", Abbrev: "LC", Count: 2, Solved: 1.6, ArtifactSolved: 1.6, PassAt1: 0.8},
 		{Abbrev: "All", Count: 4, Solved: 2.8, ArtifactSolved: 3.0, PassAt1: 0.7},
 	}
-	if diff := cmp.Diff(want, s.Rows, cmpFloat); diff != "" {
-		t.Errorf("Table V rows (-want +got):\n%s", diff)
-	}
+	assert.Empty(t, cmp.Diff(want, s.Rows, cmpFloat), "Table V rows (-want +got)")
 	assert.InDelta(t, 0.7, s.AdaptPassAt1, 1e-12)
 	assert.InDelta(t, 0.75, s.ArtifactAdaptPassAt1, 1e-12)
 	assert.Equal(t, []adapteval.ErrorCount{

@@ -2,8 +2,8 @@ package adapteval
 
 import "strings"
 
-// Category is one of AdaptEval's three adaptation categories.
-type Category struct {
+// category is one of AdaptEval's three adaptation categories.
+type category struct {
 	// Label is the category as the data writes it, the part of a type
 	// label before the dot: "Method_Signature", "Logic" or "Refactoring".
 	Label string
@@ -15,15 +15,15 @@ type Category struct {
 	Count int
 }
 
-// Categories lists the three categories in the order of the paper's tables.
-var Categories = []Category{
+// categories lists the three categories in the order of the paper's tables.
+var categories = []category{
 	{Label: "Method_Signature", Abbrev: "MS", Name: "Method Signature", Count: 128},
 	{Label: "Logic", Abbrev: "LC", Name: "Logic Customization", Count: 227},
 	{Label: "Refactoring", Abbrev: "RE", Name: "Refactoring", Count: 168},
 }
 
-// Type is one of AdaptEval's 38 adaptation types.
-type Type struct {
+// adaptationType is one of AdaptEval's 38 adaptation types.
+type adaptationType struct {
 	// Label is the type as the data writes it, "<Category>.<Code>", such
 	// as "Logic.Ins_Call".
 	Label string
@@ -39,15 +39,15 @@ type Type struct {
 }
 
 // Category returns the category part of the label.
-func (t Type) Category() string {
+func (t adaptationType) Category() string {
 	c, _, _ := strings.Cut(t.Label, ".")
 	return c
 }
 
-// Types lists the 38 types in the row order of the paper's Table V, with
+// adaptationTypes lists the 38 types in the row order of the paper's Table V, with
 // the counts of the published data. (Table II of the paper swaps the counts
 // of Upd_Ann and Del_Ann; Table V and the data agree.)
-var Types = []Type{
+var adaptationTypes = []adaptationType{
 	{"Method_Signature.Encap", "Encap", "Encapsulate", 13},
 	{"Method_Signature.Rename_Func", "Rnm_Func", "Rename Function", 70},
 	{"Method_Signature.Upd_Type", "Upd_Type", "Update Function Type", 11},
@@ -94,28 +94,28 @@ var typeAliases = map[string]string{
 	"Refactoring.Ins_Ref_Non":  "Refactoring.Ins_Return_None",
 }
 
-// TypeByLabel returns the type with the given data label ("Logic.Ins_Call"),
+// typeByLabel returns the type with the given data label ("Logic.Ins_Call"),
 // also accepting the paper's spellings of Insert None Return
 // ("Refactoring.Ins_Ret_None", "Refactoring.Ins_Ref_Non").
-func TypeByLabel(label string) (Type, bool) {
+func typeByLabel(label string) (adaptationType, bool) {
 	if a, ok := typeAliases[label]; ok {
 		label = a
 	}
-	for _, t := range Types {
+	for _, t := range adaptationTypes {
 		if t.Label == label {
 			return t, true
 		}
 	}
-	return Type{}, false
+	return adaptationType{}, false
 }
 
-// CategoryByLabel returns the category with the given label
+// categoryByLabel returns the category with the given label
 // ("Method_Signature") or abbreviation ("MS").
-func CategoryByLabel(label string) (Category, bool) {
-	for _, c := range Categories {
+func categoryByLabel(label string) (category, bool) {
+	for _, c := range categories {
 		if c.Label == label || c.Abbrev == label {
 			return c, true
 		}
 	}
-	return Category{}, false
+	return category{}, false
 }

@@ -29,12 +29,6 @@ type Class struct {
 	Imports []string `json:"import_statement"`
 	// Description is the class docstring, indented as in the class body.
 	Description string `json:"class_description"`
-	// TestClasses names the unittest.TestCase classes of Test.
-	TestClasses []string `json:"test_classes"`
-	// Constructor is the class header with its __init__.
-	Constructor string `json:"class_constructor"`
-	// Fields are the instance attributes __init__ sets ("self.x").
-	Fields []string `json:"fields"`
 	// Methods are the class's methods other than __init__, in order.
 	Methods []Method `json:"methods_info"`
 }
@@ -83,9 +77,9 @@ var stdlib = map[string]bool{
 	"hashlib": true, "base64": true, "heapq": true, "functools": true,
 }
 
-// ThirdParty returns the library dependencies that are not in Python's
+// thirdParty returns the library dependencies that are not in Python's
 // standard library (openpyxl, PyPDF2, gensim, …), in order.
-func (d Dependencies) ThirdParty() []string {
+func (d Dependencies) thirdParty() []string {
 	var out []string
 	for _, l := range d.Libs {
 		if !stdlib[l] {
@@ -95,13 +89,13 @@ func (d Dependencies) ThirdParty() []string {
 	return out
 }
 
-// ThirdParty returns the third-party libraries any method of c uses, each
+// thirdParty returns the third-party libraries any method of c uses, each
 // once, in order of first use.
-func (c *Class) ThirdParty() []string {
+func (c *Class) thirdParty() []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, m := range c.Methods {
-		for _, l := range m.Dependencies.ThirdParty() {
+		for _, l := range m.Dependencies.thirdParty() {
 			if !seen[l] {
 				seen[l] = true
 				out = append(out, l)
@@ -111,8 +105,8 @@ func (c *Class) ThirdParty() []string {
 	return out
 }
 
-// Method returns the method named name, or nil.
-func (c *Class) Method(name string) *Method {
+// method returns the method named name, or nil.
+func (c *Class) method(name string) *Method {
 	for i := range c.Methods {
 		if c.Methods[i].Name == name {
 			return &c.Methods[i]
@@ -121,10 +115,10 @@ func (c *Class) Method(name string) *Method {
 	return nil
 }
 
-// Read reads the published ClassEval JSON (one array of class records);
+// read reads the published ClassEval JSON (one array of class records);
 // name is used in errors. A record that does not have the fields the
 // tasks need is an error naming the record.
-func Read(r io.Reader, name string) ([]Class, error) {
+func read(r io.Reader, name string) ([]Class, error) {
 	var classes []Class
 	if err := json.NewDecoder(r).Decode(&classes); err != nil {
 		return nil, &adapt.ParseError{Path: name, Err: fmt.Errorf("classeval: %w", err)}
@@ -144,7 +138,7 @@ func ReadFile(path string) ([]Class, error) {
 		return nil, fmt.Errorf("classeval: %w", err)
 	}
 	defer f.Close()
-	return Read(f, path)
+	return read(f, path)
 }
 
 func check(c *Class) error {
@@ -170,27 +164,27 @@ func check(c *Class) error {
 
 // Module names of every task's workspace.
 const (
-	// SolutionModule holds the class, as the target file SolutionModule+".py".
-	SolutionModule = "solution"
-	// TestModule holds the class's tests, as TestModule+".py".
-	TestModule = "test_solution"
+	// solutionModule holds the class, as the target file solutionModule+".py".
+	solutionModule = "solution"
+	// testModule holds the class's tests, as testModule+".py".
+	testModule = "test_solution"
 )
 
-// TestModuleSource returns the test module for c: the class's test code
+// testModuleSource returns the test module for c: the class's test code
 // after an import of everything in the solution module (the published
 // tests assume the class and its imports are in scope).
-func TestModuleSource(c *Class) string {
-	return "from " + SolutionModule + " import *\n" + c.Test
+func testModuleSource(c *Class) string {
+	return "from " + solutionModule + " import *\n" + c.Test
 }
 
-// TestNames returns the unittest test ids of m's tests, as the unittest
+// testNames returns the unittest test ids of m's tests, as the unittest
 // driver reports them: "test_solution.<TestClass>.<test method>".
 //
 // One published record (ClassEval_69.merge_pdfs) names a fixture class
 // without tests as its test class; when m.TestClass has no tests, the
 // class's own naming convention "<Class>Test<Method in CamelCase>" is
 // tried instead.
-func TestNames(c *Class, m *Method) ([]string, error) {
+func testNames(c *Class, m *Method) ([]string, error) {
 	t, err := syntax.Parse(syntax.Python, []byte(c.Test))
 	if err != nil {
 		return nil, err
@@ -200,7 +194,7 @@ func TestNames(c *Class, m *Method) ([]string, error) {
 		var out []string
 		for _, f := range funcs {
 			if f.Container == class && f.Depth == 1 && strings.HasPrefix(f.Name, "test") {
-				out = append(out, TestModule+"."+class+"."+f.Name)
+				out = append(out, testModule+"."+class+"."+f.Name)
 			}
 		}
 		return out
@@ -232,7 +226,7 @@ func camel(s string) string {
 // A method's task is a Python unittest task with ID "<task_id>.<method>".
 // Its target is solution.py holding the class's full solution, with
 // function "<Class>.<method>"; its one other file is test_solution.py
-// (see [TestModuleSource]); its tests are the test methods of the
+// (the class's tests after "from solution import *"); its tests are the test methods of the
 // method's test class. The code to adapt is the method's signature and
 // docstring, the requirement its docstring, the context the class
 // skeleton, and the reference the method as it stands in the solution.
@@ -259,13 +253,13 @@ func task(c *Class, m *Method, source string) (adapt.Task, error) {
 	if err != nil {
 		return adapt.Task{}, err
 	}
-	names, err := TestNames(c, m)
+	names, err := testNames(c, m)
 	if err != nil {
 		return adapt.Task{}, err
 	}
 	tests := make([]adapt.Test, len(names))
 	for i, n := range names {
-		tests[i] = adapt.Test{Name: n, File: TestModule + ".py"}
+		tests[i] = adapt.Test{Name: n, File: testModule + ".py"}
 	}
 	standalone := "false"
 	if m.Dependencies.Standalone {
@@ -275,8 +269,8 @@ func task(c *Class, m *Method, source string) (adapt.Task, error) {
 		ID:          c.TaskID + "." + m.Name,
 		Language:    adapt.Python,
 		Code:        string(syntax.Dedent([]byte("    " + m.Description))),
-		Target:      adapt.Target{Path: SolutionModule + ".py", Function: fn, Content: c.Solution},
-		Files:       []adapt.File{{Path: TestModule + ".py", Content: TestModuleSource(c)}},
+		Target:      adapt.Target{Path: solutionModule + ".py", Function: fn, Content: c.Solution},
+		Files:       []adapt.File{{Path: testModule + ".py", Content: testModuleSource(c)}},
 		Context:     []adapt.Snippet{{Name: c.Name, Code: c.Skeleton}},
 		Requirement: adapt.Requirement{Task: docstring(m.Description)},
 		Reference:   string(ref),
@@ -286,7 +280,7 @@ func task(c *Class, m *Method, source string) (adapt.Task, error) {
 			"benchmark":  "classeval",
 			"class":      c.Name,
 			"standalone": standalone,
-			"libs":       strings.Join(m.Dependencies.ThirdParty(), ","),
+			"libs":       strings.Join(m.Dependencies.thirdParty(), ","),
 		},
 		Provenance: &adapt.Provenance{Generator: "classeval", Source: source},
 	}

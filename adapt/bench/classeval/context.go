@@ -8,9 +8,9 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// MethodNames returns the names of c's methods (other than __init__), in
+// methodNames returns the names of c's methods (other than __init__), in
 // order.
-func (c *Class) MethodNames() []string {
+func (c *Class) methodNames() []string {
 	out := make([]string, len(c.Methods))
 	for i, m := range c.Methods {
 		out[i] = m.Name
@@ -41,10 +41,10 @@ func (c *Class) Callers(name string) []string {
 	return out
 }
 
-// MethodSolution returns the reference of method name as it stands in the
+// methodSolution returns the reference of method name as it stands in the
 // class solution, dedented, decorators included (as syntax.Extract gives
 // it).
-func (c *Class) MethodSolution(name string) ([]byte, error) {
+func (c *Class) methodSolution(name string) ([]byte, error) {
 	code, err := syntax.Extract(syntax.Python, []byte(c.Solution), c.Name+"."+name)
 	if err != nil {
 		return nil, fmt.Errorf("classeval: %s.%s: %w", c.TaskID, name, err)
@@ -73,16 +73,10 @@ func (c *Class) ImportedNames() []string {
 	return out
 }
 
-// SkeletonWithout returns c's skeleton with the methods named in drop
+// SolutionWithout returns c's solution with the methods named in drop
 // taken out (with their decorators and docstrings): the class context a
 // model sees when it adapts one method, with the method and its callers
 // removed.
-func (c *Class) SkeletonWithout(drop ...string) (string, error) {
-	return removeMethods(c, c.Skeleton, drop)
-}
-
-// SolutionWithout returns c's solution with the methods named in drop
-// taken out.
 func (c *Class) SolutionWithout(drop ...string) (string, error) {
 	return removeMethods(c, c.Solution, drop)
 }

@@ -4,11 +4,11 @@
 //
 // # Classes and methods
 //
-// [Read] and [ReadFile] decode the JSON into [Class] values: skeleton, full
-// solution, imports, fields, test module and per-method [Method] info (the
+// [ReadFile] decodes the JSON into [Class] values: skeleton, full
+// solution, imports, test module and per-method [Method] info (the
 // method's reference, its test class, and the fields, sibling methods and
-// libraries it depends on). They check that each record has what the
-// tasks need and name the record otherwise.
+// libraries it depends on). It checks that each record has what the
+// tasks need and names the record otherwise.
 //
 // # Tasks
 //
@@ -31,13 +31,11 @@
 //
 // # Context of a method
 //
-// [Class.MethodNames], [Class.Siblings] and [Class.Callers] (from the
-// method_dependencies annotations) name the methods around one;
-// [Class.MethodSolution] is a method's reference as it stands in the
-// class; [Class.ImportedNames] are the names the class's imports bind
-// ("np", "Document"); [Class.SolutionWithout] and [Class.SkeletonWithout]
-// take methods out of the class (the context shown when a method and its
-// callers are to be adapted).
+// [Class.Siblings] and [Class.Callers] (from the method_dependencies
+// annotations) name the methods around one; [Class.ImportedNames] are the
+// names the class's imports bind ("np", "Document");
+// [Class.SolutionWithout] takes methods out of the class (the context
+// shown when a method and its callers are to be adapted).
 //
 // # Environment
 //
@@ -45,10 +43,9 @@
 // python3-docx python3-openpyxl python3-gensim python3-bs4 python3-pil
 // python3-nltk python3-pypdf2 python3-reportlab. With them, every class's
 // whole test module run against its solution in the sandbox (one minute
-// of CPU per class: EightPuzzle's search alone takes 8s), 406 of the 410
-// methods pass all their tests (about 35s on 2 idle cores through the
-// fork server). The four others need what an offline sandbox cannot
-// have: NLTK's punkt and tagger data (ClassEval_52 lemmatize_sentence and
+// of CPU per class), 406 of the 410 methods pass all their tests
+// (TestAllSolutions; its time is in BENCHMARKS.md). The four others need
+// what an offline sandbox cannot have: NLTK's punkt and tagger data (ClassEval_52 lemmatize_sentence and
 // get_pos_tag), a host named LAPTOP-2CS86KUM (ClassEval_48 get_hostname)
 // and a clock before 2024-01-02 (ClassEval_17 get_upcoming_events).
 // Without the packages, the 42 methods of the classes that import one

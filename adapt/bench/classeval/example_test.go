@@ -2,7 +2,7 @@ package classeval_test
 
 import (
 	"fmt"
-	"strings"
+	"testing/fstest"
 
 	"github.com/adaptbench/adaptbench/adapt/bench/classeval"
 )
@@ -27,11 +27,8 @@ const record = `[{
 }]`
 
 func Example() {
-	classes, err := classeval.Read(strings.NewReader(record), "inline.json")
-	if err != nil {
-		panic(err)
-	}
-	tasks, err := classeval.Tasks(classes, "inline.json")
+	fsys := fstest.MapFS{"ClassEval_data.json": {Data: []byte(record)}}
+	tasks, err := classeval.Load(fsys, "ClassEval_data.json")
 	if err != nil {
 		panic(err)
 	}

@@ -27,7 +27,7 @@ func Load(fsys fs.FS, name string) ([]adapt.Task, error) {
 	if err != nil {
 		return nil, fmt.Errorf("classeval: %w", err)
 	}
-	classes, err := Read(bytes.NewReader(b), name)
+	classes, err := read(bytes.NewReader(b), name)
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -64,9 +63,7 @@ func TestLoadRevision(t *testing.T) {
 		assert.Equal(t, v2, later[i].Provenance.Commit)
 		all[i].Provenance = later[i].Provenance
 	}
-	if diff := cmp.Diff(all, later); diff != "" {
-		t.Errorf("(-file +revision):\n%s", diff)
-	}
+	assert.Equal(t, all, later, "the tasks at the revision differ from the file's")
 
 	_, err = classeval.LoadRevision(ctx, r.Dir, "v0", "data/ClassEval_data.json")
 	assert.True(t, errors.Is(err, source.ErrRevision), "a missing revision: %v", err)

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/demo"
@@ -24,9 +24,7 @@ func TestEmbeddedUpToDate(t *testing.T) {
 	for i := range want {
 		want[i].Provenance = &adapt.Provenance{Generator: "hand-written", Source: "adaptbench demo"}
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Fatalf("demo.jsonl is stale; run `go generate ./adapt/bench/demo` (-want +got):\n%s", diff)
-	}
+	require.Equal(t, want, got, "demo.jsonl is stale; run `go generate ./adapt/bench/demo`")
 	langs := map[string]int{}
 	for _, task := range got {
 		langs[task.Language]++

@@ -51,8 +51,8 @@ type Problem struct {
 	Test              string `json:"test"`
 }
 
-// TestName is the name of each task's one test.
-const TestName = "test_check.TestCheck.test_check"
+// testName is the name of each task's one test.
+const testName = "test_check.TestCheck.test_check"
 
 // Read reads problems in JSON Lines form (gzip-compressed or not); name is
 // used in errors. Bad records are errors naming the line.
@@ -159,7 +159,7 @@ func task(p Problem, source string) (adapt.Task, error) {
 		Requirement: adapt.Requirement{Task: "Implement " + p.EntryPoint + " as its docstring describes."},
 		Reference:   string(ref),
 		Framework:   adapt.FrameworkUnittest,
-		Tests:       []adapt.Test{{Name: TestName, File: "test_check.py"}},
+		Tests:       []adapt.Test{{Name: testName, File: "test_check.py"}},
 		Labels:      map[string]string{"benchmark": "humaneval"},
 		Provenance:  &adapt.Provenance{Generator: "humaneval", Source: source},
 	}

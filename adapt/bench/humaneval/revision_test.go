@@ -8,7 +8,6 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -52,9 +51,7 @@ func TestLoadRevision(t *testing.T) {
 	want, err := humaneval.Load(fstest.MapFS{"data/toy.jsonl": jsonl(problem1)}, "data/toy.jsonl")
 	require.NoError(t, err)
 	want[0].Provenance = tasks[0].Provenance
-	if diff := cmp.Diff(want, tasks); diff != "" {
-		t.Errorf("the task at v1 differs from the file's (-file +revision):\n%s", diff)
-	}
+	assert.Equal(t, want, tasks, "the task at v1 differs from the file's")
 
 	again, err := humaneval.LoadRevision(ctx, r.Dir, v1, "data/toy.jsonl")
 	require.NoError(t, err)
@@ -91,7 +88,5 @@ func TestLoadRevisionPublished(t *testing.T) {
 		assert.Equal(t, commit, tasks[i].Provenance.Commit)
 		want[i].Provenance = tasks[i].Provenance
 	}
-	if diff := cmp.Diff(want, tasks); diff != "" {
-		t.Errorf("(-file +revision):\n%s", diff)
-	}
+	assert.Equal(t, want, tasks, "the tasks at the revision differ from the file's")
 }

@@ -1,4 +1,4 @@
-package adapt_test
+package htmlreport_test
 
 import (
 	"context"
@@ -22,6 +22,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
+	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/internal/shareddata"
 )
@@ -73,7 +74,7 @@ func TestHTMLInBrowser(t *testing.T) {
 	f, err := os.Create(page)
 	require.NoError(t, err)
 	start := time.Now()
-	require.NoError(t, rep.WriteHTML(f, &adapt.HTMLOptions{Tasks: tasks}))
+	require.NoError(t, htmlreport.Write(f, rep, &htmlreport.Options{Tasks: tasks}))
 	require.NoError(t, f.Close())
 	written := time.Since(start)
 	st, err := os.Stat(page)

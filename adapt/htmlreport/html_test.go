@@ -1,4 +1,4 @@
-package adapt_test
+package htmlreport_test
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/metrics"
 )
@@ -62,10 +63,10 @@ func htmlFixture() (*adapt.Report, []adapt.Task) {
 	return r, tasks
 }
 
-func writeHTML(t *testing.T, r *adapt.Report, o *adapt.HTMLOptions) string {
+func writeHTML(t *testing.T, r *adapt.Report, o *htmlreport.Options) string {
 	t.Helper()
 	var b bytes.Buffer
-	require.NoError(t, r.WriteHTML(&b, o))
+	require.NoError(t, htmlreport.Write(&b, r, o))
 	return b.String()
 }
 
@@ -83,14 +84,14 @@ func explorerData(t *testing.T, page string) map[string]any {
 
 func TestWriteHTMLDeterministic(t *testing.T) {
 	r, tasks := htmlFixture()
-	opts := &adapt.HTMLOptions{Tasks: tasks}
+	opts := &htmlreport.Options{Tasks: tasks}
 	a, b := writeHTML(t, r, opts), writeHTML(t, r, opts)
 	assert.True(t, a == b, "two writes of the same report differ")
 }
 
 func TestWriteHTMLEscapes(t *testing.T) {
 	r, tasks := htmlFixture()
-	page := writeHTML(t, r, &adapt.HTMLOptions{Tasks: tasks})
+	page := writeHTML(t, r, &htmlreport.Options{Tasks: tasks})
 	// Nothing of the hostile completion appears as markup: the data's
 	// script element is the only one closed before the page's own.
 	assert.Equal(t, 2, strings.Count(page, "<script"), "script elements: the data and the page's own, none from a completion")
@@ -112,7 +113,7 @@ func TestWriteHTMLEscapes(t *testing.T) {
 
 func TestWriteHTMLCutsLongTexts(t *testing.T) {
 	r, tasks := htmlFixture()
-	page := writeHTML(t, r, &adapt.HTMLOptions{Tasks: tasks, MaxText: 4096})
+	page := writeHTML(t, r, &htmlreport.Options{Tasks: tasks, MaxText: 4096})
 	assert.Less(t, len(page), 200_000, "a 300 KB completion is cut, not embedded")
 	d := explorerData(t, page)
 	s := d["tasks"].([]any)[0].(map[string]any)["samples"].([]any)[1].(map[string]any)
@@ -126,7 +127,7 @@ func TestWriteHTMLCutsLongTexts(t *testing.T) {
 
 func TestWriteHTMLDiffs(t *testing.T) {
 	r, tasks := htmlFixture()
-	d := explorerData(t, writeHTML(t, r, &adapt.HTMLOptions{Tasks: tasks}))
+	d := explorerData(t, writeHTML(t, r, &htmlreport.Options{Tasks: tasks}))
 	s := d["tasks"].([]any)[1].(map[string]any)["samples"].([]any)[1].(map[string]any)
 	assert.Equal(t, "--- reference\n+++ sample\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a + b\n+    return a * b\n", s["dref"])
 	assert.NotContains(t, s, "dorig", "the sample is the original code: no diff")
@@ -140,7 +141,7 @@ func TestWriteHTMLPlots(t *testing.T) {
 	r, tasks := htmlFixture()
 	other, _ := htmlFixture()
 	other.Run.Model = "other"
-	page := writeHTML(t, r, &adapt.HTMLOptions{Tasks: tasks, Runs: []*adapt.Report{other}})
+	page := writeHTML(t, r, &htmlreport.Options{Tasks: tasks, Runs: []*adapt.Report{other}})
 	for _, title := range []string{
 		"Task-level pass@k (95% bootstrap CI)",
 		"pass@1 by adaptation category (95% CI)",
@@ -170,7 +171,7 @@ func TestWriteHTMLRunLabels(t *testing.T) {
 	named, _ := htmlFixture()
 	named.Run.Name = "tuned"
 	r.Run.TaskSamples = map[string]int{"t/mut": 1}
-	page := writeHTML(t, r, &adapt.HTMLOptions{Tasks: tasks, Runs: []*adapt.Report{same, named}})
+	page := writeHTML(t, r, &htmlreport.Options{Tasks: tasks, Runs: []*adapt.Report{same, named}})
 	has(t, page, "<thead><tr><th></th><th>m&lt;1&gt; #1</th><th>m&lt;1&gt; #2</th><th>tuned</th></tr></thead>")
 	has(t, page, ">tuned</text>", "a series of the plots")
 	has(t, page, "<tr><th>samples per task</th><td>1–2 per task</td><td>2</td><td>2</td></tr>")
@@ -188,11 +189,11 @@ func TestWriteHTMLSections(t *testing.T) {
 	f.Add("swap<op>", "compiled", 7)
 	f.Add("other", "made", 4)
 	f.Add("other", "valid", 1)
-	page := writeHTML(t, r, &adapt.HTMLOptions{Tasks: tasks, Sections: []adapt.HTMLSection{
+	page := writeHTML(t, r, &htmlreport.Options{Tasks: tasks, Sections: []htmlreport.Section{
 		{Title: "mutate: funnel", Text: "First <para>.\n\nSecond.", Funnel: &f},
-		{Title: "evolve: front", Scatter: &adapt.Scatter{XLabel: "RC", YLabel: "RR", Paired: true, Series: []adapt.ScatterSeries{
-			{Name: "original", Points: []adapt.Point{{X: 0.01, Y: 0.9, Label: "HumanEval/0"}}},
-			{Name: "evolved", Points: []adapt.Point{{X: 0.08, Y: 0.8, Label: "HumanEval/0"}}},
+		{Title: "evolve: front", Scatter: &htmlreport.Scatter{XLabel: "RC", YLabel: "RR", Paired: true, Series: []htmlreport.Series{
+			{Name: "original", Points: []htmlreport.Point{{X: 0.01, Y: 0.9, Label: "HumanEval/0"}}},
+			{Name: "evolved", Points: []htmlreport.Point{{X: 0.08, Y: 0.8, Label: "HumanEval/0"}}},
 		}}},
 	}})
 	has(t, page, "<p>First &lt;para&gt;.</p><p>Second.</p>")

@@ -1,4 +1,4 @@
-package adapt_test
+package htmlreport_test
 
 import (
 	"fmt"
@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 )
 
@@ -33,7 +34,7 @@ func TestHTMLComparisonInBrowser(t *testing.T) {
 	a, b, tasks := twoRuns()
 	dir := t.TempDir()
 	page := filepath.Join(dir, "compare.html")
-	require.NoError(t, os.WriteFile(page, []byte(writeHTML(t, a, &adapt.HTMLOptions{Tasks: tasks, Runs: []*adapt.Report{b}})), 0o644))
+	require.NoError(t, os.WriteFile(page, []byte(writeHTML(t, a, &htmlreport.Options{Tasks: tasks, Runs: []*adapt.Report{b}})), 0o644))
 	c, err := adapt.Compare(a, b)
 	require.NoError(t, err)
 

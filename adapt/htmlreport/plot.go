@@ -1,4 +1,4 @@
-package adapt
+package htmlreport
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/adaptbench/adaptbench/adapt"
 )
 
 // The HTML report's plots are inline SVG drawn here, not with
@@ -301,7 +303,7 @@ func scatterChart(title string, s *Scatter) string {
 
 // funnelChart draws a funnel's stage totals as horizontal bars, each
 // labelled with its count and its share of the first stage.
-func funnelChart(title string, f *Funnel) string {
+func funnelChart(title string, f *adapt.Funnel) string {
 	stages := f.Stages()
 	const w = 640.0
 	left, top, rowH := 150.0, 30.0, 26.0

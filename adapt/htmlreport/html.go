@@ -1,4 +1,4 @@
-package adapt
+package htmlreport
 
 import (
 	"bytes"
@@ -15,60 +15,53 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/internal/textdiff"
 	"github.com/adaptbench/adaptbench/metrics"
 )
 
-// HTMLOptions configures WriteHTML. A nil *HTMLOptions means the defaults.
-type HTMLOptions struct {
+// Options configures Write. A nil *Options means the defaults.
+type Options struct {
 	// Title heads the page; "" means "adaptbench: " and the model's name.
 	Title string
 	// Tasks are the tasks the report is about, matched by ID: the
 	// drill-down shows their prompts, code, reference and provenance, and
 	// diffs each sample's code against the reference and against the code
 	// it adapted. Nil shows the results only.
-	Tasks []Task
+	Tasks []adapt.Task
 	// Template renders the prompts shown; nil means the built-in template
 	// the report names (Run.Template), and no prompt when it names none.
-	Template *Template
+	Template *adapt.Template
 	// Runs are other reports set beside this one in the plots and the
 	// summary (another model, another template), in order.
-	Runs []*Report
+	Runs []*adapt.Report
 	// Baseline is the report on the tasks this report's tasks were derived
 	// from (their Provenance.Parent). The degradation plot sets each
 	// derived task's pass@1 beside its parent's; nil means the parents are
 	// looked up in this report itself.
-	Baseline *Report
+	Baseline *adapt.Report
 	// Sections are what task generators contribute: their funnels, their
 	// fronts, a note (see mutate, ctxbug and evolve's HTMLSection).
-	Sections []HTMLSection
+	Sections []Section
 	// MaxText bounds each text embedded (a completion, code, a diff, a
 	// test message), in bytes: a longer one keeps its head and tail around
 	// a marker that says how much was cut. 0 means 16 KiB.
 	MaxText int
 }
 
-// HTMLSection is a part of the HTML report that a task generator
-// contributes: plain data that WriteHTML lays out and draws, so that
+// Section is a part of the HTML report that a task generator
+// contributes: plain data that Write lays out and draws, so that
 // every generator's section looks the same and nothing a generator
-// holds reaches the page unescaped.
-//
-// Its JSON form is how a section is kept beside the tasks, to draw the
-// page on another day (json.Marshal writes it, json.Unmarshal reads it
-// back equal):
-//
-//	{"title": "mutate: …", "text": "…",
-//	 "funnel": {"stages": ["made", …], "groups": [{"name": "swapop", "counts": [10, …]}]},
-//	 "scatter": {"x_label": "RC", "y_label": "RR", "paired": true,
-//	             "series": [{"name": "original", "points": [{"x": 0.01, "y": 0.9, "label": "HumanEval/0"}]}]}}
-type HTMLSection struct {
+// holds reaches the page unescaped. Its JSON form (see the package doc)
+// keeps it beside the tasks, to draw the page on another day.
+type Section struct {
 	// Title heads the section.
 	Title string `json:"title"`
 	// Text is a note in plain text; blank lines separate paragraphs.
 	Text string `json:"text,omitempty"`
 	// Funnel, if set, is drawn as a funnel of its stage totals and
 	// tabulated per group.
-	Funnel *Funnel `json:"funnel,omitempty"`
+	Funnel *adapt.Funnel `json:"funnel,omitempty"`
 	// Scatter, if set, is drawn as a scatter plot.
 	Scatter *Scatter `json:"scatter,omitempty"`
 }
@@ -76,39 +69,39 @@ type HTMLSection struct {
 // Scatter is a scatter plot's data, such as evolve's relative complexity
 // against relative readability, original against evolved.
 type Scatter struct {
-	XLabel string          `json:"x_label"`
-	YLabel string          `json:"y_label"`
-	Series []ScatterSeries `json:"series"`
+	XLabel string   `json:"x_label"`
+	YLabel string   `json:"y_label"`
+	Series []Series `json:"series"`
 	// Paired says that point i of the first two series is the same
 	// subject (before and after): a line joins them.
 	Paired bool `json:"paired,omitempty"`
 }
 
-// ScatterSeries is one series of a Scatter.
-type ScatterSeries struct {
+// Series is one series of a Scatter.
+type Series struct {
 	Name   string  `json:"name"`
 	Points []Point `json:"points"`
 }
 
-// Point is one point of a ScatterSeries; Label names it in the tooltip.
+// Point is one point of a Series; Label names it in the tooltip.
 type Point struct {
 	X     float64 `json:"x"`
 	Y     float64 `json:"y"`
 	Label string  `json:"label,omitempty"`
 }
 
-//go:embed html/report.tmpl
+//go:embed report.tmpl
 var htmlTemplateText string
 
-//go:embed html/report.css
+//go:embed report.css
 var htmlCSS string
 
-//go:embed html/report.js
+//go:embed report.js
 var htmlJS string
 
 var htmlTemplate = template.Must(template.New("report").Parse(htmlTemplateText))
 
-// WriteHTML writes the report as one self-contained HTML page: no network,
+// Write writes the report r as one self-contained HTML page: no network,
 // no external file. It holds the summary with 95% intervals, the
 // breakdowns, inline SVG plots (pass@k and pass@1 by adaptation category,
 // type and label, the runs of opts.Runs side by side, the degradation from
@@ -117,8 +110,8 @@ var htmlTemplate = template.Must(template.New("report").Parse(htmlTemplateText))
 // each test's outcome and message, provenance) with filters and a search
 // box. The page is a pure function of its inputs: the same report gives
 // the same bytes. Its layout is for people and may change.
-func (r *Report) WriteHTML(w io.Writer, opts *HTMLOptions) error {
-	var o HTMLOptions
+func Write(w io.Writer, r *adapt.Report, opts *Options) error {
+	var o Options
 	if opts != nil {
 		o = *opts
 	}
@@ -129,13 +122,13 @@ func (r *Report) WriteHTML(w io.Writer, opts *HTMLOptions) error {
 		o.Title = "adaptbench: " + r.Run.Model
 	}
 	if o.Template == nil && r.Run.Template != "" {
-		o.Template, _ = TemplateByName(r.Run.Template)
+		o.Template, _ = adapt.TemplateByName(r.Run.Template)
 	}
-	tasks := map[string]*Task{}
+	tasks := map[string]*adapt.Task{}
 	for i := range o.Tasks {
 		tasks[o.Tasks[i].ID] = &o.Tasks[i]
 	}
-	runs := append([]*Report{r}, o.Runs...)
+	runs := append([]*adapt.Report{r}, o.Runs...)
 	page := htmlPage{
 		Title: o.Title,
 		CSS:   template.CSS(htmlCSS),
@@ -146,7 +139,7 @@ func (r *Report) WriteHTML(w io.Writer, opts *HTMLOptions) error {
 		ScriptHash: "sha256-" + base64.StdEncoding.EncodeToString(func() []byte { h := sha256.Sum256([]byte(htmlJS)); return h[:] }()),
 		Run:        r.Run,
 	}
-	switch lo, hi := r.Run.sampleRange(); {
+	switch lo, hi := sampleRange(r.Run); {
 	case lo != hi:
 		page.Samples = fmt.Sprintf("%d–%d samples per task", lo, hi)
 	case lo == 1:
@@ -158,12 +151,12 @@ func (r *Report) WriteHTML(w io.Writer, opts *HTMLOptions) error {
 	page.Plots = htmlPlots(runs, tasks, o.Baseline)
 	page.Breakdowns = htmlBreakdowns(runs)
 	if len(runs) == 2 {
-		if c, err := Compare(runs[0], runs[1]); err == nil {
+		if c, err := adapt.Compare(runs[0], runs[1]); err == nil {
 			page.Comparison = htmlComparisonOf(c)
 		}
 	}
 	if o.Template == nil && r.Run.Template != "" && len(o.Tasks) > 0 {
-		page.PromptNote = fmt.Sprintf("The prompts are not shown: the report's template %q is not one of adapt's built-in templates (a benchmark's own, such as AdaptEval's); pass it as HTMLOptions.Template to show them.", r.Run.Template)
+		page.PromptNote = fmt.Sprintf("The prompts are not shown: the report's template %q is not one of adapt's built-in templates (a benchmark's own, such as AdaptEval's); pass it as htmlreport.Options.Template to show them.", r.Run.Template)
 	}
 	page.Invalid, page.Unscored = r.Invalid, r.Unscored
 	page.Outcomes = htmlTable{Head: append([]string{"outcome"}, runLabels(runs)...)}
@@ -184,7 +177,7 @@ func (r *Report) WriteHTML(w io.Writer, opts *HTMLOptions) error {
 	page.Data = template.JS(data)
 	var b bytes.Buffer
 	if err := htmlTemplate.Execute(&b, page); err != nil {
-		return fmt.Errorf("adapt: html report: %w", err)
+		return fmt.Errorf("htmlreport: %w", err)
 	}
 	_, err = w.Write(b.Bytes())
 	return err
@@ -195,7 +188,7 @@ type htmlPage struct {
 	CSS        template.CSS
 	JS         template.JS
 	ScriptHash string
-	Run        RunInfo
+	Run        adapt.RunInfo
 	Samples    string // per task: "2 samples per task", "1–2 samples per task"
 	Summary    htmlTable
 	Outcomes   htmlTable
@@ -203,8 +196,8 @@ type htmlPage struct {
 	Breakdowns htmlTable
 	Comparison *htmlComparison
 	PromptNote string
-	Invalid    []InvalidTask
-	Unscored   []UnscoredTask
+	Invalid    []adapt.InvalidTask
+	Unscored   []adapt.UnscoredTask
 	Sections   []htmlSection
 	Data       template.JS
 }
@@ -220,10 +213,10 @@ type htmlComparison struct {
 	SameTaskSet  bool
 }
 
-func htmlComparisonOf(c *Comparison) *htmlComparison {
+func htmlComparisonOf(c *adapt.Comparison) *htmlComparison {
 	h := &htmlComparison{A: c.A, B: c.B, Gained: c.Gained, Lost: c.Lost, Unpaired: len(c.Unpaired), SameTaskSet: c.SameTaskSet}
 	h.Deltas.Head = []string{"", "A: " + c.A, "B: " + c.B, "B − A (points)", "95% CI (bootstrap)", "paired"}
-	delta := func(name string, d Delta) {
+	delta := func(name string, d adapt.Delta) {
 		ci := "–"
 		if d.CI95 != nil {
 			ci = "[" + signedPct(d.CI95.Lo) + ", " + signedPct(d.CI95.Hi) + "]"
@@ -247,7 +240,7 @@ func htmlComparisonOf(c *Comparison) *htmlComparison {
 
 // htmlBreakdowns is the breakdown table with a count and a pass@1 column
 // per run, a row per dimension and value any run has.
-func htmlBreakdowns(runs []*Report) htmlTable {
+func htmlBreakdowns(runs []*adapt.Report) htmlTable {
 	t := htmlTable{Head: []string{"by", "value"}}
 	names := runLabels(runs)
 	for _, n := range names {
@@ -304,7 +297,7 @@ type htmlSection struct {
 }
 
 // taskScores returns the pass@k of every task that has one, in task order.
-func taskScores(r *Report, k int) []float64 {
+func taskScores(r *adapt.Report, k int) []float64 {
 	var vs []float64
 	for _, tr := range r.PerTask {
 		if v, ok := scoreAt(tr.PassAtK, k); ok {
@@ -338,20 +331,20 @@ func pctCI(v, lo, hi float64, ci bool) string {
 }
 
 // htmlSummary is the summary table: a column per run.
-func htmlSummary(runs []*Report) htmlTable {
+func htmlSummary(runs []*adapt.Report) htmlTable {
 	t := htmlTable{Head: append([]string{""}, runLabels(runs)...)}
-	row := func(name string, cell func(r *Report) string) {
+	row := func(name string, cell func(r *adapt.Report) string) {
 		cells := []string{name}
 		for _, r := range runs {
 			cells = append(cells, cell(r))
 		}
 		t.Rows = append(t.Rows, cells)
 	}
-	row("template", func(r *Report) string { return r.Run.Template })
-	row("samples per task", func(r *Report) string { return r.Run.samplesText() })
-	row("tasks (valid)", func(r *Report) string { return fmt.Sprintf("%d (%d)", r.Tasks, r.Valid) })
+	row("template", func(r *adapt.Report) string { return r.Run.Template })
+	row("samples per task", func(r *adapt.Report) string { return samplesText(r.Run) })
+	row("tasks (valid)", func(r *adapt.Report) string { return fmt.Sprintf("%d (%d)", r.Tasks, r.Valid) })
 	for _, k := range allKs(runs) {
-		row(fmt.Sprintf("pass@%d, task [95%% CI]", k), func(r *Report) string {
+		row(fmt.Sprintf("pass@%d, task [95%% CI]", k), func(r *adapt.Report) string {
 			if s, ok := scoreOf(r.PassAtK, k); ok {
 				_, lo, hi, ci, _ := meanCI(taskScores(r, k))
 				return pctCI(s.Value, lo, hi, ci) + fmt.Sprintf(" of %d", s.Tasks)
@@ -359,14 +352,14 @@ func htmlSummary(runs []*Report) htmlTable {
 			return "–"
 		})
 	}
-	row("pass@1, adaptation", func(r *Report) string {
+	row("pass@1, adaptation", func(r *adapt.Report) string {
 		if s, ok := scoreOf(r.AdaptationPassAtK, 1); ok {
 			return fmt.Sprintf("%s%% of %d steps", pct(s.Value), s.Tasks)
 		}
 		return "–"
 	})
-	row("unscored tasks", func(r *Report) string { return strconv.Itoa(len(r.Unscored)) })
-	row("tokens (prompt / completion)", func(r *Report) string {
+	row("unscored tasks", func(r *adapt.Report) string { return strconv.Itoa(len(r.Unscored)) })
+	row("tokens (prompt / completion)", func(r *adapt.Report) string {
 		return fmt.Sprintf("%d / %d", r.Usage.PromptTokens, r.Usage.CompletionTokens)
 	})
 	return t
@@ -374,7 +367,7 @@ func htmlSummary(runs []*Report) htmlTable {
 
 // stepScores returns the pass@1 of every scored adaptation step whose
 // type (by "type") or category (by "category") is value.
-func stepScores(r *Report, by, value string) []float64 {
+func stepScores(r *adapt.Report, by, value string) []float64 {
 	var vs []float64
 	for _, tr := range r.PerTask {
 		if tr.N == 0 {
@@ -383,7 +376,7 @@ func stepScores(r *Report, by, value string) []float64 {
 		for _, st := range tr.Steps {
 			v := st.Type
 			if by == "category" {
-				v = Step{Type: st.Type}.Category()
+				v = adapt.Step{Type: st.Type}.Category()
 			}
 			if st.Type != "" && v == value {
 				vs = append(vs, st.PassAt1)
@@ -395,7 +388,7 @@ func stepScores(r *Report, by, value string) []float64 {
 
 // labelScores returns the pass@1 of every scored task whose label key is
 // value; it needs the tasks for their labels.
-func labelScores(r *Report, tasks map[string]*Task, key, value string) []float64 {
+func labelScores(r *adapt.Report, tasks map[string]*adapt.Task, key, value string) []float64 {
 	var vs []float64
 	for _, tr := range r.PerTask {
 		t := tasks[tr.TaskID]
@@ -435,7 +428,7 @@ func plotOf(svg, name string) htmlPlot {
 // htmlPlots draws the report's plots: pass@k, then pass@1 by each
 // breakdown dimension (the task labels as one faceted figure), then the
 // degradation from parents to derived tasks.
-func htmlPlots(runs []*Report, tasks map[string]*Task, baseline *Report) []htmlPlot {
+func htmlPlots(runs []*adapt.Report, tasks map[string]*adapt.Task, baseline *adapt.Report) []htmlPlot {
 	names := runLabels(runs)
 	var plots []htmlPlot
 	var groups []plotGroup
@@ -505,11 +498,11 @@ func htmlPlots(runs []*Report, tasks map[string]*Task, baseline *Report) []htmlP
 // degradationPlot sets the pass@1 of each derived task's parent beside
 // its own, by generator and operators, over the tasks whose parent has a
 // score; "" when there are none.
-func degradationPlot(r *Report, tasks map[string]*Task, baseline *Report) string {
+func degradationPlot(r *adapt.Report, tasks map[string]*adapt.Task, baseline *adapt.Report) string {
 	if baseline == nil {
 		baseline = r
 	}
-	parent := map[string]TaskReport{}
+	parent := map[string]adapt.TaskReport{}
 	for _, tr := range baseline.PerTask {
 		parent[tr.TaskID] = tr
 	}
@@ -562,7 +555,7 @@ func degradationPlot(r *Report, tasks map[string]*Task, baseline *Report) string
 	return barChart("Degradation: pass@1 of the original task and the derived one (95% CI)", "pass@1", []string{"original (parent)", "derived"}, groups)
 }
 
-func htmlSectionOf(s HTMLSection) htmlSection {
+func htmlSectionOf(s Section) htmlSection {
 	out := htmlSection{Title: s.Title}
 	for _, p := range strings.Split(strings.TrimSpace(s.Text), "\n\n") {
 		if p = strings.TrimSpace(p); p != "" {
@@ -580,14 +573,14 @@ func htmlSectionOf(s HTMLSection) htmlSection {
 		out.Plots = append(out.Plots, plotOf(funnelChart(title, s.Funnel), fileName(s.Title+" funnel")))
 	}
 	if f := s.Funnel; f != nil {
-		out.Funnel = &htmlTable{Head: append([]string{"group"}, f.Stages()...), Rows: f.rows()}
+		out.Funnel = &htmlTable{Head: append([]string{"group"}, f.Stages()...), Rows: funnelRows(f)}
 	}
 	return out
 }
 
 // The explorer's data: compact JSON keys keep 800 samples in a few MB.
 type htmlData struct {
-	Runs     []string   `json:"runs,omitempty"` // with HTMLOptions.Runs: every run's label, this report's first
+	Runs     []string   `json:"runs,omitempty"` // with Options.Runs: every run's label, this report's first
 	Outcomes []string   `json:"outcomes"`
 	Tasks    []htmlTask `json:"tasks"`
 }
@@ -595,7 +588,7 @@ type htmlData struct {
 type htmlTask struct {
 	ID string `json:"id"`
 	htmlRun
-	// Runs are the other runs' results for this task (HTMLOptions.Runs),
+	// Runs are the other runs' results for this task (Options.Runs),
 	// null where a run does not hold it.
 	Runs   []*htmlRun        `json:"runs,omitempty"`
 	Cats   []string          `json:"cats,omitempty"`
@@ -667,14 +660,14 @@ type htmlTest struct {
 // a bounded diff; what is shown is cut to MaxText anyway.
 const maxDiffInput = 64 << 10
 
-func htmlDataOf(runs []*Report, tasks map[string]*Task, o *HTMLOptions) ([]byte, error) {
+func htmlDataOf(runs []*adapt.Report, tasks map[string]*adapt.Task, o *Options) ([]byte, error) {
 	cut := func(s string) string { return cutText(s, o.MaxText) }
 	r := runs[0]
 	d := htmlData{Tasks: []htmlTask{}}
 	if len(runs) > 1 {
 		d.Runs = runLabels(runs)
 	}
-	for _, oc := range Outcomes {
+	for _, oc := range adapt.Outcomes {
 		d.Outcomes = append(d.Outcomes, oc.String())
 	}
 	results := make([]func(string) *htmlRun, len(runs))
@@ -699,7 +692,7 @@ func htmlDataOf(runs []*Report, tasks map[string]*Task, o *HTMLOptions) ([]byte,
 	// the data can close the script element that holds it.
 	b, err := json.Marshal(d)
 	if err != nil {
-		return nil, fmt.Errorf("adapt: html report data: %w", err)
+		return nil, fmt.Errorf("htmlreport: the explorer's data: %w", err)
 	}
 	return b, nil
 }
@@ -707,8 +700,8 @@ func htmlDataOf(runs []*Report, tasks map[string]*Task, o *HTMLOptions) ([]byte,
 // runResults returns what the explorer shows of a report's results for a
 // task ID: its status, counts and samples; nil for a task the report does
 // not hold.
-func runResults(r *Report, tasks map[string]*Task, cut func(string) string) func(string) *htmlRun {
-	invalid := map[string]InvalidTask{}
+func runResults(r *adapt.Report, tasks map[string]*adapt.Task, cut func(string) string) func(string) *htmlRun {
+	invalid := map[string]adapt.InvalidTask{}
 	for _, it := range r.Invalid {
 		invalid[it.TaskID] = it
 	}
@@ -716,7 +709,7 @@ func runResults(r *Report, tasks map[string]*Task, cut func(string) string) func
 	for _, u := range r.Unscored {
 		unscored[u.TaskID] = u.Reason
 	}
-	byID := map[string]*TaskReport{}
+	byID := map[string]*adapt.TaskReport{}
 	for i := range r.PerTask {
 		byID[r.PerTask[i].TaskID] = &r.PerTask[i]
 	}
@@ -747,7 +740,7 @@ func runResults(r *Report, tasks map[string]*Task, cut func(string) string) func
 }
 
 // describe fills in what the explorer shows of the task itself.
-func describe(ht *htmlTask, t *Task, o *HTMLOptions, cut func(string) string) {
+func describe(ht *htmlTask, t *adapt.Task, o *Options, cut func(string) string) {
 	ht.Labels, ht.Lang, ht.Req = t.Labels, t.Language, t.Requirement.Task
 	ht.Code, ht.Ref, ht.Target = cut(t.Code), cut(t.Reference), t.Target.Path
 	if t.Target.Function != "" {
@@ -856,7 +849,7 @@ func writeReadable(b *strings.Builder, v any, indent string) {
 	}
 }
 
-func sampleOf(s SampleResult, t *Task, cut func(string) string) htmlSample {
+func sampleOf(s adapt.SampleResult, t *adapt.Task, cut func(string) string) htmlSample {
 	hs := htmlSample{Sample: s.Sample, Outcome: s.Outcome.String(), Detail: cut(s.Detail), Rounds: len(s.Rounds),
 		Tokens: s.Usage.PromptTokens + s.Usage.CompletionTokens}
 	if c := s.Completion; c != nil {

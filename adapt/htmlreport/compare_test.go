@@ -1,4 +1,4 @@
-package adapt_test
+package htmlreport_test
 
 import (
 	"encoding/base64"
@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -40,7 +41,7 @@ func twoRuns() (a, b *adapt.Report, tasks []adapt.Task) {
 // the explorer.
 func TestWriteHTMLComparison(t *testing.T) {
 	a, b, tasks := twoRuns()
-	page := writeHTML(t, a, &adapt.HTMLOptions{Tasks: tasks, Runs: []*adapt.Report{b}})
+	page := writeHTML(t, a, &htmlreport.Options{Tasks: tasks, Runs: []*adapt.Report{b}})
 	c, err := adapt.Compare(a, b)
 	require.NoError(t, err)
 	require.Equal(t, []string{"t/mut"}, c.Gained)
@@ -74,7 +75,7 @@ func TestWriteHTMLFigures(t *testing.T) {
 		tasks[i].Labels["size"] = "small"
 	}
 	a.PerTask[0].Steps = append(a.PerTask[0].Steps, adapt.StepReport{ID: "s2", Type: "Method_Signature.Rename_Func", Tests: 1, PassAt1: 0})
-	page := writeHTML(t, a, &adapt.HTMLOptions{Tasks: tasks})
+	page := writeHTML(t, a, &htmlreport.Options{Tasks: tasks})
 	links := regexp.MustCompile(`<a download="([^"]+)" href="data:image/svg(?:\+|&#43;)xml;base64,([^"]+)">`).FindAllStringSubmatch(page, -1)
 	require.Len(t, links, 5, "pass@k, category, type, labels (one figure), degradation")
 	files := []string{}
@@ -104,7 +105,7 @@ func TestWriteHTMLFigures(t *testing.T) {
 func TestWriteHTMLPromptNote(t *testing.T) {
 	a, tasks := htmlFixture()
 	a.Run.Template = "adapteval/few-shot"
-	page := writeHTML(t, a, &adapt.HTMLOptions{Tasks: tasks})
+	page := writeHTML(t, a, &htmlreport.Options{Tasks: tasks})
 	has(t, page, `<p class="note" id="prompt-note">The prompts are not shown: the report&#39;s template &#34;adapteval/few-shot&#34; is not one of adapt&#39;s built-in templates`)
 	d := explorerData(t, page)
 	prov := d["tasks"].([]any)[1].(map[string]any)["prov"].(map[string]any)
@@ -118,16 +119,16 @@ func TestHTMLSectionJSON(t *testing.T) {
 	f.Declare("made", "compiled", "valid")
 	f.Add("swapop", "made", 10)
 	f.Add("swapop", "compiled", 7)
-	sec := adapt.HTMLSection{Title: "mutate: funnel", Text: "a note", Funnel: &f, Scatter: &adapt.Scatter{XLabel: "RC", YLabel: "RR", Paired: true,
-		Series: []adapt.ScatterSeries{{Name: "original", Points: []adapt.Point{{X: 0.01, Y: 0.9, Label: "HumanEval/0"}}}}}}
+	sec := htmlreport.Section{Title: "mutate: funnel", Text: "a note", Funnel: &f, Scatter: &htmlreport.Scatter{XLabel: "RC", YLabel: "RR", Paired: true,
+		Series: []htmlreport.Series{{Name: "original", Points: []htmlreport.Point{{X: 0.01, Y: 0.9, Label: "HumanEval/0"}}}}}}
 	b, err := json.Marshal(sec)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"title": "mutate: funnel", "text": "a note",
 		"funnel": {"stages": ["made", "compiled", "valid"], "groups": [{"name": "swapop", "counts": [10, 7, 0]}]},
 		"scatter": {"x_label": "RC", "y_label": "RR", "paired": true, "series": [{"name": "original", "points": [{"x": 0.01, "y": 0.9, "label": "HumanEval/0"}]}]}}`, string(b))
-	var back adapt.HTMLSection
+	var back htmlreport.Section
 	require.NoError(t, json.Unmarshal(b, &back))
 	r, tasks := htmlFixture()
-	assert.Equal(t, writeHTML(t, r, &adapt.HTMLOptions{Tasks: tasks, Sections: []adapt.HTMLSection{sec}}),
-		writeHTML(t, r, &adapt.HTMLOptions{Tasks: tasks, Sections: []adapt.HTMLSection{back}}))
+	assert.Equal(t, writeHTML(t, r, &htmlreport.Options{Tasks: tasks, Sections: []htmlreport.Section{sec}}),
+		writeHTML(t, r, &htmlreport.Options{Tasks: tasks, Sections: []htmlreport.Section{back}}))
 }

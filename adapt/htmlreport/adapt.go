@@ -1,0 +1,164 @@
+package htmlreport
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/metrics"
+)
+
+// The page writes numbers, labels runs and tabulates funnels as adapt's
+// Markdown and CSV writers do (Report.WriteMarkdown, WriteComparison,
+// Funnel.WriteTable): the helpers below are those rules, over adapt's
+// exported API, so that the page and the text reports agree.
+
+// pct is a fraction in percent with two decimals; "-" for NaN.
+func pct(v float64) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	return fixed(100*v, 2)
+}
+
+// fixed formats v with prec decimals, never as a negative zero: a value
+// that rounds to zero ("-0.000000" for -0 or -1e-17) is written unsigned.
+func fixed(v float64, prec int) string {
+	s := strconv.FormatFloat(v, 'f', prec, 64)
+	if strings.HasPrefix(s, "-") && strings.Trim(s[1:], "0.") == "" {
+		return s[1:]
+	}
+	return s
+}
+
+// signedPct is a difference in percentage points with its sign: "+2.50",
+// "-1.00", "0.00" (never "-0.00").
+func signedPct(v float64) string {
+	s := pct(v)
+	if s != "-" && !strings.HasPrefix(s, "-") && strings.Trim(s, "0.") != "" {
+		s = "+" + s
+	}
+	return s
+}
+
+// passAt is pass@k of n scored samples with c correct; the caller makes
+// sure that k <= n.
+func passAt(n, c, k int) float64 {
+	v, err := metrics.PassAtK(n, c, k)
+	if err != nil {
+		panic("htmlreport: " + err.Error())
+	}
+	return v
+}
+
+// scoreAt is the value of k in scores, when they hold one.
+func scoreAt(scores []adapt.Score, k int) (float64, bool) {
+	s, ok := scoreOf(scores, k)
+	return s.Value, ok
+}
+
+// scoreOf is the score of k in scores, when they hold one.
+func scoreOf(scores []adapt.Score, k int) (adapt.Score, bool) {
+	i := slices.IndexFunc(scores, func(s adapt.Score) bool { return s.K == k })
+	if i < 0 {
+		return adapt.Score{}, false
+	}
+	return scores[i], true
+}
+
+// sampleRange is the fewest and the most samples the run drew of a task:
+// both Samples, unless a replay held other counts for some tasks
+// (TaskSamples).
+func sampleRange(ri adapt.RunInfo) (lo, hi int) {
+	lo, hi = ri.Samples, ri.Samples
+	if len(ri.TaskSamples) > 0 && len(ri.TaskSamples) == ri.TaskCount {
+		// Every task has a count of its own: Samples is none's.
+		lo, hi = math.MaxInt, math.MinInt
+	}
+	for _, n := range ri.TaskSamples {
+		lo, hi = min(lo, n), max(hi, n)
+	}
+	return lo, hi
+}
+
+// samplesText is the number of samples the run drew of each task, "2",
+// or their range, "1–2 per task", when it drew more of some tasks than of
+// others.
+func samplesText(ri adapt.RunInfo) string {
+	lo, hi := sampleRange(ri)
+	if lo == hi {
+		return strconv.Itoa(lo)
+	}
+	return fmt.Sprintf("%d–%d per task", lo, hi)
+}
+
+// runLabels labels reports by run name; a name that two of them share is
+// suffixed with its position among them, " #1", " #2", in the order given
+// (as adapt.WriteComparison labels its columns).
+func runLabels(reports []*adapt.Report) []string {
+	count := map[string]int{}
+	for _, r := range reports {
+		count[r.Label()]++
+	}
+	seen := map[string]int{}
+	out := make([]string, len(reports))
+	for i, r := range reports {
+		l := r.Label()
+		if count[l] > 1 {
+			seen[l]++
+			l = fmt.Sprintf("%s #%d", l, seen[l])
+		}
+		out[i] = l
+	}
+	return out
+}
+
+// allKs is every k some report scored, in increasing order.
+func allKs(reports []*adapt.Report) []int {
+	var ks []int
+	for _, r := range reports {
+		for _, s := range r.PassAtK {
+			if !slices.Contains(ks, s.K) {
+				ks = append(ks, s.K)
+			}
+		}
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// outcomesOf is every outcome some report counts, in adapt.Outcomes order.
+func outcomesOf(reports []*adapt.Report) []adapt.Outcome {
+	var out []adapt.Outcome
+	for _, o := range adapt.Outcomes {
+		if slices.ContainsFunc(reports, func(r *adapt.Report) bool { return r.Outcomes[o] > 0 }) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// funnelRows are a funnel's table rows, as Funnel.WriteTable writes them:
+// per group, its name and its count at each stage, then a "total" row
+// when there is more than one group.
+func funnelRows(f *adapt.Funnel) [][]string {
+	stages, groups := f.Stages(), f.Groups()
+	var rows [][]string
+	row := func(name string, count func(string) int) {
+		r := []string{name}
+		for _, s := range stages {
+			r = append(r, strconv.Itoa(count(s)))
+		}
+		rows = append(rows, r)
+	}
+	for _, g := range groups {
+		row(g, func(s string) int { return f.Count(g, s) })
+	}
+	if len(groups) > 1 {
+		row("total", f.Total)
+	}
+	return rows
+}
