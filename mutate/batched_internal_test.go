@@ -28,12 +28,12 @@ func (p *batchProject) Check(ctx context.Context, path string, src []byte, tests
 	return &TestRun{Failed: slices.Clone(tests)}, nil
 }
 
-func (p *batchProject) checkBatch(ctx context.Context, reqs []checkRequest) ([]*TestRun, error) {
+func (p *batchProject) CheckBatch(ctx context.Context, reqs []CheckRequest) ([]*TestRun, error) {
 	p.batches++
 	outs := make([]*TestRun, len(reqs))
 	for i, q := range reqs {
 		if p.batches > 1 || i == 0 {
-			outs[i] = &TestRun{Failed: slices.Clone(q.tests)}
+			outs[i] = &TestRun{Failed: slices.Clone(q.Tests)}
 		}
 	}
 	if p.batches == 1 {

@@ -115,7 +115,7 @@ func f(a, b int) int {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if c.Status == StatusBadEdit {
+				if c.Fate == FateBadEdit {
 					overlapping[byEdits]++
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/mutate"
+	"github.com/adaptbench/adaptbench/mutate/gomod"
 )
 
 func Example() {
@@ -44,7 +45,7 @@ func Clamp(v, lo, hi int) int {
 		c := m.Record.Changes[0]
 		back, _ := mutate.Revert(m.Src, []mutate.Record{m.Record})
 		fmt.Printf("%s %s: %q -> %q at %v, reverts: %t\n",
-			m.Status, m.Record.NodeKind, c.Old, c.New, c.Mut, bytes.Equal(back, src))
+			m.Fate, m.Record.NodeKind, c.Old, c.New, c.Mut, bytes.Equal(back, src))
 	}
 	funnel.WriteTable(os.Stdout)
 	// Output:
@@ -101,7 +102,7 @@ func ExampleGenerate() {
 		log.Fatal(err)
 	}
 	defer done()
-	proj, err := mutate.OpenGoModule("/path/to/module", runner, nil)
+	proj, err := gomod.Open("/path/to/module", runner, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -181,7 +181,7 @@ func TestOperatorsGolden(t *testing.T) {
 							t.Fatal(err)
 						}
 						n++
-						fmt.Fprintf(&b, "-- %s L%d site %d: %s %v: %s --\n", f.Kind, f.Line, i, m.Record.NodeKind, m.Record.NodePath, m.Status)
+						fmt.Fprintf(&b, "-- %s L%d site %d: %s %v: %s --\n", f.Kind, f.Line, i, m.Record.NodeKind, m.Record.NodePath, m.Fate)
 						for _, c := range m.Record.Changes {
 							ln, text := lineOf(m.Src, c.Mut.Start)
 							fmt.Fprintf(&b, "L%d %q -> %q\n\t%s\n", ln, c.Old, c.New, strings.TrimSpace(text))
@@ -247,7 +247,7 @@ func TestRoundTrip(t *testing.T) {
 							t.Fatal(err)
 						}
 						CountMutant(&funnel, m)
-						if m.Status == StatusBadEdit {
+						if m.Fate == FateBadEdit {
 							t.Errorf("%s L%d %s: bad edits: %v", s.name, f.Line, op.Name, m.Err)
 						}
 						if m.Src == nil {
@@ -306,8 +306,8 @@ func TestMutateSyntaxReject(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Status != StatusSyntax || len(m.Errors) == 0 {
-			t.Errorf("Status = %v with %d errors, want syntax", m.Status, len(m.Errors))
+		if m.Fate != FateSyntax || len(m.Errors) == 0 {
+			t.Errorf("Fate = %v with %d errors, want syntax", m.Fate, len(m.Errors))
 		}
 		CountMutant(&funnel, m)
 	}
@@ -317,11 +317,11 @@ func TestMutateSyntaxReject(t *testing.T) {
 }
 
 func TestEnumText(t *testing.T) {
-	for s := StatusOK; s <= StatusSyntax; s++ {
+	for s := FateOK; s <= FateSyntax; s++ {
 		b, err := s.MarshalText()
-		var back Status
+		var back Fate
 		if err != nil || back.UnmarshalText(b) != nil || back != s {
-			t.Errorf("Status %v does not round-trip", s)
+			t.Errorf("Fate %v does not round-trip", s)
 		}
 	}
 	for tr := TierIdentifier; tr <= TierStructural; tr++ {
@@ -331,8 +331,8 @@ func TestEnumText(t *testing.T) {
 			t.Errorf("Tier %v does not round-trip", tr)
 		}
 	}
-	if _, err := StatusInvalid.MarshalText(); err == nil {
-		t.Error("StatusInvalid marshalled")
+	if _, err := FateInvalid.MarshalText(); err == nil {
+		t.Error("FateInvalid marshalled")
 	}
 	var tr Tier
 	if tr.UnmarshalText(nil) == nil {
@@ -367,7 +367,7 @@ func TestCompose(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if c.Status == StatusBadEdit {
+				if c.Fate == FateBadEdit {
 					conflicts++
 					continue
 				}

@@ -1,4 +1,4 @@
-package mutate_test
+package maven_test
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	osexec "os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,35 +18,25 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/mutate"
+	"github.com/adaptbench/adaptbench/mutate/internal/mutatetest"
+	"github.com/adaptbench/adaptbench/mutate/maven"
 )
 
-// needMaven skips when the Debian packages the Maven project needs are
-// missing.
-func needMaven(t testing.TB) {
-	t.Helper()
-	if _, err := osexec.LookPath("mvn"); err != nil {
-		exectest.SkipWithout(t, "mvn not installed (Debian package maven)")
-	}
-	for _, f := range []string{"/etc/maven/settings-debian.xml", "/usr/share/java/org.jacoco.agent.jar", exec.DefaultJUnitClasspath[0],
-		"/usr/share/maven-repo/org/apache/maven/plugins/maven-surefire-plugin"} {
-		if _, err := os.Stat(f); err != nil {
-			exectest.SkipWithout(t, "%s missing (Debian packages maven-debian-helper, libjacoco-java, junit5, libsurefire-java)", f)
-		}
-	}
-}
+func TestMain(m *testing.M) { exectest.Main(m) }
+
+var update = flag.Bool("update", false, "rewrite testdata/*.coverage.json")
 
 // openMaven opens the Maven project at dir with the sandbox, closed when
 // the test ends; slow says how long the test takes, for -short.
-func openMaven(t *testing.T, dir, slow string) *mutate.Maven {
+func openMaven(t *testing.T, dir, slow string) *maven.Project {
 	t.Helper()
 	if testing.Short() {
 		t.Skip(slow)
 	}
-	needMaven(t)
-	mv, err := mutate.OpenMaven(context.Background(), dir, exectest.Sandbox(t), nil)
+	mutatetest.NeedMaven(t)
+	mv, err := maven.Open(context.Background(), dir, exectest.Sandbox(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,11 +49,11 @@ func TestMavenProject(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and tests dozens of mutants: 1.5 to 5 minutes")
 	}
-	needMaven(t)
+	mutatetest.NeedMaven(t)
 	ctx := context.Background()
 	sb := exectest.Sandbox(t)
 	start := time.Now()
-	mv, err := mutate.OpenMaven(ctx, "testdata/maven", sb, nil)
+	mv, err := maven.Open(ctx, "testdata/maven", sb, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,8 +99,8 @@ func TestMavenProject(t *testing.T) {
 	// (seconds on a loaded machine): identity runs on every mutant, the
 	// reference and the snippet answer on four.
 	tasks := res.Tasks
-	all, some := perMutant(t, tasks, 4)
-	checkTasks(t, all, some, sb, mv.ReadFile)
+	all, some := mutatetest.PerMutant(t, tasks, 4)
+	mutatetest.CheckTasks(t, all, some, sb, mv.ReadFile)
 }
 
 // TestMavenParameterized runs the pipeline on testdata/semver, a semantic
@@ -208,8 +197,8 @@ func TestMavenParameterized(t *testing.T) {
 	}
 	// adapt.Evaluate runs the tasks' tests by the same names: the
 	// reference passes, F′ fails, on one task per operator (of four).
-	_, some := perMutant(t, res.Tasks, 4)
-	checkTasks(t, some, some, exectest.Sandbox(t), mv.ReadFile)
+	_, some := mutatetest.PerMutant(t, res.Tasks, 4)
+	mutatetest.CheckTasks(t, some, some, exectest.Sandbox(t), mv.ReadFile)
 }
 
 // TestMavenCoverageOneJVM checks per-test coverage taken in one JVM
@@ -227,7 +216,7 @@ func TestMavenParameterized(t *testing.T) {
 func TestMavenCoverageOneJVM(t *testing.T) {
 	t.Parallel() // minutes: beside the other slow tests of the package
 	ctx := context.Background()
-	updating := flag.Lookup("update").Value.(flag.Getter).Get().(bool)
+	updating := *update
 	for _, fixture := range []string{"testdata/maven", "testdata/semver"} {
 		t.Run(filepath.Base(fixture), func(t *testing.T) {
 			mv := openMaven(t, fixture, "starts a JVM per test: minutes")
@@ -363,13 +352,13 @@ func writeCoverage(t *testing.T, path string, rec map[string]mutate.Lines) {
 	}
 }
 
-// TestMavenOpts: MavenConfig.MavenOpts reaches Maven's JVM (one that does
-// not start fails OpenMaven with the JVM's message).
+// TestMavenOpts: maven.Config.MavenOpts reaches Maven's JVM (one that does
+// not start fails maven.Open with the JVM's message).
 func TestMavenOpts(t *testing.T) {
-	needMaven(t)
-	_, err := mutate.OpenMaven(context.Background(), "testdata/maven", exectest.Sandbox(t), &mutate.MavenConfig{MavenOpts: "-XX:+AdaptbenchNoSuchOption"})
+	mutatetest.NeedMaven(t)
+	_, err := maven.Open(context.Background(), "testdata/maven", exectest.Sandbox(t), &maven.Config{MavenOpts: "-XX:+AdaptbenchNoSuchOption"})
 	if err == nil || !strings.Contains(err.Error(), "AdaptbenchNoSuchOption") {
-		t.Fatalf("OpenMaven with a JVM option that does not exist: %v", err)
+		t.Fatalf("maven.Open with a JVM option that does not exist: %v", err)
 	}
 }
 
@@ -401,6 +390,6 @@ func TestMavenOverloads(t *testing.T) {
 			t.Errorf("no task of %s; tasks of %v", want, slices.Sorted(maps.Keys(sigs)))
 		}
 	}
-	all, some := perMutant(t, res.Tasks, len(res.Tasks))
-	checkTasks(t, all, some, exectest.Sandbox(t), mv.ReadFile)
+	all, some := mutatetest.PerMutant(t, res.Tasks, len(res.Tasks))
+	mutatetest.CheckTasks(t, all, some, exectest.Sandbox(t), mv.ReadFile)
 }
