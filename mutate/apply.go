@@ -164,22 +164,22 @@ type Mutant struct {
 // not an error; the error is for a language op does not support or a
 // parser failure.
 func Mutate(op *Operator, s Site, rng *rand.Rand) (*Mutant, error) {
-	c, err := Compose([]Pick{{op, s}}, rng)
+	c, err := compose([]sitePick{{op, s}}, rng)
 	if err != nil {
 		return nil, err
 	}
 	return &Mutant{Fate: c.Fate, Src: c.Src, Record: c.Records[0], Errors: c.Errors, Err: c.Err}, nil
 }
 
-// A Pick is one operator at one of its sites.
-type Pick struct {
+// A sitePick is one operator at one of its sites.
+type sitePick struct {
 	Op   *Operator
 	Site Site
 }
 
-// A Composite is F′ made by several operators at once (the paper's
+// A composite is F′ made by several operators at once (the paper's
 // combination levels L2 to L4), with one Record per pick.
-type Composite struct {
+type composite struct {
 	Fate    Fate
 	Src     []byte
 	Records []Record
@@ -193,12 +193,12 @@ type Composite struct {
 // Fate is FateBadEdit: picks must touch disjoint ranges, so that each
 // Record can be inspected and reverted on its own. Revert with all the
 // Records gives F back.
-func Compose(picks []Pick, rng *rand.Rand) (*Composite, error) {
+func compose(picks []sitePick, rng *rand.Rand) (*composite, error) {
 	if len(picks) == 0 {
 		return nil, errors.New("mutate: nothing to compose")
 	}
 	f := picks[0].Site.Frag
-	c := &Composite{Records: make([]Record, len(picks))}
+	c := &composite{Records: make([]Record, len(picks))}
 	var edits []Edit
 	var owner []int
 	noop := true
@@ -277,9 +277,9 @@ const (
 	StageParsed  = "parsed"  // F′ re-parsed without errors
 )
 
-// CountMutant counts m in f under its operator: StageSite always, then
+// countMutant counts m in f under its operator: StageSite always, then
 // StageApplied and StageParsed as far as m got.
-func CountMutant(f *adapt.Funnel, m *Mutant) {
+func countMutant(f *adapt.Funnel, m *Mutant) {
 	op := m.Record.Operator
 	f.Add(op, StageSite, 1)
 	if m.Fate == FateOK || m.Fate == FateSyntax {

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 )
 
 // batchProject kills every mutant. Its first batch fails as a whole after
@@ -57,9 +57,7 @@ func TestCheckBatchedReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := BatchStats{Checks: 6, Alone: 2, Errors: []string{"the control round failed"}}
-	if d := cmp.Diff(want, stats); d != "" {
-		t.Errorf("stats (-want +got):\n%s", d)
-	}
+	assert.Equal(t, want, stats, "stats")
 	if p.alone != 2 || p.batches != 2 {
 		t.Errorf("%d checks alone in %d batches, want 2 in 2", p.alone, p.batches)
 	}

@@ -5,11 +5,8 @@
 // F′ and recording how to get F back, and validates the mutants against a
 // project's tests to make instruction-free adaptation tasks.
 //
-// Go and Java are supported, parsed with tree-sitter through
-// internal/syntax. What the package knows about a language sits behind a
-// small unexported interface (lang_go.go, lang_java.go). The build systems
-// live in packages of their own: mutate/gomod (Go modules) and
-// mutate/maven (Maven projects).
+// Go and Java are supported (tree-sitter, through internal/syntax). The
+// build systems are packages of their own: mutate/gomod and mutate/maven.
 //
 // # Fragments and operators
 //
@@ -31,13 +28,11 @@
 //	structural  ChangeFlow (control flow), SubstituteAPI, ModifyLogic (logic customization)
 //
 // Operators run in the paper's reverse direction: F has the guard, the
-// try/catch or the adapted name, and F′ lacks it. Sites are syntactic,
-// with cheap rules against edits that can never compile; a Project that is
-// a [TypeChecker] (mutate/gomod) also has each site's edits type-checked,
-// so that an operator under [RequireCompile] proposes only the choices
-// that type-check. Go rejects unused locals and imports, so RemoveGuard
-// and UnwrapTry leave `_ = err` where they deleted the only reader of a
-// variable (decided with go/types).
+// try/catch or the adapted name, and F′ lacks it. Sites are syntactic; a
+// Project that is a [TypeChecker] (mutate/gomod) has each site's edits
+// type-checked, so that an operator under [RequireCompile] proposes only
+// choices that type-check. RemoveGuard and UnwrapTry leave `_ = err` where
+// they deleted the only reader of a Go variable.
 //
 // # Applying and reverting
 //
@@ -48,7 +43,7 @@
 // carries a [Record]: operator, tier, affected node kind and path, and per
 // change the original and mutated text with their ranges in F and F′.
 // [Revert] replays the records backwards and gives F byte for byte.
-// [Compose] applies several operators to one source at once (the paper's
+// compose applies several operators to one source at once (the paper's
 // complexity levels L2 to L4), with one Record each.
 //
 //	frags, _ := mutate.Fragments(mutate.Go, src)
@@ -74,13 +69,11 @@
 //
 //	proj, err := gomod.Open(dir, sb, nil) // or maven.Open(ctx, dir, sb, nil)
 //
-// A build system of one's own implements Project from outside, as
-// mutate/gomod and mutate/maven do. [CheckCandidates] runs the pipeline's
-// check step alone on it, to compare its verdicts with another path's.
+// A build system of one's own implements Project from outside, as gomod
+// and maven do; [CheckCandidates] runs the pipeline's checks on it alone.
 //
-// A project read from a git repository at a commit (package source) is
-// pinned: Options.Repo and Options.Commit record the repository and the
-// commit in every task's provenance.
+// Options.Repo and Options.Commit pin a project read from a git
+// repository (package source) in every task's provenance.
 //
 // # The validity pipeline
 //
@@ -110,20 +103,19 @@
 //  5. Tasks: each valid mutant becomes one adapt.Task per [ContextLevel]
 //     (C1: no context, C2: the method, C3: the file).
 //
-// Result.Funnel (an adapt.Funnel) counts per operator combination how many
-// mutants reached each stage ([StageSite] to [StageEffective]);
-// [Result.FunnelSummary] gathers them into a row per L1 operator and one
-// per level; [Result.Gates] gives the pilot gates over the L1 mutants.
+// Result.Funnel counts per operator combination the mutants that reached
+// each stage ([StageSite] to [StageEffective]); [Result.FunnelSummary]
+// has a row per L1 operator and per level; [Result.Gates] the pilot gates.
 //
 //	sb, _ := exec.NewSandbox(nil)
 //	proj, _ := gomod.Open(dir, sb, nil)
 //	defer proj.Close()
-//	res, _ := mutate.Generate(ctx, proj, &mutate.Options{Seed: 1, Levels: []mutate.Level{mutate.L1, mutate.L2}})
+//	res, _ := mutate.Generate(ctx, proj, &mutate.Options{Seed: 1, Levels: []mutate.ComplexityLevel{mutate.L1, mutate.L2}})
 //	res.FunnelSummary().WriteTable(os.Stdout)
 //	fmt.Print(res.Gates())
 //	rep, _ := adapt.Evaluate(ctx, res.Tasks, model, &adapt.Options{Template: mutate.Prompt, Answer: mutate.Answer, Runner: sb})
 //
-// examples/mutate is this as a program, with the inspection per operator.
+// examples/mutate is this as a program.
 //
 // # Tasks
 //
@@ -142,8 +134,7 @@
 // # Inspection
 //
 // [Inspect] decides for each injected mutation whether an output reversed
-// it (GumTree-style matching of the smallest node spanning the change):
-// [Reversed], [Unchanged], [Altered] or [NodeMissing].
+// it: [Reversed], [Unchanged], [Altered] or [NodeMissing].
 // [Inspection.Classify] puts the test verdict beside it: restored, failed,
 // or [ClassAlternative] (tests pass with some node not restored).
 //

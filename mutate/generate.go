@@ -100,7 +100,7 @@ func newGeneration(p Project, opts *Options) (*generation, error) {
 	c.PerLevel = cmpOr(c.PerLevel, 1)
 	c.Parallelism = cmpOr(c.Parallelism, exec.DefaultParallelism())
 	if c.Levels == nil {
-		c.Levels = []Level{L1}
+		c.Levels = []ComplexityLevel{L1}
 	}
 	if c.Contexts == nil {
 		c.Contexts = []ContextLevel{C1, C2, C3}
@@ -192,7 +192,7 @@ func (g *generation) sample(frags []covered) []covered {
 // type-checks changes no other candidate.
 func (g *generation) drawCandidates(ctx context.Context, frags []covered) error {
 	c := &g.c
-	usage := map[Level]map[string]int{}
+	usage := map[ComplexityLevel]map[string]int{}
 	var draws uint64
 	for _, fr := range frags {
 		sites := map[*Operator][]Site{}
@@ -213,7 +213,7 @@ func (g *generation) drawCandidates(ctx context.Context, frags []covered) error 
 				for _, op := range avail {
 					s := sites[op]
 					for _, d := range drawSites(op, len(s), c.SitesPerOp, table, g.rng) {
-						combos = append(combos, draw{[]Pick{{op, s[d.site]}}, draws + uint64(d.slot)})
+						combos = append(combos, draw{[]sitePick{{op, s[d.site]}}, draws + uint64(d.slot)})
 					}
 					draws += uint64(min(c.SitesPerOp, len(s)))
 				}
@@ -242,20 +242,20 @@ func (g *generation) drawCandidates(ctx context.Context, frags []covered) error 
 
 // A draw is the picks of one candidate and its draw's number.
 type draw struct {
-	picks []Pick
+	picks []sitePick
 	n     uint64
 }
 
 // candidate applies the picks of d to fragment fr: the candidate of level
 // lv, with the verdict applying gives (no edit, overlapping edits, a
 // syntax error) and its compile policy.
-func (g *generation) candidate(fr covered, lv Level, d draw) (*Candidate, error) {
+func (g *generation) candidate(fr covered, lv ComplexityLevel, d draw) (*Candidate, error) {
 	picks := d.picks
 	cand := &Candidate{File: fr.file, Frag: fr.frag, Level: lv, Seed: g.c.Seed<<20 + d.n, Tests: fr.tests}
 	for _, pk := range picks {
 		cand.Ops = append(cand.Ops, pk.Op.Name)
 	}
-	comp, err := Compose(picks, rand.New(rand.NewPCG(cand.Seed, 0x6d7574)))
+	comp, err := compose(picks, rand.New(rand.NewPCG(cand.Seed, 0x6d7574)))
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/internal/syntax"
@@ -210,9 +211,7 @@ func golden(t *testing.T, name, got string) {
 	if err != nil {
 		t.Fatalf("%v (run go test -update)", err)
 	}
-	if d := cmp.Diff(string(want), got); d != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, d)
-	}
+	assert.Equal(t, string(want), got, "%s mismatch", path)
 }
 
 // TestRoundTrip is the property test: for every fragment of the testdata
@@ -259,9 +258,7 @@ func TestRoundTrip(t *testing.T) {
 							if err != nil {
 								t.Fatal(err)
 							}
-							if d := cmp.Diff(syntaxErrors(full.Errors()), m.Errors, cmpopts.EquateEmpty()); d != "" {
-								t.Errorf("%s L%d %s: syntax errors differ from a full parse (-full +Mutate):\n%s", s.name, f.Line, op.Name, d)
-							}
+							assert.Empty(t, cmp.Diff(syntaxErrors(full.Errors()), m.Errors, cmpopts.EquateEmpty()), "%s L%d %s: syntax errors differ from a full parse (-full +Mutate)", s.name, f.Line, op.Name)
 						}
 						if !cmp.Equal(op.Run(site, rngFor(seed, uint64(i))), op.Run(site, rngFor(seed, uint64(i)))) {
 							t.Errorf("%s L%d %s: not deterministic", s.name, f.Line, op.Name)
@@ -353,17 +350,17 @@ func TestCompose(t *testing.T) {
 		}
 		for fi := range fs {
 			f := &fs[fi]
-			var picks []Pick
+			var picks []sitePick
 			for _, op := range Operators {
 				if !op.Supports(s.lang) {
 					continue
 				}
 				if sites := op.Sites(f); len(sites) > 0 {
-					picks = append(picks, Pick{op, sites[len(sites)/2]})
+					picks = append(picks, sitePick{op, sites[len(sites)/2]})
 				}
 			}
 			for level := 2; level <= 4 && level <= len(picks); level++ {
-				c, err := Compose(picks[:level], rngFor(9, uint64(level)))
+				c, err := compose(picks[:level], rngFor(9, uint64(level)))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -386,7 +383,7 @@ func TestCompose(t *testing.T) {
 		t.Error("no composed mutants")
 	}
 	t.Logf("%d composed mutants, %d conflicts", composed, conflicts)
-	if _, err := Compose(nil, nil); err == nil {
+	if _, err := compose(nil, nil); err == nil {
 		t.Error("Compose accepted no picks")
 	}
 }

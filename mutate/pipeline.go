@@ -18,25 +18,26 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// Level is a complexity level of the paper: how many mutations a task
-// combines.
-type Level uint8
+// ComplexityLevel is a complexity level of the paper (L1 to L4): how many
+// mutations a task combines. ContextLevel (C1 to C3) is the other axis:
+// how much code around the snippet the prompt shows.
+type ComplexityLevel uint8
 
 // The levels. L2 combines two distinct operators, L3 three from at least two
 // operators, L4 four or more from at least two (families are operators).
 const (
-	LevelInvalid Level = iota
+	ComplexityInvalid ComplexityLevel = iota
 	L1
 	L2
 	L3
 	L4
 )
 
-func (l Level) String() string {
+func (l ComplexityLevel) String() string {
 	if l >= L1 && l <= L4 {
 		return fmt.Sprintf("L%d", l)
 	}
-	return fmt.Sprintf("Level(%d)", uint8(l))
+	return fmt.Sprintf("ComplexityLevel(%d)", uint8(l))
 }
 
 // Policy says how the compile step treats a mutant that does not compile.
@@ -134,7 +135,7 @@ type Options struct {
 	// from its sites. 0 means 1.
 	SitesPerOp int
 	// Levels lists the complexity levels to generate. Nil means L1 only.
-	Levels []Level
+	Levels []ComplexityLevel
 	// PerLevel is how many combinations of each level above L1 are drawn
 	// per fragment. 0 means 1.
 	PerLevel int
@@ -167,7 +168,7 @@ type Options struct {
 type Candidate struct {
 	File  string
 	Frag  *Fragment
-	Level Level
+	Level ComplexityLevel
 	// Ops are the operators applied, in order; Seed seeded their choices.
 	Ops  []string
 	Seed uint64
@@ -205,11 +206,11 @@ func (c *Candidate) Valid() bool { return c.Reason == ReasonNone && c.Src != nil
 // AllowUnresolved keeps it), at least L1. A combination of two changes,
 // one of which no test catches alone, is as hard to find as its other
 // change: L1, not L2. It is the candidate's level for an L1 candidate.
-func (c *Candidate) Effective() Level {
+func (c *Candidate) Effective() ComplexityLevel {
 	if c.Level == L1 {
 		return L1
 	}
-	return Level(max(1, c.detectedParts()))
+	return ComplexityLevel(max(1, c.detectedParts()))
 }
 
 // detectedParts counts the constituents detected alone.
@@ -503,7 +504,7 @@ func drawSites(op *Operator, n, per int, table siteTable, rng *rand.Rand) []slot
 // keeping at least two distinct (the digest's levels, families being
 // operators). It returns nil when no such combination fits. A nil table
 // takes each site's own range as its edits.
-func drawCombo(lv Level, avail []*Operator, sites map[*Operator][]Site, usage map[string]int, rng *rand.Rand, table siteTable) []Pick {
+func drawCombo(lv ComplexityLevel, avail []*Operator, sites map[*Operator][]Site, usage map[string]int, rng *rand.Rand, table siteTable) []sitePick {
 	n := int(lv)
 	if len(avail) < 2 {
 		return nil
@@ -511,7 +512,7 @@ func drawCombo(lv Level, avail []*Operator, sites map[*Operator][]Site, usage ma
 	order := slices.Clone(avail)
 	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 	slices.SortStableFunc(order, func(a, b *Operator) int { return usage[a.Name] - usage[b.Name] })
-	var picks []Pick
+	var picks []sitePick
 	var used []Range
 	edits := func(op *Operator, k int) []Range {
 		if table == nil {
@@ -536,7 +537,7 @@ func drawCombo(lv Level, avail []*Operator, sites map[*Operator][]Site, usage ma
 		for _, k := range rng.Perm(len(s)) {
 			if rs := edits(op, k); table.live(op, k) && !overlaps(rs) {
 				used = append(used, rs...)
-				picks = append(picks, Pick{op, s[k]})
+				picks = append(picks, sitePick{op, s[k]})
 				return true
 			}
 		}
@@ -820,21 +821,21 @@ func atoi(s string) int {
 	return n
 }
 
-// SummaryGroup is the group of the compact funnel (FunnelSummary) that a
+// summaryGroup is the group of the compact funnel (FunnelSummary) that a
 // group of Result.Funnel (an operator combination, "op" or "op1+op2")
 // falls in: "L1 op" for one operator, else its level, "L2", "L3" or "L4"
 // (four or more operators).
-func SummaryGroup(group string) string {
+func summaryGroup(group string) string {
 	n := strings.Count(group, "+") + 1
 	if n == 1 {
 		return "L1 " + group
 	}
-	return Level(min(n, int(L4))).String()
+	return ComplexityLevel(min(n, int(L4))).String()
 }
 
 // FunnelSummary returns the funnel with a row per L1 operator (in the
 // order of Operators: by tier) and one per level above L1, gathering its
-// operator combinations (SummaryGroup): about a dozen rows where an L1–L4
+// operator combinations (summaryGroup): about a dozen rows where an L1–L4
 // run's Funnel has a hundred. Result.Funnel keeps every combination
 // (adapt.Funnel.WriteCSV writes them all).
 func (r *Result) FunnelSummary() *adapt.Funnel {
@@ -846,7 +847,7 @@ func (r *Result) FunnelSummary() *adapt.Funnel {
 		}
 		return lv, i, op
 	}
-	return r.Funnel.Regroup(SummaryGroup, func(a, b string) int {
+	return r.Funnel.Regroup(summaryGroup, func(a, b string) int {
 		la, ia, oa := rank(a)
 		lb, ib, ob := rank(b)
 		if c := strings.Compare(la, lb); c != 0 {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
 )
@@ -84,9 +84,7 @@ func TestTaskLabelsAndDetail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(tasks, back); d != "" {
-		t.Fatalf("write then read changed the tasks (-want +got):\n%s", d)
-	}
+	require.Equal(t, tasks, back, "write then read changed the tasks")
 	task := &back[0]
 	d, err := DetailOf(task)
 	if err != nil {

@@ -121,7 +121,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	defer proj.Close()
 
 	cfg := &mutate.Options{Seed: *seed, Fragments: *frags, Repo: repoName, Commit: commit}
-	for l := mutate.L1; l <= mutate.Level(min(max(*levels, 1), 4)); l++ {
+	for l := mutate.L1; l <= mutate.ComplexityLevel(min(max(*levels, 1), 4)); l++ {
 		cfg.Levels = append(cfg.Levels, l)
 	}
 	res, err := generate(ctx, proj, cfg, stdout, *funnelCSV, *mutantsCSV)

@@ -286,9 +286,6 @@ func resolvePackages(root, modPath string, want []string) ([]string, error) {
 // Lang returns mutate.Go.
 func (g *Module) Lang() mutate.Lang { return mutate.Go }
 
-// Dir returns the private copy of the module.
-func (g *Module) Dir() string { return g.dir }
-
 // Close removes the private copy and the build outputs.
 func (g *Module) Close() error {
 	g.bins.close()

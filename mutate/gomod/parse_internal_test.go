@@ -3,7 +3,7 @@ package gomod
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/mutate"
 )
@@ -18,9 +18,7 @@ func TestParseCoverProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := mutate.Lines{"a.go": {3, 4, 5}, "b.go": {10, 11, 12}}
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("(-want +got)\n%s", d)
-	}
+	assert.Equal(t, want, got, "coverage profile")
 	for _, tc := range []struct{ name, line, reason string }{
 		{"fields", "a.go:1.1,2.2 1", "three fields after the colon"},
 		{"count", "a.go:1.1,2.2 1 x", "a numeric count"},

@@ -31,7 +31,7 @@ func openReal(tb testing.TB, r exec.Runner) *gomod.Module {
 
 // realConfig keeps the acceptance run near a minute: 10 sampled
 // fragments, L1 and L2.
-var realConfig = mutate.Options{Seed: 1, Fragments: 8, Source: "uuid", Levels: []mutate.Level{mutate.L1, mutate.L2}}
+var realConfig = mutate.Options{Seed: 1, Fragments: 8, Source: "uuid", Levels: []mutate.ComplexityLevel{mutate.L1, mutate.L2}}
 
 func TestGoModuleReal(t *testing.T) {
 	t.Parallel() // minutes: beside the other slow tests of the package

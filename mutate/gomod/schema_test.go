@@ -31,7 +31,7 @@ func TestGoFastPathSameVerdicts(t *testing.T) {
 		t.Skip("builds every mutant of three fragments alone: a few minutes")
 	}
 	sb := exectest.Sandbox(t)
-	opts := mutate.Options{Seed: 2, Fragments: 3, Runs: 2, Levels: []mutate.Level{mutate.L1, mutate.L2}, Contexts: []mutate.ContextLevel{mutate.C1}}
+	opts := mutate.Options{Seed: 2, Fragments: 3, Runs: 2, Levels: []mutate.ComplexityLevel{mutate.L1, mutate.L2}, Contexts: []mutate.ContextLevel{mutate.C1}}
 	var results [2]*mutate.Result
 	for i, each := range []bool{true, false} {
 		gm := mutatetest.OpenUUID(t, sb, each)

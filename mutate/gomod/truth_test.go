@@ -169,7 +169,7 @@ func TestEffectiveLevel(t *testing.T) {
 	}
 	defer gm.Close()
 	opts := mutate.Options{Seed: 1, Runs: 1, Ops: []*mutate.Operator{mutate.UpdateConst, mutate.ModifyLogic},
-		Levels: []mutate.Level{mutate.L1, mutate.L2}, Contexts: []mutate.ContextLevel{mutate.C1}}
+		Levels: []mutate.ComplexityLevel{mutate.L1, mutate.L2}, Contexts: []mutate.ContextLevel{mutate.C1}}
 	res, err := mutate.Generate(context.Background(), gm, &opts)
 	if err != nil {
 		t.Fatal(err)

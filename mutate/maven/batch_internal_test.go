@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
@@ -83,8 +83,8 @@ func TestMavenBatchSameAsJavacEach(t *testing.T) {
 		}
 		if pre.compile != "" {
 			t.Errorf("%s: compiles alone, the batch says\n%s", name, pre.compile)
-		} else if diff := cmp.Diff(alone, pre.classes); diff != "" {
-			t.Errorf("%s: class files differ (-alone +batch):\n%s", name, diff)
+		} else {
+			assert.Equal(t, alone, pre.classes, "%s: class files differ (alone, batch)", name)
 		}
 		if name == "inner class" && len(pre.classes) != 2 {
 			t.Errorf("inner class: %d class files, want Codes and Codes$Helper", len(pre.classes))

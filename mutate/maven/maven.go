@@ -201,9 +201,6 @@ func extractAgent(wrapper, dst string) error {
 // Lang returns mutate.Java.
 func (m *Project) Lang() mutate.Lang { return mutate.Java }
 
-// Dir returns the private copy of the project.
-func (m *Project) Dir() string { return m.dir }
-
 // Close removes the private copy.
 func (m *Project) Close() error {
 	err := os.RemoveAll(m.dir)

@@ -3,7 +3,7 @@ package maven
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/mutate"
 )
@@ -17,9 +17,7 @@ func TestParseJacocoLines(t *testing.T) {
 		"a.T#x[2]": {"src/main/java/com/x/A.java": {2, 3, 9}, "src/main/java/B.java": {7}},
 		"a.T#y":    {},
 	}
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("(-want +got)\n%s", d)
-	}
+	assert.Equal(t, want, got, "JaCoCo lines")
 	for _, tc := range []struct{ name, out, reason string }{
 		{"no line", "test a\nA.java\n", "path:line"},
 		{"no test", "A.java:3\n", "a line before any test"},

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/mutate"
@@ -59,7 +60,7 @@ func TestMavenProject(t *testing.T) {
 	}
 	defer mv.Close()
 	t.Logf("mvn test-compile: %v", time.Since(start).Round(time.Millisecond))
-	res, err := mutate.Generate(ctx, mv, &mutate.Options{Seed: 1, Source: "shop", Fragments: 8, Levels: []mutate.Level{mutate.L1, mutate.L2}})
+	res, err := mutate.Generate(ctx, mv, &mutate.Options{Seed: 1, Source: "shop", Fragments: 8, Levels: []mutate.ComplexityLevel{mutate.L1, mutate.L2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,9 +147,7 @@ func TestMavenParameterized(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(res.Tests, again); d != "" {
-		t.Errorf("the tests' names changed between two runs (-first +second):\n%s", d)
-	}
+	assert.Equal(t, res.Tests, again, "the tests' names changed between two runs (first, second)")
 	if res.Covered == 0 {
 		t.Fatalf("no fragment covered")
 	}
@@ -241,8 +240,7 @@ func TestMavenCoverageOneJVM(t *testing.T) {
 					names = append(names, name)
 				}
 				slices.Sort(names)
-				if d := cmp.Diff(names, slices.Sorted(slices.Values(tests))); d != "" {
-					t.Errorf("%s records other tests than the fixture has (-recorded +fixture):\n%s", golden, d)
+				if !assert.Equal(t, names, slices.Sorted(slices.Values(tests)), "%s records other tests than the fixture has (recorded, fixture)", golden) {
 					recorded = nil
 				}
 			}
@@ -252,9 +250,7 @@ func TestMavenCoverageOneJVM(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if d := cmp.Diff(ls, all[i]); d != "" {
-					t.Errorf("%s: coverage alone and in one JVM differ (-alone +one JVM):\n%s", tests[i], d)
-				}
+				assert.Equal(t, ls, all[i], "%s: coverage alone and in one JVM differ (alone, one JVM)", tests[i])
 				if len(ls) == 0 {
 					t.Errorf("%s covers nothing", tests[i])
 				}
@@ -279,9 +275,7 @@ func TestMavenCoverageOneJVM(t *testing.T) {
 				}
 			} else {
 				for i, test := range tests {
-					if d := cmp.Diff(recorded[test], all[i]); d != "" {
-						t.Errorf("%s: coverage alone (recorded) and in one JVM differ (-alone +one JVM):\n%s", test, d)
-					}
+					assert.Equal(t, recorded[test], all[i], "%s: coverage alone (recorded) and in one JVM differ (alone, one JVM)", test)
 				}
 			}
 			each := time.Since(start)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
@@ -70,9 +71,7 @@ func TestMavenSharedJVMsSameAsJVMEach(t *testing.T) {
 			t.Errorf("check %d: not decided in a shared JVM (alone: %+v)", i, alone)
 			continue
 		}
-		if d := cmp.Diff(alone, got, cmp.Comparer(func(a, b time.Duration) bool { return true })); d != "" {
-			t.Errorf("check %d: shared JVM (+) against a JVM of its own (-):\n%s", i, d)
-		}
+		assert.Empty(t, cmp.Diff(alone, got, cmp.Comparer(func(a, b time.Duration) bool { return true })), "check %d: shared JVM (+) against a JVM of its own (-)", i)
 	}
 	if r := shared[0]; r == nil || len(r.Failed) == 0 {
 		t.Errorf("the mutant the tests kill: %+v", r)
