@@ -106,79 +106,81 @@ func Revert(mutated []byte, records []Record) ([]byte, error) {
 	return Apply(mutated, edits)
 }
 
-// Status is the outcome of one attempted mutation.
-type Status uint8
+// Fate is what became of one attempted mutation: a mutant that parses, no
+// edit, edits rejected, or a mutant with syntax errors. Its text forms
+// ("ok", "no_edit", "bad_edit", "syntax") are stable.
+type Fate uint8
 
 const (
-	StatusInvalid Status = iota
-	StatusOK             // F′ parses
-	StatusNoEdit         // the operator returned no edits, or only no-op ones
-	StatusBadEdit        // the edits overlap or are out of range
-	StatusSyntax         // F′ has syntax errors
+	FateInvalid Fate = iota
+	FateOK           // F′ parses
+	FateNoEdit       // the operator returned no edits, or only no-op ones
+	FateBadEdit      // the edits overlap or are out of range
+	FateSyntax       // F′ has syntax errors
 )
 
-var statusNames = [...]string{"invalid", "ok", "no_edit", "bad_edit", "syntax"}
+var fateNames = [...]string{"invalid", "ok", "no_edit", "bad_edit", "syntax"}
 
-func (s Status) String() string {
-	if int(s) < len(statusNames) {
-		return statusNames[s]
+func (s Fate) String() string {
+	if int(s) < len(fateNames) {
+		return fateNames[s]
 	}
-	return fmt.Sprintf("Status(%d)", uint8(s))
+	return fmt.Sprintf("Fate(%d)", uint8(s))
 }
 
 // MarshalText implements encoding.TextMarshaler.
-func (s Status) MarshalText() ([]byte, error) {
-	if s == StatusInvalid || int(s) >= len(statusNames) {
-		return nil, fmt.Errorf("mutate: invalid status %d", uint8(s))
+func (s Fate) MarshalText() ([]byte, error) {
+	if s == FateInvalid || int(s) >= len(fateNames) {
+		return nil, fmt.Errorf("mutate: invalid fate %d", uint8(s))
 	}
 	return []byte(s.String()), nil
 }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (s *Status) UnmarshalText(b []byte) error {
-	for i, n := range statusNames[1:] {
+func (s *Fate) UnmarshalText(b []byte) error {
+	for i, n := range fateNames[1:] {
 		if n == string(b) {
-			*s = Status(i + 1)
+			*s = Fate(i + 1)
 			return nil
 		}
 	}
-	return fmt.Errorf("mutate: unknown status %q", b)
+	return fmt.Errorf("mutate: unknown fate %q", b)
 }
 
 // A Mutant is F′, the result of one operator at one site.
 type Mutant struct {
-	Status Status
+	Fate Fate
 	// Src is the whole mutated file (nil unless the edits applied).
 	Src    []byte
 	Record Record
-	// Errors are the syntax errors of Src when Status is StatusSyntax.
+	// Errors are the syntax errors of Src when Fate is FateSyntax.
 	Errors []SyntaxError
-	// Err says why the edits were rejected when Status is StatusBadEdit.
+	// Err says why the edits were rejected when Fate is FateBadEdit.
 	Err error
 }
 
 // Mutate runs op at s, applies its edits to the fragment's file and
-// re-parses the result. A rejected mutant is a verdict in Mutant.Status,
+// re-parses the result. A rejected mutant is a verdict in Mutant.Fate,
 // not an error; the error is for a language op does not support or a
 // parser failure.
 func Mutate(op *Operator, s Site, rng *rand.Rand) (*Mutant, error) {
-	c, err := Compose([]Pick{{op, s}}, rng)
+	c, err := compose([]sitePick{{op, s}}, rng)
 	if err != nil {
 		return nil, err
 	}
-	return &Mutant{Status: c.Status, Src: c.Src, Record: c.Records[0], Errors: c.Errors, Err: c.Err}, nil
+	return &Mutant{Fate: c.Fate, Src: c.Src, Record: c.Records[0], Errors: c.Errors, Err: c.Err}, nil
 }
 
-// A Pick is one operator at one of its sites.
-type Pick struct {
+// A sitePick is one operator at one of its sites.
+type sitePick struct {
 	Op   *Operator
 	Site Site
 }
 
-// A Composite is F′ made by several operators at once (the paper's
+// A composite is F′ made by several operators at once (the paper's
 // combination levels L2 to L4), with one Record per pick.
-type Composite struct {
-	Status  Status
+type composite struct {
+	Fate    Fate
 	Src     []byte
 	Records []Record
 	Errors  []SyntaxError
@@ -188,15 +190,15 @@ type Composite struct {
 // Compose runs the picks in order with rng, applies all their edits to the
 // source at once and re-parses the result. All sites must come from
 // fragments of one source. When the edits of two picks overlap, the
-// Status is StatusBadEdit: picks must touch disjoint ranges, so that each
+// Fate is FateBadEdit: picks must touch disjoint ranges, so that each
 // Record can be inspected and reverted on its own. Revert with all the
 // Records gives F back.
-func Compose(picks []Pick, rng *rand.Rand) (*Composite, error) {
+func compose(picks []sitePick, rng *rand.Rand) (*composite, error) {
 	if len(picks) == 0 {
 		return nil, errors.New("mutate: nothing to compose")
 	}
 	f := picks[0].Site.Frag
-	c := &Composite{Records: make([]Record, len(picks))}
+	c := &composite{Records: make([]Record, len(picks))}
 	var edits []Edit
 	var owner []int
 	noop := true
@@ -218,12 +220,12 @@ func Compose(picks []Pick, rng *rand.Rand) (*Composite, error) {
 		}
 	}
 	if noop {
-		c.Status = StatusNoEdit
+		c.Fate = FateNoEdit
 		return c, nil
 	}
 	out, changes, err := apply(f.Src, edits)
 	if err != nil {
-		c.Status, c.Err = StatusBadEdit, err
+		c.Fate, c.Err = FateBadEdit, err
 		return c, nil
 	}
 	for j, ch := range changes {
@@ -239,10 +241,10 @@ func Compose(picks []Pick, rng *rand.Rand) (*Composite, error) {
 		return nil, fmt.Errorf("mutate: reparse: %w", err)
 	}
 	if len(errs) > 0 {
-		c.Status, c.Errors = StatusSyntax, syntaxErrors(errs)
+		c.Fate, c.Errors = FateSyntax, syntaxErrors(errs)
 		return c, nil
 	}
-	c.Status = StatusOK
+	c.Fate = FateOK
 	return c, nil
 }
 
@@ -275,15 +277,15 @@ const (
 	StageParsed  = "parsed"  // F′ re-parsed without errors
 )
 
-// CountMutant counts m in f under its operator: StageSite always, then
+// countMutant counts m in f under its operator: StageSite always, then
 // StageApplied and StageParsed as far as m got.
-func CountMutant(f *adapt.Funnel, m *Mutant) {
+func countMutant(f *adapt.Funnel, m *Mutant) {
 	op := m.Record.Operator
 	f.Add(op, StageSite, 1)
-	if m.Status == StatusOK || m.Status == StatusSyntax {
+	if m.Fate == FateOK || m.Fate == FateSyntax {
 		f.Add(op, StageApplied, 1)
 	}
-	if m.Status == StatusOK {
+	if m.Fate == FateOK {
 		f.Add(op, StageParsed, 1)
 	}
 }

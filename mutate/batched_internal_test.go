@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 )
 
 // batchProject kills every mutant. Its first batch fails as a whole after
@@ -28,12 +28,12 @@ func (p *batchProject) Check(ctx context.Context, path string, src []byte, tests
 	return &TestRun{Failed: slices.Clone(tests)}, nil
 }
 
-func (p *batchProject) checkBatch(ctx context.Context, reqs []checkRequest) ([]*TestRun, error) {
+func (p *batchProject) CheckBatch(ctx context.Context, reqs []CheckRequest) ([]*TestRun, error) {
 	p.batches++
 	outs := make([]*TestRun, len(reqs))
 	for i, q := range reqs {
 		if p.batches > 1 || i == 0 {
-			outs[i] = &TestRun{Failed: slices.Clone(q.tests)}
+			outs[i] = &TestRun{Failed: slices.Clone(q.Tests)}
 		}
 	}
 	if p.batches == 1 {
@@ -57,9 +57,7 @@ func TestCheckBatchedReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := BatchStats{Checks: 6, Alone: 2, Errors: []string{"the control round failed"}}
-	if d := cmp.Diff(want, stats); d != "" {
-		t.Errorf("stats (-want +got):\n%s", d)
-	}
+	assert.Equal(t, want, stats, "stats")
 	if p.alone != 2 || p.batches != 2 {
 		t.Errorf("%d checks alone in %d batches, want 2 in 2", p.alone, p.batches)
 	}

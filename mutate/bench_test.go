@@ -8,11 +8,13 @@ import (
 
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/mutate"
+	"github.com/adaptbench/adaptbench/mutate/internal/mutatetest"
+	"github.com/adaptbench/adaptbench/mutate/maven"
 )
 
 // BenchmarkGoMutants measures the validity pipeline's compile and test
 // steps on the L1 mutants of four fragments of github.com/google/uuid, on
-// the old path (GoConfig.BuildEach: "go test -c" with an overlay per
+// the old path (gomod.Config.BuildEach: "go test -c" with an overlay per
 // mutant, one mutant at a time) and on the fast path (type checking, then
 // one schema binary holding every mutant that type-checks) in the same
 // run: valid mutants per second on each ("old-" and "new-" metrics), the
@@ -23,17 +25,17 @@ import (
 // checks every mutant once on each path.
 //
 // "old" is the old path as it was, its binaries linked with DWARF
-// (GOFLAGS without -ldflags=-w, through GoConfig.Env); without -short a
+// (GOFLAGS without -ldflags=-w, through gomod.Config.Env); without -short a
 // third path, "oldw", is the old path as it builds now, with
 // exec.GoBuildFlags, and "x-oldw" the fast path's ratio to it.
 func BenchmarkGoMutants(b *testing.B) {
 	sb := exectest.Sandbox(b)
 	paths := []benchPath{
-		{"old", openRealWith(b, sb, true, "GOFLAGS=-mod=mod -buildvcs=false")},
-		{"new", openRealWith(b, sb, false)},
+		{"old", mutatetest.OpenUUID(b, sb, true, "GOFLAGS=-mod=mod -buildvcs=false")},
+		{"new", mutatetest.OpenUUID(b, sb, false)},
 	}
 	if !testing.Short() {
-		paths = append(paths, benchPath{"oldw", openRealWith(b, sb, true)})
+		paths = append(paths, benchPath{"oldw", mutatetest.OpenUUID(b, sb, true)})
 	}
 	benchMutants(b, paths, &mutate.Options{Seed: 2, Fragments: benchFragments(), Runs: 1, Parallelism: 1, Contexts: []mutate.ContextLevel{mutate.C1}}, func() {
 		// The new path reads its packages' export data when it lists their
@@ -46,17 +48,17 @@ func BenchmarkGoMutants(b *testing.B) {
 
 // BenchmarkJavaMutants is BenchmarkGoMutants for testdata/maven, the L1
 // and L2 mutants of four fragments: a javac and a test JVM per check
-// (MavenConfig.CompileEach and TestEach) against the mutants compiled in
+// (maven.Config.CompileEach and TestEach) against the mutants compiled in
 // one JVM and their checks run in shared JVMs.
 func BenchmarkJavaMutants(b *testing.B) {
-	needMaven(b)
+	mutatetest.NeedMaven(b)
 	sb := exectest.Sandbox(b)
 	var paths []benchPath
 	for _, path := range []struct {
 		name string
 		each bool
 	}{{"old", true}, {"new", false}} {
-		mv, err := mutate.OpenMaven(context.Background(), "testdata/maven", sb, &mutate.MavenConfig{CompileEach: path.each, TestEach: path.each})
+		mv, err := maven.Open(context.Background(), "maven/testdata/maven", sb, &maven.Config{CompileEach: path.each, TestEach: path.each})
 		if err != nil {
 			b.Fatal(err)
 		}

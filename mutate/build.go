@@ -2,9 +2,7 @@ package mutate
 
 import (
 	"context"
-	"maps"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
@@ -12,8 +10,10 @@ import (
 
 // A Project is a code base with tests behind its build system: what the
 // validity pipeline needs to compile F′ in place and run the relevant
-// tests. [GoModule] and [Maven] implement it. Implementations are safe for
-// concurrent use by the pipeline (Check may run concurrently).
+// tests. Packages mutate/gomod (Go modules) and mutate/maven (Maven
+// projects) implement it; a build system of one's own implements it the
+// same way, from outside. Implementations are safe for concurrent use by
+// the pipeline (Check may run concurrently).
 type Project interface {
 	// Lang is the language of the sources.
 	Lang() Lang
@@ -42,11 +42,52 @@ type Project interface {
 
 // A BatchCoverage is a Project that collects the coverage of many tests in
 // one run, which [Generate] then uses instead of Project.Coverage per test.
-// [Maven] implements it (one JVM for every test instead of one each).
+// mutate/maven implements it (one JVM for every test instead of one each).
 type BatchCoverage interface {
 	// CoverageAll runs the tests on the unmodified project and returns
 	// the source lines each one executed, by index, as Coverage would.
 	CoverageAll(ctx context.Context, tests []string) ([]Lines, error)
+}
+
+// A Preparer is a Project that decides on many mutants at once before they
+// are checked one by one: mutate/gomod type-checks them and builds mutant
+// schemata, mutate/maven compiles them in one JVM. Check then answers from
+// what Prepare found until release.
+type Preparer interface {
+	// Prepare decides on the candidates, all undecided (Reason
+	// ReasonNone, neither Unresolved nor Failing set); of each it reads
+	// File, Src and Policy (AllowUnresolved judges the compiler's
+	// messages). It returns the time spent building and the release
+	// that forgets them.
+	Prepare(ctx context.Context, cands []*Candidate) (build time.Duration, release func(), err error)
+}
+
+// A BatchChecker is a Project that checks many mutants at once
+// (mutate/maven: their tests in shared JVMs, exec.JUnit.TestRounds).
+type BatchChecker interface {
+	// CheckBatch makes the checks, as Check would, by index. A nil
+	// TestRun is a check it did not decide, which Check then makes alone;
+	// with an error (the batch failed as a whole), the TestRuns it did
+	// decide still hold.
+	CheckBatch(ctx context.Context, reqs []CheckRequest) ([]*TestRun, error)
+}
+
+// A CheckRequest is one check of a batch: Project.Check's arguments.
+type CheckRequest struct {
+	File  string
+	Src   []byte
+	Tests []string
+}
+
+// A TypeChecker is a Project that tells quickly, without a build, whether
+// a mutant of one of its files type-checks (mutate/gomod, with go/types
+// against its packages' export data). Generate then proposes only the
+// sites whose edits type-check.
+type TypeChecker interface {
+	// TypeErrors returns the type errors of the project with file
+	// replaced by src ("" when there are none); ok is false when it
+	// cannot tell.
+	TypeErrors(ctx context.Context, file string, src []byte) (msgs string, ok bool)
 }
 
 // Lines maps a source file (slash path relative to the project root) to
@@ -74,60 +115,3 @@ type TestRun struct {
 	// test process.
 	BuildTime, TestTime time.Duration
 }
-
-// sort records each of tests (nil: every test in passed) as passed or
-// failed, in order; a test missing from passed did not pass.
-func (o *TestRun) sort(tests []string, passed map[string]bool) {
-	if tests == nil {
-		tests = slices.Sorted(maps.Keys(passed))
-	}
-	for _, t := range tests {
-		if passed[t] {
-			o.Passed = append(o.Passed, t)
-		} else {
-			o.Failed = append(o.Failed, t)
-		}
-	}
-}
-
-// decided holds what a preparer decided about mutants, by file and source,
-// from its prepare until that prepare's release. The zero value is empty
-// and ready to use.
-type decided[T any] struct {
-	mu sync.Mutex
-	m  map[string]*T
-}
-
-// get returns what was decided about the mutant, or nil.
-func (d *decided[T]) get(file string, src []byte) *T {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.m[mutantKey(file, src)]
-}
-
-// has reports whether a prepare not yet released decided on key.
-func (d *decided[T]) has(key string) bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.m[key] != nil
-}
-
-// keep records found and returns the release that forgets it.
-func (d *decided[T]) keep(found map[string]*T) (release func()) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.m == nil {
-		d.m = map[string]*T{}
-	}
-	maps.Copy(d.m, found)
-	return func() {
-		d.mu.Lock()
-		defer d.mu.Unlock()
-		for k := range found {
-			delete(d.m, k)
-		}
-	}
-}
-
-// mutantKey keys decided mutants.
-func mutantKey(file string, src []byte) string { return file + "\x00" + string(src) }

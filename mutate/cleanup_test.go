@@ -9,6 +9,9 @@ import (
 
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/mutate"
+	"github.com/adaptbench/adaptbench/mutate/gomod"
+	"github.com/adaptbench/adaptbench/mutate/internal/mutatetest"
+	"github.com/adaptbench/adaptbench/mutate/maven"
 )
 
 // leftovers returns the adaptbench-* entries of os.TempDir().
@@ -40,7 +43,7 @@ func TestNoTempDirsAfterFailure(t *testing.T) {
 	t.Run("go/no go.mod", func(t *testing.T) {
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n"), 0o644)
-		if _, err := mutate.OpenGoModule(dir, sb, nil); err == nil {
+		if _, err := gomod.Open(dir, sb, nil); err == nil {
 			t.Fatal("opened a directory without go.mod")
 		}
 	})
@@ -49,7 +52,7 @@ func TestNoTempDirsAfterFailure(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/a\n\ngo 1.22\n"), 0o644)
 		os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n\nfunc F() int { return x }\n"), 0o644)
 		os.WriteFile(filepath.Join(dir, "a_test.go"), []byte("package a\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { F() }\n"), 0o644)
-		gm, err := mutate.OpenGoModule(dir, sb, nil)
+		gm, err := gomod.Open(dir, sb, nil)
 		if err != nil {
 			return
 		}
@@ -64,8 +67,8 @@ func TestNoTempDirsAfterFailure(t *testing.T) {
 		if testing.Short() {
 			t.Skip("compiles the Maven project")
 		}
-		needMaven(t)
-		mv, err := mutate.OpenMaven(ctx, "testdata/maven", sb, nil)
+		mutatetest.NeedMaven(t)
+		mv, err := maven.Open(ctx, "maven/testdata/maven", sb, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +85,7 @@ func TestNoTempDirsAfterFailure(t *testing.T) {
 		}
 	})
 	t.Run("maven/no pom", func(t *testing.T) {
-		if _, err := mutate.OpenMaven(ctx, t.TempDir(), sb, nil); err == nil {
+		if _, err := maven.Open(ctx, t.TempDir(), sb, nil); err == nil {
 			t.Fatal("opened a directory without pom.xml")
 		}
 	})

@@ -22,7 +22,7 @@ func TestDrawComboDistinct(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name   string
-		lv     Level
+		lv     ComplexityLevel
 		avail  []*Operator
 		minOps int
 		reason string
@@ -105,17 +105,17 @@ func f(a, b int) int {
 			tab = nil
 		}
 		for seed := range uint64(100) {
-			for _, lv := range []Level{L2, L3, L4} {
+			for _, lv := range []ComplexityLevel{L2, L3, L4} {
 				rng := rand.New(rand.NewPCG(seed, 1))
 				picks := drawCombo(lv, avail, sites, map[string]int{}, rng, tab)
 				if picks == nil {
 					continue
 				}
-				c, err := Compose(picks, rand.New(rand.NewPCG(seed, 2)))
+				c, err := compose(picks, rand.New(rand.NewPCG(seed, 2)))
 				if err != nil {
 					t.Fatal(err)
 				}
-				if c.Status == StatusBadEdit {
+				if c.Fate == FateBadEdit {
 					overlapping[byEdits]++
 				}
 			}

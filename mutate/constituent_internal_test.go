@@ -56,10 +56,10 @@ func (p *soloProject) Check(_ context.Context, path string, src []byte, tests []
 func TestConstituentValidity(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		levels []Level
+		levels []ComplexityLevel
 	}{
-		{"with L1", []Level{L1, L2}},
-		{"L2 only", []Level{L2}},
+		{"with L1", []ComplexityLevel{L1, L2}},
+		{"L2 only", []ComplexityLevel{L2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &soloProject{src: []byte(soloSrc)}

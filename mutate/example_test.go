@@ -11,6 +11,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/mutate"
+	"github.com/adaptbench/adaptbench/mutate/gomod"
 )
 
 func Example() {
@@ -33,27 +34,21 @@ func Clamp(v, lo, hi int) int {
 	f := &frags[0]
 	fmt.Println(f.Kind, f.Stmts, f.Identifiers)
 
-	var funnel adapt.Funnel
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, site := range mutate.ModifyLogic.Sites(f) {
 		m, err := mutate.Mutate(mutate.ModifyLogic, site, rng)
 		if err != nil {
 			panic(err)
 		}
-		mutate.CountMutant(&funnel, m)
 		c := m.Record.Changes[0]
 		back, _ := mutate.Revert(m.Src, []mutate.Record{m.Record})
 		fmt.Printf("%s %s: %q -> %q at %v, reverts: %t\n",
-			m.Status, m.Record.NodeKind, c.Old, c.New, c.Mut, bytes.Equal(back, src))
+			m.Fate, m.Record.NodeKind, c.Old, c.New, c.Mut, bytes.Equal(back, src))
 	}
-	funnel.WriteTable(os.Stdout)
 	// Output:
 	// method_body 3 [hi lo v]
 	// ok binary_expression: "<" -> "<=" at {49 51}, reverts: true
 	// ok binary_expression: ">" -> ">=" at {77 79}, reverts: true
-	// | group | site | applied | parsed |
-	// |---|---:|---:|---:|
-	// | modifylogic | 2 | 2 | 2 |
 }
 
 func ExampleApply() {
@@ -101,12 +96,12 @@ func ExampleGenerate() {
 		log.Fatal(err)
 	}
 	defer done()
-	proj, err := mutate.OpenGoModule("/path/to/module", runner, nil)
+	proj, err := gomod.Open("/path/to/module", runner, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer proj.Close()
-	res, err := mutate.Generate(ctx, proj, &mutate.Options{Seed: 1, Levels: []mutate.Level{mutate.L1, mutate.L2}})
+	res, err := mutate.Generate(ctx, proj, &mutate.Options{Seed: 1, Levels: []mutate.ComplexityLevel{mutate.L1, mutate.L2}})
 	if err != nil {
 		log.Fatal(err)
 	}

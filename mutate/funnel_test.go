@@ -1,9 +1,14 @@
 package mutate_test
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/mutate"
 )
 
@@ -66,4 +71,23 @@ func TestFunnelSummary(t *testing.T) {
 	if rows := strings.Count(b.String(), "\n"); rows != 2+len(want)+1 {
 		t.Errorf("table of %d lines, want a header, %d groups and a total:\n%s", rows, len(want), b.String())
 	}
+}
+
+// TestCountMutant: the mutants of one operator count as sites, applied
+// and parsed (what Example counted before CountMutant left the API).
+func TestCountMutant(t *testing.T) {
+	src := []byte("package p\n\nfunc Clamp(v, lo, hi int) int {\n\tif v < lo {\n\t\treturn lo\n\t}\n\tif v > hi {\n\t\treturn hi\n\t}\n\treturn v\n}\n")
+	frags, err := mutate.Fragments(mutate.Go, src)
+	require.NoError(t, err)
+	var funnel adapt.Funnel
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, site := range mutate.ModifyLogic.Sites(&frags[0]) {
+		m, err := mutate.Mutate(mutate.ModifyLogic, site, rng)
+		require.NoError(t, err)
+		mutate.CountMutant(&funnel, m)
+	}
+	var b strings.Builder
+	require.NoError(t, funnel.WriteTable(&b))
+	want := "| group | site | applied | parsed |\n|---|---:|---:|---:|\n| modifylogic | 2 | 2 | 2 |\n"
+	assert.Equal(t, want, b.String(), "funnel table")
 }

@@ -44,7 +44,7 @@ func FuzzApply(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Status == StatusBadEdit {
+		if m.Fate == FateBadEdit {
 			t.Fatalf("%s: %v", op.Name, m.Err)
 		}
 		if m.Src == nil {

@@ -95,7 +95,7 @@ func (in Inspection) Classify(passed bool) Class {
 }
 
 // Inspect checks which of a task's mutations an output reversed. output is
-// the task's target function as the model gave it (after SpliceAnswer for
+// the task's target function as the model gave it (after spliceAnswer for
 // snippet answers, or adapt.Extract). Each change is located at its
 // recorded node: the smallest named node of F (the Reference) spanning
 // the change's range is aligned to the output with internal/syntax's

@@ -35,8 +35,9 @@ func ExampleInspect() {
 		"```go\nif a < b {\n\treturn a\n}\nreturn b\n```",  // hands F′ back
 		"```go\nif a == b {\n\treturn a\n}\nreturn b\n```", // something else
 	} {
-		fn, _ := mutate.SpliceAnswer(task, answer)
-		in, _ := mutate.Inspect(task, fn)
+		// Answer splices the snippet into the task's function.
+		a, _ := mutate.Answer(task, adapt.Completion{Text: answer})
+		in, _ := mutate.Inspect(task, a.Code)
 		fmt.Println(in.Operators[0], in.Verdicts[0])
 	}
 	// Output:

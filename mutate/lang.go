@@ -55,9 +55,6 @@ func languageOf(l Lang) (language, error) {
 	return lg, nil
 }
 
-// Langs returns the languages the package supports.
-func Langs() []Lang { return []Lang{Go, Java} }
-
 func words(s ...string) map[string]bool {
 	m := make(map[string]bool, len(s))
 	for _, w := range s {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/internal/syntax"
@@ -181,7 +182,7 @@ func TestOperatorsGolden(t *testing.T) {
 							t.Fatal(err)
 						}
 						n++
-						fmt.Fprintf(&b, "-- %s L%d site %d: %s %v: %s --\n", f.Kind, f.Line, i, m.Record.NodeKind, m.Record.NodePath, m.Status)
+						fmt.Fprintf(&b, "-- %s L%d site %d: %s %v: %s --\n", f.Kind, f.Line, i, m.Record.NodeKind, m.Record.NodePath, m.Fate)
 						for _, c := range m.Record.Changes {
 							ln, text := lineOf(m.Src, c.Mut.Start)
 							fmt.Fprintf(&b, "L%d %q -> %q\n\t%s\n", ln, c.Old, c.New, strings.TrimSpace(text))
@@ -210,9 +211,7 @@ func golden(t *testing.T, name, got string) {
 	if err != nil {
 		t.Fatalf("%v (run go test -update)", err)
 	}
-	if d := cmp.Diff(string(want), got); d != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, d)
-	}
+	assert.Equal(t, string(want), got, "%s mismatch", path)
 }
 
 // TestRoundTrip is the property test: for every fragment of the testdata
@@ -247,7 +246,7 @@ func TestRoundTrip(t *testing.T) {
 							t.Fatal(err)
 						}
 						CountMutant(&funnel, m)
-						if m.Status == StatusBadEdit {
+						if m.Fate == FateBadEdit {
 							t.Errorf("%s L%d %s: bad edits: %v", s.name, f.Line, op.Name, m.Err)
 						}
 						if m.Src == nil {
@@ -259,9 +258,7 @@ func TestRoundTrip(t *testing.T) {
 							if err != nil {
 								t.Fatal(err)
 							}
-							if d := cmp.Diff(syntaxErrors(full.Errors()), m.Errors, cmpopts.EquateEmpty()); d != "" {
-								t.Errorf("%s L%d %s: syntax errors differ from a full parse (-full +Mutate):\n%s", s.name, f.Line, op.Name, d)
-							}
+							assert.Empty(t, cmp.Diff(syntaxErrors(full.Errors()), m.Errors, cmpopts.EquateEmpty()), "%s L%d %s: syntax errors differ from a full parse (-full +Mutate)", s.name, f.Line, op.Name)
 						}
 						if !cmp.Equal(op.Run(site, rngFor(seed, uint64(i))), op.Run(site, rngFor(seed, uint64(i)))) {
 							t.Errorf("%s L%d %s: not deterministic", s.name, f.Line, op.Name)
@@ -306,8 +303,8 @@ func TestMutateSyntaxReject(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Status != StatusSyntax || len(m.Errors) == 0 {
-			t.Errorf("Status = %v with %d errors, want syntax", m.Status, len(m.Errors))
+		if m.Fate != FateSyntax || len(m.Errors) == 0 {
+			t.Errorf("Fate = %v with %d errors, want syntax", m.Fate, len(m.Errors))
 		}
 		CountMutant(&funnel, m)
 	}
@@ -317,11 +314,11 @@ func TestMutateSyntaxReject(t *testing.T) {
 }
 
 func TestEnumText(t *testing.T) {
-	for s := StatusOK; s <= StatusSyntax; s++ {
+	for s := FateOK; s <= FateSyntax; s++ {
 		b, err := s.MarshalText()
-		var back Status
+		var back Fate
 		if err != nil || back.UnmarshalText(b) != nil || back != s {
-			t.Errorf("Status %v does not round-trip", s)
+			t.Errorf("Fate %v does not round-trip", s)
 		}
 	}
 	for tr := TierIdentifier; tr <= TierStructural; tr++ {
@@ -331,8 +328,8 @@ func TestEnumText(t *testing.T) {
 			t.Errorf("Tier %v does not round-trip", tr)
 		}
 	}
-	if _, err := StatusInvalid.MarshalText(); err == nil {
-		t.Error("StatusInvalid marshalled")
+	if _, err := FateInvalid.MarshalText(); err == nil {
+		t.Error("FateInvalid marshalled")
 	}
 	var tr Tier
 	if tr.UnmarshalText(nil) == nil {
@@ -353,21 +350,21 @@ func TestCompose(t *testing.T) {
 		}
 		for fi := range fs {
 			f := &fs[fi]
-			var picks []Pick
+			var picks []sitePick
 			for _, op := range Operators {
 				if !op.Supports(s.lang) {
 					continue
 				}
 				if sites := op.Sites(f); len(sites) > 0 {
-					picks = append(picks, Pick{op, sites[len(sites)/2]})
+					picks = append(picks, sitePick{op, sites[len(sites)/2]})
 				}
 			}
 			for level := 2; level <= 4 && level <= len(picks); level++ {
-				c, err := Compose(picks[:level], rngFor(9, uint64(level)))
+				c, err := compose(picks[:level], rngFor(9, uint64(level)))
 				if err != nil {
 					t.Fatal(err)
 				}
-				if c.Status == StatusBadEdit {
+				if c.Fate == FateBadEdit {
 					conflicts++
 					continue
 				}
@@ -386,7 +383,7 @@ func TestCompose(t *testing.T) {
 		t.Error("no composed mutants")
 	}
 	t.Logf("%d composed mutants, %d conflicts", composed, conflicts)
-	if _, err := Compose(nil, nil); err == nil {
+	if _, err := compose(nil, nil); err == nil {
 		t.Error("Compose accepted no picks")
 	}
 }

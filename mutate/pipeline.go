@@ -2,7 +2,6 @@ package mutate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -19,25 +18,26 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// Level is a complexity level of the paper: how many mutations a task
-// combines.
-type Level uint8
+// ComplexityLevel is a complexity level of the paper (L1 to L4): how many
+// mutations a task combines. ContextLevel (C1 to C3) is the other axis:
+// how much code around the snippet the prompt shows.
+type ComplexityLevel uint8
 
 // The levels. L2 combines two distinct operators, L3 three from at least two
 // operators, L4 four or more from at least two (families are operators).
 const (
-	LevelInvalid Level = iota
+	ComplexityInvalid ComplexityLevel = iota
 	L1
 	L2
 	L3
 	L4
 )
 
-func (l Level) String() string {
+func (l ComplexityLevel) String() string {
 	if l >= L1 && l <= L4 {
 		return fmt.Sprintf("L%d", l)
 	}
-	return fmt.Sprintf("Level(%d)", uint8(l))
+	return fmt.Sprintf("ComplexityLevel(%d)", uint8(l))
 }
 
 // Policy says how the compile step treats a mutant that does not compile.
@@ -135,7 +135,7 @@ type Options struct {
 	// from its sites. 0 means 1.
 	SitesPerOp int
 	// Levels lists the complexity levels to generate. Nil means L1 only.
-	Levels []Level
+	Levels []ComplexityLevel
 	// PerLevel is how many combinations of each level above L1 are drawn
 	// per fragment. 0 means 1.
 	PerLevel int
@@ -158,7 +158,7 @@ type Options struct {
 	RequireEffective bool
 	// Repo and Commit, when the project was read from a git repository at
 	// a commit (package source: Snapshot.Repo and Snapshot.Commit, the
-	// tree materialized for OpenGoModule or OpenMaven), are recorded in
+	// tree materialized for gomod.Open or maven.Open), are recorded in
 	// every task's provenance, so that a report says exactly which code
 	// its tasks came from. Set both or neither.
 	Repo, Commit string
@@ -168,7 +168,7 @@ type Options struct {
 type Candidate struct {
 	File  string
 	Frag  *Fragment
-	Level Level
+	Level ComplexityLevel
 	// Ops are the operators applied, in order; Seed seeded their choices.
 	Ops  []string
 	Seed uint64
@@ -206,11 +206,11 @@ func (c *Candidate) Valid() bool { return c.Reason == ReasonNone && c.Src != nil
 // AllowUnresolved keeps it), at least L1. A combination of two changes,
 // one of which no test catches alone, is as hard to find as its other
 // change: L1, not L2. It is the candidate's level for an L1 candidate.
-func (c *Candidate) Effective() Level {
+func (c *Candidate) Effective() ComplexityLevel {
 	if c.Level == L1 {
 		return L1
 	}
-	return Level(max(1, c.detectedParts()))
+	return ComplexityLevel(max(1, c.detectedParts()))
 }
 
 // detectedParts counts the constituents detected alone.
@@ -258,7 +258,7 @@ type Result struct {
 // loops, exits or kills its JVM), and every check a batch that failed as
 // a whole did not decide; Errors says why each such batch failed. The
 // verdicts are the same either way: what a check made alone costs is
-// time. With MavenConfig.TestEach every check is made alone. Zero for
+// time. With maven.Config.TestEach every check is made alone. Zero for
 // projects that check one mutant at a time.
 type BatchStats struct {
 	Checks, Alone int
@@ -320,310 +320,6 @@ func (g Gates) String() string {
 	return b.String()
 }
 
-// Generate runs the validity pipeline on a project: a baseline of
-// cfg.Runs runs fixes the stable tests, per-test coverage the relevant
-// tests of each fragment; fragments without one are dropped and the rest
-// sampled; each sampled fragment gets L1 mutants per operator and the
-// combinations of the other levels; each mutant must parse, compile (or
-// be kept by its operator's AllowUnresolved policy) and fail a relevant
-// test, and each constituent of a combination must parse and compile
-// (or be kept) on its own (Candidate.Parts); the valid ones become tasks
-// at every context level.
-//
-// Per-mutant outcomes are in the Result; the error is for a project that
-// cannot be built or listed, or a harness failure of the baseline.
-func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
-	var c Options
-	if opts != nil {
-		c = *opts
-	}
-	if c.Ops == nil {
-		c.Ops = Operators
-	}
-	if err := Validate(c.Ops); err != nil {
-		return nil, err
-	}
-	if (c.Repo == "") != (c.Commit == "") {
-		return nil, fmt.Errorf("mutate: Options.Repo %q and Commit %q: set both (the project's repository and the commit it was read at) or neither", c.Repo, c.Commit)
-	}
-	var ops []*Operator
-	for _, op := range c.Ops {
-		if op.Supports(p.Lang()) {
-			ops = append(ops, op)
-		}
-	}
-	if c.Policy == nil {
-		c.Policy = DefaultPolicy
-	}
-	c.Runs = cmpOr(c.Runs, 3)
-	c.SitesPerOp = cmpOr(c.SitesPerOp, 1)
-	c.PerLevel = cmpOr(c.PerLevel, 1)
-	c.Parallelism = cmpOr(c.Parallelism, exec.DefaultParallelism())
-	if c.Levels == nil {
-		c.Levels = []Level{L1}
-	}
-	if c.Contexts == nil {
-		c.Contexts = []ContextLevel{C1, C2, C3}
-	}
-
-	res := &Result{}
-	tests, err := p.Tests(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if len(tests) == 0 {
-		return nil, errors.New("mutate: the project has no tests")
-	}
-	res.Tests = tests
-	if err := baseline(ctx, p, c.Runs, res); err != nil {
-		return nil, err
-	}
-
-	// Per-test coverage of the stable tests.
-	cov, err := coverage(ctx, p, res.Stable, c.Parallelism)
-	if err != nil {
-		return nil, err
-	}
-
-	// Fragments with a relevant test.
-	type covered struct {
-		file  string
-		frag  *Fragment
-		tests []string
-	}
-	var frags []covered
-	files, err := p.Sources()
-	if err != nil {
-		return nil, err
-	}
-	for _, file := range files {
-		src, err := p.ReadFile(file)
-		if err != nil {
-			return nil, fmt.Errorf("mutate: %w", err)
-		}
-		fs, err := Fragments(p.Lang(), src)
-		if err != nil {
-			return nil, fmt.Errorf("mutate: %s: %w", file, err)
-		}
-		for i := range fs {
-			res.Fragments++
-			f := &fs[i]
-			if _, _, ok := enclosingFunc(f); !ok {
-				continue
-			}
-			var rel []string
-			for j, t := range res.Stable {
-				if cov[j].Covers(file, f.Line, f.EndLine) {
-					rel = append(rel, t)
-				}
-			}
-			if len(rel) > 0 {
-				frags = append(frags, covered{file, f, rel})
-			}
-		}
-	}
-	res.Covered = len(frags)
-	if len(frags) > 0 {
-		// A workspace the tasks cannot have (a file the task format
-		// cannot hold) fails now, not after every mutant was validated.
-		var probe adapt.Task
-		if err := p.Task(frags[0].file, &probe); err != nil {
-			return nil, fmt.Errorf("mutate: the project's tasks cannot be made: %w", err)
-		}
-	}
-	rng := rand.New(rand.NewPCG(c.Seed, 0x6672616773))
-	if c.Fragments > 0 && len(frags) > c.Fragments {
-		idx := rng.Perm(len(frags))[:c.Fragments]
-		slices.Sort(idx)
-		sel := make([]covered, len(idx))
-		for i, j := range idx {
-			sel[i] = frags[j]
-		}
-		frags = sel
-	}
-	res.Sampled = len(frags)
-
-	// Candidates. A candidate's seed is its draw's number: the same as
-	// its index when every draw gives a candidate, so that a draw that
-	// finds no site that type-checks changes no other candidate.
-	usage := map[Level]map[string]int{}
-	var draws uint64
-	for _, fr := range frags {
-		sites := map[*Operator][]Site{}
-		var avail []*Operator
-		for _, op := range ops {
-			if s := op.Sites(fr.frag); len(s) > 0 {
-				sites[op] = s
-				avail = append(avail, op)
-			}
-		}
-		table, err := selectSites(ctx, p, fr.file, sites, c.Policy)
-		if err != nil {
-			return nil, err
-		}
-		for _, lv := range c.Levels {
-			type draw struct {
-				picks []Pick
-				n     uint64
-			}
-			var combos []draw
-			if lv == L1 {
-				for _, op := range avail {
-					s := sites[op]
-					for _, d := range drawSites(op, len(s), c.SitesPerOp, table, rng) {
-						combos = append(combos, draw{[]Pick{{op, s[d.site]}}, draws + uint64(d.slot)})
-					}
-					draws += uint64(min(c.SitesPerOp, len(s)))
-				}
-			} else {
-				if usage[lv] == nil {
-					usage[lv] = map[string]int{}
-				}
-				for range c.PerLevel {
-					if picks := drawCombo(lv, avail, sites, usage[lv], rng, table); picks != nil {
-						combos = append(combos, draw{picks, draws})
-						draws++
-					}
-				}
-			}
-			for _, d := range combos {
-				picks := d.picks
-				cand := &Candidate{File: fr.file, Frag: fr.frag, Level: lv, Seed: c.Seed<<20 + d.n, Tests: fr.tests}
-				for _, pk := range picks {
-					cand.Ops = append(cand.Ops, pk.Op.Name)
-				}
-				comp, err := Compose(picks, rand.New(rand.NewPCG(cand.Seed, 0x6d7574)))
-				if err != nil {
-					return nil, err
-				}
-				cand.Records, cand.Src = comp.Records, comp.Src
-				switch comp.Status {
-				case StatusNoEdit:
-					cand.Reason = ReasonNoEdit
-				case StatusBadEdit:
-					cand.Reason, cand.Src = ReasonOverlap, nil
-				case StatusSyntax:
-					cand.Reason = ReasonParse
-				}
-				cand.Policy = RequireCompile
-				for _, pk := range picks {
-					if c.Policy(pk.Op) == AllowUnresolved {
-						cand.Policy = AllowUnresolved
-					}
-				}
-				res.Candidates = append(res.Candidates, cand)
-			}
-		}
-	}
-
-	// The constituents of each combination, alone: an L1 candidate of
-	// the same change, or a new one checked with the L1 candidates.
-	solo := map[string]*Candidate{}
-	for _, cand := range res.Candidates {
-		if cand.Level == L1 && cand.Src != nil {
-			solo[changeKey(cand, cand.Records[0])] = cand
-		}
-	}
-	var first, combos []*Candidate
-	extra := map[*Candidate]bool{}
-	for _, cand := range res.Candidates {
-		if cand.Level == L1 {
-			first = append(first, cand)
-			continue
-		}
-		combos = append(combos, cand)
-		if cand.Reason != ReasonNone {
-			continue
-		}
-		for _, r := range cand.Records {
-			k := changeKey(cand, r)
-			part := solo[k]
-			if part == nil {
-				part = soloCandidate(cand, r, ops, c.Policy)
-				solo[k] = part
-				extra[part] = true
-				first = append(first, part)
-			}
-			cand.Parts = append(cand.Parts, part)
-		}
-	}
-
-	// Validation: the L1 candidates and constituents, then the
-	// combinations whose constituents are valid alone.
-	start := time.Now()
-	isTask := func(cand *Candidate) bool { return cand.Valid() && !extra[cand] }
-	progress := adapt.NewTracker(c.Progress, "validate", len(undecided(first))+len(undecided(combos)))
-	progress.PassedAs = "valid" // candidates that became tasks
-	var build, test time.Duration
-	if pp, ok := p.(preparer); ok {
-		// The combinations too, so that one schema holds them all;
-		// those a constituent rules out are not checked.
-		took, release, err := pp.prepare(ctx, append(slices.Clone(first), combos...))
-		build += took
-		if err != nil {
-			return nil, err
-		}
-		defer release()
-	}
-	b1, t1, err := checkCandidates(ctx, p, first, &c, progress, isTask, &res.Batches)
-	if err != nil {
-		return nil, err
-	}
-	build, test = build+b1, test+t1
-	for _, cand := range undecided(combos) {
-		for i, part := range cand.Parts {
-			switch {
-			case part.Reason == ReasonInfra:
-				cand.Reason, cand.Detail = ReasonInfra, fmt.Sprintf("constituent %d (%s) alone: %s", i+1, cand.Ops[i], part.Detail)
-			case part.Reason != ReasonNone && part.Reason != ReasonNoFailure && part.Reason != ReasonFlaky:
-				cand.Reason, cand.Detail = ReasonConstituent, fmt.Sprintf("constituent %d (%s) alone: %s\n%s", i+1, cand.Ops[i], part.Reason, part.Detail)
-			default:
-				continue
-			}
-			progress.Done(false)
-			break
-		}
-		if c.RequireEffective && cand.Reason == ReasonNone && cand.Effective() < cand.Level {
-			cand.Reason, cand.Detail = ReasonEffective, fmt.Sprintf("effective level %s: %d of %d constituents detected alone", cand.Effective(), cand.detectedParts(), len(cand.Parts))
-			progress.Done(false)
-		}
-	}
-	b2, t2, err := checkCandidates(ctx, p, combos, &c, progress, isTask, &res.Batches)
-	if err != nil {
-		return nil, err
-	}
-	res.BuildTime, res.TestTime = build+b2, test+t2
-	res.Total = time.Since(start)
-
-	res.Funnel.Declare(StageSite, StageApplied, StageParsed, StageCompiled, StageUnresolved, StageDetected, StageEffective)
-	bases := map[string]*adapt.Base{} // the tasks share one copy of each
-	for _, cand := range res.Candidates {
-		countCandidate(&res.Funnel, cand)
-		if !cand.Valid() {
-			continue
-		}
-		for _, cl := range c.Contexts {
-			t, err := newTask(p, cand, cl, c.Source)
-			if err != nil {
-				return nil, err
-			}
-			if b := t.Base; b != nil {
-				if have := bases[b.Digest()]; have != nil {
-					t.Base = have
-				} else {
-					bases[b.Digest()] = b
-				}
-			}
-			res.Tasks = append(res.Tasks, t)
-			res.From = append(res.From, cand)
-		}
-	}
-	if c.Repo != "" || c.Commit != "" {
-		adapt.SetRevision(res.Tasks, c.Repo, c.Commit)
-	}
-	return res, nil
-}
-
 // CheckCandidates runs the compile and test steps of the pipeline on the
 // candidates that are still undecided (Reason is ReasonNone and
 // neither Unresolved nor Failing is set), at most opts.Parallelism at once
@@ -657,15 +353,15 @@ func undecided(cands []*Candidate) []*Candidate {
 // passed the candidates isTask accepts, and adding to stats how its
 // batches went.
 func checkCandidates(ctx context.Context, p Project, cands []*Candidate, o *Options, progress *adapt.Tracker, isTask func(*Candidate) bool, stats *BatchStats) (build, test time.Duration, err error) {
-	if pp, ok := p.(preparer); ok {
-		took, release, err := pp.prepare(ctx, cands)
+	if pp, ok := p.(Preparer); ok {
+		took, release, err := pp.Prepare(ctx, undecided(cands))
 		build += took
 		if err != nil {
 			return build, test, err
 		}
 		defer release()
 	}
-	if bc, ok := p.(batchChecker); ok {
+	if bc, ok := p.(BatchChecker); ok {
 		b, t, err := checkBatched(ctx, p, bc, cands, o, progress, isTask, stats)
 		return build + b, test + t, err
 	}
@@ -705,13 +401,6 @@ func checkCandidates(ctx context.Context, p Project, cands []*Candidate, o *Opti
 	}
 	err = g.Wait()
 	return build, test, err
-}
-
-// A preparer is a Project that decides on many mutants at once before they
-// are checked one by one: GoModule type-checks them and builds mutant
-// schemata. Check then answers from what prepare found until release.
-type preparer interface {
-	prepare(ctx context.Context, cands []*Candidate) (build time.Duration, release func(), err error)
 }
 
 func cmpOr(v, def int) int {
@@ -815,7 +504,7 @@ func drawSites(op *Operator, n, per int, table siteTable, rng *rand.Rand) []slot
 // keeping at least two distinct (the digest's levels, families being
 // operators). It returns nil when no such combination fits. A nil table
 // takes each site's own range as its edits.
-func drawCombo(lv Level, avail []*Operator, sites map[*Operator][]Site, usage map[string]int, rng *rand.Rand, table siteTable) []Pick {
+func drawCombo(lv ComplexityLevel, avail []*Operator, sites map[*Operator][]Site, usage map[string]int, rng *rand.Rand, table siteTable) []sitePick {
 	n := int(lv)
 	if len(avail) < 2 {
 		return nil
@@ -823,7 +512,7 @@ func drawCombo(lv Level, avail []*Operator, sites map[*Operator][]Site, usage ma
 	order := slices.Clone(avail)
 	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 	slices.SortStableFunc(order, func(a, b *Operator) int { return usage[a.Name] - usage[b.Name] })
-	var picks []Pick
+	var picks []sitePick
 	var used []Range
 	edits := func(op *Operator, k int) []Range {
 		if table == nil {
@@ -848,7 +537,7 @@ func drawCombo(lv Level, avail []*Operator, sites map[*Operator][]Site, usage ma
 		for _, k := range rng.Perm(len(s)) {
 			if rs := edits(op, k); table.live(op, k) && !overlaps(rs) {
 				used = append(used, rs...)
-				picks = append(picks, Pick{op, s[k]})
+				picks = append(picks, sitePick{op, s[k]})
 				return true
 			}
 		}
@@ -983,35 +672,20 @@ func confirm(c *Candidate, out *TestRun, r int) error {
 	return nil
 }
 
-// A batchChecker is a Project that checks many mutants at once (Maven:
-// their tests in shared JVMs, exec.JUnit.TestRounds). A nil TestRun is a
-// check it did not decide, which Check then makes alone; with an error
-// (the batch failed as a whole), the TestRuns it did decide still hold.
-type batchChecker interface {
-	checkBatch(ctx context.Context, reqs []checkRequest) ([]*TestRun, error)
-}
-
-// checkRequest is one check: Check's arguments.
-type checkRequest struct {
-	file  string
-	src   []byte
-	tests []string
-}
-
-// checkBatched is checkCandidates for a batchChecker: the first runs of
+// checkBatched is checkCandidates for a BatchChecker: the first runs of
 // every candidate in one batch, then each further run of the failing
 // tests of those still to confirm in one batch, with the same verdicts as
 // one check at a time. A check the batch did not decide is made alone;
 // stats counts them, and says why a batch failed as a whole.
-func checkBatched(ctx context.Context, p Project, bc batchChecker, cands []*Candidate, o *Options, progress *adapt.Tracker, isTask func(*Candidate) bool, stats *BatchStats) (build, test time.Duration, err error) {
+func checkBatched(ctx context.Context, p Project, bc BatchChecker, cands []*Candidate, o *Options, progress *adapt.Tracker, isTask func(*Candidate) bool, stats *BatchStats) (build, test time.Duration, err error) {
 	todo := undecided(cands)
 	failed := map[*Candidate]bool{} // a harness failure, already counted
 	run := func(cs []*Candidate, tests func(*Candidate) []string) ([]*TestRun, error) {
-		reqs := make([]checkRequest, len(cs))
+		reqs := make([]CheckRequest, len(cs))
 		for i, c := range cs {
-			reqs[i] = checkRequest{c.File, c.Src, tests(c)}
+			reqs[i] = CheckRequest{File: c.File, Src: c.Src, Tests: tests(c)}
 		}
-		outs, err := bc.checkBatch(ctx, reqs)
+		outs, err := bc.CheckBatch(ctx, reqs)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -1025,7 +699,7 @@ func checkBatched(ctx context.Context, p Project, bc batchChecker, cands []*Cand
 		for i, c := range cs {
 			if outs[i] == nil {
 				stats.Alone++
-				out, err := p.Check(ctx, c.File, c.Src, reqs[i].tests)
+				out, err := p.Check(ctx, c.File, c.Src, reqs[i].Tests)
 				if err != nil {
 					if ctx.Err() != nil {
 						return nil, ctx.Err()
@@ -1147,21 +821,21 @@ func atoi(s string) int {
 	return n
 }
 
-// SummaryGroup is the group of the compact funnel (FunnelSummary) that a
+// summaryGroup is the group of the compact funnel (FunnelSummary) that a
 // group of Result.Funnel (an operator combination, "op" or "op1+op2")
 // falls in: "L1 op" for one operator, else its level, "L2", "L3" or "L4"
 // (four or more operators).
-func SummaryGroup(group string) string {
+func summaryGroup(group string) string {
 	n := strings.Count(group, "+") + 1
 	if n == 1 {
 		return "L1 " + group
 	}
-	return Level(min(n, int(L4))).String()
+	return ComplexityLevel(min(n, int(L4))).String()
 }
 
 // FunnelSummary returns the funnel with a row per L1 operator (in the
 // order of Operators: by tier) and one per level above L1, gathering its
-// operator combinations (SummaryGroup): about a dozen rows where an L1–L4
+// operator combinations (summaryGroup): about a dozen rows where an L1–L4
 // run's Funnel has a hundred. Result.Funnel keeps every combination
 // (adapt.Funnel.WriteCSV writes them all).
 func (r *Result) FunnelSummary() *adapt.Funnel {
@@ -1173,7 +847,7 @@ func (r *Result) FunnelSummary() *adapt.Funnel {
 		}
 		return lv, i, op
 	}
-	return r.Funnel.Regroup(SummaryGroup, func(a, b string) int {
+	return r.Funnel.Regroup(summaryGroup, func(a, b string) int {
 		la, ia, oa := rank(a)
 		lb, ib, ob := rank(b)
 		if c := strings.Compare(la, lb); c != 0 {

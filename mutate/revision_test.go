@@ -14,6 +14,7 @@ import (
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/mutate"
+	"github.com/adaptbench/adaptbench/mutate/gomod"
 	"github.com/adaptbench/adaptbench/source"
 	"github.com/adaptbench/adaptbench/source/sourcetest"
 )
@@ -70,7 +71,7 @@ func TestGenerateAtRevision(t *testing.T) {
 		if err := snap.Materialize(ctx, ".", dir); err != nil {
 			t.Fatal(err)
 		}
-		gm, err := mutate.OpenGoModule(dir, sb, &mutate.GoConfig{Limits: exec.Limits{CPUTime: 20 * time.Second, WallTime: 30 * time.Second}})
+		gm, err := gomod.Open(dir, sb, &gomod.Config{Limits: exec.Limits{CPUTime: 20 * time.Second, WallTime: 30 * time.Second}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,18 +5,6 @@ import (
 	"math/rand/v2"
 )
 
-// A typeChecker is a Project that tells quickly, without a build, whether
-// a mutant of one of its files type-checks: [GoModule], with go/types
-// against its packages' export data. ok is false when it cannot tell.
-type typeChecker interface {
-	typeErrors(ctx context.Context, file string, src []byte) (msgs string, ok bool)
-}
-
-func (g *GoModule) typeErrors(ctx context.Context, file string, src []byte) (string, bool) {
-	msgs, _, err := g.typeCheck(ctx, file, src)
-	return msgs, err == nil
-}
-
 // siteTable is what Generate knows of the sites of one fragment: per
 // operator, the byte ranges each site's edits touch (nil: the site gives
 // no edit that type-checks, and is not proposed).
@@ -35,7 +23,7 @@ func (t siteTable) live(op *Operator, k int) bool { return t == nil || t[op][k] 
 // keep-alive a deletion needs), and the compile share measures the
 // operators, not edits that can never compile.
 func selectSites(ctx context.Context, p Project, file string, sites map[*Operator][]Site, policy func(*Operator) Policy) (siteTable, error) {
-	tc, _ := p.(typeChecker)
+	tc, _ := p.(TypeChecker)
 	t := siteTable{}
 	for op, ss := range sites {
 		t[op] = make([][]Range, len(ss))
@@ -61,7 +49,7 @@ func selectSites(ctx context.Context, p Project, file string, sites map[*Operato
 					if err != nil {
 						continue
 					}
-					msgs, ok := tc.typeErrors(ctx, file, src)
+					msgs, ok := tc.TypeErrors(ctx, file, src)
 					if ctx.Err() != nil {
 						return nil, ctx.Err()
 					}

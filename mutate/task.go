@@ -348,11 +348,11 @@ func leadIndent(code, snip string) string {
 // pass it as adapt.Options.Answer. A model answers Prompt with the adapted
 // snippet: when the completion's code does not define the task's target
 // function, its first code block is put in place of F′ in the task's
-// Code (SpliceAnswer) and that function is the answer. A completion that
+// Code (spliceAnswer) and that function is the answer. A completion that
 // defines the function (adapt.Reference's, adapt.Identity's) is taken as
 // adapt.Extract takes it.
 func Answer(t *adapt.Task, c adapt.Completion) (adapt.Answer, error) {
-	if code, ok := SpliceAnswer(t, c.Text); ok {
+	if code, ok := spliceAnswer(t, c.Text); ok {
 		// CodeBlocks gives a completion with no fence line back whole.
 		if blocks := adapt.CodeBlocks(c.Text); len(blocks) == 1 && blocks[0] == c.Text && worseSyntax(t, code) {
 			// Prose with no code block, spliced in, would be a compile
@@ -382,10 +382,10 @@ func worseSyntax(t *adapt.Task, code string) bool {
 	return len(after.Errors()) > len(before.Errors())
 }
 
-// SpliceAnswer returns the task's function with the first code block of
+// spliceAnswer returns the task's function with the first code block of
 // completion in place of F′, and false when the completion has no code
 // block or already defines the target function.
-func SpliceAnswer(t *adapt.Task, completion string) (string, bool) {
+func spliceAnswer(t *adapt.Task, completion string) (string, bool) {
 	blocks := adapt.CodeBlocks(completion)
 	if len(blocks) == 0 {
 		return "", false

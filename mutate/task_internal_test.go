@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
 )
@@ -42,8 +42,8 @@ func clampTasks(t *testing.T) []adapt.Task {
 	}
 	f := &frags[0]
 	m, err := Mutate(ModifyLogic, ModifyLogic.Sites(f)[0], rand.New(rand.NewPCG(1, 1)))
-	if err != nil || m.Status != StatusOK {
-		t.Fatalf("mutate: %v %v", m.Status, err)
+	if err != nil || m.Fate != FateOK {
+		t.Fatalf("mutate: %v %v", m.Fate, err)
 	}
 	c := &Candidate{File: "clamp.go", Frag: f, Level: L1, Ops: []string{"modifylogic"}, Seed: 1,
 		Records: []Record{m.Record}, Src: m.Src, Tests: []string{"TestClamp"}, Policy: RequireCompile}
@@ -84,9 +84,7 @@ func TestTaskLabelsAndDetail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(tasks, back); d != "" {
-		t.Fatalf("write then read changed the tasks (-want +got):\n%s", d)
-	}
+	require.Equal(t, tasks, back, "write then read changed the tasks")
 	task := &back[0]
 	d, err := DetailOf(task)
 	if err != nil {
@@ -165,8 +163,8 @@ func TestSnippetAfterFirstGuard(t *testing.T) {
 				t.Fatalf("%d removeguard sites, want 1", len(sites))
 			}
 			m, err := Mutate(RemoveGuard, sites[0], rand.New(rand.NewPCG(1, 1)))
-			if err != nil || m.Status != StatusOK {
-				t.Fatalf("mutate: %v %v", m.Status, err)
+			if err != nil || m.Fate != FateOK {
+				t.Fatalf("mutate: %v %v", m.Fate, err)
 			}
 			c := &Candidate{File: "a", Frag: f, Level: L1, Ops: []string{"removeguard"}, Seed: 1,
 				Records: []Record{m.Record}, Src: m.Src, Tests: []string{"T"}, Policy: RequireCompile}

@@ -11,7 +11,7 @@
 //	go run ./examples/mutate -dir $(go env GOMODCACHE)/github.com/google/uuid@v1.6.0 -fragments 10 -out tasks.jsonl
 //	go run ./examples/mutate -dir ... -evaluate -model reference
 //	go run ./examples/mutate -dir $(go env GOMODCACHE)/github.com/google/go-cmp@v0.7.0 -packages cmp
-//	go run ./examples/mutate -dir mutate/testdata/maven -evaluate
+//	go run ./examples/mutate -dir mutate/maven/testdata/maven -evaluate
 //
 // -model is "reference", "identity" or "openai" (the OpenAI-compatible
 // endpoint named by OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_MODEL).
@@ -43,6 +43,8 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/mutate"
+	"github.com/adaptbench/adaptbench/mutate/gomod"
+	"github.com/adaptbench/adaptbench/mutate/maven"
 	"github.com/adaptbench/adaptbench/source"
 )
 
@@ -113,41 +115,91 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	defer sb.Close()
-	var proj mutate.Project
-	if _, statErr := os.Stat(filepath.Join(*dir, "pom.xml")); statErr == nil {
-		proj, err = mutate.OpenMaven(ctx, *dir, sb, nil)
-	} else {
-		cfg := &mutate.GoConfig{}
-		if *pkgs != "" {
-			cfg.Packages = strings.Split(*pkgs, ",")
-		}
-		proj, err = mutate.OpenGoModule(*dir, sb, cfg)
-		if err != nil && *pkgs == "" {
-			err = flagError{err, "GoConfig.Packages", "-packages"}
-		}
-	}
+	proj, err := openProject(ctx, *dir, *pkgs, sb)
 	if err != nil {
-		return err // a directory with neither pom.xml nor go.mod says so here
+		return err
 	}
 	defer proj.Close()
 
-	bar := progress.New(os.Stderr, "mutate")
-	cfg := &mutate.Options{Seed: *seed, Fragments: *frags, Progress: bar.Report, Repo: repoName, Commit: commit}
-	for l := mutate.L1; l <= mutate.Level(min(max(*levels, 1), 4)); l++ {
+	cfg := &mutate.Options{Seed: *seed, Fragments: *frags, Repo: repoName, Commit: commit}
+	for l := mutate.L1; l <= mutate.ComplexityLevel(min(max(*levels, 1), 4)); l++ {
 		cfg.Levels = append(cfg.Levels, l)
 	}
-	res, err := mutate.Generate(ctx, proj, cfg)
+	res, err := generate(ctx, proj, cfg, stdout, *funnelCSV, *mutantsCSV)
+	if err != nil {
+		return err
+	}
+	tasks := res.Tasks
+	if err := adapt.SaveFile(*out, tasks); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %d tasks to %s%s\n", len(tasks), *out, fileSize(*out, tasks))
+	if !*evaluate {
+		return nil
+	}
+
+	m, err := chooseModel(*model)
+	if err != nil {
+		return err
+	}
+	bar := progress.New(os.Stderr, m.Name())
+	rep, err := adapt.Evaluate(ctx, tasks, m, &adapt.Options{Template: mutate.Prompt, Runner: sb, Answer: mutate.Answer, Progress: bar.Report})
 	bar.Close()
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%d tests (%d stable, flaky %v); %d fragments, %d covered, %d sampled\n\n",
-		len(res.Tests), len(res.Stable), res.Flaky, res.Fragments, res.Covered, res.Sampled)
-	if err := writeFunnel(stdout, res, *funnelCSV); err != nil {
+	html := filepath.Join(filepath.Dir(*out), "report.html")
+	if err := writeHTML(html, rep, &htmlreport.Options{Tasks: tasks, Sections: []htmlreport.Section{res.HTMLSection()}}); err != nil {
 		return err
 	}
-	if err := writeMutants(res, *mutantsCSV); err != nil {
-		return err
+	fmt.Fprintf(stdout, "wrote %s\n", html)
+	return writeInspection(stdout, rep, tasks, m.Name())
+}
+
+// openProject opens the project at dir with its build system: Maven when
+// dir holds a pom.xml, else a Go module (of packages, comma-separated; ""
+// means its root package). A caller of mutate picks the build system
+// this way: mutate.Generate takes any mutate.Project.
+func openProject(ctx context.Context, dir, pkgs string, sb exec.Runner) (mutate.Project, error) {
+	if _, statErr := os.Stat(filepath.Join(dir, "pom.xml")); statErr == nil {
+		proj, err := maven.Open(ctx, dir, sb, nil)
+		if err != nil {
+			return nil, err
+		}
+		return proj, nil
+	}
+	cfg := &gomod.Config{}
+	if pkgs != "" {
+		cfg.Packages = strings.Split(pkgs, ",")
+	}
+	proj, err := gomod.Open(dir, sb, cfg)
+	switch {
+	case err != nil && pkgs == "":
+		return nil, flagError{err, "gomod.Config.Packages", "-packages"}
+	case err != nil:
+		return nil, err // a directory with neither pom.xml nor go.mod says so here
+	}
+	return proj, nil
+}
+
+// generate runs mutate.Generate with a progress bar and prints what it
+// found: the funnel (in full to funnelCSV), every mutant (to mutantsCSV),
+// the pilot gates and the validation's speed.
+func generate(ctx context.Context, proj mutate.Project, cfg *mutate.Options, stdout io.Writer, funnelCSV, mutantsCSV string) (*mutate.Result, error) {
+	bar := progress.New(os.Stderr, "mutate")
+	cfg.Progress = bar.Report
+	res, err := mutate.Generate(ctx, proj, cfg)
+	bar.Close()
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(stdout, "%d tests (%d stable, flaky %v); %d fragments, %d covered, %d sampled\n\n",
+		len(res.Tests), len(res.Stable), res.Flaky, res.Fragments, res.Covered, res.Sampled)
+	if err := writeFunnel(stdout, res, funnelCSV); err != nil {
+		return nil, err
+	}
+	if err := writeMutants(res, mutantsCSV); err != nil {
+		return nil, err
 	}
 	fmt.Fprintf(stdout, "\n%s\n", res.Gates())
 	checked := 0
@@ -168,47 +220,32 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			log.Printf("a batch of checks failed, so its checks were made alone: %s", e)
 		}
 	}
-	tasks := res.Tasks
-	if err := adapt.SaveFile(*out, tasks); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "wrote %d tasks to %s%s\n", len(tasks), *out, fileSize(*out, tasks))
-	if !*evaluate {
-		return nil
-	}
+	return res, nil
+}
 
-	var m adapt.Model
-	switch *model {
+// chooseModel returns the model -model names.
+func chooseModel(model string) (adapt.Model, error) {
+	switch model {
 	case "reference":
-		m = adapt.Reference
+		return adapt.Reference, nil
 	case "identity":
-		m = adapt.Identity
+		return adapt.Identity, nil
 	case "openai":
 		if os.Getenv("OPENAI_BASE_URL") == "" {
-			return errors.New("-model openai needs OPENAI_BASE_URL")
+			return nil, errors.New("-model openai needs OPENAI_BASE_URL")
 		}
-		c, err := openai.FromEnv(os.Getenv("OPENAI_MODEL"))
-		if err != nil {
-			return err
-		}
-		m = c
-	default:
-		return fmt.Errorf("unknown model %q", *model)
+		return openai.FromEnv(os.Getenv("OPENAI_MODEL"))
 	}
-	bar = progress.New(os.Stderr, m.Name())
-	rep, err := adapt.Evaluate(ctx, tasks, m, &adapt.Options{Template: mutate.Prompt, Runner: sb, Answer: mutate.Answer, Progress: bar.Report})
-	bar.Close()
-	if err != nil {
-		return err
-	}
-	html := filepath.Join(filepath.Dir(*out), "report.html")
-	if err := writeHTML(html, rep, &htmlreport.Options{Tasks: tasks, Sections: []htmlreport.Section{res.HTMLSection()}}); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "wrote %s\n", html)
-	// Per operator: samples, passed, and the inspection classes.
+	return nil, fmt.Errorf("unknown model %q", model)
+}
+
+// writeInspection prints, per operator combination, the samples, how many
+// passed, and the inspection classes of which mutations the model
+// reversed.
+func writeInspection(stdout io.Writer, rep *adapt.Report, tasks []adapt.Task, name string) error {
 	type row struct{ n, passed, restored, alternative, reversed, mutations int }
 	rows := map[string]*row{}
+	var err error
 	byID := map[string]*adapt.Task{}
 	for i := range tasks {
 		byID[tasks[i].ID] = &tasks[i]
@@ -249,9 +286,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	slices.Sort(keys)
 	if p1, ok := rep.Score(1); ok {
-		fmt.Fprintf(stdout, "\nmodel %s: pass@1 %.3f over %d of %d valid tasks\n", m.Name(), p1, rep.PassAtK[0].Tasks, rep.Valid)
+		fmt.Fprintf(stdout, "\nmodel %s: pass@1 %.3f over %d of %d valid tasks\n", name, p1, rep.PassAtK[0].Tasks, rep.Valid)
 	} else {
-		fmt.Fprintf(stdout, "\nmodel %s: no pass@1 (%d valid tasks, %d unscored)\n", m.Name(), rep.Valid, len(rep.Unscored))
+		fmt.Fprintf(stdout, "\nmodel %s: no pass@1 (%d valid tasks, %d unscored)\n", name, rep.Valid, len(rep.Unscored))
 	}
 	fmt.Fprintf(stdout, "%-40s %7s %7s %9s %12s %9s\n", "operators", "samples", "passed", "restored", "alternative", "reversed")
 	for _, k := range keys {

@@ -1,4 +1,4 @@
-package mutate_test
+package gomod_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/mutate"
+	"github.com/adaptbench/adaptbench/mutate/gomod"
 )
 
 // writeModule writes files (slash paths) under a new directory.
@@ -95,7 +96,7 @@ func TestGoFailingAfterPanic(t *testing.T) {
 	orig := panicModule["pan.go"]
 	src := []byte(strings.Replace(orig, "\t\treturn i\n", "\t\tpanic(i)\n", 1))
 	for _, each := range []bool{false, true} {
-		gm, err := mutate.OpenGoModule(dir, sb, &mutate.GoConfig{BuildEach: each})
+		gm, err := gomod.Open(dir, sb, &gomod.Config{BuildEach: each})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,13 +163,13 @@ func TestSum(t *testing.T) {
 func TestEffectiveLevel(t *testing.T) {
 	sb := exectest.Sandbox(t)
 	dir := writeModule(t, sumModule)
-	gm, err := mutate.OpenGoModule(dir, sb, nil)
+	gm, err := gomod.Open(dir, sb, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer gm.Close()
 	opts := mutate.Options{Seed: 1, Runs: 1, Ops: []*mutate.Operator{mutate.UpdateConst, mutate.ModifyLogic},
-		Levels: []mutate.Level{mutate.L1, mutate.L2}, Contexts: []mutate.ContextLevel{mutate.C1}}
+		Levels: []mutate.ComplexityLevel{mutate.L1, mutate.L2}, Contexts: []mutate.ContextLevel{mutate.C1}}
 	res, err := mutate.Generate(context.Background(), gm, &opts)
 	if err != nil {
 		t.Fatal(err)
@@ -233,7 +234,7 @@ func TestGoTaskEnvironment(t *testing.T) {
 		{dep, &adapt.Environment{Runtime: "go1.22", Packages: []adapt.Package{{Name: "github.com/google/go-cmp", Version: "v0.7.0"}}}},
 		{writeModule(t, sumModule), nil},
 	} {
-		gm, err := mutate.OpenGoModule(tc.dir, sb, nil)
+		gm, err := gomod.Open(tc.dir, sb, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -293,7 +294,7 @@ func TestGoVetsMutants(t *testing.T) {
 	dir := writeModule(t, vetModule)
 	orig := vetModule["vet.go"]
 	for _, each := range []bool{false, true} {
-		gm, err := mutate.OpenGoModule(dir, sb, &mutate.GoConfig{BuildEach: each})
+		gm, err := gomod.Open(dir, sb, &gomod.Config{BuildEach: each})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,11 +1,11 @@
-package mutate
+package gomod
 
 import (
 	"os"
 	"sync"
 )
 
-// binCache keeps the test binaries of the last few builds of a GoModule
+// binCache keeps the test binaries of the last few builds of a Module
 // made outside a schema (a mutant built alone, or a package unchanged), so
 // that the runs confirming a mutant's failures (Options.Runs), which come
 // right after its first check, run the binary that check built instead of

@@ -1,4 +1,4 @@
-package mutate
+package maven
 
 import (
 	"context"
@@ -14,10 +14,12 @@ import (
 	"time"
 
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/mutate"
+	"github.com/adaptbench/adaptbench/mutate/internal/buildsys"
 )
 
-// The batch path of Maven.Check (MavenConfig.CompileEach off): before the
-// mutants are checked one by one, prepare compiles every one of them in
+// The batch path of Project.Check (Config.CompileEach off): before the
+// mutants are checked one by one, Prepare compiles every one of them in
 // one JVM in the sandbox (batch_javac.java), each with the command line
 // the javac of its own would get, so that each gets the same class files
 // or the same messages, with one JVM start instead of one per mutant.
@@ -25,7 +27,7 @@ import (
 // answers with its messages, without compiling. Mutants the batch did not
 // reach (it ran out of time, say) are compiled alone as before.
 
-// javaPrepared is what prepare compiled of one mutant.
+// javaPrepared is what Prepare compiled of one mutant.
 type javaPrepared struct {
 	compile string            // javac's messages: the mutant does not compile
 	classes map[string][]byte // else its class files, by slash path under the output
@@ -57,38 +59,40 @@ func (jp *javaPrepared) writeClasses(root string) error {
 // javacArgs is javac's command line, after the JVM's flags, for a mutant
 // whose source is at src and whose classes go to out (both relative to
 // the project).
-func (m *Maven) javacArgs(out, src string) []string {
+func (m *Project) javacArgs(out, src string) []string {
 	cp := append([]string{"target/classes", "target/test-classes"}, m.cfg.Classpath...)
 	return []string{"-proc:none", "-encoding", "UTF-8", "-g", "--release", m.cfg.Release,
 		"-d", out, "-cp", strings.Join(cp, ":"), src}
 }
 
-// batchDir is where prepare compiles, in the project copy.
-const batchDir = runDir + "/batch"
+// batchDir is where Prepare compiles, in the project copy.
+const batchDir = buildsys.RunDir + "/batch"
 
-// prepare compiles the undecided candidates in one JVM (see above). It
+// A batchMutant is a mutant Prepare compiles: its key, file and source.
+type batchMutant struct {
+	key, file string
+	src       []byte
+}
+
+// Prepare compiles the candidates in one JVM (mutate.Preparer) (see above). It
 // returns the wall time of the batch and a release that forgets the
 // mutants.
-func (m *Maven) prepare(ctx context.Context, cands []*Candidate) (time.Duration, func(), error) {
+func (m *Project) Prepare(ctx context.Context, cands []*mutate.Candidate) (time.Duration, func(), error) {
 	if m.cfg.CompileEach {
 		return 0, func() {}, nil
 	}
-	type mutant struct {
-		key, file string
-		src       []byte
-	}
-	var ms []mutant
+	var ms []batchMutant
 	seen := map[string]bool{}
-	for _, c := range undecided(cands) {
+	for _, c := range cands {
 		if c.Src == nil || c.File == "" || strings.ContainsAny(c.File, "\t\n") {
 			continue
 		}
-		k := mutantKey(c.File, c.Src)
-		if seen[k] || m.prepared.has(k) { // or by an earlier prepare not yet released
+		k := buildsys.MutantKey(c.File, c.Src)
+		if seen[k] || m.prepared.Has(k) { // or by an earlier Prepare not yet released
 			continue
 		}
 		seen[k] = true
-		ms = append(ms, mutant{k, c.File, c.Src})
+		ms = append(ms, batchMutant{k, c.File, c.Src})
 	}
 	if len(ms) < 2 {
 		return 0, func() {}, nil // one javac is as cheap
@@ -154,6 +158,13 @@ func (m *Maven) prepare(ctx context.Context, cands []*Candidate) (time.Duration,
 		}
 		return took, func() {}, nil // each is compiled alone, where a harness failure is the mutant's
 	}
+	return took, m.prepared.Keep(m.batchResults(ms)), nil
+}
+
+// batchResults reads what the batch decided about each of ms, by
+// mutant key: its compiler messages or its classes; a mutant the batch
+// did not reach is left out (compiled alone).
+func (m *Project) batchResults(ms []batchMutant) map[string]*javaPrepared {
 	found := map[string]*javaPrepared{}
 	for i, mt := range ms {
 		dir := path.Join(batchDir, strconv.Itoa(i))
@@ -184,7 +195,7 @@ func (m *Maven) prepare(ctx context.Context, cands []*Candidate) (time.Duration,
 		}
 		found[mt.key] = &javaPrepared{classes: classes}
 	}
-	return took, m.prepared.keep(found), nil
+	return found
 }
 
 // readClasses reads the .class files under rel in the project, by slash

@@ -1,4 +1,4 @@
-package mutate
+package maven
 
 import (
 	"archive/zip"
@@ -22,12 +22,14 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/mutate"
+	"github.com/adaptbench/adaptbench/mutate/internal/buildsys"
 )
 
-// Maven is a Java project built by Maven, offline, against Debian's
+// Project is a Java project built by Maven, offline, against Debian's
 // repository.
 //
-// [OpenMaven] copies the project once into a private directory and runs
+// [Open] copies the project once into a private directory and runs
 // "mvn -B -o -q -s SETTINGS -DforkCount=0 test-compile" there, on the host
 // and without a sandbox: the project's build (Maven and its plugins) is
 // trusted, nothing is downloaded (-o), and the tests do not run. From then
@@ -37,9 +39,9 @@ import (
 // sandbox into a directory that comes first on the class path (the Java
 // counterpart of Go's -overlay: the tree is not copied per mutant); the
 // mutants of one Generate are compiled in one JVM (see
-// MavenConfig.CompileEach), and the checks of each validation step run
+// Config.CompileEach), and the checks of each validation step run
 // in shared JVMs, each mutant in a class loader of its own (see
-// MavenConfig.TestEach and rounds_maven.go).
+// Config.TestEach and rounds_maven.go).
 // Per-test coverage runs the tests in one JVM with Debian's JaCoCo agent
 // (libjacoco-java), exec.JUnit's reporter taking the execution data after
 // each test (exec.JaCoCo), and reads it with JaCoCo's analyzer on the host
@@ -48,25 +50,25 @@ import (
 // names: pkg.Class#method, pkg.Class#method[3] for an invocation.
 //
 // Test dependencies other than JUnit 4 and 5 are not resolved: the class
-// path is MavenConfig.Classpath. Jobs share the project directory, so
+// path is Config.Classpath. Jobs share the project directory, so
 // checks run one at a time.
-type Maven struct {
+type Project struct {
 	src, dir string
 	runner   exec.Runner
-	cfg      MavenConfig
+	cfg      Config
 	includes string // JaCoCo includes: the project's packages
 	mu       sync.Mutex
 	// tool is the JaCoCo reader, compiled on first use into a directory
 	// of its own that Close removes.
 	tool func() (string, error)
 	tdir string
-	// prepared holds what prepare compiled: each mutant's class files or
+	// prepared holds what Prepare compiled: each mutant's class files or
 	// compiler messages, by mutantKey, until its release.
-	prepared decided[javaPrepared]
+	prepared buildsys.Decided[javaPrepared]
 }
 
-// MavenConfig configures a Maven project. The zero value is ready to use.
-type MavenConfig struct {
+// Config configures a Maven project. The zero value is ready to use.
+type Config struct {
 	// Mvn is the maven command. Empty means "mvn".
 	Mvn string
 	// Settings is Maven's settings file. Empty means Debian's
@@ -99,18 +101,18 @@ type MavenConfig struct {
 	CompileEach bool
 	// TestEach runs the tests of every check in a JVM of its own, as the
 	// pipeline did before the checks of a validation step shared JVMs
-	// (see Maven): the reference the shared JVMs are checked against.
+	// (see Project): the reference the shared JVMs are checked against.
 	TestEach bool
 }
 
-// OpenMaven copies the Maven project at dir into a private directory,
+// Open copies the Maven project at dir into a private directory,
 // compiles it and its tests with Maven, and returns it as a Project whose
 // tests run through r. Close removes the copy.
-func OpenMaven(ctx context.Context, dir string, r exec.Runner, cfg *MavenConfig) (*Maven, error) {
+func Open(ctx context.Context, dir string, r exec.Runner, cfg *Config) (*Project, error) {
 	if r == nil {
-		return nil, errors.New("mutate: OpenMaven needs a runner")
+		return nil, errors.New("mutate: Open needs a runner")
 	}
-	m := &Maven{src: dir, runner: r}
+	m := &Project{src: dir, runner: r}
 	if cfg != nil {
 		m.cfg = *cfg
 	}
@@ -137,7 +139,7 @@ func OpenMaven(ctx context.Context, dir string, r exec.Runner, cfg *MavenConfig)
 	if m.dir, err = os.MkdirTemp("", "adaptbench-maven-"); err != nil {
 		return nil, fmt.Errorf("mutate: %w", err)
 	}
-	if err := copyTree(dir, m.dir); err != nil {
+	if err := buildsys.CopyTree(dir, m.dir); err != nil {
 		os.RemoveAll(m.dir)
 		return nil, err
 	}
@@ -154,11 +156,11 @@ func OpenMaven(ctx context.Context, dir string, r exec.Runner, cfg *MavenConfig)
 		os.RemoveAll(m.dir)
 		return nil, fmt.Errorf("mutate: mvn test-compile in %s: %w\n%s", dir, err, out)
 	}
-	if err := os.MkdirAll(filepath.Join(m.dir, runDir), 0o777); err != nil {
+	if err := os.MkdirAll(filepath.Join(m.dir, buildsys.RunDir), 0o777); err != nil {
 		os.RemoveAll(m.dir)
 		return nil, fmt.Errorf("mutate: %w", err)
 	}
-	if err := extractAgent(m.cfg.Agent, filepath.Join(m.dir, runDir, "jacocoagent.jar")); err != nil {
+	if err := extractAgent(m.cfg.Agent, filepath.Join(m.dir, buildsys.RunDir, "jacocoagent.jar")); err != nil {
 		os.RemoveAll(m.dir)
 		return nil, err
 	}
@@ -196,14 +198,11 @@ func extractAgent(wrapper, dst string) error {
 	return os.WriteFile(dst, b, 0o644)
 }
 
-// Lang returns Java.
-func (m *Maven) Lang() Lang { return Java }
-
-// Dir returns the private copy of the project.
-func (m *Maven) Dir() string { return m.dir }
+// Lang returns mutate.Java.
+func (m *Project) Lang() mutate.Lang { return mutate.Java }
 
 // Close removes the private copy.
-func (m *Maven) Close() error {
+func (m *Project) Close() error {
 	err := os.RemoveAll(m.dir)
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -214,14 +213,14 @@ func (m *Maven) Close() error {
 }
 
 // ReadFile reads a file of the project.
-func (m *Maven) ReadFile(p string) ([]byte, error) {
+func (m *Project) ReadFile(p string) ([]byte, error) {
 	return os.ReadFile(filepath.Join(m.dir, filepath.FromSlash(p)))
 }
 
 const mainSources = "src/main/java"
 
 // Sources lists the .java files under src/main/java.
-func (m *Maven) Sources() ([]string, error) {
+func (m *Project) Sources() ([]string, error) {
 	var out []string
 	root := filepath.Join(m.dir, filepath.FromSlash(mainSources))
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -247,7 +246,7 @@ var prebuilt = exec.JavaBuildFunc(func(ctx context.Context, r exec.Runner, spec 
 
 // junit returns the driver over the compiled classes, with build as its
 // JavaBuild (nil: the classes Maven compiled).
-func (m *Maven) junit(build exec.JavaBuild, jvm []string) exec.JUnit {
+func (m *Project) junit(build exec.JavaBuild, jvm []string) exec.JUnit {
 	if build == nil {
 		build = prebuilt
 	}
@@ -255,7 +254,7 @@ func (m *Maven) junit(build exec.JavaBuild, jvm []string) exec.JUnit {
 }
 
 // Tests runs every test class once and lists the tests it reported.
-func (m *Maven) Tests(ctx context.Context) ([]string, error) {
+func (m *Project) Tests(ctx context.Context) ([]string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	suite, err := m.junit(nil, nil).Test(ctx, m.runner, exec.TestSpec{Dir: m.dir, Limits: m.cfg.Limits})
@@ -276,7 +275,7 @@ func (m *Maven) Tests(ctx context.Context) ([]string, error) {
 // Coverage runs one test alone, in a JVM of its own, with JaCoCo's agent
 // and returns the lines it covered. CoverageAll does the same for many
 // tests in one JVM.
-func (m *Maven) Coverage(ctx context.Context, test string) (Lines, error) {
+func (m *Project) Coverage(ctx context.Context, test string) (mutate.Lines, error) {
 	ls, err := m.CoverageAll(ctx, []string{test})
 	if err != nil {
 		return nil, err
@@ -293,7 +292,7 @@ func (m *Maven) Coverage(ctx context.Context, test string) (Lines, error) {
 // class it ran code of, the lines of the class's static initializer,
 // which the JVM ran once, for whichever test first used the class
 // (jacoco_lines.java). A test missing from the data is an error.
-func (m *Maven) CoverageAll(ctx context.Context, tests []string) ([]Lines, error) {
+func (m *Project) CoverageAll(ctx context.Context, tests []string) ([]mutate.Lines, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.tool == nil {
@@ -315,7 +314,7 @@ func (m *Maven) CoverageAll(ctx context.Context, tests []string) ([]Lines, error
 		what = "coverage of " + tests[0]
 	}
 	j := m.junit(nil, nil)
-	j.Coverage = &exec.JaCoCo{Agent: exec.WorkDir + "/" + runDir + "/jacocoagent.jar", Includes: m.includes}
+	j.Coverage = &exec.JaCoCo{Agent: exec.WorkDir + "/" + buildsys.RunDir + "/jacocoagent.jar", Includes: m.includes}
 	suite, err := j.Test(ctx, m.runner, exec.TestSpec{Dir: m.dir, Tests: tests, Limits: m.cfg.Limits})
 	if err != nil {
 		return nil, fmt.Errorf("mutate: %s: %w", what, err)
@@ -349,7 +348,7 @@ func (m *Maven) CoverageAll(ctx context.Context, tests []string) ([]Lines, error
 	if err != nil {
 		return nil, fmt.Errorf("mutate: read %s: %w", what, err)
 	}
-	res := make([]Lines, len(tests))
+	res := make([]mutate.Lines, len(tests))
 	for i, t := range tests {
 		l, ok := byTest[t]
 		if !ok {
@@ -361,10 +360,10 @@ func (m *Maven) CoverageAll(ctx context.Context, tests []string) ([]Lines, error
 }
 
 // parseJacocoLines reads the reader's output: "test NAME" lines, each
-// followed by the "pkg/File.java:line" lines it covered, into Lines keyed
+// followed by the "pkg/File.java:line" lines it covered, into mutate.Lines keyed
 // by src/main/java paths, per test.
-func parseJacocoLines(out []byte) (map[string]Lines, error) {
-	res := map[string]Lines{}
+func parseJacocoLines(out []byte) (map[string]mutate.Lines, error) {
+	res := map[string]mutate.Lines{}
 	sets := map[string]map[int]bool{}
 	test := ""
 	flush := func() {
@@ -373,7 +372,7 @@ func parseJacocoLines(out []byte) (map[string]Lines, error) {
 		}
 		lines := res[test]
 		if lines == nil {
-			lines = Lines{}
+			lines = mutate.Lines{}
 		}
 		for f, s := range sets {
 			for n := range s {
@@ -456,14 +455,14 @@ func compileTool(dir, name, source string, cp []string) (string, error) {
 
 // Check recompiles the file at path with src in the sandbox (when path is
 // not "") and runs the tests through exec.JUnit.
-func (m *Maven) Check(ctx context.Context, p string, src []byte, tests []string) (*TestRun, error) {
+func (m *Project) Check(ctx context.Context, p string, src []byte, tests []string) (*mutate.TestRun, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var build exec.JavaBuild
-	pre := m.prepared.get(p, src)
+	pre := m.prepared.Get(p, src)
 	switch {
 	case p != "" && pre != nil && pre.compile != "":
-		return &TestRun{Compile: pre.compile}, nil
+		return &mutate.TestRun{Compile: pre.compile}, nil
 	case p != "" && pre != nil:
 		build = pre.build()
 	case p != "":
@@ -481,9 +480,9 @@ func (m *Maven) Check(ctx context.Context, p string, src []byte, tests []string)
 	return out, nil
 }
 
-// testRunOf is the TestRun of a JUnit suite run with tests.
-func testRunOf(suite *exec.Suite, tests []string) *TestRun {
-	out := &TestRun{}
+// testRunOf is the mutate.TestRun of a JUnit suite run with tests.
+func testRunOf(suite *exec.Suite, tests []string) *mutate.TestRun {
+	out := &mutate.TestRun{}
 	if suite.Build != nil {
 		out.BuildTime = suite.Build.WallTime
 	}
@@ -497,13 +496,13 @@ func testRunOf(suite *exec.Suite, tests []string) *TestRun {
 	for _, t := range suite.Tests {
 		got[t.Name] = t.Status == exec.TestPassed
 	}
-	out.sort(tests, got)
+	buildsys.SortRun(out, tests, got)
 	return out
 }
 
 // compileAlone is the JavaBuild that recompiles the file at p with src
 // with a javac of its own, into the build's output directory.
-func (m *Maven) compileAlone(p string, src []byte) exec.JavaBuild {
+func (m *Project) compileAlone(p string, src []byte) exec.JavaBuild {
 	return exec.JavaBuildFunc(func(ctx context.Context, r exec.Runner, spec exec.JavaBuildSpec) (exec.JavaBuildResult, error) {
 		res := exec.JavaBuildResult{Classes: []string{spec.Out + "/classes", "target/test-classes", "target/classes"}}
 		srcDir := filepath.Join(m.dir, filepath.FromSlash(spec.Out), "src")
@@ -541,8 +540,17 @@ func (m *Maven) compileAlone(p string, src []byte) exec.JavaBuild {
 // Task makes the task's workspace: every project file but the target and
 // Maven's output, tested by adapt's JUnit driver (which compiles every
 // .java file with javac against the JUnit jars).
-func (m *Maven) Task(p string, t *adapt.Task) error {
+func (m *Project) Task(p string, t *adapt.Task) error {
 	t.Language = adapt.Java
 	t.Framework = adapt.FrameworkJUnit
-	return workspaceFiles(m.dir, p, t)
+	return buildsys.WorkspaceFiles(m.dir, p, t)
 }
+
+// Project is a build system seen from outside mutate: these are the
+// interfaces Generate looks for.
+var (
+	_ mutate.Project       = (*Project)(nil)
+	_ mutate.BatchCoverage = (*Project)(nil)
+	_ mutate.Preparer      = (*Project)(nil)
+	_ mutate.BatchChecker  = (*Project)(nil)
+)

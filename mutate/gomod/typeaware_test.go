@@ -1,4 +1,4 @@
-package mutate_test
+package gomod_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/mutate"
+	"github.com/adaptbench/adaptbench/mutate/gomod"
 )
 
 // goBuild compiles src as the one file of a module and returns the
@@ -151,13 +152,13 @@ func TestGuardKeepAliveCompiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		if tc.want == "-" {
-			if m.Status != mutate.StatusNoEdit {
-				t.Errorf("%s at %q: status %v, want no edit (the import would be unused):\n%s", tc.op.Name, tc.guard, m.Status, m.Src)
+			if m.Fate != mutate.FateNoEdit {
+				t.Errorf("%s at %q: fate %v, want no edit (the import would be unused):\n%s", tc.op.Name, tc.guard, m.Fate, m.Src)
 			}
 			continue
 		}
-		if m.Status != mutate.StatusOK {
-			t.Fatalf("%s at %q: status %v", tc.op.Name, tc.guard, m.Status)
+		if m.Fate != mutate.FateOK {
+			t.Fatalf("%s at %q: fate %v", tc.op.Name, tc.guard, m.Fate)
 		}
 		if got := m.Record.Changes[0].New; strings.TrimSpace(got) != tc.want {
 			t.Errorf("%s at %q: replaced by %q, want %q", tc.op.Name, tc.guard, got, tc.want)
@@ -262,7 +263,7 @@ func TestSorted(t *testing.T) {
 func TestGoSitesTypeCheck(t *testing.T) {
 	sb := exectest.Sandbox(t)
 	dir := writeModule(t, typeModule)
-	gm, err := mutate.OpenGoModule(dir, sb, nil)
+	gm, err := gomod.Open(dir, sb, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package mutate
+package maven
 
 import (
 	"context"
@@ -7,9 +7,11 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/mutate"
 )
 
 // TestMavenSharedJVMsSameAsJVMEach checks mutants of testdata/maven in
@@ -25,36 +27,36 @@ func TestMavenSharedJVMsSameAsJVMEach(t *testing.T) {
 		t.Skip("runs each check in a JVM of its own too")
 	}
 	ctx := context.Background()
-	m, file, edit := openShop(t, exectest.Sandbox(t), &MavenConfig{Limits: exec.Limits{CPUTime: 4 * time.Second}})
+	m, file, edit := openShop(t, exectest.Sandbox(t), &Config{Limits: exec.Limits{CPUTime: 4 * time.Second}})
 	codes := []string{"com.example.shop.CodesTest#checkDigit", "com.example.shop.CodesTest#valid", "com.example.shop.CodesTest#number"}
 	killed := edit("int weight = 3;", "int weight = 2;")
-	reqs := []checkRequest{
-		{file, killed, codes},
-		{file, edit("private Codes() {}", "private Codes() { int unused = 1; }"), codes},
-		{file, edit("return (10 - sum % 10) % 10;", "return \"ten\";"), codes},
-		{file, edit("int sum = 0;", "int sum = 0; while (s != null) { sum++; }"), codes[:1]},
-		{file, edit("int sum = 0;", "int sum = 0; if (s != null) { System.exit(0); }"), codes[:1]},
-		{file, killed, codes[1:]},
-		{"", nil, codes},
+	reqs := []mutate.CheckRequest{
+		{File: file, Src: killed, Tests: codes},
+		{File: file, Src: edit("private Codes() {}", "private Codes() { int unused = 1; }"), Tests: codes},
+		{File: file, Src: edit("return (10 - sum % 10) % 10;", "return \"ten\";"), Tests: codes},
+		{File: file, Src: edit("int sum = 0;", "int sum = 0; while (s != null) { sum++; }"), Tests: codes[:1]},
+		{File: file, Src: edit("int sum = 0;", "int sum = 0; if (s != null) { System.exit(0); }"), Tests: codes[:1]},
+		{File: file, Src: killed, Tests: codes[1:]},
+		{File: "", Src: nil, Tests: codes},
 	}
-	var cands []*Candidate
+	var cands []*mutate.Candidate
 	for _, q := range reqs {
-		if q.file != "" {
-			cands = append(cands, &Candidate{File: q.file, Src: q.src})
+		if q.File != "" {
+			cands = append(cands, &mutate.Candidate{File: q.File, Src: q.Src})
 		}
 	}
-	_, release, err := m.prepare(ctx, cands)
+	_, release, err := m.Prepare(ctx, cands)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer release()
-	shared, err := m.checkBatch(ctx, reqs)
+	shared, err := m.CheckBatch(ctx, reqs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	undecided := map[int]bool{3: true, 4: true, 6: true} // loops, exits, the original
 	for i, q := range reqs {
-		alone, err := m.Check(ctx, q.file, q.src, q.tests)
+		alone, err := m.Check(ctx, q.File, q.Src, q.Tests)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,9 +71,7 @@ func TestMavenSharedJVMsSameAsJVMEach(t *testing.T) {
 			t.Errorf("check %d: not decided in a shared JVM (alone: %+v)", i, alone)
 			continue
 		}
-		if d := cmp.Diff(alone, got, cmp.Comparer(func(a, b time.Duration) bool { return true })); d != "" {
-			t.Errorf("check %d: shared JVM (+) against a JVM of its own (-):\n%s", i, d)
-		}
+		assert.Empty(t, cmp.Diff(alone, got, cmp.Comparer(func(a, b time.Duration) bool { return true })), "check %d: shared JVM (+) against a JVM of its own (-)", i)
 	}
 	if r := shared[0]; r == nil || len(r.Failed) == 0 {
 		t.Errorf("the mutant the tests kill: %+v", r)
@@ -80,8 +80,8 @@ func TestMavenSharedJVMsSameAsJVMEach(t *testing.T) {
 		t.Errorf("the mutant that does not compile: %+v", r)
 	}
 	// A control round that does not pass: nothing is decided.
-	bad := []checkRequest{{file, killed, []string{"com.example.shop.CodesTest#nope"}}, {file, reqs[1].src, codes}}
-	none, err := m.checkBatch(ctx, bad)
+	bad := []mutate.CheckRequest{{File: file, Src: killed, Tests: []string{"com.example.shop.CodesTest#nope"}}, {File: file, Src: reqs[1].Src, Tests: codes}}
+	none, err := m.CheckBatch(ctx, bad)
 	if err == nil || !strings.Contains(err.Error(), "control round") || !strings.Contains(err.Error(), "CodesTest#nope") {
 		t.Errorf("a failed control round: error %v, want one naming it and the test that failed", err)
 	}

@@ -1,4 +1,4 @@
-package mutate
+package gomod
 
 import (
 	"bufio"
@@ -23,12 +23,14 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/mutate"
+	"github.com/adaptbench/adaptbench/mutate/internal/buildsys"
 )
 
-// GoModule is a Go module whose packages (the root package, or those
-// GoConfig.Packages names) are mutated and tested.
+// Module is a Go module whose packages (the root package, or those
+// Config.Packages names) are mutated and tested.
 //
-// [OpenGoModule] copies the module once into a private working directory
+// [Open] copies the module once into a private working directory
 // (the source may be read-only, such as the module cache). Every build runs
 // on the host, "go test -c" with CGO_ENABLED=0, GOPROXY=off,
 // GOFLAGS=exec.GoBuildFlags (module mode, no DWARF), GOTOOLCHAIN=local and
@@ -40,7 +42,7 @@ import (
 // checks its candidates, the mutants are type-checked with go/types and
 // those that compile are built together as mutant schemata, one test
 // binary per package, the mutant chosen at run time (see the package
-// documentation; GoConfig.BuildEach turns this off). Test binaries run in
+// documentation; Config.BuildEach turns this off). Test binaries run in
 // the Runner (a sandbox) from the package directory, with -test.run
 // selecting the tests; per-test coverage runs a binary built with -cover
 // once per test with -test.coverprofile, covering the test's own package.
@@ -50,7 +52,7 @@ import (
 // whose target is in it). Tests of the root package are named as the go
 // command names them ("TestX"); those of a package in directory d are
 // "d.TestX" ("cmp.TestDiff"), and a task lists them by their bare names.
-type GoModule struct {
+type Module struct {
 	src, dir string // the module as given, the private copy
 	modPath  string
 	pkgs     []string // the packages studied: slash directories, "." the root
@@ -59,7 +61,7 @@ type GoModule struct {
 	base    *adapt.Base
 	baseErr error
 	runner  exec.Runner
-	cfg     GoConfig
+	cfg     Config
 	scratch string // build outputs and overlays, outside dir
 	// binDir holds the schema binaries, outside /tmp so that a job sees
 	// one as a read-only bind at its own path instead of a copy in its
@@ -72,10 +74,10 @@ type GoModule struct {
 	// and nothing else may write into dir while one runs.
 	runMu sync.Mutex
 	// typeMu guards typeEnvs, the type-checking environment of each
-	// package; prepared holds the mutants prepare decided on.
+	// package; prepared holds the mutants Prepare decided on.
 	typeMu   sync.Mutex
 	typeEnvs map[string]*goTypeEnv
-	prepared decided[prepared]
+	prepared buildsys.Decided[prepared]
 	// bins keeps the last builds made outside a schema for the checks
 	// that follow (see binCache).
 	bins *binCache
@@ -88,8 +90,8 @@ type GoModule struct {
 	vetClean map[string]bool
 }
 
-// GoConfig configures a GoModule. The zero value is ready to use.
-type GoConfig struct {
+// Config configures a Module. The zero value is ready to use.
+type Config struct {
 	// Go is the go command. Empty means "go" from PATH.
 	Go string
 	// Limits bounds each test process; zero fields take exec's defaults.
@@ -111,18 +113,18 @@ type GoConfig struct {
 	BuildEach bool
 }
 
-// AllPackages, as the one entry of GoConfig.Packages, studies every package
+// AllPackages, as the one entry of Config.Packages, studies every package
 // of the module that has sources and tests.
 const AllPackages = "..."
 
-// OpenGoModule copies the module at dir into a private directory and
+// Open copies the module at dir into a private directory and
 // returns it as a Project whose tests run through r. Close removes the
 // copy.
-func OpenGoModule(dir string, r exec.Runner, cfg *GoConfig) (*GoModule, error) {
+func Open(dir string, r exec.Runner, cfg *Config) (*Module, error) {
 	if r == nil {
-		return nil, errors.New("mutate: OpenGoModule needs a runner")
+		return nil, errors.New("mutate: Open needs a runner")
 	}
-	gm := &GoModule{src: dir, runner: r, typeEnvs: map[string]*goTypeEnv{}, vetClean: map[string]bool{}, bins: newBinCache(max(4, 2*exec.DefaultParallelism()))}
+	gm := &Module{src: dir, runner: r, typeEnvs: map[string]*goTypeEnv{}, vetClean: map[string]bool{}, bins: newBinCache(max(4, 2*exec.DefaultParallelism()))}
 	if cfg != nil {
 		gm.cfg = *cfg
 	}
@@ -142,7 +144,7 @@ func OpenGoModule(dir string, r exec.Runner, cfg *GoConfig) (*GoModule, error) {
 	if gm.dir, err = os.MkdirTemp("", "adaptbench-gomod-"); err != nil {
 		return nil, fmt.Errorf("mutate: %w", err)
 	}
-	if err := copyTree(dir, gm.dir); err != nil {
+	if err := buildsys.CopyTree(dir, gm.dir); err != nil {
 		os.RemoveAll(gm.dir)
 		return nil, err
 	}
@@ -150,14 +152,14 @@ func OpenGoModule(dir string, r exec.Runner, cfg *GoConfig) (*GoModule, error) {
 		os.RemoveAll(gm.dir)
 		return nil, err
 	}
-	if gm.base, err = projectBase(gm.dir); err != nil {
+	if gm.base, err = buildsys.ProjectBase(gm.dir); err != nil {
 		gm.baseErr = fmt.Errorf("mutate: %s: %w", dir, err) // the module as given, not the copy
 	}
 	if gm.scratch, err = os.MkdirTemp("", "adaptbench-gobuild-"); err != nil {
 		os.RemoveAll(gm.dir)
 		return nil, fmt.Errorf("mutate: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Join(gm.dir, runDir), 0o777); err != nil {
+	if err := os.MkdirAll(filepath.Join(gm.dir, buildsys.RunDir), 0o777); err != nil {
 		gm.Close()
 		return nil, fmt.Errorf("mutate: %w", err)
 	}
@@ -225,7 +227,7 @@ func modulePackages(root string) ([]goPackage, error) {
 	return out, nil
 }
 
-// resolvePackages checks GoConfig.Packages against the module at root and
+// resolvePackages checks Config.Packages against the module at root and
 // returns the package directories to study, sorted.
 func resolvePackages(root, modPath string, want []string) ([]string, error) {
 	all, err := modulePackages(root)
@@ -260,7 +262,7 @@ func resolvePackages(root, modPath string, want []string) ([]string, error) {
 	}
 	if want == nil {
 		if _, ok := have["."]; !ok || !have["."].srcs {
-			return nil, fmt.Errorf("mutate: module %s (%s) has no Go package at its root; %s: choose with GoConfig.Packages (\"...\" for all)", modPath, root, listing())
+			return nil, fmt.Errorf("mutate: module %s (%s) has no Go package at its root; %s: choose with gomod.Config.Packages (\"...\" for all)", modPath, root, listing())
 		}
 		return []string{"."}, nil
 	}
@@ -268,7 +270,7 @@ func resolvePackages(root, modPath string, want []string) ([]string, error) {
 	for _, w := range want {
 		d := path.Clean(strings.TrimPrefix(w, "./"))
 		if w == "" || w == AllPackages || strings.HasPrefix(d, "../") || d == ".." || path.IsAbs(d) || strings.Contains(w, `\`) {
-			return nil, fmt.Errorf("mutate: GoConfig.Packages: %q is not a package directory relative to the module root (or %q alone)", w, AllPackages)
+			return nil, fmt.Errorf("mutate: gomod.Config.Packages: %q is not a package directory relative to the module root (or %q alone)", w, AllPackages)
 		}
 		if p, ok := have[d]; !ok || !p.srcs {
 			return nil, fmt.Errorf("mutate: module %s (%s) has no Go package in %q; %s", modPath, root, w, listing())
@@ -281,44 +283,11 @@ func resolvePackages(root, modPath string, want []string) ([]string, error) {
 	return out, nil
 }
 
-// copyTree copies the regular files and directories under src to dst,
-// writable by the owner and readable by all (the sandbox's user).
-func copyTree(src, dst string) error {
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		out := filepath.Join(dst, rel)
-		if d.IsDir() {
-			if rel != "." && (d.Name() == ".git" || strings.HasPrefix(d.Name(), ".adaptbench")) {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(out, 0o777)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(out, b, 0o666)
-	})
-	if err != nil {
-		return fmt.Errorf("mutate: copy %s: %w", src, err)
-	}
-	return os.Chmod(dst, 0o777)
-}
-
-// Lang returns Go.
-func (g *GoModule) Lang() Lang { return Go }
-
-// Dir returns the private copy of the module.
-func (g *GoModule) Dir() string { return g.dir }
+// Lang returns mutate.Go.
+func (g *Module) Lang() mutate.Lang { return mutate.Go }
 
 // Close removes the private copy and the build outputs.
-func (g *GoModule) Close() error {
+func (g *Module) Close() error {
 	g.bins.close()
 	errs := []error{os.RemoveAll(g.dir), os.RemoveAll(g.scratch)}
 	if g.binDir != "" {
@@ -330,8 +299,8 @@ func (g *GoModule) Close() error {
 // freshRunDir makes the run directory anew before a job, so that nothing a
 // job left there (a link in place of the directory or of a file the host
 // writes) is followed; runMu is held.
-func (g *GoModule) freshRunDir() error {
-	d := filepath.Join(g.dir, runDir)
+func (g *Module) freshRunDir() error {
+	d := filepath.Join(g.dir, buildsys.RunDir)
 	if err := os.RemoveAll(d); err != nil {
 		return err
 	}
@@ -341,21 +310,17 @@ func (g *GoModule) freshRunDir() error {
 	return os.Chmod(d, 0o777) // past the umask: the job's user writes here
 }
 
-// runDir is the directory of the module copy that holds the test binary
-// and its output during a run.
-const runDir = ".adaptbench-mutate"
-
 // ReadFile reads a file of the module.
-func (g *GoModule) ReadFile(path string) ([]byte, error) {
+func (g *Module) ReadFile(path string) ([]byte, error) {
 	return os.ReadFile(filepath.Join(g.dir, filepath.FromSlash(path)))
 }
 
 // Packages returns the directories of the packages studied, sorted ("."
 // is the root package).
-func (g *GoModule) Packages() []string { return slices.Clone(g.pkgs) }
+func (g *Module) Packages() []string { return slices.Clone(g.pkgs) }
 
 // Sources lists the non-test .go files of the packages studied.
-func (g *GoModule) Sources() ([]string, error) {
+func (g *Module) Sources() ([]string, error) {
 	var out []string
 	for _, pkg := range g.pkgs {
 		ents, err := os.ReadDir(filepath.Join(g.dir, filepath.FromSlash(pkg)))
@@ -392,7 +357,7 @@ func splitTest(q string) (pkg, test string) {
 	return q[:i], q[i+1:]
 }
 
-func (g *GoModule) goCmd() string {
+func (g *Module) goCmd() string {
 	if g.cfg.Go != "" {
 		return g.cfg.Go
 	}
@@ -402,7 +367,7 @@ func (g *GoModule) goCmd() string {
 // build runs "go test -c" on package pkg with the given extra flags into
 // bin (a path under the scratch directory) and returns the compiler output
 // when the build failed.
-func (g *GoModule) build(ctx context.Context, bin, pkg string, flags ...string) (string, time.Duration, error) {
+func (g *Module) build(ctx context.Context, bin, pkg string, flags ...string) (string, time.Duration, error) {
 	args := append([]string{"test", "-c", "-vet=off", "-o", bin}, flags...)
 	args = append(args, "./"+pkg)
 	cmd := osexec.CommandContext(ctx, g.goCmd(), args...)
@@ -435,7 +400,7 @@ var goTestVet = []string{"-atomic", "-bool", "-buildtags", "-directive", "-error
 // the compiler's. A package whose unchanged code vet already rejects
 // (which go test would not run) has its mutants not vetted: a finding
 // there is no mutant's.
-func (g *GoModule) vet(ctx context.Context, pkg, overlay string) (string, error) {
+func (g *Module) vet(ctx context.Context, pkg, overlay string) (string, error) {
 	g.vetMu.Lock()
 	clean, ok := g.vetClean[pkg]
 	if !ok {
@@ -456,7 +421,7 @@ func (g *GoModule) vet(ctx context.Context, pkg, overlay string) (string, error)
 
 // runVet runs go test's vet checks on package pkg, with the overlay file
 // if not "".
-func (g *GoModule) runVet(ctx context.Context, pkg, overlay string) (string, error) {
+func (g *Module) runVet(ctx context.Context, pkg, overlay string) (string, error) {
 	args := []string{"vet"}
 	if overlay != "" {
 		args = append(args, "-overlay", overlay)
@@ -491,7 +456,7 @@ var (
 // by bare name, and those that started (passed or not). Runs are serialized (see runMu); the binary is linked into
 // the module copy for the run. collect, if not nil, runs after the job,
 // still holding the workspace: it reads and removes what the job wrote.
-func (g *GoModule) run(ctx context.Context, bin, pkg string, tests []string, env []string, collect func(), flags ...string) (passed, started map[string]bool, res exec.Result, err error) {
+func (g *Module) run(ctx context.Context, bin, pkg string, tests []string, env []string, collect func(), flags ...string) (passed, started map[string]bool, res exec.Result, err error) {
 	pattern := "."
 	if len(tests) > 0 {
 		quoted := make([]string, len(tests))
@@ -502,12 +467,12 @@ func (g *GoModule) run(ctx context.Context, bin, pkg string, tests []string, env
 	}
 	g.runMu.Lock()
 	defer g.runMu.Unlock()
-	outPath := filepath.Join(g.dir, runDir, "out")
+	outPath := filepath.Join(g.dir, buildsys.RunDir, "out")
 	if err := g.freshRunDir(); err != nil {
 		return nil, nil, res, fmt.Errorf("mutate: %w", err)
 	}
 	defer os.Remove(outPath)
-	sw := exec.WorkDir + "/" + runDir + "/"
+	sw := exec.WorkDir + "/" + buildsys.RunDir + "/"
 	// A schema binary is bound read-only at its own path (one binary runs
 	// many jobs, which then share a sandbox init); any other is linked
 	// into the workspace, which the sandbox copies.
@@ -516,8 +481,8 @@ func (g *GoModule) run(ctx context.Context, bin, pkg string, tests []string, env
 	if g.binDir != "" && filepath.Dir(bin) == g.binDir {
 		ro = []string{bin}
 	} else {
-		local := filepath.Join(g.dir, runDir, "pkg.test")
-		if err := linkOrCopy(bin, local); err != nil {
+		local := filepath.Join(g.dir, buildsys.RunDir, "pkg.test")
+		if err := buildsys.LinkOrCopy(bin, local); err != nil {
 			return nil, nil, res, fmt.Errorf("mutate: %w", err)
 		}
 		defer os.Remove(local)
@@ -535,7 +500,7 @@ func (g *GoModule) run(ctx context.Context, bin, pkg string, tests []string, env
 	}
 	// The job could write the run directory: read beneath it, links
 	// refused (exec.ReadWorkspaceFile).
-	raw, _ := exec.ReadWorkspaceFile(g.dir, runDir+"/out", 64*exec.MiB)
+	raw, _ := exec.ReadWorkspaceFile(g.dir, buildsys.RunDir+"/out", 64*exec.MiB)
 	passed, started = map[string]bool{}, map[string]bool{}
 	for _, m := range goResultRE.FindAllSubmatch(raw, -1) {
 		if string(m[1]) == "PASS" {
@@ -548,23 +513,10 @@ func (g *GoModule) run(ctx context.Context, bin, pkg string, tests []string, env
 	return passed, started, res, nil
 }
 
-// linkOrCopy makes dst a hard link to src, or a copy.
-func linkOrCopy(src, dst string) error {
-	os.Remove(dst)
-	if os.Link(src, dst) == nil {
-		return nil
-	}
-	b, err := os.ReadFile(src)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(dst, b, 0o777)
-}
-
 // Tests builds the tests of each package studied and lists their
 // top-level tests and the examples go test runs (those with an output
 // comment), sorted.
-func (g *GoModule) Tests(ctx context.Context) ([]string, error) {
+func (g *Module) Tests(ctx context.Context) ([]string, error) {
 	var tests []string
 	for i, pkg := range g.pkgs {
 		bin := filepath.Join(g.scratch, fmt.Sprintf("list%d.test", i))
@@ -588,15 +540,15 @@ func (g *GoModule) Tests(ctx context.Context) ([]string, error) {
 			g.typeMu.Unlock()
 		}
 		g.runMu.Lock()
-		local := filepath.Join(g.dir, runDir, "pkg.test")
+		local := filepath.Join(g.dir, buildsys.RunDir, "pkg.test")
 		err = g.freshRunDir()
 		if err == nil {
-			err = linkOrCopy(bin, local)
+			err = buildsys.LinkOrCopy(bin, local)
 		}
 		var res exec.Result
 		if err == nil {
 			res, err = g.runner.Run(ctx, exec.Job{Dir: g.dir, Args: []string{"/bin/sh", "-c", `cd "$1" || exit 125; exec "$2" -test.list "^(Test|Example)"`,
-				"sh", pkg, exec.WorkDir + "/" + runDir + "/pkg.test"}, Limits: g.cfg.Limits})
+				"sh", pkg, exec.WorkDir + "/" + buildsys.RunDir + "/pkg.test"}, Limits: g.cfg.Limits})
 			os.Remove(local)
 		}
 		g.runMu.Unlock()
@@ -622,7 +574,7 @@ func (g *GoModule) Tests(ctx context.Context) ([]string, error) {
 
 // Coverage runs one test of the unmodified module with coverage of the
 // test's package.
-func (g *GoModule) Coverage(ctx context.Context, test string) (Lines, error) {
+func (g *Module) Coverage(ctx context.Context, test string) (mutate.Lines, error) {
 	pkg, name := splitTest(test)
 	idx := slices.Index(g.pkgs, pkg)
 	if idx < 0 {
@@ -645,13 +597,13 @@ func (g *GoModule) Coverage(ctx context.Context, test string) (Lines, error) {
 		}
 	}
 	prof := fmt.Sprintf("cov%d.out", g.seq.Add(1))
-	path := filepath.Join(g.dir, runDir, prof)
+	path := filepath.Join(g.dir, buildsys.RunDir, prof)
 	var b []byte
 	var readErr error
 	_, _, res, err := g.run(ctx, bin, pkg, []string{name}, nil, func() {
-		b, readErr = exec.ReadWorkspaceFile(g.dir, runDir+"/"+prof, 64*exec.MiB)
+		b, readErr = exec.ReadWorkspaceFile(g.dir, buildsys.RunDir+"/"+prof, 64*exec.MiB)
 		os.Remove(path)
-	}, "-test.coverprofile="+exec.WorkDir+"/"+runDir+"/"+prof)
+	}, "-test.coverprofile="+exec.WorkDir+"/"+buildsys.RunDir+"/"+prof)
 	if err != nil {
 		return nil, err
 	}
@@ -663,7 +615,7 @@ func (g *GoModule) Coverage(ctx context.Context, test string) (Lines, error) {
 
 // parseCoverProfile reads a "go test -coverprofile" file and returns the
 // lines of the blocks that ran, for files of module modPath.
-func parseCoverProfile(b []byte, modPath string) (Lines, error) {
+func parseCoverProfile(b []byte, modPath string) (mutate.Lines, error) {
 	sets := map[string]map[int]bool{}
 	for i, line := range strings.Split(string(b), "\n") {
 		if i == 0 || line == "" {
@@ -696,7 +648,7 @@ func parseCoverProfile(b []byte, modPath string) (Lines, error) {
 			s[l] = true
 		}
 	}
-	out := Lines{}
+	out := mutate.Lines{}
 	for _, f := range slices.Sorted(maps.Keys(sets)) {
 		out[f] = slices.Sorted(maps.Keys(sets[f]))
 	}
@@ -706,7 +658,7 @@ func parseCoverProfile(b []byte, modPath string) (Lines, error) {
 // Check builds the tests of path's package with path replaced by src
 // through an overlay and runs the given tests in the runner. With path ""
 // it builds and runs each package studied (the tests given, or all).
-func (g *GoModule) Check(ctx context.Context, file string, src []byte, tests []string) (*TestRun, error) {
+func (g *Module) Check(ctx context.Context, file string, src []byte, tests []string) (*mutate.TestRun, error) {
 	byPkg := map[string][]string{} // bare names; nil: all
 	pkgs := g.pkgs
 	if file != "" {
@@ -723,7 +675,7 @@ func (g *GoModule) Check(ctx context.Context, file string, src []byte, tests []s
 		}
 		byPkg[pkg] = append(byPkg[pkg], name)
 	}
-	out := &TestRun{}
+	out := &mutate.TestRun{}
 	passed := map[string]bool{}
 	for _, pkg := range pkgs {
 		if tests != nil && byPkg[pkg] == nil {
@@ -739,7 +691,7 @@ func (g *GoModule) Check(ctx context.Context, file string, src []byte, tests []s
 			return out, nil
 		}
 	}
-	out.sort(tests, passed)
+	buildsys.SortRun(out, tests, passed)
 	return out, nil
 }
 
@@ -747,9 +699,9 @@ func (g *GoModule) Check(ctx context.Context, file string, src []byte, tests []s
 // "") replaced by src, adding the times to out and the tests that passed
 // (qualified) to passed; it returns the compiler's messages of a build
 // that failed.
-func (g *GoModule) checkPackage(ctx context.Context, pkg, file string, src []byte, tests []string, out *TestRun, passed map[string]bool) (string, error) {
+func (g *Module) checkPackage(ctx context.Context, pkg, file string, src []byte, tests []string, out *mutate.TestRun, passed map[string]bool) (string, error) {
 	if file != "" {
-		p := g.prepared.get(file, src)
+		p := g.prepared.Get(file, src)
 		switch {
 		case p != nil && p.compile != "":
 			return p.compile, nil // go/types found it does not compile
@@ -769,7 +721,7 @@ func (g *GoModule) checkPackage(ctx context.Context, pkg, file string, src []byt
 		}
 		return "", g.runTests(ctx, bin, pkg, tests, nil, out, passed)
 	}
-	key := pkg + "\x00" + mutantKey(file, src)
+	key := pkg + "\x00" + buildsys.MutantKey(file, src)
 	e, build := g.bins.get(key)
 	defer g.bins.put(e)
 	if build {
@@ -793,7 +745,7 @@ func (g *GoModule) checkPackage(ctx context.Context, pkg, file string, src []byt
 // replaced by src through an overlay. It returns the binary ("" when the
 // package has no test files, or the build failed) or the compiler's
 // messages, naming the file as the project does.
-func (g *GoModule) buildAlone(ctx context.Context, pkg, file string, src []byte) (bin, compile string, took time.Duration, err error) {
+func (g *Module) buildAlone(ctx context.Context, pkg, file string, src []byte) (bin, compile string, took time.Duration, err error) {
 	id := g.seq.Add(1)
 	bin = filepath.Join(g.scratch, fmt.Sprintf("m%d.test", id))
 	var flags []string
@@ -842,7 +794,7 @@ func (g *GoModule) buildAlone(ctx context.Context, pkg, file string, src []byte)
 // tests that ran, until every selected test has started or a run starts
 // none (a binary that cannot start a test: each counts as failed). A run
 // a limit stopped is not repeated (each would cost the whole limit).
-func (g *GoModule) runTests(ctx context.Context, bin, pkg string, tests, env []string, out *TestRun, passed map[string]bool) error {
+func (g *Module) runTests(ctx context.Context, bin, pkg string, tests, env []string, out *mutate.TestRun, passed map[string]bool) error {
 	for todo := tests; ; {
 		ok, started, res, err := g.run(ctx, bin, pkg, todo, env, nil)
 		out.TestTime += res.WallTime
@@ -873,7 +825,7 @@ func (g *GoModule) runTests(ctx context.Context, bin, pkg string, tests, env []s
 // file (go.mod, the package's sources and tests, test data) in one shared
 // adapt.Base, with the target over it; run by exec.GoTest in the target's
 // package.
-func (g *GoModule) Task(path string, t *adapt.Task) error {
+func (g *Module) Task(path string, t *adapt.Task) error {
 	t.Language = adapt.Go
 	t.Framework = adapt.FrameworkGo
 	// adapt's Go driver runs the tests of the target's package, which
@@ -899,7 +851,7 @@ func (g *GoModule) Task(path string, t *adapt.Task) error {
 // a machine without them in its module cache can provide them
 // (versioned.GoModules) instead of failing to build. Nil when go.mod
 // requires nothing.
-func (g *GoModule) requirements() (*adapt.Environment, error) {
+func (g *Module) requirements() (*adapt.Environment, error) {
 	cmd := osexec.Command(g.goCmd(), "mod", "edit", "-json")
 	cmd.Dir = g.dir
 	cmd.Env = g.goEnv()
@@ -931,46 +883,10 @@ func (g *GoModule) requirements() (*adapt.Environment, error) {
 	return env, nil
 }
 
-// projectBase makes the base of the tasks of the project at dir: its
-// files but those in hidden directories and a "target" directory (Maven's
-// build output).
-func projectBase(dir string) (*adapt.Base, error) {
-	var files []adapt.File
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if rel != "." && (strings.HasPrefix(d.Name(), ".") || rel == "target") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		files = append(files, adapt.File{Path: rel, Content: string(b)})
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return adapt.NewBase(files)
-}
-
-// workspaceFiles gives t the project at dir as its base: the task changes
-// its target only.
-func workspaceFiles(dir, target string, t *adapt.Task) error {
-	b, err := projectBase(dir)
-	if err != nil {
-		return fmt.Errorf("mutate: %s: %w", dir, err)
-	}
-	t.Base, t.Files = b, nil
-	return nil
-}
+// Module is a build system seen from outside mutate: these are the
+// interfaces Generate looks for.
+var (
+	_ mutate.Project     = (*Module)(nil)
+	_ mutate.Preparer    = (*Module)(nil)
+	_ mutate.TypeChecker = (*Module)(nil)
+)

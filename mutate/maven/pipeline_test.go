@@ -1,4 +1,4 @@
-package mutate_test
+package maven_test
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	osexec "os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,36 +17,27 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
-	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/mutate"
+	"github.com/adaptbench/adaptbench/mutate/internal/mutatetest"
+	"github.com/adaptbench/adaptbench/mutate/maven"
 )
 
-// needMaven skips when the Debian packages the Maven project needs are
-// missing.
-func needMaven(t testing.TB) {
-	t.Helper()
-	if _, err := osexec.LookPath("mvn"); err != nil {
-		exectest.SkipWithout(t, "mvn not installed (Debian package maven)")
-	}
-	for _, f := range []string{"/etc/maven/settings-debian.xml", "/usr/share/java/org.jacoco.agent.jar", exec.DefaultJUnitClasspath[0],
-		"/usr/share/maven-repo/org/apache/maven/plugins/maven-surefire-plugin"} {
-		if _, err := os.Stat(f); err != nil {
-			exectest.SkipWithout(t, "%s missing (Debian packages maven-debian-helper, libjacoco-java, junit5, libsurefire-java)", f)
-		}
-	}
-}
+func TestMain(m *testing.M) { exectest.Main(m) }
+
+var update = flag.Bool("update", false, "rewrite testdata/*.coverage.json")
 
 // openMaven opens the Maven project at dir with the sandbox, closed when
 // the test ends; slow says how long the test takes, for -short.
-func openMaven(t *testing.T, dir, slow string) *mutate.Maven {
+func openMaven(t *testing.T, dir, slow string) *maven.Project {
 	t.Helper()
 	if testing.Short() {
 		t.Skip(slow)
 	}
-	needMaven(t)
-	mv, err := mutate.OpenMaven(context.Background(), dir, exectest.Sandbox(t), nil)
+	mutatetest.NeedMaven(t)
+	mv, err := maven.Open(context.Background(), dir, exectest.Sandbox(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,17 +50,17 @@ func TestMavenProject(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and tests dozens of mutants: 1.5 to 5 minutes")
 	}
-	needMaven(t)
+	mutatetest.NeedMaven(t)
 	ctx := context.Background()
 	sb := exectest.Sandbox(t)
 	start := time.Now()
-	mv, err := mutate.OpenMaven(ctx, "testdata/maven", sb, nil)
+	mv, err := maven.Open(ctx, "testdata/maven", sb, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer mv.Close()
 	t.Logf("mvn test-compile: %v", time.Since(start).Round(time.Millisecond))
-	res, err := mutate.Generate(ctx, mv, &mutate.Options{Seed: 1, Source: "shop", Fragments: 8, Levels: []mutate.Level{mutate.L1, mutate.L2}})
+	res, err := mutate.Generate(ctx, mv, &mutate.Options{Seed: 1, Source: "shop", Fragments: 8, Levels: []mutate.ComplexityLevel{mutate.L1, mutate.L2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,8 +100,8 @@ func TestMavenProject(t *testing.T) {
 	// (seconds on a loaded machine): identity runs on every mutant, the
 	// reference and the snippet answer on four.
 	tasks := res.Tasks
-	all, some := perMutant(t, tasks, 4)
-	checkTasks(t, all, some, sb, mv.ReadFile)
+	all, some := mutatetest.PerMutant(t, tasks, 4)
+	mutatetest.CheckTasks(t, all, some, sb, mv.ReadFile)
 }
 
 // TestMavenParameterized runs the pipeline on testdata/semver, a semantic
@@ -157,9 +147,7 @@ func TestMavenParameterized(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(res.Tests, again); d != "" {
-		t.Errorf("the tests' names changed between two runs (-first +second):\n%s", d)
-	}
+	assert.Equal(t, res.Tests, again, "the tests' names changed between two runs (first, second)")
 	if res.Covered == 0 {
 		t.Fatalf("no fragment covered")
 	}
@@ -208,8 +196,8 @@ func TestMavenParameterized(t *testing.T) {
 	}
 	// adapt.Evaluate runs the tasks' tests by the same names: the
 	// reference passes, F′ fails, on one task per operator (of four).
-	_, some := perMutant(t, res.Tasks, 4)
-	checkTasks(t, some, some, exectest.Sandbox(t), mv.ReadFile)
+	_, some := mutatetest.PerMutant(t, res.Tasks, 4)
+	mutatetest.CheckTasks(t, some, some, exectest.Sandbox(t), mv.ReadFile)
 }
 
 // TestMavenCoverageOneJVM checks per-test coverage taken in one JVM
@@ -227,7 +215,7 @@ func TestMavenParameterized(t *testing.T) {
 func TestMavenCoverageOneJVM(t *testing.T) {
 	t.Parallel() // minutes: beside the other slow tests of the package
 	ctx := context.Background()
-	updating := flag.Lookup("update").Value.(flag.Getter).Get().(bool)
+	updating := *update
 	for _, fixture := range []string{"testdata/maven", "testdata/semver"} {
 		t.Run(filepath.Base(fixture), func(t *testing.T) {
 			mv := openMaven(t, fixture, "starts a JVM per test: minutes")
@@ -252,8 +240,7 @@ func TestMavenCoverageOneJVM(t *testing.T) {
 					names = append(names, name)
 				}
 				slices.Sort(names)
-				if d := cmp.Diff(names, slices.Sorted(slices.Values(tests))); d != "" {
-					t.Errorf("%s records other tests than the fixture has (-recorded +fixture):\n%s", golden, d)
+				if !assert.Equal(t, names, slices.Sorted(slices.Values(tests)), "%s records other tests than the fixture has (recorded, fixture)", golden) {
 					recorded = nil
 				}
 			}
@@ -263,9 +250,7 @@ func TestMavenCoverageOneJVM(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if d := cmp.Diff(ls, all[i]); d != "" {
-					t.Errorf("%s: coverage alone and in one JVM differ (-alone +one JVM):\n%s", tests[i], d)
-				}
+				assert.Equal(t, ls, all[i], "%s: coverage alone and in one JVM differ (alone, one JVM)", tests[i])
 				if len(ls) == 0 {
 					t.Errorf("%s covers nothing", tests[i])
 				}
@@ -290,9 +275,7 @@ func TestMavenCoverageOneJVM(t *testing.T) {
 				}
 			} else {
 				for i, test := range tests {
-					if d := cmp.Diff(recorded[test], all[i]); d != "" {
-						t.Errorf("%s: coverage alone (recorded) and in one JVM differ (-alone +one JVM):\n%s", test, d)
-					}
+					assert.Equal(t, recorded[test], all[i], "%s: coverage alone (recorded) and in one JVM differ (alone, one JVM)", test)
 				}
 			}
 			each := time.Since(start)
@@ -363,13 +346,13 @@ func writeCoverage(t *testing.T, path string, rec map[string]mutate.Lines) {
 	}
 }
 
-// TestMavenOpts: MavenConfig.MavenOpts reaches Maven's JVM (one that does
-// not start fails OpenMaven with the JVM's message).
+// TestMavenOpts: maven.Config.MavenOpts reaches Maven's JVM (one that does
+// not start fails maven.Open with the JVM's message).
 func TestMavenOpts(t *testing.T) {
-	needMaven(t)
-	_, err := mutate.OpenMaven(context.Background(), "testdata/maven", exectest.Sandbox(t), &mutate.MavenConfig{MavenOpts: "-XX:+AdaptbenchNoSuchOption"})
+	mutatetest.NeedMaven(t)
+	_, err := maven.Open(context.Background(), "testdata/maven", exectest.Sandbox(t), &maven.Config{MavenOpts: "-XX:+AdaptbenchNoSuchOption"})
 	if err == nil || !strings.Contains(err.Error(), "AdaptbenchNoSuchOption") {
-		t.Fatalf("OpenMaven with a JVM option that does not exist: %v", err)
+		t.Fatalf("maven.Open with a JVM option that does not exist: %v", err)
 	}
 }
 
@@ -401,6 +384,6 @@ func TestMavenOverloads(t *testing.T) {
 			t.Errorf("no task of %s; tasks of %v", want, slices.Sorted(maps.Keys(sigs)))
 		}
 	}
-	all, some := perMutant(t, res.Tasks, len(res.Tasks))
-	checkTasks(t, all, some, exectest.Sandbox(t), mv.ReadFile)
+	all, some := mutatetest.PerMutant(t, res.Tasks, len(res.Tasks))
+	mutatetest.CheckTasks(t, all, some, exectest.Sandbox(t), mv.ReadFile)
 }

@@ -1,4 +1,4 @@
-package mutate_test
+package gomod_test
 
 import (
 	"context"
@@ -15,11 +15,13 @@ import (
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/mutate"
+	"github.com/adaptbench/adaptbench/mutate/gomod"
+	"github.com/adaptbench/adaptbench/mutate/internal/mutatetest"
 )
 
 // TestGoFastPathSameVerdicts runs the pipeline twice on the same
 // fragments of github.com/google/uuid with the same seed: once building
-// every mutant alone (GoConfig.BuildEach, the reference) and once with
+// every mutant alone (gomod.Config.BuildEach, the reference) and once with
 // type checking and mutant schemata. Every candidate must get the same
 // verdict (reason, kept unresolved, failing tests) and the funnels must be
 // equal.
@@ -29,10 +31,10 @@ func TestGoFastPathSameVerdicts(t *testing.T) {
 		t.Skip("builds every mutant of three fragments alone: a few minutes")
 	}
 	sb := exectest.Sandbox(t)
-	opts := mutate.Options{Seed: 2, Fragments: 3, Runs: 2, Levels: []mutate.Level{mutate.L1, mutate.L2}, Contexts: []mutate.ContextLevel{mutate.C1}}
+	opts := mutate.Options{Seed: 2, Fragments: 3, Runs: 2, Levels: []mutate.ComplexityLevel{mutate.L1, mutate.L2}, Contexts: []mutate.ContextLevel{mutate.C1}}
 	var results [2]*mutate.Result
 	for i, each := range []bool{true, false} {
-		gm := openRealWith(t, sb, each)
+		gm := mutatetest.OpenUUID(t, sb, each)
 		o := opts
 		res, err := mutate.Generate(context.Background(), gm, &o)
 		if err != nil {
@@ -63,22 +65,6 @@ func TestGoFastPathSameVerdicts(t *testing.T) {
 	if valid == 0 {
 		t.Error("no valid mutant: the comparison says nothing")
 	}
-}
-
-// openRealWith opens github.com/google/uuid on the old path (buildEach) or
-// the fast one, with env after the pipeline's environment (GoConfig.Env).
-func openRealWith(tb testing.TB, r exec.Runner, buildEach bool, env ...string) *mutate.GoModule {
-	tb.Helper()
-	gm, err := mutate.OpenGoModule(fetchModule(tb, realModule, realVersion), r, &mutate.GoConfig{
-		Limits:    realLimits,
-		BuildEach: buildEach,
-		Env:       env,
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { gm.Close() })
-	return gm
 }
 
 // calcModule is a small module whose mutants exercise each way the fast
@@ -184,7 +170,7 @@ func TestSum(t *testing.T) {
 // calcModule, and that it builds one schema binary for the mutants that
 // type-check and can share one, no binary for a mutant with a type error,
 // and each of the others alone as before (counting the go command's
-// "test -c" runs through GoConfig.Go).
+// "test -c" runs through gomod.Config.Go).
 func TestGoFastPath(t *testing.T) {
 	sb := exectest.Sandbox(t)
 	dir := t.TempDir()
@@ -193,29 +179,7 @@ func TestGoFastPath(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	orig := calcModule["calc.go"]
-	mutant := func(old, new string) []byte {
-		if !strings.Contains(orig, old) {
-			t.Fatalf("calc.go has no %q", old)
-		}
-		return []byte(strings.Replace(orig, old, new, 1))
-	}
-	srcs := []struct {
-		src    []byte
-		policy mutate.Policy
-	}{
-		{mutant("s += x", "s -= x"), mutate.RequireCompile},
-		{mutant("s := 0", "s := 1"), mutate.RequireCompile},
-		{mutant("s := 0", "var s int"), mutate.RequireCompile},                         // no test fails
-		{mutant("if a > b", "if a < b"), mutate.RequireCompile},                        // a schema arm of another function
-		{mutant("return a\n", "return c\n"), mutate.RequireCompile},                    // a type error: no build
-		{mutant("return a\n", "return c\n"), mutate.AllowUnresolved},                   // kept on go/types' message, no build
-		{mutant("i++", "i += 2"), mutate.RequireCompile},                               // labels: built alone
-		{mutant("// Sum adds", "var Extra = 1\n\n// Sum adds"), mutate.RequireCompile}, // outside bodies: built alone
-		{mutant("\tif a > b", "\t_ = 0\n\tif a > b"), mutate.RequireCompile},           // moves Line's line: built alone
-		{mutant("f := func() {}", "f := func() { _ = 0 }"), mutate.RequireCompile},     // a closure the tests name: built alone
-		{mutant("return line", "return line + 0"), mutate.RequireCompile},              // an arm at the mutant's lines: TestLine passes
-	}
+	srcs := fastPathMutants(t)
 	goBin, err := osexec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command")
@@ -223,61 +187,7 @@ func TestGoFastPath(t *testing.T) {
 	verdicts := map[bool][]string{}
 	builds := map[bool]int{}
 	for _, each := range []bool{true, false} {
-		log := filepath.Join(t.TempDir(), "go.log")
-		wrapper := filepath.Join(t.TempDir(), "go")
-		script := fmt.Sprintf("#!/bin/sh\necho \"$1 $2\" >>%q\nexec %q \"$@\"\n", log, goBin)
-		if err := os.WriteFile(wrapper, []byte(script), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		// A schema binary is bound read-only into its jobs, not copied
-		// into their workspace with the module.
-		bound := 0
-		runner := exec.RunnerFunc(func(ctx context.Context, j exec.Job) (exec.Result, error) {
-			if len(j.ReadOnly) == 1 && strings.HasSuffix(j.ReadOnly[0], ".test") {
-				bound++
-				if j.Args[4] != j.ReadOnly[0] {
-					t.Errorf("a job binds %s and runs %s", j.ReadOnly[0], j.Args[4])
-				}
-				filepath.WalkDir(j.Dir, func(p string, d fs.DirEntry, err error) error {
-					if err == nil && strings.HasSuffix(p, ".test") {
-						t.Errorf("a job that binds its binary has %s in its workspace", p)
-					}
-					return nil
-				})
-			}
-			return sb.Run(ctx, j)
-		})
-		gm, err := mutate.OpenGoModule(dir, runner, &mutate.GoConfig{Go: wrapper, BuildEach: each})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer gm.Close()
-		var cands []*mutate.Candidate
-		for _, s := range srcs {
-			// The change's range: where the mutant first differs.
-			at := 0
-			for at < len(s.src) && at < len(orig) && s.src[at] == orig[at] {
-				at++
-			}
-			rec := mutate.Record{Operator: "op", Changes: []mutate.Change{{Mut: mutate.Range{Start: at, End: at + 1}, New: string(s.src[at : at+1])}}}
-			cands = append(cands, &mutate.Candidate{File: "calc.go", Frag: &mutate.Fragment{Line: 1}, Ops: []string{"op"},
-				Src: s.src, Policy: s.policy, Records: []mutate.Record{rec}, Tests: []string{"TestLine", "TestLoop", "TestMax", "TestName", "TestSum"}})
-		}
-		os.Remove(log)
-		if _, _, err := mutate.CheckCandidates(context.Background(), gm, cands, &mutate.Options{Runs: 2, Parallelism: 1}); err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range cands {
-			verdicts[each] = append(verdicts[each], fmt.Sprintf("%v unresolved=%v failing=%v", c.Reason, c.Unresolved, c.Failing))
-			if c.Reason == mutate.ReasonCompile && !strings.Contains(c.Detail, "undefined: c") {
-				t.Errorf("BuildEach=%v: compile error %q does not name the undefined name", each, c.Detail)
-			}
-		}
-		b, _ := os.ReadFile(log)
-		builds[each] = strings.Count(string(b), "test -c")
-		if each && bound > 0 || !each && bound == 0 {
-			t.Errorf("BuildEach=%v: %d jobs bound their test binary, want none on the old path and some on the fast one", each, bound)
-		}
+		verdicts[each], builds[each] = checkFastPath(t, sb, dir, goBin, each, srcs)
 	}
 	want := []string{
 		"none unresolved=false failing=[TestSum]",
@@ -307,4 +217,98 @@ func TestGoFastPath(t *testing.T) {
 	if builds[true] != 17 || builds[false] != 5 {
 		t.Errorf("go test -c ran %d times on the old path, %d on the fast path; want 17 and 5", builds[true], builds[false])
 	}
+}
+
+// A policyMutant is a mutant of calc.go and its compile policy.
+type policyMutant struct {
+	src    []byte
+	policy mutate.Policy
+}
+
+// fastPathMutants are the mutants of calc.go TestGoFastPath checks, each
+// exercising one way the fast path decides.
+func fastPathMutants(t *testing.T) []policyMutant {
+	orig := calcModule["calc.go"]
+	mutant := func(old, new string) []byte {
+		if !strings.Contains(orig, old) {
+			t.Fatalf("calc.go has no %q", old)
+		}
+		return []byte(strings.Replace(orig, old, new, 1))
+	}
+	return []policyMutant{
+		{mutant("s += x", "s -= x"), mutate.RequireCompile},
+		{mutant("s := 0", "s := 1"), mutate.RequireCompile},
+		{mutant("s := 0", "var s int"), mutate.RequireCompile},                         // no test fails
+		{mutant("if a > b", "if a < b"), mutate.RequireCompile},                        // a schema arm of another function
+		{mutant("return a\n", "return c\n"), mutate.RequireCompile},                    // a type error: no build
+		{mutant("return a\n", "return c\n"), mutate.AllowUnresolved},                   // kept on go/types' message, no build
+		{mutant("i++", "i += 2"), mutate.RequireCompile},                               // labels: built alone
+		{mutant("// Sum adds", "var Extra = 1\n\n// Sum adds"), mutate.RequireCompile}, // outside bodies: built alone
+		{mutant("\tif a > b", "\t_ = 0\n\tif a > b"), mutate.RequireCompile},           // moves Line's line: built alone
+		{mutant("f := func() {}", "f := func() { _ = 0 }"), mutate.RequireCompile},     // a closure the tests name: built alone
+		{mutant("return line", "return line + 0"), mutate.RequireCompile},              // an arm at the mutant's lines: TestLine passes
+	}
+}
+
+// checkFastPath checks srcs on calcModule at dir on the old path (each)
+// or the fast one, through a go command wrapper that logs its runs, and
+// returns the verdicts and how many "test -c" builds ran.
+func checkFastPath(t *testing.T, sb exec.Runner, dir, goBin string, each bool, srcs []policyMutant) (verdicts []string, builds int) {
+	orig := calcModule["calc.go"]
+	log := filepath.Join(t.TempDir(), "go.log")
+	wrapper := filepath.Join(t.TempDir(), "go")
+	script := fmt.Sprintf("#!/bin/sh\necho \"$1 $2\" >>%q\nexec %q \"$@\"\n", log, goBin)
+	if err := os.WriteFile(wrapper, []byte(script), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	// A schema binary is bound read-only into its jobs, not copied
+	// into their workspace with the module.
+	bound := 0
+	runner := exec.RunnerFunc(func(ctx context.Context, j exec.Job) (exec.Result, error) {
+		if len(j.ReadOnly) == 1 && strings.HasSuffix(j.ReadOnly[0], ".test") {
+			bound++
+			if j.Args[4] != j.ReadOnly[0] {
+				t.Errorf("a job binds %s and runs %s", j.ReadOnly[0], j.Args[4])
+			}
+			filepath.WalkDir(j.Dir, func(p string, d fs.DirEntry, err error) error {
+				if err == nil && strings.HasSuffix(p, ".test") {
+					t.Errorf("a job that binds its binary has %s in its workspace", p)
+				}
+				return nil
+			})
+		}
+		return sb.Run(ctx, j)
+	})
+	gm, err := gomod.Open(dir, runner, &gomod.Config{Go: wrapper, BuildEach: each})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gm.Close()
+	var cands []*mutate.Candidate
+	for _, s := range srcs {
+		// The change's range: where the mutant first differs.
+		at := 0
+		for at < len(s.src) && at < len(orig) && s.src[at] == orig[at] {
+			at++
+		}
+		rec := mutate.Record{Operator: "op", Changes: []mutate.Change{{Mut: mutate.Range{Start: at, End: at + 1}, New: string(s.src[at : at+1])}}}
+		cands = append(cands, &mutate.Candidate{File: "calc.go", Frag: &mutate.Fragment{Line: 1}, Ops: []string{"op"},
+			Src: s.src, Policy: s.policy, Records: []mutate.Record{rec}, Tests: []string{"TestLine", "TestLoop", "TestMax", "TestName", "TestSum"}})
+	}
+	os.Remove(log)
+	if _, _, err := mutate.CheckCandidates(context.Background(), gm, cands, &mutate.Options{Runs: 2, Parallelism: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cands {
+		verdicts = append(verdicts, fmt.Sprintf("%v unresolved=%v failing=%v", c.Reason, c.Unresolved, c.Failing))
+		if c.Reason == mutate.ReasonCompile && !strings.Contains(c.Detail, "undefined: c") {
+			t.Errorf("BuildEach=%v: compile error %q does not name the undefined name", each, c.Detail)
+		}
+	}
+	b, _ := os.ReadFile(log)
+	builds = strings.Count(string(b), "test -c")
+	if each && bound > 0 || !each && bound == 0 {
+		t.Errorf("BuildEach=%v: %d jobs bound their test binary, want none on the old path and some on the fast one", each, bound)
+	}
+	return verdicts, builds
 }

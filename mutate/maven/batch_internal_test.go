@@ -1,4 +1,4 @@
-package mutate
+package maven
 
 import (
 	"context"
@@ -10,14 +10,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/mutate"
+	"github.com/adaptbench/adaptbench/mutate/internal/buildsys"
 )
 
 // TestMavenBatchSameAsJavacEach compiles mutants of testdata/maven in one
-// batch and each with a javac of its own (MavenConfig.CompileEach's path),
+// batch and each with a javac of its own (Config.CompileEach's path),
 // and wants the same outcome from both: byte-identical class files for
 // those that compile (an inner class too), and the same messages for
 // those that do not (an unknown name, a type error, a syntax error, an
@@ -39,11 +41,11 @@ func TestMavenBatchSameAsJavacEach(t *testing.T) {
 		"syntax":      edit("int sum = 0;", "int sum = 0"),
 		"two errors":  edit("int weight = 3;", "int weight = \"3\";", "return (10 - sum % 10) % 10;", "return codes;"),
 	}
-	var cands []*Candidate
+	var cands []*mutate.Candidate
 	for _, name := range slices.Sorted(maps.Keys(mutants)) {
-		cands = append(cands, &Candidate{File: file, Src: mutants[name]})
+		cands = append(cands, &mutate.Candidate{File: file, Src: mutants[name]})
 	}
-	_, release, err := m.prepare(ctx, cands)
+	_, release, err := m.Prepare(ctx, cands)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,12 +53,12 @@ func TestMavenBatchSameAsJavacEach(t *testing.T) {
 	compiled, failed := 0, 0
 	for _, name := range slices.Sorted(maps.Keys(mutants)) {
 		src := mutants[name]
-		pre := m.prepared.get(file, src)
+		pre := m.prepared.Get(file, src)
 		if pre == nil {
 			t.Errorf("%s: the batch did not decide on it", name)
 			continue
 		}
-		out := filepath.Join(runDir, "alone-"+strings.ReplaceAll(name, " ", "-"))
+		out := filepath.Join(buildsys.RunDir, "alone-"+strings.ReplaceAll(name, " ", "-"))
 		if err := os.MkdirAll(filepath.Join(m.dir, out), 0o777); err != nil {
 			t.Fatal(err)
 		}
@@ -81,8 +83,8 @@ func TestMavenBatchSameAsJavacEach(t *testing.T) {
 		}
 		if pre.compile != "" {
 			t.Errorf("%s: compiles alone, the batch says\n%s", name, pre.compile)
-		} else if diff := cmp.Diff(alone, pre.classes); diff != "" {
-			t.Errorf("%s: class files differ (-alone +batch):\n%s", name, diff)
+		} else {
+			assert.Equal(t, alone, pre.classes, "%s: class files differ (alone, batch)", name)
 		}
 		if name == "inner class" && len(pre.classes) != 2 {
 			t.Errorf("inner class: %d class files, want Codes and Codes$Helper", len(pre.classes))
@@ -108,12 +110,12 @@ func TestMavenBatchSameAsJavacEach(t *testing.T) {
 // missing) and returns it with its file Codes.java and an edit that makes
 // a mutant of that file: each pair's first string replaced once by its
 // second.
-func openShop(t *testing.T, r exec.Runner, cfg *MavenConfig) (*Maven, string, func(pairs ...string) []byte) {
+func openShop(t *testing.T, r exec.Runner, cfg *Config) (*Project, string, func(pairs ...string) []byte) {
 	t.Helper()
 	if _, err := osexec.LookPath("mvn"); err != nil {
 		exectest.SkipWithout(t, "mvn not installed (Debian package maven)")
 	}
-	m, err := OpenMaven(context.Background(), "testdata/maven", r, cfg)
+	m, err := Open(context.Background(), "testdata/maven", r, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

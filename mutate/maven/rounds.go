@@ -1,4 +1,4 @@
-package mutate
+package maven
 
 import (
 	"context"
@@ -12,12 +12,14 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/mutate"
+	"github.com/adaptbench/adaptbench/mutate/internal/buildsys"
 )
 
-// The shared JVMs of Maven's checks (MavenConfig.TestEach off): a
+// The shared JVMs of Maven's checks (Config.TestEach off): a
 // validation step hands its checks to checkBatch at once, which runs
 // them as rounds of exec.JUnit.TestRounds, each mutant's class files
-// (compiled by prepare) in a class loader of its own ahead of the
+// (compiled by Prepare) in a class loader of its own ahead of the
 // project's classes, so that one JVM start serves dozens of checks
 // instead of one. The first round is a control: the original classes
 // with every test the checks name, which must all pass (they are tests
@@ -26,14 +28,14 @@ import (
 // not decide (it ran out of time, or its JVM died) is made alone too, so
 // a mutant that loops or exits gets the verdict Check gives it.
 
-// roundsDir is where checkBatch puts the mutants' class files, in the
+// roundsDir is where CheckBatch puts the mutants' class files, in the
 // project copy.
-const roundsDir = runDir + "/rounds"
+const roundsDir = buildsys.RunDir + "/rounds"
 
-// checkBatch makes the checks it can in shared JVMs (see above); a nil
-// TestRun is one left to Check.
-func (m *Maven) checkBatch(ctx context.Context, reqs []checkRequest) ([]*TestRun, error) {
-	outs := make([]*TestRun, len(reqs))
+// CheckBatch makes the checks (mutate.BatchChecker) it can in shared JVMs (see above); a nil
+// mutate.TestRun is one left to Check.
+func (m *Project) CheckBatch(ctx context.Context, reqs []mutate.CheckRequest) ([]*mutate.TestRun, error) {
+	outs := make([]*mutate.TestRun, len(reqs))
 	if m.cfg.TestEach {
 		return outs, nil
 	}
@@ -47,18 +49,18 @@ func (m *Maven) checkBatch(ctx context.Context, reqs []checkRequest) ([]*TestRun
 	var which []int             // the request of each round after the control
 	dirs := map[string]string{} // a mutant's class directory, by key
 	for i, q := range reqs {
-		if q.file == "" {
+		if q.File == "" {
 			continue // the original: Check
 		}
-		pre := m.prepared.get(q.file, q.src)
+		pre := m.prepared.Get(q.File, q.Src)
 		switch {
 		case pre == nil:
 			continue // compiled alone by Check
 		case pre.compile != "":
-			outs[i] = &TestRun{Compile: pre.compile}
+			outs[i] = &mutate.TestRun{Compile: pre.compile}
 			continue
 		}
-		k := mutantKey(q.file, q.src)
+		k := buildsys.MutantKey(q.File, q.Src)
 		dir, ok := dirs[k]
 		if !ok {
 			dir = path.Join(roundsDir, strconv.Itoa(len(dirs)))
@@ -67,9 +69,9 @@ func (m *Maven) checkBatch(ctx context.Context, reqs []checkRequest) ([]*TestRun
 			}
 			dirs[k] = dir
 		}
-		rounds = append(rounds, exec.JUnitRound{Classes: []string{dir}, Tests: q.tests})
+		rounds = append(rounds, exec.JUnitRound{Classes: []string{dir}, Tests: q.Tests})
 		which = append(which, i)
-		union = append(union, q.tests...)
+		union = append(union, q.Tests...)
 	}
 	if len(rounds) < 2 {
 		return outs, nil // one JVM each is as cheap
@@ -98,7 +100,7 @@ func (m *Maven) checkBatch(ctx context.Context, reqs []checkRequest) ([]*TestRun
 	}
 	for j, i := range which {
 		if s := suites[j+1]; s != nil {
-			outs[i] = testRunOf(s, reqs[i].tests)
+			outs[i] = testRunOf(s, reqs[i].Tests)
 		}
 	}
 	return outs, nil

@@ -1,4 +1,4 @@
-package mutate
+package gomod
 
 import (
 	"bytes"
@@ -25,10 +25,12 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/mutate"
+	"github.com/adaptbench/adaptbench/mutate/internal/buildsys"
 )
 
-// The fast path of GoModule.Check (GoConfig.BuildEach off): before the
-// candidates are checked, prepare type-checks every mutant with go/types
+// The fast path of Module.Check (Config.BuildEach off): before the
+// candidates are checked, Prepare type-checks every mutant with go/types
 // against the compiled export data of its package's dependencies, so that a
 // mutant that does not compile costs no "go test -c", and compiles the
 // mutants that type-check as mutant schemata: one test binary per package
@@ -51,7 +53,7 @@ const mutantEnv = "ADAPTBENCH_MUTANT"
 // schemaVar is the package variable a schema switches on.
 const schemaVar = "adaptbenchMutant"
 
-// prepared is what prepare decided about one mutant (file and source).
+// prepared is what Prepare decided about one mutant (file and source).
 type prepared struct {
 	compile string // type errors: the mutant does not compile
 	errors  int    // how many
@@ -95,7 +97,7 @@ type goListPkg struct {
 
 // typeEnv returns the type-checking environment of package pkg; the caller
 // holds g.typeMu.
-func (g *GoModule) typeEnv(ctx context.Context, pkg string) *goTypeEnv {
+func (g *Module) typeEnv(ctx context.Context, pkg string) *goTypeEnv {
 	if e := g.typeEnvs[pkg]; e != nil {
 		return e
 	}
@@ -144,7 +146,7 @@ func (g *GoModule) typeEnv(ctx context.Context, pkg string) *goTypeEnv {
 }
 
 // goEnv is the environment of every go command the module runs.
-func (g *GoModule) goEnv() []string {
+func (g *Module) goEnv() []string {
 	env := append(os.Environ(), "CGO_ENABLED=0", "GOPROXY=off", "GOFLAGS="+exec.GoBuildFlags,
 		"GOTOOLCHAIN=local", "GOWORK=off")
 	return append(env, g.cfg.Env...)
@@ -160,7 +162,7 @@ var errImport = errors.New("mutate: type check: import failed")
 // when the mutant compiles), and how many; an error when the check cannot
 // decide (no export data, a file excluded by build constraints, a mutant
 // go/parser rejects).
-func (g *GoModule) typeCheck(ctx context.Context, file string, src []byte) (string, int, error) {
+func (g *Module) typeCheck(ctx context.Context, file string, src []byte) (string, int, error) {
 	pkg := path.Dir(file)
 	g.typeMu.Lock()
 	defer g.typeMu.Unlock()
@@ -269,15 +271,16 @@ func (f importerFunc) ImportFrom(path, dir string, mode types.ImportMode) (*type
 	return f(path, dir, mode)
 }
 
-// prepare type-checks the candidates still undecided and builds the
+// Prepare type-checks the candidates (mutate.Preparer) and builds the
 // schemata of those that type-check; Check then answers from what it
 // found. It returns the time spent building and a release that removes
 // the binaries and forgets the mutants. A mutant with type errors gets
 // them as its compile messages, "file:line:col: message" as gc writes
 // them (gc type-checks with types2, whose messages are go/types'); one
-// with more errors than gc reports before it stops, which AllowUnresolved
-// would judge on gc's first ones, is left to "go test -c".
-func (g *GoModule) prepare(ctx context.Context, cands []*Candidate) (time.Duration, func(), error) {
+// with more errors than gc reports before it stops, which
+// mutate.AllowUnresolved would judge on gc's first ones, is left to "go
+// test -c".
+func (g *Module) Prepare(ctx context.Context, cands []*mutate.Candidate) (time.Duration, func(), error) {
 	if g.cfg.BuildEach {
 		return 0, func() {}, nil
 	}
@@ -287,18 +290,18 @@ func (g *GoModule) prepare(ctx context.Context, cands []*Candidate) (time.Durati
 	}
 	seen := map[string]bool{}
 	var typed []mutant         // type-checked without errors
-	exact := map[string]bool{} // AllowUnresolved judges the messages
+	exact := map[string]bool{} // mutate.AllowUnresolved judges the messages
 	byPkg := map[string][]mutant{}
 	found := map[string]*prepared{}
-	for _, c := range undecided(cands) {
+	for _, c := range cands {
 		if c.Src == nil || c.File == "" || !slices.Contains(g.pkgs, path.Dir(c.File)) {
 			continue
 		}
-		k := mutantKey(c.File, c.Src)
-		if c.Policy == AllowUnresolved {
+		k := buildsys.MutantKey(c.File, c.Src)
+		if c.Policy == mutate.AllowUnresolved {
 			exact[k] = true
 		}
-		if seen[k] || g.prepared.has(k) { // or by an earlier prepare not yet released
+		if seen[k] || g.prepared.Has(k) { // or by an earlier Prepare not yet released
 			continue
 		}
 		seen[k] = true
@@ -332,7 +335,7 @@ func (g *GoModule) prepare(ctx context.Context, cands []*Candidate) (time.Durati
 	}
 	for i, m := range typed {
 		if vetted[i] != "" {
-			found[mutantKey(m.file, m.src)] = &prepared{compile: vetted[i], errors: 1}
+			found[buildsys.MutantKey(m.file, m.src)] = &prepared{compile: vetted[i], errors: 1}
 			continue
 		}
 		byPkg[path.Dir(m.file)] = append(byPkg[path.Dir(m.file)], m)
@@ -369,12 +372,12 @@ func (g *GoModule) prepare(ctx context.Context, cands []*Candidate) (time.Durati
 		bins = append(bins, bin)
 		for i, m := range ms {
 			if ids[i] > 0 {
-				k := mutantKey(m.file, m.src)
+				k := buildsys.MutantKey(m.file, m.src)
 				found[k] = &prepared{bin: bin, id: ids[i]}
 			}
 		}
 	}
-	forget := g.prepared.keep(found)
+	forget := g.prepared.Keep(found)
 	return took, func() {
 		forget()
 		for _, b := range bins {
@@ -383,10 +386,17 @@ func (g *GoModule) prepare(ctx context.Context, cands []*Candidate) (time.Durati
 	}, nil
 }
 
+// TypeErrors type-checks the module with file replaced by src
+// (mutate.TypeChecker), with go/types against its packages' export data.
+func (g *Module) TypeErrors(ctx context.Context, file string, src []byte) (string, bool) {
+	msgs, _, err := g.typeCheck(ctx, file, src)
+	return msgs, err == nil
+}
+
 // vetMutant runs go test's vet checks (goTestVet) on the package of file
 // with file replaced by src and returns their findings, naming the file
 // as the project does ("" when there are none).
-func (g *GoModule) vetMutant(ctx context.Context, file string, src []byte) (string, error) {
+func (g *Module) vetMutant(ctx context.Context, file string, src []byte) (string, error) {
 	id := g.seq.Add(1)
 	mut := filepath.Join(g.scratch, fmt.Sprintf("v%d_%s", id, path.Base(file)))
 	if err := os.WriteFile(mut, src, 0o666); err != nil {
@@ -409,7 +419,7 @@ func (g *GoModule) vetMutant(ctx context.Context, file string, src []byte) (stri
 // buildSchema builds the test binary of package pkg with the schema's
 // files swapped in. It returns "" when the schema does not build (its
 // mutants are then built alone).
-func (g *GoModule) buildSchema(ctx context.Context, pkg string, sch *schema) (string, time.Duration, error) {
+func (g *Module) buildSchema(ctx context.Context, pkg string, sch *schema) (string, time.Duration, error) {
 	files := sch.files()
 	if len(files) == 0 {
 		return "", 0, nil
