@@ -23,21 +23,21 @@ const (
 )
 
 // Settings lists the settings in the paper's order.
-var Settings = []Setting{WithCtxBugs, WithoutCtxBugs, WithIsoBugs}
+var settings = []Setting{WithCtxBugs, WithoutCtxBugs, WithIsoBugs}
 
 // Labels a benchmark task carries, beside "benchmark" = "ctxbug": the
 // grouping keys a report breaks scores down by. Per-task data (the
 // instance, the class, the bug locations) is in the task's [Detail].
 const (
-	LabelGenerator = "generator" // the model that generated the variant
-	LabelRule      = "rule"      // the perturbation rule ("isobug" for IsoBugs)
-	LabelTask      = "task"      // the adaptation task of the rule
-	LabelSetting   = "setting"   // the Setting
+	labelGenerator = "generator" // the model that generated the variant
+	labelRule      = "rule"      // the perturbation rule ("isobug" for IsoBugs)
+	labelTask      = "task"      // the adaptation task of the rule
+	labelSetting   = "setting"   // the Setting
 )
 
 // LabelKeys lists every label key a benchmark task carries, the paper's
 // breakdowns first: adapt.Options{Breakdown: ctxbug.LabelKeys}.
-var LabelKeys = []string{LabelSetting, LabelGenerator, LabelRule, LabelTask, "benchmark"}
+var LabelKeys = []string{labelSetting, labelGenerator, labelRule, labelTask, "benchmark"}
 
 // DetailSchema is the adapt.Provenance.Schema of benchmark tasks: the
 // format of their [Detail].
@@ -77,7 +77,7 @@ func DetailOf(t *adapt.Task) (*Detail, error) {
 
 // SetDetail stores d as t's provenance detail, with schema DetailSchema
 // (making t.Provenance if it is nil).
-func SetDetail(t *adapt.Task, d *Detail) error {
+func setDetail(t *adapt.Task, d *Detail) error {
 	if err := detail.Set(t, DetailSchema, d); err != nil {
 		return fmt.Errorf("ctxbug: %w", err)
 	}
@@ -92,7 +92,7 @@ func SetDetail(t *adapt.Task, d *Detail) error {
 // (generator "ctxbug", parent the base, operators the rule, and the
 // [Detail]: the instance, the class and the bug locations). An IsoBug instance makes a task
 // only with WithIsoBugs, and a CtxBug instance only with the others.
-func Task(b *Base, in *Instance, s Setting) (adapt.Task, error) {
+func instanceTask(b *Base, in *Instance, s Setting) (adapt.Task, error) {
 	if b == nil || b.ID() != in.Base {
 		return adapt.Task{}, fmt.Errorf("ctxbug: instance %s: base %s not given", in.ID, in.Base)
 	}
@@ -124,17 +124,17 @@ func Task(b *Base, in *Instance, s Setting) (adapt.Task, error) {
 	}
 	t.Labels = map[string]string{
 		"benchmark":    "ctxbug",
-		LabelGenerator: in.Generator,
-		LabelRule:      in.Rule,
-		LabelTask:      in.Task,
-		LabelSetting:   string(s),
+		labelGenerator: in.Generator,
+		labelRule:      in.Rule,
+		labelTask:      in.Task,
+		labelSetting:   string(s),
 	}
 	source := ""
 	if b.Task.Provenance != nil {
 		source = b.Task.Provenance.Source
 	}
 	t.Provenance = &adapt.Provenance{Generator: "ctxbug", Parent: b.ID(), Operators: ops, Source: source}
-	if err := SetDetail(&t, &Detail{Instance: instance, Class: b.Class, Bugs: spans}); err != nil {
+	if err := setDetail(&t, &Detail{Instance: instance, Class: b.Class, Bugs: spans}); err != nil {
 		return adapt.Task{}, err
 	}
 	if err := t.Validate(); err != nil {
@@ -148,7 +148,7 @@ func Task(b *Base, in *Instance, s Setting) (adapt.Task, error) {
 func Tasks(bases map[string]*Base, ins []*Instance, s Setting) ([]adapt.Task, error) {
 	out := make([]adapt.Task, 0, len(ins))
 	for _, in := range ins {
-		t, err := Task(bases[in.Base], in, s)
+		t, err := instanceTask(bases[in.Base], in, s)
 		if err != nil {
 			return nil, err
 		}

@@ -14,7 +14,7 @@ import (
 // renames them, and the class's own names (its name, the methods it
 // defines but the one to adapt, and the fields it assigns) in the
 // method, the class context and the requirement.
-type AdaptView struct {
+type adaptView struct {
 	Code, Requirement, Context string
 	// Names maps each new name back to the original.
 	Names map[string]string
@@ -26,12 +26,12 @@ type AdaptView struct {
 // of the method being adapted, which keeps its name. New names are var_N,
 // numbered after the method's own and never clashing with a name already
 // in the parts. [Deobfuscate] with Names maps a model's answer back.
-func ObfuscateAdaptation(code, requirement, ctx, class, method string) (*AdaptView, error) {
-	o, err := Obfuscate([]byte(code), requirement)
+func obfuscateAdaptation(code, requirement, ctx, class, method string) (*adaptView, error) {
+	o, err := obfuscate([]byte(code), requirement)
 	if err != nil {
 		return nil, err
 	}
-	v := &AdaptView{Code: o.Code, Requirement: o.Requirement, Context: ctx, Names: map[string]string{}}
+	v := &adaptView{Code: o.Code, Requirement: o.Requirement, Context: ctx, Names: map[string]string{}}
 	for k, n := range o.Names {
 		v.Names[k] = n
 	}
@@ -108,12 +108,12 @@ func ObfuscateAdaptation(code, requirement, ctx, class, method string) (*AdaptVi
 		rename[m] = nn
 		v.Names[nn] = m
 	}
-	out, err := Apply(codeSrc, classHoles(codeRoot, codeSrc, class, rename))
+	out, err := applyHoles(codeSrc, classHoles(codeRoot, codeSrc, class, rename))
 	if err != nil {
 		return nil, fmt.Errorf("ctxbug: obfuscate: %w", err)
 	}
 	v.Code = unplaceholders.Replace(string(out))
-	out, err = Apply(ctxSrc, classHoles(ctxRoot, ctxSrc, class, rename))
+	out, err = applyHoles(ctxSrc, classHoles(ctxRoot, ctxSrc, class, rename))
 	if err != nil {
 		return nil, fmt.Errorf("ctxbug: obfuscate: %w", err)
 	}

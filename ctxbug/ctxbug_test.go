@@ -33,20 +33,20 @@ func TestValidate(t *testing.T) {
 }
 
 func TestLevelText(t *testing.T) {
-	for _, l := range []ctxbug.Level{ctxbug.LevelToken, ctxbug.LevelExpression} {
+	for _, l := range []ctxbug.Granularity{ctxbug.GranularityToken, ctxbug.GranularityExpression} {
 		b, err := l.MarshalText()
 		if err != nil {
 			t.Fatal(err)
 		}
-		var back ctxbug.Level
+		var back ctxbug.Granularity
 		if err := back.UnmarshalText(b); err != nil || back != l {
 			t.Errorf("%v: round trip gave %v, %v", l, back, err)
 		}
 	}
-	if _, err := ctxbug.LevelInvalid.MarshalText(); err == nil {
+	if _, err := ctxbug.GranularityInvalid.MarshalText(); err == nil {
 		t.Error("LevelInvalid marshalled")
 	}
-	var l ctxbug.Level
+	var l ctxbug.Granularity
 	if err := l.UnmarshalText(nil); err == nil {
 		t.Error(`"" unmarshalled`)
 	}

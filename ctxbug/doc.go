@@ -16,7 +16,7 @@
 //
 // # Rules
 //
-// A [Rule] is a descriptor (Name, Doc, Task, Level, Run) over
+// A [Rule] is a descriptor (Name, Doc, Task, Granularity, Run) over
 // tree-sitter-python, and [Rules] is the paper's ten rules in order:
 //
 //	R1  params     <PARAMS>  the parameter list                       one template
@@ -63,7 +63,7 @@
 //
 // [Identify] runs the paper's hybrid identification (§2.4), in its order,
 // after a gold check (a base whose own solution fails its tests is an
-// environment problem, so its candidates are dropped at StageReference):
+// environment problem, so its candidates are dropped with ReasonReference):
 //
 //  1. deobfuscate the method of the output ([Deobfuscate], AST-aware);
 //     an output with code but no parsable method stops here;
@@ -82,7 +82,7 @@
 //  4. clean: drop empty outputs, then duplicates (same generator, same
 //     method, same tokens, from any rule).
 //
-// Each [Candidate] keeps its [Stage] and reason, and Identification.Funnel
+// Each [Candidate] keeps its [Reason] and a detail, and Result.Funnel
 // (an adapt.Funnel) counts the candidates left after every stage per
 // generator and rule (the paper's Fig. 5; Funnel.WriteTable).
 // Tokens are compared as tree-sitter leaves joined by one space: white

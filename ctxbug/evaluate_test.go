@@ -31,13 +31,13 @@ func identifyOne(t *testing.T, jobs []*ctxbug.Job, answers ...string) []*ctxbug.
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := ctxbug.Identify(context.Background(), cands, &ctxbug.IdentifyOptions{Runner: exectest.ForkServer(t)})
+	id, err := ctxbug.Identify(context.Background(), cands, &ctxbug.Options{Runner: exectest.ForkServer(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range id.Candidates {
-		if c.Stage != ctxbug.StageKept {
-			t.Fatalf("%s: %s: %s", c.Job.ID, c.Stage, c.Reason)
+		if c.Reason != ctxbug.ReasonKept {
+			t.Fatalf("%s: %s: %s", c.Job.ID, c.Reason, c.Detail)
 		}
 	}
 	return id.Instances
@@ -159,9 +159,26 @@ func TestBenchmarkAndEvaluate(t *testing.T) {
 	}
 
 	m := &tester{}
-	res, _, err := ctxbug.Evaluate(context.Background(), tasks, m, &ctxbug.EvalOptions{Runner: exectest.ForkServer(t), Logprobs: true})
+	sc, err := ctxbug.Evaluate(context.Background(), tasks, m, &ctxbug.EvalOptions{Runner: exectest.ForkServer(t), Logprobs: true})
 	if err != nil {
 		t.Fatal(err)
+	}
+	res := sc.Results
+	// The report written and read back scores the same.
+	var js bytes.Buffer
+	if err := sc.Report.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	readBack, err := adapt.ReadReport(&js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rescored, err := ctxbug.Score(readBack, tasks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(res, rescored.Results); diff != "" {
+		t.Errorf("the report read back scores differently (-want +got):\n%s", diff)
 	}
 	wantPrompt := "Please adapt the provided method `add` to the class context of `var_2`. The adapted method should perform the function in the following description: ```Add the status var_1 to var_0.\n:param var_0: the current status, int\n:param var_1: the status to add, int\n:return: the new status, int```\n\n" +
 		"### Reused Method:\n```python\n@staticmethod\ndef add(var_0, var_1):\n    var_2.var_4([var_0, var_1])\n    return var_0 + var_1\n```\n\n" +
@@ -201,22 +218,22 @@ func TestBenchmarkAndEvaluate(t *testing.T) {
 	// gives the same results (ATP included: the journal keeps the
 	// log-probabilities).
 	journal := filepath.Join(t.TempDir(), "eval.jsonl")
-	first, _, err := ctxbug.Evaluate(context.Background(), tasks, &tester{}, &ctxbug.EvalOptions{Runner: exectest.ForkServer(t), Logprobs: true, Journal: journal})
+	first, err := ctxbug.Evaluate(context.Background(), tasks, &tester{}, &ctxbug.EvalOptions{Runner: exectest.ForkServer(t), Logprobs: true, Journal: journal})
 	if err != nil {
 		t.Fatal(err)
 	}
 	again := &tester{}
-	second, _, err := ctxbug.Evaluate(context.Background(), tasks, again, &ctxbug.EvalOptions{Runner: exectest.ForkServer(t), Logprobs: true, Journal: journal})
+	second, err := ctxbug.Evaluate(context.Background(), tasks, again, &ctxbug.EvalOptions{Runner: exectest.ForkServer(t), Logprobs: true, Journal: journal})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(again.prompts) != 0 {
 		t.Errorf("the resumed evaluation asked the model %d times", len(again.prompts))
 	}
-	if diff := cmp.Diff(res, first); diff != "" {
+	if diff := cmp.Diff(res, first.Results); diff != "" {
 		t.Errorf("journaled evaluation differs (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(first, second); diff != "" {
+	if diff := cmp.Diff(first.Results, second.Results); diff != "" {
 		t.Errorf("resumed evaluation differs (-want +got):\n%s", diff)
 	}
 	rows := ctxbug.Aggregate(res)
@@ -238,7 +255,7 @@ func TestGenerateJournal(t *testing.T) {
 		m.answers[j.ID] = []string{"```python\nx = 1\n```", "!"}
 	}
 	journal := filepath.Join(t.TempDir(), "gen.jsonl")
-	opts := &ctxbug.DrawOptions{Samples: 2, Journal: journal, KeepErrors: true}
+	opts := &ctxbug.Options{Samples: 2, Journal: journal, KeepErrors: true}
 	first, err := ctxbug.Draw(context.Background(), m, jobs, opts)
 	if err != nil {
 		t.Fatal(err)

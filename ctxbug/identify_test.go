@@ -93,7 +93,7 @@ func TestIdentify(t *testing.T) {
 		"!",
 		fenced("def add(var_0, var_1)\n    return var_0 +\n"),
 	}}}
-	cands, err := ctxbug.Draw(context.Background(), model, jobs, &ctxbug.DrawOptions{Samples: 8})
+	cands, err := ctxbug.Draw(context.Background(), model, jobs, &ctxbug.Options{Samples: 8})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,16 +106,16 @@ func TestIdentify(t *testing.T) {
 	if strings.Contains(prompt, "has(") || strings.Contains(prompt, "not allowed") {
 		t.Errorf("infill prompt shows context or a library line:\n%s", prompt)
 	}
-	id, err := ctxbug.Identify(context.Background(), cands, &ctxbug.IdentifyOptions{Runner: exectest.ForkServer(t)})
+	id, err := ctxbug.Identify(context.Background(), cands, &ctxbug.Options{Runner: exectest.ForkServer(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []ctxbug.Stage
+	var got []ctxbug.Reason
 	for _, c := range id.Candidates {
-		got = append(got, c.Stage)
-		t.Logf("sample %d: %s: %s", c.Sample, c.Stage, c.Reason)
+		got = append(got, c.Reason)
+		t.Logf("sample %d: %s: %s", c.Sample, c.Reason, c.Detail)
 	}
-	want := []ctxbug.Stage{ctxbug.StageKept, ctxbug.StageTests, ctxbug.StageDiff, ctxbug.StageLocality, ctxbug.StageEmpty, ctxbug.StageDuplicate, ctxbug.StageModel, ctxbug.StageDeobfuscate}
+	want := []ctxbug.Reason{ctxbug.ReasonKept, ctxbug.ReasonTests, ctxbug.ReasonDiff, ctxbug.ReasonLocality, ctxbug.ReasonEmpty, ctxbug.ReasonDuplicate, ctxbug.ReasonModel, ctxbug.ReasonDeobfuscate}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("stages (-want +got):\n%s", diff)
 	}
@@ -140,18 +140,18 @@ func TestIdentify(t *testing.T) {
 	if diff := cmp.Diff([]string{"scripted/operator"}, f.Groups()); diff != "" {
 		t.Fatalf("funnel groups (-want +got):\n%s", diff)
 	}
-	left := map[ctxbug.Stage]int{}
-	for _, s := range ctxbug.Stages[:len(ctxbug.Stages)-1] {
+	left := map[ctxbug.Reason]int{}
+	for _, s := range ctxbug.Reasons[:len(ctxbug.Reasons)-1] {
 		left[s] = f.Count("scripted/operator", s.String())
 	}
-	wantLeft := map[ctxbug.Stage]int{
-		ctxbug.StageModel: 7, ctxbug.StageReference: 7, ctxbug.StageDeobfuscate: 6, ctxbug.StageHarness: 6, ctxbug.StageTests: 5,
-		ctxbug.StageDiff: 4, ctxbug.StageLocality: 3, ctxbug.StageEmpty: 2, ctxbug.StageDuplicate: 1,
+	wantLeft := map[ctxbug.Reason]int{
+		ctxbug.ReasonModel: 7, ctxbug.ReasonReference: 7, ctxbug.ReasonDeobfuscate: 6, ctxbug.ReasonHarness: 6, ctxbug.ReasonTests: 5,
+		ctxbug.ReasonDiff: 4, ctxbug.ReasonLocality: 3, ctxbug.ReasonEmpty: 2, ctxbug.ReasonDuplicate: 1,
 	}
 	if diff := cmp.Diff(wantLeft, left); diff != "" {
 		t.Errorf("funnel, left after each stage (-want +got):\n%s", diff)
 	}
-	if g, k := f.Count("scripted/operator", ctxbug.StageGenerated), f.Count("scripted/operator", ctxbug.StageKept.String()); g != 8 || k != 1 {
+	if g, k := f.Count("scripted/operator", ctxbug.StageGenerated), f.Count("scripted/operator", ctxbug.ReasonKept.String()); g != 8 || k != 1 {
 		t.Errorf("funnel: %d generated, %d kept; want 8 and 1", g, k)
 	}
 }
@@ -169,19 +169,19 @@ func TestIdentifyBrokenReference(t *testing.T) {
 	model := &scripted{name: "scripted", answers: map[string][]string{jobs[0].ID: {
 		fenced("def add(var_0, var_1):\n    Bits.check([var_0, var_1])\n    return var_0 + var_1\n"), "!",
 	}}}
-	cands, err := ctxbug.Draw(context.Background(), model, jobs, &ctxbug.DrawOptions{Samples: 2})
+	cands, err := ctxbug.Draw(context.Background(), model, jobs, &ctxbug.Options{Samples: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := ctxbug.Identify(context.Background(), cands, &ctxbug.IdentifyOptions{Runner: exectest.ForkServer(t)})
+	id, err := ctxbug.Identify(context.Background(), cands, &ctxbug.Options{Runner: exectest.ForkServer(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := id.Candidates[0]; c.Stage != ctxbug.StageReference || c.Reason != "the solution fails test_solution.BitsTestAdd.test_add" {
-		t.Errorf("bug on a broken base: %s: %s", c.Stage, c.Reason)
+	if c := id.Candidates[0]; c.Reason != ctxbug.ReasonReference || c.Detail != "the solution fails test_solution.BitsTestAdd.test_add" {
+		t.Errorf("bug on a broken base: %s: %s", c.Reason, c.Detail)
 	}
-	if c := id.Candidates[1]; c.Stage != ctxbug.StageModel {
-		t.Errorf("model error on a broken base: %s", c.Stage)
+	if c := id.Candidates[1]; c.Reason != ctxbug.ReasonModel {
+		t.Errorf("model error on a broken base: %s", c.Reason)
 	}
 }
 

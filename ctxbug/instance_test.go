@@ -13,20 +13,20 @@ import (
 )
 
 func TestStageText(t *testing.T) {
-	for _, s := range ctxbug.Stages {
+	for _, s := range ctxbug.Reasons {
 		b, err := s.MarshalText()
 		if err != nil {
 			t.Fatal(err)
 		}
-		var back ctxbug.Stage
+		var back ctxbug.Reason
 		if err := back.UnmarshalText(b); err != nil || back != s {
 			t.Errorf("%v: round trip gave %v, %v", s, back, err)
 		}
 	}
-	if _, err := ctxbug.StageInvalid.MarshalText(); err == nil {
+	if _, err := ctxbug.ReasonInvalid.MarshalText(); err == nil {
 		t.Error("StageInvalid marshalled")
 	}
-	var s ctxbug.Stage
+	var s ctxbug.Reason
 	if err := s.UnmarshalText([]byte("")); err == nil {
 		t.Error(`"" unmarshalled`)
 	}

@@ -39,8 +39,8 @@ const IsoRule = "isobug"
 
 // Markers put around each CtxBug span for IsoBug implantation.
 const (
-	Start = "<START>"
-	End   = "<END>"
+	markStart = "<START>"
+	markEnd   = "<END>"
 )
 
 // ruleTask returns the task of the named rule in rules.
@@ -57,18 +57,18 @@ func ruleTask(rules []*Rule, name string) string {
 // job per template, base by base, in the order Perturb gives. Rules are
 // validated first; a base that does not perturb is an error naming it.
 func Jobs(bases []*Base, rules []*Rule) ([]*Job, error) {
-	if err := Validate(rules); err != nil {
+	if err := validateRules(rules); err != nil {
 		return nil, err
 	}
 	var out []*Job
 	for _, b := range bases {
-		ts, err := Perturb(b.Method, &b.Context, rules)
+		ts, err := perturb(b.Method, &b.Context, rules)
 		if err != nil {
 			return nil, fmt.Errorf("ctxbug: %s: %w", b.ID(), err)
 		}
 		seen := map[string]int{}
 		for _, t := range ts {
-			o, err := ObfuscateTemplate(b.Method, t, b.Requirement)
+			o, err := obfuscateTemplate(b.Method, t, b.Requirement)
 			if err != nil {
 				return nil, fmt.Errorf("ctxbug: %s %s: %w", b.ID(), t.Rule, err)
 			}
@@ -97,7 +97,7 @@ func Jobs(bases []*Base, rules []*Rule) ([]*Job, error) {
 // you are not allowed to use the following libraries: [LIB_DEPS]". The
 // paper's exact wording is not published; this one names the
 // placeholders and asks for the whole method in one code block.
-func InfillPrompt(j *Job) string {
+func infillPrompt(j *Job) string {
 	if j.Rule == IsoRule {
 		return isoPrompt(j)
 	}

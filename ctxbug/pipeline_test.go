@@ -35,7 +35,7 @@ func TestGenerateIsTheSteps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := ctxbug.Identify(ctx, cands, &ctxbug.IdentifyOptions{Runner: runner})
+	id, err := ctxbug.Identify(ctx, cands, &ctxbug.Options{Runner: runner})
 	if err != nil {
 		t.Fatal(err)
 	}

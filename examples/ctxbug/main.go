@@ -132,13 +132,13 @@ func main() {
 	}
 	start := time.Now()
 	bar := progress.New(os.Stderr, "CtxBugs infill")
-	cands, err := ctxbug.Draw(ctx, gen, jobs, &ctxbug.DrawOptions{Samples: *samples, Progress: bar.Report})
+	cands, err := ctxbug.Draw(ctx, gen, jobs, &ctxbug.Options{Samples: *samples, Progress: bar.Report})
 	bar.Close()
 	if err != nil {
 		log.Fatal(err)
 	}
 	bar = progress.New(os.Stderr, "CtxBugs")
-	id, err := ctxbug.Identify(ctx, cands, &ctxbug.IdentifyOptions{Runner: sb, Limits: lim, Progress: bar.Report})
+	id, err := ctxbug.Identify(ctx, cands, &ctxbug.Options{Runner: sb, Limits: lim, Progress: bar.Report})
 	bar.Close()
 	if err != nil {
 		log.Fatal(err)
@@ -157,13 +157,13 @@ func main() {
 		im.Add(isoJobs...)
 	}
 	bar = progress.New(os.Stderr, "IsoBugs infill")
-	isoCands, err := ctxbug.Draw(ctx, gen, isoJobs, &ctxbug.DrawOptions{Progress: bar.Report})
+	isoCands, err := ctxbug.Draw(ctx, gen, isoJobs, &ctxbug.Options{Progress: bar.Report})
 	bar.Close()
 	if err != nil {
 		log.Fatal(err)
 	}
 	bar = progress.New(os.Stderr, "IsoBugs")
-	iso, err := ctxbug.Identify(ctx, isoCands, &ctxbug.IdentifyOptions{Runner: sb, Limits: lim, Progress: bar.Report})
+	iso, err := ctxbug.Identify(ctx, isoCands, &ctxbug.Options{Runner: sb, Limits: lim, Progress: bar.Report})
 	bar.Close()
 	if err != nil {
 		log.Fatal(err)
@@ -200,15 +200,15 @@ func main() {
 			log.Fatal(err)
 		}
 		bar := progress.New(os.Stderr, name)
-		res, rep, err := ctxbug.Evaluate(ctx, tasks, m, &ctxbug.EvalOptions{Runner: sb, Limits: lim, Logprobs: name == "openai", Progress: bar.Report})
+		sc, err := ctxbug.Evaluate(ctx, tasks, m, &ctxbug.EvalOptions{Runner: sb, Limits: lim, Logprobs: name == "openai", Progress: bar.Report})
 		bar.Close()
 		if err != nil {
 			log.Fatal(err)
 		}
 		must(writeWith(filepath.Join(*out, "report_"+name+".html"), func(w io.Writer) error {
-			return rep.WriteHTML(w, &adapt.HTMLOptions{Tasks: tasks, Sections: []adapt.HTMLSection{{Title: "ctxbug: candidates through identification", Funnel: &id.Funnel}}})
+			return sc.Report.WriteHTML(w, &adapt.HTMLOptions{Tasks: tasks, Sections: []adapt.HTMLSection{{Title: "ctxbug: candidates through identification", Funnel: &id.Funnel}}})
 		}))
-		results = append(results, res...)
+		results = append(results, sc.Results...)
 	}
 	must(writeWith(filepath.Join(*out, "results.jsonl"), func(w io.Writer) error {
 		enc := json.NewEncoder(w)
