@@ -13,7 +13,7 @@
 // # Subjects and equivalence
 //
 // A [Subject] is a program (transform.Program: a main file, the modules
-// operators create, the names never to rename) with a [Suite]: the
+// operators create, the names never to rename) with a [TestSuite]: the
 // workspace files and test names of the benchmark's tests. [FromTask]
 // makes one from any Python unittest or pytest adapt.Task, such as
 // HumanEval's (adapt/bench/humaneval: check(entry_point) wrapped in a
@@ -27,7 +27,7 @@
 // it caches verdicts by suite and program hash, so that no program is
 // tested twice against the same suite ([TesterStats] counts runs and
 // hits). [DefaultTester] uses a fork server that preloads the modules the
-// API operators inject ([Preload]: numpy, scipy.stats, dateutil,
+// API operators inject ([PreloadList]: numpy, scipy.stats, dateutil,
 // cryptography, ...), so that an offspring importing scipy costs a fork,
 // not an import.
 //
@@ -98,7 +98,7 @@
 // version: original or evolved; bug: a repair task's bug mutator):
 //
 //   - [OutputPrediction]: CRUXEval-style, for HumanEval-shaped subjects:
-//     the program and a call taken from the tests ([Calls]); the answer is
+//     the program and a call taken from the tests; the answer is
 //     a literal, checked against what the program returns.
 //   - [Repair]: the same bug (transform.Bugs) injected at a statement the
 //     original and the evolved program share (transform.BugSites and

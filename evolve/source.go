@@ -14,7 +14,7 @@ import (
 // programs into a prompt: the main file, then for each module (in name
 // order) the line "#The following is code in dependent file <name>:"
 // followed by the module's source.
-func Source(p *transform.Program) string {
+func source(p *transform.Program) string {
 	var b strings.Builder
 	b.Write(p.Main)
 	for _, name := range sortedKeys(p.Modules) {
@@ -72,7 +72,7 @@ func DetailOf(t *adapt.Task) (*Detail, error) {
 
 // SetDetail stores d as t's provenance detail, with schema DetailSchema
 // (making t.Provenance if it is nil).
-func SetDetail(t *adapt.Task, d *Detail) error {
+func setDetail(t *adapt.Task, d *Detail) error {
 	if err := detail.Set(t, DetailSchema, d); err != nil {
 		return fmt.Errorf("evolve: %w", err)
 	}
@@ -91,7 +91,7 @@ func setProvenance(t *adapt.Task, s *Subject, res *Evolution, id int, bug *Bug) 
 		p.Operators = append(p.Operators, bug.Operator)
 	}
 	t.Provenance = p
-	return SetDetail(t, &Detail{Lineage: res.Lineage(id), Bug: bug})
+	return setDetail(t, &Detail{Lineage: res.Lineage(id), Bug: bug})
 }
 
 // labels returns the labels of a derived task: those of the subject's

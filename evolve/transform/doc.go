@@ -66,14 +66,13 @@
 //
 // GeneBench injects the same bugs into a program and into its evolved
 // version, for program repair, choosing locations among the statements
-// both share. [SharedStatements] matches the two trees with
-// internal/syntax's GumTree matcher and returns the simple statements, if,
-// elif and while conditions and for iterables whose text is unchanged.
+// both share: the two trees are matched with internal/syntax's GumTree
+// matcher, and the simple statements, if, elif and while conditions and
+// for iterables whose text is unchanged are the candidates.
 // [BugSites] keeps a mutator's sites that lie in one of them and pairs each
 // with its counterpart in the original; [InjectBug] applies the mutator to
 // both with the same random draws and checks that both got the same
-// change; [InjectBugs] builds higher-order mutants (GeneBench: order ≤ 3)
-// without letting a bug touch what an earlier one changed.
+// change. The mutators are [Bugs], M1 to M5 in order.
 //
 // # The operators
 //

@@ -52,11 +52,12 @@ func ExampleInjectBug() {
 	if err != nil {
 		panic(err)
 	}
-	sites, err := transform.BugSites(transform.ChangeArithmeticOperator, orig, evolved)
+	bug := transform.Bugs[0] // M1, ChangeArithmeticOperator
+	sites, err := transform.BugSites(bug, orig, evolved)
 	if err != nil {
 		panic(err)
 	}
-	bo, be, err := transform.InjectBug(transform.ChangeArithmeticOperator, orig, evolved, sites[0], rand.New(rand.NewPCG(3, 4)))
+	bo, be, err := transform.InjectBug(bug, orig, evolved, sites[0], rand.New(rand.NewPCG(3, 4)))
 	if err != nil {
 		panic(err)
 	}

@@ -52,7 +52,7 @@ def grade(score, bonus):
 	if d := cmp.Diff(want, string(evolved.Main)); d != "" {
 		t.Fatalf("evolved program (-want +got):\n%s", d)
 	}
-	pairs, err := SharedStatements(orig, evolved)
+	pairs, err := sharedStatements(orig, evolved)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestInjectBugs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for seed := range uint64(10) {
-		bo, be, applied, err := InjectBugs(Bugs, orig, evolved, 3, rand.New(rand.NewPCG(seed, 0)))
+		bo, be, applied, err := injectBugs(Bugs, orig, evolved, 3, rand.New(rand.NewPCG(seed, 0)))
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
@@ -148,20 +148,20 @@ func TestInjectBugs(t *testing.T) {
 		}
 		// The same three edits: the evolved buggy program is the evolved
 		// program with the same replacements as the original's.
-		pairs, err := SharedStatements(bo, be)
+		pairs, err := sharedStatements(bo, be)
 		if err != nil {
 			t.Fatal(err)
 		}
-		before, _ := SharedStatements(orig, evolved)
+		before, _ := sharedStatements(orig, evolved)
 		if len(pairs) != len(before) {
 			t.Errorf("seed %d: %d shared statements after the bugs, %d before", seed, len(pairs), len(before))
 		}
-		again, _, _, err := InjectBugs(Bugs, orig, evolved, 3, rand.New(rand.NewPCG(seed, 0)))
+		again, _, _, err := injectBugs(Bugs, orig, evolved, 3, rand.New(rand.NewPCG(seed, 0)))
 		if err != nil || again.Hash() != bo.Hash() {
 			t.Errorf("seed %d: not deterministic", seed)
 		}
 	}
-	if _, _, _, err := InjectBugs(Bugs[:1], orig, evolved, 3, rand.New(rand.NewPCG(1, 0))); !errors.Is(err, ErrNoSite) {
+	if _, _, _, err := injectBugs(Bugs[:1], orig, evolved, 3, rand.New(rand.NewPCG(1, 0))); !errors.Is(err, ErrNoSite) {
 		t.Errorf("three arithmetic bugs in a program with two operators: got %v, want ErrNoSite", err)
 	}
 }

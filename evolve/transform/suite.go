@@ -15,5 +15,5 @@ var All = []*Transform{
 // its evolved version together with [BugSites] and [InjectBug], so that
 // both get the same bug.
 var Bugs = []*Transform{
-	ChangeArithmeticOperator, ChangeComparisonOperator, ChangeConditionOperator, ChangeReturn, ChangeType,
+	changeArithmeticOperator, changeComparisonOperator, changeConditionOperator, changeReturn, changeType,
 }
