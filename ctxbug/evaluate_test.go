@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/ctxbug"
@@ -128,9 +129,7 @@ func TestBenchmarkAndEvaluate(t *testing.T) {
 		"@staticmethod\ndef add(states, stat):\n    Bits.check([states, stat])\n    return states <INFILL> stat\n",
 		"@staticmethod\ndef add(states, stat):\n    Bits.check([states, stat])\n    return states - stat\n",
 	}
-	if diff := cmp.Diff(wantCodes, codes); diff != "" {
-		t.Errorf("reused code per setting (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, wantCodes, codes, "reused code per setting")
 	for _, tk := range tasks {
 		d, err := ctxbug.DetailOf(&tk)
 		if err != nil {
@@ -154,9 +153,7 @@ func TestBenchmarkAndEvaluate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(tasks, back); diff != "" {
-		t.Errorf("tasks written and read back (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, tasks, back, "tasks written and read back")
 
 	m := &tester{}
 	sc, err := ctxbug.Evaluate(context.Background(), tasks, m, &ctxbug.EvalOptions{Runner: exectest.ForkServer(t), Logprobs: true})
@@ -177,9 +174,7 @@ func TestBenchmarkAndEvaluate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(res, rescored.Results); diff != "" {
-		t.Errorf("the report read back scores differently (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, res, rescored.Results, "the report read back scores differently")
 	wantPrompt := "Please adapt the provided method `add` to the class context of `var_2`. The adapted method should perform the function in the following description: ```Add the status var_1 to var_0.\n:param var_0: the current status, int\n:param var_1: the status to add, int\n:return: the new status, int```\n\n" +
 		"### Reused Method:\n```python\n@staticmethod\ndef add(var_0, var_1):\n    var_2.var_4([var_0, var_1])\n    return var_0 + var_1\n```\n\n" +
 		"### Class Context:\n```python\nclass var_2:\n\n    @staticmethod\n    def var_3(states, stat):\n        var_2.var_4([states, stat])\n        return (states & stat) == stat\n\n    @staticmethod\n    def var_4(args):\n        for arg in args:\n            if arg < 0:\n                raise ValueError(\"negative\")\n```\n\n" +
@@ -190,9 +185,7 @@ func TestBenchmarkAndEvaluate(t *testing.T) {
 			prompt = p
 		}
 	}
-	if diff := cmp.Diff(wantPrompt, prompt); diff != "" {
-		t.Errorf("adaptation prompt (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, wantPrompt, prompt, "adaptation prompt")
 	type summary struct {
 		Setting                       ctxbug.Setting
 		Valid, Passed                 bool
@@ -208,9 +201,7 @@ func TestBenchmarkAndEvaluate(t *testing.T) {
 		{ctxbug.WithoutCtxBugs, true, true, 1, 1, 0, 0, 0},
 		{ctxbug.WithIsoBugs, true, true, 1, 1, 0, 0, 0},
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("results (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, got, "results")
 	if want := "@staticmethod\ndef add(states, stat):\n    Bits.check([states, stat])\n    return states + stat\n"; res[0].Output != want {
 		t.Errorf("answer mapped back:\n%s\nwant\n%s", res[0].Output, want)
 	}
@@ -230,12 +221,8 @@ func TestBenchmarkAndEvaluate(t *testing.T) {
 	if len(again.prompts) != 0 {
 		t.Errorf("the resumed evaluation asked the model %d times", len(again.prompts))
 	}
-	if diff := cmp.Diff(res, first.Results); diff != "" {
-		t.Errorf("journaled evaluation differs (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff(first.Results, second.Results); diff != "" {
-		t.Errorf("resumed evaluation differs (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, res, first.Results, "journaled evaluation differs")
+	assert.Equal(t, first.Results, second.Results, "resumed evaluation differs")
 	rows := ctxbug.Aggregate(res)
 	if len(rows) != 3 || rows[0].Cells["functionality"] != (ctxbug.Cell{Instances: 1, Bugs: 1}) || rows[1].Cells[ctxbug.All] != (ctxbug.Cell{Instances: 1, Passed: 1, Bugs: 1, Resolved: 1}) {
 		t.Errorf("rows %+v", rows)
@@ -275,9 +262,7 @@ func TestGenerateJournal(t *testing.T) {
 	if calls != 0 {
 		t.Errorf("the resumed generation asked the model %d times", calls)
 	}
-	if diff := cmp.Diff(first, second); diff != "" {
-		t.Errorf("resumed generation differs (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, first, second, "resumed generation differs")
 	// Without KeepErrors the errored sample is asked for again.
 	opts.KeepErrors = false
 	if _, err := ctxbug.Draw(context.Background(), counting, jobs, opts); err != nil {

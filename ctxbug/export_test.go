@@ -36,3 +36,6 @@ type (
 	AdaptView = adaptView
 	Template  = template
 )
+
+// JobForbidden is j's list of forbidden libraries.
+func JobForbidden(j *Job) []string { return j.forbidden }

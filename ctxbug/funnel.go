@@ -16,8 +16,8 @@ const StageGenerated = "generated"
 // "generator/isobug/task".
 func funnelGroup(c *Candidate) string {
 	g := c.Generator + "/" + c.Job.Rule
-	if c.Job.Task != "" && c.Job.Rule == IsoRule {
-		g += "/" + c.Job.Task
+	if c.Job.task != "" && c.Job.Rule == IsoRule {
+		g += "/" + c.Job.task
 	}
 	return g
 }
@@ -59,7 +59,7 @@ func funnel(cands []*Candidate) adapt.Funnel {
 		if c.Job.Rule == IsoRule {
 			r = len(Rules) + 1
 		}
-		return [3]int{gens[c.Generator], r, slices.Index(adaptTasks, c.Job.Task)}
+		return [3]int{gens[c.Generator], r, slices.Index(adaptTasks, c.Job.task)}
 	}
 	slices.SortStableFunc(groups, func(a, b *group) int {
 		ra, rb := rank(a.first), rank(b.first)

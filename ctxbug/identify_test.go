@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/classeval"
@@ -116,30 +117,22 @@ func TestIdentify(t *testing.T) {
 		t.Logf("sample %d: %s: %s", c.Sample, c.Reason, c.Detail)
 	}
 	want := []ctxbug.Reason{ctxbug.ReasonKept, ctxbug.ReasonTests, ctxbug.ReasonDiff, ctxbug.ReasonLocality, ctxbug.ReasonEmpty, ctxbug.ReasonDuplicate, ctxbug.ReasonModel, ctxbug.ReasonDeobfuscate}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Fatalf("stages (-want +got):\n%s", diff)
-	}
+	require.Equal(t, want, got, "stages")
 	if len(id.Instances) != 1 {
 		t.Fatalf("%d instances, want 1", len(id.Instances))
 	}
 	in := id.Instances[0]
 	wantBugs := []ctxbug.Bug{{Hole: 0, Node: "|", Solution: ctxbug.Span{Start: 86, End: 87}, Text: "|", Variant: ctxbug.Span{Start: 86, End: 87}, VariantText: "+"}}
-	if diff := cmp.Diff(wantBugs, in.Bugs); diff != "" {
-		t.Errorf("bugs (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, wantBugs, in.Bugs, "bugs")
 	if want := "@staticmethod\ndef add(states, stat):\n    Bits.check([states, stat])\n    return states + stat\n"; in.Variant != want {
 		t.Errorf("variant:\n%s\nwant\n%s", in.Variant, want)
 	}
 	if want := "@staticmethod\ndef add(states, stat):\n    Bits.check([states, stat])\n    return states <INFILL> stat\n"; in.WithoutBugs() != want {
 		t.Errorf("w/o CtxBugs:\n%s\nwant\n%s", in.WithoutBugs(), want)
 	}
-	if diff := cmp.Diff([]string{"test_solution.BitsTestAdd.test_add_same"}, in.Failing); diff != "" {
-		t.Errorf("failing tests (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, []string{"test_solution.BitsTestAdd.test_add_same"}, in.Failing, "failing tests")
 	f := id.Funnel
-	if diff := cmp.Diff([]string{"scripted/operator"}, f.Groups()); diff != "" {
-		t.Fatalf("funnel groups (-want +got):\n%s", diff)
-	}
+	require.Equal(t, []string{"scripted/operator"}, f.Groups(), "funnel groups")
 	left := map[ctxbug.Reason]int{}
 	for _, s := range ctxbug.Reasons[:len(ctxbug.Reasons)-1] {
 		left[s] = f.Count("scripted/operator", s.String())
@@ -148,9 +141,7 @@ func TestIdentify(t *testing.T) {
 		ctxbug.ReasonModel: 7, ctxbug.ReasonReference: 7, ctxbug.ReasonDeobfuscate: 6, ctxbug.ReasonHarness: 6, ctxbug.ReasonTests: 5,
 		ctxbug.ReasonDiff: 4, ctxbug.ReasonLocality: 3, ctxbug.ReasonEmpty: 2, ctxbug.ReasonDuplicate: 1,
 	}
-	if diff := cmp.Diff(wantLeft, left); diff != "" {
-		t.Errorf("funnel, left after each stage (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, wantLeft, left, "funnel, left after each stage")
 	if g, k := f.Count("scripted/operator", ctxbug.StageGenerated), f.Count("scripted/operator", ctxbug.ReasonKept.String()); g != 8 || k != 1 {
 		t.Errorf("funnel: %d generated, %d kept; want 8 and 1", g, k)
 	}
@@ -203,9 +194,7 @@ func TestIdentifyEmptyParams(t *testing.T) {
 	}
 	ins := identifyOne(t, jobs, fenced("@staticmethod\ndef add(n):\n    return 6\n"))
 	want := []ctxbug.Bug{{Hole: 0, Node: "parameters", Solution: ctxbug.Span{Start: 22, End: 22}, Variant: ctxbug.Span{Start: 22, End: 23}, VariantText: "n"}}
-	if diff := cmp.Diff(want, ins[0].Bugs); diff != "" {
-		t.Errorf("bugs (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, ins[0].Bugs, "bugs")
 	if got := ins[0].WithoutBugs(); got != "@staticmethod\ndef add(<INFILL>):\n    return 6\n" {
 		t.Errorf("w/o CtxBugs: %q", got)
 	}

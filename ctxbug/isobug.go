@@ -35,8 +35,8 @@ func IsoJobs(bases map[string]*Base, ins []*Instance) ([]*Job, error) {
 			return nil, fmt.Errorf("ctxbug: instance %s: %w", in.ID, err)
 		}
 		out = append(out, &Job{
-			ID: in.ID + "|" + IsoRule, Base: b, Rule: IsoRule, Task: in.Task,
-			Holes: holes, Code: string(code), Obfuscated: o, Parent: in.ID,
+			ID: in.ID + "|" + IsoRule, Base: b, Rule: IsoRule, task: in.Task,
+			Holes: holes, code: string(code), Obfuscated: o, parent: in.ID,
 		})
 	}
 	return out, nil

@@ -15,23 +15,23 @@ type Job struct {
 	Base *Base
 	// Rule is the rule that made the template, or IsoRule.
 	Rule string
-	// Task is the adaptation task of the rule ("interface",
+	// task is the adaptation task of the rule ("interface",
 	// "functionality", "identifier", "dependency").
-	Task string
+	task string
 	// Holes are the perturbed nodes of Base.Method, in source order.
 	Holes []Hole
-	// Code is what the model is shown, before obfuscation: the template,
+	// code is what the model is shown, before obfuscation: the template,
 	// or the solution with <START>/<END> marks.
-	Code string
-	// Obfuscated is Code and the requirement, obfuscated, with the map
+	code string
+	// Obfuscated is code and the requirement, obfuscated, with the map
 	// back.
 	Obfuscated *Obfuscated
-	// Forbidden lists the libraries the model may not use (the dependency
+	// forbidden lists the libraries the model may not use (the dependency
 	// rule's [LIB_DEPS]); empty for other rules.
-	Forbidden []string
-	// Parent is the ID of the CtxBug instance an IsoBug job marks; "" for
+	forbidden []string
+	// parent is the ID of the CtxBug instance an IsoBug job marks; "" for
 	// CtxBug jobs.
-	Parent string
+	parent string
 }
 
 // IsoRule is the Rule of IsoBug jobs.
@@ -76,14 +76,14 @@ func Jobs(bases []*Base, rules []*Rule) ([]*Job, error) {
 				ID:         fmt.Sprintf("%s/%s/%d", b.ID(), t.Rule, seen[t.Rule]),
 				Base:       b,
 				Rule:       t.Rule,
-				Task:       ruleTask(rules, t.Rule),
+				task:       ruleTask(rules, t.Rule),
 				Holes:      t.Holes,
-				Code:       t.Code,
+				code:       t.Code,
 				Obfuscated: o,
 			}
 			seen[t.Rule]++
-			if j.Task == "dependency" {
-				j.Forbidden = b.Libs
+			if j.task == "dependency" {
+				j.forbidden = b.Libs
 			}
 			out = append(out, j)
 		}
@@ -107,8 +107,8 @@ func infillPrompt(j *Job) string {
 	b.WriteString("Replace every placeholder so that the method meets its requirement, and change nothing else.\n\n")
 	fmt.Fprintf(&b, "### Requirement:\n%s\n\n", strings.TrimRight(j.Obfuscated.Requirement, "\n"))
 	fmt.Fprintf(&b, "### Masked Method:\n```python\n%s\n```\n", strings.TrimRight(j.Obfuscated.Code, "\n"))
-	if len(j.Forbidden) > 0 {
-		fmt.Fprintf(&b, "\nHowever, you are not allowed to use the following libraries: [%s]\n", strings.Join(j.Forbidden, ", "))
+	if len(j.forbidden) > 0 {
+		fmt.Fprintf(&b, "\nHowever, you are not allowed to use the following libraries: [%s]\n", strings.Join(j.forbidden, ", "))
 	}
 	b.WriteString("\nWrite out the complete method, with every placeholder replaced, in one Python code block.")
 	return b.String()
