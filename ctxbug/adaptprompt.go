@@ -7,11 +7,11 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 )
 
-// AdaptPrompt is the adaptation prompt of the evaluation (§4.3), in the
+// adaptPrompt is the adaptation prompt of the evaluation (§4.3), in the
 // wording of the group's ClassEval setting (Zhang et al., ICSE'25): the
 // requirement, the reused code to adapt, and the class context with the
 // method and its callers removed, all obfuscated at class level (see
-// [ObfuscateAdaptation]). Use it through [Evaluate], which maps the
+// obfuscateAdaptation). Use it through [Evaluate], which maps the
 // answers back before the tests run.
 var adaptPrompt = &adapt.Template{
 	Name:   "ctxbug-adapt",

@@ -22,9 +22,6 @@ const (
 	WithIsoBugs Setting = "isobug"
 )
 
-// Settings lists the settings in the paper's order.
-var settings = []Setting{WithCtxBugs, WithoutCtxBugs, WithIsoBugs}
-
 // Labels a benchmark task carries, beside "benchmark" = "ctxbug": the
 // grouping keys a report breaks scores down by. Per-task data (the
 // instance, the class, the bug locations) is in the task's [Detail].
@@ -44,7 +41,7 @@ var LabelKeys = []string{labelSetting, labelGenerator, labelRule, labelTask, "be
 const DetailSchema = "ctxbug/v1"
 
 // Detail is the record of one benchmark task, kept as JSON in its
-// adapt.Provenance.Detail (set by [SetDetail], read by [DetailOf]).
+// adapt.Provenance.Detail (read by [DetailOf]).
 type Detail struct {
 	// Instance is the CtxBug instance the task was made from (for an
 	// IsoBug, the instance it was made from in turn).
@@ -55,7 +52,7 @@ type Detail struct {
 	Bugs []Span `json:"bugs"`
 }
 
-// DetailOf decodes the record of a benchmark task (made by [Task]). An
+// DetailOf decodes the record of a benchmark task (made by [Tasks]). An
 // error names the task and what was expected: a task without provenance
 // schema DetailSchema (it wraps adapt.ErrDetailSchema), a record that does
 // not decode, no bug location, or one outside the reference.
@@ -75,7 +72,7 @@ func DetailOf(t *adapt.Task) (*Detail, error) {
 	return &d, nil
 }
 
-// SetDetail stores d as t's provenance detail, with schema DetailSchema
+// setDetail stores d as t's provenance detail, with schema DetailSchema
 // (making t.Provenance if it is nil).
 func setDetail(t *adapt.Task, d *Detail) error {
 	if err := detail.Set(t, DetailSchema, d); err != nil {
@@ -84,7 +81,7 @@ func setDetail(t *adapt.Task, d *Detail) error {
 	return nil
 }
 
-// Task turns instance in of base b into an adaptation task in setting s.
+// instanceTask turns instance in of base b into an adaptation task in setting s.
 // The task is the base's ClassEval task (target, tests, reference: the
 // method's solution) with the reused code set by the setting, the class
 // without the method and its callers as context, the method's docstring

@@ -32,7 +32,7 @@ func TestValidate(t *testing.T) {
 	}
 }
 
-func TestLevelText(t *testing.T) {
+func TestGranularityText(t *testing.T) {
 	for _, l := range []ctxbug.Granularity{ctxbug.GranularityToken, ctxbug.GranularityExpression} {
 		b, err := l.MarshalText()
 		if err != nil {

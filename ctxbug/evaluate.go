@@ -225,7 +225,7 @@ func atpOf(t *adapt.Task, raw adapt.Completion, spans []Span) (float64, int) {
 	return meanTokenProb(raw.Logprobs, raw.Text, rawSpans)
 }
 
-// ATP is the average token probability over the tokens of text that
+// meanTokenProb is the average token probability over the tokens of text that
 // overlap any of spans (byte ranges of text): the mean of exp(logprob).
 // Token offsets come from concatenating the tokens, which must spell
 // text; n is the number of tokens averaged (0 when none overlap or the

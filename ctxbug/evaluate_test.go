@@ -83,6 +83,63 @@ func (m *tester) Complete(ctx context.Context, req adapt.Request) ([]adapt.Compl
 // CtxBug (failing, unresolved, overlooked with probability 0.9), and
 // resolves the <INFILL> and the IsoBug.
 func TestBenchmarkAndEvaluate(t *testing.T) {
+	tasks, ctxIns := benchmarkTasks(t)
+	checkTaskDetails(t, tasks, ctxIns[0].ID)
+	m := &tester{}
+	sc, err := ctxbug.Evaluate(context.Background(), tasks, m, &ctxbug.EvalOptions{Runner: exectest.ForkServer(t), Logprobs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := sc.Results
+	// The report written and read back scores the same.
+	var js bytes.Buffer
+	if err := sc.Report.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	readBack, err := adapt.ReadReport(&js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rescored, err := ctxbug.Score(readBack, tasks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assert.Equal(t, res, rescored.Results, "the report read back scores differently")
+	wantPrompt := "Please adapt the provided method `add` to the class context of `var_2`. The adapted method should perform the function in the following description: ```Add the status var_1 to var_0.\n:param var_0: the current status, int\n:param var_1: the status to add, int\n:return: the new status, int```\n\n" +
+		"### Reused Method:\n```python\n@staticmethod\ndef add(var_0, var_1):\n    var_2.var_4([var_0, var_1])\n    return var_0 + var_1\n```\n\n" +
+		"### Class Context:\n```python\nclass var_2:\n\n    @staticmethod\n    def var_3(states, stat):\n        var_2.var_4([states, stat])\n        return (states & stat) == stat\n\n    @staticmethod\n    def var_4(args):\n        for arg in args:\n            if arg < 0:\n                raise ValueError(\"negative\")\n```\n\n" +
+		"Please write out the adapted method `add` in one Python code block."
+	checkAdaptPrompt(t, m.prompts, wantPrompt)
+	checkResults(t, res)
+	// With a journal, a second evaluation asks the model nothing and
+	// gives the same results (ATP included: the journal keeps the
+	// log-probabilities).
+	journal := filepath.Join(t.TempDir(), "eval.jsonl")
+	first, err := ctxbug.Evaluate(context.Background(), tasks, &tester{}, &ctxbug.EvalOptions{Runner: exectest.ForkServer(t), Logprobs: true, Journal: journal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := &tester{}
+	second, err := ctxbug.Evaluate(context.Background(), tasks, again, &ctxbug.EvalOptions{Runner: exectest.ForkServer(t), Logprobs: true, Journal: journal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again.prompts) != 0 {
+		t.Errorf("the resumed evaluation asked the model %d times", len(again.prompts))
+	}
+	assert.Equal(t, res, first.Results, "journaled evaluation differs")
+	assert.Equal(t, first.Results, second.Results, "resumed evaluation differs")
+	rows := ctxbug.Aggregate(res)
+	if len(rows) != 3 || rows[0].Cells["functionality"] != (ctxbug.Cell{Instances: 1, Bugs: 1}) || rows[1].Cells[ctxbug.All] != (ctxbug.Cell{Instances: 1, Passed: 1, Bugs: 1, Resolved: 1}) {
+		t.Errorf("rows %+v", rows)
+	}
+}
+
+// benchmarkTasks identifies a CtxBug and its IsoBug in the fixture's
+// first method and returns the three settings' tasks (checked, and
+// written and read back) and the CtxBug instances.
+func benchmarkTasks(t *testing.T) ([]adapt.Task, []*ctxbug.Instance) {
+	t.Helper()
 	bases := fixtureBases(t)
 	byID := ctxbug.BaseMap(bases)
 	jobs, err := ctxbug.Jobs(bases[:1], []*ctxbug.Rule{ctxbug.OperatorRule})
@@ -130,21 +187,6 @@ func TestBenchmarkAndEvaluate(t *testing.T) {
 		"@staticmethod\ndef add(states, stat):\n    Bits.check([states, stat])\n    return states - stat\n",
 	}
 	assert.Equal(t, wantCodes, codes, "reused code per setting")
-	for _, tk := range tasks {
-		d, err := ctxbug.DetailOf(&tk)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := &ctxbug.Detail{Instance: ctxIns[0].ID, Class: "Bits", Bugs: []ctxbug.Span{{Start: 86, End: 87}}}
-		if diff := cmp.Diff(want, d); diff != "" || tk.Provenance.Parent != "Fixture_0.add" {
-			t.Errorf("%s: provenance %+v, detail (-want +got):\n%s", tk.ID, tk.Provenance, diff)
-		}
-		for k, v := range tk.Labels {
-			if !slices.Contains(ctxbug.LabelKeys, k) {
-				t.Errorf("%s: label %s=%q is not one of LabelKeys %v: per-task data belongs in the Detail", tk.ID, k, v, ctxbug.LabelKeys)
-			}
-		}
-	}
 	var buf bytes.Buffer
 	if err := adapt.WriteTasks(&buf, tasks); err != nil {
 		t.Fatal(err)
@@ -155,37 +197,44 @@ func TestBenchmarkAndEvaluate(t *testing.T) {
 	}
 	assert.Equal(t, tasks, back, "tasks written and read back")
 
-	m := &tester{}
-	sc, err := ctxbug.Evaluate(context.Background(), tasks, m, &ctxbug.EvalOptions{Runner: exectest.ForkServer(t), Logprobs: true})
-	if err != nil {
-		t.Fatal(err)
+	return tasks, ctxIns
+}
+
+// checkTaskDetails checks every task's detail, provenance and labels.
+func checkTaskDetails(t *testing.T, tasks []adapt.Task, instance string) {
+	t.Helper()
+	for _, tk := range tasks {
+		d, err := ctxbug.DetailOf(&tk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := &ctxbug.Detail{Instance: instance, Class: "Bits", Bugs: []ctxbug.Span{{Start: 86, End: 87}}}
+		if diff := cmp.Diff(want, d); diff != "" || tk.Provenance.Parent != "Fixture_0.add" {
+			t.Errorf("%s: provenance %+v, detail (-want +got):\n%s", tk.ID, tk.Provenance, diff)
+		}
+		for k, v := range tk.Labels {
+			if !slices.Contains(ctxbug.LabelKeys, k) {
+				t.Errorf("%s: label %s=%q is not one of LabelKeys %v: per-task data belongs in the Detail", tk.ID, k, v, ctxbug.LabelKeys)
+			}
+		}
 	}
-	res := sc.Results
-	// The report written and read back scores the same.
-	var js bytes.Buffer
-	if err := sc.Report.WriteJSON(&js); err != nil {
-		t.Fatal(err)
-	}
-	readBack, err := adapt.ReadReport(&js)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rescored, err := ctxbug.Score(readBack, tasks)
-	if err != nil {
-		t.Fatal(err)
-	}
-	assert.Equal(t, res, rescored.Results, "the report read back scores differently")
-	wantPrompt := "Please adapt the provided method `add` to the class context of `var_2`. The adapted method should perform the function in the following description: ```Add the status var_1 to var_0.\n:param var_0: the current status, int\n:param var_1: the status to add, int\n:return: the new status, int```\n\n" +
-		"### Reused Method:\n```python\n@staticmethod\ndef add(var_0, var_1):\n    var_2.var_4([var_0, var_1])\n    return var_0 + var_1\n```\n\n" +
-		"### Class Context:\n```python\nclass var_2:\n\n    @staticmethod\n    def var_3(states, stat):\n        var_2.var_4([states, stat])\n        return (states & stat) == stat\n\n    @staticmethod\n    def var_4(args):\n        for arg in args:\n            if arg < 0:\n                raise ValueError(\"negative\")\n```\n\n" +
-		"Please write out the adapted method `add` in one Python code block."
+}
+
+// checkAdaptPrompt checks that the model was asked want.
+func checkAdaptPrompt(t *testing.T, prompts []string, want string) {
+	t.Helper()
 	var prompt string
-	for _, p := range m.prompts {
+	for _, p := range prompts {
 		if strings.Contains(p, "return var_0 + var_1") {
 			prompt = p
 		}
 	}
-	assert.Equal(t, wantPrompt, prompt, "adaptation prompt")
+	assert.Equal(t, want, prompt, "adaptation prompt")
+}
+
+// checkResults checks the three settings' results of the tester model.
+func checkResults(t *testing.T, res []ctxbug.TaskResult) {
+	t.Helper()
 	type summary struct {
 		Setting                       ctxbug.Setting
 		Valid, Passed                 bool
@@ -204,28 +253,6 @@ func TestBenchmarkAndEvaluate(t *testing.T) {
 	assert.Equal(t, want, got, "results")
 	if want := "@staticmethod\ndef add(states, stat):\n    Bits.check([states, stat])\n    return states + stat\n"; res[0].Output != want {
 		t.Errorf("answer mapped back:\n%s\nwant\n%s", res[0].Output, want)
-	}
-	// With a journal, a second evaluation asks the model nothing and
-	// gives the same results (ATP included: the journal keeps the
-	// log-probabilities).
-	journal := filepath.Join(t.TempDir(), "eval.jsonl")
-	first, err := ctxbug.Evaluate(context.Background(), tasks, &tester{}, &ctxbug.EvalOptions{Runner: exectest.ForkServer(t), Logprobs: true, Journal: journal})
-	if err != nil {
-		t.Fatal(err)
-	}
-	again := &tester{}
-	second, err := ctxbug.Evaluate(context.Background(), tasks, again, &ctxbug.EvalOptions{Runner: exectest.ForkServer(t), Logprobs: true, Journal: journal})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(again.prompts) != 0 {
-		t.Errorf("the resumed evaluation asked the model %d times", len(again.prompts))
-	}
-	assert.Equal(t, res, first.Results, "journaled evaluation differs")
-	assert.Equal(t, first.Results, second.Results, "resumed evaluation differs")
-	rows := ctxbug.Aggregate(res)
-	if len(rows) != 3 || rows[0].Cells["functionality"] != (ctxbug.Cell{Instances: 1, Bugs: 1}) || rows[1].Cells[ctxbug.All] != (ctxbug.Cell{Instances: 1, Passed: 1, Bugs: 1, Resolved: 1}) {
-		t.Errorf("rows %+v", rows)
 	}
 }
 

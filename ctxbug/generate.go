@@ -75,7 +75,7 @@ func Draw(ctx context.Context, model adapt.Model, jobs []*Job, opts *Options) ([
 	return out, nil
 }
 
-// JobTask is the task a generator request carries for job j: the base's
+// jobTask is the task a generator request carries for job j: the base's
 // task with the job's ID and the obfuscated code.
 func jobTask(j *Job) *adapt.Task {
 	t := j.Base.Task

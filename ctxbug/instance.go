@@ -25,7 +25,7 @@ type Instance struct {
 	Task string `json:"task"`
 	// Parent is, for an IsoBug instance, the CtxBug instance it marks.
 	Parent string `json:"parent,omitempty"`
-	// Template is the masked (or marked) method the generator filled,
+	// template is the masked (or marked) method the generator filled,
 	// before obfuscation, and Holes its perturbed nodes.
 	Template string `json:"template"`
 	Holes    []Hole `json:"holes"`

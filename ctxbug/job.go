@@ -91,7 +91,7 @@ func Jobs(bases []*Base, rules []*Rule) ([]*Job, error) {
 	return out, nil
 }
 
-// InfillPrompt is the user message asking a generator to fill a job's
+// infillPrompt is the user message asking a generator to fill a job's
 // holes: the obfuscated requirement and the obfuscated template, and no
 // target context. Dependency jobs get the paper's extra line, "However,
 // you are not allowed to use the following libraries: [LIB_DEPS]". The

@@ -27,7 +27,7 @@ type Obfuscated struct {
 var placeholders = strings.NewReplacer(placeholderParams, " __PARAMS__ ", placeholderReturn, " __RETURN__ ", Infill, " __INFILL__ ", placeholderVar, " __VAR__ ")
 var unplaceholders = strings.NewReplacer(" __PARAMS__ ", placeholderParams, " __RETURN__ ", placeholderReturn, " __INFILL__ ", Infill, " __VAR__ ", placeholderVar)
 
-// Obfuscate renames the local variables and parameters of the first
+// obfuscate renames the local variables and parameters of the first
 // function definition in code (a method or a template made from one) to
 // var_0, var_1, … in order of first occurrence, and renames them in
 // requirement too.
@@ -56,8 +56,8 @@ func obfuscate(code []byte, requirement string) (*Obfuscated, error) {
 	return &Obfuscated{Code: unplaceholders.Replace(string(out)), Requirement: r.requirement(requirement), Names: r.names}, nil
 }
 
-// ObfuscateTemplate obfuscates template t of method (the method given to
-// [Perturb]) as [Obfuscate] would obfuscate the method itself, leaving
+// obfuscateTemplate obfuscates template t of method (the method given to
+// perturb) as obfuscate would obfuscate the method itself, leaving
 // the holes masked. Unlike Obfuscate on t.Code, it works for templates
 // that do not parse, such as those with masked operators.
 func obfuscateTemplate(method []byte, t template, requirement string) (*Obfuscated, error) {
@@ -171,7 +171,7 @@ func (r *renaming) requirement(req string) string {
 	return req
 }
 
-// Deobfuscate renames back, in code written against an obfuscated
+// deobfuscateCode renames back, in code written against an obfuscated
 // method (a model's infilled template, say), every identifier that names
 // maps to its original. Placeholders, strings and comments are left
 // alone.

@@ -8,11 +8,11 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// ErrNoFunction means the code given to Perturb or Obfuscate holds no
+// errNoFunction means the code given to Perturb or Obfuscate holds no
 // function definition.
 var errNoFunction = errors.New("ctxbug: no function definition")
 
-// Template is a masked version of a method: the input a generator model
+// template is a masked version of a method: the input a generator model
 // fills in to produce a candidate CtxBug.
 type template struct {
 	// Rule names the rule that made it.
@@ -24,7 +24,7 @@ type template struct {
 	Holes []Hole
 }
 
-// Perturb runs rules on method, the source of one Python function
+// perturb runs rules on method, the source of one Python function
 // definition (as syntax.Extract returns a method), and returns their
 // templates, rule by rule in the order of rules. ctx may be nil. Rules
 // are validated first. A method with syntax errors is an error; a rule
@@ -77,7 +77,7 @@ func firstFunc(root *syntax.Node) *syntax.Node {
 	return fn
 }
 
-// Apply replaces each hole of src with its placeholder. Holes must be in
+// applyHoles replaces each hole of src with its placeholder. Holes must be in
 // source order, within src and not overlap; a zero-width hole inserts its
 // placeholder, and zero-width holes at one offset keep their order.
 func applyHoles(src []byte, holes []Hole) ([]byte, error) {

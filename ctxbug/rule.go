@@ -121,7 +121,7 @@ var Rules = []*Rule{
 
 var ruleName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
-// Validate checks rules: identifier-like unique names, a Doc, a Task, a
+// validateRules checks rules: identifier-like unique names, a Doc, a Task, a
 // valid Granularity and a Run function.
 func validateRules(rules []*Rule) error {
 	seen := map[string]bool{}

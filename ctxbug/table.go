@@ -9,10 +9,10 @@ import (
 	"github.com/adaptbench/adaptbench/metrics"
 )
 
-// AdaptTasks are the paper's four adaptation tasks, in its column order.
+// adaptTasks are the paper's four adaptation tasks, in its column order.
 var adaptTasks = []string{"interface", "functionality", "identifier", "dependency"}
 
-// All is the column of all tasks together.
+// cellAll is the column of all tasks together.
 const cellAll = "all"
 
 // Cell counts one group of results: instances (for Pass@1) and bug
@@ -24,7 +24,7 @@ type Cell struct {
 	Resolved  int `json:"resolved"`
 }
 
-// Add returns the sum of two cells.
+// add returns the sum of two cells.
 func (c Cell) add(d Cell) Cell {
 	return Cell{c.Instances + d.Instances, c.Passed + d.Passed, c.Bugs + d.Bugs, c.Resolved + d.Resolved}
 }
@@ -99,7 +99,7 @@ func Average(rows Table, model string, s Setting) Row {
 	return out
 }
 
-// Degradation is how much worse treated is than baseline, in percent of
+// degradation is how much worse treated is than baseline, in percent of
 // the baseline (metrics.RelativeDegradation × 100), for Pass@1 and RR:
 // Table 5 (baseline w/o CtxBugs, treated w/ CtxBugs) and Table 6 (baseline
 // w/ IsoBugs, treated w/ CtxBugs; the paper shows a positive value as ↓).

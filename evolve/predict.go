@@ -9,7 +9,7 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// Call is one input of a program's entry point and the output the
+// testCall is one input of a program's entry point and the output the
 // benchmark's tests expect for it, both as Python literals.
 type testCall struct {
 	Args     string // the argument list without parentheses: "[1, 2], 3"
@@ -156,7 +156,7 @@ const predictionTestName = "test_prediction.TestPrediction.test_output"
 // HumanEval-shaped subject (a check(candidate) test with literal calls):
 // one for the original program and one for the evolved one (the run's
 // pick), on the same call, the first literal call of the tests. The model
-// sees the program (Task.Code, modules inlined as by [Source]) and the
+// sees the program (Task.Code, modules inlined as by source) and the
 // call (Requirement.Task) and answers with "output = <literal>" in a
 // fenced block; the task's test checks that the answer is a literal equal
 // to what the program returns. The reference is the tests' expected

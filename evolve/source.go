@@ -10,7 +10,7 @@ import (
 	"github.com/adaptbench/adaptbench/internal/detail"
 )
 
-// Source renders a program as one text, the way GeneBench puts multi-file
+// source renders a program as one text, the way GeneBench puts multi-file
 // programs into a prompt: the main file, then for each module (in name
 // order) the line "#The following is code in dependent file <name>:"
 // followed by the module's source.
@@ -49,7 +49,7 @@ var LabelKeys = []string{"genebench", "version", "bug"}
 const DetailSchema = "evolve/v1"
 
 // Detail is the record of one derived task, kept as JSON in its
-// adapt.Provenance.Detail (set by [SetDetail], read by [DetailOf]).
+// adapt.Provenance.Detail (read by [DetailOf]).
 type Detail struct {
 	// Lineage is how the task's program was evolved from the original,
 	// step by step; empty for the original.
@@ -70,7 +70,7 @@ func DetailOf(t *adapt.Task) (*Detail, error) {
 	return &d, nil
 }
 
-// SetDetail stores d as t's provenance detail, with schema DetailSchema
+// setDetail stores d as t's provenance detail, with schema DetailSchema
 // (making t.Provenance if it is nil).
 func setDetail(t *adapt.Task, d *Detail) error {
 	if err := detail.Set(t, DetailSchema, d); err != nil {

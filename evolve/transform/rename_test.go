@@ -4,7 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestRenameScopes(t *testing.T) {
@@ -77,9 +78,7 @@ func TestRenameScopes(t *testing.T) {
 			for _, s := range sites {
 				names = append(names, tc.src[s.Start:s.End])
 			}
-			if d := cmp.Diff(tc.sites, names); d != "" {
-				t.Fatalf("%s: sites (-want +got):\n%s", tc.reason, d)
-			}
+			require.Equal(t, tc.sites, names, "%s: sites", tc.reason)
 			if len(sites) == 0 {
 				return
 			}
@@ -87,9 +86,7 @@ func TestRenameScopes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := cmp.Diff(tc.want, string(q.Main)); d != "" {
-				t.Errorf("%s (-want +got):\n%s", tc.reason, d)
-			}
+			assert.Equal(t, tc.want, string(q.Main), "%s", tc.reason)
 		})
 	}
 }

@@ -6,7 +6,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // evolveGrade transforms the M fixture's program with S2 (a guard around
@@ -49,9 +50,7 @@ def grade(score, bonus):
     return newtotal_0
 
 `
-	if d := cmp.Diff(want, string(evolved.Main)); d != "" {
-		t.Fatalf("evolved program (-want +got):\n%s", d)
-	}
+	require.Equal(t, want, string(evolved.Main), "evolved program")
 	pairs, err := sharedStatements(orig, evolved)
 	if err != nil {
 		t.Fatal(err)
@@ -67,9 +66,7 @@ def grade(score, bonus):
 	}
 	// Everything mentioning the renamed total is not shared, nor is what
 	// S2 and A3 added.
-	if d := cmp.Diff([]string{`return "A"`, `return "B"`}, got); d != "" {
-		t.Errorf("shared statements (-want +got):\n%s", d)
-	}
+	assert.Equal(t, []string{`return "A"`, `return "B"`}, got, "shared statements")
 }
 
 // TestInjectBug gives the original and the evolved program the same bug
@@ -116,9 +113,7 @@ func TestInjectBug(t *testing.T) {
 	// "not", and two conditions; M4 three returns; M5 the numbers 2,
 	// 90, 0 and 50 and the strings "A" and "B".
 	want := map[string]int{"M1": 2, "M2": 3, "M3": 4, "M4": 3, "M5": 6}
-	if d := cmp.Diff(want, counts); d != "" {
-		t.Errorf("bug sites (-want +got):\n%s", d)
-	}
+	assert.Equal(t, want, counts, "bug sites")
 }
 
 // TestInjectBugs builds third-order mutants of the fixture and its

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestSuiteOrder(t *testing.T) {
@@ -19,12 +20,8 @@ func TestSuiteOrder(t *testing.T) {
 		bugs = append(bugs, tr.ID)
 	}
 	want := strings.Fields("S1 S2 S3 S4 S5 S6 S7 S8 S9 S10 S11 S12 A1 A2 A3 A4 A5 A6 A7 A8 N1 N2")
-	if d := cmp.Diff(want, ids); d != "" {
-		t.Errorf("All IDs (-want +got):\n%s", d)
-	}
-	if d := cmp.Diff(strings.Fields("M1 M2 M3 M4 M5"), bugs); d != "" {
-		t.Errorf("Bugs IDs (-want +got):\n%s", d)
-	}
+	assert.Equal(t, want, ids, "All IDs")
+	assert.Equal(t, strings.Fields("M1 M2 M3 M4 M5"), bugs, "Bugs IDs")
 	if err := Validate(All); err != nil {
 		t.Error(err)
 	}
@@ -195,9 +192,7 @@ func TestS11Temporaries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(want, string(q.Main)); d != "" {
-		t.Fatalf("(-want +got):\n%s", d)
-	}
+	require.Equal(t, want, string(q.Main))
 	if _, err := os.Stat(python); err != nil {
 		return
 	}
