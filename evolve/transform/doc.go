@@ -25,7 +25,7 @@
 // order and [Bugs] the five mutators; callers filter or append to them and
 // check the result with [Validate]. [Random] is the usual entry point:
 //
-//	q, site, err := transform.Random(p, transform.AddNestedFor, rng)
+//	q, site, err := transform.Random(p, transform.All[0], rng) // S1, AddNestedFor
 //	switch {
 //	case errors.Is(err, transform.ErrNoSite): // not applicable to p
 //	case errors.Is(err, transform.ErrSyntax): // cannot happen for a p that parses

@@ -13,7 +13,8 @@ func ExampleRandom() {
 		Main:      []byte("def count(xs):\n    n = 0\n    for x in xs:\n        n += 1\n    return n\n"),
 		Protected: []string{"count"},
 	}
-	q, site, err := transform.Random(p, transform.AddNestedFor, rand.New(rand.NewPCG(1, 2)))
+	addNestedFor := transform.All[0] // S1
+	q, site, err := transform.Random(p, addNestedFor, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		panic(err)
 	}
@@ -48,7 +49,7 @@ func ExampleValidate() {
 // bug, at a statement they share.
 func ExampleInjectBug() {
 	orig := &transform.Program{Main: []byte("def area(w, h):\n    a = w * h\n    return a\n"), Protected: []string{"area"}}
-	evolved, _, err := transform.Random(orig, transform.AddTryExcept, rand.New(rand.NewPCG(1, 2)))
+	evolved, _, err := transform.Random(orig, transform.All[4], rand.New(rand.NewPCG(1, 2))) // S5, AddTryExcept
 	if err != nil {
 		panic(err)
 	}

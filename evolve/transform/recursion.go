@@ -11,8 +11,8 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// TransformLoopToRecursion is S11.
-var TransformLoopToRecursion = &Transform{
+// transformLoopToRecursion is S11.
+var transformLoopToRecursion = &Transform{
 	ID: "S11", Name: "TransformLoopToRecursion", Family: Structural,
 	Doc: `Replaces "for v in range(args): body" by a local recursive function
 "def loop_<L>_<C>(r, k)" that returns when k >= len(r), else sets v = r[k], runs the body and

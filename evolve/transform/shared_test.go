@@ -20,7 +20,7 @@ func evolveGrade(t *testing.T, fx fixture) (orig, evolved *Program) {
 	for _, step := range []struct {
 		tr   *Transform
 		site int
-	}{{AddNestedIf, 1}, {AddDatetime, 0}, {RenameVariable, 0}} {
+	}{{addNestedIf, 1}, {addDatetime, 0}, {renameVariable, 0}} {
 		sites := step.tr.Sites(evolved)
 		q, err := step.tr.Apply(evolved, sites[step.site], rng)
 		if err != nil {
@@ -77,7 +77,7 @@ func TestInjectBug(t *testing.T) {
 	fx := loadFixture(t, "M1")
 	orig, _ := evolveGrade(t, fx)
 	// A lighter evolution keeps total, so that every mutator has a site.
-	evolved, _, err := Random(orig, AddTryExcept, rand.New(rand.NewPCG(1, 1)))
+	evolved, _, err := Random(orig, addTryExcept, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestInjectBug(t *testing.T) {
 func TestInjectBugs(t *testing.T) {
 	fx := loadFixture(t, "M1")
 	orig := &Program{Main: fx.input, Protected: fx.protect}
-	evolved, _, err := Random(orig, AddTryExcept, rand.New(rand.NewPCG(1, 1)))
+	evolved, _, err := Random(orig, addTryExcept, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
