@@ -7,26 +7,26 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 )
 
-// AdaptPrompt is the adaptation prompt of the evaluation (§4.3), in the
+// adaptPrompt is the adaptation prompt of the evaluation (§4.3), in the
 // wording of the group's ClassEval setting (Zhang et al., ICSE'25): the
 // requirement, the reused code to adapt, and the class context with the
 // method and its callers removed, all obfuscated at class level (see
-// [ObfuscateAdaptation]). Use it through [Evaluate], which maps the
+// obfuscateAdaptation). Use it through [Evaluate], which maps the
 // answers back before the tests run.
-var AdaptPrompt = &adapt.Template{
+var adaptPrompt = &adapt.Template{
 	Name:   "ctxbug-adapt",
 	Doc:    "requirement, reused method, class context without the method and its callers; obfuscated",
 	Render: renderAdapt,
 }
 
 // view obfuscates a ctxbug task's prompt parts.
-func view(t *adapt.Task) (*AdaptView, error) {
+func view(t *adapt.Task) (*adaptView, error) {
 	class, method := splitTarget(t.Target.Function)
 	ctx := ""
 	if len(t.Context) > 0 {
 		ctx = t.Context[0].Code
 	}
-	v, err := ObfuscateAdaptation(t.Code, t.Requirement.Task, ctx, class, method)
+	v, err := obfuscateAdaptation(t.Code, t.Requirement.Task, ctx, class, method)
 	if err != nil {
 		return nil, fmt.Errorf("ctxbug: task %q: %w", t.ID, err)
 	}

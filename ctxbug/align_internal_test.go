@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 )
 
 // holesAt makes a hole of each occurrence (1-based) of each text in src.
@@ -83,9 +84,7 @@ func TestBugsAligned(t *testing.T) {
 			for _, b := range c.bugs(holes) {
 				got = append(got, bug{string(rune('0' + b.Hole)), b.Text, b.VariantText})
 			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("bugs (-want +got):\n%s", diff)
-			}
+			assert.Equal(t, tt.want, got, "bugs")
 			if ok := c.align(holes).ok; ok != tt.local {
 				t.Errorf("local = %v, want %v", ok, tt.local)
 			}

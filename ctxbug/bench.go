@@ -22,29 +22,26 @@ const (
 	WithIsoBugs Setting = "isobug"
 )
 
-// Settings lists the settings in the paper's order.
-var Settings = []Setting{WithCtxBugs, WithoutCtxBugs, WithIsoBugs}
-
 // Labels a benchmark task carries, beside "benchmark" = "ctxbug": the
 // grouping keys a report breaks scores down by. Per-task data (the
 // instance, the class, the bug locations) is in the task's [Detail].
 const (
-	LabelGenerator = "generator" // the model that generated the variant
-	LabelRule      = "rule"      // the perturbation rule ("isobug" for IsoBugs)
-	LabelTask      = "task"      // the adaptation task of the rule
-	LabelSetting   = "setting"   // the Setting
+	labelGenerator = "generator" // the model that generated the variant
+	labelRule      = "rule"      // the perturbation rule ("isobug" for IsoBugs)
+	labelTask      = "task"      // the adaptation task of the rule
+	labelSetting   = "setting"   // the Setting
 )
 
 // LabelKeys lists every label key a benchmark task carries, the paper's
 // breakdowns first: adapt.Options{Breakdown: ctxbug.LabelKeys}.
-var LabelKeys = []string{LabelSetting, LabelGenerator, LabelRule, LabelTask, "benchmark"}
+var LabelKeys = []string{labelSetting, labelGenerator, labelRule, labelTask, "benchmark"}
 
 // DetailSchema is the adapt.Provenance.Schema of benchmark tasks: the
 // format of their [Detail].
 const DetailSchema = "ctxbug/v1"
 
 // Detail is the record of one benchmark task, kept as JSON in its
-// adapt.Provenance.Detail (set by [SetDetail], read by [DetailOf]).
+// adapt.Provenance.Detail (read by [DetailOf]).
 type Detail struct {
 	// Instance is the CtxBug instance the task was made from (for an
 	// IsoBug, the instance it was made from in turn).
@@ -55,7 +52,7 @@ type Detail struct {
 	Bugs []Span `json:"bugs"`
 }
 
-// DetailOf decodes the record of a benchmark task (made by [Task]). An
+// DetailOf decodes the record of a benchmark task (made by [Tasks]). An
 // error names the task and what was expected: a task without provenance
 // schema DetailSchema (it wraps adapt.ErrDetailSchema), a record that does
 // not decode, no bug location, or one outside the reference.
@@ -75,16 +72,16 @@ func DetailOf(t *adapt.Task) (*Detail, error) {
 	return &d, nil
 }
 
-// SetDetail stores d as t's provenance detail, with schema DetailSchema
+// setDetail stores d as t's provenance detail, with schema DetailSchema
 // (making t.Provenance if it is nil).
-func SetDetail(t *adapt.Task, d *Detail) error {
+func setDetail(t *adapt.Task, d *Detail) error {
 	if err := detail.Set(t, DetailSchema, d); err != nil {
 		return fmt.Errorf("ctxbug: %w", err)
 	}
 	return nil
 }
 
-// Task turns instance in of base b into an adaptation task in setting s.
+// instanceTask turns instance in of base b into an adaptation task in setting s.
 // The task is the base's ClassEval task (target, tests, reference: the
 // method's solution) with the reused code set by the setting, the class
 // without the method and its callers as context, the method's docstring
@@ -92,7 +89,7 @@ func SetDetail(t *adapt.Task, d *Detail) error {
 // (generator "ctxbug", parent the base, operators the rule, and the
 // [Detail]: the instance, the class and the bug locations). An IsoBug instance makes a task
 // only with WithIsoBugs, and a CtxBug instance only with the others.
-func Task(b *Base, in *Instance, s Setting) (adapt.Task, error) {
+func instanceTask(b *Base, in *Instance, s Setting) (adapt.Task, error) {
 	if b == nil || b.ID() != in.Base {
 		return adapt.Task{}, fmt.Errorf("ctxbug: instance %s: base %s not given", in.ID, in.Base)
 	}
@@ -124,17 +121,17 @@ func Task(b *Base, in *Instance, s Setting) (adapt.Task, error) {
 	}
 	t.Labels = map[string]string{
 		"benchmark":    "ctxbug",
-		LabelGenerator: in.Generator,
-		LabelRule:      in.Rule,
-		LabelTask:      in.Task,
-		LabelSetting:   string(s),
+		labelGenerator: in.Generator,
+		labelRule:      in.Rule,
+		labelTask:      in.Task,
+		labelSetting:   string(s),
 	}
 	source := ""
 	if b.Task.Provenance != nil {
 		source = b.Task.Provenance.Source
 	}
 	t.Provenance = &adapt.Provenance{Generator: "ctxbug", Parent: b.ID(), Operators: ops, Source: source}
-	if err := SetDetail(&t, &Detail{Instance: instance, Class: b.Class, Bugs: spans}); err != nil {
+	if err := setDetail(&t, &Detail{Instance: instance, Class: b.Class, Bugs: spans}); err != nil {
 		return adapt.Task{}, err
 	}
 	if err := t.Validate(); err != nil {
@@ -148,7 +145,7 @@ func Task(b *Base, in *Instance, s Setting) (adapt.Task, error) {
 func Tasks(bases map[string]*Base, ins []*Instance, s Setting) ([]adapt.Task, error) {
 	out := make([]adapt.Task, 0, len(ins))
 	for _, in := range ins {
-		t, err := Task(bases[in.Base], in, s)
+		t, err := instanceTask(bases[in.Base], in, s)
 		if err != nil {
 			return nil, err
 		}

@@ -9,29 +9,29 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// AdaptView is an adaptation prompt's parts, obfuscated at class level
-// (§4.3): the reused method's parameters and locals as [Obfuscate]
+// adaptView is an adaptation prompt's parts, obfuscated at class level
+// (§4.3): the reused method's parameters and locals as obfuscate
 // renames them, and the class's own names (its name, the methods it
 // defines but the one to adapt, and the fields it assigns) in the
 // method, the class context and the requirement.
-type AdaptView struct {
+type adaptView struct {
 	Code, Requirement, Context string
 	// Names maps each new name back to the original.
 	Names map[string]string
 }
 
-// ObfuscateAdaptation obfuscates the parts of an adaptation prompt: the
+// obfuscateAdaptation obfuscates the parts of an adaptation prompt: the
 // reused method code (which may hold placeholders), its requirement, and
 // ctx, the class context; class is the class's name and method the name
 // of the method being adapted, which keeps its name. New names are var_N,
 // numbered after the method's own and never clashing with a name already
-// in the parts. [Deobfuscate] with Names maps a model's answer back.
-func ObfuscateAdaptation(code, requirement, ctx, class, method string) (*AdaptView, error) {
-	o, err := Obfuscate([]byte(code), requirement)
+// in the parts. deobfuscateCode with Names maps a model's answer back.
+func obfuscateAdaptation(code, requirement, ctx, class, method string) (*adaptView, error) {
+	o, err := obfuscate([]byte(code), requirement)
 	if err != nil {
 		return nil, err
 	}
-	v := &AdaptView{Code: o.Code, Requirement: o.Requirement, Context: ctx, Names: map[string]string{}}
+	v := &adaptView{Code: o.Code, Requirement: o.Requirement, Context: ctx, Names: map[string]string{}}
 	for k, n := range o.Names {
 		v.Names[k] = n
 	}
@@ -45,42 +45,7 @@ func ObfuscateAdaptation(code, requirement, ctx, class, method string) (*AdaptVi
 	if err != nil {
 		return nil, fmt.Errorf("ctxbug: %w", err)
 	}
-	// The class's own names, by first appearance in the context, then
-	// the method.
-	var members []string
-	add := func(n string) {
-		if n != "" && n != method && !strings.HasPrefix(n, "__") && !slices.Contains(members, n) {
-			members = append(members, n)
-		}
-	}
-	if class != "" {
-		add(class)
-	}
-	for _, r := range []struct {
-		root *syntax.Node
-		src  []byte
-	}{{ctxRoot, ctxSrc}, {codeRoot, codeSrc}} {
-		r.root.Walk(func(n *syntax.Node) bool {
-			switch n.Type {
-			case "function_definition":
-				if nm := n.Child("name"); nm != nil && inClass(r.root, n) {
-					add(nm.Text(r.src))
-				}
-			case "assignment", "augmented_assignment":
-				if l := n.Child("left"); l != nil {
-					l.Walk(func(a *syntax.Node) bool {
-						if a.Type == "attribute" && selfLike(a.Child("object"), r.src, class) {
-							if at := a.Child("attribute"); at != nil {
-								add(at.Text(r.src))
-							}
-						}
-						return true
-					})
-				}
-			}
-			return true
-		})
-	}
+	members := classMembers(class, method, parsed{ctxRoot, ctxSrc}, parsed{codeRoot, codeSrc})
 	taken := map[string]bool{}
 	for _, r := range []*syntax.Node{codeRoot, ctxRoot} {
 		src := codeSrc
@@ -108,27 +73,79 @@ func ObfuscateAdaptation(code, requirement, ctx, class, method string) (*AdaptVi
 		rename[m] = nn
 		v.Names[nn] = m
 	}
-	out, err := Apply(codeSrc, classHoles(codeRoot, codeSrc, class, rename))
+	out, err := applyHoles(codeSrc, classHoles(codeRoot, codeSrc, class, rename))
 	if err != nil {
 		return nil, fmt.Errorf("ctxbug: obfuscate: %w", err)
 	}
 	v.Code = unplaceholders.Replace(string(out))
-	out, err = Apply(ctxSrc, classHoles(ctxRoot, ctxSrc, class, rename))
+	out, err = applyHoles(ctxSrc, classHoles(ctxRoot, ctxSrc, class, rename))
 	if err != nil {
 		return nil, fmt.Errorf("ctxbug: obfuscate: %w", err)
 	}
 	v.Context = string(out)
+	v.Requirement = renameInRequirement(v.Requirement, class, members, rename)
+	return v, nil
+}
+
+// parsed is a parsed source and its text.
+type parsed struct {
+	root *syntax.Node
+	src  []byte
+}
+
+// classMembers returns the class's own names but method's: the class name,
+// then the methods it defines and the fields it assigns, by first
+// appearance in parts, in order.
+func classMembers(class, method string, parts ...parsed) []string {
+	var members []string
+	add := func(n string) {
+		if n != "" && n != method && !strings.HasPrefix(n, "__") && !slices.Contains(members, n) {
+			members = append(members, n)
+		}
+	}
+	if class != "" {
+		add(class)
+	}
+	for _, r := range parts {
+		r.root.Walk(func(n *syntax.Node) bool {
+			switch n.Type {
+			case "function_definition":
+				if nm := n.Child("name"); nm != nil && inClass(r.root, n) {
+					add(nm.Text(r.src))
+				}
+			case "assignment", "augmented_assignment":
+				if l := n.Child("left"); l != nil {
+					l.Walk(func(a *syntax.Node) bool {
+						if a.Type == "attribute" && selfLike(a.Child("object"), r.src, class) {
+							if at := a.Child("attribute"); at != nil {
+								add(at.Text(r.src))
+							}
+						}
+						return true
+					})
+				}
+			}
+			return true
+		})
+	}
+	return members
+}
+
+// renameInRequirement renames the class's members in a requirement: the
+// class name as a word, the others where they are attributes of self, cls
+// or the class, or called.
+func renameInRequirement(req, class string, members []string, rename map[string]string) string {
 	for _, m := range members {
 		nn := rename[m]
 		q := regexp.QuoteMeta(m)
 		if m == class {
-			v.Requirement = regexp.MustCompile(`\b`+q+`\b`).ReplaceAllString(v.Requirement, nn)
+			req = regexp.MustCompile(`\b`+q+`\b`).ReplaceAllString(req, nn)
 			continue
 		}
-		v.Requirement = regexp.MustCompile(`\b(self|cls|`+regexp.QuoteMeta(class)+`|`+regexp.QuoteMeta(rename[class])+`)\.`+q+`\b`).ReplaceAllString(v.Requirement, "${1}."+nn)
-		v.Requirement = regexp.MustCompile(`\b`+q+`\(`).ReplaceAllString(v.Requirement, nn+"(")
+		req = regexp.MustCompile(`\b(self|cls|`+regexp.QuoteMeta(class)+`|`+regexp.QuoteMeta(rename[class])+`)\.`+q+`\b`).ReplaceAllString(req, "${1}."+nn)
+		req = regexp.MustCompile(`\b`+q+`\(`).ReplaceAllString(req, nn+"(")
 	}
-	return v, nil
+	return req
 }
 
 // inClass reports whether function definition fn is a method: its

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adaptbench/adaptbench/internal/shareddata"
+	"github.com/stretchr/testify/assert"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/adaptbench/adaptbench/internal/shareddata"
 
 	"github.com/adaptbench/adaptbench/adapt/bench/classeval"
 	"github.com/adaptbench/adaptbench/ctxbug"
@@ -32,21 +32,21 @@ func TestValidate(t *testing.T) {
 	}
 }
 
-func TestLevelText(t *testing.T) {
-	for _, l := range []ctxbug.Level{ctxbug.LevelToken, ctxbug.LevelExpression} {
+func TestGranularityText(t *testing.T) {
+	for _, l := range []ctxbug.Granularity{ctxbug.GranularityToken, ctxbug.GranularityExpression} {
 		b, err := l.MarshalText()
 		if err != nil {
 			t.Fatal(err)
 		}
-		var back ctxbug.Level
+		var back ctxbug.Granularity
 		if err := back.UnmarshalText(b); err != nil || back != l {
 			t.Errorf("%v: round trip gave %v, %v", l, back, err)
 		}
 	}
-	if _, err := ctxbug.LevelInvalid.MarshalText(); err == nil {
+	if _, err := ctxbug.GranularityInvalid.MarshalText(); err == nil {
 		t.Error("LevelInvalid marshalled")
 	}
-	var l ctxbug.Level
+	var l ctxbug.Granularity
 	if err := l.UnmarshalText(nil); err == nil {
 		t.Error(`"" unmarshalled`)
 	}
@@ -81,9 +81,7 @@ func TestGranularity(t *testing.T) {
 		got[tp.Rule]++
 	}
 	want := map[string]int{"params": 1, "return": 1, "constant": 2, "operator": 1, "operation": 2, "condition": 1, "call": 1, "free": 1}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("templates per rule (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, got, "templates per rule")
 }
 
 func dataFile(t testing.TB) string { return shareddata.Path(t, "classeval/ClassEval_data.json") }
@@ -154,14 +152,12 @@ func TestJobsClassEval(t *testing.T) {
 	forbidden := 0
 	for _, j := range jobs {
 		got[j.Rule]++
-		if len(j.Forbidden) > 0 {
+		if len(ctxbug.JobForbidden(j)) > 0 {
 			forbidden++
 		}
 	}
 	want := map[string]int{"params": 410, "return": 341, "constant": 494, "operator": 265, "operation": 879, "condition": 444, "call": 925, "bounded": 310, "free": 373, "library": 103}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("jobs per rule (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, got, "jobs per rule")
 	if len(jobs) != 4544 || forbidden != 103 {
 		t.Errorf("%d jobs (%d with a library ban), want 4544 (103)", len(jobs), forbidden)
 	}

@@ -14,9 +14,17 @@
 // rules need of the class ([Context]), the libraries it uses, and the class
 // with the method and its callers removed. [FromClassEval] makes the 410.
 //
+// [Generate] runs the generation and identification below and makes the
+// benchmark's CtxBug tasks; [Evaluate] tests a model on them:
+//
+//	bases, _ := ctxbug.FromClassEval(classes, "ClassEval_data.json")
+//	res, err := ctxbug.Generate(ctx, generator, bases, &ctxbug.Options{Runner: runner})
+//	sc, err := ctxbug.Evaluate(ctx, res.Tasks, tested, &ctxbug.EvalOptions{Runner: runner})
+//	ctxbug.Aggregate(sc.Results).WriteTable(os.Stdout) // Table 4's rows
+//
 // # Rules
 //
-// A [Rule] is a descriptor (Name, Doc, Task, Level, Run) over
+// A [Rule] is a descriptor (Name, Doc, Task, Granularity, Run) over
 // tree-sitter-python, and [Rules] is the paper's ten rules in order:
 //
 //	R1  params     <PARAMS>  the parameter list                       one template
@@ -35,37 +43,30 @@
 // Token-level rules (R3, R4, R8, R9) mask every instance at once so that
 // no instance gives another away; R5–R7 mask one occurrence per template.
 // Rules return data: per template, the [Hole]s (byte ranges of the
-// perturbed solution nodes with their placeholders). [Perturb] validates
-// the rules, parses the method, runs them and applies the holes.
+// perturbed solution nodes with their placeholders). [Jobs] validates
+// the rules, parses each method, runs them and applies the holes.
 //
-// On ClassEval the rules make 4,544 templates from the 410 methods
-// (params 410, return 341, constant 494, operator 265, operation 879,
-// condition 444, call 925, bounded 310, free 373, library 103), against
-// the paper's 3,527: its exact node selection is unpublished, and here R3
-// splits strings, integers, floats and booleans, R5 counts augmented
-// assignments, R6 comprehension conditions, R7 every call but of the
-// class's own methods (nested calls overlap on purpose, as in the paper),
-// and R10 every name the class imports, standard library included (the
-// paper's own example is json).
+// The template counts on ClassEval, and why they differ from the paper's,
+// are in BENCHMARKS.md.
 //
 // # Generation
 //
-// [Jobs] perturbs the bases and obfuscates each template with
-// [ObfuscateTemplate] (parameters and locals become var_0, var_1, …, in
-// the requirement too, following Python's scoping). [InfillPrompt] shows
-// the requirement and the masked method only, never the class; dependency
-// jobs add the paper's "However, you are not allowed to use the following
-// libraries: [...]". [Draw] asks any adapt.Model for n variants per
-// job (temperature 0 by default); the request's task ID is the job ID, so
-// an adapt.Replay file keyed by job ID replays a generator.
+// [Jobs] perturbs the bases and obfuscates each template (parameters and
+// locals become var_0, var_1, …, in the requirement too, following
+// Python's scoping). The infill prompt shows the requirement and the
+// masked method only, never the class; dependency jobs add the paper's
+// "However, you are not allowed to use the following libraries: [...]".
+// [Draw] asks any adapt.Model for n variants per job (temperature 0 by
+// default); the request's task ID is the job ID, so an adapt.Replay file
+// keyed by job ID replays a generator.
 //
 // # Identification
 //
 // [Identify] runs the paper's hybrid identification (§2.4), in its order,
 // after a gold check (a base whose own solution fails its tests is an
-// environment problem, so its candidates are dropped at StageReference):
+// environment problem, so its candidates are dropped with ReasonReference):
 //
-//  1. deobfuscate the method of the output ([Deobfuscate], AST-aware);
+//  1. deobfuscate the method of the output (AST-aware);
 //     an output with code but no parsable method stops here;
 //  2. run the method's tests with the variant spliced into the class, in
 //     the sandbox: at least one must fail;
@@ -82,7 +83,7 @@
 //  4. clean: drop empty outputs, then duplicates (same generator, same
 //     method, same tokens, from any rule).
 //
-// Each [Candidate] keeps its [Stage] and reason, and Identification.Funnel
+// Each [Candidate] keeps its [Reason] and a detail, and Result.Funnel
 // (an adapt.Funnel) counts the candidates left after every stage per
 // generator and rule (the paper's Fig. 5; Funnel.WriteTable).
 // Tokens are compared as tree-sitter leaves joined by one space: white
@@ -91,8 +92,8 @@
 //
 // # Benchmark
 //
-// An [Instance] is a kept variant with its bug locations. [Task] turns it
-// into an adapt.Task in one of three [Setting]s: WithCtxBugs (the variant
+// An [Instance] is a kept variant with its bug locations. [Tasks] turns
+// instances into adapt.Tasks in one of three [Setting]s: WithCtxBugs (the variant
 // is the reused code), WithoutCtxBugs (every bug location replaced by
 // <INFILL>: [Instance.WithoutBugs]) and WithIsoBugs, for instances of
 // [IsoJobs]: the solution with <START>/<END> around each CtxBug location,
@@ -105,46 +106,33 @@
 //
 // # Evaluation and metrics
 //
-// [Evaluate] prompts a tested model with [AdaptPrompt] (the requirement,
-// the reused code, and the class without the method and its callers, all
-// obfuscated at class level by [ObfuscateAdaptation]), at temperature 0,
-// one sample, maps the answer back and runs adapt.Evaluate (gold first).
-// A [TaskResult] holds Pass@1 (all tests pass) and the resolution of each bug
-// location: the answer's counterpart of the solution node has the
-// solution's tokens (by the token alignment where the answer keeps the
-// code around the location token for token, by GumTree elsewhere: on a
-// demo run, GumTree alone counted 10.87% of the bugs a model that copies
-// the buggy code verbatim as resolved; 0.31% now, at adjacent holes). Locations where the answer kept the reused code's
-// tokens are overlooked, and when the model returns log-probabilities
-// [ATP] averages the probability of the tokens over them (Table 7).
+// [Evaluate] prompts a tested model with the adaptation prompt (the
+// requirement, the reused code, and the class without the method and its
+// callers, all obfuscated at class level), at temperature 0, one sample,
+// maps the answer back and runs adapt.Evaluate (gold first); [Score] turns
+// its report, or one read back or merged from shards, into [Scores]: a
+// [TaskResult] per task. A TaskResult holds Pass@1 (all tests pass) and
+// the resolution of each bug location: the answer's counterpart of the
+// solution node has the solution's tokens (by the token alignment where
+// the answer keeps the code around the location token for token, by
+// GumTree elsewhere: see BENCHMARKS.md for why). Locations where the
+// answer kept the reused code's tokens are overlooked, and when the model
+// returns log-probabilities, ATP averages the probability of the tokens
+// over them (Table 7; [MeanATP]).
 //
-// [Aggregate] counts results per generator, tested model and setting
-// into [Cell]s per adaptation task and All (Pass@1 over instances, RR
-// over bug locations: micro-averages), [Average] is the paper's Average
-// row (weighted by size, which is the sum of counts), [Degradation] the
-// relative change of Tables 5 and 6 ([Row.WriteDegradation] its line),
-// and [Paired] Table 6's subset; [Table.WriteTable] prints the rows. The
-// tests recompute cells of Tables 4–6 from their counts: every cell
-// matches but one Average RR (67.96 where the paper prints 67.95), and
-// the relative changes match exactly when computed, as the paper did,
-// from the rounded percentages.
-//
-// # Measured
+// [Aggregate] counts results per generator, tested model and setting into
+// [Cell]s per adaptation task and "all" (Pass@1 over instances, RR over
+// bug locations: micro-averages), [Average] is the paper's Average row
+// (weighted by size, which is the sum of counts), [Row.WriteDegradation]
+// the relative change of Tables 5 and 6, and [Paired] Table 6's subset;
+// [Table.WriteTable] prints the rows. The tests recompute cells of Tables
+// 4–6 from their counts: every cell matches but one Average RR (67.96
+// where the paper prints 67.95), and the relative changes match exactly
+// when computed, as the paper did, from the rounded percentages.
 //
 // examples/ctxbug runs the whole flow offline with a deterministic
-// bug-implanting generator (it fills each hole with a plausible wrong
-// version of the solution's code and edits nothing else), or with
-// recorded or live models. On all of ClassEval, one variant per template,
-// the fork server on 2 loaded cores: 4,544 candidates; 70 dropped because
-// their base's own solution fails its tests when only the method's test
-// class runs (ClassEval_17, 25, 35 under load, 48, and 52's two NLTK
-// methods: load_cookies reads a file another test class writes); 1 without
-// a parsable method; 1,845 that pass every test; 2 with the solution's
-// tokens at every hole; none with edits elsewhere; 287 duplicates; 2,339
-// CtxBug instances, in 9m41s. An earlier version that decided locality
-// on GumTree's edit script dropped 251 of 2,497 candidates at that stage
-// (bounded identifiers 64 to 27, free identifiers 253 to 142), though
-// this generator never edits outside the holes.
+// bug-implanting generator ([ctxbugtest.Implanter]), or with recorded or
+// live models; BENCHMARKS.md has its figures on all of ClassEval.
 //
 // # Not here
 //

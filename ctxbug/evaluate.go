@@ -2,6 +2,7 @@ package ctxbug
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 
@@ -69,28 +70,35 @@ type TaskResult struct {
 	Output string `json:"output,omitempty"`
 }
 
+// Scores is the paper's scoring of one tested model's run: a result per
+// task, and the adapt.Report it comes from.
+type Scores struct {
+	// Results are the tasks' results, in task order.
+	Results []TaskResult
+	// Report is the run's adapt.Report, broken down by LabelKeys.
+	Report *adapt.Report
+}
+
 // Evaluate asks model to adapt the reused code of every task (made by
-// [Task]) with [AdaptPrompt] at temperature 0, one sample each, maps each
-// answer back to the original names, and runs the tests through
+// [Tasks]) with the adaptation prompt at temperature 0, one sample each,
+// maps each answer back to the original names, and runs the tests through
 // adapt.Evaluate (gold first: a task whose reference fails is not valid).
-// It then aligns each answer with the solution to count the bug
-// locations it resolves. Results are in task order; the adapt.Report,
-// broken down by LabelKeys, is returned too.
-func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *EvalOptions) ([]TaskResult, *adapt.Report, error) {
+// It then scores the report with [Score].
+func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *EvalOptions) (*Scores, error) {
 	var o EvalOptions
 	if opts != nil {
 		o = *opts
 	}
-	views := make(map[string]*AdaptView, len(tasks))
+	views := make(map[string]*adaptView, len(tasks))
 	for i := range tasks {
 		v, err := view(&tasks[i])
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		views[tasks[i].ID] = v
 	}
 	rep, err := adapt.Evaluate(ctx, tasks, model, &adapt.Options{
-		Template: AdaptPrompt, Runner: o.Runner, Limits: o.Limits,
+		Template: adaptPrompt, Runner: o.Runner, Limits: o.Limits,
 		ModelConcurrency: o.ModelConcurrency, Parallelism: o.Parallelism,
 		Sampling: adapt.Sampling{Temperature: 0, Logprobs: o.Logprobs},
 		Journal:  o.Journal, Attempts: o.Attempts, KeepErrors: o.KeepErrors, Progress: o.Progress,
@@ -100,20 +108,38 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 		Breakdown: LabelKeys,
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
+	}
+	return Score(rep, tasks)
+}
+
+// Score computes the paper's per-task results from a report of tasks
+// made by [Tasks]: whether the sample passed, and, by aligning the answer
+// with the solution, the bug locations it resolves or overlooks (and
+// their ATP, when the completion has log-probabilities). A report read
+// back with adapt.ReadReport, or merged from shards, scores the same as
+// the one Evaluate made. Results are in task order; every task must be in
+// the report.
+func Score(rep *adapt.Report, tasks []adapt.Task) (*Scores, error) {
+	byID := make(map[string]*adapt.TaskReport, len(rep.PerTask))
+	for i := range rep.PerTask {
+		byID[rep.PerTask[i].TaskID] = &rep.PerTask[i]
 	}
 	out := make([]TaskResult, len(tasks))
 	for i := range tasks {
 		t := &tasks[i]
-		tr := rep.PerTask[i]
+		tr, ok := byID[t.ID]
+		if !ok {
+			return nil, fmt.Errorf("ctxbug: task %q is not in the report", t.ID)
+		}
 		d, err := DetailOf(t)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		spans := d.Bugs
 		r := TaskResult{
-			Task: t.ID, Instance: d.Instance, Generator: t.Labels[LabelGenerator], Model: model.Name(),
-			Rule: t.Labels[LabelRule], AdaptTask: t.Labels[LabelTask], Setting: Setting(t.Labels[LabelSetting]),
+			Task: t.ID, Instance: d.Instance, Generator: t.Labels[labelGenerator], Model: rep.Run.Model,
+			Rule: t.Labels[labelRule], AdaptTask: t.Labels[labelTask], Setting: Setting(t.Labels[labelSetting]),
 			Valid: tr.Valid,
 		}
 		r.Bugs = len(spans)
@@ -127,7 +153,7 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 		}
 		out[i] = r
 	}
-	return out, rep, nil
+	return &Scores{Results: out, Report: rep}, nil
 }
 
 // score fills in the resolution counts and ATP of r from the answer's
@@ -144,7 +170,7 @@ func score(t *adapt.Task, spans []Span, method string, raw adapt.Completion, r *
 		return // an answer that does not parse resolves nothing
 	}
 	var reused *comparison
-	if Setting(t.Labels[LabelSetting]) != WithoutCtxBugs {
+	if Setting(t.Labels[labelSetting]) != WithoutCtxBugs {
 		reused, _ = compare([]byte(t.Reference), []byte(t.Code))
 	}
 	var overlooked []Span
@@ -196,15 +222,15 @@ func atpOf(t *adapt.Task, raw adapt.Completion, spans []Span) (float64, int) {
 	for _, s := range spans {
 		rawSpans = append(rawSpans, Span{base + unmap(s.Start, edits, false), base + unmap(s.End, edits, true)})
 	}
-	return ATP(raw.Logprobs, raw.Text, rawSpans)
+	return meanTokenProb(raw.Logprobs, raw.Text, rawSpans)
 }
 
-// ATP is the average token probability over the tokens of text that
+// meanTokenProb is the average token probability over the tokens of text that
 // overlap any of spans (byte ranges of text): the mean of exp(logprob).
 // Token offsets come from concatenating the tokens, which must spell
 // text; n is the number of tokens averaged (0 when none overlap or the
 // tokens do not spell text).
-func ATP(tokens []adapt.TokenLogprob, text string, spans []Span) (atp float64, n int) {
+func meanTokenProb(tokens []adapt.TokenLogprob, text string, spans []Span) (atp float64, n int) {
 	off := 0
 	sum := 0.0
 	for _, tk := range tokens {
@@ -229,10 +255,10 @@ func ATP(tokens []adapt.TokenLogprob, text string, spans []Span) (atp float64, n
 
 // unobfuscated is the answer Evaluate tests: the target method of a
 // completion whose code blocks are mapped back to the original names.
-func unobfuscated(t *adapt.Task, v *AdaptView, text string) (adapt.Answer, error) {
+func unobfuscated(t *adapt.Task, v *adaptView, text string) (adapt.Answer, error) {
 	var b strings.Builder
 	for _, blk := range adapt.CodeBlocks(text) {
-		code, err := Deobfuscate([]byte(blk), v.Names)
+		code, err := deobfuscateCode([]byte(blk), v.Names)
 		if err != nil {
 			code = []byte(blk)
 		}
@@ -244,7 +270,7 @@ func unobfuscated(t *adapt.Task, v *AdaptView, text string) (adapt.Answer, error
 // hasPlaceholder reports whether code holds a placeholder, which
 // deobfuscation swaps for a stand-in of another length.
 func hasPlaceholder(code string) bool {
-	for _, p := range []string{Params, Return, Infill, Var} {
+	for _, p := range []string{placeholderParams, placeholderReturn, Infill, placeholderVar} {
 		if strings.Contains(code, p) {
 			return true
 		}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/ctxbug"
@@ -31,13 +32,13 @@ func identifyOne(t *testing.T, jobs []*ctxbug.Job, answers ...string) []*ctxbug.
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := ctxbug.Identify(context.Background(), cands, &ctxbug.IdentifyOptions{Runner: exectest.ForkServer(t)})
+	id, err := ctxbug.Identify(context.Background(), cands, &ctxbug.Options{Runner: exectest.ForkServer(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range id.Candidates {
-		if c.Stage != ctxbug.StageKept {
-			t.Fatalf("%s: %s: %s", c.Job.ID, c.Stage, c.Reason)
+		if c.Reason != ctxbug.ReasonKept {
+			t.Fatalf("%s: %s: %s", c.Job.ID, c.Reason, c.Detail)
 		}
 	}
 	return id.Instances
@@ -82,6 +83,63 @@ func (m *tester) Complete(ctx context.Context, req adapt.Request) ([]adapt.Compl
 // CtxBug (failing, unresolved, overlooked with probability 0.9), and
 // resolves the <INFILL> and the IsoBug.
 func TestBenchmarkAndEvaluate(t *testing.T) {
+	tasks, ctxIns := benchmarkTasks(t)
+	checkTaskDetails(t, tasks, ctxIns[0].ID)
+	m := &tester{}
+	sc, err := ctxbug.Evaluate(context.Background(), tasks, m, &ctxbug.EvalOptions{Runner: exectest.ForkServer(t), Logprobs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := sc.Results
+	// The report written and read back scores the same.
+	var js bytes.Buffer
+	if err := sc.Report.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	readBack, err := adapt.ReadReport(&js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rescored, err := ctxbug.Score(readBack, tasks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assert.Equal(t, res, rescored.Results, "the report read back scores differently")
+	wantPrompt := "Please adapt the provided method `add` to the class context of `var_2`. The adapted method should perform the function in the following description: ```Add the status var_1 to var_0.\n:param var_0: the current status, int\n:param var_1: the status to add, int\n:return: the new status, int```\n\n" +
+		"### Reused Method:\n```python\n@staticmethod\ndef add(var_0, var_1):\n    var_2.var_4([var_0, var_1])\n    return var_0 + var_1\n```\n\n" +
+		"### Class Context:\n```python\nclass var_2:\n\n    @staticmethod\n    def var_3(states, stat):\n        var_2.var_4([states, stat])\n        return (states & stat) == stat\n\n    @staticmethod\n    def var_4(args):\n        for arg in args:\n            if arg < 0:\n                raise ValueError(\"negative\")\n```\n\n" +
+		"Please write out the adapted method `add` in one Python code block."
+	checkAdaptPrompt(t, m.prompts, wantPrompt)
+	checkResults(t, res)
+	// With a journal, a second evaluation asks the model nothing and
+	// gives the same results (ATP included: the journal keeps the
+	// log-probabilities).
+	journal := filepath.Join(t.TempDir(), "eval.jsonl")
+	first, err := ctxbug.Evaluate(context.Background(), tasks, &tester{}, &ctxbug.EvalOptions{Runner: exectest.ForkServer(t), Logprobs: true, Journal: journal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := &tester{}
+	second, err := ctxbug.Evaluate(context.Background(), tasks, again, &ctxbug.EvalOptions{Runner: exectest.ForkServer(t), Logprobs: true, Journal: journal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again.prompts) != 0 {
+		t.Errorf("the resumed evaluation asked the model %d times", len(again.prompts))
+	}
+	assert.Equal(t, res, first.Results, "journaled evaluation differs")
+	assert.Equal(t, first.Results, second.Results, "resumed evaluation differs")
+	rows := ctxbug.Aggregate(res)
+	if len(rows) != 3 || rows[0].Cells["functionality"] != (ctxbug.Cell{Instances: 1, Bugs: 1}) || rows[1].Cells[ctxbug.All] != (ctxbug.Cell{Instances: 1, Passed: 1, Bugs: 1, Resolved: 1}) {
+		t.Errorf("rows %+v", rows)
+	}
+}
+
+// benchmarkTasks identifies a CtxBug and its IsoBug in the fixture's
+// first method and returns the three settings' tasks (checked, and
+// written and read back) and the CtxBug instances.
+func benchmarkTasks(t *testing.T) ([]adapt.Task, []*ctxbug.Instance) {
+	t.Helper()
 	bases := fixtureBases(t)
 	byID := ctxbug.BaseMap(bases)
 	jobs, err := ctxbug.Jobs(bases[:1], []*ctxbug.Rule{ctxbug.OperatorRule})
@@ -128,15 +186,29 @@ func TestBenchmarkAndEvaluate(t *testing.T) {
 		"@staticmethod\ndef add(states, stat):\n    Bits.check([states, stat])\n    return states <INFILL> stat\n",
 		"@staticmethod\ndef add(states, stat):\n    Bits.check([states, stat])\n    return states - stat\n",
 	}
-	if diff := cmp.Diff(wantCodes, codes); diff != "" {
-		t.Errorf("reused code per setting (-want +got):\n%s", diff)
+	assert.Equal(t, wantCodes, codes, "reused code per setting")
+	var buf bytes.Buffer
+	if err := adapt.WriteTasks(&buf, tasks); err != nil {
+		t.Fatal(err)
 	}
+	back, err := adapt.ReadTasks(&buf, "tasks.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	assert.Equal(t, tasks, back, "tasks written and read back")
+
+	return tasks, ctxIns
+}
+
+// checkTaskDetails checks every task's detail, provenance and labels.
+func checkTaskDetails(t *testing.T, tasks []adapt.Task, instance string) {
+	t.Helper()
 	for _, tk := range tasks {
 		d, err := ctxbug.DetailOf(&tk)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := &ctxbug.Detail{Instance: ctxIns[0].ID, Class: "Bits", Bugs: []ctxbug.Span{{Start: 86, End: 87}}}
+		want := &ctxbug.Detail{Instance: instance, Class: "Bits", Bugs: []ctxbug.Span{{Start: 86, End: 87}}}
 		if diff := cmp.Diff(want, d); diff != "" || tk.Provenance.Parent != "Fixture_0.add" {
 			t.Errorf("%s: provenance %+v, detail (-want +got):\n%s", tk.ID, tk.Provenance, diff)
 		}
@@ -146,36 +218,23 @@ func TestBenchmarkAndEvaluate(t *testing.T) {
 			}
 		}
 	}
-	var buf bytes.Buffer
-	if err := adapt.WriteTasks(&buf, tasks); err != nil {
-		t.Fatal(err)
-	}
-	back, err := adapt.ReadTasks(&buf, "tasks.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(tasks, back); diff != "" {
-		t.Errorf("tasks written and read back (-want +got):\n%s", diff)
-	}
+}
 
-	m := &tester{}
-	res, _, err := ctxbug.Evaluate(context.Background(), tasks, m, &ctxbug.EvalOptions{Runner: exectest.ForkServer(t), Logprobs: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantPrompt := "Please adapt the provided method `add` to the class context of `var_2`. The adapted method should perform the function in the following description: ```Add the status var_1 to var_0.\n:param var_0: the current status, int\n:param var_1: the status to add, int\n:return: the new status, int```\n\n" +
-		"### Reused Method:\n```python\n@staticmethod\ndef add(var_0, var_1):\n    var_2.var_4([var_0, var_1])\n    return var_0 + var_1\n```\n\n" +
-		"### Class Context:\n```python\nclass var_2:\n\n    @staticmethod\n    def var_3(states, stat):\n        var_2.var_4([states, stat])\n        return (states & stat) == stat\n\n    @staticmethod\n    def var_4(args):\n        for arg in args:\n            if arg < 0:\n                raise ValueError(\"negative\")\n```\n\n" +
-		"Please write out the adapted method `add` in one Python code block."
+// checkAdaptPrompt checks that the model was asked want.
+func checkAdaptPrompt(t *testing.T, prompts []string, want string) {
+	t.Helper()
 	var prompt string
-	for _, p := range m.prompts {
+	for _, p := range prompts {
 		if strings.Contains(p, "return var_0 + var_1") {
 			prompt = p
 		}
 	}
-	if diff := cmp.Diff(wantPrompt, prompt); diff != "" {
-		t.Errorf("adaptation prompt (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, prompt, "adaptation prompt")
+}
+
+// checkResults checks the three settings' results of the tester model.
+func checkResults(t *testing.T, res []ctxbug.TaskResult) {
+	t.Helper()
 	type summary struct {
 		Setting                       ctxbug.Setting
 		Valid, Passed                 bool
@@ -191,37 +250,9 @@ func TestBenchmarkAndEvaluate(t *testing.T) {
 		{ctxbug.WithoutCtxBugs, true, true, 1, 1, 0, 0, 0},
 		{ctxbug.WithIsoBugs, true, true, 1, 1, 0, 0, 0},
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("results (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, got, "results")
 	if want := "@staticmethod\ndef add(states, stat):\n    Bits.check([states, stat])\n    return states + stat\n"; res[0].Output != want {
 		t.Errorf("answer mapped back:\n%s\nwant\n%s", res[0].Output, want)
-	}
-	// With a journal, a second evaluation asks the model nothing and
-	// gives the same results (ATP included: the journal keeps the
-	// log-probabilities).
-	journal := filepath.Join(t.TempDir(), "eval.jsonl")
-	first, _, err := ctxbug.Evaluate(context.Background(), tasks, &tester{}, &ctxbug.EvalOptions{Runner: exectest.ForkServer(t), Logprobs: true, Journal: journal})
-	if err != nil {
-		t.Fatal(err)
-	}
-	again := &tester{}
-	second, _, err := ctxbug.Evaluate(context.Background(), tasks, again, &ctxbug.EvalOptions{Runner: exectest.ForkServer(t), Logprobs: true, Journal: journal})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(again.prompts) != 0 {
-		t.Errorf("the resumed evaluation asked the model %d times", len(again.prompts))
-	}
-	if diff := cmp.Diff(res, first); diff != "" {
-		t.Errorf("journaled evaluation differs (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff(first, second); diff != "" {
-		t.Errorf("resumed evaluation differs (-want +got):\n%s", diff)
-	}
-	rows := ctxbug.Aggregate(res)
-	if len(rows) != 3 || rows[0].Cells["functionality"] != (ctxbug.Cell{Instances: 1, Bugs: 1}) || rows[1].Cells[ctxbug.All] != (ctxbug.Cell{Instances: 1, Passed: 1, Bugs: 1, Resolved: 1}) {
-		t.Errorf("rows %+v", rows)
 	}
 }
 
@@ -238,7 +269,7 @@ func TestGenerateJournal(t *testing.T) {
 		m.answers[j.ID] = []string{"```python\nx = 1\n```", "!"}
 	}
 	journal := filepath.Join(t.TempDir(), "gen.jsonl")
-	opts := &ctxbug.DrawOptions{Samples: 2, Journal: journal, KeepErrors: true}
+	opts := &ctxbug.Options{Samples: 2, Journal: journal, KeepErrors: true}
 	first, err := ctxbug.Draw(context.Background(), m, jobs, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -258,9 +289,7 @@ func TestGenerateJournal(t *testing.T) {
 	if calls != 0 {
 		t.Errorf("the resumed generation asked the model %d times", calls)
 	}
-	if diff := cmp.Diff(first, second); diff != "" {
-		t.Errorf("resumed generation differs (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, first, second, "resumed generation differs")
 	// Without KeepErrors the errored sample is asked for again.
 	opts.KeepErrors = false
 	if _, err := ctxbug.Draw(context.Background(), counting, jobs, opts); err != nil {

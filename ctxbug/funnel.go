@@ -8,7 +8,7 @@ import (
 )
 
 // StageGenerated is the first stage of the identification funnel: the
-// variants a generator returned. The other stages are named by Stage's
+// variants a generator returned. The other stages are named by Reason's
 // text forms; a candidate counts in every stage it got through.
 const StageGenerated = "generated"
 
@@ -16,8 +16,8 @@ const StageGenerated = "generated"
 // "generator/isobug/task".
 func funnelGroup(c *Candidate) string {
 	g := c.Generator + "/" + c.Job.Rule
-	if c.Job.Task != "" && c.Job.Rule == IsoRule {
-		g += "/" + c.Job.Task
+	if c.Job.task != "" && c.Job.Rule == IsoRule {
+		g += "/" + c.Job.task
 	}
 	return g
 }
@@ -26,7 +26,7 @@ func funnelGroup(c *Candidate) string {
 // Fig. 5), grouped by generator (in order of first appearance), rule (in
 // the order of Rules, other rules after it, IsoRule last) and, for
 // IsoBugs, adaptation task. Each stage counts the candidates left after
-// it; StageKept the instances.
+// it; the stage "kept" the instances.
 func funnel(cands []*Candidate) adapt.Funnel {
 	gens := map[string]int{}
 	type group struct {
@@ -59,7 +59,7 @@ func funnel(cands []*Candidate) adapt.Funnel {
 		if c.Job.Rule == IsoRule {
 			r = len(Rules) + 1
 		}
-		return [3]int{gens[c.Generator], r, slices.Index(AdaptTasks, c.Job.Task)}
+		return [3]int{gens[c.Generator], r, slices.Index(adaptTasks, c.Job.task)}
 	}
 	slices.SortStableFunc(groups, func(a, b *group) int {
 		ra, rb := rank(a.first), rank(b.first)
@@ -67,16 +67,16 @@ func funnel(cands []*Candidate) adapt.Funnel {
 	})
 	var f adapt.Funnel
 	f.Declare(StageGenerated)
-	for _, s := range Stages {
+	for _, s := range reasons {
 		f.Declare(s.String())
 	}
 	for _, g := range groups {
 		f.Add(g.name, StageGenerated, len(g.cands))
-		for _, s := range Stages {
+		for _, s := range reasons {
 			left := 0
 			for _, c := range g.cands {
 				// A candidate dropped at a stage is not left after it.
-				if c.Stage > s || c.Stage == StageKept {
+				if c.Reason > s || c.Reason == ReasonKept {
 					left++
 				}
 			}

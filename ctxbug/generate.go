@@ -6,27 +6,6 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 )
 
-// DrawOptions configures Draw. A nil *DrawOptions means the
-// defaults.
-type DrawOptions struct {
-	// Samples is how many variants to draw per job. 0 means 1 (the paper
-	// implies one).
-	Samples int
-	// Sampling holds the sampling settings; its N is set from Samples.
-	// The zero value is temperature 0, as in the paper.
-	Sampling adapt.Sampling
-	// ModelConcurrency bounds the model requests in flight. 0 means 4.
-	ModelConcurrency int
-	// Journal, Attempts, KeepErrors and Progress are passed to
-	// adapt.Draw, which asks the model: with a journal, a stopped
-	// generation resumes where it stopped, and model errors are retried
-	// and journaled as adapt.Evaluate's are.
-	Journal    string
-	Attempts   int
-	KeepErrors bool
-	Progress   func(adapt.Progress)
-}
-
 // Candidate is one variant a generator returned for a job, and what
 // identification found.
 type Candidate struct {
@@ -40,10 +19,10 @@ type Candidate struct {
 	// Variant is the deobfuscated method taken from the completion, set
 	// by Identify (empty for an empty output).
 	Variant string
-	// Stage is where Identify dropped the candidate, or StageKept.
-	Stage Stage
-	// Reason says why it was dropped.
-	Reason string
+	// Reason is why Identify dropped the candidate, or ReasonKept.
+	Reason Reason
+	// Detail says what made it drop the candidate.
+	Detail string
 	// Failing lists the tests that did not pass with the variant in place.
 	Failing []string
 	// Bugs are the perturbed nodes where the variant differs from the
@@ -59,8 +38,8 @@ type Candidate struct {
 // the obfuscated template. A model error fails that sample (its
 // Completion.Err is set), never the run; Generate returns an error when
 // ctx ends or the journal cannot be used.
-func Draw(ctx context.Context, model adapt.Model, jobs []*Job, opts *DrawOptions) ([]*Candidate, error) {
-	var o DrawOptions
+func Draw(ctx context.Context, model adapt.Model, jobs []*Job, opts *Options) ([]*Candidate, error) {
+	var o Options
 	if opts != nil {
 		o = *opts
 	}
@@ -71,12 +50,12 @@ func Draw(ctx context.Context, model adapt.Model, jobs []*Job, opts *DrawOptions
 	tasks := make([]adapt.Task, len(jobs))
 	for i, j := range jobs {
 		byID[j.ID] = j
-		tasks[i] = *JobTask(j)
+		tasks[i] = *jobTask(j)
 	}
 	rep, err := adapt.Draw(ctx, tasks, model, &adapt.Options{
 		Samples: o.Samples, Sampling: o.Sampling, ModelConcurrency: o.ModelConcurrency,
 		Template: &adapt.Template{Name: "ctxbug-infill", Doc: "CtxBugGen's infill prompt", Render: func(t *adapt.Task) ([]adapt.Message, error) {
-			return []adapt.Message{{Role: "system", Content: "You are a helpful assistant."}, {Role: "user", Content: InfillPrompt(byID[t.ID])}}, nil
+			return []adapt.Message{{Role: "system", Content: "You are a helpful assistant."}, {Role: "user", Content: infillPrompt(byID[t.ID])}}, nil
 		}},
 		Journal: o.Journal, Attempts: o.Attempts, KeepErrors: o.KeepErrors, Progress: o.Progress,
 	})
@@ -96,9 +75,9 @@ func Draw(ctx context.Context, model adapt.Model, jobs []*Job, opts *DrawOptions
 	return out, nil
 }
 
-// JobTask is the task a generator request carries for job j: the base's
+// jobTask is the task a generator request carries for job j: the base's
 // task with the job's ID and the obfuscated code.
-func JobTask(j *Job) *adapt.Task {
+func jobTask(j *Job) *adapt.Task {
 	t := j.Base.Task
 	t.ID = j.ID
 	t.Code = j.Obfuscated.Code

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/ctxbug"
 )
@@ -84,9 +84,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v (run with -update)", err)
 			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("templates mismatch (-want +got):\n%s", diff)
-			}
+			assert.Equal(t, string(want), got, "templates mismatch")
 		})
 	}
 }

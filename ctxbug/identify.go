@@ -13,58 +13,28 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// IdentifyOptions configures Identify. A nil *IdentifyOptions means the
-// defaults.
-type IdentifyOptions struct {
-	// Runner runs the tests. nil means a ForkServer over a Sandbox that
-	// Identify makes and closes.
-	Runner exec.Runner
-	// Limits bounds every test run; zero fields take exec's defaults.
-	Limits exec.Limits
-	// Parallelism bounds the test runs in flight. 0 means
-	// exec.DefaultParallelism().
-	Parallelism int
-	// Progress, if set, is called after each candidate is checked (Phase
-	// "identify"; Total counts the candidates of bases whose solution
-	// passes, Passed those still in the running after the locality
-	// check), from one goroutine at a time.
-	Progress func(adapt.Progress)
-	// AllowEditsElsewhere skips the locality check: a variant that
-	// differs at a perturbed node is kept even if it also changes other
-	// code (the paper's stated criteria, which never reject such edits).
-	AllowEditsElsewhere bool
-}
-
-// Identification is what Identify found.
-type Identification struct {
-	// Candidates are the candidates given, each with its Stage set.
-	Candidates []*Candidate
-	// Instances are the candidates kept, in order.
-	Instances []*Instance
-	// Funnel counts the candidates of each generator and rule through the
-	// stages, in order of first appearance.
-	Funnel adapt.Funnel
-}
-
 // Identify runs the paper's identification (§2.4) on every candidate,
 // after checking that each base's solution passes its own tests (the
-// candidates of a base whose solution fails are dropped at
-// StageReference): deobfuscate the output's method; run the method's tests with it in
+// candidates of a base whose solution fails are dropped with
+// ReasonReference): deobfuscate the output's method; run the method's tests with it in
 // place in the class (they must fail); align it with the solution by
 // GumTree (it must differ at a perturbed node, or delete it) and by
 // tokens (unless AllowEditsElsewhere, it must differ nowhere else; see
 // the package documentation); then drop empty outputs and
-// duplicates. Each candidate's Stage says where it stopped. Empty outputs
+// duplicates. Each candidate's Reason says where it stopped. Empty outputs
 // pass the earlier stages vacuously (a method that is not there fails
 // every test and deletes every perturbed node) and are dropped at the
 // cleaning stage, as in the paper; their tests are not run. Duplicates
 // are variants of the same method from the same generator whose tokens
 // are equal, from whatever rule; the first in candidate order is kept.
 //
-// Identify returns an error only when it cannot run at all or ctx ends;
-// a sandbox failure on one candidate drops it at StageHarness.
-func Identify(ctx context.Context, cands []*Candidate, opts *IdentifyOptions) (*Identification, error) {
-	var o IdentifyOptions
+// Identify returns a Result without Tasks: the candidates given, each
+// with its Reason set, the instances kept, in order, and the funnel of
+// each generator and rule through the stages, in order of first
+// appearance. It returns an error only when it cannot run at all or ctx ends;
+// a sandbox failure on one candidate drops it with ReasonHarness.
+func Identify(ctx context.Context, cands []*Candidate, opts *Options) (*Result, error) {
+	var o Options
 	if opts != nil {
 		o = *opts
 	}
@@ -115,7 +85,7 @@ func Identify(ctx context.Context, cands []*Candidate, opts *IdentifyOptions) (*
 	var todo []int
 	for i, c := range cands {
 		if why, ok := bad[c.Job.Base]; ok && c.Completion.Err == "" {
-			c.Stage, c.Reason = StageReference, why
+			c.Reason, c.Detail = ReasonReference, why
 			continue
 		}
 		todo = append(todo, i)
@@ -128,7 +98,7 @@ func Identify(ctx context.Context, cands []*Candidate, opts *IdentifyOptions) (*
 				return nil
 			}
 			empty[i] = check(ctx, c, chk, o.AllowEditsElsewhere)
-			progress.Done(c.Stage == StageInvalid && !empty[i])
+			progress.Done(c.Reason == ReasonInvalid && !empty[i])
 			return nil
 		})
 	}
@@ -136,19 +106,19 @@ func Identify(ctx context.Context, cands []*Candidate, opts *IdentifyOptions) (*
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	id := &Identification{Candidates: cands}
+	id := &Result{Candidates: cands}
 	seen := map[string]string{}
 	for i, c := range cands {
-		if c.Stage == StageInvalid && empty[i] {
-			c.Stage, c.Reason = StageEmpty, "the output holds no code"
+		if c.Reason == ReasonInvalid && empty[i] {
+			c.Reason, c.Detail = ReasonEmpty, "the output holds no code"
 		}
-		if c.Stage == StageInvalid {
+		if c.Reason == ReasonInvalid {
 			key := c.Generator + "\x00" + c.Job.Base.ID() + "\x00" + tokens([]byte(c.Variant))
 			if first, ok := seen[key]; ok {
-				c.Stage, c.Reason = StageDuplicate, "same variant as "+first
+				c.Reason, c.Detail = ReasonDuplicate, "same variant as "+first
 			} else {
 				seen[key] = instanceID(c)
-				c.Stage = StageKept
+				c.Reason = ReasonKept
 				id.Instances = append(id.Instances, newInstance(c))
 			}
 		}
@@ -157,49 +127,49 @@ func Identify(ctx context.Context, cands []*Candidate, opts *IdentifyOptions) (*
 	return id, nil
 }
 
-// check runs the stages up to the locality check on c, setting its Stage
+// check runs the stages up to the locality check on c, setting its Reason
 // when it is dropped; it reports whether c's output is empty.
 func check(ctx context.Context, c *Candidate, chk *adapt.Checker, editsElsewhere bool) (empty bool) {
 	j := c.Job
 	if c.Completion.Err != "" {
-		c.Stage, c.Reason = StageModel, c.Completion.Err
+		c.Reason, c.Detail = ReasonModel, c.Completion.Err
 		return false
 	}
 	text := c.Completion.Text
 	if j.Rule == IsoRule {
-		text = strings.NewReplacer(Start, "", End, "").Replace(text)
+		text = strings.NewReplacer(markStart, "", markEnd, "").Replace(text)
 	}
 	if len(adapt.CodeBlocks(text)) == 0 {
 		return true
 	}
 	variant, answer, err := deobfuscated(&j.Base.Task, text, j.Obfuscated.Names)
 	if err != nil {
-		c.Stage, c.Reason = StageDeobfuscate, err.Error()
+		c.Reason, c.Detail = ReasonDeobfuscate, err.Error()
 		return false
 	}
 	c.Variant = variant
 	failing, err := failingTests(ctx, chk, &j.Base.Task, answer)
 	if err != nil {
-		c.Stage, c.Reason = StageHarness, err.Error()
+		c.Reason, c.Detail = ReasonHarness, err.Error()
 		return false
 	}
 	if len(failing) == 0 {
-		c.Stage, c.Reason = StageTests, "every test passes"
+		c.Reason, c.Detail = ReasonTests, "every test passes"
 		return false
 	}
 	c.Failing = failing
 	cmp, err := compare(j.Base.Method, []byte(variant))
 	if err != nil {
-		c.Stage, c.Reason = StageDeobfuscate, err.Error()
+		c.Reason, c.Detail = ReasonDeobfuscate, err.Error()
 		return false
 	}
 	c.Bugs = cmp.bugs(j.Holes)
 	if len(c.Bugs) == 0 {
-		c.Stage, c.Reason = StageDiff, "the solution's tokens at every perturbed node"
+		c.Reason, c.Detail = ReasonDiff, "the solution's tokens at every perturbed node"
 		return false
 	}
 	if !editsElsewhere && !cmp.align(j.Holes).ok {
-		c.Stage, c.Reason = StageLocality, "the tokens outside the perturbed nodes are not the solution's"
+		c.Reason, c.Detail = ReasonLocality, "the tokens outside the perturbed nodes are not the solution's"
 		return false
 	}
 	return false
@@ -213,7 +183,7 @@ func deobfuscated(t *adapt.Task, text string, names map[string]string) (string, 
 	if err != nil {
 		return "", adapt.Answer{}, err
 	}
-	code, err := Deobfuscate([]byte(a.Code), names)
+	code, err := deobfuscateCode([]byte(a.Code), names)
 	if err != nil {
 		return "", adapt.Answer{}, err
 	}

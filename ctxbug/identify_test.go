@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/classeval"
@@ -93,7 +94,7 @@ func TestIdentify(t *testing.T) {
 		"!",
 		fenced("def add(var_0, var_1)\n    return var_0 +\n"),
 	}}}
-	cands, err := ctxbug.Draw(context.Background(), model, jobs, &ctxbug.DrawOptions{Samples: 8})
+	cands, err := ctxbug.Draw(context.Background(), model, jobs, &ctxbug.Options{Samples: 8})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,52 +107,42 @@ func TestIdentify(t *testing.T) {
 	if strings.Contains(prompt, "has(") || strings.Contains(prompt, "not allowed") {
 		t.Errorf("infill prompt shows context or a library line:\n%s", prompt)
 	}
-	id, err := ctxbug.Identify(context.Background(), cands, &ctxbug.IdentifyOptions{Runner: exectest.ForkServer(t)})
+	id, err := ctxbug.Identify(context.Background(), cands, &ctxbug.Options{Runner: exectest.ForkServer(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []ctxbug.Stage
+	var got []ctxbug.Reason
 	for _, c := range id.Candidates {
-		got = append(got, c.Stage)
-		t.Logf("sample %d: %s: %s", c.Sample, c.Stage, c.Reason)
+		got = append(got, c.Reason)
+		t.Logf("sample %d: %s: %s", c.Sample, c.Reason, c.Detail)
 	}
-	want := []ctxbug.Stage{ctxbug.StageKept, ctxbug.StageTests, ctxbug.StageDiff, ctxbug.StageLocality, ctxbug.StageEmpty, ctxbug.StageDuplicate, ctxbug.StageModel, ctxbug.StageDeobfuscate}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Fatalf("stages (-want +got):\n%s", diff)
-	}
+	want := []ctxbug.Reason{ctxbug.ReasonKept, ctxbug.ReasonTests, ctxbug.ReasonDiff, ctxbug.ReasonLocality, ctxbug.ReasonEmpty, ctxbug.ReasonDuplicate, ctxbug.ReasonModel, ctxbug.ReasonDeobfuscate}
+	require.Equal(t, want, got, "stages")
 	if len(id.Instances) != 1 {
 		t.Fatalf("%d instances, want 1", len(id.Instances))
 	}
 	in := id.Instances[0]
 	wantBugs := []ctxbug.Bug{{Hole: 0, Node: "|", Solution: ctxbug.Span{Start: 86, End: 87}, Text: "|", Variant: ctxbug.Span{Start: 86, End: 87}, VariantText: "+"}}
-	if diff := cmp.Diff(wantBugs, in.Bugs); diff != "" {
-		t.Errorf("bugs (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, wantBugs, in.Bugs, "bugs")
 	if want := "@staticmethod\ndef add(states, stat):\n    Bits.check([states, stat])\n    return states + stat\n"; in.Variant != want {
 		t.Errorf("variant:\n%s\nwant\n%s", in.Variant, want)
 	}
 	if want := "@staticmethod\ndef add(states, stat):\n    Bits.check([states, stat])\n    return states <INFILL> stat\n"; in.WithoutBugs() != want {
 		t.Errorf("w/o CtxBugs:\n%s\nwant\n%s", in.WithoutBugs(), want)
 	}
-	if diff := cmp.Diff([]string{"test_solution.BitsTestAdd.test_add_same"}, in.Failing); diff != "" {
-		t.Errorf("failing tests (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, []string{"test_solution.BitsTestAdd.test_add_same"}, in.Failing, "failing tests")
 	f := id.Funnel
-	if diff := cmp.Diff([]string{"scripted/operator"}, f.Groups()); diff != "" {
-		t.Fatalf("funnel groups (-want +got):\n%s", diff)
-	}
-	left := map[ctxbug.Stage]int{}
-	for _, s := range ctxbug.Stages[:len(ctxbug.Stages)-1] {
+	require.Equal(t, []string{"scripted/operator"}, f.Groups(), "funnel groups")
+	left := map[ctxbug.Reason]int{}
+	for _, s := range ctxbug.Reasons[:len(ctxbug.Reasons)-1] {
 		left[s] = f.Count("scripted/operator", s.String())
 	}
-	wantLeft := map[ctxbug.Stage]int{
-		ctxbug.StageModel: 7, ctxbug.StageReference: 7, ctxbug.StageDeobfuscate: 6, ctxbug.StageHarness: 6, ctxbug.StageTests: 5,
-		ctxbug.StageDiff: 4, ctxbug.StageLocality: 3, ctxbug.StageEmpty: 2, ctxbug.StageDuplicate: 1,
+	wantLeft := map[ctxbug.Reason]int{
+		ctxbug.ReasonModel: 7, ctxbug.ReasonReference: 7, ctxbug.ReasonDeobfuscate: 6, ctxbug.ReasonHarness: 6, ctxbug.ReasonTests: 5,
+		ctxbug.ReasonDiff: 4, ctxbug.ReasonLocality: 3, ctxbug.ReasonEmpty: 2, ctxbug.ReasonDuplicate: 1,
 	}
-	if diff := cmp.Diff(wantLeft, left); diff != "" {
-		t.Errorf("funnel, left after each stage (-want +got):\n%s", diff)
-	}
-	if g, k := f.Count("scripted/operator", ctxbug.StageGenerated), f.Count("scripted/operator", ctxbug.StageKept.String()); g != 8 || k != 1 {
+	assert.Equal(t, wantLeft, left, "funnel, left after each stage")
+	if g, k := f.Count("scripted/operator", ctxbug.StageGenerated), f.Count("scripted/operator", ctxbug.ReasonKept.String()); g != 8 || k != 1 {
 		t.Errorf("funnel: %d generated, %d kept; want 8 and 1", g, k)
 	}
 }
@@ -169,19 +160,19 @@ func TestIdentifyBrokenReference(t *testing.T) {
 	model := &scripted{name: "scripted", answers: map[string][]string{jobs[0].ID: {
 		fenced("def add(var_0, var_1):\n    Bits.check([var_0, var_1])\n    return var_0 + var_1\n"), "!",
 	}}}
-	cands, err := ctxbug.Draw(context.Background(), model, jobs, &ctxbug.DrawOptions{Samples: 2})
+	cands, err := ctxbug.Draw(context.Background(), model, jobs, &ctxbug.Options{Samples: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := ctxbug.Identify(context.Background(), cands, &ctxbug.IdentifyOptions{Runner: exectest.ForkServer(t)})
+	id, err := ctxbug.Identify(context.Background(), cands, &ctxbug.Options{Runner: exectest.ForkServer(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := id.Candidates[0]; c.Stage != ctxbug.StageReference || c.Reason != "the solution fails test_solution.BitsTestAdd.test_add" {
-		t.Errorf("bug on a broken base: %s: %s", c.Stage, c.Reason)
+	if c := id.Candidates[0]; c.Reason != ctxbug.ReasonReference || c.Detail != "the solution fails test_solution.BitsTestAdd.test_add" {
+		t.Errorf("bug on a broken base: %s: %s", c.Reason, c.Detail)
 	}
-	if c := id.Candidates[1]; c.Stage != ctxbug.StageModel {
-		t.Errorf("model error on a broken base: %s", c.Stage)
+	if c := id.Candidates[1]; c.Reason != ctxbug.ReasonModel {
+		t.Errorf("model error on a broken base: %s", c.Reason)
 	}
 }
 
@@ -203,9 +194,7 @@ func TestIdentifyEmptyParams(t *testing.T) {
 	}
 	ins := identifyOne(t, jobs, fenced("@staticmethod\ndef add(n):\n    return 6\n"))
 	want := []ctxbug.Bug{{Hole: 0, Node: "parameters", Solution: ctxbug.Span{Start: 22, End: 22}, Variant: ctxbug.Span{Start: 22, End: 23}, VariantText: "n"}}
-	if diff := cmp.Diff(want, ins[0].Bugs); diff != "" {
-		t.Errorf("bugs (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, ins[0].Bugs, "bugs")
 	if got := ins[0].WithoutBugs(); got != "@staticmethod\ndef add(<INFILL>):\n    return 6\n" {
 		t.Errorf("w/o CtxBugs: %q", got)
 	}

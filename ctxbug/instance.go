@@ -25,7 +25,7 @@ type Instance struct {
 	Task string `json:"task"`
 	// Parent is, for an IsoBug instance, the CtxBug instance it marks.
 	Parent string `json:"parent,omitempty"`
-	// Template is the masked (or marked) method the generator filled,
+	// template is the masked (or marked) method the generator filled,
 	// before obfuscation, and Holes its perturbed nodes.
 	Template string `json:"template"`
 	Holes    []Hole `json:"holes"`
@@ -48,8 +48,8 @@ func instanceID(c *Candidate) string {
 func newInstance(c *Candidate) *Instance {
 	return &Instance{
 		ID: instanceID(c), Base: c.Job.Base.ID(), Generator: c.Generator,
-		Rule: c.Job.Rule, Task: c.Job.Task, Parent: c.Job.Parent,
-		Template: c.Job.Code, Holes: c.Job.Holes, Names: c.Job.Obfuscated.Names,
+		Rule: c.Job.Rule, Task: c.Job.task, Parent: c.Job.parent,
+		Template: c.Job.code, Holes: c.Job.Holes, Names: c.Job.Obfuscated.Names,
 		Raw: c.Completion.Text, Variant: c.Variant, Failing: c.Failing, Bugs: c.Bugs,
 	}
 }

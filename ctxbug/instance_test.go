@@ -7,26 +7,27 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/ctxbug"
 )
 
 func TestStageText(t *testing.T) {
-	for _, s := range ctxbug.Stages {
+	for _, s := range ctxbug.Reasons {
 		b, err := s.MarshalText()
 		if err != nil {
 			t.Fatal(err)
 		}
-		var back ctxbug.Stage
+		var back ctxbug.Reason
 		if err := back.UnmarshalText(b); err != nil || back != s {
 			t.Errorf("%v: round trip gave %v, %v", s, back, err)
 		}
 	}
-	if _, err := ctxbug.StageInvalid.MarshalText(); err == nil {
+	if _, err := ctxbug.ReasonInvalid.MarshalText(); err == nil {
 		t.Error("StageInvalid marshalled")
 	}
-	var s ctxbug.Stage
+	var s ctxbug.Reason
 	if err := s.UnmarshalText([]byte("")); err == nil {
 		t.Error(`"" unmarshalled`)
 	}
@@ -52,9 +53,7 @@ func TestInstancesRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]*ctxbug.Instance{sampleInstance, sampleInstance}, got); diff != "" {
-		t.Errorf("round trip (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, []*ctxbug.Instance{sampleInstance, sampleInstance}, got, "round trip")
 }
 
 func TestReadInstancesErrors(t *testing.T) {
@@ -146,9 +145,7 @@ func TestObfuscateAdaptation(t *testing.T) {
 		Requirement: "Withdraw var_0 from self.var_2 and var_4(var_0) it in var_1.",
 		Names:       map[string]string{"var_0": "amount", "var_1": "Account", "var_2": "balance", "var_3": "history", "var_4": "log"},
 	}
-	if diff := cmp.Diff(want, v); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, v)
 	for _, p := range [][2]string{{v.Code, code}, {v.Context, ctx}} {
 		back, err := ctxbug.Deobfuscate([]byte(p[0]), v.Names)
 		if err != nil || string(back) != p[1] {

@@ -24,19 +24,19 @@ func IsoJobs(bases map[string]*Base, ins []*Instance) ([]*Job, error) {
 				return nil, fmt.Errorf("ctxbug: instance %s: bug location [%d,%d) out of order or outside the method", in.ID, s.Start, s.End)
 			}
 			holes = append(holes, Hole{Start: s.Start, End: s.End, Node: bug.Node})
-			marks = append(marks, Hole{Start: s.Start, End: s.Start, Placeholder: Start}, Hole{Start: s.End, End: s.End, Placeholder: End})
+			marks = append(marks, Hole{Start: s.Start, End: s.Start, Placeholder: markStart}, Hole{Start: s.End, End: s.End, Placeholder: markEnd})
 		}
-		code, err := Apply(b.Method, marks)
+		code, err := applyHoles(b.Method, marks)
 		if err != nil {
 			return nil, fmt.Errorf("ctxbug: instance %s: %w", in.ID, err)
 		}
-		o, err := ObfuscateTemplate(b.Method, Template{Rule: IsoRule, Code: string(code), Holes: marks}, b.Requirement)
+		o, err := obfuscateTemplate(b.Method, template{Rule: IsoRule, Code: string(code), Holes: marks}, b.Requirement)
 		if err != nil {
 			return nil, fmt.Errorf("ctxbug: instance %s: %w", in.ID, err)
 		}
 		out = append(out, &Job{
-			ID: in.ID + "|" + IsoRule, Base: b, Rule: IsoRule, Task: in.Task,
-			Holes: holes, Code: string(code), Obfuscated: o, Parent: in.ID,
+			ID: in.ID + "|" + IsoRule, Base: b, Rule: IsoRule, task: in.Task,
+			Holes: holes, code: string(code), Obfuscated: o, parent: in.ID,
 		})
 	}
 	return out, nil

@@ -15,23 +15,23 @@ type Job struct {
 	Base *Base
 	// Rule is the rule that made the template, or IsoRule.
 	Rule string
-	// Task is the adaptation task of the rule ("interface",
+	// task is the adaptation task of the rule ("interface",
 	// "functionality", "identifier", "dependency").
-	Task string
+	task string
 	// Holes are the perturbed nodes of Base.Method, in source order.
 	Holes []Hole
-	// Code is what the model is shown, before obfuscation: the template,
+	// code is what the model is shown, before obfuscation: the template,
 	// or the solution with <START>/<END> marks.
-	Code string
-	// Obfuscated is Code and the requirement, obfuscated, with the map
+	code string
+	// Obfuscated is code and the requirement, obfuscated, with the map
 	// back.
 	Obfuscated *Obfuscated
-	// Forbidden lists the libraries the model may not use (the dependency
+	// forbidden lists the libraries the model may not use (the dependency
 	// rule's [LIB_DEPS]); empty for other rules.
-	Forbidden []string
-	// Parent is the ID of the CtxBug instance an IsoBug job marks; "" for
+	forbidden []string
+	// parent is the ID of the CtxBug instance an IsoBug job marks; "" for
 	// CtxBug jobs.
-	Parent string
+	parent string
 }
 
 // IsoRule is the Rule of IsoBug jobs.
@@ -39,8 +39,8 @@ const IsoRule = "isobug"
 
 // Markers put around each CtxBug span for IsoBug implantation.
 const (
-	Start = "<START>"
-	End   = "<END>"
+	markStart = "<START>"
+	markEnd   = "<END>"
 )
 
 // ruleTask returns the task of the named rule in rules.
@@ -57,18 +57,18 @@ func ruleTask(rules []*Rule, name string) string {
 // job per template, base by base, in the order Perturb gives. Rules are
 // validated first; a base that does not perturb is an error naming it.
 func Jobs(bases []*Base, rules []*Rule) ([]*Job, error) {
-	if err := Validate(rules); err != nil {
+	if err := validateRules(rules); err != nil {
 		return nil, err
 	}
 	var out []*Job
 	for _, b := range bases {
-		ts, err := Perturb(b.Method, &b.Context, rules)
+		ts, err := perturb(b.Method, &b.Context, rules)
 		if err != nil {
 			return nil, fmt.Errorf("ctxbug: %s: %w", b.ID(), err)
 		}
 		seen := map[string]int{}
 		for _, t := range ts {
-			o, err := ObfuscateTemplate(b.Method, t, b.Requirement)
+			o, err := obfuscateTemplate(b.Method, t, b.Requirement)
 			if err != nil {
 				return nil, fmt.Errorf("ctxbug: %s %s: %w", b.ID(), t.Rule, err)
 			}
@@ -76,14 +76,14 @@ func Jobs(bases []*Base, rules []*Rule) ([]*Job, error) {
 				ID:         fmt.Sprintf("%s/%s/%d", b.ID(), t.Rule, seen[t.Rule]),
 				Base:       b,
 				Rule:       t.Rule,
-				Task:       ruleTask(rules, t.Rule),
+				task:       ruleTask(rules, t.Rule),
 				Holes:      t.Holes,
-				Code:       t.Code,
+				code:       t.Code,
 				Obfuscated: o,
 			}
 			seen[t.Rule]++
-			if j.Task == "dependency" {
-				j.Forbidden = b.Libs
+			if j.task == "dependency" {
+				j.forbidden = b.Libs
 			}
 			out = append(out, j)
 		}
@@ -91,13 +91,13 @@ func Jobs(bases []*Base, rules []*Rule) ([]*Job, error) {
 	return out, nil
 }
 
-// InfillPrompt is the user message asking a generator to fill a job's
+// infillPrompt is the user message asking a generator to fill a job's
 // holes: the obfuscated requirement and the obfuscated template, and no
 // target context. Dependency jobs get the paper's extra line, "However,
 // you are not allowed to use the following libraries: [LIB_DEPS]". The
 // paper's exact wording is not published; this one names the
 // placeholders and asks for the whole method in one code block.
-func InfillPrompt(j *Job) string {
+func infillPrompt(j *Job) string {
 	if j.Rule == IsoRule {
 		return isoPrompt(j)
 	}
@@ -107,8 +107,8 @@ func InfillPrompt(j *Job) string {
 	b.WriteString("Replace every placeholder so that the method meets its requirement, and change nothing else.\n\n")
 	fmt.Fprintf(&b, "### Requirement:\n%s\n\n", strings.TrimRight(j.Obfuscated.Requirement, "\n"))
 	fmt.Fprintf(&b, "### Masked Method:\n```python\n%s\n```\n", strings.TrimRight(j.Obfuscated.Code, "\n"))
-	if len(j.Forbidden) > 0 {
-		fmt.Fprintf(&b, "\nHowever, you are not allowed to use the following libraries: [%s]\n", strings.Join(j.Forbidden, ", "))
+	if len(j.forbidden) > 0 {
+		fmt.Fprintf(&b, "\nHowever, you are not allowed to use the following libraries: [%s]\n", strings.Join(j.forbidden, ", "))
 	}
 	b.WriteString("\nWrite out the complete method, with every placeholder replaced, in one Python code block.")
 	return b.String()

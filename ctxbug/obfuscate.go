@@ -24,10 +24,10 @@ type Obfuscated struct {
 // placeholders are swapped for identifiers while code is parsed, so that
 // templates parse as Python; the spaces keep a stand-in from running into
 // an adjacent identifier.
-var placeholders = strings.NewReplacer(Params, " __PARAMS__ ", Return, " __RETURN__ ", Infill, " __INFILL__ ", Var, " __VAR__ ")
-var unplaceholders = strings.NewReplacer(" __PARAMS__ ", Params, " __RETURN__ ", Return, " __INFILL__ ", Infill, " __VAR__ ", Var)
+var placeholders = strings.NewReplacer(placeholderParams, " __PARAMS__ ", placeholderReturn, " __RETURN__ ", Infill, " __INFILL__ ", placeholderVar, " __VAR__ ")
+var unplaceholders = strings.NewReplacer(" __PARAMS__ ", placeholderParams, " __RETURN__ ", placeholderReturn, " __INFILL__ ", Infill, " __VAR__ ", placeholderVar)
 
-// Obfuscate renames the local variables and parameters of the first
+// obfuscate renames the local variables and parameters of the first
 // function definition in code (a method or a template made from one) to
 // var_0, var_1, … in order of first occurrence, and renames them in
 // requirement too.
@@ -43,30 +43,30 @@ var unplaceholders = strings.NewReplacer(" __PARAMS__ ", Params, " __RETURN__ ",
 //
 // In requirement, whole words equal to a renamed name of the method's own
 // scope are replaced; one-letter names only after ":param ".
-func Obfuscate(code []byte, requirement string) (*Obfuscated, error) {
+func obfuscate(code []byte, requirement string) (*Obfuscated, error) {
 	src := []byte(placeholders.Replace(string(code)))
 	r, err := rename(src)
 	if err != nil {
 		return nil, err
 	}
-	out, err := Apply(src, r.holes)
+	out, err := applyHoles(src, r.holes)
 	if err != nil {
 		return nil, fmt.Errorf("ctxbug: obfuscate: %w", err)
 	}
 	return &Obfuscated{Code: unplaceholders.Replace(string(out)), Requirement: r.requirement(requirement), Names: r.names}, nil
 }
 
-// ObfuscateTemplate obfuscates template t of method (the method given to
-// [Perturb]) as [Obfuscate] would obfuscate the method itself, leaving
+// obfuscateTemplate obfuscates template t of method (the method given to
+// perturb) as obfuscate would obfuscate the method itself, leaving
 // the holes masked. Unlike Obfuscate on t.Code, it works for templates
 // that do not parse, such as those with masked operators.
-func ObfuscateTemplate(method []byte, t Template, requirement string) (*Obfuscated, error) {
+func obfuscateTemplate(method []byte, t template, requirement string) (*Obfuscated, error) {
 	r, err := rename(method)
 	if err != nil {
 		return nil, err
 	}
 	edits := mergeHoles(r.holes, t.Holes)
-	out, err := Apply(method, edits)
+	out, err := applyHoles(method, edits)
 	if err != nil {
 		return nil, fmt.Errorf("ctxbug: obfuscate: %w", err)
 	}
@@ -108,7 +108,7 @@ func rename(src []byte) (*renaming, error) {
 	}
 	fn := firstFunc(root)
 	if fn == nil {
-		return nil, ErrNoFunction
+		return nil, errNoFunction
 	}
 	taken := map[string]bool{}
 	for _, id := range root.Identifiers() {
@@ -171,11 +171,11 @@ func (r *renaming) requirement(req string) string {
 	return req
 }
 
-// Deobfuscate renames back, in code written against an obfuscated
+// deobfuscateCode renames back, in code written against an obfuscated
 // method (a model's infilled template, say), every identifier that names
 // maps to its original. Placeholders, strings and comments are left
 // alone.
-func Deobfuscate(code []byte, names map[string]string) ([]byte, error) {
+func deobfuscateCode(code []byte, names map[string]string) ([]byte, error) {
 	out, _, err := deobfuscate(code, names)
 	return out, err
 }

@@ -3,7 +3,7 @@ package ctxbug_test
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/ctxbug"
 )
@@ -91,16 +91,12 @@ func TestObfuscate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tt.want, o.Code); diff != "" {
-				t.Errorf("%s (-want +got):\n%s", tt.reason, diff)
-			}
+			assert.Equal(t, tt.want, o.Code, "%s", tt.reason)
 			back, err := ctxbug.Deobfuscate([]byte(o.Code), o.Names)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tt.code, string(back)); diff != "" {
-				t.Errorf("round trip (-want +got):\n%s", diff)
-			}
+			assert.Equal(t, tt.code, string(back), "round trip")
 		})
 	}
 }
@@ -112,12 +108,8 @@ func TestObfuscateRequirement(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "Add stat to var_0.\n:param var_0: current status, int.\n:param var_1: a status."
-	if diff := cmp.Diff(want, o.Requirement); diff != "" {
-		t.Errorf("requirement (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff(map[string]string{"var_0": "states", "var_1": "s"}, o.Names); diff != "" {
-		t.Errorf("names (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, o.Requirement, "requirement")
+	assert.Equal(t, map[string]string{"var_0": "states", "var_1": "s"}, o.Names, "names")
 }
 
 func TestDeobfuscate(t *testing.T) {
@@ -127,9 +119,7 @@ func TestDeobfuscate(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "def add(states, stat):\n    # var_0 stays in comments\n    return states + stat + len('var_1')\n"
-	if diff := cmp.Diff(want, string(got)); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, string(got))
 }
 
 func TestObfuscateTemplate(t *testing.T) {
@@ -150,9 +140,7 @@ func TestObfuscateTemplate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(want[i], o.Code); diff != "" {
-			t.Errorf("%s: masked operators do not parse, yet the template is renamed (-want +got):\n%s", tp.Rule, diff)
-		}
+		assert.Equal(t, want[i], o.Code, "%s: masked operators do not parse, yet the template is renamed", tp.Rule)
 		if o.Requirement != ":param var_0: how many" {
 			t.Errorf("requirement %q", o.Requirement)
 		}
@@ -160,8 +148,6 @@ func TestObfuscateTemplate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(tp.Code, string(back)); diff != "" {
-			t.Errorf("%s: round trip (-want +got):\n%s", tp.Rule, diff)
-		}
+		assert.Equal(t, tp.Code, string(back), "%s: round trip", tp.Rule)
 	}
 }

@@ -8,13 +8,13 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// ErrNoFunction means the code given to Perturb or Obfuscate holds no
+// errNoFunction means the code given to Perturb or Obfuscate holds no
 // function definition.
-var ErrNoFunction = errors.New("ctxbug: no function definition")
+var errNoFunction = errors.New("ctxbug: no function definition")
 
-// Template is a masked version of a method: the input a generator model
+// template is a masked version of a method: the input a generator model
 // fills in to produce a candidate CtxBug.
-type Template struct {
+type template struct {
 	// Rule names the rule that made it.
 	Rule string
 	// Code is the method with each hole replaced by its placeholder.
@@ -24,13 +24,13 @@ type Template struct {
 	Holes []Hole
 }
 
-// Perturb runs rules on method, the source of one Python function
+// perturb runs rules on method, the source of one Python function
 // definition (as syntax.Extract returns a method), and returns their
 // templates, rule by rule in the order of rules. ctx may be nil. Rules
 // are validated first. A method with syntax errors is an error; a rule
 // returning overlapping or out-of-range holes is an error naming it.
-func Perturb(method []byte, ctx *Context, rules []*Rule) ([]Template, error) {
-	if err := Validate(rules); err != nil {
+func perturb(method []byte, ctx *Context, rules []*Rule) ([]template, error) {
+	if err := validateRules(rules); err != nil {
 		return nil, err
 	}
 	root, err := syntax.ParseNodes(syntax.Python, method)
@@ -42,20 +42,20 @@ func Perturb(method []byte, ctx *Context, rules []*Rule) ([]Template, error) {
 	}
 	fn := firstFunc(root)
 	if fn == nil {
-		return nil, ErrNoFunction
+		return nil, errNoFunction
 	}
 	if ctx == nil {
 		ctx = &Context{}
 	}
 	p := &Pass{Src: method, fn: fn, root: root, Context: ctx}
-	var out []Template
+	var out []template
 	for _, r := range rules {
 		for _, hs := range r.Run(p) {
-			code, err := Apply(method, hs)
+			code, err := applyHoles(method, hs)
 			if err != nil {
 				return nil, fmt.Errorf("ctxbug: rule %s: %w", r.Name, err)
 			}
-			out = append(out, Template{Rule: r.Name, Code: string(code), Holes: slices.Clone(hs)})
+			out = append(out, template{Rule: r.Name, Code: string(code), Holes: slices.Clone(hs)})
 		}
 	}
 	return out, nil
@@ -77,10 +77,10 @@ func firstFunc(root *syntax.Node) *syntax.Node {
 	return fn
 }
 
-// Apply replaces each hole of src with its placeholder. Holes must be in
+// applyHoles replaces each hole of src with its placeholder. Holes must be in
 // source order, within src and not overlap; a zero-width hole inserts its
 // placeholder, and zero-width holes at one offset keep their order.
-func Apply(src []byte, holes []Hole) ([]byte, error) {
+func applyHoles(src []byte, holes []Hole) ([]byte, error) {
 	out, _, err := apply(src, holes)
 	return out, err
 }

@@ -8,43 +8,54 @@ import (
 	"github.com/adaptbench/adaptbench/exec"
 )
 
-// Options configures Generate. A nil *Options means the defaults.
+// Options configures Generate and its steps, Draw and Identify; each
+// step reads the fields it needs. A nil *Options means the defaults.
 type Options struct {
-	// Rules are the perturbation rules. nil means Rules.
+	// Rules are the perturbation rules (Generate). nil means Rules.
 	Rules []*Rule
-	// Samples is how many variants the model is asked for per job. 0
+	// Settings lists the benchmark variants Result.Tasks holds (Generate).
+	// nil means WithCtxBugs and WithoutCtxBugs (IsoBugs are made from
+	// CtxBugs in a second generation: see IsoJobs).
+	Settings []Setting
+
+	// Samples is how many variants Draw asks the model for per job. 0
 	// means 1 (the paper implies one).
 	Samples int
-	// Sampling holds the sampling settings; the zero value is temperature
-	// 0, as in the paper.
+	// Sampling holds Draw's sampling settings; its N is set from Samples.
+	// The zero value is temperature 0, as in the paper.
 	Sampling adapt.Sampling
-	// Settings lists the benchmark variants Result.Tasks holds. nil means
-	// WithCtxBugs and WithoutCtxBugs (IsoBugs are made from CtxBugs in a
-	// second generation: see IsoJobs).
-	Settings []Setting
-	// Runner runs the tests; nil means a ForkServer over a Sandbox that
-	// Generate makes and closes. Limits bounds every test run.
-	Runner exec.Runner
-	Limits exec.Limits
-	// Parallelism bounds the test runs in flight. 0 means
-	// exec.DefaultParallelism(). ModelConcurrency bounds the model
-	// requests in flight. 0 means 4.
-	Parallelism      int
+	// ModelConcurrency bounds the model requests in flight. 0 means 4.
 	ModelConcurrency int
-	// Journal, Attempts and KeepErrors are those of the model requests
-	// (see DrawOptions): with a journal, a stopped generation resumes.
+	// Journal, Attempts and KeepErrors are passed to adapt.Draw, which
+	// asks the model: with a journal, a stopped generation resumes where
+	// it stopped, and model errors are retried and journaled as
+	// adapt.Evaluate's are.
 	Journal    string
 	Attempts   int
 	KeepErrors bool
-	// Progress, if set, is called as the model answers (Phase "samples")
-	// and as candidates are identified (Phase "identify").
-	Progress func(adapt.Progress)
-	// AllowEditsElsewhere skips identification's locality check (see
-	// IdentifyOptions).
+
+	// Runner runs Identify's tests. nil means a ForkServer over a Sandbox
+	// that Identify (or Generate) makes and closes. Limits bounds every
+	// test run; zero fields take exec's defaults.
+	Runner exec.Runner
+	Limits exec.Limits
+	// Parallelism bounds the test runs in flight. 0 means
+	// exec.DefaultParallelism().
+	Parallelism int
+	// AllowEditsElsewhere skips Identify's locality check: a variant that
+	// differs at a perturbed node is kept even if it also changes other
+	// code (the paper's stated criteria, which never reject such edits).
 	AllowEditsElsewhere bool
+
+	// Progress, if set, is called as the model answers (Draw, Phase
+	// "samples") and after each candidate is checked (Identify, Phase
+	// "identify"; Total counts the candidates of bases whose solution
+	// passes, Passed those still in the running after the locality
+	// check), from one goroutine at a time.
+	Progress func(adapt.Progress)
 }
 
-// Result is what Generate produced.
+// Result is what Generate (or Identify, without Tasks) produced.
 type Result struct {
 	// Tasks are the benchmark's tasks, setting by setting (Options.Settings)
 	// and instance by instance.
@@ -85,13 +96,11 @@ func Generate(ctx context.Context, model adapt.Model, bases []*Base, opts *Optio
 	if err != nil {
 		return nil, err
 	}
-	cands, err := Draw(ctx, model, jobs, &DrawOptions{Samples: o.Samples, Sampling: o.Sampling, ModelConcurrency: o.ModelConcurrency,
-		Journal: o.Journal, Attempts: o.Attempts, KeepErrors: o.KeepErrors, Progress: o.Progress})
+	cands, err := Draw(ctx, model, jobs, &o)
 	if err != nil {
 		return nil, err
 	}
-	id, err := Identify(ctx, cands, &IdentifyOptions{Runner: o.Runner, Limits: o.Limits, Parallelism: o.Parallelism,
-		Progress: o.Progress, AllowEditsElsewhere: o.AllowEditsElsewhere})
+	id, err := Identify(ctx, cands, &o)
 	if err != nil {
 		return nil, err
 	}

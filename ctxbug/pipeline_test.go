@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/ctxbug"
@@ -35,7 +35,7 @@ func TestGenerateIsTheSteps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := ctxbug.Identify(ctx, cands, &ctxbug.IdentifyOptions{Runner: runner})
+	id, err := ctxbug.Identify(ctx, cands, &ctxbug.Options{Runner: runner})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,12 +50,8 @@ func TestGenerateIsTheSteps(t *testing.T) {
 	if len(want) == 0 {
 		t.Fatal("the implanter made no instance: the test checks nothing")
 	}
-	if diff := cmp.Diff(want, res.Tasks); diff != "" {
-		t.Errorf("tasks (-steps +Generate):\n%s", diff)
-	}
-	if diff := cmp.Diff(id.Funnel.Groups(), res.Funnel.Groups()); diff != "" {
-		t.Errorf("funnel groups (-steps +Generate):\n%s", diff)
-	}
+	assert.Equal(t, want, res.Tasks, "tasks (-steps +Generate)")
+	assert.Equal(t, id.Funnel.Groups(), res.Funnel.Groups(), "funnel groups (-steps +Generate)")
 	for _, g := range id.Funnel.Groups() {
 		for _, s := range id.Funnel.Stages() {
 			if a, b := id.Funnel.Count(g, s), res.Funnel.Count(g, s); a != b {

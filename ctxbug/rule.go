@@ -10,50 +10,51 @@ import (
 
 // Placeholders the rules put in place of masked code, as in the paper.
 const (
-	Params = "<PARAMS>" // the method's parameter list (R1)
-	Return = "<RETURN>" // a return statement (R2)
-	Infill = "<INFILL>" // any other masked element (R3–R8, R10)
-	Var    = "<VAR>"    // a use of a local variable (R9)
+	placeholderParams = "<PARAMS>" // the method's parameter list (R1)
+	placeholderReturn = "<RETURN>" // a return statement (R2)
+	Infill            = "<INFILL>" // any other masked element (R3–R8, R10)
+	placeholderVar    = "<VAR>"    // a use of a local variable (R9)
 )
 
-// Level is the granularity of a rule.
-type Level uint8
+// Granularity is what a rule masks at once: every instance of a kind of
+// token, or one expression or statement.
+type Granularity uint8
 
 const (
-	LevelInvalid Level = iota
-	// LevelToken rules mask every instance of a kind of token in one
+	GranularityInvalid Granularity = iota
+	// GranularityToken rules mask every instance of a kind of token in one
 	// template, so that no instance gives another away.
-	LevelToken
-	// LevelExpression rules mask whole expressions or statements.
-	LevelExpression
+	GranularityToken
+	// GranularityExpression rules mask whole expressions or statements.
+	GranularityExpression
 )
 
-var levelNames = [...]string{"invalid", "token", "expression"}
+var granularityNames = [...]string{"invalid", "token", "expression"}
 
-func (l Level) String() string {
-	if int(l) < len(levelNames) {
-		return levelNames[l]
+func (l Granularity) String() string {
+	if int(l) < len(granularityNames) {
+		return granularityNames[l]
 	}
-	return fmt.Sprintf("Level(%d)", l)
+	return fmt.Sprintf("Granularity(%d)", l)
 }
 
 // MarshalText implements encoding.TextMarshaler.
-func (l Level) MarshalText() ([]byte, error) {
-	if l == LevelInvalid || int(l) >= len(levelNames) {
-		return nil, fmt.Errorf("ctxbug: invalid level %d", l)
+func (l Granularity) MarshalText() ([]byte, error) {
+	if l == GranularityInvalid || int(l) >= len(granularityNames) {
+		return nil, fmt.Errorf("ctxbug: invalid granularity %d", l)
 	}
 	return []byte(l.String()), nil
 }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (l *Level) UnmarshalText(b []byte) error {
-	for i, n := range levelNames[1:] {
+func (l *Granularity) UnmarshalText(b []byte) error {
+	for i, n := range granularityNames[1:] {
 		if string(b) == n {
-			*l = Level(i + 1)
+			*l = Granularity(i + 1)
 			return nil
 		}
 	}
-	return fmt.Errorf("ctxbug: unknown level %q", b)
+	return fmt.Errorf("ctxbug: unknown granularity %q", b)
 }
 
 // Rule is one perturbation rule: it finds the elements of a method that an
@@ -66,8 +67,8 @@ type Rule struct {
 	// Task is the adaptation task the rule stands for: "interface",
 	// "functionality", "identifier" or "dependency".
 	Task string
-	// Level is the rule's granularity.
-	Level Level
+	// Granularity is the rule's granularity.
+	Granularity Granularity
 	// Run returns the masks of each template the rule makes for the
 	// method in p: one slice of holes per template. It must not modify p.
 	Run func(p *Pass) [][]Hole
@@ -114,15 +115,15 @@ type Pass struct {
 
 // Rules is the ten rules of CtxBugGen (R1–R10), in the paper's order.
 var Rules = []*Rule{
-	ParamsRule, ReturnRule, ConstantRule, OperatorRule, OperationRule,
-	ConditionRule, CallRule, BoundedRule, FreeRule, LibraryRule,
+	paramsRule, returnRule, constantRule, operatorRule, operationRule,
+	conditionRule, callRule, boundedRule, freeRule, libraryRule,
 }
 
 var ruleName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
-// Validate checks rules: identifier-like unique names, a Doc, a Task, a
-// valid Level and a Run function.
-func Validate(rules []*Rule) error {
+// validateRules checks rules: identifier-like unique names, a Doc, a Task, a
+// valid Granularity and a Run function.
+func validateRules(rules []*Rule) error {
 	seen := map[string]bool{}
 	var errs []error
 	for i, r := range rules {
@@ -142,8 +143,8 @@ func Validate(rules []*Rule) error {
 		if r.Task == "" {
 			errs = append(errs, fmt.Errorf("ctxbug: rule %q has no Task", r.Name))
 		}
-		if r.Level != LevelToken && r.Level != LevelExpression {
-			errs = append(errs, fmt.Errorf("ctxbug: rule %q has an invalid level", r.Name))
+		if r.Granularity != GranularityToken && r.Granularity != GranularityExpression {
+			errs = append(errs, fmt.Errorf("ctxbug: rule %q has an invalid granularity", r.Name))
 		}
 		if r.Run == nil {
 			errs = append(errs, fmt.Errorf("ctxbug: rule %q has no Run", r.Name))

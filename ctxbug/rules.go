@@ -7,93 +7,93 @@ import (
 )
 
 // R1.
-var ParamsRule = &Rule{
-	Name:  "params",
-	Doc:   "mask the method's parameter list (R1, Parameter)",
-	Task:  "interface",
-	Level: LevelExpression,
-	Run:   params,
+var paramsRule = &Rule{
+	Name:        "params",
+	Doc:         "mask the method's parameter list (R1, Parameter)",
+	Task:        "interface",
+	Granularity: GranularityExpression,
+	Run:         params,
 }
 
 // R2.
-var ReturnRule = &Rule{
-	Name:  "return",
-	Doc:   "mask all return statements at once (R2, Return Statement)",
-	Task:  "interface",
-	Level: LevelExpression,
-	Run:   returns,
+var returnRule = &Rule{
+	Name:        "return",
+	Doc:         "mask all return statements at once (R2, Return Statement)",
+	Task:        "interface",
+	Granularity: GranularityExpression,
+	Run:         returns,
 }
 
 // R3.
-var ConstantRule = &Rule{
-	Name:  "constant",
-	Doc:   "mask all constants of one type (integers, floats, strings, booleans) at once, one template per type (R3, Constant)",
-	Task:  "functionality",
-	Level: LevelToken,
-	Run:   constants,
+var constantRule = &Rule{
+	Name:        "constant",
+	Doc:         "mask all constants of one type (integers, floats, strings, booleans) at once, one template per type (R3, Constant)",
+	Task:        "functionality",
+	Granularity: GranularityToken,
+	Run:         constants,
 }
 
 // R4.
-var OperatorRule = &Rule{
-	Name:  "operator",
-	Doc:   "mask all operators at once (R4, Operator)",
-	Task:  "functionality",
-	Level: LevelToken,
-	Run:   operators,
+var operatorRule = &Rule{
+	Name:        "operator",
+	Doc:         "mask all operators at once (R4, Operator)",
+	Task:        "functionality",
+	Granularity: GranularityToken,
+	Run:         operators,
 }
 
 // R5.
-var OperationRule = &Rule{
-	Name:  "operation",
-	Doc:   "mask the right-hand side of each assignment, one per template (R5, Operation)",
-	Task:  "functionality",
-	Level: LevelExpression,
-	Run:   operations,
+var operationRule = &Rule{
+	Name:        "operation",
+	Doc:         "mask the right-hand side of each assignment, one per template (R5, Operation)",
+	Task:        "functionality",
+	Granularity: GranularityExpression,
+	Run:         operations,
 }
 
 // R6.
-var ConditionRule = &Rule{
-	Name:  "condition",
-	Doc:   "mask each condition (if, elif, while, conditional expression, comprehension if), one per template (R6, Conditional)",
-	Task:  "functionality",
-	Level: LevelExpression,
-	Run:   conditions,
+var conditionRule = &Rule{
+	Name:        "condition",
+	Doc:         "mask each condition (if, elif, while, conditional expression, comprehension if), one per template (R6, Conditional)",
+	Task:        "functionality",
+	Granularity: GranularityExpression,
+	Run:         conditions,
 }
 
 // R7.
-var CallRule = &Rule{
-	Name:  "call",
-	Doc:   "mask each function call other than calls of the context's methods, one per template (R7, Function Call)",
-	Task:  "functionality",
-	Level: LevelExpression,
-	Run:   calls,
+var callRule = &Rule{
+	Name:        "call",
+	Doc:         "mask each function call other than calls of the context's methods, one per template (R7, Function Call)",
+	Task:        "functionality",
+	Granularity: GranularityExpression,
+	Run:         calls,
 }
 
 // R8.
-var BoundedRule = &Rule{
-	Name:  "bounded",
-	Doc:   "mask all uses of bounded identifiers (attributes, methods and globals of the context) at once (R8, Bounded Identifier)",
-	Task:  "identifier",
-	Level: LevelToken,
-	Run:   bounded,
+var boundedRule = &Rule{
+	Name:        "bounded",
+	Doc:         "mask all uses of bounded identifiers (attributes, methods and globals of the context) at once (R8, Bounded Identifier)",
+	Task:        "identifier",
+	Granularity: GranularityToken,
+	Run:         bounded,
 }
 
 // R9.
-var FreeRule = &Rule{
-	Name:  "free",
-	Doc:   "mask all uses of local variables except their first declaration at once (R9, Free Identifier)",
-	Task:  "identifier",
-	Level: LevelToken,
-	Run:   free,
+var freeRule = &Rule{
+	Name:        "free",
+	Doc:         "mask all uses of local variables except their first declaration at once (R9, Free Identifier)",
+	Task:        "identifier",
+	Granularity: GranularityToken,
+	Run:         free,
 }
 
 // R10.
-var LibraryRule = &Rule{
-	Name:  "library",
-	Doc:   "mask all attributes and calls of the context's libraries at once (R10, Library Usage)",
-	Task:  "dependency",
-	Level: LevelExpression,
-	Run:   library,
+var libraryRule = &Rule{
+	Name:        "library",
+	Doc:         "mask all attributes and calls of the context's libraries at once (R10, Library Usage)",
+	Task:        "dependency",
+	Granularity: GranularityExpression,
+	Run:         library,
 }
 
 func hole(n *syntax.Node, ph string) Hole {
@@ -128,7 +128,7 @@ func params(p *Pass) [][]Hole {
 		return nil
 	}
 	// Mask inside the parentheses.
-	return [][]Hole{{{Start: ps.Start + 1, End: ps.End - 1, Node: ps.Type, Placeholder: Params}}}
+	return [][]Hole{{{Start: ps.Start + 1, End: ps.End - 1, Node: ps.Type, Placeholder: placeholderParams}}}
 }
 
 func returns(p *Pass) [][]Hole {
@@ -138,7 +138,7 @@ func returns(p *Pass) [][]Hole {
 		case "function_definition", "lambda", "class_definition":
 			return false // another function's returns
 		case "return_statement":
-			hs = append(hs, hole(n, Return))
+			hs = append(hs, hole(n, placeholderReturn))
 			return false
 		}
 		return true
@@ -306,7 +306,7 @@ func free(p *Pass) [][]Hole {
 	var hs []Hole
 	for _, r := range refs {
 		if decl[r.Symbol] != r.Node && r.Node.Start >= b.Start {
-			hs = append(hs, hole(r.Node, Var))
+			hs = append(hs, hole(r.Node, placeholderVar))
 		}
 	}
 	return single(hs)

@@ -9,11 +9,11 @@ import (
 	"github.com/adaptbench/adaptbench/metrics"
 )
 
-// AdaptTasks are the paper's four adaptation tasks, in its column order.
-var AdaptTasks = []string{"interface", "functionality", "identifier", "dependency"}
+// adaptTasks are the paper's four adaptation tasks, in its column order.
+var adaptTasks = []string{"interface", "functionality", "identifier", "dependency"}
 
-// All is the column of all tasks together.
-const All = "all"
+// cellAll is the column of all tasks together.
+const cellAll = "all"
 
 // Cell counts one group of results: instances (for Pass@1) and bug
 // locations (for the resolution rate).
@@ -24,8 +24,8 @@ type Cell struct {
 	Resolved  int `json:"resolved"`
 }
 
-// Add returns the sum of two cells.
-func (c Cell) Add(d Cell) Cell {
+// add returns the sum of two cells.
+func (c Cell) add(d Cell) Cell {
 	return Cell{c.Instances + d.Instances, c.Passed + d.Passed, c.Bugs + d.Bugs, c.Resolved + d.Resolved}
 }
 
@@ -77,8 +77,8 @@ func Aggregate(results []TaskResult) Table {
 		if r.Passed {
 			c.Passed = 1
 		}
-		rows[i].Cells[r.AdaptTask] = rows[i].Cells[r.AdaptTask].Add(c)
-		rows[i].Cells[All] = rows[i].Cells[All].Add(c)
+		rows[i].Cells[r.AdaptTask] = rows[i].Cells[r.AdaptTask].add(c)
+		rows[i].Cells[cellAll] = rows[i].Cells[cellAll].add(c)
 	}
 	return rows
 }
@@ -93,18 +93,18 @@ func Average(rows Table, model string, s Setting) Row {
 			continue
 		}
 		for k, c := range r.Cells {
-			out.Cells[k] = out.Cells[k].Add(c)
+			out.Cells[k] = out.Cells[k].add(c)
 		}
 	}
 	return out
 }
 
-// Degradation is how much worse treated is than baseline, in percent of
+// degradation is how much worse treated is than baseline, in percent of
 // the baseline (metrics.RelativeDegradation × 100), for Pass@1 and RR:
 // Table 5 (baseline w/o CtxBugs, treated w/ CtxBugs) and Table 6 (baseline
 // w/ IsoBugs, treated w/ CtxBugs; the paper shows a positive value as ↓).
 // A metric whose baseline is 0 or undefined is NaN.
-func Degradation(baseline, treated Cell) (pass1, rr float64) {
+func degradation(baseline, treated Cell) (pass1, rr float64) {
 	rel := func(b, x float64) float64 {
 		v, err := metrics.RelativeDegradation(b, x)
 		if err != nil {
@@ -139,21 +139,21 @@ func Paired(ctx, iso []TaskResult) []TaskResult {
 func (rows Table) WriteTable(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("| Model-G | Model-T | Setting |")
-	for _, t := range AdaptTasks {
+	for _, t := range adaptTasks {
 		fmt.Fprintf(&b, " %s P@1 | %s RR |", title(t), title(t))
 	}
 	b.WriteString(" All P@1 | All RR | instances (bugs) |\n|---|---|---|")
-	for range len(AdaptTasks) + 1 {
+	for range len(adaptTasks) + 1 {
 		b.WriteString("---|---|")
 	}
 	b.WriteString("---|\n")
 	for _, r := range rows {
 		fmt.Fprintf(&b, "| %s | %s | %s |", r.Generator, r.Model, r.Setting)
-		for _, t := range append(AdaptTasks[:len(AdaptTasks):len(AdaptTasks)], All) {
+		for _, t := range append(adaptTasks[:len(adaptTasks):len(adaptTasks)], cellAll) {
 			c := r.Cells[t]
 			fmt.Fprintf(&b, " %s | %s |", pct(c.PassAt1()), pct(c.RR()))
 		}
-		a := r.Cells[All]
+		a := r.Cells[cellAll]
 		fmt.Fprintf(&b, " %d (%d) |\n", a.Instances, a.Bugs)
 	}
 	_, err := io.WriteString(w, b.String())
@@ -166,8 +166,8 @@ func (rows Table) WriteTable(w io.Writer) error {
 func (treated Row) WriteDegradation(w io.Writer, baseline Row) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "| %s | Rel %% (%s → %s) |", treated.Model, baseline.Setting, treated.Setting)
-	for _, t := range append(AdaptTasks[:len(AdaptTasks):len(AdaptTasks)], All) {
-		p, r := Degradation(baseline.Cells[t], treated.Cells[t])
+	for _, t := range append(adaptTasks[:len(adaptTasks):len(adaptTasks)], cellAll) {
+		p, r := degradation(baseline.Cells[t], treated.Cells[t])
 		fmt.Fprintf(&b, " %s | %s |", arrow(p), arrow(r))
 	}
 	b.WriteString("\n")

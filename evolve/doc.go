@@ -13,7 +13,7 @@
 // # Subjects and equivalence
 //
 // A [Subject] is a program (transform.Program: a main file, the modules
-// operators create, the names never to rename) with a [Suite]: the
+// operators create, the names never to rename) with a [TestSuite]: the
 // workspace files and test names of the benchmark's tests. [FromTask]
 // makes one from any Python unittest or pytest adapt.Task, such as
 // HumanEval's (adapt/bench/humaneval: check(entry_point) wrapped in a
@@ -27,7 +27,7 @@
 // it caches verdicts by suite and program hash, so that no program is
 // tested twice against the same suite ([TesterStats] counts runs and
 // hits). [DefaultTester] uses a fork server that preloads the modules the
-// API operators inject ([Preload]: numpy, scipy.stats, dateutil,
+// API operators inject ([PreloadList]: numpy, scipy.stats, dateutil,
 // cryptography, ...), so that an offspring importing scipy costs a fork,
 // not an import.
 //
@@ -98,7 +98,7 @@
 // version: original or evolved; bug: a repair task's bug mutator):
 //
 //   - [OutputPrediction]: CRUXEval-style, for HumanEval-shaped subjects:
-//     the program and a call taken from the tests ([Calls]); the answer is
+//     the program and a call taken from the tests; the answer is
 //     a literal, checked against what the program returns.
 //   - [Repair]: the same bug (transform.Bugs) injected at a statement the
 //     original and the evolved program share (transform.BugSites and
@@ -113,39 +113,8 @@
 //
 // # Measured
 //
-// On the shared 2-core machine this was built on (load average about 12
-// from other work, so rates vary), with the 22 operators of
-// evolve/transform, thresholds measure.GeneBenchV1 and seed 1:
-//
-//   - All 164 HumanEval problems, 22 evaluations each, 4 offspring at once
-//     (go run ./examples/evolve -budget 22 -parallel 4 -tasks t.jsonl
-//     -check): none skipped (every canonical solution passes), 164 picks
-//     differ from the original; mean RC 0.0302 → 0.0705 (+133%), mean RR
-//     0.8170 → 0.7838 (−4%); 3,608 evaluations and 3,580 test runs in
-//     7 min 21 s (8.2 evaluations/s); every pick passed its tests again on
-//     a fresh tester (164 of 164). The picks carry 2.3 operators on average
-//     (S2 126 times, A6 105, S8 58, S5 23, S9 23, S11 14, A1 13, A2 10, S1
-//     4): with 22 evaluations a run breeds about two generations. The
-//     paper's Table 4 has 0.04 → 0.16 and 0.77 → 0.69 for HumanEval after
-//     one hour per program, with the artifact's metric code. Derived tasks:
-//     153 output-prediction pairs (11 problems have no literal call), 159
-//     repair pairs, 164 adaptation tasks; the reference model passes all
-//     788, the identity model none. Two runs a quarter of an hour apart
-//     wrote byte-identical JSON Lines for 163 programs; the 164th differed
-//     because an operator (S11) changed in between, and it reproduces
-//     with one build.
-//   - The first 20 problems with 200 evaluations each (-n 20 -budget 200):
-//     mean RC 0.0226 → 0.1234 (+447%), mean RR 0.8269 → 0.7643 (−8%),
-//     7.7 operators per pick (about 8 generations), 4,000 evaluations and
-//     3,611 test runs in 5 min 45 s (11.6/s), 20 of 20 picks passing again.
-//     More budget buys more complexity, as the paper says of its hour.
-//   - BenchmarkSearch (five problems, 44 evaluations each, serial): 9.9
-//     evaluations/s; 95.5% of the wall time is spent waiting for test runs
-//     (97 ms per evaluation, A8's sleeps included), 4.5 ms per evaluation
-//     in this package and the operators and metrics it calls.
-//   - The package's tests: 45–80 s with -short (three HumanEval problems,
-//     one ClassEval class), 140–160 s without (ten problems at 44
-//     evaluations, two classes), depending on the load.
+// The search's figures on HumanEval (RC and RR before and after, rates,
+// where the time goes) are in BENCHMARKS.md, with the commands.
 //
 // Table text, JSON Lines extras beyond the artifact's four fields, and the
 // random stream behind a seed are not part of the API.

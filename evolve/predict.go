@@ -9,9 +9,9 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// Call is one input of a program's entry point and the output the
+// testCall is one input of a program's entry point and the output the
 // benchmark's tests expect for it, both as Python literals.
-type Call struct {
+type testCall struct {
 	Args     string // the argument list without parentheses: "[1, 2], 3"
 	Expected string // the expected value: "True"
 }
@@ -20,17 +20,17 @@ type Call struct {
 // output prediction.
 var ErrNoCall = errors.New("evolve: no literal call in the tests")
 
-// Calls finds, in a test source, the HumanEval-style assertions
+// testCalls finds, in a test source, the HumanEval-style assertions
 // "assert candidate(ARGS) == EXPECTED" inside a function check(candidate),
 // whose arguments and expected value are all Python literals (numbers,
 // strings, True, False, None, and lists, tuples, sets and dicts of them);
 // in source order.
-func Calls(test []byte) ([]Call, error) {
+func testCalls(test []byte) ([]testCall, error) {
 	root, err := syntax.ParseNodes(syntax.Python, test)
 	if err != nil {
 		return nil, err
 	}
-	var calls []Call
+	var calls []testCall
 	root.Walk(func(n *syntax.Node) bool {
 		if n.Type != "function_definition" {
 			return true
@@ -59,10 +59,10 @@ func Calls(test []byte) ([]Call, error) {
 }
 
 // literalCall matches "assert cand(ARGS) == EXPECTED[, msg]".
-func literalCall(a *syntax.Node, src []byte, cand string) (Call, bool) {
+func literalCall(a *syntax.Node, src []byte, cand string) (testCall, bool) {
 	kids := a.NamedChildren()
 	if len(kids) == 0 || kids[0].Type != "comparison_operator" {
-		return Call{}, false
+		return testCall{}, false
 	}
 	cmp := kids[0]
 	var ops []*syntax.Node
@@ -75,27 +75,27 @@ func literalCall(a *syntax.Node, src []byte, cand string) (Call, bool) {
 		}
 	}
 	if len(ops) != 1 || ops[0].Type != "==" || len(operands) != 2 {
-		return Call{}, false
+		return testCall{}, false
 	}
 	call, want := operands[0], operands[1]
 	if call.Type != "call" {
-		return Call{}, false
+		return testCall{}, false
 	}
 	fn, args := call.Child("function"), call.Child("arguments")
 	if fn == nil || fn.Type != "identifier" || fn.Text(src) != cand || args == nil || args.Type != "argument_list" {
-		return Call{}, false
+		return testCall{}, false
 	}
 	for _, arg := range args.NamedChildren() {
 		if !isLiteral(arg) {
-			return Call{}, false
+			return testCall{}, false
 		}
 	}
 	if !isLiteral(want) {
-		return Call{}, false
+		return testCall{}, false
 	}
 	inner := args.Text(src)
 	inner = strings.TrimSpace(inner[1 : len(inner)-1])
-	return Call{Args: inner, Expected: want.Text(src)}, true
+	return testCall{Args: inner, Expected: want.Text(src)}, true
 }
 
 // isLiteral reports whether n is a Python literal ast.literal_eval
@@ -149,14 +149,14 @@ class TestPrediction(unittest.TestCase):
         self.assertEqual(_answer(), solution.%s(%s))
 `
 
-// PredictionTestName is the one test of an output-prediction task.
-const PredictionTestName = "test_prediction.TestPrediction.test_output"
+// predictionTestName is the one test of an output-prediction task.
+const predictionTestName = "test_prediction.TestPrediction.test_output"
 
 // OutputPrediction makes CRUXEval-style output-prediction tasks of a
 // HumanEval-shaped subject (a check(candidate) test with literal calls):
 // one for the original program and one for the evolved one (the run's
 // pick), on the same call, the first literal call of the tests. The model
-// sees the program (Task.Code, modules inlined as by [Source]) and the
+// sees the program (Task.Code, modules inlined as by source) and the
 // call (Requirement.Task) and answers with "output = <literal>" in a
 // fenced block; the task's test checks that the answer is a literal equal
 // to what the program returns. The reference is the tests' expected
@@ -178,13 +178,13 @@ func OutputPrediction(s *Subject, res *Evolution) ([]adapt.Task, error) {
 		t := adapt.Task{
 			ID:          fmt.Sprintf("%s/output/%s", s.ID, versionName(id)),
 			Language:    adapt.Python,
-			Code:        Source(p),
+			Code:        source(p),
 			Target:      adapt.Target{Path: "prediction.py", Content: ref},
 			Files:       files,
 			Requirement: adapt.Requirement{Task: fmt.Sprintf("Complete the assertion with the literal value the program returns: assert %s(%s) == ??", entry, call.Args)},
 			Reference:   ref,
 			Framework:   adapt.FrameworkUnittest,
-			Tests:       []adapt.Test{{Name: PredictionTestName, File: "test_prediction.py"}},
+			Tests:       []adapt.Test{{Name: predictionTestName, File: "test_prediction.py"}},
 			Labels:      labels(s, id, "output-prediction"),
 		}
 		if err := setProvenance(&t, s, res, id, nil); err != nil {
@@ -200,13 +200,13 @@ func OutputPrediction(s *Subject, res *Evolution) ([]adapt.Task, error) {
 
 // subjectCalls returns the subject's entry point and the literal calls of
 // its test files.
-func subjectCalls(s *Subject) (string, []Call, error) {
+func subjectCalls(s *Subject) (string, []testCall, error) {
 	if s.Task == nil || s.Task.Target.Function == "" || strings.Contains(s.Task.Target.Function, ".") {
 		return "", nil, fmt.Errorf("%w: %s: output prediction needs a task whose target is a top-level function", ErrNoCall, s.ID)
 	}
-	var calls []Call
+	var calls []testCall
 	for _, f := range s.Suite.Files {
-		cs, err := Calls([]byte(f.Content))
+		cs, err := testCalls([]byte(f.Content))
 		if err != nil {
 			return "", nil, fmt.Errorf("evolve: %s: %s: %w", s.ID, f.Path, err)
 		}

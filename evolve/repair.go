@@ -160,7 +160,7 @@ func repairTask(s *Subject, res *Evolution, id int, fixed, buggy *transform.Prog
 	t := adapt.Task{
 		ID:          fmt.Sprintf("%s/repair/%s", s.ID, versionName(id)),
 		Language:    adapt.Python,
-		Code:        Source(buggy),
+		Code:        source(buggy),
 		Target:      adapt.Target{Path: s.Suite.Path, Content: string(fixed.Main)},
 		Files:       files,
 		Context:     ctxs,

@@ -121,15 +121,15 @@ type Record struct {
 // Records returns one Record per completed run, in subject order; dataset
 // names the benchmark ("humaneval"). The instance is the subject's ID
 // with "/" replaced by "_", as in the artifact ("HumanEval_0").
-func (r *Result) Records(dataset string) []Record {
+func (r *Result) records(dataset string) []Record {
 	var out []Record
 	for res := range r.Evolved() {
 		o, e := res.Original(), res.Evolved()
 		rec := Record{
 			Instance:       strings.ReplaceAll(res.Subject, "/", "_"),
 			Dataset:        dataset,
-			Transformation: Source(e.Program),
-			OriginalCode:   Source(o.Program),
+			Transformation: source(e.Program),
+			OriginalCode:   source(o.Program),
 			ID:             res.Subject,
 			Main:           string(e.Program.Main),
 			Seed:           res.Seed,
@@ -161,7 +161,7 @@ func (r *Result) Records(dataset string) []Record {
 // WriteJSONL writes Records(dataset), one JSON object per line. The same
 // report gives the same bytes.
 func (r *Result) WriteJSONL(w io.Writer, dataset string) error {
-	for _, rec := range r.Records(dataset) {
+	for _, rec := range r.records(dataset) {
 		b, err := json.Marshal(rec)
 		if err != nil {
 			return fmt.Errorf("evolve: %s: %w", rec.ID, err)

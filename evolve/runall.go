@@ -9,14 +9,14 @@ import (
 	"github.com/adaptbench/adaptbench/exec"
 )
 
-// Preload lists the modules DefaultTester's fork server imports once, on
+// preload lists the modules DefaultTester's fork server imports once, on
 // top of exec.DefaultPreload: those the API operators and S4 and S9 inject
 // (A1–A8), so that a test run forks them ready instead of importing numpy
 // and scipy again each time.
-var Preload = []string{"base64", "datetime", "http.client", "queue", "threading", "numpy", "scipy.stats", "dateutil.parser", "cryptography.fernet", "sklearn.utils"}
+var preload = []string{"base64", "datetime", "http.client", "queue", "threading", "numpy", "scipy.stats", "dateutil.parser", "cryptography.fernet", "sklearn.utils"}
 
 // DefaultTester returns a Tester over a new exec.ForkServer that preloads
-// [Preload] (the modules the machine's Python has) in a new exec.Sandbox,
+// [PreloadList] (the modules the machine's Python has) in a new exec.Sandbox,
 // with DefaultLimits, and the function that closes both.
 func DefaultTester() (*Tester, func(), error) {
 	fs, err := exec.NewPythonRunner(&exec.ForkServerConfig{Preload: PreloadList()})
@@ -26,9 +26,11 @@ func DefaultTester() (*Tester, func(), error) {
 	return NewTester(fs, nil), func() { fs.Close() }, nil
 }
 
-// PreloadList is exec.DefaultPreload followed by Preload, for a fork
-// server of one's own.
-func PreloadList() []string { return append(slices.Clone(exec.DefaultPreload), Preload...) }
+// PreloadList is what DefaultTester's fork server imports once:
+// exec.DefaultPreload followed by the modules the API operators and S4
+// and S9 inject (numpy, scipy.stats, dateutil, cryptography, …), for a
+// fork server of one's own.
+func PreloadList() []string { return append(slices.Clone(exec.DefaultPreload), preload...) }
 
 // Result is what [Generate] returns.
 type Result struct {
@@ -45,11 +47,11 @@ type Result struct {
 
 // The stages of evolve's funnel.
 const (
-	StageMade        = "made"        // offspring made and examined (Evaluations)
-	StageTransformed = "transformed" // the transform worked and the result parses
-	StageNew         = "new"         // not a duplicate
-	StageReadable    = "readable"    // no readability metric reached its threshold
-	StageAccepted    = "accepted"    // passed the original tests: in the population
+	stageMade        = "made"        // offspring made and examined (Evaluations)
+	stageTransformed = "transformed" // the transform worked and the result parses
+	stageNew         = "new"         // not a duplicate
+	stageReadable    = "readable"    // no readability metric reached its threshold
+	stageAccepted    = "accepted"    // passed the original tests: in the population
 )
 
 // All yields the results in subject order.
@@ -124,7 +126,7 @@ func Generate(ctx context.Context, subjects []*Subject, opts *Options) (*Result,
 // count fills in the funnel from the evolutions.
 func (r *Result) count() {
 	f := &r.Funnel
-	f.Declare(StageMade, StageTransformed, StageNew, StageReadable, StageAccepted)
+	f.Declare(stageMade, stageTransformed, stageNew, stageReadable, stageAccepted)
 	made, rej := 0, Rejections{}
 	for _, e := range r.Evolutions {
 		made += e.Evaluations
@@ -134,11 +136,11 @@ func (r *Result) count() {
 		rej.Tests += e.Rejected.Tests
 	}
 	left := made
-	f.Add("offspring", StageMade, left)
+	f.Add("offspring", stageMade, left)
 	for _, st := range []struct {
 		stage string
 		n     int
-	}{{StageTransformed, rej.Failed}, {StageNew, rej.Duplicate}, {StageReadable, rej.Unreadable}, {StageAccepted, rej.Tests}} {
+	}{{stageTransformed, rej.Failed}, {stageNew, rej.Duplicate}, {stageReadable, rej.Unreadable}, {stageAccepted, rej.Tests}} {
 		left -= st.n
 		f.Add("offspring", st.stage, left)
 	}

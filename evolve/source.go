@@ -10,11 +10,11 @@ import (
 	"github.com/adaptbench/adaptbench/internal/detail"
 )
 
-// Source renders a program as one text, the way GeneBench puts multi-file
+// source renders a program as one text, the way GeneBench puts multi-file
 // programs into a prompt: the main file, then for each module (in name
 // order) the line "#The following is code in dependent file <name>:"
 // followed by the module's source.
-func Source(p *transform.Program) string {
+func source(p *transform.Program) string {
 	var b strings.Builder
 	b.Write(p.Main)
 	for _, name := range sortedKeys(p.Modules) {
@@ -49,7 +49,7 @@ var LabelKeys = []string{"genebench", "version", "bug"}
 const DetailSchema = "evolve/v1"
 
 // Detail is the record of one derived task, kept as JSON in its
-// adapt.Provenance.Detail (set by [SetDetail], read by [DetailOf]).
+// adapt.Provenance.Detail (read by [DetailOf]).
 type Detail struct {
 	// Lineage is how the task's program was evolved from the original,
 	// step by step; empty for the original.
@@ -70,9 +70,9 @@ func DetailOf(t *adapt.Task) (*Detail, error) {
 	return &d, nil
 }
 
-// SetDetail stores d as t's provenance detail, with schema DetailSchema
+// setDetail stores d as t's provenance detail, with schema DetailSchema
 // (making t.Provenance if it is nil).
-func SetDetail(t *adapt.Task, d *Detail) error {
+func setDetail(t *adapt.Task, d *Detail) error {
 	if err := detail.Set(t, DetailSchema, d); err != nil {
 		return fmt.Errorf("evolve: %w", err)
 	}
@@ -91,7 +91,7 @@ func setProvenance(t *adapt.Task, s *Subject, res *Evolution, id int, bug *Bug) 
 		p.Operators = append(p.Operators, bug.Operator)
 	}
 	t.Provenance = p
-	return SetDetail(t, &Detail{Lineage: res.Lineage(id), Bug: bug})
+	return setDetail(t, &Detail{Lineage: res.Lineage(id), Bug: bug})
 }
 
 // labels returns the labels of a derived task: those of the subject's

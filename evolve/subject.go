@@ -21,7 +21,7 @@ type Subject struct {
 	// renamed, moved or removed.
 	Program *transform.Program
 	// Suite holds the benchmark's own tests.
-	Suite *Suite
+	Suite *TestSuite
 	// Task is the task the subject was made from, if any; the task
 	// builders ([OutputPrediction], [Repair], [Adaptation]) derive new
 	// tasks from it.
@@ -46,7 +46,7 @@ func FromTask(t *adapt.Task) (*Subject, error) {
 	if t.Target.Content == "" {
 		return nil, fmt.Errorf("evolve: task %q: empty target content", t.ID)
 	}
-	s := &Suite{Path: t.Target.Path, Files: slices.Clone(t.Files), Framework: fw}
+	s := &TestSuite{Path: t.Target.Path, Files: slices.Clone(t.Files), Framework: fw}
 	for _, tc := range t.Tests {
 		s.Tests = append(s.Tests, tc.Name)
 	}

@@ -12,11 +12,11 @@ import (
 	"github.com/adaptbench/adaptbench/evolve/transform"
 )
 
-// Suite is a benchmark's own tests for one program: the files of the
+// TestSuite is a benchmark's own tests for one program: the files of the
 // workspace they run in, where the program goes, and which tests decide.
 // Equivalence in GeneBench means exactly this: the evolved program passes
 // the tests the original passed, unchanged.
-type Suite struct {
+type TestSuite struct {
 	// Path is where the program's main file goes in the workspace, such as
 	// "solution.py". The modules a transform created (S7) go beside it.
 	Path string
@@ -37,7 +37,7 @@ var ErrNotPython = errors.New("evolve: not a Python task")
 
 // key identifies the suite in the equivalence cache: a hash of everything
 // that decides a verdict except the program.
-func (s *Suite) key() string {
+func (s *TestSuite) key() string {
 	h := sha256.New()
 	frame := func(b string) {
 		fmt.Fprintf(h, "%d:", len(b))
@@ -56,7 +56,7 @@ func (s *Suite) key() string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func (s *Suite) framework() string {
+func (s *TestSuite) framework() string {
 	if s.Framework == "" {
 		return adapt.FrameworkUnittest
 	}
@@ -64,10 +64,10 @@ func (s *Suite) framework() string {
 }
 
 // validate checks the suite once, before a search uses it.
-func (s *Suite) validate() error {
+func (s *TestSuite) validate() error {
 	switch {
 	case s == nil:
-		return errors.New("evolve: nil Suite")
+		return errors.New("evolve: nil TestSuite")
 	case s.Path == "" || path.Clean(s.Path) != s.Path || path.IsAbs(s.Path) || s.Path == ".." || len(s.Path) > 2 && s.Path[:3] == "../":
 		return fmt.Errorf("evolve: suite path %q must be a clean relative path", s.Path)
 	case len(s.Tests) == 0:
@@ -90,7 +90,7 @@ func (s *Suite) validate() error {
 
 // files returns the workspace for program p: the suite's files, p.Main at
 // Path and p's modules beside it, sorted by path.
-func (s *Suite) files(p *transform.Program) []adapt.File {
+func (s *TestSuite) files(p *transform.Program) []adapt.File {
 	out := slices.Clone(s.Files)
 	out = append(out, adapt.File{Path: s.Path, Content: string(p.Main)})
 	dir := path.Dir(s.Path)

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -255,9 +254,7 @@ func checkRecords(t *testing.T, s *evolve.Subject, tasks []adapt.Task) {
 	require.NoError(t, adapt.WriteTasks(&buf, tasks))
 	back, err := adapt.ReadTasks(&buf, "tasks.jsonl")
 	require.NoError(t, err)
-	if d := cmp.Diff(tasks, back); d != "" {
-		t.Errorf("tasks written and read back (-want +got):\n%s", d)
-	}
+	assert.Equal(t, tasks, back, "tasks written and read back")
 	for i := range back {
 		if _, err := evolve.DetailOf(&back[i]); err != nil {
 			t.Error(err)

@@ -147,7 +147,7 @@ func (t *Tester) Stats() TesterStats {
 // cache when the same program was tested against the same suite before.
 // A test failure is a TestRun; the error is for a harness failure (the
 // sandbox, ctx), and such results are not cached.
-func (t *Tester) Test(ctx context.Context, s *Suite, p *transform.Program) (TestRun, error) {
+func (t *Tester) Test(ctx context.Context, s *TestSuite, p *transform.Program) (TestRun, error) {
 	if t == nil || t.checker == nil || t.checker.Runner == nil {
 		return TestRun{}, errors.New("evolve: Tester has no runner (use NewTester)")
 	}
@@ -192,7 +192,7 @@ func (t *Tester) Test(ctx context.Context, s *Suite, p *transform.Program) (Test
 
 // run tests p through an adapt.Checker: p.Main is the target file, the
 // suite's files and p's modules the rest of the workspace.
-func (t *Tester) run(ctx context.Context, s *Suite, p *transform.Program) (TestRun, error) {
+func (t *Tester) run(ctx context.Context, s *TestSuite, p *transform.Program) (TestRun, error) {
 	task := adapt.Task{ID: "evolve", Language: adapt.Python, Framework: s.framework(),
 		Target: adapt.Target{Path: s.Path, Content: string(p.Main)}}
 	seen := map[string]bool{}
@@ -218,9 +218,9 @@ func (t *Tester) run(ctx context.Context, s *Suite, p *transform.Program) (TestR
 	return judge(s, suite), nil
 }
 
-// judge turns a driver's Suite into a TestRun: passed only when every
+// judge turns a driver's exec.Suite (a result) into a TestRun: passed only when every
 // named test passed.
-func judge(s *Suite, suite *exec.Suite) TestRun {
+func judge(s *TestSuite, suite *exec.Suite) TestRun {
 	if suite.Compile != nil {
 		return TestRun{Verdict: VerdictBroken, Detail: clip("does not import: " + suite.Compile.Output)}
 	}

@@ -32,7 +32,7 @@ func TestMutate(t *testing.T) {
 
 func TestFill(t *testing.T) {
 	b := &ctxbug.Base{Task: adapt.Task{ID: "C.add"}, Method: []byte("def add(a, b):\n    return a | b\n")}
-	jobs, err := ctxbug.Jobs([]*ctxbug.Base{b}, []*ctxbug.Rule{ctxbug.OperatorRule, ctxbug.FreeRule})
+	jobs, err := ctxbug.Jobs([]*ctxbug.Base{b}, []*ctxbug.Rule{rule(t, "operator"), rule(t, "free")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,4 +45,16 @@ func TestFill(t *testing.T) {
 	if got, want := fill(jobs[1], rng), "def add(var_0, var_1):\n    return b | a\n"; got != want {
 		t.Errorf("free job:\n%s\nwant\n%s", got, want)
 	}
+}
+
+// rule returns the rule of ctxbug.Rules with the given name.
+func rule(t *testing.T, name string) *ctxbug.Rule {
+	t.Helper()
+	for _, r := range ctxbug.Rules {
+		if r.Name == name {
+			return r
+		}
+	}
+	t.Fatalf("no rule %q in ctxbug.Rules", name)
+	return nil
 }

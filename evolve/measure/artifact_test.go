@@ -3,7 +3,7 @@ package measure
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 )
 
 func TestFirstExceeded(t *testing.T) {
@@ -48,9 +48,7 @@ func TestArtifactBans(t *testing.T) {
 	for _, b := range ArtifactBans {
 		got = append(got, b.Key)
 	}
-	if diff := cmp.Diff(keys, got); diff != "" {
-		t.Errorf("ArtifactBans keys (-artifact order +got):\n%s", diff)
-	}
+	assert.Equal(t, keys, got, "ArtifactBans keys (-artifact order +got)")
 	if n := len(BannedBy("num_tokens")); n != 13 {
 		t.Errorf("num_tokens bans %d operators, want 13", n)
 	}

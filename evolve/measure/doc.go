@@ -79,71 +79,23 @@
 // and names bound by `from . import x` count as local modules (C6) where
 // the artifact crashed.
 //
-// # From Python's ast to tree-sitter
-//
-// tree-sitter's tree is concrete; each rule above is stated on Python's
-// ast and mapped explicitly:
-//
-//   - if_statement is an If; each elif_clause is an If nested in the
-//     previous test's orelse (one more level for R10, none for C3).
-//   - decorated_definition wraps a function_definition or
-//     class_definition; its decorator children are decorator_list.
-//     function_definition with an async child is AsyncFunctionDef, and
-//     for_statement with an async child is AsyncFor.
-//   - A comprehension's if_clause children are its ifs (C2, R6); its
-//     for_in_clause children its generators (R7).
-//   - not_operator is UnaryOp(Not); unary_operator the other UnaryOps;
-//     binary_operator a BinOp; comparison_operator a Compare with one op per
-//     operators child ("not in" and "is not" are single children).
-//   - boolean_operator is binary in tree-sitter: ((a and b) and c) is one
-//     BoolOp in Python, so a left operand with the same operator continues
-//     its parent's chain; a parenthesised operand stays separate, as in
-//     Python.
-//   - assignment is Assign, or AnnAssign when it has a type; a = b = 1 is
-//     nested assignments in tree-sitter and one Assign in Python.
-//     augmented_assignment is AugAssign.
-//   - list and list_pattern are List (any context), except list patterns in
-//     match cases (MatchSequence); a negative number in a pattern is an
-//     anonymous "-" in tree-sitter and a UnaryOp in Python; complex_pattern
-//     (1+2j) a BinOp.
-//   - parenthesized_expression does not exist in Python's ast and is looked
-//     through wherever a rule tests a node's kind.
-//   - string and concatenated_string are one Constant or JoinedStr: only
-//     their interpolations hold nodes (R2 counts one line per literal, R14
-//     counts an f-string as 0).
-//
-// TestCrossCheck restates every rule on Python's own ast
-// (testdata/astmetrics.py, run with Debian's /usr/bin/python3) and
-// compares all 21 values on 164 HumanEval programs (prompt + canonical
-// solution), ClassEval's 100 classes and 100 test files, GitChameleon's
-// 328 solutions and the fixtures in testdata: agreement is 21/21 metrics
-// on all 695 files.
+// Each rule is stated on Python's ast and mapped to tree-sitter's concrete
+// tree node kind by node kind (walk.go). TestCrossCheck restates every
+// rule on Python's own ast (testdata/astmetrics.py) and compares all 21
+// values with ours on HumanEval, ClassEval, GitChameleon and the fixtures.
 //
 // # C1: the control-flow graph
 //
-// One unit per module and per function body (lambdas are expressions);
-// class bodies run inline. Nodes: an entry and an exit per unit, one per
-// simple statement, one per compound-statement header (each if/elif test,
-// each for/while header, each try, except, with and match header, each
-// case; a def or class statement is a node of the enclosing unit). Edges:
-// fall-through; test to branch and past the statement when there is no
-// else; loop header to body, body end and continue back to the header,
-// header to the loop's else or past it, break past the loop; return and
-// raise to the unit's exit; try header to the body and to each handler,
-// else after the body, finally after everything; match header to each
-// case and past the statement unless the last case is `case _`.
-// Short-circuit operators, conditional expressions, comprehensions and
-// implicit exceptions add no edges.
-//
-// P is the number of units, each a connected component, so
-// C1 = Σ over units of (decisions + 1): McCabe's number summed over the
-// module and its functions. The artifact instead builds one graph for the
-// whole file with a PyCFG clone (nodes for calls and function entries and
-// exits, call edges dropped) and takes P as the number of its strongly
-// connected components after removing isolated start/stop pairs; its C1
-// values, and the GeneBenchV1 threshold 66.29, follow that other
-// convention and are not comparable with ours. The graph is counted as it
-// is built, not stored.
+// One unit per module and per function body, class bodies inline, a node
+// per simple statement and per compound-statement header (cfg.go lists
+// the edges); short-circuit operators, conditional expressions,
+// comprehensions and implicit exceptions add no edges. P is the number of
+// units, so C1 = Σ over units of (decisions + 1): McCabe's number summed
+// over the module and its functions. The artifact instead builds one
+// graph for the whole file with a PyCFG clone and takes P as the number of
+// its strongly connected components; its C1 values, and the GeneBenchV1
+// threshold 66.29, follow that other convention and are not comparable
+// with ours.
 //
 // # C5 and C6: the package lists
 //
@@ -156,23 +108,15 @@
 //
 // # Tokens
 //
-// R1, R11 and R13 use a Go port of nltk 3.8's NLTKWordTokenizer (the
-// Treebank-style word tokenizer behind nltk.word_tokenize): its quote,
-// punctuation, bracket, clitic and contraction rules in NLTK's order, each
-// a byte scan with the semantics of NLTK's regular expression
-// (TestTokenizeMatchesRegexes and FuzzTokenize hold the scans to the
-// expressions; TestCrossCheck holds the counts to nltk itself on 695
-// files). It differs from the artifact's word_tokenize in two ways:
-//
-//   - word_tokenize first splits text into sentences with the Punkt model,
-//     whose data is not packaged; we tokenize the text as one sentence, as
-//     word_tokenize(text, preserve_line=True) does. The difference: a
-//     period ending a Punkt sentence inside the text ("Returns x. Then …"
-//     in a docstring) stays attached to its word here, while word_tokenize
-//     splits it off.
-//   - Character classes are ASCII: Python's \w, \d and \s also match
-//     non-ASCII letters, digits and spaces, so a quote next to a non-ASCII
-//     letter may split differently.
+// R1, R11 and R13 use a Go port of nltk 3.8's NLTKWordTokenizer (behind
+// nltk.word_tokenize): its rules in NLTK's order, each a byte scan with
+// the semantics of NLTK's regular expression (TestTokenizeMatchesRegexes
+// and FuzzTokenize hold the scans to the expressions). It differs from
+// word_tokenize in two ways: the text is tokenized as one sentence, as
+// word_tokenize(text, preserve_line=True) does (Punkt's data is not
+// packaged), so a period ending a sentence inside a docstring stays
+// attached to its word; and character classes are ASCII, so a quote next
+// to a non-ASCII letter may split differently.
 //
 // # Relative measures and thresholds
 //
@@ -189,26 +133,8 @@
 // code (C1 and the tokenizer differ here); [Calibrate] recomputes them as
 // per-metric means over a reference corpus (the paper used SWE-Bench buggy
 // files) with this package's code, and [Thresholds.Ceil] rounds the
-// readability ones up as the artifact did. Over the 164 HumanEval
-// programs, the means are C1 4.02, C2 1.55, C3 1.02, C4 0.83, C5 0.06,
-// C6 0, C7 0.16, R1 155.10, R2 8.29, R11 24.11, R13 5.32; against
-// GeneBenchV1, RC is 0.0302 and RR 0.8170 (the paper's Table 4: 0.04 and
-// 0.77).
-//
-// # Speed
-//
-// BenchmarkMeasure measures the 164 HumanEval programs (about 500 bytes
-// each) and reports, besides ns/op, the time per program, the time of
-// parsing alone (syntax.ParseNodes: the tree-sitter parse and the copy of
-// the tree into Go nodes that Measure starts with) and of the tokenizer
-// alone, both run interleaved with Measure in every iteration, and
-// x-parse, the ratio of Measure to parsing. On the 2-core test machine,
-// shared with other jobs (load average 12–17), three runs of 30
-// iterations gave 1.1–1.7 ms per program, 1.58–1.62 times parsing alone
-// (0.7–1.1 ms); the tokenizer took 0.33–0.46 ms of it, the tree walk and
-// the CFG the rest. Copying the tree out of tree-sitter (one cgo call per
-// node) dominates. Next to the test run every offspring needs, this is
-// small.
+// readability ones up as the artifact did. BENCHMARKS.md has the means
+// over HumanEval and Measure's cost per program.
 //
 // # Stability
 //

@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/metrics.golden.json")
@@ -42,7 +42,5 @@ func TestGoldenFixtures(t *testing.T) {
 	if err := json.Unmarshal(b, &want); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("metrics of the fixtures differ from %s (-want +got):\n%s", path, diff)
-	}
+	assert.Equal(t, want, got, "metrics of the fixtures differ from %s", path)
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 )
 
 // metricCase pins one metric of one snippet to a value counted by hand.
@@ -200,9 +200,7 @@ func TestMeasureAll(t *testing.T) {
 		},
 		MaxIfConditions: 1, // x > 0 (a Compare) 1 + x % 2 (a BinOp) 0
 	}
-	if diff := cmp.Diff(want, m); diff != "" {
-		t.Errorf("Measure mismatch (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, m, "Measure mismatch")
 }
 
 func TestMeasureSyntaxError(t *testing.T) {
@@ -285,8 +283,6 @@ func TestTokenize(t *testing.T) {
 		{`x'  'y`, []string{"x", "'", "'", "y"}},
 		{"«q» “r” ‘s’ ```code```", []string{"«", "q", "»", "“", "r", "”", "‘", "s", "’", "``", "`", "code", "``", "`"}},
 	} {
-		if diff := cmp.Diff(c.want, tokenize(c.in)); diff != "" {
-			t.Errorf("tokenize(%q) mismatch (-want +got):\n%s", c.in, diff)
-		}
+		assert.Equal(t, c.want, tokenize(c.in), "tokenize(%q) mismatch", c.in)
 	}
 }

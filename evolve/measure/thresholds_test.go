@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 )
 
 // relTh and relM are constructed so that every branch of the relative
@@ -90,9 +91,7 @@ func TestGeneBenchV1(t *testing.T) {
 		Readability:     [13]float64{5038, 402, 45, 13, 78, 45, 12, 89, 2, 4, 31, 2, 7},
 		MaxIfConditions: 3,
 	}
-	if diff := cmp.Diff(want, GeneBenchV1); diff != "" {
-		t.Errorf("GeneBenchV1 mismatch (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, GeneBenchV1, "GeneBenchV1 mismatch")
 }
 
 func TestCalibrate(t *testing.T) {
@@ -135,9 +134,7 @@ func TestCalibrate(t *testing.T) {
 		}
 		sum.MaxIfConditions += m.MaxIfConditions / 3
 	}
-	if diff := cmp.Diff(sum, th, cmp.Comparer(func(a, b float64) bool { return math.Abs(a-b) < 1e-9 })); diff != "" {
-		t.Errorf("Calibrate is not the mean (-want +got):\n%s", diff)
-	}
+	assert.Empty(t, cmp.Diff(sum, th, cmp.Comparer(func(a, b float64) bool { return math.Abs(a-b) < 1e-9 })), "Calibrate is not the mean (-want +got)")
 	ceil := th.Ceil()
 	if ceil.Readability[1] != 2 || ceil.Readability[5] != 1 || ceil.Complexity[0] != th.Complexity[0] {
 		t.Errorf("Ceil: R2 %v (want 2), R6 %v (want 1), C1 %v (want unchanged %v)",

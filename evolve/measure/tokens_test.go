@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 )
 
 // refTokenize is NLTKWordTokenizer written as NLTK writes it: its regular
@@ -83,9 +83,7 @@ var tokenSeeds = []string{
 
 func TestTokenizeMatchesRegexes(t *testing.T) {
 	check := func(name, s string) {
-		if diff := cmp.Diff(refTokenize(s), tokenize(s)); diff != "" {
-			t.Errorf("%s: tokenize(%q) differs from the regular expressions (-want +got):\n%s", name, s, diff)
-		}
+		assert.Equal(t, refTokenize(s), tokenize(s), "%s: tokenize(%q) differs from the regular expressions", name, s)
 	}
 	for _, s := range tokenSeeds {
 		check("seed", s)
@@ -106,8 +104,6 @@ func FuzzTokenize(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if diff := cmp.Diff(refTokenize(s), tokenize(s)); diff != "" {
-			t.Errorf("tokenize(%q) differs from the regular expressions (-want +got):\n%s", s, diff)
-		}
+		assert.Equal(t, refTokenize(s), tokenize(s), "tokenize(%q) differs from the regular expressions", s)
 	})
 }

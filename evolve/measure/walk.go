@@ -4,9 +4,41 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
+// From Python's ast to tree-sitter: tree-sitter's tree is concrete, and
+// each metric rule of the package documentation is stated on Python's
+// ast, mapped explicitly:
+//
+//   - if_statement is an If; each elif_clause is an If nested in the
+//     previous test's orelse (one more level for R10, none for C3).
+//   - decorated_definition wraps a function_definition or
+//     class_definition; its decorator children are decorator_list.
+//     function_definition with an async child is AsyncFunctionDef, and
+//     for_statement with an async child is AsyncFor.
+//   - A comprehension's if_clause children are its ifs (C2, R6); its
+//     for_in_clause children its generators (R7).
+//   - not_operator is UnaryOp(Not); unary_operator the other UnaryOps;
+//     binary_operator a BinOp; comparison_operator a Compare with one op per
+//     operators child ("not in" and "is not" are single children).
+//   - boolean_operator is binary in tree-sitter: ((a and b) and c) is one
+//     BoolOp in Python, so a left operand with the same operator continues
+//     its parent's chain; a parenthesised operand stays separate, as in
+//     Python.
+//   - assignment is Assign, or AnnAssign when it has a type; a = b = 1 is
+//     nested assignments in tree-sitter and one Assign in Python.
+//     augmented_assignment is AugAssign.
+//   - list and list_pattern are List (any context), except list patterns in
+//     match cases (MatchSequence); a negative number in a pattern is an
+//     anonymous "-" in tree-sitter and a UnaryOp in Python; complex_pattern
+//     (1+2j) a BinOp.
+//   - parenthesized_expression does not exist in Python's ast and is looked
+//     through wherever a rule tests a node's kind.
+//   - string and concatenated_string are one Constant or JoinedStr: only
+//     their interpolations hold nodes (R2 counts one line per literal, R14
+//     counts an f-string as 0).
+
 // counter holds the running counts of one [file.measure] walk. Each field
-// names the metric it feeds; the rules, with the Python ast node each
-// tree-sitter node stands for, are in the package documentation.
+// names the metric it feeds; the rules are in the package documentation,
+// the ast node each tree-sitter node stands for above.
 type counter struct {
 	src []byte
 
@@ -93,15 +125,39 @@ func (c *counter) node(n *syntax.Node, d depth) {
 		return
 	}
 	c.line(n)
+	if c.structure(n, d) {
+		return
+	}
+	c.binding(n)
+	d = c.expression(n, d)
+	if d.inCase {
+		// In patterns, tree-sitter spells a negative number as an
+		// anonymous "-" before it; Python's ast has a UnaryOp.
+		for _, ch := range n.Children {
+			if !ch.Named && ch.Type == "-" {
+				c.operators++
+			}
+		}
+	}
+	switch n.Type {
+	case "string", "concatenated_string":
+		// One Constant or JoinedStr: only the expressions of its
+		// interpolations are nodes of their own.
+		c.stringParts(n, d)
+		return
+	}
+	c.block(n, d)
+}
+
+// structure visits the nodes that have a visitor of their own (and
+// comments, which count nothing) and reports whether n was one.
+func (c *counter) structure(n *syntax.Node, d depth) bool {
 	switch n.Type {
 	case "comment", "line_continuation":
-		return
 	case "if_statement":
 		c.ifStatement(n, d, false)
-		return
 	case "for_statement", "while_statement":
 		c.loop(n, d)
-		return
 	case "decorated_definition":
 		def := n.Child("definition")
 		// The artifact visits FunctionDef and ClassDef but not
@@ -114,15 +170,20 @@ func (c *counter) node(n *syntax.Node, d depth) {
 			}
 		}
 		c.block(n, d)
-		return
 	case "function_definition":
 		c.function(n, d)
-		return
-	case "expression_statement":
-		// fallthrough to the children
 	case "assignment":
 		c.assignment(n, d)
-		return
+	default:
+		return false
+	}
+	return true
+}
+
+// binding counts what a statement that binds names (other than a plain
+// assignment) or imports adds; its children are visited after.
+func (c *counter) binding(n *syntax.Node) {
+	switch n.Type {
 	case "augmented_assignment":
 		c.assignments++
 		c.operators++
@@ -141,6 +202,13 @@ func (c *counter) node(n *syntax.Node, d depth) {
 		}
 	case "import_statement", "import_from_statement", "future_import_statement":
 		c.imports.add(n, c.src)
+	}
+}
+
+// expression counts what an expression or pattern node adds (its children
+// are visited after) and returns the depth to visit them at.
+func (c *counter) expression(n *syntax.Node, d depth) depth {
+	switch n.Type {
 	case "binary_operator", "unary_operator", "not_operator":
 		c.operators++
 	case "boolean_operator":
@@ -181,23 +249,7 @@ func (c *counter) node(n *syntax.Node, d depth) {
 	case "complex_pattern":
 		c.operators++ // the BinOp of a complex literal such as 1+2j
 	}
-	if d.inCase {
-		// In patterns, tree-sitter spells a negative number as an
-		// anonymous "-" before it; Python's ast has a UnaryOp.
-		for _, ch := range n.Children {
-			if !ch.Named && ch.Type == "-" {
-				c.operators++
-			}
-		}
-	}
-	switch n.Type {
-	case "string", "concatenated_string":
-		// One Constant or JoinedStr: only the expressions of its
-		// interpolations are nodes of their own.
-		c.stringParts(n, d)
-		return
-	}
-	c.block(n, d)
+	return d
 }
 
 // line records the line of n when n starts a Python ast node (a statement,

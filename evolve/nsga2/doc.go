@@ -95,39 +95,13 @@
 //
 // # Measured
 //
-// Side by side with Debian's python3-deap 1.3.1 (Python 3.11) on a shared
-// 2-core AMD EPYC virtual machine, both single-threaded, in one run of
-// BenchmarkDEAPSideBySide: seeds 1–30, population 100, 30 variables, 250
-// generations, reference point (11, 11); median wall time per run, DEAP's
-// measured inside Python without interpreter start-up:
+// The side-by-side run with DEAP (time and hypervolume on ZDT1–3), the
+// generation rate and the sort's speed-up are in BENCHMARKS.md. On ZDT3,
+// a run now and then loses one of the front's five pieces, less often with
+// DominanceTournament than with the default CrowdedTournament (counts in
+// BENCHMARKS.md): DominanceTournament is the safer choice for
+// disconnected fronts.
 //
-//	       DEAP     ours     ratio   DEAP HV mean (sd)   ours HV mean (sd)
-//	ZDT1   3.841 s  0.0574 s   67×   120.6533 (0.0016)   120.6529 (0.0018)
-//	ZDT2   4.107 s  0.0588 s   70×   120.3096 (0.0056)   120.3094 (0.0045)
-//	ZDT3   4.342 s  0.0559 s   78×   128.7669 (0.0022)   128.7656 (0.0027)
-//
-// DEAP's column is deterministic given the seeds, and TestQualityVsDEAP
-// holds our means to it without running Python. Its 90 hypervolumes are
-// recorded (evolve/testdata/deap_nsga2_runs.json), so that by default the
-// benchmark runs DEAP again for 4 seeds of each problem (2 with -short, as
-// scripts/test.sh runs it), which time it and
-// must reproduce their recorded hypervolumes bit for bit, and holds ours
-// to all 30 (-deap.check 30 runs DEAP for every seed; a recording DEAP
-// does not reproduce makes it do so, and says why). The true fronts'
-// hypervolumes are 120.6667, 120.3333 and 128.7781. Other runs on the same
-// machine, busier at times, gave ratios between 61× and 89×.
-// BenchmarkRunZDT1 runs about 4,400–5,000 generations per second on ZDT1
-// there (50–57 ms for 250 generations); BenchmarkFronts sorts 200 vectors
-// 10–13 times faster than Deb's O(M·N²) sort.
-//
-// A run on ZDT3 now and then loses one of the front's five pieces
-// (hypervolume about 125.56). With DominanceTournament that happened in 3
-// of our runs over seeds 1–300 (the other 297 average 128.7660, sd 0.0022)
-// and in none of DEAP's over seeds 1–130 (128.7663, sd 0.0025), and in
-// neither over seeds 1–30; with the default CrowdedTournament, in 12 of
-// seeds 1–200, among them seed 10. DominanceTournament is therefore the
-// safer choice for disconnected fronts.
-//
-// These numbers, the text of errors and the random stream behind a seed
+// The text of errors and the random stream behind a seed
 // are not part of the API.
 package nsga2

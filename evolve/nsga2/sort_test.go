@@ -6,7 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/evolve/nsga2"
 )
@@ -80,9 +81,7 @@ func TestFronts(t *testing.T) {
 	}
 	for _, tc := range tests {
 		got := nsga2.Fronts(tc.objs)
-		if diff := cmp.Diff(tc.want, got); diff != "" {
-			t.Errorf("%s (%s): Fronts mismatch (-want +got):\n%s", tc.name, tc.reason, diff)
-		}
+		assert.Equal(t, tc.want, got, "%s (%s): Fronts mismatch", tc.name, tc.reason)
 	}
 }
 
@@ -102,12 +101,8 @@ func TestFrontsRandom(t *testing.T) {
 			want = [][]int{}
 		}
 		got := nsga2.Fronts(objs)
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Fatalf("trial %d, %d objectives: Fronts differs from the naive sort (-want +got):\n%s", trial, m, diff)
-		}
-		if diff := cmp.Diff(debFronts(objs), got); diff != "" {
-			t.Fatalf("trial %d, %d objectives: Fronts differs from Deb's fast sort (-want +got):\n%s", trial, m, diff)
-		}
+		require.Equal(t, want, got, "trial %d, %d objectives: Fronts differs from the naive sort", trial, m)
+		require.Equal(t, debFronts(objs), got, "trial %d, %d objectives: Fronts differs from Deb's fast sort", trial, m)
 	}
 }
 
@@ -132,9 +127,7 @@ func TestCrowdingDistance(t *testing.T) {
 	}
 	for _, tc := range tests {
 		got := nsga2.CrowdingDistance(tc.objs, tc.front)
-		if diff := cmp.Diff(tc.want, got); diff != "" {
-			t.Errorf("%s (%s): mismatch (-want +got):\n%s", tc.name, tc.reason, diff)
-		}
+		assert.Equal(t, tc.want, got, "%s (%s): mismatch", tc.name, tc.reason)
 	}
 }
 
@@ -154,7 +147,5 @@ func TestFrontsOrderIndependent(t *testing.T) {
 		}
 		slices.Sort(got[k])
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("fronts depend on the order of vectors (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, got, "fronts depend on the order of vectors")
 }

@@ -62,8 +62,8 @@ var (
 // opToken returns the operator token of a binary operator.
 func opToken(n *syntax.Node) *syntax.Node { return n.Child("operator") }
 
-// ChangeArithmeticOperator is M1.
-var ChangeArithmeticOperator = bugTransform("M1", "ChangeArithmeticOperator",
+// changeArithmeticOperator is M1.
+var changeArithmeticOperator = bugTransform("M1", "ChangeArithmeticOperator",
 	`Replaces the operator of a binary +, -, * or / by a random other one of the four.`,
 	func(f *file, n *syntax.Node) []string {
 		return kindIf(n.Type == "binary_operator" && opToken(n) != nil && slices.Contains(arithOps, f.text(opToken(n))), n.Type)
@@ -73,8 +73,8 @@ var ChangeArithmeticOperator = bugTransform("M1", "ChangeArithmeticOperator",
 		return edit(op.Start, op.End, other(arithOps, f.text(op), rng))
 	})
 
-// ChangeComparisonOperator is M2.
-var ChangeComparisonOperator = bugTransform("M2", "ChangeComparisonOperator",
+// changeComparisonOperator is M2.
+var changeComparisonOperator = bugTransform("M2", "ChangeComparisonOperator",
 	`Replaces one operator (<, <=, >, >=, ==, !=) of a comparison by a random other one.`,
 	func(f *file, n *syntax.Node) []string {
 		p := f.parent[n]
@@ -84,8 +84,8 @@ var ChangeComparisonOperator = bugTransform("M2", "ChangeComparisonOperator",
 		return edit(n.Start, n.End, other(compareOps, f.text(n), rng))
 	})
 
-// ChangeConditionOperator is M3.
-var ChangeConditionOperator = bugTransform("M3", "ChangeConditionOperator",
+// changeConditionOperator is M3.
+var changeConditionOperator = bugTransform("M3", "ChangeConditionOperator",
 	`Swaps "and" and "or", drops a "not", or negates the condition of an if, elif or while as
 "not (condition)".`,
 	func(f *file, n *syntax.Node) []string {
@@ -113,8 +113,8 @@ var ChangeConditionOperator = bugTransform("M3", "ChangeConditionOperator",
 		return edit(n.Start, n.End, "not ("+f.text(n)+")")
 	})
 
-// ChangeReturn is M4.
-var ChangeReturn = bugTransform("M4", "ChangeReturn",
+// changeReturn is M4.
+var changeReturn = bugTransform("M4", "ChangeReturn",
 	`Changes the value of a return statement: a number c becomes "-c + 10", a name x becomes
 "not x", anything else e becomes "not (e)".`,
 	func(f *file, n *syntax.Node) []string {
@@ -131,8 +131,8 @@ var ChangeReturn = bugTransform("M4", "ChangeReturn",
 		return edit(v.Start, v.End, "not ("+f.text(v)+")")
 	})
 
-// ChangeType is M5.
-var ChangeType = bugTransform("M5", "ChangeType",
+// changeType is M5.
+var changeType = bugTransform("M5", "ChangeType",
 	`Changes the type of a literal: a number becomes its text as a string or, at random, True or
 False; a string (not a docstring, an f-string or part of an implicit concatenation) becomes a
 random 4-digit string.`,

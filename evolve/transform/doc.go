@@ -25,7 +25,7 @@
 // order and [Bugs] the five mutators; callers filter or append to them and
 // check the result with [Validate]. [Random] is the usual entry point:
 //
-//	q, site, err := transform.Random(p, transform.AddNestedFor, rng)
+//	q, site, err := transform.Random(p, transform.All[0], rng) // S1, AddNestedFor
 //	switch {
 //	case errors.Is(err, transform.ErrNoSite): // not applicable to p
 //	case errors.Is(err, transform.ErrSyntax): // cannot happen for a p that parses
@@ -66,14 +66,13 @@
 //
 // GeneBench injects the same bugs into a program and into its evolved
 // version, for program repair, choosing locations among the statements
-// both share. [SharedStatements] matches the two trees with
-// internal/syntax's GumTree matcher and returns the simple statements, if,
-// elif and while conditions and for iterables whose text is unchanged.
+// both share: the two trees are matched with internal/syntax's GumTree
+// matcher, and the simple statements, if, elif and while conditions and
+// for iterables whose text is unchanged are the candidates.
 // [BugSites] keeps a mutator's sites that lie in one of them and pairs each
 // with its counterpart in the original; [InjectBug] applies the mutator to
 // both with the same random draws and checks that both got the same
-// change; [InjectBugs] builds higher-order mutants (GeneBench: order ≤ 3)
-// without letting a bug touch what an earlier one changed.
+// change. The mutators are [Bugs], M1 to M5 in order.
 //
 // # The operators
 //
@@ -117,19 +116,9 @@
 //
 // # Measured
 //
-// Over HumanEval's 164 canonical solutions (the prompt plus the solution,
-// the entry point and the functions its test calls protected), each
-// operator at up to three seeded sites per program (S4 and S7 after one S6,
-// since no canonical solution has their sites), every result parses with
-// tree-sitter and compiles with CPython 3.11: 100% for all 27 operators
-// (TestHumanEvalParses; site counts from 12 programs for N2 and 15 for S3
-// to all 164 for S5, S8, A1–A8 and M4). Running HumanEval's tests in the
-// sandbox on the first seeded variant of 15 programs per operator
-// (TestHumanEvalPreserves), all pass for 21 of the 22 operators; S11
-// passes 12 of 15, the other three hitting the recursion limit on loops of
-// thousands of iterations. Each golden fixture in testdata/ is executed
-// with Debian's /usr/bin/python3 before and after: the 22 preserving
-// operators print the same results, the five mutators different ones.
+// Every operator's output parses and compiles on HumanEval's 164
+// programs, and preserves their tests' verdicts (TestHumanEvalParses,
+// TestHumanEvalPreserves; figures in BENCHMARKS.md).
 //
 // # Stability
 //

@@ -13,7 +13,8 @@ func ExampleRandom() {
 		Main:      []byte("def count(xs):\n    n = 0\n    for x in xs:\n        n += 1\n    return n\n"),
 		Protected: []string{"count"},
 	}
-	q, site, err := transform.Random(p, transform.AddNestedFor, rand.New(rand.NewPCG(1, 2)))
+	addNestedFor := transform.All[0] // S1
+	q, site, err := transform.Random(p, addNestedFor, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		panic(err)
 	}
@@ -48,15 +49,16 @@ func ExampleValidate() {
 // bug, at a statement they share.
 func ExampleInjectBug() {
 	orig := &transform.Program{Main: []byte("def area(w, h):\n    a = w * h\n    return a\n"), Protected: []string{"area"}}
-	evolved, _, err := transform.Random(orig, transform.AddTryExcept, rand.New(rand.NewPCG(1, 2)))
+	evolved, _, err := transform.Random(orig, transform.All[4], rand.New(rand.NewPCG(1, 2))) // S5, AddTryExcept
 	if err != nil {
 		panic(err)
 	}
-	sites, err := transform.BugSites(transform.ChangeArithmeticOperator, orig, evolved)
+	bug := transform.Bugs[0] // M1, ChangeArithmeticOperator
+	sites, err := transform.BugSites(bug, orig, evolved)
 	if err != nil {
 		panic(err)
 	}
-	bo, be, err := transform.InjectBug(transform.ChangeArithmeticOperator, orig, evolved, sites[0], rand.New(rand.NewPCG(3, 4)))
+	bo, be, err := transform.InjectBug(bug, orig, evolved, sites[0], rand.New(rand.NewPCG(3, 4)))
 	if err != nil {
 		panic(err)
 	}

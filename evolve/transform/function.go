@@ -97,8 +97,8 @@ func assignmentOf(stmt *syntax.Node) *syntax.Node {
 	return nil
 }
 
-// AddThread is S4.
-var AddThread = &Transform{
+// addThread is S4.
+var addThread = &Transform{
 	ID: "S4", Name: "AddThread", Family: Structural,
 	Doc: `Runs the call of "t = f(args)", f a function defined (once) by a def in the program, in a new
 thread: a queue, a nested "def f_thread<k>(queue_arg)" that puts (True, f(args)) or (False,
@@ -231,8 +231,8 @@ func (s *scopes) importUsable(name string) bool {
 // newFuncRE matches the functions S6 creates.
 var newFuncRE = regexp.MustCompile(`^newFunc[0-9]+_[0-9]+$`)
 
-// CreateFunction is S6.
-var CreateFunction = &Transform{
+// createFunction is S6.
+var createFunction = &Transform{
 	ID: "S6", Name: "CreateFunction", Family: Structural,
 	Doc: `Moves the binary operation on the right of an assignment or augmented assignment,
 or returned by a return statement, into a new module-level function "def newFunc<k>_<L>(<free names>): return (<expression>)",
@@ -304,8 +304,8 @@ func createSite(s *scopes, n *syntax.Node) *syntax.Node {
 	return rhs
 }
 
-// CreateModuleDependencies is S7.
-var CreateModuleDependencies = &Transform{
+// createModuleDependencies is S7.
+var createModuleDependencies = &Transform{
 	ID: "S7", Name: "CreateModuleDependencies", Family: Structural,
 	Doc: `Moves a module-level function made by S6 (named newFunc<k>_<L>, reading only its
 parameters, builtins and names bound once by a top-level import) into a new module newClass<N>.py (N drawn from [2, 100000], unused), together with a
@@ -392,8 +392,8 @@ func movable(s *scopes, n *syntax.Node) bool {
 	return fs != nil
 }
 
-// IntroduceDecorator is S8.
-var IntroduceDecorator = &Transform{
+// introduceDecorator is S8.
+var introduceDecorator = &Transform{
 	ID: "S8", Name: "IntroduceDecorator", Family: Structural,
 	Doc: `Adds "def my_decorator(func)" (a wrapper "dec_result(*args, **kwargs)" that calls func
 and returns its result) after the module's docstring and imports, and decorates a function with

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/exec/exectest"
 )
@@ -108,9 +108,7 @@ func golden(t *testing.T, path string, got []byte) {
 	if err != nil {
 		t.Fatalf("%v (run go test -update to create it)", err)
 	}
-	if d := cmp.Diff(string(want), string(got)); d != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, d)
-	}
+	assert.Equal(t, string(want), string(got), "%s mismatch", path)
 }
 
 // run runs check.py against p in a temporary directory with Debian's
@@ -176,9 +174,7 @@ func TestGolden(t *testing.T) {
 				}
 				return
 			}
-			if d := cmp.Diff(before, after); d != "" {
-				t.Errorf("the transformed program behaves differently (-original +transformed):\n%s", d)
-			}
+			assert.Equal(t, before, after, "the transformed program behaves differently (-original +transformed)")
 		})
 	}
 }

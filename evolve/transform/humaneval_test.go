@@ -77,7 +77,7 @@ type variant struct {
 // prerequisite is the operator whose output an operator needs in
 // HumanEval: no canonical solution assigns the result of one of its own
 // functions (S4) or has an S6 function to move (S7).
-var prerequisite = map[string]*Transform{"S4": CreateFunction, "S7": CreateFunction}
+var prerequisite = map[string]*Transform{"S4": createFunction, "S7": createFunction}
 
 // sitesPerProgram is how many seeded sites per program and operator the
 // property test transforms.

@@ -11,8 +11,8 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// TransformLoopToRecursion is S11.
-var TransformLoopToRecursion = &Transform{
+// transformLoopToRecursion is S11.
+var transformLoopToRecursion = &Transform{
 	ID: "S11", Name: "TransformLoopToRecursion", Family: Structural,
 	Doc: `Replaces "for v in range(args): body" by a local recursive function
 "def loop_<L>_<C>(r, k)" that returns when k >= len(r), else sets v = r[k], runs the body and
@@ -76,38 +76,7 @@ type loopPlan struct {
 // recursionPlan checks an S11 site and returns the declarations its helper
 // needs.
 func recursionPlan(s *scopes, n *syntax.Node) (loopPlan, bool) {
-	f := s.f
-	if n.Type != "for_statement" || !f.wrappable(n) || n.Child("alternative") != nil {
-		return loopPlan{}, false
-	}
-	left, right, body := n.Child("left"), n.Child("right"), n.Child("body")
-	if left == nil || right == nil || body == nil || left.Type != "identifier" || f.text(left) == "_" ||
-		right.Type != "call" || !f.blockOnOwnLines(body) {
-		return loopPlan{}, false
-	}
-	fn, args := right.Child("function"), right.Child("arguments")
-	if fn == nil || fn.Type != "identifier" || f.text(fn) != "range" || args == nil || args.Type != "argument_list" {
-		return loopPlan{}, false
-	}
-	if o, ok := s.RefAt(fn); !ok || s.resolve(o) != nil {
-		return loopPlan{}, false
-	}
-	for _, sc := range s.all {
-		if len(symbol(sc, "len").Binds) > 0 {
-			return loopPlan{}, false
-		}
-	}
-	as := args.NamedChildren()
-	if len(as) < 1 || len(as) > 3 {
-		return loopPlan{}, false
-	}
-	for _, a := range as {
-		if a.Type == "keyword_argument" || a.Type == "list_splat" || a.Type == "dictionary_splat" || a.Type == "comment" {
-			return loopPlan{}, false
-		}
-	}
-	if contains(body, "return_statement", "yield", "await", "function_definition", "lambda", "class_definition",
-		"global_statement", "nonlocal_statement") || jumpsOut(body) {
+	if !isRangeLoop(s, n) {
 		return loopPlan{}, false
 	}
 	sc := s.enclosing(n)
@@ -118,7 +87,70 @@ func recursionPlan(s *scopes, n *syntax.Node) (loopPlan, bool) {
 	case sc.Kind != syntax.ScopeFunction:
 		return loopPlan{}, false
 	}
-	v := f.text(left)
+	names, ok := loopNames(s, n, sc)
+	if !ok {
+		return loopPlan{}, false
+	}
+	for _, nm := range names {
+		if symbol(sc, nm).Global && plan.decl == "nonlocal" {
+			return loopPlan{}, false
+		}
+	}
+	slices.Sort(names)
+	plan.names = names
+	return plan, true
+}
+
+// isRangeLoop reports whether n is a loop S11 can turn into a recursive
+// helper: a wrappable for over the builtin range (one to three plain
+// arguments, len not rebound anywhere) into a plain variable, without an
+// else clause, whose body is on its own lines and neither returns,
+// yields, awaits, defines functions or classes, declares names nor
+// breaks or continues the loop.
+func isRangeLoop(s *scopes, n *syntax.Node) bool {
+	f := s.f
+	if n.Type != "for_statement" || !f.wrappable(n) || n.Child("alternative") != nil {
+		return false
+	}
+	left, right, body := n.Child("left"), n.Child("right"), n.Child("body")
+	if left == nil || right == nil || body == nil || left.Type != "identifier" || f.text(left) == "_" ||
+		right.Type != "call" || !f.blockOnOwnLines(body) {
+		return false
+	}
+	fn, args := right.Child("function"), right.Child("arguments")
+	if fn == nil || fn.Type != "identifier" || f.text(fn) != "range" || args == nil || args.Type != "argument_list" {
+		return false
+	}
+	if o, ok := s.RefAt(fn); !ok || s.resolve(o) != nil {
+		return false
+	}
+	for _, sc := range s.all {
+		if len(symbol(sc, "len").Binds) > 0 {
+			return false
+		}
+	}
+	as := args.NamedChildren()
+	if len(as) < 1 || len(as) > 3 {
+		return false
+	}
+	for _, a := range as {
+		if a.Type == "keyword_argument" || a.Type == "list_splat" || a.Type == "dictionary_splat" || a.Type == "comment" {
+			return false
+		}
+	}
+	return !contains(body, "return_statement", "yield", "await", "function_definition", "lambda", "class_definition",
+		"global_statement", "nonlocal_statement") && !jumpsOut(body)
+}
+
+// loopNames returns the names of scope sc that loop n's helper must
+// declare global or nonlocal: at module level every name the body binds
+// and the loop variable; in a function the names bound both in the body
+// and outside the loop, and the loop variable when code outside reads it.
+// A name the body binds that is read outside the loop but bound only in
+// it (other than a temporary the body assigns first) rules the loop out.
+func loopNames(s *scopes, n *syntax.Node, sc *syntax.Scope) ([]string, bool) {
+	body := n.Child("body")
+	v := s.f.text(n.Child("left"))
 	var names []string
 	for _, o := range s.refs {
 		if o.Binds && o.Node.Start >= body.Start && o.Node.End <= body.End && s.resolve(o) == sc {
@@ -139,36 +171,29 @@ func recursionPlan(s *scopes, n *syntax.Node) (loopPlan, bool) {
 		if !slices.Contains(names, v) {
 			names = append(names, v)
 		}
-	} else {
-		var declared []string
-		for _, nm := range names {
-			switch {
-			case outside(nm, true):
-				declared = append(declared, nm)
-			case !outside(nm, false) && assignedFirst(s, body, nm):
-				// A temporary of the iteration: local to the helper.
-			default:
-				return loopPlan{}, false
-			}
-		}
-		names = declared
-		if outside(v, false) {
-			if !outside(v, true) {
-				return loopPlan{}, false
-			}
-			if !slices.Contains(names, v) {
-				names = append(names, v)
-			}
-		}
+		return names, true
 	}
+	var declared []string
 	for _, nm := range names {
-		if symbol(sc, nm).Global && plan.decl == "nonlocal" {
-			return loopPlan{}, false
+		switch {
+		case outside(nm, true):
+			declared = append(declared, nm)
+		case !outside(nm, false) && assignedFirst(s, body, nm):
+			// A temporary of the iteration: local to the helper.
+		default:
+			return nil, false
 		}
 	}
-	slices.Sort(names)
-	plan.names = names
-	return plan, true
+	names = declared
+	if outside(v, false) {
+		if !outside(v, true) {
+			return nil, false
+		}
+		if !slices.Contains(names, v) {
+			names = append(names, v)
+		}
+	}
+	return names, true
 }
 
 // jumpsOut reports whether a loop body has a break or continue that

@@ -123,8 +123,8 @@ func renameTransform(id, name, doc string, list func(p *Program, s *scopes) []re
 	}
 }
 
-// RenameVariable is N1.
-var RenameVariable = renameTransform("N1", "RenameVariable",
+// renameVariable is N1.
+var renameVariable = renameTransform("N1", "RenameVariable",
 	`Renames a local variable of a function to "new<name>_<k>" (k the smallest unused), at every
 occurrence that refers to that binding under Python's scoping rules: nested functions, lambdas,
 comprehensions and nonlocal declarations follow, a comprehension or nested function that binds
@@ -137,8 +137,8 @@ match. Conditional: code that reads the name as a string (f.__code__.co_varnames
 inspection) and self-documenting f-strings ("{x=}") see the new name.`,
 	variables, func(old string, k int) string { return "new" + old + "_" + strconv.Itoa(k) })
 
-// RenameFunction is N2.
-var RenameFunction = renameTransform("N2", "RenameFunction",
+// renameFunction is N2.
+var renameFunction = renameTransform("N2", "RenameFunction",
 	`Renames a function that is not a method to "Func_<name>_<k>" (k the smallest unused) at its
 def and at every reference to that binding (calls, decorators, values passed around, global
 declarations). GeneBench renames only bare-name calls. Sites: functions defined in a module or

@@ -4,7 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestRenameScopes(t *testing.T) {
@@ -18,56 +19,56 @@ func TestRenameScopes(t *testing.T) {
 		want         string
 	}{{
 		name: "global", reason: "a name declared global is the module's, not the function's",
-		tr: RenameVariable, sites: []string{"x"},
+		tr: renameVariable, sites: []string{"x"},
 		src:  "count = 0\ndef f():\n    global count\n    count += 1\n    x = count\n    return x\n",
 		want: "count = 0\ndef f():\n    global count\n    count += 1\n    newx_0 = count\n    return newx_0\n",
 	}, {
 		name: "shadowed", reason: "a parameter of a nested def or lambda is another variable",
-		tr: RenameVariable, sites: []string{"v"},
+		tr: renameVariable, sites: []string{"v"},
 		src:  "def f(a):\n    v = a + 1\n    def g(v):\n        return v * 2\n    return g(v) + (lambda v: v)(3)\n",
 		want: "def f(a):\n    newv_0 = a + 1\n    def g(v):\n        return v * 2\n    return g(newv_0) + (lambda v: v)(3)\n",
 	}, {
 		name: "walrus", reason: "a walrus in a comprehension binds in the enclosing function",
-		tr: RenameVariable, sites: []string{"ys", "last"}, at: 1,
+		tr: renameVariable, sites: []string{"ys", "last"}, at: 1,
 		src:  "def f(xs):\n    ys = [last := x for x in xs]\n    return last, ys\n",
 		want: "def f(xs):\n    ys = [newlast_0 := x for x in xs]\n    return newlast_0, ys\n",
 	}, {
 		name: "locals", reason: "a function that reads locals() by name keeps its names",
-		tr: RenameVariable, sites: nil,
+		tr: renameVariable, sites: nil,
 		src: "def f():\n    x = 1\n    return locals()\n",
 	}, {
 		name: "keyword and attribute", reason: "keyword argument names and attributes are not variables",
-		tr: RenameVariable, sites: []string{"value"},
+		tr: renameVariable, sites: []string{"value"},
 		src:  "def f(obj):\n    value = obj.value\n    return dict(value=value), obj.value\n",
 		want: "def f(obj):\n    newvalue_0 = obj.value\n    return dict(value=newvalue_0), obj.value\n",
 	}, {
 		name: "taken", reason: "the new name must be unused",
-		tr: RenameVariable, sites: []string{"x"},
+		tr: renameVariable, sites: []string{"x"},
 		src:  "newx_0 = 5\ndef f():\n    x = newx_0\n    return x\n",
 		want: "newx_0 = 5\ndef f():\n    newx_1 = newx_0\n    return newx_1\n",
 	}, {
 		name: "class body", reason: "a class body binds its own names; methods skip it",
-		tr: RenameVariable, sites: []string{"k"},
+		tr: renameVariable, sites: []string{"k"},
 		src:  "def f():\n    k = 1\n    class C:\n        k = 2\n        m = k\n        def g(self):\n            return k\n    return k, C.m, C().g()\n",
 		want: "def f():\n    newk_0 = 1\n    class C:\n        k = 2\n        m = k\n        def g(self):\n            return newk_0\n    return newk_0, C.m, C().g()\n",
 	}, {
 		name: "except and with", reason: "with-as, except-as and for targets bind",
-		tr: RenameVariable, sites: []string{"fh", "data", "err"}, at: 2,
+		tr: renameVariable, sites: []string{"fh", "data", "err"}, at: 2,
 		src:  "def f(path):\n    try:\n        with open(path) as fh:\n            data = fh.read()\n    except OSError as err:\n        data = str(err)\n    return data\n",
 		want: "def f(path):\n    try:\n        with open(path) as fh:\n            data = fh.read()\n    except OSError as newerr_0:\n        data = str(newerr_0)\n    return data\n",
 	}, {
 		name: "comprehension iterable", reason: "the first iterable of a comprehension is evaluated outside it",
-		tr: RenameVariable, sites: []string{"x"},
+		tr: renameVariable, sites: []string{"x"},
 		src:  "def f():\n    x = [1, 2]\n    return [x for x in x]\n",
 		want: "def f():\n    newx_0 = [1, 2]\n    return [x for x in newx_0]\n",
 	}, {
 		name: "functions", reason: "protected names, methods and imports are not renamed; decorators and values are",
-		tr: RenameFunction, protect: []string{"solve"}, sites: []string{"deco", "helper"}, at: 1,
+		tr: renameFunction, protect: []string{"solve"}, sites: []string{"deco", "helper"}, at: 1,
 		src:  "from os import path\ndef deco(f):\n    return f\n@deco\ndef helper(x):\n    return x\nclass C:\n    def helper(self):\n        return helper\ndef solve():\n    return helper(1), C().helper(), path\n",
 		want: "from os import path\ndef deco(f):\n    return f\n@deco\ndef Func_helper_0(x):\n    return x\nclass C:\n    def helper(self):\n        return Func_helper_0\ndef solve():\n    return Func_helper_0(1), C().helper(), path\n",
 	}, {
 		name: "rebound function", reason: "a function whose name is bound twice is not renamed",
-		tr: RenameFunction, protect: []string{"solve"}, sites: nil,
+		tr: renameFunction, protect: []string{"solve"}, sites: nil,
 		src: "def helper():\n    return 1\nhelper = None\ndef solve():\n    return 2\n",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -77,9 +78,7 @@ func TestRenameScopes(t *testing.T) {
 			for _, s := range sites {
 				names = append(names, tc.src[s.Start:s.End])
 			}
-			if d := cmp.Diff(tc.sites, names); d != "" {
-				t.Fatalf("%s: sites (-want +got):\n%s", tc.reason, d)
-			}
+			require.Equal(t, tc.sites, names, "%s: sites", tc.reason)
 			if len(sites) == 0 {
 				return
 			}
@@ -87,9 +86,7 @@ func TestRenameScopes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := cmp.Diff(tc.want, string(q.Main)); d != "" {
-				t.Errorf("%s (-want +got):\n%s", tc.reason, d)
-			}
+			assert.Equal(t, tc.want, string(q.Main), "%s", tc.reason)
 		})
 	}
 }

@@ -8,20 +8,20 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// Pair is a statement (or a loop or if condition) that an original
+// stmtPair is a statement (or a loop or if condition) that an original
 // program and its evolved version share: the same text, matched by
 // syntax.Match, at Original in one and at Evolved in the other.
-type Pair struct {
+type stmtPair struct {
 	Original, Evolved syntax.Range
 }
 
-// SharedStatements returns the units of evolved.Main that are unchanged
+// sharedStatements returns the units of evolved.Main that are unchanged
 // from original.Main, in the document order of evolved: simple statements,
 // and the conditions of if, elif and while and the iterables of for
 // statements (whose bodies may have changed around them). GeneBench
 // injects bugs only there, so that the original and the evolved program
 // get the same bugs.
-func SharedStatements(original, evolved *Program) ([]Pair, error) {
+func sharedStatements(original, evolved *Program) ([]stmtPair, error) {
 	fa, err := parse(original.Main)
 	if err != nil {
 		return nil, fmt.Errorf("transform: original: %w", err)
@@ -31,18 +31,18 @@ func SharedStatements(original, evolved *Program) ([]Pair, error) {
 		return nil, fmt.Errorf("transform: evolved: %w", err)
 	}
 	m := syntax.Match(fa.root, fa.src, fb.root, fb.src)
-	var out []Pair
+	var out []stmtPair
 	for _, u := range fb.units() {
 		a := m.ToA(u)
 		if a == nil || a.Type != u.Type || !bytes.Equal(fa.src[a.Start:a.End], fb.src[u.Start:u.End]) || !fa.isUnit(a) {
 			continue
 		}
-		out = append(out, Pair{Original: syntax.Range{Start: a.Start, End: a.End}, Evolved: syntax.Range{Start: u.Start, End: u.End}})
+		out = append(out, stmtPair{Original: syntax.Range{Start: a.Start, End: a.End}, Evolved: syntax.Range{Start: u.Start, End: u.End}})
 	}
 	return out, nil
 }
 
-// units returns the nodes SharedStatements compares.
+// units returns the nodes sharedStatements compares.
 func (f *file) units() []*syntax.Node {
 	return f.find(f.isUnit)
 }
@@ -74,7 +74,7 @@ type BugSite struct {
 // statement evolved shares with original, each with its counterpart in
 // original, in the document order of evolved.
 func BugSites(t *Transform, original, evolved *Program) ([]BugSite, error) {
-	pairs, err := SharedStatements(original, evolved)
+	pairs, err := sharedStatements(original, evolved)
 	if err != nil {
 		return nil, err
 	}
@@ -138,21 +138,21 @@ func change(a, b []byte) string {
 	return fmt.Sprintf("%q -> %q", a[i:len(a)-j], b[i:len(b)-j])
 }
 
-// Injection is one bug InjectBugs injected: the mutator's ID and the site
+// injection is one bug injectBugs injected: the mutator's ID and the site
 // in each program (in the programs as they were before this bug).
-type Injection struct {
+type injection struct {
 	ID                string
 	Original, Evolved Site
 }
 
-// InjectBugs builds a higher-order mutant (GeneBench uses order ≤ 3): it
+// injectBugs builds a higher-order mutant (GeneBench uses order ≤ 3): it
 // injects order bugs one after the other into both programs, each with
 // InjectBug at a (mutator of ts, shared site) pair drawn uniformly among
 // all pairs of the programs as they are by then, never at a site that
 // overlaps what an earlier bug changed (so a later bug cannot undo an
 // earlier one). It returns ErrNoSite when no pair is left before order
 // bugs are in.
-func InjectBugs(ts []*Transform, original, evolved *Program, order int, rng *rand.Rand) (bugOriginal, bugEvolved *Program, applied []Injection, err error) {
+func injectBugs(ts []*Transform, original, evolved *Program, order int, rng *rand.Rand) (bugOriginal, bugEvolved *Program, applied []injection, err error) {
 	bo, be := original, evolved
 	for range order {
 		lo, hi := changed(evolved.Main, be.Main)
@@ -181,7 +181,7 @@ func InjectBugs(ts []*Transform, original, evolved *Program, order int, rng *ran
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		applied = append(applied, Injection{ID: c.t.ID, Original: c.s.Original, Evolved: c.s.Evolved})
+		applied = append(applied, injection{ID: c.t.ID, Original: c.s.Original, Evolved: c.s.Evolved})
 		bo, be = no, ne
 	}
 	return bo, be, applied, nil

@@ -6,7 +6,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // evolveGrade transforms the M fixture's program with S2 (a guard around
@@ -19,7 +20,7 @@ func evolveGrade(t *testing.T, fx fixture) (orig, evolved *Program) {
 	for _, step := range []struct {
 		tr   *Transform
 		site int
-	}{{AddNestedIf, 1}, {AddDatetime, 0}, {RenameVariable, 0}} {
+	}{{addNestedIf, 1}, {addDatetime, 0}, {renameVariable, 0}} {
 		sites := step.tr.Sites(evolved)
 		q, err := step.tr.Apply(evolved, sites[step.site], rng)
 		if err != nil {
@@ -49,10 +50,8 @@ def grade(score, bonus):
     return newtotal_0
 
 `
-	if d := cmp.Diff(want, string(evolved.Main)); d != "" {
-		t.Fatalf("evolved program (-want +got):\n%s", d)
-	}
-	pairs, err := SharedStatements(orig, evolved)
+	require.Equal(t, want, string(evolved.Main), "evolved program")
+	pairs, err := sharedStatements(orig, evolved)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,9 +66,7 @@ def grade(score, bonus):
 	}
 	// Everything mentioning the renamed total is not shared, nor is what
 	// S2 and A3 added.
-	if d := cmp.Diff([]string{`return "A"`, `return "B"`}, got); d != "" {
-		t.Errorf("shared statements (-want +got):\n%s", d)
-	}
+	assert.Equal(t, []string{`return "A"`, `return "B"`}, got, "shared statements")
 }
 
 // TestInjectBug gives the original and the evolved program the same bug
@@ -80,7 +77,7 @@ func TestInjectBug(t *testing.T) {
 	fx := loadFixture(t, "M1")
 	orig, _ := evolveGrade(t, fx)
 	// A lighter evolution keeps total, so that every mutator has a site.
-	evolved, _, err := Random(orig, AddTryExcept, rand.New(rand.NewPCG(1, 1)))
+	evolved, _, err := Random(orig, addTryExcept, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,9 +113,7 @@ func TestInjectBug(t *testing.T) {
 	// "not", and two conditions; M4 three returns; M5 the numbers 2,
 	// 90, 0 and 50 and the strings "A" and "B".
 	want := map[string]int{"M1": 2, "M2": 3, "M3": 4, "M4": 3, "M5": 6}
-	if d := cmp.Diff(want, counts); d != "" {
-		t.Errorf("bug sites (-want +got):\n%s", d)
-	}
+	assert.Equal(t, want, counts, "bug sites")
 }
 
 // TestInjectBugs builds third-order mutants of the fixture and its
@@ -126,12 +121,12 @@ func TestInjectBug(t *testing.T) {
 func TestInjectBugs(t *testing.T) {
 	fx := loadFixture(t, "M1")
 	orig := &Program{Main: fx.input, Protected: fx.protect}
-	evolved, _, err := Random(orig, AddTryExcept, rand.New(rand.NewPCG(1, 1)))
+	evolved, _, err := Random(orig, addTryExcept, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for seed := range uint64(10) {
-		bo, be, applied, err := InjectBugs(Bugs, orig, evolved, 3, rand.New(rand.NewPCG(seed, 0)))
+		bo, be, applied, err := injectBugs(Bugs, orig, evolved, 3, rand.New(rand.NewPCG(seed, 0)))
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
@@ -148,20 +143,20 @@ func TestInjectBugs(t *testing.T) {
 		}
 		// The same three edits: the evolved buggy program is the evolved
 		// program with the same replacements as the original's.
-		pairs, err := SharedStatements(bo, be)
+		pairs, err := sharedStatements(bo, be)
 		if err != nil {
 			t.Fatal(err)
 		}
-		before, _ := SharedStatements(orig, evolved)
+		before, _ := sharedStatements(orig, evolved)
 		if len(pairs) != len(before) {
 			t.Errorf("seed %d: %d shared statements after the bugs, %d before", seed, len(pairs), len(before))
 		}
-		again, _, _, err := InjectBugs(Bugs, orig, evolved, 3, rand.New(rand.NewPCG(seed, 0)))
+		again, _, _, err := injectBugs(Bugs, orig, evolved, 3, rand.New(rand.NewPCG(seed, 0)))
 		if err != nil || again.Hash() != bo.Hash() {
 			t.Errorf("seed %d: not deterministic", seed)
 		}
 	}
-	if _, _, _, err := InjectBugs(Bugs[:1], orig, evolved, 3, rand.New(rand.NewPCG(1, 0))); !errors.Is(err, ErrNoSite) {
+	if _, _, _, err := injectBugs(Bugs[:1], orig, evolved, 3, rand.New(rand.NewPCG(1, 0))); !errors.Is(err, ErrNoSite) {
 		t.Errorf("three arithmetic bugs in a program with two operators: got %v, want ErrNoSite", err)
 	}
 }

@@ -19,8 +19,8 @@ var numpyCalls = map[string]string{
 	"abs":      "np.abs(np.fromiter([%s], dtype=object))[0]",
 }
 
-// ReplaceNumpy is S9.
-var ReplaceNumpy = &Transform{
+// replaceNumpy is S9.
+var replaceNumpy = &Transform{
 	ID: "S9", Name: "ReplaceNumpy", Family: Structural,
 	Doc: `Replaces a call of the builtin max, min, sum, sorted, reversed or abs with one
 positional argument and no keywords by numpy: max(x) becomes
@@ -109,8 +109,8 @@ func (s *scopes) importUsableAs(module, alias string) bool {
 		strings.Join(strings.Fields(s.f.text(stmt)), " ") == "import "+module+" as "+alias
 }
 
-// TransformAugAssignment is S10.
-var TransformAugAssignment = &Transform{
+// transformAugAssignment is S10.
+var transformAugAssignment = &Transform{
 	ID: "S10", Name: "TransformAugAssignment", Family: Structural,
 	Doc: `Rewrites "x op= v" as "x = x op v" for a name x and a number literal v (optionally
 negated), for every operator but *= and @= with an integer. GeneBench also accepts any name or
@@ -156,8 +156,8 @@ func augSite(f *file, n *syntax.Node) bool {
 	return false
 }
 
-// TransformPrimToCompound is S12.
-var TransformPrimToCompound = &Transform{
+// transformPrimToCompound is S12.
+var transformPrimToCompound = &Transform{
 	ID: "S12", Name: "TransformPrimToCompound", Family: Structural,
 	Doc: `Rewrites the value v of an assignment or augmented assignment, when v is a list
 literal, a list comprehension or a constant (number, string, True, False, None), as "[v][0]".

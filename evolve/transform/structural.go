@@ -74,8 +74,8 @@ func apply(p *Program, s Site, rewrite func(f *file, n *syntax.Node) ([]syntax.T
 // maxNest-1 loops or ifs of its kind is not transformed again.
 const maxNest = 4
 
-// AddNestedFor is S1.
-var AddNestedFor = &Transform{
+// addNestedFor is S1.
+var addNestedFor = &Transform{
 	ID: "S1", Name: "AddNestedFor", Family: Structural,
 	Doc: `Wraps a for statement in an outer loop that runs once: "LoopChecker1<L> = a",
 "LoopChecker2<L> = a-1" and "for LoopIndexOut in range(LoopChecker1<L> // LoopChecker2<L>):",
@@ -103,8 +103,8 @@ and, in a class body, as class attributes).`,
 	},
 }
 
-// AddNestedIf is S2.
-var AddNestedIf = &Transform{
+// addNestedIf is S2.
+var addNestedIf = &Transform{
 	ID: "S2", Name: "AddNestedIf", Family: Structural,
 	Doc: `Wraps an if statement (with its elif and else clauses) in "if ConditionChecker1<L> &
 ConditionChecker2<L>:", preceded by the two assignments, a and b drawn from [2, 1000] with
@@ -138,8 +138,8 @@ Conditional: two new names are bound in the enclosing scope.`,
 	},
 }
 
-// AddNestedWhile is S3.
-var AddNestedWhile = &Transform{
+// addNestedWhile is S3.
+var addNestedWhile = &Transform{
 	ID: "S3", Name: "AddNestedWhile", Family: Structural,
 	Doc: `Wraps a while statement in an outer while loop that runs once:
 "WhileChecker1<L> = a", "WhileChecker2<L> = a-1",
@@ -166,8 +166,8 @@ bound in the enclosing scope.`,
 	},
 }
 
-// AddTryExcept is S5.
-var AddTryExcept = &Transform{
+// addTryExcept is S5.
+var addTryExcept = &Transform{
 	ID: "S5", Name: "AddTryExcept", Family: Structural,
 	Doc: `Wraps the body of a function (after its docstring) in "try: ... except: raise".
 GeneBench writes "except: pass", which swallows every exception and makes the function return

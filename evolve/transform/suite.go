@@ -3,11 +3,11 @@ package transform
 // All is GeneBench's 22 semantics-preserving transforms in the paper's
 // order: S1..S12, A1..A8, N1, N2.
 var All = []*Transform{
-	AddNestedFor, AddNestedIf, AddNestedWhile, AddThread, AddTryExcept, CreateFunction,
-	CreateModuleDependencies, IntroduceDecorator, ReplaceNumpy, TransformAugAssignment,
-	TransformLoopToRecursion, TransformPrimToCompound,
-	AddBase64, AddCrypto, AddDatetime, AddDateutil, AddHttp, AddScipy, AddSklearn, AddTime,
-	RenameVariable, RenameFunction,
+	addNestedFor, addNestedIf, addNestedWhile, addThread, addTryExcept, createFunction,
+	createModuleDependencies, introduceDecorator, replaceNumpy, transformAugAssignment,
+	transformLoopToRecursion, transformPrimToCompound,
+	addBase64, addCrypto, addDatetime, addDateutil, addHttp, addScipy, addSklearn, addTime,
+	renameVariable, renameFunction,
 }
 
 // Bugs is the five semantics-altering mutators GeneBench uses to inject
@@ -15,5 +15,5 @@ var All = []*Transform{
 // its evolved version together with [BugSites] and [InjectBug], so that
 // both get the same bug.
 var Bugs = []*Transform{
-	ChangeArithmeticOperator, ChangeComparisonOperator, ChangeConditionOperator, ChangeReturn, ChangeType,
+	changeArithmeticOperator, changeComparisonOperator, changeConditionOperator, changeReturn, changeType,
 }

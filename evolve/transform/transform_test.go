@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestSuiteOrder(t *testing.T) {
@@ -19,12 +20,8 @@ func TestSuiteOrder(t *testing.T) {
 		bugs = append(bugs, tr.ID)
 	}
 	want := strings.Fields("S1 S2 S3 S4 S5 S6 S7 S8 S9 S10 S11 S12 A1 A2 A3 A4 A5 A6 A7 A8 N1 N2")
-	if d := cmp.Diff(want, ids); d != "" {
-		t.Errorf("All IDs (-want +got):\n%s", d)
-	}
-	if d := cmp.Diff(strings.Fields("M1 M2 M3 M4 M5"), bugs); d != "" {
-		t.Errorf("Bugs IDs (-want +got):\n%s", d)
-	}
+	assert.Equal(t, want, ids, "All IDs")
+	assert.Equal(t, strings.Fields("M1 M2 M3 M4 M5"), bugs, "Bugs IDs")
 	if err := Validate(All); err != nil {
 		t.Error(err)
 	}
@@ -41,7 +38,7 @@ func TestSuiteOrder(t *testing.T) {
 
 func TestValidate(t *testing.T) {
 	ok := func() *Transform {
-		return &Transform{ID: "S1", Name: "X", Doc: "d", Family: Structural, Sites: AddNestedFor.Sites, Apply: AddNestedFor.Apply}
+		return &Transform{ID: "S1", Name: "X", Doc: "d", Family: Structural, Sites: addNestedFor.Sites, Apply: addNestedFor.Apply}
 	}
 	for _, tc := range []struct {
 		name, want string
@@ -117,7 +114,7 @@ func TestProgramCloneHash(t *testing.T) {
 func TestRandomErrors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	p := &Program{Main: []byte("x = f(1)\n")}
-	if _, _, err := Random(p, AddNestedFor, rng); !errors.Is(err, ErrNoSite) {
+	if _, _, err := Random(p, addNestedFor, rng); !errors.Is(err, ErrNoSite) {
 		t.Errorf("no for loop: got %v, want ErrNoSite", err)
 	}
 	broken := &Transform{ID: "S99", Name: "Broken", Doc: "d", Family: Structural,
@@ -127,14 +124,14 @@ func TestRandomErrors(t *testing.T) {
 	if _, _, err := Random(p, broken, rng); !errors.Is(err, ErrSyntax) {
 		t.Errorf("broken output: got %v, want ErrSyntax", err)
 	}
-	if _, _, err := Random(&Program{Main: []byte("def f(:\n")}, AddTryExcept, rng); !errors.Is(err, ErrSyntax) {
+	if _, _, err := Random(&Program{Main: []byte("def f(:\n")}, addTryExcept, rng); !errors.Is(err, ErrSyntax) {
 		t.Errorf("broken input: got %v, want ErrSyntax", err)
 	}
 	if _, err := parse([]byte("def f(:\n")); !errors.Is(err, ErrSyntax) {
 		t.Errorf("parse of broken input: got %v, want ErrSyntax", err)
 	}
 	stale := Site{Start: 0, End: 3, Kind: "for_statement", Key: "0:for_statement"}
-	if _, err := AddNestedFor.Apply(p, stale, rng); err == nil || !strings.Contains(err.Error(), "not in this program") {
+	if _, err := addNestedFor.Apply(p, stale, rng); err == nil || !strings.Contains(err.Error(), "not in this program") {
 		t.Errorf("stale site: got %v", err)
 	}
 }
@@ -187,17 +184,15 @@ func TestS11Temporaries(t *testing.T) {
 		"        i = loop_range[loop_index]\n        sq = i * i\n        for j in range(2):\n            out.append(sq + j)\n" +
 		"        loop_3_4(loop_range, loop_index + 1)\n    loop_3_4(range(n), 0)\n    return out\n"
 	p := &Program{Main: []byte(src), Protected: []string{"f"}}
-	sites := TransformLoopToRecursion.Sites(p)
+	sites := transformLoopToRecursion.Sites(p)
 	if len(sites) != 2 {
 		t.Fatalf("%d sites, want 2 (both loops)", len(sites))
 	}
-	q, err := TransformLoopToRecursion.Apply(p, sites[0], rand.New(rand.NewPCG(1, 2)))
+	q, err := transformLoopToRecursion.Apply(p, sites[0], rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(want, string(q.Main)); d != "" {
-		t.Fatalf("(-want +got):\n%s", d)
-	}
+	require.Equal(t, want, string(q.Main))
 	if _, err := os.Stat(python); err != nil {
 		return
 	}

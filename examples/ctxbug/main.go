@@ -76,52 +76,17 @@ func main() {
 		log.Fatal(err)
 	}
 
-	classes, err := classeval.ReadFile(*data)
-	if err != nil {
-		log.Fatal(err)
-	}
-	bases, err := ctxbug.FromClassEval(classes, *data)
-	if err != nil {
-		log.Fatal(err)
-	}
-	if *only != "" {
-		re, err := regexp.Compile(*only)
-		if err != nil {
-			log.Fatal(err)
-		}
-		var keep []*ctxbug.Base
-		for _, b := range bases {
-			if re.MatchString(b.ID()) {
-				keep = append(keep, b)
-			}
-		}
-		bases = keep
-	}
+	// Step 1: the templates.
+	bases, nClasses := loadBases(*data, *only)
 	byID := ctxbug.BaseMap(bases)
 	jobs, err := ctxbug.Jobs(bases, ctxbug.Rules)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%d methods of %d classes: %d templates\n", len(bases), len(classes), len(jobs))
+	fmt.Printf("%d methods of %d classes: %d templates\n", len(bases), nClasses, len(jobs))
 
-	sandbox, err := exec.NewSandbox(nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer sandbox.Close()
-	var sb exec.Runner = sandbox
-	switch *runnerName {
-	case "sandbox":
-	case "forkserver":
-		fs, err := exec.NewForkServer(sandbox, nil)
-		if err != nil {
-			log.Fatal(err)
-		}
-		defer fs.Close()
-		sb = fs
-	default:
-		log.Fatalf("ctxbug: unknown runner %q (want sandbox or forkserver)", *runnerName)
-	}
+	sb, closeRunner := newRunner(*runnerName)
+	defer closeRunner()
 	// A generous wall limit: on a loaded machine the default (twice the CPU
 	// time) stops EightPuzzle's search before its CPU time is up.
 	lim := exec.Limits{CPUTime: *cpu, WallTime: 5 * *cpu}
@@ -132,18 +97,7 @@ func main() {
 		log.Fatal(err)
 	}
 	start := time.Now()
-	bar := progress.New(os.Stderr, "CtxBugs infill")
-	cands, err := ctxbug.Draw(ctx, gen, jobs, &ctxbug.DrawOptions{Samples: *samples, Progress: bar.Report})
-	bar.Close()
-	if err != nil {
-		log.Fatal(err)
-	}
-	bar = progress.New(os.Stderr, "CtxBugs")
-	id, err := ctxbug.Identify(ctx, cands, &ctxbug.IdentifyOptions{Runner: sb, Limits: lim, Progress: bar.Report})
-	bar.Close()
-	if err != nil {
-		log.Fatal(err)
-	}
+	cands, id := identify(ctx, gen, jobs, "CtxBugs", &ctxbug.Options{Samples: *samples, Runner: sb, Limits: lim})
 	fmt.Printf("\n## CtxBug identification (%d candidates, %d instances, %v)\n\n", len(cands), len(id.Instances), time.Since(start).Round(time.Second))
 	must(id.Funnel.WriteTable(os.Stdout))
 	must(writeWith(filepath.Join(*out, "funnel.md"), id.Funnel.WriteTable))
@@ -157,40 +111,14 @@ func main() {
 	if im, ok := gen.(*ctxbugtest.Implanter); ok {
 		im.Add(isoJobs...)
 	}
-	bar = progress.New(os.Stderr, "IsoBugs infill")
-	isoCands, err := ctxbug.Draw(ctx, gen, isoJobs, &ctxbug.DrawOptions{Progress: bar.Report})
-	bar.Close()
-	if err != nil {
-		log.Fatal(err)
-	}
-	bar = progress.New(os.Stderr, "IsoBugs")
-	iso, err := ctxbug.Identify(ctx, isoCands, &ctxbug.IdentifyOptions{Runner: sb, Limits: lim, Progress: bar.Report})
-	bar.Close()
-	if err != nil {
-		log.Fatal(err)
-	}
+	isoCands, iso := identify(ctx, gen, isoJobs, "IsoBugs", &ctxbug.Options{Runner: sb, Limits: lim})
 	must(writeRecorded(filepath.Join(*out, "generations.jsonl"), append(cands, isoCands...)))
 	fmt.Printf("\n## IsoBug identification (%d candidates, %d instances)\n\n", len(isoCands), len(iso.Instances))
 	must(iso.Funnel.WriteTable(os.Stdout))
 	must(writeWith(filepath.Join(*out, "iso_instances.jsonl"), func(w io.Writer) error { return ctxbug.WriteInstances(w, iso.Instances) }))
 
 	// Step 5: the benchmark, and the tested models on it.
-	var tasks []adapt.Task
-	for _, s := range []ctxbug.Setting{ctxbug.WithCtxBugs, ctxbug.WithoutCtxBugs} {
-		ts, err := ctxbug.Tasks(byID, id.Instances, s)
-		if err != nil {
-			log.Fatal(err)
-		}
-		must(adapt.SaveFile(filepath.Join(*out, "tasks_"+string(s)+".jsonl"), ts))
-		tasks = append(tasks, ts...)
-	}
-	ts, err := ctxbug.Tasks(byID, iso.Instances, ctxbug.WithIsoBugs)
-	if err != nil {
-		log.Fatal(err)
-	}
-	must(adapt.SaveFile(filepath.Join(*out, "tasks_isobug.jsonl"), ts))
-	tasks = append(tasks, ts...)
-
+	tasks := writeTasks(*out, byID, id.Instances, iso.Instances)
 	if *testNames == "" {
 		return
 	}
@@ -201,15 +129,15 @@ func main() {
 			log.Fatal(err)
 		}
 		bar := progress.New(os.Stderr, name)
-		res, rep, err := ctxbug.Evaluate(ctx, tasks, m, &ctxbug.EvalOptions{Runner: sb, Limits: lim, Logprobs: name == "openai", Progress: bar.Report})
+		sc, err := ctxbug.Evaluate(ctx, tasks, m, &ctxbug.EvalOptions{Runner: sb, Limits: lim, Logprobs: name == "openai", Progress: bar.Report})
 		bar.Close()
 		if err != nil {
 			log.Fatal(err)
 		}
 		must(writeWith(filepath.Join(*out, "report_"+name+".html"), func(w io.Writer) error {
-			return htmlreport.Write(w, rep, &htmlreport.Options{Tasks: tasks, Sections: []htmlreport.Section{{Title: "ctxbug: candidates through identification", Funnel: &id.Funnel}}})
+			return htmlreport.Write(w, sc.Report, &htmlreport.Options{Tasks: tasks, Sections: []htmlreport.Section{{Title: "ctxbug: candidates through identification", Funnel: &id.Funnel}}})
 		}))
-		results = append(results, res...)
+		results = append(results, sc.Results...)
 	}
 	must(writeWith(filepath.Join(*out, "results.jsonl"), func(w io.Writer) error {
 		enc := json.NewEncoder(w)
@@ -221,6 +149,93 @@ func main() {
 		return nil
 	}))
 	must(writeWith(filepath.Join(*out, "tables.md"), func(w io.Writer) error { return tables(io.MultiWriter(w, os.Stdout), results) }))
+}
+
+// loadBases reads the ClassEval methods of data whose ID matches only
+// (all when only is empty), and the number of classes in data.
+func loadBases(data, only string) ([]*ctxbug.Base, int) {
+	classes, err := classeval.ReadFile(data)
+	if err != nil {
+		log.Fatal(err)
+	}
+	bases, err := ctxbug.FromClassEval(classes, data)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if only == "" {
+		return bases, len(classes)
+	}
+	re, err := regexp.Compile(only)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var keep []*ctxbug.Base
+	for _, b := range bases {
+		if re.MatchString(b.ID()) {
+			keep = append(keep, b)
+		}
+	}
+	return keep, len(classes)
+}
+
+// newRunner returns the named test runner and the function that closes it.
+func newRunner(name string) (exec.Runner, func()) {
+	sandbox, err := exec.NewSandbox(nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	switch name {
+	case "sandbox":
+		return sandbox, func() { sandbox.Close() }
+	case "forkserver":
+		fs, err := exec.NewForkServer(sandbox, nil)
+		if err != nil {
+			log.Fatal(err)
+		}
+		return fs, func() { fs.Close(); sandbox.Close() }
+	}
+	log.Fatalf("ctxbug: unknown runner %q (want sandbox or forkserver)", name)
+	return nil, nil
+}
+
+// identify asks gen to fill the jobs and identifies the bugs among its
+// variants, with a progress bar for each ("<what> infill", "<what>").
+func identify(ctx context.Context, gen adapt.Model, jobs []*ctxbug.Job, what string, opts *ctxbug.Options) ([]*ctxbug.Candidate, *ctxbug.Result) {
+	bar := progress.New(os.Stderr, what+" infill")
+	opts.Progress = bar.Report
+	cands, err := ctxbug.Draw(ctx, gen, jobs, opts)
+	bar.Close()
+	if err != nil {
+		log.Fatal(err)
+	}
+	bar = progress.New(os.Stderr, what)
+	opts.Progress = bar.Report
+	id, err := ctxbug.Identify(ctx, cands, opts)
+	bar.Close()
+	if err != nil {
+		log.Fatal(err)
+	}
+	return cands, id
+}
+
+// writeTasks writes the tasks of the three settings to out and returns
+// them, CtxBugs, without them, and IsoBugs in order.
+func writeTasks(out string, byID map[string]*ctxbug.Base, ctxIns, isoIns []*ctxbug.Instance) []adapt.Task {
+	var tasks []adapt.Task
+	for _, s := range []ctxbug.Setting{ctxbug.WithCtxBugs, ctxbug.WithoutCtxBugs} {
+		ts, err := ctxbug.Tasks(byID, ctxIns, s)
+		if err != nil {
+			log.Fatal(err)
+		}
+		must(adapt.SaveFile(filepath.Join(out, "tasks_"+string(s)+".jsonl"), ts))
+		tasks = append(tasks, ts...)
+	}
+	ts, err := ctxbug.Tasks(byID, isoIns, ctxbug.WithIsoBugs)
+	if err != nil {
+		log.Fatal(err)
+	}
+	must(adapt.SaveFile(filepath.Join(out, "tasks_isobug.jsonl"), ts))
+	return append(tasks, ts...)
 }
 
 // tables prints the paper's Tables 4–6 for the results.
