@@ -29,6 +29,12 @@ type Class struct {
 	Imports []string `json:"import_statement"`
 	// Description is the class docstring, indented as in the class body.
 	Description string `json:"class_description"`
+	// TestClasses names the unittest.TestCase classes of Test.
+	TestClasses []string `json:"test_classes"`
+	// Constructor is the class header with its __init__.
+	Constructor string `json:"class_constructor"`
+	// Fields are the instance attributes __init__ sets ("self.x").
+	Fields []string `json:"fields"`
 	// Methods are the class's methods other than __init__, in order.
 	Methods []Method `json:"methods_info"`
 }
