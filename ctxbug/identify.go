@@ -10,6 +10,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
@@ -71,7 +72,7 @@ func Identify(ctx context.Context, cands []*Candidate, opts *IdentifyOptions) (*
 	if o.Parallelism <= 0 {
 		o.Parallelism = exec.DefaultParallelism()
 	}
-	runner, closeRunner, err := exec.DefaultRunner(o.Runner)
+	runner, closeRunner, err := sandbox.Default(o.Runner)
 	if err != nil {
 		return nil, err
 	}

@@ -405,10 +405,10 @@ func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error
 		}
 		b, err := ReadWorkspaceFile(sc.root, sc.path("coverage.exec"), limit)
 		switch {
-		case errors.Is(err, ErrUnsafeFile):
+		case errors.Is(err, errUnsafeFile):
 			// The job replaced it: its doing, never the harness's.
 			suite.Tampered = append(suite.Tampered, Tamper{Kind: "coverage-replaced", Detail: err.Error()})
-		case errors.Is(err, ErrFileTooLarge):
+		case errors.Is(err, errFileTooLarge):
 			if !limitStatus(suite.Run.Status) {
 				suite.Run.Status, suite.Run.Detail = StatusOutput, "the coverage data is over JaCoCo.Limit"
 			}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 // A wrong answer: add subtracts. Each attack below is this answer plus a
@@ -312,7 +313,7 @@ func TestSkipIsNoTampering(t *testing.T) {
 // (the trust boundary says what that file does not protect).
 func TestPythonDriversWithoutChannel(t *testing.T) {
 	requirePython(t, false)
-	sb := newSandbox(t)
+	sb := exectest.Sandbox(t)
 	foreign := exec.RunnerFunc(func(ctx context.Context, j exec.Job) (exec.Result, error) {
 		return sb.Run(ctx, exec.Job{Dir: j.Dir, Args: j.Args, Env: j.Env, Stdin: j.Stdin, Limits: j.Limits, ReadOnly: j.ReadOnly})
 	})
@@ -328,7 +329,7 @@ func TestPythonDriversWithoutChannel(t *testing.T) {
 // results channel too (its init takes descriptors as the Sandbox's does).
 func TestUnsandboxedPythonChannel(t *testing.T) {
 	requirePython(t, false)
-	r := exec.NewUnsandboxed(nil)
+	r := sandbox.NewUnsandboxed(nil)
 	defer r.Close()
 	s := runTamper(t, r, "unittest", "def add(a, b):\n    return a + b\n")
 	assert.Equal(t, 2, s.Count(exec.TestPassed), "%+v", s.Tests)

@@ -225,7 +225,7 @@
 // detected, and effective: detected with every constituent detected
 // alone); [Result.Gates] gives the pilot gates over the L1 mutants.
 //
-//	sb, _ := exec.NewSandbox(nil)
+//	sb, _ := sandbox.New(nil)
 //	proj, _ := mutate.OpenGoModule(dir, sb, nil) // or mutate.OpenMaven(ctx, dir, sb, nil)
 //	defer proj.Close()
 //	res, _ := mutate.Generate(ctx, proj, &mutate.Options{Seed: 1, Levels: []mutate.Level{mutate.L1, mutate.L2}})

@@ -50,6 +50,7 @@ import (
 	"github.com/adaptbench/adaptbench/ctxbug"
 	"github.com/adaptbench/adaptbench/ctxbug/ctxbugtest"
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 func main() {
@@ -103,16 +104,16 @@ func main() {
 	}
 	fmt.Printf("%d methods of %d classes: %d templates\n", len(bases), len(classes), len(jobs))
 
-	sandbox, err := exec.NewSandbox(nil)
+	box, err := sandbox.New(nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer sandbox.Close()
-	var sb exec.Runner = sandbox
+	defer box.Close()
+	var sb exec.Runner = box
 	switch *runnerName {
 	case "sandbox":
 	case "forkserver":
-		fs, err := exec.NewForkServer(sandbox, nil)
+		fs, err := sandbox.NewForkServer(box, nil)
 		if err != nil {
 			log.Fatal(err)
 		}
