@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -24,6 +25,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/internal/jobuid"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
@@ -218,3 +220,26 @@ func SkipWithout(tb testing.TB, format string, args ...any) {
 	}
 	tb.Skipf(format, args...)
 }
+
+// RequirePython skips the test when exec.DefaultPython (with pytest, if
+// asked) is missing: on developer machines only; the test command, which
+// sets ADAPTBENCH_REQUIRE_SANDBOX=1, fails instead (CI installs both).
+func RequirePython(tb testing.TB, pytest bool) {
+	tb.Helper()
+	if _, err := os.Stat(exec.DefaultPython); err != nil {
+		SkipWithout(tb, "%s is missing (apt-get install python3)", exec.DefaultPython)
+	}
+	if pytest {
+		pytestOnce.Do(func() {
+			pytestOK = osexec.Command(exec.DefaultPython, "-c", "import pytest").Run() == nil
+		})
+		if !pytestOK {
+			SkipWithout(tb, "%s has no pytest (apt-get install python3-pytest)", exec.DefaultPython)
+		}
+	}
+}
+
+var (
+	pytestOnce sync.Once
+	pytestOK   bool
+)

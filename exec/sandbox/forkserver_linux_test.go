@@ -161,7 +161,7 @@ func TestForkServerDriverMatchesSandbox(t *testing.T) {
 // TestForkServerPytestMatchesSandbox: with pytest preloaded, the server
 // defines the pytest reporter once; its verdicts are the Sandbox's.
 func TestForkServerPytestMatchesSandbox(t *testing.T) {
-	requirePython(t, true)
+	exectest.RequirePython(t, true)
 	sb := newSandbox(t)
 	fs, err := sandbox.NewForkServer(sb, &sandbox.ForkServerConfig{Preload: append(slices.Clone(sandbox.DefaultPreload), "pytest")})
 	require.NoError(t, err)

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/internal/unprivileged"
 )
@@ -63,7 +64,7 @@ func TestSandboxIsolation(t *testing.T) {
 // job's own user namespace, not the caller's whole budget), and the next
 // job is not short of processes.
 func TestSandboxProcessLimit(t *testing.T) {
-	requirePython(t, false)
+	exectest.RequirePython(t, false)
 	sb := newSandbox(t)
 	prog := `import os, time
 n = 0
