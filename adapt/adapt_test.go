@@ -19,9 +19,10 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
-func sandbox(t testing.TB) *exec.Sandbox { return exectest.Sandbox(t) }
+func newSandbox(t testing.TB) *sandbox.Sandbox { return exectest.Sandbox(t) }
 
 // runner is Evaluate's default runner, a fork server over the sandbox,
 // shared by the package's tests.

@@ -19,7 +19,7 @@ func BenchmarkHarnessOverhead(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	runner := sandbox(b)
+	runner := newSandbox(b)
 	var wall, tested time.Duration
 	var checks int
 	for b.Loop() {

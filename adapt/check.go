@@ -47,7 +47,7 @@ type RunEnv struct {
 // validating its variants, a search testing its programs). The zero value
 // is not usable: set Runner. A Checker is safe for concurrent use.
 type Checker struct {
-	// Runner runs the tests (an exec.ForkServer, an exec.Sandbox).
+	// Runner runs the tests (a sandbox.ForkServer, a sandbox.Sandbox).
 	Runner exec.Runner
 	// Limits bounds every test run; zero fields take exec's defaults.
 	Limits exec.Limits

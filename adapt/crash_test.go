@@ -23,6 +23,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	aexec "github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 // The crash test's evaluation: 30 tasks × 3 samples, a model that fails
@@ -102,7 +103,7 @@ func crashHelper() {
 		}
 		return out, nil
 	})
-	sb, err := aexec.NewSandbox(nil)
+	sb, err := sandbox.New(nil)
 	if err != nil {
 		panic(err)
 	}
@@ -233,7 +234,7 @@ func runCrashHelper(t *testing.T, dir string, run int, killWrite int, killAfter 
 }
 
 func TestCrashAndResume(t *testing.T) {
-	sandbox(t) // skips where there is none
+	newSandbox(t) // skips where there is none
 	if testing.Short() {
 		t.Skip("the crash test runs the evaluation some 25 times")
 	}

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 // Options configures Evaluate. A nil *Options means the defaults.
@@ -41,9 +42,9 @@ type Options struct {
 	// Runner runs the tests. nil means a ForkServer over a Sandbox that
 	// Evaluate makes and closes: Python tests run in a warmed, sandboxed
 	// interpreter that forks per check, everything else in the Sandbox.
-	// Its servers import exec.DefaultPreload and the modules the tasks'
+	// Its servers import sandbox.DefaultPreload and the modules the tasks'
 	// code imports ([Preload]) once, before the first check.
-	// Pass an *exec.Sandbox to start a fresh interpreter for every check.
+	// Pass a *sandbox.Sandbox to start a fresh interpreter for every check.
 	Runner exec.Runner
 	// Limits bounds every test run; zero fields take exec's defaults.
 	Limits exec.Limits
@@ -482,7 +483,7 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		info.Limits = &lim
 		info.Runner = fmt.Sprintf("%T", o.Runner)
 		if o.Runner == nil {
-			info.Runner = fmt.Sprintf("%T", (*exec.ForkServer)(nil)) // the default
+			info.Runner = fmt.Sprintf("%T", (*sandbox.ForkServer)(nil)) // the default
 		}
 	}
 	var selected []*Task
@@ -499,7 +500,7 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 	e := &evaluation{o: o, info: info, model: model, recs: newRecords(), hashes: hashes, start: time.Now(), draw: draw}
 	runner := o.Runner
 	if !draw && runner == nil {
-		fs, err := exec.NewPythonRunner(&exec.ForkServerConfig{Preload: append(slices.Clone(exec.DefaultPreload), preload(selected)...)})
+		fs, err := sandbox.NewPythonRunner(&sandbox.ForkServerConfig{Preload: append(slices.Clone(sandbox.DefaultPreload), preload(selected)...)})
 		if err != nil {
 			return nil, err
 		}

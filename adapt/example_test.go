@@ -12,6 +12,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 // A task in the directory format, inline: the snippet computes a mean, the
@@ -84,7 +85,7 @@ func ExampleChecker() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	runner, done, err := exec.DefaultRunner(nil)
+	runner, done, err := sandbox.Default(nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	aexec "github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 // paidModel answers with the reference and a padding comment, and
@@ -102,7 +103,7 @@ func TestJournalWriteFailureStopsTheRun(t *testing.T) {
 // journal ADAPT_JOURNAL, and writes its report to ADAPT_REPORT; an error
 // goes to stderr, with exit status 3.
 func journalHelper() {
-	sb, err := aexec.NewSandbox(nil)
+	sb, err := sandbox.New(nil)
 	if err != nil {
 		panic(err)
 	}
@@ -126,7 +127,7 @@ func journalHelper() {
 // succeed after. The run stops at the failure, and the resume gives the
 // report of an uninterrupted run, byte for byte.
 func TestJournalEIOFromTheKernel(t *testing.T) {
-	sandbox(t)
+	newSandbox(t)
 	strace, err := osexec.LookPath("strace")
 	if err != nil {
 		t.Skip("no strace to inject a failing write")

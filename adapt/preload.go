@@ -16,8 +16,8 @@ const MaxPreload = 64
 // (absolute imports of Python tasks that run on the machine's interpreter,
 // that is with no Env), most imported first, then by name, at most
 // MaxPreload: the list a fork server imports once so that each job finds
-// them loaded (exec.ForkServerConfig.Preload, on top of
-// exec.DefaultPreload). When Options.Runner is nil, Evaluate's fork server
+// them loaded (sandbox.ForkServerConfig.Preload, on top of
+// sandbox.DefaultPreload). When Options.Runner is nil, Evaluate's fork server
 // preloads them, so that tasks whose code imports numpy or scipy (evolve's
 // API operators inject such imports) do not pay for the import in every
 // job. A module whose top-level name is also a file or directory of some

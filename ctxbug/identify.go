@@ -10,6 +10,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
@@ -41,7 +42,7 @@ func Identify(ctx context.Context, cands []*Candidate, opts *Options) (*Result, 
 	if o.Parallelism <= 0 {
 		o.Parallelism = exec.DefaultParallelism()
 	}
-	runner, closeRunner, err := exec.DefaultRunner(o.Runner)
+	runner, closeRunner, err := sandbox.Default(o.Runner)
 	if err != nil {
 		return nil, err
 	}

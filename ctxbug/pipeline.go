@@ -6,6 +6,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 // Options configures Generate and its steps, Draw and Identify; each
@@ -86,7 +87,7 @@ func Generate(ctx context.Context, model adapt.Model, bases []*Base, opts *Optio
 	if o.Settings == nil {
 		o.Settings = []Setting{WithCtxBugs, WithoutCtxBugs}
 	}
-	runner, closeRunner, err := exec.DefaultRunner(o.Runner)
+	runner, closeRunner, err := sandbox.Default(o.Runner)
 	if err != nil {
 		return nil, err
 	}

@@ -22,8 +22,8 @@
 // subject of tasks sharing a target file, such as a ClassEval class with
 // the tests of all its methods.
 //
-// A [Tester] runs a suite on a program in the sandbox (exec.Sandbox or,
-// faster, exec.ForkServer) and gives a [TestRun] with a typed [Verdict];
+// A [Tester] runs a suite on a program in the sandbox (sandbox.Sandbox or,
+// faster, sandbox.ForkServer) and gives a [TestRun] with a typed [Verdict];
 // it caches verdicts by suite and program hash, so that no program is
 // tested twice against the same suite ([TesterStats] counts runs and
 // hits). [DefaultTester] uses a fork server that preloads the modules the

@@ -11,8 +11,8 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
 	"github.com/adaptbench/adaptbench/evolve"
 	"github.com/adaptbench/adaptbench/evolve/transform"
-	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/internal/shareddata"
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
@@ -27,18 +27,18 @@ func TestMain(m *testing.M) {
 
 var (
 	preloadOnce sync.Once
-	preloaded   *exec.ForkServer
+	preloaded   *sandbox.ForkServer
 )
 
 // forkServer returns a fork server over the shared sandbox that preloads
 // evolve.PreloadList() (numpy, scipy, ...), shared by the tests and
 // closed by TestMain.
-func forkServer(t testing.TB) *exec.ForkServer {
+func forkServer(t testing.TB) *sandbox.ForkServer {
 	t.Helper()
 	sb := exectest.Sandbox(t)
 	preloadOnce.Do(func() {
 		var err error
-		if preloaded, err = exec.NewForkServer(sb, &exec.ForkServerConfig{Preload: evolve.PreloadList()}); err != nil {
+		if preloaded, err = sandbox.NewForkServer(sb, &sandbox.ForkServerConfig{Preload: evolve.PreloadList()}); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -6,20 +6,20 @@ import (
 	"slices"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 // preload lists the modules DefaultTester's fork server imports once, on
-// top of exec.DefaultPreload: those the API operators and S4 and S9 inject
+// top of sandbox.DefaultPreload: those the API operators and S4 and S9 inject
 // (A1–A8), so that a test run forks them ready instead of importing numpy
 // and scipy again each time.
 var preload = []string{"base64", "datetime", "http.client", "queue", "threading", "numpy", "scipy.stats", "dateutil.parser", "cryptography.fernet", "sklearn.utils"}
 
-// DefaultTester returns a Tester over a new exec.ForkServer that preloads
-// [PreloadList] (the modules the machine's Python has) in a new exec.Sandbox,
+// DefaultTester returns a Tester over a new sandbox.ForkServer that preloads
+// [PreloadList] (the modules the machine's Python has) in a new sandbox.Sandbox,
 // with DefaultLimits, and the function that closes both.
 func DefaultTester() (*Tester, func(), error) {
-	fs, err := exec.NewPythonRunner(&exec.ForkServerConfig{Preload: PreloadList()})
+	fs, err := sandbox.NewPythonRunner(&sandbox.ForkServerConfig{Preload: PreloadList()})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -27,10 +27,10 @@ func DefaultTester() (*Tester, func(), error) {
 }
 
 // PreloadList is what DefaultTester's fork server imports once:
-// exec.DefaultPreload followed by the modules the API operators and S4
+// sandbox.DefaultPreload followed by the modules the API operators and S4
 // and S9 inject (numpy, scipy.stats, dateutil, cryptography, …), for a
 // fork server of one's own.
-func PreloadList() []string { return append(slices.Clone(exec.DefaultPreload), preload...) }
+func PreloadList() []string { return append(slices.Clone(sandbox.DefaultPreload), preload...) }
 
 // Result is what [Generate] returns.
 type Result struct {

@@ -123,8 +123,8 @@ type TesterConfig struct {
 	Limits exec.Limits
 }
 
-// NewTester returns a Tester that runs suites through r: an exec.Sandbox,
-// or, faster, an exec.ForkServer over one (see [DefaultTester]).
+// NewTester returns a Tester that runs suites through r: a sandbox.Sandbox,
+// or, faster, a sandbox.ForkServer over one (see [DefaultTester]).
 func NewTester(r exec.Runner, cfg *TesterConfig) *Tester {
 	var c TesterConfig
 	if cfg != nil {

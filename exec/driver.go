@@ -482,7 +482,7 @@ func (s scratch) readLimited(name string, l Limits, run *Result) []byte {
 		limit = maxReport
 	}
 	b, err := ReadWorkspaceFile(s.root, s.rel+"/"+name, limit)
-	if errors.Is(err, ErrFileTooLarge) && !limitStatus(run.Status) {
+	if errors.Is(err, errFileTooLarge) && !limitStatus(run.Status) {
 		run.Status, run.Detail = StatusOutput, fmt.Sprintf("the test results are over the output limit (%s)", limit)
 	}
 	return b

@@ -245,7 +245,7 @@ func quoteShort(s string) string {
 }
 
 // The Python reporters (driver_guard.py) send their events on a results
-// channel (Job.results), each with the run's nonce, which they read from
+// channel (Job.Results), each with the run's nonce, which they read from
 // stdin before any code of the job runs, and its number in the stream:
 //
 //	{"e":"start","test":"a","k":"<nonce>","q":3}

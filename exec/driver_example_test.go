@@ -7,14 +7,15 @@ import (
 	"time"
 
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 // The drivers need a sandbox and the toolchains, so this example is only
 // compiled; the tests in driver_*_test.go run the same calls.
 func ExamplePythonUnittest() {
-	sb, err := exec.NewSandbox(nil)
+	sb, err := sandbox.New(nil)
 	if err != nil {
-		log.Fatal(err) // wraps exec.ErrNoNamespaces where the kernel says no
+		log.Fatal(err) // wraps sandbox.ErrNoNamespaces where the kernel says no
 	}
 	d := exec.PythonUnittest{PerTestTimeout: 10 * time.Second}
 	suite, err := d.Test(context.Background(), sb, exec.TestSpec{
@@ -40,7 +41,7 @@ func ExamplePythonUnittest() {
 // JVM. Compiled only, like the example above; driver_junit_test.go runs
 // the same calls.
 func ExampleJUnit() {
-	sb, err := exec.NewSandbox(nil)
+	sb, err := sandbox.New(nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func ExampleJUnit() {
 // leaves to Test what it could not decide. Compiled only; the test in
 // driver_junit_rounds_test.go runs the same calls.
 func ExampleJUnit_TestRounds() {
-	sb, err := exec.NewSandbox(nil)
+	sb, err := sandbox.New(nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/adaptbench/adaptbench/exec/internal/capture"
 )
 
 // GoTest runs the tests of one Go package with "go test".
@@ -71,10 +73,6 @@ type GoTest struct {
 	// Package is the package to test, as a path relative to the workspace
 	// (a module root). Empty means ".".
 	Package string
-	// BuildTimeout bounds "go test -c". Zero means 5 minutes. A build that
-	// takes longer is a harness error (most often a cold cache on a slow
-	// machine), not a compile error.
-	BuildTimeout time.Duration
 	// BuildEnv holds extra KEY=VALUE entries for "go test -c", after the
 	// host's environment and the driver's own settings (cgo off,
 	// GOFLAGS=GoBuildFlags, GOPROXY=off, GOTOOLCHAIN=local, GOWORK=off), so
@@ -183,7 +181,7 @@ func readGoRun(ctx context.Context, goBin string, sc scratch, spec TestSpec, non
 	}
 	list, _ := ReadWorkspaceFile(sc.root, sc.path("list"), limit)
 	raw, err := ReadWorkspaceFile(sc.root, sc.path("out"), limit)
-	over := errors.Is(err, ErrFileTooLarge)
+	over := errors.Is(err, errFileTooLarge)
 	marks := splitMarked(raw, nonce)
 	var (
 		events  []event
@@ -305,17 +303,18 @@ var goBuildEnv = []string{
 	"GOWORK=off",
 }
 
+// goBuildTimeout bounds "go test -c". A build that takes longer is a
+// harness error (most often a cold cache on a slow machine), not a compile
+// error.
+const goBuildTimeout = 5 * time.Minute
+
 // build runs "go test -c" on the host. A failure of the build is a Result
 // with StatusExit; an error means the go command could not run or timed
 // out.
 func (d GoTest) build(ctx context.Context, goBin, ws, pkg, out string, wrap *goWrap) (Result, string, error) {
-	timeout := d.BuildTimeout
-	if timeout <= 0 {
-		timeout = 5 * time.Minute
-	}
-	bctx, cancel := context.WithTimeout(ctx, timeout)
+	bctx, cancel := context.WithTimeout(ctx, goBuildTimeout)
 	defer cancel()
-	outBuf := newCapture(maxCompile*2, nil)
+	outBuf := capture.New(maxCompile*2, nil)
 	args := []string{"test", "-c", "-vet=off", "-o", out}
 	if wrap != nil {
 		args = append(args, "-overlay="+wrap.overlay)
@@ -334,14 +333,14 @@ func (d GoTest) build(ctx context.Context, goBin, ws, pkg, out string, wrap *goW
 	}
 	text := string(outBuf.Bytes())
 	res.Stderr = []byte(text)
-	res.OutputBytes = outBuf.total
+	res.OutputBytes = outBuf.Total()
 	var exitErr *osexec.ExitError
 	switch {
 	case ctx.Err() != nil:
 		res.Status, res.Detail = StatusCanceled, "canceled by the caller"
 		return res, text, ctx.Err()
 	case bctx.Err() != nil:
-		res.Status, res.Detail = StatusInternal, fmt.Sprintf("go test -c did not finish within %s", timeout)
+		res.Status, res.Detail = StatusInternal, fmt.Sprintf("go test -c did not finish within %s", goBuildTimeout)
 		return res, text, fmt.Errorf("exec: GoTest: %s", res.Detail)
 	case errors.As(err, &exitErr) && res.ExitCode > 0:
 		res.Status, res.Detail = StatusExit, fmt.Sprintf("exit code %d", res.ExitCode)
@@ -389,7 +388,7 @@ func test2json(ctx context.Context, goBin string, raw []byte, parse func(io.Read
 		}
 		cmd := osexec.CommandContext(ctx, p.(string))
 		cmd.Stdin = bytes.NewReader(raw)
-		stderr := newCapture(2048, nil)
+		stderr := capture.New(2048, nil)
 		cmd.Stderr = stderr
 		stdout, err := cmd.StdoutPipe()
 		if err != nil {
@@ -437,25 +436,11 @@ type testEvent struct {
 // length and more; over reports that a test's name did not fit, and was
 // dropped with every event after it.
 func goTestEvents(conv io.Reader, list []byte, requested []string, budget *hostBudget) (events []event, partial map[string]string, started, over bool) {
-	var plan []string
-	listed := map[string]bool{}
-	for _, l := range strings.Split(string(list), "\n") {
-		l = strings.TrimSpace(l)
-		if goTestName.MatchString(l) && !strings.HasPrefix(l, "Benchmark") && !listed[l] {
-			plan = append(plan, l)
-			listed[l] = true
-		}
-	}
+	plan, listed := goTestPlan(list)
 	if len(plan) > 0 {
 		events = append(events, event{kind: "plan", names: plan})
 	}
-	var (
-		output = map[string]*strings.Builder{}
-		order  []string
-		ends   = map[string]*event{}
-		ran    = map[string]bool{}
-		final  bool
-	)
+	s := &goStream{output: map[string]*strings.Builder{}, ends: map[string]*event{}, ran: map[string]bool{}, budget: budget, events: events}
 	sc := bufio.NewScanner(conv)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
@@ -463,75 +448,124 @@ func goTestEvents(conv io.Reader, list []byte, requested []string, budget *hostB
 		if json.Unmarshal(sc.Bytes(), &te) != nil {
 			continue
 		}
-		if te.Test == "" {
-			if te.Action == "pass" || te.Action == "fail" {
-				final = true
-			}
-			continue
-		}
-		if _, seen := output[te.Test]; !seen && !ran[te.Test] && ends[te.Test] == nil {
-			// A name the host has not held yet: its entries in the maps,
-			// its events and its outcome.
-			if !budget.take(len(te.Test)*4 + 512) {
-				over = true
-				break
-			}
-		}
-		switch te.Action {
-		case "run":
-			started = true
-			if ran[te.Test] {
-				break // a repeated start changes nothing
-			}
-			ran[te.Test] = true
-			events = append(events, event{kind: "start", name: te.Test})
-		case "output":
-			b, ok := output[te.Test]
-			if !ok {
-				b = &strings.Builder{}
-				output[te.Test] = b
-			}
-			if b.Len() < 4*maxMessage && !isFraming(te.Output) {
-				b.WriteString(te.Output)
-			}
-		case "pass", "fail", "skip":
-			if ends[te.Test] != nil && !budget.take(256) {
-				over = true
-			}
-			e := event{kind: "end", name: te.Test, duration: seconds(te.Elapsed)}
-			switch te.Action {
-			case "pass":
-				e.status = TestPassed
-			case "fail":
-				e.status = TestFailed
-			default:
-				e.status = TestSkipped
-			}
-			if ends[te.Test] == nil {
-				order = append(order, te.Test)
-			} else if e.status.severity() < ends[te.Test].status.severity() {
-				break // the worst of a test's results stands
-			}
-			ends[te.Test] = &e
-		}
-		if over {
+		if s.add(te); s.over {
 			break
 		}
 	}
-	for _, name := range order {
-		e := ends[name]
-		if b := output[name]; b != nil {
+	s.endEvents()
+	partial = s.unfinished()
+	if s.started || s.final {
+		s.events = append(s.events, requestedEvents(requested, listed, s.ran, s.final, len(plan) > 0)...)
+	}
+	if s.final {
+		s.events = append(s.events, event{kind: "done"})
+	}
+	return s.events, partial, s.started, s.over
+}
+
+// goTestPlan reads the output of -test.list: the tests, in order, once.
+func goTestPlan(list []byte) (plan []string, listed map[string]bool) {
+	listed = map[string]bool{}
+	for _, l := range strings.Split(string(list), "\n") {
+		l = strings.TrimSpace(l)
+		if goTestName.MatchString(l) && !strings.HasPrefix(l, "Benchmark") && !listed[l] {
+			plan = append(plan, l)
+			listed[l] = true
+		}
+	}
+	return plan, listed
+}
+
+// goStream is what goTestEvents has read of test2json's stream.
+type goStream struct {
+	output  map[string]*strings.Builder
+	order   []string
+	ends    map[string]*event
+	ran     map[string]bool
+	final   bool
+	started bool
+	over    bool
+	budget  *hostBudget
+	events  []event
+}
+
+// add reads one event of the stream.
+func (s *goStream) add(te testEvent) {
+	if te.Test == "" {
+		if te.Action == "pass" || te.Action == "fail" {
+			s.final = true
+		}
+		return
+	}
+	if _, seen := s.output[te.Test]; !seen && !s.ran[te.Test] && s.ends[te.Test] == nil {
+		// A name the host has not held yet: its entries in the maps,
+		// its events and its outcome.
+		if !s.budget.take(len(te.Test)*4 + 512) {
+			s.over = true
+			return
+		}
+	}
+	switch te.Action {
+	case "run":
+		s.started = true
+		if s.ran[te.Test] {
+			break // a repeated start changes nothing
+		}
+		s.ran[te.Test] = true
+		s.events = append(s.events, event{kind: "start", name: te.Test})
+	case "output":
+		b, ok := s.output[te.Test]
+		if !ok {
+			b = &strings.Builder{}
+			s.output[te.Test] = b
+		}
+		if b.Len() < 4*maxMessage && !isFraming(te.Output) {
+			b.WriteString(te.Output)
+		}
+	case "pass", "fail", "skip":
+		s.end(te)
+	}
+}
+
+// end reads a test's result; the worst of a test's results stands.
+func (s *goStream) end(te testEvent) {
+	if s.ends[te.Test] != nil && !s.budget.take(256) {
+		s.over = true
+	}
+	e := event{kind: "end", name: te.Test, duration: seconds(te.Elapsed)}
+	switch te.Action {
+	case "pass":
+		e.status = TestPassed
+	case "fail":
+		e.status = TestFailed
+	default:
+		e.status = TestSkipped
+	}
+	if s.ends[te.Test] == nil {
+		s.order = append(s.order, te.Test)
+	} else if e.status.severity() < s.ends[te.Test].status.severity() {
+		return
+	}
+	s.ends[te.Test] = &e
+}
+
+// endEvents adds the tests' end events, in the order they first ended,
+// with their messages, then those of tests that panicked.
+func (s *goStream) endEvents() {
+	for _, name := range s.order {
+		e := s.ends[name]
+		if b := s.output[name]; b != nil {
 			e.message = strings.TrimRight(b.String(), "\n")
 		}
 		switch {
 		case e.status == TestPassed:
 			e.message = ""
-		case e.status == TestFailed && !final && hasPanic(e.message):
+		case e.status == TestFailed && !s.final && hasPanic(e.message):
 			e.status = TestError
 		case e.status == TestFailed && e.message == "":
 			var failed []string
-			for _, sub := range order {
-				if strings.HasPrefix(sub, name+"/") && ends[sub].status == TestFailed {
+			for _, sub := range s.order {
+				if strings.HasPrefix(sub, name+"/") && s.ends[sub].status == TestFailed {
 					failed = append(failed, sub)
 				}
 			}
@@ -539,31 +573,28 @@ func goTestEvents(conv io.Reader, list []byte, requested []string, budget *hostB
 				e.message = "failed subtests: " + strings.Join(failed, ", ")
 			}
 		}
-		events = append(events, *e)
+		s.events = append(s.events, *e)
 	}
 	// A test that panics has no result line that test2json can see: its
 	// "--- FAIL" comes just before the panic's report, in its output.
-	for name, b := range output {
-		if _, ok := ends[name]; !ok && !final && hasPanic(b.String()) {
-			events = append(events, event{kind: "end", name: name, status: TestError, message: strings.TrimRight(b.String(), "\n")})
-			ends[name] = &events[len(events)-1]
+	for name, b := range s.output {
+		if _, ok := s.ends[name]; !ok && !s.final && hasPanic(b.String()) {
+			s.events = append(s.events, event{kind: "end", name: name, status: TestError, message: strings.TrimRight(b.String(), "\n")})
+			s.ends[name] = &s.events[len(s.events)-1]
 		}
 	}
-	// Tests that did not end keep their output for the message that
-	// assemble gives them.
-	partial = map[string]string{}
-	for name, b := range output {
-		if _, ok := ends[name]; !ok && b.Len() > 0 {
+}
+
+// unfinished is the output of the tests that did not end, for the message
+// that assemble gives them.
+func (s *goStream) unfinished() map[string]string {
+	partial := map[string]string{}
+	for name, b := range s.output {
+		if _, ok := s.ends[name]; !ok && b.Len() > 0 {
 			partial[name] = strings.TrimRight(b.String(), "\n")
 		}
 	}
-	if started || final {
-		events = append(events, requestedEvents(requested, listed, ran, final, len(plan) > 0)...)
-	}
-	if final {
-		events = append(events, event{kind: "done"})
-	}
-	return events, partial, started, over
+	return partial
 }
 
 // requestedEvents says what became of the requested names. A requested

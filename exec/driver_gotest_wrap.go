@@ -202,35 +202,11 @@ func wrapTestMain(src []byte, alias, importPath string) (out []byte, hasMain boo
 	if err != nil {
 		return nil, false, nil // the compiler reports it
 	}
-	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "TestMain" {
-			hasMain = true
-		}
-	}
-	if !hasMain {
+	if !hasTestMain(f) {
 		return nil, false, nil
 	}
-	testing := ""
-	for _, imp := range f.Imports {
-		if imp.Path.Value == `"testing"` {
-			testing = "testing"
-			if imp.Name != nil {
-				testing = imp.Name.Name
-			}
-		}
-	}
-	isM := func(e ast.Expr) bool {
-		st, ok := e.(*ast.StarExpr)
-		if !ok {
-			return false
-		}
-		if sel, ok := st.X.(*ast.SelectorExpr); ok {
-			x, ok := sel.X.(*ast.Ident)
-			return ok && x.Name == testing && sel.Sel.Name == "M"
-		}
-		id, ok := st.X.(*ast.Ident)
-		return ok && testing == "." && id.Name == "M"
-	}
+	testing := testingName(f)
+	isM := func(e ast.Expr) bool { return isTestingM(e, testing) }
 	type edit struct {
 		start, end int
 		text       string
@@ -289,6 +265,46 @@ func wrapTestMain(src []byte, alias, importPath string) (out []byte, hasMain boo
 		out = append(out[:e.start], append([]byte(e.text), out[e.end:]...)...)
 	}
 	return out, true, nil
+}
+
+// hasTestMain reports whether f declares a TestMain function.
+func hasTestMain(f *ast.File) bool {
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "TestMain" {
+			return true
+		}
+	}
+	return false
+}
+
+// testingName is the name f imports package testing under ("." for a dot
+// import), or "" when it does not import it.
+func testingName(f *ast.File) string {
+	testing := ""
+	for _, imp := range f.Imports {
+		if imp.Path.Value == `"testing"` {
+			testing = "testing"
+			if imp.Name != nil {
+				testing = imp.Name.Name
+			}
+		}
+	}
+	return testing
+}
+
+// isTestingM reports whether e is *testing.M, package testing being
+// imported as testing.
+func isTestingM(e ast.Expr, testing string) bool {
+	st, ok := e.(*ast.StarExpr)
+	if !ok {
+		return false
+	}
+	if sel, ok := st.X.(*ast.SelectorExpr); ok {
+		x, ok := sel.X.(*ast.Ident)
+		return ok && x.Name == testing && sel.Sel.Name == "M"
+	}
+	id, ok := st.X.(*ast.Ident)
+	return ok && testing == "." && id.Name == "M"
 }
 
 // goMarked is a test binary's output split at the driver's markers.

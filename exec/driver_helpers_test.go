@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
@@ -66,9 +67,7 @@ func checkOutcomes(t *testing.T, s *exec.Suite, want []wantTest) {
 			t.Errorf("%s: invalid status", r.Name)
 		}
 	}
-	if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
-		t.Errorf("outcomes mismatch (-want +got):\n%s", diff)
-	}
+	assert.Empty(t, cmp.Diff(want, got, cmpopts.EquateEmpty()), "outcomes mismatch (-want +got)")
 }
 
 // checkCompile checks that s is a compile error mentioning every one of

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 )
 
 func TestDriverTestStatusText(t *testing.T) {
@@ -84,9 +84,7 @@ func TestDriverAssemble(t *testing.T) {
 			if err != nil || compile != nil {
 				t.Fatalf("assemble: %v, %v", compile, err)
 			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("%s (-want +got):\n%s", tc.reason, diff)
-			}
+			assert.Equal(t, tc.want, got, tc.reason)
 		})
 	}
 	if _, _, _, err := assemble(assembly{run: Result{Status: StatusExit, Detail: "exit code 1"}, needHello: true, what: "x"}); err == nil {

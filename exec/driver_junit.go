@@ -53,7 +53,7 @@ var jvmEnv = []string{"MALLOC_ARENA_MAX=2"}
 // classes and, through the Vintage engine, JUnit 4 ones, in one JVM in the
 // sandbox.
 //
-// A JavaBuild compiles the workspace first (by default Javac, which
+// A JavaBuild compiles the workspace first (by default javac, which
 // compiles every .java file in the sandbox); a build that fails is the
 // Suite's Compile. A small reporter (driver_junit.java, compiled once per
 // process with the host's javac, it runs none of the workspace's code)
@@ -111,8 +111,8 @@ type JUnit struct {
 	// JVMFlags are the flags of the test JVM and of javac. Nil means
 	// DefaultJVMFlags.
 	JVMFlags []string
-	// Build compiles the workspace. Nil means Javac{Javac: j.Javac,
-	// JVMFlags: j.JVMFlags}.
+	// Build compiles the workspace. Nil means javac in the sandbox, as
+	// Javac and JVMFlags say (javacBuild).
 	Build JavaBuild
 	// Coverage, when not nil, records per-test coverage with JaCoCo in
 	// the test JVM, into Suite.Coverage. See JaCoCo.
@@ -212,12 +212,12 @@ type JavaBuildResult struct {
 	Run *Result
 }
 
-// Javac is the default JavaBuild: it compiles every .java file under the
+// javacBuild is the default JavaBuild: it compiles every .java file under the
 // workspace (sources and tests alike; hidden directories are skipped) with
 // one javac in the sandbox, "javac -proc:none -encoding UTF-8 -g -d OUT -cp
 // CLASSPATH @sources". Directories src/main/resources and
 // src/test/resources, where they exist, go on the run-time classpath.
-type Javac struct {
+type javacBuild struct {
 	// Javac is the compiler in the sandbox. Empty means "javac".
 	Javac string
 	// JVMFlags are passed to javac's JVM with -J. Nil means
@@ -232,7 +232,7 @@ type Javac struct {
 }
 
 // Build compiles spec.Dir. See JavaBuild.
-func (j Javac) Build(ctx context.Context, r Runner, spec JavaBuildSpec) (JavaBuildResult, error) {
+func (j javacBuild) Build(ctx context.Context, r Runner, spec JavaBuildSpec) (JavaBuildResult, error) {
 	javac := j.Javac
 	if javac == "" {
 		javac = "javac"
@@ -405,10 +405,10 @@ func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error
 		}
 		b, err := ReadWorkspaceFile(sc.root, sc.path("coverage.exec"), limit)
 		switch {
-		case errors.Is(err, ErrUnsafeFile):
+		case errors.Is(err, errUnsafeFile):
 			// The job replaced it: its doing, never the harness's.
 			suite.Tampered = append(suite.Tampered, Tamper{Kind: "coverage-replaced", Detail: err.Error()})
-		case errors.Is(err, ErrFileTooLarge):
+		case errors.Is(err, errFileTooLarge):
 			if !limitStatus(suite.Run.Status) {
 				suite.Run.Status, suite.Run.Detail = StatusOutput, "the coverage data is over JaCoCo.Limit"
 			}
@@ -495,7 +495,7 @@ func (j JUnit) setup(ctx context.Context, r Runner, spec TestSpec) (*junitSetup,
 	}
 	build := j.Build
 	if build == nil {
-		build = Javac{Javac: j.Javac, JVMFlags: j.JVMFlags, NoClassSharing: j.NoClassSharing}
+		build = javacBuild{Javac: j.Javac, JVMFlags: j.JVMFlags, NoClassSharing: j.NoClassSharing}
 	}
 	st.build, err = build.Build(ctx, r, JavaBuildSpec{Dir: spec.Dir, Limits: spec.Limits, Env: spec.Env, ReadOnly: spec.ReadOnly, Classpath: st.cp, Out: st.sc.path("build")})
 	st.built = true

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 // TestJUnitWithoutCgroups checks that the JVM flags fit a memory limit that
@@ -13,7 +14,7 @@ import (
 func TestJUnitWithoutCgroups(t *testing.T) {
 	requireJava(t)
 	driverSandbox(t)
-	sb, err := exec.NewSandbox(&exec.Config{NoCgroups: true})
+	sb, err := sandbox.New(&sandbox.Config{NoCgroups: true})
 	if err != nil {
 		t.Fatal(err)
 	}

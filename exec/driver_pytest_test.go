@@ -7,10 +7,11 @@ import (
 	"time"
 
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/exectest"
 )
 
 func TestPytest(t *testing.T) {
-	requirePython(t, true)
+	exectest.RequirePython(t, true)
 	s := runDriver(t, exec.Pytest{}, exec.TestSpec{Dir: driverFixture(t, "pytest")})
 	checkSuite(t, s, []wantTest{
 		{"test_calc.py::TestCalc::test_add_method", exec.TestPassed},
@@ -33,7 +34,7 @@ func TestPytest(t *testing.T) {
 }
 
 func TestPytestNames(t *testing.T) {
-	requirePython(t, true)
+	exectest.RequirePython(t, true)
 	s := runDriver(t, exec.Pytest{}, exec.TestSpec{Dir: driverFixture(t, "pytest"), Tests: []string{
 		"test_calc.py::test_add",
 		"test_calc.py::test_double",
@@ -52,13 +53,13 @@ func TestPytestNames(t *testing.T) {
 }
 
 func TestPytestBroken(t *testing.T) {
-	requirePython(t, true)
+	exectest.RequirePython(t, true)
 	s := runDriver(t, exec.Pytest{}, exec.TestSpec{Dir: driverFixture(t, "pytest_broken")})
 	checkCompile(t, s, "SyntaxError", "calc.py")
 }
 
 func TestPytestConftestBroken(t *testing.T) {
-	requirePython(t, true)
+	exectest.RequirePython(t, true)
 	ws := driverFixture(t, "pytest")
 	if err := os.WriteFile(filepath.Join(ws, "conftest.py"), []byte("import nonexistent_module\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -68,13 +69,13 @@ func TestPytestConftestBroken(t *testing.T) {
 }
 
 func TestPytestNoTests(t *testing.T) {
-	requirePython(t, true)
+	exectest.RequirePython(t, true)
 	s := runDriver(t, exec.Pytest{}, exec.TestSpec{Dir: t.TempDir()})
 	checkSuite(t, s, nil)
 }
 
 func TestPytestLimits(t *testing.T) {
-	requirePython(t, true)
+	exectest.RequirePython(t, true)
 	ws := driverFixture(t, "pytest")
 	err := os.WriteFile(filepath.Join(ws, "test_slow.py"), []byte(`import time
 

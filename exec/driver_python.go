@@ -2,11 +2,12 @@ package exec
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/adaptbench/adaptbench/exec/internal/pyreport"
 )
 
 // DefaultPython is the interpreter the Python drivers use when theirs is
@@ -14,20 +15,10 @@ import (
 // and which the sandbox user can read.
 const DefaultPython = "/usr/bin/python3"
 
-//go:embed driver_guard.py
-var reporterGuard string
-
-//go:embed driver_unittest.py
-var unittestSource string
-
-//go:embed driver_pytest.py
-var pytestSource string
-
-// The reporters: each is the guard (the results channel and the tamper
-// watch) followed by the framework's reporter, in one program.
+// The reporters (see package pyreport).
 var (
-	unittestReporter = reporterGuard + unittestSource
-	pytestReporter   = reporterGuard + pytestSource
+	unittestReporter = pyreport.Unittest
+	pytestReporter   = pyreport.Pytest
 )
 
 // PythonUnittest runs tests with Python's unittest.
@@ -138,7 +129,7 @@ func runPythonReporter(ctx context.Context, r Runner, spec TestSpec, python, pro
 		Limits:   spec.Limits,
 		ReadOnly: spec.ReadOnly,
 		Stdin:    strings.NewReader(ch.nonce + "\n"),
-		results:  ch.w,
+		Results:  ch.w,
 	}
 	res, err := r.Run(ctx, job)
 	suite := &Suite{Run: res}

@@ -3,10 +3,8 @@ package exec_test
 import (
 	"context"
 	"os"
-	osexec "os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,7 +13,7 @@ import (
 )
 
 func TestPythonUnittest(t *testing.T) {
-	requirePython(t, false)
+	exectest.RequirePython(t, false)
 	ws := driverFixture(t, "unittest")
 	d := exec.PythonUnittest{PerTestTimeout: time.Second}
 	s := runDriver(t, d, exec.TestSpec{Dir: ws})
@@ -58,7 +56,7 @@ func TestPythonUnittest(t *testing.T) {
 }
 
 func TestPythonUnittestNames(t *testing.T) {
-	requirePython(t, false)
+	exectest.RequirePython(t, false)
 	ws := driverFixture(t, "unittest")
 	s := runDriver(t, exec.PythonUnittest{}, exec.TestSpec{Dir: ws, Tests: []string{
 		"test_calc.TestCalc.test_add",
@@ -84,7 +82,7 @@ func TestPythonUnittestNames(t *testing.T) {
 }
 
 func TestPythonUnittestBroken(t *testing.T) {
-	requirePython(t, false)
+	exectest.RequirePython(t, false)
 	for _, tc := range []struct {
 		name   string
 		tests  []string
@@ -104,7 +102,7 @@ func TestPythonUnittestBroken(t *testing.T) {
 // those that finished keep their wantTest, the one running gets the verdict,
 // and those never reached say so.
 func TestPythonUnittestLimits(t *testing.T) {
-	requirePython(t, false)
+	exectest.RequirePython(t, false)
 	const (
 		quick    = "test_limits.TestLimits.test_a_quick"
 		hang     = "test_limits.TestLimits.test_b_hang"
@@ -171,7 +169,7 @@ func TestPythonUnittestLimits(t *testing.T) {
 // TestPythonUnittestHarnessError checks that a broken interpreter is the
 // harness's failure, not the code's.
 func TestPythonUnittestHarnessError(t *testing.T) {
-	requirePython(t, false)
+	exectest.RequirePython(t, false)
 	ws := driverFixture(t, "unittest")
 	s, err := exec.PythonUnittest{Python: "/nonexistent/python3"}.Test(context.Background(), driverSandbox(t), exec.TestSpec{Dir: ws})
 	if err == nil {
@@ -190,30 +188,8 @@ func TestPythonUnittestHarnessError(t *testing.T) {
 	}
 }
 
-// requirePython skips the test when /usr/bin/python3 (with pytest, if
-// asked) is missing: on developer machines only; CI installs both.
-func requirePython(t testing.TB, pytest bool) {
-	t.Helper()
-	if _, err := os.Stat(exec.DefaultPython); err != nil {
-		exectest.SkipWithout(t, "%s is missing (apt-get install python3)", exec.DefaultPython)
-	}
-	if pytest {
-		pytestOnce.Do(func() {
-			pytestOK = osexec.Command(exec.DefaultPython, "-c", "import pytest").Run() == nil
-		})
-		if !pytestOK {
-			exectest.SkipWithout(t, "%s has no pytest (apt-get install python3-pytest)", exec.DefaultPython)
-		}
-	}
-}
-
-var (
-	pytestOnce sync.Once
-	pytestOK   bool
-)
-
 func BenchmarkPythonUnittest(b *testing.B) {
-	requirePython(b, false)
+	exectest.RequirePython(b, false)
 	r := driverSandbox(b)
 	ws := driverFixture(b, "unittest")
 	spec := exec.TestSpec{Dir: ws, Tests: []string{"test_calc.TestCalc.test_add"}}

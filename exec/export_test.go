@@ -7,3 +7,9 @@ func SetShareDir(dir string) (restore func()) {
 	shareDir = func() string { return dir }
 	return func() { shareDir = old }
 }
+
+// The errors of ReadWorkspaceFile.
+var (
+	ErrUnsafeFile   = errUnsafeFile
+	ErrFileTooLarge = errFileTooLarge
+)

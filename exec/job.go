@@ -29,16 +29,6 @@ func (f RunnerFunc) Run(ctx context.Context, job Job) (Result, error) { return f
 // (tracebacks, compiler errors) read the same on every machine and run.
 const WorkDir = "/tmp/work"
 
-// FirstJobUID and JobUIDCount give the host uids Sandbox jobs run as when
-// the caller is root: each init (one job at a time) takes one of its own
-// while it lives, so that concurrent jobs share no per-user kernel budget.
-// The block is one systemd leaves unused. A caller that is not root runs
-// jobs as itself.
-const (
-	FirstJobUID = 1879048192
-	JobUIDCount = 65536
-)
-
 // Job describes one process to run. A Job is plain data; it may be run many
 // times, but its Stdin reader, if any, is consumed by the first run.
 type Job struct {
@@ -68,17 +58,13 @@ type Job struct {
 	// and libraries outside /usr, say. Unsandboxed jobs see everything.
 	ReadOnly []string
 
-	// started, when set, is given the job's cgroups once its limits are
-	// set (the ForkServer watches its servers through them).
-	started func(*jobCgroup)
-	// pidReset gives the command, as descriptor 3, a socket on which the
-	// init resets the PID counter (servePIDReset): the fork server's.
-	pidReset bool
-	// results, when set, is the write end of a pipe the job gets as its
+	// Results, when set, is the write end of a pipe the job gets as its
 	// descriptor 3: the Python drivers' results channel, which no path in
-	// the job's file system reaches. The ForkServer gives its child a pipe
-	// of the server's and writes what came on it here.
-	results *os.File
+	// the job's file system reaches. A runner that cannot pass a
+	// descriptor leaves it alone; the drivers then read a results file.
+	// The ForkServer gives its child a pipe of the server's and writes
+	// what came on it here.
+	Results *os.File
 }
 
 // Limits bounds the resources of one job. Each zero field means the default

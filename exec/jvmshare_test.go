@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/exec"
 )
@@ -39,9 +39,7 @@ func TestJUnitClassSharing(t *testing.T) {
 	if forced.Compile != nil {
 		t.Fatalf("with -Xshare:on, javac could not run with its archive: %s", forced.Compile.Output)
 	}
-	if d := cmp.Diff(outcomes(plain), outcomes(forced)); d != "" {
-		t.Errorf("outcomes without and with the archives (-without +with, -Xshare:on):\n%s", d)
-	}
+	assert.Equal(t, outcomes(plain), outcomes(forced), "outcomes without and with the archives (-Xshare:on)")
 	if len(plain.Tests) < 5 {
 		t.Fatalf("%d tests ran, want the fixture's", len(plain.Tests))
 	}
@@ -52,9 +50,7 @@ func TestJUnitClassSharing(t *testing.T) {
 	}
 
 	shared := runDriver(t, exec.JUnit{}, spec())
-	if d := cmp.Diff(outcomes(plain), outcomes(shared)); d != "" {
-		t.Errorf("outcomes without and with the archives (-without +with):\n%s", d)
-	}
+	assert.Equal(t, outcomes(plain), outcomes(shared), "outcomes without and with the archives")
 	junit, _ = filepath.Glob(filepath.Join(dir, "junit-*", "classes.jsa"))
 	for _, a := range junit {
 		if err := os.Chmod(a, 0o644); err != nil {
@@ -65,9 +61,7 @@ func TestJUnitClassSharing(t *testing.T) {
 		}
 	}
 	damaged := runDriver(t, exec.JUnit{}, spec())
-	if d := cmp.Diff(outcomes(plain), outcomes(damaged)); d != "" {
-		t.Errorf("outcomes without the archives and with a damaged one (-without +damaged):\n%s", d)
-	}
+	assert.Equal(t, outcomes(plain), outcomes(damaged), "outcomes without the archives and with a damaged one")
 	for _, out := range []string{string(damaged.Run.Stdout), string(damaged.Run.Stderr)} {
 		if strings.Contains(strings.ToLower(out), "shared archive") || strings.Contains(out, "[cds") {
 			t.Errorf("the damaged archive shows in the JVM's output: %q", out)

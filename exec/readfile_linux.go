@@ -17,7 +17,7 @@ import (
 // blocking the open.
 func openBeneath(dir, rel string) (*os.File, error) {
 	if rel == "" || path.IsAbs(rel) || strings.Contains(rel, "\x00") {
-		return nil, fmt.Errorf("%w: bad path %q", ErrUnsafeFile, rel)
+		return nil, fmt.Errorf("%w: bad path %q", errUnsafeFile, rel)
 	}
 	dfd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
@@ -44,7 +44,7 @@ func openBeneath(dir, rel string) (*os.File, error) {
 	case errors.Is(err, unix.ENOENT):
 		return nil, fmt.Errorf("exec: %s in the workspace: %w", rel, fs.ErrNotExist)
 	case errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EXDEV) || errors.Is(err, unix.ENXIO):
-		return nil, fmt.Errorf("%w: %s (%v)", ErrUnsafeFile, rel, err)
+		return nil, fmt.Errorf("%w: %s (%v)", errUnsafeFile, rel, err)
 	case err != nil:
 		return nil, fmt.Errorf("exec: open %s in the workspace: %w", rel, err)
 	}
@@ -55,7 +55,7 @@ func openBeneath(dir, rel string) (*os.File, error) {
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
 		unix.Close(fd)
-		return nil, fmt.Errorf("%w: %s is not a regular file (mode %#o)", ErrUnsafeFile, rel, st.Mode&unix.S_IFMT)
+		return nil, fmt.Errorf("%w: %s is not a regular file (mode %#o)", errUnsafeFile, rel, st.Mode&unix.S_IFMT)
 	}
 	return os.NewFile(uintptr(fd), path.Join(dir, rel)), nil
 }
@@ -71,7 +71,7 @@ func openBeneathWalk(dfd int, rel string) (int, error) {
 	for i, p := range parts {
 		if p == ".." || p == "." || p == "" {
 			unix.Close(cur)
-			return -1, fmt.Errorf("%w: bad path %q", ErrUnsafeFile, rel)
+			return -1, fmt.Errorf("%w: bad path %q", errUnsafeFile, rel)
 		}
 		flags := unix.O_NOFOLLOW | unix.O_CLOEXEC
 		if i < len(parts)-1 {
@@ -85,7 +85,7 @@ func openBeneathWalk(dfd int, rel string) (int, error) {
 			return -1, fmt.Errorf("exec: %s in the workspace: %w", rel, fs.ErrNotExist)
 		}
 		if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) {
-			return -1, fmt.Errorf("%w: %s (%v)", ErrUnsafeFile, rel, err)
+			return -1, fmt.Errorf("%w: %s (%v)", errUnsafeFile, rel, err)
 		}
 		if err != nil {
 			return -1, fmt.Errorf("exec: open %s in the workspace: %w", rel, err)

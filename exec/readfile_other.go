@@ -18,7 +18,7 @@ func openBeneath(dir, rel string) (*os.File, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: %s", ErrUnsafeFile, rel)
+		return nil, fmt.Errorf("%w: %s", errUnsafeFile, rel)
 	}
 	return os.Open(p)
 }

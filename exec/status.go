@@ -81,12 +81,6 @@ func (s *Status) UnmarshalText(b []byte) error {
 // TimedOut reports whether the status is a CPU or wall time limit.
 func (s Status) TimedOut() bool { return s == StatusCPUTime || s == StatusWallTime }
 
-// Infrastructure reports whether the status says nothing about the code under
-// test: the harness failed or the caller canceled.
-func (s Status) Infrastructure() bool {
-	return s == StatusInternal || s == StatusCanceled || s == StatusInvalid
-}
-
 // Size is a number of bytes. It implements flag.Value and encoding.TextMarshaler
 // with forms such as "512MiB", "64KiB", "1GiB" or plain "1048576".
 type Size uint64

@@ -13,6 +13,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 // A wrong answer: add subtracts. Each attack below is this answer plus a
@@ -242,7 +243,7 @@ func tamperKinds(s *exec.Suite) string {
 func TestWrongAnswerCannotChooseItsVerdict(t *testing.T) {
 	for _, framework := range []string{"unittest", "pytest"} {
 		t.Run(framework, func(t *testing.T) {
-			requirePython(t, framework == "pytest")
+			exectest.RequirePython(t, framework == "pytest")
 			patch, rebind := patchUnittest, rebindUnittest
 			if framework == "pytest" {
 				patch, rebind = patchPytest, rebindPytest
@@ -296,7 +297,7 @@ func TestWrongAnswerCannotChooseItsVerdict(t *testing.T) {
 func TestSkipIsNoTampering(t *testing.T) {
 	for _, framework := range []string{"unittest", "pytest"} {
 		t.Run(framework, func(t *testing.T) {
-			requirePython(t, framework == "pytest")
+			exectest.RequirePython(t, framework == "pytest")
 			bothPaths(t, func(t *testing.T, r exec.Runner) {
 				s := runTamper(t, r, framework, skipTest)
 				assert.Equal(t, 2, s.Count(exec.TestSkipped), "%+v", s.Tests)
@@ -311,8 +312,8 @@ func TestSkipIsNoTampering(t *testing.T) {
 // results, through the workspace file, with the framing checked there too
 // (the trust boundary says what that file does not protect).
 func TestPythonDriversWithoutChannel(t *testing.T) {
-	requirePython(t, false)
-	sb := newSandbox(t)
+	exectest.RequirePython(t, false)
+	sb := exectest.Sandbox(t)
 	foreign := exec.RunnerFunc(func(ctx context.Context, j exec.Job) (exec.Result, error) {
 		return sb.Run(ctx, exec.Job{Dir: j.Dir, Args: j.Args, Env: j.Env, Stdin: j.Stdin, Limits: j.Limits, ReadOnly: j.ReadOnly})
 	})
@@ -327,8 +328,8 @@ func TestPythonDriversWithoutChannel(t *testing.T) {
 // TestUnsandboxedPythonChannel: the Unsandboxed runner gives the job its
 // results channel too (its init takes descriptors as the Sandbox's does).
 func TestUnsandboxedPythonChannel(t *testing.T) {
-	requirePython(t, false)
-	r := exec.NewUnsandboxed(nil)
+	exectest.RequirePython(t, false)
+	r := sandbox.NewUnsandboxed(nil)
 	defer r.Close()
 	s := runTamper(t, r, "unittest", "def add(a, b):\n    return a + b\n")
 	assert.Equal(t, 2, s.Count(exec.TestPassed), "%+v", s.Tests)
@@ -343,7 +344,7 @@ func TestUnsandboxedPythonChannel(t *testing.T) {
 // raises nothing there. A class without __module__ renamed at import made
 // it raise into the code (and a native module's import abort).
 func TestGuardNeverRaises(t *testing.T) {
-	requirePython(t, false)
+	exectest.RequirePython(t, false)
 	// A class made where globals have no __name__ has no __module__.
 	calc := "ns = {'__builtins__': __builtins__}\nexec(\"X = type('X', (), {})\", ns)\nns['X'].__name__ = 'Y'\n\ndef add(a, b):\n    return a + b\n"
 	bothPaths(t, func(t *testing.T, r exec.Runner) {
@@ -395,7 +396,7 @@ def add(a, b):
 func TestHonestCodeIsNoTampering(t *testing.T) {
 	for _, framework := range []string{"unittest", "pytest"} {
 		t.Run(framework, func(t *testing.T) {
-			requirePython(t, framework == "pytest")
+			exectest.RequirePython(t, framework == "pytest")
 			bothPaths(t, func(t *testing.T, r exec.Runner) {
 				s := runTamper(t, r, framework, honestCalc)
 				assert.Equal(t, 2, s.Count(exec.TestPassed), "%+v", s.Tests)

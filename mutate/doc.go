@@ -107,7 +107,7 @@
 // each stage ([StageSite] to [StageEffective]); [Result.FunnelSummary]
 // has a row per L1 operator and per level; [Result.Gates] the pilot gates.
 //
-//	sb, _ := exec.NewSandbox(nil)
+//	sb, _ := sandbox.New(nil)
 //	proj, _ := gomod.Open(dir, sb, nil)
 //	defer proj.Close()
 //	res, _ := mutate.Generate(ctx, proj, &mutate.Options{Seed: 1, Levels: []mutate.ComplexityLevel{mutate.L1, mutate.L2}})

@@ -9,7 +9,7 @@ import (
 	"os"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/mutate"
 	"github.com/adaptbench/adaptbench/mutate/gomod"
 )
@@ -91,7 +91,7 @@ func ExampleOperator_removeGuard() {
 // tasks. (Not run: it builds and tests the module.)
 func ExampleGenerate() {
 	ctx := context.Background()
-	runner, done, err := exec.DefaultRunner(nil)
+	runner, done, err := sandbox.Default(nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -65,7 +65,7 @@ go vet ./...
 # class-data archives); measure without -short, as in the READMEs. go test
 # runs the benchmarks of one package at a time, and with them its tests, so the
 # benchmarks have a run of their own beside the tests' run, and the tests of
-# evolve and exec (whose tests wait more than they compute: sleeps, time
+# evolve, exec and exec/sandbox (whose tests wait more than they compute: sleeps, time
 # limits) follow them there, beside the end of the tests' run, when there is
 # CPU to spare. The slowest packages go first in each run; both report here,
 # and either failing fails the command. Only the packages that have
@@ -79,7 +79,7 @@ go vet ./...
 # reads it, and it is some 40% of a link's CPU time).
 bench_pkgs=$(grep -rl --include='*_test.go' --exclude-dir=testdata --exclude-dir=.git '^func Benchmark' . | xargs -n1 dirname | sort -u)
 mod=$(go list -m)
-rest=$(go list ./... | grep -vx -e "$mod/mutate" -e "$mod/versioned" -e "$mod/adapt" -e "$mod/evolve/transform" -e "$mod/evolve" -e "$mod/exec")
+rest=$(go list ./... | grep -vx -e "$mod/mutate" -e "$mod/versioned" -e "$mod/adapt" -e "$mod/evolve/transform" -e "$mod/evolve" -e "$mod/exec" -e "$mod/exec/sandbox")
 gotest=(go test -count=1 -vet=off -ldflags=-w)
 side_log=$(mktemp)
 trap 'rm -f "$side_log"' EXIT
@@ -87,7 +87,7 @@ trap 'rm -f "$side_log"' EXIT
   side=0
   # shellcheck disable=SC2086
   "${gotest[@]}" -short -run '^$' -bench . -benchtime 1x -timeout 30m ./evolve/nsga2 ./mutate $bench_pkgs || side=$?
-  "${gotest[@]}" -timeout 40m ./evolve ./exec || side=$?
+  "${gotest[@]}" -timeout 40m ./evolve ./exec ./exec/sandbox || side=$?
   exit "$side"
 ) >"$side_log" 2>&1 &
 side=$!

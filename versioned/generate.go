@@ -8,6 +8,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 // Options configures Generate. A nil *Options means the defaults.
@@ -63,7 +64,7 @@ func Generate(ctx context.Context, problems []Problem, opts *Options) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	runner, closeRunner, err := exec.DefaultRunner(o.Runner)
+	runner, closeRunner, err := sandbox.Default(o.Runner)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/versioned"
 )
 
@@ -187,8 +188,8 @@ func TestSystemAllLibraries(t *testing.T) {
 	// built on it are imported with OpenBLAS held to one thread, as a
 	// fork carries no threads over; with them preloaded the test takes
 	// 72 s instead of 147 s here.
-	fs, err := exec.NewForkServer(exectest.Sandbox(t), &exec.ForkServerConfig{
-		Preload: append(slices.Clone(exec.DefaultPreload), "sympy", "networkx", "flask", "jinja2", "pytest",
+	fs, err := sandbox.NewForkServer(exectest.Sandbox(t), &sandbox.ForkServerConfig{
+		Preload: append(slices.Clone(sandbox.DefaultPreload), "sympy", "networkx", "flask", "jinja2", "pytest",
 			"numpy", "pandas", "scipy", "scipy.stats", "matplotlib", "sklearn"),
 		Env: []string{"OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1", "MPLBACKEND=Agg"},
 	})

@@ -16,7 +16,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/openai"
-	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 // incTask asks for f(x) = x + 1 in m.py, checked by a unittest.
@@ -40,8 +40,8 @@ const incAnswer = "Here is the adapted function:\n\n```python\ndef f(x):\n    re
 // TestEvaluateCache runs a real evaluation twice with the same cache
 // directory and a fresh journal: the second makes no request.
 func TestEvaluateCache(t *testing.T) {
-	sb, err := exec.NewSandbox(nil)
-	if errors.Is(err, exec.ErrNoNamespaces) {
+	sb, err := sandbox.New(nil)
+	if errors.Is(err, sandbox.ErrNoNamespaces) {
 		t.Skip(err)
 	}
 	require.NoError(t, err)
@@ -94,8 +94,8 @@ func TestEvaluateCache(t *testing.T) {
 // is not resumed with another under the same Config.Name: the client's
 // identity (endpoint and model) is part of the evaluation.
 func TestResumeWithAnotherModelIsRefused(t *testing.T) {
-	sb, err := exec.NewSandbox(nil)
-	if errors.Is(err, exec.ErrNoNamespaces) {
+	sb, err := sandbox.New(nil)
+	if errors.Is(err, sandbox.ErrNoNamespaces) {
 		t.Skip(err)
 	}
 	require.NoError(t, err)
@@ -129,8 +129,8 @@ func TestResumeWithAnotherModelIsRefused(t *testing.T) {
 // their text is (no code), and are counted in the report, through the
 // journal too.
 func TestRefusalsAreKept(t *testing.T) {
-	sb, err := exec.NewSandbox(nil)
-	if errors.Is(err, exec.ErrNoNamespaces) {
+	sb, err := sandbox.New(nil)
+	if errors.Is(err, sandbox.ErrNoNamespaces) {
 		t.Skip(err)
 	}
 	require.NoError(t, err)

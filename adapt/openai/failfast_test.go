@@ -18,6 +18,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/openai"
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 // tenTasks are incTask ten times over, under other IDs.
@@ -65,8 +66,8 @@ func TestDeadEndpointFailsFast(t *testing.T) {
 // the journal keeps the checks done, and the progress shows the model
 // errors apart from the checks.
 func TestCircuitBreaker(t *testing.T) {
-	sb, err := exec.NewSandbox(nil)
-	if errors.Is(err, exec.ErrNoNamespaces) {
+	sb, err := sandbox.New(nil)
+	if errors.Is(err, sandbox.ErrNoNamespaces) {
 		t.Skip(err)
 	}
 	require.NoError(t, err)

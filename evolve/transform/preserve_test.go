@@ -15,6 +15,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 func TestMain(m *testing.M) {
@@ -27,23 +28,23 @@ func TestMain(m *testing.M) {
 
 var (
 	forksOnce sync.Once
-	forks     *exec.ForkServer
+	forks     *sandbox.ForkServer
 )
 
 // forkServer returns a fork server over the shared sandbox that has the
 // modules the operators import loaded.
-func forkServer(t *testing.T) *exec.ForkServer {
+func forkServer(t *testing.T) *sandbox.ForkServer {
 	t.Helper()
 	sb := exectest.Sandbox(t)
 	forksOnce.Do(func() {
-		pre := append(slices.Clone(exec.DefaultPreload), "base64", "http.client", "queue", "threading", "numpy")
+		pre := append(slices.Clone(sandbox.DefaultPreload), "base64", "http.client", "queue", "threading", "numpy")
 		for _, m := range []string{"scipy.stats", "dateutil.parser", "cryptography.fernet", "sklearn.utils"} {
 			if hasModule(m) {
 				pre = append(pre, m)
 			}
 		}
 		var err error
-		if forks, err = exec.NewForkServer(sb, &exec.ForkServerConfig{Preload: pre}); err != nil {
+		if forks, err = sandbox.NewForkServer(sb, &sandbox.ForkServerConfig{Preload: pre}); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -51,6 +51,7 @@ import (
 	"github.com/adaptbench/adaptbench/ctxbug"
 	"github.com/adaptbench/adaptbench/ctxbug/ctxbugtest"
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 func main() {
@@ -180,19 +181,19 @@ func loadBases(data, only string) ([]*ctxbug.Base, int) {
 
 // newRunner returns the named test runner and the function that closes it.
 func newRunner(name string) (exec.Runner, func()) {
-	sandbox, err := exec.NewSandbox(nil)
+	box, err := sandbox.New(nil)
 	if err != nil {
 		log.Fatal(err)
 	}
 	switch name {
 	case "sandbox":
-		return sandbox, func() { sandbox.Close() }
+		return box, func() { box.Close() }
 	case "forkserver":
-		fs, err := exec.NewForkServer(sandbox, nil)
+		fs, err := sandbox.NewForkServer(box, nil)
 		if err != nil {
 			log.Fatal(err)
 		}
-		return fs, func() { fs.Close(); sandbox.Close() }
+		return fs, func() { fs.Close(); box.Close() }
 	}
 	log.Fatalf("ctxbug: unknown runner %q (want sandbox or forkserver)", name)
 	return nil, nil

@@ -30,7 +30,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/evolve"
-	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/internal/shareddata"
 )
 
@@ -149,7 +149,7 @@ func main() {
 // by task kind and version.
 func checkTasks(ctx context.Context, tasks []adapt.Task, html string, search htmlreport.Section) {
 	var reports []*adapt.Report
-	fs, err := exec.NewPythonRunner(&exec.ForkServerConfig{Preload: evolve.PreloadList()})
+	fs, err := sandbox.NewPythonRunner(&sandbox.ForkServerConfig{Preload: evolve.PreloadList()})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -42,6 +42,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/openai"
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/mutate"
 	"github.com/adaptbench/adaptbench/mutate/gomod"
 	"github.com/adaptbench/adaptbench/mutate/maven"
@@ -110,7 +111,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		*dir, repoName, commit = filepath.Join(tmp, "project"), snap.Repo(), snap.Commit()
 		fmt.Fprintf(stdout, "%s at %s (%s)\n", repoName, commit, sub)
 	}
-	sb, err := exec.NewSandbox(nil)
+	sb, err := sandbox.New(nil)
 	if err != nil {
 		return err
 	}

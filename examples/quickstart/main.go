@@ -27,7 +27,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/adapt/openai"
 	"github.com/adaptbench/adaptbench/adapt/progress"
-	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 func main() {
@@ -53,7 +53,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	sb, err := exec.NewSandbox(nil)
+	sb, err := sandbox.New(nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
-	aexec "github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/internal/ptytest"
@@ -25,8 +25,8 @@ import (
 // build compiles this program into a temporary directory.
 func build(t *testing.T) string {
 	t.Helper()
-	sb, err := aexec.NewSandbox(nil)
-	if errors.Is(err, aexec.ErrNoNamespaces) {
+	sb, err := sandbox.New(nil)
+	if errors.Is(err, sandbox.ErrNoNamespaces) {
 		exectest.SkipWithout(t, "no sandbox on this machine: %v", err)
 	}
 	require.NoError(t, err)

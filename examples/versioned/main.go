@@ -50,7 +50,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/openai"
 	"github.com/adaptbench/adaptbench/adapt/progress"
-	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/versioned"
 )
 
@@ -123,7 +123,7 @@ func main() {
 		run = append(run, p)
 	}
 
-	fs, err := exec.NewPythonRunner(nil)
+	fs, err := sandbox.NewPythonRunner(nil)
 	if err != nil {
 		log.Fatal(err)
 	}

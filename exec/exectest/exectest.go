@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -25,25 +26,27 @@ import (
 	"testing"
 
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/internal/jobuid"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 var (
 	once    sync.Once
-	shared  *exec.Sandbox
+	shared  *sandbox.Sandbox
 	openErr error
 
 	fsOnce sync.Once
-	fsrv   *exec.ForkServer
+	fsrv   *sandbox.ForkServer
 )
 
 // ForkServer returns a fork server over the shared sandbox, shared by the
 // tests of this binary and closed by Main.
-func ForkServer(tb testing.TB) *exec.ForkServer {
+func ForkServer(tb testing.TB) *sandbox.ForkServer {
 	tb.Helper()
 	sb := Sandbox(tb)
 	fsOnce.Do(func() {
 		var err error
-		if fsrv, err = exec.NewForkServer(sb, nil); err != nil {
+		if fsrv, err = sandbox.NewForkServer(sb, nil); err != nil {
 			tb.Fatal(err)
 		}
 	})
@@ -53,10 +56,10 @@ func ForkServer(tb testing.TB) *exec.ForkServer {
 // Sandbox returns the sandbox shared by the tests of this binary. Where the
 // kernel does not allow one it skips the test, giving the reason; any other
 // failure fails it.
-func Sandbox(tb testing.TB) *exec.Sandbox {
+func Sandbox(tb testing.TB) *sandbox.Sandbox {
 	tb.Helper()
-	once.Do(func() { shared, openErr = exec.NewSandbox(nil) })
-	if errors.Is(openErr, exec.ErrNoNamespaces) {
+	once.Do(func() { shared, openErr = sandbox.New(nil) })
+	if errors.Is(openErr, sandbox.ErrNoNamespaces) {
 		SkipWithout(tb, "no sandbox on this machine: %v", openErr)
 	}
 	if openErr != nil {
@@ -71,7 +74,7 @@ func Sandbox(tb testing.TB) *exec.Sandbox {
 // not closed, or a leak), a child process, a mount, a SysV IPC object, or a
 // key charged to a job's user.
 func Main(m *testing.M, cleanups ...func()) {
-	before := Snapshot()
+	before := snapshot()
 	code := m.Run()
 	for _, c := range cleanups {
 		c()
@@ -83,23 +86,23 @@ func Main(m *testing.M, cleanups ...func()) {
 		shared.Close()
 	}
 	if code == 0 {
-		if left := Left(before); len(left) > 0 {
-			fmt.Fprintf(os.Stderr, "exectest: left behind on the host:\n  %s\n", strings.Join(left, "\n  "))
+		if leaked := left(before); len(leaked) > 0 {
+			fmt.Fprintf(os.Stderr, "exectest: left behind on the host:\n  %s\n", strings.Join(leaked, "\n  "))
 			code = 1
 		}
 	}
 	os.Exit(code)
 }
 
-// HostState is what Left compares: the host's mounts and SysV IPC objects
+// hostState is what left compares: the host's mounts and SysV IPC objects
 // as this process sees them.
-type HostState struct {
+type hostState struct {
 	mounts, ipc []string
 }
 
-// Snapshot records the host state Left compares against.
-func Snapshot() HostState {
-	var st HostState
+// snapshot records the host state left compares against.
+func snapshot() hostState {
+	var st hostState
 	if b, err := os.ReadFile("/proc/self/mountinfo"); err == nil {
 		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 			if f := strings.Fields(l); len(f) > 4 {
@@ -119,13 +122,13 @@ func Snapshot() HostState {
 	return st
 }
 
-// Left lists what exists now that did not in before and that a job or a
+// left lists what exists now that did not in before and that a job or a
 // runner could have left: job cgroups of this process, child processes of
 // this process, new mounts and SysV IPC objects on the host, and keys
 // charged to job users. Main calls it after closing the runners.
-func Left(before HostState) []string {
+func left(before hostState) []string {
 	var left []string
-	for _, c := range CgroupsLeft() {
+	for _, c := range cgroupsLeft() {
 		left = append(left, "job cgroup "+c)
 	}
 	tasks, _ := filepath.Glob("/proc/self/task/*/children")
@@ -136,7 +139,7 @@ func Left(before HostState) []string {
 			left = append(left, "child process "+pid+": "+strings.TrimSpace(strings.ReplaceAll(string(cmd), "\x00", " ")))
 		}
 	}
-	now := Snapshot()
+	now := snapshot()
 	for _, m := range now.mounts {
 		if !slices.Contains(before.mounts, m) {
 			left = append(left, "mount "+m)
@@ -159,7 +162,7 @@ func Left(before HostState) []string {
 }
 
 func isJobUID(uid int) bool {
-	return uid >= exec.FirstJobUID && uid < exec.FirstJobUID+exec.JobUIDCount
+	return uid >= jobuid.First && uid < jobuid.First+jobuid.Count
 }
 
 // Workspace returns a new temporary directory for a job's workspace and,
@@ -191,8 +194,8 @@ func Workspace(tb testing.TB) string {
 	return dir
 }
 
-// CgroupsLeft lists the job cgroups of this process that exist now.
-func CgroupsLeft() []string {
+// cgroupsLeft lists the job cgroups of this process that exist now.
+func cgroupsLeft() []string {
 	var left []string
 	for _, pattern := range []string{"/sys/fs/cgroup/*/adaptbench-%d-*", "/sys/fs/cgroup/*/*/*/adaptbench-%d-*", "/sys/fs/cgroup/adaptbench-%d-*"} {
 		m, _ := filepath.Glob(fmt.Sprintf(pattern, os.Getpid()))
@@ -201,19 +204,42 @@ func CgroupsLeft() []string {
 	return left
 }
 
-// RequireSandboxEnv names the environment variable that turns a missing
+// requireSandboxEnv names the environment variable that turns a missing
 // sandbox or test tool into a failure instead of a skip: the test command
 // (scripts/test.sh) sets it, so that a CI host lacking namespaces, Python,
 // Go, a JDK or Maven cannot go green by skipping.
-const RequireSandboxEnv = "ADAPTBENCH_REQUIRE_SANDBOX"
+const requireSandboxEnv = "ADAPTBENCH_REQUIRE_SANDBOX"
 
 // SkipWithout skips the test because what it runs on is missing here (the
 // sandbox, an interpreter, a toolchain), or fails it when
 // ADAPTBENCH_REQUIRE_SANDBOX=1.
 func SkipWithout(tb testing.TB, format string, args ...any) {
 	tb.Helper()
-	if os.Getenv(RequireSandboxEnv) == "1" {
-		tb.Fatalf("required by %s=1: "+format, append([]any{RequireSandboxEnv}, args...)...)
+	if os.Getenv(requireSandboxEnv) == "1" {
+		tb.Fatalf("required by %s=1: "+format, append([]any{requireSandboxEnv}, args...)...)
 	}
 	tb.Skipf(format, args...)
 }
+
+// RequirePython skips the test when exec.DefaultPython (with pytest, if
+// asked) is missing: on developer machines only; the test command, which
+// sets ADAPTBENCH_REQUIRE_SANDBOX=1, fails instead (CI installs both).
+func RequirePython(tb testing.TB, pytest bool) {
+	tb.Helper()
+	if _, err := os.Stat(exec.DefaultPython); err != nil {
+		SkipWithout(tb, "%s is missing (apt-get install python3)", exec.DefaultPython)
+	}
+	if pytest {
+		pytestOnce.Do(func() {
+			pytestOK = osexec.Command(exec.DefaultPython, "-c", "import pytest").Run() == nil
+		})
+		if !pytestOK {
+			SkipWithout(tb, "%s has no pytest (apt-get install python3-pytest)", exec.DefaultPython)
+		}
+	}
+}
+
+var (
+	pytestOnce sync.Once
+	pytestOK   bool
+)

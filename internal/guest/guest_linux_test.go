@@ -15,7 +15,7 @@ import (
 	"github.com/adaptbench/adaptbench/exec/exectest"
 )
 
-// guestTests are exec's tests run in the guest: the limits the cgroups
+// guestTests are exec/sandbox's tests run in the guest: the limits the cgroups
 // enforce, with their verdicts, details and figures (TestLimitVerdicts,
 // which also checks that the sandbox uses cgroup v2 there), and the
 // containment of hostile jobs (a fork bomb, a busy loop, a sleeper, an
@@ -49,14 +49,14 @@ suite() {
 	echo $? >"$name.status"
 	echo "$start $(cut -d' ' -f1 /proc/uptime)" >"$name.time"
 }
-suite root sh -c "cat /proc/self/cgroup; exec ./exec.test $args"
+suite root sh -c "cat /proc/self/cgroup; exec ./sandbox.test $args"
 i=0
 until systemctl -q is-active user@1000.service || [ $i -ge 120 ]; do sleep 1; i=$((i + 1)); done
 suite user runuser -u tester -- env HOME=/home/tester XDG_RUNTIME_DIR=/run/user/1000 \
-	systemd-run --user --scope --quiet -p Delegate=yes -- sh -c "cat /proc/self/cgroup; exec /mnt/host/exec.test $args"
+	systemd-run --user --scope --quiet -p Delegate=yes -- sh -c "cat /proc/self/cgroup; exec /mnt/host/sandbox.test $args"
 `
 
-// TestCgroup2Guest runs exec's limit and containment tests on a cgroup-v2
+// TestCgroup2Guest runs exec/sandbox's limit and containment tests on a cgroup-v2
 // host: a Debian 12 guest under QEMU, as root and as an ordinary user under
 // systemd's delegation, and fails when either suite fails. It logs how long
 // each step took (run with -v to see them). Without QEMU or mmdebstrap it is
@@ -91,13 +91,13 @@ func TestCgroup2Guest(t *testing.T) {
 
 	share := t.TempDir()
 	start = time.Now()
-	build := osexec.CommandContext(ctx, "go", "test", "-c", "-ldflags=-w", "-o", filepath.Join(share, "exec.test"), "./exec")
+	build := osexec.CommandContext(ctx, "go", "test", "-c", "-ldflags=-w", "-o", filepath.Join(share, "sandbox.test"), "./exec/sandbox")
 	build.Dir = root
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build exec's tests: %v\n%s", err, out)
+		t.Fatalf("build exec/sandbox's tests: %v\n%s", err, out)
 	}
-	t.Logf("static build of exec's tests: %s", since(start))
+	t.Logf("static build of exec/sandbox's tests: %s", since(start))
 	if err := os.WriteFile(filepath.Join(share, "run.sh"), []byte(fmt.Sprintf(runScript, "^("+strings.Join(guestTests, "|")+")$/^("+guestSubtests+")$")), 0o755); err != nil {
 		t.Fatal(err)
 	}

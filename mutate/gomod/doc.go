@@ -2,7 +2,7 @@
 // module into a private directory and returns it as a mutate.Project whose
 // tests run in an exec.Runner (a sandbox).
 //
-//	sb, _ := exec.NewSandbox(nil)
+//	sb, _ := sandbox.New(nil)
 //	mod, err := gomod.Open(dir, sb, &gomod.Config{Packages: []string{"cmp"}})
 //	if err != nil { … }
 //	defer mod.Close()

@@ -3,7 +3,7 @@
 // and returns it as a mutate.Project whose tests run in an exec.Runner (a
 // sandbox).
 //
-//	sb, _ := exec.NewSandbox(nil)
+//	sb, _ := sandbox.New(nil)
 //	proj, err := maven.Open(ctx, dir, sb, nil)
 //	if err != nil { … }
 //	defer proj.Close()

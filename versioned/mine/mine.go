@@ -15,6 +15,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/versioned"
 )
 
@@ -362,7 +363,7 @@ func newCandidate(mod, problem, pkg string, changes []Change, cur, prev *testFun
 // checks in the sandbox: the reference at N, at N-1, and the starting
 // code at N.
 func check(ctx context.Context, o *Options, cands []*candidate) error {
-	runner, closeRunner, err := exec.DefaultRunner(o.Runner)
+	runner, closeRunner, err := sandbox.Default(o.Runner)
 	if err != nil {
 		return err
 	}

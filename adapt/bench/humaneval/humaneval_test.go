@@ -13,13 +13,13 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
-	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 func TestMain(m *testing.M) { exectest.Main(m) }
 
-func forkServer(t testing.TB) *exec.ForkServer { return exectest.ForkServer(t) }
+func forkServer(t testing.TB) *sandbox.ForkServer { return exectest.ForkServer(t) }
 
 func dataFile(t testing.TB) string { return shareddata.Path(t, "humaneval/HumanEval.jsonl.gz") }
 

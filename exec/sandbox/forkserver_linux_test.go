@@ -1,4 +1,4 @@
-package exec_test
+package sandbox_test
 
 import (
 	"context"
@@ -15,18 +15,19 @@ import (
 
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 var (
 	fsOnce sync.Once
-	fsrv   *exec.ForkServer
+	fsrv   *sandbox.ForkServer
 )
 
-func forkServer(t testing.TB) *exec.ForkServer {
+func forkServer(t testing.TB) *sandbox.ForkServer {
 	sb := newSandbox(t)
 	fsOnce.Do(func() {
 		var err error
-		fsrv, err = exec.NewForkServer(sb, nil)
+		fsrv, err = sandbox.NewForkServer(sb, nil)
 		require.NoError(t, err)
 	})
 	return fsrv
@@ -160,9 +161,9 @@ func TestForkServerDriverMatchesSandbox(t *testing.T) {
 // TestForkServerPytestMatchesSandbox: with pytest preloaded, the server
 // defines the pytest reporter once; its verdicts are the Sandbox's.
 func TestForkServerPytestMatchesSandbox(t *testing.T) {
-	requirePython(t, true)
+	exectest.RequirePython(t, true)
 	sb := newSandbox(t)
-	fs, err := exec.NewForkServer(sb, &exec.ForkServerConfig{Preload: append(slices.Clone(exec.DefaultPreload), "pytest")})
+	fs, err := sandbox.NewForkServer(sb, &sandbox.ForkServerConfig{Preload: append(slices.Clone(sandbox.DefaultPreload), "pytest")})
 	require.NoError(t, err)
 	defer fs.Close()
 	d := exec.Pytest{PerTestTimeout: time.Second}
@@ -209,13 +210,13 @@ func TestForkServerPytestMatchesSandbox(t *testing.T) {
 
 func TestForkServerFallsBack(t *testing.T) {
 	sb := newSandbox(t)
-	fs, err := exec.NewForkServer(sb, &exec.ForkServerConfig{Python: "/usr/bin/python3-missing"})
+	fs, err := sandbox.NewForkServer(sb, &sandbox.ForkServerConfig{Python: "/usr/bin/python3-missing"})
 	require.NoError(t, err)
 	defer fs.Close()
 	res, err := fs.Run(context.Background(), exec.Job{Args: []string{"/usr/bin/python3-missing", "-c", "pass"}})
 	assert.Error(t, err, "the sandbox reports the missing interpreter")
 	assert.Equal(t, exec.StatusInternal, res.Status)
-	assert.Error(t, fs.Fallback(), "the server could not start")
+	assert.Error(t, sandbox.Fallback(fs), "the server could not start")
 	res, err = fs.Run(context.Background(), exec.Job{Args: []string{"sh", "-c", "echo other"}})
 	require.NoError(t, err)
 	assert.Equal(t, "other\n", string(res.Stdout), "other commands go through the sandbox")
@@ -300,24 +301,24 @@ func TestNewPythonRunner(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
 		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
-	r, err := exec.NewPythonRunner(nil)
+	r, err := sandbox.NewPythonRunner(nil)
 	require.NoError(t, err)
 	res, err := r.Run(context.Background(), exec.Job{Args: py("print('hi')")})
 	require.NoError(t, err)
 	assert.Equal(t, "hi\n", string(res.Stdout))
 	require.NoError(t, r.Close())
 
-	// DefaultRunner: a runner given is kept (and not closed); none gives
+	// Default: a runner given is kept (and not closed); none gives
 	// a new one that its function closes.
 	sb := exectest.Sandbox(t)
-	got, done, err := exec.DefaultRunner(sb)
+	got, done, err := sandbox.Default(sb)
 	require.NoError(t, err)
 	assert.Same(t, sb, got)
 	done()
 	res, err = sb.Run(context.Background(), exec.Job{Args: py("print('still open')")})
 	require.NoError(t, err)
 	assert.Equal(t, "still open\n", string(res.Stdout))
-	made, done, err := exec.DefaultRunner(nil)
+	made, done, err := sandbox.Default(nil)
 	require.NoError(t, err)
 	res, err = made.Run(context.Background(), exec.Job{Args: py("print('made')")})
 	require.NoError(t, err)
@@ -328,8 +329,8 @@ func TestNewPythonRunner(t *testing.T) {
 // TestForkServerEnv: ForkServerConfig.Env is the servers' environment while
 // they preload (zoneinfo reads PYTHONTZPATH when imported), not the jobs'.
 func TestForkServerEnv(t *testing.T) {
-	fs, err := exec.NewForkServer(newSandbox(t), &exec.ForkServerConfig{
-		Preload: append(slices.Clone(exec.DefaultPreload), "zoneinfo"),
+	fs, err := sandbox.NewForkServer(newSandbox(t), &sandbox.ForkServerConfig{
+		Preload: append(slices.Clone(sandbox.DefaultPreload), "zoneinfo"),
 		Env:     []string{"PYTHONTZPATH=/adaptbench-tz"},
 	})
 	require.NoError(t, err)

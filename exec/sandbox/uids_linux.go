@@ -1,4 +1,4 @@
-package exec
+package sandbox
 
 import (
 	"fmt"
@@ -9,6 +9,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/adaptbench/adaptbench/exec/internal/jobuid"
 )
 
 // Host users for jobs. When the caller is root, each init (and so each
@@ -27,8 +29,8 @@ import (
 // its namespace, mapped to host root, so that it can reach any workspace.
 
 const (
-	firstJobUID = FirstJobUID
-	jobUIDCount = JobUIDCount
+	firstJobUID = jobuid.First
+	jobUIDCount = jobuid.Count
 )
 
 type uidAllocator struct {

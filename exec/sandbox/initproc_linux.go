@@ -1,4 +1,4 @@
-package exec
+package sandbox
 
 import (
 	"encoding/json"
@@ -13,6 +13,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/adaptbench/adaptbench/exec"
 )
 
 // The sandbox runs a job in two steps. The host process re-executes its own
@@ -68,7 +70,7 @@ type initConfig struct {
 	// PIDReset: the command gets a PID-counter reset socket as
 	// descriptor 3 (servePIDReset).
 	PIDReset bool `json:"pid_reset,omitempty"`
-	// Results: the job's results channel (Job.results) comes on
+	// Results: the job's results channel (Job.Results) comes on
 	// initDiskFD after the workspace, for the command's descriptor 3.
 	Results bool `json:"results,omitempty"`
 }
@@ -205,65 +207,21 @@ func runJob(cfg initConfig, n int, isolating bool, prepErr error, thread *jobThr
 		thread.run(func() {})
 		return initStatus{Stage: stage, Err: err.Error()}
 	}
-	want := 0
-	if cfg.Stdio {
-		want += 3
+	ws, results, err := receiveJobFDs(cfg)
+	if err != nil {
+		return fail("receive", err)
 	}
-	if cfg.DiskWorkspace {
-		want++
-	}
-	if cfg.Results {
-		want++
-	}
-	var fds []int
-	if want > 0 {
-		var err error
-		if fds, err = receiveFDs(initDiskFD, want); err != nil {
-			return fail("receive", err)
-		}
-	}
-	if cfg.Stdio {
-		for i := range 3 {
-			if err := unix.Dup3(fds[i], i, 0); err != nil {
-				return fail("receive", err)
-			}
-			unix.Close(fds[i])
-		}
-		fds = fds[3:]
-	}
-	ws := -1
-	if cfg.DiskWorkspace {
-		ws = fds[0]
+	if ws >= 0 {
 		defer unix.Close(ws)
 	}
 	files := []uintptr{0, 1, 2}
-	if cfg.Results {
-		res := fds[len(fds)-1]
-		defer unix.Close(res)
-		files = append(files, uintptr(res))
+	if results >= 0 {
+		defer unix.Close(results)
+		files = append(files, uintptr(results))
 	}
 	if cfg.Isolate {
-		switch {
-		case !isolating:
-			return fail("mounts", errors.New("an isolating init was not started as one"))
-		case prepErr != nil:
-			return fail("mounts", prepErr)
-		case n == 0:
-			if err := finishRoot(cfg, ws); err != nil {
-				return fail("mounts", err)
-			}
-			if err := unix.Sethostname([]byte("sandbox")); err != nil {
-				return fail("hostname", err)
-			}
-			if err := unix.Setdomainname([]byte("sandbox")); err != nil {
-				return fail("domainname", err)
-			}
-		case ws >= 0:
-			// A reused init: its root, /tmp and /dev/shm are ready
-			// (recycle); only the workspace is the job's.
-			if err := unix.MoveMount(ws, "", unix.AT_FDCWD, WorkDir, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
-				return fail("mounts", fmt.Errorf("move workspace to %s: %w", WorkDir, err))
-			}
+		if stage, err := mountJob(cfg, n, isolating, prepErr, ws); err != nil {
+			return fail(stage, err)
 		}
 	}
 	if cfg.Subreaper {
@@ -299,10 +257,88 @@ func runJob(cfg initConfig, n int, isolating bool, prepErr error, thread *jobThr
 	if (cfg.DropCaps || cfg.Confine) && !thread.confined {
 		return fail("seccomp", errors.New("the job thread is not confined"))
 	}
-	// The command is forked from the job thread, confined ahead of the job
-	// (jobThread).
+	pid, st := forkJob(cfg, path, attr, thread)
+	if st != nil {
+		return *st
+	}
+	return waitJob(cfg, pid)
+}
+
+// receiveJobFDs receives the descriptors the host sends with a job (see
+// handOff): a reused init's new stdio, which become 0, 1 and 2, the
+// workspace's mount and the results channel, each -1 when there is none.
+func receiveJobFDs(cfg initConfig) (ws, results int, err error) {
+	want := 0
+	if cfg.Stdio {
+		want += 3
+	}
+	if cfg.DiskWorkspace {
+		want++
+	}
+	if cfg.Results {
+		want++
+	}
+	var fds []int
+	if want > 0 {
+		if fds, err = receiveFDs(initDiskFD, want); err != nil {
+			return -1, -1, err
+		}
+	}
+	if cfg.Stdio {
+		for i := range 3 {
+			if err := unix.Dup3(fds[i], i, 0); err != nil {
+				return -1, -1, err
+			}
+			unix.Close(fds[i])
+		}
+		fds = fds[3:]
+	}
+	ws, results = -1, -1
+	if cfg.DiskWorkspace {
+		ws = fds[0]
+	}
+	if cfg.Results {
+		results = fds[len(fds)-1]
+	}
+	return ws, results, nil
+}
+
+// mountJob makes an isolated job's root: the whole of it for an init's
+// first job, the workspace (ws, when the host sent one) for a reused
+// init's. It returns the failed stage with the error.
+func mountJob(cfg initConfig, n int, isolating bool, prepErr error, ws int) (string, error) {
+	switch {
+	case !isolating:
+		return "mounts", errors.New("an isolating init was not started as one")
+	case prepErr != nil:
+		return "mounts", prepErr
+	case n == 0:
+		if err := finishRoot(cfg, ws); err != nil {
+			return "mounts", err
+		}
+		if err := unix.Sethostname([]byte("sandbox")); err != nil {
+			return "hostname", err
+		}
+		if err := unix.Setdomainname([]byte("sandbox")); err != nil {
+			return "domainname", err
+		}
+	case ws >= 0:
+		// A reused init: its root, /tmp and /dev/shm are ready
+		// (recycle); only the workspace is the job's.
+		if err := unix.MoveMount(ws, "", unix.AT_FDCWD, exec.WorkDir, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+			return "mounts", fmt.Errorf("move workspace to %s: %w", exec.WorkDir, err)
+		}
+	}
+	return "", nil
+}
+
+// forkJob starts the command from the job thread, confined ahead of the
+// job (jobThread), under the job's rlimits. A non-nil status is the
+// report of a failed start.
+func forkJob(cfg initConfig, path string, attr *syscall.ProcAttr, thread *jobThread) (int, *initStatus) {
 	var pid int
 	var stage string
+	var err error
 	terr := thread.run(func() {
 		// The rlimits go last. This process is a Go program whose
 		// address space (over a GiB of reservations) is already larger
@@ -342,12 +378,17 @@ func runJob(cfg initConfig, n int, isolating bool, prepErr error, thread *jobThr
 		}
 	})
 	if terr != nil {
-		return initStatus{Stage: thread.stage, Err: terr.Error()}
+		return 0, &initStatus{Stage: thread.stage, Err: terr.Error()}
 	}
 	if stage != "" {
-		return initStatus{Stage: stage, Err: err.Error()}
+		return 0, &initStatus{Stage: stage, Err: err.Error()}
 	}
-	// Reap everything; stop when the command itself has exited.
+	return pid, nil
+}
+
+// waitJob reaps everything until the command (pid) itself has exited,
+// then kills and reaps what is left of the job, and returns its report.
+func waitJob(cfg initConfig, pid int) initStatus {
 	for {
 		var ws syscall.WaitStatus
 		var ru syscall.Rusage
@@ -513,11 +554,11 @@ func mountTmp(root string, cfg initConfig) error {
 			return fmt.Errorf("mount tmpfs on %s: %w", d, err)
 		}
 	}
-	if err := os.Mkdir(root+WorkDir, 0o755); err != nil {
+	if err := os.Mkdir(root+exec.WorkDir, 0o755); err != nil {
 		return err
 	}
 	if cfg.SetUser {
-		if err := os.Chown(root+WorkDir, cfg.UID, cfg.GID); err != nil {
+		if err := os.Chown(root+exec.WorkDir, cfg.UID, cfg.GID); err != nil {
 			return err
 		}
 	}
@@ -688,8 +729,8 @@ func finishRoot(cfg initConfig, ws int) error {
 		return err
 	}
 	if ws >= 0 {
-		if err := unix.MoveMount(ws, "", unix.AT_FDCWD, newRoot+WorkDir, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
-			return fmt.Errorf("move workspace to %s: %w", WorkDir, err)
+		if err := unix.MoveMount(ws, "", unix.AT_FDCWD, newRoot+exec.WorkDir, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+			return fmt.Errorf("move workspace to %s: %w", exec.WorkDir, err)
 		}
 	}
 	// The caller's paths last, so that one under /tmp lands on the job's

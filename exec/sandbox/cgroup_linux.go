@@ -1,4 +1,4 @@
-package exec
+package sandbox
 
 import (
 	"bufio"
@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/adaptbench/adaptbench/exec"
 )
 
 // Cgroup handling is written against cgroupfs directly rather than with a
@@ -54,111 +56,23 @@ func detectCgroups() cgroupLayout {
 		l.note = "no /proc/self/cgroup"
 		return l
 	}
-	paths := map[string]string{} // controller (or "" for v2) -> path
-	for _, line := range strings.Split(strings.TrimSpace(string(self)), "\n") {
-		parts := strings.SplitN(line, ":", 3)
-		if len(parts) != 3 {
-			continue
-		}
-		if parts[1] == "" {
-			paths[""] = parts[2]
-			continue
-		}
-		for _, c := range strings.Split(parts[1], ",") {
-			paths[c] = parts[2]
-		}
+	paths := selfCgroups(self)
+	m := parseCgroupMounts(mounts)
+	notes := l.useV1(m, paths)
+	if l.memory == "" && l.pids == "" && m.v2mount != "" {
+		notes = append(notes, l.useV2(cgroupBase(m.v2mount, m.v2root, paths[""]))...)
 	}
-	// mountinfo: id parent major:minor root mountpoint opts ... - fstype source superopts
-	var v2mount, v2root string
-	v1 := map[string][2]string{} // controller -> {mountpoint, root}
-	sc := bufio.NewScanner(bytes.NewReader(mounts))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		sep := -1
-		for i, x := range f {
-			if x == "-" {
-				sep = i
-				break
-			}
-		}
-		if sep < 0 || sep+3 >= len(f) || len(f) < 5 {
-			continue
-		}
-		fstype, super := f[sep+1], f[sep+3]
-		switch fstype {
-		case "cgroup2":
-			v2mount, v2root = f[4], f[3]
-		case "cgroup":
-			for _, o := range strings.Split(super, ",") {
-				if o == "memory" || o == "pids" || o == "cpuacct" || o == "cpu" {
-					v1[o] = [2]string{f[4], f[3]}
-				}
-			}
-		}
-	}
-	base := func(mnt, root, cur string) string {
-		rel, err := filepath.Rel(root, cur)
-		if err != nil || strings.HasPrefix(rel, "..") {
-			rel = "."
-		}
-		return filepath.Join(mnt, rel)
-	}
-	var notes []string
-	for _, c := range []string{"memory", "pids", "cpuacct", "cpu"} {
-		m, ok := v1[c]
-		if !ok {
-			continue
-		}
-		dir := base(m[0], m[1], paths[c])
-		if err := probeCgroupDir(dir); err != nil {
-			notes = append(notes, fmt.Sprintf("%s cgroup %s: %v", c, dir, err))
-			continue
-		}
-		switch c {
-		case "memory":
-			l.memory = dir
-			_, err := os.Stat(filepath.Join(dir, "memory.memsw.limit_in_bytes"))
-			l.memsw = err == nil
-		case "pids":
-			l.pids = dir
-		case "cpuacct":
-			l.cpuacct = dir
-		case "cpu":
-			l.sched = dir
-		}
-	}
-	if l.memory == "" && l.pids == "" && v2mount != "" {
-		dir := base(v2mount, v2root, paths[""])
-		ctl, _ := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control"))
-		have := strings.Fields(string(ctl))
-		if !contains(have, "memory") || !contains(have, "pids") {
-			if err := enableV2(dir); err != nil {
-				notes = append(notes, fmt.Sprintf("cgroup2 %s: %v", dir, err))
-			}
-			ctl, _ = os.ReadFile(filepath.Join(dir, "cgroup.subtree_control"))
-			have = strings.Fields(string(ctl))
-		}
-		if contains(have, "memory") && contains(have, "pids") {
-			if err := probeCgroupDir(dir); err == nil {
-				l.memory, l.pids, l.cpuacct, l.v2 = dir, dir, dir, true
-			} else {
-				notes = append(notes, fmt.Sprintf("cgroup2 %s: %v", dir, err))
-			}
-		} else {
-			notes = append(notes, fmt.Sprintf("cgroup2 %s delegates only %q", dir, strings.TrimSpace(string(ctl))))
-		}
-	}
-	if l.memory == "" && l.pids == "" && v2mount != "" && os.Geteuid() == 0 {
+	if l.memory == "" && l.pids == "" && m.v2mount != "" && os.Geteuid() == 0 {
 		// cgroup v2 gives controllers only to the children of a cgroup with
 		// no processes of its own (the no-internal-process rule): the
 		// cgroup of a service or a login session can hold no job cgroups
 		// unless delegated. Root makes them under the hierarchy's root
 		// instead, as it does under its own cgroups with v1; the notes on
 		// its own cgroup then no longer apply.
-		ctl, _ := os.ReadFile(filepath.Join(v2mount, "cgroup.subtree_control"))
+		ctl, _ := os.ReadFile(filepath.Join(m.v2mount, "cgroup.subtree_control"))
 		have := strings.Fields(string(ctl))
-		if contains(have, "memory") && contains(have, "pids") && probeCgroupDir(v2mount) == nil {
-			l.memory, l.pids, l.cpuacct, l.v2 = v2mount, v2mount, v2mount, true
+		if contains(have, "memory") && contains(have, "pids") && probeCgroupDir(m.v2mount) == nil {
+			l.memory, l.pids, l.cpuacct, l.v2 = m.v2mount, m.v2mount, m.v2mount, true
 			kept := notes[:0]
 			for _, n := range notes {
 				if !strings.HasPrefix(n, "cgroup2 ") {
@@ -179,6 +93,125 @@ func detectCgroups() cgroupLayout {
 	}
 	l.note = strings.Join(notes, "; ")
 	return l
+}
+
+// selfCgroups reads /proc/self/cgroup: controller (or "" for v2) -> path.
+func selfCgroups(self []byte) map[string]string {
+	paths := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(self)), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		if parts[1] == "" {
+			paths[""] = parts[2]
+			continue
+		}
+		for _, c := range strings.Split(parts[1], ",") {
+			paths[c] = parts[2]
+		}
+	}
+	return paths
+}
+
+// cgroupMounts are the cgroup file systems of /proc/self/mountinfo.
+type cgroupMounts struct {
+	v2mount, v2root string
+	v1              map[string][2]string // controller -> {mountpoint, root}
+}
+
+// parseCgroupMounts reads mountinfo: id parent major:minor root mountpoint
+// opts ... - fstype source superopts.
+func parseCgroupMounts(mounts []byte) cgroupMounts {
+	m := cgroupMounts{v1: map[string][2]string{}}
+	sc := bufio.NewScanner(bytes.NewReader(mounts))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		sep := -1
+		for i, x := range f {
+			if x == "-" {
+				sep = i
+				break
+			}
+		}
+		if sep < 0 || sep+3 >= len(f) || len(f) < 5 {
+			continue
+		}
+		fstype, super := f[sep+1], f[sep+3]
+		switch fstype {
+		case "cgroup2":
+			m.v2mount, m.v2root = f[4], f[3]
+		case "cgroup":
+			for _, o := range strings.Split(super, ",") {
+				if o == "memory" || o == "pids" || o == "cpuacct" || o == "cpu" {
+					m.v1[o] = [2]string{f[4], f[3]}
+				}
+			}
+		}
+	}
+	return m
+}
+
+// cgroupBase is the directory of the cgroup cur of a hierarchy mounted at
+// mnt from its root.
+func cgroupBase(mnt, root, cur string) string {
+	rel, err := filepath.Rel(root, cur)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		rel = "."
+	}
+	return filepath.Join(mnt, rel)
+}
+
+// useV1 takes this process's cgroup v1 controllers where a child can be
+// made, and returns notes on those that cannot.
+func (l *cgroupLayout) useV1(m cgroupMounts, paths map[string]string) (notes []string) {
+	for _, c := range []string{"memory", "pids", "cpuacct", "cpu"} {
+		mp, ok := m.v1[c]
+		if !ok {
+			continue
+		}
+		dir := cgroupBase(mp[0], mp[1], paths[c])
+		if err := probeCgroupDir(dir); err != nil {
+			notes = append(notes, fmt.Sprintf("%s cgroup %s: %v", c, dir, err))
+			continue
+		}
+		switch c {
+		case "memory":
+			l.memory = dir
+			_, err := os.Stat(filepath.Join(dir, "memory.memsw.limit_in_bytes"))
+			l.memsw = err == nil
+		case "pids":
+			l.pids = dir
+		case "cpuacct":
+			l.cpuacct = dir
+		case "cpu":
+			l.sched = dir
+		}
+	}
+	return notes
+}
+
+// useV2 takes this process's own cgroup v2 directory dir where it has (or
+// can be given) the memory and pids controllers, and returns notes on why
+// it cannot.
+func (l *cgroupLayout) useV2(dir string) (notes []string) {
+	ctl, _ := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control"))
+	have := strings.Fields(string(ctl))
+	if !contains(have, "memory") || !contains(have, "pids") {
+		if err := enableV2(dir); err != nil {
+			notes = append(notes, fmt.Sprintf("cgroup2 %s: %v", dir, err))
+		}
+		ctl, _ = os.ReadFile(filepath.Join(dir, "cgroup.subtree_control"))
+		have = strings.Fields(string(ctl))
+	}
+	if !contains(have, "memory") || !contains(have, "pids") {
+		return append(notes, fmt.Sprintf("cgroup2 %s delegates only %q", dir, strings.TrimSpace(string(ctl))))
+	}
+	if err := probeCgroupDir(dir); err != nil {
+		return append(notes, fmt.Sprintf("cgroup2 %s: %v", dir, err))
+	}
+	l.memory, l.pids, l.cpuacct, l.v2 = dir, dir, dir, true
+	return notes
 }
 
 // enableV2 makes the cgroup v2 directory dir, this process's own, able to
@@ -292,7 +325,7 @@ type jobCgroup struct {
 	// What setLimits last wrote, and the init's own tasks (its threads)
 	// when its job began: a reused init's limits are written again only
 	// when they change.
-	memLimit  Size
+	memLimit  exec.Size
 	pidsMax   int
 	initTasks int64
 }
@@ -362,19 +395,19 @@ func (l *cgroupLayout) create() (*jobCgroup, error) {
 }
 
 // setLimits writes the job's memory and process limits.
-func (c *jobCgroup) setLimits(lim Limits) error {
+func (c *jobCgroup) setLimits(lim exec.Limits) error {
 	if c == nil {
 		return nil
 	}
 	var err error
 	memory := lim.Memory
-	if !memory.set() {
-		memory = Unlimited
+	if !set(memory) {
+		memory = exec.Unlimited
 	}
 	// A new cgroup has no limit; a reused one the last job's.
-	if c.memory != "" && memory != c.memLimit && (memory.set() || c.memLimit != 0) {
+	if c.memory != "" && memory != c.memLimit && (set(memory) || c.memLimit != 0) {
 		mem := strconv.FormatUint(uint64(memory), 10)
-		if !memory.set() {
+		if !set(memory) {
 			mem = "-1" // v1
 			if c.layout.v2 {
 				mem = "max"
@@ -528,7 +561,7 @@ func (c *jobCgroup) cpuUsage() (time.Duration, bool) {
 	return time.Duration(ns) - c.cpuBase, ok
 }
 
-func (c *jobCgroup) peakMemory() (Size, bool) {
+func (c *jobCgroup) peakMemory() (exec.Size, bool) {
 	if c == nil || c.memory == "" {
 		return 0, false
 	}
@@ -537,7 +570,7 @@ func (c *jobCgroup) peakMemory() (Size, bool) {
 		name = "memory.peak"
 	}
 	n, ok := readInt(c.memory, name)
-	return Size(n), ok
+	return exec.Size(n), ok
 }
 
 func (c *jobCgroup) oomKilled() bool { return c.oomCount() > 0 }

@@ -1,4 +1,4 @@
-package exec
+package sandbox
 
 import (
 	"bufio"
@@ -20,6 +20,9 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/internal/pyreport"
 )
 
 //go:embed forkserver.py
@@ -60,10 +63,6 @@ type ForkServerConfig struct {
 	// child would have none of them). Jobs get their own environment all
 	// the same, but what a preloaded module read from it at import stays.
 	Env []string
-	// MaxFiles bounds the bytes of a job's workspace that are copied into
-	// the server; a larger job runs through the sandbox as usual. 0 means
-	// 8MiB.
-	MaxFiles Size
 }
 
 // ForkServer is a Runner that runs Python jobs fast: each of its servers is
@@ -101,7 +100,7 @@ type ForkServer struct {
 	python string
 	pre    []string
 	env    []string // the servers' extra environment
-	maxIn  Size
+	maxIn  exec.Size
 
 	ownsSB bool // Close closes sb (NewPythonRunner)
 
@@ -114,9 +113,9 @@ type ForkServer struct {
 
 // serverKey is what a server's sandbox was started with.
 type serverKey struct {
-	memory    Size
+	memory    exec.Size
 	processes int
-	tmp       Size
+	tmp       exec.Size
 	files     int
 }
 
@@ -126,7 +125,7 @@ type pyServer struct {
 	replies chan []byte
 	cancel  context.CancelFunc
 	done    chan struct{}
-	res     Result
+	res     exec.Result
 	err     error
 	// cg is the cgroup of the server's sandbox job: the Go side reads the
 	// CPU time and the OOM kills of each job there itself, out of reach of
@@ -147,7 +146,7 @@ func NewForkServer(sb *Sandbox, cfg *ForkServerConfig) (*ForkServer, error) {
 	if sb == nil {
 		return nil, errors.New("exec: NewForkServer needs a Sandbox")
 	}
-	f := &ForkServer{sb: sb, python: DefaultPython, pre: DefaultPreload, maxIn: 8 * MiB,
+	f := &ForkServer{sb: sb, python: exec.DefaultPython, pre: DefaultPreload, maxIn: maxServerFiles,
 		idle: map[serverKey][]*pyServer{}, all: map[*pyServer]bool{}}
 	if cfg != nil {
 		if cfg.Python != "" {
@@ -155,9 +154,6 @@ func NewForkServer(sb *Sandbox, cfg *ForkServerConfig) (*ForkServer, error) {
 		}
 		if cfg.Preload != nil {
 			f.pre = append([]string(nil), cfg.Preload...)
-		}
-		if cfg.MaxFiles > 0 {
-			f.maxIn = cfg.MaxFiles
 		}
 		f.env = slices.Clone(cfg.Env)
 	}
@@ -169,7 +165,7 @@ func NewForkServer(sb *Sandbox, cfg *ForkServerConfig) (*ForkServer, error) {
 // server cannot take run through that Sandbox. It is what adapt.Evaluate,
 // ctxbug.Identify and evolve.DefaultTester use when given no runner.
 func NewPythonRunner(cfg *ForkServerConfig) (*ForkServer, error) {
-	sb, err := NewSandbox(nil)
+	sb, err := New(nil)
 	if err != nil {
 		return nil, err
 	}
@@ -182,10 +178,10 @@ func NewPythonRunner(cfg *ForkServerConfig) (*ForkServer, error) {
 	return f, nil
 }
 
-// DefaultRunner returns r, or, when r is nil, a new NewPythonRunner(nil).
+// Default returns r, or, when r is nil, a new NewPythonRunner(nil).
 // The function it returns closes what it made (nothing for an r given):
 // the default of every call that takes an optional Runner.
-func DefaultRunner(r Runner) (Runner, func(), error) {
+func Default(r exec.Runner) (exec.Runner, func(), error) {
 	if r != nil {
 		return r, func() {}, nil
 	}
@@ -234,7 +230,7 @@ type pyJob struct {
 	Stdin    string            `json:"stdin"`
 	// ThreadsFit: reserve less address space per thread (RLIMIT_AS).
 	ThreadsFit bool `json:"threads_fit"`
-	// Results: the child gets a results channel (Job.results) as its
+	// Results: the child gets a results channel (Job.Results) as its
 	// descriptor 3, which the server reads and sends back in pyReply.Results.
 	Results bool `json:"results,omitempty"`
 }
@@ -269,11 +265,11 @@ type pyReply struct {
 
 // parse turns a job into a request, or reports that the server cannot
 // take it.
-func (f *ForkServer) parse(job Job, lim Limits, env []string) (*pyJob, bool) {
+func (f *ForkServer) parse(job exec.Job, lim exec.Limits, env []string) (*pyJob, bool) {
 	if len(job.Args) < 2 || job.Args[0] != f.python || job.Stdout != nil {
 		return nil, false
 	}
-	req := &pyJob{Env: map[string]string{}, Keep: int(lim.Keep), Results: job.results != nil}
+	req := &pyJob{Env: map[string]string{}, Keep: int(lim.Keep), Results: job.Results != nil}
 	i := 1
 	for ; i < len(job.Args); i++ {
 		a := job.Args[i]
@@ -314,31 +310,8 @@ func (f *ForkServer) parse(job Job, lim Limits, env []string) (*pyJob, bool) {
 		k, v, _ := strings.Cut(kv, "=")
 		req.Env[k] = v
 	}
-	if lim.WallTime > 0 {
-		req.Wall = lim.WallTime.Seconds()
-	}
-	req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_CORE", 0, 0})
-	if lim.CPUTime > 0 {
-		secs := int64((lim.CPUTime + time.Second - 1) / time.Second)
-		req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_CPU", secs, secs + 1})
-	}
-	if lim.Memory.set() {
-		req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_AS", uint64(lim.Memory), uint64(lim.Memory)})
-		req.ThreadsFit = true
-	}
-	// stdout and stderr are pipes the server reads and counts, so files
-	// get the same size limit as in the Sandbox.
-	if lim.FileSize.set() {
-		req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_FSIZE", uint64(lim.FileSize), uint64(lim.FileSize)})
-	}
-	if lim.Output.set() {
-		req.Output = int64(lim.Output)
-	}
-	if lim.OpenFiles > serverOpenFiles {
-		return nil, false // more than the server's own hard limit
-	}
-	if lim.OpenFiles > 0 {
-		req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_NOFILE", lim.OpenFiles, lim.OpenFiles})
+	if !limitRequest(req, lim) {
+		return nil, false
 	}
 	if job.Stdin != nil {
 		b, err := io.ReadAll(job.Stdin) // a bytes.Reader of at most maxServerStdin (Run)
@@ -347,67 +320,96 @@ func (f *ForkServer) parse(job Job, lim Limits, env []string) (*pyJob, bool) {
 		}
 		req.Stdin = base64.StdEncoding.EncodeToString(b)
 	}
-	if job.Dir != "" {
-		req.Files = map[string]string{}
-		var total Size
-		err := filepath.WalkDir(job.Dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.Type().IsRegular() {
-				if d.IsDir() {
-					if rel, _ := filepath.Rel(job.Dir, p); rel != "." {
-						req.Dirs = append(req.Dirs, filepath.ToSlash(rel))
-					}
-					return nil
-				}
-				return errors.New("not a regular file")
-			}
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			if total += Size(len(b)); total > f.maxIn {
-				return errors.New("too large")
-			}
-			rel, _ := filepath.Rel(job.Dir, p)
-			req.Files[filepath.ToSlash(rel)] = base64.StdEncoding.EncodeToString(b)
-			return nil
-		})
-		if err != nil {
-			return nil, false
-		}
+	if job.Dir != "" && f.readWorkspace(req, job.Dir) != nil {
+		return nil, false
 	}
 	return req, true
 }
 
+// limitRequest puts the job's limits in the request; false when the server
+// cannot take them.
+func limitRequest(req *pyJob, lim exec.Limits) bool {
+	if lim.WallTime > 0 {
+		req.Wall = lim.WallTime.Seconds()
+	}
+	req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_CORE", 0, 0})
+	if lim.CPUTime > 0 {
+		secs := int64((lim.CPUTime + time.Second - 1) / time.Second)
+		req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_CPU", secs, secs + 1})
+	}
+	if set(lim.Memory) {
+		req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_AS", uint64(lim.Memory), uint64(lim.Memory)})
+		req.ThreadsFit = true
+	}
+	// stdout and stderr are pipes the server reads and counts, so files
+	// get the same size limit as in the Sandbox.
+	if set(lim.FileSize) {
+		req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_FSIZE", uint64(lim.FileSize), uint64(lim.FileSize)})
+	}
+	if set(lim.Output) {
+		req.Output = int64(lim.Output)
+	}
+	if lim.OpenFiles > serverOpenFiles {
+		return false // more than the server's own hard limit
+	}
+	if lim.OpenFiles > 0 {
+		req.Rlimits = append(req.Rlimits, [3]any{"RLIMIT_NOFILE", lim.OpenFiles, lim.OpenFiles})
+	}
+	return true
+}
+
+// readWorkspace puts the workspace dir's files and directories in the
+// request; an error when it holds anything else or more than the server
+// takes.
+func (f *ForkServer) readWorkspace(req *pyJob, dir string) error {
+	req.Files = map[string]string{}
+	var total exec.Size
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			if d.IsDir() {
+				if rel, _ := filepath.Rel(dir, p); rel != "." {
+					req.Dirs = append(req.Dirs, filepath.ToSlash(rel))
+				}
+				return nil
+			}
+			return errors.New("not a regular file")
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if total += exec.Size(len(b)); total > f.maxIn {
+			return errors.New("too large")
+		}
+		rel, _ := filepath.Rel(dir, p)
+		req.Files[filepath.ToSlash(rel)] = base64.StdEncoding.EncodeToString(b)
+		return nil
+	})
+	return err
+}
+
 // Run runs job in a fork server when it can, else through the Sandbox.
-func (f *ForkServer) Run(ctx context.Context, job Job) (Result, error) {
+func (f *ForkServer) Run(ctx context.Context, job exec.Job) (exec.Result, error) {
 	lim := job.Limits.WithDefaults()
 	if job.Stdin != nil {
-		// The server takes stdin whole, in the request: read it first,
-		// and no longer than ctx allows (a reader that never ends cannot
-		// hold the caller). What does not fit goes to the Sandbox, with
-		// nothing lost.
-		head, err := readStdin(ctx, job.Stdin, maxServerStdin+1)
-		if err != nil && ctx.Err() != nil {
-			return Result{Status: StatusCanceled, ExitCode: -1, Detail: "canceled while reading the job's stdin"}, err
-		}
+		j, fits, res, err := bufferStdin(ctx, job)
 		if err != nil {
-			return Result{Status: StatusInternal, ExitCode: -1, Detail: err.Error()}, err
+			return res, err
 		}
-		if len(head) > maxServerStdin {
-			job.Stdin = io.MultiReader(bytes.NewReader(head), job.Stdin)
+		job = j
+		if !fits {
 			return f.sb.Run(ctx, job)
 		}
-		job.Stdin = bytes.NewReader(head)
 	}
 	req, ok := f.parse(job, lim, f.sb.p.env(job.Env))
 	if !ok {
 		return f.sb.Run(ctx, job)
 	}
 	if err := ctx.Err(); err != nil {
-		return Result{Status: StatusCanceled, ExitCode: -1}, err
+		return exec.Result{Status: exec.StatusCanceled, ExitCode: -1}, err
 	}
 	// The job's /tmp and its workspace share the server's /tmp.
 	key := serverKey{memory: lim.Memory, processes: lim.Processes, tmp: lim.TmpSize + lim.Disk, files: lim.DiskFiles}
@@ -423,7 +425,7 @@ func (f *ForkServer) Run(ctx context.Context, job Job) (Result, error) {
 	raw, err := json.Marshal(req)
 	if err != nil {
 		f.drop(srv)
-		return Result{Status: StatusInternal, ExitCode: -1}, err
+		return exec.Result{Status: exec.StatusInternal, ExitCode: -1}, err
 	}
 	start := time.Now()
 	if _, err := srv.in.Write(append(raw, '\n')); err != nil {
@@ -431,6 +433,35 @@ func (f *ForkServer) Run(ctx context.Context, job Job) (Result, error) {
 		f.drop(srv)
 		return f.sb.Run(ctx, job)
 	}
+	return f.await(ctx, srv, job, lim, start)
+}
+
+// bufferStdin reads the job's stdin first, since the server takes it
+// whole, in the request, and no longer than ctx allows (a reader that
+// never ends cannot hold the caller). It returns the job with a stdin that
+// gives the same bytes, and whether they fit a request: what does not fit
+// goes to the Sandbox, with nothing lost. An error comes with the run's
+// result.
+func bufferStdin(ctx context.Context, job exec.Job) (exec.Job, bool, exec.Result, error) {
+	head, err := readStdin(ctx, job.Stdin, maxServerStdin+1)
+	if err != nil && ctx.Err() != nil {
+		return job, false, exec.Result{Status: exec.StatusCanceled, ExitCode: -1, Detail: "canceled while reading the job's stdin"}, err
+	}
+	if err != nil {
+		return job, false, exec.Result{Status: exec.StatusInternal, ExitCode: -1, Detail: err.Error()}, err
+	}
+	if len(head) > maxServerStdin {
+		job.Stdin = io.MultiReader(bytes.NewReader(head), job.Stdin)
+		return job, false, exec.Result{}, nil
+	}
+	job.Stdin = bytes.NewReader(head)
+	return job, true, exec.Result{}, nil
+}
+
+// await waits for srv's answer to job, sent at start, and stops the job at
+// its CPU-time and wall-time limits (which the server's own watch cannot
+// enforce when the job stops its server).
+func (f *ForkServer) await(ctx context.Context, srv *pyServer, job exec.Job, lim exec.Limits, start time.Time) (exec.Result, error) {
 	grace := time.NewTimer(lim.WallTime + 2*time.Second)
 	defer grace.Stop()
 	if lim.WallTime < 0 {
@@ -443,127 +474,144 @@ func (f *ForkServer) Run(ctx context.Context, job Job) (Result, error) {
 		srv.haveCounts = true
 	}
 	oom0, cpu0 := srv.oom, srv.cpu
-	haveCPU := cg.haveCPU()
+	w := &cpuWatch{cg: cg, cpu0: cpu0, limit: lim.CPUTime}
 	var tick <-chan time.Time
-	var overSince, lastChange time.Time
-	var lastUsed time.Duration
-	if haveCPU && lim.CPUTime > 0 {
+	if cg.haveCPU() && lim.CPUTime > 0 {
 		t := time.NewTicker(10 * time.Millisecond)
 		defer t.Stop()
 		tick = t.C
 	}
-wait:
-	select {
-	case <-tick:
-		// The CPU time of the job's whole process tree, read here from the
-		// server's cgroup: out of reach of a job that stops its server.
-		// RLIMIT_CPU (which kills the child at about the limit) and the
-		// cgroup do not count alike: a child it killed while its server
-		// was stopped may show less here (885 ms at a 1 s limit, measured
-		// with a load average of 38 on 2 cores). So the verdict is also
-		// CPU time once the tree has used three quarters of the limit,
-		// has stopped using CPU without an answer for half a second, and
-		// holds a stopped process (the job stopped its server: no answer
-		// will come). A server that is not stopped answers when its child
-		// ends, so a job that merely sleeps is never judged here.
-		used, _ := cg.cpuUsage()
-		if used != lastUsed {
-			lastUsed, lastChange = used, time.Now()
-		}
-		stalled := used-cpu0 >= lim.CPUTime*3/4 && time.Since(lastChange) >= 500*time.Millisecond && anyStopped(cg.cg)
-		if used-cpu0 < lim.CPUTime-20*time.Millisecond && !stalled {
-			goto wait
-		}
-		if overSince.IsZero() {
-			// Give a reply already on its way (a job that ended at its
-			// limit) a moment.
-			overSince = time.Now()
-			goto wait
-		}
-		if time.Since(overSince) < 50*time.Millisecond {
-			goto wait
-		}
-		f.drop(srv)
-		return Result{Status: StatusCPUTime, ExitCode: -1, CPUTime: used - cpu0, WallTime: time.Since(start),
-			Detail: fmt.Sprintf("CPU time %s exceeded the limit %s", (used - cpu0).Round(time.Millisecond), lim.CPUTime)}, nil
-	case line, ok := <-srv.replies:
-		if !ok {
-			f.drop(srv)
-			return f.lost(ctx, srv, start, lim)
-		}
-		var rep pyReply
-		err := json.Unmarshal(line, &rep)
-		if err == nil && rep.Error != "" && !rep.JobRan {
-			// The server could not run the job, or failed before it
-			// started (an earlier job's doing, or ours): neither this
-			// job's verdict nor a reason to leave it unscored.
-			f.drop(srv)
-			return f.sb.Run(ctx, job)
-		}
-		if err != nil || rep.Error != "" {
-			f.drop(srv)
-			if err == nil {
-				return brokenServer(rep.Error, rep.Memory, lim, time.Since(start)), nil
+	for {
+		select {
+		case <-tick:
+			used, over := w.over()
+			if !over {
+				continue
 			}
-			err = fmt.Errorf("exec: fork server: %w", err)
-			return Result{Status: StatusInternal, ExitCode: -1, Detail: err.Error()}, err
-		}
-		if job.results != nil && len(rep.Results) > 0 {
-			// The driver reads the other end as this is written.
-			job.results.Write(rep.Results[:min(len(rep.Results), int(maxReport))])
-		}
-		used, ok := cg.cpuUsage()
-		oom := cg.oomCount()
-		srv.cpu, srv.oom = used, oom
-		if rep.Restart {
 			f.drop(srv)
-		} else {
-			f.put(srv) // after the last use of srv: another job may take it now
+			return exec.Result{Status: exec.StatusCPUTime, ExitCode: -1, CPUTime: used - cpu0, WallTime: time.Since(start),
+				Detail: fmt.Sprintf("CPU time %s exceeded the limit %s", (used - cpu0).Round(time.Millisecond), lim.CPUTime)}, nil
+		case line, ok := <-srv.replies:
+			if !ok {
+				f.drop(srv)
+				return f.lost(ctx, srv, start, lim)
+			}
+			return f.answer(ctx, srv, job, lim, line, cpu0, oom0, start)
+		case <-ctx.Done():
+			f.drop(srv)
+			return exec.Result{Status: exec.StatusCanceled, ExitCode: -1, WallTime: time.Since(start), Detail: "canceled by the caller"}, ctx.Err()
+		case <-grace.C:
+			// The server did not answer: the job stopped or hung it. The CPU
+			// time is the tree's, read from the server's cgroup.
+			var cpu time.Duration
+			if used, ok := cg.cpuUsage(); ok {
+				cpu = used - cpu0
+			}
+			f.drop(srv)
+			return exec.Result{Status: exec.StatusWallTime, ExitCode: -1, WallTime: time.Since(start), CPUTime: cpu,
+				Detail: fmt.Sprintf("wall time exceeded the limit %s (the job stopped its fork server; CPU time %s)", lim.WallTime, cpu.Round(time.Millisecond))}, nil
 		}
-		res, err := f.result(job, lim, rep)
-		if ok && used-cpu0 > res.CPUTime {
-			res.CPUTime = used - cpu0 // the whole tree, not the child alone
-		}
-		if res.Status == StatusSignal && oom > oom0 {
-			// The kernel's OOM killer, not the job, sent the signal.
-			res.Status, res.Detail = StatusMemory, fmt.Sprintf("memory use exceeded %s (killed by the memory cgroup)", lim.Memory)
-		}
-		return res, err
-	case <-ctx.Done():
-		f.drop(srv)
-		return Result{Status: StatusCanceled, ExitCode: -1, WallTime: time.Since(start), Detail: "canceled by the caller"}, ctx.Err()
-	case <-grace.C:
-		// The server did not answer: the job stopped or hung it. The CPU
-		// time is the tree's, read from the server's cgroup.
-		var cpu time.Duration
-		if used, ok := cg.cpuUsage(); ok {
-			cpu = used - cpu0
-		}
-		f.drop(srv)
-		return Result{Status: StatusWallTime, ExitCode: -1, WallTime: time.Since(start), CPUTime: cpu,
-			Detail: fmt.Sprintf("wall time exceeded the limit %s (the job stopped its fork server; CPU time %s)", lim.WallTime, cpu.Round(time.Millisecond))}, nil
 	}
+}
+
+// cpuWatch follows the CPU time of a job's whole process tree, read from
+// its server's cgroup: out of reach of a job that stops its server.
+type cpuWatch struct {
+	cg                    *cgCounters
+	cpu0, limit, lastUsed time.Duration
+	overSince, lastChange time.Time
+}
+
+// over reads the tree's CPU time and says whether the verdict is CPU time.
+// RLIMIT_CPU (which kills the child at about the limit) and the cgroup do
+// not count alike: a child it killed while its server was stopped may show
+// less here (885 ms at a 1 s limit, measured with a load average of 38 on
+// 2 cores). So the verdict is also CPU time once the tree has used three
+// quarters of the limit, has stopped using CPU without an answer for half
+// a second, and holds a stopped process (the job stopped its server: no
+// answer will come). A server that is not stopped answers when its child
+// ends, so a job that merely sleeps is never judged here.
+func (w *cpuWatch) over() (time.Duration, bool) {
+	used, _ := w.cg.cpuUsage()
+	if used != w.lastUsed {
+		w.lastUsed, w.lastChange = used, time.Now()
+	}
+	stalled := used-w.cpu0 >= w.limit*3/4 && time.Since(w.lastChange) >= 500*time.Millisecond && anyStopped(w.cg.cg)
+	if used-w.cpu0 < w.limit-20*time.Millisecond && !stalled {
+		return used, false
+	}
+	if w.overSince.IsZero() {
+		// Give a reply already on its way (a job that ended at its
+		// limit) a moment.
+		w.overSince = time.Now()
+		return used, false
+	}
+	return used, time.Since(w.overSince) >= 50*time.Millisecond
+}
+
+// answer turns srv's reply line to job into the job's result, and hands
+// srv back (or drops it).
+func (f *ForkServer) answer(ctx context.Context, srv *pyServer, job exec.Job, lim exec.Limits, line []byte, cpu0 time.Duration, oom0 int64, start time.Time) (exec.Result, error) {
+	cg := srv.cnt
+	var rep pyReply
+	err := json.Unmarshal(line, &rep)
+	if err == nil && rep.Error != "" && !rep.JobRan {
+		// The server could not run the job, or failed before it
+		// started (an earlier job's doing, or ours): neither this
+		// job's verdict nor a reason to leave it unscored.
+		f.drop(srv)
+		return f.sb.Run(ctx, job)
+	}
+	if err != nil || rep.Error != "" {
+		f.drop(srv)
+		if err == nil {
+			return brokenServer(rep.Error, rep.Memory, lim, time.Since(start)), nil
+		}
+		err = fmt.Errorf("exec: fork server: %w", err)
+		return exec.Result{Status: exec.StatusInternal, ExitCode: -1, Detail: err.Error()}, err
+	}
+	if job.Results != nil && len(rep.Results) > 0 {
+		// The driver reads the other end as this is written.
+		job.Results.Write(rep.Results[:min(len(rep.Results), int(maxReport))])
+	}
+	used, ok := cg.cpuUsage()
+	oom := cg.oomCount()
+	srv.cpu, srv.oom = used, oom
+	if rep.Restart {
+		f.drop(srv)
+	} else {
+		f.put(srv) // after the last use of srv: another job may take it now
+	}
+	res, err := f.result(job, lim, rep)
+	if ok && used-cpu0 > res.CPUTime {
+		res.CPUTime = used - cpu0 // the whole tree, not the child alone
+	}
+	if res.Status == exec.StatusSignal && oom > oom0 {
+		// The kernel's OOM killer, not the job, sent the signal.
+		res.Status, res.Detail = exec.StatusMemory, fmt.Sprintf("memory use exceeded %s (killed by the memory cgroup)", lim.Memory)
+	}
+	return res, err
 }
 
 // lost reports a job whose server went away while running it: the job
 // killed it, or made it fail, which is a verdict either way (see
 // brokenServer).
-func (f *ForkServer) lost(ctx context.Context, srv *pyServer, start time.Time, lim Limits) (Result, error) {
+func (f *ForkServer) lost(ctx context.Context, srv *pyServer, start time.Time, lim exec.Limits) (exec.Result, error) {
 	<-srv.done
-	res := Result{ExitCode: -1, WallTime: time.Since(start)}
+	res := exec.Result{ExitCode: -1, WallTime: time.Since(start)}
 	if ctx.Err() != nil {
-		res.Status = StatusCanceled
+		res.Status = exec.StatusCanceled
 		return res, ctx.Err()
 	}
-	if srv.res.Status == StatusMemory {
-		res.Status, res.Detail = StatusMemory, fmt.Sprintf("memory use exceeded %s", lim.Memory)
+	if srv.res.Status == exec.StatusMemory {
+		res.Status, res.Detail = exec.StatusMemory, fmt.Sprintf("memory use exceeded %s", lim.Memory)
 		return res, nil
 	}
-	if srv.err != nil || srv.res.Status == StatusInternal {
+	if srv.err != nil || srv.res.Status == exec.StatusInternal {
 		e := errors.Join(srv.err, errors.New(srv.res.Detail))
 		return brokenServer(e.Error(), false, lim, res.WallTime), nil
 	}
-	res.Status, res.Signal = StatusSignal, syscall.SIGKILL
+	res.Status, res.Signal = exec.StatusSignal, syscall.SIGKILL
 	res.Detail = "the job killed its fork server"
 	return res, nil
 }
@@ -574,27 +622,27 @@ func (f *ForkServer) lost(ctx context.Context, srv *pyServer, start time.Time, l
 // infrastructure error that would leave its answer unscored. A
 // MemoryError is a memory verdict, anything else a crash. The server is
 // replaced.
-func brokenServer(why string, memory bool, lim Limits, wall time.Duration) Result {
+func brokenServer(why string, memory bool, lim exec.Limits, wall time.Duration) exec.Result {
 	why = strings.TrimSpace(why)
 	if i := strings.LastIndexByte(why, '\n'); i >= 0 {
 		why = why[i+1:] // a traceback's last line
 	}
-	res := Result{Status: StatusSignal, ExitCode: -1, WallTime: wall, Detail: "the job broke its fork server: " + why}
+	res := exec.Result{Status: exec.StatusSignal, ExitCode: -1, WallTime: wall, Detail: "the job broke its fork server: " + why}
 	if memory {
-		res.Status, res.Detail = StatusMemory, fmt.Sprintf("memory use exceeded %s (the job's fork server ran out: %s)", lim.Memory, why)
+		res.Status, res.Detail = exec.StatusMemory, fmt.Sprintf("memory use exceeded %s (the job's fork server ran out: %s)", lim.Memory, why)
 	}
 	return res
 }
 
-func (f *ForkServer) result(job Job, lim Limits, rep pyReply) (Result, error) {
-	res := Result{
+func (f *ForkServer) result(job exec.Job, lim exec.Limits, rep pyReply) (exec.Result, error) {
+	res := exec.Result{
 		ExitCode:    -1,
 		Stdout:      rep.Stdout,
 		Stderr:      rep.Stderr,
 		OutputBytes: rep.OutBytes,
 		CPUTime:     time.Duration(rep.CPUNS),
 		WallTime:    time.Duration(rep.WallNS),
-		PeakMemory:  Size(rep.MaxRSS) * KiB,
+		PeakMemory:  exec.Size(rep.MaxRSS) * exec.KiB,
 		Signal:      syscall.Signal(rep.Signal),
 	}
 	if len(res.Stdout) == 0 {
@@ -620,31 +668,31 @@ func (f *ForkServer) result(job Job, lim Limits, rep pyReply) (Result, error) {
 	}
 	cpuOver := lim.CPUTime > 0 && res.CPUTime >= lim.CPUTime
 	switch {
-	case lim.Output.set() && Size(rep.OutBytes) > lim.Output:
-		res.Status, res.Detail = StatusOutput, fmt.Sprintf("wrote more than %s to stdout and stderr", lim.Output)
+	case set(lim.Output) && exec.Size(rep.OutBytes) > lim.Output:
+		res.Status, res.Detail = exec.StatusOutput, fmt.Sprintf("wrote more than %s to stdout and stderr", lim.Output)
 	case rep.Memory:
-		res.Status, res.Detail = StatusMemory, fmt.Sprintf("memory use exceeded %s", lim.Memory)
+		res.Status, res.Detail = exec.StatusMemory, fmt.Sprintf("memory use exceeded %s", lim.Memory)
 	case res.Signal == syscall.SIGXCPU || (cpuOver && rep.Exit == nil):
-		res.Status, res.Detail = StatusCPUTime, fmt.Sprintf("CPU time %s exceeded the limit %s", res.CPUTime.Round(time.Millisecond), lim.CPUTime)
+		res.Status, res.Detail = exec.StatusCPUTime, fmt.Sprintf("CPU time %s exceeded the limit %s", res.CPUTime.Round(time.Millisecond), lim.CPUTime)
 	case rep.TimedOut:
-		res.Status, res.Detail = StatusWallTime, fmt.Sprintf("wall time exceeded the limit %s (CPU time %s)", lim.WallTime, res.CPUTime.Round(time.Millisecond))
+		res.Status, res.Detail = exec.StatusWallTime, fmt.Sprintf("wall time exceeded the limit %s (CPU time %s)", lim.WallTime, res.CPUTime.Round(time.Millisecond))
 	case res.Signal == syscall.SIGXFSZ:
-		res.Status, res.Detail = StatusOutput, fmt.Sprintf("wrote a file larger than %s", lim.FileSize)
+		res.Status, res.Detail = exec.StatusOutput, fmt.Sprintf("wrote a file larger than %s", lim.FileSize)
 	case rep.DiskFull && (res.Signal != 0 || res.ExitCode != 0):
-		res.Status, res.Detail = StatusOutput, fmt.Sprintf("filled its /tmp and workspace (Limits.TmpSize+Limits.Disk %s, Limits.DiskFiles %d)", lim.TmpSize+lim.Disk, lim.DiskFiles)
+		res.Status, res.Detail = exec.StatusOutput, fmt.Sprintf("filled its /tmp and workspace (Limits.TmpSize+Limits.Disk %s, Limits.DiskFiles %d)", lim.TmpSize+lim.Disk, lim.DiskFiles)
 	case res.Signal != 0:
-		res.Status, res.Detail = StatusSignal, "killed by signal "+res.Signal.String()
+		res.Status, res.Detail = exec.StatusSignal, "killed by signal "+res.Signal.String()
 	case res.ExitCode != 0:
-		res.Status, res.Detail = StatusExit, fmt.Sprintf("exit code %d", res.ExitCode)
+		res.Status, res.Detail = exec.StatusExit, fmt.Sprintf("exit code %d", res.ExitCode)
 	default:
-		res.Status = StatusOK
+		res.Status = exec.StatusOK
 	}
 	return res, nil
 }
 
-// Fallback reports why jobs the server could take went through the Sandbox
+// fallback reports why jobs the server could take went through the Sandbox
 // instead, or nil.
-func (f *ForkServer) Fallback() error {
+func (f *ForkServer) fallback() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.startErr
@@ -698,8 +746,8 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &pyServer{key: key, in: inW, replies: make(chan []byte, 1), cancel: cancel, done: make(chan struct{}), cnt: &cgCounters{}}
 	mem := key.memory
-	if mem.set() {
-		mem += 256 * MiB // the server itself
+	if set(mem) {
+		mem += 256 * exec.MiB // the server itself
 	}
 	procs := key.processes
 	if procs > 0 {
@@ -727,15 +775,13 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 	args := []string{f.python, "-I", "-B", "-c", forkServerScript, string(config)}
 	go func() {
 		defer close(s.done)
-		s.res, s.err = f.sb.Run(ctx, Job{
-			started:  func(cg *jobCgroup) { s.cg.Store(cg) },
-			pidReset: true,
-			Args:     args,
-			Env:      f.env,
-			Stdin:    inR,
-			Stdout:   outW,
-			Limits:   Limits{CPUTime: -1, WallTime: -1, Memory: mem, Processes: procs, Output: Unlimited, TmpSize: key.tmp, DiskFiles: key.files, OpenFiles: serverOpenFiles, FileSize: Unlimited},
-		})
+		s.res, s.err = f.sb.p.runWith(ctx, exec.Job{
+			Args:   args,
+			Env:    f.env,
+			Stdin:  inR,
+			Stdout: outW,
+			Limits: exec.Limits{CPUTime: -1, WallTime: -1, Memory: mem, Processes: procs, Output: exec.Unlimited, TmpSize: key.tmp, DiskFiles: key.files, OpenFiles: serverOpenFiles, FileSize: exec.Unlimited},
+		}, runOpts{started: func(cg *jobCgroup) { s.cg.Store(cg) }, pidReset: true})
 		outW.Close()
 		inR.Close()
 	}()
@@ -775,11 +821,19 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 // drivers' reporters. A request names one by its number, from 1. needs is
 // the module whose preload lets a server define the program once (see
 // start).
-var serverPrograms = []struct{ src, needs string }{{unittestReporter, "unittest"}, {pytestReporter, "pytest"}}
+var serverPrograms = []struct{ src, needs string }{{pyreport.Unittest, "unittest"}, {pyreport.Pytest, "pytest"}}
+
+// maxReport bounds the results a job sends on its channel: what exec's
+// drivers read of it at most.
+const maxReport = 32 * exec.MiB
 
 // serverOpenFiles is a server's RLIMIT_NOFILE: the most a job it takes may
 // ask for.
 const serverOpenFiles = 1024
+
+// maxServerFiles bounds the bytes of a job's workspace that are copied
+// into the server; a larger job runs through the sandbox as usual.
+const maxServerFiles = 8 * exec.MiB
 
 // maxServerStdin is the most stdin a fork-server job takes (the server
 // writes it to a pipe before the job starts).

@@ -1,24 +1,26 @@
-package exec
+// Package capture keeps what a job writes to its standard output and error
+// within a budget: the sandbox's runs and the drivers' build steps share it.
+package capture
 
 import (
 	"fmt"
 	"sync"
 )
 
-// capture keeps the first and last keep/2 bytes written to it and counts the
+// Buffer keeps the first and last keep/2 bytes written to it and counts the
 // rest, like os/exec's prefixSuffixSaver. When the total written across all
 // captures sharing a budget exceeds the limit, over is closed once.
-type capture struct {
+type Buffer struct {
 	half   int
 	prefix []byte
 	suffix []byte // ring buffer of the last half bytes
 	pos    int    // next write position in suffix once it is full
 	total  int64
-	budget *outputBudget
+	budget *Budget
 }
 
-// outputBudget counts the bytes of stdout and stderr together.
-type outputBudget struct {
+// Budget counts the bytes of stdout and stderr together.
+type Budget struct {
 	mu    sync.Mutex
 	limit int64
 	total int64
@@ -26,11 +28,12 @@ type outputBudget struct {
 	once  sync.Once
 }
 
-func newOutputBudget(limit Size) *outputBudget {
-	return &outputBudget{limit: int64(limit), over: make(chan struct{})}
+// NewBudget returns a budget of limit bytes; a negative limit is none.
+func NewBudget(limit int64) *Budget {
+	return &Budget{limit: limit, over: make(chan struct{})}
 }
 
-func (b *outputBudget) add(n int) {
+func (b *Budget) add(n int) {
 	b.mu.Lock()
 	b.total += int64(n)
 	exceeded := b.limit >= 0 && b.total > b.limit
@@ -40,7 +43,11 @@ func (b *outputBudget) add(n int) {
 	}
 }
 
-func (b *outputBudget) exceeded() bool {
+// Over is closed once the captures sharing b wrote more than its limit.
+func (b *Budget) Over() <-chan struct{} { return b.over }
+
+// Exceeded reports whether the captures sharing b wrote more than its limit.
+func (b *Budget) Exceeded() bool {
 	select {
 	case <-b.over:
 		return true
@@ -49,11 +56,14 @@ func (b *outputBudget) exceeded() bool {
 	}
 }
 
-func newCapture(keep Size, budget *outputBudget) *capture {
-	return &capture{half: int(keep / 2), budget: budget}
+// New returns a Buffer keeping keep bytes, counting against budget (nil:
+// none).
+func New(keep int64, budget *Budget) *Buffer {
+	return &Buffer{half: int(keep / 2), budget: budget}
 }
 
-func (c *capture) Write(p []byte) (int, error) {
+// Write keeps what fits and counts the rest; it never fails.
+func (c *Buffer) Write(p []byte) (int, error) {
 	n := len(p)
 	c.total += int64(n)
 	if c.budget != nil {
@@ -84,8 +94,11 @@ func (c *capture) Write(p []byte) (int, error) {
 	return n, nil
 }
 
+// Total is how many bytes were written, kept or not.
+func (c *Buffer) Total() int64 { return c.total }
+
 // Bytes returns what was kept, with a marker where bytes were dropped.
-func (c *capture) Bytes() []byte {
+func (c *Buffer) Bytes() []byte {
 	if c.total == 0 {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package exec_test
+package sandbox_test
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/internal/unprivileged"
 )
 
@@ -44,17 +46,17 @@ func TestAsOrdinaryUser(t *testing.T) {
 func TestSandboxIsolation(t *testing.T) {
 	sb := newSandbox(t)
 	iso := sb.Isolation()
-	t.Logf("Isolation: %s; Cgroups: %s", iso, sb.Cgroups())
+	t.Logf("Isolation: %s; Cgroups: %s", iso, sandbox.Cgroups(sb))
 	if os.Geteuid() == 0 {
 		assert.Contains(t, iso, "user namespaces, seccomp, a host uid per job;")
 	} else {
 		assert.Contains(t, iso, "user namespaces, seccomp, the caller's uid;")
 	}
 	if strings.HasSuffix(iso, "; rlimits only") {
-		assert.Contains(t, sb.Cgroups(), "no usable memory cgroup")
-		assert.Contains(t, sb.Cgroups(), "no usable pids cgroup")
+		assert.Contains(t, sandbox.Cgroups(sb), "no usable memory cgroup")
+		assert.Contains(t, sandbox.Cgroups(sb), "no usable pids cgroup")
 	}
-	assert.True(t, strings.HasPrefix(exec.NewUnsandboxed(nil).Isolation(), "none (unsandboxed); "))
+	assert.True(t, strings.HasPrefix(sandbox.NewUnsandboxed(nil).Isolation(), "none (unsandboxed); "))
 }
 
 // TestSandboxProcessLimit: a job forks sleeping children until it cannot;
@@ -62,7 +64,7 @@ func TestSandboxIsolation(t *testing.T) {
 // job's own user namespace, not the caller's whole budget), and the next
 // job is not short of processes.
 func TestSandboxProcessLimit(t *testing.T) {
-	requirePython(t, false)
+	exectest.RequirePython(t, false)
 	sb := newSandbox(t)
 	prog := `import os, time
 n = 0

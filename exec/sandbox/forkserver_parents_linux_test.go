@@ -1,4 +1,4 @@
-package exec_test
+package sandbox_test
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 // parentsPrelude finds, from a fork-server job, its zygote (its parent)
@@ -62,7 +63,7 @@ const ioprioGet = "print(libc.syscall(IOPRIO_GET, 1, 0))\n"
 // job's limits (one server key, so that the three share a server).
 func afterHostile(t *testing.T, hostile, innocent string, lim exec.Limits, times int) {
 	t.Helper()
-	fs, err := exec.NewForkServer(newSandbox(t), nil)
+	fs, err := sandbox.NewForkServer(newSandbox(t), nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { fs.Close() })
 	run := func(code string) exec.Result {
@@ -219,7 +220,7 @@ func TestForkServerCopyBackIsBounded(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
 		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
-	fs, err := exec.NewForkServer(newSandbox(t), nil)
+	fs, err := sandbox.NewForkServer(newSandbox(t), nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { fs.Close() })
 	const output = 4 * exec.MiB
@@ -306,7 +307,7 @@ func TestForkServerPIDCounterCarriesNothing(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
 		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
-	fs, err := exec.NewForkServer(newSandbox(t), nil)
+	fs, err := sandbox.NewForkServer(newSandbox(t), nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { fs.Close() })
 	pid := func() int {

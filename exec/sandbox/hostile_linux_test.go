@@ -1,4 +1,4 @@
-package exec_test
+package sandbox_test
 
 import (
 	"context"
@@ -19,6 +19,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 // bothPaths runs f once with the Sandbox and once with the ForkServer.
@@ -85,43 +86,6 @@ func TestHostNeverFollowsJobPaths(t *testing.T) {
 				}
 				assert.NotContains(t, string(s.Run.Stderr), "adaptbench reporter started", "the reporter's mark is taken off")
 			})
-		})
-	}
-}
-
-func TestReadWorkspaceFile(t *testing.T) {
-	dir := exectest.Workspace(t)
-	require.NoError(t, os.MkdirAll(filepath.Join(dir, "a"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "a", "ok"), []byte("fine"), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "big"), []byte(strings.Repeat("x", 100)), 0o644))
-	require.NoError(t, os.Symlink("/etc/passwd", filepath.Join(dir, "link")))
-	require.NoError(t, os.Symlink(filepath.Join(dir, "a"), filepath.Join(dir, "dirlink")))
-	require.NoError(t, os.Symlink("/dev/zero", filepath.Join(dir, "zero")))
-	tests := []struct {
-		name, rel string
-		want      string
-		err       error
-		reason    string
-	}{
-		{"regular", "a/ok", "fine", nil, "a plain file"},
-		{"link", "link", "", exec.ErrUnsafeFile, "a symbolic link is not followed"},
-		{"link in the path", "dirlink/ok", "", exec.ErrUnsafeFile, "nor a link to a directory on the way"},
-		{"device", "zero", "", exec.ErrUnsafeFile, "nor a link to a device"},
-		{"escape", "../" + filepath.Base(dir) + "/a/ok", "", exec.ErrUnsafeFile, "nothing outside the workspace"},
-		{"absolute", "/etc/passwd", "", exec.ErrUnsafeFile, "an absolute path"},
-		{"directory", "a", "", exec.ErrUnsafeFile, "a directory is not a regular file"},
-		{"missing", "nope", "", os.ErrNotExist, "a missing file"},
-		{"too large", "big", strings.Repeat("x", 10), exec.ErrFileTooLarge, "the first limit bytes and an error"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			b, err := exec.ReadWorkspaceFile(dir, tc.rel, 10)
-			if tc.err != nil {
-				require.ErrorIs(t, err, tc.err, tc.reason)
-			} else {
-				require.NoError(t, err, tc.reason)
-			}
-			assert.Equal(t, tc.want, string(b), tc.reason)
 		})
 	}
 }
@@ -344,7 +308,7 @@ func TestForkServerOOMIsMemory(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
 		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
-	if strings.Contains(newSandbox(t).Cgroups(), "no usable memory cgroup") {
+	if strings.Contains(sandbox.Cgroups(newSandbox(t)), "no usable memory cgroup") {
 		t.Skip("no memory cgroup")
 	}
 	fs := forkServer(t)
@@ -402,10 +366,10 @@ print('pts', try_(lambda: os.close(os.open('/dev/ptmx', os.O_RDWR)) or 'ok'))
 print('sys', [r for r, ds, fs in os.walk('/sys') if not ds])
 print('devices', try_(lambda: open('/dev/null', 'w').write('x') and len(open('/dev/urandom', 'rb').read(8)) + len(open('/dev/zero', 'rb').read(8))))
 `, sock, filepath.Join(host, "public.txt"), filepath.Join(shared, "lib.txt"), filepath.Join(shared, "lib.txt"))
-	sb, err := exec.NewSandbox(&exec.Config{ReadOnly: []string{shared}})
+	sb, err := sandbox.New(&sandbox.Config{ReadOnly: []string{shared}})
 	require.NoError(t, err)
 	defer sb.Close()
-	fs, err := exec.NewForkServer(sb, nil)
+	fs, err := sandbox.NewForkServer(sb, nil)
 	require.NoError(t, err)
 	defer fs.Close()
 	for name, r := range map[string]exec.Runner{"sandbox": sb, "forkserver": fs} {
@@ -492,7 +456,7 @@ func TestForkServerJobCannotReadEarlierJobs(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
 		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
-	fs, err := exec.NewForkServer(newSandbox(t), nil) // one server: the same one runs both jobs
+	fs, err := sandbox.NewForkServer(newSandbox(t), nil) // one server: the same one runs both jobs
 	require.NoError(t, err)
 	t.Cleanup(func() { fs.Close() })
 	secrets := map[string]string{"code": "c0dE7e11a1e", "stdout": "0u7pu7d4b2", "stderr": "e22f1e1d9c", "file": "f11ec0n7e", "stdin": "57d1nb4b3"}
@@ -549,7 +513,7 @@ func TestForkServerJobKillsOrStopsItsZygote(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
 		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
-	fs, err := exec.NewForkServer(newSandbox(t), nil)
+	fs, err := sandbox.NewForkServer(newSandbox(t), nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { fs.Close() })
 	for _, sig := range []string{"SIGKILL", "SIGSTOP", "SIGTERM"} {

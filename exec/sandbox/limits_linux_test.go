@@ -1,4 +1,4 @@
-package exec_test
+package sandbox_test
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 // cgroupVersionEnv names the cgroup version TestLimitVerdicts must find the
@@ -32,10 +33,10 @@ func TestLimitVerdicts(t *testing.T) {
 		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
 	if want := os.Getenv(cgroupVersionEnv); want != "" {
-		require.Equal(t, want, strconv.Itoa(exec.CgroupVersion(sb)), "the sandbox's cgroups (%s): %q", cgroupVersionEnv, sb.Cgroups())
+		require.Equal(t, want, strconv.Itoa(sandbox.CgroupVersion(sb)), "the sandbox's cgroups (%s): %q", cgroupVersionEnv, sandbox.Cgroups(sb))
 	}
-	if exec.CgroupVersion(sb) == 0 {
-		t.Skipf("no memory and pids cgroups: %s", sb.Cgroups())
+	if sandbox.CgroupVersion(sb) == 0 {
+		t.Skipf("no memory and pids cgroups: %s", sandbox.Cgroups(sb))
 	}
 	duration := `[0-9.]+(µs|ms|s)` // time.Duration's String, rounded to ms
 	tests := []struct {

@@ -1,4 +1,4 @@
-package exec_test
+package sandbox_test
 
 import (
 	"context"
@@ -15,13 +15,14 @@ import (
 
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 const python = "/usr/bin/python3"
 
 // newSandbox returns the shared sandbox, or skips the test on a kernel that
 // does not allow it (CI machines do).
-func newSandbox(t testing.TB) *exec.Sandbox { return exectest.Sandbox(t) }
+func newSandbox(t testing.TB) *sandbox.Sandbox { return exectest.Sandbox(t) }
 
 // marker returns a string unique to the test, to find leftover processes by
 // their command line.
@@ -56,7 +57,7 @@ func TestSandboxAdversarial(t *testing.T) {
 		exectest.SkipWithout(t, "no /usr/bin/python3")
 	}
 	mem := exec.StatusMemory
-	if strings.Contains(sb.Cgroups(), "no usable memory cgroup") {
+	if strings.Contains(sandbox.Cgroups(sb), "no usable memory cgroup") {
 		mem = exec.StatusExit // RLIMIT_AS: Python raises MemoryError
 	}
 	tests := []struct {
@@ -201,7 +202,7 @@ func TestSandboxEnvironmentAllowList(t *testing.T) {
 	assert.NotContains(t, out, "sk-should-not-leak")
 	assert.Contains(t, out, "FOO=bar")
 
-	passing, err := exec.NewSandbox(&exec.Config{PassEnv: []string{"ADAPTBENCH_TEST_SECRET"}})
+	passing, err := sandbox.New(&sandbox.Config{PassEnv: []string{"ADAPTBENCH_TEST_SECRET"}})
 	require.NoError(t, err)
 	defer passing.Close()
 	res, err = passing.Run(context.Background(), exec.Job{Args: []string{"env"}})
@@ -263,7 +264,7 @@ func TestSandboxCancel(t *testing.T) {
 }
 
 func TestUnsandboxedKillsBackground(t *testing.T) {
-	r := exec.NewUnsandboxed(nil)
+	r := sandbox.NewUnsandboxed(nil)
 	defer r.Close()
 	m := marker(t)
 	res, err := r.Run(context.Background(), exec.Job{Args: []string{"sh", "-c", "(setsid " + python + " -c 'import time; time.sleep(1000)' " + m + " &) ; echo started"}})
@@ -276,7 +277,7 @@ func TestUnsandboxedKillsBackground(t *testing.T) {
 // TestUnsandboxedZeroValue runs a job on a zero Unsandboxed, which once
 // dereferenced a nil runner.
 func TestUnsandboxedZeroValue(t *testing.T) {
-	var r exec.Unsandboxed
+	var r sandbox.Unsandboxed
 	defer r.Close()
 	res, err := r.Run(context.Background(), exec.Job{Args: []string{"sh", "-c", "echo ok"}})
 	require.NoError(t, err)
@@ -285,7 +286,7 @@ func TestUnsandboxedZeroValue(t *testing.T) {
 }
 
 func TestUnsandboxedLimits(t *testing.T) {
-	r := exec.NewUnsandboxed(nil)
+	r := sandbox.NewUnsandboxed(nil)
 	defer r.Close()
 	res, err := r.Run(context.Background(), exec.Job{Args: []string{python, "-c", "while True: pass"}, Limits: exec.Limits{CPUTime: time.Second, WallTime: 30 * time.Second}})
 	require.NoError(t, err)

@@ -1,4 +1,4 @@
-package exec
+package sandbox
 
 import (
 	"os"
@@ -8,6 +8,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/internal/pyreport"
 )
 
 // TestPreadKey reads cgroup-like files through one descriptor, again and
@@ -56,17 +59,17 @@ func TestPreadKey(t *testing.T) {
 // TestParseNamesProgram: a request for a test driver's reporter names it
 // by number instead of carrying its source; any other program is sent.
 func TestParseNamesProgram(t *testing.T) {
-	f := &ForkServer{python: DefaultPython, maxIn: 8 * MiB}
-	lim := Limits{}.WithDefaults()
-	req, ok := f.parse(Job{Args: []string{DefaultPython, "-s", "-B", "-c", unittestReporter, "results.jsonl", "0"}}, lim, nil)
+	f := &ForkServer{python: exec.DefaultPython, maxIn: 8 * exec.MiB}
+	lim := exec.Limits{}.WithDefaults()
+	req, ok := f.parse(exec.Job{Args: []string{exec.DefaultPython, "-s", "-B", "-c", pyreport.Unittest, "results.jsonl", "0"}}, lim, nil)
 	require.True(t, ok)
 	assert.Equal(t, 1, req.Program)
 	assert.Empty(t, req.Target)
 	assert.Equal(t, []string{"results.jsonl", "0"}, req.Args)
-	req, ok = f.parse(Job{Args: []string{DefaultPython, "-c", pytestReporter}}, lim, nil)
+	req, ok = f.parse(exec.Job{Args: []string{exec.DefaultPython, "-c", pyreport.Pytest}}, lim, nil)
 	require.True(t, ok)
 	assert.Equal(t, 2, req.Program)
-	req, ok = f.parse(Job{Args: []string{DefaultPython, "-c", "print(1)"}}, lim, nil)
+	req, ok = f.parse(exec.Job{Args: []string{exec.DefaultPython, "-c", "print(1)"}}, lim, nil)
 	require.True(t, ok)
 	assert.Zero(t, req.Program)
 	assert.Equal(t, "print(1)", req.Target)

@@ -1,4 +1,4 @@
-package exec_test
+package sandbox_test
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
-	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 const envDenyUserns = "ADAPTBENCH_TEST_DENY_USERNS"
@@ -28,11 +28,11 @@ func init() {
 		fmt.Println("filter:", err)
 		os.Exit(2)
 	}
-	sb, err := exec.NewSandbox(nil)
+	sb, err := sandbox.New(nil)
 	if sb != nil {
 		sb.Close()
 	}
-	fmt.Printf("wraps=%v\n%v\n", errors.Is(err, exec.ErrNoNamespaces), err)
+	fmt.Printf("wraps=%v\n%v\n", errors.Is(err, sandbox.ErrNoNamespaces), err)
 	os.Exit(0)
 }
 
@@ -72,7 +72,7 @@ func denyUserNamespaces() error {
 }
 
 // TestNoUserNamespaces: where user namespaces are denied (a container's
-// default seccomp profile), NewSandbox fails at once with one line that
+// default seccomp profile), New fails at once with one line that
 // wraps ErrNoNamespaces, says what is denied and names the fix.
 func TestNoUserNamespaces(t *testing.T) {
 	exe, err := os.Executable()

@@ -1,4 +1,4 @@
-package exec
+package sandbox
 
 import (
 	"errors"
@@ -11,6 +11,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/adaptbench/adaptbench/exec"
 )
 
 // diskWorkspace is a Sandbox job's workspace on a tmpfs of Limits.Disk
@@ -40,7 +42,7 @@ func sigOf(fi fs.FileInfo) fileSig {
 
 // newDiskWorkspace makes the tmpfs and copies dir into it, giving every
 // copy to uid.
-func newDiskWorkspace(dir string, size Size, files, uid int) (_ *diskWorkspace, err error) {
+func newDiskWorkspace(dir string, size exec.Size, files, uid int) (_ *diskWorkspace, err error) {
 	d := &diskWorkspace{mfd: -1, in: map[string]fileSig{}}
 	defer func() {
 		if err != nil {

@@ -1,4 +1,4 @@
-package exec_test
+package sandbox_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/exectest"
 )
 
 // TestJobLoopback: a job's network namespace has its own loopback up (as
@@ -19,7 +20,7 @@ import (
 // host: a server on the host's 127.0.0.1 is not the job's 127.0.0.1. Both
 // runners.
 func TestJobLoopback(t *testing.T) {
-	requirePython(t, false)
+	exectest.RequirePython(t, false)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	defer ln.Close()

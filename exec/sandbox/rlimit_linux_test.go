@@ -1,4 +1,4 @@
-package exec_test
+package sandbox_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 // TestInitUnderAddressSpaceLimit starts jobs whose memory limit only
@@ -21,7 +22,7 @@ import (
 // that took a fresh heap span.
 func TestInitUnderAddressSpaceLimit(t *testing.T) {
 	exectest.Sandbox(t) // skips (or fails, under ADAPTBENCH_REQUIRE_SANDBOX) without a sandbox
-	sb, err := exec.NewSandbox(&exec.Config{NoCgroups: true})
+	sb, err := sandbox.New(&sandbox.Config{NoCgroups: true})
 	if err != nil {
 		t.Fatal(err)
 	}

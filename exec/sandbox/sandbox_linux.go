@@ -1,4 +1,4 @@
-package exec
+package sandbox
 
 import (
 	"context"
@@ -17,21 +17,10 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
-)
 
-// Config configures a Sandbox or an Unsandboxed runner. The zero value (or a
-// nil *Config) is the default.
-type Config struct {
-	// PassEnv names variables of the caller's environment that jobs see.
-	// None by default: API keys and tokens never reach untrusted code.
-	PassEnv []string
-	// NoCgroups turns off cgroups even where the machine has them; limits
-	// then rest on rlimits alone.
-	NoCgroups bool
-	// ReadOnly names host paths every job sees read-only besides the
-	// minimal root (see Job.ReadOnly).
-	ReadOnly []string
-}
+	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/internal/capture"
+)
 
 // baseEnv is the environment every job starts from.
 var baseEnv = []string{
@@ -59,7 +48,7 @@ var ErrNoNamespaces = errors.New("exec: this machine does not allow the namespac
 // package doc's trust boundary), has no network but its own loopback (not
 // the host's), an environment built from an allow list, no
 // capabilities, a seccomp filter, and runs as nobody of its namespace, a
-// host uid of its own, when the caller is root ([FirstJobUID]), or as the
+// host uid of its own, when the caller is root (from uid 1879048192), or as the
 // caller's own uid (uid 0 of its namespace, with no capability) otherwise.
 // Limits use cgroups where the machine has them (an ordinary user's
 // delegated cgroup v2 subtree included) and rlimits everywhere, with CPU
@@ -96,17 +85,17 @@ type procRunner struct {
 	root    bool
 }
 
-// NewSandbox checks that the kernel allows the sandbox (by running a trivial
+// New checks that the kernel allows the sandbox (by running a trivial
 // job in it) and returns it. The error wraps ErrNoNamespaces when namespaces
 // are not available, and says how to enable them.
-func NewSandbox(cfg *Config) (*Sandbox, error) {
+func New(cfg *Config) (*Sandbox, error) {
 	p := newProcRunner(true, cfg)
 	s := &Sandbox{p: p}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	// The default limits: the self-test's init is then reused by jobs with
 	// the default limits (ctx bounds the test).
-	res, err := p.run(ctx, Job{Args: []string{"true"}})
+	res, err := p.run(ctx, exec.Job{Args: []string{"true"}})
 	var stage *initStageError
 	switch {
 	case errors.As(err, &stage):
@@ -119,7 +108,7 @@ func NewSandbox(cfg *Config) (*Sandbox, error) {
 	case err != nil:
 		s.Close()
 		return nil, explainNamespaces(err)
-	case res.Status != StatusOK:
+	case res.Status != exec.StatusOK:
 		s.Close()
 		return nil, fmt.Errorf("exec: sandbox self-test ran 'true' and got %s: %s", res.Status, res.Detail)
 	}
@@ -132,10 +121,12 @@ func NewUnsandboxed(cfg *Config) *Unsandboxed {
 }
 
 // Run runs job in the sandbox. See Runner.
-func (s *Sandbox) Run(ctx context.Context, job Job) (Result, error) { return s.p.run(ctx, job) }
+func (s *Sandbox) Run(ctx context.Context, job exec.Job) (exec.Result, error) {
+	return s.p.run(ctx, job)
+}
 
 // Run runs job as a child process with limits but no isolation.
-func (u *Unsandboxed) Run(ctx context.Context, job Job) (Result, error) {
+func (u *Unsandboxed) Run(ctx context.Context, job exec.Job) (exec.Result, error) {
 	return u.proc().run(ctx, job)
 }
 
@@ -146,9 +137,9 @@ func (s *Sandbox) Close() error { s.p.close(); return nil }
 // Close stops the init processes the runner keeps started ahead of need.
 func (u *Unsandboxed) Close() error { u.proc().close(); return nil }
 
-// Cgroups describes which limits rest on cgroups on this machine and why
+// cgroups describes which limits rest on cgroups on this machine and why
 // others do not; empty when cgroups are used for memory, processes and CPU.
-func (s *Sandbox) Cgroups() string { return s.p.cg.note }
+func (s *Sandbox) cgroups() string { return s.p.cg.note }
 
 // Isolation says what isolation and which limit enforcement are in force
 // for this runner's jobs on this machine, in one line meant for a run's
@@ -160,8 +151,7 @@ func (s *Sandbox) Cgroups() string { return s.p.cg.note }
 // ordinary user's own subtree), or "rlimits only" (memory by RLIMIT_AS,
 // processes by RLIMIT_NPROC in the job's user namespace, CPU time by
 // RLIMIT_CPU and the job's processes read from /proc), or a mix such as
-// "cgroups v1 (memory, cpu) + rlimits (processes)". Cgroups gives the
-// reasons for what is missing.
+// "cgroups v1 (memory, cpu) + rlimits (processes)".
 func (s *Sandbox) Isolation() string { return s.p.isolation() }
 
 // Isolation says what limit enforcement is in force; there is no
@@ -247,7 +237,7 @@ func explainNamespaces(err error) error {
 	if len(why) == 0 {
 		why = append(why, "user, mount, PID, network, IPC and UTS namespaces and mount_setattr (Linux 5.12+) are required")
 	}
-	return fmt.Errorf("%w: %s; starting the sandbox init failed with: %v (to run trusted code without isolation, use exec.NewUnsandboxed on purpose)", ErrNoNamespaces, strings.Join(why, "; "), err)
+	return fmt.Errorf("%w: %s; starting the sandbox init failed with: %v (to run trusted code without isolation, use sandbox.NewUnsandboxed on purpose)", ErrNoNamespaces, strings.Join(why, "; "), err)
 }
 
 // userNamespacesAllowed starts a trivial child in a user namespace of its
@@ -274,11 +264,25 @@ const (
 	reasonOutput
 )
 
-func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
+// runOpts is what the fork server asks of the runner for its servers' jobs.
+type runOpts struct {
+	// started, when set, is given the job's cgroups once its limits are
+	// set (the ForkServer watches its servers through them).
+	started func(*jobCgroup)
+	// pidReset gives the command, as descriptor 3, a socket on which the
+	// init resets the PID counter (servePIDReset): the fork server's.
+	pidReset bool
+}
+
+func (p *procRunner) run(ctx context.Context, job exec.Job) (exec.Result, error) {
+	return p.runWith(ctx, job, runOpts{})
+}
+
+func (p *procRunner) runWith(ctx context.Context, job exec.Job, o runOpts) (res exec.Result, err error) {
 	lim := job.Limits.WithDefaults()
 	res.ExitCode = -1
-	internal := func(err error) (Result, error) {
-		res.Status = StatusInternal
+	internal := func(err error) (exec.Result, error) {
+		res.Status = exec.StatusInternal
 		res.Detail = err.Error()
 		return res, err
 	}
@@ -286,31 +290,17 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		return internal(errors.New("exec: job has no command (Args is empty)"))
 	}
 	if err := ctx.Err(); err != nil {
-		res.Status = StatusCanceled
+		res.Status = exec.StatusCanceled
 		return res, err
 	}
-	ws := job.Dir
-	setUser := p.isolate && p.root
-	switch {
-	case ws == "" && p.isolate:
-		// The init makes an empty workspace in the job's private /tmp.
-	case ws == "":
-		d, err := os.MkdirTemp("", "adaptbench-ws-")
-		if err != nil {
-			return internal(fmt.Errorf("exec: make workspace: %w", err))
-		}
-		defer os.RemoveAll(d)
-		ws = d
-	default:
-		if ws, err = filepath.Abs(ws); err != nil {
-			return internal(fmt.Errorf("exec: workspace: %w", err))
-		}
-		if fi, err := os.Stat(ws); err != nil || !fi.IsDir() {
-			return internal(fmt.Errorf("exec: workspace %s is not a directory", ws))
-		}
+	ws, removeWS, err := p.workspace(job.Dir)
+	if err != nil {
+		return internal(err)
 	}
+	defer removeWS()
+	setUser := p.isolate && p.root
 	binds := p.binds(job.ReadOnly)
-	shape := p.jobShape(job, lim, binds)
+	shape := p.jobShape(o, lim, binds)
 	ip, err := p.take(shape)
 	if err != nil {
 		return internal(err)
@@ -329,114 +319,47 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	ip.jobs++
 	// The descriptors the init gets with the job: a reused init's stdio
 	// (a new init has its own from its start), then the workspace's mount.
-	var send []int
-	var sent []*os.File
-	defer func() {
-		for _, f := range sent {
-			f.Close()
-		}
-	}()
+	h := &handOff{}
+	defer h.finish()
 	if reused {
-		theirs, err := ip.newStdio()
-		if err != nil {
-			ip.discard()
-			return internal(fmt.Errorf("exec: pipes for the job: %w", err))
-		}
-		for _, fd := range theirs {
-			sent = append(sent, os.NewFile(uintptr(fd), "job stdio"))
-		}
-		send = append(send, theirs...)
-	}
-	stdio = ip.stdio()
-	var disk *diskWorkspace
-	switch {
-	case setUser && job.Dir != "" && lim.Disk.set():
-		// The job gets a copy of the workspace on a tmpfs of its own
-		// (disk_linux.go), copied back below by this process: what comes
-		// back is the caller's (root's) already, nothing to chown.
-		if disk, err = newDiskWorkspace(ws, lim.Disk, lim.DiskFiles, ip.uid); err != nil {
+		if err := h.addStdio(ip); err != nil {
 			ip.discard()
 			return internal(err)
 		}
-		defer disk.close()
-		send = append(send, disk.mfd)
-	case setUser && job.Dir != "":
-		// The workspace is the job user's while it runs, and the caller's
-		// again afterwards: nothing in it stays owned by a job's uid.
-		if err := chownTree(ws, ip.uid, ip.uid); err != nil {
-			ip.discard()
-			return internal(fmt.Errorf("exec: give workspace to the sandbox user: %w", err))
-		}
-		defer chownBack(ws, os.Getuid(), os.Getgid())
-		// The host clones the tree: a reused init no longer sees the
-		// host's paths.
-		fd, err := unix.OpenTree(unix.AT_FDCWD, ws, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
-		if err != nil {
-			ip.discard()
-			return internal(fmt.Errorf("exec: open_tree %s: %w", ws, err))
-		}
-		tree := os.NewFile(uintptr(fd), "workspace")
-		sent = append(sent, tree)
-		send = append(send, fd)
 	}
-	diskWorkspace := len(send) > 0 && (!reused || len(send) > 3)
-	if job.results != nil {
-		send = append(send, int(job.results.Fd()))
-	}
-	if len(send) > 0 {
-		if err := unix.Sendmsg(int(ip.diskW.Fd()), []byte{0}, unix.UnixRights(send...), nil, 0); err != nil {
+	stdio = ip.stdio()
+	if setUser && job.Dir != "" {
+		if err := h.addWorkspace(ip, ws, lim); err != nil {
 			ip.discard()
-			return internal(fmt.Errorf("exec: send the job's descriptors to the sandbox init: %w", err))
+			return internal(err)
 		}
 	}
-	for _, f := range sent {
-		f.Close()
+	diskWorkspace := len(h.send) > 0 && (!reused || len(h.send) > 3)
+	if job.Results != nil {
+		h.send = append(h.send, int(job.Results.Fd()))
 	}
-	sent = nil
+	if err := h.sendTo(ip); err != nil {
+		ip.discard()
+		return internal(err)
+	}
 	cg := ip.cg
 	if err := cg.setLimits(lim); err != nil {
 		ip.discard()
 		return internal(err)
 	}
-	if job.started != nil {
-		job.started(cg)
+	if o.started != nil {
+		o.started(cg)
 	}
 
-	cfg := initConfig{
-		Isolate:       p.isolate,
-		HostWorkspace: ws,
-		Workspace:     ws,
-		Args:          job.Args,
-		Env:           p.env(job.Env),
-		TmpSize:       uint64(min(lim.TmpSize, 1<<40)),
-		TmpFiles:      lim.DiskFiles,
-		DropCaps:      p.isolate,
-		Confine:       p.isolate,
-		Binds:         binds,
-		SetUser:       setUser,
-		UID:           nobody,
-		GID:           nobody,
-		Subreaper:     !p.isolate,
-		DiskWorkspace: diskWorkspace,
-		Results:       job.results != nil,
-		Stdio:         reused,
-		Recycle:       shape != "",
-		Rlimits:       rlimits(lim, cg, p.isolate),
-		PIDReset:      job.pidReset && p.isolate,
-	}
-	if p.isolate {
-		cfg.Workspace = WorkDir
-	}
+	cfg := p.initConfig(job, o, lim, cg, ws, binds)
+	cfg.DiskWorkspace, cfg.Stdio, cfg.Recycle = diskWorkspace, reused, shape != ""
 	raw, err := json.Marshal(cfg)
 	if err != nil {
 		return internal(err)
 	}
 
-	budget := newOutputBudget(lim.Output)
-	if lim.Output == Unlimited {
-		budget.limit = -1
-	}
-	stdout, stderr := newCapture(lim.Keep, budget), newCapture(lim.Keep, budget)
+	budget := capture.NewBudget(int64(lim.Output)) // Unlimited is -1: none
+	stdout, stderr := capture.New(int64(lim.Keep), budget), capture.New(int64(lim.Keep), budget)
 	start := time.Now()
 	kill := func() { ip.kill(p.isolate) }
 	if _, err := ip.cfgW.Write(raw); err != nil {
@@ -449,16 +372,227 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		out = job.Stdout
 	}
 	waitOutput := ip.pump(job.Stdin, out, stderr)
+	w := watch(ctx, lim, cg, budget, kill)
+	// The report comes before the init exits; tearing down its namespaces
+	// takes the kernel several milliseconds, which the job need not wait
+	// for once every process of the job is gone.
+	var end jobEnd
+	end.haveStatus = ip.dec.Decode(&end.st) == nil
+	res.WallTime = time.Since(start)
+	w.stop()
+	kept = p.reap(ip, cg, w, &end, &res, shape, waitOutput)
+	if err := output(&res, &end, h.disk, stdout, stderr); err != nil {
+		return internal(err)
+	}
+	end.why = killReason(w.reason.Load())
+	end.outputOver = budget.Exceeded()
+	if err := verdict(&res, end, lim, cg); err != nil {
+		if res.Status == exec.StatusCanceled {
+			return res, ctx.Err()
+		}
+		return internal(err)
+	}
+	return res, nil
+}
 
-	var reason atomic.Int32
+// reap ends the job on ip once its report came or the init ended: it
+// kills what is left unless the init reported with no kill, reads the
+// job's usage into res and how it ended into end, and hands the init back;
+// it says whether the init is kept for another job.
+func (p *procRunner) reap(ip *initProc, cg *jobCgroup, w *watchdog, end *jobEnd, res *exec.Result, shape string, waitOutput func(time.Duration)) (kept bool) {
+	// With a report and no kill, every process of the job is gone and the
+	// init waits to be released.
+	released := end.haveStatus && w.reason.Load() == 0
+	if !released {
+		ip.kill(p.isolate)
+		end.waitErr = ip.wait()
+		if !p.isolate {
+			// A background process of an unisolated job may outlive the init.
+			syscall.Kill(-ip.cmd.Process.Pid, syscall.SIGKILL)
+		}
+		cg.killAll()
+	}
+	waitOutput(time.Second)
+	res.CPUTime, res.PeakMemory = jobUsage(end.st, end.haveStatus, cg)
+	res.CPUTime = max(res.CPUTime, time.Duration(w.polled.Load()))
+	end.oom, end.pidsMax = cg.oomKilled(), cg.pidsLimited()
+	return p.release(ip, cg, shape, released && end.st.Stage == "", released)
+}
+
+// output fills res with what the job left once every process of it is
+// gone: its workspace copied back from its tmpfs (disk, when it had one),
+// its output and its exit.
+func output(res *exec.Result, end *jobEnd, disk *diskWorkspace, stdout, stderr *capture.Buffer) error {
+	if disk != nil {
+		// Every process of the job is gone (the init reported after
+		// killing them, or was killed with its namespace).
+		end.diskFull = disk.full()
+		notCopied, err := disk.copyBack()
+		if err != nil {
+			return fmt.Errorf("exec: copy the workspace back: %w", err)
+		}
+		res.NotCopied, res.NotCopiedFiles = len(notCopied), notCopied[:min(len(notCopied), 20)]
+	}
+	res.Stdout, res.Stderr = stdout.Bytes(), stderr.Bytes()
+	res.OutputBytes = stdout.Total() + stderr.Total()
+	if end.haveStatus && end.st.Exited {
+		res.ExitCode = end.st.ExitCode
+	}
+	res.Signal = syscall.Signal(end.st.Signal)
+	return nil
+}
+
+// workspace returns the host directory of a job's workspace (dir made
+// absolute, or a new temporary one an unisolated job gets for none) and
+// what removes it after the run. An isolated job without one gets its
+// empty workspace in its private /tmp from the init: "".
+func (p *procRunner) workspace(dir string) (ws string, remove func(), err error) {
+	switch {
+	case dir == "" && p.isolate:
+		// The init makes an empty workspace in the job's private /tmp.
+		return "", func() {}, nil
+	case dir == "":
+		d, err := os.MkdirTemp("", "adaptbench-ws-")
+		if err != nil {
+			return "", nil, fmt.Errorf("exec: make workspace: %w", err)
+		}
+		return d, func() { os.RemoveAll(d) }, nil
+	}
+	if ws, err = filepath.Abs(dir); err != nil {
+		return "", nil, fmt.Errorf("exec: workspace: %w", err)
+	}
+	if fi, err := os.Stat(ws); err != nil || !fi.IsDir() {
+		return "", nil, fmt.Errorf("exec: workspace %s is not a directory", ws)
+	}
+	return ws, func() {}, nil
+}
+
+// handOff holds the descriptors the host sends the init with a job, and
+// what undoes the workspace's preparation after the run.
+type handOff struct {
+	send []int
+	sent []*os.File // closed once sent
+	disk *diskWorkspace
+	undo []func()
+}
+
+// finish undoes what was done for the job, in reverse order.
+func (h *handOff) finish() {
+	for i := len(h.undo) - 1; i >= 0; i-- {
+		h.undo[i]()
+	}
+	h.closeSent()
+}
+
+func (h *handOff) closeSent() {
+	for _, f := range h.sent {
+		f.Close()
+	}
+	h.sent = nil
+}
+
+// addStdio gives a reused init new pipes for the job's stdio.
+func (h *handOff) addStdio(ip *initProc) error {
+	theirs, err := ip.newStdio()
+	if err != nil {
+		return fmt.Errorf("exec: pipes for the job: %w", err)
+	}
+	for _, fd := range theirs {
+		h.sent = append(h.sent, os.NewFile(uintptr(fd), "job stdio"))
+	}
+	h.send = append(h.send, theirs...)
+	return nil
+}
+
+// addWorkspace prepares the workspace ws of a job that runs as a uid of
+// its own (the caller is root) and adds its mount to the descriptors.
+func (h *handOff) addWorkspace(ip *initProc, ws string, lim exec.Limits) error {
+	if set(lim.Disk) {
+		// The job gets a copy of the workspace on a tmpfs of its own
+		// (disk_linux.go), copied back by runWith: what comes back is the
+		// caller's (root's) already, nothing to chown.
+		disk, err := newDiskWorkspace(ws, lim.Disk, lim.DiskFiles, ip.uid)
+		if err != nil {
+			return err
+		}
+		h.disk = disk
+		h.undo = append(h.undo, func() { disk.close() })
+		h.send = append(h.send, disk.mfd)
+		return nil
+	}
+	// The workspace is the job user's while it runs, and the caller's
+	// again afterwards: nothing in it stays owned by a job's uid.
+	if err := chownTree(ws, ip.uid, ip.uid); err != nil {
+		return fmt.Errorf("exec: give workspace to the sandbox user: %w", err)
+	}
+	h.undo = append(h.undo, func() { chownBack(ws, os.Getuid(), os.Getgid()) })
+	// The host clones the tree: a reused init no longer sees the
+	// host's paths.
+	fd, err := unix.OpenTree(unix.AT_FDCWD, ws, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+	if err != nil {
+		return fmt.Errorf("exec: open_tree %s: %w", ws, err)
+	}
+	h.sent = append(h.sent, os.NewFile(uintptr(fd), "workspace"))
+	h.send = append(h.send, fd)
+	return nil
+}
+
+// sendTo sends the descriptors to the init, and closes the host's copies.
+func (h *handOff) sendTo(ip *initProc) error {
+	if len(h.send) > 0 {
+		if err := unix.Sendmsg(int(ip.diskW.Fd()), []byte{0}, unix.UnixRights(h.send...), nil, 0); err != nil {
+			return fmt.Errorf("exec: send the job's descriptors to the sandbox init: %w", err)
+		}
+	}
+	h.closeSent()
+	return nil
+}
+
+// initConfig is the job's configuration for the init, but for what the
+// hand-off and the pool decide (DiskWorkspace, Stdio, Recycle).
+func (p *procRunner) initConfig(job exec.Job, o runOpts, lim exec.Limits, cg *jobCgroup, ws string, binds []string) initConfig {
+	cfg := initConfig{
+		Isolate:       p.isolate,
+		HostWorkspace: ws,
+		Workspace:     ws,
+		Args:          job.Args,
+		Env:           p.env(job.Env),
+		TmpSize:       uint64(min(lim.TmpSize, 1<<40)),
+		TmpFiles:      lim.DiskFiles,
+		DropCaps:      p.isolate,
+		Confine:       p.isolate,
+		Binds:         binds,
+		SetUser:       p.isolate && p.root,
+		UID:           nobody,
+		GID:           nobody,
+		Subreaper:     !p.isolate,
+		Results:       job.Results != nil,
+		Rlimits:       rlimits(lim, cg, p.isolate),
+		PIDReset:      o.pidReset && p.isolate,
+	}
+	if p.isolate {
+		cfg.Workspace = exec.WorkDir
+	}
+	return cfg
+}
+
+// watchdog kills a running job at its limits or when its context ends,
+// and says why.
+type watchdog struct {
+	reason atomic.Int32
 	// polled is the job's CPU time when last read: a job killed from
 	// outside has no report, and without a CPU cgroup no figure after.
-	var polled atomic.Int64
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
+	polled atomic.Int64
+	done   chan struct{}
+	wg     sync.WaitGroup
+}
+
+// watch starts a watchdog over a job that has just started.
+func watch(ctx context.Context, lim exec.Limits, cg *jobCgroup, budget *capture.Budget, kill func()) *watchdog {
+	w := &watchdog{done: make(chan struct{})}
+	w.wg.Add(1)
 	go func() {
-		defer wg.Done()
+		defer w.wg.Done()
 		wall := time.NewTimer(lim.WallTime)
 		defer wall.Stop()
 		var tick <-chan time.Time
@@ -473,57 +607,46 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 		}
 		for {
 			select {
-			case <-done:
+			case <-w.done:
 				return
 			case <-ctx.Done():
-				reason.CompareAndSwap(0, int32(reasonCanceled))
+				w.reason.CompareAndSwap(0, int32(reasonCanceled))
 			case <-wall.C:
-				reason.CompareAndSwap(0, int32(reasonWall))
-			case <-budget.over:
-				reason.CompareAndSwap(0, int32(reasonOutput))
+				w.reason.CompareAndSwap(0, int32(reasonWall))
+			case <-budget.Over():
+				w.reason.CompareAndSwap(0, int32(reasonOutput))
 			case <-tick:
 				used, _ := cg.cpuUsage()
-				polled.Store(int64(used))
+				w.polled.Store(int64(used))
 				if used < lim.CPUTime {
 					continue
 				}
-				reason.CompareAndSwap(0, int32(reasonCPU))
+				w.reason.CompareAndSwap(0, int32(reasonCPU))
 			}
 			kill()
 			return
 		}
 	}()
-	// The report comes before the init exits; tearing down its namespaces
-	// takes the kernel several milliseconds, which the job need not wait
-	// for once every process of the job is gone.
-	var st initStatus
-	haveStatus := ip.dec.Decode(&st) == nil
-	res.WallTime = time.Since(start)
-	close(done)
-	wg.Wait()
-	var waitErr error
-	// With a report and no kill, every process of the job is gone and the
-	// init waits to be released.
-	released := haveStatus && reason.Load() == 0
-	if !released {
-		kill()
-		waitErr = ip.wait()
-		if !p.isolate {
-			// A background process of an unisolated job may outlive the init.
-			syscall.Kill(-ip.cmd.Process.Pid, syscall.SIGKILL)
-		}
-		cg.killAll()
-	}
-	waitOutput(time.Second)
-	res.CPUTime, res.PeakMemory = jobUsage(st, haveStatus, cg)
-	res.CPUTime = max(res.CPUTime, time.Duration(polled.Load()))
-	oom, pidsMax := cg.oomKilled(), cg.pidsLimited()
+	return w
+}
+
+// stop ends the watch once the job's report came or the init ended.
+func (w *watchdog) stop() {
+	close(w.done)
+	w.wg.Wait()
+}
+
+// release hands the init back after its job and says whether it is kept
+// for another job: recycled when its job ended cleanly and its shape may
+// be reused, reaped later when released, its cgroups removed now when it
+// was killed.
+func (p *procRunner) release(ip *initProc, cg *jobCgroup, shape string, clean, released bool) (kept bool) {
 	switch {
-	case released && shape != "" && st.Stage == "":
+	case clean && shape != "":
 		// Every process of the job is gone: the init gets ready for
 		// another job of this shape.
-		kept = true
 		p.recycleLater(ip, shape)
+		return true
 	case released:
 		// The init's cgroups are removed once it has exited: moving it out
 		// first would wait for an RCU grace period.
@@ -532,79 +655,79 @@ func (p *procRunner) run(ctx context.Context, job Job) (res Result, err error) {
 	default:
 		cg.remove()
 	}
+	return false
+}
 
-	diskFull := false
-	if disk != nil {
-		// Every process of the job is gone (the init reported after
-		// killing them, or was killed with its namespace).
-		diskFull = disk.full()
-		notCopied, err := disk.copyBack()
-		if err != nil {
-			return internal(fmt.Errorf("exec: copy the workspace back: %w", err))
-		}
-		res.NotCopied, res.NotCopiedFiles = len(notCopied), notCopied[:min(len(notCopied), 20)]
-	}
-	res.Stdout, res.Stderr = stdout.Bytes(), stderr.Bytes()
-	res.OutputBytes = stdout.total + stderr.total
-	if haveStatus && st.Exited {
-		res.ExitCode = st.ExitCode
-	}
-	res.Signal = syscall.Signal(st.Signal)
+// jobEnd is how a job ended, as verdict reads it.
+type jobEnd struct {
+	st         initStatus
+	haveStatus bool
+	why        killReason
+	waitErr    error
+	outputOver bool // the output budget was exceeded
+	oom        bool
+	pidsMax    bool
+	diskFull   bool
+}
 
-	why := killReason(reason.Load())
+// verdict sets res's Status and Detail from how the job ended. An error
+// means the run failed: res.Status is then StatusCanceled (the caller's
+// doing) or to be set to StatusInternal.
+func verdict(res *exec.Result, e jobEnd, lim exec.Limits, cg *jobCgroup) error {
+	st := e.st
 	switch {
-	case why == reasonCanceled:
-		res.Status = StatusCanceled
+	case e.why == reasonCanceled:
+		res.Status = exec.StatusCanceled
 		res.Detail = "canceled by the caller"
-		return res, ctx.Err()
-	case haveStatus && st.Stage != "":
-		return internal(&initStageError{stage: st.Stage, err: st.Err})
-	case haveStatus && st.NotFound:
-		return internal(fmt.Errorf("exec: command not found in the sandbox: %s", st.Err))
-	case why == reasonOutput || budget.exceeded():
-		res.Status = StatusOutput
+		return context.Canceled
+	case e.haveStatus && st.Stage != "":
+		return &initStageError{stage: st.Stage, err: st.Err}
+	case e.haveStatus && st.NotFound:
+		return fmt.Errorf("exec: command not found in the sandbox: %s", st.Err)
+	case e.why == reasonOutput || e.outputOver:
+		res.Status = exec.StatusOutput
 		res.Detail = fmt.Sprintf("wrote more than %s to stdout and stderr", lim.Output)
-	case oom:
-		res.Status = StatusMemory
+	case e.oom:
+		res.Status = exec.StatusMemory
 		res.Detail = fmt.Sprintf("memory use exceeded %s", lim.Memory)
-	case why == reasonCPU || res.Signal == syscall.SIGXCPU || (lim.CPUTime > 0 && res.CPUTime >= lim.CPUTime && !st.Exited):
-		res.Status = StatusCPUTime
+	case e.why == reasonCPU || res.Signal == syscall.SIGXCPU || (lim.CPUTime > 0 && res.CPUTime >= lim.CPUTime && !st.Exited):
+		res.Status = exec.StatusCPUTime
 		res.Detail = fmt.Sprintf("CPU time %s exceeded the limit %s", res.CPUTime.Round(time.Millisecond), lim.CPUTime)
-	case why == reasonWall:
-		res.Status = StatusWallTime
+	case e.why == reasonWall:
+		res.Status = exec.StatusWallTime
 		res.Detail = fmt.Sprintf("wall time exceeded the limit %s (CPU time %s)", lim.WallTime, res.CPUTime.Round(time.Millisecond))
-	case !haveStatus:
-		return internal(fmt.Errorf("exec: sandbox init ended without a report (%v): %s", waitErr, strings.TrimSpace(string(res.Stderr))))
+	case !e.haveStatus:
+		return fmt.Errorf("exec: sandbox init ended without a report (%v): %s", e.waitErr, strings.TrimSpace(string(res.Stderr)))
 	case res.Signal == syscall.SIGXFSZ:
-		res.Status = StatusOutput
+		res.Status = exec.StatusOutput
 		res.Detail = fmt.Sprintf("wrote a file larger than %s", lim.FileSize)
-	case diskFull && (res.Signal != 0 || res.ExitCode != 0):
-		res.Status = StatusOutput
+	case e.diskFull && (res.Signal != 0 || res.ExitCode != 0):
+		res.Status = exec.StatusOutput
 		res.Detail = fmt.Sprintf("filled its workspace (Limits.Disk %s, Limits.DiskFiles %d)", lim.Disk, lim.DiskFiles)
 	case res.Signal != 0:
-		res.Status = StatusSignal
+		res.Status = exec.StatusSignal
 		res.Detail = "killed by signal " + unix.SignalName(res.Signal)
-		if res.Signal == syscall.SIGKILL && cg.memory == "" && lim.Memory.set() {
+		if res.Signal == syscall.SIGKILL && cg.memory == "" && set(lim.Memory) {
 			res.Detail += " (no memory cgroup: a memory limit cannot be told apart)"
 		}
 	case res.ExitCode != 0:
-		res.Status = StatusExit
+		res.Status = exec.StatusExit
 		res.Detail = fmt.Sprintf("exit code %d", res.ExitCode)
 	default:
-		res.Status = StatusOK
+		res.Status = exec.StatusOK
 	}
-	if pidsMax {
+	if e.pidsMax {
 		res.Detail = strings.TrimPrefix(res.Detail+"; process limit reached", "; ")
 	}
-	return res, nil
+	return nil
 }
 
 // jobUsage returns the CPU time and peak memory of a job: the cgroup's
 // figures where there are cgroups, else the init's rusage of the command.
-func jobUsage(st initStatus, haveStatus bool, cg *jobCgroup) (cpu time.Duration, peak Size) {
+func jobUsage(st initStatus, haveStatus bool, cg *jobCgroup) (cpu time.Duration, peak exec.Size) {
 	if haveStatus {
 		cpu = time.Duration(st.UserNS + st.SysNS)
-		peak = Size(st.MaxRSS) * KiB
+		peak = exec.Size(st.MaxRSS) * exec.KiB
 	}
 	if cg != nil && cg.cpu != "" {
 		// Not /proc's figure (in clock ticks) where there is no cgroup.
@@ -652,9 +775,9 @@ func (p *procRunner) recycleLater(ip *initProc, shape string) {
 // them, and the counters could not start again), the job's cgroups are
 // handed to its caller (the fork server's), or a read-only path lies under
 // /tmp or /dev (a new /tmp would hide it).
-func (p *procRunner) jobShape(job Job, lim Limits, binds []string) string {
+func (p *procRunner) jobShape(o runOpts, lim exec.Limits, binds []string) string {
 	l := p.cg
-	if !p.isolate || !p.root || job.started != nil || p.cfg.NoCgroups || l.v2 || l.memory == "" || l.pids == "" || l.cpuacct == "" {
+	if !p.isolate || !p.root || o.started != nil || p.cfg.NoCgroups || l.v2 || l.memory == "" || l.pids == "" || l.cpuacct == "" {
 		return ""
 	}
 	for _, b := range binds {
@@ -732,20 +855,20 @@ func (p *procRunner) sysProcAttr(uid int) *syscall.SysProcAttr {
 // user namespace of the job's own (the kernel counts processes per user
 // per namespace): a host uid of its own when the caller is root, else the
 // init's uid in the job's namespace, which the init allows for.
-func rlimits(lim Limits, cg *jobCgroup, ownUser bool) []rlimit {
+func rlimits(lim exec.Limits, cg *jobCgroup, ownUser bool) []rlimit {
 	var out []rlimit
 	if lim.CPUTime > 0 {
 		secs := uint64((lim.CPUTime + time.Second - 1) / time.Second)
 		out = append(out, rlimit{unix.RLIMIT_CPU, secs, secs + 1})
 	}
-	if lim.FileSize.set() {
+	if set(lim.FileSize) {
 		out = append(out, rlimit{unix.RLIMIT_FSIZE, uint64(lim.FileSize), uint64(lim.FileSize)})
 	}
 	if lim.OpenFiles > 0 {
 		out = append(out, rlimit{unix.RLIMIT_NOFILE, uint64(lim.OpenFiles), uint64(lim.OpenFiles)})
 	}
 	out = append(out, rlimit{unix.RLIMIT_CORE, 0, 0})
-	if lim.Memory.set() && (cg == nil || cg.memory == "") {
+	if set(lim.Memory) && (cg == nil || cg.memory == "") {
 		out = append(out, rlimit{unix.RLIMIT_AS, uint64(lim.Memory), uint64(lim.Memory)})
 	}
 	if lim.Processes > 0 && (cg == nil || cg.pids == "") && ownUser {

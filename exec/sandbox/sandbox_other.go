@@ -1,37 +1,33 @@
 //go:build !linux
 
-package exec
+package sandbox
 
 import (
 	"context"
 	"errors"
+
+	"github.com/adaptbench/adaptbench/exec"
 )
 
-// Config configures a Sandbox or an Unsandboxed runner.
-type Config struct {
-	PassEnv   []string
-	NoCgroups bool
-}
-
 // ErrNoNamespaces is returned where the sandbox cannot run.
-var ErrNoNamespaces = errors.New("exec: the sandbox needs Linux namespaces; this system has none (use exec.NewUnsandboxed on purpose for trusted code)")
+var ErrNoNamespaces = errors.New("exec: the sandbox needs Linux namespaces; this system has none (use sandbox.NewUnsandboxed on purpose for trusted code)")
 
 // Sandbox is not available on this system.
 type Sandbox struct{}
 
-// NewSandbox always fails here.
-func NewSandbox(*Config) (*Sandbox, error) { return nil, ErrNoNamespaces }
+// New always fails here.
+func New(*Config) (*Sandbox, error) { return nil, ErrNoNamespaces }
 
 // Run always fails here.
-func (*Sandbox) Run(context.Context, Job) (Result, error) {
-	return Result{Status: StatusInternal}, ErrNoNamespaces
+func (*Sandbox) Run(context.Context, exec.Job) (exec.Result, error) {
+	return exec.Result{Status: exec.StatusInternal}, ErrNoNamespaces
 }
 
 // Close does nothing here.
 func (*Sandbox) Close() error { return nil }
 
-// Cgroups says that there are none here.
-func (*Sandbox) Cgroups() string { return "no cgroups on this system" }
+// cgroups says that there are none here.
+func (*Sandbox) cgroups() string { return "no cgroups on this system" }
 
 // Unsandboxed is not available on this system yet.
 type Unsandboxed struct{}
@@ -40,8 +36,8 @@ type Unsandboxed struct{}
 func NewUnsandboxed(*Config) *Unsandboxed { return &Unsandboxed{} }
 
 // Run always fails here.
-func (*Unsandboxed) Run(context.Context, Job) (Result, error) {
-	return Result{Status: StatusInternal}, errors.New("exec: runners are implemented for Linux only")
+func (*Unsandboxed) Run(context.Context, exec.Job) (exec.Result, error) {
+	return exec.Result{Status: exec.StatusInternal}, errors.New("exec: runners are implemented for Linux only")
 }
 
 // Close does nothing here.
