@@ -79,7 +79,7 @@ go vet ./...
 # reads it, and it is some 40% of a link's CPU time).
 bench_pkgs=$(grep -rl --include='*_test.go' --exclude-dir=testdata --exclude-dir=.git '^func Benchmark' . | xargs -n1 dirname | sort -u)
 mod=$(go list -m)
-rest=$(go list ./... | grep -vx -e "$mod/mutate" -e "$mod/versioned" -e "$mod/adapt" -e "$mod/evolve/transform" -e "$mod/evolve" -e "$mod/exec" -e "$mod/exec/sandbox")
+rest=$(go list ./... | grep -vx -e "$mod/mutate" -e "$mod/mutate/maven" -e "$mod/mutate/gomod" -e "$mod/versioned" -e "$mod/adapt" -e "$mod/evolve/transform" -e "$mod/evolve" -e "$mod/exec" -e "$mod/exec/sandbox")
 gotest=(go test -count=1 -vet=off -ldflags=-w)
 side_log=$(mktemp)
 trap 'rm -f "$side_log"' EXIT
@@ -93,7 +93,7 @@ trap 'rm -f "$side_log"' EXIT
 side=$!
 status=0
 # shellcheck disable=SC2086
-"${gotest[@]}" -timeout 40m ./mutate ./versioned ./adapt ./evolve/transform $rest || status=$?
+"${gotest[@]}" -timeout 40m ./mutate/maven ./mutate/gomod ./versioned ./adapt ./evolve/transform ./mutate $rest || status=$?
 side_status=0
 wait "$side" || side_status=$?
 if [ "$side_status" = 0 ]; then
