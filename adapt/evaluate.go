@@ -481,10 +481,7 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 	if !draw {
 		lim := o.Limits.WithDefaults()
 		info.Limits = &lim
-		info.Runner = fmt.Sprintf("%T", o.Runner)
-		if o.Runner == nil {
-			info.Runner = fmt.Sprintf("%T", (*sandbox.ForkServer)(nil)) // the default
-		}
+		info.Runner = runnerName(o.Runner)
 	}
 	var selected []*Task
 	for _, t := range all {
@@ -1237,4 +1234,27 @@ func completeSafe(ctx context.Context, model Model, req Request) (comps []Comple
 		}
 	}()
 	return model.Complete(ctx, req)
+}
+
+// formerNames are the names the sandbox's runners had, as exec's types,
+// when journal format 3 began recording a run's runner type: a journal
+// written then still resumes, and a report's bytes do not change with
+// the package the type lives in.
+var formerNames = map[string]string{
+	"*sandbox.Sandbox":     "*exec.Sandbox",
+	"*sandbox.ForkServer":  "*exec.ForkServer",
+	"*sandbox.Unsandboxed": "*exec.Unsandboxed",
+}
+
+// runnerName is the kind of runner r is, as the run's fingerprint records
+// it; nil is the default, a fork server.
+func runnerName(r exec.Runner) string {
+	name := fmt.Sprintf("%T", r)
+	if r == nil {
+		name = fmt.Sprintf("%T", (*sandbox.ForkServer)(nil))
+	}
+	if former, ok := formerNames[name]; ok {
+		return former
+	}
+	return name
 }

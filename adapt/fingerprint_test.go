@@ -28,7 +28,7 @@ func TestFingerprintHoldsTheSandbox(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, rep.Run.Limits, "the report says which limits were in force")
 	assert.Equal(t, aexec.Limits{}.WithDefaults(), *rep.Run.Limits)
-	assert.Equal(t, "*sandbox.ForkServer", rep.Run.Runner)
+	assert.Equal(t, "*exec.ForkServer", rep.Run.Runner, "the name journals of format 3 record")
 
 	tests := []struct {
 		name   string
@@ -43,7 +43,7 @@ func TestFingerprintHoldsTheSandbox(t *testing.T) {
 		{"memory", adapt.Options{Runner: runner(t), Limits: aexec.Limits{Memory: 256 * aexec.MiB}},
 			"limit Memory is 1GiB in the journal and 256MiB now", "a smaller memory limit"},
 		{"runner", adapt.Options{Runner: newSandbox(t)},
-			`runner is "*sandbox.ForkServer" in the journal and "*sandbox.Sandbox" now`, "another kind of runner"},
+			`runner is "*exec.ForkServer" in the journal and "*exec.Sandbox" now`, "another kind of runner"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
