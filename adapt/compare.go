@@ -15,7 +15,7 @@ import (
 // B against run A (Compare). Every task and sample that could not be
 // paired is counted and listed, never dropped in silence.
 type Comparison struct {
-	// A and B label the runs by name (Report.Label); two runs of one name
+	// A and B label the runs by name (Run.Name, or the model's); two runs of one name
 	// are "name #1" and "name #2".
 	A string `json:"a"`
 	B string `json:"b"`

@@ -42,7 +42,8 @@ type Options struct {
 	// Evaluate makes and closes: Python tests run in a warmed, sandboxed
 	// interpreter that forks per check, everything else in the Sandbox.
 	// Its servers import exec.DefaultPreload and the modules the tasks'
-	// code imports ([Preload]) once, before the first check.
+	// code imports at its top level (the 64 most imported) once, before
+	// the first check.
 	// Pass an *exec.Sandbox to start a fresh interpreter for every check.
 	Runner exec.Runner
 	// Limits bounds every test run; zero fields take exec's defaults.
@@ -202,9 +203,9 @@ type Identifier interface {
 	Identity() string
 }
 
-// SamplesOf returns how many samples the run draws of a task: its entry
+// samplesOf returns how many samples the run draws of a task: its entry
 // in TaskSamples, or Samples.
-func (ri RunInfo) SamplesOf(task string) int {
+func (ri RunInfo) samplesOf(task string) int {
 	if n, ok := ri.TaskSamples[task]; ok {
 		return n
 	}
@@ -487,7 +488,7 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 	}
 	var selected []*Task
 	for _, t := range all {
-		if o.Shard.Has(t.ID) {
+		if o.Shard.has(t.ID) {
 			selected = append(selected, t)
 		}
 	}
@@ -692,7 +693,7 @@ func (e *evaluation) report(notice string) {
 		return
 	}
 	el := time.Since(e.start)
-	p := Progress{Phase: e.phase, Done: e.done, Total: e.total, Passed: e.passed, Resumed: e.resumed, ModelErrors: e.modelErrs, Notice: notice, Elapsed: el, TestTime: e.chk.TestTime()}
+	p := Progress{Phase: e.phase, Done: e.done, Total: e.total, Passed: e.passed, Resumed: e.resumed, ModelErrors: e.modelErrs, Notice: notice, Elapsed: el, TestTime: e.chk.testTime()}
 	if el > 0 {
 		p.Rate = float64(e.ranHere) / el.Seconds()
 	}
@@ -716,14 +717,14 @@ func (e *evaluation) answered(c Completion) bool {
 
 func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 	for _, t := range tasks {
-		e.total += e.info.SamplesOf(t.ID)
+		e.total += e.info.samplesOf(t.ID)
 	}
 	if !e.o.NoGold {
 		e.total += len(tasks)
 	}
 	// What the journal already holds counts as done.
 	for _, t := range tasks {
-		n := e.info.SamplesOf(t.ID)
+		n := e.info.samplesOf(t.ID)
 		if g, ok := e.recs.gold[t.ID]; ok && !e.o.NoGold && e.final(g) {
 			e.resumed++
 			if g.Outcome == OutcomePassed {
@@ -796,7 +797,7 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 			} else {
 				// An invalid (or unchecked) task's samples are not drawn.
 				e.mu.Lock()
-				e.total -= e.info.SamplesOf(t.ID)
+				e.total -= e.info.samplesOf(t.ID)
 				e.mu.Unlock()
 			}
 		}
@@ -813,7 +814,7 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 	var plans []plan
 	for _, t := range valid {
 		p := plan{t: t}
-		for s := range e.info.SamplesOf(t.ID) {
+		for s := range e.info.samplesOf(t.ID) {
 			st := e.state(t, s)
 			switch {
 			case st.done:
@@ -1080,7 +1081,7 @@ func (e *evaluation) state(t *Task, s int) sampleState {
 // option (or Extract) and checks it.
 func (e *evaluation) checkCompletion(ctx context.Context, t *Task, c Completion) (SampleResult, error) {
 	if e.o.Answer == nil {
-		return e.chk.CheckCompletion(ctx, t, c.Text)
+		return e.chk.checkCompletion(ctx, t, c.Text)
 	}
 	a, panicked, err := answerOf(e.o.Answer, t, c)
 	if panicked {

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/adaptbench/adaptbench/internal/traceback"
 	"github.com/adaptbench/adaptbench/metrics"
 )
 
@@ -200,7 +201,7 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 	var pass1 []taskValue
 	for _, t := range tasks {
 		tr := TaskReport{TaskID: t.ID, Valid: true}
-		samples := info.SamplesOf(t.ID)
+		samples := info.samplesOf(t.ID)
 		if info.Gold {
 			g, ok := recs.gold[t.ID]
 			switch {
@@ -223,7 +224,7 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 				reason := "reference " + g.Outcome.String()
 				if g.Detail != "" {
 					reason += ": " + causeLine(g.Detail)
-					if ex := ExceptionLine(g.Detail); ex != "" && ex != causeLine(g.Detail) {
+					if ex := traceback.ExceptionLine(g.Detail); ex != "" && ex != causeLine(g.Detail) {
 						// Why an import failed: a module missing from the
 						// environment says more than the module's name.
 						reason += ": " + ex

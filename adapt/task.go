@@ -13,7 +13,7 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// SchemaVersion is the newest version of the native task format (JSON
+// schemaVersion is the newest version of the native task format (JSON
 // Lines, one task per line) that this package writes and reads. Version 2
 // moved the generators' machine data (byte ranges, bug spans, test and API
 // lists, lineages) from Labels into Provenance.Schema and
@@ -26,7 +26,7 @@ import (
 // Version 3 adds shared workspaces (Task.Base): a base's own line, and
 // tasks that name it. A task without a base is the same in both, and
 // WriteTasks writes it as version 2, which older readers read.
-const SchemaVersion = 3
+const schemaVersion = 3
 
 // schemaNoBase is the version WriteTasks gives a task without a base.
 const schemaNoBase = 2
@@ -59,7 +59,7 @@ const (
 	// failure) counting as passed; a name that selects several tests
 	// passes when none of them failed and at least one was reported. So a
 	// file whose tests all skip passes, as "pytest FILE" exits 0, while a
-	// file with no tests fails, as pytest exits 5. Judge reports such a
+	// file with no tests fails, as pytest exits 5. A sample's result shows such a
 	// skipped test as passed, with a message saying it skipped.
 	PassExitStatus = "exit-status"
 )
@@ -100,7 +100,7 @@ type Task struct {
 	// Tests are the test cases that decide, by the names the framework
 	// reports. With pytest a name may also select several tests, as a
 	// node id prefix does ("test_x.py", "test_x.py::TestX"): it passes when
-	// the tests it selects do (see Judge).
+	// the tests it selects do.
 	Tests []Test `json:"tests"`
 	// PassRule says when a test passes: PassEveryTest (the default) or
 	// PassExitStatus.
@@ -218,22 +218,6 @@ type Provenance struct {
 	// compact (as json.Marshal gives it; ReadTasks and LoadDir compact
 	// what they read), so that a task written and read back is equal.
 	Detail json.RawMessage `json:"detail,omitempty"`
-}
-
-// SetRevision records in the provenance of every task the repository and
-// commit its data was read from (package source's Snapshot.Repo and
-// Snapshot.Commit), giving a task without provenance one. Each task gets
-// its own copy of its provenance, so tasks that shared one do not change
-// each other. It is what every loader's LoadRevision calls.
-func SetRevision(tasks []Task, repo, commit string) {
-	for i := range tasks {
-		var p Provenance
-		if tasks[i].Provenance != nil {
-			p = *tasks[i].Provenance
-		}
-		p.Repo, p.Commit = repo, commit
-		tasks[i].Provenance = &p
-	}
 }
 
 // commitHash is the form of Provenance.Commit.

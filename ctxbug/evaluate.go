@@ -7,6 +7,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/internal/fence"
 )
 
 // EvalOptions configures Evaluate. A nil *EvalOptions means the defaults.
@@ -231,7 +232,7 @@ func ATP(tokens []adapt.TokenLogprob, text string, spans []Span) (atp float64, n
 // completion whose code blocks are mapped back to the original names.
 func unobfuscated(t *adapt.Task, v *AdaptView, text string) (adapt.Answer, error) {
 	var b strings.Builder
-	for _, blk := range adapt.CodeBlocks(text) {
+	for _, blk := range fence.Blocks(text) {
 		code, err := Deobfuscate([]byte(blk), v.Names)
 		if err != nil {
 			code = []byte(blk)

@@ -10,7 +10,9 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/internal/fence"
 	"github.com/adaptbench/adaptbench/internal/syntax"
+	"github.com/adaptbench/adaptbench/internal/tracker"
 )
 
 // IdentifyOptions configures Identify. A nil *IdentifyOptions means the
@@ -120,7 +122,7 @@ func Identify(ctx context.Context, cands []*Candidate, opts *IdentifyOptions) (*
 		}
 		todo = append(todo, i)
 	}
-	progress := adapt.NewTracker(o.Progress, "identify", len(todo))
+	progress := tracker.New(o.Progress, "identify", len(todo))
 	for _, i := range todo {
 		c := cands[i]
 		g.Go(func() error {
@@ -169,7 +171,7 @@ func check(ctx context.Context, c *Candidate, chk *adapt.Checker, editsElsewhere
 	if j.Rule == IsoRule {
 		text = strings.NewReplacer(Start, "", End, "").Replace(text)
 	}
-	if len(adapt.CodeBlocks(text)) == 0 {
+	if len(fence.Blocks(text)) == 0 {
 		return true
 	}
 	variant, answer, err := deobfuscated(&j.Base.Task, text, j.Obfuscated.Names)

@@ -16,7 +16,9 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/internal/provenance"
 	"github.com/adaptbench/adaptbench/internal/syntax"
+	"github.com/adaptbench/adaptbench/internal/tracker"
 )
 
 // Level is a complexity level of the paper: how many mutations a task
@@ -552,7 +554,7 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 	// combinations whose constituents are valid alone.
 	start := time.Now()
 	isTask := func(cand *Candidate) bool { return cand.Valid() && !extra[cand] }
-	progress := adapt.NewTracker(c.Progress, "validate", len(undecided(first))+len(undecided(combos)))
+	progress := tracker.New(c.Progress, "validate", len(undecided(first))+len(undecided(combos)))
 	progress.PassedAs = "valid" // candidates that became tasks
 	var build, test time.Duration
 	if pp, ok := p.(preparer); ok {
@@ -619,7 +621,7 @@ func Generate(ctx context.Context, p Project, opts *Options) (*Result, error) {
 		}
 	}
 	if c.Repo != "" || c.Commit != "" {
-		adapt.SetRevision(res.Tasks, c.Repo, c.Commit)
+		provenance.SetRevision(res.Tasks, c.Repo, c.Commit)
 	}
 	return res, nil
 }
@@ -637,7 +639,7 @@ func CheckCandidates(ctx context.Context, p Project, cands []*Candidate, opts *O
 		o = *opts
 	}
 	o.Runs = cmpOr(o.Runs, 3)
-	progress := adapt.NewTracker(o.Progress, "validate", len(undecided(cands)))
+	progress := tracker.New(o.Progress, "validate", len(undecided(cands)))
 	progress.PassedAs = "valid" // candidates that became tasks
 	return checkCandidates(ctx, p, cands, &o, progress, (*Candidate).Valid, new(BatchStats))
 }
@@ -656,7 +658,7 @@ func undecided(cands []*Candidate) []*Candidate {
 // checkCandidates is CheckCandidates reporting to progress, counting as
 // passed the candidates isTask accepts, and adding to stats how its
 // batches went.
-func checkCandidates(ctx context.Context, p Project, cands []*Candidate, o *Options, progress *adapt.Tracker, isTask func(*Candidate) bool, stats *BatchStats) (build, test time.Duration, err error) {
+func checkCandidates(ctx context.Context, p Project, cands []*Candidate, o *Options, progress *tracker.Tracker, isTask func(*Candidate) bool, stats *BatchStats) (build, test time.Duration, err error) {
 	if pp, ok := p.(preparer); ok {
 		took, release, err := pp.prepare(ctx, cands)
 		build += took
@@ -1003,7 +1005,7 @@ type checkRequest struct {
 // tests of those still to confirm in one batch, with the same verdicts as
 // one check at a time. A check the batch did not decide is made alone;
 // stats counts them, and says why a batch failed as a whole.
-func checkBatched(ctx context.Context, p Project, bc batchChecker, cands []*Candidate, o *Options, progress *adapt.Tracker, isTask func(*Candidate) bool, stats *BatchStats) (build, test time.Duration, err error) {
+func checkBatched(ctx context.Context, p Project, bc batchChecker, cands []*Candidate, o *Options, progress *tracker.Tracker, isTask func(*Candidate) bool, stats *BatchStats) (build, test time.Duration, err error) {
 	todo := undecided(cands)
 	failed := map[*Candidate]bool{} // a harness failure, already counted
 	run := func(cs []*Candidate, tests func(*Candidate) []string) ([]*TestRun, error) {

@@ -817,10 +817,14 @@ func TestEnv(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", "")
 	t.Setenv("OPENAI_API_KEY", "")
 	t.Setenv("OPENAI_MODEL", "")
-	_, err := openai.FromEnv("m")
+	fromEnv := func(model string) (*openai.Client, error) {
+		cfg := openai.EnvConfig(model)
+		return openai.New(&cfg)
+	}
+	_, err := fromEnv("m")
 	require.Error(t, err)
 	contains(t, err.Error(), "no endpoint named")
-	_, err = openai.FromEnv("")
+	_, err = fromEnv("")
 	contains(t, err.Error(), "OPENAI_MODEL")
 
 	api := newAPI(t, func(w http.ResponseWriter, r *http.Request, req wireReq, i int) { answer(w, req) })
@@ -829,7 +833,7 @@ func TestEnv(t *testing.T) {
 	t.Setenv("OPENAI_MODEL", "env-model")
 	assert.Equal(t, openai.Config{BaseURL: api.URL + "/v1/", APIKey: testKey, Model: "env-model"}, openai.EnvConfig(""))
 	assert.Equal(t, "other", openai.EnvConfig("other").Model, "the argument wins")
-	c, err := openai.FromEnv("")
+	c, err := fromEnv("")
 	require.NoError(t, err)
 	assert.Equal(t, "env-model", c.Name())
 	_, err = c.Complete(context.Background(), userRequest(1))

@@ -186,7 +186,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		if os.Getenv("OPENAI_BASE_URL") == "" {
 			return errors.New("-model openai needs OPENAI_BASE_URL")
 		}
-		c, err := openai.FromEnv(os.Getenv("OPENAI_MODEL"))
+		cfg := openai.EnvConfig(os.Getenv("OPENAI_MODEL"))
+		c, err := openai.New(&cfg)
 		if err != nil {
 			return err
 		}
