@@ -77,9 +77,7 @@ func TestTasksRoundTrip(t *testing.T) {
 	require.NoError(t, adapt.WriteTasks(&buf, tasks))
 	got, err := adapt.ReadTasks(bytes.NewReader(buf.Bytes()), "tasks.jsonl")
 	require.NoError(t, err)
-	if diff := cmp.Diff(tasks, got); diff != "" {
-		t.Errorf("write then read changed the tasks (-want +got):\n%s", diff)
-	}
+	assert.Empty(t, cmp.Diff(tasks, got), "write then read changed the tasks (-want +got)")
 	var again bytes.Buffer
 	require.NoError(t, adapt.WriteTasks(&again, got))
 	assert.Equal(t, buf.String(), again.String(), "output is deterministic")
@@ -158,9 +156,7 @@ func TestSetRevision(t *testing.T) {
 	assert.Contains(t, buf.String(), `"repo":"/data/repo.git","commit":"`+commit+`"`)
 	got, err := adapt.ReadTasks(&buf, "pinned.jsonl")
 	require.NoError(t, err)
-	if diff := cmp.Diff(tasks, got); diff != "" {
-		t.Errorf("pinned tasks changed by a round trip (-want +got):\n%s", diff)
-	}
+	assert.Empty(t, cmp.Diff(tasks, got), "pinned tasks changed by a round trip (-want +got)")
 }
 
 func TestEvaluateReferenceAndIdentity(t *testing.T) {
@@ -234,9 +230,7 @@ func TestShardsMergeToSingleRun(t *testing.T) {
 	}
 	got, err := adapt.Merge(tasks, journals, nil)
 	require.NoError(t, err)
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("merged shards differ from one run (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, got, "merged shards differ from one run")
 	var a, b bytes.Buffer
 	require.NoError(t, want.WriteJSON(&a))
 	require.NoError(t, got.WriteJSON(&b))
@@ -289,9 +283,7 @@ func TestResumeAfterCancel(t *testing.T) {
 	part.Runner = second
 	got, err := adapt.Evaluate(context.Background(), tasks, m2, &part)
 	require.NoError(t, err)
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("resumed run differs (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, got, "resumed run differs")
 	// Every check is a run of the test driver (Go tests build outside the
 	// runner): 3 references + 3 samples × 2 valid tasks = 9 in all.
 	total := &counting{r: runner(t)}
@@ -324,9 +316,7 @@ func TestDetailCompacted(t *testing.T) {
 	require.NoError(t, adapt.WriteTasks(&buf, tasks))
 	back, err := adapt.ReadTasks(bytes.NewReader(buf.Bytes()), "tasks.jsonl")
 	require.NoError(t, err)
-	if d := cmp.Diff(tasks, back); d != "" {
-		t.Errorf("write then read changed the task (-want +got):\n%s", d)
-	}
+	assert.Empty(t, cmp.Diff(tasks, back), "write then read changed the task (-want +got)")
 	spaced := strings.Replace(buf.String(), `"detail":{"spans":[[1,2]]`, `"detail": { "spans" : [ [1, 2] ]`, 1)
 	require.NotEqual(t, buf.String(), spaced)
 	again, err := adapt.ReadTasks(strings.NewReader(spaced), "tasks.jsonl")
@@ -356,9 +346,7 @@ func FuzzDetailRoundTrip(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%v\n%s", err, buf.String())
 		}
-		if d := cmp.Diff([]adapt.Task{task}, back); d != "" {
-			t.Errorf("detail %q changed (-want +got):\n%s", c.String(), d)
-		}
+		assert.Empty(t, cmp.Diff([]adapt.Task{task}, back), "detail %q changed (-want +got)", c.String())
 	})
 }
 
