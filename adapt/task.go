@@ -204,8 +204,9 @@ type Provenance struct {
 	// Repo names the git repository the task's data was read from (a
 	// path or a URL without credentials, as the loader was given it),
 	// and Commit that data's commit, in full hex (40 digits; 64 for a
-	// SHA-256 repository). Both are set together, by SetRevision, or
-	// neither: a task from a plain file or directory has none.
+	// SHA-256 repository). Both are set together, by a loader's
+	// LoadRevision, or neither: a task from a plain file or directory has
+	// none.
 	Repo   string `json:"repo,omitempty"`
 	Commit string `json:"commit,omitempty"`
 	// Schema names the format of Detail, "<generator>/v<N>" such as
