@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -37,9 +37,7 @@ func TestAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("the exported API differs from api.txt (-api.txt +packages); if the change means it, run go test -run TestAPI . -update-api:\n%s", diff)
-	}
+	assert.Equal(t, want, got, "the exported API differs from api.txt (expected: api.txt, actual: the packages); if the change means it, run go test -run TestAPI . -update-api")
 	perPackage := map[string]int{}
 	for _, l := range got {
 		pkg, _, _ := strings.Cut(strings.TrimPrefix(l, "pkg "), ",")

@@ -20,6 +20,7 @@ import (
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
+	"github.com/adaptbench/adaptbench/internal/provenance"
 )
 
 func newSandbox(t testing.TB) *sandbox.Sandbox { return exectest.Sandbox(t) }
@@ -77,9 +78,7 @@ func TestTasksRoundTrip(t *testing.T) {
 	require.NoError(t, adapt.WriteTasks(&buf, tasks))
 	got, err := adapt.ReadTasks(bytes.NewReader(buf.Bytes()), "tasks.jsonl")
 	require.NoError(t, err)
-	if diff := cmp.Diff(tasks, got); diff != "" {
-		t.Errorf("write then read changed the tasks (-want +got):\n%s", diff)
-	}
+	assert.Empty(t, cmp.Diff(tasks, got), "write then read changed the tasks (-want +got)")
 	var again bytes.Buffer
 	require.NoError(t, adapt.WriteTasks(&again, got))
 	assert.Equal(t, buf.String(), again.String(), "output is deterministic")
@@ -129,7 +128,7 @@ func checkReadErrors(t *testing.T, cases []readErrorCase) {
 	}
 }
 
-// SetRevision pins every task to a repository and commit, each with its
+// provenance.SetRevision pins every task to a repository and commit, each with its
 // own provenance; a task without the fields is written as before the
 // fields existed, so old task files and their journals' task-set digests
 // stay valid.
@@ -143,10 +142,10 @@ func TestSetRevision(t *testing.T) {
 	shared := &adapt.Provenance{Generator: "g", Source: "tasks"}
 	tasks[0].Provenance, tasks[1].Provenance, tasks[2].Provenance = shared, shared, nil
 	commit := strings.Repeat("c0", 20)
-	adapt.SetRevision(tasks[:2], "/data/repo.git", commit)
+	provenance.SetRevision(tasks[:2], "/data/repo.git", commit)
 	assert.Equal(t, adapt.Provenance{Generator: "g", Source: "tasks"}, *shared, "the shared provenance is not changed")
 	assert.Nil(t, tasks[2].Provenance, "tasks outside the slice are untouched")
-	adapt.SetRevision(tasks[2:], "/data/repo.git", commit)
+	provenance.SetRevision(tasks[2:], "/data/repo.git", commit)
 	for _, tk := range tasks {
 		require.NoError(t, tk.Validate())
 		assert.Equal(t, "/data/repo.git", tk.Provenance.Repo)
@@ -158,9 +157,7 @@ func TestSetRevision(t *testing.T) {
 	assert.Contains(t, buf.String(), `"repo":"/data/repo.git","commit":"`+commit+`"`)
 	got, err := adapt.ReadTasks(&buf, "pinned.jsonl")
 	require.NoError(t, err)
-	if diff := cmp.Diff(tasks, got); diff != "" {
-		t.Errorf("pinned tasks changed by a round trip (-want +got):\n%s", diff)
-	}
+	assert.Empty(t, cmp.Diff(tasks, got), "pinned tasks changed by a round trip (-want +got)")
 }
 
 func TestEvaluateReferenceAndIdentity(t *testing.T) {
@@ -234,9 +231,7 @@ func TestShardsMergeToSingleRun(t *testing.T) {
 	}
 	got, err := adapt.Merge(tasks, journals, nil)
 	require.NoError(t, err)
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("merged shards differ from one run (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, got, "merged shards differ from one run")
 	var a, b bytes.Buffer
 	require.NoError(t, want.WriteJSON(&a))
 	require.NoError(t, got.WriteJSON(&b))
@@ -289,9 +284,7 @@ func TestResumeAfterCancel(t *testing.T) {
 	part.Runner = second
 	got, err := adapt.Evaluate(context.Background(), tasks, m2, &part)
 	require.NoError(t, err)
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("resumed run differs (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, got, "resumed run differs")
 	// Every check is a run of the test driver (Go tests build outside the
 	// runner): 3 references + 3 samples × 2 valid tasks = 9 in all.
 	total := &counting{r: runner(t)}
@@ -324,9 +317,7 @@ func TestDetailCompacted(t *testing.T) {
 	require.NoError(t, adapt.WriteTasks(&buf, tasks))
 	back, err := adapt.ReadTasks(bytes.NewReader(buf.Bytes()), "tasks.jsonl")
 	require.NoError(t, err)
-	if d := cmp.Diff(tasks, back); d != "" {
-		t.Errorf("write then read changed the task (-want +got):\n%s", d)
-	}
+	assert.Empty(t, cmp.Diff(tasks, back), "write then read changed the task (-want +got)")
 	spaced := strings.Replace(buf.String(), `"detail":{"spans":[[1,2]]`, `"detail": { "spans" : [ [1, 2] ]`, 1)
 	require.NotEqual(t, buf.String(), spaced)
 	again, err := adapt.ReadTasks(strings.NewReader(spaced), "tasks.jsonl")
@@ -356,9 +347,7 @@ func FuzzDetailRoundTrip(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%v\n%s", err, buf.String())
 		}
-		if d := cmp.Diff([]adapt.Task{task}, back); d != "" {
-			t.Errorf("detail %q changed (-want +got):\n%s", c.String(), d)
-		}
+		assert.Empty(t, cmp.Diff([]adapt.Task{task}, back), "detail %q changed (-want +got)", c.String())
 	})
 }
 

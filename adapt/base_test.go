@@ -113,9 +113,7 @@ func TestBaseRoundTrip(t *testing.T) {
 	}
 	got, err := adapt.ReadTasks(bytes.NewReader(buf.Bytes()), "tasks.jsonl")
 	require.NoError(t, err)
-	if diff := cmp.Diff(tasks, got); diff != "" {
-		t.Errorf("write then read changed the tasks (-want +got):\n%s", diff)
-	}
+	assert.Empty(t, cmp.Diff(tasks, got), "write then read changed the tasks (-want +got)")
 	assert.Same(t, got[0].Base, got[1].Base, "tasks read together share their base")
 	assert.Equal(t, tasks[0].Base.Files(), got[0].Base.Files())
 	var again bytes.Buffer
@@ -254,9 +252,7 @@ func FuzzReadTasksBase(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(tasks, back); diff != "" {
-			t.Fatalf("write then read (-want +got):\n%s", diff)
-		}
+		require.Empty(t, cmp.Diff(tasks, back), "write then read (-want +got)")
 	})
 }
 
@@ -277,9 +273,7 @@ func TestBaseTargetContent(t *testing.T) {
 	assert.Contains(t, lines[3], `"target":{"path":"internal/calc/calc.go","function":"Double"}`, "the base's file is not stored again")
 	got, err := adapt.ReadTasks(bytes.NewReader(buf.Bytes()), "tasks.jsonl")
 	require.NoError(t, err)
-	if diff := cmp.Diff(tasks, got); diff != "" {
-		t.Errorf("write then read changed the tasks (-want +got):\n%s", diff)
-	}
+	assert.Empty(t, cmp.Diff(tasks, got), "write then read changed the tasks (-want +got)")
 
 	other, err := adapt.NewBase(baseFiles[:2]) // no internal/calc/calc.go
 	require.NoError(t, err)

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -56,9 +55,7 @@ func TestBreakdownNamesLabels(t *testing.T) {
 		{By: "label:size", Value: "large", Count: 3, Solved: 0, PassAt1: 0},
 		{By: "label:size", Value: "small", Count: 3, Solved: 3, PassAt1: 1},
 	}
-	if d := cmp.Diff(want, bySize.Breakdowns); d != "" {
-		t.Errorf("Breakdown [size] (-want +got):\n%s", d)
-	}
+	assert.Equal(t, want, bySize.Breakdowns, "Breakdown [size]")
 	bySize.Breakdowns = nil
 	assert.Equal(t, reportJSON(t, none), reportJSON(t, bySize), "Breakdown changes no score")
 
@@ -69,9 +66,7 @@ func TestBreakdownNamesLabels(t *testing.T) {
 		by = append(by, b.By+"="+b.Value)
 	}
 	wantBy := []string{"label:domain=io", "label:domain=math", "label:domain=text", "label:size=large", "label:size=small"}
-	if d := cmp.Diff(wantBy, by); d != "" {
-		t.Errorf("Merge with Breakdown [domain size domain absent]: the named keys in order, each once (-want +got):\n%s", d)
-	}
+	assert.Equal(t, wantBy, by, "Merge with Breakdown [domain size domain absent]: the named keys in order, each once")
 	merged.Breakdowns = nil
 	assert.Equal(t, reportJSON(t, none), reportJSON(t, merged), "Merge with a Breakdown gives the same scores")
 }

@@ -63,18 +63,18 @@ type Checker struct {
 	alone sync.RWMutex
 }
 
-// TestTime is the time spent running tests (building and running them
+// testTime is the time spent running tests (building and running them
 // through the test drivers), summed over every check so far.
-func (c *Checker) TestTime() time.Duration {
+func (c *Checker) testTime() time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.tested
 }
 
-// CheckCompletion extracts the answer from a completion (see Extract) and
+// checkCompletion extracts the answer from a completion (see Extract) and
 // checks it. A completion without usable code is OutcomeNoCode (or
 // OutcomeWrongName), with no test run.
-func (c *Checker) CheckCompletion(ctx context.Context, t *Task, completion string) (SampleResult, error) {
+func (c *Checker) checkCompletion(ctx context.Context, t *Task, completion string) (SampleResult, error) {
 	a, err := Extract(t, completion)
 	if err != nil {
 		return noAnswer(err), nil
@@ -107,13 +107,13 @@ func (c *Checker) Check(ctx context.Context, t *Task, a Answer) (SampleResult, e
 		}
 		return SampleResult{Outcome: OutcomeInfraError, Detail: err.Error(), Code: a.Code}, err
 	}
-	res := Judge(t, suite)
+	res := judge(t, suite)
 	res.Code = a.Code
 	return res, nil
 }
 
 // Test runs t's tests with t's target file's content set to src, and
-// returns what the test driver reported; Judge turns it into a result.
+// returns what the test driver reported; judge turns it into a result.
 // The workspace is t's base (if any), t's files over it and the target
 // file, in a fresh directory removed afterwards; the driver is the one of t's framework, with the
 // environment t names. The error is for a run that could not happen (the

@@ -15,7 +15,7 @@ import (
 // B against run A (Compare). Every task and sample that could not be
 // paired is counted and listed, never dropped in silence.
 type Comparison struct {
-	// A and B label the runs by name (Report.Label); two runs of one name
+	// A and B label the runs by name (Run.Name, or the model's); two runs of one name
 	// are "name #1" and "name #2".
 	A string `json:"a"`
 	B string `json:"b"`
@@ -124,32 +124,8 @@ func Compare(a, b *Report) (*Comparison, error) {
 		inB[b.PerTask[i].TaskID] = &b.PerTask[i]
 	}
 	inA := make(map[string]bool, len(a.PerTask))
-	invalid := func(r *Report) map[string]bool {
-		m := map[string]bool{}
-		for _, it := range r.Invalid {
-			m[it.TaskID] = true
-		}
-		return m
-	}
-	invA, invB := invalid(a), invalid(b)
-	why := func(tr *TaskReport, inv map[string]bool, run string) string {
-		switch {
-		case inv[tr.TaskID]:
-			return "invalid in " + run
-		case !tr.Valid:
-			return "unchecked in " + run
-		case tr.N == 0:
-			return "no scored sample in " + run
-		}
-		return ""
-	}
-	var ks []int
-	for _, s := range a.PassAtK {
-		if _, ok := b.Score(s.K); ok && !slices.Contains(ks, s.K) {
-			ks = append(ks, s.K)
-		}
-	}
-	slices.Sort(ks)
+	invA, invB := invalidIDs(a), invalidIDs(b)
+	ks := sharedKs(a, b)
 	diffs := make([][]taskValue, len(ks)) // per k, each paired task's B and A
 	unpairedK := make([]int, len(ks))
 	var b01, b10, s01, s10 int
@@ -162,14 +138,8 @@ func Compare(a, b *Report) (*Comparison, error) {
 			c.Unpaired = append(c.Unpaired, UnpairedTask{TaskID: ta.TaskID, Reason: "only in A"})
 			continue
 		}
-		var reasons []string
-		for _, r := range []string{why(ta, invA, "A"), why(tb, invB, "B")} {
-			if r != "" {
-				reasons = append(reasons, r)
-			}
-		}
-		if len(reasons) > 0 {
-			c.Unpaired = append(c.Unpaired, UnpairedTask{TaskID: ta.TaskID, Reason: strings.Join(reasons, "; ")})
+		if reason := unpairedReason(ta, tb, invA, invB); reason != "" {
+			c.Unpaired = append(c.Unpaired, UnpairedTask{TaskID: ta.TaskID, Reason: reason})
 			continue
 		}
 		c.PairedTasks++
@@ -183,26 +153,8 @@ func Compare(a, b *Report) (*Comparison, error) {
 			b10++
 			c.Lost = append(c.Lost, ta.TaskID)
 		}
-		sa, sb := scoredSamples(ta), scoredSamples(tb)
-		for idx, pa := range sa {
-			pb, ok := sb[idx]
-			if !ok {
-				c.UnpairedSamples++
-				continue
-			}
-			c.PairedSamples++
-			switch {
-			case !pa && pb:
-				s01++
-			case pa && !pb:
-				s10++
-			}
-		}
-		for idx := range sb {
-			if _, ok := sa[idx]; !ok {
-				c.UnpairedSamples++
-			}
-		}
+		g, l := c.pairSamples(ta, tb)
+		s01, s10 = s01+g, s10+l
 		for j, k := range ks {
 			va, okA := scoreAt(ta.PassAtK, k)
 			vb, okB := scoreAt(tb.PassAtK, k)
@@ -229,22 +181,98 @@ func Compare(a, b *Report) (*Comparison, error) {
 		return nil, err
 	}
 	for j, k := range ks {
-		d := Delta{K: k, Tasks: len(diffs[j]), Unpaired: unpairedK[j]}
-		if d.Tasks > 0 {
-			n := float64(d.Tasks)
-			var sumA, sumB, sum float64
-			vs := byTaskID(diffs[j]) // sorts diffs[j] too
-			for i, tv := range diffs[j] {
-				vs[i] = tv.v - tv.a
-				sumA, sumB, sum = sumA+tv.a, sumB+tv.v, sum+vs[i]
-			}
-			d.A, d.B, d.Value = sumA/n, sumB/n, sum/n
-			d.CI95 = bootstrapCI(vs)
-		}
-		c.Delta = append(c.Delta, d)
+		c.Delta = append(c.Delta, passAtKDelta(k, diffs[j], unpairedK[j]))
 	}
 	c.AdaptationDelta = adaptationDelta(paired)
 	return c, nil
+}
+
+// invalidIDs is the set of the run's invalid tasks.
+func invalidIDs(r *Report) map[string]bool {
+	m := map[string]bool{}
+	for _, it := range r.Invalid {
+		m[it.TaskID] = true
+	}
+	return m
+}
+
+// sharedKs lists, in order, the ks both runs report a pass@k for.
+func sharedKs(a, b *Report) []int {
+	var ks []int
+	for _, s := range a.PassAtK {
+		if _, ok := b.Score(s.K); ok && !slices.Contains(ks, s.K) {
+			ks = append(ks, s.K)
+		}
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// unpairedReason says why a task of both runs cannot be paired, or "".
+func unpairedReason(ta, tb *TaskReport, invA, invB map[string]bool) string {
+	why := func(tr *TaskReport, inv map[string]bool, run string) string {
+		switch {
+		case inv[tr.TaskID]:
+			return "invalid in " + run
+		case !tr.Valid:
+			return "unchecked in " + run
+		case tr.N == 0:
+			return "no scored sample in " + run
+		}
+		return ""
+	}
+	var reasons []string
+	for _, r := range []string{why(ta, invA, "A"), why(tb, invB, "B")} {
+		if r != "" {
+			reasons = append(reasons, r)
+		}
+	}
+	return strings.Join(reasons, "; ")
+}
+
+// pairSamples pairs the scored samples of a task by index, counting the
+// paired and the unpaired ones in c, and returns how many samples went
+// from failing in A to passing in B (gained) and the reverse (lost).
+func (c *Comparison) pairSamples(ta, tb *TaskReport) (gained, lost int) {
+	sa, sb := scoredSamples(ta), scoredSamples(tb)
+	for idx, pa := range sa {
+		pb, ok := sb[idx]
+		if !ok {
+			c.UnpairedSamples++
+			continue
+		}
+		c.PairedSamples++
+		switch {
+		case !pa && pb:
+			gained++
+		case pa && !pb:
+			lost++
+		}
+	}
+	for idx := range sb {
+		if _, ok := sa[idx]; !ok {
+			c.UnpairedSamples++
+		}
+	}
+	return gained, lost
+}
+
+// passAtKDelta averages the paired tasks' pass@k in each run and their
+// difference, B − A, with a bootstrap interval over tasks.
+func passAtKDelta(k int, diffs []taskValue, unpaired int) Delta {
+	d := Delta{K: k, Tasks: len(diffs), Unpaired: unpaired}
+	if d.Tasks > 0 {
+		n := float64(d.Tasks)
+		var sumA, sumB, sum float64
+		vs := byTaskID(diffs) // sorts diffs too
+		for i, tv := range diffs {
+			vs[i] = tv.v - tv.a
+			sumA, sumB, sum = sumA+tv.a, sumB+tv.v, sum+vs[i]
+		}
+		d.A, d.B, d.Value = sumA/n, sumB/n, sum/n
+		d.CI95 = bootstrapCI(vs)
+	}
+	return d
 }
 
 // adaptationDelta pairs the adaptation steps with tests of the paired

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -259,9 +258,7 @@ Gained, fail → pass (3): t1, t5, t7
 	// FF, FP: a tie is not a majority): p = 2·1/2³ = 0.25. Samples: B01 6
 	// (t1#1, t2#0, t5#0, t5#1, t7#0, t8#1), B10 1 (t4#0): p = 2·(1+7)/2⁷.
 	// pass@1 differences 0.5, 0.5, 0, -0.5, 1, 0, 0.5, 0.5: mean 0.3125.
-	if diff := cmp.Diff(wantMD, md1.String()); diff != "" {
-		t.Errorf("Markdown (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, wantMD, md1.String(), "Markdown")
 }
 
 // TestCompareConstantDifference: when every task moves by the same

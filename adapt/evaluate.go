@@ -43,7 +43,8 @@ type Options struct {
 	// Evaluate makes and closes: Python tests run in a warmed, sandboxed
 	// interpreter that forks per check, everything else in the Sandbox.
 	// Its servers import sandbox.DefaultPreload and the modules the tasks'
-	// code imports ([Preload]) once, before the first check.
+	// code imports at its top level (the 64 most imported) once, before
+	// the first check.
 	// Pass a *sandbox.Sandbox to start a fresh interpreter for every check.
 	Runner exec.Runner
 	// Limits bounds every test run; zero fields take exec's defaults.
@@ -203,9 +204,9 @@ type Identifier interface {
 	Identity() string
 }
 
-// SamplesOf returns how many samples the run draws of a task: its entry
+// samplesOf returns how many samples the run draws of a task: its entry
 // in TaskSamples, or Samples.
-func (ri RunInfo) SamplesOf(task string) int {
+func (ri RunInfo) samplesOf(task string) int {
 	if n, ok := ri.TaskSamples[task]; ok {
 		return n
 	}
@@ -438,21 +439,9 @@ func Draw(ctx context.Context, tasks []Task, model Model, opts *Options) (*Repor
 
 func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, draw bool) (*Report, error) {
 	refsOnly := model == nil && !draw
-	switch {
-	case model == nil && draw:
-		return nil, errors.New("adapt: Draw needs a model")
-	case refsOnly && opts != nil && opts.NoGold:
-		return nil, errors.New("adapt: Evaluate with no model checks the references only, and Options.NoGold skips them: nothing to do")
-	case refsOnly:
-		model = referencesOnly{}
-	}
-	if draw {
-		o := Options{}
-		if opts != nil {
-			o = *opts
-		}
-		o.NoGold, o.K, o.Repair = true, []int{1}, nil
-		opts = &o
+	model, opts, err := runModel(model, opts, draw)
+	if err != nil {
+		return nil, err
 	}
 	opts, perTask := sampleCounts(opts, model, tasks)
 	o, info, err := resolve(opts, model)
@@ -472,20 +461,10 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		return nil, err
 	}
 	info.TaskCount, info.TaskSet = len(all), taskSetDigest(hashes)
-	if id, ok := model.(Identifier); ok {
-		info.ModelIdentity = id.Identity()
-	}
-	if o.template != nil {
-		info.Prompts = promptDigest(o.template, all)
-	}
-	if !draw {
-		lim := o.Limits.WithDefaults()
-		info.Limits = &lim
-		info.Runner = runnerName(o.Runner)
-	}
+	describeRun(&info, &o, model, all, draw)
 	var selected []*Task
 	for _, t := range all {
-		if o.Shard.Has(t.ID) {
+		if o.Shard.has(t.ID) {
 			selected = append(selected, t)
 		}
 	}
@@ -531,10 +510,10 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		return nil, err
 	}
 	rep := buildReport(info, o.Breakdown, selected, e.recs, nil)
-	if draw {
+	switch {
+	case draw:
 		return rep, nil
-	}
-	if refsOnly {
+	case refsOnly:
 		// No task has a sample: none is "unanswered", only the reference
 		// checks that could not be made stay listed.
 		rep.Unscored = slices.DeleteFunc(rep.Unscored, func(u UnscoredTask) bool { return u.Reason == unanswered })
@@ -549,6 +528,47 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		}
 	}
 	return rep, nil
+}
+
+// runModel returns the model and options a run uses: with no model, one
+// that checks the references only; for a draw, options that skip the
+// references, the repair rounds and every k but 1.
+func runModel(model Model, opts *Options, draw bool) (Model, *Options, error) {
+	refsOnly := model == nil && !draw
+	switch {
+	case model == nil && draw:
+		return nil, nil, errors.New("adapt: Draw needs a model")
+	case refsOnly && opts != nil && opts.NoGold:
+		return nil, nil, errors.New("adapt: Evaluate with no model checks the references only, and Options.NoGold skips them: nothing to do")
+	case refsOnly:
+		model = referencesOnly{}
+	}
+	if draw {
+		o := Options{}
+		if opts != nil {
+			o = *opts
+		}
+		o.NoGold, o.K, o.Repair = true, []int{1}, nil
+		opts = &o
+	}
+	return model, opts, nil
+}
+
+// describeRun records in info what the report says of the run: the
+// model's identity, the prompts' digest, and (unless a draw) the limits
+// and the runner.
+func describeRun(info *RunInfo, o *options, model Model, all []*Task, draw bool) {
+	if id, ok := model.(Identifier); ok {
+		info.ModelIdentity = id.Identity()
+	}
+	if o.template != nil {
+		info.Prompts = promptDigest(o.template, all)
+	}
+	if !draw {
+		lim := o.Limits.WithDefaults()
+		info.Limits = &lim
+		info.Runner = runnerName(o.Runner)
+	}
 }
 
 // canceled is the error of an evaluation stopped by its context.
@@ -690,7 +710,7 @@ func (e *evaluation) report(notice string) {
 		return
 	}
 	el := time.Since(e.start)
-	p := Progress{Phase: e.phase, Done: e.done, Total: e.total, Passed: e.passed, Resumed: e.resumed, ModelErrors: e.modelErrs, Notice: notice, Elapsed: el, TestTime: e.chk.TestTime()}
+	p := Progress{Phase: e.phase, Done: e.done, Total: e.total, Passed: e.passed, Resumed: e.resumed, ModelErrors: e.modelErrs, Notice: notice, Elapsed: el, TestTime: e.chk.testTime()}
 	if el > 0 {
 		p.Rate = float64(e.ranHere) / el.Seconds()
 	}
@@ -713,15 +733,35 @@ func (e *evaluation) answered(c Completion) bool {
 }
 
 func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
+	e.countResumed(tasks)
+	valid := tasks
+	if !e.o.NoGold {
+		var err error
+		if valid, err = e.checkReferences(ctx, tasks); err != nil {
+			return err
+		}
+	}
+	e.phase = "samples"
+	if err := e.runSamples(ctx, e.planSamples(valid)); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return e.firstErr
+}
+
+// countResumed sets the run's total and counts what the journal already
+// holds as done, reporting a resume.
+func (e *evaluation) countResumed(tasks []*Task) {
 	for _, t := range tasks {
-		e.total += e.info.SamplesOf(t.ID)
+		e.total += e.info.samplesOf(t.ID)
 	}
 	if !e.o.NoGold {
 		e.total += len(tasks)
 	}
-	// What the journal already holds counts as done.
 	for _, t := range tasks {
-		n := e.info.SamplesOf(t.ID)
+		n := e.info.samplesOf(t.ID)
 		if g, ok := e.recs.gold[t.ID]; ok && !e.o.NoGold && e.final(g) {
 			e.resumed++
 			if g.Outcome == OutcomePassed {
@@ -753,65 +793,73 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 		}
 		e.mu.Unlock()
 	}
-	valid := tasks
-	if !e.o.NoGold {
-		e.phase = "reference"
-		g := errgroup.Group{}
-		g.SetLimit(e.o.Parallelism)
-		var todo []*Task
-		for _, t := range tasks {
-			if r, ok := e.recs.gold[t.ID]; !ok || !e.final(r) {
-				todo = append(todo, t)
-			}
+}
+
+// checkReferences checks each task's reference the journal does not hold
+// a final result of, and returns the tasks whose reference passed.
+func (e *evaluation) checkReferences(ctx context.Context, tasks []*Task) ([]*Task, error) {
+	e.phase = "reference"
+	g := errgroup.Group{}
+	g.SetLimit(e.o.Parallelism)
+	var todo []*Task
+	for _, t := range tasks {
+		if r, ok := e.recs.gold[t.ID]; !ok || !e.final(r) {
+			todo = append(todo, t)
 		}
-		prevs := make([]int, len(todo))
-		for i, t := range todo {
-			prevs[i] = e.recs.gold[t.ID].Attempts
-		}
-		for i, t := range todo {
-			prev := prevs[i]
-			g.Go(func() error {
-				res, ok := e.check(ctx, prev, func() (SampleResult, error) {
-					return e.chk.Check(ctx, t, Answer{Code: t.Reference})
-				})
-				res.Code = "" // the task's Reference
-				if !ok {
-					return ctx.Err()
-				}
-				res.Sample = -1
-				e.record(journalRecord{Kind: "gold", Task: t.ID, Sample: -1, Result: &res})
-				e.progress(res.Outcome == OutcomePassed, false)
-				return nil
+	}
+	prevs := make([]int, len(todo))
+	for i, t := range todo {
+		prevs[i] = e.recs.gold[t.ID].Attempts
+	}
+	for i, t := range todo {
+		prev := prevs[i]
+		g.Go(func() error {
+			res, ok := e.check(ctx, prev, func() (SampleResult, error) {
+				return e.chk.Check(ctx, t, Answer{Code: t.Reference})
 			})
-		}
-		if err := g.Wait(); err != nil {
-			return err
-		}
-		valid = nil
-		for _, t := range tasks {
-			if r := e.recs.gold[t.ID]; r.Outcome == OutcomePassed {
-				valid = append(valid, t)
-			} else {
-				// An invalid (or unchecked) task's samples are not drawn.
-				e.mu.Lock()
-				e.total -= e.info.SamplesOf(t.ID)
-				e.mu.Unlock()
+			res.Code = "" // the task's Reference
+			if !ok {
+				return ctx.Err()
 			}
+			res.Sample = -1
+			e.record(journalRecord{Kind: "gold", Task: t.ID, Sample: -1, Result: &res})
+			e.progress(res.Outcome == OutcomePassed, false)
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	var valid []*Task
+	for _, t := range tasks {
+		if r := e.recs.gold[t.ID]; r.Outcome == OutcomePassed {
+			valid = append(valid, t)
+		} else {
+			// An invalid (or unchecked) task's samples are not drawn.
+			e.mu.Lock()
+			e.total -= e.info.samplesOf(t.ID)
+			e.mu.Unlock()
 		}
 	}
-	e.phase = "samples"
-	// Plan from what the journal holds before any worker writes to it.
-	type plan struct {
-		t       *Task
-		need    []int // samples whose first answer is to be asked for
-		prev    int   // attempts of earlier runs
-		ready   []sampleJob
-		repairs []sampleJob // samples whose next repair round is to be asked for
-	}
-	var plans []plan
+	return valid, nil
+}
+
+// samplePlan is what is left to do of one task's samples.
+type samplePlan struct {
+	t       *Task
+	need    []int // samples whose first answer is to be asked for
+	prev    int   // attempts of earlier runs
+	ready   []sampleJob
+	repairs []sampleJob // samples whose next repair round is to be asked for
+}
+
+// planSamples plans from what the journal holds, before any worker
+// writes to it.
+func (e *evaluation) planSamples(valid []*Task) []samplePlan {
+	var plans []samplePlan
 	for _, t := range valid {
-		p := plan{t: t}
-		for s := range e.info.SamplesOf(t.ID) {
+		p := samplePlan{t: t}
+		for s := range e.info.samplesOf(t.ID) {
 			st := e.state(t, s)
 			switch {
 			case st.done:
@@ -828,68 +876,18 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 			plans = append(plans, p)
 		}
 	}
+	return plans
+}
+
+// runSamples asks the model for the planned samples and checks the
+// answers: one goroutine queues jobs (answers asked for at most
+// ModelConcurrency at a time), Parallelism workers check them.
+func (e *evaluation) runSamples(ctx context.Context, plans []samplePlan) error {
 	e.jobs = make(chan sampleJob, 2*e.o.Parallelism)
 	e.modelSem = make(chan struct{}, e.o.ModelConcurrency)
 	gen, gctx := errgroup.WithContext(ctx)
 	e.group = gen
-	gen.Go(func() error {
-		defer func() {
-			// Repair rounds queue answers too: the queue closes when no
-			// job and no repair round can queue another (e.pending). When
-			// ctx ends first it stays open: everyone stops on ctx.
-			idle := make(chan struct{})
-			go func() { e.pending.Wait(); close(idle) }()
-			select {
-			case <-idle:
-				close(e.jobs)
-			case <-gctx.Done():
-			}
-		}()
-		var inner errgroup.Group
-		inner.SetLimit(e.o.ModelConcurrency)
-		for _, p := range plans {
-			t, need, ready, prev := p.t, p.need, p.ready, p.prev
-			for _, j := range p.repairs {
-				e.repair(gctx, j)
-			}
-			inner.Go(func() error {
-				for _, j := range ready {
-					e.pending.Add(1)
-					if !e.send(gctx, j) {
-						return gctx.Err()
-					}
-				}
-				if len(need) == 0 {
-					return nil
-				}
-				if !acquire(gctx, e.modelSem) {
-					return gctx.Err()
-				}
-				comps, attempts, ok := e.generate(gctx, t, need, e.prompt(t), 0)
-				<-e.modelSem
-				if !ok {
-					return gctx.Err()
-				}
-				for i, s := range need {
-					c := comps[i]
-					e.record(journalRecord{Kind: "completion", Task: t.ID, Sample: s, Attempts: prev + attempts, Completion: &c})
-				}
-				for i, s := range need {
-					if comps[i].Err != "" || e.draw {
-						// A model error, or a draw: nothing to check.
-						e.progressModelError(comps[i].Err != "")
-						continue
-					}
-					e.pending.Add(1)
-					if !e.send(gctx, sampleJob{t: t, sample: s, comp: comps[i]}) {
-						return gctx.Err()
-					}
-				}
-				return nil
-			})
-		}
-		return inner.Wait()
-	})
+	gen.Go(func() error { return e.queueSamples(gctx, plans) })
 	for range e.o.Parallelism {
 		gen.Go(func() error {
 			for {
@@ -909,7 +907,7 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 	}
 	err := gen.Wait()
 	// Jobs left queued when ctx ended give back their count, so that the
-	// closer's wait above ends.
+	// closer's wait in queueSamples ends.
 	for drained := false; !drained; {
 		select {
 		case _, ok := <-e.jobs:
@@ -922,13 +920,72 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 			drained = true
 		}
 	}
-	if err != nil {
-		return err
+	return err
+}
+
+// queueSamples queues the planned samples' jobs: the answers the journal
+// holds, then those the model gives; it starts the repair rounds due.
+func (e *evaluation) queueSamples(gctx context.Context, plans []samplePlan) error {
+	defer func() {
+		// Repair rounds queue answers too: the queue closes when no
+		// job and no repair round can queue another (e.pending). When
+		// ctx ends first it stays open: everyone stops on ctx.
+		idle := make(chan struct{})
+		go func() { e.pending.Wait(); close(idle) }()
+		select {
+		case <-idle:
+			close(e.jobs)
+		case <-gctx.Done():
+		}
+	}()
+	var inner errgroup.Group
+	inner.SetLimit(e.o.ModelConcurrency)
+	for _, p := range plans {
+		for _, j := range p.repairs {
+			e.repair(gctx, j)
+		}
+		inner.Go(func() error { return e.askPlanned(gctx, p) })
 	}
-	if err := ctx.Err(); err != nil {
-		return err
+	return inner.Wait()
+}
+
+// askPlanned queues a task's answered samples, then asks the model for
+// the samples that need a first answer and queues them.
+func (e *evaluation) askPlanned(gctx context.Context, p samplePlan) error {
+	t, need := p.t, p.need
+	for _, j := range p.ready {
+		e.pending.Add(1)
+		if !e.send(gctx, j) {
+			return gctx.Err()
+		}
 	}
-	return e.firstErr
+	if len(need) == 0 {
+		return nil
+	}
+	if !acquire(gctx, e.modelSem) {
+		return gctx.Err()
+	}
+	comps, attempts, ok := e.generate(gctx, t, need, e.prompt(t), 0)
+	<-e.modelSem
+	if !ok {
+		return gctx.Err()
+	}
+	for i, s := range need {
+		c := comps[i]
+		e.record(journalRecord{Kind: "completion", Task: t.ID, Sample: s, Attempts: p.prev + attempts, Completion: &c})
+	}
+	for i, s := range need {
+		if comps[i].Err != "" || e.draw {
+			// A model error, or a draw: nothing to check.
+			e.progressModelError(comps[i].Err != "")
+			continue
+		}
+		e.pending.Add(1)
+		if !e.send(gctx, sampleJob{t: t, sample: s, comp: comps[i]}) {
+			return gctx.Err()
+		}
+	}
+	return nil
 }
 
 // sampleJob is one round of one sample: its completion to check, or, for
@@ -1078,7 +1135,7 @@ func (e *evaluation) state(t *Task, s int) sampleState {
 // option (or Extract) and checks it.
 func (e *evaluation) checkCompletion(ctx context.Context, t *Task, c Completion) (SampleResult, error) {
 	if e.o.Answer == nil {
-		return e.chk.CheckCompletion(ctx, t, c.Text)
+		return e.chk.checkCompletion(ctx, t, c.Text)
 	}
 	a, panicked, err := answerOf(e.o.Answer, t, c)
 	if panicked {

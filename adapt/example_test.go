@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing/fstest"
 
@@ -214,13 +215,24 @@ func ExampleCompare() {
 // sample, become a model that holds, for each task, the samples the file
 // has. Evaluate(ctx, tasks, rp, nil) then scores each task on its own
 // samples; Match first catches answers to tasks the set does not hold.
-func ExampleNewReplay() {
+// LoadReplay reads a directory of answer files (EvalPlus's layout) the
+// same way.
+func ExampleLoadReplay() {
 	samples := `{"task_id": "HumanEval/0", "completion": "    return True\n"}
 {"task_id": "HumanEval/0", "completion": "    return False\n"}
 {"task_id": "HumanEval/1", "completion": "    return 1\n"}
 {"task_id": "HumanEval/9", "completion": "    return 9\n"}
 `
-	rp, err := adapt.NewReplay("my-model", strings.NewReader(samples), "samples.jsonl")
+	dir, err := os.MkdirTemp("", "replay")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, "samples.jsonl")
+	if err := os.WriteFile(file, []byte(samples), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	rp, err := adapt.LoadReplay("my-model", file)
 	if err != nil {
 		log.Fatal(err)
 	}

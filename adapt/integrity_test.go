@@ -208,7 +208,7 @@ func TestMergeWithModelErrorsEqualsSingleRun(t *testing.T) {
 	assert.Contains(t, err.Error(), "in shard 2 of 3, whose journal was not given")
 	missing := 0
 	for _, tk := range tasks {
-		if (adapt.Shard{Index: 2, Count: 3}).Has(tk.ID) {
+		if adapt.InShard(adapt.Shard{Index: 2, Count: 3}, tk.ID) {
 			if missing == 0 {
 				assert.Contains(t, err.Error(), "(first: "+tk.ID)
 			}

@@ -12,6 +12,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/adaptbench/adaptbench/internal/jsonl"
 )
 
 // ParseError reports bad input: the file, the line or record, and what was
@@ -87,12 +89,12 @@ func WriteTasks(w io.Writer, tasks []Task) error {
 		t := &tasks[i]
 		schema := schemaNoBase
 		if b := t.Base; b != nil {
-			schema = SchemaVersion
+			schema = schemaVersion
 			if !b.resolved {
 				return fmt.Errorf("%w: task %q: base %s is not loaded", ErrBase, t.ID, b.digest)
 			}
 			if !written[b.digest] {
-				line, err := marshalLine(baseLine{Schema: SchemaVersion, Kind: kindBase, Base: b.digest, Files: b.files})
+				line, err := marshalLine(baseLine{Schema: schemaVersion, Kind: kindBase, Base: b.digest, Files: b.files})
 				if err != nil {
 					return fmt.Errorf("adapt: base %s: %w", b.digest, err)
 				}
@@ -129,39 +131,16 @@ func marshalLine(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// MaxLine is the longest line ReadLines accepts: 256 MiB.
-const MaxLine = 256 << 20
-
-// ReadLines is the one JSON Lines reader of the SDK: it calls f with each
-// non-blank line of r (surrounding white space trimmed) and its 1-based
-// number. An error from f is returned as a *ParseError naming name and the
-// line (as it is when f already returns one); so is a read error or a line
-// longer than MaxLine. raw is valid only during the call.
-func ReadLines(r io.Reader, name string, f func(line int, raw []byte) error) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
-	line := 0
-	for sc.Scan() {
-		line++
-		raw := bytes.TrimSpace(sc.Bytes())
-		if len(raw) == 0 {
-			continue
+// readLines reads r with jsonl.Read, an error naming name and the line as
+// a *ParseError (as it is when f already returns one).
+func readLines(r io.Reader, name string, f func(line int, raw []byte) error) error {
+	return jsonl.Read(r, f, func(line int, err error) error {
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			return err
 		}
-		if err := f(line, raw); err != nil {
-			var pe *ParseError
-			if errors.As(err, &pe) {
-				return err
-			}
-			return &ParseError{Path: name, Line: line, Err: err}
-		}
-	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return &ParseError{Path: name, Line: line + 1, Err: fmt.Errorf("line longer than %d bytes", MaxLine)}
-		}
-		return &ParseError{Path: name, Err: err}
-	}
-	return nil
+		return &ParseError{Path: name, Line: line, Err: err}
+	})
 }
 
 // ReadTasks reads tasks written by WriteTasks (schema versions 2 and 3).
@@ -178,7 +157,7 @@ func ReadTasks(r io.Reader, name string) ([]Task, error) {
 	var fromBase []int // tasks whose target's content is their base's file
 	ids := map[string]int{}
 	bs := bases{}
-	err := ReadLines(r, name, func(line int, raw []byte) error {
+	err := readLines(r, name, func(line int, raw []byte) error {
 		var head struct {
 			Schema *int   `json:"schema"`
 			Kind   string `json:"kind"`
@@ -187,20 +166,20 @@ func ReadTasks(r io.Reader, name string) ([]Task, error) {
 			return fmt.Errorf("malformed JSON: %w", err)
 		}
 		if head.Schema == nil {
-			return fmt.Errorf("%w: no \"schema\" field (want %d)", ErrSchemaVersion, SchemaVersion)
+			return fmt.Errorf("%w: no \"schema\" field (want %d)", ErrSchemaVersion, schemaVersion)
 		}
-		if *head.Schema != SchemaVersion && *head.Schema != schemaNoBase {
+		if *head.Schema != schemaVersion && *head.Schema != schemaNoBase {
 			why := ""
 			if *head.Schema == 1 {
 				why = ": version 1 kept the generators' records in labels; make the tasks again with this version"
 			}
-			return fmt.Errorf("%w %d (this version reads %d and %d%s)", ErrSchemaVersion, *head.Schema, schemaNoBase, SchemaVersion, why)
+			return fmt.Errorf("%w %d (this version reads %d and %d%s)", ErrSchemaVersion, *head.Schema, schemaNoBase, schemaVersion, why)
 		}
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
 		if head.Kind != "" {
-			if head.Kind != kindBase || *head.Schema < SchemaVersion {
-				return fmt.Errorf("a line of kind %q in schema version %d (want tasks, or kind %q in version %d)", head.Kind, *head.Schema, kindBase, SchemaVersion)
+			if head.Kind != kindBase || *head.Schema < schemaVersion {
+				return fmt.Errorf("a line of kind %q in schema version %d (want tasks, or kind %q in version %d)", head.Kind, *head.Schema, kindBase, schemaVersion)
 			}
 			var bl baseLine
 			if err := dec.Decode(&bl); err != nil {
@@ -210,7 +189,7 @@ func ReadTasks(r io.Reader, name string) ([]Task, error) {
 			return err
 		}
 		var tl taskLine
-		if *head.Schema >= SchemaVersion {
+		if *head.Schema >= schemaVersion {
 			var bl baseTaskLine
 			if err := dec.Decode(&bl); err != nil {
 				return fmt.Errorf("malformed task: %w", err)
@@ -228,8 +207,8 @@ func ReadTasks(r io.Reader, name string) ([]Task, error) {
 		} else if err := dec.Decode(&tl); err != nil {
 			return fmt.Errorf("malformed task: %w", err)
 		}
-		if tl.Base != nil && *head.Schema < SchemaVersion {
-			return fmt.Errorf("task %q has a base, which schema version %d does not have (want %d)", tl.ID, *head.Schema, SchemaVersion)
+		if tl.Base != nil && *head.Schema < schemaVersion {
+			return fmt.Errorf("task %q has a base, which schema version %d does not have (want %d)", tl.ID, *head.Schema, schemaVersion)
 		}
 		tl.Task.normalize()
 		if tl.Base == nil {

@@ -111,7 +111,7 @@ func (m offline) Complete(ctx context.Context, req Request) ([]Completion, error
 		return nil, fmt.Errorf("adapt: model %s needs Request.Task", m.name)
 	}
 	n := max(req.Sampling.N, 1)
-	text := fence(req.Task.Language, m.answer(req.Task))
+	text := fenced(req.Task.Language, m.answer(req.Task))
 	out := make([]Completion, n)
 	for i := range out {
 		out[i] = Completion{Text: text, FinishReason: "stop"}
@@ -127,7 +127,7 @@ var Reference Model = offline{name: "reference", answer: func(t *Task) string { 
 // do-nothing baseline.
 var Identity Model = offline{name: "identity", answer: func(t *Task) string { return t.Code }}
 
-func fence(lang, code string) string {
+func fenced(lang, code string) string {
 	return "```" + lang + "\n" + strings.TrimRight(code, "\n") + "\n```\n"
 }
 

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/internal/traceback"
 )
 
 // Outcome is the verdict on one sample (or on a task's reference).
@@ -131,11 +131,11 @@ type TestOutcome struct {
 	Status  exec.TestStatus `json:"status"`
 	Message string          `json:"message,omitempty"`
 	// ErrorType names what made a test that ran not pass: the class of the
-	// exception in its message ("AssertionError", "NameError"; see
-	// ExceptionType), "TimeoutError" for a test a time limit stopped, or
-	// "AssertionError" for a failure with no traceback. It is empty for
-	// tests that passed or were skipped, and for tests that did not run
-	// because the code did not compile.
+	// exception its message's Python traceback ends with, without its
+	// module ("AssertionError", "NameError"), "TimeoutError" for a test a
+	// time limit stopped, or "AssertionError" for a failure with no
+	// traceback. It is empty for tests that passed or were skipped, and
+	// for tests that did not run because the code did not compile.
 	ErrorType string `json:"error_type,omitempty"`
 }
 
@@ -162,7 +162,7 @@ func clip(s string) string {
 	return s[:maxDetail/2] + "\n...\n" + s[len(s)-maxDetail/2:]
 }
 
-// Judge turns what a test driver reported for t's workspace into a sample
+// judge turns what a test driver reported for t's workspace into a sample
 // result: passed when every test of t passed (under t's PassRule);
 // otherwise the outcome names the first of a compile error, an
 // infrastructure error, a limit (time, memory, output) or a crash, else a
@@ -170,7 +170,7 @@ func clip(s string) string {
 // with pytest, a name the run did not report exactly stands for the tests
 // it selects as a node id prefix (up to "::", "[" or "/"), and its status
 // is the worst of theirs.
-func Judge(t *Task, s *exec.Suite) SampleResult {
+func judge(t *Task, s *exec.Suite) SampleResult {
 	res := SampleResult{Outcome: OutcomeFailed}
 	byName := map[string]exec.TestResult{}
 	for _, tr := range s.Tests {
@@ -333,74 +333,11 @@ func testErrorType(st exec.TestStatus, message string) string {
 	case exec.TestTimedOut:
 		return "TimeoutError"
 	}
-	if e := ExceptionType(message); e != "" {
+	if e := traceback.ExceptionType(message); e != "" {
 		return e
 	}
 	if st == exec.TestFailed {
 		return "AssertionError"
 	}
 	return ""
-}
-
-// ExceptionType returns the class name of the exception a Python traceback
-// ends with, without its module ("AssertionError", "ModuleNotFoundError",
-// "CustomError" for "pkg.errors.CustomError"), or "" when text holds no
-// traceback. With chained exceptions it is the last one raised. The
-// exception line is the first line at column 0 after the last "Traceback
-// (most recent call last):" line, so a multi-line message does not confuse
-// it (unlike AdaptEval's artifact, which takes the first line containing
-// "Error:", a line of source code included).
-func ExceptionType(text string) string {
-	line := ExceptionLine(text)
-	if line == "" {
-		return ""
-	}
-	name, _, _ := strings.Cut(line, ":")
-	if i := strings.LastIndexByte(name, '.'); i >= 0 {
-		name = name[i+1:]
-	}
-	return name
-}
-
-// ExceptionLine returns the line that names the exception a Python
-// traceback ends with ("ModuleNotFoundError: No module named 'x'"), or ""
-// when text holds no traceback.
-func ExceptionLine(text string) string {
-	const head = "Traceback (most recent call last):"
-	i := strings.LastIndex(text, head)
-	if i < 0 {
-		return ""
-	}
-	rest := text[i+len(head):]
-	for _, l := range strings.Split(rest, "\n") {
-		l = strings.TrimRight(l, "\r")
-		if l == "" || l[0] == ' ' || l[0] == '\t' {
-			continue
-		}
-		if !isExceptionName(l) {
-			return ""
-		}
-		return l
-	}
-	return ""
-}
-
-// isExceptionName reports whether line starts with a dotted Python name
-// followed by ":" or the end of the line.
-func isExceptionName(line string) bool {
-	name, _, _ := strings.Cut(line, ":")
-	if name == "" {
-		return false
-	}
-	for _, part := range strings.Split(name, ".") {
-		if part == "" {
-			return false
-		}
-		for j, r := range part {
-			if !(r == '_' || unicode.IsLetter(r) || (j > 0 && unicode.IsDigit(r))) {
-				return false
-			}
-		}
-	}
-	return true
 }

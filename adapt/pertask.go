@@ -9,9 +9,9 @@ import (
 	"strings"
 )
 
-// Label is the run's name in tables: Run.Name, or the model's name for a
+// label is the run's name in tables: Run.Name, or the model's name for a
 // report that has none (one built before runs had names).
-func (r *Report) Label() string {
+func (r *Report) label() string {
 	if r.Run.Name != "" {
 		return r.Run.Name
 	}
@@ -23,7 +23,7 @@ func (r *Report) Label() string {
 // PromptFree model) and the samples.
 func (r *Report) title() string {
 	var parts []string
-	if r.Label() != r.Run.Model {
+	if r.label() != r.Run.Model {
 		parts = append(parts, "model "+r.Run.Model)
 	}
 	if r.Run.Template != "" {
@@ -32,7 +32,7 @@ func (r *Report) title() string {
 		parts = append(parts, "no prompt")
 	}
 	parts = append(parts, "n="+r.Run.samplesText())
-	return fmt.Sprintf("%s (%s)", mdCell(r.Label()), strings.Join(parts, ", "))
+	return fmt.Sprintf("%s (%s)", mdCell(r.label()), strings.Join(parts, ", "))
 }
 
 // sampleRange is the fewest and the most samples the run drew of a task:
@@ -66,12 +66,12 @@ func (ri RunInfo) samplesText() string {
 func runLabels(reports []*Report) []string {
 	count := map[string]int{}
 	for _, r := range reports {
-		count[r.Label()]++
+		count[r.label()]++
 	}
 	seen := map[string]int{}
 	out := make([]string, len(reports))
 	for i, r := range reports {
-		l := r.Label()
+		l := r.label()
 		if count[l] > 1 {
 			seen[l]++
 			l = fmt.Sprintf("%s #%d", l, seen[l])

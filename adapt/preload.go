@@ -9,13 +9,13 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// MaxPreload bounds how many modules [Preload] returns.
-const MaxPreload = 64
+// maxPreload bounds how many modules preload returns.
+const maxPreload = 64
 
-// Preload returns the modules the code of tasks imports at its top level
+// preload returns the modules the code of tasks imports at its top level
 // (absolute imports of Python tasks that run on the machine's interpreter,
 // that is with no Env), most imported first, then by name, at most
-// MaxPreload: the list a fork server imports once so that each job finds
+// maxPreload: the list a fork server imports once so that each job finds
 // them loaded (sandbox.ForkServerConfig.Preload, on top of
 // sandbox.DefaultPreload). When Options.Runner is nil, Evaluate's fork server
 // preloads them, so that tasks whose code imports numpy or scipy (evolve's
@@ -24,14 +24,6 @@ const MaxPreload = 64
 // task's workspace is left out: the job must import the task's own.
 // Preloading never changes what a job can import; a module the
 // interpreter lacks is passed over by the server.
-func Preload(tasks []Task) []string {
-	ptrs := make([]*Task, len(tasks))
-	for i := range tasks {
-		ptrs[i] = &tasks[i]
-	}
-	return preload(ptrs)
-}
-
 func preload(tasks []*Task) []string {
 	files := make([][]File, len(tasks))
 	local := map[string]bool{}
@@ -92,5 +84,5 @@ func preload(tasks []*Task) []string {
 	slices.SortFunc(mods, func(a, b string) int {
 		return cmp.Or(cmp.Compare(count[b], count[a]), cmp.Compare(a, b))
 	})
-	return mods[:min(len(mods), MaxPreload)]
+	return mods[:min(len(mods), maxPreload)]
 }

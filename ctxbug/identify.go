@@ -11,7 +11,9 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
+	"github.com/adaptbench/adaptbench/internal/fence"
 	"github.com/adaptbench/adaptbench/internal/syntax"
+	"github.com/adaptbench/adaptbench/internal/tracker"
 )
 
 // Identify runs the paper's identification (§2.4) on every candidate,
@@ -91,7 +93,7 @@ func Identify(ctx context.Context, cands []*Candidate, opts *Options) (*Result, 
 		}
 		todo = append(todo, i)
 	}
-	progress := adapt.NewTracker(o.Progress, "identify", len(todo))
+	progress := tracker.New(o.Progress, "identify", len(todo))
 	for _, i := range todo {
 		c := cands[i]
 		g.Go(func() error {
@@ -140,7 +142,7 @@ func check(ctx context.Context, c *Candidate, chk *adapt.Checker, editsElsewhere
 	if j.Rule == IsoRule {
 		text = strings.NewReplacer(markStart, "", markEnd, "").Replace(text)
 	}
-	if len(adapt.CodeBlocks(text)) == 0 {
+	if len(fence.Blocks(text)) == 0 {
 		return true
 	}
 	variant, answer, err := deobfuscated(&j.Base.Task, text, j.Obfuscated.Names)

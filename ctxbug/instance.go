@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/jsonl"
 )
 
 // Instance is one benchmark instance: a variant of a base method that
@@ -94,7 +95,7 @@ func WriteInstances(w io.Writer, ins []*Instance) error {
 // in errors, which name the line.
 func ReadInstances(r io.Reader, name string) ([]*Instance, error) {
 	var out []*Instance
-	err := adapt.ReadLines(r, name, func(line int, raw []byte) error {
+	err := jsonl.Read(r, func(line int, raw []byte) error {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
 		var in Instance
@@ -106,6 +107,8 @@ func ReadInstances(r io.Reader, name string) ([]*Instance, error) {
 		}
 		out = append(out, &in)
 		return nil
+	}, func(line int, err error) error {
+		return &adapt.ParseError{Path: name, Line: line, Err: err}
 	})
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
+	"github.com/adaptbench/adaptbench/internal/tracker"
 )
 
 // preload lists the modules DefaultTester's fork server imports once, on
@@ -93,7 +94,7 @@ func Generate(ctx context.Context, subjects []*Subject, opts *Options) (*Result,
 		o.Tester = t
 	}
 	rep := &Result{}
-	progress := adapt.NewTracker(o.Progress, "evolve", len(subjects))
+	progress := tracker.New(o.Progress, "evolve", len(subjects))
 	defer rep.count()
 	for _, s := range subjects {
 		res, err := Evolve(ctx, s, &o)

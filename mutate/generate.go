@@ -10,6 +10,8 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/internal/provenance"
+	"github.com/adaptbench/adaptbench/internal/tracker"
 )
 
 // Generate runs the validity pipeline on a project: a baseline of
@@ -320,7 +322,7 @@ func (g *generation) validate(ctx context.Context, first, combos []*Candidate, e
 	c, p, res := &g.c, g.p, g.res
 	start := time.Now()
 	isTask := func(cand *Candidate) bool { return cand.Valid() && !extra[cand] }
-	progress := adapt.NewTracker(c.Progress, "validate", len(undecided(first))+len(undecided(combos)))
+	progress := tracker.New(c.Progress, "validate", len(undecided(first))+len(undecided(combos)))
 	progress.PassedAs = "valid" // candidates that became tasks
 	var build, test time.Duration
 	if pp, ok := p.(Preparer); ok {
@@ -353,7 +355,7 @@ func (g *generation) validate(ctx context.Context, first, combos []*Candidate, e
 // judgeByParts discards a combination whose constituents rule it out
 // before its tests run: one not valid alone, or, with
 // Options.RequireEffective, one of an effective level below its level.
-func (g *generation) judgeByParts(cand *Candidate, progress *adapt.Tracker) {
+func (g *generation) judgeByParts(cand *Candidate, progress *tracker.Tracker) {
 	for i, part := range cand.Parts {
 		switch {
 		case part.Reason == ReasonInfra:
@@ -400,7 +402,7 @@ func (g *generation) makeTasks() error {
 		}
 	}
 	if g.c.Repo != "" || g.c.Commit != "" {
-		adapt.SetRevision(res.Tasks, g.c.Repo, g.c.Commit)
+		provenance.SetRevision(res.Tasks, g.c.Repo, g.c.Commit)
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/internal/syntax"
+	"github.com/adaptbench/adaptbench/internal/tracker"
 )
 
 // ComplexityLevel is a complexity level of the paper (L1 to L4): how many
@@ -333,7 +334,7 @@ func CheckCandidates(ctx context.Context, p Project, cands []*Candidate, opts *O
 		o = *opts
 	}
 	o.Runs = cmpOr(o.Runs, 3)
-	progress := adapt.NewTracker(o.Progress, "validate", len(undecided(cands)))
+	progress := tracker.New(o.Progress, "validate", len(undecided(cands)))
 	progress.PassedAs = "valid" // candidates that became tasks
 	return checkCandidates(ctx, p, cands, &o, progress, (*Candidate).Valid, new(BatchStats))
 }
@@ -352,7 +353,7 @@ func undecided(cands []*Candidate) []*Candidate {
 // checkCandidates is CheckCandidates reporting to progress, counting as
 // passed the candidates isTask accepts, and adding to stats how its
 // batches went.
-func checkCandidates(ctx context.Context, p Project, cands []*Candidate, o *Options, progress *adapt.Tracker, isTask func(*Candidate) bool, stats *BatchStats) (build, test time.Duration, err error) {
+func checkCandidates(ctx context.Context, p Project, cands []*Candidate, o *Options, progress *tracker.Tracker, isTask func(*Candidate) bool, stats *BatchStats) (build, test time.Duration, err error) {
 	if pp, ok := p.(Preparer); ok {
 		took, release, err := pp.Prepare(ctx, undecided(cands))
 		build += took
@@ -677,7 +678,7 @@ func confirm(c *Candidate, out *TestRun, r int) error {
 // tests of those still to confirm in one batch, with the same verdicts as
 // one check at a time. A check the batch did not decide is made alone;
 // stats counts them, and says why a batch failed as a whole.
-func checkBatched(ctx context.Context, p Project, bc BatchChecker, cands []*Candidate, o *Options, progress *adapt.Tracker, isTask func(*Candidate) bool, stats *BatchStats) (build, test time.Duration, err error) {
+func checkBatched(ctx context.Context, p Project, bc BatchChecker, cands []*Candidate, o *Options, progress *tracker.Tracker, isTask func(*Candidate) bool, stats *BatchStats) (build, test time.Duration, err error) {
 	todo := undecided(cands)
 	failed := map[*Candidate]bool{} // a harness failure, already counted
 	run := func(cs []*Candidate, tests func(*Candidate) []string) ([]*TestRun, error) {

@@ -53,8 +53,8 @@
 // This package imports nothing else of the SDK (it is plumbing, like
 // exec): package adapt does not import it either, so that importing adapt
 // does not pull in go-git. A loader opens a snapshot, reads it as an
-// fs.FS, and stamps the tasks with adapt.SetRevision(tasks, snap.Repo(),
-// snap.Commit()); adapteval, classeval and humaneval each have a
+// fs.FS, and records snap.Repo() and snap.Commit() in the tasks'
+// adapt.Provenance; adapteval, classeval and humaneval each have a
 // LoadRevision that does exactly that.
 //
 // Package sourcetest builds repositories for tests with go-git, commit by

@@ -22,6 +22,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/tracker"
 )
 
 // EnvSpec says what an environment must hold: a Python version and
@@ -245,7 +246,7 @@ func (c *Cache) build(ctx context.Context, spec EnvSpec, key, dir string) (*Env,
 func (c *Cache) ProvisionAll(ctx context.Context, specs []EnvSpec) ([]*Env, []error) {
 	envs := make([]*Env, len(specs))
 	errs := make([]error, len(specs))
-	progress := adapt.NewTracker(c.Progress, "environments", len(specs))
+	progress := tracker.New(c.Progress, "environments", len(specs))
 	var g errgroup.Group
 	g.SetLimit(max(c.Concurrency, 2) * 2) // waiting on the build slots is cheap
 	for i, s := range specs {

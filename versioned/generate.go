@@ -9,6 +9,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
+	"github.com/adaptbench/adaptbench/internal/tracker"
 )
 
 // Options configures Generate. A nil *Options means the defaults.
@@ -73,7 +74,7 @@ func Generate(ctx context.Context, problems []Problem, opts *Options) (*Result, 
 	if o.Parallelism <= 0 {
 		o.Parallelism = exec.DefaultParallelism()
 	}
-	progress := adapt.NewTracker(o.Progress, "reference", len(tasks))
+	progress := tracker.New(o.Progress, "reference", len(tasks))
 	type verdict struct {
 		provisioned bool
 		reason      string

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/jsonl"
 )
 
 // Problem is one GitChameleon record (dataset.jsonl), as published.
@@ -164,7 +165,7 @@ func (s Solution) MarshalJSON() ([]byte, error) {
 // records are errors naming the line.
 func Read(r io.Reader, name string) ([]Problem, error) {
 	var out []Problem
-	err := adapt.ReadLines(r, name, func(line int, raw []byte) error {
+	err := jsonl.Read(r, func(line int, raw []byte) error {
 		var p Problem
 		if err := json.Unmarshal(raw, &p); err != nil {
 			return fmt.Errorf("malformed problem: %w", err)
@@ -177,6 +178,8 @@ func Read(r io.Reader, name string) ([]Problem, error) {
 		}
 		out = append(out, p)
 		return nil
+	}, func(line int, err error) error {
+		return &adapt.ParseError{Path: name, Line: line, Err: err}
 	})
 	return out, err
 }
@@ -184,13 +187,15 @@ func Read(r io.Reader, name string) ([]Problem, error) {
 // ReadSolutions reads a solution file (such as ground_truth_solutions.jsonl).
 func ReadSolutions(r io.Reader, name string) ([]Solution, error) {
 	var out []Solution
-	err := adapt.ReadLines(r, name, func(line int, raw []byte) error {
+	err := jsonl.Read(r, func(line int, raw []byte) error {
 		var s Solution
 		if err := json.Unmarshal(raw, &s); err != nil {
 			return fmt.Errorf("malformed solution: %w", err)
 		}
 		out = append(out, s)
 		return nil
+	}, func(line int, err error) error {
+		return &adapt.ParseError{Path: name, Line: line, Err: err}
 	})
 	return out, err
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/traceback"
 	"github.com/adaptbench/adaptbench/metrics"
 )
 
@@ -296,7 +297,7 @@ func (r *Results) ErrorClasses() []ErrorClass {
 		if !t.Valid || t.Visible {
 			continue
 		}
-		class := adapt.ExceptionType(t.Trace)
+		class := traceback.ExceptionType(t.Trace)
 		if class == "" {
 			class = t.Outcome.String()
 		}

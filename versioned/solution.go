@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/fence"
 )
 
 // SolutionModel returns a model that answers each task with the solution
@@ -60,7 +61,7 @@ var upstreamBlock = regexp.MustCompile("(?s)```python(.*?)```")
 // the next ``` (so "```python3" leaves a "3" on the first line, as
 // upstream does; a fence line that ends there is dropped). Where upstream falls back to the raw text, fences and
 // all, which then fails (its plain-``` fallback is never reached), this
-// takes the first fenced block of any kind (adapt.CodeBlocks), or the
+// takes the first fenced block of any kind (fence.Blocks), or the
 // whole text when there is none. Other tasks get adapt.Extract, whose
 // whole-file rule takes the longest block.
 func FirstPythonBlock(t *adapt.Task, c adapt.Completion) (adapt.Answer, error) {
@@ -74,7 +75,7 @@ func FirstPythonBlock(t *adapt.Task, c adapt.Completion) (adapt.Answer, error) {
 		}
 		return adapt.Answer{Code: code}, nil
 	}
-	blocks := adapt.CodeBlocks(c.Text)
+	blocks := fence.Blocks(c.Text)
 	if len(blocks) == 0 {
 		return adapt.Answer{}, fmt.Errorf("%w: no code block", adapt.ErrNoCode)
 	}

@@ -95,18 +95,27 @@ func samplesText(ri adapt.RunInfo) string {
 	return fmt.Sprintf("%d–%d per task", lo, hi)
 }
 
+// runLabel is a run's name in tables: Run.Name, or the model's name for a
+// report that has none (one built before runs had names).
+func runLabel(r *adapt.Report) string {
+	if r.Run.Name != "" {
+		return r.Run.Name
+	}
+	return r.Run.Model
+}
+
 // runLabels labels reports by run name; a name that two of them share is
 // suffixed with its position among them, " #1", " #2", in the order given
 // (as adapt.WriteComparison labels its columns).
 func runLabels(reports []*adapt.Report) []string {
 	count := map[string]int{}
 	for _, r := range reports {
-		count[r.Label()]++
+		count[runLabel(r)]++
 	}
 	seen := map[string]int{}
 	out := make([]string, len(reports))
 	for i, r := range reports {
-		l := r.Label()
+		l := runLabel(r)
 		if count[l] > 1 {
 			seen[l]++
 			l = fmt.Sprintf("%s #%d", l, seen[l])

@@ -24,16 +24,16 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 )
 
-// DefaultBaseURL is OpenAI's API root, used when Config.BaseURL is empty
+// defaultBaseURL is OpenAI's API root, used when Config.BaseURL is empty
 // and an API key is given.
-const DefaultBaseURL = "https://api.openai.com/v1"
+const defaultBaseURL = "https://api.openai.com/v1"
 
 // Config configures a Client. Only Model is required, plus BaseURL or
 // APIKey; every other zero field means the default it documents.
 type Config struct {
 	// BaseURL is the API root, such as "https://api.openai.com/v1" or
 	// "http://localhost:8000/v1" (vLLM); requests go to BaseURL +
-	// "/chat/completions". "" means DefaultBaseURL, but only when APIKey is
+	// "/chat/completions". "" means defaultBaseURL, but only when APIKey is
 	// set: with neither, New fails rather than guess.
 	BaseURL string
 	// APIKey is sent as a bearer token. "" sends none, as local servers
@@ -113,13 +113,6 @@ func EnvConfig(model string) Config {
 	}
 }
 
-// FromEnv returns a Client configured by EnvConfig(model) with every other
-// setting at its default.
-func FromEnv(model string) (*Client, error) {
-	cfg := EnvConfig(model)
-	return New(&cfg)
-}
-
 // Client is an adapt.Model that asks an OpenAI-compatible chat-completions
 // endpoint. It is safe for concurrent use.
 type Client struct {
@@ -155,9 +148,9 @@ func New(cfg *Config) (*Client, error) {
 	}
 	if r.BaseURL == "" {
 		if r.APIKey == "" {
-			return nil, errors.New("openai: no endpoint named: set Config.BaseURL (OPENAI_BASE_URL) to an OpenAI-compatible server, or Config.APIKey (OPENAI_API_KEY) to use " + DefaultBaseURL)
+			return nil, errors.New("openai: no endpoint named: set Config.BaseURL (OPENAI_BASE_URL) to an OpenAI-compatible server, or Config.APIKey (OPENAI_API_KEY) to use " + defaultBaseURL)
 		}
-		r.BaseURL = DefaultBaseURL
+		r.BaseURL = defaultBaseURL
 	}
 	u, err := url.Parse(r.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -165,7 +158,7 @@ func New(cfg *Config) (*Client, error) {
 		if err == nil {
 			shown = fmt.Sprintf("%q", u.Redacted())
 		}
-		return nil, fmt.Errorf("openai: %s is not an http or https URL (want one such as %s or http://localhost:8000/v1)", shown, DefaultBaseURL)
+		return nil, fmt.Errorf("openai: %s is not an http or https URL (want one such as %s or http://localhost:8000/v1)", shown, defaultBaseURL)
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
 		return nil, fmt.Errorf("openai: base URL %q has a query or fragment", u.Redacted())
@@ -596,7 +589,7 @@ func (c *Client) attempt(ctx context.Context, body []byte) (resp *chatResponse, 
 			RetryAfter: retryAfter(res.Header, c.now()),
 			URL:        c.shownURL,
 		}
-		return nil, ae.Retryable(), ae
+		return nil, ae.retryable(), ae
 	}
 	if len(data) > maxBody {
 		return nil, false, fmt.Errorf("openai: POST %s: %w: the body is larger than %d MiB", c.shownURL, ErrMalformedResponse, maxBody>>20)

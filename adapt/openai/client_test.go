@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -43,17 +42,13 @@ func TestWireFormat(t *testing.T) {
 	require.Len(t, reqs, 1)
 	n, temp, topP, maxTok := 3, 0.8, 0.95, 256
 	want := wireReq{Model: "test-model", Messages: req.Messages, N: &n, Temperature: &temp, TopP: &topP, MaxTokens: &maxTok, Seed: &seed, Stop: []string{"\n\n\n"}}
-	if diff := cmp.Diff(want, reqs[0]); diff != "" {
-		t.Errorf("request body (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, reqs[0], "request body")
 	wantComps := []adapt.Completion{
 		{Text: "answer 0", FinishReason: "stop", Usage: adapt.Usage{PromptTokens: 10, CompletionTokens: 2}},
 		{Text: "answer 1", FinishReason: "stop", Usage: adapt.Usage{CompletionTokens: 2}},
 		{Text: "answer 2", FinishReason: "stop", Usage: adapt.Usage{CompletionTokens: 2}},
 	}
-	if diff := cmp.Diff(wantComps, got); diff != "" {
-		t.Errorf("completions (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, wantComps, got, "completions")
 	assert.Equal(t, "shown-name", c.Name())
 	assert.Equal(t, openai.Stats{Requests: 1, Usage: adapt.Usage{PromptTokens: 10, CompletionTokens: 6}}, c.Stats())
 }
@@ -74,9 +69,7 @@ func TestWireFormatDefaults(t *testing.T) {
 		{Model: "test-model", Messages: req.Messages, Temperature: &zero},
 		{Model: "test-model", Messages: req.Messages, Temperature: &zero, MaxCompletionTokens: &hundred},
 	}
-	if diff := cmp.Diff(want, reqs); diff != "" {
-		t.Errorf("zero settings are left out, temperature 0 is sent, max_completion_tokens on request (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, reqs, "zero settings are left out, temperature 0 is sent, max_completion_tokens on request")
 }
 
 func TestOrderAndExtraChoices(t *testing.T) {
@@ -117,9 +110,7 @@ func TestLogprobs(t *testing.T) {
 	got, err := api.client(t, nil).Complete(context.Background(), req)
 	require.NoError(t, err)
 	want := []adapt.TokenLogprob{{Token: "def", Logprob: -0.01}, {Token: " f", Logprob: -1.5}}
-	if diff := cmp.Diff(want, got[0].Logprobs); diff != "" {
-		t.Errorf("logprobs (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, want, got[0].Logprobs, "logprobs")
 }
 
 func TestUsageSplit(t *testing.T) {
@@ -165,9 +156,7 @@ func TestUsageSplit(t *testing.T) {
 				us = append(us, c.Usage)
 				sum = sum.Add(c.Usage)
 			}
-			if diff := cmp.Diff(tt.want, us); diff != "" {
-				t.Errorf("%s (-want +got):\n%s", tt.reason, diff)
-			}
+			assert.Equal(t, tt.want, us, "%s", tt.reason)
 			assert.Equal(t, adapt.Usage{PromptTokens: tt.prompt, CompletionTokens: tt.completion}, sum)
 			assert.Equal(t, sum, c.Stats().Usage)
 		})
@@ -679,9 +668,7 @@ func TestCache(t *testing.T) {
 	again, err := c2.Complete(ctx, userRequest(3))
 	require.NoError(t, err)
 	assert.Equal(t, 1, api.count(), "an identical request is answered from the cache")
-	if diff := cmp.Diff(first, again); diff != "" {
-		t.Errorf("cached completions differ (-want +got):\n%s", diff)
-	}
+	assert.Equal(t, first, again, "cached completions differ")
 	assert.Equal(t, openai.Stats{CacheHits: 3}, c2.Stats())
 
 	// Samples 1 and 2 alone, by index: cached; sample 7: not.
@@ -817,10 +804,14 @@ func TestEnv(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", "")
 	t.Setenv("OPENAI_API_KEY", "")
 	t.Setenv("OPENAI_MODEL", "")
-	_, err := openai.FromEnv("m")
+	fromEnv := func(model string) (*openai.Client, error) {
+		cfg := openai.EnvConfig(model)
+		return openai.New(&cfg)
+	}
+	_, err := fromEnv("m")
 	require.Error(t, err)
 	contains(t, err.Error(), "no endpoint named")
-	_, err = openai.FromEnv("")
+	_, err = fromEnv("")
 	contains(t, err.Error(), "OPENAI_MODEL")
 
 	api := newAPI(t, func(w http.ResponseWriter, r *http.Request, req wireReq, i int) { answer(w, req) })
@@ -829,7 +820,7 @@ func TestEnv(t *testing.T) {
 	t.Setenv("OPENAI_MODEL", "env-model")
 	assert.Equal(t, openai.Config{BaseURL: api.URL + "/v1/", APIKey: testKey, Model: "env-model"}, openai.EnvConfig(""))
 	assert.Equal(t, "other", openai.EnvConfig("other").Model, "the argument wins")
-	c, err := openai.FromEnv("")
+	c, err := fromEnv("")
 	require.NoError(t, err)
 	assert.Equal(t, "env-model", c.Name())
 	_, err = c.Complete(context.Background(), userRequest(1))

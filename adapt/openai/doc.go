@@ -17,8 +17,8 @@
 //	rep, err := adapt.Evaluate(ctx, tasks, c, &adapt.Options{Samples: 5})
 //
 // [EnvConfig] fills BaseURL, APIKey and Model from OPENAI_BASE_URL,
-// OPENAI_API_KEY and OPENAI_MODEL, and [FromEnv] is New(EnvConfig(model)).
-// An empty BaseURL means [DefaultBaseURL] when an API key is set; with
+// OPENAI_API_KEY and OPENAI_MODEL; set any other field and pass it to New.
+// An empty BaseURL means OpenAI's own API when an API key is set; with
 // neither, New fails with an error saying what to set rather than send a
 // request nowhere. The API key is sent as a bearer token and never appears
 // in errors, logs or the Client's String.

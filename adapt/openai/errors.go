@@ -41,9 +41,9 @@ func (e *APIError) Unwrap() error {
 	return nil
 }
 
-// Retryable reports whether the request may succeed if sent again: on 408,
+// retryable reports whether the request may succeed if sent again: on 408,
 // 409, 429 and 5xx.
-func (e *APIError) Retryable() bool {
+func (e *APIError) retryable() bool {
 	switch e.StatusCode {
 	case http.StatusRequestTimeout, http.StatusConflict, http.StatusTooManyRequests:
 		return true

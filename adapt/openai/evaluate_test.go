@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -85,9 +84,7 @@ func TestEvaluateCache(t *testing.T) {
 	var j1, j2 bytes.Buffer
 	require.NoError(t, rep1.WriteJSON(&j1))
 	require.NoError(t, rep2.WriteJSON(&j2))
-	if diff := cmp.Diff(j1.String(), j2.String()); diff != "" {
-		t.Errorf("the cached run's report differs (-first +second):\n%s", diff)
-	}
+	assert.Equal(t, j1.String(), j2.String(), "the cached run's report differs")
 }
 
 // TestResumeWithAnotherModelIsRefused: a journal written with one model

@@ -116,7 +116,7 @@ func ExampleClient_Cost() {
 	// $6.00 true
 }
 
-func ExampleFromEnv() {
+func ExampleEnvConfig() {
 	var requests atomic.Int64
 	srv := exampleServer(&requests)
 	defer srv.Close()
@@ -132,14 +132,16 @@ func ExampleFromEnv() {
 		}()
 	}
 
-	c, err := openai.FromEnv("") // the model from OPENAI_MODEL
+	cfg := openai.EnvConfig("") // the model from OPENAI_MODEL
+	c, err := openai.New(&cfg)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(c.Name())
 
 	os.Setenv("OPENAI_BASE_URL", "")
-	_, err = openai.FromEnv("")
+	cfg = openai.EnvConfig("")
+	_, err = openai.New(&cfg)
 	fmt.Println(err)
 	// Output:
 	// llama3.1

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzParseResponse feeds arbitrary bytes to the response parser: it must
@@ -42,9 +43,7 @@ func FuzzParseResponse(f *testing.F) {
 		if err != nil {
 			t.Fatalf("cannot parse %s, the encoding of a parsed response: %v", again, err)
 		}
-		if diff := cmp.Diff(r, r2); diff != "" {
-			t.Fatalf("round trip changed the response (-first +second):\n%s", diff)
-		}
+		require.Equal(t, r, r2, "round trip changed the response")
 		{
 			comps := completions(r)
 			if len(comps) != len(r.Choices) {
@@ -93,9 +92,7 @@ func TestSplit(t *testing.T) {
 				t.Errorf("parts sum to %d, want %d", sum, tt.total)
 			}
 			if tt.name != "huge" {
-				if diff := cmp.Diff(tt.want, got); diff != "" {
-					t.Errorf("(-want +got):\n%s", diff)
-				}
+				assert.Equal(t, tt.want, got, tt.name)
 			}
 		})
 	}

@@ -7,14 +7,14 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/progress"
 )
 
-// A display shows any loop that reports adapt.Progress: here a Tracker's,
-// as a generator's identification reports it. Off a terminal (this
-// example's output is a pipe) it writes plain lines; on one, a bar.
+// A display shows any loop that reports adapt.Progress: here a
+// generator's identification, as adapt.Options.Progress or a generator's
+// Progress option receives it. Off a terminal (this example's output is a
+// pipe) it writes plain lines; on one, a bar.
 func ExampleDisplay() {
 	d := progress.New(os.Stdout, "ctxbug")
-	tr := adapt.NewTracker(d.Report, "identify", 3)
-	for range 3 {
-		tr.Done(true)
+	for done := 1; done <= 3; done++ {
+		d.Report(adapt.Progress{Phase: "identify", Done: done, Total: 3, Passed: done})
 	}
 	d.Close()
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/internal/ptytest"
+	"github.com/adaptbench/adaptbench/internal/tracker"
 )
 
 // evaluation feeds d what Evaluate reports for 4 references and 16
@@ -61,7 +62,7 @@ func TestBarOnATerminal(t *testing.T) {
 	evaluation(d)
 	// A generator's loop through a Tracker, with a notice on the way: a
 	// second bar, the notice on a line of its own.
-	tr := adapt.NewTracker(d.Report, "validate", 5)
+	tr := tracker.New(d.Report, "validate", 5)
 	for i := range 5 {
 		if i == 2 {
 			d.Report(adapt.Progress{Phase: "validate", Done: 2, Total: 5, Passed: 2, Notice: "something to know"})

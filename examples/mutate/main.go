@@ -235,7 +235,8 @@ func chooseModel(model string) (adapt.Model, error) {
 		if os.Getenv("OPENAI_BASE_URL") == "" {
 			return nil, errors.New("-model openai needs OPENAI_BASE_URL")
 		}
-		return openai.FromEnv(os.Getenv("OPENAI_MODEL"))
+		cfg := openai.EnvConfig(os.Getenv("OPENAI_MODEL"))
+		return openai.New(&cfg)
 	}
 	return nil, fmt.Errorf("unknown model %q", model)
 }

@@ -272,7 +272,8 @@ func pickModel(name, openaiModel, solutions string) (adapt.Model, error) {
 	case "identity":
 		return adapt.Identity, nil
 	case "openai":
-		return openai.FromEnv(openaiModel)
+		cfg := openai.EnvConfig(openaiModel)
+		return openai.New(&cfg)
 	}
 	return nil, fmt.Errorf("versioned: unknown model %q (want reference, identity or openai)", name)
 }

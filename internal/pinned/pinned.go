@@ -10,11 +10,12 @@ import (
 	"io/fs"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/provenance"
 	"github.com/adaptbench/adaptbench/source"
 )
 
 // Load opens repo at rev, calls load with the commit's tree, and stamps
-// the tasks it returns with adapt.SetRevision. An error of load is
+// the tasks it returns with provenance.SetRevision. An error of load is
 // prefixed with "<repo>@<commit>: ".
 func Load(ctx context.Context, repo, rev string, load func(fs.FS) ([]adapt.Task, error)) ([]adapt.Task, error) {
 	tasks, _, err := LoadReport(ctx, repo, rev, func(fsys fs.FS) ([]adapt.Task, struct{}, error) {
@@ -36,6 +37,6 @@ func LoadReport[R any](ctx context.Context, repo, rev string, load func(fs.FS) (
 	if err != nil {
 		return nil, none, fmt.Errorf("%s: %w", snap, err)
 	}
-	adapt.SetRevision(tasks, snap.Repo(), snap.Commit())
+	provenance.SetRevision(tasks, snap.Repo(), snap.Commit())
 	return tasks, rep, nil
 }

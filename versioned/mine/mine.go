@@ -16,6 +16,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
+	"github.com/adaptbench/adaptbench/internal/tracker"
 	"github.com/adaptbench/adaptbench/versioned"
 )
 
@@ -394,7 +395,7 @@ func check(ctx context.Context, o *Options, cands []*candidate) error {
 		}
 		todo = append(todo, c)
 	}
-	progress := adapt.NewTracker(o.Progress, "check", len(todo))
+	progress := tracker.New(o.Progress, "check", len(todo))
 	eg, ectx := errgroup.WithContext(ctx)
 	eg.SetLimit(par)
 	for _, c := range todo {

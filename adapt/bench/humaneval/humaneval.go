@@ -38,6 +38,7 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/jsonl"
 	"github.com/adaptbench/adaptbench/internal/pinned"
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
@@ -67,7 +68,7 @@ func Read(r io.Reader, name string) ([]Problem, error) {
 		br = bufio.NewReader(gz)
 	}
 	var out []Problem
-	err := adapt.ReadLines(br, name, func(line int, raw []byte) error {
+	err := jsonl.Read(br, func(line int, raw []byte) error {
 		var p Problem
 		if err := json.Unmarshal(raw, &p); err != nil {
 			return fmt.Errorf("malformed problem: %w", err)
@@ -77,6 +78,8 @@ func Read(r io.Reader, name string) ([]Problem, error) {
 		}
 		out = append(out, p)
 		return nil
+	}, func(line int, err error) error {
+		return &adapt.ParseError{Path: name, Line: line, Err: err}
 	})
 	if err != nil {
 		return nil, err

@@ -1,12 +1,12 @@
-package adapt_test
+package fence_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
-	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/fence"
 )
 
 // docstringFence is a function whose docstring shows a Markdown example:
@@ -23,7 +23,7 @@ const docstringFence = `def camel_case_split(s: str) -> list[str]:
     return s.split()
 `
 
-func TestCodeBlocks(t *testing.T) {
+func TestBlocks(t *testing.T) {
 	tests := []struct {
 		name       string
 		completion string
@@ -64,23 +64,21 @@ func TestCodeBlocks(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, adapt.CodeBlocks(tc.completion)); diff != "" {
-				t.Errorf("%s (-want +got):\n%s", tc.reason, diff)
-			}
+			assert.Equal(t, tc.want, fence.Blocks(tc.completion), tc.reason)
 		})
 	}
 }
 
-// FuzzCodeBlocks: CodeBlocks never panics, returns no blank block, and
+// FuzzBlocks: Blocks never panics, returns no blank block, and
 // returns at most the text it was given; a fenced block comes back as it
 // went in.
-func FuzzCodeBlocks(f *testing.F) {
+func FuzzBlocks(f *testing.F) {
 	f.Add("```python\n" + docstringFence + "```\n")
 	f.Add(docstringFence)
 	f.Add("~~~\n```\n~~~~\n")
 	f.Add("```python\nx = '''\n```\n'''\n```\n")
 	f.Fuzz(func(t *testing.T, s string) {
-		blocks := adapt.CodeBlocks(s)
+		blocks := fence.Blocks(s)
 		total := 0
 		for _, b := range blocks {
 			if strings.TrimSpace(b) == "" {
@@ -102,9 +100,9 @@ func FuzzCodeBlocks(f *testing.F) {
 			longest = max(longest, n)
 			run += max(n, 1)
 		}
-		fence := strings.Repeat("`", max(3, longest+1))
+		fc := strings.Repeat("`", max(3, longest+1))
 		body := strings.TrimRight(s, "\n") + "\n"
-		got := adapt.CodeBlocks("```text\n" + "x\n```\n" + fence + "text\n" + body + fence + "\n")
+		got := fence.Blocks("```text\n" + "x\n```\n" + fc + "text\n" + body + fc + "\n")
 		if len(got) == 0 || got[len(got)-1] != body {
 			t.Fatalf("block %q of %q: got %q", body, s, got)
 		}

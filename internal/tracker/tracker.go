@@ -1,13 +1,17 @@
-package adapt
+// Package tracker counts the items of a long loop and reports them as
+// adapt.Progress, the one progress type of every long call in this module
+// (Evaluate, the generators).
+package tracker
 
 import (
 	"sync"
 	"time"
+
+	"github.com/adaptbench/adaptbench/adapt"
 )
 
 // Tracker reports the progress of a loop over a known number of items to
-// a Progress callback: the one progress type of every long call in this
-// module (Evaluate, the generators). Each Done call reports once, from
+// an adapt.Progress callback. Each Done call reports once, from
 // one goroutine at a time. A Tracker with a nil callback does nothing.
 // It is safe for concurrent use.
 type Tracker struct {
@@ -15,7 +19,7 @@ type Tracker struct {
 	// not "passed" (mutate's candidates that became tasks are "valid").
 	PassedAs string
 
-	f     func(Progress)
+	f     func(adapt.Progress)
 	phase string
 	start time.Time
 
@@ -24,8 +28,8 @@ type Tracker struct {
 	total        int
 }
 
-// NewTracker returns a Tracker of total items in phase, reporting to f.
-func NewTracker(f func(Progress), phase string, total int) *Tracker {
+// New returns a Tracker of total items in phase, reporting to f.
+func New(f func(adapt.Progress), phase string, total int) *Tracker {
 	return &Tracker{f: f, phase: phase, total: total, start: time.Now()}
 }
 
@@ -40,7 +44,7 @@ func (t *Tracker) Done(passed bool) {
 	if passed {
 		t.passed++
 	}
-	p := Progress{Phase: t.phase, Done: t.done, Total: t.total, Passed: t.passed, PassedAs: t.PassedAs, Elapsed: time.Since(t.start)}
+	p := adapt.Progress{Phase: t.phase, Done: t.done, Total: t.total, Passed: t.passed, PassedAs: t.PassedAs, Elapsed: time.Since(t.start)}
 	if p.Elapsed > 0 {
 		p.Rate = float64(t.done) / p.Elapsed.Seconds()
 	}
