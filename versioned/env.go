@@ -1,7 +1,6 @@
 package versioned
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -22,6 +21,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/runcmd"
 )
 
 // EnvSpec says what an environment must hold: a Python version and
@@ -411,15 +411,9 @@ func requirement(p adapt.Package) string {
 func run(ctx context.Context, name string, args ...string) ([]byte, error) {
 	cmd := osexec.CommandContext(ctx, name, args...)
 	cmd.Env = append(os.Environ(), "PIP_NO_INPUT=1", "PYTHONDONTWRITEBYTECODE=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := runcmd.Output(cmd, name)
 	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if len(msg) > 4000 {
-			msg = "..." + msg[len(msg)-4000:]
-		}
-		return nil, fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), err, msg)
+		return nil, err
 	}
 	return out, nil
 }

@@ -16,6 +16,7 @@ import (
 	"unicode"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/runcmd"
 )
 
 // GoModules builds Go environments: it downloads the spec's modules at
@@ -69,21 +70,7 @@ func (g *GoModules) env(modcache string) []string {
 func (g *GoModules) goRun(ctx context.Context, dir string, env []string, args ...string) ([]byte, error) {
 	cmd := osexec.CommandContext(ctx, g.goCmd(), args...)
 	cmd.Dir, cmd.Env = dir, env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return out, fmt.Errorf("go %s: %w: %s", strings.Join(args, " "), err, tail(stderr.String(), 4000))
-	}
-	return out, nil
-}
-
-func tail(s string, n int) string {
-	s = strings.TrimSpace(s)
-	if len(s) > n {
-		return "..." + s[len(s)-n:]
-	}
-	return s
+	return runcmd.Output(cmd, "go")
 }
 
 // modCache resolves the module cache.
