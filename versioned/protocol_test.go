@@ -1,6 +1,7 @@
 package versioned_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -14,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
@@ -101,6 +103,8 @@ func TestSelfDebugRepairs(t *testing.T) {
 		t.Errorf("greedy hidden rate %s, want %s", got, want)
 	}
 	checkSelfDebugResumes(t, task, sb, s)
+	checkScoreFromReport(t, task, g)
+	checkScoreFromReport(t, task, s)
 
 	// A model error is unscored, not a failure: left out of the rates.
 	broken := adapt.ModelFunc("broken", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
@@ -167,6 +171,21 @@ func checkSelfDebugRepairs(t *testing.T, task adapt.Task, opts *versioned.EvalOp
 		}
 	}
 	return s
+}
+
+// checkScoreFromReport: Score on the report written and read back gives
+// the scores Evaluate gave, the protocol named from the report.
+func checkScoreFromReport(t *testing.T, task adapt.Task, want *versioned.Scores) {
+	t.Helper()
+	var b bytes.Buffer
+	require.NoError(t, want.Report.WriteJSON(&b))
+	rep, err := adapt.ReadReport(&b)
+	require.NoError(t, err)
+	got, err := versioned.Score(rep, []adapt.Task{task})
+	require.NoError(t, err)
+	assert.Empty(t, cmp.Diff(want, got, cmpopts.IgnoreFields(versioned.Scores{}, "Report")), "Score on the report read back (-want +got)")
+	_, err = versioned.Score(rep, nil)
+	assert.Error(t, err, "a report whose tasks are not given")
 }
 
 // checkSelfDebugResumes: with a journal, every round resumes: a second
