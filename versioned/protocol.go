@@ -12,10 +12,10 @@ import (
 )
 
 // Protocol is a way of asking a model for solutions (paper §3.1): a first
-// prompt, then up to Repairs self-debug rounds for the tasks whose
-// visible tests fail, each showing the model its last solution and the
-// visible tests' trace (Fig. 18). The verdict is always on the hidden
-// tests.
+// prompt, then possibly self-debug rounds for the tasks whose visible
+// tests fail, each showing the model its last solution and the visible
+// tests' trace (Fig. 18). The verdict is always on the hidden tests. The
+// paper's three are Greedy, CoT and SelfDebug.
 type Protocol struct {
 	// Name identifies the protocol in scores and tables.
 	Name string
@@ -124,8 +124,9 @@ type Scores struct {
 // Score: the first prompt is the protocol's, and its repair rounds are
 // adapt's Repair, asked for the tasks whose visible tests fail, with a
 // prompt that shows the last attempt and the visible tests' trace. Tasks
-// name their visible tests in their Detail (VisibleTests); the hidden tests
-// are the others. Cancelling ctx stops the run; with a journal it resumes
+// name their visible tests in their Detail (VisibleTests); the hidden
+// tests are the others (none when the Detail lists no visible tests: then
+// every test is visible). Cancelling ctx stops the run; with a journal it resumes
 // where it stopped, in the middle of the repair rounds too.
 func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *EvalOptions) (*Scores, error) {
 	var o EvalOptions
