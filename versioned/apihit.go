@@ -13,19 +13,19 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// APIHitMode says what APIHit does with code that does not parse.
-type APIHitMode uint8
+// apiHitMode says what APIHit does with code that does not parse.
+type apiHitMode uint8
 
 // API hit modes. The zero value is invalid.
 const (
-	// APIHitSkip leaves unparseable code unscored, as upstream's
+	// apiHitSkip leaves unparseable code unscored, as upstream's
 	// api_hitrate.py does (which inflates the rate).
-	APIHitSkip APIHitMode = iota + 1
-	// APIHitStrict counts unparseable code as a miss.
-	APIHitStrict
+	apiHitSkip apiHitMode = iota + 1
+	// apiHitStrict counts unparseable code as a miss.
+	apiHitStrict
 )
 
-// APIHitPythonImports, added to a mode (APIHitSkip|APIHitPythonImports),
+// apiHitPythonImports, added to a mode (apiHitSkip|apiHitPythonImports),
 // resolves "import a.b" as Python binds it: the name a is the package a.
 // Without it, as in upstream's labels, "import a.b" makes a stand for a.b
 // (the last such import winning), an oddity the labels of four problems
@@ -36,7 +36,7 @@ const (
 // plotly.graph_objects" in its function, is
 // "plotly.graph_objects.graph_objects.Figure", which its label is not. The
 // ground truth hits 277 of 328 labels the upstream way, 275 with this.
-const APIHitPythonImports APIHitMode = 1 << 4
+const apiHitPythonImports apiHitMode = 1 << 4
 
 // APIHit reports whether code calls every API in apis (the paper's API
 // hit rate: "% of generated solutions that call all APIs in the
@@ -52,19 +52,19 @@ const APIHitPythonImports APIHitMode = 1 << 4
 // "sum"), the form the dataset's labels use. For Go, a package's calls are qualified
 // by its import path ("golang.org/x/exp/slices.SortFunc"), and a method
 // call on a variable declared in the file with a package's type
-// ("var g errgroup.Group", "g := new(errgroup.Group)", "g := &errgroup.Group{}")
-// by the type ("golang.org/x/sync/errgroup.Group.Go").
-func APIHit(lang, code string, apis []string, mode APIHitMode) (hit, scored bool) {
+// ("var g errgroup.group", "g := new(errgroup.group)", "g := &errgroup.group{}")
+// by the type ("golang.org/x/sync/errgroup.group.Go").
+func apiHit(lang, code string, apis []string, mode apiHitMode) (hit, scored bool) {
 	var calls map[string]bool
 	var ok bool
 	switch lang {
 	case adapt.Go:
 		calls, ok = goCalls(code)
 	default:
-		calls, ok = pythonCalls(code, mode&APIHitPythonImports != 0)
+		calls, ok = pythonCalls(code, mode&apiHitPythonImports != 0)
 	}
 	if !ok {
-		return false, mode&^APIHitPythonImports == APIHitStrict
+		return false, mode&^apiHitPythonImports == apiHitStrict
 	}
 	for _, a := range apis {
 		if !calls[a] {
@@ -158,6 +158,21 @@ func goCalls(code string) (map[string]bool, bool) {
 	if err != nil {
 		return nil, false
 	}
+	g := goFile{pkgs: goImports(f)}
+	g.vars = g.varTypes(f)
+	return g.calls(f), true
+}
+
+// goFile is what goCalls knows of a file: the import path of each package
+// name, and the qualified type of each variable made of a package's type.
+type goFile struct {
+	pkgs, vars map[string]string
+}
+
+// goImports maps the names the file's imports are known by to their
+// paths: the declared name, or the path's last element without a major
+// version ("v2", "yaml.v3").
+func goImports(f *ast.File) map[string]string {
 	pkgs := map[string]string{}
 	for _, im := range f.Imports {
 		p, err := strconv.Unquote(im.Path.Value)
@@ -177,43 +192,51 @@ func goCalls(code string) (map[string]bool, bool) {
 		}
 		pkgs[name] = p
 	}
-	// qualified renders pkg.Name as importpath.Name.
-	qualified := func(e ast.Expr) string {
-		if st, ok := e.(*ast.StarExpr); ok {
-			e = st.X
-		}
-		if sel, ok := e.(*ast.SelectorExpr); ok {
-			if id, ok := sel.X.(*ast.Ident); ok && pkgs[id.Name] != "" {
-				return pkgs[id.Name] + "." + sel.Sel.Name
-			}
-		}
-		return ""
+	return pkgs
+}
+
+// qualified renders pkg.Name as importpath.Name.
+func (g *goFile) qualified(e ast.Expr) string {
+	if st, ok := e.(*ast.StarExpr); ok {
+		e = st.X
 	}
-	// typeOf is the qualified type of an expression that makes a value
-	// of a package's type: T{}, &T{}, new(T).
-	typeOf := func(e ast.Expr) string {
-		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
-			e = u.X
+	if sel, ok := e.(*ast.SelectorExpr); ok {
+		if id, ok := sel.X.(*ast.Ident); ok && g.pkgs[id.Name] != "" {
+			return g.pkgs[id.Name] + "." + sel.Sel.Name
 		}
-		switch e := e.(type) {
-		case *ast.CompositeLit:
-			return qualified(e.Type)
-		case *ast.CallExpr:
-			if id, ok := e.Fun.(*ast.Ident); ok && id.Name == "new" && len(e.Args) == 1 {
-				return qualified(e.Args[0])
-			}
-		}
-		return ""
 	}
+	return ""
+}
+
+// typeOf is the qualified type of an expression that makes a value of a
+// package's type: T{}, &T{}, new(T).
+func (g *goFile) typeOf(e ast.Expr) string {
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = u.X
+	}
+	switch e := e.(type) {
+	case *ast.CompositeLit:
+		return g.qualified(e.Type)
+	case *ast.CallExpr:
+		if id, ok := e.Fun.(*ast.Ident); ok && id.Name == "new" && len(e.Args) == 1 {
+			return g.qualified(e.Args[0])
+		}
+	}
+	return ""
+}
+
+// varTypes maps the variables, parameters and fields declared with a
+// package's type, or assigned a value made of one, to that type.
+func (g *goFile) varTypes(f *ast.File) map[string]string {
 	vars := map[string]string{}
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.ValueSpec:
 			for i, id := range n.Names {
-				if q := qualified(n.Type); n.Type != nil && q != "" {
+				if q := g.qualified(n.Type); n.Type != nil && q != "" {
 					vars[id.Name] = q
 				} else if i < len(n.Values) {
-					if q := typeOf(n.Values[i]); q != "" {
+					if q := g.typeOf(n.Values[i]); q != "" {
 						vars[id.Name] = q
 					}
 				}
@@ -222,14 +245,14 @@ func goCalls(code string) (map[string]bool, bool) {
 			if len(n.Lhs) == len(n.Rhs) {
 				for i, l := range n.Lhs {
 					if id, ok := l.(*ast.Ident); ok {
-						if q := typeOf(n.Rhs[i]); q != "" {
+						if q := g.typeOf(n.Rhs[i]); q != "" {
 							vars[id.Name] = q
 						}
 					}
 				}
 			}
 		case *ast.Field:
-			if q := qualified(n.Type); q != "" {
+			if q := g.qualified(n.Type); q != "" {
 				for _, id := range n.Names {
 					vars[id.Name] = q
 				}
@@ -237,6 +260,13 @@ func goCalls(code string) (map[string]bool, bool) {
 		}
 		return true
 	})
+	return vars
+}
+
+// calls names each call of the file: a package's function or a method of
+// a variable of a package's type qualified by the import path, others as
+// written.
+func (g *goFile) calls(f *ast.File) map[string]bool {
 	calls := map[string]bool{}
 	ast.Inspect(f, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
@@ -256,10 +286,10 @@ func goCalls(code string) (map[string]bool, bool) {
 		case *ast.SelectorExpr:
 			if id, ok := x.X.(*ast.Ident); ok {
 				switch {
-				case pkgs[id.Name] != "":
-					calls[pkgs[id.Name]+"."+x.Sel.Name] = true
-				case vars[id.Name] != "":
-					calls[vars[id.Name]+"."+x.Sel.Name] = true
+				case g.pkgs[id.Name] != "":
+					calls[g.pkgs[id.Name]+"."+x.Sel.Name] = true
+				case g.vars[id.Name] != "":
+					calls[g.vars[id.Name]+"."+x.Sel.Name] = true
 				default:
 					calls[id.Name+"."+x.Sel.Name] = true
 				}
@@ -267,5 +297,5 @@ func goCalls(code string) (map[string]bool, bool) {
 		}
 		return true
 	})
-	return calls, true
+	return calls
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/versioned"
 )
@@ -142,4 +144,22 @@ func FuzzAPIHit(f *testing.F) {
 			t.Fatalf("skip: %v %v, strict: %v %v", hit, scored, shit, sscored)
 		}
 	})
+}
+
+// TestAPIHitExample is the API-hit check on a module that calls norm.logcdf
+// through an import alias: the APIs it calls hit, another does not.
+func TestAPIHitExample(t *testing.T) {
+	code := "from scipy.stats import norm\nimport numpy as np\n\ndef f(x):\n    return np.exp(norm.logcdf(x))\n"
+	hit, scored := versioned.APIHit(adapt.Python, code, []string{"scipy.stats.norm.logcdf", "numpy.exp"}, versioned.APIHitSkip)
+	assert.True(t, hit, "hit")
+	assert.True(t, scored, "scored")
+	hit, scored = versioned.APIHit(adapt.Python, code, []string{"scipy.special.log_ndtr"}, versioned.APIHitSkip)
+	assert.False(t, hit, "hit of an API not called")
+	assert.True(t, scored, "scored")
+}
+
+// TestNewRate is the paper's rendering of a rate: percent ± binomial SE.
+func TestNewRate(t *testing.T) {
+	r := versioned.NewRate(160, 328)
+	assert.Equal(t, "48.8±2.8 160 328", fmt.Sprint(r, " ", r.Passed, " ", r.N))
 }

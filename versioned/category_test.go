@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/versioned"
 )
@@ -20,13 +20,9 @@ func TestCategories(t *testing.T) {
 		fig4[versioned.CategorizeFig4(p.ChangeType).String()]++
 	}
 	want := map[string]int{"argument": 107, "new-feature": 99, "function-name": 58, "semantics": 56, "other": 8}
-	if diff := cmp.Diff(want, ours); diff != "" {
-		t.Errorf("Categorize (-want +got)\n%s", diff)
-	}
+	assert.Equal(t, want, ours, "Categorize")
 	want = map[string]int{"argument": 108, "function-name": 106, "new-feature": 53, "semantics": 34, "other": 27}
-	if diff := cmp.Diff(want, fig4); diff != "" {
-		t.Errorf("CategorizeFig4, against the digest's recount of Fig. 4(b) (-want +got)\n%s", diff)
-	}
+	assert.Equal(t, want, fig4, "CategorizeFig4, against the digest's recount of Fig. 4(b)")
 }
 
 func TestCategoryText(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 	"github.com/adaptbench/adaptbench/internal/pinned"
 )
 
-// LoadReport says what ReadDataset (and Load, LoadDir) read: where the
+// LoadReport says what readDataset (and Load, LoadDir) read: where the
 // dataset was, how many problems have a hidden test file, and the files
 // that match no problem.
 type LoadReport struct {
@@ -55,15 +55,15 @@ func (r *LoadReport) String() string {
 
 var hiddenFileName = regexp.MustCompile(`^test_sample_([0-9]+)\.py$`)
 
-// ReadDataset reads the published dataset from fsys: dir/dataset/dataset.jsonl
+// readDataset reads the published dataset from fsys: dir/dataset/dataset.jsonl
 // when dir is the root of upstream's repository, else dir/dataset.jsonl;
 // with, beside it, hidden_tests/test_sample_<id>.py (each problem's hidden
-// test file, set as Problem.HiddenTest) and visible_tests/ (counted).
+// test file, set as problem.HiddenTest) and visible_tests/ (counted).
 // Any subset of the hidden test files may be present; the report says
 // which problems have one. A hidden test file whose id has no record is
 // an orphan, reported and left out. fsys may be os.DirFS, a git revision
 // exposed as an fs.FS, an fstest.MapFS.
-func ReadDataset(fsys fs.FS, dir string) ([]Problem, *LoadReport, error) {
+func readDataset(fsys fs.FS, dir string) ([]problem, *LoadReport, error) {
 	if dir == "" {
 		dir = "."
 	}
@@ -76,13 +76,13 @@ func ReadDataset(fsys fs.FS, dir string) ([]Problem, *LoadReport, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("versioned: %s: no dataset.jsonl here or under dataset/: %w", dir, err)
 	}
-	ps, err := Read(f, name)
+	ps, err := readProblems(f, name)
 	f.Close()
 	if err != nil {
 		return nil, nil, err
 	}
 	rep.Problems = len(ps)
-	byID := make(map[string]*Problem, len(ps))
+	byID := make(map[string]*problem, len(ps))
 	for i := range ps {
 		byID[ps[i].ID] = &ps[i]
 	}
@@ -140,14 +140,18 @@ func isFile(fsys fs.FS, name string) bool {
 	return err == nil && !fi.IsDir()
 }
 
-// Load reads the published dataset from fsys (see ReadDataset) into tasks
-// (see Tasks).
+// Load reads the published dataset from fsys into tasks, one per problem
+// in record order: dir/dataset/dataset.jsonl when dir is the root of
+// upstream's repository, else dir/dataset.jsonl, with the hidden test
+// files of hidden_tests/ beside it (any subset; the report says which
+// problems have one). The package doc gives the tasks' shape. Bad records
+// are errors naming the line.
 func Load(fsys fs.FS, dir string) ([]adapt.Task, *LoadReport, error) {
-	ps, rep, err := ReadDataset(fsys, dir)
+	ps, rep, err := readDataset(fsys, dir)
 	if err != nil {
 		return nil, nil, err
 	}
-	tasks, err := Tasks(ps, path.Join(rep.Dir, "dataset.jsonl"))
+	tasks, err := tasksOf(ps, path.Join(rep.Dir, "dataset.jsonl"))
 	return tasks, rep, err
 }
 

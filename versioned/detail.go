@@ -11,7 +11,7 @@ import (
 
 // LabelKeys lists every label key a version-conditioned task carries: the
 // grouping keys of the paper's breakdowns, for adapt.Options{Breakdown:
-// versioned.LabelKeys} and [Breakdowns]. "python" and "go" are the
+// versioned.LabelKeys} and [groupings]. "python" and "go" are the
 // runtime's version (a handful of values), "year" the release year of the
 // library version the task names. Per-task data (versions, releases,
 // tests, APIs) is in the task's [Detail].

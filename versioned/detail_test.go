@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/versioned"
@@ -43,9 +44,7 @@ func TestGoTasksDetail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(tasks, back); d != "" {
-		t.Errorf("tasks written and read back (-want +got):\n%s", d)
-	}
+	assert.Equal(t, tasks, back, "tasks written and read back")
 	for i := range back {
 		d, err := versioned.DetailOf(&back[i])
 		if err != nil {

@@ -2,144 +2,99 @@
 // GitChameleon benchmark as published, ships Go problems of its own on
 // real module changes, provisions the environments (interpreter and
 // package versions, Go module versions) that version-conditioned tasks
-// name, and runs the paper's protocols (greedy, zero-shot chain of
-// thought, self-debug) with its metrics.
+// name, and scores a model with the paper's protocols (greedy, zero-shot
+// chain of thought, self-debug) and metrics.
 //
 // A task only names its environment, as plain data in adapt.Task.Env;
 // adapt.Evaluate asks an adapt.EnvProvider to turn that name into an
 // interpreter. This package implements the provider, so adapt never
 // imports it.
 //
+//	tasks, rep, err := versioned.LoadDir("shared/data/gitchameleon") // or versioned.GoTasks()
+//	cache := &versioned.Cache{Dir: versioned.DefaultCacheDir, Builder: &versioned.Venv{Wheelhouse: "/srv/wheels"}}
+//	scores, err := versioned.Evaluate(ctx, tasks, model, &versioned.EvalOptions{
+//		Protocol: versioned.SelfDebug,
+//		Evaluate: adapt.Options{Environments: &versioned.Provider{Provisioner: cache, Strict: true}},
+//	})
+//	versioned.Table{{Model: model.Name(), SelfDebug: scores}}.WriteTable(os.Stdout)
+//
 // # Problems
 //
-// [ReadDataset] reads the dataset as upstream's repository publishes it, from
-// any fs.FS (os.DirFS, a git revision): dataset/dataset.jsonl under the
-// repository's root, or dataset.jsonl in the directory itself, with
+// [Load] reads the dataset as upstream's repository publishes it, from
+// any fs.FS (os.DirFS, a git revision: [LoadRevision]; [LoadDir] for a
+// directory): dataset/dataset.jsonl under the repository's root, or
+// dataset.jsonl in the directory itself, with
 // hidden_tests/test_sample_<id>.py beside it (each problem's hidden test
-// file, the benchmark's metric, in [Problem.HiddenTest]). Any subset of
-// the hidden files may be present; its [LoadReport] says how many problems
-// have one, which do not, and the orphans (upstream's test_sample_81.py,
-// whose problem is absent), which are left out. visible_tests/ is counted
-// but not used: upstream's harness runs the record's test field, and those
-// copies are older (some compute the expected value with the API under
-// test). [Load] and [LoadDir] make the tasks. [Read] and [ReadFile] read
-// dataset.jsonl alone: the 0/1/"0"/"1" fields become a [Flag],
-// extra_dependencies is optional, and every key, known or not, is kept in
-// [Problem.Raw]. [ReadSolutions] reads solution files ({"example_id",
-// "answer"}, with "solution" and "output" accepted as aliases, as upstream
-// does), such as ground_truth_solutions.jsonl. [SolutionModel] turns a
-// solution file into an adapt.Model, so a saved run is scored by
-// adapt.Evaluate like a live one. [Tasks] makes one adapt.Task per
-// problem, run with pytest:
+// file, the benchmark's metric). Any subset of the hidden files may be
+// present; the [LoadReport] says how many problems have one, which do
+// not, and the orphans (a file whose problem is absent), left out.
+// visible_tests/ is counted but not used: upstream's harness runs the
+// record's test field, and those copies are older. Each problem becomes
+// one adapt.Task run with pytest:
 //
 //	target      sample_<id>.py, the whole module (starter code + completion)
-//	reference   Problem.Reference()
 //	env         python_version; library==version; the additional and extra deps
 //	tests       test_visible.py::test_visible (visible): the module followed by
-//	            the record's visible test, written to a file and run as a
-//	            script, passing when it exits 0 (as upstream's visible run);
-//	            test_sample.py (hidden), when the problem has a hidden file:
-//	            that file beside the module, as upstream runs it
+//	            the record's visible test, run as a script, passing when it
+//	            exits 0 (as upstream's visible run); test_sample.py (hidden),
+//	            when the problem has a hidden file, beside the module
 //	pass rule   adapt.PassExitStatus, upstream's: the hidden file passes when
-//	            pytest would exit 0 on it (no test failed, at least one ran;
-//	            a file whose tests all skip passes); EvalOptions.PassRule
-//	            gives adapt's every-test rule instead
+//	            pytest would exit 0 on it (a file whose tests all skip
+//	            passes); EvalOptions.PassRule gives adapt's every-test rule
 //	labels      benchmark, library, python, type_of_change, category, style,
 //	            webdev, year (of the release): grouping keys, [LabelKeys]
-//	provenance  schema [DetailSchema]; its [Detail] (decoded by [DetailOf]):
-//	            version, release (YYYY-MM), runtime, visible test, api_calls
+//	provenance  schema [DetailSchema]; its [Detail] (read by [DetailOf]):
+//	            version, release (YYYY-MM), runtime, visible tests, api_calls
 //
 // A problem without a hidden file has no hidden verdict: its task has the
-// visible test only, [HiddenTests] is empty, and results count it apart
-// ([TaskResult.NoHidden]), out of the hidden rate; the visible test never
-// stands in for the hidden ones. [Problem.CompatKey] is the upstream
-// harness's environment key (a directory gcham_venv_<key> of a
-// .dataset_venvs tree); [Categorize] and [CategorizeFig4] map the free-text
-// type_of_change to a [ChangeCategory].
-//
-// # Go problems
+// visible test only, and its scores count it apart ([TaskResult].NoHidden),
+// out of the hidden rate; the visible test never stands in for the hidden
+// one. [SolutionModel] turns a solution file ({"example_id", "answer"} per
+// line, as upstream writes them) into an adapt.Model, so a saved run is
+// scored like a live one.
 //
 // [GoTasks] returns 11 problems written for this project on real Go
-// modules whose API changed between two versions, read from the modules'
-// own sources through the module proxy: golang.org/x/exp/slices (SortFunc
-// took a less func, then a cmp func; BinarySearch returned an index, then
-// an index and found; Max was added; Delete began to zero the obsolete
-// tail), golang.org/x/sync/errgroup (SetLimit added in v0.1.0; Wait
-// re-panicking a goroutine's panic as PanicValue/PanicError in v0.14.0,
-// removed again in v0.16.0), github.com/google/uuid (NewV7, in v1.6.0 but
-// not v1.3.0), github.com/google/go-cmp (cmpopts.EquateComparable in
-// v0.6.0) and golang.org/x/mod/semver (Sort in v0.8.0 but not v0.4.2).
-// Each is a whole-file task (solution.go) in adapt's native format,
-// embedded (gotasks.jsonl, generated by gen_gotasks.go from
-// testdata/goproblems), with one visible test and one or two hidden ones.
-// Measured (TestGoTasks, a fresh module cache, the sandbox, through
-// adapt.Evaluate): all 11 references pass at their version; at the other
-// version ([AtVersion]) 10 no longer compile and 1 fails its tests
-// (xexp-delete-clears); 14 module versions are fetched. The whole check
-// takes 18 to 42 s on a loaded 2-core machine (most of it go test -c).
-// Package versioned/mine makes such problems automatically, from a
-// module's own examples and tests across its releases; its tasks have
-// the same shape (and a [Detail.Mined] record of where they came from).
+// modules whose API changed between two versions (golang.org/x/exp/slices,
+// golang.org/x/sync/errgroup, github.com/google/uuid, github.com/google/go-cmp,
+// golang.org/x/mod/semver): whole-file tasks (solution.go) in adapt's
+// native format, embedded (gotasks.jsonl, generated by gen_gotasks.go from
+// testdata/goproblems), each with one visible test and one or two hidden
+// ones. Each reference passes at its version and not at the other
+// ([AtVersion] switches it). Package versioned/mine makes such problems
+// from a module's own examples and tests across its releases; its tasks
+// have the same shape, with a [Detail].Mined record of where they came from.
 //
-// (golang.org/x/exp/maps.Keys, often said to have become an iterator,
-// still returns a slice at every x/exp version: it is the standard
-// library's maps.Keys that returns an iterator.)
+// [Generate] keeps the tasks whose reference passes in the environment
+// they name, with a funnel of what could not run: a benchmark for this
+// machine, made once before many evaluations.
 //
 // # Environments
 //
-// An [EnvSpec] says what an environment holds; [EnvSpec.Key] is its content
-// key. A [Provisioner] turns a spec into an [Env]. The one here is [Cache]:
-// it keeps one directory per key, with a manifest.json (what is installed,
+// An [EnvSpec] says what an environment holds; [EnvSpec.Key] is its
+// content key. A [Provisioner] turns a spec into an [Env]. The one here is
+// [Cache]: one directory per key, with a manifest.json (what is installed,
 // the interpreter's version, whether it is faithful to the spec and what
-// differs) written last, reuses what it finds, builds a key once however
-// many callers ask at once, and bounds the builds in flight. A [Builder]
-// does the building:
+// differs) written last; it reuses what it finds, builds a key once
+// however many callers ask at once, and bounds the builds in flight. A
+// [Builder] does the building:
 //
-//   - [Venv]: `python -m venv DIR`, then `python -m pip install --no-index
-//     --find-links WHEELHOUSE pkg==ver ...`. Fully offline; faithful when
-//     the interpreter and wheels match the spec.
+//   - [Venv]: `python -m venv`, then pip install from a wheelhouse, offline;
+//     faithful when the interpreter and the wheels match the spec.
 //   - [System]: an interpreter as it is (Debian's python3 and python3-*
-//     packages). It installs nothing, and its environments are faithful
-//     only where the versions happen to match: good for smoke tests, never
-//     for official numbers. Measured with Debian bookworm's python3 3.11
-//     and the Debian packages of the 21 libraries it has (python3-numpy,
-//     -scipy, -pandas, -pil, -pytest, -nltk, -tqdm, -sympy, -flask,
-//     -falcon, -networkx, -jinja2, -tornado, -sklearn, -django,
-//     -matplotlib, -seaborn, -plotly, -geopandas (with -rtree), -torch
-//     and mitmproxy; librosa, lightgbm, gradio, spacy and kymatio are not
-//     packaged): 266 problems run, and the ground truth passes 217 visible
-//     tests (of 328: upstream's 217) and 95 of the 132 hidden test files
-//     present (the odd ids; exit-status rule): scipy 27/40 visible and
-//     9/20 hidden, sympy 26/33 and 13/17, falcon 19/21 and 10/11, torch
-//     18/18 and 9/9, mitmproxy 10/10 and 5/5, geopandas 8/8 and 3/4, ...
-//     Per problem, every verdict is the one upstream's harness
-//     gives with the same interpreter and packages (its run_eval.py's
-//     visible script and hidden pytest run, emulated). None is faithful.
-//     TestSystemAllLibraries logs the per-library counts and holds each
-//     library present to its floor (skipped with -short).
+//     packages). It installs nothing and is faithful only where the
+//     versions happen to match: for smoke tests, never official numbers.
 //   - [Prebuilt]: ready venvs under a directory, such as upstream's
 //     .dataset_venvs; each spec gets the one that matches it.
-//   - [GoModules]: for a Go spec (EnvSpec.Go, from a task's runtime
-//     "go1.N"), "go mod download" of each module@version through the
-//     module proxy, then "go list -m all" for the module graph's go.mod
-//     files, into a module cache, before any test; the environment's
-//     directory keeps the go.mod and verified go.sum ([GoSum]), its
-//     manifest the build list. Tests then build with GOPROXY=off and
-//     GOFLAGS=-mod=mod from that module cache: [Provider] hands it to
-//     exec.GoTest's host build as GOMODCACHE (adapt.RunEnv.BuildEnv);
-//     only the test binary runs, in the sandbox, with no network.
-//     It is a [Checker]: an environment whose modules left the module
-//     cache is built again. Faithful when every module is at its version
-//     and the toolchain is at least EnvSpec.Go (the standard library is
-//     the toolchain's).
+//   - [GoModules]: for a Go spec, "go mod download" of each module@version
+//     through the module proxy into a module cache, before any test; the
+//     tests then build with GOPROXY=off from that cache (handed to
+//     exec.GoTest's host build as GOMODCACHE), and only the test binary
+//     runs, in the sandbox, with no network. An environment whose modules
+//     left the module cache is built again.
 //
 // [Provider] adapts a Provisioner to adapt.EnvProvider; with Strict it
-// refuses unfaithful environments ([ErrUnfaithful]), which adapt reports as
-// an invalid task rather than a model failure.
-//
-//	cache := &versioned.Cache{Dir: "/var/tmp/envs", Builder: &versioned.Venv{Wheelhouse: "/srv/wheels"}}
-//	opts := &adapt.Options{Environments: &versioned.Provider{Provisioner: cache, Strict: true}}
-//	rep, err := adapt.Evaluate(ctx, tasks, model, opts)
+// refuses unfaithful environments ([ErrUnfaithful]), which adapt reports
+// as an invalid task rather than a model failure.
 //
 // The sandbox hides the host's /tmp and /dev/shm and runs jobs as nobody,
 // so a cache used with it must live elsewhere (the default is
@@ -148,51 +103,42 @@
 // stay where it was. Builders run pip and python unsandboxed: wheelhouses
 // are trusted input.
 //
-// # Protocols and metrics
+// # Protocols and scores
 //
-// [Evaluate] evaluates a model with a [Protocol]: [Greedy] (the zero-shot
-// prompt, Fig. 17a/c), [CoT] (Fig. 17b/c) or [SelfDebug] (greedy, then,
-// for each task whose visible tests fail, one repair round with the
-// Fig. 18 prompt showing the earlier solution and the visible tests' top
-// trace; the verdict is on the hidden tests, which the prompt never
-// shows). The answer is taken from a completion as upstream does
-// ([FirstPythonBlock]: the first ```python block, where adapt's whole-file
-// rule takes the longest), unless EvalOptions.Evaluate.Answer says
-// otherwise. The prompts render the
-// library as lib==ver (module@version for Go), or by name alone with
-// PromptOptions.NoVersion; [RepairMessages] renders the repair prompt.
-// Evaluate is one adapt.Evaluate: the protocol's first prompt, then its
-// self-debug rounds as adapt's Repair (a task whose visible tests fail is
-// asked again with its last attempt and the visible tests' trace). With
-// EvalOptions.Evaluate.Journal set, every round is journaled in that one
-// file, so an interrupted protocol run resumes where it stopped, in the
-// middle of the repair rounds too. adapt's scoring rules hold: a task
-// whose final answer is a model or infrastructure error (after retries) is
-// unscored ([TaskResult].Unscored) and left out of every rate, never
-// counted as a failure.
+// [Evaluate] runs one adapt.Evaluate with a [Protocol]'s settings, then
+// [Score]: [Greedy] (the zero-shot prompt, Fig. 17a/c), [CoT] (Fig. 17b/c)
+// or [SelfDebug] (greedy, then, for each task whose visible tests fail,
+// one repair round with the Fig. 18 prompt showing the earlier solution
+// and the visible tests' trace; the verdict is on the hidden tests, which
+// the prompt never shows). The answer is taken from a completion as
+// upstream does (the first ```python block), unless
+// EvalOptions.Evaluate.Answer says otherwise; EvalOptions.NoVersion
+// prompts with the library's name alone. With EvalOptions.Evaluate.Journal
+// set, every round is journaled, so an interrupted run resumes where it
+// stopped, in the middle of the repair rounds too. adapt's scoring rules
+// hold: a task whose final answer is a model or infrastructure error is
+// unscored ([TaskResult].Unscored) and left out of every rate.
 //
-// [Results] gives the hidden and visible success rates and the API hit
-// rate ([APIHit]: every ground-truth API called, import aliases resolved;
-// unparseable code skipped as upstream does, or a miss with
-// [APIHitStrict]) as [Rate]s with the binomial standard error the paper's
-// ± figures are and a Wilson interval, and breakdowns by library, change
-// category, runtime version and release year; [Results.ErrorClasses] is
-// the error histogram of Fig. 8. The rates are over the valid tasks (and,
-// for the hidden rate, those with hidden tests); [Results.HiddenAll] and
-// [Results.VisibleAll] are over all of them, invalid ones failing, as the
-// paper's are over all 328 problems. [Table.WriteTable] prints the paper's
-// Table 1 layout, each rate with its N and the rate over all tasks beside
-// it, and says which pass rule the verdicts are under. Measured: the
-// published ground truth calls all its labelled APIs in 277 of 328 records
-// (84.5%; the labels are hand-written and sometimes name a builtin or an
-// unqualified function). The labels resolve "import a.b" oddly (a stands
-// for a.b), and APIHit does the same by default; with
-// [APIHitPythonImports] it resolves imports as Python does, and 275 hit
-// (#259, #260 and #265 miss, #271 hits).
+// [Score] computes the same [Scores] from a report read back
+// (adapt.ReadReport) or merged from shards. Scores give the hidden and
+// visible success rates and the API hit rate (every ground-truth API
+// called, import aliases resolved; unparseable code skipped, as upstream
+// does) as [Rate]s with the binomial standard error the paper's ± figures
+// are and a Wilson interval. The rates are over the valid tasks (and, for
+// the hidden rate, those with hidden tests); [Scores.HiddenAll] and
+// [Scores.VisibleAll] are over all of them, invalid ones failing, as the
+// paper's are over all 328 problems. [Scores.WriteBreakdowns] writes the
+// rates by library, change category, runtime version and release year;
+// [Scores.ErrorClasses] is the error histogram of Fig. 8; [Table.WriteTable]
+// prints the paper's Table 1 layout and says which pass rule the verdicts
+// are under.
+//
+// Measurements (the ground truth's API hits, the system environment's
+// pass counts, the Go problems' timings) are in BENCHMARKS.md.
 //
 // # Not stable
 //
 // The manifest's JSON form, the key derivation of EnvSpec.Key (a change
-// rebuilds caches) and the exact text of the visible-test wrapper may
-// change.
+// rebuilds caches), the text of the tables and of the visible-test wrapper
+// may change.
 package versioned

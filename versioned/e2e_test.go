@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/versioned"
 )
@@ -151,6 +152,19 @@ func TestEndToEnd(t *testing.T) {
 	}
 
 	p := &versioned.Provider{Provisioner: cache, Strict: true}
+	checkVersionsDecide(t, sb, p)
+	checkCacheReused(t, cache, specs, envs, built)
+	checkBadVersions(t, cache, p)
+}
+
+// checkVersionsDecide: each reference passes in its version's
+// environment, and a solution written for 1.0 fails in 2.0's, and the
+// other way round.
+func checkVersionsDecide(t *testing.T, sb exec.Runner, p *versioned.Provider) {
+	t.Helper()
+	ctx := context.Background()
+	v1 := minilibTask("minilib-1", "1.0", v1Solution)
+	v2 := minilibTask("minilib-2", "2.0", v2Solution)
 	opts := &adapt.Options{Runner: sb, Environments: p}
 	rep, err := adapt.Evaluate(ctx, []adapt.Task{v1, v2}, adapt.Reference, opts)
 	if err != nil {
@@ -160,8 +174,6 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatalf("reference: pass@1 %v, %d valid of 2, invalid %+v", score, rep.Valid, rep.Invalid)
 	}
 
-	// A solution written for 1.0 fails in 2.0's environment, and the other
-	// way round.
 	wrong := []adapt.Task{minilibTask("v1-code-in-2", "2.0", v1Solution), minilibTask("v2-code-in-1", "1.0", v2Solution)}
 	rep, err = adapt.Evaluate(ctx, wrong, adapt.Reference, &adapt.Options{Runner: sb, Environments: p, NoGold: true})
 	if err != nil {
@@ -176,13 +188,16 @@ func TestEndToEnd(t *testing.T) {
 			t.Fatalf("wrong-version solutions: infrastructure error, want a test failure: %v", rep.Outcomes)
 		}
 	}
+}
 
-	// Provisioning again reuses the cache, also from a new Cache on the
-	// same directory (another process, another day).
+// checkCacheReused: provisioning again reuses the cache, also from a new
+// Cache on the same directory (another process, another day).
+func checkCacheReused(t *testing.T, cache *versioned.Cache, specs []versioned.EnvSpec, envs []*versioned.Env, built time.Duration) {
+	t.Helper()
 	for _, c := range []*versioned.Cache{cache, {Dir: cache.Dir, Builder: cache.Builder}} {
-		start = time.Now()
+		start := time.Now()
 		for i, s := range specs {
-			env, err := c.Provision(ctx, s)
+			env, err := c.Provision(context.Background(), s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -197,10 +212,14 @@ func TestEndToEnd(t *testing.T) {
 	if got := cache.Builds(); got != 2 {
 		t.Fatalf("built %d environments in all, want 2 (no reinstall)", got)
 	}
+}
 
-	// A version the wheelhouse lacks is a build error that leaves nothing
-	// in the cache; an interpreter of the wrong version is not faithful,
-	// and a strict provider refuses it.
+// checkBadVersions: a version the wheelhouse lacks is a build error that
+// leaves nothing in the cache; an interpreter of the wrong version is not
+// faithful, and a strict provider refuses it.
+func checkBadVersions(t *testing.T, cache *versioned.Cache, p *versioned.Provider) {
+	t.Helper()
+	ctx := context.Background()
 	missing := versioned.EnvSpec{Packages: []adapt.Package{{Name: "minilib", Version: "3.0"}}}
 	if _, err := cache.Provision(ctx, missing); err == nil || !strings.Contains(err.Error(), "minilib==3.0") {
 		t.Errorf("minilib 3.0: got %v, want a pip error naming minilib==3.0", err)

@@ -1,7 +1,6 @@
 package versioned
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -23,6 +22,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/internal/tracker"
+	"github.com/adaptbench/adaptbench/internal/runcmd"
 )
 
 // EnvSpec says what an environment must hold: a Python version and
@@ -49,11 +49,11 @@ func SpecOf(e adapt.Environment) EnvSpec {
 	return EnvSpec{Python: e.Runtime, Packages: slices.Clone(e.Packages)}
 }
 
-// IsGo reports whether the spec is of a Go environment.
-func (s EnvSpec) IsGo() bool { return s.Go != "" }
+// isGo reports whether the spec is of a Go environment.
+func (s EnvSpec) isGo() bool { return s.Go != "" }
 
 // Key is the spec's content key: the first 16 hex digits of the SHA-256
-// of its JSON form. Unlike Problem.CompatKey it covers every package.
+// of its JSON form. Unlike problem.CompatKey it covers every package.
 func (s EnvSpec) Key() string {
 	b, _ := json.Marshal(s)
 	sum := sha256.Sum256(b)
@@ -109,12 +109,12 @@ type Builder interface {
 	Build(ctx context.Context, spec EnvSpec, dir string) (Manifest, error)
 }
 
-// Checker is implemented by Builders whose environments depend on
+// checker is implemented by Builders whose environments depend on
 // something outside their directory that may go away (a module cache
 // that was cleaned). Cache calls Check before reusing an environment and
 // builds it again when Check fails.
-type Checker interface {
-	Check(env *Env) error
+type checker interface {
+	check(env *Env) error
 }
 
 var errGoSpec = errors.New("a Go spec needs the GoModules builder")
@@ -261,13 +261,13 @@ func (c *Cache) ProvisionAll(ctx context.Context, specs []EnvSpec) ([]*Env, []er
 }
 
 // reuse returns the finished environment in dir, if there is one and
-// the Builder, when it is a Checker, still finds it usable.
+// the Builder, when it is a checker, still finds it usable.
 func (c *Cache) reuse(dir string) (*Env, bool) {
 	env, ok := readEnv(dir)
 	if !ok {
 		return nil, false
 	}
-	if ch, isChecker := c.Builder.(Checker); isChecker && ch.Check(env) != nil {
+	if ch, isChecker := c.Builder.(checker); isChecker && ch.check(env) != nil {
 		return nil, false
 	}
 	return env, true
@@ -345,7 +345,7 @@ type Venv struct {
 
 // Build implements Builder.
 func (v *Venv) Build(ctx context.Context, spec EnvSpec, dir string) (Manifest, error) {
-	if spec.IsGo() {
+	if spec.isGo() {
 		return Manifest{}, fmt.Errorf("venv: %w", errGoSpec)
 	}
 	base := v.Interpreters[spec.Python]
@@ -392,7 +392,7 @@ type System struct {
 
 // Build implements Builder: it records what the interpreter has.
 func (s *System) Build(ctx context.Context, spec EnvSpec, dir string) (Manifest, error) {
-	if spec.IsGo() {
+	if spec.isGo() {
 		return Manifest{}, fmt.Errorf("system: %w", errGoSpec)
 	}
 	py := s.Python
@@ -412,15 +412,9 @@ func requirement(p adapt.Package) string {
 func run(ctx context.Context, name string, args ...string) ([]byte, error) {
 	cmd := osexec.CommandContext(ctx, name, args...)
 	cmd.Env = append(os.Environ(), "PIP_NO_INPUT=1", "PYTHONDONTWRITEBYTECODE=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := runcmd.Output(cmd, name)
 	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if len(msg) > 4000 {
-			msg = "..." + msg[len(msg)-4000:]
-		}
-		return nil, fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), err, msg)
+		return nil, err
 	}
 	return out, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 	"testing/fstest"
 
 	"github.com/adaptbench/adaptbench/adapt"
@@ -13,22 +12,18 @@ import (
 
 func Example() {
 	const dataset = `{"example_id":"66","python_version":"3.10","library":"numpy","version":"1.21.0","problem":"Sum the array.","starting_code":"import numpy as np\ndef total(a):\n","solution":"    return np.sum(a)","test":"assert total(np.arange(4)) == 6\n","type_of_change":"name change","additional_dependencies":"","functional":"1","webdev":0}`
-	ps, err := versioned.Read(strings.NewReader(dataset), "dataset.jsonl")
-	if err != nil {
-		panic(err)
-	}
-	tasks, err := versioned.Tasks(ps, "dataset.jsonl")
+	tasks, _, err := versioned.Load(fstest.MapFS{"dataset.jsonl": {Data: []byte(dataset)}}, ".")
 	if err != nil {
 		panic(err)
 	}
 	t := tasks[0]
 	fmt.Println(t.ID, t.Target.Path, t.Tests[0].Name)
 	fmt.Println("python", t.Env.Runtime, t.Env.Packages)
-	fmt.Println("upstream env", "gcham_venv_"+ps[0].CompatKey(), "category", ps[0].Category())
+	fmt.Println("category", t.Labels["category"])
 	// Output:
 	// 66 sample_66.py test_visible.py::test_visible
 	// python 3.10 [{numpy 1.21.0}]
-	// upstream env gcham_venv_36d58648c428 category function-name
+	// category function-name
 }
 
 // Wiring: environments built offline from a wheelhouse, cached on disk,
@@ -66,12 +61,20 @@ func ExampleLoad() {
 	}
 	fmt.Println(rep)
 	for _, t := range tasks {
-		fmt.Println(t.ID, "visible", versioned.VisibleTests(&t), "hidden", versioned.HiddenTests(&t), t.PassRule)
+		d, err := versioned.DetailOf(&t)
+		if err != nil {
+			panic(err)
+		}
+		var tests []string
+		for _, tc := range t.Tests {
+			tests = append(tests, tc.Name)
+		}
+		fmt.Println(t.ID, "visible", d.VisibleTests, "tests", tests, t.PassRule)
 	}
 	// Output:
 	// dataset: 2 problems, 1 with a hidden test file, 1 without (no hidden verdict); hidden test files with no problem, left out: test_sample_81.py
-	// 1 visible [test_visible.py::test_visible] hidden [test_sample.py] exit-status
-	// 2 visible [test_visible.py::test_visible] hidden [] exit-status
+	// 1 visible [test_visible.py::test_visible] tests [test_visible.py::test_visible test_sample.py] exit-status
+	// 2 visible [test_visible.py::test_visible] tests [test_visible.py::test_visible] exit-status
 }
 
 func ExampleGoTasks() {
@@ -94,23 +97,6 @@ func ExampleGoTasks() {
 	// 11 problems
 }
 
-func ExampleAPIHit() {
-	code := "from scipy.stats import norm\nimport numpy as np\n\ndef f(x):\n    return np.exp(norm.logcdf(x))\n"
-	hit, scored := versioned.APIHit(adapt.Python, code, []string{"scipy.stats.norm.logcdf", "numpy.exp"}, versioned.APIHitSkip)
-	fmt.Println(hit, scored)
-	hit, scored = versioned.APIHit(adapt.Python, code, []string{"scipy.special.log_ndtr"}, versioned.APIHitSkip)
-	fmt.Println(hit, scored)
-	// Output:
-	// true true
-	// false true
-}
-
-func ExampleNewRate() {
-	r := versioned.NewRate(160, 328)
-	fmt.Println(r, r.Passed, r.N)
-	// Output: 48.8±2.8 160 328
-}
-
 // Wiring: the Go problems, their modules fetched through the Go module
 // proxy, scored with the three protocols and printed as the paper's
 // Table 1. (Not run: it needs the sandbox and the proxy.)
@@ -121,10 +107,10 @@ func ExampleEvaluate() {
 		panic(err)
 	}
 	cache := &versioned.Cache{Dir: "/var/tmp/adaptbench-envs/gomod", Builder: &versioned.GoModules{}}
-	opts := &versioned.EvalOptions{Evaluate: adapt.Options{Environments: &versioned.Provider{Provisioner: cache, Strict: true}}}
 	row := versioned.TableRow{Model: adapt.Reference.Name()}
 	for _, p := range versioned.Protocols {
-		res, err := versioned.Evaluate(ctx, tasks, adapt.Reference, p, opts)
+		opts := &versioned.EvalOptions{Protocol: p, Evaluate: adapt.Options{Environments: &versioned.Provider{Provisioner: cache, Strict: true}}}
+		res, err := versioned.Evaluate(ctx, tasks, adapt.Reference, opts)
 		if err != nil {
 			panic(err)
 		}
@@ -144,13 +130,12 @@ func ExampleEvaluate() {
 // own environment, built offline from a wheelhouse. (Not run: it needs
 // the wheels.)
 func ExampleGenerate() {
-	problems, err := versioned.ReadFile("dataset.jsonl")
+	tasks, _, err := versioned.LoadDir("shared/data/gitchameleon")
 	if err != nil {
 		panic(err)
 	}
 	cache := &versioned.Cache{Dir: versioned.DefaultCacheDir, Builder: &versioned.Venv{Python: "/usr/bin/python3", Wheelhouse: "/srv/wheels"}}
-	res, err := versioned.Generate(context.Background(), problems, &versioned.Options{
-		Source:       "dataset.jsonl",
+	res, err := versioned.Generate(context.Background(), tasks, &versioned.Options{
 		Environments: &versioned.Provider{Provisioner: cache, Strict: true},
 	})
 	if err != nil {

@@ -3,6 +3,7 @@ package versioned
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"golang.org/x/sync/errgroup"
 
@@ -14,8 +15,6 @@ import (
 
 // Options configures Generate. A nil *Options means the defaults.
 type Options struct {
-	// Source names the dataset in the tasks' provenance.
-	Source string
 	// Environments provisions the environments the tasks name (a
 	// *Provider). nil means the machine's default toolchain, against
 	// which most version-conditioned references fail.
@@ -40,7 +39,7 @@ type Result struct {
 	// Invalid lists the others with the reason, in problem order: an
 	// environment that could not be provisioned or a reference that fails.
 	Invalid []adapt.InvalidTask
-	// Funnel counts the problems of each library through the stages
+	// Funnel counts the tasks of each library through the stages
 	// "problems", "provisioned" and "reference passes".
 	Funnel adapt.Funnel
 }
@@ -52,19 +51,16 @@ const (
 	StagePasses      = "reference passes" // its reference passes its tests there
 )
 
-// Generate turns problems into tasks (Tasks) and keeps those whose
-// reference passes in its environment: a benchmark that runs on this
+// Generate keeps the tasks (from Load or GoTasks) whose reference
+// passes in the environment the task names: a benchmark that runs on this
 // machine, with what could not run named. It is gold-first as
 // adapt.Evaluate is, done once for a dataset before many evaluations.
-func Generate(ctx context.Context, problems []Problem, opts *Options) (*Result, error) {
+func Generate(ctx context.Context, tasks []adapt.Task, opts *Options) (*Result, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
 	}
-	tasks, err := Tasks(problems, o.Source)
-	if err != nil {
-		return nil, err
-	}
+	tasks = slices.Clone(tasks)
 	runner, closeRunner, err := sandbox.Default(o.Runner)
 	if err != nil {
 		return nil, err

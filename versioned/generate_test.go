@@ -32,8 +32,10 @@ func TestGenerate(t *testing.T) {
 	}
 	ps, err := versioned.Read(strings.NewReader(strings.Join(lines, "\n")), "minilib.jsonl")
 	require.NoError(t, err)
+	tasks, err := versioned.Tasks(ps, "minilib.jsonl")
+	require.NoError(t, err)
 	var progress []adapt.Progress
-	res, err := versioned.Generate(context.Background(), ps, &versioned.Options{Source: "minilib.jsonl", Runner: exectest.Sandbox(t),
+	res, err := versioned.Generate(context.Background(), tasks, &versioned.Options{Runner: exectest.Sandbox(t),
 		Environments: &versioned.Provider{Provisioner: cache}, Progress: func(p adapt.Progress) { progress = append(progress, p) }})
 	require.NoError(t, err)
 	require.Len(t, res.Tasks, 1)

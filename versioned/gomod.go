@@ -16,6 +16,7 @@ import (
 	"unicode"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/runcmd"
 )
 
 // GoModules builds Go environments: it downloads the spec's modules at
@@ -43,8 +44,8 @@ type GoModules struct {
 	Proxy string
 }
 
-// GoBuilderName is the Manifest.Builder of environments GoModules builds.
-const GoBuilderName = "gomod"
+// goBuilderName is the Manifest.Builder of environments GoModules builds.
+const goBuilderName = "gomod"
 
 func (g *GoModules) goCmd() string {
 	if g.Go != "" {
@@ -69,21 +70,7 @@ func (g *GoModules) env(modcache string) []string {
 func (g *GoModules) goRun(ctx context.Context, dir string, env []string, args ...string) ([]byte, error) {
 	cmd := osexec.CommandContext(ctx, g.goCmd(), args...)
 	cmd.Dir, cmd.Env = dir, env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return out, fmt.Errorf("go %s: %w: %s", strings.Join(args, " "), err, tail(stderr.String(), 4000))
-	}
-	return out, nil
-}
-
-func tail(s string, n int) string {
-	s = strings.TrimSpace(s)
-	if len(s) > n {
-		return "..." + s[len(s)-n:]
-	}
-	return s
+	return runcmd.Output(cmd, "go")
 }
 
 // modCache resolves the module cache.
@@ -109,7 +96,7 @@ type goDownload struct {
 
 // Build implements Builder.
 func (g *GoModules) Build(ctx context.Context, spec EnvSpec, dir string) (Manifest, error) {
-	if !spec.IsGo() {
+	if !spec.isGo() {
 		return Manifest{}, errors.New("gomod: the spec names no Go version (a task names one as the runtime \"go1.N\")")
 	}
 	if !version.IsValid("go" + spec.Go) {
@@ -178,7 +165,7 @@ func (g *GoModules) Build(ctx context.Context, spec EnvSpec, dir string) (Manife
 	if err != nil {
 		return Manifest{}, fmt.Errorf("gomod: %w", err)
 	}
-	m := Manifest{Builder: GoBuilderName, GoVersion: tool, ModCache: mc}
+	m := Manifest{Builder: goBuilderName, GoVersion: tool, ModCache: mc}
 	dec = json.NewDecoder(bytes.NewReader(out))
 	for {
 		var mod struct {
@@ -207,12 +194,12 @@ func (g *GoModules) Build(ctx context.Context, spec EnvSpec, dir string) (Manife
 	return m, nil
 }
 
-// Check implements Checker: every module of the spec must still be in
+// check implements checker: every module of the spec must still be in
 // the module cache (its zip and go.mod), else the cache was cleaned and
 // the environment is built again.
-func (g *GoModules) Check(env *Env) error {
+func (g *GoModules) check(env *Env) error {
 	m := env.Manifest
-	if m.Builder != GoBuilderName {
+	if m.Builder != goBuilderName {
 		return fmt.Errorf("gomod: environment %s was built by %q", env.Dir, m.Builder)
 	}
 	if g.ModCache != "" {
@@ -231,9 +218,9 @@ func (g *GoModules) Check(env *Env) error {
 	return nil
 }
 
-// GoSum returns the go.sum of a Go environment: the hashes of its modules
+// goSum returns the go.sum of a Go environment: the hashes of its modules
 // and of the go.mod files of its module graph.
-func GoSum(env *Env) (string, error) {
+func goSum(env *Env) (string, error) {
 	b, err := os.ReadFile(filepath.Join(env.Dir, "go.sum"))
 	if err != nil {
 		return "", fmt.Errorf("versioned: %w", err)

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/versioned/internal/category"
 )
 
 //go:generate go run gen_gotasks.go
@@ -42,7 +43,7 @@ func GoTasks() ([]adapt.Task, error) {
 		return nil, err
 	}
 	for i := range tasks {
-		tasks[i].Labels["category"] = Categorize(tasks[i].Labels["type_of_change"]).String()
+		tasks[i].Labels["category"] = category.Of(tasks[i].Labels["type_of_change"]).String()
 	}
 	return tasks, nil
 }
@@ -106,10 +107,10 @@ func AtVersion(t adapt.Task, version string) (adapt.Task, error) {
 	return out, nil
 }
 
-// VisibleTests returns the names of the task's visible tests: those its
+// visibleTests returns the names of the task's visible tests: those its
 // [Detail] lists, or every test when it lists none or the task has no
-// Detail (such a task has no hidden tests; see [HiddenTests]).
-func VisibleTests(t *adapt.Task) []string {
+// Detail (such a task has no hidden tests; see [hiddenTests]).
+func visibleTests(t *adapt.Task) []string {
 	var names []string
 	if d, err := DetailOf(t); err == nil {
 		names = slices.Clone(d.VisibleTests)

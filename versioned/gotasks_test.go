@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec/exectest"
@@ -108,9 +108,7 @@ func TestGoTasks(t *testing.T) {
 			t.Errorf("%s: %s\n%s", tr.TaskID, o.Outcome, o.Detail)
 		}
 	}
-	if d := cmp.Diff(wantOther, got); d != "" {
-		t.Errorf("references at the other version (-want +got):\n%s", d)
-	}
+	assert.Equal(t, wantOther, got, "references at the other version")
 	// 14 module versions: two per problem, three problems sharing each of
 	// x/exp's two 2023-2024 versions.
 	if n := cache.Builds(); n != 14 {
@@ -178,9 +176,7 @@ func TestGoTasksDataset(t *testing.T) {
 			return false
 		})
 		task.Files = files
-		if d := cmp.Diff(s, task); d != "" {
-			t.Errorf("%s: dataset and sources differ (-src +dataset):\n%s", task.ID, d)
-		}
+		assert.Equal(t, s, task, "%s: dataset and sources differ", task.ID)
 		for _, v := range []string{d.Version, d.OtherVersion} {
 			for _, suffix := range []string{" h1:", "/go.mod h1:"} {
 				if !strings.Contains(sum, task.Labels["library"]+" "+v+suffix) {

@@ -27,7 +27,7 @@ func TestSelfDebugHiddenVerdict(t *testing.T) {
 	task := medianTask(t)
 	const wrong = "import statistics\ndef mid(values):\n    return statistics.median_low(values)\n"
 	m := &scripted{wrong: wrong, right: cheat, want: "AssertionError"}
-	res, err := versioned.Evaluate(context.Background(), []adapt.Task{task}, m, versioned.SelfDebug, &versioned.EvalOptions{Evaluate: adapt.Options{Runner: sb}})
+	res, err := versioned.Evaluate(context.Background(), []adapt.Task{task}, m, &versioned.EvalOptions{Protocol: versioned.SelfDebug, Evaluate: adapt.Options{Runner: sb}})
 	require.NoError(t, err)
 	r := res.Tasks[0]
 	assert.True(t, r.Valid)
@@ -62,7 +62,7 @@ func TestHiddenPassRule(t *testing.T) {
 		{nil, true, adapt.PassExitStatus},
 		{ptr(adapt.PassEveryTest), false, adapt.PassEveryTest},
 	} {
-		res, err := versioned.Evaluate(context.Background(), []adapt.Task{task}, m, versioned.Greedy, &versioned.EvalOptions{Evaluate: adapt.Options{Runner: sb}, PassRule: tc.rule})
+		res, err := versioned.Evaluate(context.Background(), []adapt.Task{task}, m, &versioned.EvalOptions{Protocol: versioned.Greedy, Evaluate: adapt.Options{Runner: sb}, PassRule: tc.rule})
 		require.NoError(t, err)
 		r := res.Tasks[0]
 		assert.Equal(t, tc.want, res.PassRule)
@@ -131,7 +131,7 @@ func TestNoHiddenFile(t *testing.T) {
 	with := medianTask(t)
 	without := medianWith(t, func(p *versioned.Problem) { p.ID = "2" })
 	const right = "import statistics\ndef mid(values):\n    return statistics.median(values)\n"
-	res, err := versioned.Evaluate(context.Background(), []adapt.Task{with, without}, &scripted{wrong: right, right: right}, versioned.Greedy, &versioned.EvalOptions{Evaluate: adapt.Options{Runner: sb}})
+	res, err := versioned.Evaluate(context.Background(), []adapt.Task{with, without}, &scripted{wrong: right, right: right}, &versioned.EvalOptions{Protocol: versioned.Greedy, Evaluate: adapt.Options{Runner: sb}})
 	require.NoError(t, err)
 	assert.False(t, res.Tasks[0].NoHidden)
 	assert.True(t, res.Tasks[1].NoHidden)
@@ -225,7 +225,7 @@ func TestInvalidReason(t *testing.T) {
 	sb := exectest.ForkServer(t)
 	task := medianWith(t, func(p *versioned.Problem) { p.StarterCode = "import no_such_module_xyz\n" + p.StarterCode })
 	m := &scripted{wrong: "x = 1\n", right: "x = 1\n"}
-	res, err := versioned.Evaluate(context.Background(), []adapt.Task{task}, m, versioned.Greedy, &versioned.EvalOptions{Evaluate: adapt.Options{Runner: sb}})
+	res, err := versioned.Evaluate(context.Background(), []adapt.Task{task}, m, &versioned.EvalOptions{Protocol: versioned.Greedy, Evaluate: adapt.Options{Runner: sb}})
 	require.NoError(t, err)
 	r := res.Tasks[0]
 	assert.False(t, r.Valid)

@@ -69,7 +69,7 @@ func (p *Prebuilt) scan(ctx context.Context) ([]prebuiltEnv, error) {
 // Build implements Builder: it records the best-matching environment's
 // interpreter in the manifest.
 func (p *Prebuilt) Build(ctx context.Context, spec EnvSpec, dir string) (Manifest, error) {
-	if spec.IsGo() {
+	if spec.isGo() {
 		return Manifest{}, fmt.Errorf("prebuilt: %w", errGoSpec)
 	}
 	if p.Dir == "" {

@@ -13,10 +13,11 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/internal/jsonl"
+	"github.com/adaptbench/adaptbench/versioned/internal/category"
 )
 
-// Problem is one GitChameleon record (dataset.jsonl), as published.
-type Problem struct {
+// problem is one GitChameleon record (dataset.jsonl), as published.
+type problem struct {
 	ID            string `json:"example_id"`
 	PythonVersion string `json:"python_version"`
 	Library       string `json:"library"`
@@ -40,8 +41,8 @@ type Problem struct {
 	ExtraDeps      string `json:"extra_dependencies,omitempty"`
 	// Functional is false for "Full"-style records whose completion is a
 	// fragment of the starter code's last statement.
-	Functional  Flag     `json:"functional"`
-	WebDev      Flag     `json:"webdev"`
+	Functional  flag     `json:"functional"`
+	WebDev      flag     `json:"webdev"`
 	APICalls    []string `json:"api_calls"`
 	ReleaseDate string   `json:"release_date"`
 	Docs        []string `json:"docs"`
@@ -52,16 +53,16 @@ type Problem struct {
 
 	// HiddenTest is the problem's hidden test file
 	// (dataset/hidden_tests/test_sample_<id>.py), the benchmark's metric;
-	// empty when it was not present where the dataset was read (ReadDataset).
+	// empty when it was not present where the dataset was read (readDataset).
 	HiddenTest string `json:"-"`
 }
 
-// Flag is a boolean that the dataset writes as 0, 1, "0" or "1" (or a JSON
+// flag is a boolean that the dataset writes as 0, 1, "0" or "1" (or a JSON
 // boolean).
-type Flag bool
+type flag bool
 
 // UnmarshalJSON accepts 0, 1, "0", "1", true and false.
-func (f *Flag) UnmarshalJSON(b []byte) error {
+func (f *flag) UnmarshalJSON(b []byte) error {
 	switch strings.TrimSpace(string(b)) {
 	case "1", `"1"`, "true", `"true"`:
 		*f = true
@@ -73,16 +74,13 @@ func (f *Flag) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Category is the problem's normalised change category; see Categorize.
-func (p *Problem) Category() ChangeCategory { return Categorize(p.ChangeType) }
-
 // Reference returns the reference module: starter code plus completion.
-func (p *Problem) Reference() string { return p.StarterCode + p.Completion }
+func (p *problem) Reference() string { return p.StarterCode + p.Completion }
 
 // Requirements returns the library pin, then the additional and extra
 // dependencies, in that order; a token without "==" has an empty Version.
 // The token "-" is dropped, as upstream does.
-func (p *Problem) Requirements() []adapt.Package {
+func (p *problem) Requirements() []adapt.Package {
 	pk := []adapt.Package{{Name: p.Library, Version: p.Version}}
 	for _, tok := range strings.Fields(p.AdditionalDeps + " " + p.ExtraDeps) {
 		if tok == "-" {
@@ -96,7 +94,7 @@ func (p *Problem) Requirements() []adapt.Package {
 
 // Environment returns the environment the problem names: its Python
 // version, the library at its version, and its dependencies.
-func (p *Problem) Environment() adapt.Environment {
+func (p *problem) Environment() adapt.Environment {
 	return adapt.Environment{Runtime: p.PythonVersion, Packages: p.Requirements()}
 }
 
@@ -104,21 +102,21 @@ func (p *Problem) Environment() adapt.Environment {
 // digits of sha256(python-library-version-additional_dependencies). The
 // upstream venv directory is "gcham_venv_" + CompatKey. It ignores
 // ExtraDeps; EnvSpec.Key does not.
-func (p *Problem) CompatKey() string {
+func (p *problem) CompatKey() string {
 	sum := sha256.Sum256([]byte(strings.Join([]string{p.PythonVersion, p.Library, p.Version, p.AdditionalDeps}, "-")))
 	return hex.EncodeToString(sum[:])[:12]
 }
 
-// Solution is one record of a solution file: a complete module (starter
+// solution is one record of a solution file: a complete module (starter
 // code plus completion) for one problem.
-type Solution struct {
+type solution struct {
 	ExampleID string
 	Answer    string
 }
 
 // UnmarshalJSON reads {"example_id", "answer"}, accepting "solution" and
 // "output" as aliases of "answer", in that order, as upstream does.
-func (s *Solution) UnmarshalJSON(b []byte) error {
+func (s *solution) UnmarshalJSON(b []byte) error {
 	var r struct {
 		ID       json.RawMessage `json:"example_id"`
 		Answer   *string         `json:"answer"`
@@ -154,19 +152,19 @@ func (s *Solution) UnmarshalJSON(b []byte) error {
 }
 
 // MarshalJSON writes {"example_id", "answer"}.
-func (s Solution) MarshalJSON() ([]byte, error) {
+func (s solution) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		ID     string `json:"example_id"`
 		Answer string `json:"answer"`
 	}{s.ExampleID, s.Answer})
 }
 
-// Read reads problems in JSON Lines form; name is used in errors. Bad
+// readProblems reads problems in JSON Lines form; name is used in errors. Bad
 // records are errors naming the line.
-func Read(r io.Reader, name string) ([]Problem, error) {
-	var out []Problem
+func readProblems(r io.Reader, name string) ([]problem, error) {
+	var out []problem
 	err := jsonl.Read(r, func(line int, raw []byte) error {
-		var p Problem
+		var p problem
 		if err := json.Unmarshal(raw, &p); err != nil {
 			return fmt.Errorf("malformed problem: %w", err)
 		}
@@ -184,11 +182,11 @@ func Read(r io.Reader, name string) ([]Problem, error) {
 	return out, err
 }
 
-// ReadSolutions reads a solution file (such as ground_truth_solutions.jsonl).
-func ReadSolutions(r io.Reader, name string) ([]Solution, error) {
-	var out []Solution
+// readSolutions reads a solution file (such as ground_truth_solutions.jsonl).
+func readSolutions(r io.Reader, name string) ([]solution, error) {
+	var out []solution
 	err := jsonl.Read(r, func(line int, raw []byte) error {
-		var s Solution
+		var s solution
 		if err := json.Unmarshal(raw, &s); err != nil {
 			return fmt.Errorf("malformed solution: %w", err)
 		}
@@ -200,56 +198,56 @@ func ReadSolutions(r io.Reader, name string) ([]Solution, error) {
 	return out, err
 }
 
-// ReadFile reads a dataset.jsonl file.
-func ReadFile(path string) ([]Problem, error) {
+// readProblemsFile reads a dataset.jsonl file.
+func readProblemsFile(path string) ([]problem, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("versioned: %w", err)
 	}
 	defer f.Close()
-	return Read(f, path)
+	return readProblems(f, path)
 }
 
-// ReadSolutionsFile reads a solution file.
-func ReadSolutionsFile(path string) ([]Solution, error) {
+// readSolutionsFile reads a solution file.
+func readSolutionsFile(path string) ([]solution, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("versioned: %w", err)
 	}
 	defer f.Close()
-	return ReadSolutions(f, path)
+	return readSolutions(f, path)
 }
 
 // Task layout: the answer module, the visible test that runs it as a
 // script, and the hidden test file, as upstream runs them.
 const (
-	// VisibleTestName is the visible test of every task Tasks makes: the
+	// visibleTestName is the visible test of every task Tasks makes: the
 	// module followed by the record's visible test, run as a script.
-	VisibleTestName = "test_visible.py::test_visible"
-	// HiddenTestName is the hidden test of a task whose problem has a
+	visibleTestName = "test_visible.py::test_visible"
+	// hiddenTestName is the hidden test of a task whose problem has a
 	// hidden test file: every test of that file (a pytest node id prefix).
-	HiddenTestName  = "test_sample.py"
+	hiddenTestName  = "test_sample.py"
 	visibleTestFile = "test_visible.py"
 	hiddenTestFile  = "test_sample.py"
 	conftestFile    = "conftest.py"
 )
 
-// ModulePath returns the workspace path of problem id's module,
+// modulePath returns the workspace path of problem id's module,
 // "sample_<id>.py", the name the upstream hidden tests import.
-func ModulePath(id string) string { return "sample_" + id + ".py" }
+func modulePath(id string) string { return "sample_" + id + ".py" }
 
-// Tasks turns problems into version-conditioned tasks, run with pytest
+// tasksOf turns problems into version-conditioned tasks, run with pytest
 // under adapt.PassExitStatus, upstream's rule. Each task's target is the
 // whole module sample_<id>.py (the answer is a complete module, as
 // upstream requires), its reference is the reference module and its Env is
-// Problem.Environment. Its tests:
+// problem.Environment. Its tests:
 //
-//   - VisibleTestName, visible: the module followed by the record's
+//   - visibleTestName, visible: the module followed by the record's
 //     visible test, written to visible_test_sample_<id>.py and run as a
 //     script by the environment's interpreter, passing when it exits with
 //     status 0, as the upstream harness's visible run does (so a visible
 //     test that ends with unittest.main() passes when its tests do);
-//   - HiddenTestName, hidden, when the problem has a hidden test file: the
+//   - hiddenTestName, hidden, when the problem has a hidden test file: the
 //     file as test_sample.py beside the module, every test of it run by
 //     pytest; under PassExitStatus it passes when pytest would exit 0 on it
 //     alone (no test failed, at least one ran; tests that skip pass), as
@@ -258,11 +256,11 @@ func ModulePath(id string) string { return "sample_" + id + ".py" }
 //     still runs (upstream runs the two apart).
 //
 // A problem without a hidden test file has the visible test only and no
-// hidden verdict ([HiddenTests] is empty). Its labels are grouping keys
+// hidden verdict ([hiddenTests] is empty). Its labels are grouping keys
 // (benchmark, library, python, type_of_change, category, style, webdev,
 // year); its [Detail] holds the version, release date, Python version, the
 // visible test's name and the API calls.
-func Tasks(problems []Problem, source string) ([]adapt.Task, error) {
+func tasksOf(problems []problem, source string) ([]adapt.Task, error) {
 	tasks := make([]adapt.Task, 0, len(problems))
 	for i := range problems {
 		t, err := problems[i].Task(source)
@@ -274,13 +272,13 @@ func Tasks(problems []Problem, source string) ([]adapt.Task, error) {
 	return tasks, nil
 }
 
-// Task turns one problem into a task; see Tasks.
-func (p *Problem) Task(source string) (adapt.Task, error) {
+// Task turns one problem into a task; see tasksOf.
+func (p *problem) Task(source string) (adapt.Task, error) {
 	lit, err := pyString(p.VisibleTest)
 	if err != nil {
 		return adapt.Task{}, fmt.Errorf("versioned: problem %s: %w", p.ID, err)
 	}
-	mod := ModulePath(p.ID)
+	mod := modulePath(p.ID)
 	visible := strings.ReplaceAll(strings.ReplaceAll(visibleWrapper, "%VISIBLE_TEST%", lit), "%MODULE%", fmt.Sprintf("%q", mod))
 	env := p.Environment()
 	style := "full"
@@ -297,13 +295,13 @@ func (p *Problem) Task(source string) (adapt.Task, error) {
 		Reference:   p.Reference(),
 		Framework:   adapt.FrameworkPytest,
 		PassRule:    adapt.PassExitStatus,
-		Tests:       []adapt.Test{{Name: VisibleTestName, File: visibleTestFile}},
+		Tests:       []adapt.Test{{Name: visibleTestName, File: visibleTestFile}},
 		Labels: map[string]string{
 			"benchmark":      "gitchameleon",
 			"library":        p.Library,
 			"python":         p.PythonVersion,
 			"type_of_change": p.ChangeType,
-			"category":       Categorize(p.ChangeType).String(),
+			"category":       category.Of(p.ChangeType).String(),
 			"style":          style,
 			"webdev":         fmt.Sprint(bool(p.WebDev)),
 		},
@@ -312,9 +310,9 @@ func (p *Problem) Task(source string) (adapt.Task, error) {
 	}
 	if p.HiddenTest != "" {
 		t.Files = append(t.Files, adapt.File{Path: hiddenTestFile, Content: p.HiddenTest}, adapt.File{Path: conftestFile, Content: hiddenConftest})
-		t.Tests = append(t.Tests, adapt.Test{Name: HiddenTestName, File: hiddenTestFile})
+		t.Tests = append(t.Tests, adapt.Test{Name: hiddenTestName, File: hiddenTestFile})
 	}
-	d := &Detail{Version: p.Version, Release: p.ReleaseDate, Runtime: p.PythonVersion, VisibleTests: []string{VisibleTestName}, APICalls: slices.Clone(p.APICalls)}
+	d := &Detail{Version: p.Version, Release: p.ReleaseDate, Runtime: p.PythonVersion, VisibleTests: []string{visibleTestName}, APICalls: slices.Clone(p.APICalls)}
 	if len(d.APICalls) == 0 {
 		d.APICalls = nil
 	}

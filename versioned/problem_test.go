@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/versioned"
@@ -48,9 +48,7 @@ func TestSolutionAliases(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []versioned.Solution{{"1", "a"}, {"2", "s"}, {"3", "o"}}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("(-want +got)\n%s", diff)
-	}
+	assert.Equal(t, want, got, "value")
 	_, err = versioned.ReadSolutions(strings.NewReader(`{"example_id":"1"}`), "s.jsonl")
 	var pe *adapt.ParseError
 	if !errors.As(err, &pe) || pe.Line != 1 {
@@ -73,9 +71,7 @@ func TestProblem(t *testing.T) {
 		{Name: "librosa", Version: "0.8.0"}, {Name: "numpy", Version: "1.16.0"},
 		{Name: "joblib", Version: "0.12"}, {Name: "soundfile"},
 	}}
-	if diff := cmp.Diff(wantEnv, p.Environment()); diff != "" {
-		t.Errorf("environment (-want +got)\n%s", diff)
-	}
+	assert.Equal(t, wantEnv, p.Environment(), "environment")
 	// sha256("3.7-librosa-0.8.0-numpy==1.16.0 -")[:12], as Python's
 	// hashlib computes it.
 	if got, want := p.CompatKey(), "6269fffcad0a"; got != want {
@@ -90,17 +86,13 @@ func TestProblem(t *testing.T) {
 	}
 	wantLabels := map[string]string{"benchmark": "gitchameleon", "library": "librosa", "python": "3.7", "type_of_change": "name change",
 		"category": versioned.Categorize("name change").String(), "style": "functional", "webdev": "false", "year": "2020"}
-	if diff := cmp.Diff(wantLabels, task.Labels); diff != "" {
-		t.Errorf("labels (-want +got)\n%s", diff)
-	}
+	assert.Equal(t, wantLabels, task.Labels, "labels")
 	checkLabelKeys(t, []adapt.Task{task})
 	d, err := versioned.DetailOf(&task)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(&versioned.Detail{Version: "0.8.0", Release: "2020-07", Runtime: "3.7", VisibleTests: []string{versioned.VisibleTestName}}, d); diff != "" {
-		t.Errorf("detail (-want +got)\n%s", diff)
-	}
+	assert.Equal(t, &versioned.Detail{Version: "0.8.0", Release: "2020-07", Runtime: "3.7", VisibleTests: []string{versioned.VisibleTestName}}, d, "detail")
 	if !strings.Contains(task.Files[0].Content, `VISIBLE_TEST = "assert f() == \"é\"\n"`) {
 		t.Errorf("visible test not embedded as a Python literal:\n%s", task.Files[0].Content)
 	}
@@ -139,7 +131,7 @@ func FuzzRead(f *testing.F) {
 }
 
 func TestSolutionModel(t *testing.T) {
-	m := versioned.SolutionModel("file", []versioned.Solution{{"1", "x = 1\n"}, {"2", "text\n```python\ny = 2\n```\n"}})
+	m := versioned.SolutionModelOf("file", []versioned.Solution{{"1", "x = 1\n"}, {"2", "text\n```python\ny = 2\n```\n"}})
 	for _, tc := range []struct{ id, want, wantErr string }{
 		{"1", "```python\nx = 1\n```\n", ""},
 		{"2", "text\n```python\ny = 2\n```\n", ""},

@@ -143,8 +143,8 @@ const repairUser = `<Problem>
 %[9]s
 </Trace>`
 
-// PromptOptions are the ablations of the prompts.
-type PromptOptions struct {
+// promptOptions are the ablations of the prompts.
+type promptOptions struct {
 	// NoVersion renders the required library without its version (the
 	// paper's --no_version ablation).
 	NoVersion bool
@@ -190,7 +190,7 @@ func promptFields(t *adapt.Task) (problemOf, error) {
 // requiredLibrary renders the library as the paper's code does:
 // "lib==ver" for Python, "module@version" for Go; the name alone under
 // NoVersion.
-func (p problemOf) requiredLibrary(o PromptOptions) string {
+func (p problemOf) requiredLibrary(o promptOptions) string {
 	switch {
 	case o.NoVersion:
 		return p.library
@@ -200,7 +200,7 @@ func (p problemOf) requiredLibrary(o PromptOptions) string {
 	return p.library + "==" + p.version
 }
 
-func firstPrompt(system string, o PromptOptions) func(t *adapt.Task) ([]adapt.Message, error) {
+func firstPrompt(system string, o promptOptions) func(t *adapt.Task) ([]adapt.Message, error) {
 	return func(t *adapt.Task) ([]adapt.Message, error) {
 		p, err := promptFields(t)
 		if err != nil {
@@ -215,26 +215,26 @@ func firstPrompt(system string, o PromptOptions) func(t *adapt.Task) ([]adapt.Me
 	}
 }
 
-// GreedyTemplate is the zero-shot prompt (Fig. 17a and c).
-func GreedyTemplate(o PromptOptions) *adapt.Template {
+// greedyTemplate is the zero-shot prompt (Fig. 17a and c).
+func greedyTemplate(o promptOptions) *adapt.Template {
 	return &adapt.Template{Name: "gitchameleon-greedy" + o.suffix(), Doc: "GitChameleon zero-shot prompt (Fig. 17a, 17c)", Render: firstPrompt(greedySystem, o)}
 }
 
-// CoTTemplate is the zero-shot chain-of-thought prompt (Fig. 17b and c).
-func CoTTemplate(o PromptOptions) *adapt.Template {
+// cotTemplate is the zero-shot chain-of-thought prompt (Fig. 17b and c).
+func cotTemplate(o promptOptions) *adapt.Template {
 	return &adapt.Template{Name: "gitchameleon-cot" + o.suffix(), Doc: "GitChameleon zero-shot chain-of-thought prompt (Fig. 17b, 17c)", Render: firstPrompt(cotSystem, o)}
 }
 
-func (o PromptOptions) suffix() string {
+func (o promptOptions) suffix() string {
 	if o.NoVersion {
 		return "-noversion"
 	}
 	return ""
 }
 
-// Attempt is an earlier answer to a task and what went wrong with it,
+// attempt is an earlier answer to a task and what went wrong with it,
 // which the self-debug prompt shows.
-type Attempt struct {
+type attempt struct {
 	// Code is the solution the model gave (the code taken from its
 	// completion, or the completion itself when it held no code).
 	Code string
@@ -243,11 +243,11 @@ type Attempt struct {
 	Trace string
 }
 
-// RepairMessages renders the self-debug prompt (Fig. 18) for a task and
+// repairMessages renders the self-debug prompt (Fig. 18) for a task and
 // an earlier attempt. The library is shown by name, its version in
 // <Version>, and the other packages of the task's environment as the
 // extra dependencies.
-func RepairMessages(t *adapt.Task, a Attempt) ([]adapt.Message, error) {
+func repairMessages(t *adapt.Task, a attempt) ([]adapt.Message, error) {
 	p, err := promptFields(t)
 	if err != nil {
 		return nil, err

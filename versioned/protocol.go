@@ -13,30 +13,30 @@ import (
 )
 
 // Protocol is a way of asking a model for solutions (paper §3.1): a first
-// prompt, then up to Repairs self-debug rounds for the tasks whose
-// visible tests fail, each showing the model its last solution and the
-// visible tests' trace (Fig. 18). The verdict is always on the hidden
-// tests.
+// prompt, then possibly self-debug rounds for the tasks whose visible
+// tests fail, each showing the model its last solution and the visible
+// tests' trace (Fig. 18). The verdict is always on the hidden tests. The
+// paper's three are Greedy, CoT and SelfDebug.
 type Protocol struct {
-	// Name identifies the protocol in results and tables.
+	// Name identifies the protocol in scores and tables.
 	Name string
 	// Doc says what it does.
 	Doc string
-	// First makes the template of the first prompt.
-	First func(PromptOptions) *adapt.Template
-	// Repairs is the number of self-debug rounds; 0 means none.
-	Repairs int
+	// first makes the template of the first prompt.
+	first func(promptOptions) *adapt.Template
+	// repairs is the number of self-debug rounds; 0 means none.
+	repairs int
 }
 
 // The paper's protocols.
 var (
 	// Greedy asks once, with the zero-shot prompt.
-	Greedy = &Protocol{Name: "greedy", Doc: "zero-shot prompt, one answer", First: GreedyTemplate}
+	Greedy = &Protocol{Name: "greedy", Doc: "zero-shot prompt, one answer", first: greedyTemplate}
 	// CoT asks once, with the zero-shot chain-of-thought prompt.
-	CoT = &Protocol{Name: "cot", Doc: "zero-shot chain-of-thought prompt, one answer", First: CoTTemplate}
+	CoT = &Protocol{Name: "cot", Doc: "zero-shot chain-of-thought prompt, one answer", first: cotTemplate}
 	// SelfDebug asks with the zero-shot prompt and, when the visible tests
 	// fail, once more with the error trace.
-	SelfDebug = &Protocol{Name: "self-debug", Doc: "zero-shot prompt, then one repair round with the visible tests' trace", First: GreedyTemplate, Repairs: 1}
+	SelfDebug = &Protocol{Name: "self-debug", Doc: "zero-shot prompt, then one repair round with the visible tests' trace", first: greedyTemplate, repairs: 1}
 )
 
 // Protocols lists the built-in protocols.
@@ -44,17 +44,20 @@ var Protocols = []*Protocol{Greedy, CoT, SelfDebug}
 
 // EvalOptions configures Evaluate. A nil *EvalOptions means the defaults.
 type EvalOptions struct {
+	// Protocol is how the model is asked; nil means Greedy.
+	Protocol *Protocol
 	// Evaluate is passed to adapt.Evaluate (the runner, the environments,
 	// limits, concurrency, progress, journal). Evaluate sets Samples to 1, K to
 	// nil, and Template and Repair to the protocol's. A zero Sampling
 	// means the paper's: temperature 0, top_p 0.95.
 	Evaluate adapt.Options
-	// Prompt holds the prompt ablations.
-	Prompt PromptOptions
+	// NoVersion prompts with the library's name only, not its version
+	// (the paper's ablation).
+	NoVersion bool
 	// PassRule, when set, replaces the tasks' adapt.Task.PassRule:
 	// adapt.PassEveryTest counts a skipped hidden test as not passed, where
 	// GitChameleon's tasks follow upstream (adapt.PassExitStatus: a file
-	// whose tests all skip passes, as pytest exits 0). Results.PassRule
+	// whose tests all skip passes, as pytest exits 0). Scores.PassRule
 	// says which rule the verdicts are under.
 	PassRule *string
 }
@@ -93,14 +96,16 @@ type TaskResult struct {
 	Trace string `json:"trace,omitempty"`
 	// APIHit reports whether Code calls every API of the task's api_calls
 	// label (a task that lists none is a hit, as upstream counts it);
-	// APIScored is false when Code does not parse (APIHitSkip, upstream's
+	// APIScored is false when Code does not parse (apiHitSkip, upstream's
 	// rule).
 	APIHit    bool `json:"api_hit"`
 	APIScored bool `json:"api_scored"`
 }
 
-// Results is what a protocol gave on a set of tasks.
-type Results struct {
+// Scores are GitChameleon's numbers for one protocol on a set of tasks:
+// the per-task verdicts, from which the rates, the breakdowns and the
+// error classes are computed.
+type Scores struct {
 	Protocol string `json:"protocol"`
 	// PassRule is the rule the verdicts are under (adapt.Task.PassRule:
 	// "exit-status", upstream's, or "" for adapt's every-test rule);
@@ -110,62 +115,86 @@ type Results struct {
 	Tasks    []TaskResult `json:"tasks"`
 	// Usage is the tokens of every round.
 	Usage adapt.Usage `json:"usage"`
+	// Report is the adapt.Report the scores were computed from.
+	Report *adapt.Report `json:"-"`
 }
 
-// Evaluate evaluates model on tasks with protocol p and returns per-task
-// verdicts. It is one adapt.Evaluate (with the gold check): the first
-// prompt is the protocol's, and its repair rounds are adapt's Repair,
-// asked for the tasks whose visible tests fail, with a prompt that shows
-// the last attempt and the visible tests' trace. Tasks name their visible
-// tests in the visible_tests label (VisibleTests); the hidden tests are
-// the others, or all of them when the task lists no visible tests.
-// Cancelling ctx stops the run; with a journal it resumes where it
-// stopped, in the middle of the repair rounds too.
-func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, p *Protocol, o *EvalOptions) (*Results, error) {
-	if p == nil || p.First == nil {
-		return nil, errors.New("versioned: Evaluate needs a protocol with a First template")
+// Evaluate evaluates model on tasks with opts.Protocol and returns
+// GitChameleon's scores, the adapt.Report in Scores.Report. It is one
+// adapt.Evaluate (with the gold check) with the protocol's settings, then
+// Score: the first prompt is the protocol's, and its repair rounds are
+// adapt's Repair, asked for the tasks whose visible tests fail, with a
+// prompt that shows the last attempt and the visible tests' trace. Tasks
+// name their visible tests in their Detail (VisibleTests); the hidden
+// tests are the others (none when the Detail lists no visible tests: then
+// every test is visible). Cancelling ctx stops the run; with a journal it resumes
+// where it stopped, in the middle of the repair rounds too.
+func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *EvalOptions) (*Scores, error) {
+	var o EvalOptions
+	if opts != nil {
+		o = *opts
 	}
-	var opts EvalOptions
-	if o != nil {
-		opts = *o
+	p := o.Protocol
+	if p == nil {
+		p = Greedy
 	}
-	eo := opts.Evaluate
+	if p.first == nil {
+		return nil, errors.New("versioned: Evaluate needs a protocol with a first template")
+	}
+	eo := o.Evaluate
 	eo.Samples, eo.K = 1, nil
 	if eo.Sampling.Temperature == 0 && eo.Sampling.TopP == 0 && eo.Sampling.MaxTokens == 0 && eo.Sampling.Seed == nil {
 		eo.Sampling.TopP = 0.95
 	}
-	if opts.PassRule != nil {
+	if o.PassRule != nil {
 		tasks = slices.Clone(tasks)
 		for i := range tasks {
-			tasks[i].PassRule = *opts.PassRule
+			tasks[i].PassRule = *o.PassRule
 		}
 	}
 	if eo.Answer == nil {
-		eo.Answer = FirstPythonBlock
+		eo.Answer = firstPythonBlock
 	}
-	eo.Template = p.First(opts.Prompt)
+	eo.Template = p.first(promptOptions{NoVersion: o.NoVersion})
 	eo.Repair = nil
-	if p.Repairs > 0 {
+	if p.repairs > 0 {
 		eo.Repair = &adapt.Repair{
 			Name:   "gitchameleon-self-debug",
-			Rounds: p.Repairs,
+			Rounds: p.repairs,
 			Retry: func(t *adapt.Task, last adapt.SampleResult) bool {
-				return !testsPassed(last, VisibleTests(t))
+				return !testsPassed(last, visibleTests(t))
 			},
 			Render: func(t *adapt.Task, last adapt.SampleResult) ([]adapt.Message, error) {
-				return RepairMessages(t, Attempt{Code: attemptCode(last), Trace: TopLevelTrace(last, VisibleTests(t))})
+				return repairMessages(t, attempt{Code: attemptCode(last), Trace: topLevelTrace(last, visibleTests(t))})
 			},
 		}
-	}
-	byID := make(map[string]*adapt.Task, len(tasks))
-	for i := range tasks {
-		byID[tasks[i].ID] = &tasks[i]
 	}
 	rep, err := adapt.Evaluate(ctx, tasks, model, &eo)
 	if err != nil {
 		return nil, err
 	}
-	res := &Results{Protocol: p.Name, Model: model.Name(), Usage: rep.Usage, PassRule: passRuleOf(tasks)}
+	s, err := Score(rep, tasks)
+	if err != nil {
+		return nil, err
+	}
+	s.Protocol = p.Name
+	return s, nil
+}
+
+// Score computes GitChameleon's scores from a report of an evaluation of
+// tasks (one adapt.Evaluate returned, or read back with adapt.ReadReport,
+// or merged from shards), the tasks as they were evaluated (with
+// EvalOptions.PassRule applied). The protocol is the one whose template
+// and repair the report names, "" for none of them.
+func Score(rep *adapt.Report, tasks []adapt.Task) (*Scores, error) {
+	if rep == nil {
+		return nil, errors.New("versioned: Score needs a report")
+	}
+	byID := make(map[string]*adapt.Task, len(tasks))
+	for i := range tasks {
+		byID[tasks[i].ID] = &tasks[i]
+	}
+	res := &Scores{Protocol: protocolOf(rep.Run), Model: rep.Run.Model, Usage: rep.Usage, PassRule: passRuleOf(tasks), Report: rep}
 	invalid, unscored := map[string]string{}, map[string]string{}
 	for _, it := range rep.Invalid {
 		invalid[it.TaskID] = invalidReason(it)
@@ -175,7 +204,10 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, p *Pro
 	}
 	for _, tr := range rep.PerTask {
 		t := byID[tr.TaskID]
-		r := TaskResult{Task: tr.TaskID, Labels: t.Labels, Valid: tr.Valid, Invalid: invalid[tr.TaskID], Unscored: unscored[tr.TaskID], NoHidden: len(HiddenTests(t)) == 0}
+		if t == nil {
+			return nil, fmt.Errorf("versioned: the report's task %s is not among the tasks", tr.TaskID)
+		}
+		r := TaskResult{Task: tr.TaskID, Labels: t.Labels, Valid: tr.Valid, Invalid: invalid[tr.TaskID], Unscored: unscored[tr.TaskID], NoHidden: len(hiddenTests(t)) == 0}
 		if tr.Valid && len(tr.Samples) > 0 {
 			s := tr.Samples[0]
 			first := s
@@ -186,11 +218,23 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, p *Pro
 			r.FirstVisible, r.FirstHidden = r.Visible, r.Hidden
 			r.judge(t, s)
 			r.Repairs = len(s.Rounds)
-			r.APIHit, r.APIScored = APIHit(t.Language, r.Code, apiCalls(t), APIHitSkip)
+			r.APIHit, r.APIScored = apiHit(t.Language, r.Code, apiCalls(t), apiHitSkip)
 		}
 		res.Tasks = append(res.Tasks, r)
 	}
 	return res, nil
+}
+
+// protocolOf names the built-in protocol whose first template and repair
+// rounds a run had, or "".
+func protocolOf(run adapt.RunInfo) string {
+	for _, p := range Protocols {
+		name := p.first(promptOptions{}).Name
+		if (run.Template == name || run.Template == p.first(promptOptions{NoVersion: true}).Name) && (run.Repair != "") == (p.repairs > 0) {
+			return p.Name
+		}
+	}
+	return ""
 }
 
 // passRuleOf is the pass rule of the tasks, "mixed" when they differ.
@@ -238,8 +282,8 @@ func attemptCode(s adapt.SampleResult) string {
 // judge sets the verdicts of r from one sample's result and the
 // completion it came from.
 func (r *TaskResult) judge(t *adapt.Task, s adapt.SampleResult) {
-	visible := VisibleTests(t)
-	hidden := HiddenTests(t)
+	visible := visibleTests(t)
+	hidden := hiddenTests(t)
 	r.Outcome = s.Outcome
 	r.Unscored = ""
 	if !s.Scored() {
@@ -250,17 +294,17 @@ func (r *TaskResult) judge(t *adapt.Task, s adapt.SampleResult) {
 	r.Code = attemptCode(s)
 	r.Trace = ""
 	if !r.Visible {
-		r.Trace = TopLevelTrace(s, visible)
+		r.Trace = topLevelTrace(s, visible)
 	}
 }
 
-// HiddenTests returns the names of the task's hidden tests: the tests
-// VisibleTests does not list. None means the task has no hidden verdict
+// hiddenTests returns the names of the task's hidden tests: the tests
+// visibleTests does not list. None means the task has no hidden verdict
 // (a GitChameleon problem whose hidden test file is not present): the
 // visible tests never stand in for the hidden ones.
-func HiddenTests(t *adapt.Task) []string {
+func hiddenTests(t *adapt.Task) []string {
 	vis := map[string]bool{}
-	for _, n := range VisibleTests(t) {
+	for _, n := range visibleTests(t) {
 		vis[n] = true
 	}
 	var hidden []string
@@ -286,11 +330,11 @@ func testsPassed(s adapt.SampleResult, names []string) bool {
 	return len(names) > 0
 }
 
-// TopLevelTrace is the trace a self-debug prompt shows for a failed run
+// topLevelTrace is the trace a self-debug prompt shows for a failed run
 // of the visible tests: the compiler's or the extraction's message, or,
 // for each visible test that did not pass, its last traceback (Python)
 // or its message.
-func TopLevelTrace(s adapt.SampleResult, visible []string) string {
+func topLevelTrace(s adapt.SampleResult, visible []string) string {
 	switch s.Outcome {
 	case adapt.OutcomeCompileError, adapt.OutcomeNoCode, adapt.OutcomeWrongName, adapt.OutcomeModelError:
 		return strings.TrimSpace(s.Detail)
@@ -321,9 +365,9 @@ func TopLevelTrace(s adapt.SampleResult, visible []string) string {
 }
 
 // String describes the results in one line, for logs.
-func (r *Results) String() string {
+func (r *Scores) String() string {
 	h, v := r.Hidden(), r.Visible()
-	s := fmt.Sprintf("%s/%s: hidden %d/%d, visible %d/%d (%s)", r.Model, r.Protocol, h.Passed, h.N, v.Passed, v.N, PassRuleName(r.PassRule))
+	s := fmt.Sprintf("%s/%s: hidden %d/%d, visible %d/%d (%s)", r.Model, r.Protocol, h.Passed, h.N, v.Passed, v.N, passRuleName(r.PassRule))
 	unscored, invalid, noHidden := 0, 0, 0
 	for i := range r.Tasks {
 		switch t := &r.Tasks[i]; {

@@ -1,6 +1,7 @@
 package versioned_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -12,8 +13,12 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/versioned"
 )
@@ -78,23 +83,59 @@ func (m *scripted) Complete(ctx context.Context, req adapt.Request) ([]adapt.Com
 	return []adapt.Completion{{Text: "Here it is:\n```" + req.Task.Language + "\n" + answer + "```\n", FinishReason: "stop"}}, nil
 }
 
+const (
+	wrongMedian = "import statistics\ndef mid(values):\n    return statistics.median_low(values)\n"
+	rightMedian = "import statistics\ndef mid(values):\n    return statistics.median(values)\n"
+)
+
 func TestSelfDebugRepairs(t *testing.T) {
 	sb := exectest.ForkServer(t)
 	task := medianTask(t)
-	const (
-		wrong = "import statistics\ndef mid(values):\n    return statistics.median_low(values)\n"
-		right = "import statistics\ndef mid(values):\n    return statistics.median(values)\n"
-	)
 	ctx := context.Background()
 	opts := &versioned.EvalOptions{Evaluate: adapt.Options{Runner: sb}}
 
-	greedy := &scripted{wrong: wrong, right: right, want: "AssertionError"}
-	g, err := versioned.Evaluate(ctx, []adapt.Task{task}, greedy, versioned.Greedy, opts)
+	g := checkGreedyMisses(t, task, opts)
+	s := checkSelfDebugRepairs(t, task, opts)
+	if got, want := s.Hidden().String(), "100.0±0.0"; got != want {
+		t.Errorf("self-debug hidden rate %s, want %s", got, want)
+	}
+	if got, want := g.Hidden().String(), "0.0±0.0"; got != want {
+		t.Errorf("greedy hidden rate %s, want %s", got, want)
+	}
+	checkSelfDebugResumes(t, task, sb, s)
+	checkScoreFromReport(t, task, g)
+	checkScoreFromReport(t, task, s)
+
+	// A model error is unscored, not a failure: left out of the rates.
+	broken := adapt.ModelFunc("broken", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+		return nil, errors.New("503")
+	})
+	two := medianTask(t)
+	two.ID = "median-2"
+	_, err := versioned.Evaluate(ctx, []adapt.Task{task, two}, broken, &versioned.EvalOptions{Protocol: versioned.Greedy, Evaluate: adapt.Options{Runner: sb, Attempts: 1}})
+	if !errors.Is(err, adapt.ErrNothingScored) {
+		t.Errorf("every request failed: %v, want ErrNothingScored", err)
+	}
+
+	// A model that is right at once is not asked again.
+	once := &scripted{wrong: rightMedian, right: rightMedian, want: "AssertionError"}
+	s, err = versioned.Evaluate(ctx, []adapt.Task{task}, once, withProtocol(opts, versioned.SelfDebug))
+	if err != nil || !s.Tasks[0].Hidden || s.Tasks[0].Repairs != 0 || len(once.prompts) != 1 {
+		t.Fatalf("right at once: %v %+v, %d prompts", err, s.Tasks[0], len(once.prompts))
+	}
+}
+
+// checkGreedyMisses: the greedy protocol keeps the wrong first answer,
+// with its trace, and scores it as an API miss.
+func checkGreedyMisses(t *testing.T, task adapt.Task, opts *versioned.EvalOptions) *versioned.Scores {
+	t.Helper()
+	greedy := &scripted{wrong: wrongMedian, right: rightMedian, want: "AssertionError"}
+	g, err := versioned.Evaluate(context.Background(), []adapt.Task{task}, greedy, withProtocol(opts, versioned.Greedy))
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := g.Tasks[0]
-	if !r.Valid || r.Visible || r.Hidden || r.Repairs != 0 || r.Code != wrong || len(greedy.prompts) != 1 {
+	if !r.Valid || r.Visible || r.Hidden || r.Repairs != 0 || r.Code != wrongMedian || len(greedy.prompts) != 1 {
 		t.Fatalf("greedy: %+v after %d prompts", r, len(greedy.prompts))
 	}
 	if r.Outcome != adapt.OutcomeFailed || !strings.Contains(r.Trace, "AssertionError") || !strings.HasPrefix(r.Trace, "Traceback (most recent call last):") {
@@ -104,72 +145,71 @@ func TestSelfDebugRepairs(t *testing.T) {
 	if !r.APIScored || r.APIHit {
 		t.Errorf("greedy API hit %v scored %v, want a scored miss", r.APIHit, r.APIScored)
 	}
+	return g
+}
 
-	sd := &scripted{wrong: wrong, right: right, want: "AssertionError"}
-	s, err := versioned.Evaluate(ctx, []adapt.Task{task}, sd, versioned.SelfDebug, opts)
+// checkSelfDebugRepairs: self-debug shows the model its wrong answer and
+// the trace, and keeps the repaired one.
+func checkSelfDebugRepairs(t *testing.T, task adapt.Task, opts *versioned.EvalOptions) *versioned.Scores {
+	t.Helper()
+	sd := &scripted{wrong: wrongMedian, right: rightMedian, want: "AssertionError"}
+	s, err := versioned.Evaluate(context.Background(), []adapt.Task{task}, sd, withProtocol(opts, versioned.SelfDebug))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r = s.Tasks[0]
-	if !r.Visible || !r.Hidden || r.FirstVisible || r.FirstHidden || r.Repairs != 1 || r.Code != right || r.Trace != "" || !r.APIHit {
+	r := s.Tasks[0]
+	if !r.Visible || !r.Hidden || r.FirstVisible || r.FirstHidden || r.Repairs != 1 || r.Code != rightMedian || r.Trace != "" || !r.APIHit {
 		t.Fatalf("self-debug: %+v", r)
 	}
 	if len(sd.prompts) != 2 {
 		t.Fatalf("self-debug sent %d prompts, want 2", len(sd.prompts))
 	}
 	repair := sd.prompts[1][1].Content
-	for _, want := range []string{"<Generated Solution>\n" + strings.TrimRight(wrong, "\n") + "\n</Generated Solution>", "<Trace>\nTraceback (most recent call last):", "AssertionError\n</Trace>", "<Extra Dependencies>\nnumpy==1.24.2\n</Extra Dependencies>"} {
+	for _, want := range []string{"<Generated Solution>\n" + strings.TrimRight(wrongMedian, "\n") + "\n</Generated Solution>", "<Trace>\nTraceback (most recent call last):", "AssertionError\n</Trace>", "<Extra Dependencies>\nnumpy==1.24.2\n</Extra Dependencies>"} {
 		if !strings.Contains(repair, want) {
 			t.Errorf("the repair prompt lacks %q:\n%s", want, repair)
 		}
 	}
-	if got, want := s.Hidden().String(), "100.0±0.0"; got != want {
-		t.Errorf("self-debug hidden rate %s, want %s", got, want)
-	}
-	if got, want := g.Hidden().String(), "0.0±0.0"; got != want {
-		t.Errorf("greedy hidden rate %s, want %s", got, want)
-	}
+	return s
+}
 
-	// With a journal, every round resumes: a second run asks nothing and
-	// gives the same results.
-	dir := t.TempDir()
-	jopts := &versioned.EvalOptions{Evaluate: adapt.Options{Runner: sb, Journal: filepath.Join(dir, "sd.jsonl")}}
-	j1, err := versioned.Evaluate(ctx, []adapt.Task{task}, &scripted{wrong: wrong, right: right, want: "AssertionError"}, versioned.SelfDebug, jopts)
+// checkScoreFromReport: Score on the report written and read back gives
+// the scores Evaluate gave, the protocol named from the report.
+func checkScoreFromReport(t *testing.T, task adapt.Task, want *versioned.Scores) {
+	t.Helper()
+	var b bytes.Buffer
+	require.NoError(t, want.Report.WriteJSON(&b))
+	rep, err := adapt.ReadReport(&b)
+	require.NoError(t, err)
+	got, err := versioned.Score(rep, []adapt.Task{task})
+	require.NoError(t, err)
+	assert.Empty(t, cmp.Diff(want, got, cmpopts.IgnoreFields(versioned.Scores{}, "Report")), "Score on the report read back (-want +got)")
+	_, err = versioned.Score(rep, nil)
+	assert.Error(t, err, "a report whose tasks are not given")
+}
+
+// checkSelfDebugResumes: with a journal, every round resumes: a second
+// run asks nothing and gives the same scores as s.
+func checkSelfDebugResumes(t *testing.T, task adapt.Task, sb exec.Runner, s *versioned.Scores) {
+	t.Helper()
+	ctx := context.Background()
+	jopts := &versioned.EvalOptions{Evaluate: adapt.Options{Runner: sb, Journal: filepath.Join(t.TempDir(), "sd.jsonl")}}
+	j1, err := versioned.Evaluate(ctx, []adapt.Task{task}, &scripted{wrong: wrongMedian, right: rightMedian, want: "AssertionError"}, withProtocol(jopts, versioned.SelfDebug))
 	if err != nil {
 		t.Fatal(err)
 	}
-	resumed := &scripted{wrong: wrong, right: right, want: "AssertionError"}
-	j2, err := versioned.Evaluate(ctx, []adapt.Task{task}, resumed, versioned.SelfDebug, jopts)
+	resumed := &scripted{wrong: wrongMedian, right: rightMedian, want: "AssertionError"}
+	j2, err := versioned.Evaluate(ctx, []adapt.Task{task}, resumed, withProtocol(jopts, versioned.SelfDebug))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(resumed.prompts) != 0 {
 		t.Errorf("the resumed run sent %d prompts", len(resumed.prompts))
 	}
-	if diff := cmp.Diff(s, j1); diff != "" {
-		t.Errorf("journaled run differs (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff(j1, j2); diff != "" {
-		t.Errorf("resumed run differs (-want +got):\n%s", diff)
-	}
-
-	// A model error is unscored, not a failure: left out of the rates.
-	broken := adapt.ModelFunc("broken", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
-		return nil, errors.New("503")
-	})
-	two := medianTask(t)
-	two.ID = "median-2"
-	_, err = versioned.Evaluate(ctx, []adapt.Task{task, two}, broken, versioned.Greedy, &versioned.EvalOptions{Evaluate: adapt.Options{Runner: sb, Attempts: 1}})
-	if !errors.Is(err, adapt.ErrNothingScored) {
-		t.Errorf("every request failed: %v, want ErrNothingScored", err)
-	}
-
-	// A model that is right at once is not asked again.
-	once := &scripted{wrong: right, right: right, want: "AssertionError"}
-	s, err = versioned.Evaluate(ctx, []adapt.Task{task}, once, versioned.SelfDebug, opts)
-	if err != nil || !s.Tasks[0].Hidden || s.Tasks[0].Repairs != 0 || len(once.prompts) != 1 {
-		t.Fatalf("right at once: %v %+v, %d prompts", err, s.Tasks[0], len(once.prompts))
-	}
+	// The scores, not the reports they came from (run metadata).
+	noReport := cmpopts.IgnoreFields(versioned.Scores{}, "Report")
+	assert.Empty(t, cmp.Diff(s, j1, noReport), "journaled run differs (-want +got)")
+	assert.Empty(t, cmp.Diff(j1, j2, noReport), "resumed run differs (-want +got)")
 }
 
 // TestSelfDebugGo: a model that writes x/exp's old SortFunc (a less
@@ -191,14 +231,14 @@ func TestSelfDebugGo(t *testing.T) {
 	opts := &versioned.EvalOptions{Evaluate: adapt.Options{Runner: sb, Environments: &versioned.Provider{Provisioner: cache, Strict: true}}}
 	m := &scripted{wrong: lessTask.Reference, right: cmpTask.Reference, want: "does not match inferred type func(a Person, b Person) int"}
 	ctx := context.Background()
-	g, err := versioned.Evaluate(ctx, []adapt.Task{cmpTask}, m, versioned.Greedy, opts)
+	g, err := versioned.Evaluate(ctx, []adapt.Task{cmpTask}, m, withProtocol(opts, versioned.Greedy))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r := g.Tasks[0]; !r.Valid || r.Hidden || r.Outcome != adapt.OutcomeCompileError || !strings.Contains(r.Trace, "./solution.go:") {
 		t.Fatalf("greedy: %+v", r)
 	}
-	s, err := versioned.Evaluate(ctx, []adapt.Task{cmpTask}, m, versioned.SelfDebug, opts)
+	s, err := versioned.Evaluate(ctx, []adapt.Task{cmpTask}, m, withProtocol(opts, versioned.SelfDebug))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,9 +302,7 @@ func TestPromptsGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := cmp.Diff(string(want), b.String()); d != "" {
-			t.Errorf("%s prompt (-want +got):\n%s", c.name, d)
-		}
+		assert.Equal(t, string(want), b.String(), "%s prompt", c.name)
 	}
 }
 
@@ -279,9 +317,7 @@ func TestPromptStructure(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantUser := "1. Required Library:\n<library>\nstatistics==3.11\n</library>\n\n2. Python version:\n<python>\n3.11\n</python>\n\n2. Coding Problem:\n<coding_problem>\nReturn the median of the values, the mean of the two middle ones for an even count.\n</coding_problem>\n\n3. Starter Code:\n<starter_code>\nimport statistics\ndef mid(values):\n</starter_code>"
-	if d := cmp.Diff(wantUser, msgs[1].Content); d != "" {
-		t.Errorf("user prompt (-want +got):\n%s", d)
-	}
+	assert.Equal(t, wantUser, msgs[1].Content, "user prompt")
 	sys := msgs[0].Content
 	for _, want := range []string{"You are a skilled Python programmer", "1. Use the required library in your solution.", "6. Output only the code block and nothing else.", "Here are the key elements for this task:"} {
 		if !strings.Contains(sys, want) {
@@ -329,7 +365,7 @@ func TestProtocolPrompts(t *testing.T) {
 		{versioned.CoT, true, "<library>\nstatistics\n</library>"},
 	} {
 		m := &scripted{wrong: right, right: right}
-		res, err := versioned.Evaluate(context.Background(), []adapt.Task{task}, m, c.p, &versioned.EvalOptions{Evaluate: adapt.Options{Runner: sb}, Prompt: versioned.PromptOptions{NoVersion: c.noVersion}})
+		res, err := versioned.Evaluate(context.Background(), []adapt.Task{task}, m, &versioned.EvalOptions{Protocol: c.p, Evaluate: adapt.Options{Runner: sb}, NoVersion: c.noVersion})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -340,4 +376,11 @@ func TestProtocolPrompts(t *testing.T) {
 			t.Errorf("%s: %+v", c.p.Name, r)
 		}
 	}
+}
+
+// withProtocol is o with protocol p.
+func withProtocol(o *versioned.EvalOptions, p *versioned.Protocol) *versioned.EvalOptions {
+	c := *o
+	c.Protocol = p
+	return &c
 }

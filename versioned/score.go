@@ -24,8 +24,8 @@ type Rate struct {
 	CI95    metrics.Interval `json:"ci95"`
 }
 
-// NewRate returns the rate of passed out of n.
-func NewRate(passed, n int) Rate {
+// newRate returns the rate of passed out of n.
+func newRate(passed, n int) Rate {
 	r := Rate{Passed: passed, N: n}
 	if n == 0 {
 		return r
@@ -47,15 +47,15 @@ func (r Rate) String() string {
 	return fmt.Sprintf("%.1f±%.1f", r.Percent, r.SE)
 }
 
-// Rate counts, over the valid tasks for which f's second result is true,
-// those for which its first is.
-func (r *Results) Rate(f func(*TaskResult) (pass, counted bool)) Rate {
+// validRate counts, over the valid tasks for which f's second result is
+// true, those for which its first is.
+func (r *Scores) validRate(f func(*TaskResult) (pass, counted bool)) Rate {
 	return r.rate(f, false)
 }
 
-// rate is Rate over the valid tasks, or, with all, over every scored task,
-// the invalid ones counting as not passed.
-func (r *Results) rate(f func(*TaskResult) (pass, counted bool), all bool) Rate {
+// rate is validRate over the valid tasks, or, with all, over every scored
+// task, the invalid ones counting as not passed.
+func (r *Scores) rate(f func(*TaskResult) (pass, counted bool), all bool) Rate {
 	passed, n := 0, 0
 	for i := range r.Tasks {
 		t := &r.Tasks[i]
@@ -69,41 +69,41 @@ func (r *Results) rate(f func(*TaskResult) (pass, counted bool), all bool) Rate 
 			}
 		}
 	}
-	return NewRate(passed, n)
+	return newRate(passed, n)
 }
 
 // Hidden is the hidden success rate, the benchmark's primary metric, over
 // the valid tasks that have hidden tests (TaskResult.NoHidden unset).
-func (r *Results) Hidden() Rate {
-	return r.Rate(func(t *TaskResult) (bool, bool) { return t.Hidden, !t.NoHidden })
+func (r *Scores) Hidden() Rate {
+	return r.validRate(func(t *TaskResult) (bool, bool) { return t.Hidden, !t.NoHidden })
 }
 
 // Visible is the visible success rate over the valid tasks.
-func (r *Results) Visible() Rate {
-	return r.Rate(func(t *TaskResult) (bool, bool) { return t.Visible, true })
+func (r *Scores) Visible() Rate {
+	return r.validRate(func(t *TaskResult) (bool, bool) { return t.Visible, true })
 }
 
-// RateAll is Rate over every task, as the paper's rates are over all 328
+// allRate is validRate over every task, as the paper's rates are over all 328
 // problems: a task whose reference failed (invalid) counts as not passed.
 // Unscored tasks (a model or infrastructure error) are still left out, as
 // adapt's scoring rules say.
-func (r *Results) RateAll(f func(*TaskResult) (pass, counted bool)) Rate {
+func (r *Scores) allRate(f func(*TaskResult) (pass, counted bool)) Rate {
 	return r.rate(f, true)
 }
 
 // HiddenAll is the hidden success rate over every task that has hidden
-// tests, invalid ones counting as failures (see RateAll).
-func (r *Results) HiddenAll() Rate {
-	return r.RateAll(func(t *TaskResult) (bool, bool) { return t.Hidden, !t.NoHidden })
+// tests, invalid ones counting as failures (see allRate).
+func (r *Scores) HiddenAll() Rate {
+	return r.allRate(func(t *TaskResult) (bool, bool) { return t.Hidden, !t.NoHidden })
 }
 
-// VisibleAll is the visible success rate over every task (see RateAll).
-func (r *Results) VisibleAll() Rate {
-	return r.RateAll(func(t *TaskResult) (bool, bool) { return t.Visible, true })
+// VisibleAll is the visible success rate over every task (see allRate).
+func (r *Scores) VisibleAll() Rate {
+	return r.allRate(func(t *TaskResult) (bool, bool) { return t.Visible, true })
 }
 
-// PassRuleName describes a pass rule (adapt.Task.PassRule) for tables.
-func PassRuleName(rule string) string {
+// passRuleName describes a pass rule (adapt.Task.PassRule) for tables.
+func passRuleName(rule string) string {
 	switch rule {
 	case adapt.PassExitStatus:
 		return "pass rule exit-status: pytest exits 0, tests that skip pass (upstream's)"
@@ -115,12 +115,12 @@ func PassRuleName(rule string) string {
 
 // APIHitRate is the share of scored solutions that call every API of
 // their task's api_calls (paper §3, after Wang et al. 2024a).
-func (r *Results) APIHitRate() Rate {
-	return r.Rate(func(t *TaskResult) (bool, bool) { return t.APIHit, t.APIScored })
+func (r *Scores) APIHitRate() Rate {
+	return r.validRate(func(t *TaskResult) (bool, bool) { return t.APIHit, t.APIScored })
 }
 
-// Group is the rates of the tasks that share one value of a breakdown.
-type Group struct {
+// group is the rates of the tasks that share one value of a breakdown.
+type group struct {
 	By      string `json:"by"`
 	Value   string `json:"value"`
 	Hidden  Rate   `json:"hidden"`
@@ -128,13 +128,13 @@ type Group struct {
 	APIHit  Rate   `json:"api_hit"`
 }
 
-// Breakdowns the paper reports (Figs. 7, 10, 11): a name and the value a
-// task's labels give.
+// The breakdowns the paper reports (Figs. 7, 10, 11): a name and the
+// value a task's labels give.
 var (
-	ByLibrary  = Breakdown{Name: "library", Value: func(l map[string]string) string { return l["library"] }}
-	ByCategory = Breakdown{Name: "category", Value: func(l map[string]string) string { return l["category"] }}
-	// ByRuntime is the Python version, or the Go version of a Go task.
-	ByRuntime = Breakdown{Name: "runtime", Value: func(l map[string]string) string {
+	byLibrary  = grouping{Name: "library", Value: func(l map[string]string) string { return l["library"] }}
+	byCategory = grouping{Name: "category", Value: func(l map[string]string) string { return l["category"] }}
+	// byRuntime is the Python version, or the Go version of a Go task.
+	byRuntime = grouping{Name: "runtime", Value: func(l map[string]string) string {
 		if v := l["python"]; v != "" {
 			return "python " + v
 		}
@@ -143,23 +143,24 @@ var (
 		}
 		return ""
 	}}
-	// ByYear is the release year of the version the task names.
-	ByYear = Breakdown{Name: "year", Value: func(l map[string]string) string { return l["year"] }}
+	// byYear is the release year of the version the task names.
+	byYear = grouping{Name: "year", Value: func(l map[string]string) string { return l["year"] }}
 )
 
-// Breakdown names a way of grouping tasks by their labels.
-type Breakdown struct {
+// grouping names a way of grouping tasks by their labels for a breakdown.
+type grouping struct {
 	Name  string
 	Value func(labels map[string]string) string
 }
 
-// Breakdowns lists the built-in breakdowns.
-var Breakdowns = []Breakdown{ByLibrary, ByCategory, ByRuntime, ByYear}
+// groupings lists the paper's breakdowns, in the order WriteBreakdowns
+// writes them.
+var groupings = []grouping{byLibrary, byCategory, byRuntime, byYear}
 
-// Breakdown groups the valid tasks by b, in increasing order of value.
+// groups groups the valid tasks by b, in increasing order of value.
 // Tasks for which b gives "" are left out.
-func (r *Results) Breakdown(b Breakdown) []Group {
-	byValue := map[string]*Results{}
+func (r *Scores) groups(b grouping) []group {
+	byValue := map[string]*Scores{}
 	for _, t := range r.Tasks {
 		v := b.Value(t.Labels)
 		if !t.Valid || v == "" {
@@ -167,7 +168,7 @@ func (r *Results) Breakdown(b Breakdown) []Group {
 		}
 		g := byValue[v]
 		if g == nil {
-			g = &Results{}
+			g = &Scores{}
 			byValue[v] = g
 		}
 		g.Tasks = append(g.Tasks, t)
@@ -177,10 +178,10 @@ func (r *Results) Breakdown(b Breakdown) []Group {
 		values = append(values, v)
 	}
 	slices.Sort(values)
-	out := make([]Group, 0, len(values))
+	out := make([]group, 0, len(values))
 	for _, v := range values {
 		g := byValue[v]
-		out = append(out, Group{By: b.Name, Value: v, Hidden: g.Hidden(), Visible: g.Visible(), APIHit: g.APIHitRate()})
+		out = append(out, group{By: b.Name, Value: v, Hidden: g.Hidden(), Visible: g.Visible(), APIHit: g.APIHitRate()})
 	}
 	return out
 }
@@ -189,7 +190,7 @@ func (r *Results) Breakdown(b Breakdown) []Group {
 // self-debug and chain-of-thought results (nil: not run).
 type TableRow struct {
 	Model                  string
-	Greedy, SelfDebug, CoT *Results
+	Greedy, SelfDebug, CoT *Scores
 }
 
 // Table is rows of the paper's Table 1.
@@ -205,7 +206,7 @@ func (rows Table) WriteTable(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("| Model | Greedy Hidden | Greedy Visible | Greedy API | SD Hidden | SD Visible | SD API | CoT Hidden | CoT API |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
-	cell := func(r *Results, f, all func(*Results) Rate) string {
+	cell := func(r *Scores, f, all func(*Scores) Rate) string {
 		if r == nil {
 			return "–"
 		}
@@ -217,15 +218,15 @@ func (rows Table) WriteTable(w io.Writer) error {
 		}
 		return s
 	}
-	hidden, visible, api := (*Results).Hidden, (*Results).Visible, (*Results).APIHitRate
-	hiddenAll, visibleAll := (*Results).HiddenAll, (*Results).VisibleAll
+	hidden, visible, api := (*Scores).Hidden, (*Scores).Visible, (*Scores).APIHitRate
+	hiddenAll, visibleAll := (*Scores).HiddenAll, (*Scores).VisibleAll
 	rules, noHidden := map[string]bool{}, map[int]bool{}
 	for _, r := range rows {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.Model,
 			cell(r.Greedy, hidden, hiddenAll), cell(r.Greedy, visible, visibleAll), cell(r.Greedy, api, nil),
 			cell(r.SelfDebug, hidden, hiddenAll), cell(r.SelfDebug, visible, visibleAll), cell(r.SelfDebug, api, nil),
 			cell(r.CoT, hidden, hiddenAll), cell(r.CoT, api, nil))
-		for _, res := range []*Results{r.Greedy, r.SelfDebug, r.CoT} {
+		for _, res := range []*Scores{r.Greedy, r.SelfDebug, r.CoT} {
 			if res == nil {
 				continue
 			}
@@ -241,7 +242,7 @@ func (rows Table) WriteTable(w io.Writer) error {
 	}
 	names := make([]string, 0, len(rules))
 	for rule := range rules {
-		names = append(names, PassRuleName(rule))
+		names = append(names, passRuleName(rule))
 	}
 	slices.Sort(names)
 	if len(names) > 0 {
@@ -262,17 +263,22 @@ func (rows Table) WriteTable(w io.Writer) error {
 	return err
 }
 
-// WriteBreakdowns writes, for each breakdown, a Markdown table of hidden
-// success, visible success and API hit rate per value: N is the number of
-// valid tasks, Hidden N of those with hidden tests.
-func (r *Results) WriteBreakdowns(w io.Writer, bs ...Breakdown) error {
+// WriteBreakdowns writes the paper's breakdowns (by library, change
+// category, runtime version and release year), each a Markdown table of
+// hidden success, visible success and API hit rate per value: N is the
+// number of valid tasks, Hidden N of those with hidden tests.
+func (r *Scores) WriteBreakdowns(w io.Writer) error {
+	return r.writeBreakdowns(w, groupings...)
+}
+
+func (r *Scores) writeBreakdowns(w io.Writer, bs ...grouping) error {
 	var b strings.Builder
 	for i, bd := range bs {
 		if i > 0 {
 			b.WriteString("\n")
 		}
 		fmt.Fprintf(&b, "| %s | N | Hidden | Hidden N | Visible | API |\n|---|---|---|---|---|---|\n", bd.Name)
-		for _, g := range r.Breakdown(bd) {
+		for _, g := range r.groups(bd) {
 			fmt.Fprintf(&b, "| %s | %d | %s | %d | %s | %s |\n", g.Value, g.Visible.N, g.Hidden, g.Hidden.N, g.Visible, g.APIHit)
 		}
 	}
@@ -291,7 +297,7 @@ type ErrorClass struct {
 // the exception its trace ends with ("AssertionError", "TypeError"), or
 // the outcome when there is none ("compile-error", "timeout"). Most
 // frequent first, then by name.
-func (r *Results) ErrorClasses() []ErrorClass {
+func (r *Scores) ErrorClasses() []ErrorClass {
 	counts := map[string]int{}
 	for _, t := range r.Tasks {
 		if !t.Valid || t.Visible {

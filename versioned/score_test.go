@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/versioned"
@@ -33,12 +34,12 @@ func TestRate(t *testing.T) {
 	}
 }
 
-func results() *versioned.Results {
+func results() *versioned.Scores {
 	lab := func(lib, cat, py, rel string) map[string]string {
 		year, _, _ := strings.Cut(rel, "-")
 		return map[string]string{"library": lib, "category": cat, "python": py, "year": year}
 	}
-	return &versioned.Results{Protocol: "greedy", Model: "m", Tasks: []versioned.TaskResult{
+	return &versioned.Scores{Protocol: "greedy", Model: "m", Tasks: []versioned.TaskResult{
 		{Task: "1", Valid: true, Hidden: true, Visible: true, APIHit: true, APIScored: true, Labels: lab("numpy", "argument", "3.10", "2021-06")},
 		{Task: "2", Valid: true, Hidden: false, Visible: true, APIHit: false, APIScored: true, Labels: lab("numpy", "semantics", "3.10", "2023-01")},
 		{Task: "3", Valid: true, Hidden: false, Visible: false, APIHit: false, APIScored: false, Labels: lab("torch", "argument", "3.7", "2021-03")},
@@ -52,7 +53,7 @@ func TestResultsBreakdown(t *testing.T) {
 		t.Errorf("rates %v", got)
 	}
 	var b strings.Builder
-	if err := r.WriteBreakdowns(&b, versioned.ByLibrary, versioned.ByYear); err != nil {
+	if err := r.WriteBreakdownsOf(&b, versioned.ByLibrary, versioned.ByYear); err != nil {
 		t.Fatal(err)
 	}
 	want := `| library | N | Hidden | Hidden N | Visible | API |
@@ -65,9 +66,7 @@ func TestResultsBreakdown(t *testing.T) {
 | 2021 | 2 | 50.0±35.4 | 2 | 50.0±35.4 | 100.0±0.0 |
 | 2023 | 1 | 0.0±0.0 | 1 | 100.0±0.0 | 0.0±0.0 |
 `
-	if d := cmp.Diff(want, b.String()); d != "" {
-		t.Errorf("breakdowns (-want +got):\n%s", d)
-	}
+	assert.Equal(t, want, b.String(), "breakdowns")
 	b.Reset()
 	if err := (versioned.Table{{Model: "m", Greedy: r, SelfDebug: r}}).WriteTable(&b); err != nil {
 		t.Fatal(err)
@@ -78,16 +77,14 @@ func TestResultsBreakdown(t *testing.T) {
 
 Verdicts: pass rule every-test: each test passed, a skipped test does not.
 `
-	if d := cmp.Diff(wantTable, b.String()); d != "" {
-		t.Errorf("table (-want +got):\n%s", d)
-	}
+	assert.Equal(t, wantTable, b.String(), "table")
 	if g := r.Breakdown(versioned.ByRuntime); len(g) != 2 || g[0].Value != "python 3.10" || g[1].Value != "python 3.7" {
 		t.Errorf("by runtime: %+v", g)
 	}
 }
 
 func TestErrorClasses(t *testing.T) {
-	r := &versioned.Results{Tasks: []versioned.TaskResult{
+	r := &versioned.Scores{Tasks: []versioned.TaskResult{
 		{Task: "1", Valid: true, Outcome: adapt.OutcomeFailed, Trace: "Traceback (most recent call last):\n  File \"x.py\", line 1\nAssertionError"},
 		{Task: "2", Valid: true, Outcome: adapt.OutcomeFailed, Trace: "Traceback (most recent call last):\n  File \"x.py\", line 1\ntorch.TypeError: bad"},
 		{Task: "3", Valid: true, Outcome: adapt.OutcomeFailed, Trace: "Traceback (most recent call last):\n  File \"x.py\", line 3\nAssertionError: no"},
@@ -96,7 +93,5 @@ func TestErrorClasses(t *testing.T) {
 		{Task: "6", Valid: false, Outcome: adapt.OutcomeFailed, Trace: "Traceback (most recent call last):\nKeyError"},
 	}}
 	want := []versioned.ErrorClass{{"AssertionError", 2}, {"TypeError", 1}, {"compile-error", 1}}
-	if d := cmp.Diff(want, r.ErrorClasses()); d != "" {
-		t.Errorf("error classes (-want +got):\n%s", d)
-	}
+	assert.Equal(t, want, r.ErrorClasses(), "error classes")
 }

@@ -3,6 +3,7 @@ package versioned
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -10,14 +11,24 @@ import (
 	"github.com/adaptbench/adaptbench/internal/fence"
 )
 
-// SolutionModel returns a model that answers each task with the solution
-// for its ID, so that a solution file (upstream's format, such as
-// ground_truth_solutions.jsonl or a model's saved answers) is scored by
-// adapt.Evaluate like any model. An answer that holds a code fence is
+// SolutionModel returns a model, named after the file, that answers each
+// task with the solution for its ID in the solution file at path
+// (upstream's format, {"example_id", "answer"} per line, such as
+// ground_truth_solutions.jsonl or a model's saved answers), so that it is
+// scored by adapt.Evaluate like any model. An answer that holds a code fence is
 // passed as it is, for adapt's extraction; any other answer is the module
 // itself and is fenced. A task with no solution is a model error:
 // unscored and listed, never counted as a failure (adapt's scoring rules).
-func SolutionModel(name string, solutions []Solution) adapt.Model {
+func SolutionModel(path string) (adapt.Model, error) {
+	sols, err := readSolutionsFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return solutionModelOf(strings.TrimSuffix(filepath.Base(path), ".jsonl"), sols), nil
+}
+
+// solutionModelOf is SolutionModel on solutions read, named name.
+func solutionModelOf(name string, solutions []solution) adapt.Model {
 	m := solutionModel{name: name, answers: make(map[string]string, len(solutions))}
 	for _, s := range solutions {
 		m.answers[s.ExampleID] = s.Answer
@@ -55,7 +66,7 @@ func (m solutionModel) Complete(ctx context.Context, req adapt.Request) ([]adapt
 // ```python(.*?)``` across lines.
 var upstreamBlock = regexp.MustCompile("(?s)```python(.*?)```")
 
-// FirstPythonBlock is the extraction versioned.Evaluate uses (as
+// firstPythonBlock is the extraction versioned.Evaluate uses (as
 // adapt.Options.Answer) unless told otherwise. For a Python task it is
 // upstream's (run_eval.py): the text of the first ```python block, up to
 // the next ``` (so "```python3" leaves a "3" on the first line, as
@@ -64,7 +75,7 @@ var upstreamBlock = regexp.MustCompile("(?s)```python(.*?)```")
 // takes the first fenced block of any kind (fence.Blocks), or the
 // whole text when there is none. Other tasks get adapt.Extract, whose
 // whole-file rule takes the longest block.
-func FirstPythonBlock(t *adapt.Task, c adapt.Completion) (adapt.Answer, error) {
+func firstPythonBlock(t *adapt.Task, c adapt.Completion) (adapt.Answer, error) {
 	if t.Language != adapt.Python || t.Target.Function != "" {
 		return adapt.Extract(t, c.Text)
 	}

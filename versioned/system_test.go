@@ -75,7 +75,7 @@ func TestSystemDataset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err = adapt.Evaluate(ctx, tasks, versioned.SolutionModel("ground-truth", sols), &adapt.Options{Runner: sb, Environments: p, NoGold: true})
+	rep, err = adapt.Evaluate(ctx, tasks, versioned.SolutionModelOf("ground-truth", sols), &adapt.Options{Runner: sb, Environments: p, NoGold: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,12 +149,47 @@ func TestSystemAllLibraries(t *testing.T) {
 	}
 	ctx := context.Background()
 	sys := &versioned.Cache{Dir: cacheDir(t), Builder: &versioned.System{}}
+	tasks, libs := systemTasks(t, dir, sys)
+	sols, err := versioned.ReadSolutionsFile(filepath.Join(dir, "ground_truth_solutions.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	rep := evaluateAllLibraries(t, tasks, sols, sys)
+	per, passedIDs := countPerLibrary(rep, tasks)
+	checkLibraryFloors(t, per, libs, len(tasks), time.Since(start))
+	// mitmproxy's visible tests end with unittest.main(): run as scripts,
+	// they exit 0 when their tests pass.
+	if per["mitmproxy"] != nil {
+		for _, id := range []string{"218", "219", "220", "221", "222", "223"} {
+			if !passedIDs[id] {
+				t.Errorf("mitmproxy problem %s: its visible test (ending with unittest.main()) does not pass", id)
+			}
+		}
+	}
+	// None of these environments is faithful: the interpreter is 3.11,
+	// which no problem names.
+	for _, task := range tasks {
+		env, err := sys.Provision(ctx, versioned.SpecOf(*task.Env))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if env.Manifest.Faithful {
+			t.Errorf("task %s: the system environment is marked faithful", task.ID)
+		}
+	}
+}
+
+// systemTasks are the tasks of the problems whose library the system
+// python3 has, and the version it has of each.
+func systemTasks(t *testing.T, dir string, sys *versioned.Cache) ([]adapt.Task, map[string]string) {
+	t.Helper()
 	ps, lrep, err := versioned.ReadDataset(os.DirFS(dir), ".")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Log(lrep)
-	probe, err := sys.Provision(ctx, versioned.EnvSpec{})
+	probe, err := sys.Provision(context.Background(), versioned.EnvSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,10 +210,13 @@ func TestSystemAllLibraries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sols, err := versioned.ReadSolutionsFile(filepath.Join(dir, "ground_truth_solutions.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	return tasks, libs
+}
+
+// evaluateAllLibraries runs the ground truth on tasks in the system
+// environment.
+func evaluateAllLibraries(t *testing.T, tasks []adapt.Task, sols []versioned.Solution, sys *versioned.Cache) *adapt.Report {
+	t.Helper()
 	// A fork server that has also imported the slowest libraries (sympy
 	// alone takes seconds), so that each problem does not. The counts are
 	// the same as with a fresh interpreter per problem (every problem's
@@ -187,7 +225,7 @@ func TestSystemAllLibraries(t *testing.T) {
 	// which a preloaded falcon hides (it passes). numpy and the libraries
 	// built on it are imported with OpenBLAS held to one thread, as a
 	// fork carries no threads over; with them preloaded the test takes
-	// 72 s instead of 147 s here.
+	// about half as long.
 	fs, err := sandbox.NewForkServer(exectest.Sandbox(t), &sandbox.ForkServerConfig{
 		Preload: append(slices.Clone(sandbox.DefaultPreload), "sympy", "networkx", "flask", "jinja2", "pytest",
 			"numpy", "pandas", "scipy", "scipy.stats", "matplotlib", "sklearn"),
@@ -198,24 +236,31 @@ func TestSystemAllLibraries(t *testing.T) {
 	}
 	t.Cleanup(func() { fs.Close() })
 	p := &versioned.Provider{Provisioner: sys, Env: []string{"OMP_NUM_THREADS=1", "MPLBACKEND=Agg"}}
-	start := time.Now()
-	rep, err := adapt.Evaluate(ctx, tasks, versioned.SolutionModel("ground-truth", sols), &adapt.Options{
+	rep, err := adapt.Evaluate(context.Background(), tasks, versioned.SolutionModelOf("ground-truth", sols), &adapt.Options{
 		Runner: fs, Environments: p, NoGold: true,
 		Limits: exec.Limits{WallTime: 90 * time.Second, CPUTime: 60 * time.Second},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	type count struct {
-		visible, n, hidden, nHidden int
-		visibleFails, hiddenFails   []string
-	}
-	per := map[string]*count{}
+	return rep
+}
+
+// libraryCount is how many of a library's problems passed.
+type libraryCount struct {
+	visible, n, hidden, nHidden int
+	visibleFails, hiddenFails   []string
+}
+
+// countPerLibrary counts the visible and hidden passes per library, and
+// names the tasks whose visible test passed.
+func countPerLibrary(rep *adapt.Report, tasks []adapt.Task) (map[string]*libraryCount, map[string]bool) {
+	per := map[string]*libraryCount{}
 	passedIDs := map[string]bool{}
 	for i, tr := range rep.PerTask {
 		lib := tasks[i].Labels["library"]
 		if per[lib] == nil {
-			per[lib] = &count{}
+			per[lib] = &libraryCount{}
 		}
 		c, s := per[lib], tr.Samples[0]
 		c.n++
@@ -234,6 +279,13 @@ func TestSystemAllLibraries(t *testing.T) {
 			}
 		}
 	}
+	return per, passedIDs
+}
+
+// checkLibraryFloors fails for a library whose passes fell below the
+// measured floor, and logs the counts.
+func checkLibraryFloors(t *testing.T, per map[string]*libraryCount, libs map[string]string, ntasks int, took time.Duration) {
+	t.Helper()
 	names := make([]string, 0, len(per))
 	for lib := range per {
 		names = append(names, lib)
@@ -255,7 +307,7 @@ func TestSystemAllLibraries(t *testing.T) {
 		}
 	}
 	t.Logf("ground truth, system environment, %d problems in %v (%s): visible %d/%d, hidden %d/%d (of the problems with a hidden test file)%s",
-		len(tasks), time.Since(start).Round(time.Second), versioned.PassRuleName(adapt.PassExitStatus), tv, tn, th, tnh, b.String())
+		ntasks, took.Round(time.Second), versioned.PassRuleName(adapt.PassExitStatus), tv, tn, th, tnh, b.String())
 	var missing []string
 	for lib, f := range systemFloor {
 		if per[lib] == nil {
@@ -265,25 +317,5 @@ func TestSystemAllLibraries(t *testing.T) {
 	slices.Sort(missing)
 	if len(missing) > 0 {
 		t.Logf("not installed here, so not run: %s", strings.Join(missing, " "))
-	}
-	// mitmproxy's visible tests end with unittest.main(): run as scripts,
-	// they exit 0 when their tests pass.
-	if per["mitmproxy"] != nil {
-		for _, id := range []string{"218", "219", "220", "221", "222", "223"} {
-			if !passedIDs[id] {
-				t.Errorf("mitmproxy problem %s: its visible test (ending with unittest.main()) does not pass", id)
-			}
-		}
-	}
-	// None of these environments is faithful: the interpreter is 3.11,
-	// which no problem names.
-	for _, task := range tasks {
-		env, err := sys.Provision(ctx, versioned.SpecOf(*task.Env))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if env.Manifest.Faithful {
-			t.Errorf("task %s: the system environment is marked faithful", task.ID)
-		}
 	}
 }

@@ -38,6 +38,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log"
@@ -54,53 +55,121 @@ import (
 	"github.com/adaptbench/adaptbench/versioned"
 )
 
+// config is the command line.
+type config struct {
+	gitchameleon, wheelhouse, python, prebuilt string
+	system, strict                             bool
+	cacheDir                                   string
+	modelName, openaiModel, solutions          string
+	protocols                                  string
+	noVersion                                  bool
+	only                                       string
+	mineModule, from, to, out                  string
+	tasksFile                                  string
+	everyTest                                  bool
+}
+
 func main() {
-	gitchameleon := flag.String("gitchameleon", "", "directory of the published GitChameleon dataset (dataset.jsonl); empty means the Go problems")
-	wheelhouse := flag.String("wheelhouse", "", "GitChameleon: build venvs offline from the wheels in this directory")
-	python := flag.String("python", "/usr/bin/python3", "GitChameleon, -wheelhouse: the base interpreter of the venvs")
-	prebuilt := flag.String("prebuilt", "", "GitChameleon: use the ready venvs under this directory")
-	system := flag.Bool("system", false, "GitChameleon: use the system python3 as it is (not faithful)")
-	strict := flag.Bool("strict", false, "refuse environments that do not match their spec (their tasks are invalid)")
-	cacheDir := flag.String("cache", versioned.DefaultCacheDir, "directory of the environment cache")
-	modelName := flag.String("model", "reference", "model: reference, identity or openai")
-	openaiModel := flag.String("openai-model", "", "with -model openai: the model to ask at OPENAI_BASE_URL (default $OPENAI_MODEL)")
-	solutions := flag.String("solutions", "", "score a solution file ({example_id, answer} per line) as the model")
-	protocols := flag.String("protocols", "greedy,self-debug,cot", "comma-separated protocols: greedy, self-debug, cot")
-	noVersion := flag.Bool("no-version", false, "prompt with the library's name only (the paper's ablation)")
-	only := flag.String("only", "", "evaluate only the tasks whose ID matches this regular expression")
-	mineModule := flag.String("mine", "", "mine this Go module's releases for problems (see -from, -to, -out)")
-	from := flag.String("from", "", "-mine: the first release to mine (inclusive)")
-	to := flag.String("to", "", "-mine: the last release to mine (inclusive)")
-	out := flag.String("out", "", "-mine: the directory to write the problems and the funnel to")
-	tasksFile := flag.String("tasks", "", "evaluate the Go tasks of this file (such as -mine's tasks.jsonl) instead of the built-in ones")
-	everyTest := flag.Bool("every-test", false, "GitChameleon: adapt's every-test rule (a skipped hidden test does not pass) instead of upstream's exit-status rule")
+	var c config
+	flag.StringVar(&c.gitchameleon, "gitchameleon", "", "directory of the published GitChameleon dataset (dataset.jsonl); empty means the Go problems")
+	flag.StringVar(&c.wheelhouse, "wheelhouse", "", "GitChameleon: build venvs offline from the wheels in this directory")
+	flag.StringVar(&c.python, "python", "/usr/bin/python3", "GitChameleon, -wheelhouse: the base interpreter of the venvs")
+	flag.StringVar(&c.prebuilt, "prebuilt", "", "GitChameleon: use the ready venvs under this directory")
+	flag.BoolVar(&c.system, "system", false, "GitChameleon: use the system python3 as it is (not faithful)")
+	flag.BoolVar(&c.strict, "strict", false, "refuse environments that do not match their spec (their tasks are invalid)")
+	flag.StringVar(&c.cacheDir, "cache", versioned.DefaultCacheDir, "directory of the environment cache")
+	flag.StringVar(&c.modelName, "model", "reference", "model: reference, identity or openai")
+	flag.StringVar(&c.openaiModel, "openai-model", "", "with -model openai: the model to ask at OPENAI_BASE_URL (default $OPENAI_MODEL)")
+	flag.StringVar(&c.solutions, "solutions", "", "score a solution file ({example_id, answer} per line) as the model")
+	flag.StringVar(&c.protocols, "protocols", "greedy,self-debug,cot", "comma-separated protocols: greedy, self-debug, cot")
+	flag.BoolVar(&c.noVersion, "no-version", false, "prompt with the library's name only (the paper's ablation)")
+	flag.StringVar(&c.only, "only", "", "evaluate only the tasks whose ID matches this regular expression")
+	flag.StringVar(&c.mineModule, "mine", "", "mine this Go module's releases for problems (see -from, -to, -out)")
+	flag.StringVar(&c.from, "from", "", "-mine: the first release to mine (inclusive)")
+	flag.StringVar(&c.to, "to", "", "-mine: the last release to mine (inclusive)")
+	flag.StringVar(&c.out, "out", "", "-mine: the directory to write the problems and the funnel to")
+	flag.StringVar(&c.tasksFile, "tasks", "", "evaluate the Go tasks of this file (such as -mine's tasks.jsonl) instead of the built-in ones")
+	flag.BoolVar(&c.everyTest, "every-test", false, "GitChameleon: adapt's every-test rule (a skipped hidden test does not pass) instead of upstream's exit-status rule")
 	flag.Parse()
 	log.SetFlags(0)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
-	if *mineModule != "" {
-		if err := mineHistory(ctx, *mineModule, *from, *to, *out, *cacheDir); err != nil {
-			log.Fatal(err)
-		}
-		return
+	var err error
+	if c.mineModule != "" {
+		err = mineHistory(ctx, c.mineModule, c.from, c.to, c.out, c.cacheDir)
+	} else {
+		err = run(ctx, &c)
 	}
-	tasks, builder, err := load(*gitchameleon, *wheelhouse, *python, *prebuilt, *system)
 	if err != nil {
 		log.Fatal(err)
 	}
-	if *tasksFile != "" {
-		if *gitchameleon != "" {
-			log.Fatal("versioned: -tasks and -gitchameleon exclude each other")
+}
+
+// run evaluates the tasks with each protocol and prints the tables.
+func run(ctx context.Context, c *config) error {
+	tasks, builder, err := selectTasks(c)
+	if err != nil {
+		return err
+	}
+	model, err := pickModel(c.modelName, c.openaiModel, c.solutions)
+	if err != nil {
+		return err
+	}
+	var protocols []*versioned.Protocol
+	for _, name := range strings.Split(c.protocols, ",") {
+		p, err := protocolByName(strings.TrimSpace(name))
+		if err != nil {
+			return err
 		}
-		if tasks, err = adapt.LoadFile(*tasksFile); err != nil {
-			log.Fatal(err)
+		protocols = append(protocols, p)
+	}
+
+	fs, err := sandbox.NewPythonRunner(nil)
+	if err != nil {
+		return err
+	}
+	defer fs.Close()
+	cache := &versioned.Cache{Dir: filepath.Join(c.cacheDir, builderDir(builder)), Builder: builder}
+	provision(ctx, cache, tasks)
+	opts := &versioned.EvalOptions{
+		Evaluate: adapt.Options{
+			Runner:       fs,
+			Environments: &versioned.Provider{Provisioner: cache, Strict: c.strict, Env: []string{"OMP_NUM_THREADS=1", "MPLBACKEND=Agg"}},
+		},
+		NoVersion: c.noVersion,
+	}
+	if c.everyTest {
+		rule := adapt.PassEveryTest
+		opts.PassRule = &rule
+	}
+	row, last, err := evaluate(ctx, tasks, model, protocols, opts)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%d tasks, %d environments built this run\n\n", len(tasks), cache.Builds())
+	return printTables(row, last)
+}
+
+// selectTasks loads the tasks the flags name, and the builder of their
+// environments.
+func selectTasks(c *config) ([]adapt.Task, versioned.Builder, error) {
+	tasks, builder, err := load(c.gitchameleon, c.wheelhouse, c.python, c.prebuilt, c.system)
+	if err != nil {
+		return nil, nil, err
+	}
+	if c.tasksFile != "" {
+		if c.gitchameleon != "" {
+			return nil, nil, errors.New("versioned: -tasks and -gitchameleon exclude each other")
+		}
+		if tasks, err = adapt.LoadFile(c.tasksFile); err != nil {
+			return nil, nil, err
 		}
 	}
-	if *only != "" {
-		re, err := regexp.Compile(*only)
+	if c.only != "" {
+		re, err := regexp.Compile(c.only)
 		if err != nil {
-			log.Fatal(err)
+			return nil, nil, err
 		}
 		var kept []adapt.Task
 		for _, t := range tasks {
@@ -110,71 +179,51 @@ func main() {
 		}
 		tasks = kept
 	}
-	model, err := pickModel(*modelName, *openaiModel, *solutions)
-	if err != nil {
-		log.Fatal(err)
-	}
-	var run []*versioned.Protocol
-	for _, name := range strings.Split(*protocols, ",") {
-		p, err := protocolByName(strings.TrimSpace(name))
-		if err != nil {
-			log.Fatal(err)
-		}
-		run = append(run, p)
-	}
+	return tasks, builder, nil
+}
 
-	fs, err := sandbox.NewPythonRunner(nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer fs.Close()
-	cache := &versioned.Cache{Dir: filepath.Join(*cacheDir, builderDir(builder)), Builder: builder}
-	// The environments first, with their own progress: building them is
-	// the long part of a first run.
+// provision builds the environments first, with their own progress:
+// building them is the long part of a first run.
+func provision(ctx context.Context, cache *versioned.Cache, tasks []adapt.Task) {
 	var specs []versioned.EnvSpec
 	for i := range tasks {
 		if tasks[i].Env != nil {
 			specs = append(specs, versioned.SpecOf(*tasks[i].Env))
 		}
 	}
-	if len(specs) > 0 {
-		bar := progress.New(os.Stderr, "versioned")
-		cache.Progress = bar.Report
-		_, errs := cache.ProvisionAll(ctx, specs)
-		bar.Close()
-		cache.Progress = nil
-		failed := 0
-		for _, err := range errs {
-			if err != nil {
-				failed++
-			}
-		}
-		if failed > 0 {
-			log.Printf("%d of %d environments could not be provisioned: their tasks are reported invalid, with the reason", failed, len(specs))
+	if len(specs) == 0 {
+		return
+	}
+	bar := progress.New(os.Stderr, "versioned")
+	cache.Progress = bar.Report
+	_, errs := cache.ProvisionAll(ctx, specs)
+	bar.Close()
+	cache.Progress = nil
+	failed := 0
+	for _, err := range errs {
+		if err != nil {
+			failed++
 		}
 	}
-	opts := &versioned.EvalOptions{
-		Evaluate: adapt.Options{
-			Runner:       fs,
-			Environments: &versioned.Provider{Provisioner: cache, Strict: *strict, Env: []string{"OMP_NUM_THREADS=1", "MPLBACKEND=Agg"}},
-		},
-		Prompt: versioned.PromptOptions{NoVersion: *noVersion},
+	if failed > 0 {
+		log.Printf("%d of %d environments could not be provisioned: their tasks are reported invalid, with the reason", failed, len(specs))
 	}
-	if *everyTest {
-		rule := adapt.PassEveryTest
-		opts.PassRule = &rule
-	}
+}
 
+// evaluate runs each protocol and returns the model's row of Table 1 and
+// the scores of the last protocol.
+func evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, protocols []*versioned.Protocol, opts *versioned.EvalOptions) (versioned.TableRow, *versioned.Scores, error) {
 	row := versioned.TableRow{Model: model.Name()}
-	var last *versioned.Results
-	for _, p := range run {
+	var last *versioned.Scores
+	for _, p := range protocols {
 		log.Printf("%s: %d tasks, protocol %s ...", model.Name(), len(tasks), p.Name)
 		bar := progress.New(os.Stderr, model.Name()+" "+p.Name)
+		opts.Protocol = p
 		opts.Evaluate.Progress = bar.Report
-		res, err := versioned.Evaluate(ctx, tasks, model, p, opts)
+		res, err := versioned.Evaluate(ctx, tasks, model, opts)
 		bar.Close()
 		if err != nil {
-			log.Fatal(err)
+			return row, nil, err
 		}
 		log.Print(res)
 		for _, t := range res.Tasks {
@@ -195,22 +244,29 @@ func main() {
 		}
 		last = res
 	}
-	fmt.Printf("%d tasks, %d environments built this run\n\n", len(tasks), cache.Builds())
+	return row, last, nil
+}
+
+// printTables prints Table 1, then the breakdowns and the error classes
+// of the last protocol.
+func printTables(row versioned.TableRow, last *versioned.Scores) error {
 	if err := (versioned.Table{row}).WriteTable(os.Stdout); err != nil {
-		log.Fatal(err)
+		return err
 	}
-	if last != nil {
-		fmt.Printf("\nBreakdowns (%s):\n\n", last.Protocol)
-		if err := last.WriteBreakdowns(os.Stdout, versioned.Breakdowns...); err != nil {
-			log.Fatal(err)
-		}
-		if classes := last.ErrorClasses(); len(classes) > 0 {
-			fmt.Printf("\nErrors of the failed solutions (%s):\n\n| error | count |\n|---|---|\n", last.Protocol)
-			for _, c := range classes {
-				fmt.Printf("| %s | %d |\n", c.Class, c.Count)
-			}
+	if last == nil {
+		return nil
+	}
+	fmt.Printf("\nBreakdowns (%s):\n\n", last.Protocol)
+	if err := last.WriteBreakdowns(os.Stdout); err != nil {
+		return err
+	}
+	if classes := last.ErrorClasses(); len(classes) > 0 {
+		fmt.Printf("\nErrors of the failed solutions (%s):\n\n| error | count |\n|---|---|\n", last.Protocol)
+		for _, c := range classes {
+			fmt.Printf("| %s | %d |\n", c.Class, c.Count)
 		}
 	}
+	return nil
 }
 
 // load returns the tasks and the builder of their environments.
@@ -260,11 +316,7 @@ func builderDir(b versioned.Builder) string {
 
 func pickModel(name, openaiModel, solutions string) (adapt.Model, error) {
 	if solutions != "" {
-		sols, err := versioned.ReadSolutionsFile(solutions)
-		if err != nil {
-			return nil, err
-		}
-		return versioned.SolutionModel(strings.TrimSuffix(filepath.Base(solutions), ".jsonl"), sols), nil
+		return versioned.SolutionModel(solutions)
 	}
 	switch name {
 	case "reference":

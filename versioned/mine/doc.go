@@ -75,10 +75,10 @@
 // versioned's Go environments; labels and versioned.Detail are those of
 // versioned's Go problems (benchmark "go-mined"), so versioned's
 // protocols (greedy, chain of thought, self-debug on the visible test)
-// run them unchanged. The Detail's Mined field holds the [Origin]: the
-// module, the releases, the package, the changes (kind, name, old and
-// new declaration), the file and function at each release, and what the
-// reference gave at N-1 ([OriginOf]).
+// run them unchanged. The Detail's Mined field holds, as JSON, where the
+// problem came from: the module, the releases, the package, the changes
+// (kind, name, old and new declaration), the file and function at each
+// release, and what the reference gave at N-1.
 //
 // An example's problem is checked by its output, which the statement
 // gives. A test function's is checked only by the test passing, and its

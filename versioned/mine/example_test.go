@@ -24,11 +24,7 @@ func ExampleGenerate() {
 	}
 	res.Funnel.WriteTable(os.Stdout)
 	for _, t := range res.Tasks {
-		o, err := mine.OriginOf(&t)
-		if err != nil {
-			log.Fatal(err)
-		}
-		fmt.Printf("%s: %s %s, %s at %s\n", t.ID, o.Changes[0].Kind, o.Changes[0].Name, o.PreviousOutcome, o.Previous)
+		fmt.Printf("%s: %s\n", t.ID, t.Labels["type_of_change"])
 	}
 	if err := adapt.WriteTasks(os.Stdout, res.Tasks); err != nil {
 		log.Fatal(err)
@@ -36,7 +32,7 @@ func ExampleGenerate() {
 	// The problems' environments: each release's modules in a module
 	// cache, as for versioned's own Go problems.
 	envs := &versioned.Provider{Provisioner: &versioned.Cache{Builder: &versioned.GoModules{}}, Strict: true}
-	r, err := versioned.Evaluate(ctx, res.Tasks, adapt.Reference, versioned.SelfDebug, &versioned.EvalOptions{Evaluate: adapt.Options{Environments: envs}})
+	r, err := versioned.Evaluate(ctx, res.Tasks, adapt.Reference, &versioned.EvalOptions{Protocol: versioned.SelfDebug, Evaluate: adapt.Options{Environments: envs}})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"golang.org/x/mod/sumdb/dirhash"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/runcmd"
 )
 
 // minGo is the lowest go directive a problem's workspace gets: older
@@ -59,17 +60,7 @@ func (g goTool) env() []string {
 func (g goTool) run(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	cmd := osexec.CommandContext(ctx, "go", args...)
 	cmd.Dir, cmd.Env = dir, g.env()
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if len(msg) > 4000 {
-			msg = "..." + msg[len(msg)-4000:]
-		}
-		return out, fmt.Errorf("go %s: %w: %s", strings.Join(args, " "), err, msg)
-	}
-	return out, nil
+	return runcmd.Output(cmd, "go")
 }
 
 // scratch makes a directory holding a main module that requires mod at

@@ -37,11 +37,10 @@ type Options struct {
 	// (GOSUMDB), unless the environment turns that off (GONOSUMDB,
 	// GOPRIVATE, GOSUMDB=off: a private or local proxy).
 	GoSum string
-	// Environments provisions the problems' environments. nil means a
-	// strict versioned.Provider over a versioned.Cache in EnvDir with the
-	// versioned.GoModules builder (Proxy, ModCache).
-	Environments adapt.EnvProvider
-	// EnvDir is that cache's directory; "" means versioned.DefaultCacheDir.
+	// EnvDir is the directory of the cache of the problems' environments
+	// (a strict versioned.Provider over a versioned.Cache with the
+	// versioned.GoModules builder, Proxy and ModCache); "" means
+	// versioned.DefaultCacheDir.
 	EnvDir string
 	// Runner runs the tests; nil means a ForkServer over a Sandbox that
 	// Generate makes and closes. Limits bounds every test run.
@@ -369,11 +368,8 @@ func check(ctx context.Context, o *Options, cands []*candidate) error {
 		return err
 	}
 	defer closeRunner()
-	envs := o.Environments
-	if envs == nil {
-		cache := &versioned.Cache{Dir: o.EnvDir, Builder: &versioned.GoModules{ModCache: o.ModCache, Proxy: o.Proxy}}
-		envs = &versioned.Provider{Provisioner: cache, Strict: true}
-	}
+	cache := &versioned.Cache{Dir: o.EnvDir, Builder: &versioned.GoModules{ModCache: o.ModCache, Proxy: o.Proxy}}
+	envs := &versioned.Provider{Provisioner: cache, Strict: true}
 	checker := &adapt.Checker{Runner: runner, Limits: o.Limits, Environments: envs}
 	par := o.Parallelism
 	if par <= 0 {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 	"golang.org/x/mod/module"
 	"golang.org/x/mod/sumdb/dirhash"
 	modzip "golang.org/x/mod/zip"
@@ -268,9 +269,7 @@ func TestSyntheticHistory(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	if d := cmp.Diff(wantProblems, got); d != "" {
-		t.Errorf("problems (-want +got):\n%s", d)
-	}
+	assert.Equal(t, wantProblems, got, "problems")
 
 	checkChanges(t, res)
 	checkContents(t, res)
@@ -297,7 +296,7 @@ func TestSyntheticHistory(t *testing.T) {
 		model adapt.Model
 		want  int
 	}{{adapt.Reference, len(res.Tasks)}, {adapt.Identity, 0}} {
-		r, err := versioned.Evaluate(ctx, res.Tasks, c.model, versioned.Greedy, &versioned.EvalOptions{Evaluate: adapt.Options{
+		r, err := versioned.Evaluate(ctx, res.Tasks, c.model, &versioned.EvalOptions{Protocol: versioned.Greedy, Evaluate: adapt.Options{
 			Runner: sb, Environments: &versioned.Provider{Provisioner: &versioned.Cache{Dir: opts.EnvDir, Builder: &versioned.GoModules{ModCache: opts.ModCache, Proxy: opts.Proxy}}, Strict: true},
 		}})
 		if err != nil {
@@ -361,9 +360,7 @@ func checkChanges(t *testing.T, res *mine.Result) {
 		"removed Old ", "added New ",
 		"changed Sum ", "deprecated Legacy Modern", "deprecated Twice Double", "added Modern ", "added Hello ",
 	}
-	if d := cmp.Diff(wantChanges, changes); d != "" {
-		t.Errorf("changes (-want +got):\n%s", d)
-	}
+	assert.Equal(t, wantChanges, changes, "changes")
 	for _, c := range res.Changes {
 		if c.Name == "Sum" && (c.Old != "func Sum(a int, b int) int" || c.New != "func Sum(a int, b int, c int) int") {
 			t.Errorf("Sum's change: old %q, new %q", c.Old, c.New)
@@ -394,9 +391,7 @@ func checkChanges(t *testing.T, res *mine.Result) {
 		"| total | 6 | 9 | 11 | 10 | 10 | 9 | 9 |\n"
 	var fun bytes.Buffer
 	res.Funnel.WriteTable(&fun)
-	if d := cmp.Diff(wantFunnel, fun.String()); d != "" {
-		t.Errorf("funnel (-want +got):\n%s", d)
-	}
+	assert.Equal(t, wantFunnel, fun.String(), "funnel")
 }
 
 // checkContents checks what some problems hold.

@@ -13,11 +13,12 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/versioned"
+	"github.com/adaptbench/adaptbench/versioned/internal/category"
 )
 
-// Origin is where a mined problem came from: its record in the task's
-// versioned.Detail (field Mined), read by OriginOf.
-type Origin struct {
+// origin is where a mined problem came from: its record in the task's
+// versioned.Detail (field Mined), read by originOf.
+type origin struct {
 	// Problem is "uses-new-api" (write a function that uses what release
 	// Version added) or "adapt-to-new-version" (adapt the function as it
 	// was at Previous to Version).
@@ -47,9 +48,9 @@ type Origin struct {
 	PreviousDetail  string `json:"previous_detail,omitempty"`
 }
 
-// OriginOf decodes the record of a mined problem. An error names the task:
+// originOf decodes the record of a mined problem. An error names the task:
 // one that is not a version-conditioned task, or one that was not mined.
-func OriginOf(t *adapt.Task) (*Origin, error) {
+func originOf(t *adapt.Task) (*origin, error) {
 	d, err := versioned.DetailOf(t)
 	if err != nil {
 		return nil, err
@@ -57,7 +58,7 @@ func OriginOf(t *adapt.Task) (*Origin, error) {
 	if len(d.Mined) == 0 {
 		return nil, fmt.Errorf("mine: task %q was not mined (its detail has no mined record)", t.ID)
 	}
-	var o Origin
+	var o origin
 	if err := json.Unmarshal(d.Mined, &o); err != nil {
 		return nil, fmt.Errorf("mine: task %q: mined record: %w", t.ID, err)
 	}
@@ -124,7 +125,7 @@ func makeTasks(c *candidate) error {
 	if c.problem == problemAdapt {
 		t.Code = c.prev.Src
 	}
-	t.Labels["category"] = versioned.Categorize(t.Labels["type_of_change"]).String()
+	t.Labels["category"] = category.Of(t.Labels["type_of_change"]).String()
 	// The API calls the reference makes that the changes are about (the
 	// API hit rate looks for calls only): functions and methods added or
 	// changed, and a deprecation's replacement.
@@ -143,7 +144,7 @@ func makeTasks(c *candidate) error {
 			apis = append(apis, key)
 		}
 	}
-	o := Origin{
+	o := origin{
 		Problem: c.problem, Module: mod, Version: cur.rel.Version, Previous: prev.rel.Version,
 		Package: c.pkg, Changes: c.changes, File: c.cur.File, Function: c.cur.Name,
 	}
@@ -181,7 +182,7 @@ func mergeDeps(a, b []adapt.Package) []adapt.Package {
 	return out
 }
 
-func setOrigin(t *adapt.Task, d *versioned.Detail, o *Origin) error {
+func setOrigin(t *adapt.Task, d *versioned.Detail, o *origin) error {
 	b, err := json.Marshal(o)
 	if err != nil {
 		return err
@@ -197,7 +198,7 @@ func setPrevious(c *candidate, res adapt.SampleResult) error {
 	if err != nil {
 		return err
 	}
-	o, err := OriginOf(c.task)
+	o, err := originOf(c.task)
 	if err != nil {
 		return err
 	}
@@ -213,7 +214,7 @@ func setPrevious(c *candidate, res adapt.SampleResult) error {
 }
 
 // typeOfChange is the type_of_change label of each group, in
-// GitChameleon's words (versioned.Categorize maps them).
+// GitChameleon's words (category.Of maps them).
 var typeOfChange = map[string]string{
 	kindAdded:      "new func/method/class",
 	kindRemoved:    "name change",

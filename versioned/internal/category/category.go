@@ -1,4 +1,6 @@
-package versioned
+// Package category maps GitChameleon's free-text type_of_change labels to
+// the kinds of API change its figures count.
+package category
 
 import (
 	"fmt"
@@ -6,23 +8,23 @@ import (
 	"strings"
 )
 
-// ChangeCategory is a normalised kind of API change, from a problem's
+// Category is a normalised kind of API change, from a problem's
 // free-text type_of_change label.
-type ChangeCategory uint8
+type Category uint8
 
 // Change categories. The zero value is invalid: a category never set.
 const (
-	CategoryInvalid ChangeCategory = iota
-	CategoryArgument
-	CategoryFunctionName
-	CategorySemantics
-	CategoryNewFeature
-	CategoryOther
+	Invalid Category = iota
+	Argument
+	FunctionName
+	Semantics
+	NewFeature
+	Other
 )
 
 var categoryNames = [...]string{"invalid", "argument", "function-name", "semantics", "new-feature", "other"}
 
-func (c ChangeCategory) String() string {
+func (c Category) String() string {
 	if int(c) < len(categoryNames) {
 		return categoryNames[c]
 	}
@@ -30,25 +32,25 @@ func (c ChangeCategory) String() string {
 }
 
 // MarshalText implements encoding.TextMarshaler.
-func (c ChangeCategory) MarshalText() ([]byte, error) {
-	if c == CategoryInvalid || int(c) >= len(categoryNames) {
+func (c Category) MarshalText() ([]byte, error) {
+	if c == Invalid || int(c) >= len(categoryNames) {
 		return nil, fmt.Errorf("versioned: invalid change category %d", uint8(c))
 	}
 	return []byte(c.String()), nil
 }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (c *ChangeCategory) UnmarshalText(b []byte) error {
+func (c *Category) UnmarshalText(b []byte) error {
 	for i, n := range categoryNames[1:] {
 		if string(b) == n {
-			*c = ChangeCategory(i + 1)
+			*c = Category(i + 1)
 			return nil
 		}
 	}
 	return fmt.Errorf("versioned: unknown change category %q", b)
 }
 
-// Categorize maps a raw type_of_change label to a category. Rules are
+// Of maps a raw type_of_change label to a category. Rules are
 // tried in order on the lower-cased label, first match wins:
 //
 //	contains "name change"                            → function-name
@@ -60,9 +62,9 @@ func (c *ChangeCategory) UnmarshalText(b []byte) error {
 //
 // On the published labels this gives argument 107, new-feature 99,
 // function-name 58, semantics 56, other 8. It fixes two bugs of the
-// authors' Fig. 4(b) mapping (see CategorizeFig4): "new func/method/class"
+// authors' Fig. 4(b) mapping (see Fig4): "new func/method/class"
 // is a new feature, not a rename, and "deprecation" is semantics.
-func Categorize(label string) ChangeCategory {
+func Of(label string) Category {
 	l := strings.ToLower(label)
 	has := func(words ...string) bool {
 		for _, w := range words {
@@ -74,36 +76,36 @@ func Categorize(label string) ChangeCategory {
 	}
 	switch {
 	case has("name change"):
-		return CategoryFunctionName
+		return FunctionName
 	case has("argument", "attribute", "param"):
-		return CategoryArgument
+		return Argument
 	case has("new", "feature", "dependency"):
-		return CategoryNewFeature
+		return NewFeature
 	case has("semantic", "behavio", "breaking", "deprecat", "output", "ouput"):
-		return CategorySemantics
+		return Semantics
 	}
-	return CategoryOther
+	return Other
 }
 
 var fig4Rules = []struct {
 	re  *regexp.Regexp
-	cat ChangeCategory
+	cat Category
 }{
-	{regexp.MustCompile(`(?i)\b(argument|attribute|param)\b`), CategoryArgument},
-	{regexp.MustCompile(`(?i)\b(name change|rename|function|method|class)\b`), CategoryFunctionName},
-	{regexp.MustCompile(`(?i)\b(semantic|behaviour|behavior|breaking|deprecate)\b`), CategorySemantics},
-	{regexp.MustCompile(`(?i)\b(new|feature|dependency)\b`), CategoryNewFeature},
+	{regexp.MustCompile(`(?i)\b(argument|attribute|param)\b`), Argument},
+	{regexp.MustCompile(`(?i)\b(name change|rename|function|method|class)\b`), FunctionName},
+	{regexp.MustCompile(`(?i)\b(semantic|behaviour|behavior|breaking|deprecate)\b`), Semantics},
+	{regexp.MustCompile(`(?i)\b(new|feature|dependency)\b`), NewFeature},
 }
 
-// CategorizeFig4 reproduces the authors' mapping behind the paper's
+// Fig4 reproduces the authors' mapping behind the paper's
 // Fig. 4(b) (legacy src/figures/dataset_statis.py), bugs included: on the
 // published labels it gives argument 108, function-name 106, new-feature
 // 53, semantics 34, other 27.
-func CategorizeFig4(label string) ChangeCategory {
+func Fig4(label string) Category {
 	for _, r := range fig4Rules {
 		if r.re.MatchString(label) {
 			return r.cat
 		}
 	}
-	return CategoryOther
+	return Other
 }
