@@ -21,8 +21,8 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/internal/tracker"
 	"github.com/adaptbench/adaptbench/internal/runcmd"
+	"github.com/adaptbench/adaptbench/internal/tracker"
 )
 
 // EnvSpec says what an environment must hold: a Python version and
