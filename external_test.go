@@ -8,8 +8,23 @@ import (
 	"testing"
 )
 
-// firstExperiment is the README's "A first experiment", made a program.
-const firstExperiment = `package main
+// firstExperiment is the README's "A first experiment" made a program: the
+// README's Go block is the body of main, so the two cannot drift apart.
+func firstExperiment(t *testing.T, root string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(b), "## A first experiment")
+	if ok {
+		_, rest, ok = strings.Cut(rest, "```go\n")
+	}
+	block, _, closed := strings.Cut(rest, "```")
+	if !ok || !closed {
+		t.Fatal("README.md: no Go block under \"## A first experiment\"")
+	}
+	return `package main
 
 import (
 	"context"
@@ -22,20 +37,8 @@ import (
 
 func main() {
 	ctx := context.Background()
-	tasks, _ := demo.Tasks() // or adapt.LoadFile("tasks.jsonl")
-	rep, err := adapt.Evaluate(ctx, tasks, adapt.Reference, &adapt.Options{
-		Samples:   5,
-		Sampling:  adapt.Sampling{Temperature: 0.2},
-		Template:  adapt.AdaptationLevel,
-		Journal:   "run.jsonl",        // resume after a crash; merge shards with adapt.Merge
-		Breakdown: []string{"domain"}, // the task labels to break pass@1 down by
-	})
-	if err != nil {
-		log.Fatal(err)
-	}
-	rep.WriteMarkdown(os.Stdout)
+` + block + "}\n"
 }
-`
 
 // TestFromAnotherModule writes a throwaway module that requires this one
 // (a replace to the checkout), with the README's first experiment as its
@@ -77,7 +80,7 @@ func TestFromAnotherModule(t *testing.T) {
 	write("go.mod", mod)
 	sum, _ := os.ReadFile(filepath.Join(root, "go.sum"))
 	write("go.sum", string(sum))
-	write("experiment/main.go", firstExperiment)
+	write("experiment/main.go", firstExperiment(t, root))
 	examples, _ := filepath.Glob(filepath.Join(root, "*", "example*_test.go"))
 	more, _ := filepath.Glob(filepath.Join(root, "*", "*", "example*_test.go"))
 	more2, _ := filepath.Glob(filepath.Join(root, "*", "*", "*", "example*_test.go"))
