@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/adaptbench/adaptbench/internal/numfmt"
 	"github.com/adaptbench/adaptbench/metrics"
 )
 
@@ -347,16 +348,16 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 		for _, d := range c.Delta {
 			ci := "-"
 			if d.CI95 != nil {
-				ci = fmt.Sprintf("[%s, %s]", signedPct(d.CI95.Lo), signedPct(d.CI95.Hi))
+				ci = fmt.Sprintf("[%s, %s]", numfmt.SignedPct(d.CI95.Lo), numfmt.SignedPct(d.CI95.Hi))
 			}
-			fmt.Fprintf(&b, "| pass@%d | %s%% | %s%% | %s | %s | %d |\n", d.K, pct(d.A), pct(d.B), signedPct(d.Value), ci, d.Tasks)
+			fmt.Fprintf(&b, "| pass@%d | %s%% | %s%% | %s | %s | %d |\n", d.K, numfmt.Pct(d.A), numfmt.Pct(d.B), numfmt.SignedPct(d.Value), ci, d.Tasks)
 		}
 		if d := c.AdaptationDelta; d != nil {
 			ci := "-"
 			if d.CI95 != nil {
-				ci = fmt.Sprintf("[%s, %s]", signedPct(d.CI95.Lo), signedPct(d.CI95.Hi))
+				ci = fmt.Sprintf("[%s, %s]", numfmt.SignedPct(d.CI95.Lo), numfmt.SignedPct(d.CI95.Hi))
 			}
-			fmt.Fprintf(&b, "| pass@1, adaptation (steps) | %s%% | %s%% | %s | %s | %d |\n", pct(d.A), pct(d.B), signedPct(d.Value), ci, d.Tasks)
+			fmt.Fprintf(&b, "| pass@1, adaptation (steps) | %s%% | %s%% | %s | %s | %d |\n", numfmt.Pct(d.A), numfmt.Pct(d.B), numfmt.SignedPct(d.Value), ci, d.Tasks)
 		}
 		b.WriteString("\n")
 	}
@@ -364,7 +365,7 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 	test := func(name string, pairs int, m metrics.McNemarResult) {
 		how := "exact binomial"
 		if !m.Exact {
-			how = fmt.Sprintf("chi-square %s, continuity-corrected", fixed(m.Statistic, 3))
+			how = fmt.Sprintf("chi-square %s, continuity-corrected", numfmt.Fixed(m.Statistic, 3))
 		}
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %s | %s |\n", name, pairs, m.B10, m.B01, strconv.FormatFloat(m.PValue, 'g', 4, 64), how)
 	}
@@ -394,14 +395,4 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, strings.TrimRight(b.String(), "\n")+"\n")
 	return err
-}
-
-// signedPct is a difference in percentage points with its sign: "+2.50",
-// "-1.00", "0.00" (never "-0.00").
-func signedPct(v float64) string {
-	s := pct(v)
-	if s != "-" && !strings.HasPrefix(s, "-") && strings.Trim(s, "0.") != "" {
-		s = "+" + s
-	}
-	return s
 }

@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/adaptbench/adaptbench/internal/numfmt"
 )
 
 // label is the run's name in tables: Run.Name, or the model's name for a
@@ -61,32 +63,12 @@ func (ri RunInfo) samplesText() string {
 	return fmt.Sprintf("%d–%d per task", lo, hi)
 }
 
-// runLabels labels reports by run name; a name that two of them share is
-// suffixed with its position among them, " #1", " #2", in the order given.
-func runLabels(reports []*Report) []string {
-	count := map[string]int{}
-	for _, r := range reports {
-		count[r.label()]++
-	}
-	seen := map[string]int{}
-	out := make([]string, len(reports))
-	for i, r := range reports {
-		l := r.label()
-		if count[l] > 1 {
-			seen[l]++
-			l = fmt.Sprintf("%s #%d", l, seen[l])
-		}
-		out[i] = l
-	}
-	return out
-}
-
 // pctCell is v in percent, "-" for NaN (not computed).
 func pctCell(v float64) string {
 	if math.IsNaN(v) {
 		return "-"
 	}
-	return pct(v) + "%"
+	return numfmt.Pct(v) + "%"
 }
 
 // mdCell makes s safe in a Markdown table cell: one line, pipes escaped.
@@ -185,7 +167,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 			if math.IsNaN(v) {
 				rec = append(rec, "")
 			} else {
-				rec = append(rec, fixed(v, 6))
+				rec = append(rec, numfmt.Fixed(v, 6))
 			}
 		}
 		for _, o := range Outcomes {
@@ -245,4 +227,14 @@ func (r *Report) WritePerTask(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// runLabels labels reports by their label (see label); a label that two of
+// them share is suffixed with its position among them, " #1", " #2".
+func runLabels(reports []*Report) []string {
+	names := make([]string, len(reports))
+	for i, r := range reports {
+		names[i] = r.label()
+	}
+	return numfmt.Labels(names)
 }

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/adaptbench/adaptbench/internal/numfmt"
 	"github.com/adaptbench/adaptbench/internal/traceback"
 	"github.com/adaptbench/adaptbench/metrics"
 )
@@ -608,23 +608,6 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	return enc.Encode(r)
 }
 
-func pct(v float64) string {
-	if math.IsNaN(v) {
-		return "-"
-	}
-	return fixed(100*v, 2)
-}
-
-// fixed formats v with prec decimals, never as a negative zero: a value
-// that rounds to zero ("-0.000000" for -0 or -1e-17) is written unsigned.
-func fixed(v float64, prec int) string {
-	s := strconv.FormatFloat(v, 'f', prec, 64)
-	if strings.HasPrefix(s, "-") && strings.Trim(s[1:], "0.") == "" {
-		return s[1:]
-	}
-	return s
-}
-
 // WriteMarkdown writes the report as Markdown tables.
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
@@ -632,7 +615,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(&b, "| metric | value |\n|---|---|\n")
 	fmt.Fprintf(&b, "| tasks (valid) | %d (%d) |\n", r.Tasks, r.Valid)
 	for _, s := range r.PassAtK {
-		fmt.Fprintf(&b, "| pass@%d (task, over %d tasks) | %s%% |\n", s.K, s.Tasks, pct(s.Value))
+		fmt.Fprintf(&b, "| pass@%d (task, over %d tasks) | %s%% |\n", s.K, s.Tasks, numfmt.Pct(s.Value))
 	}
 	for _, k := range r.Run.K {
 		if _, ok := r.Score(k); !ok {
@@ -640,11 +623,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 	}
 	for _, s := range r.AdaptationPassAtK {
-		fmt.Fprintf(&b, "| pass@%d (adaptation, over %d steps) | %s%% |\n", s.K, s.Tasks, pct(s.Value))
+		fmt.Fprintf(&b, "| pass@%d (adaptation, over %d steps) | %s%% |\n", s.K, s.Tasks, numfmt.Pct(s.Value))
 	}
 	for _, s := range r.PassAtK {
 		if s.CI95 != nil {
-			fmt.Fprintf(&b, "| pass@%d 95%% CI (bootstrap over tasks) | [%s%%, %s%%] |\n", s.K, pct(s.CI95.Lo), pct(s.CI95.Hi))
+			fmt.Fprintf(&b, "| pass@%d 95%% CI (bootstrap over tasks) | [%s%%, %s%%] |\n", s.K, numfmt.Pct(s.CI95.Lo), numfmt.Pct(s.CI95.Hi))
 		}
 	}
 	if r.Refusals > 0 {
@@ -665,7 +648,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if len(r.Breakdowns) > 0 {
 		b.WriteString("\n| by | value | count | solved | pass@1 |\n|---|---|---|---|---|\n")
 		for _, bd := range r.Breakdowns {
-			fmt.Fprintf(&b, "| %s | %s | %d | %.1f | %s%% |\n", bd.By, bd.Value, bd.Count, bd.Solved, pct(bd.PassAt1))
+			fmt.Fprintf(&b, "| %s | %s | %d | %.1f | %s%% |\n", bd.By, bd.Value, bd.Count, bd.Solved, numfmt.Pct(bd.PassAt1))
 		}
 	}
 	if len(r.Invalid) > 0 {
@@ -864,14 +847,14 @@ func WriteComparison(w io.Writer, reports ...*Report) error {
 	for _, k := range allKs(reports) {
 		row(fmt.Sprintf("pass@%d (task)", k), func(r *Report) string {
 			if s, ok := scoreOf(r.PassAtK, k); ok {
-				return fmt.Sprintf("%s%% of %d", pct(s.Value), s.Tasks)
+				return fmt.Sprintf("%s%% of %d", numfmt.Pct(s.Value), s.Tasks)
 			}
 			return "-"
 		})
 	}
 	row("pass@1 (adaptation)", func(r *Report) string {
 		if s, ok := scoreOf(r.AdaptationPassAtK, 1); ok {
-			return fmt.Sprintf("%s%% of %d", pct(s.Value), s.Tasks)
+			return fmt.Sprintf("%s%% of %d", numfmt.Pct(s.Value), s.Tasks)
 		}
 		return "-"
 	})
@@ -892,7 +875,7 @@ func WriteComparison(w io.Writer, reports ...*Report) error {
 		row(c+" (pass@1)", func(r *Report) string {
 			for _, bd := range r.Breakdowns {
 				if bd.By == "category" && bd.Value == c {
-					return fmt.Sprintf("%s%% of %d", pct(bd.PassAt1), bd.Count)
+					return fmt.Sprintf("%s%% of %d", numfmt.Pct(bd.PassAt1), bd.Count)
 				}
 			}
 			return "-"

@@ -5,9 +5,9 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/numfmt"
 	"github.com/adaptbench/adaptbench/metrics"
 )
 
@@ -15,34 +15,6 @@ import (
 // Markdown and CSV writers do (Report.WriteMarkdown, WriteComparison,
 // Funnel.WriteTable): the helpers below are those rules, over adapt's
 // exported API, so that the page and the text reports agree.
-
-// pct is a fraction in percent with two decimals; "-" for NaN.
-func pct(v float64) string {
-	if math.IsNaN(v) {
-		return "-"
-	}
-	return fixed(100*v, 2)
-}
-
-// fixed formats v with prec decimals, never as a negative zero: a value
-// that rounds to zero ("-0.000000" for -0 or -1e-17) is written unsigned.
-func fixed(v float64, prec int) string {
-	s := strconv.FormatFloat(v, 'f', prec, 64)
-	if strings.HasPrefix(s, "-") && strings.Trim(s[1:], "0.") == "" {
-		return s[1:]
-	}
-	return s
-}
-
-// signedPct is a difference in percentage points with its sign: "+2.50",
-// "-1.00", "0.00" (never "-0.00").
-func signedPct(v float64) string {
-	s := pct(v)
-	if s != "-" && !strings.HasPrefix(s, "-") && strings.Trim(s, "0.") != "" {
-		s = "+" + s
-	}
-	return s
-}
 
 // passAt is pass@k of n scored samples with c correct; the caller makes
 // sure that k <= n.
@@ -95,36 +67,6 @@ func samplesText(ri adapt.RunInfo) string {
 	return fmt.Sprintf("%d–%d per task", lo, hi)
 }
 
-// runLabel is a run's name in tables: Run.Name, or the model's name for a
-// report that has none (one built before runs had names).
-func runLabel(r *adapt.Report) string {
-	if r.Run.Name != "" {
-		return r.Run.Name
-	}
-	return r.Run.Model
-}
-
-// runLabels labels reports by run name; a name that two of them share is
-// suffixed with its position among them, " #1", " #2", in the order given
-// (as adapt.WriteComparison labels its columns).
-func runLabels(reports []*adapt.Report) []string {
-	count := map[string]int{}
-	for _, r := range reports {
-		count[runLabel(r)]++
-	}
-	seen := map[string]int{}
-	out := make([]string, len(reports))
-	for i, r := range reports {
-		l := runLabel(r)
-		if count[l] > 1 {
-			seen[l]++
-			l = fmt.Sprintf("%s #%d", l, seen[l])
-		}
-		out[i] = l
-	}
-	return out
-}
-
 // allKs is every k some report scored, in increasing order.
 func allKs(reports []*adapt.Report) []int {
 	var ks []int
@@ -170,4 +112,17 @@ func funnelRows(f *adapt.Funnel) [][]string {
 		row("total", f.Total)
 	}
 	return rows
+}
+
+// runLabels labels reports by run name (Run.Name, or the model's for a
+// report that has none), as adapt.WriteComparison labels its columns.
+func runLabels(reports []*adapt.Report) []string {
+	names := make([]string, len(reports))
+	for i, r := range reports {
+		names[i] = r.Run.Name
+		if names[i] == "" {
+			names[i] = r.Run.Model
+		}
+	}
+	return numfmt.Labels(names)
 }

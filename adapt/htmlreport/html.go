@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/numfmt"
 	"github.com/adaptbench/adaptbench/internal/textdiff"
 	"github.com/adaptbench/adaptbench/metrics"
 )
@@ -219,9 +220,9 @@ func htmlComparisonOf(c *adapt.Comparison) *htmlComparison {
 	delta := func(name string, d adapt.Delta) {
 		ci := "–"
 		if d.CI95 != nil {
-			ci = "[" + signedPct(d.CI95.Lo) + ", " + signedPct(d.CI95.Hi) + "]"
+			ci = "[" + numfmt.SignedPct(d.CI95.Lo) + ", " + numfmt.SignedPct(d.CI95.Hi) + "]"
 		}
-		h.Deltas.Rows = append(h.Deltas.Rows, []string{name, pct(d.A) + "%", pct(d.B) + "%", signedPct(d.Value), ci, strconv.Itoa(d.Tasks)})
+		h.Deltas.Rows = append(h.Deltas.Rows, []string{name, numfmt.Pct(d.A) + "%", numfmt.Pct(d.B) + "%", numfmt.SignedPct(d.Value), ci, strconv.Itoa(d.Tasks)})
 	}
 	for _, d := range c.Delta {
 		delta(fmt.Sprintf("pass@%d, task", d.K), d)
@@ -261,7 +262,7 @@ func htmlBreakdowns(runs []*adapt.Report) htmlTable {
 				keys = append(keys, k)
 				cells[k] = slices.Repeat([]string{"–"}, 3*len(runs))
 			}
-			copy(cells[k][3*i:], []string{strconv.Itoa(bd.Count), fixed(bd.Solved, 1), pct(bd.PassAt1) + "%"})
+			copy(cells[k][3*i:], []string{strconv.Itoa(bd.Count), numfmt.Fixed(bd.Solved, 1), numfmt.Pct(bd.PassAt1) + "%"})
 		}
 	}
 	for _, k := range keys {
@@ -323,9 +324,9 @@ func meanCI(vs []float64) (mean, lo, hi float64, ci, ok bool) {
 }
 
 func pctCI(v, lo, hi float64, ci bool) string {
-	s := pct(v) + "%"
+	s := numfmt.Pct(v) + "%"
 	if ci {
-		s += " [" + pct(lo) + ", " + pct(hi) + "]"
+		s += " [" + numfmt.Pct(lo) + ", " + numfmt.Pct(hi) + "]"
 	}
 	return s
 }
@@ -354,7 +355,7 @@ func htmlSummary(runs []*adapt.Report) htmlTable {
 	}
 	row("pass@1, adaptation", func(r *adapt.Report) string {
 		if s, ok := scoreOf(r.AdaptationPassAtK, 1); ok {
-			return fmt.Sprintf("%s%% of %d steps", pct(s.Value), s.Tasks)
+			return fmt.Sprintf("%s%% of %d steps", numfmt.Pct(s.Value), s.Tasks)
 		}
 		return "–"
 	})

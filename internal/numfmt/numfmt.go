@@ -1,0 +1,59 @@
+// Package numfmt holds the rules by which adapt's text reports and
+// adapt/htmlreport's page write numbers and label runs, so that the page
+// and the Markdown say the same thing the same way.
+package numfmt
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Pct is a fraction in percent with two decimals; "-" for NaN (not
+// computed).
+func Pct(v float64) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	return Fixed(100*v, 2)
+}
+
+// Fixed formats v with prec decimals, never as a negative zero: a value
+// that rounds to zero ("-0.000000" for -0 or -1e-17) is written unsigned.
+func Fixed(v float64, prec int) string {
+	s := strconv.FormatFloat(v, 'f', prec, 64)
+	if strings.HasPrefix(s, "-") && strings.Trim(s[1:], "0.") == "" {
+		return s[1:]
+	}
+	return s
+}
+
+// SignedPct is a difference in percentage points with its sign: "+2.50",
+// "-1.00", "0.00" (never "-0.00").
+func SignedPct(v float64) string {
+	s := Pct(v)
+	if s != "-" && !strings.HasPrefix(s, "-") && strings.Trim(s, "0.") != "" {
+		s = "+" + s
+	}
+	return s
+}
+
+// Labels labels runs by name; a name that two of them share is suffixed
+// with its position among them, " #1", " #2", in the order given.
+func Labels(names []string) []string {
+	count := map[string]int{}
+	for _, n := range names {
+		count[n]++
+	}
+	seen := map[string]int{}
+	out := make([]string, len(names))
+	for i, l := range names {
+		if count[l] > 1 {
+			seen[l]++
+			l = fmt.Sprintf("%s #%d", l, seen[l])
+		}
+		out[i] = l
+	}
+	return out
+}
