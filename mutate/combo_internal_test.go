@@ -94,7 +94,7 @@ func f(a, b int) int {
 			t.Fatalf("no %s site", op.Name)
 		}
 	}
-	table, err := selectSites(context.Background(), nil, "p.go", sites, DefaultPolicy)
+	table, err := selectSites(context.Background(), nil, "p.go", sites, defaultPolicy)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -883,10 +883,6 @@ func (g *Module) requirements() (*adapt.Environment, error) {
 	return env, nil
 }
 
-// Module is a build system seen from outside mutate: these are the
-// interfaces Generate looks for.
-var (
-	_ mutate.Project     = (*Module)(nil)
-	_ mutate.Preparer    = (*Module)(nil)
-	_ mutate.TypeChecker = (*Module)(nil)
-)
+// Module is a build system seen from outside mutate. Generate also looks
+// for its Prepare and TypeErrors (mutate's buildsys_test.go holds that).
+var _ mutate.Project = (*Module)(nil)
