@@ -20,12 +20,13 @@
 // and two functions. Sites lists where it applies in a fragment; Run turns
 // one [Site] into byte-range [Edit]s of the original file, drawing any
 // choice from a caller-supplied *rand.Rand, so the same seed gives the
-// same mutant. [Operators] lists the implemented operators (Generate
-// checks a list of its own before use):
+// same mutant. [Operators] lists the implemented operators, found by
+// their Name ([ModifyLogic] and [RemoveGuard] are also variables;
+// Generate checks a list of one's own before use):
 //
-//	identifier  RenameVar, UpdateConst, DropReceiver (identifier resolution)
-//	statement   RemoveGuard (guard insertion), ChangeType, UnwrapTry (try/catch edit; in Go, if err != nil)
-//	structural  ChangeFlow (control flow), SubstituteAPI, ModifyLogic (logic customization)
+//	identifier  renamevar, updateconst, dropreceiver (identifier resolution)
+//	statement   removeguard (guard insertion), changetype, unwraptry (try/catch edit; in Go, if err != nil)
+//	structural  changeflow (control flow), substituteapi, modifylogic (logic customization)
 //
 // Operators run in the paper's reverse direction: F has the guard, the
 // try/catch or the adapted name, and F′ lacks it. Sites are syntactic; a

@@ -105,7 +105,7 @@ func TestValidateRejects(t *testing.T) {
 			}
 		})
 	}
-	if validateOps([]*Operator{RenameVar, RenameVar}) == nil {
+	if validateOps([]*Operator{renameVar, renameVar}) == nil {
 		t.Error("validateOps accepted a duplicate name")
 	}
 }

@@ -68,7 +68,7 @@ func (p Policy) String() string {
 // defaultPolicy returns the compile policy of the digest: AllowUnresolved
 // for RenameVar and DropReceiver, RequireCompile for every other operator.
 func defaultPolicy(op *Operator) Policy {
-	if op == RenameVar || op == DropReceiver {
+	if op == renameVar || op == dropReceiver {
 		return AllowUnresolved
 	}
 	return RequireCompile
