@@ -39,9 +39,6 @@ type Fragment struct {
 	file *syntax.Reparser
 }
 
-// Text returns the fragment's source text.
-func (f *Fragment) Text() string { return string(f.Src[f.Start:f.End]) }
-
 // Fragments returns the candidate fragments of src in source order (by
 // Start, outer blocks before the blocks they contain). A block qualifies
 // when it parses without errors, has minStmts to maxStmts top-level

@@ -44,7 +44,7 @@ func (l ComplexityLevel) String() string {
 type Policy uint8
 
 const (
-	policyInvalid Policy = iota
+	_ Policy = iota // the zero value is no policy
 	// RequireCompile discards every mutant that does not compile (the
 	// paper's literal pipeline).
 	RequireCompile

@@ -315,10 +315,6 @@ func (g *Module) ReadFile(path string) ([]byte, error) {
 	return os.ReadFile(filepath.Join(g.dir, filepath.FromSlash(path)))
 }
 
-// Packages returns the directories of the packages studied, sorted ("."
-// is the root package).
-func (g *Module) Packages() []string { return slices.Clone(g.pkgs) }
-
 // Sources lists the non-test .go files of the packages studied.
 func (g *Module) Sources() ([]string, error) {
 	var out []string
