@@ -9,9 +9,9 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// ErrNotEvolved is wrapped when a task builder needs an evolved program and
+// errNotEvolved is wrapped when a task builder needs an evolved program and
 // the run accepted none.
-var ErrNotEvolved = errors.New("evolve: nothing was evolved")
+var errNotEvolved = errors.New("evolve: nothing was evolved")
 
 // Adaptation makes a harder adaptation task from a run over a task's
 // target file (a subject from [FromTask]), beyond what the paper does: the
@@ -28,7 +28,7 @@ func Adaptation(s *Subject, res *Evolution) (adapt.Task, error) {
 		return adapt.Task{}, fmt.Errorf("evolve: %s: an adaptation task needs a subject made from a task", s.ID)
 	}
 	if res.Best == 0 {
-		return adapt.Task{}, fmt.Errorf("%w: %s", ErrNotEvolved, s.ID)
+		return adapt.Task{}, fmt.Errorf("%w: %s", errNotEvolved, s.ID)
 	}
 	evo := res.Evolved().Program
 	t := *s.Task

@@ -9,3 +9,16 @@ var (
 )
 
 type Call = testCall
+
+// Names of the package the external tests reach.
+var (
+	ErrNoCall = errNoCall
+	NewTester = newTester
+)
+
+type TesterConfig = testerConfig
+
+const (
+	StopInvalid    = stopInvalid
+	VerdictInvalid = verdictInvalid
+)

@@ -16,9 +16,9 @@ type testCall struct {
 	Expected string // the expected value: "True"
 }
 
-// ErrNoCall is wrapped when a subject's tests hold no call usable for
+// errNoCall is wrapped when a subject's tests hold no call usable for
 // output prediction.
-var ErrNoCall = errors.New("evolve: no literal call in the tests")
+var errNoCall = errors.New("evolve: no literal call in the tests")
 
 // testCalls finds, in a test source, the HumanEval-style assertions
 // "assert candidate(ARGS) == EXPECTED" inside a function check(candidate),
@@ -202,7 +202,7 @@ func OutputPrediction(s *Subject, res *Evolution) ([]adapt.Task, error) {
 // its test files.
 func subjectCalls(s *Subject) (string, []testCall, error) {
 	if s.Task == nil || s.Task.Target.Function == "" || strings.Contains(s.Task.Target.Function, ".") {
-		return "", nil, fmt.Errorf("%w: %s: output prediction needs a task whose target is a top-level function", ErrNoCall, s.ID)
+		return "", nil, fmt.Errorf("%w: %s: output prediction needs a task whose target is a top-level function", errNoCall, s.ID)
 	}
 	var calls []testCall
 	for _, f := range s.Suite.Files {
@@ -213,7 +213,7 @@ func subjectCalls(s *Subject) (string, []testCall, error) {
 		calls = append(calls, cs...)
 	}
 	if len(calls) == 0 {
-		return "", nil, fmt.Errorf("%w: %s", ErrNoCall, s.ID)
+		return "", nil, fmt.Errorf("%w: %s", errNoCall, s.ID)
 	}
 	return s.Task.Target.Function, calls, nil
 }

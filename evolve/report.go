@@ -95,10 +95,11 @@ func (r *Result) WriteTable(w io.Writer, name string) error {
 	return tw.Flush()
 }
 
-// Record is one line of the evolved benchmark in JSON Lines: the
+// A record is one line of the evolved benchmark in JSON Lines: the
 // artifact's fields (instance, dataset, transformation, original code)
-// and the run's lineage and measures.
-type Record struct {
+// and the run's lineage and measures. Its JSON keys are the file format
+// (see WriteJSONL).
+type record struct {
 	Instance       string            `json:"instance"`
 	Dataset        string            `json:"dataset"`
 	Transformation string            `json:"transformation"`
@@ -118,14 +119,14 @@ type Record struct {
 	Stop           Stop              `json:"stop"`
 }
 
-// Records returns one Record per completed run, in subject order; dataset
+// records returns one record per run of Evolved, in subject order; dataset
 // names the benchmark ("humaneval"). The instance is the subject's ID
 // with "/" replaced by "_", as in the artifact ("HumanEval_0").
-func (r *Result) records(dataset string) []Record {
-	var out []Record
+func (r *Result) records(dataset string) []record {
+	var out []record
 	for res := range r.Evolved() {
 		o, e := res.Original(), res.Evolved()
-		rec := Record{
+		rec := record{
 			Instance:       strings.ReplaceAll(res.Subject, "/", "_"),
 			Dataset:        dataset,
 			Transformation: source(e.Program),
@@ -158,8 +159,12 @@ func (r *Result) records(dataset string) []Record {
 	return out
 }
 
-// WriteJSONL writes Records(dataset), one JSON object per line. The same
-// report gives the same bytes.
+// WriteJSONL writes the evolved benchmark, one JSON object per run of
+// [Result.Evolved]: "instance", "dataset", "transformation" and
+// "original code" (the artifact's fields), then "id", "main", "modules",
+// "seed", "operators", "lineage" (the Steps), "rc_before", "rc_after",
+// "rr_before", "rr_after", "evaluations", "generations" and "stop". The
+// same report gives the same bytes.
 func (r *Result) WriteJSONL(w io.Writer, dataset string) error {
 	for _, rec := range r.records(dataset) {
 		b, err := json.Marshal(rec)

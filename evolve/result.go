@@ -48,13 +48,13 @@ type Step struct {
 	Seed uint64 `json:"seed"`
 }
 
-// Stop says why a run ended. The zero value, StopInvalid, marks a run that
+// Stop says why a run ended. The zero value, stopInvalid, marks a run that
 // never stopped. Text forms are stable.
 type Stop uint8
 
 // The reasons a run stops.
 const (
-	StopInvalid Stop = iota
+	stopInvalid Stop = iota
 	// StopTarget: an individual reached relative complexity 1, every
 	// complexity metric at or over its threshold (the paper's goal).
 	StopTarget

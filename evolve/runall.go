@@ -24,7 +24,7 @@ func DefaultTester() (*Tester, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return NewTester(fs, nil), func() { fs.Close() }, nil
+	return newTester(fs, nil), func() { fs.Close() }, nil
 }
 
 // PreloadList is what DefaultTester's fork server imports once:

@@ -144,7 +144,7 @@ func (r *run) search(ctx context.Context) (*Evolution, error) {
 		case stall >= r.c.stall:
 			res.Stop = StopStall
 		}
-		if res.Stop != StopInvalid {
+		if res.Stop != stopInvalid {
 			break
 		}
 		kids := r.plan(r.parents(), r.c.evaluations-res.Evaluations)

@@ -37,11 +37,11 @@ type Subject struct {
 // reach them by name (HumanEval's decode_cyclic test calls encode_cyclic).
 func FromTask(t *adapt.Task) (*Subject, error) {
 	if t.Language != adapt.Python {
-		return nil, fmt.Errorf("%w: task %q has language %q", ErrNotPython, t.ID, t.Language)
+		return nil, fmt.Errorf("%w: task %q has language %q", errNotPython, t.ID, t.Language)
 	}
 	fw := t.FrameworkOrDefault()
 	if fw != adapt.FrameworkUnittest && fw != adapt.FrameworkPytest {
-		return nil, fmt.Errorf("%w: task %q has framework %q", ErrNotPython, t.ID, fw)
+		return nil, fmt.Errorf("%w: task %q has framework %q", errNotPython, t.ID, fw)
 	}
 	if t.Target.Content == "" {
 		return nil, fmt.Errorf("evolve: task %q: empty target content", t.ID)

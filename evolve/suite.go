@@ -31,9 +31,9 @@ type TestSuite struct {
 	Tests []string
 }
 
-// ErrNotPython is wrapped when a task given to [FromTask] is not a Python
+// errNotPython is wrapped when a task given to [FromTask] is not a Python
 // unittest or pytest task.
-var ErrNotPython = errors.New("evolve: not a Python task")
+var errNotPython = errors.New("evolve: not a Python task")
 
 // key identifies the suite in the equivalence cache: a hash of everything
 // that decides a verdict except the program.

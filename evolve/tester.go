@@ -14,13 +14,13 @@ import (
 )
 
 // Verdict says whether a program passed its suite. The zero value,
-// VerdictInvalid, marks a verdict that was never set. Text forms are
+// verdictInvalid, marks a verdict that was never set. Text forms are
 // stable.
 type Verdict uint8
 
 // The verdicts.
 const (
-	VerdictInvalid Verdict = iota
+	verdictInvalid Verdict = iota
 	// VerdictPassed: every test of the suite passed.
 	VerdictPassed
 	// VerdictFailed: a test failed or raised.
@@ -78,7 +78,7 @@ func (o TestRun) Passed() bool { return o.Verdict == VerdictPassed }
 // Tester runs suites in the sandbox and remembers every verdict by suite
 // and program hash, so that no program is ever tested twice against the
 // same suite, even by concurrent callers. It is safe for concurrent use.
-// Create one with [NewTester].
+// Create one with [DefaultTester].
 type Tester struct {
 	checker *adapt.Checker
 
@@ -108,25 +108,26 @@ type TesterStats struct {
 	TestTime time.Duration
 }
 
-// DefaultLimits bound each test run when TesterConfig.Limits is zero: 3 s
-// of CPU time for the whole process tree, 10 s of wall time (A8 puts
-// sleeps of up to 0.3 s into the code, and a program whose S4 thread died
-// waits for the wall limit), 1 GiB of memory (numpy and scipy,
-// which the API operators import, need several hundred MiB of address
-// space), 64 processes (S4 starts threads).
+// DefaultLimits bound each test run of a Tester (and, as
+// adapt.Options.Limits, the evaluation of the evolved tasks): 3 s of CPU
+// time for the whole process tree, 10 s of wall time (A8 puts sleeps of up
+// to 0.3 s into the code, and a program whose S4 thread died waits for the
+// wall limit), 1 GiB of memory (numpy and scipy, which the API operators
+// import, need several hundred MiB of address space), 64 processes (S4
+// starts threads).
 var DefaultLimits = exec.Limits{CPUTime: 3 * time.Second, WallTime: 10 * time.Second, Memory: exec.GiB, Processes: 64}
 
-// TesterConfig configures [NewTester]. A nil *TesterConfig and the zero
-// value mean the defaults.
-type TesterConfig struct {
+// testerConfig configures newTester (the tests set other limits). A nil
+// *testerConfig and the zero value mean the defaults.
+type testerConfig struct {
 	// Limits bound each test run. The zero value means DefaultLimits.
 	Limits exec.Limits
 }
 
-// NewTester returns a Tester that runs suites through r: a sandbox.Sandbox,
+// newTester returns a Tester that runs suites through r: a sandbox.Sandbox,
 // or, faster, a sandbox.ForkServer over one (see [DefaultTester]).
-func NewTester(r exec.Runner, cfg *TesterConfig) *Tester {
-	var c TesterConfig
+func newTester(r exec.Runner, cfg *testerConfig) *Tester {
+	var c testerConfig
 	if cfg != nil {
 		c = *cfg
 	}
@@ -149,7 +150,7 @@ func (t *Tester) Stats() TesterStats {
 // sandbox, ctx), and such results are not cached.
 func (t *Tester) Test(ctx context.Context, s *TestSuite, p *transform.Program) (TestRun, error) {
 	if t == nil || t.checker == nil || t.checker.Runner == nil {
-		return TestRun{}, errors.New("evolve: Tester has no runner (use NewTester)")
+		return TestRun{}, errors.New("evolve: Tester has no runner (use DefaultTester)")
 	}
 	key := s.key() + "/" + p.Hash()
 	t.mu.Lock()

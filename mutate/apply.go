@@ -11,9 +11,9 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// ErrEdits is wrapped by the errors of [Apply] and [Revert] for edits that
+// errEdits is wrapped by the errors of [Apply] and [Revert] for edits that
 // are out of range or overlap.
-var ErrEdits = errors.New("mutate: invalid edits")
+var errEdits = errors.New("mutate: invalid edits")
 
 // Range is a half-open byte range [Start, End).
 type Range struct {
@@ -45,7 +45,7 @@ type Record struct {
 }
 
 // Apply returns src with edits applied; src is not modified. It rejects
-// out-of-range and overlapping edits with an error wrapping [ErrEdits];
+// out-of-range and overlapping edits with an error wrapping errEdits;
 // two edits at one offset (two insertions included) overlap, since their
 // order would be arbitrary.
 func Apply(src []byte, edits []Edit) ([]byte, error) {
@@ -63,7 +63,7 @@ func apply(src []byte, edits []Edit) ([]byte, []Change, error) {
 	out, m, err := syntax.ApplyEdits(src, tes)
 	var ee *syntax.EditError
 	if errors.As(err, &ee) {
-		return nil, nil, fmt.Errorf("%w: %s", ErrEdits, ee.Detail())
+		return nil, nil, fmt.Errorf("%w: %s", errEdits, ee.Detail())
 	}
 	if err != nil {
 		return nil, nil, err
@@ -74,7 +74,7 @@ func apply(src []byte, edits []Edit) ([]byte, []Change, error) {
 	for i, e := range edits {
 		if j, ok := first[e.Start]; ok {
 			p := edits[j]
-			return nil, nil, fmt.Errorf("%w: [%d,%d) overlaps [%d,%d)", ErrEdits, e.Start, e.End, p.Start, p.End)
+			return nil, nil, fmt.Errorf("%w: [%d,%d) overlaps [%d,%d)", errEdits, e.Start, e.End, p.Start, p.End)
 		}
 		first[e.Start] = i
 	}
@@ -90,7 +90,7 @@ func apply(src []byte, edits []Edit) ([]byte, []Change, error) {
 }
 
 // Revert undoes records on mutated, the F′ they were recorded for, and
-// returns F. It fails (wrapping [ErrEdits]) when the ranges do not fit
+// returns F. It fails (wrapping errEdits) when the ranges do not fit
 // mutated or their text is not the recorded New text.
 func Revert(mutated []byte, records []Record) ([]byte, error) {
 	var edits []Edit
@@ -98,7 +98,7 @@ func Revert(mutated []byte, records []Record) ([]byte, error) {
 		for _, c := range r.Changes {
 			if c.Mut.Start < 0 || c.Mut.End > len(mutated) || c.Mut.Start > c.Mut.End ||
 				string(mutated[c.Mut.Start:c.Mut.End]) != c.New {
-				return nil, fmt.Errorf("%w: %s change at [%d,%d) does not match F′", ErrEdits, r.Operator, c.Mut.Start, c.Mut.End)
+				return nil, fmt.Errorf("%w: %s change at [%d,%d) does not match F′", errEdits, r.Operator, c.Mut.Start, c.Mut.End)
 			}
 			edits = append(edits, Edit{c.Mut.Start, c.Mut.End, []byte(c.Old)})
 		}
@@ -112,7 +112,7 @@ func Revert(mutated []byte, records []Record) ([]byte, error) {
 type Fate uint8
 
 const (
-	FateInvalid Fate = iota
+	fateInvalid Fate = iota
 	FateOK           // F′ parses
 	FateNoEdit       // the operator returned no edits, or only no-op ones
 	FateBadEdit      // the edits overlap or are out of range
@@ -130,7 +130,7 @@ func (s Fate) String() string {
 
 // MarshalText implements encoding.TextMarshaler.
 func (s Fate) MarshalText() ([]byte, error) {
-	if s == FateInvalid || int(s) >= len(fateNames) {
+	if s == fateInvalid || int(s) >= len(fateNames) {
 		return nil, fmt.Errorf("mutate: invalid fate %d", uint8(s))
 	}
 	return []byte(s.String()), nil
@@ -153,8 +153,9 @@ type Mutant struct {
 	// Src is the whole mutated file (nil unless the edits applied).
 	Src    []byte
 	Record Record
-	// Errors are the syntax errors of Src when Fate is FateSyntax.
-	Errors []SyntaxError
+	// syntaxErrs are the syntax errors of Src when Fate is FateSyntax (for
+	// the package's tests: they equal a full parse's).
+	syntaxErrs []syntaxError
 	// Err says why the edits were rejected when Fate is FateBadEdit.
 	Err error
 }
@@ -168,7 +169,7 @@ func Mutate(op *Operator, s Site, rng *rand.Rand) (*Mutant, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Mutant{Fate: c.Fate, Src: c.Src, Record: c.Records[0], Errors: c.Errors, Err: c.Err}, nil
+	return &Mutant{Fate: c.Fate, Src: c.Src, Record: c.Records[0], syntaxErrs: c.Errors, Err: c.Err}, nil
 }
 
 // A sitePick is one operator at one of its sites.
@@ -183,7 +184,7 @@ type composite struct {
 	Fate    Fate
 	Src     []byte
 	Records []Record
-	Errors  []SyntaxError
+	Errors  []syntaxError
 	Err     error
 }
 
@@ -204,7 +205,7 @@ func compose(picks []sitePick, rng *rand.Rand) (*composite, error) {
 	noop := true
 	for i, p := range picks {
 		sf := p.Site.Frag
-		if !p.Op.Supports(sf.Lang) {
+		if !p.Op.supports(sf.Lang) {
 			return nil, fmt.Errorf("mutate: operator %s does not support %s", p.Op.Name, sf.Lang)
 		}
 		if sf.Lang != f.Lang || !bytes.Equal(sf.Src, f.Src) {

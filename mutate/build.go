@@ -40,20 +40,20 @@ type Project interface {
 	Close() error
 }
 
-// A BatchCoverage is a Project that collects the coverage of many tests in
+// A batchCoverage is a Project that collects the coverage of many tests in
 // one run, which [Generate] then uses instead of Project.Coverage per test.
 // mutate/maven implements it (one JVM for every test instead of one each).
-type BatchCoverage interface {
+type batchCoverage interface {
 	// CoverageAll runs the tests on the unmodified project and returns
 	// the source lines each one executed, by index, as Coverage would.
 	CoverageAll(ctx context.Context, tests []string) ([]Lines, error)
 }
 
-// A Preparer is a Project that decides on many mutants at once before they
+// A preparer is a Project that decides on many mutants at once before they
 // are checked one by one: mutate/gomod type-checks them and builds mutant
 // schemata, mutate/maven compiles them in one JVM. Check then answers from
 // what Prepare found until release.
-type Preparer interface {
+type preparer interface {
 	// Prepare decides on the candidates, all undecided (Reason
 	// ReasonNone, neither Unresolved nor Failing set); of each it reads
 	// File, Src and Policy (AllowUnresolved judges the compiler's
@@ -62,9 +62,9 @@ type Preparer interface {
 	Prepare(ctx context.Context, cands []*Candidate) (build time.Duration, release func(), err error)
 }
 
-// A BatchChecker is a Project that checks many mutants at once
+// A batchChecker is a Project that checks many mutants at once
 // (mutate/maven: their tests in shared JVMs, exec.JUnit.TestRounds).
-type BatchChecker interface {
+type batchChecker interface {
 	// CheckBatch makes the checks, as Check would, by index. A nil
 	// TestRun is a check it did not decide, which Check then makes alone;
 	// with an error (the batch failed as a whole), the TestRuns it did
@@ -79,11 +79,11 @@ type CheckRequest struct {
 	Tests []string
 }
 
-// A TypeChecker is a Project that tells quickly, without a build, whether
+// A typeChecker is a Project that tells quickly, without a build, whether
 // a mutant of one of its files type-checks (mutate/gomod, with go/types
 // against its packages' export data). Generate then proposes only the
 // sites whose edits type-check.
-type TypeChecker interface {
+type typeChecker interface {
 	// TypeErrors returns the type errors of the project with file
 	// replaced by src ("" when there are none); ok is false when it
 	// cannot tell.
@@ -94,8 +94,8 @@ type TypeChecker interface {
 // the sorted line numbers that ran.
 type Lines map[string][]int
 
-// Covers reports whether any line in [from, to] of path ran.
-func (l Lines) Covers(path string, from, to int) bool {
+// covers reports whether any line in [from, to] of path ran.
+func (l Lines) covers(path string, from, to int) bool {
 	ls := l[path]
 	i, _ := slices.BinarySearch(ls, from)
 	return i < len(ls) && ls[i] <= to

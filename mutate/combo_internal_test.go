@@ -14,7 +14,7 @@ import (
 // and L3 and L4 keep at least two distinct operators.
 func TestDrawComboDistinct(t *testing.T) {
 	site := func(s, e int) Site { return Site{Start: s, End: e, node: &syntax.Node{Start: s, End: e}} }
-	a, b, c := ModifyLogic, UpdateConst, RenameVar
+	a, b, c := ModifyLogic, updateConst, renameVar
 	sites := map[*Operator][]Site{
 		a: {site(0, 5), site(10, 15), site(20, 25), site(30, 35)},
 		b: {site(0, 5)},
@@ -86,7 +86,7 @@ func f(a, b int) int {
 		t.Fatal(frags, err)
 	}
 	f := &frags[0]
-	avail := []*Operator{RenameVar, ModifyLogic, UpdateConst, RemoveGuard}
+	avail := []*Operator{renameVar, ModifyLogic, updateConst, RemoveGuard}
 	sites := map[*Operator][]Site{}
 	for _, op := range avail {
 		sites[op] = op.Sites(f)
@@ -94,7 +94,7 @@ func f(a, b int) int {
 			t.Fatalf("no %s site", op.Name)
 		}
 	}
-	table, err := selectSites(context.Background(), nil, "p.go", sites, DefaultPolicy)
+	table, err := selectSites(context.Background(), nil, "p.go", sites, defaultPolicy)
 	if err != nil {
 		t.Fatal(err)
 	}

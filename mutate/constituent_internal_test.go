@@ -64,7 +64,7 @@ func TestConstituentValidity(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &soloProject{src: []byte(soloSrc)}
 			res, err := Generate(context.Background(), p, &Options{
-				Ops: []*Operator{UpdateConst, ModifyLogic}, Seed: 3, Levels: tc.levels, PerLevel: 8, SitesPerOp: 4, Runs: 1, Contexts: []ContextLevel{C1},
+				Ops: []*Operator{updateConst, ModifyLogic}, Seed: 3, Levels: tc.levels, PerLevel: 8, SitesPerOp: 4, Runs: 1, Contexts: []ContextLevel{C1},
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -11,8 +11,8 @@
 // # Fragments and operators
 //
 // [Fragments] lists the candidate fragments of a file: contiguous runs of
-// MinStmts to MaxStmts statements that make up a block and use at least
-// two distinct non-keyword identifiers. The paper's third condition,
+// 3 to 20 statements that make up a block and use at least two distinct
+// non-keyword identifiers. The paper's third condition,
 // coverage by a test, needs a build system: [Generate] checks it with
 // per-test coverage from a [Project].
 //
@@ -20,16 +20,17 @@
 // and two functions. Sites lists where it applies in a fragment; Run turns
 // one [Site] into byte-range [Edit]s of the original file, drawing any
 // choice from a caller-supplied *rand.Rand, so the same seed gives the
-// same mutant. [Operators] lists the implemented operators; [Validate]
-// checks a list before use:
+// same mutant. [Operators] lists the implemented operators, found by
+// their Name ([ModifyLogic] and [RemoveGuard] are also variables;
+// Generate checks a list of one's own before use):
 //
-//	identifier  RenameVar, UpdateConst, DropReceiver (identifier resolution)
-//	statement   RemoveGuard (guard insertion), ChangeType, UnwrapTry (try/catch edit; in Go, if err != nil)
-//	structural  ChangeFlow (control flow), SubstituteAPI, ModifyLogic (logic customization)
+//	identifier  renamevar, updateconst, dropreceiver (identifier resolution)
+//	statement   removeguard (guard insertion), changetype, unwraptry (try/catch edit; in Go, if err != nil)
+//	structural  changeflow (control flow), substituteapi, modifylogic (logic customization)
 //
 // Operators run in the paper's reverse direction: F has the guard, the
 // try/catch or the adapted name, and F′ lacks it. Sites are syntactic; a
-// Project that is a [TypeChecker] (mutate/gomod) has each site's edits
+// Project with a TypeErrors method (mutate/gomod) has each site's edits
 // type-checked, so that an operator under [RequireCompile] proposes only
 // choices that type-check. RemoveGuard and UnwrapTry leave `_ = err` where
 // they deleted the only reader of a Go variable.
@@ -60,11 +61,12 @@
 // A [Project] is a code base behind its build system: it lists sources and
 // tests, gives per-test coverage ([Lines]), and checks a mutant (build
 // with one file replaced, run the given tests: a [TestRun]). A build
-// system may do more, each an interface Generate looks for: [Preparer]
+// system may do more, each a method Generate looks for (the build systems
+// of this module have them; build.go documents their contracts): Prepare
 // (decide on many mutants at once before the checks: gomod's mutant
-// schemata, maven's one-JVM compiles), [BatchChecker] (check many mutants
-// at once: maven's shared JVMs), [BatchCoverage] (every test's coverage in
-// one run) and [TypeChecker]. The caller picks the build system by opening
+// schemata, maven's one-JVM compiles), CheckBatch (check many mutants at
+// once, each a [CheckRequest]: maven's shared JVMs), CoverageAll (every
+// test's coverage in one run) and TypeErrors. The caller picks the build system by opening
 // the project with it; mutate never picks one:
 //
 //	proj, err := gomod.Open(dir, sb, nil) // or maven.Open(ctx, dir, sb, nil)

@@ -6,3 +6,12 @@ var (
 	SummaryGroup = summaryGroup
 	SpliceAnswer = spliceAnswer
 )
+
+// The optional interfaces of a Project that Generate looks for, for
+// buildsys_test.go to hold the build systems to them.
+type (
+	Preparer      = preparer
+	TypeChecker   = typeChecker
+	BatchChecker  = batchChecker
+	BatchCoverage = batchCoverage
+)

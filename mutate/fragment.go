@@ -8,8 +8,8 @@ import (
 
 // Fragment bounds, in top-level statements (the paper's 3 to 20).
 const (
-	MinStmts = 3
-	MaxStmts = 20
+	minStmts = 3
+	maxStmts = 20
 )
 
 // A Fragment is a candidate F: a syntactically complete, contiguous run of
@@ -39,12 +39,9 @@ type Fragment struct {
 	file *syntax.Reparser
 }
 
-// Text returns the fragment's source text.
-func (f *Fragment) Text() string { return string(f.Src[f.Start:f.End]) }
-
 // Fragments returns the candidate fragments of src in source order (by
 // Start, outer blocks before the blocks they contain). A block qualifies
-// when it parses without errors, has MinStmts to MaxStmts top-level
+// when it parses without errors, has minStmts to maxStmts top-level
 // statements and at least two distinct non-keyword identifiers.
 //
 // Test coverage, the paper's other condition, is not checked here: callers
@@ -98,7 +95,7 @@ func statements(lg language, block *syntax.Node) []*syntax.Node {
 
 func fragmentOf(lg language, lang Lang, src []byte, kind string, block, fn *syntax.Node) (Fragment, bool) {
 	st := statements(lg, block)
-	if len(st) < MinStmts || len(st) > MaxStmts {
+	if len(st) < minStmts || len(st) > maxStmts {
 		return Fragment{}, false
 	}
 	seen := map[string]bool{}

@@ -27,7 +27,7 @@ func FuzzApply(f *testing.F) {
 		rng := rand.New(rand.NewPCG(seed, 0))
 		fr := &frags[rng.IntN(len(frags))]
 		op := Operators[rng.IntN(len(Operators))]
-		if !op.Supports(lang) {
+		if !op.supports(lang) {
 			return
 		}
 		sites := op.Sites(fr)

@@ -82,7 +82,7 @@ func newGeneration(p Project, opts *Options) (*generation, error) {
 	if c.Ops == nil {
 		c.Ops = Operators
 	}
-	if err := Validate(c.Ops); err != nil {
+	if err := validateOps(c.Ops); err != nil {
 		return nil, err
 	}
 	if (c.Repo == "") != (c.Commit == "") {
@@ -90,12 +90,12 @@ func newGeneration(p Project, opts *Options) (*generation, error) {
 	}
 	var ops []*Operator
 	for _, op := range c.Ops {
-		if op.Supports(p.Lang()) {
+		if op.supports(p.Lang()) {
 			ops = append(ops, op)
 		}
 	}
 	if c.Policy == nil {
-		c.Policy = DefaultPolicy
+		c.Policy = defaultPolicy
 	}
 	c.Runs = cmpOr(c.Runs, 3)
 	c.SitesPerOp = cmpOr(c.SitesPerOp, 1)
@@ -151,7 +151,7 @@ func (g *generation) coveredFragments(cov []Lines) ([]covered, error) {
 			}
 			var rel []string
 			for j, t := range res.Stable {
-				if cov[j].Covers(file, f.Line, f.EndLine) {
+				if cov[j].covers(file, f.Line, f.EndLine) {
 					rel = append(rel, t)
 				}
 			}
@@ -325,7 +325,7 @@ func (g *generation) validate(ctx context.Context, first, combos []*Candidate, e
 	progress := tracker.New(c.Progress, "validate", len(undecided(first))+len(undecided(combos)))
 	progress.PassedAs = "valid" // candidates that became tasks
 	var build, test time.Duration
-	if pp, ok := p.(Preparer); ok {
+	if pp, ok := p.(preparer); ok {
 		// The combinations too, so that one schema holds them all;
 		// those a constituent rules out are not checked.
 		took, release, err := pp.Prepare(ctx, undecided(append(slices.Clone(first), combos...)))

@@ -14,7 +14,7 @@ import (
 type Verdict uint8
 
 const (
-	VerdictInvalid Verdict = iota
+	verdictInvalid Verdict = iota
 	Reversed               // the node reads as in F again
 	Unchanged              // the node still reads as in F′
 	Altered                // the node reads as neither
@@ -32,7 +32,7 @@ func (v Verdict) String() string {
 
 // MarshalText implements encoding.TextMarshaler.
 func (v Verdict) MarshalText() ([]byte, error) {
-	if v == VerdictInvalid || int(v) >= len(verdictNames) {
+	if v == verdictInvalid || int(v) >= len(verdictNames) {
 		return nil, fmt.Errorf("mutate: invalid verdict %d", uint8(v))
 	}
 	return []byte(v.String()), nil
@@ -42,7 +42,7 @@ func (v Verdict) MarshalText() ([]byte, error) {
 type Class uint8
 
 const (
-	ClassInvalid     Class = iota
+	classInvalid     Class = iota
 	ClassRestored          // tests pass and every mutation was reversed
 	ClassAlternative       // tests pass but some node was not restored: an alternative valid adaptation (the paper's "functional pass with unresolved adaptation path")
 	ClassFailed            // tests fail
@@ -59,7 +59,7 @@ func (c Class) String() string {
 
 // MarshalText implements encoding.TextMarshaler.
 func (c Class) MarshalText() ([]byte, error) {
-	if c == ClassInvalid || int(c) >= len(classNames) {
+	if c == classInvalid || int(c) >= len(classNames) {
 		return nil, fmt.Errorf("mutate: invalid class %d", uint8(c))
 	}
 	return []byte(c.String()), nil

@@ -83,9 +83,9 @@ const (
 	Java Lang = "java"
 )
 
-// SyntaxError is one syntax error tree-sitter found in a mutant: an ERROR
+// A syntaxError is one syntax error tree-sitter found in a mutant: an ERROR
 // or MISSING node.
-type SyntaxError struct {
+type syntaxError struct {
 	Line   int    // 1-based line of the node's start
 	Column int    // 1-based byte column of the node's start
 	Offset int    // byte offset of the node's start
@@ -94,14 +94,14 @@ type SyntaxError struct {
 }
 
 // Error formats the error as `line 3, column 5: missing ")"`.
-func (e SyntaxError) Error() string {
+func (e syntaxError) Error() string {
 	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Msg)
 }
 
-func syntaxErrors(errs []syntax.SyntaxError) []SyntaxError {
-	out := make([]SyntaxError, len(errs))
+func syntaxErrors(errs []syntax.SyntaxError) []syntaxError {
+	out := make([]syntaxError, len(errs))
 	for i, e := range errs {
-		out[i] = SyntaxError{Line: e.Line, Column: e.Column, Offset: e.Offset, End: e.End, Msg: e.Msg}
+		out[i] = syntaxError{Line: e.Line, Column: e.Column, Offset: e.Offset, End: e.End, Msg: e.Msg}
 	}
 	return out
 }

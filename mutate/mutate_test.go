@@ -80,7 +80,7 @@ func lineOf(src []byte, off int) (int, string) {
 }
 
 func TestValidateSuite(t *testing.T) {
-	if err := Validate(Operators); err != nil {
+	if err := validateOps(Operators); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -100,13 +100,13 @@ func TestValidateRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if Validate([]*Operator{tt.op}) == nil {
-				t.Errorf("Validate accepted an operator: %s", tt.reason)
+			if validateOps([]*Operator{tt.op}) == nil {
+				t.Errorf("validateOps accepted an operator: %s", tt.reason)
 			}
 		})
 	}
-	if Validate([]*Operator{RenameVar, RenameVar}) == nil {
-		t.Error("Validate accepted a duplicate name")
+	if validateOps([]*Operator{renameVar, renameVar}) == nil {
+		t.Error("validateOps accepted a duplicate name")
 	}
 }
 
@@ -148,7 +148,7 @@ func TestFragments(t *testing.T) {
 		var b strings.Builder
 		for _, f := range fs {
 			fmt.Fprintf(&b, "%s L%d-%d stmts=%d ids=%s\n", f.Kind, f.Line, f.EndLine, f.Stmts, strings.Join(f.Identifiers, ","))
-			if f.Stmts < MinStmts || f.Stmts > MaxStmts || len(f.Identifiers) < 2 {
+			if f.Stmts < minStmts || f.Stmts > maxStmts || len(f.Identifiers) < 2 {
 				t.Errorf("%s: fragment at L%d breaks the bounds", s.name, f.Line)
 			}
 		}
@@ -169,7 +169,7 @@ func TestOperatorsGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, op := range Operators {
-			if !op.Supports(s.lang) {
+			if !op.supports(s.lang) {
 				continue
 			}
 			t.Run(s.name+"/"+op.Name, func(t *testing.T) {
@@ -236,7 +236,7 @@ func TestRoundTrip(t *testing.T) {
 		for fi := range fs {
 			f := &fs[fi]
 			for _, op := range Operators {
-				if !op.Supports(s.lang) {
+				if !op.supports(s.lang) {
 					continue
 				}
 				for i, site := range op.Sites(f) {
@@ -258,7 +258,7 @@ func TestRoundTrip(t *testing.T) {
 							if err != nil {
 								t.Fatal(err)
 							}
-							assert.Empty(t, cmp.Diff(syntaxErrors(full.Errors()), m.Errors, cmpopts.EquateEmpty()), "%s L%d %s: syntax errors differ from a full parse (-full +Mutate)", s.name, f.Line, op.Name)
+							assert.Empty(t, cmp.Diff(syntaxErrors(full.Errors()), m.syntaxErrs, cmpopts.EquateEmpty()), "%s L%d %s: syntax errors differ from a full parse (-full +Mutate)", s.name, f.Line, op.Name)
 						}
 						if !cmp.Equal(op.Run(site, rngFor(seed, uint64(i))), op.Run(site, rngFor(seed, uint64(i)))) {
 							t.Errorf("%s L%d %s: not deterministic", s.name, f.Line, op.Name)
@@ -303,8 +303,8 @@ func TestMutateSyntaxReject(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Fate != FateSyntax || len(m.Errors) == 0 {
-			t.Errorf("Fate = %v with %d errors, want syntax", m.Fate, len(m.Errors))
+		if m.Fate != FateSyntax || len(m.syntaxErrs) == 0 {
+			t.Errorf("Fate = %v with %d errors, want syntax", m.Fate, len(m.syntaxErrs))
 		}
 		CountMutant(&funnel, m)
 	}
@@ -328,8 +328,8 @@ func TestEnumText(t *testing.T) {
 			t.Errorf("Tier %v does not round-trip", tr)
 		}
 	}
-	if _, err := FateInvalid.MarshalText(); err == nil {
-		t.Error("FateInvalid marshalled")
+	if _, err := fateInvalid.MarshalText(); err == nil {
+		t.Error("fateInvalid marshalled")
 	}
 	var tr Tier
 	if tr.UnmarshalText(nil) == nil {
@@ -352,7 +352,7 @@ func TestCompose(t *testing.T) {
 			f := &fs[fi]
 			var picks []sitePick
 			for _, op := range Operators {
-				if !op.Supports(s.lang) {
+				if !op.supports(s.lang) {
 					continue
 				}
 				if sites := op.Sites(f); len(sites) > 0 {
@@ -413,7 +413,7 @@ func BenchmarkReparse(b *testing.B) {
 		}
 		for fi := 0; fi < len(fs); fi += 4 {
 			for _, op := range Operators {
-				if sites := op.Sites(&fs[fi]); op.Supports(s.lang) && len(sites) > 0 {
+				if sites := op.Sites(&fs[fi]); op.supports(s.lang) && len(sites) > 0 {
 					picks = append(picks, pick{op, sites[0]})
 				}
 			}

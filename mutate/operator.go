@@ -13,7 +13,7 @@ import (
 type Tier uint8
 
 const (
-	TierInvalid    Tier = iota
+	tierInvalid    Tier = iota
 	TierIdentifier      // variable rename, constant update, identifier resolution
 	TierStatement       // guard insertion, type change, try/catch edit
 	TierStructural      // control flow, API substitution, logic customization
@@ -30,7 +30,7 @@ func (t Tier) String() string {
 
 // MarshalText implements encoding.TextMarshaler.
 func (t Tier) MarshalText() ([]byte, error) {
-	if t == TierInvalid || int(t) >= len(tierNames) {
+	if t == tierInvalid || int(t) >= len(tierNames) {
 		return nil, fmt.Errorf("mutate: invalid tier %d", uint8(t))
 	}
 	return []byte(t.String()), nil
@@ -85,8 +85,8 @@ type Operator struct {
 
 func (op *Operator) String() string { return op.Name }
 
-// Supports reports whether op handles lang.
-func (op *Operator) Supports(lang Lang) bool {
+// supports reports whether op handles lang.
+func (op *Operator) supports(lang Lang) bool {
 	for _, l := range op.Langs {
 		if l == lang {
 			return true
@@ -97,10 +97,10 @@ func (op *Operator) Supports(lang Lang) bool {
 
 var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// Validate checks a list of operators once, before any work: each needs an
+// validateOps checks a list of operators once, before any work: each needs an
 // identifier Name unique in the list, a Doc, a valid Tier, at least one
 // supported language and non-nil Sites and Run.
-func Validate(ops []*Operator) error {
+func validateOps(ops []*Operator) error {
 	seen := map[string]bool{}
 	var errs []error
 	for i, op := range ops {
@@ -118,7 +118,7 @@ func Validate(ops []*Operator) error {
 		if op.Doc == "" {
 			errs = append(errs, fmt.Errorf("mutate: operator %q has no Doc", op.Name))
 		}
-		if op.Tier == TierInvalid || op.Tier > TierStructural {
+		if op.Tier == tierInvalid || op.Tier > TierStructural {
 			errs = append(errs, fmt.Errorf("mutate: operator %q has an invalid tier", op.Name))
 		}
 		if len(op.Langs) == 0 {

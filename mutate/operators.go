@@ -12,20 +12,22 @@ import (
 )
 
 // Operators lists the operators of Table I, tier by tier; callers may filter
-// or append.
+// (by Name: "renamevar", "changeflow", …) or append. ModifyLogic and
+// RemoveGuard, the examples' own, are also variables; the others are
+// reached here, each documented in its Doc.
 var Operators = []*Operator{
-	RenameVar, UpdateConst, DropReceiver,
-	RemoveGuard, ChangeType, UnwrapTry,
-	ChangeFlow, SubstituteAPI, ModifyLogic,
+	renameVar, updateConst, dropReceiver,
+	RemoveGuard, changeType, unwrapTry,
+	changeFlow, substituteAPI, ModifyLogic,
 }
 
 var goJava = []Lang{Go, Java}
 
-// RenameVar is Table I's variable rename: every use of one parameter or
+// renameVar is Table I's variable rename: every use of one parameter or
 // local variable inside the fragment is renamed, either to another name
 // the fragment uses (a conflict) or to a fresh name (an unresolved
 // reference).
-var RenameVar = &Operator{
+var renameVar = &Operator{
 	Name:  "renamevar",
 	Doc:   "rename a parameter or local variable throughout the fragment\n\nThe new name is another name of the fragment or a common snippet name such as \"value\".",
 	Tier:  TierIdentifier,
@@ -121,9 +123,9 @@ func pick(xs []string, rng *rand.Rand) string {
 	return xs[rng.IntN(len(xs))]
 }
 
-// UpdateConst is Table I's constant update: one integer, floating-point,
+// updateConst is Table I's constant update: one integer, floating-point,
 // string or boolean literal gets a different value.
-var UpdateConst = &Operator{
+var updateConst = &Operator{
 	Name:  "updateconst",
 	Doc:   "change the value of a literal\n\nIntegers and floats move by one, strings lose their last character or gain one, booleans flip.",
 	Tier:  TierIdentifier,
@@ -228,10 +230,10 @@ func replaceRun(s Site, rng *rand.Rand) []Edit {
 	return []Edit{{s.node.Start, s.node.End, []byte(pick(s.Choices, rng))}}
 }
 
-// DropReceiver is Table I's identifier resolution: an explicit receiver
+// dropReceiver is Table I's identifier resolution: an explicit receiver
 // ("this." in Java, the method receiver "r." in Go) is removed, leaving a
 // bare name that may no longer resolve.
-var DropReceiver = &Operator{
+var dropReceiver = &Operator{
 	Name:  "dropreceiver",
 	Doc:   "remove an explicit receiver (this.x, r.x), leaving an unresolved identifier",
 	Tier:  TierIdentifier,
@@ -349,10 +351,10 @@ func guardRun(s Site, _ *rand.Rand) []Edit {
 	return []Edit{{start, end, nil}}
 }
 
-// ChangeType is Table I's type change: a numeric type in the fragment (a
+// changeType is Table I's type change: a numeric type in the fragment (a
 // local declaration, a conversion or a cast) becomes another width or
 // kind.
-var ChangeType = &Operator{
+var changeType = &Operator{
 	Name:  "changetype",
 	Doc:   "replace a numeric type with a non-equivalent one (int to long, float64 to int32, …)",
 	Tier:  TierStatement,
@@ -382,10 +384,10 @@ func typeSites(f *Fragment) []Site {
 	return sites
 }
 
-// SubstituteAPI is Table I's API substitution: a library call is replaced
+// substituteAPI is Table I's API substitution: a library call is replaced
 // by a non-equivalent one with the same signature (startsWith/endsWith,
 // strings.Index/LastIndex, Math.max/min, …).
-var SubstituteAPI = &Operator{
+var substituteAPI = &Operator{
 	Name:  "substituteapi",
 	Doc:   "replace a library call with a non-equivalent alternative of the same signature",
 	Tier:  TierStructural,

@@ -10,11 +10,11 @@ func TestLinesCovers(t *testing.T) {
 		from, to int
 		want     bool
 	}{{1, 3, false}, {1, 4, true}, {5, 8, false}, {9, 20, true}, {10, 20, false}} {
-		if got := l.Covers("a.go", tc.from, tc.to); got != tc.want {
+		if got := l.covers("a.go", tc.from, tc.to); got != tc.want {
 			t.Errorf("Covers(%d, %d) = %v, want %v", tc.from, tc.to, got, tc.want)
 		}
 	}
-	if l.Covers("b.go", 1, 100) {
+	if l.covers("b.go", 1, 100) {
 		t.Error("a file without coverage is covered")
 	}
 }

@@ -27,7 +27,7 @@ type ComplexityLevel uint8
 // The levels. L2 combines two distinct operators, L3 three from at least two
 // operators, L4 four or more from at least two (families are operators).
 const (
-	ComplexityInvalid ComplexityLevel = iota
+	complexityInvalid ComplexityLevel = iota
 	L1
 	L2
 	L3
@@ -45,7 +45,7 @@ func (l ComplexityLevel) String() string {
 type Policy uint8
 
 const (
-	PolicyInvalid Policy = iota
+	_ Policy = iota // the zero value is no policy
 	// RequireCompile discards every mutant that does not compile (the
 	// paper's literal pipeline).
 	RequireCompile
@@ -66,10 +66,10 @@ func (p Policy) String() string {
 	return fmt.Sprintf("Policy(%d)", uint8(p))
 }
 
-// DefaultPolicy returns the compile policy of the digest: AllowUnresolved
+// defaultPolicy returns the compile policy of the digest: AllowUnresolved
 // for RenameVar and DropReceiver, RequireCompile for every other operator.
-func DefaultPolicy(op *Operator) Policy {
-	if op == RenameVar || op == DropReceiver {
+func defaultPolicy(op *Operator) Policy {
+	if op == renameVar || op == dropReceiver {
 		return AllowUnresolved
 	}
 	return RequireCompile
@@ -122,7 +122,9 @@ const (
 type Options struct {
 	// Ops are the operators to use. Nil means Operators.
 	Ops []*Operator
-	// Policy gives each operator's compile policy. Nil means DefaultPolicy.
+	// Policy gives each operator's compile policy. Nil means
+	// AllowUnresolved for RenameVar and DropReceiver, RequireCompile for
+	// the others.
 	Policy func(*Operator) Policy
 	// Seed seeds every random choice.
 	Seed uint64
@@ -354,7 +356,7 @@ func undecided(cands []*Candidate) []*Candidate {
 // passed the candidates isTask accepts, and adding to stats how its
 // batches went.
 func checkCandidates(ctx context.Context, p Project, cands []*Candidate, o *Options, progress *tracker.Tracker, isTask func(*Candidate) bool, stats *BatchStats) (build, test time.Duration, err error) {
-	if pp, ok := p.(Preparer); ok {
+	if pp, ok := p.(preparer); ok {
 		took, release, err := pp.Prepare(ctx, undecided(cands))
 		build += took
 		if err != nil {
@@ -362,7 +364,7 @@ func checkCandidates(ctx context.Context, p Project, cands []*Candidate, o *Opti
 		}
 		defer release()
 	}
-	if bc, ok := p.(BatchChecker); ok {
+	if bc, ok := p.(batchChecker); ok {
 		b, t, err := checkBatched(ctx, p, bc, cands, o, progress, isTask, stats)
 		return build + b, test + t, err
 	}
@@ -412,9 +414,9 @@ func cmpOr(v, def int) int {
 }
 
 // coverage returns the lines each test covers, in one run when p is a
-// BatchCoverage.
+// batchCoverage.
 func coverage(ctx context.Context, p Project, tests []string, parallelism int) ([]Lines, error) {
-	if b, ok := p.(BatchCoverage); ok {
+	if b, ok := p.(batchCoverage); ok {
 		if len(tests) == 0 {
 			return nil, nil
 		}
@@ -673,12 +675,12 @@ func confirm(c *Candidate, out *TestRun, r int) error {
 	return nil
 }
 
-// checkBatched is checkCandidates for a BatchChecker: the first runs of
+// checkBatched is checkCandidates for a batchChecker: the first runs of
 // every candidate in one batch, then each further run of the failing
 // tests of those still to confirm in one batch, with the same verdicts as
 // one check at a time. A check the batch did not decide is made alone;
 // stats counts them, and says why a batch failed as a whole.
-func checkBatched(ctx context.Context, p Project, bc BatchChecker, cands []*Candidate, o *Options, progress *tracker.Tracker, isTask func(*Candidate) bool, stats *BatchStats) (build, test time.Duration, err error) {
+func checkBatched(ctx context.Context, p Project, bc batchChecker, cands []*Candidate, o *Options, progress *tracker.Tracker, isTask func(*Candidate) bool, stats *BatchStats) (build, test time.Duration, err error) {
 	todo := undecided(cands)
 	failed := map[*Candidate]bool{} // a harness failure, already counted
 	run := func(cs []*Candidate, tests func(*Candidate) []string) ([]*TestRun, error) {

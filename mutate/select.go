@@ -23,7 +23,7 @@ func (t siteTable) live(op *Operator, k int) bool { return t == nil || t[op][k] 
 // keep-alive a deletion needs), and the compile share measures the
 // operators, not edits that can never compile.
 func selectSites(ctx context.Context, p Project, file string, sites map[*Operator][]Site, policy func(*Operator) Policy) (siteTable, error) {
-	tc, _ := p.(TypeChecker)
+	tc, _ := p.(typeChecker)
 	t := siteTable{}
 	for op, ss := range sites {
 		t[op] = make([][]Range, len(ss))

@@ -12,7 +12,7 @@ import (
 // finally) is removed and the statements of its try block stand
 // unprotected, dedented one level; in Go an `if err != nil { … }` check is
 // deleted.
-var UnwrapTry = &Operator{
+var unwrapTry = &Operator{
 	Name:  "unwraptry",
 	Doc:   "remove an internal error handler: unwrap a Java try/catch, delete a Go if err != nil check",
 	Tier:  TierStatement,
@@ -77,7 +77,7 @@ func indentAt(src []byte, off int) string {
 // of F becomes two independent conditionals in F′ (both branches may now
 // run), or, in Java, a while loop becomes a do-while loop (its body runs
 // at least once).
-var ChangeFlow = &Operator{
+var changeFlow = &Operator{
 	Name:  "changeflow",
 	Doc:   "turn `else if` into a separate `if`, or (Java) a while loop into a do-while loop",
 	Tier:  TierStructural,

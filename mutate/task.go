@@ -17,7 +17,7 @@ type ContextLevel uint8
 
 // The context levels of the paper.
 const (
-	ContextInvalid ContextLevel = iota
+	contextInvalid ContextLevel = iota
 	C1                          // the fragment F′ alone
 	C2                          // the enclosing method, F′ in place
 	C3                          // the whole file, F′ in place

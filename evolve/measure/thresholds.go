@@ -114,8 +114,8 @@ func relative(vals, ts []float64, f func(float64) float64) float64 {
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
-// ErrEmptyCorpus is returned by [Calibrate] for an empty corpus.
-var ErrEmptyCorpus = errors.New("measure: empty calibration corpus")
+// errEmptyCorpus is returned by [Calibrate] for an empty corpus.
+var errEmptyCorpus = errors.New("measure: empty calibration corpus")
 
 // Calibrate measures every file of a reference corpus with the default
 // [Options] and returns the per-metric means as thresholds (sums taken in
@@ -129,7 +129,7 @@ func Calibrate(files [][]byte) (Thresholds, error) {
 // Calibrate is [Calibrate] with these options.
 func (o *Options) Calibrate(files [][]byte) (Thresholds, error) {
 	if len(files) == 0 {
-		return Thresholds{}, ErrEmptyCorpus
+		return Thresholds{}, errEmptyCorpus
 	}
 	var sum Thresholds
 	for i, f := range files {

@@ -143,8 +143,8 @@ func TestCalibrate(t *testing.T) {
 }
 
 func TestCalibrateErrors(t *testing.T) {
-	if _, err := Calibrate(nil); !errors.Is(err, ErrEmptyCorpus) {
-		t.Errorf("Calibrate(nil) = %v, want ErrEmptyCorpus", err)
+	if _, err := Calibrate(nil); !errors.Is(err, errEmptyCorpus) {
+		t.Errorf("Calibrate(nil) = %v, want errEmptyCorpus", err)
 	}
 	_, err := Calibrate([][]byte{[]byte("x = 1\n"), []byte("def (:\n")})
 	if !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), "file 1") {

@@ -16,7 +16,7 @@ type Family uint8
 
 // The families.
 const (
-	FamilyInvalid Family = iota
+	familyInvalid Family = iota
 	Structural
 	API
 	Renaming
@@ -33,10 +33,10 @@ func (f Family) String() string {
 	return fmt.Sprintf("Family(%d)", uint8(f))
 }
 
-// MarshalText returns the String form; it fails for FamilyInvalid and
+// MarshalText returns the String form; it fails for familyInvalid and
 // unknown values.
 func (f Family) MarshalText() ([]byte, error) {
-	if f == FamilyInvalid || int(f) >= len(familyNames) {
+	if f == familyInvalid || int(f) >= len(familyNames) {
 		return nil, fmt.Errorf("transform: cannot marshal %v", f)
 	}
 	return []byte(f.String()), nil
@@ -112,7 +112,7 @@ func Validate(ts []*Transform) error {
 			return fmt.Errorf("transform: %s: name %q is not a CamelCase identifier", t.ID, t.Name)
 		case t.Doc == "":
 			return fmt.Errorf("transform: %s: empty Doc", t.ID)
-		case t.Family == FamilyInvalid || int(t.Family) >= len(familyNames):
+		case t.Family == familyInvalid || int(t.Family) >= len(familyNames):
 			return fmt.Errorf("transform: %s: invalid family %v", t.ID, t.Family)
 		case t.Sites == nil || t.Apply == nil:
 			return fmt.Errorf("transform: %s: nil Sites or Apply", t.ID)

@@ -47,7 +47,7 @@ func TestValidate(t *testing.T) {
 		{"bad id", `ID "X1"`, func(t *Transform) { t.ID = "X1" }},
 		{"bad name", `name "x y"`, func(t *Transform) { t.Name = "x y" }},
 		{"no doc", "empty Doc", func(t *Transform) { t.Doc = "" }},
-		{"no family", "invalid family", func(t *Transform) { t.Family = FamilyInvalid }},
+		{"no family", "invalid family", func(t *Transform) { t.Family = familyInvalid }},
 		{"no apply", "nil Sites or Apply", func(t *Transform) { t.Apply = nil }},
 	} {
 		tr := ok()
@@ -76,8 +76,8 @@ func TestFamilyText(t *testing.T) {
 			t.Errorf("%v: round trip gave %v, %v", f, g, err)
 		}
 	}
-	if _, err := FamilyInvalid.MarshalText(); err == nil {
-		t.Error("FamilyInvalid marshalled")
+	if _, err := familyInvalid.MarshalText(); err == nil {
+		t.Error("familyInvalid marshalled")
 	}
 	var g Family
 	for _, s := range []string{"", "invalid", "Structural"} {

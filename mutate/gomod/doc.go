@@ -9,7 +9,8 @@
 //	res, err := mutate.Generate(ctx, mod, &mutate.Options{Seed: 1})
 //
 // It implements mutate.Project from outside mutate, as any build system
-// would, and also mutate.Preparer and mutate.TypeChecker.
+// would, and also the optional methods mutate.Generate looks for: Prepare
+// (decide on many mutants at once) and TypeErrors (type-check a mutant).
 //
 // # Packages and tests
 //

@@ -315,10 +315,6 @@ func (g *Module) ReadFile(path string) ([]byte, error) {
 	return os.ReadFile(filepath.Join(g.dir, filepath.FromSlash(path)))
 }
 
-// Packages returns the directories of the packages studied, sorted ("."
-// is the root package).
-func (g *Module) Packages() []string { return slices.Clone(g.pkgs) }
-
 // Sources lists the non-test .go files of the packages studied.
 func (g *Module) Sources() ([]string, error) {
 	var out []string
@@ -883,10 +879,6 @@ func (g *Module) requirements() (*adapt.Environment, error) {
 	return env, nil
 }
 
-// Module is a build system seen from outside mutate: these are the
-// interfaces Generate looks for.
-var (
-	_ mutate.Project     = (*Module)(nil)
-	_ mutate.Preparer    = (*Module)(nil)
-	_ mutate.TypeChecker = (*Module)(nil)
-)
+// Module is a build system seen from outside mutate. Generate also looks
+// for its Prepare and TypeErrors (mutate's buildsys_test.go holds that).
+var _ mutate.Project = (*Module)(nil)

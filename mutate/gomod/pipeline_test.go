@@ -120,7 +120,7 @@ func TestGoModuleNoRootPackage(t *testing.T) {
 	}
 	defer gm.Close()
 	// Packages with both sources and tests.
-	if got, want := strings.Join(gm.Packages(), " "), "cmp cmp/cmpopts cmp/internal/diff cmp/internal/function cmp/internal/value"; got != want {
+	if got, want := strings.Join(gomod.Packages(gm), " "), "cmp cmp/cmpopts cmp/internal/diff cmp/internal/function cmp/internal/value"; got != want {
 		t.Errorf("Packages() = %s, want %s", got, want)
 	}
 }

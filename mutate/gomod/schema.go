@@ -271,7 +271,7 @@ func (f importerFunc) ImportFrom(path, dir string, mode types.ImportMode) (*type
 	return f(path, dir, mode)
 }
 
-// Prepare type-checks the candidates (mutate.Preparer) and builds the
+// Prepare type-checks the candidates (for mutate.Generate) and builds the
 // schemata of those that type-check; Check then answers from what it
 // found. It returns the time spent building and a release that removes
 // the binaries and forgets the mutants. A mutant with type errors gets
@@ -387,7 +387,7 @@ func (g *Module) Prepare(ctx context.Context, cands []*mutate.Candidate) (time.D
 }
 
 // TypeErrors type-checks the module with file replaced by src
-// (mutate.TypeChecker), with go/types against its packages' export data.
+// (for mutate.Generate), with go/types against its packages' export data.
 func (g *Module) TypeErrors(ctx context.Context, file string, src []byte) (string, bool) {
 	msgs, _, err := g.typeCheck(ctx, file, src)
 	return msgs, err == nil

@@ -168,7 +168,7 @@ func TestEffectiveLevel(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer gm.Close()
-	opts := mutate.Options{Seed: 1, Runs: 1, Ops: []*mutate.Operator{mutate.UpdateConst, mutate.ModifyLogic},
+	opts := mutate.Options{Seed: 1, Runs: 1, Ops: []*mutate.Operator{operator("updateconst"), mutate.ModifyLogic},
 		Levels: []mutate.ComplexityLevel{mutate.L1, mutate.L2}, Contexts: []mutate.ContextLevel{mutate.C1}}
 	res, err := mutate.Generate(context.Background(), gm, &opts)
 	if err != nil {

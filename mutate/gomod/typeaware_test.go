@@ -131,7 +131,7 @@ func TestGuardKeepAliveCompiles(t *testing.T) {
 	}{
 		{mutate.RemoveGuard, "if len(vs) == 0 || n > 3", "_ = n"},
 		{mutate.RemoveGuard, "if err != nil {\n\t\treturn 0, err", "_ = err"},
-		{mutate.UnwrapTry, "if err != nil {\n\t\treturn 0, err", "_ = err"},
+		{operator("unwraptry"), "if err != nil {\n\t\treturn 0, err", "_ = err"},
 		{mutate.RemoveGuard, "if !ok", "_ = ok"},
 		{mutate.RemoveGuard, "if x < 0", "-"}, // not a guard: its body assigns
 		{mutate.RemoveGuard, "if errors.Is", "-"},
@@ -268,7 +268,7 @@ func TestGoSitesTypeCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer gm.Close()
-	ops := []*mutate.Operator{mutate.ModifyLogic, mutate.ChangeType, mutate.UpdateConst, mutate.SubstituteAPI}
+	ops := []*mutate.Operator{mutate.ModifyLogic, operator("changetype"), operator("updateconst"), operator("substituteapi")}
 	res, err := mutate.Generate(context.Background(), gm, &mutate.Options{Seed: 1, Ops: ops, SitesPerOp: 20, Runs: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -301,11 +301,20 @@ func TestGoSitesTypeCheck(t *testing.T) {
 // rejects).
 func TestUpdateConstKeepsFormatVerbs(t *testing.T) {
 	src := []byte(typeModule["tc.go"])
-	sites := sitesAt(t, mutate.UpdateConst, src, `"too large`)
+	sites := sitesAt(t, operator("updateconst"), src, `"too large`)
 	if len(sites) != 1 {
 		t.Fatalf("%d sites at the format, want 1", len(sites))
 	}
 	if got, want := sites[0].Choices, []string{`"too large: %d_"`}; !slices.Equal(got, want) {
 		t.Errorf("choices %q, want %q", got, want)
 	}
+}
+
+// operator returns the operator of mutate.Operators with the given name.
+func operator(name string) *mutate.Operator {
+	i := slices.IndexFunc(mutate.Operators, func(op *mutate.Operator) bool { return op.Name == name })
+	if i < 0 {
+		panic("no operator " + name)
+	}
+	return mutate.Operators[i]
 }

@@ -74,7 +74,7 @@ type batchMutant struct {
 	src       []byte
 }
 
-// Prepare compiles the candidates in one JVM (mutate.Preparer) (see above). It
+// Prepare compiles the candidates in one JVM (for mutate.Generate) (see above). It
 // returns the wall time of the batch and a release that forgets the
 // mutants.
 func (m *Project) Prepare(ctx context.Context, cands []*mutate.Candidate) (time.Duration, func(), error) {

@@ -10,8 +10,9 @@
 //	res, err := mutate.Generate(ctx, proj, &mutate.Options{Seed: 1})
 //
 // It implements mutate.Project from outside mutate, as any build system
-// would, and also mutate.Preparer, mutate.BatchChecker and
-// mutate.BatchCoverage.
+// would, and also the optional methods mutate.Generate looks for: Prepare
+// (decide on many mutants at once), CheckBatch (check many at once) and
+// CoverageAll (every test's coverage in one run).
 //
 // # Builds
 //

@@ -32,7 +32,7 @@ import (
 // project copy.
 const roundsDir = buildsys.RunDir + "/rounds"
 
-// CheckBatch makes the checks (mutate.BatchChecker) it can in shared JVMs (see above); a nil
+// CheckBatch makes the checks (for mutate.Generate) it can in shared JVMs (see above); a nil
 // mutate.TestRun is one left to Check.
 func (m *Project) CheckBatch(ctx context.Context, reqs []mutate.CheckRequest) ([]*mutate.TestRun, error) {
 	outs := make([]*mutate.TestRun, len(reqs))
