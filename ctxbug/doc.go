@@ -24,8 +24,8 @@
 //
 // # Rules
 //
-// A [Rule] is a descriptor (Name, Doc, Task, Granularity, Run) over
-// tree-sitter-python, and [Rules] is the paper's ten rules in order:
+// A [Rule] (Name, Doc, Task; it runs over tree-sitter-python) masks the
+// elements of one kind, and [Rules] is the paper's ten rules in order:
 //
 //	R1  params     <PARAMS>  the parameter list                       one template
 //	R2  return     <RETURN>  all return statements                   one template

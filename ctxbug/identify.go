@@ -38,8 +38,8 @@ func Identify(ctx context.Context, cands []*Candidate, opts *Options) (*Result, 
 	if opts != nil {
 		o = *opts
 	}
-	if o.Parallelism <= 0 {
-		o.Parallelism = exec.DefaultParallelism()
+	if o.parallelism <= 0 {
+		o.parallelism = exec.DefaultParallelism()
 	}
 	runner, closeRunner, err := exec.DefaultRunner(o.Runner)
 	if err != nil {
@@ -61,7 +61,7 @@ func Identify(ctx context.Context, cands []*Candidate, opts *Options) (*Result, 
 	goldErr := make([]error, len(bases))
 	goldFail := make([][]string, len(bases))
 	var g errgroup.Group
-	g.SetLimit(o.Parallelism)
+	g.SetLimit(o.parallelism)
 	for i, b := range bases {
 		g.Go(func() error {
 			if ctx.Err() != nil {

@@ -13,25 +13,25 @@ import (
 type Options struct {
 	// Rules are the perturbation rules (Generate). nil means Rules.
 	Rules []*Rule
-	// Settings lists the benchmark variants Result.Tasks holds (Generate).
-	// nil means WithCtxBugs and WithoutCtxBugs (IsoBugs are made from
+	// settings lists the benchmark variants Result.Tasks holds (Generate):
+	// nil, so WithCtxBugs and WithoutCtxBugs (IsoBugs are made from
 	// CtxBugs in a second generation: see IsoJobs).
-	Settings []Setting
+	settings []Setting
 
 	// Samples is how many variants Draw asks the model for per job. 0
 	// means 1 (the paper implies one).
 	Samples int
-	// Sampling holds Draw's sampling settings; its N is set from Samples.
+	// sampling holds Draw's sampling settings; its N is set from Samples.
 	// The zero value is temperature 0, as in the paper.
-	Sampling adapt.Sampling
-	// ModelConcurrency bounds the model requests in flight. 0 means 4.
-	ModelConcurrency int
-	// Journal, Attempts and KeepErrors are passed to adapt.Draw, which
-	// asks the model: with a journal, a stopped generation resumes where
-	// it stopped, and model errors are retried and journaled as
-	// adapt.Evaluate's are.
+	sampling adapt.Sampling
+	// modelConcurrency bounds the model requests in flight: 0, so 4.
+	modelConcurrency int
+	// Journal and KeepErrors are passed to adapt.Draw, which asks the
+	// model: with a journal, a stopped generation resumes where it
+	// stopped, and model errors are retried (attempts: adapt.Draw's
+	// default) and journaled as adapt.Evaluate's are.
 	Journal    string
-	Attempts   int
+	attempts   int
 	KeepErrors bool
 
 	// Runner runs Identify's tests. nil means a ForkServer over a Sandbox
@@ -39,9 +39,9 @@ type Options struct {
 	// test run; zero fields take exec's defaults.
 	Runner exec.Runner
 	Limits exec.Limits
-	// Parallelism bounds the test runs in flight. 0 means
+	// parallelism bounds the test runs in flight: 0, so
 	// exec.DefaultParallelism().
-	Parallelism int
+	parallelism int
 	// AllowEditsElsewhere skips Identify's locality check: a variant that
 	// differs at a perturbed node is kept even if it also changes other
 	// code (the paper's stated criteria, which never reject such edits).
@@ -57,8 +57,8 @@ type Options struct {
 
 // Result is what Generate (or Identify, without Tasks) produced.
 type Result struct {
-	// Tasks are the benchmark's tasks, setting by setting (Options.Settings)
-	// and instance by instance.
+	// Tasks are the benchmark's tasks, setting by setting (WithCtxBugs,
+	// then WithoutCtxBugs) and instance by instance.
 	Tasks []adapt.Task
 	// Instances are the CtxBugs identified; Candidates every variant the
 	// model gave, with the stage identification dropped it at.
@@ -83,8 +83,8 @@ func Generate(ctx context.Context, model adapt.Model, bases []*Base, opts *Optio
 	if o.Rules == nil {
 		o.Rules = Rules
 	}
-	if o.Settings == nil {
-		o.Settings = []Setting{WithCtxBugs, WithoutCtxBugs}
+	if o.settings == nil {
+		o.settings = []Setting{WithCtxBugs, WithoutCtxBugs}
 	}
 	runner, closeRunner, err := exec.DefaultRunner(o.Runner)
 	if err != nil {
@@ -106,7 +106,7 @@ func Generate(ctx context.Context, model adapt.Model, bases []*Base, opts *Optio
 	}
 	res := &Result{Instances: id.Instances, Candidates: id.Candidates, Funnel: id.Funnel}
 	byID := BaseMap(bases)
-	for _, s := range o.Settings {
+	for _, s := range o.settings {
 		ts, err := Tasks(byID, id.Instances, s)
 		if err != nil {
 			return nil, err
