@@ -60,10 +60,10 @@ type Result struct {
 	// Tasks are the benchmark's tasks, setting by setting (WithCtxBugs,
 	// then WithoutCtxBugs) and instance by instance.
 	Tasks []adapt.Task
-	// Instances are the CtxBugs identified; Candidates every variant the
+	// Instances are the CtxBugs identified; candidates every variant the
 	// model gave, with the stage identification dropped it at.
 	Instances  []*Instance
-	Candidates []*Candidate
+	candidates []*Candidate
 	// Funnel counts the candidates through identification (the paper's
 	// Fig. 5).
 	Funnel adapt.Funnel
@@ -104,7 +104,7 @@ func Generate(ctx context.Context, model adapt.Model, bases []*Base, opts *Optio
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Instances: id.Instances, Candidates: id.Candidates, Funnel: id.Funnel}
+	res := &Result{Instances: id.Instances, candidates: id.candidates, Funnel: id.Funnel}
 	byID := BaseMap(bases)
 	for _, s := range o.settings {
 		ts, err := Tasks(byID, id.Instances, s)
