@@ -29,9 +29,9 @@ type Base struct {
 	// Libs are the libraries the method uses (by the names it imports
 	// them under): the dependency rule's "not allowed" list.
 	Libs []string
-	// ClassContext is the class solution with the method and its callers
+	// classContext is the class solution with the method and its callers
 	// removed: the target context shown when a model adapts the method.
-	ClassContext string
+	classContext string
 }
 
 // ID returns the base's task ID ("ClassEval_11.add").
@@ -67,7 +67,7 @@ func FromClassEval(classes []classeval.Class, source string) ([]*Base, error) {
 				Requirement:  string(syntax.Dedent([]byte("    " + m.Description))),
 				Context:      Context{Class: c.Name, Methods: c.Siblings(m.Name), Libs: libs},
 				Libs:         usedNames(method, libs),
-				ClassContext: cctx,
+				classContext: cctx,
 			})
 		}
 	}

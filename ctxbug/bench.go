@@ -109,7 +109,7 @@ func instanceTask(b *Base, in *Instance, s Setting) (adapt.Task, error) {
 	}
 	t.ID = in.ID + "|" + string(s)
 	t.Code = code
-	t.Context = []adapt.Snippet{{Name: b.Class, Code: b.ClassContext}}
+	t.Context = []adapt.Snippet{{Name: b.Class, Code: b.classContext}}
 	instance, ops := in.ID, []string{in.Rule}
 	if iso {
 		instance = in.Parent

@@ -32,26 +32,6 @@ func TestValidate(t *testing.T) {
 	}
 }
 
-func TestGranularityText(t *testing.T) {
-	for _, l := range []ctxbug.Granularity{ctxbug.GranularityToken, ctxbug.GranularityExpression} {
-		b, err := l.MarshalText()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var back ctxbug.Granularity
-		if err := back.UnmarshalText(b); err != nil || back != l {
-			t.Errorf("%v: round trip gave %v, %v", l, back, err)
-		}
-	}
-	if _, err := ctxbug.GranularityInvalid.MarshalText(); err == nil {
-		t.Error("LevelInvalid marshalled")
-	}
-	var l ctxbug.Granularity
-	if err := l.UnmarshalText(nil); err == nil {
-		t.Error(`"" unmarshalled`)
-	}
-}
-
 func TestPerturbErrors(t *testing.T) {
 	tests := []struct{ name, src, want, reason string }{
 		{"syntax", "def f(:\n", "syntax errors", "a method must parse"},

@@ -24,8 +24,8 @@
 //
 // # Rules
 //
-// A [Rule] is a descriptor (Name, Doc, Task, Granularity, Run) over
-// tree-sitter-python, and [Rules] is the paper's ten rules in order:
+// A [Rule] (Name, Doc, Task; it runs over tree-sitter-python) masks the
+// elements of one kind, and [Rules] is the paper's ten rules in order:
 //
 //	R1  params     <PARAMS>  the parameter list                       one template
 //	R2  return     <RETURN>  all return statements                   one template
@@ -64,7 +64,7 @@
 //
 // [Identify] runs the paper's hybrid identification (§2.4), in its order,
 // after a gold check (a base whose own solution fails its tests is an
-// environment problem, so its candidates are dropped with ReasonReference):
+// environment problem, so its candidates stop at stage "reference"):
 //
 //  1. deobfuscate the method of the output (AST-aware);
 //     an output with code but no parsable method stops here;
@@ -83,9 +83,11 @@
 //  4. clean: drop empty outputs, then duplicates (same generator, same
 //     method, same tokens, from any rule).
 //
-// Each [Candidate] keeps its [Reason] and a detail, and Result.Funnel
-// (an adapt.Funnel) counts the candidates left after every stage per
-// generator and rule (the paper's Fig. 5; Funnel.WriteTable).
+// Result.Funnel (an adapt.Funnel) counts the candidates left after every
+// stage per generator and rule (the paper's Fig. 5; Funnel.WriteTable):
+// "generated", then the stages above in their order, "model" (the model
+// answered), "reference", "deobfuscate", "harness", "tests", "diff",
+// "locality", "empty", "duplicate", and "kept".
 // Tokens are compared as tree-sitter leaves joined by one space: white
 // space and layout never matter; quote style, spelling and order do (so
 // "a+b" for "b+a" is a change, as in the paper's exact match).

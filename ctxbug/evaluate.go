@@ -18,17 +18,17 @@ type EvalOptions struct {
 	Runner exec.Runner
 	// Limits bounds every test run; zero fields take exec's defaults.
 	Limits exec.Limits
-	// ModelConcurrency and Parallelism bound the model requests and
-	// the test runs in flight; 0 means adapt.Evaluate's defaults.
-	ModelConcurrency, Parallelism int
+	// modelConcurrency and parallelism bound the model requests and
+	// the test runs in flight: 0, so adapt.Evaluate's defaults.
+	modelConcurrency, parallelism int
 	// Logprobs asks the model for token log-probabilities, for the
 	// average token probability of overlooked bugs.
 	Logprobs bool
-	// Journal, Attempts, KeepErrors and Progress are passed to
-	// adapt.Evaluate: with a journal, a stopped evaluation resumes where
-	// it stopped.
+	// Journal, KeepErrors and Progress (and attempts: 0, so the
+	// default) are passed to adapt.Evaluate: with a journal, a stopped
+	// evaluation resumes where it stopped.
 	Journal    string
-	Attempts   int
+	attempts   int
 	KeepErrors bool
 	Progress   func(adapt.Progress)
 }
@@ -100,9 +100,9 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 	}
 	rep, err := adapt.Evaluate(ctx, tasks, model, &adapt.Options{
 		Template: adaptPrompt, Runner: o.Runner, Limits: o.Limits,
-		ModelConcurrency: o.ModelConcurrency, Parallelism: o.Parallelism,
+		ModelConcurrency: o.modelConcurrency, Parallelism: o.parallelism,
 		Sampling: adapt.Sampling{Temperature: 0, Logprobs: o.Logprobs},
-		Journal:  o.Journal, Attempts: o.Attempts, KeepErrors: o.KeepErrors, Progress: o.Progress,
+		Journal:  o.Journal, Attempts: o.attempts, KeepErrors: o.KeepErrors, Progress: o.Progress,
 		Answer: func(t *adapt.Task, c adapt.Completion) (adapt.Answer, error) {
 			return unobfuscated(t, views[t.ID], c.Text)
 		},

@@ -36,9 +36,9 @@ func identifyOne(t *testing.T, jobs []*ctxbug.Job, answers ...string) []*ctxbug.
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range id.Candidates {
-		if c.Reason != ctxbug.ReasonKept {
-			t.Fatalf("%s: %s: %s", c.Job.ID, c.Reason, c.Detail)
+	for _, c := range ctxbug.Candidates(id) {
+		if reason, detail := ctxbug.Why(c); reason != ctxbug.ReasonKept {
+			t.Fatalf("%s: %s: %s", c.Job.ID, reason, detail)
 		}
 	}
 	return id.Instances

@@ -7,10 +7,10 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 )
 
-// StageGenerated is the first stage of the identification funnel: the
-// variants a generator returned. The other stages are named by Reason's
+// stageGenerated is the first stage of the identification funnel: the
+// variants a generator returned. The other stages are named by reason's
 // text forms; a candidate counts in every stage it got through.
-const StageGenerated = "generated"
+const stageGenerated = "generated"
 
 // funnelGroup names a funnel group: "generator/rule", and for IsoBugs
 // "generator/isobug/task".
@@ -66,17 +66,17 @@ func funnel(cands []*Candidate) adapt.Funnel {
 		return cmp.Or(cmp.Compare(ra[0], rb[0]), cmp.Compare(ra[1], rb[1]), cmp.Compare(ra[2], rb[2]))
 	})
 	var f adapt.Funnel
-	f.Declare(StageGenerated)
+	f.Declare(stageGenerated)
 	for _, s := range reasons {
 		f.Declare(s.String())
 	}
 	for _, g := range groups {
-		f.Add(g.name, StageGenerated, len(g.cands))
+		f.Add(g.name, stageGenerated, len(g.cands))
 		for _, s := range reasons {
 			left := 0
 			for _, c := range g.cands {
 				// A candidate dropped at a stage is not left after it.
-				if c.Reason > s || c.Reason == ReasonKept {
+				if c.reason > s || c.reason == reasonKept {
 					left++
 				}
 			}

@@ -16,18 +16,18 @@ type Candidate struct {
 	Sample int
 	// Completion is what the model returned.
 	Completion adapt.Completion
-	// Variant is the deobfuscated method taken from the completion, set
+	// variant is the deobfuscated method taken from the completion, set
 	// by Identify (empty for an empty output).
-	Variant string
-	// Reason is why Identify dropped the candidate, or ReasonKept.
-	Reason Reason
-	// Detail says what made it drop the candidate.
-	Detail string
-	// Failing lists the tests that did not pass with the variant in place.
-	Failing []string
-	// Bugs are the perturbed nodes where the variant differs from the
+	variant string
+	// reason is why Identify dropped the candidate, or reasonKept.
+	reason reason
+	// detail says what made it drop the candidate.
+	detail string
+	// failing lists the tests that did not pass with the variant in place.
+	failing []string
+	// bugs are the perturbed nodes where the variant differs from the
 	// solution: the CtxBug (or IsoBug) locations.
-	Bugs []Bug
+	bugs []Bug
 }
 
 // Draw asks model for opts.Samples variants of every job and returns
@@ -53,11 +53,11 @@ func Draw(ctx context.Context, model adapt.Model, jobs []*Job, opts *Options) ([
 		tasks[i] = *jobTask(j)
 	}
 	rep, err := adapt.Draw(ctx, tasks, model, &adapt.Options{
-		Samples: o.Samples, Sampling: o.Sampling, ModelConcurrency: o.ModelConcurrency,
+		Samples: o.Samples, Sampling: o.sampling, ModelConcurrency: o.modelConcurrency,
 		Template: &adapt.Template{Name: "ctxbug-infill", Doc: "CtxBugGen's infill prompt", Render: func(t *adapt.Task) ([]adapt.Message, error) {
 			return []adapt.Message{{Role: "system", Content: "You are a helpful assistant."}, {Role: "user", Content: infillPrompt(byID[t.ID])}}, nil
 		}},
-		Journal: o.Journal, Attempts: o.Attempts, KeepErrors: o.KeepErrors, Progress: o.Progress,
+		Journal: o.Journal, Attempts: o.attempts, KeepErrors: o.KeepErrors, Progress: o.Progress,
 	})
 	if err != nil {
 		return nil, err

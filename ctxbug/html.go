@@ -12,7 +12,7 @@ import (
 func (r *Result) HTMLSection() htmlreport.Section {
 	return htmlreport.Section{
 		Title:  "ctxbug: candidates through identification",
-		Text:   fmt.Sprintf("%d CtxBugs identified among %d candidates; %d tasks.", len(r.Instances), len(r.Candidates), len(r.Tasks)),
+		Text:   fmt.Sprintf("%d CtxBugs identified among %d candidates; %d tasks.", len(r.Instances), len(r.candidates), len(r.Tasks)),
 		Funnel: &r.Funnel,
 	}
 }

@@ -19,12 +19,12 @@ import (
 // Identify runs the paper's identification (§2.4) on every candidate,
 // after checking that each base's solution passes its own tests (the
 // candidates of a base whose solution fails are dropped with
-// ReasonReference): deobfuscate the output's method; run the method's tests with it in
+// reasonReference): deobfuscate the output's method; run the method's tests with it in
 // place in the class (they must fail); align it with the solution by
 // GumTree (it must differ at a perturbed node, or delete it) and by
 // tokens (unless AllowEditsElsewhere, it must differ nowhere else; see
 // the package documentation); then drop empty outputs and
-// duplicates. Each candidate's Reason says where it stopped. Empty outputs
+// duplicates. Each candidate's reason says where it stopped. Empty outputs
 // pass the earlier stages vacuously (a method that is not there fails
 // every test and deletes every perturbed node) and are dropped at the
 // cleaning stage, as in the paper; their tests are not run. Duplicates
@@ -32,17 +32,17 @@ import (
 // are equal, from whatever rule; the first in candidate order is kept.
 //
 // Identify returns a Result without Tasks: the candidates given, each
-// with its Reason set, the instances kept, in order, and the funnel of
+// with its reason set, the instances kept, in order, and the funnel of
 // each generator and rule through the stages, in order of first
 // appearance. It returns an error only when it cannot run at all or ctx ends;
-// a sandbox failure on one candidate drops it with ReasonHarness.
+// a sandbox failure on one candidate drops it with reasonHarness.
 func Identify(ctx context.Context, cands []*Candidate, opts *Options) (*Result, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
 	}
-	if o.Parallelism <= 0 {
-		o.Parallelism = exec.DefaultParallelism()
+	if o.parallelism <= 0 {
+		o.parallelism = exec.DefaultParallelism()
 	}
 	runner, closeRunner, err := sandbox.Default(o.Runner)
 	if err != nil {
@@ -64,7 +64,7 @@ func Identify(ctx context.Context, cands []*Candidate, opts *Options) (*Result, 
 	goldErr := make([]error, len(bases))
 	goldFail := make([][]string, len(bases))
 	var g errgroup.Group
-	g.SetLimit(o.Parallelism)
+	g.SetLimit(o.parallelism)
 	for i, b := range bases {
 		g.Go(func() error {
 			if ctx.Err() != nil {
@@ -88,7 +88,7 @@ func Identify(ctx context.Context, cands []*Candidate, opts *Options) (*Result, 
 	var todo []int
 	for i, c := range cands {
 		if why, ok := bad[c.Job.Base]; ok && c.Completion.Err == "" {
-			c.Reason, c.Detail = ReasonReference, why
+			c.reason, c.detail = reasonReference, why
 			continue
 		}
 		todo = append(todo, i)
@@ -101,7 +101,7 @@ func Identify(ctx context.Context, cands []*Candidate, opts *Options) (*Result, 
 				return nil
 			}
 			empty[i] = check(ctx, c, chk, o.AllowEditsElsewhere)
-			progress.Done(c.Reason == ReasonInvalid && !empty[i])
+			progress.Done(c.reason == reasonInvalid && !empty[i])
 			return nil
 		})
 	}
@@ -109,19 +109,19 @@ func Identify(ctx context.Context, cands []*Candidate, opts *Options) (*Result, 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	id := &Result{Candidates: cands}
+	id := &Result{candidates: cands}
 	seen := map[string]string{}
 	for i, c := range cands {
-		if c.Reason == ReasonInvalid && empty[i] {
-			c.Reason, c.Detail = ReasonEmpty, "the output holds no code"
+		if c.reason == reasonInvalid && empty[i] {
+			c.reason, c.detail = reasonEmpty, "the output holds no code"
 		}
-		if c.Reason == ReasonInvalid {
-			key := c.Generator + "\x00" + c.Job.Base.ID() + "\x00" + tokens([]byte(c.Variant))
+		if c.reason == reasonInvalid {
+			key := c.Generator + "\x00" + c.Job.Base.ID() + "\x00" + tokens([]byte(c.variant))
 			if first, ok := seen[key]; ok {
-				c.Reason, c.Detail = ReasonDuplicate, "same variant as "+first
+				c.reason, c.detail = reasonDuplicate, "same variant as "+first
 			} else {
 				seen[key] = instanceID(c)
-				c.Reason = ReasonKept
+				c.reason = reasonKept
 				id.Instances = append(id.Instances, newInstance(c))
 			}
 		}
@@ -130,12 +130,12 @@ func Identify(ctx context.Context, cands []*Candidate, opts *Options) (*Result, 
 	return id, nil
 }
 
-// check runs the stages up to the locality check on c, setting its Reason
+// check runs the stages up to the locality check on c, setting its reason
 // when it is dropped; it reports whether c's output is empty.
 func check(ctx context.Context, c *Candidate, chk *adapt.Checker, editsElsewhere bool) (empty bool) {
 	j := c.Job
 	if c.Completion.Err != "" {
-		c.Reason, c.Detail = ReasonModel, c.Completion.Err
+		c.reason, c.detail = reasonModel, c.Completion.Err
 		return false
 	}
 	text := c.Completion.Text
@@ -147,32 +147,32 @@ func check(ctx context.Context, c *Candidate, chk *adapt.Checker, editsElsewhere
 	}
 	variant, answer, err := deobfuscated(&j.Base.Task, text, j.Obfuscated.Names)
 	if err != nil {
-		c.Reason, c.Detail = ReasonDeobfuscate, err.Error()
+		c.reason, c.detail = reasonDeobfuscate, err.Error()
 		return false
 	}
-	c.Variant = variant
+	c.variant = variant
 	failing, err := failingTests(ctx, chk, &j.Base.Task, answer)
 	if err != nil {
-		c.Reason, c.Detail = ReasonHarness, err.Error()
+		c.reason, c.detail = reasonHarness, err.Error()
 		return false
 	}
 	if len(failing) == 0 {
-		c.Reason, c.Detail = ReasonTests, "every test passes"
+		c.reason, c.detail = reasonTests, "every test passes"
 		return false
 	}
-	c.Failing = failing
+	c.failing = failing
 	cmp, err := compare(j.Base.Method, []byte(variant))
 	if err != nil {
-		c.Reason, c.Detail = ReasonDeobfuscate, err.Error()
+		c.reason, c.detail = reasonDeobfuscate, err.Error()
 		return false
 	}
-	c.Bugs = cmp.bugs(j.Holes)
-	if len(c.Bugs) == 0 {
-		c.Reason, c.Detail = ReasonDiff, "the solution's tokens at every perturbed node"
+	c.bugs = cmp.bugs(j.Holes)
+	if len(c.bugs) == 0 {
+		c.reason, c.detail = reasonDiff, "the solution's tokens at every perturbed node"
 		return false
 	}
 	if !editsElsewhere && !cmp.align(j.Holes).ok {
-		c.Reason, c.Detail = ReasonLocality, "the tokens outside the perturbed nodes are not the solution's"
+		c.reason, c.detail = reasonLocality, "the tokens outside the perturbed nodes are not the solution's"
 		return false
 	}
 	return false

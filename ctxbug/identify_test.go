@@ -112,9 +112,10 @@ func TestIdentify(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []ctxbug.Reason
-	for _, c := range id.Candidates {
-		got = append(got, c.Reason)
-		t.Logf("sample %d: %s: %s", c.Sample, c.Reason, c.Detail)
+	for _, c := range ctxbug.Candidates(id) {
+		reason, detail := ctxbug.Why(c)
+		got = append(got, reason)
+		t.Logf("sample %d: %s: %s", c.Sample, reason, detail)
 	}
 	want := []ctxbug.Reason{ctxbug.ReasonKept, ctxbug.ReasonTests, ctxbug.ReasonDiff, ctxbug.ReasonLocality, ctxbug.ReasonEmpty, ctxbug.ReasonDuplicate, ctxbug.ReasonModel, ctxbug.ReasonDeobfuscate}
 	require.Equal(t, want, got, "stages")
@@ -168,11 +169,11 @@ func TestIdentifyBrokenReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := id.Candidates[0]; c.Reason != ctxbug.ReasonReference || c.Detail != "the solution fails test_solution.BitsTestAdd.test_add" {
-		t.Errorf("bug on a broken base: %s: %s", c.Reason, c.Detail)
+	if reason, detail := ctxbug.Why(ctxbug.Candidates(id)[0]); reason != ctxbug.ReasonReference || detail != "the solution fails test_solution.BitsTestAdd.test_add" {
+		t.Errorf("bug on a broken base: %s: %s", reason, detail)
 	}
-	if c := id.Candidates[1]; c.Reason != ctxbug.ReasonModel {
-		t.Errorf("model error on a broken base: %s", c.Reason)
+	if reason, _ := ctxbug.Why(ctxbug.Candidates(id)[1]); reason != ctxbug.ReasonModel {
+		t.Errorf("model error on a broken base: %s", reason)
 	}
 }
 

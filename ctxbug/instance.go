@@ -51,7 +51,7 @@ func newInstance(c *Candidate) *Instance {
 		ID: instanceID(c), Base: c.Job.Base.ID(), Generator: c.Generator,
 		Rule: c.Job.Rule, Task: c.Job.task, Parent: c.Job.parent,
 		Template: c.Job.code, Holes: c.Job.Holes, Names: c.Job.Obfuscated.Names,
-		Raw: c.Completion.Text, Variant: c.Variant, Failing: c.Failing, Bugs: c.Bugs,
+		Raw: c.Completion.Text, Variant: c.variant, Failing: c.failing, Bugs: c.bugs,
 	}
 }
 

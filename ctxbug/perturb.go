@@ -47,10 +47,10 @@ func perturb(method []byte, ctx *Context, rules []*Rule) ([]template, error) {
 	if ctx == nil {
 		ctx = &Context{}
 	}
-	p := &Pass{Src: method, fn: fn, root: root, Context: ctx}
+	p := &pass{src: method, fn: fn, root: root, context: ctx}
 	var out []template
 	for _, r := range rules {
-		for _, hs := range r.Run(p) {
+		for _, hs := range r.run(p) {
 			code, err := applyHoles(method, hs)
 			if err != nil {
 				return nil, fmt.Errorf("ctxbug: rule %s: %w", r.Name, err)

@@ -14,25 +14,25 @@ import (
 type Options struct {
 	// Rules are the perturbation rules (Generate). nil means Rules.
 	Rules []*Rule
-	// Settings lists the benchmark variants Result.Tasks holds (Generate).
-	// nil means WithCtxBugs and WithoutCtxBugs (IsoBugs are made from
+	// settings lists the benchmark variants Result.Tasks holds (Generate):
+	// nil, so WithCtxBugs and WithoutCtxBugs (IsoBugs are made from
 	// CtxBugs in a second generation: see IsoJobs).
-	Settings []Setting
+	settings []Setting
 
 	// Samples is how many variants Draw asks the model for per job. 0
 	// means 1 (the paper implies one).
 	Samples int
-	// Sampling holds Draw's sampling settings; its N is set from Samples.
+	// sampling holds Draw's sampling settings; its N is set from Samples.
 	// The zero value is temperature 0, as in the paper.
-	Sampling adapt.Sampling
-	// ModelConcurrency bounds the model requests in flight. 0 means 4.
-	ModelConcurrency int
-	// Journal, Attempts and KeepErrors are passed to adapt.Draw, which
-	// asks the model: with a journal, a stopped generation resumes where
-	// it stopped, and model errors are retried and journaled as
-	// adapt.Evaluate's are.
+	sampling adapt.Sampling
+	// modelConcurrency bounds the model requests in flight: 0, so 4.
+	modelConcurrency int
+	// Journal and KeepErrors are passed to adapt.Draw, which asks the
+	// model: with a journal, a stopped generation resumes where it
+	// stopped, and model errors are retried (attempts: adapt.Draw's
+	// default) and journaled as adapt.Evaluate's are.
 	Journal    string
-	Attempts   int
+	attempts   int
 	KeepErrors bool
 
 	// Runner runs Identify's tests. nil means a ForkServer over a Sandbox
@@ -40,9 +40,9 @@ type Options struct {
 	// test run; zero fields take exec's defaults.
 	Runner exec.Runner
 	Limits exec.Limits
-	// Parallelism bounds the test runs in flight. 0 means
+	// parallelism bounds the test runs in flight: 0, so
 	// exec.DefaultParallelism().
-	Parallelism int
+	parallelism int
 	// AllowEditsElsewhere skips Identify's locality check: a variant that
 	// differs at a perturbed node is kept even if it also changes other
 	// code (the paper's stated criteria, which never reject such edits).
@@ -58,13 +58,13 @@ type Options struct {
 
 // Result is what Generate (or Identify, without Tasks) produced.
 type Result struct {
-	// Tasks are the benchmark's tasks, setting by setting (Options.Settings)
-	// and instance by instance.
+	// Tasks are the benchmark's tasks, setting by setting (WithCtxBugs,
+	// then WithoutCtxBugs) and instance by instance.
 	Tasks []adapt.Task
-	// Instances are the CtxBugs identified; Candidates every variant the
+	// Instances are the CtxBugs identified; candidates every variant the
 	// model gave, with the stage identification dropped it at.
 	Instances  []*Instance
-	Candidates []*Candidate
+	candidates []*Candidate
 	// Funnel counts the candidates through identification (the paper's
 	// Fig. 5).
 	Funnel adapt.Funnel
@@ -84,8 +84,8 @@ func Generate(ctx context.Context, model adapt.Model, bases []*Base, opts *Optio
 	if o.Rules == nil {
 		o.Rules = Rules
 	}
-	if o.Settings == nil {
-		o.Settings = []Setting{WithCtxBugs, WithoutCtxBugs}
+	if o.settings == nil {
+		o.settings = []Setting{WithCtxBugs, WithoutCtxBugs}
 	}
 	runner, closeRunner, err := sandbox.Default(o.Runner)
 	if err != nil {
@@ -105,9 +105,9 @@ func Generate(ctx context.Context, model adapt.Model, bases []*Base, opts *Optio
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Instances: id.Instances, Candidates: id.Candidates, Funnel: id.Funnel}
+	res := &Result{Instances: id.Instances, candidates: id.candidates, Funnel: id.Funnel}
 	byID := BaseMap(bases)
-	for _, s := range o.Settings {
+	for _, s := range o.settings {
 		ts, err := Tasks(byID, id.Instances, s)
 		if err != nil {
 			return nil, err

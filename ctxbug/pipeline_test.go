@@ -59,8 +59,8 @@ func TestGenerateIsTheSteps(t *testing.T) {
 			}
 		}
 	}
-	if len(res.Instances) != len(id.Instances) || len(res.Candidates) != len(cands) {
-		t.Errorf("%d instances and %d candidates, want %d and %d", len(res.Instances), len(res.Candidates), len(id.Instances), len(cands))
+	if len(res.Instances) != len(id.Instances) || len(ctxbug.Candidates(res)) != len(cands) {
+		t.Errorf("%d instances and %d candidates, want %d and %d", len(res.Instances), len(ctxbug.Candidates(res)), len(id.Instances), len(cands))
 	}
 	phases := map[string]bool{}
 	for _, p := range progress {

@@ -16,22 +16,22 @@ const (
 	placeholderVar    = "<VAR>"    // a use of a local variable (R9)
 )
 
-// Granularity is what a rule masks at once: every instance of a kind of
+// granularity is what a rule masks at once: every instance of a kind of
 // token, or one expression or statement.
-type Granularity uint8
+type granularity uint8
 
 const (
-	GranularityInvalid Granularity = iota
-	// GranularityToken rules mask every instance of a kind of token in one
+	granularityInvalid granularity = iota
+	// granularityToken rules mask every instance of a kind of token in one
 	// template, so that no instance gives another away.
-	GranularityToken
-	// GranularityExpression rules mask whole expressions or statements.
-	GranularityExpression
+	granularityToken
+	// granularityExpression rules mask whole expressions or statements.
+	granularityExpression
 )
 
 var granularityNames = [...]string{"invalid", "token", "expression"}
 
-func (l Granularity) String() string {
+func (l granularity) String() string {
 	if int(l) < len(granularityNames) {
 		return granularityNames[l]
 	}
@@ -39,18 +39,18 @@ func (l Granularity) String() string {
 }
 
 // MarshalText implements encoding.TextMarshaler.
-func (l Granularity) MarshalText() ([]byte, error) {
-	if l == GranularityInvalid || int(l) >= len(granularityNames) {
+func (l granularity) MarshalText() ([]byte, error) {
+	if l == granularityInvalid || int(l) >= len(granularityNames) {
 		return nil, fmt.Errorf("ctxbug: invalid granularity %d", l)
 	}
 	return []byte(l.String()), nil
 }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (l *Granularity) UnmarshalText(b []byte) error {
+func (l *granularity) UnmarshalText(b []byte) error {
 	for i, n := range granularityNames[1:] {
 		if string(b) == n {
-			*l = Granularity(i + 1)
+			*l = granularity(i + 1)
 			return nil
 		}
 	}
@@ -58,7 +58,10 @@ func (l *Granularity) UnmarshalText(b []byte) error {
 }
 
 // Rule is one perturbation rule: it finds the elements of a method that an
-// adaptation task concerns and says which to mask in which template.
+// adaptation task concerns and says which to mask in which template. The
+// rules are the paper's, in [Rules]: choose among them (Options.Rules,
+// [Jobs]); the exported fields describe a rule, the unexported ones run it
+// over this package's parse of the method.
 type Rule struct {
 	// Name identifies the rule ("params", "return", …).
 	Name string
@@ -67,11 +70,11 @@ type Rule struct {
 	// Task is the adaptation task the rule stands for: "interface",
 	// "functionality", "identifier" or "dependency".
 	Task string
-	// Granularity is the rule's granularity.
-	Granularity Granularity
-	// Run returns the masks of each template the rule makes for the
+	// granularity is the rule's granularity.
+	granularity granularity
+	// run returns the masks of each template the rule makes for the
 	// method in p: one slice of holes per template. It must not modify p.
-	Run func(p *Pass) [][]Hole
+	run func(p *pass) [][]Hole
 }
 
 // Hole is one masked element of a template: the solution's byte range
@@ -103,12 +106,12 @@ type Context struct {
 	Libs []string
 }
 
-// Pass is a parsed method handed to a rule.
-type Pass struct {
-	// Src is the method's source: one function definition.
-	Src []byte
-	// Context is the method's context; never nil.
-	Context *Context
+// pass is a parsed method handed to a rule.
+type pass struct {
+	// src is the method's source: one function definition.
+	src []byte
+	// context is the method's context; never nil.
+	context *Context
 	// fn is its function_definition node, root the tree's root.
 	fn, root *syntax.Node
 }
@@ -122,7 +125,7 @@ var Rules = []*Rule{
 var ruleName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
 // validateRules checks rules: identifier-like unique names, a Doc, a Task, a
-// valid Granularity and a Run function.
+// valid granularity and a run function.
 func validateRules(rules []*Rule) error {
 	seen := map[string]bool{}
 	var errs []error
@@ -143,10 +146,10 @@ func validateRules(rules []*Rule) error {
 		if r.Task == "" {
 			errs = append(errs, fmt.Errorf("ctxbug: rule %q has no Task", r.Name))
 		}
-		if r.Granularity != GranularityToken && r.Granularity != GranularityExpression {
+		if r.granularity != granularityToken && r.granularity != granularityExpression {
 			errs = append(errs, fmt.Errorf("ctxbug: rule %q has an invalid granularity", r.Name))
 		}
-		if r.Run == nil {
+		if r.run == nil {
 			errs = append(errs, fmt.Errorf("ctxbug: rule %q has no Run", r.Name))
 		}
 	}

@@ -11,8 +11,8 @@ var paramsRule = &Rule{
 	Name:        "params",
 	Doc:         "mask the method's parameter list (R1, Parameter)",
 	Task:        "interface",
-	Granularity: GranularityExpression,
-	Run:         params,
+	granularity: granularityExpression,
+	run:         params,
 }
 
 // R2.
@@ -20,8 +20,8 @@ var returnRule = &Rule{
 	Name:        "return",
 	Doc:         "mask all return statements at once (R2, Return Statement)",
 	Task:        "interface",
-	Granularity: GranularityExpression,
-	Run:         returns,
+	granularity: granularityExpression,
+	run:         returns,
 }
 
 // R3.
@@ -29,8 +29,8 @@ var constantRule = &Rule{
 	Name:        "constant",
 	Doc:         "mask all constants of one type (integers, floats, strings, booleans) at once, one template per type (R3, Constant)",
 	Task:        "functionality",
-	Granularity: GranularityToken,
-	Run:         constants,
+	granularity: granularityToken,
+	run:         constants,
 }
 
 // R4.
@@ -38,8 +38,8 @@ var operatorRule = &Rule{
 	Name:        "operator",
 	Doc:         "mask all operators at once (R4, Operator)",
 	Task:        "functionality",
-	Granularity: GranularityToken,
-	Run:         operators,
+	granularity: granularityToken,
+	run:         operators,
 }
 
 // R5.
@@ -47,8 +47,8 @@ var operationRule = &Rule{
 	Name:        "operation",
 	Doc:         "mask the right-hand side of each assignment, one per template (R5, Operation)",
 	Task:        "functionality",
-	Granularity: GranularityExpression,
-	Run:         operations,
+	granularity: granularityExpression,
+	run:         operations,
 }
 
 // R6.
@@ -56,8 +56,8 @@ var conditionRule = &Rule{
 	Name:        "condition",
 	Doc:         "mask each condition (if, elif, while, conditional expression, comprehension if), one per template (R6, Conditional)",
 	Task:        "functionality",
-	Granularity: GranularityExpression,
-	Run:         conditions,
+	granularity: granularityExpression,
+	run:         conditions,
 }
 
 // R7.
@@ -65,8 +65,8 @@ var callRule = &Rule{
 	Name:        "call",
 	Doc:         "mask each function call other than calls of the context's methods, one per template (R7, Function Call)",
 	Task:        "functionality",
-	Granularity: GranularityExpression,
-	Run:         calls,
+	granularity: granularityExpression,
+	run:         calls,
 }
 
 // R8.
@@ -74,8 +74,8 @@ var boundedRule = &Rule{
 	Name:        "bounded",
 	Doc:         "mask all uses of bounded identifiers (attributes, methods and globals of the context) at once (R8, Bounded Identifier)",
 	Task:        "identifier",
-	Granularity: GranularityToken,
-	Run:         bounded,
+	granularity: granularityToken,
+	run:         bounded,
 }
 
 // R9.
@@ -83,8 +83,8 @@ var freeRule = &Rule{
 	Name:        "free",
 	Doc:         "mask all uses of local variables except their first declaration at once (R9, Free Identifier)",
 	Task:        "identifier",
-	Granularity: GranularityToken,
-	Run:         free,
+	granularity: granularityToken,
+	run:         free,
 }
 
 // R10.
@@ -92,8 +92,8 @@ var libraryRule = &Rule{
 	Name:        "library",
 	Doc:         "mask all attributes and calls of the context's libraries at once (R10, Library Usage)",
 	Task:        "dependency",
-	Granularity: GranularityExpression,
-	Run:         library,
+	granularity: granularityExpression,
+	run:         library,
 }
 
 func hole(n *syntax.Node, ph string) Hole {
@@ -101,7 +101,7 @@ func hole(n *syntax.Node, ph string) Hole {
 }
 
 // body walks the method's body in source order.
-func body(p *Pass, fn func(*syntax.Node) bool) {
+func body(p *pass, fn func(*syntax.Node) bool) {
 	if b := p.fn.Child("body"); b != nil {
 		b.Walk(fn)
 	}
@@ -122,7 +122,7 @@ func each(hs []Hole) [][]Hole {
 	return out
 }
 
-func params(p *Pass) [][]Hole {
+func params(p *pass) [][]Hole {
 	ps := p.fn.Child("parameters")
 	if ps == nil || ps.End-ps.Start < 2 {
 		return nil
@@ -131,7 +131,7 @@ func params(p *Pass) [][]Hole {
 	return [][]Hole{{{Start: ps.Start + 1, End: ps.End - 1, Node: ps.Type, Placeholder: placeholderParams}}}
 }
 
-func returns(p *Pass) [][]Hole {
+func returns(p *pass) [][]Hole {
 	var hs []Hole
 	body(p, func(n *syntax.Node) bool {
 		switch n.Type {
@@ -146,7 +146,7 @@ func returns(p *Pass) [][]Hole {
 	return single(hs)
 }
 
-func constants(p *Pass) [][]Hole {
+func constants(p *pass) [][]Hole {
 	kinds := map[string]string{"integer": "integer", "float": "float", "string": "string", "concatenated_string": "string", "true": "boolean", "false": "boolean"}
 	groups := map[string][]Hole{}
 	body(p, func(n *syntax.Node) bool {
@@ -168,7 +168,7 @@ func constants(p *Pass) [][]Hole {
 	return out
 }
 
-func operators(p *Pass) [][]Hole {
+func operators(p *pass) [][]Hole {
 	var hs []Hole
 	body(p, func(n *syntax.Node) bool {
 		switch n.Type {
@@ -193,7 +193,7 @@ func operators(p *Pass) [][]Hole {
 	return single(hs)
 }
 
-func operations(p *Pass) [][]Hole {
+func operations(p *pass) [][]Hole {
 	var hs []Hole
 	body(p, func(n *syntax.Node) bool {
 		if n.Type == "assignment" || n.Type == "augmented_assignment" {
@@ -206,7 +206,7 @@ func operations(p *Pass) [][]Hole {
 	return each(hs)
 }
 
-func conditions(p *Pass) [][]Hole {
+func conditions(p *pass) [][]Hole {
 	var hs []Hole
 	body(p, func(n *syntax.Node) bool {
 		switch n.Type {
@@ -235,16 +235,16 @@ func conditions(p *Pass) [][]Hole {
 
 // selfish reports whether n names the instance, the class or the context
 // class: self, cls or p.Context.Class.
-func selfish(p *Pass, n *syntax.Node) bool {
+func selfish(p *pass, n *syntax.Node) bool {
 	if n == nil || n.Type != "identifier" {
 		return false
 	}
-	t := n.Text(p.Src)
-	return t == "self" || t == "cls" || (p.Context.Class != "" && t == p.Context.Class)
+	t := n.Text(p.src)
+	return t == "self" || t == "cls" || (p.context.Class != "" && t == p.context.Class)
 }
 
 // contextMethodCall reports whether call n calls a method of the context.
-func contextMethodCall(p *Pass, n *syntax.Node) bool {
+func contextMethodCall(p *pass, n *syntax.Node) bool {
 	f := n.Child("function")
 	if f == nil {
 		return false
@@ -255,12 +255,12 @@ func contextMethodCall(p *Pass, n *syntax.Node) bool {
 			return true
 		}
 	case "identifier":
-		return slices.Contains(p.Context.Methods, f.Text(p.Src))
+		return slices.Contains(p.context.Methods, f.Text(p.src))
 	}
 	return false
 }
 
-func calls(p *Pass) [][]Hole {
+func calls(p *pass) [][]Hole {
 	var hs []Hole
 	body(p, func(n *syntax.Node) bool {
 		if n.Type == "call" && !contextMethodCall(p, n) {
@@ -271,7 +271,7 @@ func calls(p *Pass) [][]Hole {
 	return each(hs)
 }
 
-func bounded(p *Pass) [][]Hole {
+func bounded(p *pass) [][]Hole {
 	var hs []Hole
 	body(p, func(n *syntax.Node) bool {
 		switch n.Type {
@@ -281,7 +281,7 @@ func bounded(p *Pass) [][]Hole {
 				return false
 			}
 		case "identifier":
-			if n.Field != "attribute" && slices.Contains(p.Context.Globals, n.Text(p.Src)) {
+			if n.Field != "attribute" && slices.Contains(p.context.Globals, n.Text(p.src)) {
 				hs = append(hs, hole(n, Infill))
 			}
 		}
@@ -290,12 +290,12 @@ func bounded(p *Pass) [][]Hole {
 	return single(hs)
 }
 
-func free(p *Pass) [][]Hole {
+func free(p *pass) [][]Hole {
 	b := p.fn.Child("body")
 	if b == nil {
 		return nil
 	}
-	_, refs := locals(p.root, p.fn, p.Src)
+	_, refs := locals(p.root, p.fn, p.src)
 	// The first binding occurrence of each variable stays.
 	decl := map[*syntax.Symbol]*syntax.Node{}
 	for _, r := range refs {
@@ -312,15 +312,15 @@ func free(p *Pass) [][]Hole {
 	return single(hs)
 }
 
-func library(p *Pass) [][]Hole {
-	if len(p.Context.Libs) == 0 {
+func library(p *pass) [][]Hole {
+	if len(p.context.Libs) == 0 {
 		return nil
 	}
 	isLib := func(n *syntax.Node) bool {
 		for n != nil && n.Type == "attribute" {
 			n = n.Child("object")
 		}
-		return n != nil && n.Type == "identifier" && slices.Contains(p.Context.Libs, n.Text(p.Src))
+		return n != nil && n.Type == "identifier" && slices.Contains(p.context.Libs, n.Text(p.src))
 	}
 	var hs []Hole
 	body(p, func(n *syntax.Node) bool {

@@ -13,10 +13,10 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/internal/sourcetest"
 	"github.com/adaptbench/adaptbench/mutate"
 	"github.com/adaptbench/adaptbench/mutate/gomod"
 	"github.com/adaptbench/adaptbench/source"
-	"github.com/adaptbench/adaptbench/source/sourcetest"
 )
 
 // clampModule is a small Go module with a test that catches changes to

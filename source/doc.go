@@ -57,7 +57,7 @@
 // adapt.Provenance; adapteval, classeval and humaneval each have a
 // LoadRevision that does exactly that.
 //
-// Package sourcetest builds repositories for tests with go-git, commit by
-// commit, with fixed authors and times so that hashes are the same on
-// every run.
+// The module's tests build their repositories with internal/sourcetest
+// (go-git, commit by commit, with fixed authors and times so that hashes
+// are the same on every run).
 package source

@@ -13,8 +13,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/adaptbench/adaptbench/internal/sourcetest"
 	"github.com/adaptbench/adaptbench/source"
-	"github.com/adaptbench/adaptbench/source/sourcetest"
 )
 
 // A hostile repository cannot make Materialize write, or leave a link

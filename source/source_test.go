@@ -14,8 +14,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/adaptbench/adaptbench/internal/sourcetest"
 	"github.com/adaptbench/adaptbench/source"
-	"github.com/adaptbench/adaptbench/source/sourcetest"
 )
 
 // twoCommits builds a repository with two commits of data.txt, tagged v1

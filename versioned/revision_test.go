@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/sourcetest"
 	"github.com/adaptbench/adaptbench/source"
-	"github.com/adaptbench/adaptbench/source/sourcetest"
 	"github.com/adaptbench/adaptbench/versioned"
 )
 

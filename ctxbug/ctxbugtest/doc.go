@@ -4,4 +4,6 @@
 // tested model that overlooks every bug. With them ctxbug's whole flow
 // (perturb, generate, identify, evaluate) runs without network, in tests
 // and in examples, and the same seed gives the same tasks byte for byte.
+// It is a public kit, as adapt.Reference is: code built on ctxbug can run
+// the flow offline in its own tests, as examples/ctxbug does by default.
 package ctxbugtest

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/internal/shareddata"
-	"github.com/adaptbench/adaptbench/source/sourcetest"
+	"github.com/adaptbench/adaptbench/internal/sourcetest"
 )
 
 // upstream lays out a dataset's files as its repository holds them, read

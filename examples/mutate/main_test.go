@@ -14,8 +14,8 @@ import (
 
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/internal/ptytest"
+	"github.com/adaptbench/adaptbench/internal/sourcetest"
 	"github.com/adaptbench/adaptbench/mutate"
-	"github.com/adaptbench/adaptbench/source/sourcetest"
 )
 
 func TestMain(m *testing.M) { exectest.Main(m) }

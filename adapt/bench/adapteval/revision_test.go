@@ -13,8 +13,8 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/adapteval"
+	"github.com/adaptbench/adaptbench/internal/sourcetest"
 	"github.com/adaptbench/adaptbench/source"
-	"github.com/adaptbench/adaptbench/source/sourcetest"
 )
 
 const snippet = "AdaptEval/benchmark/101/dataset_items/51234567_0_clean.py"

@@ -13,8 +13,8 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
+	"github.com/adaptbench/adaptbench/internal/sourcetest"
 	"github.com/adaptbench/adaptbench/source"
-	"github.com/adaptbench/adaptbench/source/sourcetest"
 )
 
 const (

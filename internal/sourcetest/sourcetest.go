@@ -1,7 +1,7 @@
-// Package sourcetest builds git repositories for tests, with go-git, in
-// a test's temporary directory: each commit's tree is given whole as an
-// fstest.MapFS, and authors and times are fixed, so that the same
-// commits give the same hashes on every run and machine.
+// Package sourcetest builds git repositories for this module's tests,
+// with go-git, in a test's temporary directory: each commit's tree is
+// given whole as an fstest.MapFS, and authors and times are fixed, so
+// that the same commits give the same hashes on every run and machine.
 //
 //	r := sourcetest.Init(t, false)
 //	first := r.Commit(fstest.MapFS{"data/a.jsonl": {Data: []byte("…")}}, "first")
