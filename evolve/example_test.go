@@ -8,7 +8,6 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
 	"github.com/adaptbench/adaptbench/evolve"
-	"github.com/adaptbench/adaptbench/evolve/transform"
 )
 
 // Evolve one HumanEval-shaped problem with the 22 operators and a budget
@@ -86,41 +85,8 @@ func replays(res *evolve.Evolution) bool {
 
 // Calls finds the literal calls of a HumanEval check function, the inputs
 // of output-prediction tasks.
-func ExampleCalls() {
-	calls, err := evolve.Calls([]byte(`def check(candidate):
-    assert candidate([1, 2], 3) == [4, 5]
-    assert candidate([], 0) == []
-    assert abs(candidate([1.5], 0) - 1.5) < 1e-6
-`))
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, c := range calls {
-		fmt.Printf("f(%s) == %s\n", c.Args, c.Expected)
-	}
-	// Output:
-	// f([1, 2], 3) == [4, 5]
-	// f([], 0) == []
-}
-
 // Source renders a program that S7 split into modules as one text, the
 // way GeneBench's prompts show it.
-func ExampleSource() {
-	p := &transform.Program{
-		Main:    []byte("from newClass42 import newFunc0_3 as newFunc0_3\n\ndef f(a, b):\n    return newFunc0_3(a, b)\n"),
-		Modules: map[string][]byte{"newClass42.py": []byte("def newFunc0_3(a, b):\n    return a + b\n")},
-	}
-	fmt.Print(evolve.Source(p))
-	// Output:
-	// from newClass42 import newFunc0_3 as newFunc0_3
-	//
-	// def f(a, b):
-	//     return newFunc0_3(a, b)
-	// #The following is code in dependent file newClass42.py:
-	// def newFunc0_3(a, b):
-	//     return a + b
-}
-
 // Generate evolves every subject and makes the adaptation tasks of those
 // it evolved. (Not run: it evolves all of HumanEval.)
 func ExampleGenerate() {
