@@ -18,9 +18,9 @@ type EvalOptions struct {
 	Runner exec.Runner
 	// Limits bounds every test run; zero fields take exec's defaults.
 	Limits exec.Limits
-	// modelConcurrency and parallelism bound the model requests and
+	// ModelConcurrency and Parallelism bound the model requests and
 	// the test runs in flight: 0, so adapt.Evaluate's defaults.
-	modelConcurrency, parallelism int
+	ModelConcurrency, Parallelism int
 	// Logprobs asks the model for token log-probabilities, for the
 	// average token probability of overlooked bugs.
 	Logprobs bool
@@ -100,7 +100,7 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 	}
 	rep, err := adapt.Evaluate(ctx, tasks, model, &adapt.Options{
 		Template: adaptPrompt, Runner: o.Runner, Limits: o.Limits,
-		ModelConcurrency: o.modelConcurrency, Parallelism: o.parallelism,
+		ModelConcurrency: o.ModelConcurrency, Parallelism: o.Parallelism,
 		Sampling: adapt.Sampling{Temperature: 0, Logprobs: o.Logprobs},
 		Journal:  o.Journal, Attempts: o.attempts, KeepErrors: o.KeepErrors, Progress: o.Progress,
 		Answer: func(t *adapt.Task, c adapt.Completion) (adapt.Answer, error) {

@@ -41,8 +41,8 @@ func Identify(ctx context.Context, cands []*Candidate, opts *Options) (*Result, 
 	if opts != nil {
 		o = *opts
 	}
-	if o.parallelism <= 0 {
-		o.parallelism = exec.DefaultParallelism()
+	if o.Parallelism <= 0 {
+		o.Parallelism = exec.DefaultParallelism()
 	}
 	runner, closeRunner, err := sandbox.Default(o.Runner)
 	if err != nil {
@@ -64,7 +64,7 @@ func Identify(ctx context.Context, cands []*Candidate, opts *Options) (*Result, 
 	goldErr := make([]error, len(bases))
 	goldFail := make([][]string, len(bases))
 	var g errgroup.Group
-	g.SetLimit(o.parallelism)
+	g.SetLimit(o.Parallelism)
 	for i, b := range bases {
 		g.Go(func() error {
 			if ctx.Err() != nil {

@@ -25,8 +25,8 @@ type Options struct {
 	// sampling holds Draw's sampling settings; its N is set from Samples.
 	// The zero value is temperature 0, as in the paper.
 	sampling adapt.Sampling
-	// modelConcurrency bounds the model requests in flight: 0, so 4.
-	modelConcurrency int
+	// ModelConcurrency bounds the model requests in flight: 0, so 4.
+	ModelConcurrency int
 	// Journal and KeepErrors are passed to adapt.Draw, which asks the
 	// model: with a journal, a stopped generation resumes where it
 	// stopped, and model errors are retried (attempts: adapt.Draw's
@@ -40,9 +40,9 @@ type Options struct {
 	// test run; zero fields take exec's defaults.
 	Runner exec.Runner
 	Limits exec.Limits
-	// parallelism bounds the test runs in flight: 0, so
-	// exec.DefaultParallelism().
-	parallelism int
+	// Parallelism bounds the test runs in flight: 0, so
+	// exec.DefaultParallelism() (the generators' common option).
+	Parallelism int
 	// AllowEditsElsewhere skips Identify's locality check: a variant that
 	// differs at a perturbed node is kept even if it also changes other
 	// code (the paper's stated criteria, which never reject such edits).
