@@ -87,7 +87,7 @@ func TestHTMLInBrowser(t *testing.T) {
 	pageURL := (&url.URL{Scheme: "file", Path: page}).String()
 	var b browsed
 	for attempt := 1; ; attempt++ {
-		b, err = browse(t.Context(), browser, filepath.Join(dir, fmt.Sprintf("profile-%d", attempt)), pageURL)
+		b, err = browse(t.Context(), browser, profileDir(t), pageURL)
 		if err == nil || !errors.Is(err, context.DeadlineExceeded) || attempt == 3 {
 			break
 		}
@@ -112,6 +112,31 @@ func TestHTMLInBrowser(t *testing.T) {
 	}
 	t.Logf("%d samples of %d tasks: report.html %.2f MB, written in %s, loaded (navigation to load event) in %.0f ms; %d of %d tasks have a failed sample",
 		samples, rep.Tasks, float64(st.Size())/(1<<20), written.Round(time.Millisecond), loadMs, failedRows, rows)
+}
+
+// profileDir is a directory for a Chromium profile, removed after the
+// test. Not t.TempDir: Chromium's helper processes can outlive the browser
+// process chromedp waits for by a moment and still write into the profile,
+// so that one RemoveAll fails ("directory not empty") on a busy machine;
+// the removal is tried again for up to ten seconds and then reported.
+func profileDir(t *testing.T) string {
+	dir, err := os.MkdirTemp("", "adaptbench-chromium-")
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			err := os.RemoveAll(dir)
+			if err == nil {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("removing the Chromium profile: %v", err)
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+	return dir
 }
 
 // headless starts a headless Chromium with a profile of its own and the

@@ -38,7 +38,7 @@ func TestHTMLComparisonInBrowser(t *testing.T) {
 	c, err := adapt.Compare(a, b)
 	require.NoError(t, err)
 
-	ctx, cancel := headless(t.Context(), browser, filepath.Join(dir, "profile"), 1400, 1100)
+	ctx, cancel := headless(t.Context(), browser, profileDir(t), 1400, 1100)
 	defer cancel()
 	var mu sync.Mutex
 	var problems, requests []string
