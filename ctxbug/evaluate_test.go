@@ -12,7 +12,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/adapt"
@@ -209,9 +208,8 @@ func checkTaskDetails(t *testing.T, tasks []adapt.Task, instance string) {
 			t.Fatal(err)
 		}
 		want := &ctxbug.Detail{Instance: instance, Class: "Bits", Bugs: []ctxbug.Span{{Start: 86, End: 87}}}
-		if diff := cmp.Diff(want, d); diff != "" || tk.Provenance.Parent != "Fixture_0.add" {
-			t.Errorf("%s: provenance %+v, detail (-want +got):\n%s", tk.ID, tk.Provenance, diff)
-		}
+		assert.Equal(t, want, d, "%s: detail", tk.ID)
+		assert.Equal(t, "Fixture_0.add", tk.Provenance.Parent, "%s: parent", tk.ID)
 		for k, v := range tk.Labels {
 			if !slices.Contains(ctxbug.LabelKeys, k) {
 				t.Errorf("%s: label %s=%q is not one of LabelKeys %v: per-task data belongs in the Detail", tk.ID, k, v, ctxbug.LabelKeys)
