@@ -37,32 +37,6 @@ func (r *Report) title() string {
 	return fmt.Sprintf("%s (%s)", mdCell(r.label()), strings.Join(parts, ", "))
 }
 
-// sampleRange is the fewest and the most samples the run drew of a task:
-// both Samples, unless a replay held other counts for some tasks
-// (TaskSamples).
-func (ri RunInfo) sampleRange() (lo, hi int) {
-	lo, hi = ri.Samples, ri.Samples
-	if len(ri.TaskSamples) > 0 && len(ri.TaskSamples) == ri.TaskCount {
-		// Every task has a count of its own: Samples is none's.
-		lo, hi = math.MaxInt, math.MinInt
-	}
-	for _, n := range ri.TaskSamples {
-		lo, hi = min(lo, n), max(hi, n)
-	}
-	return lo, hi
-}
-
-// samplesText is the number of samples the run drew of each task, "2",
-// or their range, "1–2 per task", when it drew more of some tasks than of
-// others.
-func (ri RunInfo) samplesText() string {
-	lo, hi := ri.sampleRange()
-	if lo == hi {
-		return strconv.Itoa(lo)
-	}
-	return fmt.Sprintf("%d–%d per task", lo, hi)
-}
-
 // pctCell is v in percent, "-" for NaN (not computed).
 func pctCell(v float64) string {
 	if math.IsNaN(v) {
@@ -237,4 +211,9 @@ func runLabels(reports []*Report) []string {
 		names[i] = r.label()
 	}
 	return numfmt.Labels(names)
+}
+
+// samplesText is the samples the run drew of each task, "2" or "1–2 per task".
+func (ri RunInfo) samplesText() string {
+	return numfmt.SamplesText(ri.Samples, ri.TaskSamples, ri.TaskCount)
 }

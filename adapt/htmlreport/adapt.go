@@ -1,8 +1,6 @@
 package htmlreport
 
 import (
-	"fmt"
-	"math"
 	"slices"
 	"strconv"
 
@@ -39,32 +37,6 @@ func scoreOf(scores []adapt.Score, k int) (adapt.Score, bool) {
 		return adapt.Score{}, false
 	}
 	return scores[i], true
-}
-
-// sampleRange is the fewest and the most samples the run drew of a task:
-// both Samples, unless a replay held other counts for some tasks
-// (TaskSamples).
-func sampleRange(ri adapt.RunInfo) (lo, hi int) {
-	lo, hi = ri.Samples, ri.Samples
-	if len(ri.TaskSamples) > 0 && len(ri.TaskSamples) == ri.TaskCount {
-		// Every task has a count of its own: Samples is none's.
-		lo, hi = math.MaxInt, math.MinInt
-	}
-	for _, n := range ri.TaskSamples {
-		lo, hi = min(lo, n), max(hi, n)
-	}
-	return lo, hi
-}
-
-// samplesText is the number of samples the run drew of each task, "2",
-// or their range, "1–2 per task", when it drew more of some tasks than of
-// others.
-func samplesText(ri adapt.RunInfo) string {
-	lo, hi := sampleRange(ri)
-	if lo == hi {
-		return strconv.Itoa(lo)
-	}
-	return fmt.Sprintf("%d–%d per task", lo, hi)
 }
 
 // allKs is every k some report scored, in increasing order.
@@ -125,4 +97,14 @@ func runLabels(reports []*adapt.Report) []string {
 		}
 	}
 	return numfmt.Labels(names)
+}
+
+// sampleRange is the fewest and the most samples the run drew of a task.
+func sampleRange(ri adapt.RunInfo) (lo, hi int) {
+	return numfmt.SampleRange(ri.Samples, ri.TaskSamples, ri.TaskCount)
+}
+
+// samplesText is the samples the run drew of each task, "2" or "1–2 per task".
+func samplesText(ri adapt.RunInfo) string {
+	return numfmt.SamplesText(ri.Samples, ri.TaskSamples, ri.TaskCount)
 }

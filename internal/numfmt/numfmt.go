@@ -57,3 +57,29 @@ func Labels(names []string) []string {
 	}
 	return out
 }
+
+// SampleRange is the fewest and the most samples a run drew of a task:
+// both samples, unless the run held other counts for some tasks (perTask,
+// of taskCount tasks in all; a replay's files can).
+func SampleRange(samples int, perTask map[string]int, taskCount int) (lo, hi int) {
+	lo, hi = samples, samples
+	if len(perTask) > 0 && len(perTask) == taskCount {
+		// Every task has a count of its own: samples is none's.
+		lo, hi = math.MaxInt, math.MinInt
+	}
+	for _, n := range perTask {
+		lo, hi = min(lo, n), max(hi, n)
+	}
+	return lo, hi
+}
+
+// SamplesText is the number of samples a run drew of each task, "2", or
+// their range, "1–2 per task", when it drew more of some tasks than of
+// others (see SampleRange).
+func SamplesText(samples int, perTask map[string]int, taskCount int) string {
+	lo, hi := SampleRange(samples, perTask, taskCount)
+	if lo == hi {
+		return strconv.Itoa(lo)
+	}
+	return fmt.Sprintf("%d–%d per task", lo, hi)
+}

@@ -22,3 +22,10 @@ func TestLabels(t *testing.T) {
 	assert.Equal(t, []string{"a #1", "b", "a #2"}, Labels([]string{"a", "b", "a"}))
 	assert.Equal(t, []string{}, Labels(nil)[:0])
 }
+
+func TestSamplesText(t *testing.T) {
+	assert.Equal(t, "5", SamplesText(5, nil, 3))
+	assert.Equal(t, "1–5 per task", SamplesText(5, map[string]int{"a": 1}, 3), "one task has fewer")
+	assert.Equal(t, "2–3 per task", SamplesText(5, map[string]int{"a": 2, "b": 3}, 2), "every task its own count")
+	assert.Equal(t, "2", SamplesText(0, map[string]int{"a": 2, "b": 2}, 2))
+}
