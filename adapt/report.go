@@ -796,20 +796,6 @@ func incomplete(missing []missingCheck, of Shard, given map[int]string) error {
 		ErrIncomplete, len(missing), len(tasks), strings.Join(first, ", "), strings.Join(where, "; "))
 }
 
-// allKs is every k some report scored, in increasing order.
-func allKs(reports []*Report) []int {
-	var ks []int
-	for _, r := range reports {
-		for _, s := range r.PassAtK {
-			if !slices.Contains(ks, s.K) {
-				ks = append(ks, s.K)
-			}
-		}
-	}
-	slices.Sort(ks)
-	return ks
-}
-
 // outcomesOf is every outcome some report counts, in Outcomes order.
 func outcomesOf(reports []*Report) []Outcome {
 	var out []Outcome
@@ -883,4 +869,15 @@ func WriteComparison(w io.Writer, reports ...*Report) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// allKs is every k some report scored, in increasing order.
+func allKs(reports []*Report) []int {
+	var ks []int
+	for _, r := range reports {
+		for _, s := range r.PassAtK {
+			ks = append(ks, s.K)
+		}
+	}
+	return numfmt.Ks(ks)
 }

@@ -39,20 +39,6 @@ func scoreOf(scores []adapt.Score, k int) (adapt.Score, bool) {
 	return scores[i], true
 }
 
-// allKs is every k some report scored, in increasing order.
-func allKs(reports []*adapt.Report) []int {
-	var ks []int
-	for _, r := range reports {
-		for _, s := range r.PassAtK {
-			if !slices.Contains(ks, s.K) {
-				ks = append(ks, s.K)
-			}
-		}
-	}
-	slices.Sort(ks)
-	return ks
-}
-
 // outcomesOf is every outcome some report counts, in adapt.Outcomes order.
 func outcomesOf(reports []*adapt.Report) []adapt.Outcome {
 	var out []adapt.Outcome
@@ -107,4 +93,15 @@ func sampleRange(ri adapt.RunInfo) (lo, hi int) {
 // samplesText is the samples the run drew of each task, "2" or "1–2 per task".
 func samplesText(ri adapt.RunInfo) string {
 	return numfmt.SamplesText(ri.Samples, ri.TaskSamples, ri.TaskCount)
+}
+
+// allKs is every k some report scored, in increasing order.
+func allKs(reports []*adapt.Report) []int {
+	var ks []int
+	for _, r := range reports {
+		for _, s := range r.PassAtK {
+			ks = append(ks, s.K)
+		}
+	}
+	return numfmt.Ks(ks)
 }

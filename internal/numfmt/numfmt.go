@@ -6,6 +6,7 @@ package numfmt
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -82,4 +83,12 @@ func SamplesText(samples int, perTask map[string]int, taskCount int) string {
 		return strconv.Itoa(lo)
 	}
 	return fmt.Sprintf("%d–%d per task", lo, hi)
+}
+
+// Ks is every k of ks (the k of each score of each run) once, in
+// increasing order: the pass@k columns of a table of several runs.
+func Ks(ks []int) []int {
+	ks = slices.Clone(ks)
+	slices.Sort(ks)
+	return slices.Compact(ks)
 }

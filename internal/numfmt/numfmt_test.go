@@ -29,3 +29,10 @@ func TestSamplesText(t *testing.T) {
 	assert.Equal(t, "2–3 per task", SamplesText(5, map[string]int{"a": 2, "b": 3}, 2), "every task its own count")
 	assert.Equal(t, "2", SamplesText(0, map[string]int{"a": 2, "b": 2}, 2))
 }
+
+func TestKs(t *testing.T) {
+	in := []int{10, 1, 5, 1}
+	assert.Equal(t, []int{1, 5, 10}, Ks(in))
+	assert.Equal(t, []int{10, 1, 5, 1}, in, "the input is not reordered")
+	assert.Empty(t, Ks(nil))
+}
