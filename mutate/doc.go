@@ -5,16 +5,14 @@
 // F′ and recording how to get F back, and validates the mutants against a
 // project's tests to make instruction-free adaptation tasks.
 //
-// Go and Java are supported (tree-sitter, through internal/syntax). The
-// build systems are packages of their own: mutate/gomod and mutate/maven.
+// Go and Java are supported; the build systems are mutate/gomod and mutate/maven.
 //
 // # Fragments and operators
 //
 // [Fragments] lists the candidate fragments of a file: contiguous runs of
 // 3 to 20 statements that make up a block and use at least two distinct
-// non-keyword identifiers. The paper's third condition,
-// coverage by a test, needs a build system: [Generate] checks it with
-// per-test coverage from a [Project].
+// non-keyword identifiers; [Generate] checks the paper's third condition,
+// coverage by a test, with per-test coverage from a [Project].
 //
 // An [Operator] is plain data: a name, a doc string, a [Tier], languages
 // and two functions. Sites lists where it applies in a fragment; Run turns
