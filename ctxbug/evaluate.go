@@ -24,11 +24,9 @@ type EvalOptions struct {
 	// Logprobs asks the model for token log-probabilities, for the
 	// average token probability of overlooked bugs.
 	Logprobs bool
-	// Journal, KeepErrors and Progress (and attempts: 0, so the
-	// default) are passed to adapt.Evaluate: with a journal, a stopped
-	// evaluation resumes where it stopped.
+	// Journal, KeepErrors and Progress are passed to adapt.Evaluate: with
+	// a journal, a stopped evaluation resumes where it stopped.
 	Journal    string
-	attempts   int
 	KeepErrors bool
 	Progress   func(adapt.Progress)
 }
@@ -102,7 +100,7 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 		Template: adaptPrompt, Runner: o.Runner, Limits: o.Limits,
 		ModelConcurrency: o.ModelConcurrency, Parallelism: o.Parallelism,
 		Sampling: adapt.Sampling{Temperature: 0, Logprobs: o.Logprobs},
-		Journal:  o.Journal, Attempts: o.attempts, KeepErrors: o.KeepErrors, Progress: o.Progress,
+		Journal:  o.Journal, KeepErrors: o.KeepErrors, Progress: o.Progress,
 		Answer: func(t *adapt.Task, c adapt.Completion) (adapt.Answer, error) {
 			return unobfuscated(t, views[t.ID], c.Text)
 		},

@@ -53,11 +53,11 @@ func Draw(ctx context.Context, model adapt.Model, jobs []*Job, opts *Options) ([
 		tasks[i] = *jobTask(j)
 	}
 	rep, err := adapt.Draw(ctx, tasks, model, &adapt.Options{
-		Samples: o.Samples, Sampling: o.sampling, ModelConcurrency: o.ModelConcurrency,
+		Samples: o.Samples, ModelConcurrency: o.ModelConcurrency,
 		Template: &adapt.Template{Name: "ctxbug-infill", Doc: "CtxBugGen's infill prompt", Render: func(t *adapt.Task) ([]adapt.Message, error) {
 			return []adapt.Message{{Role: "system", Content: "You are a helpful assistant."}, {Role: "user", Content: infillPrompt(byID[t.ID])}}, nil
 		}},
-		Journal: o.Journal, Attempts: o.attempts, KeepErrors: o.KeepErrors, Progress: o.Progress,
+		Journal: o.Journal, KeepErrors: o.KeepErrors, Progress: o.Progress,
 	})
 	if err != nil {
 		return nil, err

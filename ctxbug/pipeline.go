@@ -14,25 +14,17 @@ import (
 type Options struct {
 	// Rules are the perturbation rules (Generate). nil means Rules.
 	Rules []*Rule
-	// settings lists the benchmark variants Result.Tasks holds (Generate):
-	// nil, so WithCtxBugs and WithoutCtxBugs (IsoBugs are made from
-	// CtxBugs in a second generation: see IsoJobs).
-	settings []Setting
 
-	// Samples is how many variants Draw asks the model for per job. 0
-	// means 1 (the paper implies one).
+	// Samples is how many variants Draw asks the model for per job, at
+	// temperature 0 as in the paper. 0 means 1 (the paper implies one).
 	Samples int
-	// sampling holds Draw's sampling settings; its N is set from Samples.
-	// The zero value is temperature 0, as in the paper.
-	sampling adapt.Sampling
 	// ModelConcurrency bounds the model requests in flight: 0, so 4.
 	ModelConcurrency int
 	// Journal and KeepErrors are passed to adapt.Draw, which asks the
 	// model: with a journal, a stopped generation resumes where it
-	// stopped, and model errors are retried (attempts: adapt.Draw's
-	// default) and journaled as adapt.Evaluate's are.
+	// stopped, and model errors are retried (adapt.Draw's default
+	// attempts) and journaled as adapt.Evaluate's are.
 	Journal    string
-	attempts   int
 	KeepErrors bool
 
 	// Runner runs Identify's tests. nil means a ForkServer over a Sandbox
@@ -84,9 +76,6 @@ func Generate(ctx context.Context, model adapt.Model, bases []*Base, opts *Optio
 	if o.Rules == nil {
 		o.Rules = Rules
 	}
-	if o.settings == nil {
-		o.settings = []Setting{WithCtxBugs, WithoutCtxBugs}
-	}
 	runner, closeRunner, err := sandbox.Default(o.Runner)
 	if err != nil {
 		return nil, err
@@ -107,7 +96,9 @@ func Generate(ctx context.Context, model adapt.Model, bases []*Base, opts *Optio
 	}
 	res := &Result{Instances: id.Instances, candidates: id.candidates, Funnel: id.Funnel}
 	byID := BaseMap(bases)
-	for _, s := range o.settings {
+	// The IsoBugs variant is made from CtxBugs in a second generation
+	// (IsoJobs), so a generation holds these two.
+	for _, s := range []Setting{WithCtxBugs, WithoutCtxBugs} {
 		ts, err := Tasks(byID, id.Instances, s)
 		if err != nil {
 			return nil, err
