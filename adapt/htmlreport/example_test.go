@@ -6,41 +6,11 @@ import (
 	"fmt"
 	"log"
 	"strings"
-	"testing/fstest"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/bench/demo"
 	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 )
-
-// A task in adapt's directory format, inline: the snippet computes a
-// mean, the target wants it renamed and safe on empty input.
-var exampleFS = fstest.MapFS{
-	"tasks/py-mean/task.json": {Data: []byte(`{
-  "language": "python",
-  "target": {"path": "stats.py", "function": "safe_mean"},
-  "requirement": {"steps": [
-    {"id": "0", "type": "Method_Signature.Rename_Func", "description": "Rename avg to safe_mean."},
-    {"id": "1", "type": "Logic.Ins_Cond", "description": "Return 0.0 for an empty list."}
-  ]},
-  "tests": [
-    {"name": "test_stats.T.test_mean", "file": "test_stats.py", "steps": ["0"]},
-    {"name": "test_stats.T.test_empty", "file": "test_stats.py", "steps": ["1"]}
-  ]
-}`)},
-	"tasks/py-mean/code.py":        {Data: []byte("def avg(xs):\n    return sum(xs) / len(xs)\n")},
-	"tasks/py-mean/reference.py":   {Data: []byte("def safe_mean(xs):\n    if not xs:\n        return 0.0\n    return sum(xs) / len(xs)\n")},
-	"tasks/py-mean/files/stats.py": {Data: []byte("def safe_mean(xs):\n    if not xs:\n        return 0.0\n    return sum(xs) / len(xs)\n")},
-	"tasks/py-mean/files/test_stats.py": {Data: []byte(`import unittest
-from stats import safe_mean
-
-class T(unittest.TestCase):
-    def test_mean(self):
-        self.assertEqual(safe_mean([1, 2, 3]), 2)
-
-    def test_empty(self):
-        self.assertEqual(safe_mean([]), 0.0)
-`)},
-}
 
 // The HTML report of a run: one self-contained page (usually written to
 // report.html beside the run's other outputs) whose content security
@@ -48,7 +18,7 @@ class T(unittest.TestCase):
 // tasks, its explorer shows each task's prompt, code and reference, and
 // diffs every sample against them. The same report gives the same bytes.
 func ExampleWrite() {
-	tasks, err := adapt.LoadDir(exampleFS, "tasks")
+	tasks, err := demo.Tasks()
 	if err != nil {
 		log.Fatal(err)
 	}
