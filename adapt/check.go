@@ -222,7 +222,8 @@ func (c *Checker) test(ctx context.Context, t *Task, src string, lim exec.Limits
 		names[i] = tc.Name
 	}
 	start := time.Now()
-	suite, err := driver.Test(ctx, c.Runner, exec.TestSpec{Dir: dir, Tests: names, Limits: lim, Env: run.Env, ReadOnly: run.ReadOnly})
+	suite, err := driver.Test(ctx, c.Runner, exec.TestSpec{Dir: dir, Tests: names, Limits: lim, Env: run.Env, ReadOnly: run.ReadOnly,
+		Answer: []string{t.Target.Path}})
 	c.mu.Lock()
 	c.tested += time.Since(start)
 	c.mu.Unlock()

@@ -53,6 +53,12 @@ type TestSpec struct {
 	// ReadOnly names host paths every job of the driver may read, as in
 	// Job.ReadOnly.
 	ReadOnly []string
+	// Answer names the workspace files (slash-separated, relative to Dir)
+	// that hold the code under test: the answer. Every other file of the
+	// workspace (tests, context files) is trusted, like the framework and
+	// the installed libraries. Empty means the driver cannot tell, and
+	// treats every file of the workspace as the answer's.
+	Answer []string
 }
 
 // Suite is what a Driver reports for one run of a workspace's tests.
