@@ -36,7 +36,9 @@ func journalLines(t *testing.T, tasks []adapt.Task, model adapt.Model, opts adap
 	require.NoError(t, err)
 	b, err := os.ReadFile(opts.Journal)
 	require.NoError(t, err)
-	return strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")
+	lines := strings.SplitAfter(string(b), "\n")
+	require.Empty(t, lines[len(lines)-1], "the journal ends with a whole line")
+	return lines[:len(lines)-1]
 }
 
 // lineOf is the index of the first line holding every one of parts.
@@ -90,7 +92,7 @@ func TestJournalChainBreaks(t *testing.T) {
 			return l
 		}, res},
 		{"result edited and signed again", func(l []string) []string {
-			l[res] = oldSum(strings.Replace(l[res], `"completion_tokens":10`, `"completion_tokens":0`, 1))
+			l[res] = oldSum(strings.ReplaceAll(l[res], `"passed"`, `"failed"`))
 			return l
 		}, res},
 	}
