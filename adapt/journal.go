@@ -29,11 +29,13 @@ import (
 // Line kinds: "header" (the format version, what evaluation this is and
 // which shard), "gold" (the reference check of a task), "completion" (one
 // sample's model output, or the model's error for it, with the number of
-// attempts) and "result" (one sample's test result, infrastructure errors
-// included, with the number of attempts). Every line but the header carries
-// the task ID and a hash of the task. A later line for the same sample
-// replaces an earlier one (a resumed run asking again for an errored
-// sample).
+// attempts), "result" (one sample's test result, infrastructure errors
+// included, with the number of attempts) and "machine" (the manifest of
+// the machine that wrote the lines after it, where a run resumed on
+// another machine than the header's or the last "machine" line's). Every
+// line but the header and "machine" lines carries the task ID and a hash
+// of the task. A later line for the same sample replaces an earlier one
+// (a resumed run asking again for an errored sample).
 
 // journalVersion is the format written; older journals are refused.
 // Format 3 added each line's checksum, Bytes, and the runner, limits,
@@ -55,7 +57,9 @@ type journalRecord struct {
 	Version int    `json:"version,omitempty"`
 	// ID is the header's random identity of the journal, which every
 	// line's checksum covers.
-	ID          string   `json:"id,omitempty"`
+	ID string `json:"id,omitempty"`
+	// Machine is a "machine" line's manifest.
+	Machine     *Manifest `json:"machine,omitempty"`
 	Fingerprint string   `json:"fingerprint,omitempty"`
 	Meta        *RunInfo `json:"meta,omitempty"`
 	Shard       *Shard   `json:"shard,omitempty"`
@@ -98,10 +102,12 @@ type records struct {
 	// changed), with the first such task.
 	stale      int
 	firstStale string
+	// machines says which machine each record came from.
+	machines machines
 }
 
 func newRecords() *records {
-	return &records{gold: map[string]SampleResult{}, completions: map[sampleKey]Completion{}, results: map[sampleKey]SampleResult{}, compAttempts: map[sampleKey]int{}, repair: map[sampleKey]bool{}}
+	return &records{gold: map[string]SampleResult{}, completions: map[sampleKey]Completion{}, results: map[sampleKey]SampleResult{}, compAttempts: map[sampleKey]int{}, repair: map[sampleKey]bool{}, machines: newMachines()}
 }
 
 // add files a record if it matches the hash of its task.
@@ -117,15 +123,18 @@ func (r *records) add(rec journalRecord, hashes map[string]string) {
 	switch {
 	case rec.Kind == "gold" && rec.Result != nil:
 		r.gold[rec.Task] = *rec.Result
+		r.machines.gold[rec.Task] = r.machines.cur
 	case rec.Kind == "completion" && rec.Completion != nil:
 		r.completions[k] = *rec.Completion
 		r.compAttempts[k] = rec.Attempts
+		r.machines.comps[k] = r.machines.cur
 		// A new answer replaces the check of an earlier one.
 		delete(r.results, k)
 		delete(r.repair, k)
 	case rec.Kind == "result" && rec.Result != nil:
 		r.results[k] = *rec.Result
 		r.repair[k] = rec.Repair
+		r.machines.results[k] = r.machines.cur
 	}
 }
 
@@ -232,6 +241,8 @@ type journalFile struct {
 	fp    string
 	// chain is the journal's ID and the checksum of its last whole line.
 	chain chain
+	// machine is the manifest of the machine that wrote the last lines.
+	machine *Manifest
 	// lines counts the records read (header included); size is the
 	// offset after the last whole line.
 	lines int
@@ -283,7 +294,8 @@ func readJournal(r io.Reader, name string, want *RunInfo, hashes map[string]stri
 		rec = restoreBytes(rec)
 		switch {
 		case line == 1:
-			jf.meta, jf.fp = rec.Meta, rec.Fingerprint
+			jf.meta, jf.fp, jf.machine = rec.Meta, rec.Fingerprint, rec.Meta.Manifest
+			into.machines.use(jf.machine)
 			if rec.Shard != nil {
 				jf.shard = *rec.Shard
 			}
@@ -292,6 +304,9 @@ func readJournal(r io.Reader, name string, want *RunInfo, hashes map[string]stri
 			}
 		case rec.Kind == "header":
 			return jf, &JournalError{Path: name, Line: line, Err: errors.New("a second header: two journals were joined into one file; give each its own file")}
+		case rec.Kind == "machine":
+			jf.machine = rec.Machine
+			into.machines.use(jf.machine)
 		default:
 			if err := orphanResult(rec, hashes, answered); err != nil {
 				return jf, &JournalError{Path: name, Line: line, Err: err}
@@ -401,6 +416,12 @@ func openJournal(path string, info RunInfo, shard Shard, hashes map[string]strin
 		rand.Read(id) // never fails (crypto/rand)
 		j.chain = chain{id: hex.EncodeToString(id)}
 		if err := j.append(journalRecord{Kind: "header", Version: journalVersion, ID: j.chain.id, Fingerprint: fingerprint(info), Meta: &info, Shard: &sh}); err != nil {
+			f.Close()
+			return nil, err
+		}
+	} else if info.Manifest != nil && !reflect.DeepEqual(info.Manifest, jf.machine) {
+		// Resumed on another machine: the lines after this are its.
+		if err := j.append(journalRecord{Kind: "machine", Machine: info.Manifest}); err != nil {
 			f.Close()
 			return nil, err
 		}
