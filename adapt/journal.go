@@ -60,12 +60,12 @@ type journalRecord struct {
 	ID string `json:"id,omitempty"`
 	// Machine is a "machine" line's manifest.
 	Machine     *Manifest `json:"machine,omitempty"`
-	Fingerprint string   `json:"fingerprint,omitempty"`
-	Meta        *RunInfo `json:"meta,omitempty"`
-	Shard       *Shard   `json:"shard,omitempty"`
-	Task        string   `json:"task,omitempty"`
-	TaskHash    string   `json:"task_hash,omitempty"`
-	Sample      int      `json:"sample"`
+	Fingerprint string    `json:"fingerprint,omitempty"`
+	Meta        *RunInfo  `json:"meta,omitempty"`
+	Shard       *Shard    `json:"shard,omitempty"`
+	Task        string    `json:"task,omitempty"`
+	TaskHash    string    `json:"task_hash,omitempty"`
+	Sample      int       `json:"sample"`
 	// Round is the repair round of a completion or result (0: the first
 	// answer); Repair marks a result that asks for the next round.
 	Round      int           `json:"round,omitempty"`
