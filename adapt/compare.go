@@ -62,8 +62,11 @@ type Comparison struct {
 	// AdaptationDelta is the paired difference in adaptation-level
 	// pass@1 (Report.AdaptationPassAtK): each adaptation step with tests
 	// of a paired task, by task and step ID, in both runs; its Tasks
-	// counts those steps, and its interval resamples them. nil when no
-	// step is scored in both runs.
+	// counts those steps. Its interval resamples tasks, each with all of
+	// its steps (a cluster bootstrap: the steps of one task share its
+	// code and its answers, and are not independent), and is nil when
+	// the steps come from fewer than two tasks. nil when no step is
+	// scored in both runs.
 	AdaptationDelta *Delta `json:"adaptation_delta,omitempty"`
 
 	// Unpaired lists the tasks left out of the pairing, and why: in one
@@ -277,11 +280,14 @@ func passAtKDelta(k int, diffs []taskValue, unpaired int) Delta {
 }
 
 // adaptationDelta pairs the adaptation steps with tests of the paired
-// tasks by step ID and returns the difference in their pass@1, B − A.
+// tasks by step ID and returns the difference in their pass@1, B − A,
+// with a bootstrap interval over tasks (clusterCI).
 func adaptationDelta(paired [][2]*TaskReport) *Delta {
 	var diffs []float64
+	var sums, counts []float64 // per task with a paired step
 	d := Delta{K: 1}
 	for _, p := range paired {
+		n := len(diffs)
 		for _, sa := range p[0].Steps {
 			i := slices.IndexFunc(p[1].Steps, func(s StepReport) bool { return s.ID == sa.ID })
 			if sa.Tests == 0 || i < 0 || p[1].Steps[i].Tests == 0 {
@@ -291,6 +297,13 @@ func adaptationDelta(paired [][2]*TaskReport) *Delta {
 			d.A += sa.PassAt1
 			d.B += sb.PassAt1
 			diffs = append(diffs, sb.PassAt1-sa.PassAt1)
+		}
+		if len(diffs) > n {
+			var sum float64
+			for _, v := range diffs[n:] {
+				sum += v
+			}
+			sums, counts = append(sums, sum), append(counts, float64(len(diffs)-n))
 		}
 	}
 	if len(diffs) == 0 {
@@ -303,8 +316,39 @@ func adaptationDelta(paired [][2]*TaskReport) *Delta {
 		d.Value += v
 	}
 	d.Value /= n
-	d.CI95 = bootstrapCI(diffs)
+	d.CI95 = clusterCI(sums, counts)
 	return &d
+}
+
+// clusterCI is the interval of a mean over items grouped in clusters
+// (steps in tasks), cluster i holding counts[i] items that sum to
+// sums[i]: a percentile bootstrap that resamples clusters with
+// replacement and takes all of each one's items, the statistic being the
+// resample's items' mean, with the resamples, confidence and seed of a
+// report's intervals. nil for fewer than two clusters.
+//
+// It draws cluster indices through metrics.Bootstrap, so that its random
+// stream is the one every interval of a report uses.
+func clusterCI(sums, counts []float64) *metrics.Interval {
+	if len(sums) < 2 {
+		return nil
+	}
+	idx := make([]float64, len(sums))
+	for i := range idx {
+		idx[i] = float64(i)
+	}
+	ratio := func(xs []float64) float64 {
+		var s, n float64
+		for _, x := range xs {
+			s, n = s+sums[int(x)], n+counts[int(x)]
+		}
+		return s / n
+	}
+	ci, err := metrics.Bootstrap(idx, ratio, bootstrapResamples, bootstrapConfidence, bootstrapSeed)
+	if err != nil {
+		panic("adapt: " + err.Error()) // the arguments are valid
+	}
+	return &ci
 }
 
 // scoredSamples maps the index of each scored sample of a task to whether
@@ -359,7 +403,11 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 			}
 			fmt.Fprintf(&b, "| pass@1, adaptation (steps) | %s%% | %s%% | %s | %s | %d |\n", numfmt.Pct(d.A), numfmt.Pct(d.B), numfmt.SignedPct(d.Value), ci, d.Tasks)
 		}
-		b.WriteString("\n")
+		b.WriteString("\nEach interval is a 95% percentile bootstrap (2000 resamples, seed 1) that resamples tasks, A and B together: pass@k over the tasks' values")
+		if c.AdaptationDelta != nil {
+			b.WriteString("; the adaptation row over the tasks' steps, a resampled task bringing all of its steps (the steps of one task are not independent)")
+		}
+		b.WriteString(".\n\n")
 	}
 	b.WriteString("| McNemar | pairs | A only | B only | p | test |\n|---|---:|---:|---:|---:|---|\n")
 	test := func(name string, pairs int, m metrics.McNemarResult) {

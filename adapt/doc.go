@@ -88,9 +88,12 @@
 // nothing final is asked or run again, a torn last line (a crash in
 // mid-write) is cut off with a notice, and model and infrastructure errors
 // are tried again unless [Options].KeepErrors, with which resuming a
-// finished run gives its report byte for byte. Each line carries a
-// checksum: a line edited or damaged is refused ([JournalError]), naming
-// it. A journal write that fails stops the run, the failed line cut off.
+// finished run gives its report byte for byte. Each line's checksum
+// covers the journal's random ID and the line before it: a line edited,
+// damaged, deleted, moved or copied from another journal is refused
+// ([JournalError]) at the line where the chain breaks, and so is a result
+// without its completion (a checksum, not a signature: who can write the
+// file can compute it again). A journal write that fails stops the run, the failed line cut off.
 // A stopped run (ctx canceled) returns an error wrapping ctx.Err() that
 // says what the journal kept.
 //
@@ -113,6 +116,8 @@
 // index), and [Merge] joins their journals into the report one run gives,
 // byte for byte. Merge refuses journals of different evaluations and a task
 // set with checks missing ([ErrIncomplete]) unless [MergeOptions].Partial.
+// [Report].Machines lists the machines that produced the records (shards,
+// a run resumed elsewhere), with how many each.
 //
 // # Reports
 //

@@ -190,7 +190,9 @@ type RunInfo struct {
 	Runner string       `json:"runner,omitempty"`
 	Limits *exec.Limits `json:"limits,omitempty"`
 	// Manifest says what the checks ran on (isolation, kernel,
-	// toolchains); nil for a Draw. It is left out of the fingerprint.
+	// toolchains); nil for a Draw, and in a report whose records came
+	// from several machines (Report.Machines lists them). It is left out
+	// of the fingerprint.
 	Manifest *Manifest `json:"manifest,omitempty"`
 }
 
@@ -495,6 +497,7 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		defer jnl.close()
 		e.jnl = jnl
 	}
+	e.recs.machines.use(info.Manifest) // the records filed from now are this machine's
 	e.chk = &Checker{Runner: runner, Limits: o.Limits, Environments: o.Environments}
 	rctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)

@@ -201,7 +201,9 @@ func ExampleCompare() {
 	// |---|---:|---:|---:|---|---:|
 	// | pass@1 | 50.00% | 100.00% | +50.00 | - | 1 |
 	// | pass@4 | 100.00% | 100.00% | 0.00 | - | 1 |
-	// | pass@1, adaptation (steps) | 75.00% | 100.00% | +25.00 | [0.00, +50.00] | 2 |
+	// | pass@1, adaptation (steps) | 75.00% | 100.00% | +25.00 | - | 2 |
+	//
+	// Each interval is a 95% percentile bootstrap (2000 resamples, seed 1) that resamples tasks, A and B together: pass@k over the tasks' values; the adaptation row over the tasks' steps, a resampled task bringing all of its steps (the steps of one task are not independent).
 	//
 	// | McNemar | pairs | A only | B only | p | test |
 	// |---|---:|---:|---:|---:|---|

@@ -1,13 +1,39 @@
 package adapt
 
-import "os"
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+)
 
 // SetWriteHook replaces the write of journal lines, for crash tests.
 func SetWriteHook(h func(f *os.File, line []byte) (int, error)) { writeHook = h }
 
-// SignLine gives a journal line (a JSON object, no newline) its checksum,
-// for tests that write journals as another version would have.
-func SignLine(b []byte) []byte { return signLine(b) }
+// Rechain gives every line of a journal (JSON objects, one a line, their
+// checksums left out or stale) its checksum in the chain of the ID in its
+// first line, for tests that write journals as another version, or a
+// forger who knows the scheme, would have.
+func Rechain(journal []byte) []byte {
+	var out []byte
+	var c chain
+	for i, line := range bytes.Split(bytes.TrimSuffix(journal, []byte("\n")), []byte("\n")) {
+		var rec journalRecord
+		if err := json.Unmarshal(line, &rec); err != nil {
+			panic(err)
+		}
+		if i == 0 {
+			c = chain{id: rec.ID}
+		}
+		body, err := marshalBody(rec)
+		if err != nil {
+			panic(err)
+		}
+		var b []byte
+		b, c = c.sign(body)
+		out = append(out, b...)
+	}
+	return out
+}
 
 // ReadLines is the JSON Lines reader of ReadTasks and LoadReplay.
 var ReadLines = readLines

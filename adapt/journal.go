@@ -3,6 +3,7 @@ package adapt
 import (
 	"bufio"
 	"bytes"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -28,26 +29,43 @@ import (
 // Line kinds: "header" (the format version, what evaluation this is and
 // which shard), "gold" (the reference check of a task), "completion" (one
 // sample's model output, or the model's error for it, with the number of
-// attempts) and "result" (one sample's test result, infrastructure errors
-// included, with the number of attempts). Every line but the header carries
-// the task ID and a hash of the task. A later line for the same sample
-// replaces an earlier one (a resumed run asking again for an errored
-// sample).
+// attempts), "result" (one sample's test result, infrastructure errors
+// included, with the number of attempts) and "machine" (the manifest of
+// the machine that wrote the lines after it, where a run resumed on
+// another machine than the header's or the last "machine" line's). Every
+// line but the header and "machine" lines carries the task ID and a hash
+// of the task. A later line for the same sample replaces an earlier one
+// (a resumed run asking again for an errored sample).
 
 // journalVersion is the format written; older journals are refused.
 // Format 3 added each line's checksum, Bytes, and the runner, limits,
-// model identity and prompt digest to the header.
-const journalVersion = 3
+// model identity and prompt digest to the header. Format 4 chains the
+// lines: the header holds a random ID, and each line's checksum covers
+// that ID and the checksum of the line before it, so that a line deleted,
+// moved, edited or copied from another journal breaks the chain at a line
+// the error names.
+//
+// Format 3 is refused rather than read with a notice: it cannot show that
+// no line was deleted or copied in, which is what format 4 is for, and a
+// notice would reach no one in Merge and only a Progress callback in
+// Evaluate. The promise kept for format 3 journals (a runner renamed since,
+// a run that had no name) holds in the fingerprint, which format 4 keeps.
+const journalVersion = 4
 
 type journalRecord struct {
-	Kind        string   `json:"kind"`
-	Version     int      `json:"version,omitempty"`
-	Fingerprint string   `json:"fingerprint,omitempty"`
-	Meta        *RunInfo `json:"meta,omitempty"`
-	Shard       *Shard   `json:"shard,omitempty"`
-	Task        string   `json:"task,omitempty"`
-	TaskHash    string   `json:"task_hash,omitempty"`
-	Sample      int      `json:"sample"`
+	Kind    string `json:"kind"`
+	Version int    `json:"version,omitempty"`
+	// ID is the header's random identity of the journal, which every
+	// line's checksum covers.
+	ID string `json:"id,omitempty"`
+	// Machine is a "machine" line's manifest.
+	Machine     *Manifest `json:"machine,omitempty"`
+	Fingerprint string    `json:"fingerprint,omitempty"`
+	Meta        *RunInfo  `json:"meta,omitempty"`
+	Shard       *Shard    `json:"shard,omitempty"`
+	Task        string    `json:"task,omitempty"`
+	TaskHash    string    `json:"task_hash,omitempty"`
+	Sample      int       `json:"sample"`
 	// Round is the repair round of a completion or result (0: the first
 	// answer); Repair marks a result that asks for the next round.
 	Round      int           `json:"round,omitempty"`
@@ -84,10 +102,12 @@ type records struct {
 	// changed), with the first such task.
 	stale      int
 	firstStale string
+	// machines says which machine each record came from.
+	machines machines
 }
 
 func newRecords() *records {
-	return &records{gold: map[string]SampleResult{}, completions: map[sampleKey]Completion{}, results: map[sampleKey]SampleResult{}, compAttempts: map[sampleKey]int{}, repair: map[sampleKey]bool{}}
+	return &records{gold: map[string]SampleResult{}, completions: map[sampleKey]Completion{}, results: map[sampleKey]SampleResult{}, compAttempts: map[sampleKey]int{}, repair: map[sampleKey]bool{}, machines: newMachines()}
 }
 
 // add files a record if it matches the hash of its task.
@@ -103,15 +123,18 @@ func (r *records) add(rec journalRecord, hashes map[string]string) {
 	switch {
 	case rec.Kind == "gold" && rec.Result != nil:
 		r.gold[rec.Task] = *rec.Result
+		r.machines.gold[rec.Task] = r.machines.cur
 	case rec.Kind == "completion" && rec.Completion != nil:
 		r.completions[k] = *rec.Completion
 		r.compAttempts[k] = rec.Attempts
+		r.machines.comps[k] = r.machines.cur
 		// A new answer replaces the check of an earlier one.
 		delete(r.results, k)
 		delete(r.repair, k)
 	case rec.Kind == "result" && rec.Result != nil:
 		r.results[k] = *rec.Result
 		r.repair[k] = rec.Repair
+		r.machines.results[k] = r.machines.cur
 	}
 }
 
@@ -216,6 +239,10 @@ type journalFile struct {
 	meta  *RunInfo
 	shard Shard
 	fp    string
+	// chain is the journal's ID and the checksum of its last whole line.
+	chain chain
+	// machine is the manifest of the machine that wrote the last lines.
+	machine *Manifest
 	// lines counts the records read (header included); size is the
 	// offset after the last whole line.
 	lines int
@@ -227,9 +254,12 @@ type journalFile struct {
 // readJournal reads a journal's records into recs. want, when not nil, is
 // the evaluation that expects to resume it: a header of another evaluation
 // is a *JournalMismatchError. A last line without its newline (a process
-// killed while writing) is reported in torn and not read.
+// killed while writing) is reported in torn and not read. Every line must
+// continue the chain of the lines before it, and a sample's result must
+// follow its completion.
 func readJournal(r io.Reader, name string, want *RunInfo, hashes map[string]string, into *records) (journalFile, error) {
 	var jf journalFile
+	answered := map[sampleKey]bool{}
 	br := bufio.NewReaderSize(r, 1<<16)
 	for line := 1; ; line++ {
 		raw, err := br.ReadBytes('\n')
@@ -251,36 +281,67 @@ func readJournal(r io.Reader, name string, want *RunInfo, hashes map[string]stri
 			return jf, &JournalError{Path: name, Line: line, Err: fmt.Errorf(
 				"not a journal record (%v): the file is damaged; delete it to start over, or cut it before line %d to keep the records above", err, line)}
 		}
-		if line > 1 || rec.Version == journalVersion {
-			if err := checkSum(raw); err != nil {
-				return jf, &JournalError{Path: name, Line: line, Err: fmt.Errorf(
-					"%v: the line was edited or damaged after it was written, and its result cannot be trusted; delete the journal to start over, or cut it before line %d to keep the records above", err, line)}
+		if line == 1 {
+			if err := checkHeader(rec); err != nil {
+				return jf, &JournalError{Path: name, Line: 1, Err: err}
 			}
+			jf.chain = chain{id: rec.ID}
+		}
+		if jf.chain, err = jf.chain.check(raw); err != nil {
+			return jf, &JournalError{Path: name, Line: line, Err: fmt.Errorf(
+				"%v: the line was edited or damaged after it was written, copied from another journal, or a line before it was deleted or moved, and its result cannot be trusted; delete the journal to start over, or cut it before line %d to keep the records above", err, line)}
 		}
 		rec = restoreBytes(rec)
-		if line == 1 {
-			if rec.Kind != "header" {
-				return jf, &JournalError{Path: name, Line: 1, Err: errors.New("no header line: this is not an adaptbench journal; delete it or name another file")}
-			}
-			if rec.Version != journalVersion || rec.Meta == nil {
-				return jf, &JournalError{Path: name, Line: 1, Err: fmt.Errorf(
-					"journal format %d, this adaptbench reads format %d: finish it with the version that wrote it, or delete it", rec.Version, journalVersion)}
-			}
-			jf.meta, jf.fp = rec.Meta, rec.Fingerprint
+		switch {
+		case line == 1:
+			jf.meta, jf.fp, jf.machine = rec.Meta, rec.Fingerprint, rec.Meta.Manifest
+			into.machines.use(jf.machine)
 			if rec.Shard != nil {
 				jf.shard = *rec.Shard
 			}
 			if want != nil && rec.Fingerprint != fingerprint(*want) {
 				return jf, &JournalMismatchError{Path: name, Diffs: diffRunInfo(*rec.Meta, *want)}
 			}
-		} else if rec.Kind == "header" {
+		case rec.Kind == "header":
 			return jf, &JournalError{Path: name, Line: line, Err: errors.New("a second header: two journals were joined into one file; give each its own file")}
-		} else {
+		case rec.Kind == "machine":
+			jf.machine = rec.Machine
+			into.machines.use(jf.machine)
+		default:
+			if err := orphanResult(rec, hashes, answered); err != nil {
+				return jf, &JournalError{Path: name, Line: line, Err: err}
+			}
 			into.add(rec, hashes)
 		}
 		jf.lines++
 		jf.size += n
 	}
+}
+
+// checkHeader checks the first line of a journal.
+func checkHeader(rec journalRecord) error {
+	if rec.Kind != "header" {
+		return errors.New("no header line: this is not an adaptbench journal; delete it or name another file")
+	}
+	if rec.Version != journalVersion || rec.Meta == nil || rec.ID == "" {
+		return fmt.Errorf("journal format %d, this adaptbench reads format %d (whose lines are chained, so that a line deleted or copied from another journal is found): finish it with the version that wrote it, or delete it", rec.Version, journalVersion)
+	}
+	return nil
+}
+
+// orphanResult refuses a result of a sample whose completion no line
+// before it holds (a completion line deleted), noting the completions in
+// answered. Records of tasks not in hashes are left to the stale count.
+func orphanResult(rec journalRecord, hashes map[string]string, answered map[sampleKey]bool) error {
+	k := sampleKey{rec.Task, rec.Sample, rec.Round}
+	switch {
+	case hashes[rec.Task] != rec.TaskHash:
+	case rec.Kind == "completion":
+		answered[k] = true
+	case rec.Kind == "result" && !answered[k]:
+		return fmt.Errorf("the result of task %q sample %d (round %d) has no completion before it: the completion line was deleted, and the report would lose its answer and its tokens; delete the journal to start over", rec.Task, rec.Sample, rec.Round)
+	}
+	return nil
 }
 
 // journal appends records to a file it holds locked, one write per record.
@@ -292,6 +353,8 @@ type journal struct {
 	// the offset after the last of them.
 	lines int
 	size  int64
+	// chain is the journal's ID and the checksum of its last line.
+	chain chain
 	// err is the first failed write: the journal takes no more records
 	// after it, so that no record follows one that is missing or torn.
 	err error
@@ -337,7 +400,7 @@ func openJournal(path string, info RunInfo, shard Shard, hashes map[string]strin
 		f.Close()
 		return nil, fmt.Errorf("adapt: journal %s: %w", path, err)
 	}
-	j.lines, j.size = jf.lines, jf.size
+	j.lines, j.size, j.chain = jf.lines, jf.size, jf.chain
 	if jf.meta == nil {
 		if jf.size > 0 {
 			// Only blank lines: start over.
@@ -349,7 +412,16 @@ func openJournal(path string, info RunInfo, shard Shard, hashes map[string]strin
 			j.size = 0
 		}
 		sh := shard
-		if err := j.append(journalRecord{Kind: "header", Version: journalVersion, Fingerprint: fingerprint(info), Meta: &info, Shard: &sh}); err != nil {
+		id := make([]byte, 16)
+		rand.Read(id) // never fails (crypto/rand)
+		j.chain = chain{id: hex.EncodeToString(id)}
+		if err := j.append(journalRecord{Kind: "header", Version: journalVersion, ID: j.chain.id, Fingerprint: fingerprint(info), Meta: &info, Shard: &sh}); err != nil {
+			f.Close()
+			return nil, err
+		}
+	} else if info.Manifest != nil && !reflect.DeepEqual(info.Manifest, jf.machine) {
+		// Resumed on another machine: the lines after this are its.
+		if err := j.append(journalRecord{Kind: "machine", Machine: info.Manifest}); err != nil {
 			f.Close()
 			return nil, err
 		}
@@ -365,7 +437,7 @@ func (j *journal) append(rec journalRecord) error {
 	if j == nil {
 		return nil
 	}
-	b, err := marshalRecord(rec)
+	body, err := marshalBody(rec)
 	if err != nil {
 		return err
 	}
@@ -374,6 +446,7 @@ func (j *journal) append(rec journalRecord) error {
 	if j.err != nil {
 		return j.err
 	}
+	b, next := j.chain.sign(body)
 	if writeHook != nil {
 		_, err = writeHook(j.f, b)
 	} else {
@@ -385,6 +458,7 @@ func (j *journal) append(rec journalRecord) error {
 	}
 	j.lines++
 	j.size += int64(len(b))
+	j.chain = next
 	return nil
 }
 
@@ -461,44 +535,63 @@ func taskSetDigest(hashes map[string]string) string {
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
-// marshalRecord is the journal line of rec: its answer strings that are
-// not valid UTF-8 kept in Bytes, and a checksum of the line (the first 8
-// bytes of the SHA-256 of the line without it, in hex) as its last field,
-// so that a line edited by hand (a "failed" made "passed") or damaged is
-// refused rather than scored.
-func marshalRecord(rec journalRecord) ([]byte, error) {
+// chain is a journal's ID and the checksum of its last line: what the
+// checksum of the next line covers.
+type chain struct{ id, prev string }
+
+// marshalBody is the journal line of rec without its checksum and
+// newline: its answer strings that are not valid UTF-8 kept in Bytes.
+func marshalBody(rec journalRecord) ([]byte, error) {
 	rec.Sum = ""
 	b, err := marshalLine(keepBytes(rec))
 	if err != nil {
 		return nil, err
 	}
-	return signLine(bytes.TrimSuffix(b, []byte("\n"))), nil
+	return bytes.TrimSuffix(b, []byte("\n")), nil
 }
 
-// signLine appends the checksum of line, a JSON object, as its last
-// field, and a newline.
-func signLine(b []byte) []byte {
-	sum := sha256.Sum256(b)
-	out := make([]byte, 0, len(b)+32)
-	out = append(out, b[:len(b)-1]...)
+// sum is the checksum of a line whose text without it is body: the first
+// 8 bytes, in hex, of the SHA-256 of the journal's ID, the checksum of the
+// line before (none for the header) and body. A line edited by hand (a
+// "failed" made "passed") or damaged no longer matches it, nor does a
+// line copied from another journal (another ID) or moved (another line
+// before it); and the line after a deleted one does not. It is not a
+// signature: who can write the file can compute it again.
+func (c chain) sum(body []byte) string {
+	h := sha256.New()
+	h.Write([]byte(c.id))
+	h.Write([]byte{0})
+	h.Write([]byte(c.prev))
+	h.Write([]byte{0})
+	h.Write(body)
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// sign appends the checksum of body, a JSON object, as its last field,
+// and a newline, and returns the chain the next line continues.
+func (c chain) sign(body []byte) ([]byte, chain) {
+	sum := c.sum(body)
+	out := make([]byte, 0, len(body)+32)
+	out = append(out, body[:len(body)-1]...)
 	out = append(out, `,"sum":"`...)
-	out = hex.AppendEncode(out, sum[:8])
-	return append(out, "\"}\n"...)
+	out = append(out, sum...)
+	return append(out, "\"}\n"...), chain{id: c.id, prev: sum}
 }
 
-// checkSum checks the checksum marshalRecord gave a line.
-func checkSum(line []byte) error {
+// check checks the checksum sign gave a line (without its newline) and
+// returns the chain the next line continues.
+func (c chain) check(line []byte) (chain, error) {
 	const tail = len(`,"sum":"0123456789abcdef"}`)
 	i := len(line) - tail
 	if i < 1 || !bytes.HasPrefix(line[i:], []byte(`,"sum":"`)) || !bytes.HasSuffix(line, []byte(`"}`)) {
-		return errors.New("the line has no checksum")
+		return c, errors.New("the line has no checksum")
 	}
 	body := append(slices.Clip(line[:i]), '}')
-	sum := sha256.Sum256(body)
-	if want := line[i+len(`,"sum":"`) : len(line)-2]; hex.EncodeToString(sum[:8]) != string(want) {
-		return fmt.Errorf("the line does not match its checksum %s", want)
+	want := string(line[i+len(`,"sum":"`) : len(line)-2])
+	if c.sum(body) != want {
+		return c, fmt.Errorf("the line does not match its checksum %s", want)
 	}
-	return nil
+	return chain{id: c.id, prev: want}, nil
 }
 
 // keepBytes moves the answer strings of rec that are not valid UTF-8 into

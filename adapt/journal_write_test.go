@@ -289,7 +289,7 @@ func TestJournalKeepsAnswerBytes(t *testing.T) {
 // TestJournalLineEditedByHand: a result line flipped by hand ("failed"
 // made "passed") no longer matches its checksum: resume and Merge refuse
 // the journal, naming the line, rather than score it. A journal of the
-// format before (2, without checksums) is refused by its format.
+// format before (3, lines not chained) is refused by its format.
 func TestJournalLineEditedByHand(t *testing.T) {
 	tasks := pyTasks(3)
 	journal := filepath.Join(t.TempDir(), "run.jsonl")
@@ -323,9 +323,9 @@ func TestJournalLineEditedByHand(t *testing.T) {
 	assert.Contains(t, err.Error(), want)
 
 	// The format before this one: refused by name.
-	old := strings.Replace(string(b), `"version":3`, `"version":2`, 1)
+	old := strings.Replace(string(b), `"version":4`, `"version":3`, 1)
 	require.NoError(t, os.WriteFile(journal, []byte(old), 0o644))
 	_, err = adapt.Evaluate(context.Background(), tasks, failing, &opts)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "run.jsonl:1: journal format 2, this adaptbench reads format 3")
+	assert.Contains(t, err.Error(), "run.jsonl:1: journal format 3, this adaptbench reads format 4")
 }

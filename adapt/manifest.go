@@ -9,6 +9,7 @@ import (
 	"os"
 	osexec "os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -20,9 +21,11 @@ import (
 // conditions and two reports from different machines can be compared
 // knowing what differed: the isolation and limits in force, the kernel,
 // and the toolchains the tasks ran on. It is not part of an evaluation's
-// identity (a journal resumes on another machine, and Merge takes the
-// first shard's), and it holds no timings.
+// identity (a journal resumes on another machine, and shards run on
+// several: Report.Machines lists each), and it holds no timings.
 type Manifest struct {
+	// Host is the machine's host name.
+	Host string `json:"host,omitempty"`
 	// Harness is the Go version, OS and architecture of the program that
 	// ran the evaluation.
 	Harness string `json:"harness"`
@@ -47,6 +50,7 @@ type Manifest struct {
 // manifestOf describes this machine for tasks, run by runner.
 func manifestOf(ctx context.Context, runner exec.Runner, tasks []*Task) *Manifest {
 	m := &Manifest{Harness: fmt.Sprintf("%s %s/%s", runtime.Version(), runtime.GOOS, runtime.GOARCH)}
+	m.Host, _ = os.Hostname()
 	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
 		m.Kernel = strings.TrimSpace(string(b))
 	}
@@ -73,6 +77,72 @@ func manifestOf(ctx context.Context, runner exec.Runner, tasks []*Task) *Manifes
 		m.Go = firstLine(toolOutput(ctx, "go", "env", "GOVERSION"))
 	}
 	return m
+}
+
+// Machine is one machine that produced records of a report (gold checks,
+// completions and results, as the report holds them), and how many.
+type Machine struct {
+	Manifest
+	Records int `json:"records"`
+}
+
+// machines holds the manifests of the machines records came from, and
+// which one each record came from.
+type machines struct {
+	list []Manifest
+	// cur is the machine of the records filed now (an index of list), -1
+	// when not known (a Draw, which has no manifest).
+	cur int
+	// gold, comps and results map each record of records to its machine.
+	gold           map[string]int
+	comps, results map[sampleKey]int
+}
+
+func newMachines() machines {
+	return machines{cur: -1, gold: map[string]int{}, comps: map[sampleKey]int{}, results: map[sampleKey]int{}}
+}
+
+// use makes m (nil: not known) the machine of the records filed from now.
+func (ms *machines) use(m *Manifest) {
+	if m == nil {
+		ms.cur = -1
+		return
+	}
+	ms.cur = slices.Index(ms.list, *m)
+	if ms.cur < 0 {
+		ms.list = append(ms.list, *m)
+		ms.cur = len(ms.list) - 1
+	}
+}
+
+// counts lists each machine the records of r came from, with how many,
+// in the order the machines were first met.
+func (ms *machines) counts(r *records) []Machine {
+	n := make([]int, len(ms.list))
+	count := func(i int, ok bool) {
+		if ok && i >= 0 {
+			n[i]++
+		}
+	}
+	for id := range r.gold {
+		i, ok := ms.gold[id]
+		count(i, ok)
+	}
+	for k := range r.completions {
+		i, ok := ms.comps[k]
+		count(i, ok)
+	}
+	for k := range r.results {
+		i, ok := ms.results[k]
+		count(i, ok)
+	}
+	var out []Machine
+	for i, m := range ms.list {
+		if n[i] > 0 {
+			out = append(out, Machine{Manifest: m, Records: n[i]})
+		}
+	}
+	return out
 }
 
 // toolOutputs keeps what each toolchain said, for the life of the

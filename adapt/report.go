@@ -20,6 +20,11 @@ import (
 // CSV) are for people and may change; the JSON form follows the struct.
 type Report struct {
 	Run RunInfo `json:"run"`
+	// Machines lists every machine that produced the report's records
+	// (shards run on several, a run resumed on another), with how many
+	// records each, in the order met. With more than one, Run.Manifest
+	// is nil: no one machine's says what the whole run ran on.
+	Machines []Machine `json:"machines,omitempty"`
 	// Tasks counts the tasks evaluated (valid, invalid and unchecked).
 	Tasks int `json:"tasks"`
 	// Valid counts the tasks whose reference passed (all, without gold).
@@ -175,6 +180,15 @@ func buildReport(info RunInfo, breakdown []string, tasks []*Task, recs *records,
 		b.task(t)
 	}
 	b.totals()
+	b.r.Machines = recs.machines.counts(recs)
+	switch len(b.r.Machines) {
+	case 0: // no record, or a Draw: the run's own
+	case 1:
+		m := b.r.Machines[0].Manifest
+		b.r.Run.Manifest = &m
+	default:
+		b.r.Run.Manifest = nil
+	}
 	return b.r
 }
 

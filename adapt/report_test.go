@@ -155,7 +155,7 @@ func TestJournalOfUnnamedRunResumes(t *testing.T) {
 	rec["meta"], _ = json.Marshal(meta)
 	delete(rec, "sum")
 	head, _ = json.Marshal(rec)
-	require.NoError(t, os.WriteFile(journal, append(adapt.SignLine(head), rest...), 0o644))
+	require.NoError(t, os.WriteFile(journal, adapt.Rechain(append(append(head, '\n'), rest...)), 0o644))
 
 	calls := m.calls.Load()
 	rep, err := adapt.Evaluate(context.Background(), tasks, m, &adapt.Options{Runner: runner(t), Name: "later", Journal: journal})

@@ -112,7 +112,16 @@ func (s *Snapshot) blob(h plumbing.Hash) ([]byte, error) {
 		return nil, err
 	}
 	defer rd.Close()
-	return io.ReadAll(rd)
+	data, err := io.ReadAll(rd)
+	if err != nil {
+		return nil, err
+	}
+	// The git library does not hash an object again when it reads it: a
+	// loose object rewritten in the store would be read as it is.
+	if got := plumbing.ComputeHash(plumbing.BlobObject, data); got != h {
+		return nil, fmt.Errorf("object %s holds content that hashes to %s: the repository's object store was altered or damaged", h, got)
+	}
+	return data, nil
 }
 
 func (s *Snapshot) blobSize(h plumbing.Hash) (int64, error) {

@@ -166,3 +166,34 @@ func TestOpenLinkOut(t *testing.T) {
 		t.Errorf("Stat(b) = %v, %v; want the root directory", fi, err)
 	}
 }
+
+// TestRewrittenObjectRefused: a blob whose loose object was rewritten in
+// the store, its name kept, is refused when read or materialized, naming
+// the object, rather than given as the commit's content; the other files
+// of the commit read as they are.
+func TestRewrittenObjectRefused(t *testing.T) {
+	r := sourcetest.Init(t, true)
+	honest, tampered := []byte("def test_f():\n    assert f(1) == 2\n"), []byte("def test_f():\n    assert True\n")
+	r.Commit(fstest.MapFS{"test_a.py": {Data: honest}, "b.py": {Data: []byte("x = 1\n")}}, "tests")
+	r.RewriteLoose(honest, tampered)
+	s, err := source.Open(context.Background(), r.Dir, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := fs.ReadFile(s, "b.py")
+	if err != nil || string(b) != "x = 1\n" {
+		t.Fatalf("an honest file: %q, %v", b, err)
+	}
+	b, err = fs.ReadFile(s, "test_a.py")
+	if err == nil || !strings.Contains(err.Error(), "object store was altered or damaged") {
+		t.Fatalf("ReadFile gave %q, %v; want the rewritten object refused", b, err)
+	}
+	dir := t.TempDir()
+	err = s.Materialize(context.Background(), ".", dir)
+	if err == nil || !strings.Contains(err.Error(), "test_a.py") || !strings.Contains(err.Error(), "altered or damaged") {
+		t.Fatalf("Materialize: %v; want the rewritten object refused, by name", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "test_a.py")); err == nil {
+		t.Fatalf("the rewritten object was written: %q", b)
+	}
+}

@@ -140,6 +140,9 @@ func Write(w io.Writer, r *adapt.Report, opts *Options) error {
 		ScriptHash: "sha256-" + base64.StdEncoding.EncodeToString(func() []byte { h := sha256.Sum256([]byte(htmlJS)); return h[:] }()),
 		Run:        r.Run,
 	}
+	if len(r.Machines) > 1 {
+		page.Machines = r.Machines
+	}
 	switch lo, hi := sampleRange(r.Run); {
 	case lo != hi:
 		page.Samples = fmt.Sprintf("%d–%d samples per task", lo, hi)
@@ -190,7 +193,8 @@ type htmlPage struct {
 	JS         template.JS
 	ScriptHash string
 	Run        adapt.RunInfo
-	Samples    string // per task: "2 samples per task", "1–2 samples per task"
+	Machines   []adapt.Machine // when several produced the report's records
+	Samples    string          // per task: "2 samples per task", "1–2 samples per task"
 	Summary    htmlTable
 	Outcomes   htmlTable
 	Plots      []htmlPlot

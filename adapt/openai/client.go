@@ -229,9 +229,14 @@ func (c *Client) Identity() string {
 	return fmt.Sprintf("openai %s model %q", c.shownURL, c.cfg.Model)
 }
 
-// Preflight implements adapt.Preflighter: one request for one token, sent
-// once (no retry), that finds a dead endpoint, a rejected key or an
-// unknown model before a run starts. Its tokens are counted in Usage. A
+// Preflight implements adapt.Preflighter: one request for one token that
+// finds a dead endpoint, a rejected key or an unknown model before a run
+// starts. It goes through the client's retries, rate limits and
+// Retry-After as any request does (a 429, a 5xx or a timeout may pass:
+// a batch of shards starting together against a rate-limited endpoint
+// must not all die), but fails at once on what no retry mends: a refused
+// connection, no such host, a 401, 403 or 404 (errors that match
+// adapt.ErrModelUnavailable). Its tokens are counted in Usage. A
 // client with a Cache sends none: its run may be answered from the cache
 // alone, with the server away.
 func (c *Client) Preflight(ctx context.Context) error {
@@ -249,13 +254,15 @@ func (c *Client) Preflight(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("openai: %w", err)
 	}
-	resp, _, err := c.attempt(ctx, b)
+	est := 3.0 + 1 + 4 + float64(len(body.Messages[0].Content))/4
+	resp, err := c.send(ctx, b, est, true)
 	if err != nil {
 		return err
 	}
 	if u := resp.Usage; u != nil {
 		c.prompt.Add(int64(u.PromptTokens))
 		c.completion.Add(int64(u.CompletionTokens))
+		c.tpm.adjust(float64(u.PromptTokens+u.CompletionTokens)-est, c.now())
 	}
 	return nil
 }
@@ -466,7 +473,7 @@ func (c *Client) call(ctx context.Context, req adapt.Request, n int, seed *int64
 	for _, m := range req.Messages {
 		est += 4 + float64(len(m.Content))/4
 	}
-	resp, err := c.send(ctx, b, est)
+	resp, err := c.send(ctx, b, est, false)
 	if err != nil {
 		return nil, err
 	}
@@ -482,8 +489,10 @@ func (c *Client) call(ctx context.Context, req adapt.Request, n int, seed *int64
 	return completions(resp), nil
 }
 
-// send posts body, retrying with backoff as configured.
-func (c *Client) send(ctx context.Context, body []byte, est float64) (*chatResponse, error) {
+// send posts body, retrying with backoff as configured; fast stops the
+// retries at an error no retry mends (adapt.ErrModelUnavailable: a
+// refused connection, no such host, a 401, 403 or 404).
+func (c *Client) send(ctx context.Context, body []byte, est float64, fast bool) (*chatResponse, error) {
 	for attempt := 0; ; attempt++ {
 		if err := c.rpm.take(ctx, 1, c.now, c.sleep); err != nil {
 			return nil, fmt.Errorf("openai: waiting for the rate limit: %w", err)
@@ -495,7 +504,7 @@ func (c *Client) send(ctx context.Context, body []byte, est float64) (*chatRespo
 		if err == nil {
 			return resp, nil
 		}
-		if !retry || ctx.Err() != nil {
+		if !retry || ctx.Err() != nil || fast && errors.Is(err, adapt.ErrModelUnavailable) {
 			return nil, err
 		}
 		if attempt >= c.cfg.MaxRetries {

@@ -159,3 +159,57 @@ func TestPinnedDigests(t *testing.T) {
 		}
 	}
 }
+
+// TestFetchRefusesTamperedHiddenTest: a GitChameleon hidden test rewritten
+// in the mirror's object store (a loose object, its name kept) is refused,
+// as a tampered visible test or dataset.jsonl is, and nothing of the
+// dataset is written; every file fetched has a pinned digest, so a hidden
+// test no digest was taken of (an even id) is left out.
+func TestFetchRefusesTamperedHiddenTest(t *testing.T) {
+	d := published[2]
+	require.Equal(t, "gitchameleon", d.name)
+	tree := upstream(t, d)
+	tree["dataset/hidden_tests/test_sample_2.py"] = &fstest.MapFile{Data: []byte("def test_unpinned():\n    pass\n")}
+	const hidden = "dataset/hidden_tests/test_sample_1.py"
+	r := sourcetest.Init(t, true)
+	d.commit = r.Commit(tree, "the published dataset")
+	d.repo = r.Dir
+
+	out := t.TempDir()
+	require.NoError(t, fetch(context.Background(), out, "", []dataset{d}, t.Logf))
+	_, err := os.Stat(filepath.Join(out, "gitchameleon", "hidden_tests", "test_sample_2.py"))
+	assert.ErrorIs(t, err, os.ErrNotExist, "a file with no pinned digest is not written")
+	ents, err := os.ReadDir(filepath.Join(out, "gitchameleon", "hidden_tests"))
+	require.NoError(t, err)
+	assert.Len(t, ents, 164)
+
+	old := tree[hidden].Data
+	r.RewriteLoose(old, bytes.Replace(old, []byte("assert"), []byte("assert True or"), 1))
+	out = t.TempDir()
+	err = fetch(context.Background(), out, "", []dataset{d}, t.Logf)
+	require.Error(t, err, "the tampered hidden test is refused")
+	assert.Contains(t, err.Error(), "hidden_tests")
+	ents, _ = os.ReadDir(out)
+	assert.Empty(t, ents, "nothing of the dataset is written")
+}
+
+// TestEveryFetchedFileIsPinned: every file and directory fetch writes
+// has a digest, and each is that of shared/data's copy.
+func TestEveryFetchedFileIsPinned(t *testing.T) {
+	for _, d := range published {
+		data := shareddata.Path(t, d.name)
+		for _, dr := range d.dirs {
+			require.NotEmpty(t, dr.treeSHA256, "%s/%s has no pinned digest", d.name, dr.to)
+			tree := fstest.MapFS{}
+			ents, err := os.ReadDir(filepath.Join(data, dr.to))
+			require.NoError(t, err)
+			for _, e := range ents {
+				b, err := os.ReadFile(filepath.Join(data, dr.to, e.Name()))
+				require.NoError(t, err)
+				tree[dr.from+"/"+e.Name()] = &fstest.MapFile{Data: b}
+			}
+			_, err = collect(tree, dataset{dirs: []dir{dr}})
+			assert.NoError(t, err, "%s/%s", d.name, dr.to)
+		}
+	}
+}

@@ -13,8 +13,13 @@
 package sourcetest
 
 import (
+	"bytes"
+	"compress/zlib"
+	"fmt"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -231,4 +236,27 @@ func Files(t testing.TB, fsys fs.FS, prefix string) fstest.MapFS {
 		t.Fatalf("sourcetest: %v", err)
 	}
 	return out
+}
+
+// RewriteLoose replaces the content of the loose object of the blob that
+// holds old with content, keeping the object's name: what one who can
+// write a repository's (or a mirror's) object store can do. The
+// repository must be bare.
+func (r *Repo) RewriteLoose(old, content []byte) {
+	r.t.Helper()
+	h := plumbing.ComputeHash(plumbing.BlobObject, old).String()
+	p := filepath.Join(r.Dir, "objects", h[:2], h[2:])
+	var z bytes.Buffer
+	w := zlib.NewWriter(&z)
+	fmt.Fprintf(w, "blob %d\x00", len(content))
+	w.Write(content)
+	if err := w.Close(); err != nil {
+		r.t.Fatalf("sourcetest: %v", err)
+	}
+	if err := os.Chmod(p, 0o644); err != nil {
+		r.t.Fatalf("sourcetest: the blob is not a loose object: %v", err)
+	}
+	if err := os.WriteFile(p, z.Bytes(), 0o444); err != nil {
+		r.t.Fatalf("sourcetest: %v", err)
+	}
 }
