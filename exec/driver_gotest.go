@@ -33,9 +33,10 @@ import (
 // directives, embedded files), and it runs with the caller's environment
 // apart from the variables above. A build
 // that fails is the Suite's Compile, with the compiler's messages and paths
-// relative to the workspace. The build adds, through -overlay, a wrapper
-// that brackets the framework's run with markers the code under test
-// cannot print (see the trust boundary in the package doc); a test binary
+// relative to the workspace. The build adds, through -overlay, a package
+// of the driver's that sends the framework's outcomes signed on
+// descriptor 3, out of the code's reach (see the trust boundary in the
+// package doc; an answer file that imports unsafe is evidence); a test binary
 // that does not fit the job's disk (Limits.Disk) is a compile error. The
 // binary then runs inside the sandbox, as "pkg.test -test.v=test2json
 // -test.paniconexit0 [-test.run ...]", and the host's test2json turns its

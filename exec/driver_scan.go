@@ -144,3 +144,154 @@ func scanGo(dir string, answer []string) []Tamper {
 	})
 	return out
 }
+
+// javaForms are the forms of Java code that reach past the module
+// system's encapsulation of the JUnit reporter: sun.misc.Unsafe (memory
+// at any address), JNI (native code), and an agent (the instrumentation
+// or attach API, which can open any module). They are read in the code
+// with its comments and string literals blanked, and in its string
+// literals for the names reflection would take.
+var javaForms = []struct {
+	kind      string
+	code, str *regexp.Regexp
+}{
+	{"unsafe", regexp.MustCompile(`\bsun\s*\.\s*misc\s*\.\s*Unsafe\b|\bjdk\s*\.\s*internal\s*\.\s*misc\b|\bUnsafe\s*\.\s*class\b`), regexp.MustCompile(`^(sun\.misc\.Unsafe|jdk\.internal\.misc\.Unsafe|theUnsafe)$`)},
+	{"jni", regexp.MustCompile(`\bnative\b|\bSystem\s*\.\s*(loadLibrary|load)\s*\(|\bgetRuntime\s*\(\s*\)\s*\.\s*(loadLibrary|load)\s*\(`), nil},
+	{"agent", regexp.MustCompile(`\bjava\s*\.\s*lang\s*\.\s*instrument\b|\bcom\s*\.\s*sun\s*\.\s*tools\s*\.\s*attach\b|\b(agentmain|premain)\s*\(`), regexp.MustCompile(`^(com\.sun\.tools\.attach\.VirtualMachine|java\.lang\.instrument\.Instrumentation)$`)},
+}
+
+// scanJava looks for javaForms in the answer's Java files (answer,
+// relative to dir), as scanGo does for Go: evidence that adapt weighs
+// against the reference's. With no answer named it reads the workspace's
+// Java files but its tests' (under a "test" directory, or named *Test.java
+// or *Tests.java), and its evidence is Static.
+func scanJava(dir string, answer []string) []Tamper {
+	var out []Tamper
+	scan := func(rel string, static bool) {
+		b, err := ReadWorkspaceFile(dir, rel, 4<<20)
+		if err != nil {
+			return
+		}
+		code, strs := javaCode(b)
+		for _, f := range javaForms {
+			line, what := 0, ""
+			if loc := f.code.FindIndex(code); loc != nil {
+				line, what = 1+bytes.Count(code[:loc[0]], []byte{'\n'}), string(code[loc[0]:loc[1]])
+			} else if f.str != nil {
+				for _, s := range strs {
+					if f.str.MatchString(s.text) {
+						line, what = s.line, strconv.Quote(s.text)
+						break
+					}
+				}
+			}
+			if line > 0 {
+				out = append(out, Tamper{Kind: f.kind, Static: static,
+					Detail: filepath.ToSlash(rel) + " line " + strconv.Itoa(line) + ": " + quoteShort(what)})
+			}
+		}
+	}
+	if len(answer) > 0 {
+		for _, a := range answer {
+			if strings.HasSuffix(a, ".java") {
+				scan(filepath.FromSlash(a), false)
+			}
+		}
+		return out
+	}
+	files, left := 0, int64(16<<20)
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && p != dir && (strings.HasPrefix(d.Name(), ".") || d.Name() == "test") {
+			return filepath.SkipDir
+		}
+		n := d.Name()
+		if !d.Type().IsRegular() || !strings.HasSuffix(n, ".java") || strings.HasSuffix(n, "Test.java") || strings.HasSuffix(n, "Tests.java") {
+			return nil
+		}
+		if files++; files > 2000 {
+			return filepath.SkipAll
+		}
+		fi, err := d.Info()
+		if err != nil || fi.Size() > left {
+			return nil
+		}
+		left -= fi.Size()
+		rel, _ := filepath.Rel(dir, p)
+		scan(rel, true)
+		return nil
+	})
+	return out
+}
+
+// javaString is a string literal of a Java source and its line.
+type javaString struct {
+	text string
+	line int
+}
+
+// javaCode returns src with its comments and the contents of its string,
+// text block and character literals blanked (newlines kept), and the
+// string literals' contents (escapes left as written).
+func javaCode(src []byte) ([]byte, []javaString) {
+	out := bytes.Clone(src)
+	var strs []javaString
+	line := 1
+	blank := func(from, to int) {
+		for k := from; k < to && k < len(out); k++ {
+			if out[k] != '\n' {
+				out[k] = ' '
+			}
+		}
+	}
+	for i := 0; i < len(out); i++ {
+		c := out[i]
+		switch {
+		case c == '\n':
+			line++
+		case c == '/' && i+1 < len(out) && out[i+1] == '/':
+			j := bytes.IndexByte(out[i:], '\n')
+			if j < 0 {
+				j = len(out) - i
+			}
+			blank(i, i+j)
+			i += j - 1
+		case c == '/' && i+1 < len(out) && out[i+1] == '*':
+			end := len(out)
+			if j := bytes.Index(out[i+2:], []byte("*/")); j >= 0 {
+				end = i + 2 + j + 2
+			}
+			line += bytes.Count(out[i:end], []byte{'\n'})
+			blank(i, end)
+			i = end - 1
+		case bytes.HasPrefix(out[i:], []byte(`"""`)):
+			end := len(out)
+			if j := bytes.Index(out[i+3:], []byte(`"""`)); j >= 0 {
+				end = i + 3 + j + 3
+			}
+			strs = append(strs, javaString{string(src[i+3 : max(i+3, end-3)]), line})
+			line += bytes.Count(out[i:end], []byte{'\n'})
+			blank(i+3, end-3)
+			i = end - 1
+		case c == '"' || c == '\'':
+			j := i + 1
+			for ; j < len(out) && out[j] != c && out[j] != '\n'; j++ {
+				if out[j] == '\\' {
+					j++
+				}
+			}
+			j = min(j, len(out))
+			if c == '"' {
+				strs = append(strs, javaString{string(src[i+1 : j]), line})
+			}
+			blank(i+1, j)
+			i = j
+			if i < len(out) && out[i] == '\n' {
+				line++
+			}
+		}
+	}
+	return out, strs
+}
