@@ -112,11 +112,11 @@
 // status 0 or no test failing (exit-before-end); framing before the start
 // marker (forged-framing); stdout closed (output-cut); lines on descriptor
 // 3 not signed or out of order (forged-results, results-order); an answer
-// file that imports unsafe or holds //go:linkname (unsafe-import,
-// linkname). Residual: the process reading its own memory (/proc/self/mem,
-// process_vm_readv) for the key, without unsafe; an example's outcome, and
-// a subtest's, rest on the output (their top-level test, or the run's
-// code, is signed).
+// file that imports unsafe, holds //go:linkname or names its process's
+// memory (unsafe-import, linkname, proc-mem). Residual: reading that
+// memory for the key where the source hides the path; an example's and a
+// subtest's outcomes rest on the output (their top-level test, or the
+// run's code, is signed).
 //
 // # Trust boundary: Java
 //
@@ -130,12 +130,12 @@
 // (forged-results), one out of sequence (results-order), a call of the
 // reporter from the workspace's code, through JUnit's listeners included
 // (reporter-call); a halt before the end leaves unfinished tests in error;
-// in the answer's files, sun.misc.Unsafe (unsafe), JNI (jni) or an agent
-// or the Attach API (agent). Residual: those forms where the source hides
-// their names (a class name built at run time), the JVM's memory read
-// through /proc/self/mem, a process of the code's own attaching to the JVM,
-// and a class the stack check trusts (one reached through JUnit 4's
-// RunNotifier, or in a jar: jars are trusted as libraries).
+// in the answer's files, sun.misc.Unsafe (unsafe), JNI (jni), an agent
+// or the Attach API (agent), /proc/self/mem (proc-mem). Residual: those
+// where the source hides their names (a class name built at run time), a
+// process of the code's own attaching to the JVM, and a class the stack
+// check trusts (one reached through JUnit 4's RunNotifier, or in a jar:
+// jars are trusted as libraries).
 //
 // A tampered suite is scored as a failure by adapt and listed; no job can
 // make its run StatusInternal, which adapt would leave unscored.

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"bytes"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -78,7 +79,9 @@ func scanPython(dir string) []Tamper {
 // the answer from trusted code: it reads every Go file of the workspace
 // that is not a test file (not under testdata, vendor or hidden
 // directories; at most 2000 files and 16MiB), and its evidence is Static,
-// listed only.
+// listed only. Reading the process's own memory (/proc/self/mem,
+// process_vm_readv) needs neither, and is evidence where the source names
+// it (proc-mem).
 func scanGo(dir string, answer []string) []Tamper {
 	var out []Tamper
 	scan := func(rel string, static bool) {
@@ -100,6 +103,9 @@ func scanGo(dir string, answer []string) []Tamper {
 				add("unsafe-import", imp.Pos(), `import "unsafe"`)
 				break
 			}
+		}
+		if pos, what := goMemoryRead(f); pos.IsValid() {
+			add("proc-mem", pos, what)
 		}
 	links:
 		for _, g := range f.Comments {
@@ -147,8 +153,9 @@ func scanGo(dir string, answer []string) []Tamper {
 
 // javaForms are the forms of Java code that reach past the module
 // system's encapsulation of the JUnit reporter: sun.misc.Unsafe (memory
-// at any address), JNI (native code), and an agent (the instrumentation
-// or attach API, which can open any module). They are read in the code
+// at any address), JNI (native code), the process's memory in /proc, and
+// an agent (the instrumentation or attach API, which can open any
+// module). They are read in the code
 // with its comments and string literals blanked, and in its string
 // literals for the names reflection would take.
 var javaForms = []struct {
@@ -157,6 +164,7 @@ var javaForms = []struct {
 }{
 	{"unsafe", regexp.MustCompile(`\bsun\s*\.\s*misc\s*\.\s*Unsafe\b|\bjdk\s*\.\s*internal\s*\.\s*misc\b|\bUnsafe\s*\.\s*class\b`), regexp.MustCompile(`^(sun\.misc\.Unsafe|jdk\.internal\.misc\.Unsafe|theUnsafe)$`)},
 	{"jni", regexp.MustCompile(`\bnative\b|\bSystem\s*\.\s*(loadLibrary|load)\s*\(|\bgetRuntime\s*\(\s*\)\s*\.\s*(loadLibrary|load)\s*\(`), nil},
+	{"proc-mem", nil, procMem},
 	{"agent", regexp.MustCompile(`\bjava\s*\.\s*lang\s*\.\s*instrument\b|\bcom\s*\.\s*sun\s*\.\s*tools\s*\.\s*attach\b|\b(agentmain|premain)\s*\(`), regexp.MustCompile(`^(com\.sun\.tools\.attach\.VirtualMachine|java\.lang\.instrument\.Instrumentation)$`)},
 }
 
@@ -175,7 +183,11 @@ func scanJava(dir string, answer []string) []Tamper {
 		code, strs := javaCode(b)
 		for _, f := range javaForms {
 			line, what := 0, ""
-			if loc := f.code.FindIndex(code); loc != nil {
+			var loc []int
+			if f.code != nil {
+				loc = f.code.FindIndex(code)
+			}
+			if loc != nil {
 				line, what = 1+bytes.Count(code[:loc[0]], []byte{'\n'}), string(code[loc[0]:loc[1]])
 			} else if f.str != nil {
 				for _, s := range strs {
@@ -294,4 +306,33 @@ func javaCode(src []byte) ([]byte, []javaString) {
 		}
 	}
 	return out, strs
+}
+
+// procMem matches a path of a process's memory in /proc, alone in its
+// string literal.
+var procMem = regexp.MustCompile(`^/proc/(self|thread-self|[0-9]+|%d|%v)(/task/[^/]+)?/mem$`)
+
+// goMemoryRead returns the first place where f names its process's
+// memory: a string literal that is a /proc memory path, or the system
+// calls that read or write another address space.
+func goMemoryRead(f *ast.File) (token.Pos, string) {
+	var pos token.Pos
+	var what string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if pos.IsValid() {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.BasicLit:
+			if v, err := strconv.Unquote(n.Value); err == nil && n.Kind == token.STRING && procMem.MatchString(v) {
+				pos, what = n.Pos(), v
+			}
+		case *ast.Ident:
+			if n.Name == "SYS_PROCESS_VM_READV" || n.Name == "SYS_PROCESS_VM_WRITEV" {
+				pos, what = n.Pos(), n.Name
+			}
+		}
+		return true
+	})
+	return pos, what
 }
