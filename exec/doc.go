@@ -60,57 +60,82 @@
 // Everything a job touched is hostile: the code under test is model
 // output, and it runs in the process that reports its tests. The isolation
 // of the job itself (what it sees, keeps and shares) is exec/sandbox's
-// contract; here is what the code can do to its own verdict.
+// contract; here is what the code can do to its own verdict, per
+// language: what a process or language boundary prevents, what is only
+// detected (as [Suite].Tampered), and what remains. Evidence read from
+// the answer's source (TestSpec.Answer) is weighed by adapt against the
+// reference's own run: a kind the reference shows is what the task needs.
 //
-//   - Host reads. The host opens nothing by a path the job could have
-//     written as an ordinary open would resolve it: [ReadWorkspaceFile]
-//     (openat2 beneath the workspace, no symbolic or magic links, regular
-//     files only, O_NONBLOCK, a size cap) is how drivers and callers read
-//     a job's files, so a link to a host file or to /dev/zero, or a FIFO,
-//     yields no data: the tests did not report, a verdict about the code,
-//     never a host read or a hang. Each read is bounded by the job's
-//     output limit, and what the host decodes by four times what it read
-//     (16 MiB at least): more is the output verdict. Reporters mark their
-//     start on stderr, which a job cannot take back, so results a job
-//     deleted are its doing, not a harness failure.
-//   - Python (driver_guard.py; tamper_linux_test.go). Prevented: reaching
-//     the results by a path. They travel on a pipe the job gets as
-//     descriptor 3 ([Job].Results), hidden by the reporter before the
-//     code is imported; each event carries the run's nonce (read from
-//     stdin) and its number. A runner that passes no descriptor leaves
-//     the drivers the workspace file, which the code can forge. Detected,
-//     as [Suite].Tampered: foreign, missing, repeated or reordered events
-//     (forged-event); a reporter call from the job's code or off the main
-//     thread (forged-call); the reporter rebound (reporter-patch); a
-//     function or class of the frameworks, the reporter or the tests
-//     replaced, removed or added (framework-patch); and, by an audit hook,
-//     opening a .adaptbench- path or a /proc fd or mem file, exiting or
-//     killing itself during a test, frame, gc, tracing or ctypes
-//     introspection. Residual: code in the process can still forge, by
-//     native code writing the reporter's memory, or by reaching its
-//     objects without an audited call (logging.currentframe; pytest's
-//     plugin through sys.meta_path) and changing them or calling them from
-//     a signal handler. Holding against that takes the reporter out of
-//     the process.
-//   - Go (driver_gotest_wrap.go). The host reads only output between a
-//     start and an end marker carrying a per-run nonce, which reaches the
-//     binary on stdin through a package whose init runs before the code's.
-//     Prevented: framing printed before the start (from init) counts for
-//     nothing; a binary too large for the job's disk is a compile error.
-//     Detected: that framing (forged-framing); an exit after tests started
-//     and before the end marker with status 0 or every test passing
-//     (exit-before-end; its passes do not count). Residual: reading the
-//     nonce out of the wrapper's memory with unsafe (its package path is
-//     random per process), or redirecting fd 1 through a pipe and
-//     rewriting the framework's lines between the real markers.
-//   - Java (driver_junit.java). Every results line is signed (SHA-256 with
-//     a per-run key read on stdin before any workspace class loads) and
-//     numbered: unverifiable lines are dropped (forged-results), one out
-//     of sequence stops the read (results-order); emit checks its callers'
-//     stack (reporter-call); a halt before the end leaves unfinished tests
-//     in error. Residual: JNI or sun.misc.Unsafe reading the key, or a
-//     class the stack check trusts: one reached through JUnit 4's
-//     RunNotifier, or one in a jar (jars are trusted as libraries).
+// Host reads. The host opens nothing by a path the job could have written
+// as an ordinary open would resolve it: [ReadWorkspaceFile] (openat2
+// beneath the workspace, no symbolic or magic links, regular files only,
+// O_NONBLOCK, a size cap) is how drivers and callers read a job's files,
+// so a link to a host file or to /dev/zero, or a FIFO, yields no data: the
+// tests did not report, never a host read or a hang. Each read is bounded
+// by the job's output limit, and what the host decodes by four times what
+// it read (16 MiB at least): more is the output verdict. Reporters mark
+// their start on stderr, which a job cannot take back, so results a job
+// deleted are its doing, not a harness failure.
+//
+// # Trust boundary: Python
+//
+// driver_guard.py; tamper_linux_test.go. Prevented: reaching the results
+// by a path. They travel on a pipe the job gets as descriptor 3
+// ([Job].Results), hidden by the reporter before the code is imported;
+// each event carries the run's nonce (read from stdin) and its number. A
+// runner that passes no descriptor leaves the drivers the workspace file,
+// which the code can forge. Detected: foreign, missing, repeated or
+// reordered events (forged-event); a reporter call from the job's code or
+// off the main thread (forged-call); the reporter rebound
+// (reporter-patch); a function or class of the frameworks, the reporter
+// or the tests replaced, removed or added (framework-patch); and, by an
+// audit hook, opening a .adaptbench- path or a /proc fd or mem file,
+// exiting or killing itself during a test, frame, gc, tracing or ctypes
+// introspection. Residual: code in the process can still forge, by native
+// code writing the reporter's memory, or by reaching its objects without
+// an audited call (logging.currentframe; pytest's plugin through
+// sys.meta_path) and changing them or calling them from a signal handler.
+//
+// # Trust boundary: Go
+//
+// driver_gotest_wrap.go; forge_gotest*_linux_test.go. Prevented, by the
+// language: forging an outcome the framework did not reach. A package of
+// the driver's, imported by every package of the module (so initialized
+// before any of them), reads a key on stdin and keeps it in unexported
+// state; a cleanup it adds to each top-level test and fuzz target sends
+// the framework's outcome (Failed, Skipped), and TestMain m.Run's code, on
+// descriptor 3, signed with the key and numbered. Go code reaches the key
+// only through unsafe or //go:linkname. The stdout the code shares (and
+// can take over) gives messages and subtests, and a test no better than
+// its signed outcome. Detected: output better than the signed outcomes
+// (output-rewritten, unsigned-pass); an exit before the signed end with
+// status 0 or no test failing (exit-before-end); framing before the start
+// marker (forged-framing); stdout closed (output-cut); lines on descriptor
+// 3 not signed or out of order (forged-results, results-order); an answer
+// file that imports unsafe, holds //go:linkname or names its process's
+// memory (unsafe-import, linkname, proc-mem). Residual: reading that
+// memory for the key where the source hides the path; an example's and a
+// subtest's outcomes rest on the output (their top-level test, or the
+// run's code, is signed).
+//
+// # Trust boundary: Java
+//
+// driver_junit.java; forge_junit_linux_test.go. Prevented, by the
+// language: the reporter is a named module that exports and opens nothing
+// to the class path, where JUnit, the tests and the code run, so
+// setAccessible, a private lookup or addOpens on it fail (JDK 17's strong
+// encapsulation): its key, read on stdin before any workspace class loads,
+// and its channel are out of reflection's reach. Each results line is
+// signed with the key and numbered. Detected: unverifiable lines
+// (forged-results), one out of sequence (results-order), a call of the
+// reporter from the workspace's code, through JUnit's listeners included
+// (reporter-call); a halt before the end leaves unfinished tests in error;
+// in the answer's files, sun.misc.Unsafe (unsafe), JNI (jni), an agent
+// or the Attach API (agent), /proc/self/mem (proc-mem). Residual: those
+// where the source hides their names (a class name built at run time), a
+// process of the code's own attaching to the JVM, and a class the stack
+// check trusts (one reached through JUnit 4's RunNotifier, or in a jar:
+// jars are trusted as libraries).
 //
 // A tampered suite is scored as a failure by adapt and listed; no job can
 // make its run StatusInternal, which adapt would leave unscored.

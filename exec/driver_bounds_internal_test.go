@@ -84,7 +84,7 @@ func TestGoTestEventsBounded(t *testing.T) {
 // m.Run the driver cannot find is an error, not a run without markers.
 func TestWrapTestMain(t *testing.T) {
 	src := "package x_test\n\nimport (\n\t\"os\"\n\tt \"testing\"\n)\n\nfunc TestMain(m *t.M) {\n\tcode := func() int { return m.Run() }()\n\tos.Exit(code)\n}\n"
-	out, main, err := wrapTestMain([]byte(src), "w", "example.com/x/0w")
+	out, main, _, err := wrapTestFile([]byte(src), "w", "example.com/x/0w")
 	if err != nil || !main {
 		t.Fatalf("main %v, err %v", main, err)
 	}
@@ -92,10 +92,10 @@ func TestWrapTestMain(t *testing.T) {
 	if string(out) != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
-	if out, main, err := wrapTestMain([]byte("package x\n\nfunc TestA() {}\n"), "w", "p"); out != nil || main || err != nil {
+	if out, main, _, err := wrapTestFile([]byte("package x\n\nfunc TestA() {}\n"), "w", "p"); out != nil || main || err != nil {
 		t.Errorf("no TestMain: %q %v %v", out, main, err)
 	}
-	if _, _, err := wrapTestMain([]byte("package x\n\nimport \"testing\"\n\nfunc TestMain(m *testing.M) { run := m.Run; run() }\n"), "w", "p"); err == nil {
+	if _, _, _, err := wrapTestFile([]byte("package x\n\nimport \"testing\"\n\nfunc TestMain(m *testing.M) { run := m.Run; run() }\n"), "w", "p"); err == nil {
 		t.Error("a TestMain whose m.Run() is not a call: no error")
 	}
 }
@@ -148,5 +148,24 @@ func TestParseSigned(t *testing.T) {
 		if got := kinds(parseSigned([]byte(tc.in), key)); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestWrapTestFileTracks: each top-level test and fuzz target starts with
+// the driver's Track on its parameter (named for it when unnamed or "_"),
+// every line where it was; methods, helpers with other signatures and
+// functions whose names only start with Test are left alone.
+func TestWrapTestFileTracks(t *testing.T) {
+	src := "package x\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {\n}\n\nfunc Test_b(*testing.T) {}\n\nfunc TestC(_ *testing.T) { t := 1; _ = t }\n\nfunc FuzzD(f *testing.F) {}\n\nfunc Testify(t *testing.T) {}\n\nfunc TestE(t *testing.T, n int) {}\n\nfunc (s) TestF(t *testing.T) {}\n\nfunc TestG(b *testing.B) {}\n"
+	out, main, tracked, err := wrapTestFile([]byte(src), "w", "p")
+	if err != nil || main {
+		t.Fatalf("main %v, err %v", main, err)
+	}
+	want := "package x; import w \"p\"\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) { w.Track(t, \"TestA\");\n}\n\nfunc Test_b(adaptbenchT *testing.T) { w.Track(adaptbenchT, \"Test_b\");}\n\nfunc TestC(adaptbenchT *testing.T) { w.Track(adaptbenchT, \"TestC\"); t := 1; _ = t }\n\nfunc FuzzD(f *testing.F) { w.Track(f, \"FuzzD\");}\n\nfunc Testify(t *testing.T) {}\n\nfunc TestE(t *testing.T, n int) {}\n\nfunc (s) TestF(t *testing.T) {}\n\nfunc TestG(b *testing.B) {}\n"
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	if got := strings.Join(tracked, " "); got != "TestA Test_b TestC FuzzD" {
+		t.Errorf("tracked %q", got)
 	}
 }

@@ -33,9 +33,10 @@ import (
 // directives, embedded files), and it runs with the caller's environment
 // apart from the variables above. A build
 // that fails is the Suite's Compile, with the compiler's messages and paths
-// relative to the workspace. The build adds, through -overlay, a wrapper
-// that brackets the framework's run with markers the code under test
-// cannot print (see the trust boundary in the package doc); a test binary
+// relative to the workspace. The build adds, through -overlay, a package
+// of the driver's that sends the framework's outcomes signed on
+// descriptor 3, out of the code's reach (see the trust boundary in the
+// package doc; an answer file that imports unsafe is evidence); a test binary
 // that does not fit the job's disk (Limits.Disk) is a compile error. The
 // binary then runs inside the sandbox, as "pkg.test -test.v=test2json
 // -test.paniconexit0 [-test.run ...]", and the host's test2json turns its
@@ -148,30 +149,81 @@ func (d GoTest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, erro
 	// The binary runs in the package's directory, as "go test" runs it
 	// (tests read testdata/ relative to it); the paths stay relative to
 	// the workspace.
-	// The nonce reaches the binary on its stdin, which the listing run
-	// does not get.
+	// The key and the markers' token reach the binary on its stdin, which
+	// the listing run does not get, nor the results channel (descriptor
+	// 3); a runner that passes no channel leaves the main run a file.
 	bin := sc.path("pkg.test")
-	script := `w=$PWD; cd "$4" || exit 125; "$w/$0" -test.list "$1" >"$w/$2" 2>/dev/null </dev/null; exec "$w/$0" -test.v=test2json -test.paniconexit0 -test.run "$1" >"$w/$3" 2>&1`
-	nonce := newNonce()
+	script := `w=$PWD; cd "$4" || exit 125; "$w/$0" -test.list "$1" >"$w/$2" 2>/dev/null </dev/null 3>&-; { true >&3; } 2>/dev/null || exec 3>>"$w/$5"; exec "$w/$0" -test.v=test2json -test.paniconexit0 -test.run "$1" >"$w/$3" 2>&1`
+	ch, err := openChannel()
+	if err != nil {
+		return suite, err
+	}
+	defer ch.close()
+	run := goRun{key: ch.nonce, token: newNonce(), tracked: wrap.tracked}
 	job := Job{
 		Dir:      spec.Dir,
-		Args:     []string{"/bin/sh", "-c", script, bin, pattern, sc.path("list"), sc.path("out"), pkg},
+		Args:     []string{"/bin/sh", "-c", script, bin, pattern, sc.path("list"), sc.path("out"), pkg, sc.path("results.jsonl")},
 		Env:      spec.Env,
-		Stdin:    strings.NewReader(nonce + "\n"),
+		Stdin:    strings.NewReader(run.key + " " + run.token + "\n"),
 		Limits:   spec.Limits,
 		ReadOnly: spec.ReadOnly,
+		Results:  ch.w,
 	}
 	res, err := r.Run(ctx, job)
 	suite.Run = res
 	if err != nil {
 		return suite, runErr("run go test binary", res, err)
 	}
-	return suite, readGoRun(ctx, goBin, sc, spec, nonce, suite)
+	// The channel, or, from a runner that gave the job none, the file.
+	if run.stream = ch.wait(); len(run.stream) == 0 {
+		run.stream = sc.read("results.jsonl")
+	}
+	if err := readGoRun(ctx, goBin, sc, spec, run, suite); err != nil {
+		return suite, err
+	}
+	suite.Tampered = append(suite.Tampered, scanGo(ws, spec.Answer)...)
+	return suite, nil
+}
+
+// goRun is what the host holds of one run of a wrapped test binary.
+type goRun struct {
+	key     string          // signs the binary's results (never in the job's files)
+	token   string          // of the markers on stdout
+	tracked map[string]bool // the top-level tests the binary signs
+	stream  []byte          // the signed results
+}
+
+// goSigned is what the test binary signed: the framework's outcome of
+// each tracked test and m.Run's code.
+type goSigned struct {
+	hello, done bool
+	exit        int
+	ends        map[string]TestStatus
+	tampered    []Tamper
+}
+
+func readSigned(stream []byte, key string) goSigned {
+	sg := goSigned{ends: map[string]TestStatus{}}
+	for _, e := range parseSigned(stream, key) {
+		switch e.kind {
+		case "hello":
+			sg.hello = true
+		case "end":
+			if old, ok := sg.ends[e.name]; !ok || e.status.severity() > old.severity() {
+				sg.ends[e.name] = e.status
+			}
+		case "done":
+			sg.done, sg.exit = true, e.exit
+		case "tamper":
+			sg.tampered = append(sg.tampered, Tamper{Kind: e.name, Detail: e.message})
+		}
+	}
+	return sg
 }
 
 // readGoRun reads what the test binary of suite.Run wrote into suite's
 // outcomes, evidence or Compile.
-func readGoRun(ctx context.Context, goBin string, sc scratch, spec TestSpec, nonce string, suite *Suite) error {
+func readGoRun(ctx context.Context, goBin string, sc scratch, spec TestSpec, run goRun, suite *Suite) error {
 	res := suite.Run
 	// What the host reads, and what test2json and the events hold, follow
 	// the job's output limit: more output than that is its verdict.
@@ -182,7 +234,7 @@ func readGoRun(ctx context.Context, goBin string, sc scratch, spec TestSpec, non
 	list, _ := ReadWorkspaceFile(sc.root, sc.path("list"), limit)
 	raw, err := ReadWorkspaceFile(sc.root, sc.path("out"), limit)
 	over := errors.Is(err, errFileTooLarge)
-	marks := splitMarked(raw, nonce)
+	marks := splitMarked(raw, run.token)
 	var (
 		events  []event
 		partial map[string]string
@@ -205,23 +257,33 @@ func readGoRun(ctx context.Context, goBin string, sc scratch, spec TestSpec, non
 	if err != nil {
 		return err
 	}
+	sg := readSigned(run.stream, run.key)
+	suite.Tampered = append(suite.Tampered, sg.tampered...)
 	if l := forgedFraming(marks.pre); l != "" {
 		suite.Tampered = append(suite.Tampered, Tamper{Kind: "forged-framing", Detail: "before the driver's start marker the test binary printed go test's framing: " + quoteShort(l)})
 	}
-	if marks.started && !marks.ended && (res.Status == StatusOK || res.Status == StatusExit && allPassed(tests)) {
-		suite.Tampered = append(suite.Tampered, Tamper{Kind: "exit-before-end", Detail: fmt.Sprintf("the test binary ended (%s) after its tests started and before the driver's end marker, with no test failing", orExit0(res.Detail))})
+	ran := marks.started || started
+	if ran && !sg.done && (res.Status == StatusOK || res.Status == StatusExit && allPassed(tests)) {
+		suite.Tampered = append(suite.Tampered, Tamper{Kind: "exit-before-end", Detail: fmt.Sprintf("the test binary ended (%s) after its tests started and before the framework finished, with no test failing", orExit0(res.Detail))})
 		// What the run said of its tests is not the framework's word.
-		for i := range tests {
-			if tests[i].Status == TestPassed {
-				tests[i].Status, tests[i].Message = TestError, "reported as passing by a test binary that left before the driver's end marker"
-			}
-		}
+		distrust(tests, "reported as passing by a test binary that left before the framework finished")
 	}
-	if !marks.started && !started && !done && !limitStatus(res.Status) && suite.Tampered == nil {
+	if !ran && !done && !limitStatus(res.Status) && suite.Tampered == nil {
 		// Nothing ran: init panicked or exited, TestMain exited, or the
 		// binary could not start.
 		suite.Compile = &CompileError{Output: cut(fmt.Sprintf("the test binary failed before running any test (%s):\n%s", orExit0(res.Detail), strings.TrimSpace(string(marks.pre))), maxCompile)}
 		return nil
+	}
+	if sg.done && marks.started && !marks.ended && res.Status == StatusOK {
+		// The framework finished and the binary exited normally, yet its
+		// output stops before the end marker: the code closed or took
+		// its stdout.
+		suite.Tampered = append(suite.Tampered, Tamper{Kind: "output-cut", Detail: "the test binary's output stops before the driver's end marker in a run that finished normally: its stdout was closed or taken"})
+	}
+	suite.Tampered = append(suite.Tampered, sg.floor(tests, run.tracked)...)
+	if sg.done && sg.exit != 0 && allPassed(tests) {
+		suite.Tampered = append(suite.Tampered, Tamper{Kind: "output-rewritten", Detail: fmt.Sprintf("the framework ended with code %d, and the test binary's output reports no test failing", sg.exit)})
+		distrust(tests, fmt.Sprintf("reported as passing in a run the framework ended with code %d", sg.exit))
 	}
 	for i := range tests {
 		if out := partial[tests[i].Name]; out != "" {
@@ -230,6 +292,47 @@ func readGoRun(ctx context.Context, goBin string, sc scratch, spec TestSpec, non
 	}
 	suite.Tests = tests
 	return nil
+}
+
+// distrust makes each passing test of tests an error, with msg.
+func distrust(tests []TestResult, msg string) {
+	for i := range tests {
+		if tests[i].Status == TestPassed {
+			tests[i].Status, tests[i].Message = TestError, msg
+		}
+	}
+}
+
+// floor holds each tracked top-level test of tests to the framework's
+// signed outcome: a test the output says did better is given the signed
+// outcome, one it says passed or was skipped without a signed outcome is
+// an error. Both are evidence: the framework signs a test's outcome before
+// it prints it.
+func (sg goSigned) floor(tests []TestResult, tracked map[string]bool) []Tamper {
+	var rewritten, unsigned []string
+	for i := range tests {
+		t := &tests[i]
+		if !tracked[t.Name] || (t.Status != TestPassed && t.Status != TestSkipped) {
+			continue
+		}
+		st, ok := sg.ends[t.Name]
+		switch {
+		case !ok:
+			unsigned = append(unsigned, t.Name)
+			t.Status, t.Message = TestError, "reported as "+t.Status.String()+" in the output, but the framework's signed outcome of it never came"
+		case st.severity() > t.Status.severity():
+			rewritten = append(rewritten, t.Name)
+			t.Status, t.Message = st, "the framework's outcome is "+st.String()+"; the test binary's output said "+t.Status.String()+"\n"+t.Message
+		}
+	}
+	var out []Tamper
+	if len(rewritten) > 0 {
+		out = append(out, Tamper{Kind: "output-rewritten", Detail: "the test binary's output reports better than the framework's signed outcomes of " + cut(strings.Join(rewritten, ", "), 512)})
+	}
+	if len(unsigned) > 0 {
+		out = append(out, Tamper{Kind: "unsigned-pass", Detail: "the test binary's output reports as passed tests the framework never signed: " + cut(strings.Join(unsigned, ", "), 512)})
+	}
+	return out
 }
 
 // allPassed reports whether every test passed or was skipped.

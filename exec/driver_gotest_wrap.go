@@ -10,6 +10,7 @@ import (
 	"go/build"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,81 +19,158 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 )
 
 // GoTest wraps the test binary so that the code under test cannot print
-// its own verdict. Its output is the binary's stdout, which that code
-// shares, so the driver brackets the framework's run with markers that
-// carry a nonce the code does not know:
+// its own verdict. The framework's output is the binary's stdout, which
+// that code shares and can take over (a pipe of its own in place of
+// descriptor 1), so what the host trusts does not come that way:
 //
 //   - a package of the driver's, added to the build through -overlay (the
 //     workspace is not touched) at a random path of the module, is
-//     imported by a test file of the package under test, so that its init
-//     runs before any of the package's own code (a package's imports are
-//     initialized first). It reads the nonce from stdin, which the host
-//     writes and closes, and so leaves nothing to read there. The nonce is
-//     in no file, no argument and no environment variable.
+//     imported by every package of the module, so that its init runs
+//     before any of their code (a package's imports are initialized
+//     first). It reads the run's key from stdin, which the host writes and
+//     closes, and takes descriptor 3, the job's results channel (or, from
+//     a runner that gives none, a file of the workspace that the job's
+//     shell opens there). The key is in no file, argument or environment
+//     variable, and only in an unexported variable of that package.
+//   - each top-level test and fuzz target of the test files gets a first
+//     statement that registers a cleanup of the driver's; it runs after
+//     the test's own cleanups and subtests and sends the test's outcome as
+//     the framework holds it (Failed, Skipped) on descriptor 3, a line
+//     signed with the key and numbered (parseSigned), never through the
+//     output.
 //   - TestMain (the driver's, or the package's own with each m.Run() call
-//     made wrapRun(m)) prints the start marker just before the framework
-//     runs the tests and the end marker with m.Run's code just after.
+//     made wrapRun(m)) prints a start marker just before the framework
+//     runs the tests, then, after it, sends m.Run's code signed ("done")
+//     and prints an end marker.
 //
-// The host reads only what comes between the markers. Framing printed
-// before the start marker counts for nothing and is evidence
-// (Tamper "forged-framing"); a binary that leaves after the start marker
-// without the end marker, with status 0 or with every test reported as
-// passing, is evidence ("exit-before-end"): no honest run does that (a
-// panic or a failed test leaves a test that did not pass).
+// The host reads the output between the markers for each test's messages
+// and subtests, and the signed lines for the outcomes it trusts: a test
+// is no better than the framework's signed outcome of it, and one the
+// output says passed without a signed outcome did not pass. Framing
+// printed before the start marker counts for nothing and is evidence
+// (Tamper "forged-framing"); so is output that says better than the
+// signed outcomes ("output-rewritten"), and a binary that leaves before
+// its signed "done" with status 0 or with every test reported as passing
+// ("exit-before-end"): no honest run does that (a panic or a failed test
+// leaves a test that did not pass).
 const (
 	goMarkStart = "\x1eadaptbench-gotest start "
 	goMarkEnd   = "\x1eadaptbench-gotest end "
 )
 
 // goWrapSource is the driver's package in the test binary. Its init reads
-// the nonce (one line, at most 128 bytes) from stdin before any code of
-// the package under test runs.
+// the key and the markers' token (one line, "KEY TOKEN", at most 128
+// bytes) from stdin before any code of the module runs. With no key (the
+// listing run) it sends nothing.
 const goWrapSource = `package adaptbenchwrap
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"strconv"
+	"sync"
+	"syscall"
 	"testing"
 )
 
-var nonce []byte
+var (
+	key, token []byte
+	mu         sync.Mutex
+	seq        int
+)
 
 func init() {
 	var b [128]byte
 	n := 0
 	for n < len(b) {
-		k, err := os.Stdin.Read(b[n:])
+		k, err := syscall.Read(0, b[n:])
+		if err != nil || k <= 0 {
+			break
+		}
 		n += k
-		if err != nil || k == 0 || b[n-1] == '\n' {
+		if b[n-1] == '\n' {
 			break
 		}
 	}
-	if n > 0 && b[n-1] == '\n' {
-		n--
+	line := b[:n]
+	if n > 0 && line[n-1] == '\n' {
+		line = line[:n-1]
 	}
-	nonce = append([]byte(nil), b[:n]...)
+	for i, c := range line {
+		if c == ' ' {
+			key, token = append([]byte(nil), line[:i]...), append([]byte(nil), line[i+1:]...)
+		}
+	}
+	for i := range b {
+		b[i] = 0
+	}
+	if len(key) == 0 {
+		return
+	}
+	syscall.CloseOnExec(3)
+	send("\"e\":\"hello\",\"v\":1")
+}
+
+// send writes one signed, numbered line on descriptor 3.
+func send(body string) {
+	mu.Lock()
+	defer mu.Unlock()
+	if len(key) == 0 {
+		return
+	}
+	json := "{\"q\":" + strconv.Itoa(seq) + "," + body + "}"
+	seq++
+	h := sha256.New()
+	h.Write([]byte(json))
+	h.Write(key)
+	line := []byte(json + "\t" + hex.EncodeToString(h.Sum(nil)[:16]) + "\n")
+	for len(line) > 0 {
+		k, err := syscall.Write(3, line)
+		if err != nil || k <= 0 {
+			return
+		}
+		line = line[k:]
+	}
+}
+
+// Track sends the outcome of the test tb, named name, once it is final.
+func Track(tb testing.TB, name string) {
+	tb.Cleanup(func() {
+		st := "passed"
+		if tb.Failed() {
+			st = "failed"
+		} else if tb.Skipped() {
+			st = "skipped"
+		}
+		send("\"e\":\"end\",\"test\":" + strconv.Quote(name) + ",\"status\":\"" + st + "\"")
+	})
 }
 
 // Run runs the tests between the driver's markers.
 func Run(m *testing.M) int {
-	os.Stdout.Write(append(append([]byte("\n` + goMarkStart + `"), nonce...), '\n'))
+	os.Stdout.Write(append(append([]byte("\n` + goMarkStart + `"), token...), '\n'))
 	code := m.Run()
-	os.Stdout.Write(append(append(append([]byte("\n` + goMarkEnd + `"), nonce...), " "+strconv.Itoa(code)...), '\n'))
+	send("\"e\":\"done\",\"exit\":" + strconv.Itoa(code))
+	os.Stdout.Write(append(append(append([]byte("\n` + goMarkEnd + `"), token...), " "+strconv.Itoa(code)...), '\n'))
 	return code
 }
 `
 
 // goWrap is the overlay that wraps one build's test binary.
 type goWrap struct {
-	dir     string // host temporary directory of the overlay's files
-	overlay string // the -overlay file, in dir
+	dir     string          // host temporary directory of the overlay's files
+	overlay string          // the -overlay file, in dir
+	tracked map[string]bool // the tests whose outcomes the binary signs
 }
 
 // goWrapID names the wrapper's package: random, so that code written
-// before the run cannot name it (a //go:linkname to its nonce), and the
+// before the run cannot name it (a //go:linkname to its key), and the
 // same for every build of this process, so that the build cache keeps it
 // compiled.
 var goWrapID = sync.OnceValue(func() string {
@@ -102,6 +180,22 @@ var goWrapID = sync.OnceValue(func() string {
 })
 
 var moduleLine = regexp.MustCompile(`(?m)^\s*module\s+("[^"]+"|\S+)`)
+
+// goOverlay gathers the files of an overlay.
+type goOverlay struct {
+	tmp     string
+	replace map[string]string
+}
+
+// add makes src the content of target (absolute) in the build.
+func (o *goOverlay) add(target, src string) error {
+	p := filepath.Join(o.tmp, strconv.Itoa(len(o.replace))+".go")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		return fmt.Errorf("exec: GoTest: %w", err)
+	}
+	o.replace[target] = p
+	return nil
+}
 
 // newGoWrap writes the overlay of the package in pkgDir (absolute) of the
 // module rooted at ws. It returns a nil wrap when the package has no test
@@ -125,8 +219,6 @@ func newGoWrap(ws, pkgDir string) (*goWrap, error) {
 	if err != nil || len(bp.TestGoFiles)+len(bp.XTestGoFiles) == 0 {
 		return nil, nil // no test files, or no package: the build says which
 	}
-	// The package's path sorts before the module's other packages, so that
-	// none of them is initialized before it.
 	id := goWrapID()
 	wrapDir, alias := "0adaptbench"+id, "adaptbench"+id
 	importPath := modPath + "/" + wrapDir
@@ -135,37 +227,40 @@ func newGoWrap(ws, pkgDir string) (*goWrap, error) {
 	if err != nil {
 		return nil, fmt.Errorf("exec: GoTest: %w", err)
 	}
-	w := &goWrap{dir: tmp, overlay: filepath.Join(tmp, "overlay.json")}
-	replace := map[string]string{}
-	add := func(target, name, src string) error {
-		p := filepath.Join(tmp, name)
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			return fmt.Errorf("exec: GoTest: %w", err)
-		}
-		replace[target] = p
-		return nil
-	}
+	w := &goWrap{dir: tmp, overlay: filepath.Join(tmp, "overlay.json"), tracked: map[string]bool{}}
+	o := &goOverlay{tmp: tmp, replace: map[string]string{}}
 	fail := func(err error) (*goWrap, error) {
 		w.remove()
 		return nil, err
 	}
-	if err := add(filepath.Join(ws, wrapDir, "wrap.go"), "wrap.go", goWrapSource); err != nil {
+	if err := o.add(filepath.Join(ws, wrapDir, "wrap.go"), goWrapSource); err != nil {
+		return fail(err)
+	}
+	// Every package of the module imports the driver's, which is so
+	// initialized before any of them.
+	if err := importEverywhere(o, bctx, ws, wrapDir, alias, importPath); err != nil {
 		return fail(err)
 	}
 	hasMain := false
 	files := append(append([]string(nil), bp.TestGoFiles...), bp.XTestGoFiles...)
-	for i, name := range files {
+	for _, name := range files {
 		src, err := os.ReadFile(filepath.Join(pkgDir, name))
 		if err != nil {
 			return fail(fmt.Errorf("exec: GoTest: %w", err))
 		}
-		out, main, err := wrapTestMain(src, alias, importPath)
+		out, main, tracked, err := wrapTestFile(src, alias, importPath)
 		if err != nil {
 			return fail(fmt.Errorf("exec: GoTest: %s: %w", name, err))
 		}
 		hasMain = hasMain || main
+		for _, n := range tracked {
+			w.tracked[n] = true
+		}
 		if out != nil {
-			if err := add(filepath.Join(pkgDir, name), fmt.Sprintf("test%d.go", i), string(out)); err != nil {
+			// The compiler names the file and its lines as they are in
+			// the workspace.
+			target := filepath.Join(pkgDir, name)
+			if err := o.add(target, "//line "+target+":1\n"+string(out)); err != nil {
 				return fail(err)
 			}
 		}
@@ -174,10 +269,10 @@ func newGoWrap(ws, pkgDir string) (*goWrap, error) {
 	if !hasMain {
 		gen = fmt.Sprintf("package %s\n\nimport (\n\t\"os\"\n\t\"testing\"\n\n\t%s %q\n)\n\nfunc TestMain(m *testing.M) { os.Exit(%s.Run(m)) }\n", bp.Name, alias, importPath, alias)
 	}
-	if err := add(filepath.Join(pkgDir, "zz_"+alias+"_test.go"), "main_test.go", gen); err != nil {
+	if err := o.add(filepath.Join(pkgDir, "zz_"+alias+"_test.go"), gen); err != nil {
 		return fail(err)
 	}
-	b, _ := json.Marshal(map[string]any{"Replace": replace})
+	b, _ := json.Marshal(map[string]any{"Replace": o.replace})
 	if err := os.WriteFile(w.overlay, b, 0o644); err != nil {
 		return fail(fmt.Errorf("exec: GoTest: %w", err))
 	}
@@ -190,29 +285,145 @@ func (w *goWrap) remove() {
 	}
 }
 
-// wrapTestMain rewrites a test file that declares TestMain: each call
-// p.Run() where p is a parameter of type *testing.M becomes
-// alias.Run(p), and the file imports importPath as alias. The edits keep
-// every line where it was, so that positions in messages stay right. It
-// returns nil when the file declares no TestMain, and an error when it
-// declares one whose m.Run() it cannot find.
-func wrapTestMain(src []byte, alias, importPath string) (out []byte, hasMain bool, err error) {
+// importEverywhere adds to each package of the module rooted at ws (not
+// under testdata, vendor, or a directory whose name starts with "." or
+// "_", nor in a module of its own) a file that imports importPath.
+func importEverywhere(o *goOverlay, bctx build.Context, ws, wrapDir, alias, importPath string) error {
+	const maxDirs = 5000
+	dirs := 0
+	return filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if p != ws {
+			n := d.Name()
+			if n == "testdata" || n == "vendor" || n == wrapDir || strings.HasPrefix(n, ".") || strings.HasPrefix(n, "_") {
+				return filepath.SkipDir
+			}
+			if _, err := os.Lstat(filepath.Join(p, "go.mod")); err == nil {
+				return filepath.SkipDir
+			}
+		}
+		if dirs++; dirs > maxDirs {
+			return filepath.SkipAll
+		}
+		bp, err := bctx.ImportDir(p, build.ImportComment)
+		if err != nil || len(bp.GoFiles) == 0 {
+			return nil
+		}
+		src := fmt.Sprintf("package %s\n\nimport _ %q\n", bp.Name, importPath)
+		return o.add(filepath.Join(p, "zz_"+alias+".go"), src)
+	})
+}
+
+// wrapTestFile rewrites a test file: each top-level test or fuzz target
+// (func TestX(t *testing.T), func FuzzX(f *testing.F)) gets a first
+// statement alias.Track(t, "TestX"), and, in a file that declares
+// TestMain, each call p.Run() where p is a parameter of type *testing.M
+// becomes alias.Run(p); the file then imports importPath as alias. The
+// edits keep every line where it was, so that positions in messages stay
+// right. It returns nil when there is nothing to edit, tracked the names
+// of the tests it tracks, and an error when the file declares a TestMain
+// whose m.Run() it cannot find.
+func wrapTestFile(src []byte, alias, importPath string) (out []byte, hasMain bool, tracked []string, err error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "x_test.go", src, parser.SkipObjectResolution)
 	if err != nil {
-		return nil, false, nil // the compiler reports it
-	}
-	if !hasTestMain(f) {
-		return nil, false, nil
+		return nil, false, nil, nil // the compiler reports it
 	}
 	testing := testingName(f)
-	isM := func(e ast.Expr) bool { return isTestingM(e, testing) }
-	type edit struct {
-		start, end int
-		text       string
-	}
-	var edits []edit
 	off := func(p token.Pos) int { return fset.Position(p).Offset }
+	var edits []goEdit
+	if testing != "" {
+		for _, d := range f.Decls {
+			if e, name := trackEdits(d, testing, alias, off); e != nil {
+				edits = append(edits, e...)
+				tracked = append(tracked, name)
+			}
+		}
+	}
+	if hasTestMain(f) {
+		hasMain = true
+		runs := runEdits(f, testing, alias, off)
+		if len(runs) == 0 {
+			return nil, true, nil, fmt.Errorf("TestMain: no call m.Run() on its *testing.M parameter to wrap")
+		}
+		edits = append(edits, runs...)
+	}
+	if len(edits) == 0 {
+		return nil, hasMain, nil, nil
+	}
+	// The import goes on the package clause's line.
+	edits = append(edits, goEdit{off(f.Name.End()), off(f.Name.End()), fmt.Sprintf("; import %s %q", alias, importPath)})
+	// From the end back; a call seen from two functions (a literal
+	// inside TestMain) is edited once.
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
+	edits = slices.CompactFunc(edits, func(a, b goEdit) bool { return a.start == b.start && a.end == b.end })
+	out = bytes.Clone(src)
+	for _, e := range edits {
+		out = append(out[:e.start], append([]byte(e.text), out[e.end:]...)...)
+	}
+	return out, hasMain, tracked, nil
+}
+
+// goEdit replaces the bytes start:end of a file with text.
+type goEdit struct {
+	start, end int
+	text       string
+}
+
+// trackEdits returns the edits that make d, when it is a top-level test or
+// fuzz target, start with alias.Track on its parameter, and its name.
+func trackEdits(d ast.Decl, testing, alias string, off func(token.Pos) int) ([]goEdit, string) {
+	fd, ok := d.(*ast.FuncDecl)
+	if !ok || fd.Recv != nil || fd.Body == nil || fd.Type.TypeParams != nil || fd.Type.Results != nil {
+		return nil, ""
+	}
+	name := fd.Name.Name
+	kind := ""
+	switch {
+	case isTestFunc(name, "Test"):
+		kind = "T"
+	case isTestFunc(name, "Fuzz"):
+		kind = "F"
+	default:
+		return nil, ""
+	}
+	ps := fd.Type.Params.List
+	if len(ps) != 1 || len(ps[0].Names) > 1 || !isTestingType(ps[0].Type, testing, kind) {
+		return nil, ""
+	}
+	var edits []goEdit
+	param := "adaptbenchT"
+	switch {
+	case len(ps[0].Names) == 0:
+		edits = append(edits, goEdit{off(ps[0].Type.Pos()), off(ps[0].Type.Pos()), param + " "})
+	case ps[0].Names[0].Name == "_":
+		edits = append(edits, goEdit{off(ps[0].Names[0].Pos()), off(ps[0].Names[0].End()), param})
+	default:
+		param = ps[0].Names[0].Name
+	}
+	at := off(fd.Body.Lbrace) + 1
+	edits = append(edits, goEdit{at, at, fmt.Sprintf(" %s.Track(%s, %q);", alias, param, name)})
+	return edits, name
+}
+
+// isTestFunc reports whether name is prefix followed by nothing or by a
+// character that is not a lower-case letter, as go test reads it.
+func isTestFunc(name, prefix string) bool {
+	rest, ok := strings.CutPrefix(name, prefix)
+	if !ok {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return rest == "" || !unicode.IsLower(r)
+}
+
+// runEdits returns the edits that make each p.Run() on a *testing.M
+// parameter p in f alias.Run(p).
+func runEdits(f *ast.File, testing, alias string, off func(token.Pos) int) []goEdit {
+	isM := func(e ast.Expr) bool { return isTestingType(e, testing, "M") }
+	var edits []goEdit
 	ast.Inspect(f, func(n ast.Node) bool {
 		var ft *ast.FuncType
 		var body *ast.BlockStmt
@@ -245,26 +456,13 @@ func wrapTestMain(src []byte, alias, importPath string) (out []byte, hasMain boo
 				return true
 			}
 			if x, ok := sel.X.(*ast.Ident); ok && params[x.Name] {
-				edits = append(edits, edit{off(call.Pos()), off(call.End()), alias + ".Run(" + x.Name + ")"})
+				edits = append(edits, goEdit{off(call.Pos()), off(call.End()), alias + ".Run(" + x.Name + ")"})
 			}
 			return true
 		})
 		return true
 	})
-	if len(edits) == 0 {
-		return nil, true, fmt.Errorf("TestMain: no call m.Run() on its *testing.M parameter to wrap")
-	}
-	// The import goes on the package clause's line.
-	edits = append(edits, edit{off(f.Name.End()), off(f.Name.End()), fmt.Sprintf("; import %s %q", alias, importPath)})
-	// From the end back; a call seen from two functions (a literal
-	// inside TestMain) is edited once.
-	sort.Slice(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
-	edits = slices.CompactFunc(edits, func(a, b edit) bool { return a.start == b.start })
-	out = bytes.Clone(src)
-	for _, e := range edits {
-		out = append(out[:e.start], append([]byte(e.text), out[e.end:]...)...)
-	}
-	return out, true, nil
+	return edits
 }
 
 // hasTestMain reports whether f declares a TestMain function.
@@ -292,19 +490,19 @@ func testingName(f *ast.File) string {
 	return testing
 }
 
-// isTestingM reports whether e is *testing.M, package testing being
+// isTestingType reports whether e is *testing.NAME, package testing being
 // imported as testing.
-func isTestingM(e ast.Expr, testing string) bool {
+func isTestingType(e ast.Expr, testing, name string) bool {
 	st, ok := e.(*ast.StarExpr)
 	if !ok {
 		return false
 	}
 	if sel, ok := st.X.(*ast.SelectorExpr); ok {
 		x, ok := sel.X.(*ast.Ident)
-		return ok && x.Name == testing && sel.Sel.Name == "M"
+		return ok && x.Name == testing && sel.Sel.Name == name
 	}
 	id, ok := st.X.(*ast.Ident)
-	return ok && testing == "." && id.Name == "M"
+	return ok && testing == "." && id.Name == name
 }
 
 // goMarked is a test binary's output split at the driver's markers.

@@ -18,7 +18,22 @@ import (
 //go:embed driver_junit.java
 var junitReporterSource string
 
-const junitReporterClass = "AdaptbenchJUnitReporter"
+// The reporter is the named module junitModule, its main class
+// junitReporterClass. Its module declaration exports and opens nothing.
+const (
+	junitModule        = "adaptbench.junit"
+	junitReporterClass = junitModule + ".AdaptbenchJUnitReporter"
+	junitModuleInfo    = "module adaptbench.junit {\n    requires java.management;\n    requires jdk.management;\n}\n"
+)
+
+// junitModuleFlags are the test JVM's flags that run the reporter's module
+// from modulePath with the class path classpath: the module reads the
+// unnamed module (the class path), and the class path sees the platform's
+// modules as it would without a main module.
+func junitModuleFlags(modulePath string, classpath []string) []string {
+	return []string{"--module-path", modulePath, "--add-reads", junitModule + "=ALL-UNNAMED", "--add-modules", "ALL-DEFAULT",
+		"-cp", strings.Join(classpath, ":"), "-m", junitModule + "/" + junitReporterClass}
+}
 
 // DefaultJUnitClasspath is the classpath of JUnit tests when JUnit's is nil:
 // Debian's console-standalone jar (package junit5), which bundles the JUnit
@@ -363,7 +378,7 @@ func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error
 		suite.Compile = br.Compile
 		return suite, nil
 	}
-	classpath := append(append(append(slices.Clone(st.cp), st.reporter), br.Classes...), br.Classpath...)
+	classpath := append(append(st.classpath(), br.Classes...), br.Classpath...)
 	args := st.jvm(j.JVMFlags, spec.Limits)
 	if c := j.Coverage; c != nil {
 		if c.Agent == "" || strings.ContainsAny(c.Agent+c.Includes, ",=") {
@@ -375,7 +390,7 @@ func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error
 		}
 		args = append(args, "-javaagent:"+c.Agent+opts)
 	}
-	args = append(args, "-cp", strings.Join(classpath, ":"), junitReporterClass)
+	args = append(args, junitModuleFlags(st.reporter, classpath)...)
 	if j.Coverage != nil {
 		args = append(args, "--coverage="+sc.path("coverage.exec"))
 	}
@@ -398,6 +413,7 @@ func (j JUnit) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error
 		return suite, err
 	}
 	suite.Tests = tests
+	suite.Tampered = append(suite.Tampered, scanJava(spec.Dir, spec.Answer)...)
 	if c := j.Coverage; c != nil {
 		limit := c.Limit
 		if limit == 0 {
@@ -441,6 +457,18 @@ func (st *junitSetup) suite() *Suite {
 	return &Suite{Build: st.build.Run}
 }
 
+// classpath is the test JVM's class path before the build's classes: the
+// JUnit jars, and the warm-up classes of the class-data sharing archive
+// when there is one (the archive holds for a class path that starts as
+// the one it was made with).
+func (st *junitSetup) classpath() []string {
+	cp := slices.Clone(st.cp)
+	if st.share != nil {
+		cp = append(cp, st.share.warmup)
+	}
+	return cp
+}
+
 // jvm is the test JVM's command line up to its class path: the java
 // launcher, the JVM flags for limits l, and the class-data sharing
 // archive's flags when there is one.
@@ -474,9 +502,9 @@ func (j JUnit) setup(ctx context.Context, r Runner, spec TestSpec) (*junitSetup,
 	if st.java == "" {
 		st.java = "java"
 	}
-	// The JUnit jars and the reporter come first on the test JVM's class
-	// path, so that no class of the workspace stands in for them, and as
-	// the class-data sharing archive was made with them.
+	// The JUnit jars come first on the test JVM's class path, so that no
+	// class of the workspace stands in for them, and as the class-data
+	// sharing archive was made with them; the reporter is a module.
 	st.readOnly = spec.ReadOnly
 	if !j.NoClassSharing && j.Coverage == nil && spec.Limits.WithDefaults().Memory >= minShareMemory {
 		st.share = junitShare(ctx, st.java, javac, st.cp, baseJVMFlags(j.JVMFlags), reporter)
@@ -502,8 +530,8 @@ func (j JUnit) setup(ctx context.Context, r Runner, spec TestSpec) (*junitSetup,
 	return st, err
 }
 
-// reporterClasses is the compiled JUnit reporter: class file names and
-// their contents.
+// reporterClasses is the compiled JUnit reporter: class file names
+// (slash-separated paths) and their contents.
 type reporterClasses map[string][]byte
 
 func (rc reporterClasses) install(dir string) error {
@@ -511,7 +539,11 @@ func (rc reporterClasses) install(dir string) error {
 		return fmt.Errorf("exec: JUnit: %w", err)
 	}
 	for name, b := range rc {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return fmt.Errorf("exec: JUnit: %w", err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
 			return fmt.Errorf("exec: JUnit: %w", err)
 		}
 	}
@@ -542,7 +574,7 @@ func junitReporter(ctx context.Context, javac string, cp []string) (reporterClas
 }
 
 func compileReporter(ctx context.Context, javac string, cp []string) (reporterClasses, error) {
-	classes, err := compileJava(ctx, javac, nil, cp, junitReporterClass, junitReporterSource)
+	classes, err := compileReporterModule(ctx, javac, nil, cp)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -552,20 +584,43 @@ func compileReporter(ctx context.Context, javac string, cp []string) (reporterCl
 	return classes, nil
 }
 
-// compileJava compiles source, the class name, on the host with javac
-// against cp, its JVM started with the flags jvm (nil: one GC thread and
-// the C1 compiler), and returns the class files. For code this package
-// trusts only.
+// compileReporterModule compiles the reporter's module on the host with
+// javac against cp (see compileJava).
+func compileReporterModule(ctx context.Context, javac string, jvm, cp []string) (reporterClasses, error) {
+	return compileJavaFiles(ctx, javac, jvm, cp, []string{"--add-reads", junitModule + "=ALL-UNNAMED"}, map[string]string{
+		"module-info.java": junitModuleInfo,
+		filepath.Join(strings.Split(junitReporterClass, ".")...) + ".java": junitReporterSource,
+	})
+}
+
+// compileJava compiles source, the class name (in no package), on the
+// host with javac against cp, its JVM started with the flags jvm (nil: one
+// GC thread and the C1 compiler), and returns the class files. For code
+// this package trusts only.
 func compileJava(ctx context.Context, javac string, jvm, cp []string, name, source string) (reporterClasses, error) {
+	return compileJavaFiles(ctx, javac, jvm, cp, nil, map[string]string{name + ".java": source})
+}
+
+// compileJavaFiles compiles sources (relative paths to their text) with
+// the further javac flags extra, as compileJava does.
+func compileJavaFiles(ctx context.Context, javac string, jvm, cp, extra []string, sources map[string]string) (reporterClasses, error) {
 	dir, err := os.MkdirTemp("", "adaptbench-javac-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	src := filepath.Join(dir, name+".java")
-	if err := os.WriteFile(src, []byte(source), 0o644); err != nil {
-		return nil, err
+	var srcs []string
+	for name, text := range sources {
+		src := filepath.Join(dir, "src", name)
+		if err := os.MkdirAll(filepath.Dir(src), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(src, []byte(text), 0o644); err != nil {
+			return nil, err
+		}
+		srcs = append(srcs, src)
 	}
+	slices.Sort(srcs)
 	if jvm == nil {
 		jvm = []string{"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"}
 	}
@@ -573,24 +628,30 @@ func compileJava(ctx context.Context, javac string, jvm, cp []string, name, sour
 	for _, f := range jvm {
 		args = append(args, "-J"+f)
 	}
-	args = append(args, "-proc:none", "-nowarn", "-encoding", "UTF-8", "-d", filepath.Join(dir, "out"))
+	out := filepath.Join(dir, "out")
+	args = append(args, "-proc:none", "-nowarn", "-encoding", "UTF-8", "-d", out)
 	if len(cp) > 0 {
 		args = append(args, "-cp", strings.Join(cp, ":"))
 	}
-	if err := runTrusted(ctx, javac, append(args, src)...); err != nil {
+	args = append(append(args, extra...), srcs...)
+	if err := runTrusted(ctx, javac, args...); err != nil {
 		return nil, err
 	}
 	classes := reporterClasses{}
-	ents, err := os.ReadDir(filepath.Join(dir, "out"))
+	err = filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(out, p)
+		classes[filepath.ToSlash(rel)] = b
+		return nil
+	})
 	if err != nil {
 		return nil, err
-	}
-	for _, e := range ents {
-		b, err := os.ReadFile(filepath.Join(dir, "out", e.Name()))
-		if err != nil {
-			return nil, err
-		}
-		classes[e.Name()] = b
 	}
 	return classes, nil
 }

@@ -1,8 +1,16 @@
 // The JUnit reporter of package exec (see driver_junit.go). The driver
 // compiles it once per process on the host and runs it in the sandbox as
 //
-//     java -cp CLASSES:CLASSPATH:REPORTER AdaptbenchJUnitReporter [--coverage=FILE] RESULTS SCAN... -- [NAME...]
-//     java -cp CLASSPATH:REPORTER AdaptbenchJUnitReporter --rounds=FILE [--round-cpu-ms=N --round-wall-ms=N] RESULTS SCAN... --
+//     java MODULE -cp CLASSPATH:CLASSES AdaptbenchJUnitReporter [--coverage=FILE] RESULTS SCAN... -- [NAME...]
+//     java MODULE -cp CLASSPATH AdaptbenchJUnitReporter --rounds=FILE [--round-cpu-ms=N --round-wall-ms=N] RESULTS SCAN... --
+//
+// MODULE being "--module-path REPORTER --add-reads adaptbench.junit=ALL-UNNAMED
+// --add-modules ALL-DEFAULT -m adaptbench.junit/adaptbench.junit.": the
+// reporter is the named module adaptbench.junit, which exports and opens
+// nothing, so that the code on the class path (the JUnit Platform, the
+// tests, the code under test: the unnamed module) cannot reach its
+// members by reflection (setAccessible fails: JDK 17's strong
+// encapsulation), while it reads the unnamed module to drive JUnit.
 //
 // It runs the tests of the JUnit Platform (Jupiter, and JUnit 4 through the
 // Vintage engine) found in the class directories SCAN, or those NAME
@@ -11,6 +19,8 @@
 // in driver_events.go), each line signed with the key the host writes on
 // stdin (see "the results channel" below). With --coverage, see
 // "coverage" below.
+
+package adaptbench.junit;
 
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -60,8 +70,9 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
     // and TAG is the first 32 hexadecimal digits of SHA-256(JSON KEY), KEY
     // being a line the host writes on stdin, which main reads before any
     // class of the workspace is loaded, and which is kept only in the
-    // Channel: no static field reaches it (reflection reads static
-    // fields). A line the host cannot verify, or out of sequence, is
+    // Channel, in a module that is not open to the code on the class
+    // path: reflection cannot read it there (only sun.misc.Unsafe, JNI or
+    // an agent could). A line the host cannot verify, or out of sequence, is
     // dropped and is evidence of tampering. And emit checks its caller
     // (see badCaller): an event that does not come from the reporter's own
     // code, or from the JUnit Platform's listener calls, is dropped and
@@ -552,7 +563,7 @@ final class AdaptbenchJUnitReporter implements TestExecutionListener {
             boolean frame = l.startsWith("at ");
             if (frame && (l.startsWith("at org.junit.") || l.startsWith("at java.base/jdk.internal.")
                     || l.startsWith("at java.base/java.lang.reflect.") || l.startsWith("at java.base/java.util.")
-                    || l.startsWith("at AdaptbenchJUnitReporter"))) {
+                    || l.startsWith("at adaptbench.junit/adaptbench.junit."))) {
                 continue;
             }
             if (frame && ++kept > 30) continue;

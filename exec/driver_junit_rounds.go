@@ -101,9 +101,9 @@ func (j JUnit) TestRounds(ctx context.Context, r Runner, spec TestSpec, rounds [
 		jl := spec.Limits
 		n := time.Duration(len(batch))
 		jl.CPUTime, jl.WallTime = lim.CPUTime*n, lim.WallTime*n
-		classpath := append(append(slices.Clone(st.cp), st.reporter), st.build.Classpath...)
-		args := append(st.jvm(j.JVMFlags, jl), "-cp", strings.Join(classpath, ":"), junitReporterClass,
-			"--rounds="+st.sc.path(name+".txt"),
+		classpath := append(st.classpath(), st.build.Classpath...)
+		args := append(st.jvm(j.JVMFlags, jl), junitModuleFlags(st.reporter, classpath)...)
+		args = append(args, "--rounds="+st.sc.path(name+".txt"),
 			"--round-cpu-ms="+strconv.FormatInt(lim.CPUTime.Milliseconds(), 10),
 			"--round-wall-ms="+strconv.FormatInt(lim.WallTime.Milliseconds(), 10),
 			st.sc.path(name+".jsonl"))

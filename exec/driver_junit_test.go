@@ -373,10 +373,11 @@ class ForgeTest {
 }
 
 // TestJUnitReporterNotShadowed puts a class of the reporter's name in the
-// workspace's default package, one that reports every test passed (with the
-// reporter's start mark), and a class of JUnit's launcher API that does the
-// same. The test JVM's class path starts with the JUnit jars and the
-// reporter, so neither is loaded: the failing tests still fail.
+// workspace's default package and in the reporter's package, one that
+// reports every test passed (with the reporter's start mark), and a class
+// of JUnit's launcher API that does the same. The test JVM's class path
+// starts with the JUnit jars, and the reporter's package is its module's,
+// so none is loaded: the failing tests still fail.
 func TestJUnitReporterNotShadowed(t *testing.T) {
 	requireJava(t)
 	ws := driverFixture(t, "junit5")
@@ -405,6 +406,7 @@ public class LauncherFactory {
 `
 	for name, src := range map[string]string{
 		"src/main/java/AdaptbenchJUnitReporter.java":                          forged,
+		"src/main/java/adaptbench/junit/AdaptbenchJUnitReporter.java":         "package adaptbench.junit;\n\n" + forged,
 		"src/main/java/org/junit/platform/launcher/core/LauncherFactory.java": launcher,
 	} {
 		path := filepath.Join(ws, name)

@@ -37,11 +37,20 @@ final class Forge {
         return null;
     }
 
+    // reporter is the reporter's main class, in a package or not.
+    static Class<?> reporter() throws Exception {
+        try {
+            return Class.forName("adaptbench.junit.AdaptbenchJUnitReporter");
+        } catch (ClassNotFoundException e) {
+            return Class.forName("AdaptbenchJUnitReporter");
+        }
+    }
+
     // emit calls every method of the reporter named emit, static or on an
     // instance made by reflection (with a key it guesses).
     static void emit() throws Exception {
         List<Class<?>> cs = new ArrayList<>();
-        Class<?> r = Class.forName("AdaptbenchJUnitReporter");
+        Class<?> r = reporter();
         cs.add(r);
         cs.addAll(Arrays.asList(r.getDeclaredClasses()));
         for (Class<?> c : cs) {
@@ -84,8 +93,38 @@ final class Forge {
         Files.write(p, b.toString().getBytes(), StandardOpenOption.APPEND);
     }
 
+    // reach tries the ways past a module's encapsulation that need no
+    // native code: setAccessible on the key's field, a private lookup in
+    // the reporter's class, and opening its package from outside. Each
+    // that works is reported, then used to forge.
+    static void reach() throws Exception {
+        Class<?> ch = Class.forName(reporter().getName() + "$Channel");
+        try {
+            ch.getDeclaredField("key").setAccessible(true);
+            System.err.println("forge: reached the key");
+            emit();
+        } catch (RuntimeException e) {
+            System.err.println("forge: blocked: " + e.getClass().getName());
+        }
+        try {
+            java.lang.invoke.MethodHandles.privateLookupIn(ch, java.lang.invoke.MethodHandles.lookup());
+            System.err.println("forge: reached a private lookup");
+            emit();
+        } catch (IllegalAccessException | RuntimeException e) {
+            System.err.println("forge: blocked: " + e.getClass().getName());
+        }
+        try {
+            ch.getModule().addOpens(ch.getPackageName(), Forge.class.getModule());
+            System.err.println("forge: opened the package");
+            emit();
+        } catch (RuntimeException e) {
+            System.err.println("forge: blocked: " + e.getClass().getName());
+        }
+    }
+
     static void attack(String how) {
         try {
+            if (how.equals("reach")) reach();
             if (how.equals("emit")) emit();
             if (how.equals("write")) write();
         } catch (Throwable e) {
@@ -144,24 +183,30 @@ func javaWorkspace(t *testing.T, files map[string]string) string {
 
 // TestJUnitCannotForgeItsVerdict: a wrong answer calls the reporter's emit
 // by reflection for each test (statically, or on a channel it makes with a
-// guessed key), or appends the events to the results file (plain, or with
-// the tags of the reporter's own lines), then halts the JVM with status 0
-// before the real outcomes come. None of it passes, on JUnit 5 and JUnit
-// 4, and each forgery is evidence. A halt or System.exit(0) alone gives
-// error, as before. The control, the wrong answer alone, fails.
+// guessed key), reaches for the reporter's key (setAccessible, a private
+// lookup, opening its package), or appends the events to the results file
+// (plain, or with the tags of the reporter's own lines), then halts the
+// JVM with status 0 before the real outcomes come. None of it passes, on
+// JUnit 5 and JUnit 4. The reporter is a named module that opens nothing
+// to the class path: reflection on it fails (strong encapsulation), which
+// the answer's own messages show; lines it did not sign are evidence. A
+// halt or System.exit(0) alone gives error, as before. The control, the
+// wrong answer alone, fails.
 func TestJUnitCannotForgeItsVerdict(t *testing.T) {
 	requireJava(t)
 	wrong := "package calc;\n\npublic final class Calc {\n    public static int add(int a, int b) { return a - b; }\n}\n"
 	tests := []struct {
 		name, calc string
 		tampered   bool
+		stderr     []string // what the answer said of its attempts
 		reason     string
 	}{
-		{"control", wrong, false, "the wrong answer alone fails"},
-		{"reflective emit then halt", forgeCalc("emit"), true, "emit's caller is not the reporter"},
-		{"results file then halt", forgeCalc("write"), true, "lines the reporter did not sign"},
-		{"halt", forgeCalc("halt"), false, "Runtime.halt(0) mid-test is an error"},
-		{"exit", forgeCalc("exit"), false, "System.exit(0) mid-test is an error"},
+		{"control", wrong, false, nil, "the wrong answer alone fails"},
+		{"reflective emit then halt", forgeCalc("emit"), false, []string{"forge: java.lang.reflect.InaccessibleObjectException"}, "the reporter's module is not open: setAccessible fails"},
+		{"reach for the key then halt", forgeCalc("reach"), false, []string{"forge: blocked: java.lang.reflect.InaccessibleObjectException", "forge: blocked: java.lang.IllegalAccessException", "forge: blocked: java.lang.IllegalCallerException"}, "no way past the module's encapsulation"},
+		{"results file then halt", forgeCalc("write"), true, nil, "lines the reporter did not sign"},
+		{"halt", forgeCalc("halt"), false, nil, "Runtime.halt(0) mid-test is an error"},
+		{"exit", forgeCalc("exit"), false, nil, "System.exit(0) mid-test is an error"},
 	}
 	for _, version := range []struct{ name, test string }{{"junit5", forgeJUnit5Test}, {"junit4", forgeJUnit4Test}} {
 		for _, tc := range tests {
@@ -179,6 +224,11 @@ func TestJUnitCannotForgeItsVerdict(t *testing.T) {
 					assert.NotEqual(t, exec.TestPassed, tr.Status, "%s: %s passed", tc.reason, tr.Name)
 				}
 				assert.Equal(t, tc.tampered, s.Forged(), "%s: evidence %+v", tc.reason, s.Tampered)
+				for _, want := range tc.stderr {
+					assert.Contains(t, string(s.Run.Stderr), want, tc.reason)
+				}
+				assert.NotContains(t, string(s.Run.Stderr), "forge: reached", tc.reason)
+				assert.NotContains(t, string(s.Run.Stderr), "forge: opened", tc.reason)
 			})
 		}
 	}
@@ -286,4 +336,72 @@ public class Ext implements AfterEachCallback {
 	require.True(t, s.Forged(), "evidence %+v", s.Tampered)
 	assert.Equal(t, "reporter-call", s.Tampered[0].Kind)
 	assert.Contains(t, s.Tampered[0].Detail, "calc.Ext.afterEach")
+}
+
+// TestJUnitEncapsulationEscapes: an answer that uses sun.misc.Unsafe, the
+// one way past the reporter's module without native code or an agent, is
+// evidence (not Static: adapt weighs it against the reference's run), even
+// when its tests pass. Honest code is not: an answer that reads its own
+// private fields by reflection (setAccessible on its own classes works on
+// the class path), and a test file of the task that uses Unsafe (tests
+// are trusted), pass with no evidence.
+func TestJUnitEncapsulationEscapes(t *testing.T) {
+	requireJava(t)
+	honest := `package calc;
+
+public final class Calc {
+    private final int base = 0;
+
+    public static int add(int a, int b) {
+        try {
+            java.lang.reflect.Field f = Calc.class.getDeclaredField("base");
+            f.setAccessible(true);
+            return a + b + f.getInt(new Calc());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
+`
+	unsafe := `package calc;
+
+public final class Calc {
+    public static int add(int a, int b) {
+        try {
+            java.lang.reflect.Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+            f.setAccessible(true);
+            return ((sun.misc.Unsafe) f.get(null)).addressSize() > 0 ? a + b : 0;
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
+`
+	unsafeTest := strings.Replace(forgeJUnit5Test, "    @Test\n    void add()", "    @Test\n    void unsafe() throws Exception { assertEquals(true, sun.misc.Unsafe.class.getDeclaredField(\"theUnsafe\") != null); }\n\n    @Test\n    void add()", 1)
+	for _, tc := range []struct {
+		name, calc, test string
+		kinds            []string
+	}{
+		{"reflection on its own class, Unsafe in the test", honest, unsafeTest, nil},
+		{"Unsafe in the answer", unsafe, forgeJUnit5Test, []string{"unsafe"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := javaWorkspace(t, map[string]string{
+				"src/main/java/calc/Calc.java":     tc.calc,
+				"src/test/java/calc/CalcTest.java": tc.test,
+			})
+			s := runDriver(t, exec.JUnit{}, exec.TestSpec{Dir: ws, Answer: []string{"src/main/java/calc/Calc.java"}})
+			require.Nil(t, s.Compile)
+			require.NotEmpty(t, s.Tests)
+			for _, tr := range s.Tests {
+				assert.Equal(t, exec.TestPassed, tr.Status, "%s: %s", tr.Name, tr.Message)
+			}
+			var kinds []string
+			for _, e := range s.Tampered {
+				kinds = append(kinds, e.Kind)
+				assert.False(t, e.Static, "%+v", e)
+			}
+			assert.Equal(t, tc.kinds, kinds, "evidence %+v", s.Tampered)
+		})
+	}
 }

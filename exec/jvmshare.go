@@ -14,7 +14,6 @@ import (
 	osexec "os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 )
@@ -31,10 +30,11 @@ import (
 // from code this package trusts (javac compiling the reporter's source; the
 // reporter running the warm-up tests), once per machine and toolchain, in
 // the user's cache directory, and a job sees it read-only. The test JVM's
-// class path starts with the JUnit jars and the reporter jar beside the
-// archive, as when it was made, so that the JVM may use it; the
-// workspace's classes come after them (which also means a workspace class
-// can never stand in for the reporter or for JUnit). A JVM that cannot use
+// class path starts with the JUnit jars and the warm-up jar beside the
+// archive, and its module path is the reporter's modular jar there, as
+// when it was made, so that the JVM may use it; the workspace's classes
+// come after them (which also means a workspace class can never stand in
+// for the reporter or for JUnit). A JVM that cannot use
 // an archive (another JDK, a jar changed since) runs without it, silently
 // (-Xlog:cds*=off); an archive that could not be made leaves the drivers
 // as they were without one.
@@ -46,13 +46,14 @@ const minShareMemory = 768 * MiB
 
 // jvmShare is a class-data sharing archive and what a JVM needs to use it.
 type jvmShare struct {
-	// dir holds the archive (and the reporter jar): a job needs it
+	// dir holds the archive (and the reporter's jars): a job needs it
 	// read-only.
 	dir string
 	// archive is the .jsa file in dir.
 	archive string
-	// reporter is the reporter's jar in dir, for the test JVM's archive.
-	reporter string
+	// reporter is the reporter's modular jar in dir, and warmup the jar
+	// of the warm-up tests, for the test JVM's archive.
+	reporter, warmup string
 }
 
 // flags are the JVM flags that use the archive.
@@ -84,7 +85,7 @@ var shareDir = func() string {
 func javacShare(ctx context.Context, javac string, flags []string) *jvmShare {
 	return findShare(ctx, "javac", javac, nil, flags, []byte(junitReporterSource), nil, func(ctx context.Context, tool string, s *jvmShare, archive string) error {
 		jvm := append(slices.Clone(flags), "-XX:ArchiveClassesAtExit="+archive, "-Xlog:cds*=off")
-		_, err := compileJava(ctx, tool, jvm, absPaths(DefaultJUnitClasspath), junitReporterClass, junitReporterSource)
+		_, err := compileReporterModule(ctx, tool, jvm, absPaths(DefaultJUnitClasspath))
 		return err
 	})
 }
@@ -113,20 +114,25 @@ func junitShare(ctx context.Context, java, javac string, cp []string, flags []st
 		return nil // a relative entry would be the workspace's
 	}
 	var classes []string
-	jar := func() ([]byte, error) {
-		all := maps.Clone(reporter)
+	jars := func() ([]byte, []byte, error) {
+		warm := reporterClasses{}
 		for _, w := range warmups {
 			compiled, err := compileJava(ctx, javac, nil, cp, w.class, w.source)
 			if err != nil {
 				continue // the class path lacks this engine or its API
 			}
-			maps.Copy(all, compiled)
+			maps.Copy(warm, compiled)
 			classes = append(classes, w.class)
 		}
-		return all.jar()
+		rj, err := reporter.jar()
+		if err != nil {
+			return nil, nil, err
+		}
+		wj, err := warm.jar()
+		return rj, wj, err
 	}
-	key := junitReporterSource + "\x00" + warmupJupiterSource + "\x00" + warmupVintageSource
-	return findShare(ctx, "junit", java, cp, flags, []byte(key), jar, func(ctx context.Context, tool string, s *jvmShare, archive string) error {
+	key := junitModuleInfo + "\x00" + junitReporterSource + "\x00" + warmupJupiterSource + "\x00" + warmupVintageSource
+	return findShare(ctx, "junit", java, cp, flags, []byte(key), jars, func(ctx context.Context, tool string, s *jvmShare, archive string) error {
 		tmp, err := os.MkdirTemp("", "adaptbench-jvm-share-")
 		if err != nil {
 			return err
@@ -135,20 +141,20 @@ func junitShare(ctx context.Context, java, javac string, cp []string, flags []st
 		if err := os.Mkdir(filepath.Join(tmp, "classes"), 0o755); err != nil {
 			return err
 		}
-		args := append(slices.Clone(flags), "-XX:ArchiveClassesAtExit="+archive, "-Xlog:cds*=off",
-			"-cp", strings.Join(append(slices.Clone(cp), s.reporter), ":"), junitReporterClass,
-			filepath.Join(tmp, "results.jsonl"), filepath.Join(tmp, "classes"), "--")
+		args := append(slices.Clone(flags), "-XX:ArchiveClassesAtExit="+archive, "-Xlog:cds*=off")
+		args = append(args, junitModuleFlags(s.reporter, append(slices.Clone(cp), s.warmup))...)
+		args = append(args, filepath.Join(tmp, "results.jsonl"), filepath.Join(tmp, "classes"), "--")
 		return runTrusted(ctx, tool, append(args, classes...)...)
 	})
 }
 
 // findShare returns the archive of kind for tool, made by dump (writing it
 // to archive) if it is not in the cache yet. cp are the jars on the class
-// path before the reporter's jar, which jar makes beside the archive when
+// path before the warm-up jar, which jars makes with the reporter's when
 // it is not nil; flags are the JVM's; key is the rest of what the archive
 // depends on (the sources of the classes it is made with).
 func findShare(ctx context.Context, kind, tool string, cp, flags []string, key []byte,
-	jar func() ([]byte, error),
+	jars func() (reporter, warmup []byte, err error),
 	dump func(ctx context.Context, tool string, s *jvmShare, archive string) error) *jvmShare {
 	root := shareDir()
 	if root == "" {
@@ -164,7 +170,7 @@ func findShare(ctx context.Context, kind, tool string, cp, flags []string, key [
 	}
 	v, _ := jvmShares.LoadOrStore(root+"\x00"+name, &jvmShareOnce{})
 	o := v.(*jvmShareOnce)
-	o.once.Do(func() { o.share = makeShare(ctx, filepath.Join(root, name), path, jar, dump) })
+	o.once.Do(func() { o.share = makeShare(ctx, filepath.Join(root, name), path, jars, dump) })
 	return o.share
 }
 
@@ -207,11 +213,11 @@ func shareKey(kind, tool string, cp, flags []string, key []byte) (string, error)
 // under an exclusive lock, so that processes that need it at once make it
 // once; written in place (a JVM records the class path it was made with)
 // and renamed into its name last, so that an archive that exists is whole.
-func makeShare(ctx context.Context, dir, tool string, jar func() ([]byte, error),
+func makeShare(ctx context.Context, dir, tool string, jars func() (reporter, warmup []byte, err error),
 	dump func(ctx context.Context, tool string, s *jvmShare, archive string) error) *jvmShare {
 	s := &jvmShare{dir: dir, archive: filepath.Join(dir, "classes.jsa")}
-	if jar != nil {
-		s.reporter = filepath.Join(dir, "reporter.jar")
+	if jars != nil {
+		s.reporter, s.warmup = filepath.Join(dir, "reporter.jar"), filepath.Join(dir, "warmup.jar")
 	}
 	ready := func() bool {
 		fi, err := os.Lstat(s.archive)
@@ -241,10 +247,13 @@ func makeShare(ctx context.Context, dir, tool string, jar func() ([]byte, error)
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil
 	}
-	if jar != nil {
-		var b []byte
-		if b, err = jar(); err == nil {
-			err = os.WriteFile(s.reporter, b, 0o444)
+	if jars != nil {
+		var rj, wj []byte
+		if rj, wj, err = jars(); err == nil {
+			err = os.WriteFile(s.reporter, rj, 0o444)
+		}
+		if err == nil {
+			err = os.WriteFile(s.warmup, wj, 0o444)
 		}
 	}
 	partial := s.archive + ".tmp"
