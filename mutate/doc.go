@@ -98,10 +98,10 @@
 //     [Policy]: [AllowUnresolved] keeps a mutant whose only compile errors
 //     are unresolved names on the lines it changed. A combination's
 //     effective level ([Candidate.Effective]) is how many of its
-//     constituents are detected alone; Options.RequireEffective discards
-//     one below its level.
+//     constituents are detected alone; Options.RequireEffective discards one below its level.
 //  5. Tasks: each valid mutant becomes one adapt.Task per [ContextLevel]
-//     (C1: no context, C2: the method, C3: the file).
+//     (C1: no context, C2: the method, C3: the file); not at C1 when F′
+//     no longer shows the name to restore (a renamed variable's, a dropped receiver's).
 //
 // Result.Funnel counts per operator combination the mutants that reached
 // each stage ([StageSite] to [StageEffective]); [Result.FunnelSummary]
