@@ -175,13 +175,6 @@ func newTask(p Project, c *Candidate, cl ContextLevel, source string) (adapt.Tas
 		}
 		recs[i] = r
 	}
-	detected := "test"
-	switch {
-	case c.Unresolved:
-		detected = "compile"
-	case c.TimedOut:
-		detected = "timeout"
-	}
 	key := c.Key()
 	t := adapt.Task{
 		ID:        fmt.Sprintf("%s%s:%d-%d:%s:%s:%d:%s", prefix(source), c.File, c.Frag.Line, c.Frag.EndLine, c.Level, key, c.Seed, cl),
@@ -190,7 +183,7 @@ func newTask(p Project, c *Candidate, cl ContextLevel, source string) (adapt.Tas
 		Reference: ref,
 		Labels: map[string]string{
 			LabelLevel: c.Level.String(), LabelContext: cl.String(), LabelOperators: key,
-			LabelKind: c.Frag.Kind, LabelPolicy: c.Policy.String(), LabelDetectedBy: detected,
+			LabelKind: c.Frag.Kind, LabelPolicy: c.Policy.String(), LabelDetectedBy: c.DetectedBy(),
 			LabelEffective: c.Effective().String(),
 		},
 		Provenance: &adapt.Provenance{
