@@ -1,0 +1,87 @@
+package impossible
+
+import (
+	"go/parser"
+	"go/token"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/adaptbench/adaptbench/internal/syntax"
+)
+
+// TestSites: each language's checks get their contradiction on a line
+// of their own after them, indented alike, checks that call first; the
+// edited file parses. A check sharing its line, or one not failing a
+// test, gets none.
+func TestSites(t *testing.T) {
+	for _, tc := range []struct {
+		name, lang, path, src string
+		want                  []string // the inserted checks, in order
+		reason                string
+	}{
+		{"python/assert", "python", "test_x.py",
+			"def check(candidate):\n    x = 1\n    assert x == 1\n    assert candidate(2) == 4, 'two'\n    if x: assert x\n",
+			[]string{"assert not (candidate(2) == 4)", "assert not (x == 1)"},
+			"HumanEval's check: a calling check first; an assert sharing its line with the if is skipped"},
+		{"python/unittest", "python", "test_x.py",
+			"import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(f(1), 2)\n        self.assertTrue(f(2) > 1, msg='m')\n        self.assertRaises(ValueError, f, 3)\n",
+			[]string{"self.assertNotEqual(f(1), 2)", "self.assertFalse(f(2) > 1, msg='m')"},
+			"each unittest assertion with its opposite; assertRaises has none"},
+		{"go", "go", "a_test.go",
+			"package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {\n\terr := Do()\n\tif err != nil {\n\t\tt.Fatal(err)\n\t}\n\tif got := F(1); got != 2 {\n\t\tt.Errorf(\"F(1) = %d\", got)\n\t}\n\tif F(2) == 0 {\n\t\tlog(\"no failure\")\n\t}\n}\n",
+			[]string{"if got := F(1); !(got != 2) {\n\t\tt.Fatal(\"impossible variant: the check above, negated\")\n\t}",
+				"if !(err != nil) {\n\t\tt.Fatal(\"impossible variant: the check above, negated\")\n\t}"},
+			"the if with a call first, its init kept; an if that fails no test is not a check"},
+		{"java/junit4", "java", "src/test/java/ATest.java",
+			"import static org.junit.Assert.assertEquals;\nimport org.junit.Test;\npublic class ATest {\n  @Test public void a() {\n    assertEquals(2, A.f(1));\n    Assert.assertTrue(ok);\n  }\n}\n",
+			[]string{"org.junit.Assert.assertNotEquals(2, A.f(1));", "org.junit.Assert.assertFalse(ok);"},
+			"qualified, since a static import of assertEquals does not import assertNotEquals"},
+		{"java/junit5", "java", "src/test/java/ATest.java",
+			"import static org.junit.jupiter.api.Assertions.*;\nclass ATest {\n  @Test void a() {\n    assertNull(A.g());\n  }\n}\n",
+			[]string{"org.junit.jupiter.api.Assertions.assertNotNull(A.g());"},
+			"JUnit 5's Assertions"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ss, err := sites(tc.lang, tc.path, []byte(tc.src))
+			require.NoError(t, err)
+			var got []string
+			for _, s := range ss {
+				got = append(got, s.Insert[len(s.Insert)-len(trimLead(s.Insert)):])
+				edited := tc.src[:s.At] + s.Insert + tc.src[s.At:]
+				assertParses(t, tc.lang, edited)
+			}
+			assert.Equal(t, tc.want, got, tc.reason)
+		})
+	}
+}
+
+// trimLead drops the line break and indentation an insertion starts with.
+func trimLead(s string) string {
+	for len(s) > 0 && (s[0] == '\n' || s[0] == ' ' || s[0] == '\t') {
+		s = s[1:]
+	}
+	return s
+}
+
+func assertParses(t *testing.T, lang, src string) {
+	t.Helper()
+	if lang == "go" {
+		_, err := parser.ParseFile(token.NewFileSet(), "a_test.go", src, 0)
+		assert.NoError(t, err, "edited:\n%s", src)
+		return
+	}
+	tree, err := syntax.Parse(syntax.Lang(lang), []byte(src))
+	require.NoError(t, err)
+	assert.Empty(t, tree.Errors(), "edited:\n%s", src)
+}
+
+// TestSitesBadSource: a Go test file that does not parse is an error
+// naming it; a language other than the three is one too.
+func TestSitesBadSource(t *testing.T) {
+	_, err := sites("go", "x_test.go", []byte("package a\nfunc {"))
+	assert.ErrorContains(t, err, "x_test.go:2")
+	_, err = sites("rust", "x.rs", nil)
+	assert.ErrorContains(t, err, `language "rust"`)
+}
