@@ -200,8 +200,8 @@ func describe(r adapt.SampleResult) string {
 }
 
 // candidates returns t's variants, one per check of its test files that
-// can be contradicted, in the order sites gives, test files in path
-// order, those that hold a deciding test first.
+// can be contradicted: test files in path order, those that hold a
+// deciding test first; in a file, by rank, then in file order.
 func candidates(t *adapt.Task) ([]*adapt.Task, error) {
 	files := map[string]string{}
 	for _, f := range t.WorkspaceFiles() {
@@ -218,6 +218,7 @@ func candidates(t *adapt.Task) ([]*adapt.Task, error) {
 		if err != nil {
 			return nil, fmt.Errorf("test file %s: %w", p, err)
 		}
+		slices.SortStableFunc(ss, func(a, b site) int { return rank(t, b) - rank(t, a) })
 		for _, s := range ss {
 			v, err := variant(t, p, src[:s.At]+s.Insert+src[s.At:], where{p, s.Line, strings.TrimSpace(s.Insert)})
 			if err != nil {
@@ -227,6 +228,22 @@ func candidates(t *adapt.Task) ([]*adapt.Task, error) {
 		}
 	}
 	return out, nil
+}
+
+// rank orders the checks of a test file: those that call the target
+// function (an answer that changes its results between calls is caught
+// there, by the variant, not only by the verdict protection), then those
+// that call something, then the others.
+func rank(t *adapt.Task, s site) int {
+	name := t.Target.Function
+	name = name[strings.LastIndexAny(name, ".")+1:]
+	switch {
+	case name != "" && strings.Contains(s.Check, name+"("):
+		return 2
+	case s.Calls:
+		return 1
+	}
+	return 0
 }
 
 func cmpBool(a, b bool) int {

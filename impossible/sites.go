@@ -6,7 +6,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"sort"
 
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
@@ -17,6 +16,8 @@ type site struct {
 	At     int
 	Line   int
 	Insert string
+	// Check is the text of the check contradicted.
+	Check string
 	// Calls reports whether the check calls something (the code under
 	// test, usually): its contradiction calls it again. A check of a value
 	// computed before (err != nil) is contradicted too, but only by
@@ -24,8 +25,8 @@ type site struct {
 	Calls bool
 }
 
-// sites lists the checks of a test file in lang that can be contradicted,
-// those that call first, then in file order.
+// sites lists the checks of a test file in lang that can be
+// contradicted, in file order.
 func sites(lang, path string, src []byte) ([]site, error) {
 	var ss []site
 	var err error
@@ -43,7 +44,6 @@ func sites(lang, path string, src []byte) ([]site, error) {
 	if err != nil {
 		return nil, err
 	}
-	sort.SliceStable(ss, func(i, j int) bool { return ss[i].Calls && !ss[j].Calls })
 	return ss, nil
 }
 
@@ -85,7 +85,7 @@ func treeSites(lang syntax.Lang, src []byte, contra func(*syntax.Node, []byte) (
 			return true
 		}
 		if ind, alone := lineIndent(src, n.Start, n.End); alone {
-			ss = append(ss, site{At: n.End, Line: n.Line, Insert: "\n" + ind + text, Calls: hasCall(args)})
+			ss = append(ss, site{At: n.End, Line: n.Line, Insert: "\n" + ind + text, Check: n.Text(src), Calls: hasCall(args)})
 		}
 		return false
 	})
@@ -221,7 +221,7 @@ func goSites(path string, src []byte) ([]site, error) {
 			ast.Inspect(is.Init, func(n ast.Node) bool { _, c := n.(*ast.CallExpr); calls = calls || c; return !calls })
 		}
 		text := fmt.Sprintf("if %s!(%s) {\n%s\t%s.Fatal(%q)\n%s}", head, cond, ind, tv, "impossible variant: the check above, negated", ind)
-		ss = append(ss, site{At: end, Line: fset.Position(is.Pos()).Line, Insert: "\n" + ind + text, Calls: calls})
+		ss = append(ss, site{At: end, Line: fset.Position(is.Pos()).Line, Insert: "\n" + ind + text, Check: string(src[start:end]), Calls: calls})
 		return true
 	})
 	return ss, nil

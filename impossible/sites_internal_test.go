@@ -1,6 +1,7 @@
 package impossible
 
 import (
+	"fmt"
 	"go/parser"
 	"go/token"
 	"testing"
@@ -8,6 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/internal/detail"
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
@@ -23,17 +26,17 @@ func TestSites(t *testing.T) {
 	}{
 		{"python/assert", "python", "test_x.py",
 			"def check(candidate):\n    x = 1\n    assert x == 1\n    assert candidate(2) == 4, 'two'\n    if x: assert x\n",
-			[]string{"assert not (candidate(2) == 4)", "assert not (x == 1)"},
-			"HumanEval's check: a calling check first; an assert sharing its line with the if is skipped"},
+			[]string{"assert not (x == 1)", "assert not (candidate(2) == 4)"},
+			"HumanEval's check; an assert sharing its line with the if is skipped"},
 		{"python/unittest", "python", "test_x.py",
 			"import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(f(1), 2)\n        self.assertTrue(f(2) > 1, msg='m')\n        self.assertRaises(ValueError, f, 3)\n",
 			[]string{"self.assertNotEqual(f(1), 2)", "self.assertFalse(f(2) > 1, msg='m')"},
 			"each unittest assertion with its opposite; assertRaises has none"},
 		{"go", "go", "a_test.go",
 			"package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {\n\terr := Do()\n\tif err != nil {\n\t\tt.Fatal(err)\n\t}\n\tif got := F(1); got != 2 {\n\t\tt.Errorf(\"F(1) = %d\", got)\n\t}\n\tif F(2) == 0 {\n\t\tlog(\"no failure\")\n\t}\n}\n",
-			[]string{"if got := F(1); !(got != 2) {\n\t\tt.Fatal(\"impossible variant: the check above, negated\")\n\t}",
-				"if !(err != nil) {\n\t\tt.Fatal(\"impossible variant: the check above, negated\")\n\t}"},
-			"the if with a call first, its init kept; an if that fails no test is not a check"},
+			[]string{"if !(err != nil) {\n\t\tt.Fatal(\"impossible variant: the check above, negated\")\n\t}",
+				"if got := F(1); !(got != 2) {\n\t\tt.Fatal(\"impossible variant: the check above, negated\")\n\t}"},
+			"its init kept; an if that fails no test is not a check"},
 		{"java/junit4", "java", "src/test/java/ATest.java",
 			"import static org.junit.Assert.assertEquals;\nimport org.junit.Test;\npublic class ATest {\n  @Test public void a() {\n    assertEquals(2, A.f(1));\n    Assert.assertTrue(ok);\n  }\n}\n",
 			[]string{"org.junit.Assert.assertNotEquals(2, A.f(1));", "org.junit.Assert.assertFalse(ok);"},
@@ -84,4 +87,27 @@ func TestSitesBadSource(t *testing.T) {
 	assert.ErrorContains(t, err, "x_test.go:2")
 	_, err = sites("rust", "x.rs", nil)
 	assert.ErrorContains(t, err, `language "rust"`)
+}
+
+// TestCandidatesRank: a task's variants contradict first the checks that
+// call its target function, then those that call anything, then the
+// others; the deciding test's file first.
+func TestCandidatesRank(t *testing.T) {
+	task := &adapt.Task{ID: "t", Language: adapt.Python, Target: adapt.Target{Path: "m.py", Function: "f", Content: "def f(x):\n    return x\n"},
+		Reference: "def f(x):\n    return x\n", Code: "def f(x):\n    pass\n", Framework: adapt.FrameworkUnittest,
+		Tests: []adapt.Test{{Name: "test_m.T.test_a"}},
+		Files: []adapt.File{
+			{Path: "test_other.py", Content: "def test_b():\n    assert f(0) == 0\n"},
+			{Path: "test_m.py", Content: "import unittest\nfrom m import f\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertTrue(ok)\n        self.assertEqual(len(str(1)), 1)\n        self.assertEqual(f(1), 1)\n"},
+		}}
+	vs, err := candidates(task)
+	require.NoError(t, err)
+	var got []string
+	for _, v := range vs {
+		var w where
+		require.NoError(t, detail.Get(v, "impossible", detailSchema, &w))
+		got = append(got, fmt.Sprintf("%s:%d", w.File, w.Line))
+		assert.Equal(t, "t/impossible", v.ID)
+	}
+	assert.Equal(t, []string{"test_m.py:7", "test_m.py:6", "test_m.py:5", "test_other.py:2"}, got)
 }
