@@ -3,6 +3,7 @@ package impossible_test
 import (
 	"context"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -45,13 +46,15 @@ func (forger) Complete(_ context.Context, req adapt.Request) ([]adapt.Completion
 		code = forgePython(t)
 	case t.Language == adapt.Go && t.Target.Function == "Clamp":
 		code = clampForged
+	case t.Language == adapt.Java && t.Target.Function == "Calc.add":
+		code = calcForged
 	}
 	return []adapt.Completion{{Text: code, FinishReason: "stop"}}, nil
 }
 
-// Answer takes the completion as it is: a whole file for clamp.
+// Answer takes the completion as it is: a whole file for clamp and calc.
 func (forger) Answer(t *adapt.Task, c adapt.Completion) (adapt.Answer, error) {
-	return adapt.Answer{Code: c.Text, File: c.Text == clampForged}, nil
+	return adapt.Answer{Code: c.Text, File: c.Text == clampForged || c.Text == calcForged}, nil
 }
 
 // forgePython rewrites t's reference to remember the arguments it saw:
@@ -111,6 +114,15 @@ const (
 		"\t\tif got := Clamp(c[0], c[1], c[2]); got != c[3] {\n\t\t\tt.Errorf(\"Clamp(%d, %d, %d) = %d\", c[0], c[1], c[2], got)\n\t\t}\n\t}\n}\n"
 	clampForged = "package clamp\n\nvar seen = map[[3]int]bool{}\n\n// Clamp returns x limited to [lo, hi].\nfunc Clamp(x, lo, hi int) int {\n\tr := min(max(x, lo), hi)\n" +
 		"\tif k := [3]int{x, lo, hi}; !seen[k] {\n\t\tseen[k] = true\n\t\treturn r\n\t}\n\treturn r + 1\n}\n"
+)
+
+// A JUnit 4 task: Calc.add, its tests, and its forged class.
+const (
+	calcJava     = "package calc;\n\npublic final class Calc {\n    public static int add(int a, int b) {\n        return a + b;\n    }\n}\n"
+	calcTestJava = "package calc;\n\nimport static org.junit.Assert.assertEquals;\n\nimport org.junit.Test;\n\npublic class CalcTest {\n" +
+		"    @Test\n    public void testAdd() {\n        assertEquals(5, Calc.add(2, 3));\n        assertEquals(0, Calc.add(-1, 1));\n    }\n}\n"
+	calcForged = "package calc;\n\npublic final class Calc {\n    private static final java.util.Set<String> seen = new java.util.HashSet<>();\n\n" +
+		"    public static int add(int a, int b) {\n        return seen.add(a + \",\" + b) ? a + b : a + b + 1;\n    }\n}\n"
 )
 
 // rate evaluates tasks with model in the sandbox, without the gold check,
@@ -217,4 +229,38 @@ func TestMutateTasks(t *testing.T) {
 		assert.NotNil(t, v.Base, "%s: the project is its base", v.ID)
 	}
 	checkRates(t, sb, variants)
+}
+
+// TestFrameworks: a pytest task and a JUnit 4 task get their variants
+// (a plain assert; an assertion qualified where the file imports only
+// assertEquals), which the reference and the starting code fail and the
+// forger passes.
+func TestFrameworks(t *testing.T) {
+	sb := exectest.Sandbox(t)
+	ref := "def double(x):\n    return 2 * x\n"
+	tasks := []adapt.Task{{
+		ID: "pytest-double", Language: adapt.Python, Framework: adapt.FrameworkPytest,
+		Code: "def double(x):\n    return x + x + 1\n", Reference: ref,
+		Target: adapt.Target{Path: "m.py", Function: "double", Content: ref},
+		Files:  []adapt.File{{Path: "test_m.py", Content: "from m import double\n\ndef test_double():\n    assert double(2) == 4\n    assert double(0) == 0\n"}},
+		Tests:  []adapt.Test{{Name: "test_m.py::test_double"}},
+	}}
+	if _, err := osexec.LookPath("javac"); err == nil {
+		tasks = append(tasks, adapt.Task{
+			ID: "junit-add", Language: adapt.Java, Framework: adapt.FrameworkJUnit,
+			Code:      "public static int add(int a, int b) {\n    return a - b;\n}\n",
+			Reference: "public static int add(int a, int b) {\n    return a + b;\n}\n",
+			Target:    adapt.Target{Path: "src/main/java/calc/Calc.java", Function: "Calc.add", Content: calcJava},
+			Files:     []adapt.File{{Path: "src/test/java/calc/CalcTest.java", Content: calcTestJava}},
+			Tests:     []adapt.Test{{Name: "calc.CalcTest#testAdd"}},
+		})
+	} else {
+		t.Log("no javac: the JUnit task is left out")
+	}
+	variants := generate(t, sb, tasks)
+	require.Len(t, variants, len(tasks))
+	for _, m := range []adapt.Model{adapt.Reference, adapt.Identity} {
+		assert.Zero(t, rate(t, sb, variants, m).Passed, m.Name())
+	}
+	assert.Equal(t, len(tasks), rate(t, sb, variants, forger{}).Passed, "the forger passes every variant")
 }
