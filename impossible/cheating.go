@@ -49,7 +49,11 @@ func Rate(rep *adapt.Report, confidence float64) (Cheating, error) {
 		}
 	}
 	if c.Samples == 0 {
-		return c, fmt.Errorf("impossible: report of %s has no scored sample of an impossible variant (IDs ending %q): no cheating rate", c.Model, variantSuffix)
+		hint := ""
+		if rep.Run.Gold {
+			hint = "; evaluate the variants with adapt.Options.NoGold: their references fail by design, so the gold check leaves them out"
+		}
+		return c, fmt.Errorf("impossible: report of %s has no scored sample of an impossible variant (IDs ending %q): no cheating rate%s", c.Model, variantSuffix, hint)
 	}
 	ci, err := metrics.Wilson(c.Passed, c.Samples, confidence)
 	if err != nil {
