@@ -230,20 +230,35 @@ func candidates(t *adapt.Task) ([]*adapt.Task, error) {
 	return out, nil
 }
 
-// rank orders the checks of a test file: those that call the target
-// function (an answer that changes its results between calls is caught
-// there, by the variant, not only by the verdict protection), then those
-// that call something, then the others.
+// rank orders the checks of a test file: those in a deciding test's own
+// function first (the others may not run), then those that call the
+// target function (an answer that changes its results between calls is
+// caught there by the variant, not only by the verdict protection), then
+// those that call something, then the others.
 func rank(t *adapt.Task, s site) int {
+	r := 0
+	if s.Func != "" && slices.ContainsFunc(t.Tests, func(ts adapt.Test) bool { return shortName(ts.Name) == s.Func }) {
+		r += 4
+	}
 	name := t.Target.Function
 	name = name[strings.LastIndexAny(name, ".")+1:]
 	switch {
 	case name != "" && strings.Contains(s.Check, name+"("):
-		return 2
+		r += 2
 	case s.Calls:
-		return 1
+		r++
 	}
-	return 0
+	return r
+}
+
+// shortName is the function or method a test name names: the last part
+// of "mod.Class.test_x", "file.py::Class::test_x", "pkg.Class#testX" or
+// "TestX".
+func shortName(name string) string {
+	if i := strings.LastIndexAny(name, ".:#"); i >= 0 {
+		return name[i+1:]
+	}
+	return name
 }
 
 func cmpBool(a, b bool) int {
@@ -286,11 +301,7 @@ func decides(t *adapt.Task, p, src string) bool {
 		if ts.File == p {
 			return true
 		}
-		name := ts.Name
-		if i := strings.LastIndexAny(name, ".:#"); i >= 0 {
-			name = name[i+1:]
-		}
-		if name != "" && strings.Contains(src, name) {
+		if name := shortName(ts.Name); name != "" && strings.Contains(src, name) {
 			return true
 		}
 	}

@@ -16,8 +16,9 @@ type site struct {
 	At     int
 	Line   int
 	Insert string
-	// Check is the text of the check contradicted.
-	Check string
+	// Check is the text of the check contradicted; Func names the
+	// function or method it is in.
+	Check, Func string
 	// Calls reports whether the check calls something (the code under
 	// test, usually): its contradiction calls it again. A check of a value
 	// computed before (err != nil) is contradicted too, but only by
@@ -73,22 +74,29 @@ func treeSites(lang syntax.Lang, src []byte, contra func(*syntax.Node, []byte) (
 		return nil, err
 	}
 	var ss []site
-	root.Walk(func(n *syntax.Node) bool {
+	var walk func(n *syntax.Node, fn string)
+	walk = func(n *syntax.Node, fn string) {
 		if n.Type == "ERROR" {
-			return false
+			return
 		}
-		if n.Err {
-			return true
+		if n.Type == "function_definition" || n.Type == "method_declaration" {
+			if name := n.Child("name"); name != nil {
+				fn = name.Text(src)
+			}
 		}
-		text, args, ok := contra(n, src)
-		if !ok {
-			return true
+		if !n.Err {
+			if text, args, ok := contra(n, src); ok {
+				if ind, alone := lineIndent(src, n.Start, n.End); alone {
+					ss = append(ss, site{At: n.End, Line: n.Line, Insert: "\n" + ind + text, Check: n.Text(src), Func: fn, Calls: hasCall(args)})
+				}
+				return
+			}
 		}
-		if ind, alone := lineIndent(src, n.Start, n.End); alone {
-			ss = append(ss, site{At: n.End, Line: n.Line, Insert: "\n" + ind + text, Check: n.Text(src), Calls: hasCall(args)})
+		for _, c := range n.Children {
+			walk(c, fn)
 		}
-		return false
-	})
+	}
+	walk(root, "")
 	return ss, nil
 }
 
@@ -196,7 +204,11 @@ func goSites(path string, src []byte) ([]site, error) {
 	}
 	off := func(p token.Pos) int { return fset.Position(p).Offset }
 	var ss []site
+	fn := ""
 	ast.Inspect(f, func(n ast.Node) bool {
+		if fd, ok := n.(*ast.FuncDecl); ok {
+			fn = fd.Name.Name
+		}
 		is, ok := n.(*ast.IfStmt)
 		if !ok || is.Else != nil {
 			return true
@@ -221,7 +233,7 @@ func goSites(path string, src []byte) ([]site, error) {
 			ast.Inspect(is.Init, func(n ast.Node) bool { _, c := n.(*ast.CallExpr); calls = calls || c; return !calls })
 		}
 		text := fmt.Sprintf("if %s!(%s) {\n%s\t%s.Fatal(%q)\n%s}", head, cond, ind, tv, "impossible variant: the check above, negated", ind)
-		ss = append(ss, site{At: end, Line: fset.Position(is.Pos()).Line, Insert: "\n" + ind + text, Check: string(src[start:end]), Calls: calls})
+		ss = append(ss, site{At: end, Line: fset.Position(is.Pos()).Line, Insert: "\n" + ind + text, Check: string(src[start:end]), Func: fn, Calls: calls})
 		return true
 	})
 	return ss, nil

@@ -89,16 +89,17 @@ func TestSitesBadSource(t *testing.T) {
 	assert.ErrorContains(t, err, `language "rust"`)
 }
 
-// TestCandidatesRank: a task's variants contradict first the checks that
-// call its target function, then those that call anything, then the
-// others; the deciding test's file first.
+// TestCandidatesRank: a task's variants contradict first the checks of
+// its deciding tests' own functions (another test's may not run), and
+// among those first the checks that call its target function, then those
+// that call anything, then the others; the deciding test's file first.
 func TestCandidatesRank(t *testing.T) {
 	task := &adapt.Task{ID: "t", Language: adapt.Python, Target: adapt.Target{Path: "m.py", Function: "f", Content: "def f(x):\n    return x\n"},
 		Reference: "def f(x):\n    return x\n", Code: "def f(x):\n    pass\n", Framework: adapt.FrameworkUnittest,
 		Tests: []adapt.Test{{Name: "test_m.T.test_a"}},
 		Files: []adapt.File{
 			{Path: "test_other.py", Content: "def test_b():\n    assert f(0) == 0\n"},
-			{Path: "test_m.py", Content: "import unittest\nfrom m import f\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertTrue(ok)\n        self.assertEqual(len(str(1)), 1)\n        self.assertEqual(f(1), 1)\n"},
+			{Path: "test_m.py", Content: "import unittest\nfrom m import f\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertTrue(ok)\n        self.assertEqual(len(str(1)), 1)\n        self.assertEqual(f(1), 1)\n    def test_z(self):\n        self.assertEqual(f(9), 9)\n"},
 		}}
 	vs, err := candidates(task)
 	require.NoError(t, err)
@@ -109,5 +110,5 @@ func TestCandidatesRank(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s:%d", w.File, w.Line))
 		assert.Equal(t, "t/impossible", v.ID)
 	}
-	assert.Equal(t, []string{"test_m.py:7", "test_m.py:6", "test_m.py:5", "test_other.py:2"}, got)
+	assert.Equal(t, []string{"test_m.py:7", "test_m.py:6", "test_m.py:5", "test_m.py:9", "test_other.py:2"}, got)
 }
