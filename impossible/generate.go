@@ -211,14 +211,27 @@ func candidates(t *adapt.Task) ([]*adapt.Task, error) {
 	}
 	paths := slices.Sorted(maps.Keys(files))
 	slices.SortStableFunc(paths, func(a, b string) int { return cmpBool(decides(t, b, files[b]), decides(t, a, files[a])) })
-	var out []*adapt.Task
-	for _, p := range paths {
-		src := files[p]
-		ss, err := sites(t.Language, p, []byte(src))
+	parsed := make([]*testFile, len(paths))
+	all := &testFile{calls: map[string][]string{}} // every file's calls
+	for i, p := range paths {
+		tf, err := sites(t.Language, p, []byte(files[p]))
 		if err != nil {
 			return nil, fmt.Errorf("test file %s: %w", p, err)
 		}
-		slices.SortStableFunc(ss, func(a, b site) int { return rank(t, b) - rank(t, a) })
+		parsed[i] = tf
+		for fn, cs := range tf.calls {
+			all.calls[fn] = append(all.calls[fn], cs...)
+		}
+	}
+	var tests []string
+	for _, ts := range t.Tests {
+		tests = append(tests, shortName(ts.Name))
+	}
+	run := all.reach(tests)
+	var out []*adapt.Task
+	for i, p := range paths {
+		src, ss := files[p], parsed[i].sites
+		slices.SortStableFunc(ss, func(a, b site) int { return rank(t, run, b) - rank(t, run, a) })
 		for _, s := range ss {
 			v, err := variant(t, p, src[:s.At]+s.Insert+src[s.At:], where{p, s.Line, strings.TrimSpace(s.Insert)})
 			if err != nil {
@@ -231,13 +244,13 @@ func candidates(t *adapt.Task) ([]*adapt.Task, error) {
 }
 
 // rank orders the checks of a test file: those in a deciding test's own
-// function first (the others may not run), then those that call the
+// function or one it calls (run) first (the others may not run), then those that call the
 // target function (an answer that changes its results between calls is
 // caught there by the variant, not only by the verdict protection), then
 // those that call something, then the others.
-func rank(t *adapt.Task, s site) int {
+func rank(t *adapt.Task, run map[string]bool, s site) int {
 	r := 0
-	if s.Func != "" && slices.ContainsFunc(t.Tests, func(ts adapt.Test) bool { return shortName(ts.Name) == s.Func }) {
+	if run[s.Func] {
 		r += 4
 	}
 	name := t.Target.Function

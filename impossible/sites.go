@@ -26,26 +26,48 @@ type site struct {
 	Calls bool
 }
 
-// sites lists the checks of a test file in lang that can be
-// contradicted, in file order.
-func sites(lang, path string, src []byte) ([]site, error) {
-	var ss []site
+// A testFile is what sites found in a test file: its checks that can be
+// contradicted, in file order, and which functions each function calls
+// by name (a test's checks may be in a helper it calls).
+type testFile struct {
+	sites []site
+	calls map[string][]string
+}
+
+// sites parses a test file in lang.
+func sites(lang, path string, src []byte) (*testFile, error) {
+	tf := &testFile{calls: map[string][]string{}}
 	var err error
 	switch lang {
 	case "python":
-		ss, err = treeSites(syntax.Python, src, pythonSite)
+		err = treeSites(tf, syntax.Python, src, pythonSite)
 	case "java":
 		junit5 := bytes.Contains(src, []byte("org.junit.jupiter"))
-		ss, err = treeSites(syntax.Java, src, func(n *syntax.Node, src []byte) (string, *syntax.Node, bool) { return javaSite(n, src, junit5) })
+		err = treeSites(tf, syntax.Java, src, func(n *syntax.Node, src []byte) (string, *syntax.Node, bool) { return javaSite(n, src, junit5) })
 	case "go":
-		ss, err = goSites(path, src)
+		err = goSites(tf, path, src)
 	default:
 		return nil, fmt.Errorf("impossible: %s: language %q: want python, go or java", path, lang)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return ss, nil
+	return tf, nil
+}
+
+// reach returns the functions from and the functions they call, directly
+// or not, by name.
+func (tf *testFile) reach(from []string) map[string]bool {
+	seen := map[string]bool{}
+	for len(from) > 0 {
+		fn := from[len(from)-1]
+		from = from[:len(from)-1]
+		if !seen[fn] {
+			seen[fn] = true
+			from = append(from, tf.calls[fn]...)
+		}
+	}
+	return seen
 }
 
 // lineIndent returns the indentation of the line a statement at [start,
@@ -68,12 +90,11 @@ func lineIndent(src []byte, start, end int) (string, bool) {
 
 // treeSites walks a tree-sitter tree of src and asks contra of each
 // statement for its contradiction and the part of it that is checked.
-func treeSites(lang syntax.Lang, src []byte, contra func(*syntax.Node, []byte) (string, *syntax.Node, bool)) ([]site, error) {
+func treeSites(tf *testFile, lang syntax.Lang, src []byte, contra func(*syntax.Node, []byte) (string, *syntax.Node, bool)) error {
 	root, err := syntax.ParseNodes(lang, src)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var ss []site
 	var walk func(n *syntax.Node, fn string)
 	walk = func(n *syntax.Node, fn string) {
 		if n.Type == "ERROR" {
@@ -84,12 +105,14 @@ func treeSites(lang syntax.Lang, src []byte, contra func(*syntax.Node, []byte) (
 				fn = name.Text(src)
 			}
 		}
+		if name := callee(n, src); name != "" && fn != "" {
+			tf.calls[fn] = append(tf.calls[fn], name)
+		}
 		if !n.Err {
 			if text, args, ok := contra(n, src); ok {
 				if ind, alone := lineIndent(src, n.Start, n.End); alone {
-					ss = append(ss, site{At: n.End, Line: n.Line, Insert: "\n" + ind + text, Check: n.Text(src), Func: fn, Calls: hasCall(args)})
+					tf.sites = append(tf.sites, site{At: n.End, Line: n.Line, Insert: "\n" + ind + text, Check: n.Text(src), Func: fn, Calls: hasCall(args)})
 				}
-				return
 			}
 		}
 		for _, c := range n.Children {
@@ -97,7 +120,26 @@ func treeSites(lang syntax.Lang, src []byte, contra func(*syntax.Node, []byte) (
 		}
 	}
 	walk(root, "")
-	return ss, nil
+	return nil
+}
+
+// callee names the function a Python call or Java method invocation
+// calls (a method by its own name), or "".
+func callee(n *syntax.Node, src []byte) string {
+	var name *syntax.Node
+	switch n.Type {
+	case "call":
+		name = n.Child("function")
+		if name != nil && name.Type == "attribute" {
+			name = name.Child("attribute")
+		}
+	case "method_invocation":
+		name = n.Child("name")
+	}
+	if name == nil || name.Type != "identifier" {
+		return ""
+	}
+	return name.Text(src)
 }
 
 // hasCall reports whether n holds a call.
@@ -196,18 +238,25 @@ var goFail = map[string]bool{"Error": true, "Errorf": true, "Fatal": true, "Fata
 // goSites contradicts each `if [init;] cond { …t.Errorf(…)… }` (no else)
 // with `if [init;] !(cond) { t.Fatal(…) }` after it: every value fails
 // one of the two.
-func goSites(path string, src []byte) ([]site, error) {
+func goSites(tf *testFile, path string, src []byte) error {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
 	if err != nil {
-		return nil, fmt.Errorf("impossible: %w", err)
+		return fmt.Errorf("impossible: %w", err)
 	}
 	off := func(p token.Pos) int { return fset.Position(p).Offset }
-	var ss []site
 	fn := ""
 	ast.Inspect(f, func(n ast.Node) bool {
-		if fd, ok := n.(*ast.FuncDecl); ok {
-			fn = fd.Name.Name
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			fn = n.Name.Name
+		case *ast.CallExpr:
+			switch f := n.Fun.(type) {
+			case *ast.Ident:
+				tf.calls[fn] = append(tf.calls[fn], f.Name)
+			case *ast.SelectorExpr:
+				tf.calls[fn] = append(tf.calls[fn], f.Sel.Name)
+			}
 		}
 		is, ok := n.(*ast.IfStmt)
 		if !ok || is.Else != nil {
@@ -233,10 +282,10 @@ func goSites(path string, src []byte) ([]site, error) {
 			ast.Inspect(is.Init, func(n ast.Node) bool { _, c := n.(*ast.CallExpr); calls = calls || c; return !calls })
 		}
 		text := fmt.Sprintf("if %s!(%s) {\n%s\t%s.Fatal(%q)\n%s}", head, cond, ind, tv, "impossible variant: the check above, negated", ind)
-		ss = append(ss, site{At: end, Line: fset.Position(is.Pos()).Line, Insert: "\n" + ind + text, Check: string(src[start:end]), Func: fn, Calls: calls})
+		tf.sites = append(tf.sites, site{At: end, Line: fset.Position(is.Pos()).Line, Insert: "\n" + ind + text, Check: string(src[start:end]), Func: fn, Calls: calls})
 		return true
 	})
-	return ss, nil
+	return nil
 }
 
 // failer returns the name of the testing value whose failing method the

@@ -47,10 +47,10 @@ func TestSites(t *testing.T) {
 			"JUnit 5's Assertions"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ss, err := sites(tc.lang, tc.path, []byte(tc.src))
+			tf, err := sites(tc.lang, tc.path, []byte(tc.src))
 			require.NoError(t, err)
 			var got []string
-			for _, s := range ss {
+			for _, s := range tf.sites {
 				got = append(got, s.Insert[len(s.Insert)-len(trimLead(s.Insert)):])
 				edited := tc.src[:s.At] + s.Insert + tc.src[s.At:]
 				assertParses(t, tc.lang, edited)
@@ -111,4 +111,23 @@ func TestCandidatesRank(t *testing.T) {
 		assert.Equal(t, "t/impossible", v.ID)
 	}
 	assert.Equal(t, []string{"test_m.py:7", "test_m.py:6", "test_m.py:5", "test_m.py:9", "test_other.py:2"}, got)
+}
+
+// TestCandidatesHelper: a deciding test whose checks are in a helper it
+// calls (uuid's TestDCE and testDCE) gets the helper's checks first, not
+// those of another test of the file, which would not run.
+func TestCandidatesHelper(t *testing.T) {
+	test := "package a\n\nimport \"testing\"\n\nfunc TestOther(t *testing.T) {\n\tif F(1) != 1 {\n\t\tt.Error(\"F\")\n\t}\n}\n\n" +
+		"func check(t *testing.T, got, want int) {\n\tif got != want {\n\t\tt.Errorf(\"got %d\", got)\n\t}\n}\n\n" +
+		"func TestF(t *testing.T) {\n\tcheck(t, F(2), 2)\n}\n"
+	task := &adapt.Task{ID: "g", Language: adapt.Go, Target: adapt.Target{Path: "a.go", Function: "F", Content: "package a\n\nfunc F(x int) int { return x }\n"},
+		Reference: "func F(x int) int { return x }\n", Code: "func F(x int) int { return 0 }\n",
+		Tests: []adapt.Test{{Name: "TestF"}},
+		Files: []adapt.File{{Path: "go.mod", Content: "module a\n"}, {Path: "a_test.go", Content: test}}}
+	vs, err := candidates(task)
+	require.NoError(t, err)
+	require.Len(t, vs, 2)
+	var w where
+	require.NoError(t, detail.Get(vs[0], "impossible", detailSchema, &w))
+	assert.Equal(t, 12, w.Line, "the helper's check first: %s", w.Check)
 }
