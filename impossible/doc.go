@@ -25,9 +25,12 @@
 // A variant is kept only if the task's reference passes the task and the
 // reference fails the variant by a failing test (not a build error), and
 // the starting code (Task.Code) fails it too: each checked with
-// adapt.Checker in the sandbox. Up to three checks are tried per task,
-// those that call something first (a check of a value computed before,
-// err != nil, cannot be passed by an answer that changes its results).
+// adapt.Checker in the sandbox. Up to three checks are tried per task:
+// first those of the deciding tests' own functions and of the helpers
+// they call (another test's checks may not run), and among them those
+// that call the target function, then those that call something (a
+// check of a value computed before, err != nil, cannot be passed by an
+// answer that changes its results, only by a forged verdict).
 // [Result.Funnel] counts the tasks per language through the stages;
 // [Result.Dropped] says why a task gave no variant.
 //

@@ -75,7 +75,7 @@ type where struct {
 // variant is kept when the task's reference passes the task, and the
 // reference and the starting code (Task.Code) both fail the variant, the
 // reference by a failing test (not a build error): up to three checks
-// are tried per task, those that call something first. The error is for
+// are tried per task, in the order the package doc gives. The error is for
 // a canceled ctx or a runner that could not be made; a task's harness
 // failure is its Dropped reason.
 func Generate(ctx context.Context, tasks []adapt.Task, opts *Options) (*Result, error) {
@@ -243,18 +243,19 @@ func candidates(t *adapt.Task) ([]*adapt.Task, error) {
 	return out, nil
 }
 
-// rank orders the checks of a test file: those in a deciding test's own
-// function or one it calls (run) first (the others may not run), then those that call the
-// target function (an answer that changes its results between calls is
-// caught there by the variant, not only by the verdict protection), then
-// those that call something, then the others.
+// rank orders the checks of a test file: first those in run, the
+// deciding tests' own functions and those they call (the others may not
+// run); among them, those that call the target function (an answer that
+// changes its results between calls is caught there by the variant, not
+// only by the verdict protection), then those that call something, then
+// the others.
 func rank(t *adapt.Task, run map[string]bool, s site) int {
 	r := 0
 	if run[s.Func] {
 		r += 4
 	}
 	name := t.Target.Function
-	name = name[strings.LastIndexAny(name, ".")+1:]
+	name = name[strings.LastIndexByte(name, '.')+1:]
 	switch {
 	case name != "" && strings.Contains(s.Check, name+"("):
 		r += 2
