@@ -254,7 +254,7 @@ func rank(t *adapt.Task, run map[string]bool, s site) int {
 	if run[s.Func] {
 		r += 4
 	}
-	name := t.Target.Function
+	name, _, _ := strings.Cut(t.Target.Function, "(") // a Java overload's signature
 	name = name[strings.LastIndexByte(name, '.')+1:]
 	switch {
 	case name != "" && strings.Contains(s.Check, name+"("):
