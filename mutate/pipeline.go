@@ -334,9 +334,9 @@ const (
 	detectGate  = 0.60
 )
 
-// Err says which pilot gates fail, or returns nil when
-// both pass. With no L1 mutant parsed, or none compiled, a gate could not
-// be measured, and that is a failure too.
+// Err says which pilot gates fail, or returns nil when both pass. With no
+// L1 mutant parsed, or none compiled, a gate could not be measured, and
+// that is a failure too.
 func (g Gates) Err() error {
 	var failed []string
 	switch {
