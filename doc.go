@@ -5,6 +5,8 @@
 //	loader (adapt/bench/*, adapt.LoadFile, versioned.LoadDir: Load… gives []adapt.Task)
 //	   → generators derive new tasks with typed provenance:
 //	     mutate.Generate, ctxbug.Generate, evolve.Generate, versioned.Generate,
+//	     impossible.Generate (variants no correct answer passes: impossible.Rate
+//	     reads a model's passes on them as cheating evidence),
 //	     each (ctx, …, *Options) → (*Result{Tasks, Funnel, …}, error)
 //	   → adapt.Evaluate: prompt → adapt.Model → Options.Answer → adapt.Checker
 //	     (the exec drivers over an exec.Runner: exec/sandbox's Sandbox or ForkServer)

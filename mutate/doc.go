@@ -98,14 +98,14 @@
 //     [Policy]: [AllowUnresolved] keeps a mutant whose only compile errors
 //     are unresolved names on the lines it changed. A combination's
 //     effective level ([Candidate.Effective]) is how many of its
-//     constituents are detected alone; Options.RequireEffective discards
-//     one below its level.
+//     constituents are detected alone; Options.RequireEffective discards one below its level.
 //  5. Tasks: each valid mutant becomes one adapt.Task per [ContextLevel]
-//     (C1: no context, C2: the method, C3: the file).
+//     (C1: no context, C2: the method, C3: the file); not at C1 when F′
+//     no longer shows the name to restore (a renamed variable's, a dropped receiver's).
 //
-// Result.Funnel counts per operator combination the mutants that reached
-// each stage ([StageSite] to [StageEffective]); [Result.FunnelSummary]
-// has a row per L1 operator and per level; [Result.Gates] the pilot gates.
+// Result.Funnel counts per operator combination the mutants that reached each
+// stage ([StageSite] to [StageEffective]); [Result.FunnelSummary] has a row per
+// L1 operator and per level; [Result.Gates] the pilot gates ([Gates.Err]: which fail).
 //
 //	sb, _ := sandbox.New(nil)
 //	proj, _ := gomod.Open(dir, sb, nil)

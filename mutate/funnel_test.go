@@ -91,3 +91,26 @@ func TestCountMutant(t *testing.T) {
 	want := "| group | site | applied | parsed |\n|---|---:|---:|---:|\n| modifylogic | 2 | 2 | 2 |\n"
 	assert.Equal(t, want, b.String(), "funnel table")
 }
+
+// TestGatesErr: Gates.Err names each failing gate with its share and
+// threshold; a gate that could not be measured fails too.
+func TestGatesErr(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		g    mutate.Gates
+		want string // "" for no error
+	}{
+		{"both pass", mutate.Gates{Parsed: 10, Compiled: 7, CompileShare: 0.7, DetectShare: 0.6}, ""},
+		{"uuid", mutate.Gates{Parsed: 77, Compiled: 58, CompileShare: 58.0 / 77, DetectShare: 0.586}, "mutate: pilot gates failed: caught by tests 58.6% < 60%"},
+		{"both fail", mutate.Gates{Parsed: 10, Compiled: 6, CompileShare: 0.6, DetectShare: 0.5}, "mutate: pilot gates failed: compiled 60.0% < 70%; caught by tests 50.0% < 60%"},
+		{"nothing parsed", mutate.Gates{}, "no L1 mutant parsed, so no gate was measured"},
+		{"nothing compiled", mutate.Gates{Parsed: 3}, "compiled 0.0% < 70%; no L1 mutant compiled, so caught-by-tests was not measured"},
+	} {
+		err := tc.g.Err()
+		if tc.want == "" {
+			assert.NoError(t, err, tc.name)
+			continue
+		}
+		assert.ErrorContains(t, err, tc.want, tc.name)
+	}
+}

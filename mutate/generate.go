@@ -386,6 +386,9 @@ func (g *generation) makeTasks() error {
 			continue
 		}
 		for _, cl := range g.c.Contexts {
+			if cl == C1 && hidesRestoredName(cand) {
+				continue // C1 would hide the very name to restore
+			}
 			t, err := newTask(g.p, cand, cl, g.c.Source)
 			if err != nil {
 				return err

@@ -227,6 +227,21 @@ func (c *Candidate) detectedParts() int {
 	return n
 }
 
+// DetectedBy says what caught a valid candidate, as its tasks' label
+// LabelDetectedBy: "compile" (kept by AllowUnresolved), "timeout" (its
+// test run hit a limit) or "test"; "" for an invalid one.
+func (c *Candidate) DetectedBy() string {
+	switch {
+	case !c.Valid():
+		return ""
+	case c.Unresolved:
+		return "compile"
+	case c.TimedOut:
+		return "timeout"
+	}
+	return "test"
+}
+
 // Key names the candidate's operator combination, "op" or "op1+op2".
 func (c *Candidate) Key() string { return strings.Join(c.Ops, "+") }
 
@@ -310,6 +325,36 @@ func (r *Result) Gates() Gates {
 		g.DetectShare = float64(caught) / float64(g.Compiled)
 	}
 	return g
+}
+
+// The pilot gates of the paper: the shares of L1 mutants that must
+// compile and, of those, be caught by a test.
+const (
+	compileGate = 0.70
+	detectGate  = 0.60
+)
+
+// Err says which pilot gates fail, or returns nil when both pass. With no
+// L1 mutant parsed, or none compiled, a gate could not be measured, and
+// that is a failure too.
+func (g Gates) Err() error {
+	var failed []string
+	switch {
+	case g.Parsed == 0:
+		failed = append(failed, "no L1 mutant parsed, so no gate was measured")
+	case g.CompileShare < compileGate:
+		failed = append(failed, fmt.Sprintf("compiled %.1f%% < %.0f%%", 100*g.CompileShare, 100*compileGate))
+	}
+	switch {
+	case g.Parsed > 0 && g.Compiled == 0:
+		failed = append(failed, "no L1 mutant compiled, so caught-by-tests was not measured")
+	case g.Compiled > 0 && g.DetectShare < detectGate:
+		failed = append(failed, fmt.Sprintf("caught by tests %.1f%% < %.0f%%", 100*g.DetectShare, 100*detectGate))
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	return fmt.Errorf("mutate: pilot gates failed: %s", strings.Join(failed, "; "))
 }
 
 // String formats the gates for people.

@@ -3,6 +3,7 @@ package mutate
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -174,13 +175,6 @@ func newTask(p Project, c *Candidate, cl ContextLevel, source string) (adapt.Tas
 		}
 		recs[i] = r
 	}
-	detected := "test"
-	switch {
-	case c.Unresolved:
-		detected = "compile"
-	case c.TimedOut:
-		detected = "timeout"
-	}
 	key := c.Key()
 	t := adapt.Task{
 		ID:        fmt.Sprintf("%s%s:%d-%d:%s:%s:%d:%s", prefix(source), c.File, c.Frag.Line, c.Frag.EndLine, c.Level, key, c.Seed, cl),
@@ -189,7 +183,7 @@ func newTask(p Project, c *Candidate, cl ContextLevel, source string) (adapt.Tas
 		Reference: ref,
 		Labels: map[string]string{
 			LabelLevel: c.Level.String(), LabelContext: cl.String(), LabelOperators: key,
-			LabelKind: c.Frag.Kind, LabelPolicy: c.Policy.String(), LabelDetectedBy: detected,
+			LabelKind: c.Frag.Kind, LabelPolicy: c.Policy.String(), LabelDetectedBy: c.DetectedBy(),
 			LabelEffective: c.Effective().String(),
 		},
 		Provenance: &adapt.Provenance{
@@ -219,6 +213,47 @@ func newTask(p Project, c *Candidate, cl ContextLevel, source string) (adapt.Tas
 		return adapt.Task{}, err
 	}
 	return t, nil
+}
+
+// nameOps are the operators whose restoration is a name: renamevar's
+// original name, dropreceiver's receiver.
+var nameOps = map[string]bool{"renamevar": true, "dropreceiver": true}
+
+// wordRE matches an identifier-like word.
+var wordRE = regexp.MustCompile(`[\pL_][\pL\pN_]*`)
+
+// hidesRestoredName reports whether undoing the candidate needs a name
+// that F′ itself does not show: a renamevar's original name or a
+// dropreceiver's receiver, other than a keyword (Java's this), that no
+// longer occurs in F′. A C1 prompt shows F′ alone, so such a mutant could
+// be undone there only by a guess; the pipeline makes it at C2 and C3
+// only. (A declaration-only context at C1 for these tasks alone would
+// tell the model which operator was applied, for every task would make
+// C1 another level than the paper's, and would still hide a renamed
+// local declared above the fragment.)
+func hidesRestoredName(c *Candidate) bool {
+	lg, err := languageOf(c.Frag.Lang)
+	if err != nil {
+		return false
+	}
+	r := snippetRange(c)
+	shown := map[string]bool{}
+	for _, w := range wordRE.FindAll(c.Src[r.Start:r.End], -1) {
+		shown[string(w)] = true
+	}
+	for _, rec := range c.Records {
+		if !nameOps[rec.Operator] {
+			continue
+		}
+		for _, ch := range rec.Changes {
+			for _, w := range wordRE.FindAllString(ch.Old, -1) {
+				if !shown[w] && !lg.reserved(w) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // snippetRange returns F′'s range in c.Src: the fragment's range mapped

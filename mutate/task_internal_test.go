@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
@@ -236,4 +237,69 @@ func TestDetailOfV1(t *testing.T) {
 	if err != nil || !slices.Equal(got.Mutations[0].Changes, d.Mutations[0].Changes) || got.Snippet != d.Snippet {
 		t.Errorf("DetailOf(v1) = %+v, %v", got, err)
 	}
+}
+
+// TestC1ShowsTheNameToRestore: a renamed variable or a dropped receiver
+// whose name F′ no longer shows is made at C2 and C3 only; one F′ still
+// shows is made at C1 too, and its prompt shows the name. Each C1 prompt
+// shows every name its restoration needs.
+func TestC1ShowsTheNameToRestore(t *testing.T) {
+	src := []byte("package p\n\ntype Counter struct{ n, max int }\n\n" +
+		"func (c *Counter) Add(d int) int {\n\ttotal := c.n + d\n\tif total > c.max {\n\t\ttotal = c.max\n\t}\n\tc.n = total\n\treturn total\n}\n\n" +
+		"func (c *Counter) Set(v int) int {\n\tif v < 0 {\n\t\tv = 0\n\t}\n\tc.n = v\n\treturn v\n}\n")
+	frags, err := Fragments(Go, src)
+	require.NoError(t, err)
+	var cands []*Candidate
+	for k := range frags {
+		f := &frags[k]
+		for _, op := range []*Operator{renameVar, dropReceiver} {
+			for i, site := range op.Sites(f) {
+				for j := range max(1, len(site.Choices)) {
+					m, err := Mutate(op, site, rand.New(rand.NewPCG(uint64(i), uint64(j))))
+					require.NoError(t, err)
+					if m.Fate != FateOK {
+						continue
+					}
+					cands = append(cands, &Candidate{File: "c.go", Frag: f, Level: L1, Ops: []string{op.Name}, Seed: uint64(j),
+						Records: []Record{m.Record}, Src: m.Src, Tests: []string{"TestAdd"}, Policy: AllowUnresolved, Failing: []string{"TestAdd"}})
+				}
+			}
+		}
+	}
+	g := &generation{p: taskProject{}, c: Options{Contexts: []ContextLevel{C1, C2, C3}}, res: &Result{Candidates: cands}}
+	require.NoError(t, g.makeTasks())
+	atC1 := map[*Candidate]bool{}
+	made := map[*Candidate]int{}
+	for i, task := range g.res.Tasks {
+		c := g.res.From[i]
+		made[c]++
+		if task.Labels[LabelContext] != "C1" {
+			continue
+		}
+		atC1[c] = true
+		msgs, err := Prompt.Render(&task)
+		require.NoError(t, err)
+		for _, ch := range c.Records[0].Changes {
+			for _, w := range wordRE.FindAllString(ch.Old, -1) {
+				assert.Regexp(t, `\b`+w+`\b`, msgs[0].Content, "%s: C1 prompt hides %q, the name to restore", task.ID, w)
+			}
+		}
+	}
+	hidden := map[string]int{}
+	shown := map[string]int{}
+	for _, c := range cands {
+		if atC1[c] {
+			shown[c.Ops[0]]++
+			assert.Equal(t, 3, made[c])
+		} else {
+			hidden[c.Ops[0]]++
+			assert.Equal(t, 2, made[c], "%s: a mutant held back from C1 is still made at C2 and C3", c.Key())
+		}
+	}
+	// d renamed is gone from F′; c.n, c.max made n, max leave c. elsewhere;
+	// Set's one c.n made n leaves no c.
+	assert.Positive(t, hidden["renamevar"], "a renamed variable F′ no longer shows is not made at C1")
+	assert.Positive(t, hidden["dropreceiver"], "a dropped receiver F′ no longer shows is not made at C1")
+	assert.Positive(t, shown["dropreceiver"], "a dropped receiver F′ still shows is made at C1")
+	t.Logf("held back from C1 %v, made at C1 %v", hidden, shown)
 }

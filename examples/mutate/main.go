@@ -13,6 +13,11 @@
 //	go run ./examples/mutate -dir $(go env GOMODCACHE)/github.com/google/go-cmp@v0.7.0 -packages cmp
 //	go run ./examples/mutate -dir mutate/maven/testdata/maven -evaluate
 //
+// A run whose pilot gates fail (mutate.Gates.Err) writes no tasks and
+// exits non-zero, its last line naming the gate; -gates=warn writes them
+// and says so last. -require-effective keeps only the L2-L4 mutants of
+// their nominal level (mutate.Options.RequireEffective).
+//
 // -model is "reference", "identity" or "openai" (the OpenAI-compatible
 // endpoint named by OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_MODEL).
 // A model's snippet answers go through mutate.Answer (adapt.Options.Answer),
@@ -85,8 +90,13 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	pkgs := fl.String("packages", "", "Go: the packages to study, comma-separated directories relative to the module root (\"cmp\"), or \"...\" for every package with tests; empty: the root package")
 	evaluate := fl.Bool("evaluate", false, "evaluate the tasks with -model")
 	model := fl.String("model", "reference", "reference, identity or openai")
+	gates := fl.String("gates", "fail", "when a pilot gate fails: fail (write no tasks, exit non-zero) or warn (go on, and say so last)")
+	requireEff := fl.Bool("require-effective", false, "keep only L2-L4 mutants of their nominal level: each change caught by a test alone")
 	if err := fl.Parse(args); err != nil {
 		return err
+	}
+	if *gates != "fail" && *gates != "warn" {
+		return fmt.Errorf("-gates %q: want fail or warn", *gates)
 	}
 	if *dir == "" && *repo == "" {
 		fl.Usage()
@@ -122,13 +132,19 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	defer proj.Close()
 
-	cfg := &mutate.Options{Seed: *seed, Fragments: *frags, Repo: repoName, Commit: commit}
+	cfg := &mutate.Options{Seed: *seed, Fragments: *frags, Repo: repoName, Commit: commit, RequireEffective: *requireEff}
 	for l := mutate.L1; l <= mutate.ComplexityLevel(min(max(*levels, 1), 4)); l++ {
 		cfg.Levels = append(cfg.Levels, l)
 	}
 	res, err := generate(ctx, proj, cfg, stdout, *funnelCSV, *mutantsCSV)
 	if err != nil {
 		return err
+	}
+	if err := res.Gates().Err(); err != nil {
+		if *gates == "fail" {
+			return fmt.Errorf("%w; no tasks written (-gates=warn writes them)", err)
+		}
+		defer fmt.Fprintf(stdout, "%v (-gates=warn: tasks written)\n", err) // the last line
 	}
 	tasks := res.Tasks
 	if err := adapt.SaveFile(*out, tasks); err != nil {
@@ -351,10 +367,7 @@ func writeMutants(res *mutate.Result, csvPath string) error {
 	for _, c := range res.Candidates {
 		verdict, eff, by := c.Reason.String(), "", ""
 		if c.Valid() {
-			verdict, eff, by = "valid", c.Effective().String(), "test"
-			if c.Unresolved {
-				by = "compile"
-			}
+			verdict, eff, by = "valid", c.Effective().String(), c.DetectedBy()
 		}
 		w.Write([]string{c.File, strconv.Itoa(c.Frag.Line), strconv.Itoa(c.Frag.EndLine), c.Level.String(), c.Key(),
 			strconv.FormatUint(c.Seed, 10), verdict, eff, by, strings.Join(c.Failing, " ")})

@@ -12,6 +12,9 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/internal/ptytest"
 	"github.com/adaptbench/adaptbench/internal/sourcetest"
@@ -146,7 +149,7 @@ func TestProgressOnATerminal(t *testing.T) {
 		}
 	}
 	out := t.TempDir()
-	bars, stdout := ptytest.RunProgram(t, ".", "-dir", dir, "-levels", "1", "-out", filepath.Join(out, "tasks.jsonl"), "-evaluate",
+	bars, stdout := ptytest.RunProgram(t, ".", "-dir", dir, "-levels", "1", "-out", filepath.Join(out, "tasks.jsonl"), "-evaluate", "-gates=warn",
 		"-funnel", filepath.Join(out, "funnel.csv"), "-mutants", filepath.Join(out, "mutants.csv"))
 	if len(bars) != 2 || !strings.HasPrefix(bars[0], "mutate ") || !strings.HasPrefix(bars[1], "reference ") {
 		t.Errorf("bars %q, want mutate's then the reference's", bars)
@@ -213,7 +216,8 @@ func TestSIGTERMCleansUp(t *testing.T) {
 }
 
 // TestWriteMutants: the mutant CSV has a row per candidate, with the
-// effective level and the tests that caught a valid one.
+// effective level and what caught a valid one (its tasks' detected_by
+// label: a timed-out mutant's is timeout) and the tests that did.
 func TestWriteMutants(t *testing.T) {
 	frag := &mutate.Fragment{Line: 3, EndLine: 7}
 	part := &mutate.Candidate{Level: mutate.L1, Reason: mutate.ReasonNoFailure, Src: []byte("x")}
@@ -222,6 +226,8 @@ func TestWriteMutants(t *testing.T) {
 		{File: "a.go", Frag: frag, Level: mutate.L1, Ops: []string{"updateconst"}, Seed: 8, Src: []byte("x"), Reason: mutate.ReasonNoFailure},
 		{File: "a.go", Frag: frag, Level: mutate.L2, Ops: []string{"modifylogic", "updateconst"}, Seed: 9, Src: []byte("x"), Failing: []string{"TestA"},
 			Parts: []*mutate.Candidate{{Level: mutate.L1, Src: []byte("x"), Failing: []string{"TestA"}}, part}},
+		{File: "a.go", Frag: frag, Level: mutate.L1, Ops: []string{"changeflow"}, Seed: 10, Src: []byte("x"), Failing: []string{"TestA"}, TimedOut: true},
+		{File: "a.go", Frag: frag, Level: mutate.L1, Ops: []string{"renamevar"}, Seed: 11, Src: []byte("x"), Unresolved: true},
 	}}
 	path := filepath.Join(t.TempDir(), "m.csv")
 	if err := writeMutants(res, path); err != nil {
@@ -232,8 +238,67 @@ func TestWriteMutants(t *testing.T) {
 a.go,3,7,L1,modifylogic,7,valid,L1,test,TestA TestB
 a.go,3,7,L1,updateconst,8,no_test_failure,,,
 a.go,3,7,L2,modifylogic+updateconst,9,valid,L1,test,TestA
+a.go,3,7,L1,changeflow,10,valid,L1,timeout,TestA
+a.go,3,7,L1,renamevar,11,valid,L1,compile,
 `
 	if string(got) != want {
 		t.Errorf("mutant CSV:\n%s\nwant\n%s", got, want)
 	}
+}
+
+// TestGatesExitStatus runs the command on a module whose one test leaves
+// most mutants uncaught, so that the caught-by-tests gate fails: by
+// default it exits non-zero writing no tasks, its last line saying which
+// gate failed; with -gates=warn it writes them, exits 0 and says so in
+// its last line. -require-effective keeps no L2 mutant below L2.
+func TestGatesExitStatus(t *testing.T) {
+	exectest.Sandbox(t)
+	bin := filepath.Join(t.TempDir(), "mutate")
+	out, err := osexec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "go build: %s", out)
+	mod := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod":        "module example.com/clamp\n\ngo 1.22\n",
+		"clamp.go":      "package clamp\n\n// Clamp returns x limited to [lo, hi].\nfunc Clamp(x, lo, hi int) int {\n\tif x < lo {\n\t\treturn lo\n\t}\n\tif x > hi {\n\t\treturn hi\n\t}\n\treturn x\n}\n",
+		"clamp_test.go": "package clamp\n\nimport \"testing\"\n\nfunc TestClamp(t *testing.T) {\n\tif Clamp(5, 0, 10) != 5 {\n\t\tt.Fatal(\"Clamp\")\n\t}\n}\n",
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(mod, name), []byte(src), 0o644))
+	}
+	lastLine := func(s string) string {
+		lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+		return lines[len(lines)-1]
+	}
+	outDir := t.TempDir()
+	tasks := filepath.Join(outDir, "tasks.jsonl")
+	mutants := filepath.Join(outDir, "mutants.csv")
+	cmd := osexec.Command(bin, "-dir", mod, "-levels", "2", "-out", tasks, "-funnel", "", "-mutants", mutants)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	var ee *osexec.ExitError
+	require.ErrorAs(t, err, &ee, "gates failed, yet the command exited 0:\n%s", stdout.String())
+	assert.Equal(t, 1, ee.ExitCode())
+	assert.Regexp(t, `pilot gates failed: .*caught by tests 0\.0% < 60%`, lastLine(stderr.String()))
+	assert.NoFileExists(t, tasks, "a run whose gates failed wrote its tasks")
+
+	cmd = osexec.Command(bin, "-dir", mod, "-levels", "2", "-out", tasks, "-funnel", "", "-mutants", mutants, "-gates=warn", "-require-effective")
+	stdout.Reset()
+	stderr.Reset()
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Run(), "-gates=warn:\n%s\n%s", stdout.String(), stderr.String())
+	assert.Regexp(t, `pilot gates failed: .*caught by tests 0\.0% < 60%`, lastLine(stdout.String()))
+	assert.FileExists(t, tasks)
+	b, err := os.ReadFile(mutants)
+	require.NoError(t, err)
+	below := 0
+	for _, row := range strings.Split(string(b), "\n") {
+		f := strings.Split(row, ",")
+		if len(f) > 7 && f[3] == "L2" {
+			assert.False(t, f[6] == "valid" && f[7] != "L2", "-require-effective kept an L2 mutant of effective level %s: %s", f[7], row)
+			if f[6] == "effective_level_below" {
+				below++
+			}
+		}
+	}
+	assert.Positive(t, below, "no L2 mutant was discarded for its effective level:\n%s", b)
 }
