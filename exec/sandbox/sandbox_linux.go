@@ -262,6 +262,7 @@ const (
 	reasonWall
 	reasonCPU
 	reasonOutput
+	reasonMemory
 )
 
 // runOpts is what the fork server asks of the runner for its servers' jobs.
@@ -415,6 +416,9 @@ func (p *procRunner) reap(ip *initProc, cg *jobCgroup, w *watchdog, end *jobEnd,
 	waitOutput(time.Second)
 	res.CPUTime, res.PeakMemory = jobUsage(end.st, end.haveStatus, cg)
 	res.CPUTime = max(res.CPUTime, time.Duration(w.polled.Load()))
+	if cg.countsMemory() {
+		res.PeakMemory = max(res.PeakMemory, exec.Size(w.peak.Load()))
+	}
 	end.oom, end.pidsMax = cg.oomKilled(), cg.pidsLimited()
 	return p.release(ip, cg, shape, released && end.st.Stage == "", released)
 }
@@ -572,6 +576,7 @@ func (p *procRunner) initConfig(job exec.Job, o runOpts, lim exec.Limits, cg *jo
 	}
 	if p.isolate {
 		cfg.Workspace = exec.WorkDir
+		cfg.UserCeilings = userCeilings()
 	}
 	return cfg
 }
@@ -583,21 +588,30 @@ type watchdog struct {
 	// polled is the job's CPU time when last read: a job killed from
 	// outside has no report, and without a CPU cgroup no figure after.
 	polled atomic.Int64
-	done   chan struct{}
-	wg     sync.WaitGroup
+	// peak is the largest memory of the job's processes together read
+	// (with no memory cgroup: see jobprocs_linux.go).
+	peak atomic.Int64
+	done chan struct{}
+	wg   sync.WaitGroup
 }
 
 // watch starts a watchdog over a job that has just started.
 func watch(ctx context.Context, lim exec.Limits, cg *jobCgroup, budget *capture.Budget, kill func()) *watchdog {
 	w := &watchdog{done: make(chan struct{})}
+	// With no memory cgroup, the job's processes are read together at
+	// each poll, and their memory is held to the limit there.
+	memory := cg.countsMemory()
 	w.wg.Add(1)
 	go func() {
 		defer w.wg.Done()
 		wall := time.NewTimer(lim.WallTime)
 		defer wall.Stop()
 		var tick <-chan time.Time
-		if lim.CPUTime > 0 {
-			period := min(max(lim.CPUTime/20, 5*time.Millisecond), 50*time.Millisecond)
+		if lim.CPUTime > 0 || (memory && set(lim.Memory)) {
+			period := 50 * time.Millisecond
+			if lim.CPUTime > 0 {
+				period = min(max(lim.CPUTime/20, 5*time.Millisecond), period)
+			}
 			t := time.NewTicker(period)
 			defer t.Stop()
 			tick = t.C
@@ -616,18 +630,50 @@ func watch(ctx context.Context, lim exec.Limits, cg *jobCgroup, budget *capture.
 			case <-budget.Over():
 				w.reason.CompareAndSwap(0, int32(reasonOutput))
 			case <-tick:
-				used, _ := cg.cpuUsage()
-				w.polled.Store(int64(used))
-				if used < lim.CPUTime {
+				why := w.poll(cg, lim, memory)
+				if why == reasonNone {
 					continue
 				}
-				w.reason.CompareAndSwap(0, int32(reasonCPU))
+				w.reason.CompareAndSwap(0, int32(why))
 			}
 			kill()
 			return
 		}
 	}()
 	return w
+}
+
+// poll reads the job's CPU time, and its processes' memory when memory
+// is set, and says which limit it is over, if any. A memory reading
+// during which a process started may count shared pages more than once
+// (see jobprocs_linux.go): it is taken again, a few times at most.
+func (w *watchdog) poll(cg *jobCgroup, lim exec.Limits, memory bool) killReason {
+	var used time.Duration
+	var s jobSample
+	ok := false
+	if memory {
+		for range 3 {
+			if s, ok = cg.sample(true); !ok || s.stable {
+				break
+			}
+		}
+		if ok && int64(s.memory) > w.peak.Load() {
+			w.peak.Store(int64(s.memory))
+		}
+	}
+	if cg.cpu != "" || !memory {
+		used, _ = cg.cpuUsage()
+	} else if ok {
+		used = s.cpu
+	}
+	w.polled.Store(int64(max(used, time.Duration(w.polled.Load()))))
+	switch {
+	case ok && set(lim.Memory) && s.memory > lim.Memory:
+		return reasonMemory
+	case lim.CPUTime > 0 && used >= lim.CPUTime:
+		return reasonCPU
+	}
+	return reasonNone
 }
 
 // stop ends the watch once the job's report came or the init ended.
@@ -690,6 +736,9 @@ func verdict(res *exec.Result, e jobEnd, lim exec.Limits, cg *jobCgroup) error {
 	case e.oom:
 		res.Status = exec.StatusMemory
 		res.Detail = fmt.Sprintf("memory use exceeded %s", lim.Memory)
+	case e.why == reasonMemory:
+		res.Status = exec.StatusMemory
+		res.Detail = fmt.Sprintf("memory use exceeded %s (the job's processes together: %s)", lim.Memory, res.PeakMemory)
 	case e.why == reasonCPU || res.Signal == syscall.SIGXCPU || (lim.CPUTime > 0 && res.CPUTime >= lim.CPUTime && !st.Exited):
 		res.Status = exec.StatusCPUTime
 		res.Detail = fmt.Sprintf("CPU time %s exceeded the limit %s", res.CPUTime.Round(time.Millisecond), lim.CPUTime)
