@@ -30,9 +30,8 @@ import (
 // after it), and so is the memory of one that exited (it went, or moved
 // to the process that shares it); a reading during which a process
 // started is not stable (a fork changes what the pages the parent shares
-// count for in each), and the memory of a child sharing its parent's
-// memory (vfork: PF_FORKNOEXEC, the parent in uninterruptible sleep, the
-// same resident set) is counted once.
+// count for in each), and the memory of a child running in its parent's
+// (vfork) is counted once.
 
 // clockTick is the unit of /proc/<pid>/stat's times (USER_HZ, 100 on
 // every Linux architecture Go supports).
@@ -56,6 +55,7 @@ type procStatus struct {
 	ppid  string
 	flags uint64
 	times [4]time.Duration // utime, stime, cutime, cstime
+	start int64            // clock ticks after boot
 	rss   int64            // pages
 }
 
@@ -155,26 +155,78 @@ func sampleProcs(dir int, init string, list func() []string, memory bool) (s job
 	for i := range rs {
 		byPid[strings.TrimPrefix(rs[i].name, "/proc/")] = &rs[i]
 	}
+	vforked := vforkChildren(dir, rs[1:], byPid)
 	for i := range rs[1:] {
 		r := &rs[i+1]
 		if !r.keep {
 			continue
 		}
 		s.cpu += r.st.times[0] + r.st.times[1] + r.st.times[2] + r.st.times[3]
-		if p := byPid[r.st.ppid]; p != nil && p != &rs[0] && sharesParentMemory(r.st, p.st) {
-			continue
+		if !vforked[r.name] {
+			s.memory += r.pss
 		}
-		s.memory += r.pss
 	}
 	return s, true
 }
 
-// sharesParentMemory tells a vfork child, which runs in its parent's
-// memory until it calls execve, by what /proc shows of it: it has not
-// called execve, its parent waits in uninterruptible sleep, and both have
-// the same resident set.
-func sharesParentMemory(child, parent procStatus) bool {
-	return child.flags&pfForkNoExec != 0 && parent.state == 'D' && child.rss == parent.rss
+// vforkChildren are the children that run in their parent's memory (a
+// vfork child, until it calls execve), so that it is counted once. /proc
+// shows no memory's identity, so they are told by what it does show: the
+// parent waits in the kernel's clone in uninterruptible sleep (its wchan;
+// where the kernel does not name it, the sleep alone), and the child is
+// its newest, has not called execve, and has the same resident set. One
+// child per parent at most: a parent waits for one vfork at a time.
+func vforkChildren(dir int, rs []procReading, byPid map[string]*procReading) map[string]bool {
+	var out map[string]bool
+	newest := map[*procReading]*procReading{}
+	for i := range rs {
+		r := &rs[i]
+		p := byPid[r.st.ppid]
+		if p == nil || p.st.state != 'D' || r.st.flags&pfForkNoExec == 0 || r.st.rss != p.st.rss {
+			continue
+		}
+		if q := newest[p]; q == nil || r.st.start > q.st.start {
+			newest[p] = r
+		}
+	}
+	for p, r := range newest {
+		if !inClone(dir, p.name) {
+			continue
+		}
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[r.name] = true
+	}
+	return out
+}
+
+// inClone says whether process name under dir sleeps in the kernel's
+// clone (kernel_clone, or _do_fork before Linux 5.10, with
+// wait_for_vfork_done inlined or not), or its wchan cannot be told.
+func inClone(dir int, name string) bool {
+	b, err := readAt(dir, name+"/wchan")
+	switch w := strings.TrimSpace(string(b)); {
+	case err != nil || w == "" || w == "0":
+		return true
+	default:
+		return w == "kernel_clone" || w == "wait_for_vfork_done" || w == "_do_fork" || w == "do_fork"
+	}
+}
+
+// readAt reads file name under dir.
+func readAt(dir int, name string) ([]byte, error) {
+	fd, err := unix.Openat(dir, name, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	buf := make([]byte, 256)
+	n, err := unix.Read(fd, buf)
+	if err != nil {
+		return nil, err
+	}
+	return buf[:max(n, 0)], nil
 }
 
 // procNames lists the pids of the proc file system at dir.
@@ -225,7 +277,7 @@ func readStatus(fd int, buf []byte) (procStatus, bool) {
 	}
 	f := strings.Fields(string(b[i+1:]))
 	// f[0] is field 3 (state), f[1] the ppid, f[6] the flags;
-	// utime..cstime are fields 14..17, the rss field 24.
+	// utime..cstime are fields 14..17, starttime 22, rss 24.
 	if len(f) < 22 || len(f[0]) != 1 {
 		return st, false
 	}
@@ -240,6 +292,9 @@ func readStatus(fd int, buf []byte) (procStatus, bool) {
 			return st, false
 		}
 		st.times[k] = time.Duration(n) * clockTick
+	}
+	if st.start, err = strconv.ParseInt(f[19], 10, 64); err != nil {
+		return st, false
 	}
 	if st.rss, err = strconv.ParseInt(f[21], 10, 64); err != nil {
 		return st, false

@@ -98,6 +98,33 @@ print("ok")
 	assert.Less(t, res.PeakMemory, 128*exec.MiB, "shared pages counted once")
 }
 
+// TestJobMemoryVforkCountedOnce: a vfork child runs in its parent's
+// memory until it executes; held there for 2 s (posix_spawn's child
+// opening a FIFO no one writes to yet), the 80 MiB they share are counted
+// once, under a 128 MiB limit.
+func TestJobMemoryVforkCountedOnce(t *testing.T) {
+	exectest.RequirePython(t, false)
+	sb := newSandbox(t)
+	prog := `import os, time
+b = bytes([1]) * (80 << 20)
+os.mkfifo("fifo")
+if os.fork() == 0:
+    time.sleep(2)
+    os.close(os.open("fifo", os.O_WRONLY))
+    os._exit(0)
+pid = os.posix_spawn("/bin/true", ["true"], {}, file_actions=[(os.POSIX_SPAWN_OPEN, 0, "fifo", os.O_RDONLY, 0)])
+_, st = os.waitpid(pid, 0)
+print("ok", st, b[12345])
+`
+	res, err := sb.Run(context.Background(), exec.Job{Dir: t.TempDir(), Args: []string{python, "-c", prog},
+		Limits: exec.Limits{Memory: 128 * exec.MiB, CPUTime: time.Minute, WallTime: 100 * time.Second}})
+	require.NoError(t, err)
+	t.Logf("%s: %s; peak %s, CPU %s, wall %s", res.Status, res.Detail, res.PeakMemory, res.CPUTime, res.WallTime)
+	require.Equal(t, exec.StatusOK, res.Status, "%s: %s", res.Detail, res.Stderr)
+	assert.Equal(t, "ok 0 1\n", string(res.Stdout))
+	assert.Less(t, res.PeakMemory, 128*exec.MiB, "the vfork child's memory is its parent's")
+}
+
 // TestJobCPUHiddenDeep: two spinners at the bottom of a chain of 70
 // processes (below the depth a walk of the process tree stopped at) are
 // counted from the start: the job is stopped at its 1 s of CPU time, not
