@@ -86,10 +86,10 @@ func detectCgroups() cgroupLayout {
 		removeStaleCgroups(dir)
 	}
 	if l.memory == "" {
-		notes = append(notes, "no usable memory cgroup: memory is bounded per process with RLIMIT_AS")
+		notes = append(notes, "no usable memory cgroup: memory is bounded per job by its processes' total PSS read at each poll, and per process with RLIMIT_AS")
 	}
 	if l.pids == "" {
-		notes = append(notes, "no usable pids cgroup: processes are bounded with RLIMIT_NPROC, shared by all jobs of one uid")
+		notes = append(notes, "no usable pids cgroup: processes are bounded with RLIMIT_NPROC, counted in the job's own user namespace")
 	}
 	l.note = strings.Join(notes, "; ")
 	return l

@@ -51,8 +51,9 @@ var ErrNoNamespaces = errors.New("exec: this machine does not allow the namespac
 // host uid of its own, when the caller is root (from uid 1879048192), or as the
 // caller's own uid (uid 0 of its namespace, with no capability) otherwise.
 // Limits use cgroups where the machine has them (an ordinary user's
-// delegated cgroup v2 subtree included) and rlimits everywhere, with CPU
-// time read from /proc where no cgroup counts it; Isolation says which.
+// delegated cgroup v2 subtree included) and rlimits everywhere, with the
+// CPU time and memory of the job's processes together read from /proc
+// where no cgroup counts them; Isolation says which.
 // A Sandbox is safe for concurrent use.
 type Sandbox struct{ p *procRunner }
 
@@ -148,10 +149,16 @@ func (s *Sandbox) cgroups() string { return s.p.cg.note }
 // "user namespaces, seccomp" (as root: "..., a host uid per job"; as an
 // ordinary user: "..., the caller's uid") or "none (unsandboxed)", and
 // limits is "cgroups v1", "cgroups v2", "cgroups v2 delegated" (an
-// ordinary user's own subtree), or "rlimits only" (memory by RLIMIT_AS,
-// processes by RLIMIT_NPROC in the job's user namespace, CPU time by
-// RLIMIT_CPU and the job's processes read from /proc), or a mix such as
-// "cgroups v1 (memory, cpu) + rlimits (processes)".
+// ordinary user's own subtree), or "rlimits only", or a mix such as
+// "cgroups v1 (memory, cpu) + rlimits (processes)". Every mode holds the
+// limits per job. A cgroup counts the job's memory, processes and CPU
+// time. Where there is none, memory and CPU time are the job's processes
+// together, all of its PID namespace (for an unsandboxed job, the init's
+// descendants) read from /proc at each poll (the sum of their PSS, and
+// their CPU time), with RLIMIT_AS and RLIMIT_CPU per process besides;
+// processes are counted by RLIMIT_NPROC in the job's own user namespace.
+// A sandboxed job's user namespace has its own share of the per-user
+// kernel budgets (inotify, fanotify, namespaces) in every mode.
 func (s *Sandbox) Isolation() string { return s.p.isolation() }
 
 // Isolation says what limit enforcement is in force; there is no
