@@ -550,7 +550,7 @@ func (c *jobCgroup) add(pid int) error {
 
 func (c *jobCgroup) cpuUsage() (time.Duration, bool) {
 	if c != nil && c.cpu == "" {
-		s, ok := c.sample(false)
+		s, ok := c.sample(nil)
 		return s.cpu, ok
 	}
 	if c == nil || c.cpu == "" {

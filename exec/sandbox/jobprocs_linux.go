@@ -43,11 +43,17 @@ const pfForkNoExec = 0x40
 
 // jobSample is one reading of a job's processes.
 type jobSample struct {
-	cpu    time.Duration
-	memory exec.Size // the sum of their PSS
+	cpu time.Duration
+	rss exec.Size // the sum of their resident sets
+	// memory is the sum of their PSS, when pss (it was read).
+	memory exec.Size
+	pss    bool
 	// stable: no process of the job started while it was read.
 	stable bool
 }
+
+// pageSize is the unit of /proc/<pid>/stat's rss.
+var pageSize = exec.Size(os.Getpagesize())
 
 // procStatus is what a job's reading takes from /proc/<pid>/stat.
 type procStatus struct {
@@ -67,10 +73,12 @@ type procReading struct {
 	keep bool // counted: not reaped while the job was read
 }
 
-// sample reads the job's processes: their CPU time, and their memory
-// when memory is set. ok is false when the job's processes cannot be
-// read (no descriptor of its /proc and no init pid, or its init is gone).
-func (c *jobCgroup) sample(memory bool) (s jobSample, ok bool) {
+// sample reads the job's processes: their CPU time and resident sets,
+// and their PSS (which costs a walk of each one's page tables) when pss,
+// if set, says so given the resident sets' sum and the count of
+// processes. ok is false when the job's processes cannot be read (no
+// descriptor of its /proc and no init pid, or its init is gone).
+func (c *jobCgroup) sample(pss func(rss exec.Size, procs int) bool) (s jobSample, ok bool) {
 	if c == nil {
 		return s, false
 	}
@@ -81,7 +89,7 @@ func (c *jobCgroup) sample(memory bool) (s jobSample, ok bool) {
 		}
 		// Control keeps the descriptor open while it is used.
 		rc.Control(func(fd uintptr) {
-			s, ok = sampleProcs(int(fd), "1", func() []string { return procNames(int(fd)) }, memory)
+			s, ok = sampleProcs(int(fd), "1", func() []string { return procNames(int(fd)) }, pss)
 		})
 		return s, ok
 	}
@@ -95,13 +103,13 @@ func (c *jobCgroup) sample(memory bool) (s jobSample, ok bool) {
 			out = append(out, "/proc/"+p)
 		}
 		return out
-	}, memory)
+	}, pss)
 }
 
 // sampleProcs reads the processes list names, under dir, whose first is
 // the init: the init's own CPU time and memory are not the job's, the
 // time of the children it reaped is.
-func sampleProcs(dir int, init string, list func() []string, memory bool) (s jobSample, ok bool) {
+func sampleProcs(dir int, init string, list func() []string, pss func(exec.Size, int) bool) (s jobSample, ok bool) {
 	names := list()
 	if len(names) == 0 || names[0] != init {
 		return s, false
@@ -124,13 +132,18 @@ func sampleProcs(dir int, init string, list func() []string, memory bool) (s job
 			unix.Close(fd)
 			continue
 		}
-		if memory && n != init {
-			r.pss = readPSS(dir, n, buf)
+		if n != init {
+			s.rss += exec.Size(r.st.rss) * pageSize
 		}
 		rs = append(rs, r)
 	}
 	if len(rs) == 0 || rs[0].name != init {
 		return s, false
+	}
+	if s.pss = pss != nil && pss(s.rss, len(rs)-1); s.pss {
+		for i := range rs[1:] {
+			rs[i+1].pss = readPSS(dir, rs[i+1].name, buf)
+		}
 	}
 	// Which were reaped meanwhile, and which exited.
 	for i := range rs {
@@ -140,16 +153,7 @@ func sampleProcs(dir int, init string, list func() []string, memory bool) (s job
 			rs[i].pss = 0
 		}
 	}
-	s.stable = true
-	seen := make(map[string]bool, len(names))
-	for _, n := range names {
-		seen[n] = true
-	}
-	for _, n := range list() {
-		if !seen[n] {
-			s.stable = false
-		}
-	}
+	s.stable = !s.pss || !startedMeanwhile(names, list())
 	s.cpu = rs[0].st.times[2] + rs[0].st.times[3]
 	byPid := make(map[string]*procReading, len(rs))
 	for i := range rs {
@@ -167,6 +171,20 @@ func sampleProcs(dir int, init string, list func() []string, memory bool) (s job
 		}
 	}
 	return s, true
+}
+
+// startedMeanwhile says whether after lists a process before does not.
+func startedMeanwhile(before, after []string) bool {
+	seen := make(map[string]bool, len(before))
+	for _, n := range before {
+		seen[n] = true
+	}
+	for _, n := range after {
+		if !seen[n] {
+			return true
+		}
+	}
+	return false
 }
 
 // vforkChildren are the children that run in their parent's memory (a

@@ -598,8 +598,11 @@ type watchdog struct {
 	// peak is the largest memory of the job's processes together read
 	// (with no memory cgroup: see jobprocs_linux.go).
 	peak atomic.Int64
-	done chan struct{}
-	wg   sync.WaitGroup
+	// rssHigh is the largest sum of their resident sets for which their
+	// PSS was read (the watchdog's goroutine's alone).
+	rssHigh exec.Size
+	done    chan struct{}
+	wg      sync.WaitGroup
 }
 
 // watch starts a watchdog over a job that has just started.
@@ -651,21 +654,31 @@ func watch(ctx context.Context, lim exec.Limits, cg *jobCgroup, budget *capture.
 }
 
 // poll reads the job's CPU time, and its processes' memory when memory
-// is set, and says which limit it is over, if any. A memory reading
-// during which a process started may count shared pages more than once
-// (see jobprocs_linux.go): it is taken again, a few times at most.
+// is set, and says which limit it is over, if any. Their PSS costs a walk
+// of their page tables: it is read only when their resident sets
+// together (never less, but for the kernel's counters' lag, allowed for)
+// are over the limit, or above any sum read before (the peak may have
+// grown). A PSS reading during which a process started may count shared
+// pages more than once (see jobprocs_linux.go): it is taken again, a few
+// times at most.
 func (w *watchdog) poll(cg *jobCgroup, lim exec.Limits, memory bool) killReason {
 	var used time.Duration
 	var s jobSample
 	ok := false
 	if memory {
+		pss := func(rss exec.Size, procs int) bool {
+			return rss > w.rssHigh || (set(lim.Memory) && rss+exec.Size(procs)*exec.MiB > lim.Memory)
+		}
 		for range 3 {
-			if s, ok = cg.sample(true); !ok || s.stable {
+			if s, ok = cg.sample(pss); !ok || s.stable {
 				break
 			}
 		}
-		if ok && int64(s.memory) > w.peak.Load() {
-			w.peak.Store(int64(s.memory))
+		if ok && s.pss {
+			w.rssHigh = max(w.rssHigh, s.rss)
+			if int64(s.memory) > w.peak.Load() {
+				w.peak.Store(int64(s.memory))
+			}
 		}
 	}
 	if cg.cpu != "" || !memory {
@@ -675,7 +688,7 @@ func (w *watchdog) poll(cg *jobCgroup, lim exec.Limits, memory bool) killReason 
 	}
 	w.polled.Store(int64(max(used, time.Duration(w.polled.Load()))))
 	switch {
-	case ok && set(lim.Memory) && s.memory > lim.Memory:
+	case ok && s.pss && set(lim.Memory) && s.memory > lim.Memory:
 		return reasonMemory
 	case lim.CPUTime > 0 && used >= lim.CPUTime:
 		return reasonCPU
