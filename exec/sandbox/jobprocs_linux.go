@@ -37,9 +37,12 @@ import (
 // every Linux architecture Go supports).
 const clockTick = 10 * time.Millisecond
 
-// pfForkNoExec is PF_FORKNOEXEC of /proc/<pid>/stat's flags: forked, and
-// has not called execve since.
-const pfForkNoExec = 0x40
+// pfForkNoExec and pfExiting are flags of /proc/<pid>/stat: forked, and
+// has not called execve since (PF_FORKNOEXEC); exiting (PF_EXITING).
+const (
+	pfForkNoExec = 0x40
+	pfExiting    = 0x4
+)
 
 // jobSample is one reading of a job's processes.
 type jobSample struct {
@@ -142,7 +145,12 @@ func sampleProcs(dir int, init string, list func() []string, pss func(exec.Size,
 	}
 	if s.pss = pss != nil && pss(s.rss, len(rs)-1); s.pss {
 		for i := range rs[1:] {
-			rs[i+1].pss = readPSS(dir, rs[i+1].name, buf)
+			// Reading holds a process's memory: one that is exiting would
+			// release it (a SysV segment it attached, say) only when the
+			// reading ends.
+			if r := &rs[i+1]; r.st.flags&pfExiting == 0 && r.st.state != 'Z' && r.st.state != 'X' {
+				r.pss = readPSS(dir, r.name, buf)
+			}
 		}
 	}
 	// Which were reaped meanwhile, and which exited.
