@@ -29,17 +29,20 @@ import (
 // budgets are a job's own share, not the caller's whole.
 
 // TestJobMemoryAcrossProcesses: six children each touch 100 MiB under a
-// 128 MiB limit (RLIMIT_AS alone let each one through); the job is stopped
-// while it runs, with the memory verdict, and its processes' total as its
-// peak. (A memory cgroup kills a child instead: its parent then stops.)
+// 128 MiB limit (RLIMIT_AS alone let each one through), and make
+// themselves non-dumpable first (so that their memory is not readable by
+// their user without privilege); the job is stopped while it runs, with
+// the memory verdict, and its processes' total as its peak. (A memory
+// cgroup kills a child instead: its parent then stops.)
 func TestJobMemoryAcrossProcesses(t *testing.T) {
 	exectest.RequirePython(t, false)
 	sb := newSandbox(t)
-	prog := `import os, sys, time
+	prog := `import ctypes, os, sys, time
 readies = []
 for i in range(6):
     r, w = os.pipe()
     if os.fork() == 0:
+        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE
         b = bytes([1]) * (100 << 20)
         os.write(w, b"x")
         time.sleep(60)
