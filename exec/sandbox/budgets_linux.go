@@ -28,20 +28,17 @@ import (
 // jobShare-1 jobs at their ceilings leave some to the caller.
 const jobShare = 16
 
-// sharedBudgets are the /proc/sys/user counters a job gets a share of;
-// noneBudgets, those it gets none of (the init has made its namespaces
-// and its root, whose open_tree clones count as mount namespaces, when it
-// sets them; the IPC namespace each job's thread gets is counted apart:
-// ipcBudget).
+// sharedBudgets are the /proc/sys/user counters a job gets a share of
+// (IPC namespaces for its init, which makes one per job, on a thread of
+// its own, and frees it after an RCU grace period); noneBudgets, those it
+// gets none of (the init has made its namespaces and its root, whose
+// open_tree clones count as mount namespaces, when it sets them).
 var (
-	sharedBudgets = []string{"max_inotify_instances", "max_inotify_watches", "max_fanotify_groups", "max_fanotify_marks"}
-	noneBudgets   = []string{"max_user_namespaces", "max_mnt_namespaces", "max_pid_namespaces", "max_net_namespaces",
+	sharedBudgets = []string{"max_inotify_instances", "max_inotify_watches", "max_fanotify_groups", "max_fanotify_marks",
+		"max_ipc_namespaces"}
+	noneBudgets = []string{"max_user_namespaces", "max_mnt_namespaces", "max_pid_namespaces", "max_net_namespaces",
 		"max_uts_namespaces", "max_cgroup_namespaces", "max_time_namespaces"}
 )
-
-// ipcBudget is the IPC namespaces an init may make, one per job on a
-// thread of its own (the last ones may not be freed yet).
-const ipcBudget = 64
 
 var (
 	ceilingsOnce sync.Once
@@ -54,7 +51,7 @@ var (
 // not have is left out.
 func userCeilings() map[string]int64 {
 	ceilingsOnce.Do(func() {
-		ceilings = map[string]int64{"max_ipc_namespaces": ipcBudget}
+		ceilings = map[string]int64{}
 		for _, name := range sharedBudgets {
 			b, err := os.ReadFile("/proc/sys/user/" + name)
 			if err != nil {
