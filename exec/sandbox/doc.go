@@ -109,7 +109,8 @@
 //     namespace. Each job's has ceilings of its own, set by its init
 //     before the job starts (budgets_linux.go): inotify instances and
 //     watches, fanotify groups and marks, 1/16 of the host's each; no
-//     namespaces. As root, each init also runs as a host uid of its own
+//     namespaces (but its init's IPC namespaces, one per job: 1/16 too).
+//     As root, each init also runs as a host uid of its own
 //     and makes its user namespace from a thread with that uid. As an
 //     ordinary user, jobs run as the caller's uid, and share with it what
 //     the kernel counts per user outside user namespaces: pipe buffers
