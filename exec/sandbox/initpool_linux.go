@@ -302,10 +302,16 @@ func (p *procRunner) spawn() (*initProc, error) {
 }
 
 // receiveProc receives the job's /proc from an isolating init (sendProc),
-// once its root is prepared; nil when the init sent none or ended first.
+// once its root is prepared; nil when the init sent none, ended first, or
+// took longer than readyTimeout (its job then fails or is stopped at its
+// limits, and its processes are read from the host's /proc meanwhile).
 func receiveProc(sock *os.File) *os.File {
 	buf := make([]byte, 1)
 	oob := make([]byte, unix.CmsgSpace(4))
+	tv := unix.NsecToTimeval(readyTimeout.Nanoseconds())
+	if unix.SetsockoptTimeval(int(sock.Fd()), unix.SOL_SOCKET, unix.SO_RCVTIMEO, &tv) != nil {
+		return nil
+	}
 	for {
 		_, oobn, _, _, err := unix.Recvmsg(int(sock.Fd()), buf, oob, unix.MSG_CMSG_CLOEXEC)
 		if err == unix.EINTR {
