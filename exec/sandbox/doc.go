@@ -40,8 +40,9 @@
 // (v1, or v2: as an ordinary user, the subtree systemd delegates). Else a
 // job is stopped, with the memory verdict, when the proportional set
 // sizes (PSS) of its processes together exceed Limits.Memory, read at
-// that poll (at least every 50ms; Result.PeakMemory is the largest total
-// read), RLIMIT_AS bounds each process, and RLIMIT_NPROC counted in the
+// that poll (at least every 50ms) once their resident sets together near
+// it, for a tenth of the time at most (Result.PeakMemory is the largest
+// total read), RLIMIT_AS bounds each process, and RLIMIT_NPROC counted in the
 // job's own user namespace the processes. Output is capped across stdout
 // and stderr (the first and last Limits.Keep bytes kept), RLIMIT_FSIZE
 // caps files, and Limits.Disk and DiskFiles the workspace, a tmpfs of its
