@@ -42,11 +42,11 @@
 // sizes (PSS) of its processes together exceed Limits.Memory, read at
 // that poll (at least every 50ms) once their resident sets together near
 // it, for a tenth of the time at most (Result.PeakMemory is the largest
-// total read), RLIMIT_AS bounds each process, and RLIMIT_NPROC counted in the
-// job's own user namespace the processes. Output is capped across stdout
-// and stderr (the first and last Limits.Keep bytes kept), RLIMIT_FSIZE
-// caps files, and Limits.Disk and DiskFiles the workspace, a tmpfs of its
-// own.
+// total read), RLIMIT_AS bounds each process, and RLIMIT_NPROC counted in
+// the job's own user namespace the processes. Output is capped across
+// stdout and stderr (the first and last Limits.Keep bytes kept),
+// RLIMIT_FSIZE caps files, and Limits.Disk and DiskFiles the workspace, a
+// tmpfs of its own.
 //
 // # Nothing left behind
 //
