@@ -13,7 +13,10 @@
 // memory. A verdict about the code under test is a Result with a nil
 // error; an error means the runner failed (StatusInternal) or the caller
 // canceled (StatusCanceled), never the code. When Run returns, every
-// process the job started is gone.
+// process the job started is gone. Limits hold for the job as a whole,
+// not for each of its processes: exec/sandbox's doc says how each mode
+// counts them, and its trust boundary which per-user kernel budgets jobs
+// of one user still share.
 //
 //	sb, err := sandbox.New(nil) // says what the kernel lacks and how to enable it
 //	if err != nil { ... }

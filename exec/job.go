@@ -78,8 +78,9 @@ type Limits struct {
 	// busy machine does not turn a CPU-bound job into a wall-time verdict.
 	WallTime time.Duration
 	// Memory bounds the memory of all the job's processes together (a
-	// memory cgroup where the machine has one, else the address space of
-	// each process). 0 means 1GiB.
+	// memory cgroup where the machine has one, else the sum of their
+	// proportional set sizes read while the job runs, and the address
+	// space of each process). 0 means 1GiB.
 	Memory Size
 	// Processes bounds how many processes (and threads) the job may have at
 	// once. 0 means 128.

@@ -86,10 +86,10 @@ func detectCgroups() cgroupLayout {
 		removeStaleCgroups(dir)
 	}
 	if l.memory == "" {
-		notes = append(notes, "no usable memory cgroup: memory is bounded per process with RLIMIT_AS")
+		notes = append(notes, "no usable memory cgroup: memory is bounded per job by its processes' total PSS read at each poll, and per process with RLIMIT_AS")
 	}
 	if l.pids == "" {
-		notes = append(notes, "no usable pids cgroup: processes are bounded with RLIMIT_NPROC, shared by all jobs of one uid")
+		notes = append(notes, "no usable pids cgroup: processes are bounded with RLIMIT_NPROC, counted in the job's own user namespace")
 	}
 	l.note = strings.Join(notes, "; ")
 	return l
@@ -315,9 +315,11 @@ type jobCgroup struct {
 	memory string
 	pids   string
 	cpu    string
-	// tree is the init's pid: with no CPU cgroup, the job's CPU time is
-	// read from /proc for the processes below it (proccpu_linux.go).
+	// tree is the init's pid, and proc the job's /proc (its PID
+	// namespace's, nil for an unisolated job): with no CPU or memory
+	// cgroup, the job's figures are read there (jobprocs_linux.go).
 	tree int
+	proc *os.File
 	// The counters' values when the job began (rebase): a reused init
 	// keeps its cgroups from job to job.
 	cpuBase           time.Duration
@@ -547,8 +549,9 @@ func (c *jobCgroup) add(pid int) error {
 }
 
 func (c *jobCgroup) cpuUsage() (time.Duration, bool) {
-	if c != nil && c.cpu == "" && c.tree != 0 {
-		return treeCPU(c.tree)
+	if c != nil && c.cpu == "" {
+		s, ok := c.sample(nil)
+		return s.cpu, ok
 	}
 	if c == nil || c.cpu == "" {
 		return 0, false
@@ -559,6 +562,12 @@ func (c *jobCgroup) cpuUsage() (time.Duration, bool) {
 	}
 	ns, ok := readInt(c.cpu, "cpuacct.usage")
 	return time.Duration(ns) - c.cpuBase, ok
+}
+
+// countsMemory says whether the job's memory is read from its processes
+// (no memory cgroup).
+func (c *jobCgroup) countsMemory() bool {
+	return c != nil && c.memory == "" && (c.proc != nil || c.tree != 0)
 }
 
 func (c *jobCgroup) peakMemory() (exec.Size, bool) {
@@ -636,6 +645,9 @@ func (c *jobCgroup) killAll() {
 func (c *jobCgroup) remove() error {
 	if c == nil {
 		return nil
+	}
+	if c.proc != nil {
+		c.proc.Close()
 	}
 	var errs []error
 	for _, d := range c.dirs {

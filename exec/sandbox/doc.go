@@ -31,15 +31,22 @@
 //
 // # Limits
 //
-// CPU time is measured, not inferred from the wall clock: a job is stopped
-// when its processes together used Limits.CPUTime (a cpuacct cgroup polled
-// every few milliseconds, else the job's processes read from /proc; and
-// RLIMIT_CPU per process). Memory and process counts use memory and pids
-// cgroups where the machine has them (v1, or v2: as an ordinary user, the
-// subtree systemd delegates), else RLIMIT_AS and RLIMIT_NPROC counted in
-// the job's own user namespace. Output is capped across stdout and stderr
-// (the first and last Limits.Keep bytes kept), RLIMIT_FSIZE caps files,
-// and Limits.Disk and DiskFiles the workspace, a tmpfs of its own.
+// Limits hold per job, in every mode. CPU time is measured, not inferred
+// from the wall clock: a job is stopped when its processes together used
+// Limits.CPUTime (a cpuacct cgroup polled every few milliseconds, else
+// every process of the job's PID namespace read from the job's own /proc
+// at the same poll, however deep; and RLIMIT_CPU per process). Memory and
+// process counts use memory and pids cgroups where the machine has them
+// (v1, or v2: as an ordinary user, the subtree systemd delegates). Else a
+// job is stopped, with the memory verdict, when the proportional set
+// sizes (PSS) of its processes together exceed Limits.Memory, read at
+// that poll (at least every 50ms) once their resident sets together near
+// it, for a tenth of the time at most (Result.PeakMemory is the largest
+// total read), RLIMIT_AS bounds each process, and RLIMIT_NPROC counted in
+// the job's own user namespace the processes. Output is capped across
+// stdout and stderr (the first and last Limits.Keep bytes kept),
+// RLIMIT_FSIZE caps files, and Limits.Disk and DiskFiles the workspace, a
+// tmpfs of its own.
 //
 // # Nothing left behind
 //
@@ -99,9 +106,19 @@
 //     Result.NotCopied. Its stdout and stderr are pipes the server counts,
 //     and a job's CPU time and OOM kills are read through the server's
 //     cgroup, so a job that stops its server still gets its verdict.
-//   - What concurrent jobs share: no per-user kernel budget (inotify
-//     instances, pipe buffers): each init runs as a host uid of its own
-//     and makes its user namespace from a thread with that uid.
+//   - What concurrent jobs share: no budget the kernel counts per user
+//     namespace. Each job's has ceilings of its own, set by its init
+//     before the job starts (budgets_linux.go): inotify instances and
+//     watches, fanotify groups and marks, 1/16 of the host's each; no
+//     namespaces (but its init's IPC namespaces, one per job: 1/16 too).
+//     As root, each init also runs as a host uid of its own
+//     and makes its user namespace from a thread with that uid. As an
+//     ordinary user, jobs run as the caller's uid, and share with it what
+//     the kernel counts per user outside user namespaces: pipe buffers
+//     (past pipe-user-pages-soft a new pipe gets one page), epoll
+//     watches, pending signals and locked shared memory (RLIMIT_SIGPENDING,
+//     RLIMIT_MEMLOCK); and 16 jobs at their inotify ceilings at once would
+//     hold the caller's whole budget.
 //   - What a job may choose: any verdict it could earn (a fork-server job
 //     can print the MemoryError mark), never StatusInternal: a server that
 //     fails once a job started failed by the job's doing, which is the
@@ -109,7 +126,15 @@
 //     Sandbox.
 //   - What remains: concurrent jobs share the files of the read-only binds,
 //     and flock on one passes bits between them, as timing and the load
-//     average can; no verdict depends on them.
+//     average can; no verdict depends on them. With no memory cgroup, a
+//     job's memory is read at each poll, not charged at each page: it may
+//     exceed the limit between two polls (each process within RLIMIT_AS),
+//     and memory no process maps is not in it (a file in /tmp, /dev/shm
+//     or a memfd, bounded by TmpSize, FileSize and OpenFiles; a SysV
+//     segment no process attaches). /proc shows no memory's identity: a
+//     vfork child is told from a fork (jobprocs_linux.go), and a child
+//     that shares its parent's memory otherwise (clone with CLONE_VM and
+//     no thread) is counted twice.
 //
 // Figures (the sandbox's cost per run, where it goes, the fork server's
 // throughput) are in BENCHMARKS.md.

@@ -295,7 +295,44 @@ func (p *procRunner) spawn() (*initProc, error) {
 		ip.cg = &jobCgroup{layout: &p.cg}
 	}
 	ip.cg.tree = cmd.Process.Pid
+	if p.isolate {
+		ip.cg.proc = receiveProc(ip.diskW)
+	}
 	return ip, nil
+}
+
+// receiveProc receives the job's /proc from an isolating init (sendProc),
+// once its root is prepared; nil when the init sent none, ended first, or
+// took longer than readyTimeout (its job then fails or is stopped at its
+// limits, and its processes are read from the host's /proc meanwhile).
+func receiveProc(sock *os.File) *os.File {
+	buf := make([]byte, 1)
+	oob := make([]byte, unix.CmsgSpace(4))
+	tv := unix.NsecToTimeval(readyTimeout.Nanoseconds())
+	if unix.SetsockoptTimeval(int(sock.Fd()), unix.SOL_SOCKET, unix.SO_RCVTIMEO, &tv) != nil {
+		return nil
+	}
+	for {
+		_, oobn, _, _, err := unix.Recvmsg(int(sock.Fd()), buf, oob, unix.MSG_CMSG_CLOEXEC)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || oobn == 0 {
+			return nil
+		}
+		msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
+		if err != nil || len(msgs) != 1 {
+			return nil
+		}
+		fds, err := unix.ParseUnixRights(&msgs[0])
+		if err != nil || len(fds) != 1 {
+			for _, fd := range fds {
+				unix.Close(fd)
+			}
+			return nil
+		}
+		return os.NewFile(uintptr(fds[0]), "job proc")
+	}
 }
 
 // kill kills the init; in a PID namespace that kills every process of the

@@ -73,6 +73,9 @@ type initConfig struct {
 	// Results: the job's results channel (Job.Results) comes on
 	// initDiskFD after the workspace, for the command's descriptor 3.
 	Results bool `json:"results,omitempty"`
+	// UserCeilings are the job's kernel budgets (budgets_linux.go), set
+	// in its user namespace before its first process starts.
+	UserCeilings map[string]int64 `json:"user_ceilings,omitempty"`
 }
 
 type rlimit struct {
@@ -152,6 +155,7 @@ func sandboxInit() int {
 		// Jobs are confined, from their thread, with these.
 		noNestedUserNamespaces()
 		assembleJobFilter()
+		sendProc(prepErr)
 	}
 	thread := newJobThread(isolating)
 	dec := json.NewDecoder(cfgFile)
@@ -182,6 +186,22 @@ func sandboxInit() int {
 		}
 		send(initStatus{Ready: true})
 	}
+}
+
+// sendProc sends the host a descriptor of the job's /proc, its PID
+// namespace's (see jobprocs_linux.go), with one byte on initDiskFD; the
+// byte alone when the root could not be prepared (the job then fails).
+func sendProc(prepErr error) {
+	fd := -1
+	if prepErr == nil {
+		fd, _ = unix.Open(newRoot+"/proc", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	}
+	var rights []byte
+	if fd >= 0 {
+		rights = unix.UnixRights(fd)
+		defer unix.Close(fd)
+	}
+	unix.Sendmsg(initDiskFD, []byte{'p'}, rights, nil, 0)
 }
 
 // nullStdio points descriptors 0, 1 and 2 at /dev/null: the job's pipes
@@ -315,6 +335,11 @@ func mountJob(cfg initConfig, n int, isolating bool, prepErr error, ws int) (str
 	case n == 0:
 		if err := finishRoot(cfg, ws); err != nil {
 			return "mounts", err
+		}
+		// After the root (open_tree's clones count as mount namespaces)
+		// and before any process of the job.
+		if err := setUserCeilings(cfg.UserCeilings); err != nil {
+			return "kernel budgets", err
 		}
 		if err := unix.Sethostname([]byte("sandbox")); err != nil {
 			return "hostname", err

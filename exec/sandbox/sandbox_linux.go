@@ -51,8 +51,9 @@ var ErrNoNamespaces = errors.New("exec: this machine does not allow the namespac
 // host uid of its own, when the caller is root (from uid 1879048192), or as the
 // caller's own uid (uid 0 of its namespace, with no capability) otherwise.
 // Limits use cgroups where the machine has them (an ordinary user's
-// delegated cgroup v2 subtree included) and rlimits everywhere, with CPU
-// time read from /proc where no cgroup counts it; Isolation says which.
+// delegated cgroup v2 subtree included) and rlimits everywhere, with the
+// CPU time and memory of the job's processes together read from /proc
+// where no cgroup counts them; Isolation says which.
 // A Sandbox is safe for concurrent use.
 type Sandbox struct{ p *procRunner }
 
@@ -148,10 +149,16 @@ func (s *Sandbox) cgroups() string { return s.p.cg.note }
 // "user namespaces, seccomp" (as root: "..., a host uid per job"; as an
 // ordinary user: "..., the caller's uid") or "none (unsandboxed)", and
 // limits is "cgroups v1", "cgroups v2", "cgroups v2 delegated" (an
-// ordinary user's own subtree), or "rlimits only" (memory by RLIMIT_AS,
-// processes by RLIMIT_NPROC in the job's user namespace, CPU time by
-// RLIMIT_CPU and the job's processes read from /proc), or a mix such as
-// "cgroups v1 (memory, cpu) + rlimits (processes)".
+// ordinary user's own subtree), or "rlimits only", or a mix such as
+// "cgroups v1 (memory, cpu) + rlimits (processes)". Every mode holds the
+// limits per job. A cgroup counts the job's memory, processes and CPU
+// time. Where there is none, memory and CPU time are the job's processes
+// together, all of its PID namespace (for an unsandboxed job, the init's
+// descendants) read from /proc at each poll (the sum of their PSS, and
+// their CPU time), with RLIMIT_AS and RLIMIT_CPU per process besides;
+// processes are counted by RLIMIT_NPROC in the job's own user namespace.
+// A sandboxed job's user namespace has its own share of the per-user
+// kernel budgets (inotify, fanotify, namespaces) in every mode.
 func (s *Sandbox) Isolation() string { return s.p.isolation() }
 
 // Isolation says what limit enforcement is in force; there is no
@@ -262,6 +269,7 @@ const (
 	reasonWall
 	reasonCPU
 	reasonOutput
+	reasonMemory
 )
 
 // runOpts is what the fork server asks of the runner for its servers' jobs.
@@ -415,6 +423,9 @@ func (p *procRunner) reap(ip *initProc, cg *jobCgroup, w *watchdog, end *jobEnd,
 	waitOutput(time.Second)
 	res.CPUTime, res.PeakMemory = jobUsage(end.st, end.haveStatus, cg)
 	res.CPUTime = max(res.CPUTime, time.Duration(w.polled.Load()))
+	if cg.countsMemory() {
+		res.PeakMemory = max(res.PeakMemory, exec.Size(w.peak.Load()))
+	}
 	end.oom, end.pidsMax = cg.oomKilled(), cg.pidsLimited()
 	return p.release(ip, cg, shape, released && end.st.Stage == "", released)
 }
@@ -572,6 +583,7 @@ func (p *procRunner) initConfig(job exec.Job, o runOpts, lim exec.Limits, cg *jo
 	}
 	if p.isolate {
 		cfg.Workspace = exec.WorkDir
+		cfg.UserCeilings = userCeilings()
 	}
 	return cfg
 }
@@ -583,21 +595,35 @@ type watchdog struct {
 	// polled is the job's CPU time when last read: a job killed from
 	// outside has no report, and without a CPU cgroup no figure after.
 	polled atomic.Int64
-	done   chan struct{}
-	wg     sync.WaitGroup
+	// peak is the largest memory of the job's processes together read
+	// (with no memory cgroup: see jobprocs_linux.go).
+	peak atomic.Int64
+	// rssHigh is the largest sum of their resident sets for which their
+	// PSS was read (the watchdog's goroutine's alone).
+	rssHigh exec.Size
+	// pssNext is when their PSS may be read again.
+	pssNext time.Time
+	done    chan struct{}
+	wg      sync.WaitGroup
 }
 
 // watch starts a watchdog over a job that has just started.
 func watch(ctx context.Context, lim exec.Limits, cg *jobCgroup, budget *capture.Budget, kill func()) *watchdog {
 	w := &watchdog{done: make(chan struct{})}
+	// With no memory cgroup, the job's processes are read together at
+	// each poll, and their memory is held to the limit there.
+	memory := cg.countsMemory()
 	w.wg.Add(1)
 	go func() {
 		defer w.wg.Done()
 		wall := time.NewTimer(lim.WallTime)
 		defer wall.Stop()
 		var tick <-chan time.Time
-		if lim.CPUTime > 0 {
-			period := min(max(lim.CPUTime/20, 5*time.Millisecond), 50*time.Millisecond)
+		if lim.CPUTime > 0 || (memory && set(lim.Memory)) {
+			period := 50 * time.Millisecond
+			if lim.CPUTime > 0 {
+				period = min(max(lim.CPUTime/20, 5*time.Millisecond), period)
+			}
 			t := time.NewTicker(period)
 			defer t.Stop()
 			tick = t.C
@@ -616,18 +642,66 @@ func watch(ctx context.Context, lim exec.Limits, cg *jobCgroup, budget *capture.
 			case <-budget.Over():
 				w.reason.CompareAndSwap(0, int32(reasonOutput))
 			case <-tick:
-				used, _ := cg.cpuUsage()
-				w.polled.Store(int64(used))
-				if used < lim.CPUTime {
+				why := w.poll(cg, lim, memory)
+				if why == reasonNone {
 					continue
 				}
-				w.reason.CompareAndSwap(0, int32(reasonCPU))
+				w.reason.CompareAndSwap(0, int32(why))
 			}
 			kill()
 			return
 		}
 	}()
 	return w
+}
+
+// poll reads the job's CPU time, and its processes' memory when memory
+// is set, and says which limit it is over, if any. Their PSS costs a walk
+// of their page tables (about a millisecond for a process of 32 MiB on a
+// busy machine): it is read only when their resident sets together
+// (never less, but for the kernel's counters' lag, allowed for) are over
+// the limit, or above any sum read before (the peak may have grown), and
+// for a tenth of the time at most, so that a job whose processes share
+// much (each one's resident set counting it all) costs the host little
+// more. A PSS reading during which a process started may count shared
+// pages more than once (see jobprocs_linux.go): it is taken again, a few
+// times at most.
+func (w *watchdog) poll(cg *jobCgroup, lim exec.Limits, memory bool) killReason {
+	var used time.Duration
+	var s jobSample
+	ok := false
+	if memory {
+		pss := func(rss exec.Size, procs int) bool {
+			return time.Now().After(w.pssNext) &&
+				(rss > w.rssHigh || (set(lim.Memory) && rss+exec.Size(procs)*exec.MiB > lim.Memory))
+		}
+		start := time.Now()
+		for range 3 {
+			if s, ok = cg.sample(pss); !ok || s.stable {
+				break
+			}
+		}
+		if ok && s.pss {
+			w.pssNext = time.Now().Add(9 * time.Since(start))
+			w.rssHigh = max(w.rssHigh, s.rss)
+			if int64(s.memory) > w.peak.Load() {
+				w.peak.Store(int64(s.memory))
+			}
+		}
+	}
+	if cg.cpu != "" || !memory {
+		used, _ = cg.cpuUsage()
+	} else if ok {
+		used = s.cpu
+	}
+	w.polled.Store(int64(max(used, time.Duration(w.polled.Load()))))
+	switch {
+	case ok && s.pss && set(lim.Memory) && s.memory > lim.Memory:
+		return reasonMemory
+	case lim.CPUTime > 0 && used >= lim.CPUTime:
+		return reasonCPU
+	}
+	return reasonNone
 }
 
 // stop ends the watch once the job's report came or the init ended.
@@ -690,6 +764,9 @@ func verdict(res *exec.Result, e jobEnd, lim exec.Limits, cg *jobCgroup) error {
 	case e.oom:
 		res.Status = exec.StatusMemory
 		res.Detail = fmt.Sprintf("memory use exceeded %s", lim.Memory)
+	case e.why == reasonMemory:
+		res.Status = exec.StatusMemory
+		res.Detail = fmt.Sprintf("memory use exceeded %s (the job's processes together: %s)", lim.Memory, res.PeakMemory)
 	case e.why == reasonCPU || res.Signal == syscall.SIGXCPU || (lim.CPUTime > 0 && res.CPUTime >= lim.CPUTime && !st.Exited):
 		res.Status = exec.StatusCPUTime
 		res.Detail = fmt.Sprintf("CPU time %s exceeded the limit %s", res.CPUTime.Round(time.Millisecond), lim.CPUTime)

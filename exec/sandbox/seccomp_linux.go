@@ -159,8 +159,9 @@ func assembleJobFilter() ([]unix.SockFilter, error) {
 }
 
 // noNestedUserNamespaces sets user.max_user_namespaces to 0 in this
-// process's user namespace, once, best effort: the seccomp filter denies
-// the ways to a new namespace in any case.
+// process's user namespace, as soon as the init starts, best effort: the
+// seccomp filter denies the ways to a new namespace in any case, and the
+// job's other ceilings (budgets_linux.go) follow with its first job.
 func noNestedUserNamespaces() {
 	os.WriteFile("/proc/sys/user/max_user_namespaces", []byte("0\n"), 0)
 }

@@ -19,9 +19,11 @@ import (
 
 // TestAsOrdinaryUser reruns the sandbox's limit and containment tests as
 // uid 65534, with no cgroup access (this machine's cgroups are root's): the
-// limits rest on rlimits and on CPU time read from /proc, and every
-// verdict is the one root gets. Before, the first job panicked (a nil job
-// cgroup).
+// limits rest on rlimits and on the job's processes read from its PID
+// namespace's /proc, and every verdict is the one root gets. Before, the
+// first job panicked (a nil job cgroup); and memory, CPU time at depth
+// and the kernel's per-user budgets held per process or per user, not
+// per job.
 func TestAsOrdinaryUser(t *testing.T) {
 	unprivileged.Run(t,
 		"TestSandboxIsolation",
@@ -38,6 +40,13 @@ func TestAsOrdinaryUser(t *testing.T) {
 		"TestForkServerVerdicts",
 		"TestForkServerJobStopsItsServer",
 		"TestNoUserNamespaces",
+		// Limits per job, not per process or per user (rlimits alone
+		// held each process apart).
+		"TestJobMemoryAcrossProcesses",
+		"TestJobMemorySharedCountedOnce",
+		"TestJobMemoryVforkCountedOnce",
+		"TestJobCPUHiddenDeep",
+		"TestJobKernelBudgets",
 	)
 }
 

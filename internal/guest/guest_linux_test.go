@@ -25,8 +25,12 @@ import (
 // out the cases whose default 10s CPU limit a slow guest can reach before
 // the verdict they expect (TestSandboxAdversarial's memory bomb and
 // TestForkServerOOMIsMemory; TestLimitVerdicts's memory case stands in,
-// with room to spare).
-var guestTests = []string{"TestLimitVerdicts", "TestSandboxAdversarial"}
+// with room to spare). The job limits' attacks (memory split across
+// processes, CPU time deep in the tree, a job taking the user's inotify
+// instances) and their honest counterparts run too: the user's jobs all
+// run as uid 1000 there.
+var guestTests = []string{"TestLimitVerdicts", "TestSandboxAdversarial", "TestJobMemoryAcrossProcesses",
+	"TestJobMemorySharedCountedOnce", "TestJobMemoryVforkCountedOnce", "TestJobCPUHiddenDeep", "TestJobKernelBudgets"}
 
 const guestSubtests = "Sandbox|ForkServer|fork_bomb|infinite_loop|sleep_forever|100_MB_to_stdout|" +
 	"write_outside_the_workspace|double_fork_ignoring_SIGTERM"
