@@ -2,8 +2,10 @@ package exec_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,6 +14,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
+	"github.com/adaptbench/adaptbench/exec/internal/pyreport"
 )
 
 // reporterGlobals finds the reporter's module namespace from a class's
@@ -297,4 +300,107 @@ func runSpec(t *testing.T, r exec.Runner, d exec.Driver, spec exec.TestSpec) *ex
 	require.NoError(t, err)
 	require.Nil(t, s.Compile, "the workspace imports")
 	return s
+}
+
+// seekNonce is an answer that looks for the run's nonce everywhere the
+// answer's process can look: its own memory (a copy of its parent's as
+// it was at the fork), the tests' process's memory, descriptors and
+// environment through /proc, and the tests' descriptors through
+// pidfd_getfd. It prints what it found and what it could open.
+const seekNonce = `import base64, ctypes, os, re, sys
+# Patterns that match the nonce, raw or in base64, without holding it:
+# the answer's own memory must not match for its search.
+FORMS = (re.compile(rb'N[O]NCE-f[0]0d-7e[5]7'), re.compile(rb'Tk9[O]Q0UtZjA[w]ZC03ZTU3'))
+def _self():
+    # The process's own anonymous memory (where Python's objects live),
+    # read with ctypes: no /proc/self/mem, which a process that is not
+    # dumpable cannot open.
+    found, size = [], 0
+    for line in open('/proc/self/maps').read().splitlines():
+        f = line.split()
+        if not f[1].startswith('r') or (len(f) > 5 and f[5] not in ('[heap]', '[stack]')):
+            continue
+        lo, hi = (int(x, 16) for x in f[0].split('-'))
+        data = ctypes.string_at(lo, hi - lo)
+        size += hi - lo
+        found += [x for x in FORMS if x.search(data)]
+    return found, size
+def _parent(pid):
+    try:
+        open('/proc/%s/mem' % pid, 'rb', buffering=0).read(1)
+        return True
+    except OSError:
+        return False
+def add(a, b):
+    out = []
+    found, size = _self()
+    out.append('self:%d scanned:%d' % (len(found), size >> 20))
+    ppid = os.getppid()
+    out.append('parent-mem:%s' % ('open' if _parent(ppid) else 'denied'))
+    fds = 0
+    for n in range(64):
+        try:
+            os.open('/proc/%d/fd/%d' % (ppid, n), os.O_RDONLY | os.O_NONBLOCK)
+            fds += 1
+        except OSError:
+            pass
+    out.append('parent-fds:%d' % fds)
+    try:
+        open('/proc/%d/environ' % ppid, 'rb').read()
+        out.append('parent-environ:open')
+    except OSError:
+        out.append('parent-environ:denied')
+    libc = ctypes.CDLL(None, use_errno=True)
+    pidfd = libc.syscall(434, ppid, 0)  # pidfd_open
+    got = 0
+    if pidfd >= 0:
+        for n in range(64):
+            if libc.syscall(438, pidfd, n, 0) >= 0:  # pidfd_getfd
+                got += 1
+    out.append('pidfd-getfd:%d' % got)
+    sys.__stdout__.write('SEEK ' + ' '.join(out) + '\n')
+    sys.__stdout__.flush()
+    return a + b
+`
+
+// TestIsolatedAnswerCannotReachNonce: the answer's process finds no copy
+// of the nonce in its own memory (it was forked before the reporter read
+// it, and the fork server keeps a job's stdin out of Python objects), and
+// cannot read the tests' process (not dumpable): not its memory, its
+// descriptors or its environment, not through pidfd_getfd. In-process,
+// the same answer finds the nonce in its memory.
+func TestIsolatedAnswerCannotReachNonce(t *testing.T) {
+	exectest.RequirePython(t, false)
+	bothPaths(t, func(t *testing.T, r exec.Runner) {
+		for _, isolate := range []bool{true, false} {
+			dir := exectest.Workspace(t)
+			writeFiles(t, dir, map[string]string{"calc.py": seekNonce, "test_calc.py": unittestOfAdd})
+			args := []string{exec.DefaultPython, "-s", "-B", "-c", pyreport.Unittest, ".adaptbench-results.jsonl", "0", "test_calc.T.test_add"}
+			env := []string{"PYTHONDONTWRITEBYTECODE=1"}
+			if isolate {
+				env = append(env, `ADAPTBENCH_ISOLATE=["calc.py"]`)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			res, err := r.Run(ctx, exec.Job{Dir: dir, Args: args, Env: env, Stdin: strings.NewReader("NONCE-f00d-7e57\n"),
+				Limits: exec.Limits{WallTime: 30 * time.Second}})
+			cancel()
+			require.NoError(t, err)
+			out := string(res.Stdout)
+			t.Logf("isolate=%v: %s", isolate, out)
+			require.Contains(t, out, "SEEK ", "the answer ran: %s", res.Stderr)
+			var scanned int
+			_, err = fmt.Sscanf(out[strings.Index(out, "scanned:"):], "scanned:%d", &scanned)
+			require.NoError(t, err)
+			assert.Greater(t, scanned, 4, "MiB of the answer's memory scanned")
+			if isolate {
+				assert.Contains(t, out, "self:0 ")
+				assert.Contains(t, out, "parent-mem:denied")
+				assert.Contains(t, out, "parent-fds:0 ")
+				assert.Contains(t, out, "parent-environ:denied")
+				assert.Contains(t, out, "pidfd-getfd:0")
+			} else {
+				assert.NotContains(t, out, "self:0 ", "in-process, the nonce is in the answer's memory")
+			}
+		}
+	})
 }
