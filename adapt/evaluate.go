@@ -104,6 +104,11 @@ type Options struct {
 	// Environments provisions the environments tasks name. nil means the
 	// default toolchain for every task.
 	Environments EnvProvider
+	// Isolation says whether Python answers run in a process of their
+	// own (see Isolation); each sample records whether it did, and the
+	// report gives the share. The zero value runs them in the tests'
+	// process.
+	Isolation Isolation
 	// Repair, if set, asks again for the samples whose answers fail, with
 	// the test output, up to Repair.Rounds times (see Repair).
 	Repair *Repair
@@ -495,7 +500,7 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		defer jnl.close()
 		e.jnl = jnl
 	}
-	e.chk = &Checker{Runner: runner, Limits: o.Limits, Environments: o.Environments}
+	e.chk = &Checker{Runner: runner, Limits: o.Limits, Environments: o.Environments, Isolation: o.Isolation}
 	rctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	e.stop = stop
