@@ -73,25 +73,35 @@
 //     (16 MiB at least): more is the output verdict. Reporters mark their
 //     start on stderr, which a job cannot take back, so results a job
 //     deleted are its doing, not a harness failure.
-//   - Python (driver_guard.py; tamper_linux_test.go). Prevented: reaching
-//     the results by a path. They travel on a pipe the job gets as
-//     descriptor 3 ([Job].Results), hidden by the reporter before the
-//     code is imported; each event carries the run's nonce (read from
-//     stdin) and its number. A runner that passes no descriptor leaves
-//     the drivers the workspace file, which the code can forge. Detected,
-//     as [Suite].Tampered: foreign, missing, repeated or reordered events
-//     (forged-event); a reporter call from the job's code or off the main
-//     thread (forged-call); the reporter rebound (reporter-patch); a
-//     function or class of the frameworks, the reporter or the tests
-//     replaced, removed or added (framework-patch); and, by an audit hook,
-//     opening a .adaptbench- path or a /proc fd or mem file, exiting or
-//     killing itself during a test, frame, gc, tracing or ctypes
-//     introspection. Residual: code in the process can still forge, by
-//     native code writing the reporter's memory, or by reaching its
-//     objects without an audited call (logging.currentframe; pytest's
-//     plugin through sys.meta_path) and changing them or calling them from
-//     a signal handler. Holding against that takes the reporter out of
-//     the process.
+//   - Python (driver_guard.py, isolate.py; tamper_linux_test.go,
+//     isolate_linux_test.go). With [TestSpec].Isolate, prevented by a
+//     process boundary: the reporter forks, before it reads the nonce or
+//     takes the results channel, a process that imports the answer's
+//     modules; the tests' process imports stand-ins that forward every
+//     use, values cross as data only (tagged JSON, no pickle; anything
+//     else as a handle), handles the tests give the answer can only be
+//     called, and a bad message from it is its failure. The tests' process
+//     is not dumpable, the sandbox refuses ptrace, so the answer reaches
+//     neither the nonce, the channel nor the reporter's objects. Residual
+//     there: what a process of the job can do (write the workspace's
+//     files, signal the tests' process). In-process (no Isolate, or a task
+//     whose reference gives other verdicts isolated, see package adapt):
+//     the results travel on descriptor 3 ([Job].Results), hidden before
+//     the code is imported, each event with the run's nonce (from stdin)
+//     and number; a runner that passes no descriptor leaves the workspace
+//     file, which the code can forge. Detected, as [Suite].Tampered:
+//     foreign, missing, repeated or reordered events (forged-event); a
+//     reporter call from the job's code or off the main thread
+//     (forged-call); the reporter rebound (reporter-patch); a function or
+//     class of the frameworks, the reporter or the tests replaced,
+//     removed or added (framework-patch); and, by an audit hook, opening
+//     a .adaptbench- path or a /proc fd or mem file, exiting or killing
+//     itself during a test, frame, gc, tracing or ctypes introspection.
+//     Residual in-process: code in the process can forge by reaching the
+//     reporter's objects without an audited call (object.__subclasses__
+//     and __globals__, logging.currentframe, traceback.walk_stack,
+//     pytest's plugin through sys.meta_path, gc from code compiled under
+//     a standard library name) or by native code: isolation's reason.
 //   - Go (driver_gotest_wrap.go). The host reads only output between a
 //     start and an end marker carrying a per-run nonce, which reaches the
 //     binary on stdin through a package whose init runs before the code's.

@@ -164,6 +164,13 @@ func TestIsolatedAnswerCannotForge(t *testing.T) {
 		{"walk_stack shadow", "unittest", shadowResult, true},
 		{"currentframe cleanup", "unittest", cleanupReset, true},
 		{"plugin state", "pytest", pluginState, true},
+		{"channel write", "unittest", writeChannel, false},
+		{"reporter call", "unittest", callReporter, false},
+		{"gc reach", "unittest", gcReach, false},
+		{"framework patch", "unittest", patchUnittest + wrongAdd, false},
+		{"framework patch", "pytest", patchPytest + wrongAdd, false},
+		{"reporter rebind", "pytest", rebindPytest, false},
+		{"ctypes", "unittest", ctypesPeek, false},
 		{"control", "unittest", wrongAdd, false},
 		{"control", "pytest", wrongAdd, false},
 	}
@@ -401,6 +408,23 @@ func TestIsolatedAnswerCannotReachNonce(t *testing.T) {
 			} else {
 				assert.NotContains(t, out, "self:0 ", "in-process, the nonce is in the answer's memory")
 			}
+		}
+	})
+}
+
+// TestIsolatedTimeout: a test whose answer loops is stopped by its time
+// limit isolated as in-process, and the answer's process is interrupted
+// too, so that the next test runs (and passes).
+func TestIsolatedTimeout(t *testing.T) {
+	exectest.RequirePython(t, false)
+	calc := "def add(a, b):\n    if a == 2:\n        while True:\n            pass\n    return a + b\n"
+	bothPaths(t, func(t *testing.T, r exec.Runner) {
+		for _, isolate := range []bool{true, false} {
+			dir := exectest.Workspace(t)
+			writeFiles(t, dir, map[string]string{"calc.py": calc, "test_calc.py": unittestOfAdd})
+			s := runSpec(t, r, exec.PythonUnittest{PerTestTimeout: time.Second}, exec.TestSpec{Dir: dir, Answer: []string{"calc.py"}, Isolate: isolate})
+			checkOutcomes(t, s, []wantTest{{"test_calc.T.test_add", exec.TestTimedOut}, {"test_calc.T.test_add_ones", exec.TestPassed}})
+			assert.Equal(t, isolate, s.Isolated)
 		}
 	})
 }

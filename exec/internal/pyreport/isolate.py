@@ -408,7 +408,12 @@ def _iso_call(op, *args):
         raise AnswerProcessError(s.broken)
     s.seq += 1
     rid = s.seq
-    s.send(['q', rid, op] + [s.enc(a) for a in args])
+    msg = ['q', rid, op] + [s.enc(a) for a in args]
+    try:
+        s.send(msg)
+    except OSError as e:
+        s.broken = 'the answer\'s process ended (%s)' % (e,)
+        raise AnswerProcessError(s.broken) from None
     try:
         while True:
             msg = s.recv()
@@ -500,6 +505,18 @@ def _iso_serve_parent(s, msg):
         s.send(['e', rid, ['ValueError', None, str(e), '']])
 
 
+def _iso_std_exception(name):
+    # An exception class of a standard-library module the tests' process
+    # has imported ("json.decoder:JSONDecodeError"), or None.
+    mod, _, qual = name.partition(':')
+    if mod.partition('.')[0] not in sys.stdlib_module_names or mod not in sys.modules:
+        return None
+    o = sys.modules[mod]
+    for part in qual.split('.'):
+        o = vars(o).get(part) if isinstance(o, (type, _iso_types.ModuleType)) else None
+    return o if isinstance(o, type) and issubclass(o, BaseException) else None
+
+
 def _iso_str(e):
     try:
         return str(e)[:100000]
@@ -515,7 +532,7 @@ def _iso_exception(s, x):
         raise _IsoBad('a malformed exception')
     name, args, text, tb = x
     if type(name) is str:
-        cls = _ISO_CLASSES.get(name)
+        cls = _ISO_CLASSES.get(name) or _iso_std_exception(name)
     else:
         cls = s.dec(name)
     if not (isinstance(cls, type) and issubclass(cls, BaseException)) or issubclass(cls, (KeyboardInterrupt, SystemExit, GeneratorExit)):
@@ -565,6 +582,12 @@ class _IsoRemote:
 
     def __call__(self, *args, **kwargs):
         return _iso_call_args('call', self, args, kwargs)
+
+    def __copy__(self):
+        return _iso_call('op', 'copy', self)
+
+    def __deepcopy__(self, memo):
+        return _iso_call('op', 'deepcopy', self)
 
     def __reduce_ex__(self, proto):
         raise TypeError('an object of the answer\'s process cannot be pickled in the tests\'')
@@ -828,6 +851,9 @@ def _iso_serve_one(s, msg):
 def _iso_exc_info(s, e):
     cls = type(e)
     name = _ISO_NAMES.get(id(cls))
+    mod = getattr(cls, '__module__', None) or ''
+    if name is None and mod.partition('.')[0] in sys.stdlib_module_names:
+        name = '%s:%s' % (mod, cls.__qualname__)
     if name is None:
         name = s.ref(cls) if issubclass(cls, Exception) else 'Exception'
     try:
@@ -890,6 +916,7 @@ _ISO_OPS = {
     'floor': __import__('math').floor, 'ceil': __import__('math').ceil,
     'enter': lambda o: type(o).__enter__(o), 'exit': lambda o, *a: type(o).__exit__(o, *a),
     'isinstance': isinstance, 'issubclass': issubclass, 'divmod': divmod,
+    'copy': __import__('copy').copy, 'deepcopy': __import__('copy').deepcopy,
 }
 for _n, _f in (('add', _iso_op.add), ('sub', _iso_op.sub), ('mul', _iso_op.mul), ('truediv', _iso_op.truediv),
                ('floordiv', _iso_op.floordiv), ('mod', _iso_op.mod), ('pow', pow), ('and', _iso_op.and_),
