@@ -193,7 +193,7 @@ func TestIsolatedAnswerCannotForge(t *testing.T) {
 
 // probeHandles is an answer that is given a callback, the test object, a
 // mock and the builtin vars by the tests, and tries to read through them:
-// their attributes, and raw requests on the answer's end of the socket
+// their attributes, and raw requests on the answer's end of the pipes
 // (the answer's process holds a copy of the reporter's code). It returns
 // what it could read.
 const probeHandles = reporterGlobals + `
@@ -243,7 +243,7 @@ class T(unittest.TestCase):
 // TestIsolatedHandlesAreCallOnly: what the tests hand the answer (a
 // callback, the test object, a mock, a builtin) can be called from the
 // answer's process, never read: no attribute of the tests' objects, their
-// globals or builtins, by the stand-in or by raw requests on the socket.
+// globals or builtins, by the stand-in or by raw requests on the pipes.
 func TestIsolatedHandlesAreCallOnly(t *testing.T) {
 	exectest.RequirePython(t, false)
 	bothPaths(t, func(t *testing.T, r exec.Runner) {
@@ -262,23 +262,23 @@ func TestIsolatedHandlesAreCallOnly(t *testing.T) {
 func TestIsolatedBadMessages(t *testing.T) {
 	exectest.RequirePython(t, false)
 	bad := map[string]string{
-		"oversized":    `s.sendall(b'\xff\xff\xff\xf0' + b'x' * 100)`,
-		"over limit":   `s.sendall(struct.pack('>I', (32 << 20) + 1))`,
-		"not json":     `s.sendall(struct.pack('>I', 5) + b'hello')`,
-		"deep":         `s.sendall(struct.pack('>I', 200000) + b'[' * 200000)`,
+		"oversized":    `os.write(w, b'\xff\xff\xff\xf0' + b'x' * 100)`,
+		"over limit":   `os.write(w, struct.pack('>I', (32 << 20) + 1))`,
+		"not json":     `os.write(w, struct.pack('>I', 5) + b'hello')`,
+		"deep":         `os.write(w, struct.pack('>I', 200000) + b'[' * 200000)`,
 		"bad value":    `g['_iso'].send(['a', rid(), ['zz', 1]])`,
 		"bad class":    `g['_iso'].send(['e', rid(), [['n', 'os.system'], None, 'x', '']])`,
 		"bad kind":     `g['_iso'].send([7])`,
-		"short":        `s.sendall(struct.pack('>I', 50) + b'[1'); s.shutdown(socket.SHUT_WR)`,
+		"short":        `os.write(w, struct.pack('>I', 50) + b'[1'); os.close(w)`,
 		"process ends": `os._exit(3)`,
 	}
 	for name, code := range bad {
 		t.Run(name, func(t *testing.T) {
 			bothPaths(t, func(t *testing.T, r exec.Runner) {
 				dir := exectest.Workspace(t)
-				calc := reporterGlobals + "import os, socket, struct, sys, time\n" +
+				calc := reporterGlobals + "import os, struct, sys, time\n" +
 					"def rid():\n    f = sys._getframe()\n    while f.f_code.co_name != '_iso_serve_one':\n        f = f.f_back\n    return f.f_locals['rid']\n" +
-					"def add(a, b):\n    g = _reporter_globals()\n    s = g['_iso'].sock\n    " +
+					"def add(a, b):\n    g = _reporter_globals()\n    w = g['_iso'].wfd\n    " +
 					code + "\n    time.sleep(2)\n    return a + b\n"
 				writeFiles(t, dir, map[string]string{"calc.py": calc, "test_calc.py": unittestOfAdd})
 				s := runSpec(t, r, exec.PythonUnittest{}, exec.TestSpec{Dir: dir, Answer: []string{"calc.py"}, Isolate: true,

@@ -55,7 +55,7 @@ func TestIsolationCoverage(t *testing.T) {
 	chk := &adapt.Checker{Runner: forkServer(t), Isolation: adapt.IsolationRequired}
 	for _, task := range not {
 		_, err := chk.Check(context.Background(), task, adapt.Answer{Code: task.Reference})
-		t.Logf("in-process: %v", err)
+		t.Logf("%s runs in-process; isolated alone: %v", task.ID, err)
 	}
 	if missing := missingModules(t); len(missing) == 0 {
 		assert.GreaterOrEqual(t, share, minIsolatedShare)
