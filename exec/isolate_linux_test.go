@@ -428,3 +428,20 @@ func TestIsolatedTimeout(t *testing.T) {
 		}
 	})
 }
+
+// TestIsolatedHonestCode: the honest code of TestHonestCodeIsNoTampering
+// (logging, warnings, threads, a subprocess, inspect, numpy and pandas
+// where installed) passes isolated too, with no evidence, on both runners
+// and with both drivers.
+func TestIsolatedHonestCode(t *testing.T) {
+	for _, framework := range []string{"unittest", "pytest"} {
+		t.Run(framework, func(t *testing.T) {
+			exectest.RequirePython(t, framework == "pytest")
+			bothPaths(t, func(t *testing.T, r exec.Runner) {
+				s := runIsolated(t, r, framework, honestCalc, true)
+				assert.Equal(t, 2, s.Count(exec.TestPassed), "%+v", s.Tests)
+				assert.False(t, s.Forged(), "%s", tamperKinds(s))
+			})
+		})
+	}
+}
