@@ -194,6 +194,10 @@ type RunInfo struct {
 	// nil for a Draw.
 	Runner string       `json:"runner,omitempty"`
 	Limits *exec.Limits `json:"limits,omitempty"`
+	// Isolation is Options.Isolation ("auto", "required"); "" when Python
+	// answers ran in the tests' process. A journal resumes only under the
+	// same.
+	Isolation string `json:"isolation,omitempty"`
 	// Manifest says what the checks ran on (isolation, kernel,
 	// toolchains); nil for a Draw. It is left out of the fingerprint.
 	Manifest *Manifest `json:"manifest,omitempty"`
@@ -323,6 +327,9 @@ func resolve(opts *Options, model Model) (options, RunInfo, error) {
 	if o.Shard.Count <= 1 {
 		o.Shard = Shard{}
 	}
+	if o.Isolation < IsolationOff || o.Isolation > IsolationRequired {
+		return o, RunInfo{}, fmt.Errorf("adapt: Options.Isolation %d is not one of IsolationOff, IsolationAuto, IsolationRequired", int(o.Isolation))
+	}
 	if o.Repair != nil {
 		if err := o.Repair.validate(); err != nil {
 			return o, RunInfo{}, err
@@ -331,7 +338,8 @@ func resolve(opts *Options, model Model) (options, RunInfo, error) {
 			o.Repair = nil
 		}
 	}
-	info := RunInfo{Name: o.Name, Model: model.Name(), Template: o.template.Name, Samples: o.Samples, Sampling: o.Sampling, K: k, Gold: !o.NoGold, Repair: o.Repair.id()}
+	info := RunInfo{Name: o.Name, Model: model.Name(), Template: o.template.Name, Samples: o.Samples, Sampling: o.Sampling, K: k, Gold: !o.NoGold, Repair: o.Repair.id(),
+		Isolation: o.Isolation.name()}
 	if info.Name == "" {
 		info.Name = info.Model
 	}

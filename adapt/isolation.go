@@ -31,6 +31,19 @@ const (
 	IsolationRequired
 )
 
+// name is the Isolation in RunInfo: "" for IsolationOff.
+func (i Isolation) name() string {
+	switch i {
+	case IsolationAuto:
+		return "auto"
+	case IsolationRequired:
+		return "required"
+	case IsolationOff:
+		return ""
+	}
+	return fmt.Sprintf("isolation(%d)", int(i))
+}
+
 // Sample isolations (SampleResult.Isolation).
 const (
 	isolatedProcess = "process"

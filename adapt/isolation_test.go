@@ -42,6 +42,7 @@ func TestIsolationDecidedByReference(t *testing.T) {
 	rep, err := adapt.Evaluate(context.Background(), tasks, adapt.Reference, &adapt.Options{Runner: runner(t), NoGold: true,
 		Isolation: adapt.IsolationAuto})
 	require.NoError(t, err)
+	assert.Equal(t, "auto", rep.Run.Isolation, "the run says so, and its journal's fingerprint holds it")
 	got := map[string]string{}
 	for _, tr := range rep.PerTask {
 		require.Len(t, tr.Samples, 1)
@@ -61,6 +62,9 @@ func TestIsolationDecidedByReference(t *testing.T) {
 	_, err = chk.Check(context.Background(), &tasks[1], adapt.Answer{Code: tasks[1].Reference})
 	require.ErrorIs(t, err, adapt.ErrUnsupported)
 	assert.Contains(t, err.Error(), "its reference is passed in-process and failed isolated")
+
+	_, err = adapt.Evaluate(context.Background(), tasks, adapt.Reference, &adapt.Options{Runner: runner(t), Isolation: 7})
+	assert.ErrorContains(t, err, "Options.Isolation 7 is not one of")
 
 	chk = &adapt.Checker{Runner: runner(t)}
 	res, err = chk.Check(context.Background(), &tasks[0], adapt.Answer{Code: tasks[0].Reference})
