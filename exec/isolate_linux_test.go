@@ -445,3 +445,37 @@ func TestIsolatedHonestCode(t *testing.T) {
 		})
 	}
 }
+
+// TestIsolatedThreads: a test whose threads call the answer at once, and
+// an answer that prints from its own threads (its output goes where the
+// test redirected the tests' stdout), get their answers isolated as
+// in-process (the requests take turns on the pipes).
+func TestIsolatedThreads(t *testing.T) {
+	exectest.RequirePython(t, false)
+	calc := "import threading\ndef add(a, b):\n    ts = [threading.Thread(target=print, args=('x' * 5000,)) for _ in range(4)]\n" +
+		"    [t.start() for t in ts]\n    [t.join() for t in ts]\n    return a + b\n"
+	test := `import contextlib, io, threading, unittest
+import calc
+
+class T(unittest.TestCase):
+    def test_add(self):
+        out = []
+        def work(i):
+            for j in range(20):
+                out.append(calc.add(i, j) == i + j)
+        ts = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+        [t.start() for t in ts]
+        [t.join() for t in ts]
+        self.assertEqual(out, [True] * 80)
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            calc.add(1, 2)
+        self.assertEqual((buf.getvalue().count('x'), buf.getvalue().count('\n')), (20000, 4))
+`
+	bothPaths(t, func(t *testing.T, r exec.Runner) {
+		dir := exectest.Workspace(t)
+		writeFiles(t, dir, map[string]string{"calc.py": calc, "test_calc.py": test})
+		s := runSpec(t, r, exec.PythonUnittest{}, exec.TestSpec{Dir: dir, Answer: []string{"calc.py"}, Isolate: true})
+		checkOutcomes(t, s, []wantTest{{"test_calc.T.test_add", exec.TestPassed}})
+	})
+}

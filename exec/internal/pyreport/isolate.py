@@ -101,15 +101,16 @@ class _IsoSide:
         if len(data) > _ISO_MAX:
             raise ValueError('a message of %d bytes is over the limit of %d' % (len(data), _ISO_MAX))
         data = memoryview(_ISO_HEAD.pack(len(data)) + data)
-        if not self.child:
-            self._write(data)
-            return
-        # The interrupt must not cut a message in two.
-        mask = _iso_signal.pthread_sigmask(_iso_signal.SIG_BLOCK, (_iso_signal.SIGUSR1,))
-        try:
-            self._write(data)
-        finally:
-            _iso_signal.pthread_sigmask(_iso_signal.SIG_SETMASK, mask)
+        with _iso_lock:  # nor another thread's message
+            if not self.child:
+                self._write(data)
+                return
+            # The interrupt must not cut a message in two.
+            mask = _iso_signal.pthread_sigmask(_iso_signal.SIG_BLOCK, (_iso_signal.SIGUSR1,))
+            try:
+                self._write(data)
+            finally:
+                _iso_signal.pthread_sigmask(_iso_signal.SIG_SETMASK, mask)
 
     def _write(self, data):
         while data:
@@ -402,13 +403,23 @@ _ISO_DEC = {
 }
 
 _iso = None  # the _IsoSide of this process, once started
+# The lock of the pipes (_thread's: threading's after-fork handlers would
+# cost every job of the fork server).
+_iso_lock = __import__('_thread').RLock()
 
 
 # The tests' process: stand-ins.
 
 def _iso_call(op, *args):
     """Sends a request to the answer's process and waits for its answer,
-    serving the callbacks it makes meanwhile."""
+    serving the callbacks it makes meanwhile. One thread at a time: the
+    requests of a test's threads take turns (a callback's own requests,
+    on the same thread, nest)."""
+    with _iso_lock:
+        return _iso_call_locked(op, args)
+
+
+def _iso_call_locked(op, args):
     s = _iso
     if s.broken is not None:
         raise AnswerProcessError(s.broken)
@@ -785,6 +796,11 @@ class _IsoLocal:
 
 
 def _iso_child_call(op, *args):
+    with _iso_lock:
+        return _iso_child_call_locked(op, args)
+
+
+def _iso_child_call_locked(op, args):
     s = _iso
     s.seq += 1
     rid = -s.seq
@@ -813,8 +829,9 @@ class _IsoOut(_iso_io.TextIOBase):
         if type(text) is not str:
             raise TypeError('write() argument must be str, not %s' % type(text).__name__)
         if text and _iso is not None:
-            for i in range(0, len(text), 1 << 20):
-                _iso.send(['o', self.fd, text[i:i + (1 << 20)]])
+            with _iso_lock:
+                for i in range(0, len(text), 1 << 20):
+                    _iso.send(['o', self.fd, text[i:i + (1 << 20)]])
         return len(text)
 
     def fileno(self):
