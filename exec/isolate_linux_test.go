@@ -107,6 +107,13 @@ def add(a, b):
     return a - b
 `
 
+// shouldStop raises unittest's private _ShouldStop in the test, which
+// unittest swallows: the test passes.
+const shouldStop = `import unittest.case
+def add(a, b):
+    raise unittest.case._ShouldStop()
+`
+
 // pluginState replaces the pytest plugin's per-test state, reached
 // through pytest's import hook, with a map that forgets failures.
 const pluginState = `import sys
@@ -134,7 +141,7 @@ func runIsolated(t *testing.T, r exec.Runner, framework, calc string, isolate bo
 		Answer: []string{"calc.py"}, Isolate: isolate})
 	require.NoError(t, err)
 	require.Nil(t, s.Compile, "the workspace imports")
-	require.Len(t, s.Tests, 2, "both tests are reported: %+v", s.Tests)
+	require.Len(t, s.Tests, 2, "both tests are reported: %+v\n%s\n%s\n%s %+v", s.Tests, s.Run.Stderr, s.Run.Detail, s.Run.Stdout, s.Run)
 	assert.Equal(t, isolate, s.Isolated)
 	return s
 }
@@ -164,6 +171,7 @@ func TestIsolatedAnswerCannotForge(t *testing.T) {
 		{"walk_stack shadow", "unittest", shadowResult, true},
 		{"currentframe cleanup", "unittest", cleanupReset, true},
 		{"plugin state", "pytest", pluginState, true},
+		{"private exception", "unittest", shouldStop, true},
 		{"channel write", "unittest", writeChannel, false},
 		{"reporter call", "unittest", callReporter, false},
 		{"gc reach", "unittest", gcReach, false},

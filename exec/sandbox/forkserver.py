@@ -1,10 +1,11 @@
 # The Python fork server of package exec (see forkserver_linux.go). It runs
 # inside a sandbox job as
 #
-#     python3 -I -B -c <this file> CONFIG
+#     python3 -I -B -c <this file>
 #
-# where CONFIG is JSON naming the modules to import once and the programs
-# to compile once (the test drivers' reporters). It then forks a zygote,
+# and reads its configuration as the first line of stdin: JSON naming the
+# modules to import once and the programs to compile once (the test
+# drivers' reporters). It then forks a zygote,
 # and reads one JSON request a line on stdin and answers each with one
 # JSON line on stdout.
 #
@@ -931,7 +932,7 @@ _programs = {}
 
 
 def main():
-    config = json.loads(sys.argv[1])
+    config = json.loads(sys.stdin.buffer.readline())
     if config.get('pid_reset'):
         try:
             if stat.S_ISSOCK(os.fstat(3).st_mode):

@@ -536,11 +536,19 @@ def _iso_serve_parent(s, msg):
         s.send(['e', rid, ['ValueError', None, str(e), '']])
 
 
+def _iso_public_std(mod, qual):
+    # Whether mod.qual names a public class of a standard-library module:
+    # a private one may steer the framework (unittest.case._ShouldStop,
+    # raised in a test, makes it pass).
+    parts = mod.split('.') + qual.split('.')
+    return parts[0] in sys.stdlib_module_names and not any(p.startswith('_') or not p for p in parts)
+
+
 def _iso_std_exception(name):
-    # An exception class of a standard-library module the tests' process
-    # has imported ("json.decoder:JSONDecodeError"), or None.
+    # A public exception class of a standard-library module the tests'
+    # process has imported ("json.decoder:JSONDecodeError"), or None.
     mod, _, qual = name.partition(':')
-    if mod.partition('.')[0] not in sys.stdlib_module_names or mod not in sys.modules:
+    if not _iso_public_std(mod, qual) or mod not in sys.modules:
         return None
     o = sys.modules[mod]
     for part in qual.split('.'):
@@ -898,7 +906,7 @@ def _iso_exc_info(s, e):
     cls = type(e)
     name = _ISO_NAMES.get(id(cls))
     mod = getattr(cls, '__module__', None) or ''
-    if name is None and mod.partition('.')[0] in sys.stdlib_module_names:
+    if name is None and _iso_public_std(mod, cls.__qualname__):
         name = '%s:%s' % (mod, cls.__qualname__)
     if name is None:
         name = s.ref(cls) if issubclass(cls, Exception) else 'Exception'
