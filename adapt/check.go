@@ -54,9 +54,14 @@ type Checker struct {
 	// Environments provisions the environments tasks name; nil means the
 	// default toolchain for every task.
 	Environments EnvProvider
+	// Isolation says whether Python answers run in a process of their
+	// own (see Isolation). The zero value runs them in the tests' process.
+	Isolation Isolation
 
 	mu     sync.Mutex
 	tested time.Duration // time spent in test drivers
+	// isoCache holds the isolation decision of each task (see isolation).
+	isoCache map[string]*isoEntry
 	// alone is held for reading by every test run and for writing by a
 	// rerun of a starved one, which so runs with no other of this
 	// Checker's (see Test).
@@ -109,6 +114,7 @@ func (c *Checker) Check(ctx context.Context, t *Task, a Answer) (SampleResult, e
 	}
 	res := judge(t, suite)
 	res.Code = a.Code
+	res.Isolation = c.isolationOf(t, suite)
 	return res, nil
 }
 
@@ -174,6 +180,15 @@ func (c *Checker) test(ctx context.Context, t *Task, src string, lim exec.Limits
 	if c.Runner == nil {
 		return nil, errors.New("adapt: Checker has no Runner")
 	}
+	iso, err := c.isolation(ctx, t, lim)
+	if err != nil {
+		return nil, err
+	}
+	return c.run(ctx, t, src, lim, iso)
+}
+
+// run is test with the answer isolated or not.
+func (c *Checker) run(ctx context.Context, t *Task, src string, lim exec.Limits, isolate bool) (*exec.Suite, error) {
 	dir, err := os.MkdirTemp(stagingDir(), "adaptbench-task-")
 	if err != nil {
 		return nil, err
@@ -223,7 +238,7 @@ func (c *Checker) test(ctx context.Context, t *Task, src string, lim exec.Limits
 	}
 	start := time.Now()
 	suite, err := driver.Test(ctx, c.Runner, exec.TestSpec{Dir: dir, Tests: names, Limits: lim, Env: run.Env, ReadOnly: run.ReadOnly,
-		Answer: []string{t.Target.Path}})
+		Answer: []string{t.Target.Path}, Isolate: isolate})
 	c.mu.Lock()
 	c.tested += time.Since(start)
 	c.mu.Unlock()

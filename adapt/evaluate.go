@@ -104,6 +104,11 @@ type Options struct {
 	// Environments provisions the environments tasks name. nil means the
 	// default toolchain for every task.
 	Environments EnvProvider
+	// Isolation says whether Python answers run in a process of their
+	// own (see Isolation); each sample records whether it did, and the
+	// report gives the share. The zero value runs them in the tests'
+	// process.
+	Isolation Isolation
 	// Repair, if set, asks again for the samples whose answers fail, with
 	// the test output, up to Repair.Rounds times (see Repair).
 	Repair *Repair
@@ -189,6 +194,10 @@ type RunInfo struct {
 	// nil for a Draw.
 	Runner string       `json:"runner,omitempty"`
 	Limits *exec.Limits `json:"limits,omitempty"`
+	// Isolation is Options.Isolation ("auto", "required"); "" when Python
+	// answers ran in the tests' process. A journal resumes only under the
+	// same.
+	Isolation string `json:"isolation,omitempty"`
 	// Manifest says what the checks ran on (isolation, kernel,
 	// toolchains); nil for a Draw, and in a report whose records came
 	// from several machines (Report.Machines lists them). It is left out
@@ -320,6 +329,9 @@ func resolve(opts *Options, model Model) (options, RunInfo, error) {
 	if o.Shard.Count <= 1 {
 		o.Shard = Shard{}
 	}
+	if o.Isolation < IsolationOff || o.Isolation > IsolationRequired {
+		return o, RunInfo{}, fmt.Errorf("adapt: Options.Isolation %d is not one of IsolationOff, IsolationAuto, IsolationRequired", int(o.Isolation))
+	}
 	if o.Repair != nil {
 		if err := o.Repair.validate(); err != nil {
 			return o, RunInfo{}, err
@@ -328,7 +340,8 @@ func resolve(opts *Options, model Model) (options, RunInfo, error) {
 			o.Repair = nil
 		}
 	}
-	info := RunInfo{Name: o.Name, Model: model.Name(), Template: o.template.Name, Samples: o.Samples, Sampling: o.Sampling, K: k, Gold: !o.NoGold, Repair: o.Repair.id()}
+	info := RunInfo{Name: o.Name, Model: model.Name(), Template: o.template.Name, Samples: o.Samples, Sampling: o.Sampling, K: k, Gold: !o.NoGold, Repair: o.Repair.id(),
+		Isolation: o.Isolation.name()}
 	if info.Name == "" {
 		info.Name = info.Model
 	}
@@ -498,7 +511,7 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		e.jnl = jnl
 	}
 	e.recs.machines.use(info.Manifest) // the records filed from now are this machine's
-	e.chk = &Checker{Runner: runner, Limits: o.Limits, Environments: o.Environments}
+	e.chk = &Checker{Runner: runner, Limits: o.Limits, Environments: o.Environments, Isolation: o.Isolation}
 	rctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	e.stop = stop

@@ -117,6 +117,11 @@ type SampleResult struct {
 	// rounds (see Repair), first answer first; the fields above are the
 	// last round's.
 	Rounds []SampleResult `json:"rounds,omitempty"`
+	// Isolation is "process" when the answer ran in a process of its own
+	// and "in-process" when it ran in the tests' (see Isolation); empty
+	// when the check did not isolate Python answers or the task is not
+	// Python.
+	Isolation string `json:"isolation,omitempty"`
 }
 
 // Scored reports whether the sample counts in the scores: every outcome

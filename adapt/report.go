@@ -53,6 +53,10 @@ type Report struct {
 	// or a provider's filter stopped ("content_filter"): scored as their
 	// text is, they are counted so that a filter is seen.
 	Refusals int `json:"refusals,omitempty"`
+	// Isolation counts the samples by SampleResult.Isolation ("process",
+	// "in-process") when the run isolated Python answers (see Isolation):
+	// the benchmark's isolation coverage.
+	Isolation map[string]int `json:"isolation,omitempty"`
 	// Usage sums the tokens of every sample.
 	Usage Usage `json:"usage"`
 	// Cost is what Usage cost, when the model is a Pricer.
@@ -319,6 +323,12 @@ func (b *reportBuilder) samples(t *Task, tr *TaskReport, samples int) (un Unscor
 		}
 		if res.Outcome != OutcomeInvalid {
 			r.Outcomes[res.Outcome]++
+		}
+		if res.Isolation != "" {
+			if r.Isolation == nil {
+				r.Isolation = map[string]int{}
+			}
+			r.Isolation[res.Isolation]++
 		}
 		if c := res.Completion; c != nil && (c.Refusal != "" || c.FinishReason == "content_filter") {
 			r.Refusals++
@@ -643,6 +653,10 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		if s.CI95 != nil {
 			fmt.Fprintf(&b, "| pass@%d 95%% CI (bootstrap over tasks) | [%s%%, %s%%] |\n", s.K, numfmt.Pct(s.CI95.Lo), numfmt.Pct(s.CI95.Hi))
 		}
+	}
+	if n := r.Isolation[isolatedProcess] + r.Isolation[isolatedNot]; n > 0 {
+		fmt.Fprintf(&b, "| samples whose answer ran in a process of its own | %d of %d (%.1f%%) |\n",
+			r.Isolation[isolatedProcess], n, 100*float64(r.Isolation[isolatedProcess])/float64(n))
 	}
 	if r.Refusals > 0 {
 		fmt.Fprintf(&b, "| samples refused or filtered by the provider | %d |\n", r.Refusals)

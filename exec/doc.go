@@ -28,10 +28,8 @@
 //	case exec.StatusCPUTime, exec.StatusWallTime: ...
 //	}
 //
-// Paths inside a job use [WorkDir], where a sandbox mounts the workspace.
-// [RunnerFunc] adapts a function (a fake in tests, a remote runner);
-// [DefaultParallelism] is how many jobs to run at once when a caller does
-// not say.
+// Paths inside a job use [WorkDir]; [RunnerFunc] adapts a function;
+// [DefaultParallelism] is how many jobs to run at once by default.
 //
 // # Test drivers
 //
@@ -52,18 +50,16 @@
 // systems, and [JUnit.TestRounds] runs many rounds (a mutant's classes
 // each) in shared JVMs, a class loader per round: rounds trust each other,
 // so they are for code of one origin, never for different models' answers.
-// javac and the test JVM map class-data sharing archives made once per
-// machine on the host from trusted code ([JUnit].NoClassSharing turns them
-// off). Each driver's reporter writes one event per test as the tests run,
+// Class-data sharing archives are made once per machine from trusted code
+// ([JUnit].NoClassSharing). Each driver's reporter writes one event per test as the tests run,
 // so a suite stopped by a limit still reports the tests that finished and
 // marks the one that was running and those never reached.
 //
 // # Trust boundary of the drivers
 //
 // Everything a job touched is hostile: the code under test is model
-// output, and it runs in the process that reports its tests. The isolation
-// of the job itself (what it sees, keeps and shares) is exec/sandbox's
-// contract; here is what the code can do to its own verdict, per
+// output. The job's isolation (what it sees, keeps and shares) is
+// exec/sandbox's contract; here is what code can do to its own verdict, per
 // language: what a process or language boundary prevents, what is only
 // detected (as [Suite].Tampered), and what remains. Evidence read from
 // the answer's source (TestSpec.Answer) is weighed by adapt against the
@@ -82,22 +78,26 @@
 //
 // # Trust boundary: Python
 //
-// driver_guard.py; tamper_linux_test.go. Prevented: reaching the results
-// by a path. They travel on a pipe the job gets as descriptor 3
-// ([Job].Results), hidden by the reporter before the code is imported;
-// each event carries the run's nonce (read from stdin) and its number. A
-// runner that passes no descriptor leaves the drivers the workspace file,
-// which the code can forge. Detected: foreign, missing, repeated or
-// reordered events (forged-event); a reporter call from the job's code or
-// off the main thread (forged-call); the reporter rebound
-// (reporter-patch); a function or class of the frameworks, the reporter
-// or the tests replaced, removed or added (framework-patch); and, by an
-// audit hook, opening a .adaptbench- path or a /proc fd or mem file,
-// exiting or killing itself during a test, frame, gc, tracing or ctypes
-// introspection. Residual: code in the process can still forge, by native
-// code writing the reporter's memory, or by reaching its objects without
-// an audited call (logging.currentframe; pytest's plugin through
-// sys.meta_path) and changing them or calling them from a signal handler.
+// driver_guard.py, isolate.py; tamper_linux_test.go, isolate_linux_test.go.
+// With [TestSpec].Isolate, prevented by a process boundary: before it reads
+// the nonce or takes the results channel, the reporter forks a process
+// that imports the answer's modules; the tests import stand-ins that
+// forward every use, values cross as data only (tagged JSON, never pickle;
+// anything else as a handle), the tests' handles can only be called, and a
+// bad message is the answer's failure; the tests' process is not dumpable
+// and ptrace is refused. In-process (no Isolate, or a task whose reference
+// gives other verdicts isolated: see adapt) results travel on descriptor 3
+// ([Job].Results), hidden before the code loads, each event with the
+// run's nonce (from stdin) and number. Detected, only
+// in-process, and only from code objects the answer's files compiled:
+// foreign or reordered events (forged-event), a reporter call from the
+// answer's code (forged-call), the reporter rebound (reporter-patch), the
+// frameworks' or tests' classes changed (framework-patch), and audited
+// frame, gc, tracing, ctypes or /proc use. Residual in-process: reaching
+// the reporter's objects without an audited call (__subclasses__,
+// __globals__, walk_stack, pytest's plugin) or by native code: isolation's
+// reason. Residual isolated: what any process of the job can do (write
+// workspace files, signal the tests' process).
 //
 // # Trust boundary: Go
 //
@@ -145,7 +145,6 @@
 //
 // # Stability
 //
-// Status and TestStatus text forms are stable. Result.Detail and
-// CompileError text are for people and may change. Figures (the cost of a
-// check, of the sandbox, of class sharing) are in BENCHMARKS.md.
+// Status and TestStatus text forms are stable; Result.Detail and
+// CompileError text may change. Figures are in BENCHMARKS.md.
 package exec

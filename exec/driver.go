@@ -59,6 +59,15 @@ type TestSpec struct {
 	// the installed libraries. Empty means the driver cannot tell, and
 	// treats every file of the workspace as the answer's.
 	Answer []string
+	// Isolate runs the answer in a process of its own, where the drivers
+	// can: the Python drivers import a stand-in for each module of Answer
+	// that forwards every use to a second process, forked before the run
+	// has any secret, which imports the real one (see the trust boundary
+	// in the package doc). Suite.Isolated says whether the run did. Tests
+	// that reach into the answer's module (patching its names, handing it
+	// objects it must read) may give other verdicts isolated: run the
+	// reference both ways first, as package adapt does.
+	Isolate bool
 }
 
 // Suite is what a Driver reports for one run of a workspace's tests.
@@ -92,6 +101,9 @@ type Suite struct {
 	// the package doc. A suite with any evidence that is not Static is not
 	// a pass, whatever its tests say.
 	Tampered []Tamper `json:"tampered,omitempty"`
+	// Isolated is set when the answer ran in a process of its own
+	// (TestSpec.Isolate), out of the tests' and the reporter's reach.
+	Isolated bool `json:"isolated,omitempty"`
 }
 
 // Tamper is one piece of evidence that the code under test tried to choose

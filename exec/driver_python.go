@@ -2,7 +2,9 @@ package exec
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -122,17 +124,25 @@ func runPythonReporter(ctx context.Context, r Runner, spec TestSpec, python, pro
 		return nil, err
 	}
 	defer ch.close()
+	env := append(append([]string(nil), pythonEnv...), spec.Env...)
+	iso, err := isolateEnv(spec)
+	if err != nil {
+		return nil, err
+	}
+	if iso != "" {
+		env = append(env, iso)
+	}
 	job := Job{
 		Dir:      spec.Dir,
 		Args:     args,
-		Env:      append(append([]string(nil), pythonEnv...), spec.Env...),
+		Env:      env,
 		Limits:   spec.Limits,
 		ReadOnly: spec.ReadOnly,
 		Stdin:    strings.NewReader(ch.nonce + "\n"),
 		Results:  ch.w,
 	}
 	res, err := r.Run(ctx, job)
-	suite := &Suite{Run: res}
+	suite := &Suite{Run: res, Isolated: iso != ""}
 	if err != nil {
 		return suite, runErr("run "+framework, res, err)
 	}
@@ -180,4 +190,31 @@ func checkNames(names []string) error {
 		}
 	}
 	return nil
+}
+
+// isolateEnv is the variable that asks the reporter for the answer's
+// process (isolate.py), naming the answer's Python files; "" when the spec
+// does not ask for it or names none.
+func isolateEnv(spec TestSpec) (string, error) {
+	if !spec.Isolate {
+		return "", nil
+	}
+	var files []string
+	for _, f := range spec.Answer {
+		clean := path.Clean(f)
+		if f == "" || path.IsAbs(f) || clean == ".." || strings.HasPrefix(clean, "../") || strings.ContainsAny(f, "\x00\n") {
+			return "", fmt.Errorf("exec: bad answer file %q in TestSpec.Answer: want a slash-separated path inside the workspace", f)
+		}
+		if strings.HasSuffix(clean, ".py") {
+			files = append(files, clean)
+		}
+	}
+	if len(files) == 0 {
+		return "", nil
+	}
+	b, err := json.Marshal(files)
+	if err != nil {
+		return "", err
+	}
+	return "ADAPTBENCH_ISOLATE=" + string(b), nil
 }

@@ -1,10 +1,11 @@
 # The Python fork server of package exec (see forkserver_linux.go). It runs
 # inside a sandbox job as
 #
-#     python3 -I -B -c <this file> CONFIG
+#     python3 -I -B -c <this file>
 #
-# where CONFIG is JSON naming the modules to import once and the programs
-# to compile once (the test drivers' reporters). It then forks a zygote,
+# and reads its configuration as the first line of stdin: JSON naming the
+# modules to import once and the programs to compile once (the test
+# drivers' reporters). It then forks a zygote,
 # and reads one JSON request a line on stdin and answers each with one
 # JSON line on stdout.
 #
@@ -289,19 +290,26 @@ def _child(fds, programs):
     try:
         out_w, err_w, mem_w, req_fd = fds[:4]
         os.setsid()
-        chunks = []
-        while True:
-            b = os.read(req_fd, 1 << 20)
-            if not b:
+        # The request: its JSON head, the job's stdin, the compiled code.
+        # The stdin (the results channel's nonce) is read into a buffer
+        # that is zeroed once it is in the pipe, and never becomes a Python
+        # object: a process the job forks later (the answer's, see the
+        # reporters' isolate.py) finds no copy of it in its memory.
+        raw = bytearray(os.fstat(req_fd).st_size)
+        view, got = memoryview(raw), 0
+        while got < len(raw):
+            n = os.readv(req_fd, [view[got:]])
+            if not n:
                 break
-            chunks.append(b)
-        raw = b''.join(chunks)
-        head, _, blob = raw.partition(b'\n')
-        req = json.loads(head)
+            got += n
+        nl = raw.index(b'\n')
+        req = json.loads(bytes(view[:nl]))
+        n_in = req.get('stdin_len') or 0
+        stdin = view[nl + 1:nl + 1 + n_in]
+        blob = bytes(view[nl + 1 + n_in:got])
         os.dup2(out_w, 1)
         os.dup2(err_w, 2)
         os.dup2(mem_w, MEMORY_FD)
-        stdin = _unb64(req.get('stdin') or '')
         r, w = os.pipe()
         if len(stdin) <= 60000:
             os.write(w, stdin)
@@ -371,7 +379,10 @@ def _child(fds, programs):
         run = None
         if mode == 'c' and req.get('program') in _defined:
             run = _defined[req['program']]['main']
-        del raw, head, blob, chunks, req, stdin
+        stdin[:] = bytes(len(stdin))
+        stdin.release()
+        view.release()
+        del raw, view, blob, req, stdin
         status = 0
         try:
             if run is not None:
@@ -619,9 +630,11 @@ def serve(req, zyg):
     keep = req.get('keep') or 65536
     output = req.get('output') or 0
     caps = [_Capture(keep), _Capture(keep)]
-    job = {k: req.get(k) for k in ('mode', 'target', 'program', 'args', 'env', 'rlimits', 'stdin', 'no_site', 'isolated', 'threads_fit')}
+    job = {k: req.get(k) for k in ('mode', 'target', 'program', 'args', 'env', 'rlimits', 'no_site', 'isolated', 'threads_fit')}
+    stdin = _unb64(req.get('stdin') or '')
+    job['stdin_len'] = len(stdin)
     mfd = os.memfd_create('job', os.MFD_CLOEXEC)
-    os.write(mfd, json.dumps(job).encode() + b'\n' + blob)
+    os.write(mfd, json.dumps(job).encode() + b'\n' + stdin + blob)
     os.lseek(mfd, 0, os.SEEK_SET)
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
@@ -919,7 +932,7 @@ _programs = {}
 
 
 def main():
-    config = json.loads(sys.argv[1])
+    config = json.loads(sys.stdin.buffer.readline())
     if config.get('pid_reset'):
         try:
             if stat.S_ISSOCK(os.fstat(3).st_mode):

@@ -772,7 +772,14 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	args := []string{f.python, "-I", "-B", "-c", forkServerScript, string(config)}
+	// The configuration is the first line of the server's stdin, not an
+	// argument: the reporters' sources it holds would pass the kernel's
+	// limit on one argument (128 KiB), and the server would not start.
+	args := []string{f.python, "-I", "-B", "-c", forkServerScript}
+	go func() {
+		// Requests follow only once the server is ready, after it read this.
+		_, _ = inW.Write(append(config, '\n')) // a server that ended is told by its start
+	}()
 	go func() {
 		defer close(s.done)
 		s.res, s.err = f.sb.p.runWith(ctx, exec.Job{

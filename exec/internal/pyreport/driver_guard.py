@@ -201,6 +201,8 @@ def _guard_start(ns, results, roots):
 def _exit_hook(code):
     if _g_running[0] and _os.getpid() == _g_pid:
         _tamper('exit-during-test', 'os._exit(%r) while a test ran' % (code,))
+    if _os.getpid() == _g_pid:
+        _iso_end()  # isolate.py: the answer's process reaped, its CPU the job's
     _g_real_exit(code)
 
 

@@ -81,6 +81,7 @@ class Plugin:
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection(self, session):
         # Before the tests' modules are imported.
+        _iso_front()  # isolate.py: the answer's stand-ins before pytest's rewriting
         for name in _FRAMEWORK:
             _snap_module(sys.modules.get(name))
         for c in (Plugin, _Timeout):
@@ -210,6 +211,7 @@ def main():
     global _plugin
     results, timeout, names = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
     del sys.argv[1:]
+    _iso_start()  # isolate.py: the answer's process, forked before any secret exists
     _guard_start(globals(), results, ('main', '_on_alarm'))
     emit(e='hello', v=1)
     # The same on stderr, which the job cannot take back: results a job

@@ -244,6 +244,7 @@ def main():
     global _reporter, _planned
     results, timeout, names = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
     del sys.argv[1:]
+    _iso_start()  # isolate.py: the answer's process, forked before any secret exists
     _guard_start(globals(), results, ('main', '_on_alarm'))
     emit(e='hello', v=1)
     # The same on stderr, which the job cannot take back: results a job

@@ -9,6 +9,9 @@ import _ "embed"
 //go:embed driver_guard.py
 var guard string
 
+//go:embed isolate.py
+var isolate string
+
 //go:embed driver_unittest.py
 var unittestSource string
 
@@ -16,8 +19,9 @@ var unittestSource string
 var pytestSource string
 
 // The reporters: each is the guard (the results channel and the tamper
-// watch) followed by the framework's reporter, in one program.
+// watch), the answer's process (isolate.py) and the framework's reporter,
+// in one program.
 var (
-	Unittest = guard + unittestSource
-	Pytest   = guard + pytestSource
+	Unittest = guard + isolate + unittestSource
+	Pytest   = guard + isolate + pytestSource
 )
