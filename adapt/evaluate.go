@@ -116,6 +116,14 @@ type Options struct {
 	// resumed run must use the same Answer: results in the journal are
 	// not checked again.
 	Answer func(t *Task, c Completion) (Answer, error)
+	// ReferenceCache is a directory that keeps reference checks across
+	// processes. Within a process every evaluation shares them anyway: a
+	// task's reference is checked once for all the models evaluated on
+	// it, given the same task content, runner, limits, environment
+	// provider and machine (its Manifest). A cached infrastructure error
+	// or timeout does not exist (they are checked again), and a torn or
+	// altered cache file is ignored and rewritten. "" means no directory.
+	ReferenceCache string
 	// Breakdown lists the task label keys (Task.Labels) the report breaks
 	// scores down by, in that order, after the adaptation category and
 	// type: Report.Breakdowns gets a row "label:<key>" per value. nil
@@ -496,6 +504,7 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 		e.jnl = jnl
 	}
 	e.chk = &Checker{Runner: runner, Limits: o.Limits, Environments: o.Environments}
+	e.refs = newRefCache(&o.Options, &info, runner)
 	rctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	e.stop = stop
@@ -605,6 +614,7 @@ type evaluation struct {
 	model   Model
 	jnl     *journal
 	chk     *Checker
+	refs    *refCache // nil: references are not cached
 	start   time.Time
 	notices []string
 	draw    bool              // completions only
@@ -813,6 +823,11 @@ func (e *evaluation) checkReferences(ctx context.Context, tasks []*Task) ([]*Tas
 	}
 	for i, t := range todo {
 		prev := prevs[i]
+		if res, ok := e.refs.get(t); ok {
+			e.record(journalRecord{Kind: "gold", Task: t.ID, Sample: -1, Result: &res})
+			e.progress(res.Outcome == OutcomePassed, false)
+			continue
+		}
 		g.Go(func() error {
 			res, ok := e.check(ctx, prev, func() (SampleResult, error) {
 				return e.chk.Check(ctx, t, Answer{Code: t.Reference})
@@ -822,6 +837,7 @@ func (e *evaluation) checkReferences(ctx context.Context, tasks []*Task) ([]*Tas
 				return ctx.Err()
 			}
 			res.Sample = -1
+			e.refs.put(t, res)
 			e.record(journalRecord{Kind: "gold", Task: t.ID, Sample: -1, Result: &res})
 			e.progress(res.Outcome == OutcomePassed, false)
 			return nil

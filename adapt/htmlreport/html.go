@@ -63,6 +63,11 @@ type Section struct {
 	// Funnel, if set, is drawn as a funnel of its stage totals and
 	// tabulated per group.
 	Funnel *adapt.Funnel `json:"funnel,omitempty"`
+	// Branches are stages of Funnel drawn as a side branch of the main
+	// line, beside the stage before them, not as a stage of their own:
+	// counts that go around a stage (mutate's unresolved mutants, kept
+	// without compiling, beside the compiled ones).
+	Branches []string `json:"branches,omitempty"`
 	// Scatter, if set, is drawn as a scatter plot.
 	Scatter *Scatter `json:"scatter,omitempty"`
 }
@@ -571,7 +576,7 @@ func htmlSectionOf(s Section) htmlSection {
 		if s.Scatter != nil {
 			title = "funnel"
 		}
-		out.Plots = append(out.Plots, plotOf(funnelChart(title, s.Funnel), fileName(s.Title+" funnel")))
+		out.Plots = append(out.Plots, plotOf(funnelChart(title, s.Funnel, s.Branches), fileName(s.Title+" funnel")))
 	}
 	if f := s.Funnel; f != nil {
 		out.Funnel = &htmlTable{Head: append([]string{"group"}, f.Stages()...), Rows: funnelRows(f)}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -302,8 +303,10 @@ func scatterChart(title string, s *Scatter) string {
 }
 
 // funnelChart draws a funnel's stage totals as horizontal bars, each
-// labelled with its count and its share of the first stage.
-func funnelChart(title string, f *adapt.Funnel) string {
+// labelled with its count and its share of the first stage. A stage
+// among branches is drawn beside the main line, off the stage before it
+// (an arrow "↳", a lighter bar), not as a stage of the line.
+func funnelChart(title string, f *adapt.Funnel, branches []string) string {
 	stages := f.Stages()
 	const w = 640.0
 	left, top, rowH := 150.0, 30.0, 26.0
@@ -331,9 +334,16 @@ func funnelChart(title string, f *adapt.Funnel) string {
 		if first > 0 {
 			share = fmt.Sprintf(" (%s%%)", num(100*float64(n)/float64(first)))
 		}
-		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%s" text-anchor="end">%s</text>`, num(left-8), num(y+rowH/2+4), esc(clipLabel(s, 24)))
+		label, color, x := s, seriesColor(0), left+(pw-bw)/2
+		if slices.Contains(branches, s) {
+			// Off the main line: flush left under the stage it leaves,
+			// with an arrow from it.
+			label, color, x = "↳ "+s, seriesColor(1), left
+			fmt.Fprintf(&b, `<path d="M%s %s V%s H%s" fill="none" stroke="#888" stroke-width="1"/>`, num(left-4), num(y-2), num(y+rowH/2), num(left))
+		}
+		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%s" text-anchor="end">%s</text>`, num(left-8), num(y+rowH/2+4), esc(clipLabel(label, 24)))
 		fmt.Fprintf(&b, `<g><title>%s: %d%s</title><rect x="%s" y="%s" width="%s" height="%s" fill="%s"/></g>`,
-			esc(s), n, share, num(left+(pw-bw)/2), num(y+3), num(math.Max(bw, 1)), num(rowH-6), seriesColor(0))
+			esc(s), n, share, num(x), num(y+3), num(math.Max(bw, 1)), num(rowH-6), color)
 		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%s">%d%s</text>`, num(left+pw+6), num(y+rowH/2+4), n, share)
 	}
 	b.WriteString(`</svg>`)

@@ -50,11 +50,16 @@ func clean(extra ...string) []string {
 
 func TestShardProcessesMergeToSingleRun(t *testing.T) {
 	bin := build(t)
-	single, sharded := t.TempDir(), t.TempDir()
+	// Directories that do not exist yet: run creates them (every shard
+	// at once), as the README's example expects.
+	single, sharded := filepath.Join(t.TempDir(), "single", "results"), filepath.Join(t.TempDir(), "sharded")
 	cmd := exec.Command(bin, "run", "-out", single, "-model", "identity")
 	cmd.Env = clean()
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
+	for _, f := range []string{"run.jsonl", "report.html", "report.json", "report.md"} {
+		assert.Contains(t, string(out), "wrote "+filepath.Join(single, f)+"\n", "one line per file written")
+	}
 
 	// Three shard processes at once, as an Indexed Job starts them.
 	var wg sync.WaitGroup
@@ -81,6 +86,8 @@ func TestShardProcessesMergeToSingleRun(t *testing.T) {
 	out, err = cmd.CombinedOutput()
 	require.Error(t, err)
 	assert.Contains(t, string(out), "shard 2 of 3, whose journal was not given")
+	assert.Contains(t, string(out), "pass -partial to merge anyway", "the command's user is told the flag, not the library's option")
+	assert.NotContains(t, string(out), "MergeOptions")
 	require.NoError(t, os.Rename(last+".away", last))
 
 	cmd = exec.Command(bin, "merge", "-out", sharded)
