@@ -268,7 +268,9 @@ func (b *reportBuilder) gold(t *Task, samples int) bool {
 		return false
 	case g.Outcome != OutcomePassed:
 		reason := "reference " + g.Outcome.String()
-		if g.Detail != "" {
+		// A failure's Detail is its first failing test: the list of them
+		// says more.
+		if g.Detail != "" && g.Outcome != OutcomeFailed {
 			reason += ": " + causeLine(g.Detail)
 			if ex := traceback.ExceptionLine(g.Detail); ex != "" && ex != causeLine(g.Detail) {
 				// Why an import failed: a module missing from the
