@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/csv"
@@ -10,12 +9,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 )
 
@@ -73,7 +72,9 @@ func TestOutputsAgree(t *testing.T) {
 		}
 	}
 	assert.Equal(t, kept, valid, "mutants.csv")
-	assert.Equal(t, tasks, countLines(t, filepath.Join(dir, "tasks.jsonl")), "tasks.jsonl")
+	saved, err := adapt.LoadFile(filepath.Join(dir, "tasks.jsonl"))
+	require.NoError(t, err)
+	assert.Len(t, saved, tasks, "tasks.jsonl")
 	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
 	require.NoError(t, err)
 	assert.Contains(t, string(page), m[0], "the page says the same")
@@ -99,22 +100,6 @@ func readCSV(t *testing.T, path string) [][]string {
 	require.NoError(t, err)
 	require.NotEmpty(t, rows)
 	return rows
-}
-
-func countLines(t *testing.T, path string) int {
-	f, err := os.Open(path)
-	require.NoError(t, err)
-	defer f.Close()
-	n := 0
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<26)
-	for sc.Scan() {
-		if strings.TrimSpace(sc.Text()) != "" {
-			n++
-		}
-	}
-	require.NoError(t, sc.Err())
-	return n
 }
 
 // TestHelp: -h prints the usage and exits 0; no work named exits 2.

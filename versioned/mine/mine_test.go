@@ -338,6 +338,14 @@ func TestTooFewReleases(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "1 release(s)") {
 		t.Fatalf("err = %v, want too few releases", err)
 	}
+	// A bound that is no release: an error listing them, not a range
+	// that silently starts at the next one.
+	_, err = mine.Generate(context.Background(), libPath, &mine.Options{
+		Proxy: "file://" + proxy, From: "v1.0.5", ModCache: filepath.Join(t.TempDir(), "modcache"),
+	})
+	if err == nil || !strings.Contains(err.Error(), "has no release v1.0.5") || !strings.Contains(err.Error(), "its releases: v1.0.0, ") {
+		t.Fatalf("err = %v, want no release v1.0.5 and the list", err)
+	}
 	if _, err := mine.Generate(context.Background(), libPath, &mine.Options{From: "1.0"}); err == nil || !strings.Contains(err.Error(), "not a semantic version") {
 		t.Fatalf("err = %v, want a bad version", err)
 	}
