@@ -62,6 +62,9 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	// Said first: the first run on a machine builds the Go tasks'
+	// dependencies cold, and the progress lines only follow.
+	fmt.Fprintf(os.Stderr, "starting the sandbox for %d demo tasks; a first run on a machine builds the Go and Java tasks cold and takes longer\n", len(tasks))
 	sb, err := sandbox.New(nil)
 	if err != nil {
 		log.Fatal(err)

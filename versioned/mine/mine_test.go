@@ -238,11 +238,23 @@ func TestSyntheticHistory(t *testing.T) {
 		ModCache: filepath.Join(dir, "modcache"), EnvDir: filepath.Join(dir, "envs"),
 		Runner: sb,
 	}
+	// Every stage says it begins (a display then keeps a line coming
+	// while it runs): list, fetch, build per release, check.
+	var phases []string
+	opts.Progress = func(p adapt.Progress) {
+		if len(phases) == 0 || phases[len(phases)-1] != p.Phase {
+			phases = append(phases, p.Phase)
+		}
+	}
 	ctx := context.Background()
 	res, err := mine.Generate(ctx, libPath, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if want := []string{"list", "fetch", "build", "check"}; !slices.Equal(phases, want) {
+		t.Errorf("progress phases %v, want %v", phases, want)
+	}
+	opts.Progress = nil
 	t.Logf("times: %v", res.Time)
 	var fun bytes.Buffer
 	res.Funnel.WriteTable(&fun)
