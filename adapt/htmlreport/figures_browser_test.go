@@ -86,7 +86,7 @@ func TestSingleRunFiguresInBrowser(t *testing.T) {
 		chromedp.Evaluate(`Array.from(document.querySelectorAll("#plots svg")).map(function(s){return s.getAttribute("aria-label")})`, &titles),
 		chromedp.Evaluate(`Array.from(document.querySelectorAll("#plots figure.wide svg")).map(function(s){return s.getAttribute("aria-label")})`, &wide),
 		chromedp.Evaluate(`[document.querySelector("#plots .plots").getBoundingClientRect().width,
-			document.querySelector("#plots figure.wide").getBoundingClientRect().width]`, &widths),
+			(document.querySelector("#plots figure.wide") || document.querySelector("#plots figure")).getBoundingClientRect().width]`, &widths),
 		// Every value label against every whisker of the page's plots.
 		chromedp.Evaluate(`(function(){
 			var out = [];

@@ -107,21 +107,12 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		fl.Usage()
 		return errUsage
 	}
+	if *tasksIn != "" {
+		return evaluateFile(ctx, stdout, *tasksIn, *outFlag, evalConfig{model: *model, html: *htmlOut})
+	}
 	out, err := outdir.Open(*outFlag, "mutate", stdout)
 	if err != nil {
 		return err
-	}
-	if *tasksIn != "" {
-		tasks, err := adapt.LoadFile(*tasksIn)
-		if err != nil {
-			return err
-		}
-		sb, err := sandbox.New(nil)
-		if err != nil {
-			return err
-		}
-		defer sb.Close()
-		return evaluateTasks(ctx, stdout, out, evalConfig{model: *model, html: *htmlOut, runner: sb}, tasks, nil)
 	}
 	var repoName, commit string
 	if *repo != "" {
@@ -182,6 +173,28 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return nil
 	}
 	return evaluateTasks(ctx, stdout, out, evalConfig{model: *model, html: *htmlOut, runner: sb}, tasks, res)
+}
+
+// evaluateFile evaluates the tasks of an earlier run's file (-tasks).
+// The output directory is made only for a page -html does not place.
+func evaluateFile(ctx context.Context, stdout io.Writer, file, outPath string, c evalConfig) error {
+	tasks, err := adapt.LoadFile(file)
+	if err != nil {
+		return err
+	}
+	var out *outdir.Dir
+	if c.html == "" {
+		if out, err = outdir.Open(outPath, "mutate", stdout); err != nil {
+			return err
+		}
+	}
+	sb, err := sandbox.New(nil)
+	if err != nil {
+		return err
+	}
+	defer sb.Close()
+	c.runner = sb
+	return evaluateTasks(ctx, stdout, out, c, tasks, nil)
 }
 
 // evalConfig is how -evaluate evaluates.

@@ -84,12 +84,15 @@ func TestOutputsAgree(t *testing.T) {
 	// asked, nothing overwritten.
 	stdout.Reset()
 	html := filepath.Join(t.TempDir(), "identity.html")
-	require.NoError(t, run(context.Background(), []string{"-tasks", filepath.Join(dir, "tasks.jsonl"), "-model", "identity", "-html", html, "-out", "second"}, &stdout), stdout.String())
+	require.NoError(t, run(context.Background(), []string{"-tasks", filepath.Join(dir, "tasks.jsonl"), "-model", "identity", "-html", html}, &stdout), stdout.String())
 	assert.NotContains(t, stdout.String(), "mutants kept", "nothing generated")
 	assert.Contains(t, stdout.String(), "wrote "+html+"\n")
 	assert.Contains(t, stdout.String(), "model identity: ")
 	assert.FileExists(t, html)
 	assert.FileExists(t, filepath.Join(dir, "report.html"), "the first model's page stays")
+	ents, err = os.ReadDir(cwd)
+	require.NoError(t, err)
+	assert.Len(t, ents, 1, "no directory made for nothing")
 }
 
 func readCSV(t *testing.T, path string) [][]string {
