@@ -346,7 +346,10 @@ func htmlSummary(runs []*adapt.Report) htmlTable {
 		}
 		t.Rows = append(t.Rows, cells)
 	}
-	row("template", func(r *adapt.Report) string { return r.Run.Template })
+	if slices.ContainsFunc(runs, func(r *adapt.Report) bool { return r.Run.Template != "" }) {
+		// A run that reads no prompt names no template: no empty row.
+		row("template", func(r *adapt.Report) string { return r.Run.Template })
+	}
 	row("samples per task", func(r *adapt.Report) string { return samplesText(r.Run) })
 	row("tasks (valid)", func(r *adapt.Report) string { return fmt.Sprintf("%d (%d)", r.Tasks, r.Valid) })
 	for _, k := range allKs(runs) {

@@ -127,6 +127,7 @@ func TestScorePlainOutput(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(page), " · 0–2 samples per task · ")
 	assert.NotContains(t, string(page), "template <b></b>", "an empty field is left out")
+	assert.NotContains(t, string(page), "<th>template</th>", "an empty row is left out")
 	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
 	assert.NotContains(t, stderr.String(), "\r")
 	assert.NotContains(t, stderr.String(), "\x1b")
