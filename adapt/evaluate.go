@@ -98,8 +98,8 @@ type Options struct {
 	// seconds, before any reference runs.
 	NoPreflight bool
 	// Progress, if set, is called after every finished check, from one
-	// goroutine at a time, and once before any work when the journal
-	// already held some (Phase "resume").
+	// goroutine at a time, and once before any work: Phase "resume" when
+	// the journal already held some, else the first phase with Done 0.
 	Progress func(Progress)
 	// Environments provisions the environments tasks name. nil means the
 	// default toolchain for every task.
@@ -756,6 +756,17 @@ func (e *evaluation) answered(c Completion) bool {
 
 func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 	e.countResumed(tasks)
+	if e.done == 0 && len(e.notices) == 0 {
+		// Said before the first check, which can take minutes (a cold
+		// build): a display shows what runs from the start.
+		e.phase = "reference"
+		if e.o.NoGold {
+			e.phase = "samples"
+		}
+		e.mu.Lock()
+		e.report("")
+		e.mu.Unlock()
+	}
 	valid := tasks
 	if !e.o.NoGold {
 		var err error

@@ -152,3 +152,24 @@ func TestReferenceCacheConcurrentWriters(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, r.runs.Load(), "every entry whole and trusted")
 }
+
+// TestProgressBeforeTheFirstCheck: a run that starts from nothing says so
+// before its first check, which can take minutes (a cold build), so that a
+// display shows what runs from the start.
+func TestProgressBeforeTheFirstCheck(t *testing.T) {
+	for _, noGold := range []bool{false, true} {
+		var ps []adapt.Progress
+		_, err := adapt.Evaluate(context.Background(), pyTasks(2), adapt.Reference, &adapt.Options{Runner: runner(t), NoGold: noGold,
+			Progress: func(p adapt.Progress) { ps = append(ps, p) }})
+		require.NoError(t, err)
+		require.NotEmpty(t, ps)
+		want := "reference"
+		if noGold {
+			want = "samples"
+		}
+		assert.Equal(t, want, ps[0].Phase)
+		assert.Zero(t, ps[0].Done)
+		assert.Equal(t, map[bool]int{false: 4, true: 2}[noGold], ps[0].Total)
+		assert.Len(t, ps, ps[0].Total+1, "then one report per check")
+	}
+}

@@ -199,8 +199,12 @@ func passedAs(p adapt.Progress) string {
 
 // line is the plain form of a report.
 func line(label string, p adapt.Progress) string {
-	if p.Total == 0 && p.Done == 0 {
-		// A step that counts nothing (yet): what it is and how long.
+	if p.Done == 0 && p.Resumed == 0 {
+		// A step begun, or one that counts nothing: what it is, how
+		// much of it there is, and how long it has run.
+		if p.Total > 0 {
+			return fmt.Sprintf("%s %s: 0/%d, under way, elapsed %s", label, p.Phase, p.Total, p.Elapsed.Round(time.Second))
+		}
 		return fmt.Sprintf("%s %s: under way, elapsed %s", label, p.Phase, p.Elapsed.Round(time.Second))
 	}
 	pct := 100
