@@ -133,8 +133,9 @@ func TestScorePlainOutput(t *testing.T) {
 	assert.NotContains(t, stderr.String(), "\x1b")
 	require.Greater(t, len(lines), 5)
 	bar := lines[1 : len(lines)-4] // after them, the 4 files written
+	assert.Regexp(t, `^answers \(samples\.jsonl\) samples: 0/12, under way, elapsed \d+s$`, bar[0], "said before the first check")
 	assert.Regexp(t, `^answers \(samples\.jsonl\) samples: 12/12 \(100%\), 10 passed, [0-9.]+/s, elapsed \d+s$`, bar[len(bar)-1])
-	for _, l := range bar {
+	for _, l := range bar[1:] {
 		assert.Regexp(t, `^answers \(samples\.jsonl\) samples: \d+/12 \(\d+%\), \d+ passed`, l)
 	}
 	assert.Equal(t, "wrote "+html, lines[len(lines)-1])
