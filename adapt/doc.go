@@ -48,8 +48,11 @@
 // completion with tree-sitter ([Extract]), splices it into the target file
 // ([Splice]) and runs the task's tests in the sandbox (exec), keeping each
 // test's status and error type ([TestOutcome]). Model requests and test
-// runs overlap, each with its own bound. [Draw] is the same sampling loop
-// without the checks, for generators that ask a model for something else.
+// runs overlap, each with its own bound. A reference is checked once per
+// process for every model evaluated on the task (and once for all
+// processes with [Options].ReferenceCache). [Draw] is the same sampling
+// loop without the checks, for generators that ask a model for something
+// else.
 //
 // Evaluate is porcelain over blocks the generators use too, so that
 // journals, resume and the scoring rules hold wherever a model is asked or

@@ -98,8 +98,8 @@ type Options struct {
 	// seconds, before any reference runs.
 	NoPreflight bool
 	// Progress, if set, is called after every finished check, from one
-	// goroutine at a time, and once before any work when the journal
-	// already held some (Phase "resume").
+	// goroutine at a time, and once before any work: Phase "resume" when
+	// the journal already held some, else the first phase with Done 0.
 	Progress func(Progress)
 	// Environments provisions the environments tasks name. nil means the
 	// default toolchain for every task.
@@ -121,6 +121,14 @@ type Options struct {
 	// resumed run must use the same Answer: results in the journal are
 	// not checked again.
 	Answer func(t *Task, c Completion) (Answer, error)
+	// ReferenceCache is a directory that keeps reference checks across
+	// processes. Within a process every evaluation shares them anyway: a
+	// task's reference is checked once for all the models evaluated on
+	// it, given the same task content, runner, limits, environment
+	// provider and machine (its Manifest). A cached infrastructure error
+	// or timeout does not exist (they are checked again), and a torn or
+	// altered cache file is ignored and rewritten. "" means no directory.
+	ReferenceCache string
 	// Breakdown lists the task label keys (Task.Labels) the report breaks
 	// scores down by, in that order, after the adaptation category and
 	// type: Report.Breakdowns gets a row "label:<key>" per value. nil
@@ -512,6 +520,7 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 	}
 	e.recs.machines.use(info.Manifest) // the records filed from now are this machine's
 	e.chk = &Checker{Runner: runner, Limits: o.Limits, Environments: o.Environments, Isolation: o.Isolation}
+	e.refs = newRefCache(&o.Options, &info, runner)
 	rctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	e.stop = stop
@@ -621,6 +630,7 @@ type evaluation struct {
 	model   Model
 	jnl     *journal
 	chk     *Checker
+	refs    *refCache // nil: references are not cached
 	start   time.Time
 	notices []string
 	draw    bool              // completions only
@@ -709,6 +719,18 @@ func (e *evaluation) progress(passed, repair bool) {
 	e.report("")
 }
 
+// progressCached counts a check the reference cache answered: done, but
+// not run here, so that the rate is of checks run.
+func (e *evaluation) progressCached(passed bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.done++
+	if passed {
+		e.passed++
+	}
+	e.report("")
+}
+
 // progressModelError counts a sample that ends without a check: a model
 // error (failed), or a draw's answer.
 func (e *evaluation) progressModelError(failed bool) {
@@ -750,6 +772,17 @@ func (e *evaluation) answered(c Completion) bool {
 
 func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 	e.countResumed(tasks)
+	if e.done == 0 && len(e.notices) == 0 {
+		// Said before the first check, which can take minutes (a cold
+		// build): a display shows what runs from the start.
+		e.phase = "reference"
+		if e.o.NoGold {
+			e.phase = "samples"
+		}
+		e.mu.Lock()
+		e.report("")
+		e.mu.Unlock()
+	}
 	valid := tasks
 	if !e.o.NoGold {
 		var err error
@@ -829,6 +862,11 @@ func (e *evaluation) checkReferences(ctx context.Context, tasks []*Task) ([]*Tas
 	}
 	for i, t := range todo {
 		prev := prevs[i]
+		if res, ok := e.refs.get(t); ok {
+			e.record(journalRecord{Kind: "gold", Task: t.ID, Sample: -1, Result: &res})
+			e.progressCached(res.Outcome == OutcomePassed)
+			continue
+		}
 		g.Go(func() error {
 			res, ok := e.check(ctx, prev, func() (SampleResult, error) {
 				return e.chk.Check(ctx, t, Answer{Code: t.Reference})
@@ -838,6 +876,7 @@ func (e *evaluation) checkReferences(ctx context.Context, tasks []*Task) ([]*Tas
 				return ctx.Err()
 			}
 			res.Sample = -1
+			e.refs.put(t, res)
 			e.record(journalRecord{Kind: "gold", Task: t.ID, Sample: -1, Result: &res})
 			e.progress(res.Outcome == OutcomePassed, false)
 			return nil

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -246,6 +247,20 @@ func TestMergeWithModelErrorsEqualsSingleRun(t *testing.T) {
 	_, err = adapt.Merge(tasks, []string{journals[0], other.Journal}, nil)
 	require.ErrorIs(t, err, adapt.ErrJournalMismatch)
 	assert.Contains(t, err.Error(), "samples is 2 in "+other.Journal+" and 3 in "+journals[0])
+	assert.Contains(t, err.Error(), "merge only the journals of one evaluation", "the advice is for a merge")
+	assert.NotContains(t, err.Error(), "run with the original settings", "not for a resume")
+
+	// One check lost: "1 check", not "1 checks".
+	for n := 1; n < len(lines); n++ {
+		one := filepath.Join(dir, "one.jsonl")
+		require.NoError(t, os.WriteFile(one, []byte(strings.Join(append(slices.Clone(lines[:len(lines)-1-n]), lines[len(lines)-n:]...), "")), 0o644))
+		_, err = adapt.Merge(tasks, []string{one, journals[1], journals[2]}, nil)
+		if err != nil && strings.Contains(err.Error(), "1 check ") {
+			break
+		}
+	}
+	require.ErrorIs(t, err, adapt.ErrIncomplete)
+	assert.Contains(t, err.Error(), ": 1 check of 1 task has no record")
 }
 
 func TestTornLastLineIsCut(t *testing.T) {

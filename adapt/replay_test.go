@@ -163,9 +163,10 @@ func TestReplayForms(t *testing.T) {
 `), "s.jsonl")
 	require.NoError(t, err)
 	assert.Equal(t, 2, rp.SampleCount("HumanEval/7"))
-	assert.Equal(t, []string{"def f():\n    return 2\n", "def f():\n    return 1\n"}, texts(rp, 1, 0), "by Request.Samples, not by position")
+	assert.Equal(t, []string{"    return 2\n", "    return 1\n"}, texts(rp, 1, 0), "by Request.Samples, not by position; as given")
 	assert.Equal(t, []string{`no completion recorded for task "HumanEval/7" sample 2`}, texts(rp, 2))
-	a, err := rp.Answer(task, adapt.Completion{Text: "def f():\n    return 2\n"})
+	// The answer tested is the task's code and the completion joined.
+	a, err := rp.Answer(task, adapt.Completion{Text: "    return 2\n"})
 	require.NoError(t, err)
 	assert.Equal(t, adapt.Answer{Code: "def f():\n    return 2\n", File: true}, a)
 	// A whole-file answer is the target file as it is, not spliced into
@@ -182,7 +183,7 @@ func TestReplayForms(t *testing.T) {
 	zw.Close()
 	zrp, err := adapt.NewReplay("m", &gz, "s.jsonl.gz")
 	require.NoError(t, err)
-	assert.Equal(t, []string{"def f():\n    return 3\n"}, texts(zrp, 0))
+	assert.Equal(t, []string{"    return 3\n"}, texts(zrp, 0))
 
 	// Match: unknown ids are listed; a continuation must fit the task.
 	err = rp.Match([]adapt.Task{*task})

@@ -286,7 +286,9 @@ func (b *reportBuilder) gold(t *Task, samples int) bool {
 		return false
 	case g.Outcome != OutcomePassed:
 		reason := "reference " + g.Outcome.String()
-		if g.Detail != "" {
+		// A failure's Detail is its first failing test: the list of them
+		// says more.
+		if g.Detail != "" && g.Outcome != OutcomeFailed {
 			reason += ": " + causeLine(g.Detail)
 			if ex := traceback.ExceptionLine(g.Detail); ex != "" && ex != causeLine(g.Detail) {
 				// Why an import failed: a module missing from the
@@ -763,20 +765,20 @@ func Merge(tasks []Task, journals []string, opts *MergeOptions) (*Report, error)
 		if info == nil {
 			info, first = jf.meta, j
 		} else if fingerprint(*jf.meta) != fingerprint(*info) {
-			return nil, &JournalMismatchError{Path: j, Diffs: diffRunInfos(*jf.meta, *info, "in "+j, "in "+first)}
+			return nil, &JournalMismatchError{Path: j, Diffs: diffRunInfos(*jf.meta, *info, "in "+j, "in "+first), merge: true}
 		}
 		if info.TaskCount != len(all) || info.TaskSet != taskSetDigest(hashes) {
 			now := *info
 			now.TaskCount, now.TaskSet = len(all), taskSetDigest(hashes)
-			return nil, &JournalMismatchError{Path: j, Diffs: diffRunInfos(*info, now, "in the journal", "in the tasks given")}
+			return nil, &JournalMismatchError{Path: j, Diffs: diffRunInfos(*info, now, "in the journal", "in the tasks given"), merge: true}
 		}
 		if recs.stale > 0 {
-			return nil, &JournalMismatchError{Path: j, Diffs: []string{fmt.Sprintf("%d records name tasks that changed since (first: %q)", recs.stale, recs.firstStale)}}
+			return nil, &JournalMismatchError{Path: j, Diffs: []string{fmt.Sprintf("%d records name tasks that changed since (first: %q)", recs.stale, recs.firstStale)}, merge: true}
 		}
 		if c := max(jf.shard.Count, 1); count == 0 {
 			count = c
 		} else if c != count {
-			return nil, &JournalMismatchError{Path: j, Diffs: []string{fmt.Sprintf("it is %s, another journal is one of %d shards", jf.shard, count)}}
+			return nil, &JournalMismatchError{Path: j, Diffs: []string{fmt.Sprintf("it is %s, another journal is one of %d shards", jf.shard, count)}, merge: true}
 		}
 		if prev, ok := shards[jf.shard.Index]; ok {
 			return nil, fmt.Errorf("adapt: %s and %s are both %s; give each shard's journal once", prev, j, jf.shard)
@@ -820,8 +822,12 @@ func incomplete(missing []missingCheck, of Shard, given map[int]string) error {
 			where = append(where, fmt.Sprintf("%d in %s, whose journal was not given", byShard[i], s))
 		}
 	}
-	return fmt.Errorf("%w: %d checks of %d tasks have no record (first: %s); by shard: %s; pass MergeOptions.Partial to merge anyway",
-		ErrIncomplete, len(missing), len(tasks), strings.Join(first, ", "), strings.Join(where, "; "))
+	have := "have"
+	if len(missing) == 1 {
+		have = "has"
+	}
+	return fmt.Errorf("%w: %s of %s %s no record (first: %s); by shard: %s; pass MergeOptions.Partial to merge anyway",
+		ErrIncomplete, numfmt.Count(len(missing), "check"), numfmt.Count(len(tasks), "task"), have, strings.Join(first, ", "), strings.Join(where, "; "))
 }
 
 // outcomesOf is every outcome some report counts, in Outcomes order.

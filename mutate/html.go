@@ -1,10 +1,35 @@
 package mutate
 
-import "github.com/adaptbench/adaptbench/adapt/htmlreport"
+import (
+	"fmt"
+
+	"github.com/adaptbench/adaptbench/adapt/htmlreport"
+)
 
 // HTMLSection is the pipeline's part of an HTML report (see
 // htmlreport.Write): the funnel of candidates per operator
-// combination, with the pilot's gates in the note.
+// combination, with the summary line and the pilot's gates in the note.
+// The unresolved mutants (kept without compiling) are drawn as a side
+// branch beside the compiled ones, not as a stage after them.
 func (r *Result) HTMLSection() htmlreport.Section {
-	return htmlreport.Section{Title: "mutate: candidates through the pipeline", Text: r.Gates().String(), Funnel: &r.Funnel}
+	return htmlreport.Section{Title: "mutate: candidates through the pipeline", Text: r.Summary() + "\n\n" + r.Gates().String(),
+		Funnel: &r.Funnel, Branches: []string{StageUnresolved}}
+}
+
+// Summary is the result in one line: "N mutants kept → M tasks (× C
+// contexts)". N is every valid candidate, of every level: the funnel's
+// StageDetected total and the rows of the mutant CSV whose verdict is
+// "valid"; M is len(Tasks), a task per kept mutant and context level.
+func (r *Result) Summary() string {
+	kept := 0
+	for _, c := range r.Candidates {
+		if c.Valid() {
+			kept++
+		}
+	}
+	s := fmt.Sprintf("%d mutants kept → %d tasks", kept, len(r.Tasks))
+	if kept > 0 {
+		s += fmt.Sprintf(" (× %d contexts)", len(r.Tasks)/kept)
+	}
+	return s
 }

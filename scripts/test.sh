@@ -53,6 +53,11 @@ unformatted=$(git ls-files -co --exclude-standard '*.go' | grep -v '/testdata/' 
 if [ -n "$unformatted" ]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
+# The published datasets: $ADAPTBENCH_DATA, shared/data above the checkout,
+# or fetched once into the user's cache (scripts/datasets.sh says where).
+# shellcheck source=scripts/datasets.sh
+. scripts/datasets.sh
+adaptbench_datasets .
 # A CI host lacking the sandbox, a toolchain or the published datasets fails
 # instead of skipping (exectest.SkipWithout, internal/shareddata).
 export ADAPTBENCH_REQUIRE_SANDBOX=1 ADAPTBENCH_REQUIRE_DATA=1

@@ -155,8 +155,9 @@ func TestCacheShared(t *testing.T) {
 	}
 }
 
-// TestCacheProgress: ProvisionAll reports each environment it makes ready
-// through the SDK's one progress type, counting those that failed apart.
+// TestCacheProgress: ProvisionAll reports that it begins and each
+// environment it makes ready through the SDK's one progress type, counting
+// those that failed apart.
 func TestCacheProgress(t *testing.T) {
 	var mu sync.Mutex
 	var got []adapt.Progress
@@ -169,14 +170,17 @@ func TestCacheProgress(t *testing.T) {
 	ok.ProvisionAll(context.Background(), []versioned.EnvSpec{spec("1"), spec("2"), spec("1")})
 	bad := &versioned.Cache{Dir: t.TempDir(), Builder: &fakeBuilder{fail: true}, Progress: report}
 	bad.ProvisionAll(context.Background(), []versioned.EnvSpec{spec("3")})
-	if len(got) != 4 {
-		t.Fatalf("%d progress reports, want one per spec (4): %+v", len(got), got)
+	if len(got) != 6 {
+		t.Fatalf("%d progress reports, want one as each pass begins and one per spec (6): %+v", len(got), got)
 	}
-	last := got[2]
+	if first := got[0]; first.Phase != "environments" || first.Done != 0 || first.Total != 3 {
+		t.Errorf("first report %+v, want environments 0/3 before any is made", first)
+	}
+	last := got[3]
 	if last.Phase != "environments" || last.Done != 3 || last.Total != 3 || last.Passed != 3 {
 		t.Errorf("last report of the first pass %+v, want environments 3/3, 3 provisioned", last)
 	}
-	if f := got[3]; f.Done != 1 || f.Total != 1 || f.Passed != 0 {
+	if f := got[5]; f.Done != 1 || f.Total != 1 || f.Passed != 0 {
 		t.Errorf("failed build reported %+v, want 1/1 with none provisioned", f)
 	}
 }

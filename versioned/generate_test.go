@@ -48,6 +48,7 @@ func TestGenerate(t *testing.T) {
 	assert.Equal(t, 3, res.Funnel.Count("minilib", versioned.StageProblems))
 	assert.Equal(t, 2, res.Funnel.Count("minilib", versioned.StageProvisioned))
 	assert.Equal(t, 1, res.Funnel.Count("minilib", versioned.StagePasses))
-	require.Len(t, progress, 3)
-	assert.Equal(t, 1, progress[2].Passed)
+	require.Len(t, progress, 4, "one as the checks begin, one per task")
+	assert.Zero(t, progress[0].Done)
+	assert.Equal(t, 1, progress[3].Passed)
 }

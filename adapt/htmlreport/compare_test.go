@@ -77,7 +77,7 @@ func TestWriteHTMLFigures(t *testing.T) {
 	a.PerTask[0].Steps = append(a.PerTask[0].Steps, adapt.StepReport{ID: "s2", Type: "Method_Signature.Rename_Func", Tests: 1, PassAt1: 0})
 	page := writeHTML(t, a, &htmlreport.Options{Tasks: tasks})
 	links := regexp.MustCompile(`<a download="([^"]+)" href="data:image/svg(?:\+|&#43;)xml;base64,([^"]+)">`).FindAllStringSubmatch(page, -1)
-	require.Len(t, links, 5, "pass@k, category, type, labels (one figure), degradation")
+	require.Len(t, links, 6, "pass@k, the outcomes (a single run), category, type, labels (one figure), degradation")
 	files := []string{}
 	for _, l := range links {
 		files = append(files, l[1])
@@ -87,7 +87,7 @@ func TestWriteHTMLFigures(t *testing.T) {
 		assert.Contains(t, string(svg), `<style>`, "%s carries its own styles", l[1])
 		assert.Contains(t, page, string(svg), "%s is the plot shown", l[1])
 	}
-	assert.Equal(t, []string{"pass-at-k.svg", "pass-at-1-by-category.svg", "pass-at-1-by-type.svg", "pass-at-1-by-label.svg", "degradation.svg"}, files)
+	assert.Equal(t, []string{"pass-at-k.svg", "outcomes.svg", "pass-at-1-by-category.svg", "pass-at-1-by-type.svg", "pass-at-1-by-label.svg", "degradation.svg"}, files)
 	text := html.UnescapeString(page)
 	assert.Contains(t, text, ">50% (2)</text>", "pass@1 over 2 tasks")
 	assert.Contains(t, text, ">0% (1)</text>", "a bar of 0% says so")

@@ -63,6 +63,11 @@ type Section struct {
 	// Funnel, if set, is drawn as a funnel of its stage totals and
 	// tabulated per group.
 	Funnel *adapt.Funnel `json:"funnel,omitempty"`
+	// Branches are stages of Funnel drawn as a side branch of the main
+	// line, beside the stage before them, not as a stage of their own:
+	// counts that go around a stage (mutate's unresolved mutants, kept
+	// without compiling, beside the compiled ones).
+	Branches []string `json:"branches,omitempty"`
 	// Scatter, if set, is drawn as a scatter plot.
 	Scatter *Scatter `json:"scatter,omitempty"`
 }
@@ -345,7 +350,10 @@ func htmlSummary(runs []*adapt.Report) htmlTable {
 		}
 		t.Rows = append(t.Rows, cells)
 	}
-	row("template", func(r *adapt.Report) string { return r.Run.Template })
+	if slices.ContainsFunc(runs, func(r *adapt.Report) bool { return r.Run.Template != "" }) {
+		// A run that reads no prompt names no template: no empty row.
+		row("template", func(r *adapt.Report) string { return r.Run.Template })
+	}
 	row("samples per task", func(r *adapt.Report) string { return samplesText(r.Run) })
 	row("tasks (valid)", func(r *adapt.Report) string { return fmt.Sprintf("%d (%d)", r.Tasks, r.Valid) })
 	for _, k := range allKs(runs) {
@@ -419,6 +427,8 @@ type htmlPlot struct {
 	SVG  template.HTML
 	Href template.URL
 	File string
+	// Wide plots (more than 8 groups) take the page's whole width.
+	Wide bool
 }
 
 func plotOf(svg, name string) htmlPlot {
@@ -428,6 +438,13 @@ func plotOf(svg, name string) htmlPlot {
 		Href: template.URL("data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString([]byte(svg))),
 		File: name + ".svg",
 	}
+}
+
+// widePlot marks p wide when its groups crowd half the page (wideGroups,
+// by which facetChart draws it wide too).
+func widePlot(p htmlPlot, groups, series int) htmlPlot {
+	p.Wide = wideGroups(groups, series)
+	return p
 }
 
 // htmlPlots draws the report's plots: pass@k, then pass@1 by each
@@ -445,7 +462,21 @@ func htmlPlots(runs []*adapt.Report, tasks map[string]*adapt.Task, baseline *ada
 		groups = append(groups, g)
 	}
 	if len(groups) > 0 {
-		plots = append(plots, plotOf(barChart("Task-level pass@k (95% bootstrap CI)", "pass@k", names, groups), "pass-at-k"))
+		plots = append(plots, widePlot(plotOf(barChart("Task-level pass@k (95% bootstrap CI)", "pass@k", names, groups), "pass-at-k"), len(groups), len(names)))
+	}
+	if len(runs) == 1 {
+		// A single run's page: the outcomes of its samples beside its
+		// scores, not one lone bar.
+		var labels []string
+		var counts []int
+		for _, o := range adapt.Outcomes {
+			if n := runs[0].Outcomes[o]; n > 0 {
+				labels, counts = append(labels, o.String()), append(counts, n)
+			}
+		}
+		if len(labels) > 0 {
+			plots = append(plots, plotOf(hbarChart("Outcomes of the samples", labels, counts), "outcomes"))
+		}
 	}
 	// Breakdown dimensions, in the order the reports give them.
 	var dims []string
@@ -484,7 +515,7 @@ func htmlPlots(runs []*adapt.Report, tasks map[string]*adapt.Task, baseline *ada
 			labelFacets = append(labelFacets, facet{Name: key, Groups: groups})
 			continue
 		}
-		plots = append(plots, plotOf(barChart("pass@1 by adaptation "+dim+" (95% CI)", "pass@1", names, groups), "pass-at-1-by-"+dim))
+		plots = append(plots, widePlot(plotOf(barChart("pass@1 by adaptation "+dim+" (95% CI)", "pass@1", names, groups), "pass-at-1-by-"+dim), len(groups), len(names)))
 	}
 	if len(labelFacets) > 0 {
 		title := "pass@1 by task label (95% CI)"
@@ -492,7 +523,11 @@ func htmlPlots(runs []*adapt.Report, tasks map[string]*adapt.Task, baseline *ada
 			title = "pass@1 by task label " + labelFacets[0].Name + " (95% CI)"
 			labelFacets[0].Name = ""
 		}
-		plots = append(plots, plotOf(facetChart(title, "pass@1", names, labelFacets), "pass-at-1-by-label"))
+		n := 0
+		for _, f := range labelFacets {
+			n += len(f.Groups)
+		}
+		plots = append(plots, widePlot(plotOf(facetChart(title, "pass@1", names, labelFacets), "pass-at-1-by-label"), n, len(names)))
 	}
 	if d := degradationPlot(runs[0], tasks, baseline); d != "" {
 		plots = append(plots, plotOf(d, "degradation"))
@@ -575,7 +610,7 @@ func htmlSectionOf(s Section) htmlSection {
 		if s.Scatter != nil {
 			title = "funnel"
 		}
-		out.Plots = append(out.Plots, plotOf(funnelChart(title, s.Funnel), fileName(s.Title+" funnel")))
+		out.Plots = append(out.Plots, plotOf(funnelChart(title, s.Funnel, s.Branches), fileName(s.Title+" funnel")))
 	}
 	if f := s.Funnel; f != nil {
 		out.Funnel = &htmlTable{Head: append([]string{"group"}, f.Stages()...), Rows: funnelRows(f)}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -81,6 +82,11 @@ func barChart(title, ylabel string, series []string, groups []plotGroup) string 
 	return facetChart(title, ylabel, series, []facet{{Groups: groups}})
 }
 
+// wideGroups reports whether a bar chart of groups groups of series bars
+// is too crowded for half the page: more than 8 groups (or bars) take its
+// whole width.
+func wideGroups(groups, series int) bool { return groups*max(series, 1) > 8 }
+
 // labelRunes is how much of an x label is kept: enough for AdaptEval's
 // longest adaptation type, "Method_Signature.Rename_Func".
 const labelRunes = 40
@@ -109,6 +115,11 @@ func facetChart(title, ylabel string, series []string, facets []facet) string {
 		left = max(left, 0.77*6*float64(longest)-11)
 	}
 	w := max(640.0, left+right+float64(total*max(len(series), 1))*22+float64(len(facets)-1)*16)
+	if wideGroups(total, len(series)) {
+		// Drawn across the page's width (see htmlPlot.Wide): as wide
+		// as the page, so that its text is not scaled down.
+		w = max(1240, left+right+float64(total*max(len(series), 1))*34+float64(len(facets)-1)*16)
+	}
 	if len(series) > 1 {
 		top += 18 // the legend
 	}
@@ -197,6 +208,13 @@ func drawBars(b *strings.Builder, g plotGroup, x0, bw float64, y func(float64) f
 			fmt.Fprintf(b, `<text class="val" x="%s" y="%s" text-anchor="middle">%s</text>`, num(mx), num(top), text)
 		case top-length >= y(1)-12:
 			fmt.Fprintf(b, `<text class="val" transform="translate(%s %s) rotate(-90)">%s</text>`, num(mx+3.5), num(top), text)
+		case bar.HasCI && y(0)-y(bar.Lo)-6 >= length:
+			// Inside the bar, below the whisker's low end, not over it.
+			fmt.Fprintf(b, `<text class="val in" transform="translate(%s %s) rotate(-90)" text-anchor="end">%s</text>`, num(mx+3.5), num(y(bar.Lo)+6), text)
+		case bar.HasCI && bw >= 24:
+			// Inside the bar, beside the whisker (left of its line and
+			// caps), not over it.
+			fmt.Fprintf(b, `<text class="val in" transform="translate(%s %s) rotate(-90)" text-anchor="end">%s</text>`, num(mx-5), num(y(v)+4), text)
 		default:
 			fmt.Fprintf(b, `<text class="val in" transform="translate(%s %s) rotate(-90)" text-anchor="end">%s</text>`, num(mx+3.5), num(y(v)+4), text)
 		}
@@ -302,8 +320,10 @@ func scatterChart(title string, s *Scatter) string {
 }
 
 // funnelChart draws a funnel's stage totals as horizontal bars, each
-// labelled with its count and its share of the first stage.
-func funnelChart(title string, f *adapt.Funnel) string {
+// labelled with its count and its share of the first stage. A stage
+// among branches is drawn beside the main line, off the stage before it
+// (an arrow "↳", a lighter bar), not as a stage of the line.
+func funnelChart(title string, f *adapt.Funnel, branches []string) string {
 	stages := f.Stages()
 	const w = 640.0
 	left, top, rowH := 150.0, 30.0, 26.0
@@ -331,10 +351,53 @@ func funnelChart(title string, f *adapt.Funnel) string {
 		if first > 0 {
 			share = fmt.Sprintf(" (%s%%)", num(100*float64(n)/float64(first)))
 		}
-		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%s" text-anchor="end">%s</text>`, num(left-8), num(y+rowH/2+4), esc(clipLabel(s, 24)))
+		label, color, x := s, seriesColor(0), left+(pw-bw)/2
+		if slices.Contains(branches, s) {
+			// Off the main line: flush left under the stage it leaves,
+			// with an arrow from it.
+			label, color, x = "↳ "+s, seriesColor(1), left
+			fmt.Fprintf(&b, `<path d="M%s %s V%s H%s" fill="none" stroke="#888" stroke-width="1"/>`, num(left-4), num(y-2), num(y+rowH/2), num(left))
+		}
+		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%s" text-anchor="end">%s</text>`, num(left-8), num(y+rowH/2+4), esc(clipLabel(label, 24)))
 		fmt.Fprintf(&b, `<g><title>%s: %d%s</title><rect x="%s" y="%s" width="%s" height="%s" fill="%s"/></g>`,
-			esc(s), n, share, num(left+(pw-bw)/2), num(y+3), num(math.Max(bw, 1)), num(rowH-6), seriesColor(0))
+			esc(s), n, share, num(x), num(y+3), num(math.Max(bw, 1)), num(rowH-6), color)
 		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%s">%d%s</text>`, num(left+pw+6), num(y+rowH/2+4), n, share)
+	}
+	b.WriteString(`</svg>`)
+	return b.String()
+}
+
+// hbarChart draws labelled counts as horizontal bars, each with its count
+// and its share of the total: a figure that reads whatever the number of
+// rows (a single run's outcomes).
+func hbarChart(title string, labels []string, counts []int) string {
+	const w = 640.0
+	left, top, rowH := 150.0, 30.0, 22.0
+	h := top + rowH*float64(len(labels)) + 10
+	pw := w - left - 110
+	total, most := 0, 0
+	for _, n := range counts {
+		total += n
+		most = max(most, n)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg class="plot" viewBox="0 0 %s %s" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg">%s`, num(w), num(h), esc(title), plotCSS)
+	fmt.Fprintf(&b, `<text class="pt" x="%s" y="18">%s</text>`, num(w/2), esc(title))
+	for i, l := range labels {
+		n := counts[i]
+		y := top + rowH*float64(i)
+		bw := 0.0
+		if most > 0 {
+			bw = pw * float64(n) / float64(most)
+		}
+		share := ""
+		if total > 0 {
+			share = fmt.Sprintf(" (%s%%)", num(math.Round(1000*float64(n)/float64(total))/10))
+		}
+		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%s" text-anchor="end">%s</text>`, num(left-8), num(y+rowH/2+4), esc(clipLabel(l, 24)))
+		fmt.Fprintf(&b, `<g><title>%s: %d%s</title><rect x="%s" y="%s" width="%s" height="%s" fill="%s"/></g>`,
+			esc(l), n, share, num(left), num(y+3), num(math.Max(bw, 1)), num(rowH-6), seriesColor(0))
+		fmt.Fprintf(&b, `<text class="val" x="%s" y="%s">%d%s</text>`, num(left+bw+6), num(y+rowH/2+4), n, share)
 	}
 	b.WriteString(`</svg>`)
 	return b.String()

@@ -13,8 +13,10 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 )
 
-// Interval is the longest a plain display stays silent while work goes on.
-const Interval = 30 * time.Second
+// Interval is the longest a plain display stays silent while work goes on:
+// a step with no report for that long (one long check, a build) gets a
+// line saying it still runs.
+const Interval = 10 * time.Second
 
 // Display shows adapt.Progress reports on a writer. It is safe for
 // concurrent use.
@@ -31,6 +33,10 @@ type Display struct {
 	nextTenth int // plain: the next tenth of Total that prints a line
 	lastLine  time.Time
 	printed   int // plain: the Done of the last line
+
+	every      time.Duration // Interval; shorter in tests
+	beat       *time.Timer   // plain: fires when no line came for every
+	lastReport time.Time     // when last arrived
 }
 
 // New returns a Display that writes to w under label (a model's name, a
@@ -41,7 +47,7 @@ func New(w io.Writer, label string) *Display {
 	if f, ok := w.(*os.File); ok {
 		tty = term.IsTerminal(int(f.Fd()))
 	}
-	return &Display{w: w, label: label, tty: tty}
+	return &Display{w: w, label: label, tty: tty, every: Interval}
 }
 
 // Terminal reports whether the display draws a bar.
@@ -58,7 +64,7 @@ func (d *Display) Report(p adapt.Progress) {
 		d.finish()
 	}
 	phaseChanged := !d.started || p.Phase != d.phase
-	d.started, d.phase, d.last = true, p.Phase, p
+	d.started, d.phase, d.last, d.lastReport = true, p.Phase, p, time.Now()
 	if d.tty {
 		d.draw(p, phaseChanged)
 		return
@@ -70,9 +76,40 @@ func (d *Display) Report(p adapt.Progress) {
 	if p.Total > 0 {
 		tenth = p.Done * 10 / p.Total
 	}
-	if phaseChanged || tenth >= d.nextTenth || time.Since(d.lastLine) >= Interval {
+	if phaseChanged || tenth >= d.nextTenth || time.Since(d.lastLine) >= d.every {
 		d.print(p, tenth)
 	}
+	d.arm()
+}
+
+// arm sets the heartbeat to fire when no line came for d.every; d.mu is
+// held.
+func (d *Display) arm() {
+	if d.beat == nil {
+		d.beat = time.AfterFunc(d.every, d.heartbeat)
+		return
+	}
+	d.beat.Reset(d.every - min(time.Since(d.lastLine), d.every))
+}
+
+// heartbeat prints the last state again, its elapsed time brought up to
+// now, when the work has been silent for d.every: a long step is not
+// mistaken for a hung one.
+func (d *Display) heartbeat() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.started {
+		return
+	}
+	if wait := d.every - time.Since(d.lastLine); wait > 0 {
+		d.beat.Reset(wait) // a line came meanwhile
+		return
+	}
+	p := d.last
+	p.Elapsed += time.Since(d.lastReport)
+	fmt.Fprintln(d.w, line(d.label, p)+", still running")
+	d.lastLine = time.Now()
+	d.beat.Reset(d.every)
 }
 
 // print writes p as a plain line; d.mu is held.
@@ -136,6 +173,10 @@ func (d *Display) Close() {
 	if d.started {
 		d.finish()
 	}
+	if d.beat != nil {
+		d.beat.Stop()
+		d.beat = nil
+	}
 	d.started = false
 }
 
@@ -158,6 +199,14 @@ func passedAs(p adapt.Progress) string {
 
 // line is the plain form of a report.
 func line(label string, p adapt.Progress) string {
+	if p.Done == 0 && p.Resumed == 0 {
+		// A step begun, or one that counts nothing: what it is, how
+		// much of it there is, and how long it has run.
+		if p.Total > 0 {
+			return fmt.Sprintf("%s %s: 0/%d, under way, elapsed %s", label, p.Phase, p.Total, p.Elapsed.Round(time.Second))
+		}
+		return fmt.Sprintf("%s %s: under way, elapsed %s", label, p.Phase, p.Elapsed.Round(time.Second))
+	}
 	pct := 100
 	if p.Total > 0 {
 		pct = p.Done * 100 / p.Total

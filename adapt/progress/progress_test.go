@@ -3,6 +3,7 @@ package progress_test
 import (
 	"bytes"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -50,9 +51,60 @@ func TestPlainLines(t *testing.T) {
 		"m samples: 18/20 (90%), 9 passed, 1.0/s, elapsed 18s, ETA 2s",
 		"m samples: 20/20 (100%), 10 passed, 1.0/s, elapsed 20s",
 		"m: journal x: a torn last line was cut off",
-		"m resume: 0/0 (100%), 0 passed, 0.0/s, elapsed 0s",
+		"m resume: under way, elapsed 0s",
 	}
 	assert.Equal(t, strings.Join(want, "\n")+"\n", buf.String())
+}
+
+// syncBuffer is a buffer the heartbeat's goroutine and the test share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestHeartbeat: a step that reports nothing for the interval (a long
+// check, a build) still gets a line, with its elapsed time brought up to
+// date; after Close, none.
+func TestHeartbeat(t *testing.T) {
+	var buf syncBuffer
+	d := progress.New(&buf, "mine m")
+	progress.SetInterval(d, 100*time.Millisecond)
+	d.Report(adapt.Progress{Phase: "build", Done: 1, Total: 4, Elapsed: 3 * time.Second})
+	time.Sleep(350 * time.Millisecond)
+	d.Close()
+	time.Sleep(250 * time.Millisecond)
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	assert.Equal(t, "mine m build: 1/4 (25%), 0 passed, 0.0/s, elapsed 3s", lines[0])
+	beats := 0
+	for _, l := range lines[1:] {
+		if strings.HasSuffix(l, ", still running") {
+			beats++
+			assert.True(t, strings.HasPrefix(l, "mine m build: 1/4 (25%)"), l)
+		}
+	}
+	assert.GreaterOrEqual(t, beats, 2, "a line at least every interval: %q", lines)
+	assert.LessOrEqual(t, beats, 4, "and no more often: %q", lines)
+	n := len(buf.String())
+	time.Sleep(250 * time.Millisecond)
+	assert.Equal(t, n, len(buf.String()), "silent after Close")
+	// A step that counts nothing yet says what it is.
+	buf = syncBuffer{}
+	d = progress.New(&buf, "mine m")
+	d.Report(adapt.Progress{Phase: "fetch"})
+	d.Close()
+	assert.Equal(t, "mine m fetch: under way, elapsed 0s\n", buf.String())
 }
 
 func TestBarOnATerminal(t *testing.T) {

@@ -13,9 +13,10 @@
 //	go run ./examples/adapteval -repo AdaptEval -model reference -n 1
 //	OPENAI_API_KEY=… go run ./examples/adapteval -repo AdaptEval -model openai -openai-model gpt-4o -setting areq-oracle -n 5 -out results/
 //
-// The run is journaled in -out, so that running it again resumes; the
-// report files are written there too: the load report, the adapt.Report
-// (JSON, Markdown, CSV) and the tables (Markdown, JSON).
+// The run is journaled in -out (a new directory adapteval-N by default),
+// so that running it again with the same -out resumes; the report files
+// are written there too, each named as it is: the load report, the
+// adapt.Report (JSON, Markdown, CSV) and the tables (Markdown, JSON).
 package main
 
 import (
@@ -38,6 +39,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
+	"github.com/adaptbench/adaptbench/internal/outdir"
 )
 
 func main() {
@@ -47,7 +49,7 @@ func main() {
 	settingName := flag.String("setting", adapteval.Settings[0].Name, "prompt setting: areq-oracle, areq-noctx, treq-oracle, treq-noctx or noreq")
 	categoryOnly := flag.Bool("category-only", false, "show only the category of each adaptation type, as the artifact's example prompts")
 	n := flag.Int("n", adapteval.Samples, "samples per task")
-	out := flag.String("out", "results", "directory for the reports and the journal")
+	out := outdir.Flag(flag.CommandLine, "adapteval")
 	only := flag.String("only", "", "evaluate only the tasks whose ID matches this regular expression")
 	leakage := flag.Bool("leakage", false, "also evaluate the obfuscated snippets and report the change (the paper's leakage probe)")
 	flag.Parse()
@@ -63,9 +65,11 @@ func main() {
 		log.Fatal(err)
 	}
 	setting.CategoryOnly = *categoryOnly
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	dir, err := outdir.Open(*out, "adapteval", os.Stderr)
+	if err != nil {
 		log.Fatal(err)
 	}
+	*out = dir.Path()
 
 	tasks, lrep, err := adapteval.LoadDir(*repo)
 	if err != nil {
@@ -184,6 +188,9 @@ func run(ctx context.Context, tasks []adapt.Task, m adapt.Model, s adapteval.Set
 	opts.Progress = bar.Report
 	rep, err := adapt.Evaluate(ctx, tasks, m, opts)
 	bar.Close()
+	if err == nil {
+		fmt.Fprintf(os.Stderr, "wrote %s\n", journal)
+	}
 	return rep, err
 }
 
@@ -224,16 +231,9 @@ func save(dir, name string, rep *adapt.Report, s *adapteval.Scores, tasks []adap
 	return nil
 }
 
+// writeFile writes the file at path and says so.
 func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return outdir.WriteFile(os.Stderr, path, write)
 }
 
 // fileName makes a model and template name safe as a file name.

@@ -22,7 +22,8 @@
 //
 //	go run ./examples/ctxbug -data ClassEval_data.json -generator openai -openai-model gpt-4o -test reference,copy,openai
 //
-// Everything is written to -out: the generator's outputs as a replay file
+// Everything is written to -out (a new directory ctxbug-N by default),
+// each file named as it is written: the generator's outputs as a replay file
 // (generations.jsonl; pass it back with -generator replay -replay …), the
 // funnel, the instances, the tasks of each setting, the results and the
 // tables.
@@ -52,6 +53,7 @@ import (
 	"github.com/adaptbench/adaptbench/ctxbug/ctxbugtest"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
+	"github.com/adaptbench/adaptbench/internal/outdir"
 )
 
 func main() {
@@ -65,7 +67,7 @@ func main() {
 	seed := flag.Uint64("seed", 1, "seed of the implanter")
 	cpu := flag.Duration("cpu", 20*time.Second, "CPU time per test run")
 	runnerName := flag.String("runner", "forkserver", "test runner: forkserver (a warmed interpreter forked per run, in the sandbox) or sandbox (a fresh interpreter per run)")
-	out := flag.String("out", "ctxbug-results", "output directory")
+	out := outdir.Flag(flag.CommandLine, "ctxbug")
 	flag.Parse()
 	log.SetFlags(0)
 	if *data == "" {
@@ -73,9 +75,11 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	dir, err := outdir.Open(*out, "ctxbug", os.Stderr)
+	if err != nil {
 		log.Fatal(err)
 	}
+	*out = dir.Path()
 
 	// Step 1: the templates.
 	bases, nClasses := loadBases(*data, *only)
@@ -228,15 +232,24 @@ func writeTasks(out string, byID map[string]*ctxbug.Base, ctxIns, isoIns []*ctxb
 		if err != nil {
 			log.Fatal(err)
 		}
-		must(adapt.SaveFile(filepath.Join(out, "tasks_"+string(s)+".jsonl"), ts))
+		must(saveTasks(filepath.Join(out, "tasks_"+string(s)+".jsonl"), ts))
 		tasks = append(tasks, ts...)
 	}
 	ts, err := ctxbug.Tasks(byID, isoIns, ctxbug.WithIsoBugs)
 	if err != nil {
 		log.Fatal(err)
 	}
-	must(adapt.SaveFile(filepath.Join(out, "tasks_isobug.jsonl"), ts))
+	must(saveTasks(filepath.Join(out, "tasks_isobug.jsonl"), ts))
 	return append(tasks, ts...)
+}
+
+// saveTasks writes tasks to path and says so.
+func saveTasks(path string, tasks []adapt.Task) error {
+	if err := adapt.SaveFile(path, tasks); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "wrote %s\n", path)
+	return nil
 }
 
 // tables prints the paper's Tables 4–6 for the results.
@@ -361,16 +374,9 @@ func writeRecorded(path string, cands []*ctxbug.Candidate) error {
 	})
 }
 
+// writeWith writes the file at path and says so.
 func writeWith(path string, fn func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := fn(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return outdir.WriteFile(os.Stderr, path, fn)
 }
 
 func must(err error) {

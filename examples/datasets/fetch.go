@@ -138,7 +138,7 @@ func fetch(ctx context.Context, out, mirrors string, sets []dataset, logf func(s
 		if err := writeDataset(filepath.Join(out, d.name), got); err != nil {
 			return fmt.Errorf("%s: %w", d.name, err)
 		}
-		logf("%s: %d files from %s at %s, every digest checked", d.name, len(got), d.repo, d.commit[:12])
+		logf("wrote %s: %d files from %s at %s, every digest checked", filepath.Join(out, d.name), len(got), d.repo, d.commit[:12])
 	}
 	return nil
 }

@@ -3,6 +3,7 @@
 // taken from, with go-git, checks every file against its SHA-256, and
 // writes each into a directory of its own:
 //
+//	go run ./examples/datasets                       # into ~/.cache/adaptbench/data
 //	go run ./examples/datasets -out ../shared/data
 //	export ADAPTBENCH_DATA=$PWD/../shared/data   # where it is not ../shared/data
 //
@@ -18,12 +19,13 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 )
 
 func main() {
 	log.SetFlags(0)
-	out := flag.String("out", "data", "directory to write the datasets into (one directory each)")
+	out := flag.String("out", defaultOut(), "directory to write the datasets into (one directory each), created if need be")
 	mirror := flag.String("mirror", "", "directory of local mirrors (OWNER/REPO.git) to read instead of the network")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -32,4 +34,14 @@ func main() {
 		log.Fatalf("datasets: %v", err)
 	}
 	log.Printf("datasets: written to %s; set ADAPTBENCH_DATA=%s where it is not ../shared/data beside the checkout", *out, *out)
+}
+
+// defaultOut is where the datasets go unless -out says: the user's cache
+// (where the test command fetches them too), not the current directory.
+func defaultOut() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "adaptbench-data"
+	}
+	return filepath.Join(dir, "adaptbench", "data")
 }

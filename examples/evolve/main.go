@@ -5,10 +5,12 @@
 // sandbox. It prints each program's relative complexity and readability
 // before and after in the layout of the paper's Table 4, and writes the
 // evolved benchmark as JSON Lines (the artifact's fields plus each pick's
-// lineage), and optionally the derived tasks.
+// lineage: humaneval_evolved.jsonl), and with -tasks the derived tasks
+// (tasks.jsonl), into -out (a new directory evolve-N by default), naming
+// each file as it is written.
 //
-//	go run ./examples/evolve -data ../shared/data/humaneval/HumanEval.jsonl.gz -n 20 -budget 44 -seed 1 -out humaneval_evolved.jsonl
-//	go run ./examples/evolve -data HumanEval.jsonl.gz -budget 100 -tasks genebench_tasks.jsonl -check
+//	go run ./examples/evolve -data ../shared/data/humaneval/HumanEval.jsonl.gz -n 20 -budget 44 -seed 1 -out evolved
+//	go run ./examples/evolve -data HumanEval.jsonl.gz -budget 100 -tasks -check
 //
 // The same data, -n, -budget and -seed give the same output file.
 package main
@@ -18,10 +20,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -31,6 +33,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/evolve"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
+	"github.com/adaptbench/adaptbench/internal/outdir"
 	"github.com/adaptbench/adaptbench/internal/shareddata"
 )
 
@@ -41,17 +44,24 @@ func main() {
 	budget := flag.Int("budget", 44, "evaluations per program")
 	seed := flag.Uint64("seed", 1, "seed of the search")
 	par := flag.Int("parallel", 0, "offspring evaluated at once (0: one per CPU)")
-	out := flag.String("out", "humaneval_evolved.jsonl", "the evolved benchmark, JSON Lines")
-	tasksOut := flag.String("tasks", "", "if set, also write output-prediction, repair and adaptation tasks here (adapt's JSON Lines)")
-	check := flag.Bool("check", false, "with -tasks: evaluate the tasks with the reference and identity models")
+	outFlag := outdir.Flag(flag.CommandLine, "evolve")
+	tasksOut := flag.Bool("tasks", false, "also write the output-prediction, repair and adaptation tasks (tasks.jsonl, adapt's JSON Lines)")
+	check := flag.Bool("check", false, "with -tasks: evaluate the tasks with the reference and identity models (report.html)")
 	flag.Parse()
 	log.SetFlags(0)
+	if flag.NArg() > 0 {
+		log.Fatalf("evolve: unexpected argument %q (every input is a flag; -tasks takes no file: the tasks go in -out)", flag.Arg(0))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
 	if *data == "" {
 		_, msg := shareddata.Dir("humaneval/HumanEval.jsonl.gz")
 		log.Fatalf("evolve: no -data: %s", msg)
+	}
+	out, err := outdir.Open(*outFlag, "evolve", os.Stdout)
+	if err != nil {
+		log.Fatal(err)
 	}
 	tasks, err := humaneval.LoadFile(*data)
 	if err != nil {
@@ -118,26 +128,18 @@ func main() {
 	closeVerifier()
 	fmt.Printf("verified: %d of %d evolved programs pass their tests again\n", passed, checked)
 
-	f, err := os.Create(*out)
-	if err != nil {
+	if err := out.Write("humaneval_evolved.jsonl", func(w io.Writer) error { return rep.WriteJSONL(w, "humaneval") }); err != nil {
 		log.Fatal(err)
 	}
-	if err := rep.WriteJSONL(f, "humaneval"); err != nil {
-		log.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		log.Fatal(err)
-	}
-	fmt.Printf("wrote %s\n", *out)
 
-	if *tasksOut != "" {
+	if *tasksOut {
 		derived := deriveTasks(ctx, subjects, rep, tester, *seed)
-		if err := adapt.SaveFile(*tasksOut, derived); err != nil {
+		if err := adapt.SaveFile(out.Join("tasks.jsonl"), derived); err != nil {
 			log.Fatal(err)
 		}
-		fmt.Printf("wrote %d tasks to %s\n", len(derived), *tasksOut)
+		fmt.Printf("wrote %s: %d tasks\n", out.Join("tasks.jsonl"), len(derived))
 		if *check {
-			checkTasks(ctx, derived, filepath.Join(filepath.Dir(*tasksOut), "report.html"), rep.HTMLSection())
+			checkTasks(ctx, derived, out, rep.HTMLSection())
 		}
 	}
 }
@@ -145,9 +147,9 @@ func main() {
 // checkTasks evaluates the derived tasks with the Reference model (the
 // gold answers: every task must pass) and the Identity model (the code as
 // given: the buggy program of a repair task must fail), writes both to
-// html (with the search's section), and prints pass@1
+// report.html in out (with the search's section), and prints pass@1
 // by task kind and version.
-func checkTasks(ctx context.Context, tasks []adapt.Task, html string, search htmlreport.Section) {
+func checkTasks(ctx context.Context, tasks []adapt.Task, out *outdir.Dir, search htmlreport.Section) {
 	var reports []*adapt.Report
 	fs, err := sandbox.NewPythonRunner(&sandbox.ForkServerConfig{Preload: evolve.PreloadList()})
 	if err != nil {
@@ -171,17 +173,11 @@ func checkTasks(ctx context.Context, tasks []adapt.Task, html string, search htm
 		fmt.Printf("  all %.3f\n", p1)
 		reports = append(reports, rep)
 	}
-	f, err := os.Create(html)
-	if err == nil {
-		err = htmlreport.Write(f, reports[0], &htmlreport.Options{Tasks: tasks, Runs: reports[1:], Sections: []htmlreport.Section{search}})
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
+	if err := out.Write("report.html", func(w io.Writer) error {
+		return htmlreport.Write(w, reports[0], &htmlreport.Options{Tasks: tasks, Runs: reports[1:], Sections: []htmlreport.Section{search}})
+	}); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("wrote %s\n", html)
 }
 
 // deriveTasks makes the output-prediction and repair pairs (original and

@@ -18,11 +18,13 @@ func TestProgressOnATerminal(t *testing.T) {
 	data := shareddata.Path(t, "humaneval/HumanEval.jsonl.gz")
 	dir := t.TempDir()
 	bars, stdout := ptytest.RunProgram(t, ".", "-data", data, "-n", "1", "-budget", "4",
-		"-out", filepath.Join(dir, "evolved.jsonl"), "-tasks", filepath.Join(dir, "tasks.jsonl"), "-check")
+		"-out", dir, "-tasks", "-check")
 	if len(bars) != 3 || !strings.HasPrefix(bars[0], "evolve") || !strings.HasPrefix(bars[1], "reference") || !strings.HasPrefix(bars[2], "identity") {
 		t.Errorf("bars %q, want evolve's, then reference's and identity's", bars)
 	}
-	if !strings.Contains(stdout, "evolved") {
-		t.Errorf("stdout:\n%s", stdout)
+	for _, f := range []string{"humaneval_evolved.jsonl", "tasks.jsonl", "report.html"} {
+		if !strings.Contains(stdout, "wrote "+filepath.Join(dir, f)) {
+			t.Errorf("no line says %s was written; stdout:\n%s", f, stdout)
+		}
 	}
 }

@@ -1,15 +1,22 @@
 // Command mutate generates instruction-free adaptation tasks from a Go
 // module or a Maven project (built offline from Debian's repository) by
 // mutation injection, prints the validity funnel and the pilot
-// gates, and writes the tasks as JSON Lines, the funnel of every operator
-// combination (-funnel) and every mutant with its verdict, effective level
-// and the tests that caught it (-mutants) as CSV. SIGINT or SIGTERM stops
-// it and removes its temporary files. With -evaluate it runs them
-// through adapt.Evaluate with a model and reports, per operator, the test
-// verdicts beside the inspection of which mutations the model reversed.
+// gates, and writes into -out (a new directory mutate-N by default) the
+// tasks as JSON Lines (tasks.jsonl), the funnel of every operator
+// combination (funnel.csv) and every mutant with its verdict, effective
+// level and the tests that caught it (mutants.csv), saying "wrote PATH"
+// for each. SIGINT or SIGTERM stops it and removes its temporary files.
+// With -evaluate it runs them through adapt.Evaluate with a model, writes
+// the report page (report.html, or -html FILE) and reports, per operator,
+// the test verdicts beside the inspection of which mutations the model
+// reversed. -tasks FILE evaluates the tasks of an earlier run instead of
+// generating them again; the reference checks are kept in the user's
+// cache (adapt.Options.ReferenceCache), so that each model after the
+// first pays for none.
 //
-//	go run ./examples/mutate -dir $(go env GOMODCACHE)/github.com/google/uuid@v1.6.0 -fragments 10 -out tasks.jsonl
+//	go run ./examples/mutate -dir $(go env GOMODCACHE)/github.com/google/uuid@v1.6.0 -fragments 10 -out uuid
 //	go run ./examples/mutate -dir ... -evaluate -model reference
+//	go run ./examples/mutate -tasks uuid/tasks.jsonl -model identity -html uuid/identity.html
 //	go run ./examples/mutate -dir $(go env GOMODCACHE)/github.com/google/go-cmp@v0.7.0 -packages cmp
 //	go run ./examples/mutate -dir mutate/maven/testdata/maven -evaluate
 //
@@ -48,6 +55,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
+	"github.com/adaptbench/adaptbench/internal/outdir"
 	"github.com/adaptbench/adaptbench/mutate"
 	"github.com/adaptbench/adaptbench/mutate/gomod"
 	"github.com/adaptbench/adaptbench/mutate/maven"
@@ -65,13 +73,18 @@ func main() {
 	}()
 	err := run(ctx, os.Args[1:], os.Stdout)
 	stop()
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(2)
-		}
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		// -h: the usage was asked for, and printed.
+	case errors.Is(err, errUsage):
+		os.Exit(2)
+	case err != nil:
 		log.Fatal(err)
 	}
 }
+
+// errUsage is a command line that names nothing to work on.
+var errUsage = errors.New("mutate: want -dir, -repo or -tasks")
 
 // run is the command; it returns the first error, after closing the
 // sandbox and the project (log.Fatal would skip that and leave their
@@ -81,9 +94,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	dir := fl.String("dir", "", "root of a Go module (its root package, or -packages), or of a Maven project (pom.xml); with -repo, the project's directory in the repository")
 	repo := fl.String("repo", "", "a git repository (a clone, a bare mirror or a URL) to read the project from at -rev, recorded in every task")
 	rev := fl.String("rev", "", "with -repo: the revision (branch, tag or hash)")
-	out := fl.String("out", "mutate-tasks.jsonl", "where to write the tasks")
-	funnelCSV := fl.String("funnel", "mutate-funnel.csv", "where to write the full funnel, a row per operator combination, as CSV (empty: nowhere)")
-	mutantsCSV := fl.String("mutants", "mutate-mutants.csv", "where to write every mutant considered, a row each with its verdict, effective level and the tests that caught it, as CSV (empty: nowhere)")
+	outFlag := outdir.Flag(fl, "mutate")
+	funnelCSV := fl.Bool("funnel", true, "write funnel.csv: the full funnel, a row per operator combination")
+	mutantsCSV := fl.Bool("mutants", true, "write mutants.csv: every mutant considered, a row each with its verdict, effective level and the tests that caught it")
+	tasksIn := fl.String("tasks", "", "evaluate the tasks of this file (an earlier run's tasks.jsonl) instead of generating them; implies -evaluate")
+	htmlOut := fl.String("html", "", "with -evaluate: write the report page to this file (default: report.html in -out)")
 	seed := fl.Uint64("seed", 1, "seed of every random choice")
 	frags := fl.Int("fragments", 10, "fragments to sample (0: all)")
 	levels := fl.Int("levels", 2, "generate levels L1 to L<levels> (1-4)")
@@ -98,9 +113,16 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if *gates != "fail" && *gates != "warn" {
 		return fmt.Errorf("-gates %q: want fail or warn", *gates)
 	}
-	if *dir == "" && *repo == "" {
+	if *dir == "" && *repo == "" && *tasksIn == "" {
 		fl.Usage()
-		return flag.ErrHelp
+		return errUsage
+	}
+	if *tasksIn != "" {
+		return evaluateFile(ctx, stdout, *tasksIn, *outFlag, evalConfig{model: *model, html: *htmlOut})
+	}
+	out, err := outdir.Open(*outFlag, "mutate", stdout)
+	if err != nil {
+		return err
 	}
 	var repoName, commit string
 	if *repo != "" {
@@ -136,9 +158,21 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	for l := mutate.L1; l <= mutate.ComplexityLevel(min(max(*levels, 1), 4)); l++ {
 		cfg.Levels = append(cfg.Levels, l)
 	}
-	res, err := generate(ctx, proj, cfg, stdout, *funnelCSV, *mutantsCSV)
+	csvs := [2]string{}
+	if *funnelCSV {
+		csvs[0] = out.Join("funnel.csv")
+	}
+	if *mutantsCSV {
+		csvs[1] = out.Join("mutants.csv")
+	}
+	res, err := generate(ctx, proj, cfg, stdout, csvs[0], csvs[1])
 	if err != nil {
 		return err
+	}
+	for _, p := range csvs {
+		if p != "" {
+			out.Wrote(p)
+		}
 	}
 	if err := res.Gates().Err(); err != nil {
 		if *gates == "fail" {
@@ -147,29 +181,77 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		defer fmt.Fprintf(stdout, "%v (-gates=warn: tasks written)\n", err) // the last line
 	}
 	tasks := res.Tasks
-	if err := adapt.SaveFile(*out, tasks); err != nil {
+	if err := adapt.SaveFile(out.Join("tasks.jsonl"), tasks); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %d tasks to %s%s\n", len(tasks), *out, fileSize(*out, tasks))
+	fmt.Fprintf(stdout, "wrote %s: %d tasks%s\n", out.Join("tasks.jsonl"), len(tasks), fileSize(out.Join("tasks.jsonl"), tasks))
 	if !*evaluate {
 		return nil
 	}
+	return evaluateTasks(ctx, stdout, out, evalConfig{model: *model, html: *htmlOut, runner: sb}, tasks, res)
+}
 
-	m, err := chooseModel(*model)
+// evaluateFile evaluates the tasks of an earlier run's file (-tasks).
+// The output directory is made only for a page -html does not place.
+func evaluateFile(ctx context.Context, stdout io.Writer, file, outPath string, c evalConfig) error {
+	tasks, err := adapt.LoadFile(file)
 	if err != nil {
 		return err
 	}
+	var out *outdir.Dir
+	if c.html == "" {
+		if out, err = outdir.Open(outPath, "mutate", stdout); err != nil {
+			return err
+		}
+	}
+	sb, err := sandbox.New(nil)
+	if err != nil {
+		return err
+	}
+	defer sb.Close()
+	c.runner = sb
+	return evaluateTasks(ctx, stdout, out, c, tasks, nil)
+}
+
+// evalConfig is how -evaluate evaluates.
+type evalConfig struct {
+	model, html string
+	runner      exec.Runner
+}
+
+// evaluateTasks evaluates tasks with the model, writes the report page (with
+// the funnel of res, when the tasks were generated here) and prints the
+// inspection. The reference checks are cached in the user's cache: a
+// second model's run of the same tasks pays for none.
+func evaluateTasks(ctx context.Context, stdout io.Writer, out *outdir.Dir, c evalConfig, tasks []adapt.Task, res *mutate.Result) error {
+	m, err := chooseModel(c.model)
+	if err != nil {
+		return err
+	}
+	opts := &adapt.Options{Template: mutate.Prompt, Runner: c.runner, Answer: mutate.Answer}
+	if dir, err := os.UserCacheDir(); err == nil {
+		opts.ReferenceCache = filepath.Join(dir, "adaptbench", "references")
+	}
 	bar := progress.New(os.Stderr, m.Name())
-	rep, err := adapt.Evaluate(ctx, tasks, m, &adapt.Options{Template: mutate.Prompt, Runner: sb, Answer: mutate.Answer, Progress: bar.Report})
+	opts.Progress = bar.Report
+	rep, err := adapt.Evaluate(ctx, tasks, m, opts)
 	bar.Close()
 	if err != nil {
 		return err
 	}
-	html := filepath.Join(filepath.Dir(*out), "report.html")
-	if err := writeHTML(html, rep, &htmlreport.Options{Tasks: tasks, Sections: []htmlreport.Section{res.HTMLSection()}}); err != nil {
+	hopts := &htmlreport.Options{Tasks: tasks}
+	if res != nil {
+		hopts.Sections = []htmlreport.Section{res.HTMLSection()}
+	}
+	write := func(w io.Writer) error { return htmlreport.Write(w, rep, hopts) }
+	if c.html != "" {
+		err = outdir.WriteFile(stdout, c.html, write)
+	} else {
+		err = out.Write("report.html", write)
+	}
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s\n", html)
 	return writeInspection(stdout, rep, tasks, m.Name())
 }
 
@@ -219,6 +301,7 @@ func generate(ctx context.Context, proj mutate.Project, cfg *mutate.Options, std
 		return nil, err
 	}
 	fmt.Fprintf(stdout, "\n%s\n", res.Gates())
+	fmt.Fprintf(stdout, "%s\n", res.Summary())
 	checked := 0
 	for _, c := range res.Candidates {
 		if c.Reason != mutate.ReasonNoEdit && c.Reason != mutate.ReasonOverlap && c.Reason != mutate.ReasonParse && c.Reason != mutate.ReasonConstituent {
@@ -229,7 +312,7 @@ func generate(ctx context.Context, proj mutate.Project, cfg *mutate.Options, std
 	if res.Total > 0 {
 		rate = float64(checked) / res.Total.Seconds()
 	}
-	fmt.Fprintf(stdout, "validated %d mutants in %v wall time (%.2f mutants/s; build %v, tests %v)\n",
+	fmt.Fprintf(stdout, "checked %d mutants (compiled and tested) in %v wall time (%.2f mutants/s; build %v, tests %v)\n",
 		checked, res.Total.Round(time.Millisecond), rate, res.BuildTime.Round(time.Millisecond), res.TestTime.Round(time.Millisecond))
 	if b := res.Batches; b.Checks > 0 {
 		fmt.Fprintf(stdout, "%d of %d checks in shared test processes made alone after all\n", b.Alone, b.Checks)
@@ -398,16 +481,4 @@ func fileSize(name string, tasks []adapt.Task) string {
 		size += b.Size()
 	}
 	return fmt.Sprintf(" (%d bytes; %d shared base of %d files, %d bytes)", fi.Size(), len(bases), files, size)
-}
-
-func writeHTML(path string, rep *adapt.Report, opts *htmlreport.Options) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := htmlreport.Write(f, rep, opts); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

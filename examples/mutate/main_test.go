@@ -50,7 +50,7 @@ func TestRunErrors(t *testing.T) {
 		{"no such package", noRoot, `has no Go package in "other"; its packages: sub`, []string{"-packages", "other"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			args := append([]string{"-dir", tc.dir, "-out", filepath.Join(t.TempDir(), "t.jsonl")}, tc.args...)
+			args := append([]string{"-dir", tc.dir, "-out", t.TempDir()}, tc.args...)
 			err := run(context.Background(), args, io.Discard)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one saying %q", err, tc.want)
@@ -118,7 +118,7 @@ func TestRunRepoErrors(t *testing.T) {
 		{"not a repository", []string{"-repo", t.TempDir(), "-rev", "main"}, "not a git repository"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := run(context.Background(), append(tc.args, "-out", filepath.Join(t.TempDir(), "t.jsonl")), io.Discard)
+			err := run(context.Background(), append(tc.args, "-out", t.TempDir()), io.Discard)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one saying %q", err, tc.want)
 			}
@@ -137,6 +137,19 @@ func TestRunRepoErrors(t *testing.T) {
 // ending at 100%.
 func TestProgressOnATerminal(t *testing.T) {
 	exectest.Sandbox(t)
+	dir := clampModule(t)
+	out := t.TempDir()
+	bars, stdout := ptytest.RunProgram(t, ".", "-dir", dir, "-levels", "1", "-out", out, "-evaluate", "-gates=warn")
+	if len(bars) != 2 || !strings.HasPrefix(bars[0], "mutate ") || !strings.HasPrefix(bars[1], "reference ") {
+		t.Errorf("bars %q, want mutate's then the reference's", bars)
+	}
+	if !strings.Contains(stdout, "checked") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+}
+
+// clampModule is a small Go module with a test that catches mutants.
+func clampModule(t *testing.T) string {
 	dir := t.TempDir()
 	for name, src := range map[string]string{
 		"go.mod":   "module example.com/clamp\n\ngo 1.22\n",
@@ -148,15 +161,7 @@ func TestProgressOnATerminal(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	out := t.TempDir()
-	bars, stdout := ptytest.RunProgram(t, ".", "-dir", dir, "-levels", "1", "-out", filepath.Join(out, "tasks.jsonl"), "-evaluate", "-gates=warn",
-		"-funnel", filepath.Join(out, "funnel.csv"), "-mutants", filepath.Join(out, "mutants.csv"))
-	if len(bars) != 2 || !strings.HasPrefix(bars[0], "mutate ") || !strings.HasPrefix(bars[1], "reference ") {
-		t.Errorf("bars %q, want mutate's then the reference's", bars)
-	}
-	if !strings.Contains(stdout, "validated") {
-		t.Errorf("stdout:\n%s", stdout)
-	}
+	return dir
 }
 
 // TestSIGTERMCleansUp runs the command on a module whose tests take a
@@ -174,7 +179,7 @@ func TestSIGTERMCleansUp(t *testing.T) {
 	os.WriteFile(filepath.Join(mod, "slow.go"), []byte("package slow\n\n// F adds.\nfunc F(a, b int) int {\n\ts := a + b\n\tif s > 10 {\n\t\treturn 10\n\t}\n\treturn s\n}\n"), 0o644)
 	os.WriteFile(filepath.Join(mod, "slow_test.go"), []byte("package slow\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestF(t *testing.T) {\n\ttime.Sleep(2 * time.Second)\n\tif F(1, 2) != 3 || F(9, 9) != 10 {\n\t\tt.Fatal(\"F\")\n\t}\n}\n"), 0o644)
 	tmp, cache := t.TempDir(), t.TempDir()
-	cmd := osexec.Command(bin, "-dir", mod, "-out", filepath.Join(t.TempDir(), "t.jsonl"), "-funnel", "")
+	cmd := osexec.Command(bin, "-dir", mod, "-out", t.TempDir(), "-funnel=false")
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "XDG_CACHE_HOME="+cache)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -271,7 +276,7 @@ func TestGatesExitStatus(t *testing.T) {
 	outDir := t.TempDir()
 	tasks := filepath.Join(outDir, "tasks.jsonl")
 	mutants := filepath.Join(outDir, "mutants.csv")
-	cmd := osexec.Command(bin, "-dir", mod, "-levels", "2", "-out", tasks, "-funnel", "", "-mutants", mutants)
+	cmd := osexec.Command(bin, "-dir", mod, "-levels", "2", "-out", outDir, "-funnel=false")
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()
@@ -281,7 +286,7 @@ func TestGatesExitStatus(t *testing.T) {
 	assert.Regexp(t, `pilot gates failed: .*caught by tests 0\.0% < 60%`, lastLine(stderr.String()))
 	assert.NoFileExists(t, tasks, "a run whose gates failed wrote its tasks")
 
-	cmd = osexec.Command(bin, "-dir", mod, "-levels", "2", "-out", tasks, "-funnel", "", "-mutants", mutants, "-gates=warn", "-require-effective")
+	cmd = osexec.Command(bin, "-dir", mod, "-levels", "2", "-out", outDir, "-funnel=false", "-gates=warn", "-require-effective")
 	stdout.Reset()
 	stderr.Reset()
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -6,7 +6,12 @@
 // answers on disk so that a rerun pays nothing.
 //
 //	go run ./examples/quickstart
-//	go run ./examples/quickstart -samples 3 -template treq-oracle -json report.json
+//	go run ./examples/quickstart -samples 3 -template treq-oracle -out results
+//
+// It writes report.html (the reports as one page: plots, every sample)
+// and report.json (the reports as JSON) into -out, a new directory
+// quickstart-N by default, and says "wrote PATH" for each.
+//
 //	OPENAI_BASE_URL=http://localhost:8000/v1 OPENAI_MODEL=qwen2.5-coder go run ./examples/quickstart -samples 5 -temperature 0.2
 package main
 
@@ -28,13 +33,13 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/openai"
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
+	"github.com/adaptbench/adaptbench/internal/outdir"
 )
 
 func main() {
 	samples := flag.Int("samples", 1, "completions per task")
 	template := flag.String("template", adapt.AdaptationLevel.Name, "prompt template")
-	jsonOut := flag.String("json", "", "also write the reports as JSON to this file")
-	htmlOut := flag.String("html", "report.html", "write the reports as one HTML page (plots, every sample) to this file; empty: none")
+	outFlag := outdir.Flag(flag.CommandLine, "quickstart")
 	full := flag.Bool("full", false, "print each model's full report (breakdowns by type and label, invalid tasks)")
 	modelName := flag.String("model", "", "model to ask at OPENAI_BASE_URL (default $OPENAI_MODEL)")
 	temperature := flag.Float64("temperature", 0, "sampling temperature for a hosted model")
@@ -44,6 +49,10 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
+	out, err := outdir.Open(*outFlag, "quickstart", os.Stderr)
+	if err != nil {
+		log.Fatal(err)
+	}
 	tasks, err := demo.Tasks()
 	if err != nil {
 		log.Fatal(err)
@@ -53,6 +62,9 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	// Said first: the first run on a machine builds the Go tasks'
+	// dependencies cold, and the progress lines only follow.
+	fmt.Fprintf(os.Stderr, "starting the sandbox for %d demo tasks; a first run on a machine builds the Go and Java tasks cold and takes longer\n", len(tasks))
 	sb, err := sandbox.New(nil)
 	if err != nil {
 		log.Fatal(err)
@@ -67,7 +79,7 @@ func main() {
 		}
 		models = []adapt.Model{m}
 	}
-	var out io.Writer = os.Stdout
+	var stdout io.Writer = os.Stdout
 	fmt.Fprintf(os.Stderr, "evaluating %d demo tasks in the sandbox (%s)\n", len(tasks), sb.Isolation())
 	var reports []*adapt.Report
 	for _, m := range models {
@@ -88,20 +100,17 @@ func main() {
 		}
 		fmt.Fprintf(os.Stderr, "%s: %d tasks in %s\n", m.Name(), rep.Tasks, time.Since(start).Round(time.Millisecond))
 		if *full {
-			if err := rep.WriteMarkdown(out); err != nil {
+			if err := rep.WriteMarkdown(stdout); err != nil {
 				log.Fatal(err)
 			}
-			fmt.Fprintln(out)
+			fmt.Fprintln(stdout)
 		}
 		reports = append(reports, rep)
 	}
-	if *htmlOut != "" {
-		writeHTML(*htmlOut, reports, tasks)
-	}
 	// Reference and Identity read no prompt (adapt.PromptFree): their
 	// reports name no template.
-	fmt.Fprintf(out, "\n## %d demo tasks, %d sample(s) per task, template %s for the models that read a prompt\n\n", len(tasks), *samples, tmpl.Name)
-	if err := adapt.WriteComparison(out, reports...); err != nil {
+	fmt.Fprintf(stdout, "\n## %d demo tasks, %d sample(s) per task, template %s for the models that read a prompt\n\n", len(tasks), *samples, tmpl.Name)
+	if err := adapt.WriteComparison(stdout, reports...); err != nil {
 		log.Fatal(err)
 	}
 	if len(reports) == 2 {
@@ -111,24 +120,25 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Fprintln(out)
-		if err := c.WriteMarkdown(out); err != nil {
+		fmt.Fprintln(stdout)
+		if err := c.WriteMarkdown(stdout); err != nil {
 			log.Fatal(err)
 		}
 	}
-	if *jsonOut != "" {
-		f, err := os.Create(*jsonOut)
-		if err != nil {
-			log.Fatal(err)
-		}
+	if err := out.Write("report.html", func(w io.Writer) error {
+		return htmlreport.Write(w, reports[0], &htmlreport.Options{Tasks: tasks, Runs: reports[1:]})
+	}); err != nil {
+		log.Fatal(err)
+	}
+	if err := out.Write("report.json", func(w io.Writer) error {
 		for _, r := range reports {
-			if err := r.WriteJSON(f); err != nil {
-				log.Fatal(err)
+			if err := r.WriteJSON(w); err != nil {
+				return err
 			}
 		}
-		if err := f.Close(); err != nil {
-			log.Fatal(err)
-		}
+		return nil
+	}); err != nil {
+		log.Fatal(err)
 	}
 }
 
@@ -165,19 +175,4 @@ func hosted(name string) (adapt.Model, error) {
 	}
 	fmt.Fprintf(os.Stderr, "evaluating %s (answers cached in %s)\n", c, cfg.Cache.Dir)
 	return c, nil
-}
-
-// writeHTML writes the first report as an HTML page with the others beside
-// it in the plots.
-func writeHTML(path string, reports []*adapt.Report, tasks []adapt.Task) {
-	f, err := os.Create(path)
-	if err != nil {
-		log.Fatal(err)
-	}
-	if err := htmlreport.Write(f, reports[0], &htmlreport.Options{Tasks: tasks, Runs: reports[1:]}); err != nil {
-		log.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		log.Fatal(err)
-	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -24,13 +25,23 @@ func TestProgressOnATerminal(t *testing.T) {
 	require.NoError(t, err, "%s", out)
 	term := ptytest.Open(t)
 	cmd := exec.Command(bin)
-	cmd.Dir = t.TempDir() // where it writes report.html
+	cmd.Dir = t.TempDir()
 	var stdout bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, term.TTY
 	require.NoError(t, cmd.Run())
 	raw := term.Output()
-	bars, _ := ptytest.Bars(raw)
+	bars, other := ptytest.Bars(raw)
 	require.Len(t, bars, 2, "%q", raw)
+	// Nothing lands in the current directory but a new directory named
+	// after the run, and each file written is named.
+	entries, err := os.ReadDir(cmd.Dir)
+	require.NoError(t, err)
+	require.Len(t, entries, 1)
+	assert.Equal(t, "quickstart-1", entries[0].Name())
+	for _, f := range []string{"report.html", "report.json"} {
+		assert.FileExists(t, filepath.Join(cmd.Dir, "quickstart-1", f))
+		assert.Contains(t, other, "wrote "+filepath.Join("quickstart-1", f))
+	}
 	assert.Regexp(t, `^reference samples \(\d+ passed\)$`, bars[0])
 	assert.Regexp(t, `^identity samples \(\d+ passed\)$`, bars[1])
 	assert.Contains(t, stdout.String(), "pass@1")

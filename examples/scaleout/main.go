@@ -25,28 +25,36 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/demo"
 	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/adapt/progress"
+	"github.com/adaptbench/adaptbench/internal/outdir"
 )
 
 func main() {
 	log.SetFlags(0)
+	const usage = "usage: scaleout run|merge [-shards N] [-out DIR] [-model reference|identity] [-samples N] [-partial]"
+	if len(os.Args) == 2 && (os.Args[1] == "-h" || os.Args[1] == "-help" || os.Args[1] == "--help") {
+		fmt.Println(usage)
+		return
+	}
 	if len(os.Args) < 2 || (os.Args[1] != "run" && os.Args[1] != "merge") {
-		log.Fatal("usage: scaleout run|merge [-shards N] [-out DIR] [-model reference|identity] [-samples N]")
+		log.Fatal(usage)
 	}
 	cmd := os.Args[1]
 	fl := flag.NewFlagSet(cmd, flag.ExitOnError)
 	shards := fl.Int("shards", 0, "number of shards (a Kubernetes Indexed Job's completions; Slurm's array says it itself)")
-	out := fl.String("out", ".", "directory of the journals and the report")
+	out := fl.String("out", "scaleout", "directory of the journals and the report, created if need be (every shard names the same)")
 	model := fl.String("model", "reference", "offline model: reference or identity")
 	samples := fl.Int("samples", 2, "completions per task")
 	partial := fl.Bool("partial", false, "merge: merge even when shards are missing, listing what is")
@@ -71,6 +79,10 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
+		// Every shard may create it at once: MkdirAll tolerates the race.
+		if _, err := outdir.Open(*out, "scaleout", os.Stderr); err != nil {
+			log.Fatal(err)
+		}
 		journal := filepath.Join(*out, "run.jsonl")
 		if shard.Count > 1 {
 			journal = filepath.Join(*out, fmt.Sprintf("shard-%d-of-%d.jsonl", shard.Index, shard.Count))
@@ -82,6 +94,7 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
+		log.Printf("wrote %s", journal)
 		if shard.Count > 1 {
 			log.Printf("scaleout: %s done; merge when every shard is", shard)
 			return
@@ -94,7 +107,9 @@ func main() {
 		slices.Sort(journals)
 		rep, err = adapt.Merge(tasks, journals, &adapt.MergeOptions{Partial: *partial, Breakdown: breakdown})
 		if err != nil {
-			log.Fatal(err)
+			// The library names its option; this command's user sets it
+			// with a flag.
+			log.Fatal(strings.ReplaceAll(err.Error(), "MergeOptions.Partial", "-partial"))
 		}
 	}
 	if err := write(rep, tasks, *out); err != nil {
@@ -123,20 +138,19 @@ func pythonTasks() ([]adapt.Task, error) {
 }
 
 func write(rep *adapt.Report, tasks []adapt.Task, dir string) error {
-	for name, w := range map[string]func(*os.File) error{
-		"report.html": func(f *os.File) error { return htmlreport.Write(f, rep, &htmlreport.Options{Tasks: tasks}) },
-		"report.json": func(f *os.File) error { return rep.WriteJSON(f) },
-		"report.md":   func(f *os.File) error { return rep.WriteMarkdown(f) },
+	out, err := outdir.Open(dir, "scaleout", os.Stderr)
+	if err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{"report.html", func(w io.Writer) error { return htmlreport.Write(w, rep, &htmlreport.Options{Tasks: tasks}) }},
+		{"report.json", rep.WriteJSON},
+		{"report.md", rep.WriteMarkdown},
 	} {
-		f, err := os.Create(filepath.Join(dir, name))
-		if err != nil {
-			return err
-		}
-		if err := w(f); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
+		if err := out.Write(f.name, f.write); err != nil {
 			return err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -50,11 +51,16 @@ func clean(extra ...string) []string {
 
 func TestShardProcessesMergeToSingleRun(t *testing.T) {
 	bin := build(t)
-	single, sharded := t.TempDir(), t.TempDir()
+	// Directories that do not exist yet: run creates them (every shard
+	// at once), as the README's example expects.
+	single, sharded := filepath.Join(t.TempDir(), "single", "results"), filepath.Join(t.TempDir(), "sharded")
 	cmd := exec.Command(bin, "run", "-out", single, "-model", "identity")
 	cmd.Env = clean()
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
+	for _, f := range []string{"run.jsonl", "report.html", "report.json", "report.md"} {
+		assert.Contains(t, string(out), "wrote "+filepath.Join(single, f)+"\n", "one line per file written")
+	}
 
 	// Three shard processes at once, as an Indexed Job starts them.
 	var wg sync.WaitGroup
@@ -81,6 +87,8 @@ func TestShardProcessesMergeToSingleRun(t *testing.T) {
 	out, err = cmd.CombinedOutput()
 	require.Error(t, err)
 	assert.Contains(t, string(out), "shard 2 of 3, whose journal was not given")
+	assert.Contains(t, string(out), "pass -partial to merge anyway", "the command's user is told the flag, not the library's option")
+	assert.NotContains(t, string(out), "MergeOptions")
 	require.NoError(t, os.Rename(last+".away", last))
 
 	cmd = exec.Command(bin, "merge", "-out", sharded)
@@ -212,4 +220,40 @@ func TestProgressOnATerminal(t *testing.T) {
 	raw := term.Output()
 	bars, _ := ptytest.Bars(raw)
 	assert.Regexp(t, `^reference, all tasks samples \(\d+ passed\)$`, strings.Join(bars, "|"), "%q", raw)
+}
+
+// TestRunAsOrdinaryUser runs the README's command as an ordinary user
+// (uid 65534, a home of its own): `scaleout run -out DIR`, DIR not there
+// yet, then merge's reports, each file named as it is written.
+func TestRunAsOrdinaryUser(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("running as an ordinary user already: the other tests show it")
+	}
+	bin := build(t)
+	dir, err := os.MkdirTemp("", "adaptbench-scaleout-user-")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	require.NoError(t, os.Chmod(dir, 0o755))
+	// The program where the user can run it, and a home of the user's.
+	userBin := filepath.Join(dir, "scaleout")
+	b, err := os.ReadFile(bin)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(userBin, b, 0o755))
+	home := filepath.Join(dir, "home")
+	require.NoError(t, os.Mkdir(home, 0o700))
+	require.NoError(t, os.Chown(home, 65534, 65534))
+	out := filepath.Join(home, "results", "demo")
+	cmd := exec.Command(userBin, "run", "-out", out, "-model", "identity")
+	cmd.Dir = home
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TMPDIR=" + home, "LANG=C.UTF-8"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534, Groups: []uint32{}}}
+	o, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", o)
+	for _, f := range []string{"run.jsonl", "report.html", "report.json", "report.md"} {
+		assert.Contains(t, string(o), "wrote "+filepath.Join(out, f)+"\n")
+		fi, err := os.Stat(filepath.Join(out, f))
+		if assert.NoError(t, err) {
+			assert.Equal(t, uint32(65534), fi.Sys().(*syscall.Stat_t).Uid, "%s is the user's", f)
+		}
+	}
 }

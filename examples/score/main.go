@@ -14,16 +14,18 @@
 // goes to standard error: a bar on a terminal, plain lines otherwise.
 //
 //	go run ./examples/score -bench humaneval=HumanEval.jsonl.gz samples.jsonl
-//	go run ./examples/score -tasks tasks.jsonl -k 1,10 -json report.json -html report.html recorded.jsonl
+//	go run ./examples/score -tasks tasks.jsonl -k 1,10 -out results recorded.jsonl
 //	go run ./examples/score -bench demo answers/
 //
 // Benchmarks: demo (embedded), humaneval=FILE (HumanEval.jsonl[.gz] or a
-// file of its shape), classeval=FILE, adapteval=DIR. -tasks reads
+// file of its shape), classeval=FILE, adapteval=DIR. The report goes to
+// standard output and, as report.md, report.json, report.csv (a row per
+// task) and report.html (plots, every task and sample), into -out (a new
+// directory score-N by default). -tasks reads
 // adaptbench's task JSON Lines, or a directory of tasks (adapt.LoadDir).
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -31,7 +33,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -44,12 +45,16 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/internal/outdir"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return // -h: the usage was asked for, and printed
+		}
 		fmt.Fprintln(os.Stderr, "score:", err)
 		os.Exit(1)
 	}
@@ -60,14 +65,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fl.SetOutput(stderr)
 	tasksPath := fl.String("tasks", "", "task file (adaptbench JSON Lines) or task directory")
 	bench := fl.String("bench", "", "named benchmark: demo, humaneval=FILE, classeval=FILE or adapteval=DIR")
-	name := fl.String("model", "", "model name the report shows (default: the answers' file name)")
+	name := fl.String("model", "", `model name the report shows (default "answers (FILE)", FILE the answers' file name)`)
 	ks := fl.String("k", "", "comma-separated k of the pass@k (default 1 and the most samples a task has)")
 	samples := fl.Int("samples", 0, "score at most this many samples of each task (0: all the answers hold)")
 	noGold := fl.Bool("nogold", false, "skip the reference check of each task")
 	par := fl.Int("parallelism", 0, "test runs in flight (0: one per core)")
-	jsonOut := fl.String("json", "", "also write the report as JSON to this file")
-	csvOut := fl.String("csv", "", "also write the per-task CSV to this file")
-	htmlOut := fl.String("html", "", "also write the HTML report (plots, every task and sample) to this file")
+	outFlag := outdir.Flag(fl, "score")
 	journal := fl.String("journal", "", "journal file: a stopped run resumes from it")
 	answered := fl.Bool("answered", true, "score only the tasks the answers hold (false: every task, the rest listed unanswered)")
 	var limits exec.Limits
@@ -89,9 +92,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	tasks, err := loadTasks(*tasksPath, *bench)
 	if err != nil {
 		return err
-	}
-	if *name == "" {
-		*name = strings.TrimSuffix(filepath.Base(answers), filepath.Ext(answers))
 	}
 	rp, err := adapt.LoadReplay(*name, answers)
 	if err != nil {
@@ -122,7 +122,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprintf(stderr, "scoring %s: %d tasks, %d of them unanswered\n", answers, len(tasks), unanswered)
 	}
-	bar := progress.New(stderr, *name)
+	out, err := outdir.Open(*outFlag, "score", stderr)
+	if err != nil {
+		return err
+	}
+	bar := progress.New(stderr, rp.Name())
 	opts.Progress = bar.Report
 	rep, err := adapt.Evaluate(ctx, tasks, rp, opts)
 	bar.Close()
@@ -132,20 +136,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := rep.WriteMarkdown(stdout); err != nil {
 		return err
 	}
-	for _, out := range []struct {
-		file  string
+	for _, f := range []struct {
+		name  string
 		write func(io.Writer) error
-	}{{*jsonOut, rep.WriteJSON}, {*csvOut, rep.WriteCSV}, {*htmlOut, func(w io.Writer) error {
+	}{{"report.md", rep.WriteMarkdown}, {"report.json", rep.WriteJSON}, {"report.csv", rep.WriteCSV}, {"report.html", func(w io.Writer) error {
 		return htmlreport.Write(w, rep, &htmlreport.Options{Tasks: tasks})
 	}}} {
-		if out.file == "" {
-			continue
-		}
-		var buf bytes.Buffer
-		if err := out.write(&buf); err != nil {
-			return err
-		}
-		if err := os.WriteFile(out.file, buf.Bytes(), 0o644); err != nil {
+		if err := out.Write(f.name, f.write); err != nil {
 			return err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -62,15 +63,21 @@ func TestScoreOnATerminal(t *testing.T) {
 	bench, samples := humanEvalFiles(t)
 	term := ptytest.Open(t)
 	var stdout bytes.Buffer
-	jsonOut := filepath.Join(t.TempDir(), "report.json")
-	err := run(context.Background(), []string{"-bench", "humaneval=" + bench, "-answered=false", "-json", jsonOut, samples}, &stdout, term.TTY)
+	out := filepath.Join(t.TempDir(), "new", "results") // created
+	jsonOut := filepath.Join(out, "report.json")
+	err := run(context.Background(), []string{"-bench", "humaneval=" + bench, "-answered=false", "-out", out, samples}, &stdout, term.TTY)
 	require.NoError(t, err)
 	raw := term.Output()
 	bars, other := ptytest.Bars(raw)
 	// Reference checks then samples, one count: 12 + 12 samples (11
-	// answered tasks, HumanEval/2 with two).
-	assert.Equal(t, []string{"samples samples (22 passed)"}, bars, "%q", raw)
-	assert.Equal(t, []string{"scoring " + samples + ": 12 tasks, 1 of them unanswered"}, other, "%q", raw)
+	// answered tasks, HumanEval/2 with two). The model is named for what
+	// it is: the answers of a file.
+	assert.Equal(t, []string{"answers (samples.jsonl) samples (22 passed)"}, bars, "%q", raw)
+	wrote := []string{"scoring " + samples + ": 12 tasks, 1 of them unanswered"}
+	for _, f := range []string{"report.md", "report.json", "report.csv", "report.html"} {
+		wrote = append(wrote, "wrote "+filepath.Join(out, f))
+	}
+	assert.Equal(t, wrote, other, "a line per file written; %q", raw)
 
 	b, err := os.ReadFile(jsonOut)
 	require.NoError(t, err)
@@ -87,6 +94,21 @@ func TestScoreOnATerminal(t *testing.T) {
 	p1.CI95, p2.CI95 = nil, nil
 	assert.Equal(t, adapt.Score{K: 1, Value: 9.5 / 11, Tasks: 11}, p1)
 	assert.Equal(t, adapt.Score{K: 2, Value: 1, Tasks: 1}, p2)
+	// A failed sample says why, and the report keeps the answer as
+	// given (a human-eval completion, not the prompt joined to it).
+	for _, tr := range rep.PerTask {
+		if tr.TaskID != "HumanEval/1" {
+			continue
+		}
+		require.Len(t, tr.Samples, 1)
+		s := tr.Samples[0]
+		assert.Equal(t, adapt.OutcomeFailed, s.Outcome)
+		require.NotEmpty(t, s.Tests)
+		assert.Equal(t, s.Tests[0].Name+": "+s.Tests[0].Message, s.Detail, "the first failing test's message")
+		require.NotNil(t, s.Completion)
+		assert.Equal(t, "    return None\n", s.Completion.Text, "the completion as the file gives it")
+		assert.True(t, strings.HasPrefix(s.Code, "from typing import List"), "the code tested is the prompt and the completion: %q", s.Code)
+	}
 	assert.Contains(t, stdout.String(), "| HumanEval/3 | pass@1, pass@2 | unanswered: the model holds no sample of this task |")
 }
 
@@ -95,21 +117,28 @@ func TestScorePlainOutput(t *testing.T) {
 	exectest.Sandbox(t)
 	bench, samples := humanEvalFiles(t)
 	var stdout, stderr bytes.Buffer
-	html := filepath.Join(t.TempDir(), "report.html")
-	err := run(context.Background(), []string{"-bench", "humaneval=" + bench, "-answered=false", "-nogold", "-html", html, samples}, &stdout, &stderr)
+	out := t.TempDir()
+	html := filepath.Join(out, "report.html")
+	err := run(context.Background(), []string{"-bench", "humaneval=" + bench, "-answered=false", "-nogold", "-out", out, samples}, &stdout, &stderr)
 	require.NoError(t, err)
 	// The tasks hold 0, 1 or 2 answers: the heading says so.
-	assert.True(t, strings.HasPrefix(stdout.String(), "## samples (no prompt, n=0–2 per task)\n"), stdout.String())
+	assert.True(t, strings.HasPrefix(stdout.String(), "## answers (samples.jsonl) (no prompt, n=0–2 per task)\n"), stdout.String())
 	page, err := os.ReadFile(html)
 	require.NoError(t, err)
 	assert.Contains(t, string(page), " · 0–2 samples per task · ")
+	assert.NotContains(t, string(page), "template <b></b>", "an empty field is left out")
+	assert.NotContains(t, string(page), "<th>template</th>", "an empty row is left out")
 	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
 	assert.NotContains(t, stderr.String(), "\r")
 	assert.NotContains(t, stderr.String(), "\x1b")
-	assert.Regexp(t, `^samples samples: 12/12 \(100%\), 10 passed, [0-9.]+/s, elapsed \d+s$`, lines[len(lines)-1])
-	for _, l := range lines[1:] {
-		assert.Regexp(t, `^samples samples: \d+/12 \(\d+%\), \d+ passed`, l)
+	require.Greater(t, len(lines), 5)
+	bar := lines[1 : len(lines)-4] // after them, the 4 files written
+	assert.Regexp(t, `^answers \(samples\.jsonl\) samples: 0/12, under way, elapsed \d+s$`, bar[0], "said before the first check")
+	assert.Regexp(t, `^answers \(samples\.jsonl\) samples: 12/12 \(100%\), 10 passed, [0-9.]+/s, elapsed \d+s$`, bar[len(bar)-1])
+	for _, l := range bar[1:] {
+		assert.Regexp(t, `^answers \(samples\.jsonl\) samples: \d+/12 \(\d+%\), \d+ passed`, l)
 	}
+	assert.Equal(t, "wrote "+html, lines[len(lines)-1])
 	assert.Contains(t, stdout.String(), "| pass@1 (task, over 11 tasks) | 86.36% |")
 }
 
@@ -134,7 +163,7 @@ func TestScorePartialFile(t *testing.T) {
 	require.NoError(t, os.WriteFile(samples, sb.Bytes(), 0o644))
 	jsonOut, journal := filepath.Join(dir, "report.json"), filepath.Join(dir, "journal.jsonl")
 	var stdout, stderr bytes.Buffer
-	err = run(context.Background(), []string{"-bench", "humaneval=" + data, "-json", jsonOut, "-journal", journal, samples}, &stdout, &stderr)
+	err = run(context.Background(), []string{"-bench", "humaneval=" + data, "-out", dir, "-journal", journal, samples}, &stdout, &stderr)
 	require.NoError(t, err, stderr.String())
 	assert.Contains(t, stderr.String(), "scoring "+samples+": the 30 tasks it answers (134 more it does not are left out)")
 	var rep adapt.Report
@@ -163,6 +192,17 @@ func TestScoreEmptyAnswers(t *testing.T) {
 	err := run(context.Background(), []string{"-bench", "humaneval=" + bench, empty}, &bytes.Buffer{}, &stderr)
 	assert.ErrorContains(t, err, empty+": no answer for any of the 12 tasks")
 	assert.NotContains(t, stderr.String(), "reference", "no reference ran")
+}
+
+// TestHelpExitsZero: -h prints the usage and is not an error.
+func TestHelpExitsZero(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "score")
+	out, err := osexec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	out, err = osexec.Command(bin, "-h").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Contains(t, string(out), "usage: score")
+	assert.NotContains(t, string(out), "help requested")
 }
 
 func TestScoreErrors(t *testing.T) {

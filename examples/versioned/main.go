@@ -87,7 +87,7 @@ func main() {
 	flag.StringVar(&c.mineModule, "mine", "", "mine this Go module's releases for problems (see -from, -to, -out)")
 	flag.StringVar(&c.from, "from", "", "-mine: the first release to mine (inclusive)")
 	flag.StringVar(&c.to, "to", "", "-mine: the last release to mine (inclusive)")
-	flag.StringVar(&c.out, "out", "", "-mine: the directory to write the problems and the funnel to")
+	flag.StringVar(&c.out, "out", "", "-mine: the directory to write the problems and the funnel to, created if need be (default: a new directory mine-N)")
 	flag.StringVar(&c.tasksFile, "tasks", "", "evaluate the Go tasks of this file (such as -mine's tasks.jsonl) instead of the built-in ones")
 	flag.BoolVar(&c.everyTest, "every-test", false, "GitChameleon: adapt's every-test rule (a skipped hidden test does not pass) instead of upstream's exit-status rule")
 	flag.Parse()

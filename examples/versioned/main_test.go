@@ -99,9 +99,12 @@ func TestMine(t *testing.T) {
 	if err != nil || len(tasks) != 1 || tasks[0].ID != mod+"@v1.1.0/two.ExampleB/new-api" {
 		t.Errorf("tasks.jsonl: %v, %v", tasks, err)
 	}
-	for _, f := range []string{"funnel.md", "funnel.json", "changes.jsonl", "dropped.jsonl"} {
+	for _, f := range []string{"tasks.jsonl", "funnel.md", "funnel.json", "changes.jsonl", "dropped.jsonl"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
+		}
+		if !strings.Contains(string(stdout), "wrote "+filepath.Join(out, f)+"\n") {
+			t.Errorf("no line says %s was written:\n%s", f, stdout)
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,17 +12,17 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/progress"
+	"github.com/adaptbench/adaptbench/internal/outdir"
 	"github.com/adaptbench/adaptbench/versioned/mine"
 )
 
 // mineHistory mines mod's releases and writes what it found to out.
 func mineHistory(ctx context.Context, mod, from, to, out, cacheDir string) error {
-	if out == "" {
-		return errors.New("versioned: -mine needs -out DIR")
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	dir, err := outdir.Open(out, "mine", os.Stdout)
+	if err != nil {
 		return err
 	}
+	out = dir.Path()
 	bar := progress.New(os.Stderr, "mine "+mod)
 	res, err := mine.Generate(ctx, mod, &mine.Options{From: from, To: to, EnvDir: filepath.Join(cacheDir, "gomod"), Progress: bar.Report})
 	bar.Close()
@@ -56,7 +55,7 @@ func mineHistory(ctx context.Context, mod, from, to, out, cacheDir string) error
 		d := res.Time[s]
 		fmt.Printf("| %s | %v | %v |\n", s, d.Round(time.Millisecond), (d / time.Duration(pairs)).Round(time.Millisecond))
 	}
-	fmt.Printf("\nwrote %s\n%d valid\n", out, len(res.Tasks))
+	fmt.Printf("\n%d valid\n", len(res.Tasks))
 	return nil
 }
 
@@ -74,7 +73,11 @@ func writeFile(name string, f func(*bufio.Writer) error) error {
 		file.Close()
 		return err
 	}
-	return file.Close()
+	if err := file.Close(); err != nil {
+		return err
+	}
+	fmt.Printf("wrote %s\n", name)
+	return nil
 }
 
 // jsonLines writes one JSON value per line.

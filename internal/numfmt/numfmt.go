@@ -92,3 +92,12 @@ func Ks(ks []int) []int {
 	slices.Sort(ks)
 	return slices.Compact(ks)
 }
+
+// Count is n and the noun, plural unless n is 1: "1 check", "2 checks".
+// The plural is the noun with an s: the nouns the reports count take one.
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}

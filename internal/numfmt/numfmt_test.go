@@ -36,3 +36,9 @@ func TestKs(t *testing.T) {
 	assert.Equal(t, []int{10, 1, 5, 1}, in, "the input is not reordered")
 	assert.Empty(t, Ks(nil))
 }
+
+func TestCount(t *testing.T) {
+	assert.Equal(t, "1 check", Count(1, "check"))
+	assert.Equal(t, "0 checks", Count(0, "check"))
+	assert.Equal(t, "2 tasks", Count(2, "task"))
+}

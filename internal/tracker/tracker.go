@@ -28,9 +28,15 @@ type Tracker struct {
 	total        int
 }
 
-// New returns a Tracker of total items in phase, reporting to f.
+// New returns a Tracker of total items in phase, reporting to f, and
+// reports the loop's start (Done 0) when it has items: the first item can
+// take long (a build), and a display then says what runs meanwhile.
 func New(f func(adapt.Progress), phase string, total int) *Tracker {
-	return &Tracker{f: f, phase: phase, total: total, start: time.Now()}
+	t := &Tracker{f: f, phase: phase, total: total, start: time.Now()}
+	if f != nil && total > 0 {
+		f(adapt.Progress{Phase: phase, Total: total})
+	}
+	return t
 }
 
 // Done counts one finished item, passed or not, and reports.

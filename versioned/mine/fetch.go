@@ -107,15 +107,25 @@ func (g goTool) versions(ctx context.Context, mod, from, to string) ([]string, e
 	if err := json.Unmarshal(out, &m); err != nil {
 		return nil, fmt.Errorf("mine: go list -m -versions -json %s: %w", mod, err)
 	}
-	var vs []string
+	var all, vs []string
 	for _, v := range m.Versions {
 		if semver.Prerelease(v) != "" || semver.Build(v) != "" {
 			continue
 		}
+		all = append(all, v)
 		if from != "" && semver.Compare(v, from) < 0 || to != "" && semver.Compare(v, to) > 0 {
 			continue
 		}
 		vs = append(vs, v)
+	}
+	semver.Sort(all)
+	// A bound that is no release would move the range to the next one
+	// without a word: it is an error that lists the releases there are.
+	for _, b := range []struct{ flag, v string }{{"From", from}, {"To", to}} {
+		if b.v != "" && !slices.ContainsFunc(all, func(v string) bool { return semver.Compare(v, b.v) == 0 }) {
+			return nil, fmt.Errorf("mine: %s %s: %s has no release %s (a pre-release, a retracted version or none at all); its releases: %s",
+				b.flag, b.v, mod, b.v, strings.Join(all, ", "))
+		}
 	}
 	semver.Sort(vs)
 	return slices.Compact(vs), nil

@@ -49,8 +49,10 @@ type Options struct {
 	// Parallelism bounds the test runs in flight. 0 means
 	// exec.DefaultParallelism().
 	Parallelism int
-	// Progress, if set, is called after each candidate's checks (Phase
-	// "check").
+	// Progress, if set, is called as each stage begins (Phase "list",
+	// "fetch", "build" once per release, with its count) and after each
+	// candidate's checks (Phase "check"), so that a display can say what
+	// a long stage is doing.
 	Progress func(adapt.Progress)
 }
 
@@ -123,6 +125,12 @@ func Generate(ctx context.Context, mod string, opts *Options) (*Result, error) {
 	}
 	start := time.Now()
 	res := &Result{Time: map[string]time.Duration{}}
+	// stage says a stage begins, done of total (0 of 0: no count).
+	stage := func(name string, done, total int) {
+		if o.Progress != nil {
+			o.Progress(adapt.Progress{Phase: name, Done: done, Total: total, Passed: done, PassedAs: "done", Elapsed: time.Since(start)})
+		}
+	}
 	timed := func(stage string, f func() error) error {
 		t := time.Now()
 		err := f()
@@ -131,6 +139,7 @@ func Generate(ctx context.Context, mod string, opts *Options) (*Result, error) {
 	}
 	g := goTool{proxy: o.Proxy, modCache: o.ModCache}
 	var vs []string
+	stage("list", 0, 0)
 	if err := timed("list", func() (err error) { vs, err = g.versions(ctx, mod, o.From, o.To); return err }); err != nil {
 		return nil, err
 	}
@@ -139,12 +148,14 @@ func Generate(ctx context.Context, mod string, opts *Options) (*Result, error) {
 	}
 	res.Releases = vs
 	var rels []*release
+	stage("fetch", 0, 0)
 	if err := timed("fetch", func() (err error) { rels, err = g.download(ctx, mod, vs, o.GoSum); return err }); err != nil {
 		return nil, err
 	}
 	snaps := make([]*snapshot, len(rels))
 	for i, r := range rels {
 		var b *build
+		stage("build", i, len(rels))
 		if err := timed("build", func() (err error) { b, err = g.list(ctx, mod, r, o.GoSum); return err }); err != nil {
 			return nil, err
 		}

@@ -238,11 +238,23 @@ func TestSyntheticHistory(t *testing.T) {
 		ModCache: filepath.Join(dir, "modcache"), EnvDir: filepath.Join(dir, "envs"),
 		Runner: sb,
 	}
+	// Every stage says it begins (a display then keeps a line coming
+	// while it runs): list, fetch, build per release, check.
+	var phases []string
+	opts.Progress = func(p adapt.Progress) {
+		if len(phases) == 0 || phases[len(phases)-1] != p.Phase {
+			phases = append(phases, p.Phase)
+		}
+	}
 	ctx := context.Background()
 	res, err := mine.Generate(ctx, libPath, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if want := []string{"list", "fetch", "build", "check"}; !slices.Equal(phases, want) {
+		t.Errorf("progress phases %v, want %v", phases, want)
+	}
+	opts.Progress = nil
 	t.Logf("times: %v", res.Time)
 	var fun bytes.Buffer
 	res.Funnel.WriteTable(&fun)
@@ -337,6 +349,14 @@ func TestTooFewReleases(t *testing.T) {
 	})
 	if err == nil || !strings.Contains(err.Error(), "1 release(s)") {
 		t.Fatalf("err = %v, want too few releases", err)
+	}
+	// A bound that is no release: an error listing them, not a range
+	// that silently starts at the next one.
+	_, err = mine.Generate(context.Background(), libPath, &mine.Options{
+		Proxy: "file://" + proxy, From: "v1.0.5", ModCache: filepath.Join(t.TempDir(), "modcache"),
+	})
+	if err == nil || !strings.Contains(err.Error(), "has no release v1.0.5") || !strings.Contains(err.Error(), "its releases: v1.0.0, ") {
+		t.Fatalf("err = %v, want no release v1.0.5 and the list", err)
 	}
 	if _, err := mine.Generate(context.Background(), libPath, &mine.Options{From: "1.0"}); err == nil || !strings.Contains(err.Error(), "not a semantic version") {
 		t.Fatalf("err = %v, want a bad version", err)
