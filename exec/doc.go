@@ -77,7 +77,10 @@
 //     the results by a path. They travel on a pipe the job gets as
 //     descriptor 3 ([Job].Results), hidden by the reporter before the
 //     code is imported; each event carries the run's nonce (read from
-//     stdin) and its number. A runner that passes no descriptor leaves
+//     stdin) and its number; a channel whose first line is not the
+//     reporter's hello with the nonce (sent before any code of the job
+//     loads) is a harness fault, StatusInternal, never evidence. A
+//     runner that passes no descriptor leaves
 //     the drivers the workspace file, which the code can forge. Detected,
 //     as [Suite].Tampered: foreign, missing, repeated or reordered events
 //     (forged-event); a reporter call from the job's code or off the main

@@ -1,7 +1,9 @@
 package exec
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -138,6 +140,10 @@ func runPythonReporter(ctx context.Context, r Runner, spec TestSpec, python, pro
 	}
 	// The channel, or, from a runner that gave the job none, the file.
 	stream := ch.wait()
+	if err := firstFrame(stream, ch.nonce); err != nil {
+		suite.Run.Status, suite.Run.Detail = StatusInternal, err.Error()
+		return suite, err
+	}
 	if len(stream) == 0 {
 		stream = sc.read("results.jsonl")
 	}
@@ -161,6 +167,27 @@ func runPythonReporter(ctx context.Context, r Runner, spec TestSpec, python, pro
 		suite.Tests = nil
 	}
 	return suite, nil
+}
+
+// firstFrame checks the first line on a results channel: the reporter's
+// hello, sent before any code of the job is imported, so nothing but the
+// reporter can have written it. A first line that is not a hello with the
+// run's nonce is the harness's fault (the job's stdin, which carries the
+// nonce, was lost on the way, or the channel was another's), never
+// evidence against the code.
+func firstFrame(stream []byte, nonce string) error {
+	if len(stream) == 0 {
+		return nil
+	}
+	line, _, _ := bytes.Cut(stream, []byte{'\n'})
+	var w wireEvent
+	if json.Unmarshal(line, &w) == nil && w.E == "hello" && w.K == nonce {
+		return nil
+	}
+	if w.E == "hello" {
+		return fmt.Errorf("exec: the reporter started without the run's nonce (its stdin was lost on the way): a harness fault, not the code's: %s", quoteShort(string(line)))
+	}
+	return fmt.Errorf("exec: the results channel did not start with the reporter's hello: a harness fault, not the code's: %s", quoteShort(string(line)))
 }
 
 func lastExit(events []event) int {
