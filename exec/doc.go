@@ -81,7 +81,12 @@
 //     reporter's hello with the nonce (sent before any code of the job
 //     loads) is a harness fault, StatusInternal, never evidence. A
 //     runner that passes no descriptor leaves
-//     the drivers the workspace file, which the code can forge. Detected,
+//     the drivers the workspace file, which the code can forge. Evidence
+//     is only what the answer's code did: code objects compiled from
+//     [TestSpec].Answer's files as they load, and what that code compiles
+//     or executes at run time under any file name; the tests, context
+//     files, framework and libraries, and what they call, are trusted
+//     (with no Answer, every workspace file is the answer's). Detected,
 //     as [Suite].Tampered: foreign, missing, repeated or reordered events
 //     (forged-event); a reporter call from the job's code or off the main
 //     thread (forged-call); the reporter rebound (reporter-patch); a

@@ -118,7 +118,7 @@ func runPythonReporter(ctx context.Context, r Runner, spec TestSpec, python, pro
 	args := []string{python, "-s", "-B", "-c", program, sc.path("results.jsonl"),
 		strconv.FormatFloat(perTest.Seconds(), 'f', -1, 64)}
 	args = append(args, spec.Tests...)
-	static := scanPython(spec.Dir)
+	static := scanPython(spec.Dir, spec.Answer)
 	ch, err := openChannel()
 	if err != nil {
 		return nil, err
@@ -130,7 +130,7 @@ func runPythonReporter(ctx context.Context, r Runner, spec TestSpec, python, pro
 		Env:      append(append([]string(nil), pythonEnv...), spec.Env...),
 		Limits:   spec.Limits,
 		ReadOnly: spec.ReadOnly,
-		Stdin:    strings.NewReader(ch.nonce + "\n"),
+		Stdin:    strings.NewReader(reporterInput(ch.nonce, spec.Answer)),
 		Results:  ch.w,
 	}
 	res, err := r.Run(ctx, job)
@@ -167,6 +167,17 @@ func runPythonReporter(ctx context.Context, r Runner, spec TestSpec, python, pro
 		suite.Tests = nil
 	}
 	return suite, nil
+}
+
+// reporterInput is the Python reporter's stdin: the run's nonce, and the
+// answer's files as a JSON list when the spec names them (the guard then
+// tells the answer's code from the trusted tests and context files).
+func reporterInput(nonce string, answer []string) string {
+	if len(answer) == 0 {
+		return nonce + "\n"
+	}
+	b, _ := json.Marshal(answer)
+	return nonce + "\n" + string(b) + "\n"
 }
 
 // firstFrame checks the first line on a results channel: the reporter's
