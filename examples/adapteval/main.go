@@ -38,6 +38,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
+	"github.com/adaptbench/adaptbench/internal/runhealth"
 )
 
 func main() {
@@ -116,6 +117,9 @@ func main() {
 		log.Fatal(err)
 	}
 	if err := save(*out, name, rep, scores, tasks); err != nil {
+		log.Fatal(err)
+	}
+	if err := runhealth.Check(rep, os.Stderr); err != nil {
 		log.Fatal(err)
 	}
 	if *n >= 2 {

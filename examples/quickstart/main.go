@@ -28,6 +28,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/openai"
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
+	"github.com/adaptbench/adaptbench/internal/runhealth"
 )
 
 func main() {
@@ -127,6 +128,11 @@ func main() {
 			}
 		}
 		if err := f.Close(); err != nil {
+			log.Fatal(err)
+		}
+	}
+	for _, r := range reports {
+		if err := runhealth.Check(r, os.Stderr); err != nil {
 			log.Fatal(err)
 		}
 	}
