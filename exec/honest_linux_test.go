@@ -107,7 +107,14 @@ class T(unittest.TestCase):
 // same workspace with no answer named still does (the old rule, where
 // every workspace file is the answer's).
 func TestTrustedCodeIsNoEvidence(t *testing.T) {
-	exectest.RequirePython(t, false)
+	for _, framework := range []string{"unittest", "pytest"} {
+		t.Run(framework, func(t *testing.T) { trustedCodeIsNoEvidence(t, framework) })
+	}
+}
+
+func trustedCodeIsNoEvidence(t *testing.T, framework string) {
+	exectest.RequirePython(t, framework == "pytest")
+	d := tamperDriver(framework)
 	bothPaths(t, func(t *testing.T, r exec.Runner) {
 		dir := exectest.Workspace(t)
 		for name, src := range map[string]string{"calc.py": "def add(a, b):\n    return a + b\n", "helper.py": honestHelper, "test_calc.py": honestTests} {
@@ -115,12 +122,12 @@ func TestTrustedCodeIsNoEvidence(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
-		s, err := exec.PythonUnittest{}.Test(ctx, r, exec.TestSpec{Dir: dir, Answer: []string{"calc.py"}, Limits: exec.Limits{WallTime: 30 * time.Second}})
+		s, err := d.Test(ctx, r, exec.TestSpec{Dir: dir, Answer: []string{"calc.py"}, Limits: exec.Limits{WallTime: 30 * time.Second}})
 		require.NoError(t, err)
 		require.Nil(t, s.Compile)
 		assert.Equal(t, 2, s.Count(exec.TestPassed), "%+v\n%s", s.Tests, s.Run.Stderr)
 		assert.Empty(t, s.Tampered, "not even static evidence: the answer's file holds none")
-		s, err = exec.PythonUnittest{}.Test(ctx, r, exec.TestSpec{Dir: dir, Limits: exec.Limits{WallTime: 30 * time.Second}})
+		s, err = d.Test(ctx, r, exec.TestSpec{Dir: dir, Limits: exec.Limits{WallTime: 30 * time.Second}})
 		require.NoError(t, err)
 		assert.True(t, s.Forged(), "with no answer named, the workspace's files are the answer's")
 	})
