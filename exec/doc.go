@@ -79,7 +79,8 @@
 //     code is imported; each event carries the run's nonce (read from
 //     stdin) and its number; a channel whose first line is not the
 //     reporter's hello with the nonce (sent before any code of the job
-//     loads) is a harness fault, StatusInternal, never evidence. A
+//     loads), or a process stopped (by a limit too) before the reporter
+//     started, is a harness fault, an error, never evidence or a verdict. A
 //     runner that passes no descriptor leaves
 //     the drivers the workspace file, which the code can forge. Evidence
 //     is only what the answer's code did: code objects compiled from

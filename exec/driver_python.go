@@ -149,7 +149,7 @@ func runPythonReporter(ctx context.Context, r Runner, spec TestSpec, python, pro
 	}
 	events, tampered := checkFrames(stream, ch.nonce)
 	suite.Tampered = append(tampered, static...)
-	tests, compile, done, err := assemble(assembly{events: events, run: res, needHello: true, what: framework + " process"})
+	tests, compile, done, err := assemble(assembly{events: events, run: res, needHello: true, markFirst: true, what: framework + " process"})
 	suite.Run.Stderr = stripMark(suite.Run.Stderr)
 	if err != nil {
 		return suite, err

@@ -36,3 +36,20 @@ func TestLostNonceIsAHarnessFault(t *testing.T) {
 		})
 	}
 }
+
+// TestLimitBeforeTheReporterIsAHarnessFault: a limit that stops the
+// Python process before its reporter started (here a memory limit too
+// small for the interpreter) stopped no code of the job: an error (the
+// run is retried, then unscored), never a verdict on the code. (The fork
+// server's jobs start from an interpreter already running, so only the
+// Sandbox's can be stopped this early.)
+func TestLimitBeforeTheReporterIsAHarnessFault(t *testing.T) {
+	exectest.RequirePython(t, false)
+	func(t *testing.T, r exec.Runner) {
+		dir := tamperWorkspace(t, "unittest", "def add(a, b):\n    return a + b\n")
+		s, err := exec.PythonUnittest{}.Test(context.Background(), r, exec.TestSpec{Dir: dir, Answer: []string{"calc.py"},
+			Limits: exec.Limits{Memory: 4 * exec.MiB}})
+		require.Error(t, err, "suite %+v", s)
+		assert.Contains(t, err.Error(), "before any code of the job ran")
+	}(t, exectest.Sandbox(t))
+}
