@@ -10,7 +10,18 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/internal/unprivileged"
 )
+
+// TestGoBuildAsOrdinaryUser reruns the tests below as uid 65534, the
+// service account of the report: its home unwritable, the go command's
+// default cache with it.
+func TestGoBuildAsOrdinaryUser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the standard library into a cold cache (minutes on a busy machine)")
+	}
+	unprivileged.Run(t, "TestGoToolchainFaultIsNoCompileError", "TestGoBuildWithoutWritableHome")
+}
 
 // cacheWorkspace is a module with one passing test.
 func cacheWorkspace(t *testing.T) string {
@@ -46,6 +57,9 @@ func TestGoToolchainFaultIsNoCompileError(t *testing.T) {
 // build uses a private cache of its own and the tests run.
 func TestGoBuildWithoutWritableHome(t *testing.T) {
 	requireGo(t)
+	if testing.Short() {
+		t.Skip("builds the standard library into a cold cache (minutes on a busy machine)")
+	}
 	t.Setenv("GOCACHE", "")
 	t.Setenv("XDG_CACHE_HOME", "")
 	t.Setenv("HOME", "/proc/adaptbench-no-home")
