@@ -28,6 +28,7 @@ import sys
 
 _cwd = sys.path.pop(0) if sys.path and sys.path[0] in ('', '.') else None
 import fcntl as _fcntl
+import importlib._bootstrap_external as _bx
 import json as _json
 from operator import getitem as _getitem, itemgetter as _itemgetter
 import os as _os
@@ -176,8 +177,7 @@ def _codes_in(code, out):
 def _watch_loads():
     # Records the code objects of every module loaded from source from now
     # on: the answer's files' as the answer's, the others' as trusted.
-    import importlib._bootstrap_external as bx
-    real = bx.SourceLoader.get_code
+    real = _bx.SourceLoader.get_code
 
     def get_code(self, fullname):
         code = real(self, fullname)
@@ -187,7 +187,7 @@ def _watch_loads():
         except Exception:
             pass
         return code
-    bx.SourceLoader.get_code = get_code
+    _bx.SourceLoader.get_code = get_code
 
 
 def _answer_paths(line):
