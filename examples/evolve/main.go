@@ -31,6 +31,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/evolve"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
+	"github.com/adaptbench/adaptbench/internal/runhealth"
 	"github.com/adaptbench/adaptbench/internal/shareddata"
 )
 
@@ -182,6 +183,11 @@ func checkTasks(ctx context.Context, tasks []adapt.Task, html string, search htm
 		log.Fatal(err)
 	}
 	fmt.Printf("wrote %s\n", html)
+	for _, rep := range reports {
+		if err := runhealth.Check(rep, os.Stderr); err != nil {
+			log.Fatal(err)
+		}
+	}
 }
 
 // deriveTasks makes the output-prediction and repair pairs (original and
