@@ -75,32 +75,33 @@
 //     deleted are its doing, not a harness failure.
 //   - Python (driver_guard.py; tamper_linux_test.go). Prevented: reaching
 //     the results by a path. They travel on a pipe the job gets as
-//     descriptor 3 ([Job].Results), hidden by the reporter before the
-//     code is imported; each event carries the run's nonce (read from
-//     stdin) and its number; a channel whose first line is not the
-//     reporter's hello with the nonce (sent before any code of the job
-//     loads), or a process stopped (by a limit too) before the reporter
-//     started, is a harness fault, an error, never evidence or a verdict. A
-//     runner that passes no descriptor leaves
-//     the drivers the workspace file, which the code can forge. Evidence
-//     is only what the answer's code did: code objects compiled from
-//     [TestSpec].Answer's files as they load, and what that code compiles
-//     or executes at run time under any file name; the tests, context
-//     files, framework and libraries, and what they call, are trusted
-//     (with no Answer, every workspace file is the answer's). Detected,
-//     as [Suite].Tampered: foreign, missing, repeated or reordered events
-//     (forged-event); a reporter call from the job's code or off the main
-//     thread (forged-call); the reporter rebound (reporter-patch); a
-//     function or class of the frameworks, the reporter or the tests
-//     replaced, removed or added (framework-patch); and, by an audit hook,
-//     opening a .adaptbench- path or a /proc fd or mem file, exiting or
-//     killing itself during a test, frame, gc, tracing or ctypes
-//     introspection. Residual: code in the process can still forge, by
-//     native code writing the reporter's memory, or by reaching its
-//     objects without an audited call (logging.currentframe; pytest's
-//     plugin through sys.meta_path) and changing them or calling them from
-//     a signal handler. Holding against that takes the reporter out of
-//     the process.
+//     descriptor 3 ([Job].Results), hidden by the reporter before the code
+//     is imported; each event carries the run's nonce (read from stdin) and
+//     its number; a channel whose first line is not the reporter's hello
+//     with the nonce (sent before any code of the job loads), or a process
+//     stopped (by a limit too) before the reporter started, is a harness
+//     fault, an error, never evidence or a verdict. A runner that passes no
+//     descriptor leaves the drivers the workspace file, which the code can
+//     forge. Evidence is only what the answer's code did: code objects
+//     compiled from [TestSpec].Answer's files as they load, from any source
+//     file written during the run, and what that code compiles or executes
+//     at run time under any file name; the tests, context files, framework
+//     and libraries, and what they call, are trusted (with no Answer, every
+//     workspace file is the answer's). Detected, as [Suite].Tampered:
+//     foreign, missing, repeated or reordered events (forged-event); a
+//     reporter call from the job's code or off the main thread
+//     (forged-call); the reporter rebound (reporter-patch); a function or
+//     class of the frameworks, the reporter or the tests replaced, removed
+//     or added (framework-patch); and, by an audit hook, opening a
+//     .adaptbench- path or a /proc fd or mem file, exiting or killing itself
+//     during a test, frame, gc, tracing or ctypes introspection. Residual:
+//     code in the process can still forge, by native code writing the
+//     reporter's memory, or by reaching its objects without an audited call
+//     (logging.currentframe; pytest's plugin through sys.meta_path) and
+//     changing them or calling them from a signal handler; a module the
+//     answer writes and loads other than from source (a zip archive), or
+//     writes within the clock tick the run began in, counts as trusted.
+//     Holding against that takes the reporter out of the process.
 //   - Go (driver_gotest_wrap.go). The host reads only output between a
 //     start and an end marker carrying a per-run nonce, which reaches the
 //     binary on stdin through a package whose init runs before the code's.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -183,6 +184,47 @@ func TestAnswerCannotDisguiseItsCode(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			bothPaths(t, func(t *testing.T, r exec.Runner) {
 				s := runTamperAnswer(t, r, "unittest", calc, []string{"calc.py"})
+				assert.False(t, passedAny(s), "%+v", s.Tests)
+				assert.True(t, s.Forged(), "no evidence: %+v", s.Tests)
+				t.Logf("evidence:\n%s", tamperKinds(s))
+			})
+		})
+	}
+}
+
+// writtenModule is the answer writing the reporter call into a module of
+// its own (a workspace file, or one in /tmp) and importing it: a file
+// written during the run is the answer's, whatever its name.
+const writtenModule = `import importlib, os, sys
+NAMES = ['test_calc.T.test_add', 'test_calc.T.test_add_ones']
+SRC = '''
+import sys, os
+def add(a, b):
+    f = sys._getframe()
+    while f is not None and 'emit' not in f.f_globals:
+        f = f.f_back
+    emit = f.f_globals['emit']
+    for n in NAMES:
+        emit(e='end', test=n, status='passed')
+    emit(e='done', exit=0)
+    os._exit(0)
+'''
+DIR = 'WHERE'
+with open(os.path.join(DIR, 'helper_mod.py'), 'w') as f:
+    f.write('NAMES = %r\n' % NAMES + SRC)
+sys.path.insert(0, DIR)
+importlib.invalidate_caches()
+from helper_mod import add
+`
+
+// TestAnswerCannotLaunderThroughAFile: a module the answer writes during
+// the run (in the workspace or in /tmp) and imports is the answer's code.
+func TestAnswerCannotLaunderThroughAFile(t *testing.T) {
+	exectest.RequirePython(t, false)
+	for _, where := range []string{".", "/tmp"} {
+		t.Run(where, func(t *testing.T) {
+			bothPaths(t, func(t *testing.T, r exec.Runner) {
+				s := runTamperAnswer(t, r, "unittest", strings.Replace(writtenModule, "WHERE", where, 1), []string{"calc.py"})
 				assert.False(t, passedAny(s), "%+v", s.Tests)
 				assert.True(t, s.Forged(), "no evidence: %+v", s.Tests)
 				t.Logf("evidence:\n%s", tamperKinds(s))

@@ -35,6 +35,7 @@ import os as _os
 import posix as _posix
 import signal as _signal
 import stat as _stat
+import time as _time
 if _cwd is not None:
     sys.path.insert(0, _cwd)
 
@@ -56,6 +57,7 @@ _g_workspace = ''
 # its files. Its code objects, as loaded and as it compiles them; the file
 # names it compiled code under; the code objects loaded from other files.
 _g_answer = None
+_g_start = 0.0  # when the run began (time.time)
 _g_answer_codes = set()
 _g_answer_names = set()
 _g_trusted_codes = set()
@@ -176,14 +178,21 @@ def _codes_in(code, out):
 
 def _watch_loads():
     # Records the code objects of every module loaded from source from now
-    # on: the answer's files' as the answer's, the others' as trusted.
+    # on: the answer's files' as the answer's, and those of a file written
+    # during the run (the answer's doing: a module it wrote and imports,
+    # in the workspace or in /tmp), by its status change time; the others
+    # as trusted.
     real = _bx.SourceLoader.get_code
 
     def get_code(self, fullname):
         code = real(self, fullname)
         try:
             path = _os.path.normpath(self.get_filename(fullname))
-            _codes_in(code, _g_answer_codes if path in _g_answer else _g_trusted_codes)
+            try:
+                fresh = _os.stat(path).st_ctime > _g_start
+            except OSError:
+                fresh = True
+            _codes_in(code, _g_answer_codes if path in _g_answer or fresh else _g_trusted_codes)
         except Exception:
             pass
         return code
@@ -251,8 +260,11 @@ def _guard_start(ns, results, roots):
     channel, roots the reporter's functions calls to it may come from:
     main, which runs the framework, and the alarm handler, which may run on
     top of any code."""
-    global _g_send, _g_pid, _g_workspace, _g_answer
+    global _g_send, _g_pid, _g_workspace, _g_answer, _g_start
     _g_pid = _os.getpid()
+    # The precise clock: a file written before it reads no later (its time
+    # is from this clock, or a coarse one that lags it).
+    _g_start = _time.time()
     nonce, answer = _read_nonce()
     fd = -1
     try:
