@@ -62,6 +62,10 @@ type Checker struct {
 	tested time.Duration // time spent in test drivers
 	// isoCache holds the isolation decision of each task (see isolation).
 	isoCache map[string]*isoEntry
+	// allowed holds, by task ID, the evidence kinds the task's reference
+	// run produced (SampleResult.Allowed): what the task needs, never
+	// evidence against its samples.
+	allowed map[string][]string
 	// alone is held for reading by every test run and for writing by a
 	// rerun of a starved one, which so runs with no other of this
 	// Checker's (see Test).
@@ -112,10 +116,45 @@ func (c *Checker) Check(ctx context.Context, t *Task, a Answer) (SampleResult, e
 		}
 		return SampleResult{Outcome: OutcomeInfraError, Detail: err.Error(), Code: a.Code}, err
 	}
-	res := judge(t, suite)
+	c.mu.Lock()
+	allowed := c.allowed[t.ID]
+	c.mu.Unlock()
+	res := judge(t, suite, allowed)
 	res.Code = a.Code
 	res.Isolation = c.isolationOf(t, suite)
 	return res, nil
+}
+
+// checkReference checks t's reference. The reference is trusted: the
+// evidence kinds its run produces are what the task needs, so its run is
+// judged without them (never tampered) and its result lists them in
+// Allowed; allow then makes them no evidence against t's samples.
+func (c *Checker) checkReference(ctx context.Context, t *Task) (SampleResult, error) {
+	src, err := Splice(t, Answer{Code: t.Reference})
+	if src == "" && err != nil {
+		return SampleResult{Outcome: OutcomeNoCode, Detail: err.Error()}, nil
+	}
+	suite, err := c.Test(ctx, t, src)
+	if err != nil {
+		if ctx.Err() != nil {
+			return SampleResult{}, ctx.Err()
+		}
+		return SampleResult{Outcome: OutcomeInfraError, Detail: err.Error()}, err
+	}
+	kinds := evidenceKinds(suite.Tampered)
+	res := judge(t, suite, kinds)
+	res.Allowed = kinds
+	return res, nil
+}
+
+// allow sets the evidence kinds t's samples may produce (its reference's).
+func (c *Checker) allow(taskID string, kinds []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.allowed == nil {
+		c.allowed = map[string][]string{}
+	}
+	c.allowed[taskID] = kinds
 }
 
 // Test runs t's tests with t's target file's content set to src, and

@@ -68,7 +68,9 @@
 // model: passed, failed, no code, wrong name (the snippet's function kept
 // its old name), compile error, timeout, memory, output, crashed and
 // tampered (the code under test forged its results: a failure, listed in
-// [Report].Tampered). Unscored ones say nothing about it and are never
+// [Report].Tampered). The reference is trusted: an evidence kind its own
+// run produces is what its task needs, never evidence against the task's
+// samples ([TaskReport].Allows). Unscored ones say nothing about it and are never
 // counted as failures: a model error (the request failed Options.Attempts
 // times) or an infrastructure error (the check could not run). A task
 // whose reference fails is invalid (a data or environment problem) and

@@ -869,7 +869,7 @@ func (e *evaluation) checkReferences(ctx context.Context, tasks []*Task) ([]*Tas
 		}
 		g.Go(func() error {
 			res, ok := e.check(ctx, prev, func() (SampleResult, error) {
-				return e.chk.Check(ctx, t, Answer{Code: t.Reference})
+				return e.chk.checkReference(ctx, t)
 			})
 			res.Code = "" // the task's Reference
 			if !ok {
@@ -889,6 +889,7 @@ func (e *evaluation) checkReferences(ctx context.Context, tasks []*Task) ([]*Tas
 	for _, t := range tasks {
 		if r := e.recs.gold[t.ID]; r.Outcome == OutcomePassed {
 			valid = append(valid, t)
+			e.chk.allow(t.ID, r.Allowed)
 		} else {
 			// An invalid (or unchecked) task's samples are not drawn.
 			e.mu.Lock()

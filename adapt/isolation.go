@@ -125,7 +125,7 @@ func (c *Checker) isoDecide(ctx context.Context, t *Task, lim exec.Limits) (bool
 		if s.Forged() {
 			return false, "its reference run holds evidence of tampering", nil
 		}
-		res[i] = judge(t, s)
+		res[i] = judge(t, s, nil)
 	}
 	return sameVerdicts(res[0], res[1])
 }

@@ -2,6 +2,7 @@ package adapt
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -123,6 +124,11 @@ type SampleResult struct {
 	// when the check did not isolate Python answers or the task is not
 	// Python.
 	Isolation string `json:"isolation,omitempty"`
+	// Allowed, on a reference's result, lists the evidence kinds
+	// (exec.Tamper.Kind) its run produced: the reference is trusted, so
+	// they are what the task needs, and neither its run nor its samples'
+	// runs are tampered for them.
+	Allowed []string `json:"allowed,omitempty"`
 }
 
 // Scored reports whether the sample counts in the scores: every outcome
@@ -176,8 +182,16 @@ func clip(s string) string {
 // with pytest, a name the run did not report exactly stands for the tests
 // it selects as a node id prefix (up to "::", "[" or "/"), and its status
 // is the worst of theirs.
-func judge(t *Task, s *exec.Suite) SampleResult {
+//
+// Evidence of the kinds allowed (those the task's reference produced) is
+// not evidence against the sample.
+func judge(t *Task, s *exec.Suite, allowed []string) SampleResult {
 	res := SampleResult{Outcome: OutcomeFailed}
+	evidence := s.Tampered
+	if len(allowed) > 0 {
+		evidence = slices.DeleteFunc(slices.Clone(evidence), func(tp exec.Tamper) bool { return slices.Contains(allowed, tp.Kind) })
+	}
+	forged := (&exec.Suite{Tampered: evidence}).Forged()
 	byName := map[string]exec.TestResult{}
 	for _, tr := range s.Tests {
 		byName[tr.Name] = tr
@@ -209,11 +223,11 @@ func judge(t *Task, s *exec.Suite) SampleResult {
 	switch {
 	case s.Compile != nil:
 		res.Outcome, res.Detail = OutcomeCompileError, clip(s.Compile.Output)
-	case s.Forged():
+	case forged:
 		// Before the infrastructure case: a job that tampered with its
 		// channel must not make its run unscored. No test of it passed,
 		// whatever it reported (adaptation-level scores count tests).
-		res.Outcome, res.Detail = OutcomeTampered, clip(tamperDetail(s.Tampered))
+		res.Outcome, res.Detail = OutcomeTampered, clip(tamperDetail(evidence))
 		for i := range res.Tests {
 			if res.Tests[i].Status == exec.TestPassed {
 				res.Tests[i].Status, res.Tests[i].Message = exec.TestError, "reported passed by a run that tampered with its verdict"
@@ -255,6 +269,19 @@ func firstFailure(tests []TestOutcome) string {
 		return t.Name + ": " + t.Message
 	}
 	return ""
+}
+
+// evidenceKinds lists the kinds of the run evidence among ts (not the
+// static kind, which never makes a run tampered), each once, sorted.
+func evidenceKinds(ts []exec.Tamper) []string {
+	var kinds []string
+	for _, tp := range ts {
+		if !tp.Static && !slices.Contains(kinds, tp.Kind) {
+			kinds = append(kinds, tp.Kind)
+		}
+	}
+	slices.Sort(kinds)
+	return kinds
 }
 
 // tamperDetail lists the evidence of a tampered run, one item a line.

@@ -163,6 +163,9 @@ type TaskReport struct {
 	PassAtK []Score        `json:"pass_at_k,omitempty"`
 	Steps   []StepReport   `json:"steps,omitempty"`
 	Samples []SampleResult `json:"samples,omitempty"`
+	// Allows lists the evidence kinds the task's reference run produced
+	// (SampleResult.Allowed): its samples are not tampered for them.
+	Allows []string `json:"allows,omitempty"`
 }
 
 // StepReport is one adaptation step's results.
@@ -263,6 +266,9 @@ func (b *reportBuilder) task(t *Task) {
 		return
 	}
 	b.r.Valid++
+	if b.info.Gold {
+		tr.Allows = b.recs.gold[t.ID].Allowed
+	}
 	un, firstErr := b.samples(t, &tr, samples)
 	b.passAtK(t, &tr, un, firstErr, samples)
 	b.steps(t, &tr)
@@ -685,6 +691,16 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		b.WriteString("\n| invalid task | reason |\n|---|---|\n")
 		for _, it := range r.Invalid {
 			fmt.Fprintf(&b, "| %s | %s |\n", it.TaskID, strings.ReplaceAll(it.Reason, "|", `\|`))
+		}
+	}
+	allows := false
+	for _, tr := range r.PerTask {
+		if len(tr.Allows) > 0 {
+			if !allows {
+				b.WriteString("\n| task | evidence its reference produces, allowed to its samples |\n|---|---|\n")
+				allows = true
+			}
+			fmt.Fprintf(&b, "| %s | %s |\n", tr.TaskID, strings.Join(tr.Allows, ", "))
 		}
 	}
 	if len(r.Tampered) > 0 {

@@ -41,29 +41,25 @@
 //		Tests: []string{"test_calc.TestCalc.test_add"}})
 //
 // [PythonUnittest] and [Pytest] use the machine's /usr/bin/python3.
-// [GoTest] builds the test binary on the host with its toolchain (cgo off;
-// building runs none of the workspace's code) and runs only the binary in
-// the job. [JUnit] compiles with javac in the job and runs the tests
-// through the JUnit Platform Launcher (JUnit 4 and 5), naming each test by
-// its unique ID so that any name it reports selects that test alone;
-// [JaCoCo] adds per-test coverage, [JavaBuild] is the seam for other build
-// systems, and [JUnit.TestRounds] runs many rounds (a mutant's classes
-// each) in shared JVMs, a class loader per round: rounds trust each other,
-// so they are for code of one origin, never for different models' answers.
-// Class-data sharing archives are made once per machine from trusted code
-// ([JUnit].NoClassSharing). Each driver's reporter writes one event per test as the tests run,
-// so a suite stopped by a limit still reports the tests that finished and
-// marks the one that was running and those never reached.
+// [GoTest] builds the test binary on the host (cgo off; building runs none
+// of the workspace's code) and runs only the binary in the job. [JUnit]
+// compiles with javac in the job and runs the JUnit Platform Launcher
+// (JUnit 4 and 5) by unique test IDs; [JaCoCo] adds per-test coverage,
+// [JavaBuild] is the seam for other build systems, and [JUnit.TestRounds]
+// runs many rounds (a mutant's classes each) in shared JVMs: rounds trust
+// each other, so they are for code of one origin, never different models'
+// answers. Class-data sharing archives are made once per machine from
+// trusted code ([JUnit].NoClassSharing). Each reporter writes one event
+// per test as it runs, so a suite stopped by a limit still reports the
+// tests that finished and marks the one running and those never reached.
 //
 // # Trust boundary of the drivers
 //
-// Everything a job touched is hostile: the code under test is model
-// output. The job's isolation (what it sees, keeps and shares) is
-// exec/sandbox's contract; here is what code can do to its own verdict, per
-// language: what a process or language boundary prevents, what is only
-// detected (as [Suite].Tampered), and what remains. Evidence read from
-// the answer's source (TestSpec.Answer) is weighed by adapt against the
-// reference's own run: a kind the reference shows is what the task needs.
+// The code under test is hostile; the job's isolation is exec/sandbox's
+// contract. Per language: what a process or language boundary prevents,
+// what is only detected ([Suite].Tampered), what remains. adapt weighs
+// evidence against the reference's own run: a kind the reference shows is
+// what the task needs.
 //
 // Host reads. The host opens nothing by a path the job could have written
 // as an ordinary open would resolve it: [ReadWorkspaceFile] (openat2
@@ -82,22 +78,27 @@
 // With [TestSpec].Isolate, prevented by a process boundary: before it reads
 // the nonce or takes the results channel, the reporter forks a process
 // that imports the answer's modules; the tests import stand-ins that
-// forward every use, values cross as data only (tagged JSON, never pickle;
-// anything else as a handle), the tests' handles can only be called, and a
-// bad message is the answer's failure; the tests' process is not dumpable
-// and ptrace is refused. In-process (no Isolate, or a task whose reference
-// gives other verdicts isolated: see adapt) results travel on descriptor 3
-// ([Job].Results), hidden before the code loads, each event with the
-// run's nonce (from stdin) and number. Detected, only
-// in-process, and only from code objects the answer's files compiled:
-// foreign or reordered events (forged-event), a reporter call from the
-// answer's code (forged-call), the reporter rebound (reporter-patch), the
-// frameworks' or tests' classes changed (framework-patch), and audited
-// frame, gc, tracing, ctypes or /proc use. Residual in-process: reaching
-// the reporter's objects without an audited call (__subclasses__,
-// __globals__, walk_stack, pytest's plugin) or by native code: isolation's
-// reason. Residual isolated: what any process of the job can do (write
-// workspace files, signal the tests' process).
+// forward every use, values cross as data only (tagged JSON, never pickle),
+// the tests' handles can only be called, a bad message is the answer's
+// failure; the tests' process is not dumpable and ptrace is refused.
+// In-process, results travel on descriptor 3 ([Job].Results), hidden
+// before the code loads, each event with the run's nonce (from stdin) and
+// number. A channel whose first line is not the reporter's hello with the
+// nonce, or a process stopped before the reporter started, is a harness
+// fault (an error), never evidence. Evidence is only what the answer's
+// code did: code objects compiled from [TestSpec].Answer's files, from a
+// source file written during the run, and what that code compiles or
+// executes under any file name; tests, context files, framework and
+// libraries are trusted (no Answer: every workspace file is the answer's).
+// Detected in-process: foreign or reordered events (forged-event), a
+// reporter call from the answer's code (forged-call), the reporter rebound
+// (reporter-patch), the frameworks' or tests' classes changed
+// (framework-patch), audited frame, gc, tracing, ctypes or /proc use.
+// Residual in-process: reaching the reporter's objects without an audited
+// call (__subclasses__, __globals__, walk_stack, pytest's plugin), native
+// code, a module the answer writes and loads from a zip or within the
+// run's first clock tick: isolation's reason. Residual isolated: what any
+// process of the job can do (write workspace files, signal the tests).
 //
 // # Trust boundary: Go
 //
@@ -140,8 +141,7 @@
 // check trusts (one reached through JUnit 4's RunNotifier, or in a jar:
 // jars are trusted as libraries).
 //
-// A tampered suite is scored as a failure by adapt and listed; no job can
-// make its run StatusInternal, which adapt would leave unscored.
+// adapt scores a tampered suite as a failure and lists it.
 //
 // # Stability
 //

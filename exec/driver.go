@@ -312,6 +312,11 @@ type assembly struct {
 	// explains it, or the reporter's mark on stderr says it did start (the
 	// job then deleted or replaced the results: its tests did not report).
 	needHello bool
+	// markFirst says the reporter sends its hello and marks its start
+	// before any code of the job runs (the Python reporters): a stream
+	// without either is then the harness's fault even under a limit,
+	// which stopped the process before the job's code could run.
+	markFirst bool
 	// what names the test process in messages ("the test process").
 	what string
 }
@@ -373,8 +378,8 @@ func assemble(a assembly) (tests []TestResult, compile *CompileError, done bool,
 			a.run = Result{Status: StatusOutput, Detail: "the test results are more than the host keeps"}
 		}
 	}
-	if a.needHello && !hello && !limitStatus(a.run.Status) && !bytes.HasPrefix(a.run.Stderr, []byte(reporterMark)) {
-		return nil, nil, false, fmt.Errorf("exec: the %s did not start (%s): %s", a.what, a.run.Detail, tail(a.run.Stderr, 2048))
+	if a.needHello && !hello && (a.markFirst || !limitStatus(a.run.Status)) && !bytes.HasPrefix(a.run.Stderr, []byte(reporterMark)) {
+		return nil, nil, false, fmt.Errorf("exec: the %s did not start (%s), before any code of the job ran: %s", a.what, a.run.Detail, tail(a.run.Stderr, 2048))
 	}
 	if len(compiles) > 0 {
 		return nil, &CompileError{Output: cut(strings.Join(compiles, "\n"), maxCompile)}, done, nil

@@ -74,7 +74,7 @@ func TestScanPython(t *testing.T) {
 		}
 	}
 	var got []string
-	for _, tp := range scanPython(dir) {
+	for _, tp := range scanPython(dir, nil) {
 		if !tp.Static {
 			t.Errorf("%+v: not Static", tp)
 		}

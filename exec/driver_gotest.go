@@ -424,7 +424,7 @@ func (d GoTest) build(ctx context.Context, goBin, ws, pkg, out string, wrap *goW
 	}
 	cmd := osexec.CommandContext(bctx, goBin, append(args, pkg)...)
 	cmd.Dir = ws
-	cmd.Env = append(append(os.Environ(), goBuildEnv...), d.BuildEnv...)
+	cmd.Env = append(append(append(os.Environ(), goBuildEnv...), goCacheEnv()...), d.BuildEnv...)
 	cmd.Stdout, cmd.Stderr = outBuf, outBuf
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
@@ -446,6 +446,11 @@ func (d GoTest) build(ctx context.Context, goBin, ws, pkg, out string, wrap *goW
 		res.Status, res.Detail = StatusInternal, fmt.Sprintf("go test -c did not finish within %s", goBuildTimeout)
 		return res, text, fmt.Errorf("exec: GoTest: %s", res.Detail)
 	case errors.As(err, &exitErr) && res.ExitCode > 0:
+		if why := toolchainFault(text); why != "" {
+			// Nothing was compiled: the toolchain could not start.
+			res.Status, res.Detail = StatusInternal, why
+			return res, text, fmt.Errorf("exec: GoTest: %s", why)
+		}
 		res.Status, res.Detail = StatusExit, fmt.Sprintf("exit code %d", res.ExitCode)
 		return res, text, nil
 	case err != nil:
@@ -458,6 +463,61 @@ func (d GoTest) build(ctx context.Context, goBin, ws, pkg, out string, wrap *goW
 		res.Detail = "no test files"
 	}
 	return res, text, nil
+}
+
+// toolchainFaults are what the go command says when it cannot start (its
+// build or module cache unusable, its installation broken), before it
+// compiles anything: a fault of the host, never the code's compile error.
+var toolchainFaults = regexp.MustCompile(`(?m)^(go: )?(failed to initialize build cache|GOCACHE is not defined|build cache is required|go: could not create module cache|go: module cache not found|cannot find GOROOT|go: cannot find main module.*GOROOT)[^\n]*|^go: [^\n]*(GOCACHE|GOMODCACHE|GOPATH)[^\n]*: (permission denied|read-only file system)[^\n]*`)
+
+// toolchainFault returns what to tell of a go command that could not
+// start, or "".
+func toolchainFault(out string) string {
+	m := toolchainFaults.FindString(out)
+	if m == "" {
+		return ""
+	}
+	return "the go toolchain could not start: " + strings.TrimSpace(m) +
+		" (set GOCACHE, and GOMODCACHE where the build reads modules, to directories this user can write, or pass them in GoTest.BuildEnv)"
+}
+
+// privateCache is the build cache of this process when the user's cannot
+// be written: a fresh directory only this user can use (a name shared
+// between users could be filled beforehand by another), kept for the
+// process's later builds.
+var privateCache = sync.OnceValues(func() (string, error) { return os.MkdirTemp("", "adaptbench-gocache-") })
+
+// goCacheEnv is the GOCACHE of the host build: none (the go command's
+// own) when the environment sets one, or when the user's cache directory,
+// the go command's default, can be written; else the private cache. A
+// service account or container with a read-only home then still builds.
+func goCacheEnv() []string {
+	if os.Getenv("GOCACHE") != "" {
+		return nil
+	}
+	if dir, err := os.UserCacheDir(); err == nil && writable(filepath.Join(dir, "go-build")) {
+		return nil
+	}
+	dir, err := privateCache()
+	if err != nil {
+		return nil // the go command then says why it cannot start
+	}
+	return []string{"GOCACHE=" + dir}
+}
+
+// writable reports whether dir exists or can be made, and a file can be
+// created in it.
+func writable(dir string) bool {
+	if os.MkdirAll(dir, 0o777) != nil {
+		return false
+	}
+	f, err := os.CreateTemp(dir, ".adaptbench-probe-")
+	if err != nil {
+		return false
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return true
 }
 
 // relativePaths rewrites the workspace's absolute paths in compiler output.
@@ -478,11 +538,15 @@ func test2json(ctx context.Context, goBin string, raw []byte, parse func(io.Read
 		p, ok := test2jsonPaths.Load(goBin)
 		if !ok {
 			cmd := osexec.CommandContext(ctx, goBin, "tool", "-n", "test2json")
-			cmd.Env = append(os.Environ(), goBuildEnv...)
+			cmd.Env = append(append(os.Environ(), goBuildEnv...), goCacheEnv()...)
 			out, err := cmd.Output()
 			if err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
+				}
+				var ee *osexec.ExitError
+				if errors.As(err, &ee) {
+					err = fmt.Errorf("%w: %s", err, strings.TrimSpace(string(ee.Stderr)))
 				}
 				return fmt.Errorf("exec: GoTest: go tool -n test2json: %w", err)
 			}

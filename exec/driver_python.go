@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -118,7 +119,7 @@ func runPythonReporter(ctx context.Context, r Runner, spec TestSpec, python, pro
 	args := []string{python, "-s", "-B", "-c", program, sc.path("results.jsonl"),
 		strconv.FormatFloat(perTest.Seconds(), 'f', -1, 64)}
 	args = append(args, spec.Tests...)
-	static := scanPython(spec.Dir)
+	static := scanPython(spec.Dir, spec.Answer)
 	ch, err := openChannel()
 	if err != nil {
 		return nil, err
@@ -138,7 +139,7 @@ func runPythonReporter(ctx context.Context, r Runner, spec TestSpec, python, pro
 		Env:      env,
 		Limits:   spec.Limits,
 		ReadOnly: spec.ReadOnly,
-		Stdin:    strings.NewReader(ch.nonce + "\n"),
+		Stdin:    strings.NewReader(reporterInput(ch.nonce, spec.Answer)),
 		Results:  ch.w,
 	}
 	res, err := r.Run(ctx, job)
@@ -148,12 +149,16 @@ func runPythonReporter(ctx context.Context, r Runner, spec TestSpec, python, pro
 	}
 	// The channel, or, from a runner that gave the job none, the file.
 	stream := ch.wait()
+	if err := firstFrame(stream, ch.nonce); err != nil {
+		suite.Run.Status, suite.Run.Detail = StatusInternal, err.Error()
+		return suite, err
+	}
 	if len(stream) == 0 {
 		stream = sc.read("results.jsonl")
 	}
 	events, tampered := checkFrames(stream, ch.nonce)
 	suite.Tampered = append(tampered, static...)
-	tests, compile, done, err := assemble(assembly{events: events, run: res, needHello: true, what: framework + " process"})
+	tests, compile, done, err := assemble(assembly{events: events, run: res, needHello: true, markFirst: true, what: framework + " process"})
 	suite.Run.Stderr = stripMark(suite.Run.Stderr)
 	if err != nil {
 		return suite, err
@@ -171,6 +176,38 @@ func runPythonReporter(ctx context.Context, r Runner, spec TestSpec, python, pro
 		suite.Tests = nil
 	}
 	return suite, nil
+}
+
+// reporterInput is the Python reporter's stdin: the run's nonce, and the
+// answer's files as a JSON list when the spec names them (the guard then
+// tells the answer's code from the trusted tests and context files).
+func reporterInput(nonce string, answer []string) string {
+	if len(answer) == 0 {
+		return nonce + "\n"
+	}
+	b, _ := json.Marshal(answer)
+	return nonce + "\n" + string(b) + "\n"
+}
+
+// firstFrame checks the first line on a results channel: the reporter's
+// hello, sent before any code of the job is imported, so nothing but the
+// reporter can have written it. A first line that is not a hello with the
+// run's nonce is the harness's fault (the job's stdin, which carries the
+// nonce, was lost on the way, or the channel was another's), never
+// evidence against the code.
+func firstFrame(stream []byte, nonce string) error {
+	if len(stream) == 0 {
+		return nil
+	}
+	line, _, _ := bytes.Cut(stream, []byte{'\n'})
+	var w wireEvent
+	if json.Unmarshal(line, &w) == nil && w.E == "hello" && w.K == nonce {
+		return nil
+	}
+	if w.E == "hello" {
+		return fmt.Errorf("exec: the reporter started without the run's nonce (its stdin was lost on the way): a harness fault, not the code's: %s", quoteShort(string(line)))
+	}
+	return fmt.Errorf("exec: the results channel did not start with the reporter's hello: a harness fault, not the code's: %s", quoteShort(string(line)))
 }
 
 func lastExit(events []event) int {

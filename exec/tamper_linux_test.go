@@ -201,13 +201,20 @@ func tamperDriver(framework string) exec.Driver {
 	return exec.PythonUnittest{}
 }
 
-// runTamper runs the workspace's tests with the framework's driver on r.
+// runTamper runs the workspace's tests with the framework's driver on r,
+// with no answer named (every workspace file is the answer's).
 func runTamper(t *testing.T, r exec.Runner, framework, calc string) *exec.Suite {
+	t.Helper()
+	return runTamperAnswer(t, r, framework, calc, nil)
+}
+
+// runTamperAnswer is runTamper with TestSpec.Answer set to answer.
+func runTamperAnswer(t *testing.T, r exec.Runner, framework, calc string, answer []string) *exec.Suite {
 	t.Helper()
 	dir := tamperWorkspace(t, framework, calc)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	s, err := tamperDriver(framework).Test(ctx, r, exec.TestSpec{Dir: dir, Limits: exec.Limits{WallTime: 30 * time.Second}})
+	s, err := tamperDriver(framework).Test(ctx, r, exec.TestSpec{Dir: dir, Limits: exec.Limits{WallTime: 30 * time.Second}, Answer: answer})
 	require.NoError(t, err)
 	require.Nil(t, s.Compile, "the workspace imports")
 	require.Len(t, s.Tests, 2, "both tests are reported: %+v", s.Tests)
@@ -270,23 +277,29 @@ func TestWrongAnswerCannotChooseItsVerdict(t *testing.T) {
 				{"exit mid-test", exitMidTest, "os._exit(0) in the middle of a test", true},
 			}
 			for _, a := range attacks {
-				t.Run(a.name, func(t *testing.T) {
-					bothPaths(t, func(t *testing.T, r exec.Runner) {
-						s := runTamper(t, r, framework, a.calc)
-						assert.False(t, passedAny(s), "%s: scored as a pass: %+v", a.reason, s.Tests)
-						if a.forged {
-							assert.True(t, s.Forged(), "%s: no evidence", a.reason)
-						}
-						switch a.name {
-						case "control":
-							assert.Empty(t, s.Tampered, "an honest failure is no tampering")
-							assert.Equal(t, 2, s.Count(exec.TestFailed), "%+v", s.Tests)
-						case "exit mid-test":
-							assert.Equal(t, 2, s.Count(exec.TestError), "an exit mid-test is an error: %+v", s.Tests)
-						}
-						t.Logf("tests %+v\nevidence:\n%s", s.Tests, tamperKinds(s))
+				for _, answer := range [][]string{nil, {"calc.py"}} {
+					name := a.name
+					if answer != nil {
+						name += " (answer named)"
+					}
+					t.Run(name, func(t *testing.T) {
+						bothPaths(t, func(t *testing.T, r exec.Runner) {
+							s := runTamperAnswer(t, r, framework, a.calc, answer)
+							assert.False(t, passedAny(s), "%s: scored as a pass: %+v", a.reason, s.Tests)
+							if a.forged {
+								assert.True(t, s.Forged(), "%s: no evidence", a.reason)
+							}
+							switch a.name {
+							case "control":
+								assert.Empty(t, s.Tampered, "an honest failure is no tampering")
+								assert.Equal(t, 2, s.Count(exec.TestFailed), "%+v", s.Tests)
+							case "exit mid-test":
+								assert.Equal(t, 2, s.Count(exec.TestError), "an exit mid-test is an error: %+v", s.Tests)
+							}
+							t.Logf("tests %+v\nevidence:\n%s", s.Tests, tamperKinds(s))
+						})
 					})
-				})
+				}
 			}
 		})
 	}

@@ -40,6 +40,7 @@ import (
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/internal/outdir"
+	"github.com/adaptbench/adaptbench/internal/runhealth"
 )
 
 func main() {
@@ -120,6 +121,9 @@ func main() {
 		log.Fatal(err)
 	}
 	if err := save(*out, name, rep, scores, tasks); err != nil {
+		log.Fatal(err)
+	}
+	if err := runhealth.Check(rep, os.Stderr); err != nil {
 		log.Fatal(err)
 	}
 	if *n >= 2 {

@@ -34,6 +34,7 @@ import (
 	"github.com/adaptbench/adaptbench/evolve"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/internal/outdir"
+	"github.com/adaptbench/adaptbench/internal/runhealth"
 	"github.com/adaptbench/adaptbench/internal/shareddata"
 )
 
@@ -177,6 +178,11 @@ func checkTasks(ctx context.Context, tasks []adapt.Task, out *outdir.Dir, search
 		return htmlreport.Write(w, reports[0], &htmlreport.Options{Tasks: tasks, Runs: reports[1:], Sections: []htmlreport.Section{search}})
 	}); err != nil {
 		log.Fatal(err)
+	}
+	for _, rep := range reports {
+		if err := runhealth.Check(rep, os.Stderr); err != nil {
+			log.Fatal(err)
+		}
 	}
 }
 

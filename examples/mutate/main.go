@@ -56,6 +56,7 @@ import (
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/internal/outdir"
+	"github.com/adaptbench/adaptbench/internal/runhealth"
 	"github.com/adaptbench/adaptbench/mutate"
 	"github.com/adaptbench/adaptbench/mutate/gomod"
 	"github.com/adaptbench/adaptbench/mutate/maven"
@@ -396,7 +397,7 @@ func writeInspection(stdout io.Writer, rep *adapt.Report, tasks []adapt.Task, na
 		r := rows[k]
 		fmt.Fprintf(stdout, "%-40s %7d %7d %9d %12d %5d/%-3d\n", k, r.n, r.passed, r.restored, r.alternative, r.reversed, r.mutations)
 	}
-	return nil
+	return runhealth.Check(rep, os.Stderr)
 }
 
 // writeFunnel prints the compact funnel (a row per L1 operator and per

@@ -34,6 +34,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/internal/outdir"
+	"github.com/adaptbench/adaptbench/internal/runhealth"
 )
 
 func main() {
@@ -139,6 +140,11 @@ func main() {
 		return nil
 	}); err != nil {
 		log.Fatal(err)
+	}
+	for _, r := range reports {
+		if err := runhealth.Check(r, os.Stderr); err != nil {
+			log.Fatal(err)
+		}
 	}
 }
 

@@ -39,6 +39,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/internal/outdir"
+	"github.com/adaptbench/adaptbench/internal/runhealth"
 )
 
 func main() {
@@ -113,6 +114,9 @@ func main() {
 		}
 	}
 	if err := write(rep, tasks, *out); err != nil {
+		log.Fatal(err)
+	}
+	if err := runhealth.Check(rep, os.Stderr); err != nil {
 		log.Fatal(err)
 	}
 }

@@ -46,6 +46,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/internal/outdir"
+	"github.com/adaptbench/adaptbench/internal/runhealth"
 )
 
 func main() {
@@ -146,7 +147,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	return nil
+	return runhealth.Check(rep, stderr)
 }
 
 // answeredTasks returns the tasks the answers hold samples for (every

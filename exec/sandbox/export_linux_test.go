@@ -20,3 +20,20 @@ func Cgroups(s *Sandbox) string { return s.cgroups() }
 // Fallback reports why jobs f could take went through its Sandbox instead
 // (its servers could not start), or nil.
 func Fallback(f *ForkServer) error { return f.fallback() }
+
+// KillIdleServers ends the process of every idle server of f and leaves
+// it in the pool, as a server that died between jobs (killed from outside)
+// is: the next job finds it gone.
+func KillIdleServers(f *ForkServer) int {
+	f.mu.Lock()
+	var list []*pyServer
+	for _, l := range f.idle {
+		list = append(list, l...)
+	}
+	f.mu.Unlock()
+	for _, s := range list {
+		s.cancel()
+		<-s.done
+	}
+	return len(list)
+}

@@ -264,8 +264,10 @@ type pyReply struct {
 }
 
 // parse turns a job into a request, or reports that the server cannot
-// take it.
-func (f *ForkServer) parse(job exec.Job, lim exec.Limits, env []string) (*pyJob, bool) {
+// take it. stdin is the job's whole input (bufferStdin): parse leaves
+// job.Stdin unread, so that a job the server cannot take, or loses before
+// it starts, reaches the Sandbox with all of it.
+func (f *ForkServer) parse(job exec.Job, stdin []byte, lim exec.Limits, env []string) (*pyJob, bool) {
 	if len(job.Args) < 2 || job.Args[0] != f.python || job.Stdout != nil {
 		return nil, false
 	}
@@ -313,13 +315,7 @@ func (f *ForkServer) parse(job exec.Job, lim exec.Limits, env []string) (*pyJob,
 	if !limitRequest(req, lim) {
 		return nil, false
 	}
-	if job.Stdin != nil {
-		b, err := io.ReadAll(job.Stdin) // a bytes.Reader of at most maxServerStdin (Run)
-		if err != nil {
-			return nil, false
-		}
-		req.Stdin = base64.StdEncoding.EncodeToString(b)
-	}
+	req.Stdin = base64.StdEncoding.EncodeToString(stdin)
 	if job.Dir != "" && f.readWorkspace(req, job.Dir) != nil {
 		return nil, false
 	}
@@ -394,17 +390,18 @@ func (f *ForkServer) readWorkspace(req *pyJob, dir string) error {
 // Run runs job in a fork server when it can, else through the Sandbox.
 func (f *ForkServer) Run(ctx context.Context, job exec.Job) (exec.Result, error) {
 	lim := job.Limits.WithDefaults()
+	var stdin []byte
 	if job.Stdin != nil {
-		j, fits, res, err := bufferStdin(ctx, job)
+		j, head, fits, res, err := bufferStdin(ctx, job)
 		if err != nil {
 			return res, err
 		}
-		job = j
+		job, stdin = j, head
 		if !fits {
 			return f.sb.Run(ctx, job)
 		}
 	}
-	req, ok := f.parse(job, lim, f.sb.p.env(job.Env))
+	req, ok := f.parse(job, stdin, lim, f.sb.p.env(job.Env))
 	if !ok {
 		return f.sb.Run(ctx, job)
 	}
@@ -442,20 +439,20 @@ func (f *ForkServer) Run(ctx context.Context, job exec.Job) (exec.Result, error)
 // gives the same bytes, and whether they fit a request: what does not fit
 // goes to the Sandbox, with nothing lost. An error comes with the run's
 // result.
-func bufferStdin(ctx context.Context, job exec.Job) (exec.Job, bool, exec.Result, error) {
+func bufferStdin(ctx context.Context, job exec.Job) (exec.Job, []byte, bool, exec.Result, error) {
 	head, err := readStdin(ctx, job.Stdin, maxServerStdin+1)
 	if err != nil && ctx.Err() != nil {
-		return job, false, exec.Result{Status: exec.StatusCanceled, ExitCode: -1, Detail: "canceled while reading the job's stdin"}, err
+		return job, nil, false, exec.Result{Status: exec.StatusCanceled, ExitCode: -1, Detail: "canceled while reading the job's stdin"}, err
 	}
 	if err != nil {
-		return job, false, exec.Result{Status: exec.StatusInternal, ExitCode: -1, Detail: err.Error()}, err
+		return job, nil, false, exec.Result{Status: exec.StatusInternal, ExitCode: -1, Detail: err.Error()}, err
 	}
 	if len(head) > maxServerStdin {
 		job.Stdin = io.MultiReader(bytes.NewReader(head), job.Stdin)
-		return job, false, exec.Result{}, nil
+		return job, nil, false, exec.Result{}, nil
 	}
 	job.Stdin = bytes.NewReader(head)
-	return job, true, exec.Result{}, nil
+	return job, head, true, exec.Result{}, nil
 }
 
 // await waits for srv's answer to job, sent at start, and stops the job at

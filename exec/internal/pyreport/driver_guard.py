@@ -11,8 +11,16 @@
 #     generator. The host rejects events without them, out of order or
 #     after the end;
 #   - _sink sends an event only when no frame between it and the
-#     reporter's main is the job's code (a workspace file, or code compiled
-#     at run time): such a call is evidence, not an event;
+#     reporter's main is the answer's code: such a call is evidence, not
+#     an event;
+#   - the answer's code is known by identity: the code objects compiled
+#     from the answer's files (the host sends their paths on stdin, after
+#     the nonce) as they are loaded, and those the answer compiles or
+#     executes itself at run time, whatever file name it gives them. The
+#     tests, the task's other files, the framework, the standard library
+#     and the installed packages, and anything they call, are trusted.
+#     When the host names no answer file, every workspace file and every
+#     code compiled at run time is the job's, as before;
 #   - an audit hook (which cannot be removed) and a snapshot of the
 #     framework's, the reporter's and the tests' classes, checked at the
 #     end of every test, give evidence as "tamper" events.
@@ -20,11 +28,14 @@ import sys
 
 _cwd = sys.path.pop(0) if sys.path and sys.path[0] in ('', '.') else None
 import fcntl as _fcntl
+import importlib._bootstrap_external as _bx
 import json as _json
 from operator import getitem as _getitem, itemgetter as _itemgetter
 import os as _os
 import posix as _posix
+import signal as _signal
 import stat as _stat
+import time as _time
 if _cwd is not None:
     sys.path.insert(0, _cwd)
 
@@ -41,6 +52,15 @@ _g_frameworks = ()    # directories of the framework's modules
 _g_snap = []          # (owner, name, getter, names, values, types, keys, ours)
 _g_real_exit = _os._exit
 _g_workspace = ''
+# The answer: None when the host named no file (then every workspace file
+# and code compiled at run time is the job's), else the absolute paths of
+# its files. Its code objects, as loaded and as it compiles them; the file
+# names it compiled code under; the code objects loaded from other files.
+_g_answer = None
+_g_start = 0.0  # when the run began (time.time)
+_g_answer_codes = set()
+_g_answer_names = set()
+_g_trusted_codes = set()
 
 
 def _code_of(ns):
@@ -71,7 +91,8 @@ def _sink(fd, nonce, pid, codes, roots, workspace, ns):
     # The reporter's functions and classes, and the guard's state, as they
     # are once the channel is open.
     names = tuple(k for k, v in ns.items() if (callable(v) and getattr(v, '__module__', None) == ns['__name__'])
-                  or k in ('_g_send', '_g_snap', '_g_running'))
+                  or k in ('_g_send', '_g_snap', '_g_running', '_g_answer', '_g_answer_codes', '_g_answer_names',
+                           '_g_trusted_codes'))
     get = _itemgetter(*names)
     good = get(ns)
     types = tuple(map(type, good))
@@ -120,20 +141,80 @@ def _sink(fd, nonce, pid, codes, roots, workspace, ns):
 
 
 def _untrusted(f, codes, roots, workspace):
-    # Where a call to the sink came from, when code of the job's (a file of
-    # the workspace, or code compiled at run time) is among the frames below
-    # it, or they do not reach the reporter's main (another thread). The
-    # frames of the framework, its plugins and the libraries it uses may
-    # be there.
+    # Where a call to the sink came from, when the answer's code is among
+    # the frames below it, or they do not reach the reporter's main
+    # (another thread). The frames of the tests, the framework, its
+    # plugins and the libraries it uses may be there.
     while f is not None:
         c = f.f_code
         if c in roots:
             return None
-        name = c.co_filename
-        if c not in codes and (name.startswith(workspace) or not name.startswith(('/', '<frozen '))):
-            return '%s line %d (%s)' % (name, f.f_lineno, c.co_name)
+        if c not in codes and _is_answer(c, workspace):
+            return '%s line %d (%s)' % (c.co_filename, f.f_lineno, c.co_name)
         f = f.f_back
     return 'outside the run (no reporter frame below)'
+
+
+def _is_answer(c, workspace=None):
+    # Whether code object c is the answer's (see the top of this file).
+    name = c.co_filename
+    if _g_answer is None:
+        return name.startswith(workspace or _g_workspace) or not name.startswith(('/', '<frozen '))
+    if c in _g_answer_codes or name in _g_answer:
+        return True
+    return name in _g_answer_names and c not in _g_trusted_codes and c not in _g_codes
+
+
+def _codes_in(code, out):
+    # code and the code objects nested in it (functions, classes, lambdas).
+    todo = [code]
+    while todo:
+        c = todo.pop()
+        if c in out or not hasattr(c, 'co_consts'):
+            continue
+        out.add(c)
+        todo.extend(k for k in c.co_consts if hasattr(k, 'co_consts'))
+
+
+def _watch_loads():
+    # Records the code objects of every module loaded from source from now
+    # on: the answer's files' as the answer's, and those of a file written
+    # during the run (the answer's doing: a module it wrote and imports,
+    # in the workspace or in /tmp), by its status change time; the others
+    # as trusted.
+    real = _bx.SourceLoader.get_code
+
+    def get_code(self, fullname):
+        code = real(self, fullname)
+        try:
+            path = _os.path.normpath(self.get_filename(fullname))
+            try:
+                fresh = _os.stat(path).st_ctime > _g_start
+            except OSError:
+                fresh = True
+            _codes_in(code, _g_answer_codes if path in _g_answer or fresh else _g_trusted_codes)
+        except Exception:
+            pass
+        return code
+    _bx.SourceLoader.get_code = get_code
+
+
+def _answer_paths(line):
+    # The answer's files, from the second line of stdin (a JSON list of
+    # paths relative to the workspace), or None when the host sent none.
+    try:
+        rel = _json.loads(line) if line else None
+    except ValueError:
+        return None
+    if not isinstance(rel, list) or not rel:
+        return None
+    out = set()
+    for r in rel:
+        if isinstance(r, str) and r:
+            p = _os.path.normpath(_os.path.join(_g_workspace, r))
+            out.add(p)
+            out.add(_os.path.realpath(p))
+    return frozenset(out)
 
 
 def _tamper(kind, detail):
@@ -142,17 +223,19 @@ def _tamper(kind, detail):
 
 
 def _read_nonce():
-    # The first line of stdin, which the host wrote and closed.
+    # The first two lines of stdin, which the host wrote and closed: the
+    # nonce, and the answer's files (may be missing).
     b = b''
     try:
-        while len(b) < 200 and not b.endswith(b'\n'):
-            c = _os.read(0, 200 - len(b))
+        while len(b) < 65536 and b.count(b'\n') < 2:
+            c = _os.read(0, 65536 - len(b))
             if not c:
                 break
             b += c
     except OSError:
         pass
-    return b.strip().decode('ascii', 'replace')
+    lines = b.decode('utf-8', 'replace').split('\n')
+    return lines[0].strip(), (lines[1].strip() if len(lines) > 1 else '')
 
 
 def _guard_prepare(ns, frameworks):
@@ -177,9 +260,12 @@ def _guard_start(ns, results, roots):
     channel, roots the reporter's functions calls to it may come from:
     main, which runs the framework, and the alarm handler, which may run on
     top of any code."""
-    global _g_send, _g_pid, _g_workspace
+    global _g_send, _g_pid, _g_workspace, _g_answer, _g_start
     _g_pid = _os.getpid()
-    nonce = _read_nonce()
+    # The precise clock: a file written before it reads no later (its time
+    # is from this clock, or a coarse one that lags it).
+    _g_start = _time.time()
+    nonce, answer = _read_nonce()
     fd = -1
     try:
         if _stat.S_ISFIFO(_os.fstat(3).st_mode):
@@ -190,6 +276,9 @@ def _guard_start(ns, results, roots):
     if fd < 0:
         fd = _os.open(results, _os.O_WRONLY | _os.O_CREAT | _os.O_APPEND | _os.O_CLOEXEC, 0o644)
     _g_workspace = _os.getcwd().rstrip('/') + '/'
+    _g_answer = _answer_paths(answer)
+    if _g_answer is not None:
+        _watch_loads()
     s = _sink(fd, nonce, _g_pid, _g_codes, frozenset(ns[r].__code__ for r in roots), _g_workspace, ns)
     next(s)
     _g_send = s.send
@@ -199,7 +288,7 @@ def _guard_start(ns, results, roots):
 
 
 def _exit_hook(code):
-    if _g_running[0] and _os.getpid() == _g_pid:
+    if _g_running[0] and _os.getpid() == _g_pid and (_g_answer is None or _workspace_caller(sys._getframe(1))):
         _tamper('exit-during-test', 'os._exit(%r) while a test ran' % (code,))
     if _os.getpid() == _g_pid:
         _iso_end()  # isolate.py: the answer's process reaped, its CPU the job's
@@ -207,21 +296,56 @@ def _exit_hook(code):
 
 
 def _workspace_caller(f):
-    # The workspace file that called an introspection function, directly,
+    # The answer's code that called an introspection function, directly,
     # through inspect (which hands frames on), ctypes' own modules, or code
-    # it compiled itself.
+    # compiled at run time that is not the answer's; None when the caller
+    # is trusted.
     while f is not None:
         c = f.f_code
         name = c.co_filename
         if c in _g_codes:
             return None
+        if _g_answer is not None and _is_answer(c):
+            return '%s line %d' % (name, f.f_lineno)
         if name.endswith('/inspect.py') or '/ctypes/' in name or name.startswith('<'):
             f = f.f_back
             continue
-        if name.startswith(_g_workspace) or not name.startswith('/'):
+        if _g_answer is None and (name.startswith(_g_workspace) or not name.startswith('/')):
             return '%s line %d' % (name, f.f_lineno)
         return None
     return None
+
+
+def _answer_compiled(event, args, f):
+    # Code the answer compiles or executes itself is the answer's, under
+    # whatever file name it gives it: the code object of an exec or eval
+    # it calls, and the file name of a compile (or a code object it makes)
+    # whose code object it may call later.
+    if f is None or not _is_answer(f.f_code):
+        return
+    if event == 'exec' and args and hasattr(args[0], 'co_consts'):
+        _codes_in(args[0], _g_answer_codes)
+    elif event == 'compile' and len(args) > 1 and isinstance(args[1], str):
+        _g_answer_names.add(args[1])
+    elif event == 'code.__new__' and len(args) > 1 and isinstance(args[1], str):
+        _g_answer_names.add(args[1])
+
+
+# Signals whose default action does not end the process.
+_HARMLESS = frozenset(getattr(_signal, n, -1) for n in ('SIGCHLD', 'SIGURG', 'SIGWINCH', 'SIGCONT'))
+
+
+def _ends_process(sig):
+    # Whether sending sig to this process ends or stops it: SIGKILL and
+    # SIGSTOP always, another signal when no handler catches it.
+    if sig in (_signal.SIGKILL, _signal.SIGSTOP):
+        return True
+    if sig == 0 or sig in _HARMLESS:
+        return False
+    try:
+        return _signal.getsignal(sig) == _signal.SIG_DFL
+    except (ValueError, TypeError):
+        return True
 
 
 _INTROSPECT = frozenset(('sys._getframe', 'sys._current_frames', 'gc.get_referrers', 'gc.get_referents',
@@ -256,8 +380,12 @@ def _watch(event, args):
                                    and ('/fd/' in p or p.endswith('/mem'))):
             _tamper('results-open', 'opened %s' % p)
     elif event == 'os.kill' or event == 'os.killpg':
-        if _g_running[0] and args[0] in (0, _g_pid, -_g_pid, _os.getpgrp(), -_os.getpgrp()):
-            _tamper('kill-during-test', '%s%r while a test ran' % (event, tuple(args)))
+        if _g_running[0] and args[0] in (0, _g_pid, -_g_pid, _os.getpgrp(), -_os.getpgrp()) and _ends_process(args[1]):
+            if _g_answer is None or _workspace_caller(sys._getframe(2)):
+                _tamper('kill-during-test', '%s%r while a test ran' % (event, tuple(args)))
+    elif event in ('exec', 'compile', 'code.__new__'):
+        if _g_answer is not None:
+            _answer_compiled(event, args, sys._getframe(2))
     elif event.startswith('ctypes.') or event in _INTROSPECT:
         where = _workspace_caller(sys._getframe(2))
         if where:
@@ -354,13 +482,42 @@ def _snap_check():
 def _snap_explain(owner, name, new, keys, old, names, ours):
     for k, v in zip(keys, old):
         w = new.get(k, _Missing)
-        if w is not v:
+        if w is not v and not _trusted_value(w, old):
             _tamper('framework-patch', '%s.%s was %s' % (name, k, 'removed' if w is _Missing else 'replaced'))
     for k in new.keys() - names:
-        if not _callable(new[k]):
+        if not _callable(new[k]) or _trusted_value(new[k], old):
             continue
         if ours or (isinstance(owner, type) and any(k in vars(b) for b in owner.__mro__[1:])):
             _tamper('framework-patch', '%s.%s was added' % (name, k))
     # What is known now is the new normal: each change is told once.
     _g_snap[:] = [e for e in _g_snap if e[0] is not owner]
     _snap_add(owner, name, ours)
+
+
+def _value_codes(v):
+    # The code objects behind a function, method, property or class.
+    out = []
+    for f in (v, getattr(v, '__func__', None), getattr(v, 'fget', None), getattr(v, 'fset', None),
+              getattr(v, 'fdel', None)):
+        c = getattr(f, '__code__', None)
+        if c is not None:
+            out.append(c)
+    if isinstance(v, type):
+        for f in vars(v).values():
+            out.extend(_value_codes(f) if not isinstance(f, type) else ())
+    return out
+
+
+def _trusted_value(v, old):
+    # Whether a value the snapshot did not hold was put there by trusted
+    # code: when the host named the answer's files, a function, method,
+    # property or class of the tests or the task's other files (known by
+    # the identity of their code, loaded from those files), or another name
+    # for a value the namespace already held (an alias). Anything else,
+    # and a removal, is evidence.
+    if _g_answer is None or v is _Missing:
+        return False
+    if any(v is o for o in old):
+        return True
+    codes = _value_codes(v)
+    return bool(codes) and all(c in _g_trusted_codes and not _is_answer(c) for c in codes)
