@@ -258,6 +258,16 @@ func readGoRun(ctx context.Context, goBin string, sc scratch, spec TestSpec, run
 		return err
 	}
 	sg := readSigned(run.stream, run.key)
+	if !sg.hello {
+		// The driver's package signs its hello in its init, before any
+		// package of the module initializes: without it no code of the
+		// job ran, or the key, the markers' token or the channel never
+		// reached the binary. Either way a harness fault, never evidence
+		// (the framing would otherwise precede a start marker that never
+		// came) nor a verdict.
+		suite.Run.Status, suite.Run.Detail = StatusInternal, fmt.Sprintf("the test binary's reporter never sent its signed hello (%s): the key or the results channel did not reach it, or it was stopped before any code of the job ran (a harness fault, not the code's)", orExit0(res.Detail))
+		return errors.New("exec: " + suite.Run.Detail)
+	}
 	suite.Tampered = append(suite.Tampered, sg.tampered...)
 	if l := forgedFraming(marks.pre); l != "" {
 		suite.Tampered = append(suite.Tampered, Tamper{Kind: "forged-framing", Detail: "before the driver's start marker the test binary printed go test's framing: " + quoteShort(l)})

@@ -53,3 +53,31 @@ func TestLimitBeforeTheReporterIsAHarnessFault(t *testing.T) {
 		assert.Contains(t, err.Error(), "before any code of the job ran")
 	}(t, exectest.Sandbox(t))
 }
+
+// TestGoLostKeyIsAHarnessFault: a runner that loses the job's stdin keeps
+// the key from the test binary, whose reporter then signs nothing the host
+// can verify, not even its hello (sent before any package of the module
+// initializes). Tests that ran without it are a harness fault, an error,
+// never evidence against honest code nor its verdict.
+func TestGoLostKeyIsAHarnessFault(t *testing.T) {
+	requireGo(t)
+	bothPaths(t, func(t *testing.T, r exec.Runner) {
+		lossy := exec.RunnerFunc(func(ctx context.Context, j exec.Job) (exec.Result, error) {
+			j.Stdin = nil
+			return r.Run(ctx, j)
+		})
+		ws := goWorkspace(t, map[string]string{"x.go": "package x\n\nfunc Add(a, b int) int { return a + b }\n", "x_test.go": forgeGoTest})
+		s, err := exec.GoTest{}.Test(context.Background(), lossy, exec.TestSpec{Dir: ws, Answer: []string{"x.go"}})
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "harness fault")
+		require.NotNil(t, s)
+		assert.Equal(t, exec.StatusInternal, s.Run.Status)
+		assert.False(t, s.Forged(), "%+v", s.Tampered)
+
+		// The same answer through the runner itself passes.
+		s, err = exec.GoTest{}.Test(context.Background(), r, exec.TestSpec{Dir: ws, Answer: []string{"x.go"}})
+		require.NoError(t, err)
+		assert.Equal(t, 2, s.Count(exec.TestPassed), "%+v", s.Tests)
+		assert.False(t, s.Forged(), "%+v", s.Tampered)
+	})
+}
