@@ -2,6 +2,7 @@ package mutate
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 )
@@ -19,7 +20,9 @@ func (r *Result) HTMLSection() htmlreport.Section {
 // Summary is the result in one line: "N mutants kept → M tasks (× C
 // contexts)". N is every valid candidate, of every level: the funnel's
 // StageDetected total and the rows of the mutant CSV whose verdict is
-// "valid"; M is len(Tasks), a task per kept mutant and context level.
+// "valid"; M is len(Tasks), a task per kept mutant and context level,
+// less those a level withholds (a C1 snippet that hides the name the
+// mutant's restoration needs), which the line then counts.
 func (r *Result) Summary() string {
 	kept := 0
 	for _, c := range r.Candidates {
@@ -28,8 +31,24 @@ func (r *Result) Summary() string {
 		}
 	}
 	s := fmt.Sprintf("%d mutants kept → %d tasks", kept, len(r.Tasks))
-	if kept > 0 {
-		s += fmt.Sprintf(" (× %d contexts)", len(r.Tasks)/kept)
+	if kept == 0 {
+		return s
 	}
-	return s
+	per := map[string]int{}
+	var levels []string
+	for _, t := range r.Tasks {
+		l := t.Labels[LabelContext]
+		if per[l] == 0 {
+			levels = append(levels, l)
+		}
+		per[l]++
+	}
+	sort.Strings(levels)
+	s += fmt.Sprintf(" (× %d contexts", len(levels))
+	for _, l := range levels {
+		if n := kept - per[l]; n > 0 {
+			s += fmt.Sprintf("; %d withheld at %s", n, l)
+		}
+	}
+	return s + ")"
 }

@@ -30,7 +30,7 @@ func TestOutputsAgree(t *testing.T) {
 	t.Chdir(cwd)
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	var stdout bytes.Buffer
-	require.NoError(t, run(context.Background(), []string{"-dir", mod, "-levels", "2", "-evaluate"}, &stdout), stdout.String())
+	require.NoError(t, run(context.Background(), []string{"-dir", mod, "-levels", "2", "-evaluate", "-gates=warn"}, &stdout), stdout.String())
 	out := stdout.String()
 	dir := "mutate-1" // the default: a new directory named after the run
 	for _, f := range []string{"funnel.csv", "mutants.csv", "tasks.jsonl", "report.html"} {
@@ -40,14 +40,19 @@ func TestOutputsAgree(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, ents, 1, "nothing else in the current directory")
 
-	m := regexp.MustCompile(`(?m)^(\d+) mutants kept → (\d+) tasks \(× (\d+) contexts\)$`).FindStringSubmatch(out)
+	m := regexp.MustCompile(`(?m)^(\d+) mutants kept → (\d+) tasks \(× (\d+) contexts((?:; \d+ withheld at C\d)*)\)$`).FindStringSubmatch(out)
 	require.NotNil(t, m, out)
 	require.Len(t, regexp.MustCompile(`mutants kept`).FindAllString(out, -1), 1, "one summary line")
 	kept, _ := strconv.Atoi(m[1])
 	tasks, _ := strconv.Atoi(m[2])
 	contexts, _ := strconv.Atoi(m[3])
 	require.NotZero(t, kept)
-	assert.Equal(t, kept*contexts, tasks)
+	withheld := 0
+	for _, w := range regexp.MustCompile(`(\d+) withheld`).FindAllStringSubmatch(m[4], -1) {
+		n, _ := strconv.Atoi(w[1])
+		withheld += n
+	}
+	assert.Equal(t, kept*contexts-withheld, tasks, "a task per kept mutant and context, less those withheld")
 
 	// The funnel CSV's detected column and the mutant CSV's valid rows.
 	rows := readCSV(t, filepath.Join(dir, "funnel.csv"))
