@@ -123,37 +123,9 @@ func scanGo(dir string, answer []string) []Tamper {
 			}
 		}
 	}
-	if len(answer) > 0 {
-		for _, a := range answer {
-			if strings.HasSuffix(a, ".go") {
-				scan(filepath.FromSlash(a), false)
-			}
-		}
-		return out
-	}
-	files, left := 0, int64(16<<20)
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() && p != dir && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "vendor") {
-			return filepath.SkipDir
-		}
-		if !d.Type().IsRegular() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
-			return nil
-		}
-		if files++; files > 2000 {
-			return filepath.SkipAll
-		}
-		fi, err := d.Info()
-		if err != nil || fi.Size() > left {
-			return nil
-		}
-		left -= fi.Size()
-		rel, _ := filepath.Rel(dir, p)
-		scan(rel, true)
-		return nil
-	})
+	scanSources(dir, answer, ".go", func(d fs.DirEntry) bool {
+		return d.Name() == "testdata" || d.Name() == "vendor"
+	}, func(name string) bool { return strings.HasSuffix(name, "_test.go") }, scan)
 	return out
 }
 
@@ -209,24 +181,35 @@ func scanJava(dir string, answer []string) []Tamper {
 			}
 		}
 	}
+	scanSources(dir, answer, ".java", func(d fs.DirEntry) bool { return d.Name() == "test" }, func(name string) bool {
+		return strings.HasSuffix(name, "Test.java") || strings.HasSuffix(name, "Tests.java")
+	}, scan)
+	return out
+}
+
+// scanSources calls scan(rel, static) on the answer's files ending in
+// ext (static false: they are the answer's), or, with no answer named,
+// on every such file of dir but tests (static true: evidence to list,
+// never a verdict), skipping hidden directories and those skipDir names,
+// up to 2,000 files and 16 MiB.
+func scanSources(dir string, answer []string, ext string, skipDir func(fs.DirEntry) bool, isTest func(name string) bool, scan func(rel string, static bool)) {
 	if len(answer) > 0 {
 		for _, a := range answer {
-			if strings.HasSuffix(a, ".java") {
+			if strings.HasSuffix(a, ext) {
 				scan(filepath.FromSlash(a), false)
 			}
 		}
-		return out
+		return
 	}
 	files, left := 0, int64(16<<20)
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
-		if d.IsDir() && p != dir && (strings.HasPrefix(d.Name(), ".") || d.Name() == "test") {
+		if d.IsDir() && p != dir && (strings.HasPrefix(d.Name(), ".") || skipDir(d)) {
 			return filepath.SkipDir
 		}
-		n := d.Name()
-		if !d.Type().IsRegular() || !strings.HasSuffix(n, ".java") || strings.HasSuffix(n, "Test.java") || strings.HasSuffix(n, "Tests.java") {
+		if !d.Type().IsRegular() || !strings.HasSuffix(d.Name(), ext) || isTest(d.Name()) {
 			return nil
 		}
 		if files++; files > 2000 {
@@ -241,7 +224,6 @@ func scanJava(dir string, answer []string) []Tamper {
 		scan(rel, true)
 		return nil
 	})
-	return out
 }
 
 // javaString is a string literal of a Java source and its line.
