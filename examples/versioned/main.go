@@ -41,6 +41,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"log"
 	"os"
 	"os/signal"
@@ -77,7 +78,7 @@ func main() {
 	flag.StringVar(&c.prebuilt, "prebuilt", "", "GitChameleon: use the ready venvs under this directory")
 	flag.BoolVar(&c.system, "system", false, "GitChameleon: use the system python3 as it is (not faithful)")
 	flag.BoolVar(&c.strict, "strict", false, "refuse environments that do not match their spec (their tasks are invalid)")
-	flag.StringVar(&c.cacheDir, "cache", versioned.DefaultCacheDir, "directory of the environment cache")
+	flag.StringVar(&c.cacheDir, "cache", versioned.DefaultCacheDir(), "directory of the environment cache (each user's own by default)")
 	flag.StringVar(&c.modelName, "model", "reference", "model: reference, identity or openai")
 	flag.StringVar(&c.openaiModel, "openai-model", "", "with -model openai: the model to ask at OPENAI_BASE_URL (default $OPENAI_MODEL)")
 	flag.StringVar(&c.solutions, "solutions", "", "score a solution file ({example_id, answer} per line) as the model")
@@ -95,15 +96,37 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
-	var err error
-	if c.mineModule != "" {
+	err := writableCache(c.cacheDir)
+	if err == nil && c.mineModule != "" {
 		err = mineHistory(ctx, c.mineModule, c.from, c.to, c.out, c.cacheDir)
-	} else {
+	} else if err == nil {
 		err = run(ctx, &c)
 	}
 	if err != nil {
-		log.Fatal(err)
+		log.Fatal(cacheHint(err, c.cacheDir))
 	}
+}
+
+// writableCache checks, before anything runs, that the environment cache
+// can be written: one another user made is not.
+func writableCache(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".writable-")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+// cacheHint names the -cache flag in a permission error.
+func cacheHint(err error, dir string) error {
+	if errors.Is(err, fs.ErrPermission) || strings.Contains(err.Error(), "permission denied") {
+		return fmt.Errorf("%w\nversioned: the environment cache %s is not writable by this user: choose another directory with -cache DIR", err, dir)
+	}
+	return err
 }
 
 // run evaluates the tasks with each protocol and prints the tables.

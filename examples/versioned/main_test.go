@@ -6,7 +6,11 @@ import (
 	osexec "os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"golang.org/x/mod/module"
 	modzip "golang.org/x/mod/zip"
@@ -96,12 +100,56 @@ func TestMine(t *testing.T) {
 		t.Errorf("last line %q, want \"1 valid\"\n%s", last, stdout)
 	}
 	tasks, err := adapt.LoadFile(filepath.Join(out, "tasks.jsonl"))
-	if err != nil || len(tasks) != 1 || tasks[0].ID != mod+"@v1.1.0/two.ExampleB/new-api" {
+	if err != nil || len(tasks) != 1 || tasks[0].ID != mod+"@v1.1.0/two.ExampleB.B/new-api" {
 		t.Errorf("tasks.jsonl: %v, %v", tasks, err)
 	}
 	for _, f := range []string{"funnel.md", "funnel.json", "changes.jsonl", "dropped.jsonl"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestCacheOfAnotherUser runs the program as an ordinary user (uid 65534)
+// when the tests run as root: its default cache is its own, and a cache
+// directory another user made is refused with an error naming -cache.
+func TestCacheOfAnotherUser(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to run the program as another user")
+	}
+	root, err := os.MkdirTemp("/var/tmp", "adaptbench-cache-user-")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(root) })
+	require.NoError(t, os.Chmod(root, 0o755))
+	bin := filepath.Join(root, "versioned")
+	if b, err := osexec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	home := filepath.Join(root, "home")
+	require.NoError(t, os.Mkdir(home, 0o755))
+	require.NoError(t, os.Chown(home, 65534, 65534))
+	rootsCache := filepath.Join(root, "roots-cache") // made by root, as /var/tmp/adaptbench-envs was
+	require.NoError(t, os.Mkdir(rootsCache, 0o755))
+	run := func(args ...string) (string, error) {
+		cmd := osexec.Command(bin, args...)
+		cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	// The default cache: the user's own, so the run gets past it (to the
+	// bad protocol it is given).
+	out, err := run("-protocols", "none")
+	require.Error(t, err)
+	assert.Contains(t, out, `unknown protocol "none"`)
+	assert.NotContains(t, out, "permission denied")
+	_, err = os.Stat(filepath.Join(home, ".cache", "adaptbench", "envs"))
+	assert.NoError(t, err, "the default cache is under the user's cache directory")
+	// Another user's: the error says what to do.
+	for _, args := range [][]string{{"-cache", rootsCache, "-protocols", "greedy"}, {"-cache", rootsCache, "-mine", "example.test/x", "-out", home}} {
+		out, err = run(args...)
+		require.Error(t, err, "%v", args)
+		assert.Contains(t, out, "permission denied", "%v", args)
+		assert.Contains(t, out, "choose another directory with -cache DIR", "%v", args)
 	}
 }

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
-	"math/rand/v2"
 	"go/token"
 	"go/types"
+	"hash/fnv"
+	"math/rand/v2"
 	"path"
 	"slices"
 	"strings"
@@ -43,7 +43,7 @@ type Options struct {
 	// EnvDir is the directory of the cache of the problems' environments
 	// (a strict versioned.Provider over a versioned.Cache with the
 	// versioned.GoModules builder, Proxy and ModCache); "" means
-	// versioned.DefaultCacheDir.
+	// versioned.DefaultCacheDir().
 	EnvDir string
 	// Runner runs the tests; nil means a ForkServer over a Sandbox that
 	// Generate makes and closes. Limits bounds every test run.
@@ -113,6 +113,7 @@ var (
 		stageStart: "the starting code", stageZero: "a body returning zero values", stagePanic: "a body that panics",
 		stagePrev: "the N-1 reference", stagePrint: "a body printing the visible output",
 	}
+	trivialKeys = map[string]string{stageStart: "start", stageZero: "zero", stagePanic: "panic", stagePrev: "previous", stagePrint: "print"}
 )
 
 // snapshot is one release analysed.

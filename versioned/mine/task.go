@@ -48,6 +48,11 @@ type origin struct {
 	API       string `json:"api"`
 	Signature string `json:"signature"`
 	Sites     int    `json:"sites"`
+	// Trivial are the trivial answers, each of which fails the hidden
+	// check at Version: "start" (the starting code), "zero" (zero
+	// values), "panic", "previous" (the N-1 reference: an adaptation's
+	// starting code) and "print" (an example's visible output printed).
+	Trivial map[string]string `json:"trivial,omitempty"`
 	// PreviousOutcome is what the reference gave at Previous, which makes
 	// the problem version-conditioned ("compile-error" or "failed"), and
 	// PreviousDetail the first line of the compiler's or the test's
@@ -91,7 +96,7 @@ func makeTasks(c *candidate) (why string, err error) {
 	if err != nil {
 		return "the check does not format: " + err.Error(), nil
 	}
-	ref, err := movedFile(c.cur.Package, g.Imports, g.decl(g.body(g.Call)))
+	ref, err := solveFile(c.cur.Package, g, g.Imports, g.body(g.Call))
 	if err != nil {
 		return "the reference does not format: " + err.Error(), nil
 	}
@@ -101,10 +106,10 @@ func makeTasks(c *candidate) (why string, err error) {
 		if why != "" {
 			return why, nil
 		}
-		if start, err = movedFile(c.cur.Package, imports, g.decl(g.body(call))); err != nil {
+		if start, err = solveFile(c.cur.Package, g, imports, g.body(call)); err != nil {
 			return "the starting code does not format: " + err.Error(), nil
 		}
-	} else if start, err = movedFile(c.cur.Package, g.Imports, g.decl("\tpanic(\"not implemented\")")); err != nil {
+	} else if start, err = solveFile(c.cur.Package, g, g.Imports, "\tpanic(\"not implemented\")"); err != nil {
 		return "the starting code does not format: " + err.Error(), nil
 	}
 	if c.trivial, err = trivialAnswers(c, start); err != nil {
@@ -156,7 +161,10 @@ func makeTasks(c *candidate) (why string, err error) {
 	o := origin{
 		Problem: c.problem, Module: mod, Version: cur.rel.Version, Previous: prev.rel.Version,
 		Package: c.pkg, Changes: c.changes, File: c.cur.File, Function: c.cur.Name,
-		API: g.Key, Signature: g.Signature(), Sites: len(g.sites),
+		API: g.Key, Signature: g.Signature(), Sites: len(g.sites), Trivial: map[string]string{},
+	}
+	for stage, code := range c.trivial {
+		o.Trivial[trivialKeys[stage]] = code
 	}
 	if c.prev != nil {
 		o.PreviousFile, o.PreviousFunction = c.prev.File, c.prev.Name
@@ -230,6 +238,14 @@ func previousCall(g, old *siteGroup) (call string, imports map[string][2]string,
 	return fun + "(" + strings.Join(out, ", ") + ")", imports, ""
 }
 
+// solveFile writes solve's file with body, importing what it names of
+// imports (a body that does not call the library must not fail on an
+// unused import).
+func solveFile(pkg string, g *siteGroup, imports map[string][2]string, body string) (string, error) {
+	decl := g.decl(body)
+	return movedFile(pkg, usedImports(decl, imports), decl)
+}
+
 // trivialAnswers are the answers that must fail the hidden check, by
 // funnel stage: the starting code, a body returning zero values, one that
 // panics, the N-1 reference (an adaptation's starting code; a new API has
@@ -238,10 +254,10 @@ func trivialAnswers(c *candidate, start string) (map[string]string, error) {
 	g := c.calls
 	out := map[string]string{stageStart: start}
 	var err error
-	if out[stageZero], err = movedFile(c.cur.Package, g.Imports, g.decl(g.zeroBody())); err != nil {
+	if out[stageZero], err = solveFile(c.cur.Package, g, g.Imports, g.zeroBody()); err != nil {
 		return nil, err
 	}
-	if out[stagePanic], err = movedFile(c.cur.Package, g.Imports, g.decl("\tpanic(\"trivial\")")); err != nil {
+	if out[stagePanic], err = solveFile(c.cur.Package, g, g.Imports, "\tpanic(\"trivial\")"); err != nil {
 		return nil, err
 	}
 	if c.problem == problemAdapt {
@@ -257,7 +273,7 @@ func trivialAnswers(c *candidate, start string) (map[string]string, error) {
 			want, _, _ = strings.Cut(strings.TrimSpace(want), "\n") // the visible check's first line
 		}
 		body := fmt.Sprintf("\tfmt.Print(%q)\n%s", want, g.zeroBody())
-		if out[stagePrint], err = movedFile(c.cur.Package, imports, g.decl(body)); err != nil {
+		if out[stagePrint], err = solveFile(c.cur.Package, g, imports, body); err != nil {
 			return nil, err
 		}
 	}
@@ -382,7 +398,13 @@ func requirement(c *candidate, goLine string) string {
 			fmt.Fprintf(&b, "\tat %s: %s\n", prev, old)
 		}
 	}
-	decl(g.Pkg, strings.TrimPrefix(g.Key, g.Pkg+"."), "")
+	old := ""
+	for _, ch := range c.changes {
+		if ch.key() == g.Key && ch.Kind == kindChanged {
+			old = ch.Old
+		}
+	}
+	decl(g.Pkg, strings.TrimPrefix(g.Key, g.Pkg+"."), old)
 	for _, ch := range c.changes {
 		old := ""
 		if ch.Kind != kindAdded {
