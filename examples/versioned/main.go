@@ -29,7 +29,9 @@
 // version-conditioned problems instead (package versioned/mine), writes
 // them (tasks.jsonl), the funnel (funnel.md, funnel.json), the changes
 // (changes.jsonl) and the dropped candidates (dropped.jsonl) to -out, and
-// prints the funnel, the time per stage and, last, "N valid". -tasks
+// prints the funnel, the time per stage and, last, "N valid" (-per-api
+// bounds the problems per changed API, -seed orders the candidates).
+// The environment cache (-cache) is the user's own by default. -tasks
 // then evaluates such a file:
 //
 //	go run ./examples/versioned -mine github.com/google/go-cmp -from v0.4.0 -out /tmp/gocmp
@@ -66,6 +68,8 @@ type config struct {
 	noVersion                                  bool
 	only                                       string
 	mineModule, from, to, out                  string
+	perAPI                                     int
+	seed                                       int64
 	tasksFile                                  string
 	everyTest                                  bool
 }
@@ -88,6 +92,8 @@ func main() {
 	flag.StringVar(&c.mineModule, "mine", "", "mine this Go module's releases for problems (see -from, -to, -out)")
 	flag.StringVar(&c.from, "from", "", "-mine: the first release to mine (inclusive)")
 	flag.StringVar(&c.to, "to", "", "-mine: the last release to mine (inclusive)")
+	flag.IntVar(&c.perAPI, "per-api", 3, "-mine: at most this many problems per changed API and release")
+	flag.Int64Var(&c.seed, "seed", 0, "-mine: the seed of the order in which each API's candidates are tried")
 	flag.StringVar(&c.out, "out", "", "-mine: the directory to write the problems and the funnel to")
 	flag.StringVar(&c.tasksFile, "tasks", "", "evaluate the Go tasks of this file (such as -mine's tasks.jsonl) instead of the built-in ones")
 	flag.BoolVar(&c.everyTest, "every-test", false, "GitChameleon: adapt's every-test rule (a skipped hidden test does not pass) instead of upstream's exit-status rule")
@@ -98,7 +104,7 @@ func main() {
 
 	err := writableCache(c.cacheDir)
 	if err == nil && c.mineModule != "" {
-		err = mineHistory(ctx, c.mineModule, c.from, c.to, c.out, c.cacheDir)
+		err = mineHistory(ctx, &c)
 	} else if err == nil {
 		err = run(ctx, &c)
 	}

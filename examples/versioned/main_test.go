@@ -50,7 +50,7 @@ func TestMine(t *testing.T) {
 		"v1.0.0": {"two.go": "package two\n\nfunc A() int { return 1 }\n"},
 		"v1.1.0": {
 			"two.go":          "package two\n\nfunc A() int { return 1 }\n\n// B is new.\nfunc B() int { return 2 }\n",
-			"example_test.go": "package two_test\n\nimport (\n\t\"fmt\"\n\n\t\"example.test/two\"\n)\n\nfunc ExampleB() {\n\tfmt.Println(two.B())\n\t// Output: 2\n}\n",
+			"example_test.go": "package two_test\n\nimport (\n\t\"fmt\"\n\n\t\"example.test/two\"\n)\n\nfunc ExampleB() {\n\tfmt.Println(\"B:\", two.B())\n\t// Output: B: 2\n}\n",
 		},
 	}
 	for v, files := range releases {
@@ -107,6 +107,23 @@ func TestMine(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
 		}
+	}
+
+	// Evaluated, the reference hits its API (by identity: the package is
+	// two, its path example.test/two), the starting code does not.
+	for model, want := range map[string]string{"reference": "100.0±", "identity": "0.0±"} {
+		cmd := osexec.Command(bin, "-tasks", filepath.Join(out, "tasks.jsonl"), "-model", model, "-protocols", "greedy", "-cache", cache)
+		cmd.Env = append(os.Environ(), "GOPROXY=file://"+proxy, "GONOSUMDB=example.test", "GOMODCACHE="+filepath.Join(cache, "modcache"), "GOFLAGS=")
+		stdout, err := cmd.Output()
+		require.NoError(t, err, "%s", stdout)
+		var row []string
+		for _, l := range strings.Split(string(stdout), "\n") {
+			if strings.HasPrefix(l, "| "+model+" |") {
+				row = strings.Split(l, " | ")
+			}
+		}
+		require.Len(t, row, 9, "no row of %s in\n%s", model, stdout)
+		assert.True(t, strings.HasPrefix(row[3], want), "%s: Greedy API %q, want %s...", model, row[3], want)
 	}
 }
 

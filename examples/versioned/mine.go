@@ -16,8 +16,9 @@ import (
 	"github.com/adaptbench/adaptbench/versioned/mine"
 )
 
-// mineHistory mines mod's releases and writes what it found to out.
-func mineHistory(ctx context.Context, mod, from, to, out, cacheDir string) error {
+// mineHistory mines a module's releases and writes what it found to -out.
+func mineHistory(ctx context.Context, c *config) error {
+	mod, out := c.mineModule, c.out
 	if out == "" {
 		return errors.New("versioned: -mine needs -out DIR")
 	}
@@ -25,7 +26,7 @@ func mineHistory(ctx context.Context, mod, from, to, out, cacheDir string) error
 		return err
 	}
 	bar := progress.New(os.Stderr, "mine "+mod)
-	res, err := mine.Generate(ctx, mod, &mine.Options{From: from, To: to, EnvDir: filepath.Join(cacheDir, "gomod"), Progress: bar.Report})
+	res, err := mine.Generate(ctx, mod, &mine.Options{From: c.from, To: c.to, EnvDir: filepath.Join(c.cacheDir, "gomod"), PerAPI: c.perAPI, Seed: c.seed, Progress: bar.Report})
 	bar.Close()
 	if err != nil {
 		return err

@@ -632,8 +632,9 @@ func testPassed(res adapt.SampleResult, name string) bool {
 }
 
 // compilerOnSolution reports whether a build's messages are the
-// compiler's on the solution file, not the go command's on the workspace
-// (a module or hash it cannot find with the proxy off).
+// compiler's on the solution or the check file (the module's test may use
+// more of the API than solve), not the go command's on the workspace (a
+// module or hash it cannot find with the proxy off).
 func compilerOnSolution(mod, detail string) bool {
 	// A package of the module that this release does not have is the
 	// version's doing.
@@ -645,7 +646,7 @@ func compilerOnSolution(mod, detail string) bool {
 			return false
 		}
 	}
-	return strings.Contains(detail, solutionFile+":") && !strings.Contains(detail, "go: ")
+	return (strings.Contains(detail, solutionFile+":") || strings.Contains(detail, checkFile+":")) && !strings.Contains(detail, "go: ")
 }
 
 // why is the first line of what made a check fail: the compiler's or the

@@ -126,6 +126,11 @@ func Uses(imp types.Importer, files map[string]string, count string) (map[string
 	if pkg == nil {
 		return nil, errors.New("goapi: the package could not be checked")
 	}
+	return collect(target, info, pkg, errPos), nil
+}
+
+// collect walks f for the API it uses.
+func collect(f *ast.File, info *types.Info, pkg *types.Package, errPos []token.Pos) map[string]bool {
 	uses := map[string]bool{}
 	var stack []ast.Node
 	broken := func() bool {
@@ -141,7 +146,7 @@ func Uses(imp types.Importer, files map[string]string, count string) (map[string
 			uses[key] = true
 		}
 	}
-	ast.Inspect(target, func(n ast.Node) bool {
+	ast.Inspect(f, func(n ast.Node) bool {
 		if n == nil {
 			stack = stack[:len(stack)-1]
 			return false
@@ -163,24 +168,39 @@ func Uses(imp types.Importer, files map[string]string, count string) (map[string
 				}
 			}
 		case *ast.CompositeLit:
-			t := info.Types[n].Type
-			if st := structOf(t); st != nil && typeName(t) != "" {
-				for _, e := range n.Elts {
-					if kv, ok := e.(*ast.KeyValueExpr); ok {
-						if id, ok := kv.Key.(*ast.Ident); ok {
-							for i := range st.NumFields() {
-								if f := st.Field(i); f.Name() == id.Name && f.Pkg() != nil {
-									add(f.Pkg().Path() + "." + typeName(t) + "." + f.Name())
-								}
-							}
-						}
-					}
-				}
+			for _, k := range literalFields(n, info) {
+				add(k)
 			}
 		}
 		return true
 	})
-	return uses, nil
+	return uses
+}
+
+// literalFields are the keys of the fields a struct literal sets by name.
+func literalFields(n *ast.CompositeLit, info *types.Info) []string {
+	t := info.Types[n].Type
+	st := structOf(t)
+	if st == nil || typeName(t) == "" {
+		return nil
+	}
+	var out []string
+	for _, e := range n.Elts {
+		kv, ok := e.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		id, ok := kv.Key.(*ast.Ident)
+		if !ok {
+			continue
+		}
+		for i := range st.NumFields() {
+			if f := st.Field(i); f.Name() == id.Name && f.Pkg() != nil {
+				out = append(out, f.Pkg().Path()+"."+typeName(t)+"."+f.Name())
+			}
+		}
+	}
+	return out
 }
 
 // HitsAll reports whether uses has every key of apis.
