@@ -269,13 +269,20 @@ func (sc *scope) apiObject(fun ast.Expr) (obj *types.Func, recv ast.Expr) {
 // file's, not an internal package's).
 func (sc *scope) isAPI(obj types.Object) bool {
 	p := obj.Pkg()
-	if p == nil || !obj.Exported() || sc.testFile[sc.fset.File(obj.Pos()).Name()] {
+	if p == nil || !obj.Exported() || p.Path() != sc.mod && !strings.HasPrefix(p.Path(), sc.mod+"/") || isInternal(sc.mod, p.Path()) {
 		return false
 	}
-	if p.Path() != sc.mod && !strings.HasPrefix(p.Path(), sc.mod+"/") || isInternal(sc.mod, p.Path()) {
+	if sc.inTestFile(obj) {
 		return false
 	}
 	return p != sc.home || sc.home == sc.under
+}
+
+// inTestFile reports whether obj is declared in a test file of the
+// package (an object imported from export data is not).
+func (sc *scope) inTestFile(obj types.Object) bool {
+	f := sc.fset.File(obj.Pos())
+	return f != nil && sc.testFile[f.Name()]
 }
 
 // callSite makes a call of the API a site, with its group.
@@ -571,7 +578,7 @@ func (r *renderer) named(obj *types.TypeName) {
 		r.fail("%s is in an internal package", obj.Name())
 	case p == r.sc.home && r.sc.home != r.sc.under:
 		// A type of the external test package: it moves with the test.
-	case p == r.sc.under && r.sc.testFile[r.sc.fset.File(obj.Pos()).Name()]:
+	case p == r.sc.under && r.sc.inTestFile(obj):
 		r.fail("%s is a type of its package's in-package tests", obj.Name())
 	case !obj.Exported():
 		r.fail("%s is unexported", obj.Name())
