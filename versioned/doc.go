@@ -123,7 +123,9 @@
 // (adapt.ReadReport) or merged from shards. Scores give the hidden and
 // visible success rates and the API hit rate (every ground-truth API
 // called, import aliases resolved; unparseable code skipped, as upstream
-// does) as [Rate]s with the binomial standard error the paper's ± figures
+// does; a Go answer in a module workspace by identity: go/types against
+// the modules its go.mod requires, from the module cache, a use in a call
+// that does not compile not counting) as [Rate]s with the binomial standard error the paper's ± figures
 // are and a Wilson interval. The rates are over the valid tasks (and, for
 // the hidden rate, those with hidden tests); [Scores.HiddenAll] and
 // [Scores.VisibleAll] are over all of them, invalid ones failing, as the
