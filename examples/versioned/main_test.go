@@ -40,7 +40,9 @@ func TestProgressOnATerminal(t *testing.T) {
 func TestMine(t *testing.T) {
 	exectest.Sandbox(t)
 	proxy := t.TempDir()
-	const mod = "example.test/two"
+	// The package is two, not go-two: the API hit rate must not go by the
+	// path's last element.
+	const mod = "example.test/go-two"
 	vdir := filepath.Join(proxy, mod, "@v")
 	if err := os.MkdirAll(vdir, 0o755); err != nil {
 		t.Fatal(err)
@@ -50,7 +52,7 @@ func TestMine(t *testing.T) {
 		"v1.0.0": {"two.go": "package two\n\nfunc A() int { return 1 }\n"},
 		"v1.1.0": {
 			"two.go":          "package two\n\nfunc A() int { return 1 }\n\n// B is new.\nfunc B() int { return 2 }\n",
-			"example_test.go": "package two_test\n\nimport (\n\t\"fmt\"\n\n\t\"example.test/two\"\n)\n\nfunc ExampleB() {\n\tfmt.Println(\"B:\", two.B())\n\t// Output: B: 2\n}\n",
+			"example_test.go": "package two_test\n\nimport (\n\t\"fmt\"\n\n\t\"example.test/go-two\"\n)\n\nfunc ExampleB() {\n\tfmt.Println(\"B:\", two.B())\n\t// Output: B: 2\n}\n",
 		},
 	}
 	for v, files := range releases {
@@ -100,7 +102,7 @@ func TestMine(t *testing.T) {
 		t.Errorf("last line %q, want \"1 valid\"\n%s", last, stdout)
 	}
 	tasks, err := adapt.LoadFile(filepath.Join(out, "tasks.jsonl"))
-	if err != nil || len(tasks) != 1 || tasks[0].ID != mod+"@v1.1.0/two.ExampleB.B/new-api" {
+	if err != nil || len(tasks) != 1 || tasks[0].ID != mod+"@v1.1.0/go-two.ExampleB.B/new-api" {
 		t.Errorf("tasks.jsonl: %v, %v", tasks, err)
 	}
 	for _, f := range []string{"funnel.md", "funnel.json", "changes.jsonl", "dropped.jsonl"} {
@@ -110,7 +112,7 @@ func TestMine(t *testing.T) {
 	}
 
 	// Evaluated, the reference hits its API (by identity: the package is
-	// two, its path example.test/two), the starting code does not.
+	// two, its path example.test/go-two), the starting code does not.
 	for model, want := range map[string]string{"reference": "100.0±", "identity": "0.0±"} {
 		cmd := osexec.Command(bin, "-tasks", filepath.Join(out, "tasks.jsonl"), "-model", model, "-protocols", "greedy", "-cache", cache)
 		cmd.Env = append(os.Environ(), "GOPROXY=file://"+proxy, "GONOSUMDB=example.test", "GOMODCACHE="+filepath.Join(cache, "modcache"), "GOFLAGS=")
