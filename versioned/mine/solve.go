@@ -7,10 +7,13 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/adaptbench/adaptbench/versioned/internal/goapi"
 )
@@ -124,11 +127,23 @@ func (g *siteGroup) zeroBody() string {
 }
 
 // isStdName reports whether a standard package's import path is name
-// ("errors", "sort"): a package of that name is imported aliased.
+// ("errors", "sort"): a package of that name is imported aliased. (A
+// directory of GOROOT/src: go/build's Import would run the go command.)
 func isStdName(name string) bool {
-	p, err := gobuild.Default.Import(name, "", gobuild.FindOnly)
-	return err == nil && p.Goroot
+	if v, ok := stdNames.Load(name); ok {
+		return v.(bool)
+	}
+	first, _, _ := strings.Cut(name, "/")
+	std := false
+	if !strings.Contains(first, ".") && gobuild.Default.GOROOT != "" {
+		fi, err := os.Stat(filepath.Join(gobuild.Default.GOROOT, "src", filepath.FromSlash(name)))
+		std = err == nil && fi.IsDir()
+	}
+	stdNames.Store(name, std)
+	return std
 }
+
+var stdNames sync.Map // name -> bool
 
 var notIdent = regexp.MustCompile(`[^A-Za-z0-9]`)
 
