@@ -79,3 +79,25 @@ func TestStandardNameAliased(t *testing.T) {
 	conf.Check("adaptbench.invalid/mined", fset, files, nil)
 	assert.Empty(t, errs, "%s\n%s", check, ref)
 }
+
+// TestExplicitTypeArguments: a call that spells out its type arguments
+// (they cannot be inferred) keeps them in the reference.
+func TestExplicitTypeArguments(t *testing.T) {
+	const mod = "example.test/gen"
+	dir := t.TempDir()
+	lib := "package gen\n\n// Zero is T's zero value.\nfunc Zero[T any]() T { var z T; return z }\n"
+	test := "package gen_test\n\nimport (\n\t\"testing\"\n\n\t\"example.test/gen\"\n)\n\nfunc TestZero(t *testing.T) {\n\tif gen.Zero[int]() != 0 {\n\t\tt.Fatal()\n\t}\n}\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "gen.go"), []byte(lib), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "gen_test.go"), []byte(test), 0o644))
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, filepath.Join(dir, "gen.go"), lib, 0)
+	require.NoError(t, err)
+	under, err := (&types.Config{Importer: importer.Default()}).Check(mod, fset, []*ast.File{f}, nil)
+	require.NoError(t, err)
+	p := &goPackage{ImportPath: mod, Name: "gen", Dir: dir, GoFiles: []string{"gen.go"}, XTestGoFiles: []string{"gen_test.go"}}
+	fs := testFuncs(mod, p, stdOrSource{under}, fset)
+	require.Len(t, fs, 1)
+	require.Len(t, fs[0].Groups, 1)
+	assert.Equal(t, "gen.Zero[int]()", fs[0].Groups[0].Call)
+	assert.Equal(t, "func solve() int", fs[0].Groups[0].Signature())
+}

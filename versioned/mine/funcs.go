@@ -174,6 +174,7 @@ func newInfo() *types.Info {
 		Defs:       map[*ast.Ident]types.Object{},
 		Types:      map[ast.Expr]types.TypeAndValue{},
 		Selections: map[*ast.SelectorExpr]*types.Selection{},
+		Instances:  map[*ast.Ident]types.Instance{},
 	}
 }
 

@@ -359,7 +359,8 @@ func (sc *scope) callSite(call *ast.CallExpr, edits []edit) (*siteGroup, site) {
 	fun := obj.Name()
 	if !g.Method {
 		fun = r.qualify(obj.Pkg()) + "." + obj.Name()
-		if inst, ok := sc.info.Instances[calleeIdent(call.Fun)]; ok && inst.TypeArgs.Len() > 0 {
+		// Type arguments the call spells out (inference needs them).
+		if inst, ok := sc.info.Instances[calleeIdent(call.Fun)]; ok && explicitTypeArgs(call.Fun) && inst.TypeArgs.Len() > 0 {
 			var targs []string
 			for i := range inst.TypeArgs.Len() {
 				targs = append(targs, r.typ(inst.TypeArgs.At(i)))
@@ -444,6 +445,16 @@ func calleeIdent(e ast.Expr) *ast.Ident {
 		return f.Sel
 	}
 	return nil
+}
+
+// explicitTypeArgs reports whether a callee is instantiated explicitly
+// (F[int]).
+func explicitTypeArgs(fun ast.Expr) bool {
+	switch ast.Unparen(fun).(type) {
+	case *ast.IndexExpr, *ast.IndexListExpr:
+		return true
+	}
+	return false
 }
 
 func isPointer(t types.Type) bool {
