@@ -190,6 +190,7 @@ func Generate(ctx context.Context, mod string, opts *Options) (*Result, error) {
 			count(&res.Funnel, changes)
 			cands = append(cands, candidates(mod, snaps[i-1], snaps[i], changes)...)
 		}
+		uniqueIDs(cands)
 		return nil
 	})
 	if err := timed("check", func() error { return check(ctx, &o, cands) }); err != nil {
@@ -373,6 +374,20 @@ func candidates(mod string, prev, cur *snapshot, changes []Change) []*candidate 
 		}
 	}
 	return out
+}
+
+// uniqueIDs numbers the candidates that would share an ID (a function
+// calling one API with two signatures): the second gets "~2" after its
+// API, and so on.
+func uniqueIDs(cands []*candidate) {
+	seen := map[string]int{}
+	for _, c := range cands {
+		seen[c.id]++
+		if n := seen[c.id]; n > 1 {
+			i := strings.LastIndex(c.id, "/")
+			c.id = fmt.Sprintf("%s~%d%s", c.id[:i], n, c.id[i:])
+		}
+	}
 }
 
 // adaptHits are the changes a function at N-1 uses that its update at N
