@@ -74,6 +74,18 @@ func apiHit(lang, code string, apis []string, mode apiHitMode) (hit, scored bool
 	return true, true
 }
 
+// answerAPIHit scores an answer's API hit: a Go answer in a module
+// workspace by identity (goAPIHit), any other by apiHit.
+func answerAPIHit(t *adapt.Task, code string) (hit, scored bool) {
+	apis := apiCalls(t)
+	if t.Language == adapt.Go && len(apis) > 0 {
+		if hit, scored, ok := goAPIHit(t, code, apis); ok {
+			return hit, scored
+		}
+	}
+	return apiHit(t.Language, code, apis, apiHitSkip)
+}
+
 // pythonCalls returns the dotted names of the calls in Python code, or
 // false when it does not parse.
 func pythonCalls(code string, pythonImports bool) (map[string]bool, bool) {

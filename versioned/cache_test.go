@@ -184,3 +184,14 @@ func TestCacheProgress(t *testing.T) {
 		t.Errorf("failed build reported %+v, want 1/1 with none provisioned", f)
 	}
 }
+
+// TestDefaultCacheDirPerUser: the default cache is under the user's cache
+// directory, not a directory shared by every user (which the first user
+// to run makes, and no other can write).
+func TestDefaultCacheDirPerUser(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", dir)
+	if got, want := versioned.DefaultCacheDir(), filepath.Join(dir, "adaptbench", "envs"); got != want {
+		t.Errorf("DefaultCacheDir() = %q, want %q", got, want)
+	}
+}

@@ -11,7 +11,7 @@
 // imports it.
 //
 //	tasks, rep, err := versioned.LoadDir("shared/data/gitchameleon") // or versioned.GoTasks()
-//	cache := &versioned.Cache{Dir: versioned.DefaultCacheDir, Builder: &versioned.Venv{Wheelhouse: "/srv/wheels"}}
+//	cache := &versioned.Cache{Dir: versioned.DefaultCacheDir(), Builder: &versioned.Venv{Wheelhouse: "/srv/wheels"}}
 //	scores, err := versioned.Evaluate(ctx, tasks, model, &versioned.EvalOptions{
 //		Protocol: versioned.SelfDebug,
 //		Evaluate: adapt.Options{Environments: &versioned.Provider{Provisioner: cache, Strict: true}},
@@ -96,10 +96,10 @@
 // refuses unfaithful environments ([ErrUnfaithful]), which adapt reports
 // as an invalid task rather than a model failure.
 //
-// The sandbox hides the host's /tmp and /dev/shm and runs jobs as nobody,
-// so a cache used with it must live elsewhere (the default is
-// [DefaultCacheDir]) on a path everyone can traverse; Cache makes what it
-// builds world-readable. A venv links to its base interpreter, which must
+// The sandbox hides the host's /tmp and /dev/shm and shows an environment
+// through the read-only path the Provider names, so a cache used with it
+// must live elsewhere (the default, [DefaultCacheDir], is the user's own
+// cache directory); Cache makes what it builds world-readable. A venv links to its base interpreter, which must
 // stay where it was. Builders run pip and python unsandboxed: wheelhouses
 // are trusted input.
 //
@@ -123,7 +123,9 @@
 // (adapt.ReadReport) or merged from shards. Scores give the hidden and
 // visible success rates and the API hit rate (every ground-truth API
 // called, import aliases resolved; unparseable code skipped, as upstream
-// does) as [Rate]s with the binomial standard error the paper's ± figures
+// does; a Go answer in a module workspace by identity: go/types against
+// the modules its go.mod requires, from the module cache, a use in a call
+// that does not compile not counting) as [Rate]s with the binomial standard error the paper's ± figures
 // are and a Wilson interval. The rates are over the valid tasks (and, for
 // the hidden rate, those with hidden tests); [Scores.HiddenAll] and
 // [Scores.VisibleAll] are over all of them, invalid ones failing, as the

@@ -123,10 +123,18 @@ var errGoSpec = errors.New("a Go spec needs the GoModules builder")
 // that does not match its spec.
 var ErrUnfaithful = errors.New("versioned: environment does not match its spec")
 
-// DefaultCacheDir is where a Cache with no Dir keeps environments. It is
-// outside /tmp, /dev/shm and /root, so that the sandbox (which hides the
-// first two and runs jobs as nobody) can use them.
-const DefaultCacheDir = "/var/tmp/adaptbench-envs"
+// DefaultCacheDir returns where a Cache with no Dir keeps environments:
+// adaptbench/envs under the user's cache directory (os.UserCacheDir), so
+// that each user has a cache of their own (one made by another user is
+// not writable); /var/tmp/adaptbench-envs-UID when the user has none. A
+// job in the sandbox sees an environment through the read-only path the
+// Provider names, wherever the cache is.
+func DefaultCacheDir() string {
+	if d, err := os.UserCacheDir(); err == nil && filepath.IsAbs(d) {
+		return filepath.Join(d, "adaptbench", "envs")
+	}
+	return fmt.Sprintf("/var/tmp/adaptbench-envs-%d", os.Getuid())
+}
 
 // Cache provisions environments with a Builder and keeps them on disk,
 // one directory per EnvSpec.Key, reusing what is there. Concurrent calls
@@ -134,7 +142,7 @@ const DefaultCacheDir = "/var/tmp/adaptbench-envs"
 // a lock file <key>.lock beside the directory). A Cache must not be copied
 // after first use.
 type Cache struct {
-	// Dir holds the environments; "" means DefaultCacheDir.
+	// Dir holds the environments; "" means DefaultCacheDir().
 	Dir string
 	// Builder builds missing environments. It must not be nil.
 	Builder Builder
@@ -157,7 +165,7 @@ func (c *Cache) Builds() int { return int(c.builds.Load()) }
 
 func (c *Cache) dir() string {
 	if c.Dir == "" {
-		return DefaultCacheDir
+		return DefaultCacheDir()
 	}
 	return c.Dir
 }

@@ -134,7 +134,7 @@ func ExampleGenerate() {
 	if err != nil {
 		panic(err)
 	}
-	cache := &versioned.Cache{Dir: versioned.DefaultCacheDir, Builder: &versioned.Venv{Python: "/usr/bin/python3", Wheelhouse: "/srv/wheels"}}
+	cache := &versioned.Cache{Dir: versioned.DefaultCacheDir(), Builder: &versioned.Venv{Python: "/usr/bin/python3", Wheelhouse: "/srv/wheels"}}
 	res, err := versioned.Generate(context.Background(), tasks, &versioned.Options{
 		Environments: &versioned.Provider{Provisioner: cache, Strict: true},
 	})

@@ -218,7 +218,7 @@ func Score(rep *adapt.Report, tasks []adapt.Task) (*Scores, error) {
 			r.FirstVisible, r.FirstHidden = r.Visible, r.Hidden
 			r.judge(t, s)
 			r.Repairs = len(s.Rounds)
-			r.APIHit, r.APIScored = apiHit(t.Language, r.Code, apiCalls(t), apiHitSkip)
+			r.APIHit, r.APIScored = answerAPIHit(t, r.Code)
 		}
 		res.Tasks = append(res.Tasks, r)
 	}

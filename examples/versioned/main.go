@@ -29,7 +29,9 @@
 // version-conditioned problems instead (package versioned/mine), writes
 // them (tasks.jsonl), the funnel (funnel.md, funnel.json), the changes
 // (changes.jsonl) and the dropped candidates (dropped.jsonl) to -out, and
-// prints the funnel, the time per stage and, last, "N valid". -tasks
+// prints the funnel, the time per stage and, last, "N valid" (-per-api
+// bounds the problems per changed API, -seed orders the candidates).
+// The environment cache (-cache) is the user's own by default. -tasks
 // then evaluates such a file:
 //
 //	go run ./examples/versioned -mine github.com/google/go-cmp -from v0.4.0 -out /tmp/gocmp
@@ -41,6 +43,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"log"
 	"os"
 	"os/signal"
@@ -65,6 +68,8 @@ type config struct {
 	noVersion                                  bool
 	only                                       string
 	mineModule, from, to, out                  string
+	perAPI                                     int
+	seed                                       int64
 	tasksFile                                  string
 	everyTest                                  bool
 }
@@ -77,7 +82,7 @@ func main() {
 	flag.StringVar(&c.prebuilt, "prebuilt", "", "GitChameleon: use the ready venvs under this directory")
 	flag.BoolVar(&c.system, "system", false, "GitChameleon: use the system python3 as it is (not faithful)")
 	flag.BoolVar(&c.strict, "strict", false, "refuse environments that do not match their spec (their tasks are invalid)")
-	flag.StringVar(&c.cacheDir, "cache", versioned.DefaultCacheDir, "directory of the environment cache")
+	flag.StringVar(&c.cacheDir, "cache", versioned.DefaultCacheDir(), "directory of the environment cache (each user's own by default)")
 	flag.StringVar(&c.modelName, "model", "reference", "model: reference, identity or openai")
 	flag.StringVar(&c.openaiModel, "openai-model", "", "with -model openai: the model to ask at OPENAI_BASE_URL (default $OPENAI_MODEL)")
 	flag.StringVar(&c.solutions, "solutions", "", "score a solution file ({example_id, answer} per line) as the model")
@@ -87,6 +92,8 @@ func main() {
 	flag.StringVar(&c.mineModule, "mine", "", "mine this Go module's releases for problems (see -from, -to, -out)")
 	flag.StringVar(&c.from, "from", "", "-mine: the first release to mine (inclusive)")
 	flag.StringVar(&c.to, "to", "", "-mine: the last release to mine (inclusive)")
+	flag.IntVar(&c.perAPI, "per-api", 3, "-mine: at most this many problems per changed API and release")
+	flag.Int64Var(&c.seed, "seed", 0, "-mine: the seed of the order in which each API's candidates are tried")
 	flag.StringVar(&c.out, "out", "", "-mine: the directory to write the problems and the funnel to, created if need be (default: a new directory mine-N)")
 	flag.StringVar(&c.tasksFile, "tasks", "", "evaluate the Go tasks of this file (such as -mine's tasks.jsonl) instead of the built-in ones")
 	flag.BoolVar(&c.everyTest, "every-test", false, "GitChameleon: adapt's every-test rule (a skipped hidden test does not pass) instead of upstream's exit-status rule")
@@ -95,15 +102,37 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
-	var err error
-	if c.mineModule != "" {
-		err = mineHistory(ctx, c.mineModule, c.from, c.to, c.out, c.cacheDir)
-	} else {
+	err := writableCache(c.cacheDir)
+	if err == nil && c.mineModule != "" {
+		err = mineHistory(ctx, &c)
+	} else if err == nil {
 		err = run(ctx, &c)
 	}
 	if err != nil {
-		log.Fatal(err)
+		log.Fatal(cacheHint(err, c.cacheDir))
 	}
+}
+
+// writableCache checks, before anything runs, that the environment cache
+// can be written: one another user made is not.
+func writableCache(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".writable-")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+// cacheHint names the -cache flag in a permission error.
+func cacheHint(err error, dir string) error {
+	if errors.Is(err, fs.ErrPermission) || strings.Contains(err.Error(), "permission denied") {
+		return fmt.Errorf("%w\nversioned: the environment cache %s is not writable by this user: choose another directory with -cache DIR", err, dir)
+	}
+	return err
 }
 
 // run evaluates the tasks with each protocol and prints the tables.

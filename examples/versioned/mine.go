@@ -16,15 +16,16 @@ import (
 	"github.com/adaptbench/adaptbench/versioned/mine"
 )
 
-// mineHistory mines mod's releases and writes what it found to out.
-func mineHistory(ctx context.Context, mod, from, to, out, cacheDir string) error {
-	dir, err := outdir.Open(out, "mine", os.Stdout)
+// mineHistory mines a module's releases and writes what it found to -out.
+func mineHistory(ctx context.Context, c *config) error {
+	mod := c.mineModule
+	dir, err := outdir.Open(c.out, "mine", os.Stdout)
 	if err != nil {
 		return err
 	}
-	out = dir.Path()
+	out := dir.Path()
 	bar := progress.New(os.Stderr, "mine "+mod)
-	res, err := mine.Generate(ctx, mod, &mine.Options{From: from, To: to, EnvDir: filepath.Join(cacheDir, "gomod"), Progress: bar.Report})
+	res, err := mine.Generate(ctx, mod, &mine.Options{From: c.from, To: c.to, EnvDir: filepath.Join(c.cacheDir, "gomod"), PerAPI: c.perAPI, Seed: c.seed, Progress: bar.Report})
 	bar.Close()
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package mine
 
 import (
 	"go/ast"
+	godoc "go/doc"
 	"go/parser"
 	"go/token"
 	"go/types"
@@ -115,9 +116,10 @@ func objectString(obj types.Object) string {
 }
 
 // deprecations reads the "Deprecated:" notes of a package's exported
-// declarations (top-level names and methods): name to note.
-func deprecations(dir string, files []string) map[string]string {
-	notes := map[string]string{}
+// declarations (top-level names and methods): name to note; and the first
+// sentence of each one's doc (fields' too: "T.F").
+func deprecations(dir string, files []string) (map[string]string, map[string]string) {
+	notes, docs := map[string]string{}, map[string]string{}
 	fset := token.NewFileSet()
 	for _, name := range files {
 		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ParseComments|parser.SkipObjectResolution)
@@ -132,6 +134,7 @@ func deprecations(dir string, files []string) map[string]string {
 					n = recvTypeName(d.Recv.List[0].Type) + "." + n
 				}
 				addNote(notes, n, d.Doc)
+				addDoc(docs, n, d.Doc)
 			case *ast.GenDecl:
 				for _, s := range d.Specs {
 					doc := d.Doc
@@ -141,19 +144,38 @@ func deprecations(dir string, files []string) map[string]string {
 							doc = s.Doc
 						}
 						addNote(notes, s.Name.Name, doc)
+						addDoc(docs, s.Name.Name, doc)
+						if st, ok := s.Type.(*ast.StructType); ok {
+							for _, f := range st.Fields.List {
+								for _, id := range f.Names {
+									addDoc(docs, s.Name.Name+"."+id.Name, f.Doc)
+								}
+							}
+						}
 					case *ast.ValueSpec:
 						if s.Doc != nil {
 							doc = s.Doc
 						}
 						for _, id := range s.Names {
 							addNote(notes, id.Name, doc)
+							addDoc(docs, id.Name, doc)
 						}
 					}
 				}
 			}
 		}
 	}
-	return notes
+	return notes, docs
+}
+
+// addDoc records the first sentence of a declaration's doc.
+func addDoc(docs map[string]string, name string, doc *ast.CommentGroup) {
+	if doc == nil {
+		return
+	}
+	if first := new(godoc.Package).Synopsis(doc.Text()); first != "" {
+		docs[name] = first
+	}
 }
 
 func recvTypeName(e ast.Expr) string {

@@ -32,3 +32,15 @@ func TestRecvName(t *testing.T) {
 		}
 	}
 }
+
+// TestUniqueIDs: a function that calls one API with two signatures gives
+// two candidates, whose IDs differ.
+func TestUniqueIDs(t *testing.T) {
+	cands := []*candidate{{id: "m@v1/p.ExampleTrim.Trim/new-api"}, {id: "m@v1/p.ExampleTrim.Trim/new-api"}, {id: "m@v1/p.ExampleTrim.Trim/adapt"}}
+	uniqueIDs(cands)
+	for i, want := range []string{"m@v1/p.ExampleTrim.Trim/new-api", "m@v1/p.ExampleTrim.Trim~2/new-api", "m@v1/p.ExampleTrim.Trim/adapt"} {
+		if cands[i].id != want {
+			t.Errorf("candidate %d: %q, want %q", i, cands[i].id, want)
+		}
+	}
+}

@@ -33,72 +33,79 @@
 // # Problems
 //
 // The module's own example functions (those with an "// Output:"
-// comment, which go test runs and checks) and test functions exercise
-// the changes. Each is type-checked with its package's tests, and it is
-// a candidate when it uses a changed name (a package-level name, a
-// method, a field, resolved by go/types):
+// comment) and test functions exercise the changes. Each is type-checked
+// with its package's tests; its calls of the module's exported API (and
+// reads of its fields), resolved by go/types, are grouped by API and by
+// the types of the call. A group whose API changed is a candidate:
 //
-//	uses-new-api          a function at N that uses a name added at N:
-//	                      write it, given its signature, its doc, its
-//	                      expected output (an example) and the version
-//	adapt-to-new-version  a function at N-1 that uses a name removed,
-//	                      changed or deprecated at N, whose counterpart (the
-//	                      same name) at N is updated (and no longer uses a
-//	                      removed or deprecated name): adapt the N-1 code
-//	                      to N; the reference is N's
+//	uses-new-api          the API was added at N
+//	adapt-to-new-version  the function at N-1 used a name removed,
+//	                      changed or deprecated at N, and its update at N
+//	                      calls the group's API instead (the changed
+//	                      name, the deprecation's replacement, a name
+//	                      added at N)
 //
-// A candidate is moved into a module of its own, the problem's workspace:
-// solution_test.go holds the function in its package (p or p_test: an
-// example's output may name its types), after the
-// declarations of its package's test files it needs (helpers, test types
-// and their methods, transitively), its imports kept and the package
-// under test's exported names qualified when it was an in-package test.
-// One that needs an unexported name of the package under test or an
-// internal package is not self-contained and is dropped with the reason.
-// The workspace:
+// The answer is a function solve with the argument and result types of
+// the call (a method's receiver first); its reference body is the call
+// at N. The check is the module's function with the group's calls
+// replaced by solve(...), so the module's assertions, or the output an
+// example prints, judge the answer: the hidden check replaces every call
+// of the group, the visible one the first only (when the function has
+// one call, the visible check is the hidden one, an example's first line
+// of output). The workspace is a module of its own:
 //
-//	solution_test.go  the target (the whole file): the reference, or the
-//	                  starting code (uses-new-api: the helpers and the
-//	                  signature with a body that panics; adapt: the
-//	                  function and its helpers at N-1)
-//	check_test.go     the checks the answer cannot change: for an example,
-//	                  TestVisible<Example> (its output's first line,
-//	                  visible) and Test<Example> (all of it, compared as
-//	                  go test compares an example's output: hidden); for a
-//	                  test function, the test itself is visible and
-//	                  TestHidden<X> runs it (hidden)
+//	solution_test.go  solve (the target): the reference, or the starting
+//	                  code (uses-new-api: a body that panics; adapt: the
+//	                  call at N-1, its arguments mapped onto solve's
+//	                  parameters by their text or as constants)
+//	check_test.go     the function's copies (TestVisibleX, TestHiddenX;
+//	                  an example's, and the tests comparing what each
+//	                  prints with its output, as go test does), after the
+//	                  declarations of its package's test files it needs,
+//	                  its imports kept (a module package named like a
+//	                  standard one aliased: github.com/pkg/errors is
+//	                  pkgerrors) and the package under test's exported
+//	                  names qualified when it was an in-package test
 //	go.mod, go.sum    a module requiring the release, with the hashes of
 //	                  both releases' module graphs
+//
+// One that needs an unexported name of the package under test, an
+// internal package, or a type solve cannot name is not self-contained
+// and is dropped with the reason. The statement gives solve's signature,
+// the function that calls it (an example's output), and the declarations
+// at N of the API and of the changes, each with its doc's first sentence
+// (a changed one as it was at N-1 too).
 //
 // The task's Env names the module at N (and the modules its packages
 // need) with the runtime go1.X of its go directive (at least 1.21), for
 // versioned's Go environments; labels and versioned.Detail are those of
-// versioned's Go problems (benchmark "go-mined"), so versioned's
-// protocols (greedy, chain of thought, self-debug on the visible test)
-// run them unchanged. The Detail's Mined field holds, as JSON, where the
-// problem came from: the module, the releases, the package, the changes
-// (kind, name, old and new declaration), the file and function at each
-// release, and what the reference gave at N-1.
-//
-// An example's problem is checked by its output, which the statement
-// gives. A test function's is checked only by the test passing, and its
-// statement has nothing to go on but the names it exercises: a model may
-// write a weaker test than the module's. The "style" label ("example",
-// "test") keeps the two apart in breakdowns.
+// versioned's Go problems (benchmark "go-mined"; APICalls the API's key,
+// which versioned resolves by identity), so versioned's protocols run
+// them unchanged. The Detail's Mined field holds, as JSON, where the
+// problem came from: the module, the releases, the package, the changes,
+// the API and solve's signature, the file and function at each release,
+// what the reference gave at N-1, and the trivial answers.
 //
 // # Validity
 //
-// As everywhere in the SDK, a problem is kept only when it is
-// version-conditioned, checked in the sandbox through adapt.Checker and
-// the Go environment provider (a module cache per release): the
-// reference passes at N, it fails at N-1 (a compile error or a failed
-// test; anything else is not a verdict on the version), and the starting
-// code fails at N (a do-nothing answer does not pass). The funnel counts,
-// per change kind (the first of changed, removed, deprecated, added a
-// candidate exercises), the release pairs with such a change, the
-// changes, and the candidates through "self-contained", "passes at N",
-// "fails at N-1" and "valid". A harness failure stops Generate with an
-// error: it never drops a candidate.
+// A problem is kept only when it is version-conditioned and cannot be
+// passed without solving it, checked in the sandbox through adapt.Checker
+// and the Go environment provider (a module cache per release). The
+// funnel counts, per change kind (the first of changed, removed,
+// deprecated, added a candidate exercises), the release pairs with such a
+// change, the changes, and the candidates through the stages:
+// "self-contained"; "reference uses its API" (go/types against the
+// module at N); "within the cap" (at most Options.PerAPI problems per API
+// and release, the candidates tried in an order Options.Seed draws, the
+// rest capped); "passes at N"; "fails at N-1" (a compile error or a
+// failed test: anything else is no verdict on the version); then one
+// stage per trivial answer, each of which must fail the hidden check at
+// N: "starting code fails", "zero values fail" (a body returning zero
+// values), "panic fails", "N-1 reference fails" (an adaptation's starting
+// code; a new API has none) and "printed output fails" (an example's: a
+// body printing the visible output, then returning zero values); and
+// "valid". A harness failure stops Generate with an error: it never drops
+// a candidate.
 //
 // # Not stable
 //

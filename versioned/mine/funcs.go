@@ -36,10 +36,16 @@ type testFunc struct {
 	// name ("T.M" for methods and fields).
 	Uses []string
 	// Src is the function in a file of its own (imports, the test-file
-	// declarations it needs, qualified names), gofmt'ed; Stub the same
-	// with its body replaced by a panic. Both "" when the function cannot
-	// be moved: Why says why.
-	Src, Stub, Why string
+	// declarations it needs, qualified names), gofmt'ed; "" when the
+	// function cannot be moved: Why says why.
+	Src, Why string
+	// Given is the test-file declarations it needs, as moved; Imports
+	// theirs and the function's (path to local name, package name).
+	Given   string
+	Imports map[string][2]string
+	// Groups are its calls of the module's API (and reads of its fields),
+	// by API and solve signature, in order.
+	Groups []*siteGroup
 	// Body is the function as written, to compare releases.
 	Body string
 	// Package is the name of the function's package (p or p_test), which
@@ -168,6 +174,7 @@ func newInfo() *types.Info {
 		Defs:       map[*ast.Ident]types.Object{},
 		Types:      map[ast.Expr]types.TypeAndValue{},
 		Selections: map[*ast.SelectorExpr]*types.Selection{},
+		Instances:  map[*ast.Ident]types.Instance{},
 	}
 }
 
@@ -274,7 +281,7 @@ func (sc *scope) funcsOf(f *ast.File) []*testFunc {
 		sc.move(tf, fd)
 		if err := sc.typeError(fd); err != "" {
 			// The module's own test does not compile at this release.
-			tf.Src, tf.Stub, tf.Why = "", "", "does not compile at its release: "+err
+			tf.Src, tf.Why, tf.Groups = "", "does not compile at its release: "+err, nil
 		}
 		out = append(out, tf)
 	}
@@ -336,6 +343,8 @@ func (sc *scope) move(tf *testFunc, fd *ast.FuncDecl) {
 	m := &moved{imports: map[string][2]string{}, uses: map[string]bool{}, edits: map[ast.Decl][]edit{}}
 	sc.inspect(m, fd)
 	tf.Uses = sortedKeys(m.uses)
+	// Its calls, kept when it cannot move too (the funnel counts them).
+	tf.Groups = sc.sites(fd, m.edits[fd])
 	// The helpers, and theirs.
 	helpers := &moved{imports: map[string][2]string{}, uses: map[string]bool{}, edits: m.edits}
 	seen := map[ast.Decl]bool{fd: true}
@@ -381,17 +390,7 @@ func (sc *scope) move(tf *testFunc, fd *ast.FuncDecl) {
 		tf.Src, tf.Why = "", "does not format once moved: "+err.Error()
 		return
 	}
-	stub := string(sc.srcs[sc.fset.File(fd.Pos()).Name()][sc.off(fd.Pos()):sc.off(fd.Body.Lbrace)]) + "{\n\tpanic(\"not implemented\")\n}"
-	if tf.Doc != "" {
-		stub = tf.Doc + "\n" + stub
-	}
-	stubImports := maps.Clone(helpers.imports)
-	if !tf.Example {
-		stubImports["testing"] = m.imports["testing"]
-	}
-	if tf.Stub, err = movedFile(tf.Package, stubImports, given.String()+stub); err != nil {
-		tf.Src, tf.Stub, tf.Why = "", "", "its stub does not format: "+err.Error()
-	}
+	tf.Given, tf.Imports = given.String(), all
 }
 
 // inspect walks one declaration.
@@ -506,8 +505,9 @@ func (sc *scope) ident(m *moved, n *ast.Ident, decl ast.Decl, inModule func(stri
 		fail("uses %s of its own package", n.Name)
 		return
 	}
-	m.imports[sc.under.Path()] = [2]string{sc.under.Name(), sc.under.Name()}
-	m.edits[decl] = append(m.edits[decl], edit{sc.off(n.Pos()), sc.off(n.Pos()), sc.under.Name() + "."})
+	name := localName(sc.under)
+	m.imports[sc.under.Path()] = [2]string{name, sc.under.Name()}
+	m.edits[decl] = append(m.edits[decl], edit{sc.off(n.Pos()), sc.off(n.Pos()), name + "."})
 }
 
 // isQualified reports whether id is the Sel of a selector in fd.

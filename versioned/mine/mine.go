@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"hash/fnv"
+	"math/rand/v2"
 	"path"
 	"slices"
 	"strings"
@@ -18,6 +20,7 @@ import (
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/internal/tracker"
 	"github.com/adaptbench/adaptbench/versioned"
+	"github.com/adaptbench/adaptbench/versioned/internal/goapi"
 )
 
 // Options configures Generate. A nil *Options means the defaults.
@@ -40,7 +43,7 @@ type Options struct {
 	// EnvDir is the directory of the cache of the problems' environments
 	// (a strict versioned.Provider over a versioned.Cache with the
 	// versioned.GoModules builder, Proxy and ModCache); "" means
-	// versioned.DefaultCacheDir.
+	// versioned.DefaultCacheDir().
 	EnvDir string
 	// Runner runs the tests; nil means a ForkServer over a Sandbox that
 	// Generate makes and closes. Limits bounds every test run.
@@ -49,6 +52,11 @@ type Options struct {
 	// Parallelism bounds the test runs in flight. 0 means
 	// exec.DefaultParallelism().
 	Parallelism int
+	// PerAPI bounds the problems about one API (a function, a method, a
+	// field) at one release; 0 means 3. Seed orders each API's candidates
+	// (the first PerAPI valid ones in that order are kept).
+	PerAPI int
+	Seed   int64
 	// Progress, if set, is called as each stage begins (Phase "list",
 	// "fetch", "build" once per release, with its count) and after each
 	// candidate's checks (Phase "check"), so that a display can say what
@@ -70,8 +78,8 @@ type Result struct {
 	// same order, each with the stage it stopped at and why.
 	Dropped []adapt.InvalidTask
 	// Funnel counts, per change kind, the release pairs with such a
-	// change, the changes, and the candidate functions through the
-	// stages "self-contained", "passes at N", "fails at N-1" and "valid".
+	// change, the changes, and the candidates (a function's calls of one
+	// API) through the stages of the package doc's Validity.
 	Funnel adapt.Funnel
 	// Time is the wall time of each stage: "list" (the versions), "fetch"
 	// (downloading and verifying them), "build" (go list -export of each
@@ -85,11 +93,29 @@ type Result struct {
 const (
 	stageReleases   = "release pairs"
 	stageChanges    = "changes"
-	stageCandidates = "candidate functions"
+	stageCandidates = "candidates"
 	stageMoved      = "self-contained"
+	stageHits       = "reference uses its API"
+	stageCap        = "within the cap"
 	stagePasses     = "passes at N"
 	stageFails      = "fails at N-1"
+	stageStart      = "starting code fails"
+	stageZero       = "zero values fail"
+	stagePanic      = "panic fails"
+	stagePrev       = "N-1 reference fails"
+	stagePrint      = "printed output fails"
 	stageValid      = "valid"
+)
+
+// trivialStages are the stages of the trivial answers, in the order they
+// are run; trivialNames say what each answer is.
+var (
+	trivialStages = []string{stageStart, stageZero, stagePanic, stagePrev, stagePrint}
+	trivialNames  = map[string]string{
+		stageStart: "the starting code", stageZero: "a body returning zero values", stagePanic: "a body that panics",
+		stagePrev: "the N-1 reference", stagePrint: "a body printing the visible output",
+	}
+	trivialKeys = map[string]string{stageStart: "start", stageZero: "zero", stagePanic: "panic", stagePrev: "previous", stagePrint: "print"}
 )
 
 // snapshot is one release analysed.
@@ -99,8 +125,13 @@ type snapshot struct {
 	api   map[string]*types.Package       // package path -> its API (export data)
 	notes map[string]map[string]string    // package path -> deprecation notes
 	funcs map[string]map[string]*testFunc // package path -> test functions by name
+	docs  map[string]map[string]string    // package path -> name -> its doc's first sentence
 	paths []string                        // the module's package paths, sorted
+	imp   types.Importer                  // the module's packages and their dependencies
 }
+
+// importer imports the release's packages from their export data.
+func (s *snapshot) importer() types.Importer { return s.imp }
 
 // Generate mines the release history of the Go module mod for
 // version-conditioned problems. It lists and fetches the releases
@@ -162,7 +193,7 @@ func Generate(ctx context.Context, mod string, opts *Options) (*Result, error) {
 		timed("analyse", func() error { snaps[i] = analyse(mod, r, b); return nil })
 	}
 	var cands []*candidate
-	res.Funnel.Declare(stageReleases, stageChanges, stageCandidates, stageMoved, stagePasses, stageFails, stageValid)
+	res.Funnel.Declare(append([]string{stageReleases, stageChanges, stageCandidates, stageMoved, stageHits, stageCap, stagePasses, stageFails}, append(trivialStages, stageValid)...)...)
 	timed("diff", func() error {
 		for i := 1; i < len(snaps); i++ {
 			changes := diff(snaps[i-1], snaps[i])
@@ -170,6 +201,7 @@ func Generate(ctx context.Context, mod string, opts *Options) (*Result, error) {
 			count(&res.Funnel, changes)
 			cands = append(cands, candidates(mod, snaps[i-1], snaps[i], changes)...)
 		}
+		uniqueIDs(cands)
 		return nil
 	})
 	if err := timed("check", func() error { return check(ctx, &o, cands) }); err != nil {
@@ -207,9 +239,10 @@ func count(f *adapt.Funnel, changes []Change) {
 
 // analyse reads a release's API, deprecation notes and test functions.
 func analyse(mod string, r *release, b *build) *snapshot {
-	s := &snapshot{rel: r, build: b, api: map[string]*types.Package{}, notes: map[string]map[string]string{}, funcs: map[string]map[string]*testFunc{}}
+	s := &snapshot{rel: r, build: b, api: map[string]*types.Package{}, notes: map[string]map[string]string{}, docs: map[string]map[string]string{}, funcs: map[string]map[string]*testFunc{}}
 	fset := token.NewFileSet()
 	imp := exportImporter(fset, b.exports)
+	s.imp = imp
 	for _, p := range b.pkgs {
 		if p.Name == "main" || isInternal(mod, p.ImportPath) {
 			continue
@@ -218,7 +251,7 @@ func analyse(mod string, r *release, b *build) *snapshot {
 		if api, err := imp.Import(p.ImportPath); err == nil {
 			s.api[p.ImportPath] = api
 		}
-		s.notes[p.ImportPath] = deprecations(p.Dir, p.GoFiles)
+		s.notes[p.ImportPath], s.docs[p.ImportPath] = deprecations(p.Dir, p.GoFiles)
 		fs := map[string]*testFunc{}
 		for _, tf := range testFuncs(mod, p, imp, fset) {
 			if _, dup := fs[tf.Name]; !dup {
@@ -272,8 +305,8 @@ func diff(prev, cur *snapshot) []Change {
 	return out
 }
 
-// candidate is a function that exercises a change, on its way to a
-// problem.
+// candidate is one call site group of a function that exercises a
+// change, on its way to a problem.
 type candidate struct {
 	id      string
 	module  string
@@ -281,11 +314,16 @@ type candidate struct {
 	group   string // its funnel group: the first kind of its changes
 	pkg     string
 	changes []Change
-	cur     *testFunc // at N
-	prev    *testFunc // at N-1, for an adaptation
+	cur     *testFunc  // at N
+	prev    *testFunc  // at N-1, for an adaptation
+	calls   *siteGroup // the calls solve stands for, in cur
+	old     *siteGroup // the calls at N-1 they replace, in prev
 	at      [2]*snapshot
 	task    *adapt.Task // the problem at N
 	older   *adapt.Task // the same workspace requiring N-1
+	// trivial are the answers that must fail the hidden check at N, by
+	// stage (see trivialAnswers).
+	trivial map[string]string
 	stages  []string
 	reason  string
 }
@@ -296,8 +334,8 @@ const (
 	problemAdapt  = "adapt-to-new-version"
 )
 
-// candidates finds the functions that exercise the changes from prev to
-// cur.
+// candidates finds the calls of the functions that exercise the changes
+// from prev to cur.
 func candidates(mod string, prev, cur *snapshot, changes []Change) []*candidate {
 	byKey := map[string][]Change{}
 	for _, c := range changes {
@@ -308,44 +346,108 @@ func candidates(mod string, prev, cur *snapshot, changes []Change) []*candidate 
 		fs := cur.funcs[p]
 		for _, name := range sortedKeys(fs) {
 			tf := fs[name]
-			var added []Change
-			for _, u := range tf.Uses {
-				for _, c := range byKey[u] {
+			for _, g := range tf.Groups {
+				var added []Change
+				for _, c := range byKey[g.Key] {
 					if c.Kind == kindAdded {
 						added = append(added, c)
 					}
 				}
-			}
-			if len(added) > 0 {
-				out = append(out, newCandidate(mod, problemNewAPI, p, added, tf, nil, prev, cur))
+				if len(added) > 0 {
+					out = append(out, newCandidate(mod, problemNewAPI, p, added, tf, nil, g, nil, prev, cur))
+				}
 			}
 		}
 		old := prev.funcs[p]
 		for _, name := range sortedKeys(old) {
 			tf, now := old[name], fs[name]
-			var hit []Change
-			for _, u := range tf.Uses {
-				for _, c := range byKey[u] {
-					if c.Kind == kindAdded || now == nil || now.Example != tf.Example || now.Body == tf.Body {
-						continue
-					}
-					// A removed or deprecated name is gone from the updated
-					// function; a changed one may be used with its new form.
-					if c.Kind != kindChanged && slices.Contains(now.Uses, u) {
-						continue
-					}
-					hit = append(hit, c)
+			if now == nil || now.Example != tf.Example || now.Body == tf.Body {
+				continue
+			}
+			hit := adaptHits(tf, now, byKey)
+			if len(hit) == 0 {
+				continue
+			}
+			// The call at N-1 that the updated one replaces: the first of a
+			// changed, removed or deprecated name.
+			var og *siteGroup
+			for _, g := range tf.Groups {
+				if slices.ContainsFunc(hit, func(c Change) bool { return c.key() == g.Key }) {
+					og = g
+					break
 				}
 			}
-			if len(hit) > 0 {
-				out = append(out, newCandidate(mod, problemAdapt, p, hit, now, tf, prev, cur))
+			for _, g := range now.Groups {
+				if cs := updates(g, hit, byKey); cs != nil {
+					out = append(out, newCandidate(mod, problemAdapt, p, cs, now, tf, g, og, prev, cur))
+				}
 			}
 		}
 	}
 	return out
 }
 
-func newCandidate(mod, problem, pkg string, changes []Change, cur, prev *testFunc, ps, cs *snapshot) *candidate {
+// uniqueIDs numbers the candidates that would share an ID (a function
+// calling one API with two signatures): the second gets "~2" after its
+// API, and so on.
+func uniqueIDs(cands []*candidate) {
+	seen := map[string]int{}
+	for _, c := range cands {
+		seen[c.id]++
+		if n := seen[c.id]; n > 1 {
+			i := strings.LastIndex(c.id, "/")
+			c.id = fmt.Sprintf("%s~%d%s", c.id[:i], n, c.id[i:])
+		}
+	}
+}
+
+// adaptHits are the changes a function at N-1 uses that its update at N
+// no longer uses as it did: a removed or deprecated name it dropped, a
+// changed one.
+func adaptHits(tf, now *testFunc, byKey map[string][]Change) []Change {
+	var hit []Change
+	for _, u := range tf.Uses {
+		for _, c := range byKey[u] {
+			if c.Kind == kindAdded {
+				continue
+			}
+			// A removed or deprecated name is gone from the updated
+			// function; a changed one may be used with its new form.
+			if c.Kind != kindChanged && slices.Contains(now.Uses, u) {
+				continue
+			}
+			hit = append(hit, c)
+		}
+	}
+	return hit
+}
+
+// updates returns the changes an updated call g stands for, nil when it
+// is not about hit: the changed name itself, a deprecated or removed
+// name's replacement, or (a removal) a name added at N.
+func updates(g *siteGroup, hit []Change, byKey map[string][]Change) []Change {
+	var out []Change
+	for _, c := range hit {
+		switch {
+		case c.Kind == kindChanged && c.key() == g.Key,
+			c.Replacement != "" && c.Package+"."+c.Replacement == g.Key:
+			out = append(out, c)
+		case c.Kind == kindRemoved && slices.ContainsFunc(byKey[g.Key], func(a Change) bool { return a.Kind == kindAdded }):
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	for _, a := range byKey[g.Key] {
+		if a.Kind == kindAdded {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func newCandidate(mod, problem, pkg string, changes []Change, cur, prev *testFunc, calls, old *siteGroup, ps, cs *snapshot) *candidate {
 	slices.SortStableFunc(changes, func(a, b Change) int {
 		return slices.Index(kinds, a.Kind) - slices.Index(kinds, b.Kind)
 	})
@@ -361,18 +463,20 @@ func newCandidate(mod, problem, pkg string, changes []Change, cur, prev *testFun
 			rel = path.Base(strings.TrimSuffix(mod, "/"+rel))
 		}
 	}
+	api := strings.TrimPrefix(calls.Key, calls.Pkg+".")
 	return &candidate{
-		id:      fmt.Sprintf("%s@%s/%s.%s/%s", mod, cs.rel.Version, rel, cur.Name, short),
+		id:      fmt.Sprintf("%s@%s/%s.%s.%s/%s", mod, cs.rel.Version, rel, cur.Name, api, short),
 		module:  mod,
 		problem: problem, group: changes[0].Kind, pkg: pkg, changes: changes,
-		cur: cur, prev: prev, at: [2]*snapshot{ps, cs},
+		cur: cur, prev: prev, calls: calls, old: old, at: [2]*snapshot{ps, cs},
 		stages: []string{stageCandidates},
 	}
 }
 
-// check makes each self-contained candidate a problem and runs its
-// checks in the sandbox: the reference at N, at N-1, and the starting
-// code at N.
+// check makes each self-contained candidate a problem whose reference
+// uses its API, then runs its checks in the sandbox, up to PerAPI valid
+// problems per API and release in a seeded order: the reference at N and
+// at N-1, then the trivial answers at N.
 func check(ctx context.Context, o *Options, cands []*candidate) error {
 	runner, closeRunner, err := sandbox.Default(o.Runner)
 	if err != nil {
@@ -386,33 +490,95 @@ func check(ctx context.Context, o *Options, cands []*candidate) error {
 	if par <= 0 {
 		par = exec.DefaultParallelism()
 	}
-	var todo []*candidate
+	byAPI := map[string][]*candidate{}
+	var apis []string
+	n := 0
 	for _, c := range cands {
-		if c.cur.Src == "" || c.prev != nil && c.prev.Src == "" {
-			why := c.cur.Why
-			if c.prev != nil && c.prev.Src == "" {
-				why = c.prev.Why + " (at " + c.at[0].rel.Version + ")"
-			}
-			c.reason = "not self-contained: " + why
+		if err := prepare(c); err != nil {
+			return err
+		}
+		if c.reason != "" {
 			continue
 		}
-		c.stages = append(c.stages, stageMoved)
-		if err := makeTasks(c); err != nil {
-			return err
+		key := c.at[1].rel.Version + " " + c.calls.Key
+		if byAPI[key] == nil {
+			apis = append(apis, key)
 		}
-		todo = append(todo, c)
+		byAPI[key] = append(byAPI[key], c)
+		n++
 	}
-	progress := tracker.New(o.Progress, "check", len(todo))
+	perAPI := o.PerAPI
+	if perAPI <= 0 {
+		perAPI = 3
+	}
+	progress := tracker.New(o.Progress, "check", n)
 	eg, ectx := errgroup.WithContext(ctx)
 	eg.SetLimit(par)
-	for _, c := range todo {
+	for _, key := range apis {
+		group := byAPI[key]
+		h := fnv.New64a()
+		h.Write([]byte(key))
+		rng := rand.New(rand.NewPCG(uint64(o.Seed), h.Sum64()))
+		order := rng.Perm(len(group))
 		eg.Go(func() error {
-			err := checkOne(ectx, checker, c)
-			progress.Done(err == nil && c.reason == "")
-			return err
+			valid := 0
+			for _, i := range order {
+				c := group[i]
+				if valid >= perAPI {
+					c.reason = fmt.Sprintf("capped: %d problems about %s at %s already", perAPI, c.calls.Key, c.at[1].rel.Version)
+					progress.Done(false)
+					continue
+				}
+				c.stages = append(c.stages, stageCap)
+				err := checkOne(ectx, checker, c)
+				progress.Done(err == nil && c.reason == "")
+				if err != nil {
+					return err
+				}
+				if c.reason == "" {
+					valid++
+				}
+			}
+			return nil
 		})
 	}
 	return eg.Wait()
+}
+
+// prepare makes a candidate's problem and checks, without running
+// anything, that it is self-contained and that its reference uses its
+// API (go/types, against the module at N).
+func prepare(c *candidate) error {
+	if c.cur.Src == "" || c.prev != nil && c.prev.Src == "" {
+		why := c.cur.Why
+		if c.prev != nil && c.prev.Src == "" {
+			why = c.prev.Why + " (at " + c.at[0].rel.Version + ")"
+		}
+		c.reason = "not self-contained: " + why
+		return nil
+	}
+	if c.problem == problemAdapt && c.old == nil {
+		c.reason = "not self-contained: no call of the changed API at " + c.at[0].rel.Version
+		return nil
+	}
+	if why, err := makeTasks(c); err != nil {
+		return err
+	} else if why != "" {
+		c.reason = "not self-contained: " + why
+		return nil
+	}
+	c.stages = append(c.stages, stageMoved)
+	files := map[string]string{solutionFile: c.task.Reference, checkFile: c.task.Files[0].Content}
+	uses, err := goapi.Uses(c.at[1].importer(), files, solutionFile)
+	if err != nil {
+		return fmt.Errorf("mine: %s: the reference: %w", c.id, err)
+	}
+	if !uses[c.calls.Key] {
+		c.reason = "the reference does not use " + c.calls.Key
+		return nil
+	}
+	c.stages = append(c.stages, stageHits)
+	return nil
 }
 
 // checkOne runs a candidate's checks, stopping at the first that fails.
@@ -461,21 +627,40 @@ func checkOne(ctx context.Context, checker *adapt.Checker, c *candidate) error {
 	if err := setPrevious(c, res); err != nil {
 		return err
 	}
-	res, err = run(c.task, c.task.Code)
-	if err != nil {
-		return err
-	}
-	if res.Outcome == adapt.OutcomePassed {
-		c.reason = "the starting code already passes at " + c.at[1].rel.Version
-		return nil
+	// The trivial answers, each of which must fail the hidden check.
+	hidden := c.task.Tests[1].Name
+	for _, stage := range trivialStages {
+		code, ok := c.trivial[stage]
+		if ok {
+			res, err := run(c.task, code)
+			if err != nil {
+				return err
+			}
+			if testPassed(res, hidden) {
+				c.reason = fmt.Sprintf("a trivial answer passes the hidden check at %s: %s", c.at[1].rel.Version, trivialNames[stage])
+				return nil
+			}
+		}
+		c.stages = append(c.stages, stage)
 	}
 	c.stages = append(c.stages, stageValid)
 	return nil
 }
 
+// testPassed reports whether the named test passed in a result.
+func testPassed(res adapt.SampleResult, name string) bool {
+	for _, t := range res.Tests {
+		if t.Name == name {
+			return t.Status == exec.TestPassed
+		}
+	}
+	return false
+}
+
 // compilerOnSolution reports whether a build's messages are the
-// compiler's on the solution file, not the go command's on the workspace
-// (a module or hash it cannot find with the proxy off).
+// compiler's on the solution or the check file (the module's test may use
+// more of the API than solve), not the go command's on the workspace (a
+// module or hash it cannot find with the proxy off).
 func compilerOnSolution(mod, detail string) bool {
 	// A package of the module that this release does not have is the
 	// version's doing.
@@ -487,7 +672,7 @@ func compilerOnSolution(mod, detail string) bool {
 			return false
 		}
 	}
-	return strings.Contains(detail, solutionFile+":") && !strings.Contains(detail, "go: ")
+	return (strings.Contains(detail, solutionFile+":") || strings.Contains(detail, checkFile+":")) && !strings.Contains(detail, "go: ")
 }
 
 // why is the first line of what made a check fail: the compiler's or the

@@ -29,7 +29,9 @@ const libPath = "example.test/lib"
 //
 //	v1.0.0  Old, Sum(a, b), Legacy, Twice, with examples
 //	v1.1.0  adds Double (ExampleDouble and TestDouble use it) and Unused
-//	        (no example uses it)
+//	        (no example uses it); adds Reset, Log and Must, whose weak
+//	        tests and example a trivial answer passes (TestReset: zero
+//	        values, ExampleLog: printing the output, TestMust: a panic)
 //	v1.2.0  removes Old for New (Example_greeting moves to New)
 //	v1.3.0  changes Sum to Sum(a, b, c) (ExampleSum follows); deprecates
 //	        Legacy for Modern, new here (Example_legacy moves to it), and
@@ -48,16 +50,22 @@ var libReleases = []struct {
 		"lib.go":          libCommon + libOld + libSum2 + libLegacy + libTwice + libDouble + libUnused,
 		"example_test.go": exHead + exGreetingOld + exSum2 + exLegacyOld + exTwiceOld + exDouble,
 		"lib_test.go":     testDouble,
+		"weak.go":         libWeak,
+		"weak_test.go":    testWeak,
 	}},
 	{"v1.2.0", "2024-03-10T00:00:00Z", map[string]string{
 		"lib.go":          libCommon + libNew + libSum2 + libLegacy + libTwice + libDouble + libUnused,
 		"example_test.go": exHead + exGreetingNew + exSum2 + exLegacyOld + exTwiceOld + exDouble,
 		"lib_test.go":     testDouble,
+		"weak.go":         libWeak,
+		"weak_test.go":    testWeak,
 	}},
 	{"v1.3.0", "2024-04-10T00:00:00Z", map[string]string{
 		"lib.go":          libCommon + libNew + libSum3 + libLegacyDeprecated + libModern + libTwiceDeprecated + libDouble + libUnused,
 		"example_test.go": exHead + exGreetingNew + exSum3 + exLegacyNew + exTwiceNew + exDouble,
 		"lib_test.go":     testDouble,
+		"weak.go":         libWeak,
+		"weak_test.go":    testWeak,
 		// A package new at this release.
 		"sub/sub.go":          "// Package sub is new in v1.3.0.\npackage sub\n\n// Hello greets.\nfunc Hello() string { return \"hi\" }\n",
 		"sub/example_test.go": "package sub_test\n\nimport (\n\t\"fmt\"\n\n\t\"example.test/lib/sub\"\n)\n\nfunc ExampleHello() {\n\tfmt.Println(sub.Hello())\n\t// Output: hi\n}\n",
@@ -79,16 +87,68 @@ const (
 	libDouble           = "\n// Double doubles.\nfunc Double(x int) int { return 2 * x }\n\nfunc one() int { return 1 }\n"
 	libUnused           = "\n// Unused is new, and no example uses it.\nfunc Unused() int { return 7 }\n"
 
-	exHead        = "package lib_test\n\nimport (\n\t\"fmt\"\n\n\t\"example.test/lib\"\n)\n"
-	exGreetingOld = "\nfunc Example_greeting() {\n\tfmt.Println(lib.Old())\n\t// Output: hello\n}\n"
-	exGreetingNew = "\nfunc Example_greeting() {\n\tfmt.Println(lib.New())\n\t// Output: hello\n}\n"
+	exHead = "package lib_test\n\nimport (\n\t\"fmt\"\n\n\t\"example.test/lib\"\n)\n"
+	// An example printing the value only ("hi") is passed by printing its
+	// output (ExampleHello is dropped); these are not.
+	exGreetingOld = "\nfunc Example_greeting() {\n\tfmt.Println(\"greeting:\", lib.Old())\n\t// Output: greeting: hello\n}\n"
+	exGreetingNew = "\nfunc Example_greeting() {\n\tfmt.Println(\"greeting:\", lib.New())\n\t// Output: greeting: hello\n}\n"
 	exSum2        = "\nfunc ExampleSum() {\n\tfmt.Println(lib.Sum(1, 2))\n\t// Output: 3\n}\n"
 	exSum3        = "\nfunc ExampleSum() {\n\tfmt.Println(lib.Sum(1, 2, 0))\n\t// Output: 3\n}\n"
-	exLegacyOld   = "\nfunc Example_legacy() {\n\tfmt.Println(lib.Legacy(\"hi\"))\n\t// Output: HI\n}\n"
-	exLegacyNew   = "\nfunc Example_legacy() {\n\tfmt.Println(lib.Modern(\"hi\"))\n\t// Output: HI!\n}\n"
+	exLegacyOld   = "\nfunc Example_legacy() {\n\tfmt.Println(\"shout:\", lib.Legacy(\"hi\"))\n\t// Output: shout: HI\n}\n"
+	exLegacyNew   = "\nfunc Example_legacy() {\n\tfmt.Println(\"shout:\", lib.Modern(\"hi\"))\n\t// Output: shout: HI!\n}\n"
 	exTwiceOld    = "\nfunc Example_twice() {\n\tfmt.Println(lib.Twice(4))\n\t// Output: 8\n}\n"
 	exTwiceNew    = "\nfunc Example_twice() {\n\tfmt.Println(lib.Double(4))\n\t// Output: 8\n}\n"
 	exDouble      = "\n// ExampleDouble doubles two.\nfunc ExampleDouble() {\n\tfmt.Println(lib.Double(2))\n\t// Output:\n\t// 4\n}\n"
+	// libWeak's API is exercised by checks a trivial answer passes.
+	libWeak = `package lib
+
+import "fmt"
+
+// Reset does nothing worth checking.
+func Reset() {}
+
+// Log prints s.
+func Log(s string) { fmt.Print(s) }
+
+// Must returns x, and panics when it is negative.
+func Must(x int) int {
+	if x < 0 {
+		panic("negative")
+	}
+	return x
+}
+`
+	testWeak = `package lib_test
+
+import (
+	"fmt"
+	"testing"
+
+	"example.test/lib"
+)
+
+// TestReset checks nothing: a body that does nothing passes.
+func TestReset(t *testing.T) { lib.Reset() }
+
+// ExampleLog prints through the library: a body printing the output
+// passes.
+func ExampleLog() {
+	lib.Log("logged")
+	// Output: logged
+}
+
+// TestMust wants a panic: a body that panics passes.
+func TestMust(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("no panic")
+		}
+	}()
+	lib.Must(-1)
+}
+
+var _ = fmt.Sprint
+`
 	// An in-package test: moved out, Double becomes lib.Double. helper
 	// makes TestHelper not self-contained.
 	testDouble = `package lib
@@ -209,16 +269,13 @@ var compileAt = regexp.MustCompile(`^(\./)?solution_test\.go:[0-9]+:[0-9]+: `)
 // wantProblems are the problems the synthetic history gives, each with
 // what its reference gives at the previous release.
 var wantProblems = map[string]string{
-	libPath + "@v1.1.0/lib.ExampleDouble/new-api":    "compile-error: undefined: lib.Double",
-	libPath + "@v1.1.0/lib.TestDouble/new-api":       "compile-error: undefined: lib.Double",
-	libPath + "@v1.1.0/lib.TestPairs/new-api":        "compile-error: undefined: lib.Double",
-	libPath + "@v1.2.0/lib.Example_greeting/new-api": "compile-error: undefined: lib.New",
-	libPath + "@v1.2.0/lib.Example_greeting/adapt":   "compile-error: undefined: lib.New",
-	libPath + "@v1.3.0/lib.ExampleSum/adapt":         "compile-error: too many arguments in call to lib.Sum",
-	libPath + "@v1.3.0/lib.Example_legacy/adapt":     "compile-error: undefined: lib.Modern",
-	libPath + "@v1.3.0/lib.Example_legacy/new-api":   "compile-error: undefined: lib.Modern",
-	// The package does not exist at v1.2.0.
-	libPath + "@v1.3.0/sub.ExampleHello/new-api": "compile-error: cannot find module providing package example.test/lib/sub: module lookup disabled by GOPROXY=off",
+	libPath + "@v1.1.0/lib.ExampleDouble.Double/new-api":  "compile-error: undefined: lib.Double",
+	libPath + "@v1.1.0/lib.TestDouble.Double/new-api":     "compile-error: undefined: lib.Double",
+	libPath + "@v1.2.0/lib.Example_greeting.New/new-api":  "compile-error: undefined: lib.New",
+	libPath + "@v1.2.0/lib.Example_greeting.New/adapt":    "compile-error: undefined: lib.New",
+	libPath + "@v1.3.0/lib.ExampleSum.Sum/adapt":          "compile-error: too many arguments in call to lib.Sum",
+	libPath + "@v1.3.0/lib.Example_legacy.Modern/adapt":   "compile-error: undefined: lib.Modern",
+	libPath + "@v1.3.0/lib.Example_legacy.Modern/new-api": "compile-error: undefined: lib.Modern",
 }
 
 // TestSyntheticHistory mines a synthetic module served from a local
@@ -284,6 +341,8 @@ func TestSyntheticHistory(t *testing.T) {
 
 	checkChanges(t, res)
 	checkContents(t, res)
+	checker := &adapt.Checker{Runner: sb, Environments: &versioned.Provider{Provisioner: &versioned.Cache{Dir: opts.EnvDir, Builder: &versioned.GoModules{ModCache: opts.ModCache, Proxy: opts.Proxy}}, Strict: true}}
+	checkTrivial(t, res, checker)
 
 	// The same bytes on a second run (everything fetched is cached).
 	var first, second bytes.Buffer
@@ -373,7 +432,7 @@ func checkChanges(t *testing.T, res *mine.Result) {
 		changes = append(changes, c.Kind+" "+c.Name+" "+c.Replacement)
 	}
 	wantChanges := []string{
-		"added Double ", "added Unused ",
+		"added Double ", "added Log ", "added Must ", "added Reset ", "added Unused ",
 		"removed Old ", "added New ",
 		"changed Sum ", "deprecated Legacy Modern", "deprecated Twice Double", "added Modern ", "added Hello ",
 	}
@@ -384,28 +443,31 @@ func checkChanges(t *testing.T, res *mine.Result) {
 		}
 	}
 
-	// Dropped: the test with a helper (not self-contained), and the
-	// deprecation whose replacement v1.2.0 already had.
+	// Dropped: the test with a helper (not self-contained), the
+	// deprecation whose replacement v1.2.0 already had, and the weak
+	// checks, each at the stage of the first trivial answer that passes.
 	dropped := map[string]string{}
 	for _, d := range res.Dropped {
 		dropped[d.TaskID] = d.Reason
 	}
-	if r := dropped[libPath+"@v1.1.0/lib.TestHelper/new-api"]; r != "not self-contained: uses one of its own package" {
-		t.Errorf("TestHelper: dropped for %q, want not self-contained", r)
-	}
-	if r := dropped[libPath+"@v1.3.0/lib.Example_twice/adapt"]; r != "not version-conditioned: the reference passed at v1.2.0" {
-		t.Errorf("Example_twice: dropped for %q, want not version-conditioned", r)
-	}
-	if len(dropped) != 2 {
-		t.Errorf("dropped %v, want 2", dropped)
-	}
-	wantFunnel := "| group | release pairs | changes | candidate functions | self-contained | passes at N | fails at N-1 | valid |\n" +
-		"|---|---:|---:|---:|---:|---:|---:|---:|\n" +
-		"| added | 3 | 5 | 7 | 6 | 6 | 6 | 6 |\n" +
-		"| removed | 1 | 1 | 1 | 1 | 1 | 1 | 1 |\n" +
-		"| changed | 1 | 1 | 1 | 1 | 1 | 1 | 1 |\n" +
-		"| deprecated | 1 | 2 | 2 | 2 | 2 | 1 | 1 |\n" +
-		"| total | 6 | 9 | 11 | 10 | 10 | 9 | 9 |\n"
+	assert.Equal(t, map[string]string{
+		libPath + "@v1.1.0/lib.TestHelper.Double/new-api":  "not self-contained: uses one of its own package",
+		libPath + "@v1.3.0/lib.Example_twice.Double/adapt": "not version-conditioned: the reference passed at v1.2.0",
+		libPath + "@v1.1.0/lib.TestReset.Reset/new-api":    "a trivial answer passes the hidden check at v1.1.0: a body returning zero values",
+		libPath + "@v1.1.0/lib.ExampleLog.Log/new-api":     "a trivial answer passes the hidden check at v1.1.0: a body printing the visible output",
+		libPath + "@v1.1.0/lib.TestMust.Must/new-api":      "a trivial answer passes the hidden check at v1.1.0: the starting code",
+		// Its own call is Double(0); the others are its helper's.
+		libPath + "@v1.1.0/lib.TestPairs.Double/new-api": "a trivial answer passes the hidden check at v1.1.0: a body returning zero values",
+		// It prints the value alone.
+		libPath + "@v1.3.0/sub.ExampleHello.Hello/new-api": "a trivial answer passes the hidden check at v1.3.0: a body printing the visible output",
+	}, dropped, "dropped")
+	wantFunnel := "| group | release pairs | changes | candidates | self-contained | reference uses its API | within the cap | passes at N | fails at N-1 | starting code fails | zero values fail | panic fails | N-1 reference fails | printed output fails | valid |\n" +
+		"|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" +
+		"| added | 3 | 8 | 10 | 9 | 9 | 9 | 9 | 9 | 8 | 6 | 6 | 6 | 4 | 4 |\n" +
+		"| removed | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 |\n" +
+		"| changed | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 |\n" +
+		"| deprecated | 1 | 2 | 2 | 2 | 2 | 2 | 2 | 1 | 1 | 1 | 1 | 1 | 1 | 1 |\n" +
+		"| total | 6 | 12 | 14 | 13 | 13 | 13 | 13 | 12 | 11 | 9 | 9 | 9 | 7 | 7 |\n"
 	var fun bytes.Buffer
 	res.Funnel.WriteTable(&fun)
 	assert.Equal(t, wantFunnel, fun.String(), "funnel")
@@ -414,51 +476,57 @@ func checkChanges(t *testing.T, res *mine.Result) {
 // checkContents checks what some problems hold.
 func checkContents(t *testing.T, res *mine.Result) {
 	t.Helper()
-	// The API calls the API hit rate looks for: the changed function,
-	// the deprecation's replacement.
+	// The API the API hit rate looks for: the changed function, the
+	// deprecation's replacement.
 	for id, want := range map[string][]string{
-		libPath + "@v1.3.0/lib.ExampleSum/adapt":     {libPath + ".Sum"},
-		libPath + "@v1.3.0/lib.Example_legacy/adapt": {libPath + ".Modern"},
-		libPath + "@v1.1.0/lib.TestDouble/new-api":   {libPath + ".Double"},
+		libPath + "@v1.3.0/lib.ExampleSum.Sum/adapt":        {libPath + ".Sum"},
+		libPath + "@v1.3.0/lib.Example_legacy.Modern/adapt": {libPath + ".Modern"},
+		libPath + "@v1.1.0/lib.TestDouble.Double/new-api":   {libPath + ".Double"},
 	} {
 		i := slices.IndexFunc(res.Tasks, func(t adapt.Task) bool { return t.ID == id })
-		if i < 0 {
+		if !assert.GreaterOrEqual(t, i, 0, id) {
 			continue
 		}
 		d, err := versioned.DetailOf(&res.Tasks[i])
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(d.APICalls, want) {
-			t.Errorf("%s: api calls %q, want %q", id, d.APICalls, want)
-		}
+		assert.Equal(t, want, d.APICalls, id)
 	}
 
-	// The adaptation's starting code is the function at N-1; the new-API
-	// problem's is a stub; the example's expected output is stated.
-	for _, task := range res.Tasks {
-		switch task.ID {
-		case libPath + "@v1.2.0/lib.Example_greeting/adapt":
-			if !strings.Contains(task.Code, "lib.Old()") || !strings.Contains(task.Reference, "lib.New()") {
-				t.Errorf("%s: code\n%s\nreference\n%s", task.ID, task.Code, task.Reference)
-			}
-		case libPath + "@v1.1.0/lib.TestDouble/new-api":
-			if !strings.Contains(task.Reference, "lib.Double(c.in)") || !strings.Contains(task.Code, `panic("not implemented")`) ||
-				!strings.HasSuffix(task.Requirement.Task, "write TestDouble, a test of package example.test/lib that exercises lib.Double and passes.") {
-				t.Errorf("%s: code\n%s\nreference\n%s", task.ID, task.Code, task.Reference)
-			}
-		case libPath + "@v1.1.0/lib.TestPairs/new-api":
-			// The test type and its method move with it, in both.
-			for _, src := range []string{task.Code, task.Reference} {
-				if !strings.Contains(src, "type pair struct") || !strings.Contains(src, "func (p pair) check(t *testing.T)") || !strings.Contains(src, "lib.Double(p.in)") {
-					t.Errorf("%s: no helpers in\n%s", task.ID, src)
-				}
-			}
-		case libPath + "@v1.1.0/lib.ExampleDouble/new-api":
-			if !strings.HasSuffix(task.Requirement.Task, "an example of package example.test/lib, printing exactly:\n\n4\n") || !strings.Contains(task.Code, "// ExampleDouble doubles two.") {
-				t.Errorf("%s: requirement %q, code\n%s", task.ID, task.Requirement.Task, task.Code)
+	byID := map[string]*adapt.Task{}
+	for i := range res.Tasks {
+		byID[res.Tasks[i].ID] = &res.Tasks[i]
+	}
+	file := func(task *adapt.Task, name string) string {
+		for _, f := range task.Files {
+			if f.Path == name {
+				return f.Content
 			}
 		}
+		return ""
 	}
-
+	// An adaptation starts from the call at N-1 in terms of solve's
+	// parameters: the constant the call at N adds is solve's.
+	sum := byID[libPath+"@v1.3.0/lib.ExampleSum.Sum/adapt"]
+	assert.Contains(t, sum.Code, "func solve(a int, b int, c int) int {\n\treturn lib.Sum(a, b)\n}")
+	assert.Contains(t, sum.Reference, "return lib.Sum(a, b, c)")
+	assert.Contains(t, file(sum, "check_test.go"), "fmt.Println(solve(1, 2, 0))")
+	assert.Contains(t, sum.Requirement.Task, "func Sum(a int, b int, c int) int\n\t\tSum adds.\n\tat v1.2.0: func Sum(a int, b int) int")
+	greeting := byID[libPath+"@v1.2.0/lib.Example_greeting.New/adapt"]
+	assert.Contains(t, greeting.Code, "return lib.Old()")
+	assert.Contains(t, greeting.Requirement.Task, "removed at v1.2.0: func Old() string")
+	// A new API's starting code panics; the in-package test is moved out
+	// with its calls replaced, the hidden one all of them.
+	double := byID[libPath+"@v1.1.0/lib.TestDouble.Double/new-api"]
+	assert.Contains(t, double.Code, `panic("not implemented")`)
+	assert.NotContains(t, double.Code, "example.test/lib", "an unused import")
+	check := file(double, "check_test.go")
+	assert.Contains(t, check, "func TestHiddenDouble(t *testing.T) {")
+	assert.Contains(t, check, "if got := solve(c.in); got != c.want {")
+	assert.Contains(t, double.Requirement.Task, "func solve(x int) int")
+	assert.Contains(t, double.Requirement.Task, "func Double(x int) int\n\t\tDouble doubles.")
+	ex := byID[libPath+"@v1.1.0/lib.ExampleDouble.Double/new-api"]
+	assert.Contains(t, ex.Requirement.Task, "must print exactly:\n\n\t4\n")
+	assert.Contains(t, file(ex, "check_test.go"), "fmt.Println(solve(2))")
 }

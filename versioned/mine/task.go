@@ -3,9 +3,11 @@ package mine
 import (
 	"encoding/json"
 	"fmt"
-	"go/types"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"go/version"
-	"path"
+	"maps"
 	"slices"
 	"strings"
 
@@ -40,6 +42,17 @@ type origin struct {
 	Function         string `json:"function"`
 	PreviousFile     string `json:"previous_file,omitempty"`
 	PreviousFunction string `json:"previous_function,omitempty"`
+	// API is the API solve stands for (its key: "path.F", "path.T.M"),
+	// Signature solve's, and Sites how many calls of the function's the
+	// hidden check replaces.
+	API       string `json:"api"`
+	Signature string `json:"signature"`
+	Sites     int    `json:"sites"`
+	// Trivial are the trivial answers, each of which fails the hidden
+	// check at Version: "start" (the starting code), "zero" (zero
+	// values), "panic", "previous" (the N-1 reference: an adaptation's
+	// starting code) and "print" (an example's visible output printed).
+	Trivial map[string]string `json:"trivial,omitempty"`
 	// PreviousOutcome is what the reference gave at Previous, which makes
 	// the problem version-conditioned ("compile-error" or "failed"), and
 	// PreviousDetail the first line of the compiler's or the test's
@@ -72,11 +85,36 @@ const (
 )
 
 // makeTasks writes a candidate's problem (c.task) and the same workspace
-// requiring the previous release (c.older).
-func makeTasks(c *candidate) error {
+// requiring the previous release (c.older), with its trivial answers.
+// why says why it cannot be written (the call at N-1 does not map onto
+// solve's parameters, a file that does not format).
+func makeTasks(c *candidate) (why string, err error) {
 	prev, cur := c.at[0], c.at[1]
-	mod := c.id[:strings.LastIndex(c.id, "@")]
-	visible, hidden, check := tests(c.cur)
+	mod := c.module
+	g := c.calls
+	visible, hidden, check, err := checkSource(c.cur, g)
+	if err != nil {
+		return "the check does not format: " + err.Error(), nil
+	}
+	ref, err := solveFile(c.cur.Package, g, g.Imports, g.body(g.Call))
+	if err != nil {
+		return "the reference does not format: " + err.Error(), nil
+	}
+	start := ""
+	if c.problem == problemAdapt {
+		call, imports, why := previousCall(g, c.old)
+		if why != "" {
+			return why, nil
+		}
+		if start, err = solveFile(c.cur.Package, g, imports, g.body(call)); err != nil {
+			return "the starting code does not format: " + err.Error(), nil
+		}
+	} else if start, err = solveFile(c.cur.Package, g, g.Imports, "\tpanic(\"not implemented\")"); err != nil {
+		return "the starting code does not format: " + err.Error(), nil
+	}
+	if c.trivial, err = trivialAnswers(c, start); err != nil {
+		return "a trivial answer does not format: " + err.Error(), nil
+	}
 	sums := append(slices.Clone(cur.build.goSum), prev.build.goSum...)
 	slices.Sort(sums)
 	sums = slices.Compact(sums)
@@ -106,12 +144,12 @@ func makeTasks(c *candidate) error {
 	}
 	t := adapt.Task{
 		ID: c.id, Language: adapt.Go, Framework: adapt.FrameworkGo,
-		Code:        c.cur.Stub,
-		Target:      adapt.Target{Path: solutionFile, Content: c.cur.Src},
+		Code:        start,
+		Target:      adapt.Target{Path: solutionFile, Content: ref},
 		Files:       workspace(cur.rel, curDeps),
-		Requirement: adapt.Requirement{Task: requirement(c, mod, goLine)},
-		Reference:   c.cur.Src,
-		Tests:       []adapt.Test{{Name: visible, File: solutionFile}, {Name: hidden, File: checkFile}},
+		Requirement: adapt.Requirement{Task: requirement(c, goLine)},
+		Reference:   ref,
+		Tests:       []adapt.Test{{Name: visible, File: checkFile}, {Name: hidden, File: checkFile}},
 		Labels: map[string]string{
 			"benchmark": "go-mined", "library": mod, "go": goLine,
 			"type_of_change": typeOfChange[c.group], "style": style(c.cur),
@@ -119,51 +157,127 @@ func makeTasks(c *candidate) error {
 		Provenance: &adapt.Provenance{Generator: "versioned-mine", Source: mod},
 		Env:        env(cur.rel, curDeps),
 	}
-	if c.cur.Example {
-		t.Tests[0].File = checkFile
-	}
-	if c.problem == problemAdapt {
-		t.Code = c.prev.Src
-	}
 	t.Labels["category"] = category.Of(t.Labels["type_of_change"]).String()
-	// The API calls the reference makes that the changes are about (the
-	// API hit rate looks for calls only): functions and methods added or
-	// changed, and a deprecation's replacement.
-	var apis []string
-	for _, ch := range c.changes {
-		key, decl := ch.key(), ch.New
-		if ch.Kind == kindDeprecated || ch.Kind == kindRemoved {
-			key, decl = ch.Package+"."+ch.Replacement, ""
-			if api := cur.api[ch.Package]; api != nil && ch.Replacement != "" {
-				if o, ok := lookup(api, ch.Replacement).(*types.Func); ok {
-					decl = objectString(o)
-				}
-			}
-		}
-		if strings.HasPrefix(decl, "func ") && slices.Contains(c.cur.Uses, key) && !slices.Contains(apis, key) {
-			apis = append(apis, key)
-		}
-	}
 	o := origin{
 		Problem: c.problem, Module: mod, Version: cur.rel.Version, Previous: prev.rel.Version,
 		Package: c.pkg, Changes: c.changes, File: c.cur.File, Function: c.cur.Name,
+		API: g.Key, Signature: g.Signature(), Sites: len(g.sites), Trivial: map[string]string{},
+	}
+	for stage, code := range c.trivial {
+		o.Trivial[trivialKeys[stage]] = code
 	}
 	if c.prev != nil {
 		o.PreviousFile, o.PreviousFunction = c.prev.File, c.prev.Name
 	}
+	// The API hit rate looks for the API solve stands for, by identity.
 	d := &versioned.Detail{
 		Version: cur.rel.Version, Release: cur.rel.Month, OtherVersion: prev.rel.Version, OtherRelease: prev.rel.Month,
-		Runtime: goLine, Function: c.cur.Name, VisibleTests: []string{visible}, APICalls: apis,
+		Runtime: goLine, Function: "solve", VisibleTests: []string{visible}, APICalls: []string{g.Key},
 	}
 	if err := setOrigin(&t, d, &o); err != nil {
-		return err
+		return "", err
 	}
 	older := t
 	older.ID = t.ID + "@" + prev.rel.Version
 	older.Files = workspace(prev.rel, prevDeps)
 	older.Env = env(prev.rel, prevDeps)
 	c.task, c.older = &t, &older
-	return nil
+	return "", nil
+}
+
+// previousCall is the call at N-1 (old's first) in terms of solve's
+// parameters (g's first call's arguments): each argument is one of
+// solve's, the same expression at N, or a constant. why says why it is
+// not.
+func previousCall(g, old *siteGroup) (call string, imports map[string][2]string, why string) {
+	names := g.paramNames()
+	ns, os := g.sites[0], old.sites[0]
+	args := map[string]string{}
+	offset := 0
+	if g.Method {
+		args[strings.TrimPrefix(ns.recv, "&")] = names[0]
+		offset = 1
+	}
+	for i, a := range ns.args {
+		if _, dup := args[a]; !dup {
+			args[a] = names[offset+i]
+		}
+	}
+	var out []string
+	for i, a := range os.args {
+		switch {
+		case args[a] != "":
+			out = append(out, args[a])
+		case os.consts[i] != "":
+			out = append(out, os.consts[i])
+		default:
+			return "", nil, fmt.Sprintf("the call at N-1 passes %s, which solve is not given", a)
+		}
+	}
+	if os.ellipsis && len(out) > 0 {
+		out[len(out)-1] += "..."
+	}
+	imports = maps.Clone(g.Imports)
+	fun := old.Fun
+	if old.Method {
+		recv := args[strings.TrimPrefix(os.recv, "&")]
+		if recv == "" {
+			return "", nil, fmt.Sprintf("the call at N-1 is on %s, which solve is not given", os.recv)
+		}
+		if old.Field {
+			return recv + "." + old.Name, imports, ""
+		}
+		fun = recv + "." + old.Name
+	} else {
+		for p, im := range old.Imports {
+			if _, ok := imports[p]; !ok {
+				imports[p] = im
+			}
+		}
+	}
+	return fun + "(" + strings.Join(out, ", ") + ")", imports, ""
+}
+
+// solveFile writes solve's file with body, importing what it names of
+// imports (a body that does not call the library must not fail on an
+// unused import).
+func solveFile(pkg string, g *siteGroup, imports map[string][2]string, body string) (string, error) {
+	decl := g.decl(body)
+	return movedFile(pkg, usedImports(decl, imports), decl)
+}
+
+// trivialAnswers are the answers that must fail the hidden check, by
+// funnel stage: the starting code, a body returning zero values, one that
+// panics, the N-1 reference (an adaptation's starting code; a new API has
+// none) and, for an example, a body printing the visible output.
+func trivialAnswers(c *candidate, start string) (map[string]string, error) {
+	g := c.calls
+	out := map[string]string{stageStart: start}
+	var err error
+	if out[stageZero], err = solveFile(c.cur.Package, g, g.Imports, g.zeroBody()); err != nil {
+		return nil, err
+	}
+	if out[stagePanic], err = solveFile(c.cur.Package, g, g.Imports, "\tpanic(\"trivial\")"); err != nil {
+		return nil, err
+	}
+	if c.problem == problemAdapt {
+		out[stagePrev] = start
+	}
+	if c.cur.Example {
+		imports := maps.Clone(g.Imports)
+		if _, ok := imports["fmt"]; !ok {
+			imports["fmt"] = [2]string{"fmt", "fmt"}
+		}
+		want := c.cur.Output
+		if len(g.sites) == 1 {
+			want, _, _ = strings.Cut(strings.TrimSpace(want), "\n") // the visible check's first line
+		}
+		body := fmt.Sprintf("\tfmt.Print(%q)\n%s", want, g.zeroBody())
+		if out[stagePrint], err = solveFile(c.cur.Package, g, imports, body); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // mergeDeps is a's modules and b's, each at the higher of its versions.
@@ -231,85 +345,162 @@ func style(tf *testFunc) string {
 	return "test"
 }
 
-// requirement is the problem statement.
-func requirement(c *candidate, mod, goLine string) string {
+// requirement is the problem statement: what solve is, the check that
+// judges it, and the declarations of the API at N it is about, each with
+// its doc's first sentence (and, changed, as it was at N-1).
+func requirement(c *candidate, goLine string) string {
 	var b strings.Builder
-	at := fmt.Sprintf("%s at version %s (Go %s)", mod, c.at[1].rel.Version, goLine)
-	what := "a test"
+	g := c.calls
+	prev, cur := c.at[0].rel.Version, c.at[1].rel.Version
+	what := "test"
 	if c.cur.Example {
-		what = "an example"
+		what = "example"
+	}
+	api := strings.TrimPrefix(g.Key, g.Pkg+".")
+	if p := c.at[1].api[g.Pkg]; p != nil {
+		api = p.Name() + "." + api
 	}
 	if c.problem == problemAdapt {
-		fmt.Fprintf(&b, "%s holds %s, %s of package %s written for %s at version %s. Adapt it to %s: it must compile and pass there",
-			solutionFile, c.cur.Name, what, c.pkg, mod, c.at[0].rel.Version, at)
+		fmt.Fprintf(&b, "%s holds solve as it was written for %s at version %s. Adapt it to %s at version %s (Go %s): it must compile and do the same there", solutionFile, c.module, prev, c.module, cur, goLine)
 	} else {
-		fmt.Fprintf(&b, "Using %s, complete %s: write %s, %s of package %s", at, solutionFile, c.cur.Name, what, c.pkg)
-		if !c.cur.Example {
-			// A test has no other statement than what it exercises.
-			var names []string
-			for _, ch := range c.changes {
-				pkg := path.Base(ch.Package)
-				if api := c.at[1].api[ch.Package]; api != nil {
-					pkg = api.Name()
-				}
-				names = append(names, pkg+"."+ch.Name)
-			}
-			fmt.Fprintf(&b, " that exercises %s and passes", strings.Join(names, ", "))
-		}
+		fmt.Fprintf(&b, "Using %s at version %s (Go %s), complete solve in %s", c.module, cur, goLine, solutionFile)
 	}
+	fmt.Fprintf(&b, ":\n\n\t%s\n\nsolve does what %s does at %s. The module's %s %s of package %s calls solve where it used %s", g.Signature(), api, cur, what, c.cur.Name, c.pkg, api)
 	if c.cur.Example {
 		order := "exactly"
 		if c.cur.Unordered {
 			order = "these lines, in any order"
 		}
-		// The output ends the statement, as it is: no period after it.
-		fmt.Fprintf(&b, ", printing %s:\n\n%s\n", order, strings.TrimRight(c.cur.Output, "\n"))
-		return b.String()
+		fmt.Fprintf(&b, ", and must print %s:\n\n%s\n", order, indent(strings.TrimRight(c.cur.Output, "\n")))
+	} else {
+		b.WriteString("; its assertions judge the answer.\n")
 	}
-	b.WriteString(".")
+	b.WriteString("\nThe API at " + cur + ":\n")
+	seen := map[string]bool{}
+	decl := func(pkg, name, old string) {
+		if seen[pkg+"."+name] {
+			return
+		}
+		seen[pkg+"."+name] = true
+		api := c.at[1].api[pkg]
+		if api == nil {
+			return
+		}
+		o := lookup(api, name)
+		if o == nil {
+			return
+		}
+		fmt.Fprintf(&b, "\n\tpackage %s // %s\n\t%s\n", api.Name(), pkg, objectString(o))
+		if doc := c.at[1].docs[pkg][name]; doc != "" {
+			fmt.Fprintf(&b, "\t\t%s\n", doc)
+		}
+		if old != "" {
+			fmt.Fprintf(&b, "\tat %s: %s\n", prev, old)
+		}
+	}
+	old := ""
+	for _, ch := range c.changes {
+		if ch.key() == g.Key && ch.Kind == kindChanged {
+			old = ch.Old
+		}
+	}
+	decl(g.Pkg, strings.TrimPrefix(g.Key, g.Pkg+"."), old)
+	for _, ch := range c.changes {
+		old := ""
+		if ch.Kind != kindAdded {
+			old = ch.Old
+		}
+		if ch.Kind == kindRemoved {
+			fmt.Fprintf(&b, "\n\tremoved at %s: %s\n", cur, ch.Old)
+			continue
+		}
+		if ch.Kind == kindDeprecated {
+			fmt.Fprintf(&b, "\n\tdeprecated at %s: %s\n\t\t%s\n", cur, ch.Old, ch.Message)
+			continue
+		}
+		decl(ch.Package, ch.Name, old)
+	}
 	return b.String()
 }
 
-// tests returns the visible and hidden tests of a problem and the file
-// that holds what is not the solution's: for an example, a visible test
-// of its output's first line and a hidden test of all of it (as go test
-// compares an example's output), which the solution cannot change; for a
-// test function, the test itself is visible, and the hidden test runs it.
-func tests(tf *testFunc) (visible, hidden, file string) {
-	if !tf.Example {
-		hidden = "TestHidden" + strings.TrimPrefix(tf.Name, "Test")
-		return tf.Name, hidden, fmt.Sprintf(testCheck, hidden, tf.Name, tf.Name, tf.Package)
+func indent(s string) string {
+	return "\t" + strings.ReplaceAll(s, "\n", "\n\t")
+}
+
+// checkSource is the check file: the function's copies with its calls
+// replaced by solve, the hidden one all of them, the visible one the
+// first only (the hidden one when there is one call), with the test-file
+// declarations they need; for an example, the tests that compare what
+// each prints with its output (the visible one its first line only, when
+// there is one call).
+func checkSource(tf *testFunc, g *siteGroup) (visible, hidden, src string, err error) {
+	rest := strings.TrimPrefix(strings.TrimPrefix(tf.Name, "Test"), "Example")
+	rename := func(text, name string) string {
+		return strings.Replace(text, "func "+tf.Name+"(", "func "+name+"(", 1)
 	}
-	visible, hidden = "TestVisible"+tf.Name, "Test"+tf.Name
-	return visible, hidden, fmt.Sprintf(exampleCheck, visible, tf.Name, tf.Output, hidden, tf.Name, tf.Output, tf.Unordered, tf.Package)
+	visible, hidden = "TestVisible"+rest, "TestHidden"+rest
+	var body strings.Builder
+	body.WriteString(tf.Given)
+	imports := maps.Clone(tf.Imports)
+	if !tf.Example {
+		body.WriteString(rename(g.Hidden, hidden) + "\n\n")
+		if g.Visible != "" {
+			body.WriteString(rename(g.Visible, visible) + "\n")
+		} else {
+			fmt.Fprintf(&body, "// %s is %s: the module's test has one call.\nfunc %s(t *testing.T) { %s(t) }\n", visible, hidden, visible, hidden)
+		}
+	} else {
+		body.WriteString(rename(g.Hidden, "minedHidden"+rest) + "\n\n")
+		vf, first := "minedHidden"+rest, true
+		if g.Visible != "" {
+			body.WriteString(rename(g.Visible, "minedVisible"+rest) + "\n\n")
+			vf, first = "minedVisible"+rest, false
+		}
+		fmt.Fprintf(&body, exampleCheck, visible, vf, tf.Output, first, tf.Unordered, hidden, "minedHidden"+rest)
+		for _, p := range []string{"io", "os", "slices", "strings"} {
+			imports[p] = [2]string{p, p}
+		}
+	}
+	imports["testing"] = [2]string{"testing", "testing"}
+	src, err = movedFile(tf.Package, usedImports(body.String(), imports), body.String())
+	return visible, hidden, src, err
 }
 
-const testCheck = `package %[4]s
+// usedImports keeps the imports whose name the declarations select from
+// (a call replaced by solve may have been a package's only use), and the
+// blank ones.
+func usedImports(decls string, imports map[string][2]string) map[string][2]string {
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+decls, parser.SkipObjectResolution)
+	if err != nil {
+		return imports // movedFile reports it
+	}
+	named := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if s, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := s.X.(*ast.Ident); ok {
+				named[id.Name] = true
+			}
+		}
+		return true
+	})
+	out := map[string][2]string{}
+	for p, im := range imports {
+		if im[0] == "_" || named[im[0]] {
+			out[p] = im
+		}
+	}
+	return out
+}
 
-import "testing"
-
-// %[1]s runs %[2]s: its verdict is the test's.
-func %[1]s(t *testing.T) { %[3]s(t) }
-`
-
-const exampleCheck = `package %[8]s
-
-import (
-	"io"
-	"os"
-	"slices"
-	"strings"
-	"testing"
-)
-
-// %[1]s checks the first line of what %[2]s prints.
+const exampleCheck = `
+// %[1]s checks what %[2]s prints.
 func %[1]s(t *testing.T) {
-	minedCheckOutput(t, %[2]s, %[3]q, true, false)
+	minedCheckOutput(t, %[2]s, %[3]q, %[4]v, %[5]v)
 }
 
-// %[4]s checks what %[5]s prints, as go test checks an example.
-func %[4]s(t *testing.T) {
-	minedCheckOutput(t, %[5]s, %[6]q, false, %[7]v)
+// %[6]s checks what %[7]s prints, as go test checks an example.
+func %[6]s(t *testing.T) {
+	minedCheckOutput(t, %[7]s, %[3]q, false, %[5]v)
 }
 
 // minedCheckOutput runs f with its standard output captured and compares
