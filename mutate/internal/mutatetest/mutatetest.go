@@ -73,7 +73,21 @@ func PerMutant(t *testing.T, tasks []adapt.Task, max int) (all, some []adapt.Tas
 			t.Errorf("%s differs from %s in more than its context", task.ID, top.ID)
 		}
 	}
-	if 3*len(all) != len(tasks) {
+	// Every mutant has its C2 and C3 tasks; C1 is withheld only from a
+	// mutant that restores a name (renamevar, dropreceiver) its snippet
+	// hides.
+	levels := map[string]int{}
+	for i := range tasks {
+		levels[mutant(&tasks[i])]++
+	}
+	for _, top := range all {
+		ops := top.Labels[mutate.LabelOperators]
+		n := levels[mutant(&top)]
+		if n != 3 && (n != 2 || !strings.Contains(ops, "renamevar") && !strings.Contains(ops, "dropreceiver")) {
+			t.Errorf("%s (%s): %d context levels, want three (two where C1 is withheld from a name-restoring mutant)", mutant(&top), ops, n)
+		}
+	}
+	if len(tasks) > 3*len(all) || len(tasks) < 2*len(all) {
 		t.Errorf("%d tasks, %d mutants: want three context levels each", len(tasks), len(all))
 	}
 	return all, some
