@@ -54,6 +54,7 @@ import (
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/internal/outdir"
+	"github.com/adaptbench/adaptbench/internal/runhealth"
 )
 
 func main() {
@@ -128,6 +129,7 @@ func main() {
 		return
 	}
 	var results []ctxbug.TaskResult
+	var unhealthy error
 	for _, name := range strings.Split(*testNames, ",") {
 		m, err := tested(name, *openaiModel, *out)
 		if err != nil {
@@ -143,6 +145,11 @@ func main() {
 			return htmlreport.Write(w, sc.Report, &htmlreport.Options{Tasks: tasks, Sections: []htmlreport.Section{{Title: "ctxbug: candidates through identification", Funnel: &id.Funnel}}})
 		}))
 		results = append(results, sc.Results...)
+		// A check the harness could not make is no verdict: said after
+		// the outputs are written, with a non-zero exit.
+		if err := runhealth.Check(sc.Report, os.Stderr); err != nil && unhealthy == nil {
+			unhealthy = fmt.Errorf("%s: %w", name, err)
+		}
 	}
 	must(writeWith(filepath.Join(*out, "results.jsonl"), func(w io.Writer) error {
 		enc := json.NewEncoder(w)
@@ -154,6 +161,9 @@ func main() {
 		return nil
 	}))
 	must(writeWith(filepath.Join(*out, "tables.md"), func(w io.Writer) error { return tables(io.MultiWriter(w, os.Stdout), results) }))
+	if unhealthy != nil {
+		log.Fatal(unhealthy)
+	}
 }
 
 // loadBases reads the ClassEval methods of data whose ID matches only

@@ -55,6 +55,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/openai"
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
+	"github.com/adaptbench/adaptbench/internal/runhealth"
 	"github.com/adaptbench/adaptbench/versioned"
 )
 
@@ -177,7 +178,19 @@ func run(ctx context.Context, c *config) error {
 		return err
 	}
 	fmt.Printf("%d tasks, %d environments built this run\n\n", len(tasks), cache.Builds())
-	return printTables(row, last)
+	if err := printTables(row, last); err != nil {
+		return err
+	}
+	// A check the harness could not make is no verdict: the command says
+	// so, after the tables, and exits non-zero.
+	for _, sc := range []*versioned.Scores{row.Greedy, row.SelfDebug, row.CoT} {
+		if sc != nil && sc.Report != nil {
+			if err := runhealth.Check(sc.Report, os.Stderr); err != nil {
+				return fmt.Errorf("%s: %w", sc.Protocol, err)
+			}
+		}
+	}
+	return nil
 }
 
 // selectTasks loads the tasks the flags name, and the builder of their
