@@ -61,9 +61,10 @@ func TestScoreAllCanonical(t *testing.T) {
 	data := shareddata.Path(t, "humaneval/HumanEval.jsonl.gz")
 	samples := canonicalSamples(t, data)
 	t.Run("score", func(t *testing.T) {
-		jsonOut := filepath.Join(t.TempDir(), "report.json")
+		out := t.TempDir()
+		jsonOut := filepath.Join(out, "report.json")
 		var stdout, stderr bytes.Buffer
-		err := run(context.Background(), []string{"-bench", "humaneval=" + data, "-json", jsonOut, samples}, &stdout, &stderr)
+		err := run(context.Background(), []string{"-bench", "humaneval=" + data, "-out", out, samples}, &stdout, &stderr)
 		require.NoError(t, err, stderr.String())
 		var rep adapt.Report
 		b, err := os.ReadFile(jsonOut)
