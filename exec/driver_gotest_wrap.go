@@ -258,9 +258,10 @@ func newGoWrap(ws, pkgDir string) (*goWrap, error) {
 		}
 		if out != nil {
 			// The compiler names the file and its lines as they are in
-			// the workspace.
+			// the workspace; the column (":1:1") keeps its messages'
+			// columns, which a directive without one leaves unknown.
 			target := filepath.Join(pkgDir, name)
-			if err := o.add(target, "//line "+target+":1\n"+string(out)); err != nil {
+			if err := o.add(target, "//line "+target+":1:1\n"+string(out)); err != nil {
 				return fail(err)
 			}
 		}
