@@ -107,3 +107,35 @@ func TestReferenceSetsTheBaseline(t *testing.T) {
 		})
 	}
 }
+
+// TestGoReferenceSetsTheBaseline: a Go task whose target file imports
+// unsafe (its reference uses it) is valid and its reference passes, never
+// tampered: the unsafe-import evidence the answer's file gives is what the
+// task needs, listed as allowed; an answer of that file that fails its
+// test is a failure, not tampering.
+func TestGoReferenceSetsTheBaseline(t *testing.T) {
+	task := adapt.Task{
+		ID:        "go-unsafe",
+		Language:  adapt.Go,
+		Code:      "func Size() uintptr { return 0 }\n",
+		Reference: "func Size() uintptr { return unsafe.Sizeof(int64(0)) }\n",
+		Target:    adapt.Target{Path: "size.go", Function: "Size", Content: "package size\n\nimport \"unsafe\"\n\nvar _ = unsafe.Sizeof(0)\n\nfunc Size() uintptr { return 0 }\n"},
+		Files: []adapt.File{
+			{Path: "go.mod", Content: "module example.com/size\n\ngo 1.22\n"},
+			{Path: "size_test.go", Content: "package size\n\nimport \"testing\"\n\nfunc TestSize(t *testing.T) {\n\tif Size() != 8 {\n\t\tt.Fatal(Size())\n\t}\n}\n"},
+		},
+		Tests: []adapt.Test{{Name: "TestSize"}},
+	}
+	for _, tc := range []struct {
+		model adapt.Model
+		want  adapt.Outcome
+	}{{adapt.Reference, adapt.OutcomePassed}, {adapt.Identity, adapt.OutcomeFailed}} {
+		rep, err := adapt.Evaluate(context.Background(), []adapt.Task{task}, tc.model, &adapt.Options{Runner: runner(t)})
+		require.NoError(t, err)
+		require.Empty(t, rep.Invalid, "the reference that imports unsafe is valid")
+		require.Len(t, rep.PerTask, 1)
+		tr := rep.PerTask[0]
+		assert.Contains(t, tr.Allows, "unsafe-import")
+		assert.Equal(t, tc.want, tr.Samples[0].Outcome, "%s: %s", tc.model.Name(), tr.Samples[0].Detail)
+	}
+}
