@@ -139,3 +139,19 @@ func TestGoReferenceSetsTheBaseline(t *testing.T) {
 		assert.Equal(t, tc.want, tr.Samples[0].Outcome, "%s: %s", tc.model.Name(), tr.Samples[0].Detail)
 	}
 }
+
+// TestIsolationWithABaseline: a reference whose own run gives evidence
+// in-process (frame introspection, here) has that kind as its baseline, so
+// its task can still run its answers isolated when both ways agree.
+func TestIsolationWithABaseline(t *testing.T) {
+	exectest.RequirePython(t, false)
+	task := honestTask("frames", honestReferences["frames"])
+	rep, err := adapt.Evaluate(context.Background(), []adapt.Task{task}, adapt.Reference,
+		&adapt.Options{Runner: exectest.ForkServer(t), Isolation: adapt.IsolationAuto})
+	require.NoError(t, err)
+	require.Empty(t, rep.Invalid)
+	require.Len(t, rep.PerTask, 1)
+	s := rep.PerTask[0].Samples[0]
+	assert.Equal(t, adapt.OutcomePassed, s.Outcome, s.Detail)
+	assert.Equal(t, "process", s.Isolation, "a reference's own evidence keeps its answers in the tests' process")
+}
