@@ -516,16 +516,32 @@ def _remove_ipc():
     # memory cgroup): remove every one this IPC namespace holds. (POSIX
     # message queues are denied by the seccomp filter; POSIX shared memory
     # and semaphores are files in /dev/shm, which is wiped.)
-    for kind, ctl in (('shm', _libc.shmctl), ('msg', _libc.msgctl), ('sem', _libc.semctl)):
-        try:
-            with open('/proc/sysvipc/' + kind) as f:
-                lines = f.read().splitlines()[1:]
-        except OSError:
-            continue
-        for line in lines:
-            fields = line.split()
-            if len(fields) > 1:
-                ctl(int(fields[1]), 0, None)  # IPC_RMID
+    # A segment still attached is only marked for removal and stays listed
+    # until its last detach: every job process is gone by now, but the
+    # host's memory poll may hold a dead process's address space for a
+    # moment (reading its smaps), and under load that moment lasted until
+    # the next job looked. Wait for the lists to empty; if they do not, the
+    # server is replaced (its IPC namespace goes with it), so the next job
+    # never sees what this one left. Returns whether they emptied.
+    deadline = time.monotonic() + 2
+    while True:
+        left = 0
+        for kind, ctl in (('shm', _libc.shmctl), ('msg', _libc.msgctl), ('sem', _libc.semctl)):
+            try:
+                with open('/proc/sysvipc/' + kind) as f:
+                    lines = f.read().splitlines()[1:]
+            except OSError:
+                continue
+            for line in lines:
+                fields = line.split()
+                if len(fields) > 1:
+                    left += 1
+                    ctl(int(fields[1]), 0, None)  # IPC_RMID
+        if not left:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.001)
 
 
 def _pids():
@@ -804,7 +820,7 @@ def _copy_budget(output):
 def _finish(zyg, before, streams, caps, output, mem_r, start, wstatus, cpu_ns, maxrss, timed_out, out_over):
     elapsed = time.monotonic() - start
     _kill_all(zyg.pid)
-    _remove_ipc()
+    ipc_gone = _remove_ipc()
     # Every writer is gone: read what is left, up to the output limit.
     for fd, cap in streams.items():
         while not output or caps[0].count + caps[1].count <= output + (1 << 16):
@@ -865,7 +881,7 @@ def _finish(zyg, before, streams, caps, output, mem_r, start, wstatus, cpu_ns, m
         rep['files_dropped_count'] = len(dropped) + skipped
     _wipe('/tmp')
     _wipe('/dev/shm')
-    if not zyg.alive() or not _unix_sockets_gone():
+    if not zyg.alive() or not _unix_sockets_gone() or not ipc_gone:
         rep['restart'] = True
     return rep
 

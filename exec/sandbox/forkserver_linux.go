@@ -251,7 +251,8 @@ type pyReply struct {
 	NDropped  int               `json:"files_dropped_count"`
 	Files     map[string][]byte `json:"files"`
 	Truncated bool              `json:"files_truncated"`
-	// Restart: the job killed or stopped the server's zygote; the server
+	// Restart: the job killed or stopped the server's zygote, or left
+	// sockets or SysV objects the server could not clear; the server
 	// cannot fork a clean child again and is replaced.
 	Restart bool `json:"restart"`
 	// DiskFull: the job's /tmp and workspace tmpfs was full at its end.
