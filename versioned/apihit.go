@@ -75,11 +75,12 @@ func apiHit(lang, code string, apis []string, mode apiHitMode) (hit, scored bool
 }
 
 // answerAPIHit scores an answer's API hit: a Go answer in a module
-// workspace by identity (goAPIHit), any other by apiHit.
-func answerAPIHit(t *adapt.Task, code string) (hit, scored bool) {
+// workspace by identity (goAPIHit) against the module cache modcache
+// ("" means the go command's), any other by apiHit.
+func answerAPIHit(t *adapt.Task, code, modcache string) (hit, scored bool) {
 	apis := apiCalls(t)
 	if t.Language == adapt.Go && len(apis) > 0 {
-		if hit, scored, ok := goAPIHit(t, code, apis); ok {
+		if hit, scored, ok := goAPIHit(t, code, modcache, apis); ok {
 			return hit, scored
 		}
 	}

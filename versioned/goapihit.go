@@ -2,6 +2,7 @@ package versioned
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -36,7 +37,7 @@ import (
 // goAPIHit reports whether a Go answer uses every API of apis, resolved
 // by identity, and whether it could be scored that way; ok is false for a
 // task that is no module workspace (the syntactic apiHit scores it).
-func goAPIHit(t *adapt.Task, code string, apis []string) (hit, scored, ok bool) {
+func goAPIHit(t *adapt.Task, code, modcache string, apis []string) (hit, scored, ok bool) {
 	files := map[string]string{}
 	var gomod, gosum string
 	for _, f := range t.Files {
@@ -53,7 +54,7 @@ func goAPIHit(t *adapt.Task, code string, apis []string) (hit, scored, ok bool) 
 		return false, false, false
 	}
 	files[t.Target.Path] = code
-	imp, err := goExports(gomod, gosum, files)
+	imp, err := goExports(gomod, gosum, modcache, files)
 	if err != nil {
 		return false, false, true
 	}
@@ -71,8 +72,9 @@ var exportCache sync.Map // key -> map[string]string
 // goExports returns an importer of the packages the files import and
 // their dependencies, from the export data "go list -export -deps" builds
 // in a workspace with the go.mod and go.sum given (the files themselves
-// are not compiled).
-func goExports(gomod, gosum string, files map[string]string) (types.Importer, error) {
+// are not compiled). modcache is the module cache the task's environment
+// was built from ("" means the go command's own).
+func goExports(gomod, gosum, modcache string, files map[string]string) (types.Importer, error) {
 	var paths []string
 	fset := token.NewFileSet()
 	for _, src := range files {
@@ -87,11 +89,11 @@ func goExports(gomod, gosum string, files map[string]string) (types.Importer, er
 		}
 	}
 	slices.Sort(paths)
-	h := sha256.Sum256([]byte(gomod + "\x00" + gosum + "\x00" + strings.Join(paths, "\x00") + "\x00" + os.Getenv("GOMODCACHE")))
+	h := sha256.Sum256([]byte(gomod + "\x00" + gosum + "\x00" + strings.Join(paths, "\x00") + "\x00" + modcache + "\x00" + os.Getenv("GOMODCACHE")))
 	key := string(h[:])
 	exports, cached := exportCache.Load(key)
 	if !cached {
-		m, err := goListExports(gomod, gosum, paths)
+		m, err := goListExports(gomod, gosum, modcache, paths)
 		if err != nil {
 			return nil, err
 		}
@@ -107,7 +109,7 @@ func goExports(gomod, gosum string, files map[string]string) (types.Importer, er
 	}), nil
 }
 
-func goListExports(gomod, gosum string, paths []string) (map[string]string, error) {
+func goListExports(gomod, gosum, modcache string, paths []string) (map[string]string, error) {
 	m := map[string]string{}
 	if len(paths) == 0 {
 		return m, nil
@@ -125,6 +127,9 @@ func goListExports(gomod, gosum string, paths []string) (map[string]string, erro
 	cmd := osexec.CommandContext(context.Background(), "go", append([]string{"list", "-e", "-export", "-deps", "-json=ImportPath,Export"}, paths...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off", "CGO_ENABLED=0")
+	if modcache != "" {
+		cmd.Env = append(cmd.Env, "GOMODCACHE="+modcache)
+	}
 	out, err := runcmd.Output(cmd, "go")
 	if err != nil {
 		return nil, err
@@ -139,6 +144,14 @@ func goListExports(gomod, gosum string, paths []string) (map[string]string, erro
 		}
 		if p.Export != "" {
 			m[p.ImportPath] = p.Export
+		}
+	}
+	// -e lists a package whose module is not in the cache without its
+	// export data: the answer's imports then cannot be resolved, which is
+	// the harness's gap (the wrong module cache), not the answer's miss.
+	for _, path := range paths {
+		if m[path] == "" {
+			return nil, fmt.Errorf("no export data for %q: its module is not in the module cache %s", path, cmp.Or(modcache, "(the go command's)"))
 		}
 	}
 	return m, nil

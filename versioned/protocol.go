@@ -173,7 +173,7 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 	if err != nil {
 		return nil, err
 	}
-	s, err := Score(rep, tasks)
+	s, err := score(rep, tasks, modCacheOf(ctx, eo.Environments))
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +186,38 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 // or merged from shards), the tasks as they were evaluated (with
 // EvalOptions.PassRule applied). The protocol is the one whose template
 // and repair the report names, "" for none of them.
+//
+// A Go task's API hit is resolved against the go command's module cache;
+// an answer whose modules are not there is not scored for it (Evaluate
+// uses the cache its environments were built from).
 func Score(rep *adapt.Report, tasks []adapt.Task) (*Scores, error) {
+	return score(rep, tasks, nil)
+}
+
+// modCacheOf returns the module cache a Go task's environment was built
+// from, as its provider gives it to the build (RunEnv.BuildEnv's
+// GOMODCACHE), or "" (the go command's own).
+func modCacheOf(ctx context.Context, envs adapt.EnvProvider) func(*adapt.Task) string {
+	return func(t *adapt.Task) string {
+		if envs == nil || t.Env == nil || t.Language != adapt.Go {
+			return ""
+		}
+		// The provider's environments are built already (the run used
+		// them); a provider that fails now leaves the go command's cache.
+		run, err := envs.Provide(ctx, *t.Env)
+		if err != nil {
+			return ""
+		}
+		for _, kv := range run.BuildEnv {
+			if v, ok := strings.CutPrefix(kv, "GOMODCACHE="); ok {
+				return v
+			}
+		}
+		return ""
+	}
+}
+
+func score(rep *adapt.Report, tasks []adapt.Task, modcache func(*adapt.Task) string) (*Scores, error) {
 	if rep == nil {
 		return nil, errors.New("versioned: Score needs a report")
 	}
@@ -218,7 +249,11 @@ func Score(rep *adapt.Report, tasks []adapt.Task) (*Scores, error) {
 			r.FirstVisible, r.FirstHidden = r.Visible, r.Hidden
 			r.judge(t, s)
 			r.Repairs = len(s.Rounds)
-			r.APIHit, r.APIScored = answerAPIHit(t, r.Code)
+			mc := ""
+			if modcache != nil {
+				mc = modcache(t)
+			}
+			r.APIHit, r.APIScored = answerAPIHit(t, r.Code, mc)
 		}
 		res.Tasks = append(res.Tasks, r)
 	}

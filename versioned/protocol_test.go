@@ -226,6 +226,11 @@ func TestSelfDebugGo(t *testing.T) {
 	}
 	cmpTask, lessTask := byID["xexp-sortfunc-cmp"], byID["xexp-sortfunc-less"]
 	mc := goModCache(t)
+	// The go command's own module cache holds none of the task's modules:
+	// the API hit is resolved against the environment's (before, against
+	// the process's, and a module missing there scored the reference's
+	// own answer as a miss).
+	t.Setenv("GOMODCACHE", t.TempDir())
 	sb := exectest.Sandbox(t)
 	cache := &versioned.Cache{Dir: filepath.Join(cacheDir(t), "envs"), Builder: &versioned.GoModules{ModCache: mc}}
 	opts := &versioned.EvalOptions{Evaluate: adapt.Options{Runner: sb, Environments: &versioned.Provider{Provisioner: cache, Strict: true}}}
@@ -244,6 +249,15 @@ func TestSelfDebugGo(t *testing.T) {
 	}
 	if r := s.Tasks[0]; !r.Hidden || !r.Visible || r.Repairs != 1 || !r.APIHit || !r.APIScored {
 		t.Fatalf("self-debug: %+v", r)
+	}
+	// Scored again from the report alone, with no environment to say
+	// where the modules are: not scored for its API, never a miss.
+	again, err := versioned.Score(s.Report, []adapt.Task{cmpTask})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := again.Tasks[0]; r.APIHit || r.APIScored {
+		t.Errorf("scored without its modules: API hit %v scored %v, want not scored", r.APIHit, r.APIScored)
 	}
 }
 
