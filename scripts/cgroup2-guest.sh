@@ -137,7 +137,12 @@ build() {
   mkdir -p "$tmp"
   trap 'rm -rf "$tmp"' EXIT
   local start=$SECONDS
-  mmdebstrap --quiet --variant=minbase --mode=root --format=directory --include="$include" \
+  # In a mount namespace of its own: the rootfs's /proc, /sys and /dev
+  # mounts that mmdebstrap makes while it installs are then not the host's,
+  # where a test binary running meanwhile (exectest.Main) would find them
+  # at its end and fail for mounts "left behind"; and they go with the
+  # namespace if the build is killed.
+  unshare --mount --propagation private mmdebstrap --quiet --variant=minbase --mode=root --format=directory --include="$include" \
     --customize-hook="'$self' hook-kernel \"\$1\" '$tmp'" \
     bookworm "$tmp/root" http://deb.debian.org/debian
   echo "cgroup2-guest: rootfs in $((SECONDS - start)) s" >&2
