@@ -34,7 +34,9 @@ import io as _iso_io
 import json as _iso_json
 import operator as _iso_op
 import os as _iso_os
-import signal as _iso_signal
+# signal's C module: signal.py wraps each call in enum conversions, which
+# in a freshly forked process fault in pages of the enum machinery.
+import _signal as _iso_signal
 import struct as _iso_struct
 import types as _iso_types
 if _cwd is not None:
@@ -43,6 +45,8 @@ if _cwd is not None:
 _ISO_MAX = 32 << 20   # bytes of one message, either way
 _ISO_DEPTH = 200      # nesting of one value
 _ISO_HEAD = _iso_struct.Struct('>I')
+# One encoder (json.dumps with separators makes one per message).
+_ISO_ENC = _iso_json.JSONEncoder(separators=(',', ':')).encode
 
 
 class AnswerProcessError(Exception):
@@ -97,7 +101,7 @@ class _IsoSide:
     # Framing.
 
     def send(self, msg):
-        data = _iso_json.dumps(msg, separators=(',', ':')).encode('ascii')
+        data = _ISO_ENC(msg).encode('ascii')
         if len(data) > _ISO_MAX:
             raise ValueError('a message of %d bytes is over the limit of %d' % (len(data), _ISO_MAX))
         data = memoryview(_ISO_HEAD.pack(len(data)) + data)
@@ -883,7 +887,7 @@ def _iso_child(rfd, wfd, libc):
         _iso_os.dup2(rfd, 3, inheritable=False)
         _iso_os.dup2(wfd, 4, inheritable=False)
         _iso_os.closerange(5, 1 << 16)
-        libc.prctl(1, int(_iso_signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+        libc.prctl(1, _iso_signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
         _iso_signal.signal(_iso_signal.SIGUSR1, _iso_on_interrupt)
         for n in ('SIGALRM', 'SIGINT'):
             _iso_signal.signal(getattr(_iso_signal, n), _iso_signal.SIG_DFL)
