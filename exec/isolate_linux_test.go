@@ -489,3 +489,43 @@ class T(unittest.TestCase):
 		checkOutcomes(t, s, []wantTest{{"test_calc.T.test_add", exec.TestPassed}})
 	})
 }
+
+// TestIsolatedModuleAttributes: the stand-in of the answer's module
+// answers what the import system probes for as the real module would: a
+// star import takes the answer's __all__ when it has one and its public
+// names when not, a module is not a package (no __path__), and a name the
+// answer's module gains after its import is still read from it.
+func TestIsolatedModuleAttributes(t *testing.T) {
+	exectest.RequirePython(t, false)
+	files := map[string]string{
+		"calc.py":  "__all__ = ['add']\ndef add(a, b):\n    return a + b\ndef sub(a, b):\n    return a - b\ndef grow():\n    globals()['late'] = 7\n",
+		"other.py": "def mul(a, b):\n    return a * b\n_hidden = 1\n",
+		"test_calc.py": `import unittest
+import calc, other
+
+class T(unittest.TestCase):
+    def test_star(self):
+        ns = {}
+        exec('from calc import *', ns)
+        self.assertEqual(sorted(k for k in ns if k != '__builtins__'), ['add'])
+        ns = {}
+        exec('from other import *', ns)
+        self.assertEqual(sorted(k for k in ns if k != '__builtins__'), ['mul'])
+        self.assertEqual(ns['mul'](3, 4), 12)
+
+    def test_probes(self):
+        self.assertFalse(hasattr(calc, '__path__'))
+        self.assertFalse(hasattr(other, '__all__'))
+        self.assertEqual(calc.__all__, ['add'])
+        self.assertFalse(hasattr(calc, 'late'))
+        calc.grow()
+        self.assertEqual(calc.late, 7)
+`}
+	for _, isolate := range []bool{false, true} {
+		dir := exectest.Workspace(t)
+		writeFiles(t, dir, files)
+		s := runSpec(t, exectest.ForkServer(t), exec.PythonUnittest{}, exec.TestSpec{Dir: dir, Answer: []string{"calc.py", "other.py"}, Isolate: isolate})
+		assert.Equal(t, isolate, s.Isolated)
+		checkOutcomes(t, s, []wantTest{{"test_calc.T.test_probes", exec.TestPassed}, {"test_calc.T.test_star", exec.TestPassed}})
+	}
+}

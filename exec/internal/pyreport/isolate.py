@@ -34,7 +34,9 @@ import io as _iso_io
 import json as _iso_json
 import operator as _iso_op
 import os as _iso_os
-import signal as _iso_signal
+# signal's C module: signal.py wraps each call in enum conversions, which
+# in a freshly forked process fault in pages of the enum machinery.
+import _signal as _iso_signal
 import struct as _iso_struct
 import types as _iso_types
 if _cwd is not None:
@@ -43,6 +45,8 @@ if _cwd is not None:
 _ISO_MAX = 32 << 20   # bytes of one message, either way
 _ISO_DEPTH = 200      # nesting of one value
 _ISO_HEAD = _iso_struct.Struct('>I')
+# One encoder (json.dumps with separators makes one per message).
+_ISO_ENC = _iso_json.JSONEncoder(separators=(',', ':')).encode
 
 
 class AnswerProcessError(Exception):
@@ -97,7 +101,7 @@ class _IsoSide:
     # Framing.
 
     def send(self, msg):
-        data = _iso_json.dumps(msg, separators=(',', ':')).encode('ascii')
+        data = _ISO_ENC(msg).encode('ascii')
         if len(data) > _ISO_MAX:
             raise ValueError('a message of %d bytes is over the limit of %d' % (len(data), _ISO_MAX))
         data = memoryview(_ISO_HEAD.pack(len(data)) + data)
@@ -728,7 +732,24 @@ class _IsoFinder:
         for k, v in names.items():
             if type(k) is str and not (k.startswith('__') and k.endswith('__') and k != '__all__'):
                 setattr(module, k, v)
-        module.__getattr__ = lambda name: _iso_call('getattr', mod, name)
+        # What the import system and star imports probe for is answered
+        # here when the answer's module had none of it at import: a request
+        # that ends in AttributeError costs the answer's process a
+        # formatted traceback, a sixth of a short check's cost there.
+        absent = set()
+        if '__all__' not in names:
+            absent.add('__all__')
+        if module.__spec__.submodule_search_locations is None:
+            absent.add('__path__')
+        module.__getattr__ = _iso_module_getattr(mod, module.__name__, frozenset(absent))
+
+
+def _iso_module_getattr(mod, modname, absent):
+    def __getattr__(name):
+        if name in absent:
+            raise AttributeError('module %r has no attribute %r' % (modname, name))
+        return _iso_call('getattr', mod, name)
+    return __getattr__
 
 
 def _iso_front():
@@ -866,7 +887,7 @@ def _iso_child(rfd, wfd, libc):
         _iso_os.dup2(rfd, 3, inheritable=False)
         _iso_os.dup2(wfd, 4, inheritable=False)
         _iso_os.closerange(5, 1 << 16)
-        libc.prctl(1, int(_iso_signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+        libc.prctl(1, _iso_signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
         _iso_signal.signal(_iso_signal.SIGUSR1, _iso_on_interrupt)
         for n in ('SIGALRM', 'SIGINT'):
             _iso_signal.signal(getattr(_iso_signal, n), _iso_signal.SIG_DFL)
