@@ -34,5 +34,5 @@
 // Every exported API is usable from another module: external_test.go
 // builds the README's experiment and every package's examples in a
 // throwaway module that imports this checkout. The exported API is held
-// to api.txt by TestAPI: a new export is a reviewed line.
+// to api/ by TestAPI: a new export is a reviewed line.
 package adaptbench
