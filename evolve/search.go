@@ -15,12 +15,12 @@ import (
 	"github.com/adaptbench/adaptbench/evolve/transform"
 )
 
-// ErrOriginalFails is wrapped by the error Run returns when the original
+// ErrOriginalFails is wrapped by the error Evolve returns when the original
 // program does not pass its own tests: there is nothing to be equivalent
 // to, and GeneBench skips such a program.
 var ErrOriginalFails = errors.New("evolve: the original program fails its tests")
 
-// Run evolves one subject with GeneBench's search (Algorithm 1 of the
+// Evolve evolves one subject with GeneBench's search (Algorithm 1 of the
 // paper) and returns every accepted individual and the pick.
 //
 // The population starts as the original program, which is measured and
@@ -48,7 +48,7 @@ var ErrOriginalFails = errors.New("evolve: the original program fails its tests"
 // Random choices are drawn from one stream in a fixed order before the
 // offspring are evaluated in parallel, and results are reduced in index
 // order, so the same subject, Options and evaluation budget give the same
-// Evolution whatever the parallelism (wall times aside). When ctx ends, Run
+// Evolution whatever the parallelism (wall times aside). When ctx ends, Evolve
 // returns what it has with Stop = StopCanceled and ctx.Err().
 func Evolve(ctx context.Context, s *Subject, opts *Options) (*Evolution, error) {
 	c, err := resolve(opts)
