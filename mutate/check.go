@@ -29,7 +29,8 @@ func CheckCandidates(ctx context.Context, p Project, cands []*Candidate, opts *O
 	o.Runs = cmpOr(o.Runs, 3)
 	progress := tracker.New(o.Progress, "validate", len(undecided(cands)))
 	progress.PassedAs = "valid" // candidates that became tasks
-	return checkCandidates(ctx, p, cands, &o, progress, (*Candidate).Valid, new(BatchStats))
+	k := &candidateCheck{p: p, o: &o, progress: progress, isTask: (*Candidate).Valid, stats: new(BatchStats)}
+	return k.run(ctx, cands)
 }
 
 // undecided returns the candidates CheckCandidates checks.
@@ -43,10 +44,20 @@ func undecided(cands []*Candidate) []*Candidate {
 	return todo
 }
 
-// checkCandidates is CheckCandidates reporting to progress, counting as
-// passed the candidates isTask accepts, and adding to stats how its
-// batches went.
-func checkCandidates(ctx context.Context, p Project, cands []*Candidate, o *Options, progress *tracker.Tracker, isTask func(*Candidate) bool, stats *BatchStats) (build, test time.Duration, err error) {
+// candidateCheck is the compile-and-test step of the pipeline over one
+// project: Generate runs it twice (the L1 candidates, then the
+// combinations), CheckCandidates once.
+type candidateCheck struct {
+	p        Project
+	o        *Options
+	progress *tracker.Tracker      // told of each candidate decided
+	isTask   func(*Candidate) bool // which decided candidates count as passed
+	stats    *BatchStats           // how a batchChecker's batches went
+}
+
+// run is CheckCandidates with k's progress, isTask and stats.
+func (k *candidateCheck) run(ctx context.Context, cands []*Candidate) (build, test time.Duration, err error) {
+	p, o, progress, isTask := k.p, k.o, k.progress, k.isTask
 	if pp, ok := p.(preparer); ok {
 		took, release, err := pp.Prepare(ctx, undecided(cands))
 		build += took
@@ -56,7 +67,7 @@ func checkCandidates(ctx context.Context, p Project, cands []*Candidate, o *Opti
 		defer release()
 	}
 	if bc, ok := p.(batchChecker); ok {
-		b, t, err := checkBatched(ctx, p, bc, cands, o, progress, isTask, stats)
+		b, t, err := k.batched(ctx, bc, cands)
 		return build + b, test + t, err
 	}
 	var mu sync.Mutex
@@ -222,12 +233,13 @@ func confirm(c *Candidate, out *TestRun, r int) error {
 	return nil
 }
 
-// checkBatched is checkCandidates for a batchChecker: the first runs of
+// batched is run for a batchChecker: the first runs of
 // every candidate in one batch, then each further run of the failing
 // tests of those still to confirm in one batch, with the same verdicts as
 // one check at a time. A check the batch did not decide is made alone;
 // stats counts them, and says why a batch failed as a whole.
-func checkBatched(ctx context.Context, p Project, bc batchChecker, cands []*Candidate, o *Options, progress *tracker.Tracker, isTask func(*Candidate) bool, stats *BatchStats) (build, test time.Duration, err error) {
+func (k *candidateCheck) batched(ctx context.Context, bc batchChecker, cands []*Candidate) (build, test time.Duration, err error) {
+	p, o, progress, isTask, stats := k.p, k.o, k.progress, k.isTask, k.stats
 	todo := undecided(cands)
 	failed := map[*Candidate]bool{} // a harness failure, already counted
 	run := func(cs []*Candidate, tests func(*Candidate) []string) ([]*TestRun, error) {

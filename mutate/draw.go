@@ -40,6 +40,13 @@ func drawSites(op *Operator, n, per int, table siteTable, rng *rand.Rand) []slot
 	return out
 }
 
+// fragmentSites are where the operators apply in one fragment.
+type fragmentSites struct {
+	avail []*Operator          // the operators with a site, in suite order
+	sites map[*Operator][]Site // each one's sites
+	table siteTable            // which sites are live and what each edits
+}
+
 // drawCombo draws the picks of one combination of level lv: one site of
 // each operator, the least used operators so far first (ties broken by
 // rng), so that operators stay balanced, each site live (table) and its
@@ -50,7 +57,8 @@ func drawSites(op *Operator, n, per int, table siteTable, rng *rand.Rand) []slot
 // keeping at least two distinct (the digest's levels, families being
 // operators). It returns nil when no such combination fits. A nil table
 // takes each site's own range as its edits.
-func drawCombo(lv ComplexityLevel, avail []*Operator, sites map[*Operator][]Site, usage map[string]int, rng *rand.Rand, table siteTable) []sitePick {
+func (fs *fragmentSites) drawCombo(lv ComplexityLevel, usage map[string]int, rng *rand.Rand) []sitePick {
+	avail, sites, table := fs.avail, fs.sites, fs.table
 	n := int(lv)
 	if len(avail) < 2 {
 		return nil
