@@ -352,7 +352,9 @@ func (m *moved) need(decl, d ast.Decl) {
 }
 
 // inModule reports whether the package path is of the module mined.
-func (sc *scope) inModule(path string) bool { return path == sc.mod || strings.HasPrefix(path, sc.mod+"/") }
+func (sc *scope) inModule(path string) bool {
+	return path == sc.mod || strings.HasPrefix(path, sc.mod+"/")
+}
 
 // move records the module names fd uses and, when fd (with the
 // declarations of its package's test files it needs: helpers, types and
