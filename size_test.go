@@ -146,7 +146,8 @@ func moduleProblems(pkgs map[string]*pkgFacts) []string {
 	}
 	for _, dir := range slices.Sorted(maps.Keys(pkgs)) {
 		p := pkgs[dir]
-		if p.name != "main" && !imported[dir] && p.docLines > maxLeafDocLines {
+		// The root holds no code: its doc is the module's map.
+		if p.name != "main" && dir != "." && !imported[dir] && p.docLines > maxLeafDocLines {
 			out = append(out, fmt.Sprintf("%s/doc.go: %d lines, over %d for a leaf package (no other package imports it): say what it is for and how to use it; move the why of each step into a comment beside the code", dir, p.docLines, maxLeafDocLines))
 		}
 	}
