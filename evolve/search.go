@@ -50,6 +50,12 @@ var ErrOriginalFails = errors.New("evolve: the original program fails its tests"
 // order, so the same subject, Options and evaluation budget give the same
 // Evolution whatever the parallelism (wall times aside). When ctx ends, Evolve
 // returns what it has with Stop = StopCanceled and ctx.Err().
+//
+// RC and RR are the paper's (capped at 1, floored at 0, over 13
+// readability metrics), not the artifact's raw values. The budget counts
+// evaluations, so that a seed reproduces a run (Options.Time gives the
+// paper's wall-time budget instead); there is no LLM renaming and no
+// PyLint gate.
 func Evolve(ctx context.Context, s *Subject, opts *Options) (*Evolution, error) {
 	c, err := resolve(opts)
 	if err != nil {
@@ -313,7 +319,10 @@ func apply(p *transform.Program, t *transform.Transform, s transform.Site, seed 
 
 // readable applies the readability rule: no metric at or over its
 // threshold, except (unless strict) metrics the original already breaks
-// and the offspring does not make worse.
+// and the offspring does not make worse. The paper's literal rule (any
+// R_i >= RT_i rejects) would freeze every program with two nested loops,
+// which reach GeneBenchV1's R9 threshold of 2; the artifact's ban map
+// (measure.Ban) is not applied.
 func (r *run) readable(m measure.Metrics) bool {
 	violated, ok := r.c.thresholds.Readable(m)
 	if ok {

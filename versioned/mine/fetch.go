@@ -284,7 +284,11 @@ type build struct {
 }
 
 // list builds the module's packages at r with their tests' dependencies
-// ("go list -e -export -deps -test"), in a main module requiring it.
+// ("go list -e -export -deps -test"), in a main module requiring it: the
+// export data gives the API, and the go.sum lines and dependency modules
+// are what a problem's workspace needs. The module's code is only
+// compiled here (cgo off, nothing generated or run); it runs in the
+// sandbox alone, as adapt.Checker runs every test.
 func (g goTool) list(ctx context.Context, mod string, r *release, goSum string) (*build, error) {
 	dir, err := scratch(mod, r.Version, r.Go, goSum)
 	if err != nil {

@@ -89,7 +89,17 @@ type Result struct {
 	Time map[string]time.Duration
 }
 
-// The funnel's stages.
+// The funnel's stages, per change kind (the first of changed, removed,
+// deprecated, added a candidate exercises): the release pairs with such a
+// change, the changes, then the candidates. "reference uses its API" is
+// checked with go/types against the module at N; "within the cap" keeps
+// Options.PerAPI per API and release, in the order Options.Seed draws;
+// "fails at N-1" needs a compile error or a failed test (anything else is
+// no verdict on the version). Each trivial answer then must fail the
+// hidden check at N: "zero values" is a body returning zero values,
+// "N-1 reference" an adaptation's starting code (a new API has none),
+// "printed output" an example's body printing the visible output, then
+// returning zero values.
 const (
 	stageReleases   = "release pairs"
 	stageChanges    = "changes"
