@@ -37,56 +37,17 @@
 //
 // # The search
 //
-// [Evolve] follows the paper's Algorithm 1 (see its documentation for the
-// steps): the population grows from the original program; each
-// generation's parents are the first non-domination front over (RC, RR)
-// (nsga2.Fronts), ranked by RC, top 20% ([Options].Breed), at least one;
-// each parent gets one offspring per operator, applied at a random site
-// that its lineage has not transformed yet (Algorithm 2); an offspring is
-// rejected if it does not parse, repeats a program seen before, breaks
-// readability or fails a test; the run stops when an individual reaches
-// RC = 1, when the evaluation or time budget is spent, after three
-// generations without a new individual, or when no parent has a site
-// left; the pick is the front's highest-RC individual.
-//
-// Every accepted [Individual] keeps its [Step] (parent, operator, site,
-// seed); [Evolution.Lineage] lists the steps from the original and [Replay]
-// re-applies them, giving the same program byte for byte. [Generate] runs
-// many subjects and returns a [Result]: the adaptation tasks of the
-// evolved subjects (Result.Tasks), the offspring funnel (an adapt.Funnel)
-// and the runs (Result.Evolutions); it prints the paper's Table 4
-// ([Result.WriteTable]: RC and RR before, after and Δ), summarises it
-// ([Result.Summary]) and writes the evolved benchmark as JSON Lines
-// ([Result.WriteJSONL]: the artifact's instance, dataset, transformation
-// and "original code" fields, plus the lineage and the measures).
-//
-// Choices where the paper is silent or the artifact differs:
-//
-//   - The paper's RC and RR (capped at 1 and floored at 0, 13 readability
-//     metrics), not the artifact's raw values; thresholds
-//     measure.GeneBenchV1 unless Options.Thresholds says otherwise.
-//   - Readability: the paper rejects an offspring when any R_i ≥ RT_i.
-//     With GeneBenchV1's R9 threshold of 2, every program with two nested
-//     loops would then be frozen, so by default an offspring is rejected
-//     only when a metric at or over its threshold is also worse than the
-//     original's; Options.StrictReadability restores the paper's rule.
-//     The artifact's ban map is not implemented.
-//   - The budget counts evaluations (offspring made), so that a seed
-//     reproduces a run; a wall-time budget (the paper's one hour) is
-//     available as Options.Time. No LLM renaming and no PyLint gate.
-//   - The Breed fraction applies to the first front (not the whole
-//     population), rounded, at least one.
-//
-// # Determinism
-//
-// A run draws every random choice (sites and the operators' seeds) from
-// one PCG stream seeded with Options.Seed and the subject's ID, in a fixed
-// order, before the generation's offspring are transformed, measured and
-// tested in parallel; results are stored by index and reduced in index
-// order. So the same subject, operators, thresholds, seed and evaluation
-// budget give the same Evolution whatever Options.Parallelism, provided the
-// tests themselves are deterministic. A time budget makes a run depend on
-// the machine.
+// [Evolve] follows the paper's Algorithm 1 (its documentation lists the
+// steps, and [Options] each choice where the paper is silent or the
+// artifact differs). Every accepted [Individual] keeps its [Step]
+// (parent, operator, site, seed); [Evolution.Lineage] lists the steps from
+// the original and [Replay] re-applies them, giving the same program byte
+// for byte. The same subject, options and evaluation budget give the same
+// Evolution whatever Options.Parallelism. [Generate] runs many subjects
+// and returns a [Result]: the tasks of the evolved subjects, the
+// offspring funnel (an adapt.Funnel) and the runs; [Result.WriteTable]
+// prints the paper's Table 4, [Result.Summary] summarises it and
+// [Result.WriteJSONL] writes the evolved benchmark in the artifact's form.
 //
 // # Tasks
 //
@@ -111,11 +72,6 @@
 // Each builder returns the original's task next to the evolved one where
 // the paper compares the two.
 //
-// # Measured
-//
-// The search's figures on HumanEval (RC and RR before and after, rates,
-// where the time goes) are in BENCHMARKS.md, with the commands.
-//
-// Table text, JSON Lines extras beyond the artifact's four fields, and the
+// The search's figures on HumanEval are in BENCHMARKS.md. Table text, JSON Lines extras beyond the artifact's four fields, and the
 // random stream behind a seed are not part of the API.
 package evolve

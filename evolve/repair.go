@@ -111,7 +111,7 @@ func Repair(ctx context.Context, s *Subject, res *Evolution, tester *Tester, opt
 		bug := &Bug{Operator: c.t.ID, Seed: seed, Original: c.site.Original, Evolved: c.site.Evolved, Old: old, New: new}
 		var tasks []adapt.Task
 		for i, pair := range [2][2]*transform.Program{{orig, bo}, {evo, be}} {
-			t, err := repairTask(s, res, pairIDs(res)[i], pair[0], pair[1], bug)
+			t, err := repairTask(s, res, repairVersion{pairIDs(res)[i], pair[0], pair[1]}, bug)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -144,7 +144,18 @@ func changed(a, b []byte) (old, new string) {
 // repairPrompt is the artifact's repair request.
 const repairPrompt = "I have the following buggy code. Can you fix it so it passes the tests?"
 
-func repairTask(s *Subject, res *Evolution, id int, fixed, buggy *transform.Program, bug *Bug) (adapt.Task, error) {
+// repairVersion is one version of a program a bug was injected into:
+// individual id of the evolution, and the program without the bug and
+// with it.
+type repairVersion struct {
+	id           int
+	fixed, buggy *transform.Program
+}
+
+// repairTask is the program-repair task of one version: repair v.buggy
+// into v.fixed, with the subject's tests.
+func repairTask(s *Subject, res *Evolution, v repairVersion, bug *Bug) (adapt.Task, error) {
+	id, fixed, buggy := v.id, v.fixed, v.buggy
 	files := append([]adapt.File(nil), s.Suite.Files...)
 	files = append(files, moduleFiles(fixed, s.Suite.Path)...)
 	var ctxs []adapt.Snippet

@@ -15,12 +15,12 @@ import (
 	"github.com/adaptbench/adaptbench/evolve/transform"
 )
 
-// ErrOriginalFails is wrapped by the error Run returns when the original
+// ErrOriginalFails is wrapped by the error Evolve returns when the original
 // program does not pass its own tests: there is nothing to be equivalent
 // to, and GeneBench skips such a program.
 var ErrOriginalFails = errors.New("evolve: the original program fails its tests")
 
-// Run evolves one subject with GeneBench's search (Algorithm 1 of the
+// Evolve evolves one subject with GeneBench's search (Algorithm 1 of the
 // paper) and returns every accepted individual and the pick.
 //
 // The population starts as the original program, which is measured and
@@ -48,8 +48,14 @@ var ErrOriginalFails = errors.New("evolve: the original program fails its tests"
 // Random choices are drawn from one stream in a fixed order before the
 // offspring are evaluated in parallel, and results are reduced in index
 // order, so the same subject, Options and evaluation budget give the same
-// Evolution whatever the parallelism (wall times aside). When ctx ends, Run
+// Evolution whatever the parallelism (wall times aside). When ctx ends, Evolve
 // returns what it has with Stop = StopCanceled and ctx.Err().
+//
+// RC and RR are the paper's (capped at 1, floored at 0, over 13
+// readability metrics), not the artifact's raw values. The budget counts
+// evaluations, so that a seed reproduces a run (Options.Time gives the
+// paper's wall-time budget instead); there is no LLM renaming and no
+// PyLint gate.
 func Evolve(ctx context.Context, s *Subject, opts *Options) (*Evolution, error) {
 	c, err := resolve(opts)
 	if err != nil {
@@ -313,7 +319,10 @@ func apply(p *transform.Program, t *transform.Transform, s transform.Site, seed 
 
 // readable applies the readability rule: no metric at or over its
 // threshold, except (unless strict) metrics the original already breaks
-// and the offspring does not make worse.
+// and the offspring does not make worse. The paper's literal rule (any
+// R_i >= RT_i rejects) would freeze every program with two nested loops,
+// which reach GeneBenchV1's R9 threshold of 2; the artifact's ban map
+// (measure.Ban) is not applied.
 func (r *run) readable(m measure.Metrics) bool {
 	violated, ok := r.c.thresholds.Readable(m)
 	if ok {

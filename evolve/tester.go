@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/evolve/transform"
 	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
 // Verdict says whether a program passed its suite. The zero value,
@@ -258,3 +260,26 @@ func clip(s string) string {
 	}
 	return s
 }
+
+// preload lists the modules DefaultTester's fork server imports once, on
+// top of sandbox.DefaultPreload: those the API operators and S4 and S9 inject
+// (A1–A8), so that a test run forks them ready instead of importing numpy
+// and scipy again each time.
+var preload = []string{"base64", "datetime", "http.client", "queue", "threading", "numpy", "scipy.stats", "dateutil.parser", "cryptography.fernet", "sklearn.utils"}
+
+// DefaultTester returns a Tester over a new sandbox.ForkServer that preloads
+// [PreloadList] (the modules the machine's Python has) in a new sandbox.Sandbox,
+// with DefaultLimits, and the function that closes both.
+func DefaultTester() (*Tester, func(), error) {
+	fs, err := sandbox.NewPythonRunner(&sandbox.ForkServerConfig{Preload: PreloadList()})
+	if err != nil {
+		return nil, nil, err
+	}
+	return newTester(fs, nil), func() { fs.Close() }, nil
+}
+
+// PreloadList is what DefaultTester's fork server imports once:
+// sandbox.DefaultPreload followed by the modules the API operators and S4
+// and S9 inject (numpy, scipy.stats, dateutil, cryptography, …), for a
+// fork server of one's own.
+func PreloadList() []string { return append(slices.Clone(sandbox.DefaultPreload), preload...) }

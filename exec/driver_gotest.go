@@ -118,7 +118,8 @@ func (d GoTest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, erro
 		return nil, err
 	}
 	defer wrap.remove()
-	build, out, err := d.build(ctx, goBin, ws, pkg, filepath.Join(sc.host, "pkg.test"), wrap)
+	t := &goTestRun{d: d, goBin: goBin, ws: ws, pkg: pkg, sc: sc, spec: spec, wrap: wrap}
+	build, out, err := t.build(ctx, filepath.Join(sc.host, "pkg.test"))
 	suite := &Suite{Build: &build}
 	if err != nil {
 		return suite, err
@@ -178,11 +179,24 @@ func (d GoTest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, erro
 	if run.stream = ch.wait(); len(run.stream) == 0 {
 		run.stream = sc.read("results.jsonl")
 	}
-	if err := readGoRun(ctx, goBin, sc, spec, run, suite); err != nil {
+	if err := t.read(ctx, run, suite); err != nil {
 		return suite, err
 	}
 	suite.Tampered = append(suite.Tampered, scanGo(ws, spec.Answer)...)
 	return suite, nil
+}
+
+// goTestRun is what the steps of one GoTest.Test share: the go command,
+// the workspace's host copy ws and its scratch directory, the package
+// (relative to ws) and its wrapping, and the spec.
+type goTestRun struct {
+	d     GoTest
+	goBin string
+	ws    string
+	pkg   string
+	sc    scratch
+	spec  TestSpec
+	wrap  *goWrap
 }
 
 // goRun is what the host holds of one run of a wrapped test binary.
@@ -221,9 +235,10 @@ func readSigned(stream []byte, key string) goSigned {
 	return sg
 }
 
-// readGoRun reads what the test binary of suite.Run wrote into suite's
+// read reads what the test binary of suite.Run wrote into suite's
 // outcomes, evidence or Compile.
-func readGoRun(ctx context.Context, goBin string, sc scratch, spec TestSpec, run goRun, suite *Suite) error {
+func (t *goTestRun) read(ctx context.Context, run goRun, suite *Suite) error {
+	goBin, sc, spec := t.goBin, t.sc, t.spec
 	res := suite.Run
 	// What the host reads, and what test2json and the events hold, follow
 	// the job's output limit: more output than that is its verdict.
@@ -421,10 +436,11 @@ var goBuildEnv = []string{
 // error.
 const goBuildTimeout = 5 * time.Minute
 
-// build runs "go test -c" on the host. A failure of the build is a Result
-// with StatusExit; an error means the go command could not run or timed
-// out.
-func (d GoTest) build(ctx context.Context, goBin, ws, pkg, out string, wrap *goWrap) (Result, string, error) {
+// build runs "go test -c" on the host, writing the binary to out. A
+// failure of the build is a Result with StatusExit; an error means the go
+// command could not run or timed out.
+func (t *goTestRun) build(ctx context.Context, out string) (Result, string, error) {
+	d, goBin, ws, pkg, wrap := t.d, t.goBin, t.ws, t.pkg, t.wrap
 	bctx, cancel := context.WithTimeout(ctx, goBuildTimeout)
 	defer cancel()
 	outBuf := capture.New(maxCompile*2, nil)

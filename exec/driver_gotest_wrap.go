@@ -238,7 +238,7 @@ func newGoWrap(ws, pkgDir string) (*goWrap, error) {
 	}
 	// Every package of the module imports the driver's, which is so
 	// initialized before any of them.
-	if err := importEverywhere(o, bctx, ws, wrapDir, alias, importPath); err != nil {
+	if err := o.importEverywhere(bctx, ws, wrapDir, alias, importPath); err != nil {
 		return fail(err)
 	}
 	hasMain := false
@@ -286,10 +286,10 @@ func (w *goWrap) remove() {
 	}
 }
 
-// importEverywhere adds to each package of the module rooted at ws (not
+// importEverywhere adds to o, for each package of the module rooted at ws (not
 // under testdata, vendor, or a directory whose name starts with "." or
 // "_", nor in a module of its own) a file that imports importPath.
-func importEverywhere(o *goOverlay, bctx build.Context, ws, wrapDir, alias, importPath string) error {
+func (o *goOverlay) importEverywhere(bctx build.Context, ws, wrapDir, alias, importPath string) error {
 	const maxDirs = 5000
 	dirs := 0
 	return filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {

@@ -507,7 +507,7 @@ func (j JUnit) setup(ctx context.Context, r Runner, spec TestSpec) (*junitSetup,
 	// sharing archive was made with them; the reporter is a module.
 	st.readOnly = spec.ReadOnly
 	if !j.NoClassSharing && j.Coverage == nil && spec.Limits.WithDefaults().Memory >= minShareMemory {
-		st.share = junitShare(ctx, st.java, javac, st.cp, baseJVMFlags(j.JVMFlags), reporter)
+		st.share = junitShare(ctx, st.java, hostJavac{javac: javac, cp: st.cp}, baseJVMFlags(j.JVMFlags), reporter)
 	}
 	if st.share != nil {
 		st.reporter = st.share.reporter
@@ -574,7 +574,7 @@ func junitReporter(ctx context.Context, javac string, cp []string) (reporterClas
 }
 
 func compileReporter(ctx context.Context, javac string, cp []string) (reporterClasses, error) {
-	classes, err := compileReporterModule(ctx, javac, nil, cp)
+	classes, err := hostJavac{javac: javac, cp: cp}.compileReporterModule(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -584,26 +584,32 @@ func compileReporter(ctx context.Context, javac string, cp []string) (reporterCl
 	return classes, nil
 }
 
-// compileReporterModule compiles the reporter's module on the host with
-// javac against cp (see compileJava).
-func compileReporterModule(ctx context.Context, javac string, jvm, cp []string) (reporterClasses, error) {
-	return compileJavaFiles(ctx, javac, jvm, cp, []string{"--add-reads", junitModule + "=ALL-UNNAMED"}, map[string]string{
+// hostJavac compiles Java on the host, for code this package trusts only:
+// javac, its JVM started with the flags jvm (nil: one GC thread and the
+// C1 compiler), against the class path cp.
+type hostJavac struct {
+	javac   string
+	jvm, cp []string
+}
+
+// compileReporterModule compiles the reporter's module (see compile).
+func (h hostJavac) compileReporterModule(ctx context.Context) (reporterClasses, error) {
+	return h.compileFiles(ctx, []string{"--add-reads", junitModule + "=ALL-UNNAMED"}, map[string]string{
 		"module-info.java": junitModuleInfo,
 		filepath.Join(strings.Split(junitReporterClass, ".")...) + ".java": junitReporterSource,
 	})
 }
 
-// compileJava compiles source, the class name (in no package), on the
-// host with javac against cp, its JVM started with the flags jvm (nil: one
-// GC thread and the C1 compiler), and returns the class files. For code
-// this package trusts only.
-func compileJava(ctx context.Context, javac string, jvm, cp []string, name, source string) (reporterClasses, error) {
-	return compileJavaFiles(ctx, javac, jvm, cp, nil, map[string]string{name + ".java": source})
+// compile compiles source, the class name (in no package), and returns
+// the class files.
+func (h hostJavac) compile(ctx context.Context, name, source string) (reporterClasses, error) {
+	return h.compileFiles(ctx, nil, map[string]string{name + ".java": source})
 }
 
-// compileJavaFiles compiles sources (relative paths to their text) with
-// the further javac flags extra, as compileJava does.
-func compileJavaFiles(ctx context.Context, javac string, jvm, cp, extra []string, sources map[string]string) (reporterClasses, error) {
+// compileFiles compiles sources (relative paths to their text) with the
+// further javac flags extra, as compile does.
+func (h hostJavac) compileFiles(ctx context.Context, extra []string, sources map[string]string) (reporterClasses, error) {
+	javac, jvm, cp := h.javac, h.jvm, h.cp
 	dir, err := os.MkdirTemp("", "adaptbench-javac-")
 	if err != nil {
 		return nil, err

@@ -62,7 +62,7 @@ type PythonUnittest struct {
 
 // Test runs the tests. See Driver.
 func (d PythonUnittest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error) {
-	return runPythonReporter(ctx, r, spec, d.Python, unittestReporter, d.PerTestTimeout, "unittest")
+	return pythonReporter{d.Python, unittestReporter, d.PerTestTimeout, "unittest"}.run(ctx, r, spec)
 }
 
 // Pytest runs tests with pytest, as "python3 -m pytest -q -p
@@ -94,14 +94,25 @@ type Pytest struct {
 
 // Test runs the tests. See Driver.
 func (d Pytest) Test(ctx context.Context, r Runner, spec TestSpec) (*Suite, error) {
-	return runPythonReporter(ctx, r, spec, d.Python, pytestReporter, d.PerTestTimeout, "pytest")
+	return pythonReporter{d.Python, pytestReporter, d.PerTestTimeout, "pytest"}.run(ctx, r, spec)
 }
 
 // pythonEnv is the environment of the Python drivers' jobs; TestSpec.Env
 // comes after it and wins.
 var pythonEnv = []string{"PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1"}
 
-func runPythonReporter(ctx context.Context, r Runner, spec TestSpec, python, program string, perTest time.Duration, framework string) (*Suite, error) {
+// pythonReporter is a Python driver's run: the reporter program, which
+// runs the tests of a framework under python (empty: DefaultPython) with
+// a per-test limit (zero: none).
+type pythonReporter struct {
+	python, program string
+	perTest         time.Duration
+	framework       string
+}
+
+// run runs the tests of spec with the reporter in r.
+func (p pythonReporter) run(ctx context.Context, r Runner, spec TestSpec) (*Suite, error) {
+	python, program, perTest, framework := p.python, p.program, p.perTest, p.framework
 	if err := checkNames(spec.Tests); err != nil {
 		return nil, err
 	}

@@ -123,9 +123,7 @@ func scanGo(dir string, answer []string) []Tamper {
 			}
 		}
 	}
-	scanSources(dir, answer, ".go", func(d fs.DirEntry) bool {
-		return d.Name() == "testdata" || d.Name() == "vendor"
-	}, func(name string) bool { return strings.HasSuffix(name, "_test.go") }, scan)
+	scanSources(dir, answer, goSources, scan)
 	return out
 }
 
@@ -181,18 +179,37 @@ func scanJava(dir string, answer []string) []Tamper {
 			}
 		}
 	}
-	scanSources(dir, answer, ".java", func(d fs.DirEntry) bool { return d.Name() == "test" }, func(name string) bool {
-		return strings.HasSuffix(name, "Test.java") || strings.HasSuffix(name, "Tests.java")
-	}, scan)
+	scanSources(dir, answer, javaSources, scan)
 	return out
 }
 
-// scanSources calls scan(rel, static) on the answer's files ending in
-// ext (static false: they are the answer's), or, with no answer named,
-// on every such file of dir but tests (static true: evidence to list,
-// never a verdict), skipping hidden directories and those skipDir names,
-// up to 2,000 files and 16 MiB.
-func scanSources(dir string, answer []string, ext string, skipDir func(fs.DirEntry) bool, isTest func(name string) bool, scan func(rel string, static bool)) {
+// sourceKind is a language's source files as scanSources finds them: by
+// ext, but not in the directories skipDir names nor the files isTest
+// names.
+type sourceKind struct {
+	ext     string
+	skipDir func(fs.DirEntry) bool
+	isTest  func(name string) bool
+}
+
+var (
+	goSources = sourceKind{".go",
+		func(d fs.DirEntry) bool { return d.Name() == "testdata" || d.Name() == "vendor" },
+		func(name string) bool { return strings.HasSuffix(name, "_test.go") }}
+	javaSources = sourceKind{".java",
+		func(d fs.DirEntry) bool { return d.Name() == "test" },
+		func(name string) bool {
+			return strings.HasSuffix(name, "Test.java") || strings.HasSuffix(name, "Tests.java")
+		}}
+)
+
+// scanSources calls scan(rel, static) on the answer's files of kind k
+// (static false: they are the answer's), or, with no answer named, on
+// every such file of dir but tests (static true: evidence to list, never
+// a verdict), skipping hidden directories and those k skips, up to 2,000
+// files and 16 MiB.
+func scanSources(dir string, answer []string, k sourceKind, scan func(rel string, static bool)) {
+	ext, skipDir, isTest := k.ext, k.skipDir, k.isTest
 	if len(answer) > 0 {
 		for _, a := range answer {
 			if strings.HasSuffix(a, ext) {

@@ -83,11 +83,12 @@ var shareDir = func() string {
 // with flags (passed with -J), or nil when there is none and none can be
 // made.
 func javacShare(ctx context.Context, javac string, flags []string) *jvmShare {
-	return findShare(ctx, "javac", javac, nil, flags, []byte(junitReporterSource), nil, func(ctx context.Context, tool string, s *jvmShare, archive string) error {
-		jvm := append(slices.Clone(flags), "-XX:ArchiveClassesAtExit="+archive, "-Xlog:cds*=off")
-		_, err := compileReporterModule(ctx, tool, jvm, absPaths(DefaultJUnitClasspath))
-		return err
-	})
+	return findShare(ctx, shareSpec{kind: "javac", tool: javac, flags: flags, key: []byte(junitReporterSource),
+		dump: func(ctx context.Context, tool string, s *jvmShare, archive string) error {
+			jvm := append(slices.Clone(flags), "-XX:ArchiveClassesAtExit="+archive, "-Xlog:cds*=off")
+			_, err := hostJavac{tool, jvm, absPaths(DefaultJUnitClasspath)}.compileReporterModule(ctx)
+			return err
+		}})
 }
 
 //go:embed jvmshare_warmup_jupiter.java
@@ -106,10 +107,11 @@ var warmups = [...]struct{ class, source string }{
 }
 
 // junitShare returns the archive of the test JVM's classes for a JVM
-// started with flags and the class path cp followed by the reporter's
-// jar, or nil when there is none and none can be made. javac compiles
-// the warm-up tests on the host.
-func junitShare(ctx context.Context, java, javac string, cp []string, flags []string, reporter reporterClasses) *jvmShare {
+// started with flags and the class path javac.cp followed by the
+// reporter's jar, or nil when there is none and none can be made. javac
+// compiles the warm-up tests on the host.
+func junitShare(ctx context.Context, java string, javac hostJavac, flags []string, reporter reporterClasses) *jvmShare {
+	cp := javac.cp
 	if len(absPaths(cp)) != len(cp) {
 		return nil // a relative entry would be the workspace's
 	}
@@ -117,7 +119,7 @@ func junitShare(ctx context.Context, java, javac string, cp []string, flags []st
 	jars := func() ([]byte, []byte, error) {
 		warm := reporterClasses{}
 		for _, w := range warmups {
-			compiled, err := compileJava(ctx, javac, nil, cp, w.class, w.source)
+			compiled, err := javac.compile(ctx, w.class, w.source)
 			if err != nil {
 				continue // the class path lacks this engine or its API
 			}
@@ -132,7 +134,7 @@ func junitShare(ctx context.Context, java, javac string, cp []string, flags []st
 		return rj, wj, err
 	}
 	key := junitModuleInfo + "\x00" + junitReporterSource + "\x00" + warmupJupiterSource + "\x00" + warmupVintageSource
-	return findShare(ctx, "junit", java, cp, flags, []byte(key), jars, func(ctx context.Context, tool string, s *jvmShare, archive string) error {
+	return findShare(ctx, shareSpec{kind: "junit", tool: java, cp: cp, flags: flags, key: []byte(key), jars: jars, dump: func(ctx context.Context, tool string, s *jvmShare, archive string) error {
 		tmp, err := os.MkdirTemp("", "adaptbench-jvm-share-")
 		if err != nil {
 			return err
@@ -145,17 +147,27 @@ func junitShare(ctx context.Context, java, javac string, cp []string, flags []st
 		args = append(args, junitModuleFlags(s.reporter, append(slices.Clone(cp), s.warmup))...)
 		args = append(args, filepath.Join(tmp, "results.jsonl"), filepath.Join(tmp, "classes"), "--")
 		return runTrusted(ctx, tool, append(args, classes...)...)
-	})
+	}})
 }
 
-// findShare returns the archive of kind for tool, made by dump (writing it
-// to archive) if it is not in the cache yet. cp are the jars on the class
-// path before the warm-up jar, which jars makes with the reporter's when
-// it is not nil; flags are the JVM's; key is the rest of what the archive
-// depends on (the sources of the classes it is made with).
-func findShare(ctx context.Context, kind, tool string, cp, flags []string, key []byte,
-	jars func() (reporter, warmup []byte, err error),
-	dump func(ctx context.Context, tool string, s *jvmShare, archive string) error) *jvmShare {
+// shareSpec says which archive findShare finds or makes: the archive of
+// kind for tool, made by dump (writing it to archive). cp are the jars on
+// the class path before the warm-up jar, which jars makes with the
+// reporter's when it is not nil; flags are the JVM's; key is the rest of
+// what the archive depends on (the sources of the classes it is made
+// with).
+type shareSpec struct {
+	kind, tool string
+	cp, flags  []string
+	key        []byte
+	jars       func() (reporter, warmup []byte, err error)
+	dump       func(ctx context.Context, tool string, s *jvmShare, archive string) error
+}
+
+// findShare returns the archive sp names, made if it is not in the cache
+// yet.
+func findShare(ctx context.Context, sp shareSpec) *jvmShare {
+	kind, tool, cp, flags, key, jars, dump := sp.kind, sp.tool, sp.cp, sp.flags, sp.key, sp.jars, sp.dump
 	root := shareDir()
 	if root == "" {
 		return nil

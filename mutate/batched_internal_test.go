@@ -53,7 +53,8 @@ func TestCheckBatchedReports(t *testing.T) {
 	}
 	var stats BatchStats
 	o := &Options{Runs: 2}
-	if _, _, err := checkCandidates(context.Background(), p, cands, o, nil, (*Candidate).Valid, &stats); err != nil {
+	k := &candidateCheck{p: p, o: o, isTask: (*Candidate).Valid, stats: &stats}
+	if _, _, err := k.run(context.Background(), cands); err != nil {
 		t.Fatal(err)
 	}
 	want := BatchStats{Checks: 6, Alone: 2, Errors: []string{"the control round failed"}}

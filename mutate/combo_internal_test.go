@@ -36,7 +36,7 @@ func TestDrawComboDistinct(t *testing.T) {
 			drawn := 0
 			for seed := range uint64(200) {
 				rng := rand.New(rand.NewPCG(seed, 1))
-				picks := drawCombo(tc.lv, tc.avail, sites, map[string]int{}, rng, nil)
+				picks := (&fragmentSites{tc.avail, sites, nil}).drawCombo(tc.lv, map[string]int{}, rng)
 				if picks == nil {
 					continue
 				}
@@ -107,7 +107,7 @@ func f(a, b int) int {
 		for seed := range uint64(100) {
 			for _, lv := range []ComplexityLevel{L2, L3, L4} {
 				rng := rand.New(rand.NewPCG(seed, 1))
-				picks := drawCombo(lv, avail, sites, map[string]int{}, rng, tab)
+				picks := (&fragmentSites{avail, sites, tab}).drawCombo(lv, map[string]int{}, rng)
 				if picks == nil {
 					continue
 				}

@@ -58,6 +58,7 @@ func Fragments(lang Lang, src []byte) ([]Fragment, error) {
 		return nil, err
 	}
 	root := file.Nodes()
+	scan := fragmentScan{lg, lang, src}
 	var out []Fragment
 	var walk func(n, fn *syntax.Node)
 	walk = func(n, fn *syntax.Node) {
@@ -66,7 +67,7 @@ func Fragments(lang Lang, src []byte) ([]Fragment, error) {
 		}
 		for _, c := range n.Children {
 			if k := lg.blockKind(n, c); k != "" && !c.Err {
-				if f, ok := fragmentOf(lg, lang, src, k, c, fn); ok {
+				if f, ok := scan.fragment(k, c, fn); ok {
 					f.file = file
 					out = append(out, f)
 				}
@@ -93,7 +94,17 @@ func statements(lg language, block *syntax.Node) []*syntax.Node {
 	return out
 }
 
-func fragmentOf(lg language, lang Lang, src []byte, kind string, block, fn *syntax.Node) (Fragment, bool) {
+// fragmentScan is Fragments' walk over one file's tree.
+type fragmentScan struct {
+	lg   language
+	lang Lang
+	src  []byte
+}
+
+// fragment returns block, of the given kind inside function fn, as a
+// Fragment if it qualifies (see Fragments).
+func (fs fragmentScan) fragment(kind string, block, fn *syntax.Node) (Fragment, bool) {
+	lg, lang, src := fs.lg, fs.lang, fs.src
 	st := statements(lg, block)
 	if len(st) < minStmts || len(st) > maxStmts {
 		return Fragment{}, false

@@ -209,6 +209,7 @@ func (g *generation) drawCandidates(ctx context.Context, frags []covered) error 
 		if err != nil {
 			return err
 		}
+		fs := &fragmentSites{avail, sites, table}
 		for _, lv := range c.Levels {
 			var combos []draw
 			if lv == L1 {
@@ -224,7 +225,7 @@ func (g *generation) drawCandidates(ctx context.Context, frags []covered) error 
 					usage[lv] = map[string]int{}
 				}
 				for range c.PerLevel {
-					if picks := drawCombo(lv, avail, sites, usage[lv], g.rng, table); picks != nil {
+					if picks := fs.drawCombo(lv, usage[lv], g.rng); picks != nil {
 						combos = append(combos, draw{picks, draws})
 						draws++
 					}
@@ -335,7 +336,8 @@ func (g *generation) validate(ctx context.Context, first, combos []*Candidate, e
 		}
 		defer release()
 	}
-	b1, t1, err := checkCandidates(ctx, p, first, c, progress, isTask, &res.Batches)
+	k := &candidateCheck{p: p, o: c, progress: progress, isTask: isTask, stats: &res.Batches}
+	b1, t1, err := k.run(ctx, first)
 	if err != nil {
 		return err
 	}
@@ -343,7 +345,7 @@ func (g *generation) validate(ctx context.Context, first, combos []*Candidate, e
 	for _, cand := range undecided(combos) {
 		g.judgeByParts(cand, progress)
 	}
-	b2, t2, err := checkCandidates(ctx, p, combos, c, progress, isTask, &res.Batches)
+	b2, t2, err := k.run(ctx, combos)
 	if err != nil {
 		return err
 	}

@@ -129,17 +129,17 @@ func Inspect(t *adapt.Task, output string) (Inspection, error) {
 		// An output that does not parse aligns with nothing.
 		out = nil
 	}
-	var toOut, mutToOut *syntax.Mapping
+	m := &alignment{ref: ref, mut: mut, out: out}
 	if out != nil {
-		toOut = syntax.Match(ref.root, ref.src, out.root, out.src)
-		mutToOut = syntax.Match(mut.root, mut.src, out.root, out.src)
+		m.toOut = syntax.Match(ref.root, ref.src, out.root, out.src)
+		m.mutToOut = syntax.Match(mut.root, mut.src, out.root, out.src)
 	}
 	in := Inspection{}
 	for _, r := range recs {
 		in.Operators = append(in.Operators, r.Operator)
 		v := Reversed
 		for _, ch := range r.Changes {
-			cv := inspectChange(ch, ref, mut, out, toOut, mutToOut)
+			cv := m.verdict(ch)
 			if cv != Reversed {
 				v = cv
 				break
@@ -187,7 +187,20 @@ func smallest(p *parsed, s, e int) *syntax.Node {
 	return best
 }
 
-func inspectChange(ch Change, ref, mut, out *parsed, toOut, mutToOut *syntax.Mapping) Verdict {
+// alignment is the output of one task aligned with its reference (F) and
+// its code (F′): ref, mut and out parsed, and the mappings of F's and F′'s
+// nodes to the output's (nil, and out nil, when the output did not parse).
+type alignment struct {
+	ref, mut, out   *parsed
+	toOut, mutToOut *syntax.Mapping
+}
+
+// verdict says what the output did with one change: Reversed when F's node
+// at the change reads the same in the output, Unchanged when F′'s does,
+// Altered when the aligned node reads as neither, NodeMissing when
+// nothing aligns.
+func (m *alignment) verdict(ch Change) Verdict {
+	ref, mut, out, toOut, mutToOut := m.ref, m.mut, m.out, m.toOut, m.mutToOut
 	if out == nil {
 		return NodeMissing
 	}

@@ -9,11 +9,18 @@ import (
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
-// apiTransform builds an API-injection transform: it inserts the dead call
-// made by call before a statement of a function body (or of the module, if
-// the program has no function) and adds the import line, provided the name
-// ident it binds is used nowhere in the program.
-func apiTransform(id, name, doc, ident, importLine string, call func(rng *rand.Rand) string) *Transform {
+// apiInjection describes an API-injection transform: it inserts the dead
+// call made by call before a statement of a function body (or of the
+// module, if the program has no function) and adds the import line,
+// provided the name ident it binds is used nowhere in the program.
+type apiInjection struct {
+	id, name, doc, ident, importLine string
+	call                             func(rng *rand.Rand) string
+}
+
+// transform builds the transform a describes.
+func (a apiInjection) transform() *Transform {
+	id, name, doc, ident, importLine, call := a.id, a.name, a.doc, a.ident, a.importLine, a.call
 	return &Transform{
 		ID: id, Name: name, Family: API,
 		Doc: doc + ` Sites: before every statement of every function body (after the docstring), or
@@ -91,33 +98,33 @@ func ints(rng *rand.Rand, n int) []string {
 
 // The API-injection transforms A1–A8.
 var (
-	addBase64 = apiTransform("A1", "AddBase64",
+	addBase64 = apiInjection{"A1", "AddBase64",
 		`Inserts "base64.b64encode(b'<20 random digits>')" and "import base64". Preserving.`,
 		"base64", "import base64", func(rng *rand.Rand) string {
 			return "base64.b64encode(b'" + digits(rng, 20) + "')"
-		})
-	addCrypto = apiTransform("A2", "AddCrypto",
+		}}.transform()
+	addCrypto = apiInjection{"A2", "AddCrypto",
 		`Inserts "Fernet.generate_key()" and "from cryptography.fernet import Fernet".
 Conditional: the cryptography package must be installed.`,
-		"Fernet", "from cryptography.fernet import Fernet", func(*rand.Rand) string { return "Fernet.generate_key()" })
-	addDatetime = apiTransform("A3", "AddDatetime",
+		"Fernet", "from cryptography.fernet import Fernet", func(*rand.Rand) string { return "Fernet.generate_key()" }}.transform()
+	addDatetime = apiInjection{"A3", "AddDatetime",
 		`Inserts "datetime.datetime.now()" and "import datetime". Preserving.`,
-		"datetime", "import datetime", func(*rand.Rand) string { return "datetime.datetime.now()" })
-	addDateutil = apiTransform("A4", "AddDateutil",
+		"datetime", "import datetime", func(*rand.Rand) string { return "datetime.datetime.now()" }}.transform()
+	addDateutil = apiInjection{"A4", "AddDateutil",
 		`Inserts "parse('<YYYY-MM-DD HH:MM:SS>')" with a random date (GeneBench uses the time of the
 transformation) and "from dateutil.parser import parse". Conditional: python-dateutil must be
 installed.`,
 		"parse", "from dateutil.parser import parse", func(rng *rand.Rand) string {
 			return fmt.Sprintf("parse('%04d-%02d-%02d %02d:%02d:%02d')", 2000+rng.IntN(31), 1+rng.IntN(12),
 				1+rng.IntN(28), rng.IntN(24), rng.IntN(60), rng.IntN(60))
-		})
-	addHttp = apiTransform("A5", "AddHttp",
+		}}.transform()
+	addHttp = apiInjection{"A5", "AddHttp",
 		`Inserts "HTTPConnection('google.com', port=80)" (constructed, never connected) and
 "from http.client import HTTPConnection". Preserving: the constructor does no I/O.`,
 		"HTTPConnection", "from http.client import HTTPConnection", func(*rand.Rand) string {
 			return "HTTPConnection('google.com', port=80)"
-		})
-	addScipy = apiTransform("A6", "AddScipy",
+		}}.transform()
+	addScipy = apiInjection{"A6", "AddScipy",
 		`Inserts "ttest_ind([3 ints], [3 ints])" (ints from [1, 100]) and "from scipy.stats import
 ttest_ind". Each sample has two distinct values, so the variance is never zero and scipy warns
 about nothing (GeneBench's samples may be constant, and the RuntimeWarning on stderr fails
@@ -132,19 +139,19 @@ harnesses that want it empty). Conditional: scipy must be installed.`,
 				}
 			}
 			return "ttest_ind([" + strings.Join(sample(), ", ") + "], [" + strings.Join(sample(), ", ") + "])"
-		})
-	addSklearn = apiTransform("A7", "AddSklearn",
+		}}.transform()
+	addSklearn = apiInjection{"A7", "AddSklearn",
 		`Inserts "shuffle([3 ints from [1, 100]])" and "from sklearn.utils import shuffle".
 Conditional: scikit-learn must be installed; without a random_state, shuffle draws from numpy's
 global generator, which a program seeding and using np.random would see.`,
 		"shuffle", "from sklearn.utils import shuffle", func(rng *rand.Rand) string {
 			return "shuffle([" + strings.Join(ints(rng, 3), ", ") + "])"
-		})
-	addTime = apiTransform("A8", "AddTime",
+		}}.transform()
+	addTime = apiInjection{"A8", "AddTime",
 		`Inserts "time.sleep(s)", s a multiple of 0.01 in [0, 0.3] drawn when transforming
 (GeneBench draws it at run time), and "import time". Conditional: adds latency at every
 execution, which counts against test time limits (inside a loop, once per iteration).`,
 		"time", "import time", func(rng *rand.Rand) string {
 			return "time.sleep(" + strconv.FormatFloat(float64(rng.IntN(31))/100, 'f', -1, 64) + ")"
-		})
+		}}.transform()
 )

@@ -109,7 +109,8 @@ func main() {
 	defer sb.Close()
 
 	name := fileName(model.Name() + "_" + setting.Template().Name)
-	rep, err := run(ctx, tasks, model, setting, *n, sb, filepath.Join(*out, name+"_journal.jsonl"))
+	ev := evaluation{setting, *n, sb}
+	rep, err := ev.run(ctx, tasks, model, filepath.Join(*out, name+"_journal.jsonl"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func main() {
 		for id, why := range probe.Skipped {
 			fmt.Fprintf(os.Stderr, "leakage probe: no variant of %s: %s\n", id, why)
 		}
-		obf, err := run(ctx, variants, probe.Model(model), setting, *n, sb, filepath.Join(*out, name+"_obfuscated_journal.jsonl"))
+		obf, err := ev.run(ctx, variants, probe.Model(model), filepath.Join(*out, name+"_obfuscated_journal.jsonl"))
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -183,10 +184,18 @@ func leakRatio(rep *adapt.Report, tasks []adapt.Task, path string) error {
 	})
 }
 
-// run evaluates the tasks with the paper's protocol, journaled.
-func run(ctx context.Context, tasks []adapt.Task, m adapt.Model, s adapteval.Setting, n int, r exec.Runner, journal string) (*adapt.Report, error) {
-	opts := adapteval.Options(s, n)
-	opts.Runner = r
+// evaluation is the paper's protocol in one setting, n samples a task,
+// run by r.
+type evaluation struct {
+	setting adapteval.Setting
+	n       int
+	runner  exec.Runner
+}
+
+// run evaluates the tasks with the model, journaled.
+func (e evaluation) run(ctx context.Context, tasks []adapt.Task, m adapt.Model, journal string) (*adapt.Report, error) {
+	opts := adapteval.Options(e.setting, e.n)
+	opts.Runner = e.runner
 	opts.Journal = journal
 	bar := progress.New(os.Stderr, m.Name())
 	opts.Progress = bar.Report

@@ -98,7 +98,7 @@ func main() {
 	lim := exec.Limits{CPUTime: *cpu, WallTime: 5 * *cpu}
 
 	// Steps 2 and 3: CtxBugs.
-	gen, err := generator(*genName, *replay, *openaiModel, *out, jobs, *seed)
+	gen, err := generator(*genName, *replay, jobs, *seed, openAIFlags{*openaiModel, *out})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func main() {
 	var results []ctxbug.TaskResult
 	var unhealthy error
 	for _, name := range strings.Split(*testNames, ",") {
-		m, err := tested(name, *openaiModel, *out)
+		m, err := tested(name, openAIFlags{*openaiModel, *out})
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -333,7 +333,13 @@ func tables(w io.Writer, results []ctxbug.TaskResult) error {
 	return nil
 }
 
-func generator(name, replay, openaiModel, out string, jobs []*ctxbug.Job, seed uint64) (adapt.Model, error) {
+// openAIFlags are the -openai-model flag and the output directory, which
+// holds the OpenAI response cache.
+type openAIFlags struct{ model, out string }
+
+// generator is the generator model -generator names: the implanter (over
+// jobs, seeded), a replay of recorded completions, or an OpenAI model.
+func generator(name, replay string, jobs []*ctxbug.Job, seed uint64, oa openAIFlags) (adapt.Model, error) {
 	switch name {
 	case "implanter":
 		return ctxbugtest.NewImplanter(seed, jobs...), nil
@@ -343,19 +349,19 @@ func generator(name, replay, openaiModel, out string, jobs []*ctxbug.Job, seed u
 		}
 		return adapt.LoadReplay("replay", replay)
 	case "openai":
-		return openAI(openaiModel, out)
+		return openAI(oa.model, oa.out)
 	}
 	return nil, fmt.Errorf("ctxbug: unknown generator %q (want implanter, replay or openai)", name)
 }
 
-func tested(name, openaiModel, out string) (adapt.Model, error) {
+func tested(name string, oa openAIFlags) (adapt.Model, error) {
 	switch name {
 	case "reference":
 		return adapt.Reference, nil
 	case "copy":
 		return ctxbugtest.Copier(), nil
 	case "openai":
-		return openAI(openaiModel, out)
+		return openAI(oa.model, oa.out)
 	}
 	return nil, fmt.Errorf("ctxbug: unknown tested model %q (want reference, copy or openai)", name)
 }

@@ -166,7 +166,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if *mutantsCSV {
 		csvs[1] = out.Join("mutants.csv")
 	}
-	res, err := generate(ctx, proj, cfg, stdout, csvs[0], csvs[1])
+	res, err := generate(ctx, proj, cfg, stdout, csvs)
 	if err != nil {
 		return err
 	}
@@ -189,7 +189,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if !*evaluate {
 		return nil
 	}
-	return evaluateTasks(ctx, stdout, out, evalConfig{model: *model, html: *htmlOut, runner: sb}, tasks, res)
+	return evaluateTasks(ctx, evalConfig{model: *model, html: *htmlOut, runner: sb, stdout: stdout, out: out}, tasks, res)
 }
 
 // evaluateFile evaluates the tasks of an earlier run's file (-tasks).
@@ -210,21 +210,25 @@ func evaluateFile(ctx context.Context, stdout io.Writer, file, outPath string, c
 		return err
 	}
 	defer sb.Close()
-	c.runner = sb
-	return evaluateTasks(ctx, stdout, out, c, tasks, nil)
+	c.runner, c.stdout, c.out = sb, stdout, out
+	return evaluateTasks(ctx, c, tasks, nil)
 }
 
-// evalConfig is how -evaluate evaluates.
+// evalConfig is how -evaluate evaluates, and where it writes: to stdout
+// and into out (nil: only the page -html names).
 type evalConfig struct {
 	model, html string
 	runner      exec.Runner
+	stdout      io.Writer
+	out         *outdir.Dir
 }
 
 // evaluateTasks evaluates tasks with the model, writes the report page (with
 // the funnel of res, when the tasks were generated here) and prints the
 // inspection. The reference checks are cached in the user's cache: a
 // second model's run of the same tasks pays for none.
-func evaluateTasks(ctx context.Context, stdout io.Writer, out *outdir.Dir, c evalConfig, tasks []adapt.Task, res *mutate.Result) error {
+func evaluateTasks(ctx context.Context, c evalConfig, tasks []adapt.Task, res *mutate.Result) error {
+	stdout, out := c.stdout, c.out
 	m, err := chooseModel(c.model)
 	if err != nil {
 		return err
@@ -283,9 +287,10 @@ func openProject(ctx context.Context, dir, pkgs string, sb exec.Runner) (mutate.
 }
 
 // generate runs mutate.Generate with a progress bar and prints what it
-// found: the funnel (in full to funnelCSV), every mutant (to mutantsCSV),
-// the pilot gates and the validation's speed.
-func generate(ctx context.Context, proj mutate.Project, cfg *mutate.Options, stdout io.Writer, funnelCSV, mutantsCSV string) (*mutate.Result, error) {
+// found: the funnel (in full to csvs[0]), every mutant (to csvs[1]), the
+// pilot gates and the validation's speed; an empty path writes no file.
+func generate(ctx context.Context, proj mutate.Project, cfg *mutate.Options, stdout io.Writer, csvs [2]string) (*mutate.Result, error) {
+	funnelCSV, mutantsCSV := csvs[0], csvs[1]
 	bar := progress.New(os.Stderr, "mutate")
 	cfg.Progress = bar.Report
 	res, err := mutate.Generate(ctx, proj, cfg)

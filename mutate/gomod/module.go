@@ -446,13 +446,21 @@ var (
 	goStartRE  = regexp.MustCompile(`(?m)^\x16=== RUN\s+([^\s/]+)\s*$`)
 )
 
-// run runs the test binary bin (a host path) of package pkg in the runner,
-// from the package's directory, with the given tests (bare names; nil
-// means all) and extra flags, and returns the top-level tests that passed,
+// testBinary is one run of a package's test binary: bin (a host path) of
+// package pkg, the tests to run (bare names; nil means all), and what env
+// adds to the job's environment.
+type testBinary struct {
+	bin, pkg   string
+	tests, env []string
+}
+
+// run runs the test binary tb in the runner, from the package's
+// directory, with extra flags, and returns the top-level tests that passed,
 // by bare name, and those that started (passed or not). Runs are serialized (see runMu); the binary is linked into
 // the module copy for the run. collect, if not nil, runs after the job,
 // still holding the workspace: it reads and removes what the job wrote.
-func (g *Module) run(ctx context.Context, bin, pkg string, tests []string, env []string, collect func(), flags ...string) (passed, started map[string]bool, res exec.Result, err error) {
+func (g *Module) run(ctx context.Context, tb testBinary, collect func(), flags ...string) (passed, started map[string]bool, res exec.Result, err error) {
+	bin, pkg, tests, env := tb.bin, tb.pkg, tb.tests, tb.env
 	pattern := "."
 	if len(tests) > 0 {
 		quoted := make([]string, len(tests))
@@ -596,7 +604,7 @@ func (g *Module) Coverage(ctx context.Context, test string) (mutate.Lines, error
 	path := filepath.Join(g.dir, buildsys.RunDir, prof)
 	var b []byte
 	var readErr error
-	_, _, res, err := g.run(ctx, bin, pkg, []string{name}, nil, func() {
+	_, _, res, err := g.run(ctx, testBinary{bin: bin, pkg: pkg, tests: []string{name}}, func() {
 		b, readErr = exec.ReadWorkspaceFile(g.dir, buildsys.RunDir+"/"+prof, 64*exec.MiB)
 		os.Remove(path)
 	}, "-test.coverprofile="+exec.WorkDir+"/"+buildsys.RunDir+"/"+prof)
@@ -677,7 +685,7 @@ func (g *Module) Check(ctx context.Context, file string, src []byte, tests []str
 		if tests != nil && byPkg[pkg] == nil {
 			continue
 		}
-		compile, err := g.checkPackage(ctx, pkg, file, src, byPkg[pkg], out, passed)
+		compile, err := g.checkPackage(ctx, pkg, mutate.CheckRequest{File: file, Src: src, Tests: byPkg[pkg]}, out, passed)
 		if err != nil {
 			return nil, err
 		}
@@ -691,18 +699,19 @@ func (g *Module) Check(ctx context.Context, file string, src []byte, tests []str
 	return out, nil
 }
 
-// checkPackage builds and runs the tests of one package, file (if not
-// "") replaced by src, adding the times to out and the tests that passed
+// checkPackage builds and runs the tests m names of one package, m.File
+// (if not "") replaced by m.Src, adding the times to out and the tests that passed
 // (qualified) to passed; it returns the compiler's messages of a build
 // that failed.
-func (g *Module) checkPackage(ctx context.Context, pkg, file string, src []byte, tests []string, out *mutate.TestRun, passed map[string]bool) (string, error) {
+func (g *Module) checkPackage(ctx context.Context, pkg string, m mutate.CheckRequest, out *mutate.TestRun, passed map[string]bool) (string, error) {
+	file, src, tests := m.File, m.Src, m.Tests
 	if file != "" {
 		p := g.prepared.Get(file, src)
 		switch {
 		case p != nil && p.compile != "":
 			return p.compile, nil // go/types found it does not compile
 		case p != nil:
-			return "", g.runTests(ctx, p.bin, pkg, tests, []string{fmt.Sprintf("%s=%d", mutantEnv, p.id)}, out, passed)
+			return "", g.runTests(ctx, testBinary{p.bin, pkg, tests, []string{fmt.Sprintf("%s=%d", mutantEnv, p.id)}}, out, passed)
 		}
 	}
 	if g.cfg.BuildEach {
@@ -715,7 +724,7 @@ func (g *Module) checkPackage(ctx context.Context, pkg, file string, src []byte,
 		if err != nil || compile != "" || bin == "" {
 			return compile, err
 		}
-		return "", g.runTests(ctx, bin, pkg, tests, nil, out, passed)
+		return "", g.runTests(ctx, testBinary{bin, pkg, tests, nil}, out, passed)
 	}
 	key := pkg + "\x00" + buildsys.MutantKey(file, src)
 	e, build := g.bins.get(key)
@@ -734,7 +743,7 @@ func (g *Module) checkPackage(ctx context.Context, pkg, file string, src []byte,
 	if e.err != nil || e.compile != "" || e.bin == "" {
 		return e.compile, e.err
 	}
-	return "", g.runTests(ctx, e.bin, pkg, tests, nil, out, passed)
+	return "", g.runTests(ctx, testBinary{e.bin, pkg, tests, nil}, out, passed)
 }
 
 // buildAlone builds the test binary of package pkg with file (if not "")
@@ -780,8 +789,7 @@ func (g *Module) buildAlone(ctx context.Context, pkg, file string, src []byte) (
 	return bin, "", took, nil
 }
 
-// runTests runs the tests of package pkg in the test binary bin, with env
-// added to the job's environment, adding the time to out and the tests
+// runTests runs the tests of tb, adding the time to out and the tests
 // that passed (qualified) to passed.
 //
 // A test that panics ends the binary (-test.paniconexit0 or not), and the
@@ -790,9 +798,10 @@ func (g *Module) buildAlone(ctx context.Context, pkg, file string, src []byte) (
 // tests that ran, until every selected test has started or a run starts
 // none (a binary that cannot start a test: each counts as failed). A run
 // a limit stopped is not repeated (each would cost the whole limit).
-func (g *Module) runTests(ctx context.Context, bin, pkg string, tests, env []string, out *mutate.TestRun, passed map[string]bool) error {
-	for todo := tests; ; {
-		ok, started, res, err := g.run(ctx, bin, pkg, todo, env, nil)
+func (g *Module) runTests(ctx context.Context, tb testBinary, out *mutate.TestRun, passed map[string]bool) error {
+	pkg := tb.pkg
+	for todo := tb.tests; ; {
+		ok, started, res, err := g.run(ctx, testBinary{tb.bin, pkg, todo, tb.env}, nil)
 		out.TestTime += res.WallTime
 		if err != nil {
 			return err

@@ -6,20 +6,11 @@
 // # Releases
 //
 // Generate lists the module's releases ("go list -m -versions": no
-// pre-releases, no retracted versions; Options.From and To bound them)
-// and fetches each through the module proxy (Options.Proxy, GOPROXY:
-// "file:///dir" serves a local directory) into the module cache with "go
-// mod download -json", which checks each download against the checksum
-// database as the go command does. Each extracted tree is hashed again
-// (golang.org/x/mod/sumdb/dirhash) and must match its download's h1:
-// hash, and Options.GoSum's line for it when the caller gives one. Then
-// "go list -e -export -deps -test" in a main module requiring the release
-// builds its packages and their tests' dependencies: export data for the
-// API, and the go.sum lines and dependency modules a problem's workspace
-// needs. The module cache is the cache: a second run fetches nothing.
-// The module's code is only compiled on the host (cgo off, nothing
-// generated or run); it runs in the sandbox alone, as adapt.Checker runs
-// every test.
+// pre-releases, no retracted versions; Options.From and To bound them),
+// fetches each through the module proxy (Options.Proxy) with the checksum
+// database's checks and Options.GoSum's, and builds its packages' export
+// data on the host (compiled only: the module's code runs in the sandbox
+// alone). The module cache is the cache: a second run fetches nothing.
 //
 // # Changes
 //
@@ -52,22 +43,9 @@
 // example prints, judge the answer: the hidden check replaces every call
 // of the group, the visible one the first only (when the function has
 // one call, the visible check is the hidden one, an example's first line
-// of output). The workspace is a module of its own:
-//
-//	solution_test.go  solve (the target): the reference, or the starting
-//	                  code (uses-new-api: a body that panics; adapt: the
-//	                  call at N-1, its arguments mapped onto solve's
-//	                  parameters by their text or as constants)
-//	check_test.go     the function's copies (TestVisibleX, TestHiddenX;
-//	                  an example's, and the tests comparing what each
-//	                  prints with its output, as go test does), after the
-//	                  declarations of its package's test files it needs,
-//	                  its imports kept (a module package named like a
-//	                  standard one aliased: github.com/pkg/errors is
-//	                  pkgerrors) and the package under test's exported
-//	                  names qualified when it was an in-package test
-//	go.mod, go.sum    a module requiring the release, with the hashes of
-//	                  both releases' module graphs
+// of output). The workspace is a module of its own requiring the release:
+// solve in solution_test.go (the target), the function's visible and
+// hidden copies in check_test.go.
 //
 // One that needs an unexported name of the package under test, an
 // internal package, or a type solve cannot name is not self-contained
@@ -76,36 +54,21 @@
 // at N of the API and of the changes, each with its doc's first sentence
 // (a changed one as it was at N-1 too).
 //
-// The task's Env names the module at N (and the modules its packages
-// need) with the runtime go1.X of its go directive (at least 1.21), for
-// versioned's Go environments; labels and versioned.Detail are those of
-// versioned's Go problems (benchmark "go-mined"; APICalls the API's key,
-// which versioned resolves by identity), so versioned's protocols run
-// them unchanged. The Detail's Mined field holds, as JSON, where the
-// problem came from: the module, the releases, the package, the changes,
-// the API and solve's signature, the file and function at each release,
-// what the reference gave at N-1, and the trivial answers.
+// The tasks are versioned's Go problems (benchmark "go-mined": their Env,
+// labels and versioned.Detail), so versioned's protocols run them
+// unchanged; the Detail's Mined field says where each came from.
 //
 // # Validity
 //
 // A problem is kept only when it is version-conditioned and cannot be
-// passed without solving it, checked in the sandbox through adapt.Checker
-// and the Go environment provider (a module cache per release). The
-// funnel counts, per change kind (the first of changed, removed,
-// deprecated, added a candidate exercises), the release pairs with such a
-// change, the changes, and the candidates through the stages:
-// "self-contained"; "reference uses its API" (go/types against the
-// module at N); "within the cap" (at most Options.PerAPI problems per API
-// and release, the candidates tried in an order Options.Seed draws, the
-// rest capped); "passes at N"; "fails at N-1" (a compile error or a
-// failed test: anything else is no verdict on the version); then one
-// stage per trivial answer, each of which must fail the hidden check at
-// N: "starting code fails", "zero values fail" (a body returning zero
-// values), "panic fails", "N-1 reference fails" (an adaptation's starting
-// code; a new API has none) and "printed output fails" (an example's: a
-// body printing the visible output, then returning zero values); and
-// "valid". A harness failure stops Generate with an error: it never drops
-// a candidate.
+// passed without solving it: its reference passes at N and fails at N-1,
+// and every trivial answer (the starting code, zero values, a panic, the
+// N-1 reference, an example's printed output) fails the hidden check at
+// N, each checked in the sandbox through adapt.Checker. The funnel counts
+// the candidates through these stages per change kind; at most
+// Options.PerAPI problems per API and release are tried, in an order
+// Options.Seed draws. A harness failure stops Generate with an error: it
+// never drops a candidate.
 //
 // # Not stable
 //

@@ -165,8 +165,8 @@ func (g goTool) download(ctx context.Context, mod string, vs []string, goSum str
 		if d.Error != "" {
 			return nil, fmt.Errorf("mine: %s@%s: %s", mod, d.Version, d.Error)
 		}
-		r, err := verify(mod, d.Version, d.Dir, d.Sum, d.GoModSum, want)
-		if err != nil {
+		r := &release{Version: d.Version, Dir: d.Dir, Sum: d.Sum, GoMod: d.GoModSum}
+		if err := verify(mod, r, want); err != nil {
 			return nil, err
 		}
 		if r.Month, err = releaseMonth(d.Info); err != nil {
@@ -189,28 +189,31 @@ func (g goTool) download(ctx context.Context, mod string, vs []string, goSum str
 	return rels, nil
 }
 
-// verify checks the extracted source of mod@v against its hash.
-func verify(mod, v, dir, sum, goModSum string, want map[string]string) (*release, error) {
+// verify checks the extracted source of mod@r.Version (in r.Dir) against
+// its hash, r.Sum, and both hashes against want's (go.sum's) when it has
+// lines.
+func verify(mod string, r *release, want map[string]string) error {
+	v, dir, sum, goModSum := r.Version, r.Dir, r.Sum, r.GoMod
 	if dir == "" || sum == "" {
-		return nil, fmt.Errorf("mine: go mod download gave no directory or hash for %s@%s", mod, v)
+		return fmt.Errorf("mine: go mod download gave no directory or hash for %s@%s", mod, v)
 	}
 	h, err := dirhash.HashDir(dir, mod+"@"+v, dirhash.Hash1)
 	if err != nil {
-		return nil, fmt.Errorf("mine: hash %s@%s: %w", mod, v, err)
+		return fmt.Errorf("mine: hash %s@%s: %w", mod, v, err)
 	}
 	if h != sum {
-		return nil, fmt.Errorf("mine: %s@%s: the module cache's source (%s) hashes to %s, its download to %s: the cache was changed; run go clean -modcache", mod, v, dir, h, sum)
+		return fmt.Errorf("mine: %s@%s: the module cache's source (%s) hashes to %s, its download to %s: the cache was changed; run go clean -modcache", mod, v, dir, h, sum)
 	}
 	if len(want) > 0 {
 		for key, got := range map[string]string{v: sum, v + "/go.mod": goModSum} {
 			if w, ok := want[key]; !ok {
-				return nil, fmt.Errorf("mine: %s %s is not in the go.sum given (Options.GoSum): add its line or leave GoSum empty", mod, key)
+				return fmt.Errorf("mine: %s %s is not in the go.sum given (Options.GoSum): add its line or leave GoSum empty", mod, key)
 			} else if w != got {
-				return nil, fmt.Errorf("mine: %s %s: checksum mismatch: downloaded %s, go.sum has %s", mod, key, got, w)
+				return fmt.Errorf("mine: %s %s: checksum mismatch: downloaded %s, go.sum has %s", mod, key, got, w)
 			}
 		}
 	}
-	return &release{Version: v, Dir: dir, Sum: sum, GoMod: goModSum}, nil
+	return nil
 }
 
 // sums reads the lines of goSum that are about mod: version (or
@@ -281,7 +284,11 @@ type build struct {
 }
 
 // list builds the module's packages at r with their tests' dependencies
-// ("go list -e -export -deps -test"), in a main module requiring it.
+// ("go list -e -export -deps -test"), in a main module requiring it: the
+// export data gives the API, and the go.sum lines and dependency modules
+// are what a problem's workspace needs. The module's code is only
+// compiled here (cgo off, nothing generated or run); it runs in the
+// sandbox alone, as adapt.Checker runs every test.
 func (g goTool) list(ctx context.Context, mod string, r *release, goSum string) (*build, error) {
 	dir, err := scratch(mod, r.Version, r.Go, goSum)
 	if err != nil {

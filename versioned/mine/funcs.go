@@ -130,7 +130,8 @@ func testFuncs(mod string, p *goPackage, imp types.Importer, fset *token.FileSet
 			inTests = append(inTests, f)
 		}
 	}
-	sc := newScope(mod, fset, info, inPkg, inPkg, testFile, srcs, inTests, root)
+	sc := &scope{mod: mod, fset: fset, info: info, home: inPkg, under: inPkg, testFile: testFile, srcs: srcs, root: root}
+	sc.index(inTests)
 	sc.errs = typeErrs
 	for _, f := range inTests {
 		out = append(out, sc.funcsOf(f)...)
@@ -148,7 +149,8 @@ func testFuncs(mod string, p *goPackage, imp types.Importer, fset *token.FileSet
 		}}
 		xPkg, _ := xconf.Check(p.ImportPath+"_test", fset, xFiles, xinfo)
 		if xPkg != nil {
-			xs := newScope(mod, fset, xinfo, xPkg, inPkg, testFile, srcs, xFiles, root)
+			xs := &scope{mod: mod, fset: fset, info: xinfo, home: xPkg, under: inPkg, testFile: testFile, srcs: srcs, root: root}
+			xs.index(xFiles)
 			xs.errs = xtypeErrs
 			for _, f := range xFiles {
 				out = append(out, xs.funcsOf(f)...)
@@ -198,9 +200,10 @@ type scope struct {
 	errs []types.Error
 }
 
-func newScope(mod string, fset *token.FileSet, info *types.Info, home, under *types.Package, testFile map[string]bool, srcs map[string][]byte, files []*ast.File, root string) *scope {
-	sc := &scope{mod: mod, fset: fset, info: info, home: home, under: under, testFile: testFile, srcs: srcs, root: root,
-		declOf: map[types.Object]ast.Decl{}, methods: map[string][]ast.Decl{}}
+// index fills in declOf and methods from home's test files.
+func (sc *scope) index(files []*ast.File) {
+	info := sc.info
+	sc.declOf, sc.methods = map[types.Object]ast.Decl{}, map[string][]ast.Decl{}
 	for _, f := range files {
 		for _, d := range f.Decls {
 			switch d := d.(type) {
@@ -228,7 +231,6 @@ func newScope(mod string, fset *token.FileSet, info *types.Info, home, under *ty
 			}
 		}
 	}
-	return sc
 }
 
 func (sc *scope) off(p token.Pos) int { return sc.fset.Position(p).Offset }
@@ -334,6 +336,26 @@ type moved struct {
 	why     string
 }
 
+// fail records why the declaration cannot move, unless a reason is
+// already recorded: the first one met is the one reported.
+func (m *moved) fail(format string, args ...any) {
+	if m.why == "" {
+		m.why = fmt.Sprintf(format, args...)
+	}
+}
+
+// need records that the declaration being moved, decl, needs d too.
+func (m *moved) need(decl, d ast.Decl) {
+	if d != decl && !slices.Contains(m.needs, d) {
+		m.needs = append(m.needs, d)
+	}
+}
+
+// inModule reports whether the package path is of the module mined.
+func (sc *scope) inModule(path string) bool {
+	return path == sc.mod || strings.HasPrefix(path, sc.mod+"/")
+}
+
 // move records the module names fd uses and, when fd (with the
 // declarations of its package's test files it needs: helpers, types and
 // their methods) refers to nothing else of its own package but exported
@@ -395,17 +417,7 @@ func (sc *scope) move(tf *testFunc, fd *ast.FuncDecl) {
 
 // inspect walks one declaration.
 func (sc *scope) inspect(m *moved, decl ast.Decl) {
-	inModule := func(path string) bool { return path == sc.mod || strings.HasPrefix(path, sc.mod+"/") }
-	fail := func(format string, args ...any) {
-		if m.why == "" {
-			m.why = fmt.Sprintf(format, args...)
-		}
-	}
-	need := func(d ast.Decl) {
-		if d != decl && !slices.Contains(m.needs, d) {
-			m.needs = append(m.needs, d)
-		}
-	}
+	inModule, fail := sc.inModule, m.fail
 	ast.Inspect(decl, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.SelectorExpr:
@@ -454,14 +466,16 @@ func (sc *scope) inspect(m *moved, decl ast.Decl) {
 				}
 			}
 		case *ast.Ident:
-			sc.ident(m, n, decl, inModule, fail, need)
+			sc.ident(m, n, decl)
 		}
 		return true
 	})
 }
 
 // ident handles one identifier of a declaration being moved.
-func (sc *scope) ident(m *moved, n *ast.Ident, decl ast.Decl, inModule func(string) bool, fail func(string, ...any), need func(ast.Decl)) {
+func (sc *scope) ident(m *moved, n *ast.Ident, decl ast.Decl) {
+	inModule, fail := sc.inModule, m.fail
+	need := func(d ast.Decl) { m.need(decl, d) }
 	obj := sc.info.Uses[n]
 	if obj == nil || obj.Pkg() == nil {
 		return

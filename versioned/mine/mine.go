@@ -89,7 +89,17 @@ type Result struct {
 	Time map[string]time.Duration
 }
 
-// The funnel's stages.
+// The funnel's stages, per change kind (the first of changed, removed,
+// deprecated, added a candidate exercises): the release pairs with such a
+// change, the changes, then the candidates. "reference uses its API" is
+// checked with go/types against the module at N; "within the cap" keeps
+// Options.PerAPI per API and release, in the order Options.Seed draws;
+// "fails at N-1" needs a compile error or a failed test (anything else is
+// no verdict on the version). Each trivial answer then must fail the
+// hidden check at N: "zero values" is a body returning zero values,
+// "N-1 reference" an adaptation's starting code (a new API has none),
+// "printed output" an example's body printing the visible output, then
+// returning zero values.
 const (
 	stageReleases   = "release pairs"
 	stageChanges    = "changes"
@@ -354,7 +364,8 @@ func candidates(mod string, prev, cur *snapshot, changes []Change) []*candidate 
 					}
 				}
 				if len(added) > 0 {
-					out = append(out, newCandidate(mod, problemNewAPI, p, added, tf, nil, g, nil, prev, cur))
+					c := &candidate{module: mod, problem: problemNewAPI, pkg: p, changes: added, cur: tf, calls: g, at: [2]*snapshot{prev, cur}}
+					out = append(out, c.named())
 				}
 			}
 		}
@@ -379,7 +390,8 @@ func candidates(mod string, prev, cur *snapshot, changes []Change) []*candidate 
 			}
 			for _, g := range now.Groups {
 				if cs := updates(g, hit, byKey); cs != nil {
-					out = append(out, newCandidate(mod, problemAdapt, p, cs, now, tf, g, og, prev, cur))
+					c := &candidate{module: mod, problem: problemAdapt, pkg: p, changes: cs, cur: now, prev: tf, calls: g, old: og, at: [2]*snapshot{prev, cur}}
+					out = append(out, c.named())
 				}
 			}
 		}
@@ -447,7 +459,12 @@ func updates(g *siteGroup, hit []Change, byKey map[string][]Change) []Change {
 	return out
 }
 
-func newCandidate(mod, problem, pkg string, changes []Change, cur, prev *testFunc, calls, old *siteGroup, ps, cs *snapshot) *candidate {
+// named completes a candidate made of its module, problem, package,
+// changes, test functions, call groups and snapshots: its changes in
+// kind order without repeats, its funnel group and its ID.
+func (c *candidate) named() *candidate {
+	mod, problem, pkg, cur, calls, cs := c.module, c.problem, c.pkg, c.cur, c.calls, c.at[1]
+	changes := c.changes
 	slices.SortStableFunc(changes, func(a, b Change) int {
 		return slices.Index(kinds, a.Kind) - slices.Index(kinds, b.Kind)
 	})
@@ -464,13 +481,10 @@ func newCandidate(mod, problem, pkg string, changes []Change, cur, prev *testFun
 		}
 	}
 	api := strings.TrimPrefix(calls.Key, calls.Pkg+".")
-	return &candidate{
-		id:      fmt.Sprintf("%s@%s/%s.%s.%s/%s", mod, cs.rel.Version, rel, cur.Name, api, short),
-		module:  mod,
-		problem: problem, group: changes[0].Kind, pkg: pkg, changes: changes,
-		cur: cur, prev: prev, calls: calls, old: old, at: [2]*snapshot{ps, cs},
-		stages: []string{stageCandidates},
-	}
+	c.id = fmt.Sprintf("%s@%s/%s.%s.%s/%s", mod, cs.rel.Version, rel, cur.Name, api, short)
+	c.changes, c.group = changes, changes[0].Kind
+	c.stages = []string{stageCandidates}
+	return c
 }
 
 // check makes each self-contained candidate a problem whose reference

@@ -78,7 +78,20 @@ func originOf(t *adapt.Task) (*origin, error) {
 	return &o, nil
 }
 
-// The files of a problem's workspace.
+// The files of a problem's workspace, beside a go.mod requiring the
+// release and a go.sum with the hashes of both releases' module graphs.
+//
+// solutionFile holds solve, the target: the reference, or the starting
+// code (uses-new-api: a body that panics; adapt: the call at N-1, its
+// arguments mapped onto solve's parameters by their text or as
+// constants).
+//
+// checkFile holds the function's copies (TestVisibleX, TestHiddenX; an
+// example's, and the tests comparing what each prints with its output,
+// as go test does), after the declarations of its package's test files it
+// needs, its imports kept (a module package named like a standard one is
+// aliased: github.com/pkg/errors is pkgerrors) and the package under
+// test's exported names qualified when it was an in-package test.
 const (
 	solutionFile = "solution_test.go"
 	checkFile    = "check_test.go"
