@@ -11,7 +11,7 @@
 //	   → adapt.Evaluate: prompt → adapt.Model → Options.Answer → adapt.Checker
 //	     (the exec drivers over an exec.Runner: exec/sandbox's Sandbox or ForkServer)
 //	     [→ Options.Repair rounds with the test output]
-//	   → adapt.Report (pass@k with the tasks it averages, unscored samples named),
+//	   → report.Report (pass@k with the tasks it averages, unscored samples named),
 //	     adapt/htmlreport's page, metrics
 //	   → the papers' numbers: adapteval.Score, ctxbug.Score, versioned.Score,
 //	     each (report, tasks) → (*Scores, error); ctxbug.Evaluate and
@@ -21,7 +21,7 @@
 // (adapt.Draw, adapt.Checker, adapt.Evaluate with Answer and Repair), so
 // journals, resume, shards and the scoring rules hold for all of them; a
 // paper's scorer reads a report, so a report merged from shards or read
-// back with adapt.ReadReport scores the same.
+// back with report.ReadReport scores the same.
 //
 // A first experiment, the embedded demo benchmark scored with the tasks'
 // own reference solutions (runnable as examples/quickstart):

@@ -36,7 +36,7 @@
 //	if err != nil { … }
 //	rep, err := adapt.Evaluate(ctx, tasks, model, &adapt.Options{
 //		Samples:  5,
-//		Sampling: adapt.Sampling{Temperature: 0.2},
+//		Sampling: report.Sampling{Temperature: 0.2},
 //		Template: adapt.AdaptationLevel,
 //		Journal:  "run.jsonl", // kept as it goes; run again to resume
 //	})

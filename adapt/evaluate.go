@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/adaptbench/adaptbench/adapt/report"
+
 	"golang.org/x/sync/errgroup"
 
 	"github.com/adaptbench/adaptbench/exec"
@@ -33,7 +35,7 @@ type Options struct {
 	// a model a non-zero Samples caps each task's count.
 	Samples int
 	// Sampling holds the sampling settings; its N is set from Samples.
-	Sampling Sampling
+	Sampling report.Sampling
 	// Template renders the prompts. nil means AdaptationLevel. A model
 	// that reads no prompt (a PromptFree one: Replay, Reference,
 	// Identity) gets none: no template is rendered for it and its report
@@ -100,7 +102,7 @@ type Options struct {
 	// Progress, if set, is called after every finished check, from one
 	// goroutine at a time, and once before any work: Phase "resume" when
 	// the journal already held some, else the first phase with Done 0.
-	Progress func(Progress)
+	Progress func(report.Progress)
 	// Environments provisions the environments tasks name. nil means the
 	// default toolchain for every task.
 	Environments EnvProvider
@@ -120,7 +122,7 @@ type Options struct {
 	// with no test run. It is called from many goroutines at once. A
 	// resumed run must use the same Answer: results in the journal are
 	// not checked again.
-	Answer func(t *Task, c Completion) (Answer, error)
+	Answer func(t *Task, c report.Completion) (Answer, error)
 	// ReferenceCache is a directory that keeps reference checks across
 	// processes. Within a process every evaluation shares them anyway: a
 	// task's reference is checked once for all the models evaluated on
@@ -138,81 +140,6 @@ type Options struct {
 	Breakdown []string
 }
 
-// Progress reports how far an evaluation is.
-type Progress struct {
-	Phase string // "resume", "reference" or "samples"
-	// Done counts the checks finished, Passed those that passed; both
-	// include the Resumed checks the journal already held.
-	Done   int
-	Total  int // checks in all
-	Passed int
-	// PassedAs says what Passed counts when it is not checks that passed
-	// (a generator's "valid" candidates); "" means "passed".
-	PassedAs string
-	Resumed  int
-	// ModelErrors counts the samples the model failed (after Attempts),
-	// which end without a check; they are in Done too.
-	ModelErrors int
-	// Notice, when set, tells the caller something about the run itself
-	// (a torn journal line that was cut off).
-	Notice  string
-	Elapsed time.Duration // since Evaluate started
-	Rate    float64       // checks per second in this run
-	ETA     time.Duration // estimated time left
-	// TestTime is the time spent running tests (building and running them
-	// through the test drivers), summed over the checks of this run; the
-	// rest of Elapsed is the harness's own work and waiting for the model.
-	TestTime time.Duration
-}
-
-// RunInfo describes an evaluation in its report and journal header.
-type RunInfo struct {
-	// Name labels the run (Options.Name; the model's name by default).
-	// It is left out of the journal's fingerprint.
-	Name  string `json:"name,omitempty"`
-	Model string `json:"model"`
-	// Template names the prompt template; "" when the model reads no
-	// prompt (PromptFree).
-	Template string   `json:"template"`
-	Samples  int      `json:"samples"`
-	Sampling Sampling `json:"sampling"`
-	K        []int    `json:"k"`
-	Gold     bool     `json:"gold"`
-	// Repair names the repair rounds, "<name>x<rounds>"; "" for none.
-	Repair string `json:"repair,omitempty"`
-	// Draw marks a run of Draw: completions only, no checks.
-	Draw bool `json:"draw,omitempty"`
-	// TaskCount and TaskSet identify the task set (all shards' tasks): its
-	// size and a digest of every task's ID and content.
-	TaskCount int    `json:"task_count"`
-	TaskSet   string `json:"task_set"`
-	// TaskSamples holds the sample count of each task (of the whole task
-	// set) that has other than Samples: a model that is a SampleCounter
-	// holds fewer answers for it. nil when every task has Samples.
-	TaskSamples map[string]int `json:"task_samples,omitempty"`
-	// ModelIdentity is what an Identifier model says it is beyond its
-	// name; "" for any other model.
-	ModelIdentity string `json:"model_identity,omitempty"`
-	// Prompts is a digest of the prompts of the whole task set as the
-	// template renders them, so that a template edited under the same
-	// name is told apart; "" when the model reads no prompt.
-	Prompts string `json:"prompts,omitempty"`
-	// Runner is the kind (Go type) of the runner the checks ran in, and
-	// Limits the limits they ran under, exec's defaults filled in; "" and
-	// nil for a Draw.
-	Runner string       `json:"runner,omitempty"`
-	Limits *exec.Limits `json:"limits,omitempty"`
-	// Isolation is Options.Isolation ("auto", "required"); "" when Python
-	// answers ran in the tests' process. A journal resumes only under the
-	// same.
-	Isolation string `json:"isolation,omitempty"`
-	// Manifest says what the checks ran on (isolation, kernel,
-	// toolchains); nil for a Draw, and in a report whose records came
-	// from several machines (Report.Machines lists them). It is left out
-	// of the fingerprint.
-	Manifest *Manifest `json:"manifest,omitempty"`
-}
-
 // Identifier is implemented by a model whose name does not say all of
 // what it is: Identity says the rest (the endpoint and the model a client
 // asks, a digest of a replay's answers), with no secret in it. Evaluate
@@ -225,7 +152,7 @@ type Identifier interface {
 
 // samplesOf returns how many samples the run draws of a task: its entry
 // in TaskSamples, or Samples.
-func (ri RunInfo) samplesOf(task string) int {
+func samplesOf(ri report.RunInfo, task string) int {
 	if n, ok := ri.TaskSamples[task]; ok {
 		return n
 	}
@@ -287,7 +214,7 @@ type options struct {
 	template *Template // nil for a PromptFree model: no prompt is rendered
 }
 
-func resolve(opts *Options, model Model) (options, RunInfo, error) {
+func resolve(opts *Options, model Model) (options, report.RunInfo, error) {
 	var o options
 	if opts != nil {
 		o.Options = *opts
@@ -302,7 +229,7 @@ func resolve(opts *Options, model Model) (options, RunInfo, error) {
 		o.template = AdaptationLevel
 	}
 	if o.template.Render == nil {
-		return o, RunInfo{}, errors.New("adapt: template has no Render function")
+		return o, report.RunInfo{}, errors.New("adapt: template has no Render function")
 	}
 	if o.ModelConcurrency <= 0 {
 		o.ModelConcurrency = 4
@@ -328,27 +255,27 @@ func resolve(opts *Options, model Model) (options, RunInfo, error) {
 	}
 	for _, x := range k {
 		if x < 1 || x > o.Samples {
-			return o, RunInfo{}, fmt.Errorf("adapt: pass@%d needs 1 <= k <= Samples (%d)", x, o.Samples)
+			return o, report.RunInfo{}, fmt.Errorf("adapt: pass@%d needs 1 <= k <= Samples (%d)", x, o.Samples)
 		}
 	}
 	if o.Shard.Count > 1 && (o.Shard.Index < 0 || o.Shard.Index >= o.Shard.Count) {
-		return o, RunInfo{}, fmt.Errorf("adapt: shard index %d out of range [0, %d)", o.Shard.Index, o.Shard.Count)
+		return o, report.RunInfo{}, fmt.Errorf("adapt: shard index %d out of range [0, %d)", o.Shard.Index, o.Shard.Count)
 	}
 	if o.Shard.Count <= 1 {
 		o.Shard = Shard{}
 	}
 	if o.Isolation < IsolationOff || o.Isolation > IsolationRequired {
-		return o, RunInfo{}, fmt.Errorf("adapt: Options.Isolation %d is not one of IsolationOff, IsolationAuto, IsolationRequired", int(o.Isolation))
+		return o, report.RunInfo{}, fmt.Errorf("adapt: Options.Isolation %d is not one of IsolationOff, IsolationAuto, IsolationRequired", int(o.Isolation))
 	}
 	if o.Repair != nil {
 		if err := o.Repair.validate(); err != nil {
-			return o, RunInfo{}, err
+			return o, report.RunInfo{}, err
 		}
 		if o.Repair.Rounds == 0 {
 			o.Repair = nil
 		}
 	}
-	info := RunInfo{Name: o.Name, Model: model.Name(), Template: o.template.Name, Samples: o.Samples, Sampling: o.Sampling, K: k, Gold: !o.NoGold, Repair: o.Repair.id(),
+	info := report.RunInfo{Name: o.Name, Model: model.Name(), Template: o.template.Name, Samples: o.Samples, Sampling: o.Sampling, K: k, Gold: !o.NoGold, Repair: o.Repair.id(),
 		Isolation: o.Isolation.name()}
 	if info.Name == "" {
 		info.Name = info.Model
@@ -364,7 +291,7 @@ func resolve(opts *Options, model Model) (options, RunInfo, error) {
 // records: every field of info but the Name, so that a renamed run
 // resumes its journal (and journals written before runs had names keep
 // their fingerprint).
-func fingerprint(info RunInfo) string {
+func fingerprint(info report.RunInfo) string {
 	info.Name, info.Manifest = "", nil
 	b, _ := json.Marshal(info)
 	sum := sha256.Sum256(b)
@@ -433,7 +360,7 @@ type Preflighter interface {
 // cannot run at all, when no sample could be scored (ErrNothingScored),
 // when the journal cannot be written, or when ctx ends (the error wraps
 // ctx.Err() and says what the journal kept).
-func Evaluate(ctx context.Context, tasks []Task, model Model, opts *Options) (*Report, error) {
+func Evaluate(ctx context.Context, tasks []Task, model Model, opts *Options) (*report.Report, error) {
 	return evaluate(ctx, tasks, model, opts, false)
 }
 
@@ -444,7 +371,7 @@ type referencesOnly struct{}
 func (referencesOnly) Name() string           { return "references only" }
 func (referencesOnly) SampleCount(string) int { return 0 }
 func (referencesOnly) PromptFree() bool       { return true }
-func (referencesOnly) Complete(context.Context, Request) ([]Completion, error) {
+func (referencesOnly) Complete(context.Context, Request) ([]report.Completion, error) {
 	return nil, errors.New("adapt: the references-only run asks no model")
 }
 
@@ -456,11 +383,11 @@ func (referencesOnly) Complete(context.Context, Request) ([]Completion, error) {
 // NoGold, K and Environments are not used. The report holds every sample
 // (its Completion, and OutcomeModelError for a sample the model failed;
 // the others have OutcomeInvalid: not checked) and no scores.
-func Draw(ctx context.Context, tasks []Task, model Model, opts *Options) (*Report, error) {
+func Draw(ctx context.Context, tasks []Task, model Model, opts *Options) (*report.Report, error) {
 	return evaluate(ctx, tasks, model, opts, true)
 }
 
-func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, draw bool) (*Report, error) {
+func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, draw bool) (*report.Report, error) {
 	refsOnly := model == nil && !draw
 	model, opts, err := runModel(model, opts, draw)
 	if err != nil {
@@ -541,10 +468,10 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 	case refsOnly:
 		// No task has a sample: none is "unanswered", only the reference
 		// checks that could not be made stay listed.
-		rep.Unscored = slices.DeleteFunc(rep.Unscored, func(u UnscoredTask) bool { return u.Reason == unanswered })
+		rep.Unscored = slices.DeleteFunc(rep.Unscored, func(u report.UnscoredTask) bool { return u.Reason == unanswered })
 		return rep, nil
 	}
-	if err := rep.scoredAny(); err != nil {
+	if err := scoredAny(rep); err != nil {
 		return nil, err
 	}
 	if p, ok := model.(Pricer); ok {
@@ -582,7 +509,7 @@ func runModel(model Model, opts *Options, draw bool) (Model, *Options, error) {
 // describeRun records in info what the report says of the run: the
 // model's identity, the prompts' digest, and (unless a draw) the limits
 // and the runner.
-func describeRun(info *RunInfo, o *options, model Model, all []*Task, draw bool) {
+func describeRun(info *report.RunInfo, o *options, model Model, all []*Task, draw bool) {
 	if id, ok := model.(Identifier); ok {
 		info.ModelIdentity = id.Identity()
 	}
@@ -626,7 +553,7 @@ func checkTasks(tasks []Task) ([]*Task, map[string]string, error) {
 
 type evaluation struct {
 	o       options
-	info    RunInfo
+	info    report.RunInfo
 	model   Model
 	jnl     *journal
 	chk     *Checker
@@ -748,7 +675,7 @@ func (e *evaluation) report(notice string) {
 		return
 	}
 	el := time.Since(e.start)
-	p := Progress{Phase: e.phase, Done: e.done, Total: e.total, Passed: e.passed, Resumed: e.resumed, ModelErrors: e.modelErrs, Notice: notice, Elapsed: el, TestTime: e.chk.testTime()}
+	p := report.Progress{Phase: e.phase, Done: e.done, Total: e.total, Passed: e.passed, Resumed: e.resumed, ModelErrors: e.modelErrs, Notice: notice, Elapsed: el, TestTime: e.chk.testTime()}
 	if el > 0 {
 		p.Rate = float64(e.ranHere) / el.Seconds()
 	}
@@ -760,13 +687,13 @@ func (e *evaluation) report(notice string) {
 
 // final reports whether a journaled result ends its check: infrastructure
 // errors are tried again unless KeepErrors.
-func (e *evaluation) final(r SampleResult) bool {
-	return r.Outcome != OutcomeInfraError || e.o.KeepErrors
+func (e *evaluation) final(r report.SampleResult) bool {
+	return r.Outcome != report.OutcomeInfraError || e.o.KeepErrors
 }
 
 // answered reports whether a journaled completion ends its model request:
 // model errors are asked again unless KeepErrors.
-func (e *evaluation) answered(c Completion) bool {
+func (e *evaluation) answered(c report.Completion) bool {
 	return c.Err == "" || e.o.KeepErrors
 }
 
@@ -804,16 +731,16 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 // holds as done, reporting a resume.
 func (e *evaluation) countResumed(tasks []*Task) {
 	for _, t := range tasks {
-		e.total += e.info.samplesOf(t.ID)
+		e.total += samplesOf(e.info, t.ID)
 	}
 	if !e.o.NoGold {
 		e.total += len(tasks)
 	}
 	for _, t := range tasks {
-		n := e.info.samplesOf(t.ID)
+		n := samplesOf(e.info, t.ID)
 		if g, ok := e.recs.gold[t.ID]; ok && !e.o.NoGold && e.final(g) {
 			e.resumed++
-			if g.Outcome == OutcomePassed {
+			if g.Outcome == report.OutcomePassed {
 				e.passed++
 			}
 		}
@@ -864,11 +791,11 @@ func (e *evaluation) checkReferences(ctx context.Context, tasks []*Task) ([]*Tas
 		prev := prevs[i]
 		if res, ok := e.refs.get(t); ok {
 			e.record(journalRecord{Kind: "gold", Task: t.ID, Sample: -1, Result: &res})
-			e.progressCached(res.Outcome == OutcomePassed)
+			e.progressCached(res.Outcome == report.OutcomePassed)
 			continue
 		}
 		g.Go(func() error {
-			res, ok := e.check(ctx, prev, func() (SampleResult, error) {
+			res, ok := e.check(ctx, prev, func() (report.SampleResult, error) {
 				return e.chk.checkReference(ctx, t)
 			})
 			res.Code = "" // the task's Reference
@@ -878,7 +805,7 @@ func (e *evaluation) checkReferences(ctx context.Context, tasks []*Task) ([]*Tas
 			res.Sample = -1
 			e.refs.put(t, res)
 			e.record(journalRecord{Kind: "gold", Task: t.ID, Sample: -1, Result: &res})
-			e.progress(res.Outcome == OutcomePassed, false)
+			e.progress(res.Outcome == report.OutcomePassed, false)
 			return nil
 		})
 	}
@@ -887,13 +814,13 @@ func (e *evaluation) checkReferences(ctx context.Context, tasks []*Task) ([]*Tas
 	}
 	var valid []*Task
 	for _, t := range tasks {
-		if r := e.recs.gold[t.ID]; r.Outcome == OutcomePassed {
+		if r := e.recs.gold[t.ID]; r.Outcome == report.OutcomePassed {
 			valid = append(valid, t)
 			e.chk.allow(t.ID, r.Allowed)
 		} else {
 			// An invalid (or unchecked) task's samples are not drawn.
 			e.mu.Lock()
-			e.total -= e.info.samplesOf(t.ID)
+			e.total -= samplesOf(e.info, t.ID)
 			e.mu.Unlock()
 		}
 	}
@@ -915,7 +842,7 @@ func (e *evaluation) planSamples(valid []*Task) []samplePlan {
 	var plans []samplePlan
 	for _, t := range valid {
 		p := samplePlan{t: t}
-		for s := range e.info.samplesOf(t.ID) {
+		for s := range samplesOf(e.info, t.ID) {
 			st := e.state(t, s)
 			switch {
 			case st.done:
@@ -1050,9 +977,9 @@ type sampleJob struct {
 	t      *Task
 	sample int
 	round  int
-	comp   Completion
-	prev   int           // attempts of earlier runs
-	last   *SampleResult // the previous round's result, with its completion
+	comp   report.Completion
+	prev   int                  // attempts of earlier runs
+	last   *report.SampleResult // the previous round's result, with its completion
 }
 
 // send queues j for the checkers. Every queued job holds one count of
@@ -1073,7 +1000,7 @@ func (e *evaluation) send(ctx context.Context, j sampleJob) bool {
 // the next repair round when the result asks for one.
 func (e *evaluation) checkSample(ctx context.Context, j sampleJob) error {
 	defer e.pending.Done()
-	res, ok := e.check(ctx, j.prev, func() (SampleResult, error) {
+	res, ok := e.check(ctx, j.prev, func() (report.SampleResult, error) {
 		return e.checkCompletion(ctx, j.t, j.comp)
 	})
 	if !ok {
@@ -1082,7 +1009,7 @@ func (e *evaluation) checkSample(ctx context.Context, j sampleJob) error {
 	res.Sample = j.sample
 	more := !e.draw && e.o.Repair.wants(j.t, j.round, res)
 	e.record(journalRecord{Kind: "result", Task: j.t.ID, Sample: j.sample, Round: j.round, Repair: more, Attempts: res.Attempts, Result: &res})
-	e.progress(res.Outcome == OutcomePassed, more)
+	e.progress(res.Outcome == report.OutcomePassed, more)
 	if more {
 		last := res
 		c := j.comp
@@ -1144,12 +1071,12 @@ type sampleState struct {
 	passes   int  // of which passed
 	// comp is the round's answer when it is journaled and is to be
 	// checked, with the attempts of its earlier checks.
-	comp        *Completion
+	comp        *report.Completion
 	resAttempts int
 	// compAttempts is the attempts of the round's model request so far.
 	compAttempts int
 	// last is the previous round's result, for a repair round.
-	last *SampleResult
+	last *report.SampleResult
 }
 
 func (e *evaluation) state(t *Task, s int) sampleState {
@@ -1159,7 +1086,7 @@ func (e *evaluation) state(t *Task, s int) sampleState {
 		st.round = r
 		if res, ok := e.recs.results[k]; ok && e.final(res) {
 			st.checks++
-			if res.Outcome == OutcomePassed {
+			if res.Outcome == report.OutcomePassed {
 				st.passes++
 			}
 			if e.recs.repair[k] && e.o.Repair != nil && r < e.o.Repair.Rounds {
@@ -1189,14 +1116,14 @@ func (e *evaluation) state(t *Task, s int) sampleState {
 
 // checkCompletion takes the answer out of a completion with the Answer
 // option (or Extract) and checks it.
-func (e *evaluation) checkCompletion(ctx context.Context, t *Task, c Completion) (SampleResult, error) {
+func (e *evaluation) checkCompletion(ctx context.Context, t *Task, c report.Completion) (report.SampleResult, error) {
 	if e.o.Answer == nil {
 		return e.chk.checkCompletion(ctx, t, c.Text)
 	}
 	a, panicked, err := answerOf(e.o.Answer, t, c)
 	if panicked {
 		// The caller's code failed, not the model: never a score.
-		return SampleResult{Outcome: OutcomeInfraError, Detail: err.Error()}, err
+		return report.SampleResult{Outcome: report.OutcomeInfraError, Detail: err.Error()}, err
 	}
 	if err != nil {
 		return noAnswer(err), nil
@@ -1205,7 +1132,7 @@ func (e *evaluation) checkCompletion(ctx context.Context, t *Task, c Completion)
 }
 
 // answerOf calls an Answer function, turning a panic into an error.
-func answerOf(f func(*Task, Completion) (Answer, error), t *Task, c Completion) (a Answer, panicked bool, err error) {
+func answerOf(f func(*Task, report.Completion) (Answer, error), t *Task, c report.Completion) (a Answer, panicked bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			a, panicked, err = Answer{}, true, fmt.Errorf("adapt: task %q: Answer panicked: %v", t.ID, r)
@@ -1218,13 +1145,13 @@ func answerOf(f func(*Task, Completion) (Answer, error), t *Task, c Completion) 
 // check runs one check, again after a backoff while it ends in an
 // infrastructure error, up to Attempts times. prev is the attempts an
 // earlier run made. It returns false when ctx ended first.
-func (e *evaluation) check(ctx context.Context, prev int, run func() (SampleResult, error)) (SampleResult, bool) {
+func (e *evaluation) check(ctx context.Context, prev int, run func() (report.SampleResult, error)) (report.SampleResult, bool) {
 	for attempt := 1; ; attempt++ {
 		res, _ := run() // an error is recorded in res as an infrastructure error
 		if ctx.Err() != nil {
 			return res, false
 		}
-		if res.Outcome != OutcomeInfraError {
+		if res.Outcome != report.OutcomeInfraError {
 			return res, true
 		}
 		if attempt >= e.o.Attempts {
@@ -1253,13 +1180,13 @@ func sleep(ctx context.Context, d time.Duration) bool {
 // requests made. A request that fails as a whole (an error, a panic, more
 // completions than samples) is made again after a backoff, up to
 // Attempts times. It returns false when ctx ended first.
-func (e *evaluation) generate(ctx context.Context, t *Task, samples []int, render func() ([]Message, error), round int) ([]Completion, int, bool) {
+func (e *evaluation) generate(ctx context.Context, t *Task, samples []int, render func() ([]Message, error), round int) ([]report.Completion, int, bool) {
 	k := len(samples)
-	out := make([]Completion, k)
+	out := make([]report.Completion, k)
 	msgs, err := render()
 	if err != nil {
 		for i := range out {
-			out[i] = Completion{Err: "adapt: render prompt: " + err.Error()}
+			out[i] = report.Completion{Err: "adapt: render prompt: " + err.Error()}
 		}
 		return out, 0, true
 	}
@@ -1288,7 +1215,7 @@ func (e *evaluation) generate(ctx context.Context, t *Task, samples []int, rende
 		if attempt >= e.o.Attempts || errors.Is(err, ErrModelUnavailable) {
 			// Asking again does not bring back an unavailable model.
 			for i := range out {
-				out[i] = Completion{Err: err.Error()}
+				out[i] = report.Completion{Err: err.Error()}
 			}
 			return out, attempt, true
 		}
@@ -1302,14 +1229,14 @@ func (e *evaluation) generate(ctx context.Context, t *Task, samples []int, rende
 // panic into an error, and returns when it does, when timeout (if not 0)
 // passes (an error), or when ctx ends (ctx's error): a model that ignores
 // its context is abandoned, not waited for.
-func complete(ctx context.Context, model Model, req Request, timeout time.Duration) ([]Completion, error) {
+func complete(ctx context.Context, model Model, req Request, timeout time.Duration) ([]report.Completion, error) {
 	rctx, cancel := ctx, context.CancelFunc(func() {})
 	if timeout > 0 {
 		rctx, cancel = context.WithTimeout(ctx, timeout)
 	}
 	defer cancel()
 	type answer struct {
-		comps []Completion
+		comps []report.Completion
 		err   error
 	}
 	done := make(chan answer, 1) // the abandoned call's answer goes nowhere
@@ -1340,7 +1267,7 @@ func complete(ctx context.Context, model Model, req Request, timeout time.Durati
 }
 
 // completeSafe calls model.Complete, turning a panic into an error.
-func completeSafe(ctx context.Context, model Model, req Request) (comps []Completion, err error) {
+func completeSafe(ctx context.Context, model Model, req Request) (comps []report.Completion, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			comps, err = nil, fmt.Errorf("adapt: model %s panicked: %v", model.Name(), r)

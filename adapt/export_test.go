@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 
+	"github.com/adaptbench/adaptbench/adapt/report"
+
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -61,7 +63,7 @@ var NewReplay = newReplay
 var LoadReplayDir = loadReplayDir
 
 // Judge gives the verdict of a test run of a task.
-func Judge(t *Task, s *exec.Suite) SampleResult { return judge(t, s, nil) }
+func Judge(t *Task, s *exec.Suite) report.SampleResult { return judge(t, s, nil) }
 
 // JudgeAllowing gives the verdict with the evidence kinds a task's
 // reference produced allowed.

@@ -18,6 +18,8 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/adaptbench/adaptbench/adapt/report"
+
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -59,20 +61,20 @@ type journalRecord struct {
 	// line's checksum covers.
 	ID string `json:"id,omitempty"`
 	// Machine is a "machine" line's manifest.
-	Machine     *Manifest `json:"machine,omitempty"`
-	Fingerprint string    `json:"fingerprint,omitempty"`
-	Meta        *RunInfo  `json:"meta,omitempty"`
-	Shard       *Shard    `json:"shard,omitempty"`
-	Task        string    `json:"task,omitempty"`
-	TaskHash    string    `json:"task_hash,omitempty"`
-	Sample      int       `json:"sample"`
+	Machine     *report.Manifest `json:"machine,omitempty"`
+	Fingerprint string           `json:"fingerprint,omitempty"`
+	Meta        *report.RunInfo  `json:"meta,omitempty"`
+	Shard       *Shard           `json:"shard,omitempty"`
+	Task        string           `json:"task,omitempty"`
+	TaskHash    string           `json:"task_hash,omitempty"`
+	Sample      int              `json:"sample"`
 	// Round is the repair round of a completion or result (0: the first
 	// answer); Repair marks a result that asks for the next round.
-	Round      int           `json:"round,omitempty"`
-	Repair     bool          `json:"repair,omitempty"`
-	Attempts   int           `json:"attempts,omitempty"`
-	Completion *Completion   `json:"completion,omitempty"`
-	Result     *SampleResult `json:"result,omitempty"`
+	Round      int                  `json:"round,omitempty"`
+	Repair     bool                 `json:"repair,omitempty"`
+	Attempts   int                  `json:"attempts,omitempty"`
+	Completion *report.Completion   `json:"completion,omitempty"`
+	Result     *report.SampleResult `json:"result,omitempty"`
 	// Sum is the checksum of the line (see marshalRecord).
 	Sum string `json:"sum,omitempty"`
 	// Bytes holds the answer strings of the record that are not valid
@@ -91,9 +93,9 @@ type sampleKey struct {
 
 // records holds what journals know, keyed by task and sample.
 type records struct {
-	gold        map[string]SampleResult
-	completions map[sampleKey]Completion
-	results     map[sampleKey]SampleResult
+	gold        map[string]report.SampleResult
+	completions map[sampleKey]report.Completion
+	results     map[sampleKey]report.SampleResult
 	// compAttempts counts the model requests behind each completion.
 	compAttempts map[sampleKey]int
 	// repair marks the results that ask for the next repair round.
@@ -107,7 +109,7 @@ type records struct {
 }
 
 func newRecords() *records {
-	return &records{gold: map[string]SampleResult{}, completions: map[sampleKey]Completion{}, results: map[sampleKey]SampleResult{}, compAttempts: map[sampleKey]int{}, repair: map[sampleKey]bool{}, machines: newMachines()}
+	return &records{gold: map[string]report.SampleResult{}, completions: map[sampleKey]report.Completion{}, results: map[sampleKey]report.SampleResult{}, compAttempts: map[sampleKey]int{}, repair: map[sampleKey]bool{}, machines: newMachines()}
 }
 
 // add files a record if it matches the hash of its task.
@@ -168,13 +170,13 @@ func (e *JournalMismatchError) Error() string {
 func (e *JournalMismatchError) Is(target error) bool { return target == ErrJournalMismatch }
 
 // diffRunInfo names the settings in which two evaluations differ.
-func diffRunInfo(journal, now RunInfo) []string {
+func diffRunInfo(journal, now report.RunInfo) []string {
 	return diffRunInfos(journal, now, "in the journal", "now")
 }
 
 // diffRunInfos names the settings in which a (described by aIn) and b
 // differ.
-func diffRunInfos(journal, now RunInfo, aIn, bIn string) []string {
+func diffRunInfos(journal, now report.RunInfo, aIn, bIn string) []string {
 	var d []string
 	add := func(name string, a, b any) {
 		if !reflect.DeepEqual(a, b) {
@@ -242,13 +244,13 @@ func (e *JournalError) Unwrap() error { return e.Err }
 
 // journalFile is what reading one journal found.
 type journalFile struct {
-	meta  *RunInfo
+	meta  *report.RunInfo
 	shard Shard
 	fp    string
 	// chain is the journal's ID and the checksum of its last whole line.
 	chain chain
 	// machine is the manifest of the machine that wrote the last lines.
-	machine *Manifest
+	machine *report.Manifest
 	// lines counts the records read (header included); size is the
 	// offset after the last whole line.
 	lines int
@@ -263,7 +265,7 @@ type journalFile struct {
 // killed while writing) is reported in torn and not read. Every line must
 // continue the chain of the lines before it, and a sample's result must
 // follow its completion.
-func readJournal(r io.Reader, name string, want *RunInfo, hashes map[string]string, into *records) (journalFile, error) {
+func readJournal(r io.Reader, name string, want *report.RunInfo, hashes map[string]string, into *records) (journalFile, error) {
 	var jf journalFile
 	answered := map[sampleKey]bool{}
 	br := bufio.NewReaderSize(r, 1<<16)
@@ -370,7 +372,7 @@ type journal struct {
 // locks it for this process, reads what it holds into recs, cuts off a
 // torn last line, and writes the header when the file is new. notice
 // receives a sentence for the caller when a torn line was cut.
-func openJournal(path string, info RunInfo, shard Shard, hashes map[string]string, recs *records, notice func(string)) (*journal, error) {
+func openJournal(path string, info report.RunInfo, shard Shard, hashes map[string]string, recs *records, notice func(string)) (*journal, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("adapt: open journal: %w", err)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/adaptbench/adaptbench/adapt/report"
+
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -11,9 +13,9 @@ import (
 // answer and a test.
 func benchRecord() journalRecord {
 	code := strings.Repeat("    x = compute(x, y) + 1\n", 40)
-	return journalRecord{Kind: "result", Task: "adapteval/1234", TaskHash: "0123456789abcdef", Sample: 3, Result: &SampleResult{
-		Sample: 3, Outcome: OutcomeFailed, Code: code, Detail: strings.Repeat("AssertionError: 3 != 4\n", 10),
-		Tests: []TestOutcome{{Name: "test_m.T.test_f", Status: exec.TestFailed, Message: "AssertionError: 3 != 4", ErrorType: "AssertionError"}},
+	return journalRecord{Kind: "result", Task: "adapteval/1234", TaskHash: "0123456789abcdef", Sample: 3, Result: &report.SampleResult{
+		Sample: 3, Outcome: report.OutcomeFailed, Code: code, Detail: strings.Repeat("AssertionError: 3 != 4\n", 10),
+		Tests: []report.TestOutcome{{Name: "test_m.T.test_f", Status: exec.TestFailed, Message: "AssertionError: 3 != 4", ErrorType: "AssertionError"}},
 	}}
 }
 

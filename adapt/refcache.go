@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/adaptbench/adaptbench/adapt/report"
+
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -32,7 +34,7 @@ type refCache struct {
 
 // newRefCache returns the cache of an evaluation run by runner on the
 // machine m, or nil when its checks cannot be told apart.
-func newRefCache(o *Options, info *RunInfo, runner exec.Runner) *refCache {
+func newRefCache(o *Options, info *report.RunInfo, runner exec.Runner) *refCache {
 	iso, ok := runner.(interface{ Isolation() string })
 	if !ok || info.Manifest == nil {
 		return nil
@@ -57,8 +59,8 @@ func (c *refCache) key(t *Task) string {
 // cacheable reports whether a reference's result may stand for its next
 // check: not an infrastructure error (never a verdict) nor a timeout (a
 // busy machine's verdict as much as the code's), which are checked again.
-func cacheable(r SampleResult) bool {
-	return r.Outcome != OutcomeInfraError && r.Outcome != OutcomeInvalid && r.Outcome != OutcomeTimeout && r.Attempts == 0
+func cacheable(r report.SampleResult) bool {
+	return r.Outcome != report.OutcomeInfraError && r.Outcome != report.OutcomeInvalid && r.Outcome != report.OutcomeTimeout && r.Attempts == 0
 }
 
 // refEntry is a cache file: the key it answers and the result, with the
@@ -70,20 +72,20 @@ type refEntry struct {
 }
 
 // get returns the cached result of t's reference check.
-func (c *refCache) get(t *Task) (SampleResult, bool) {
+func (c *refCache) get(t *Task) (report.SampleResult, bool) {
 	if c == nil {
-		return SampleResult{}, false
+		return report.SampleResult{}, false
 	}
 	k := c.key(t)
 	if v, ok := refResults.Load(k); ok {
-		return v.(SampleResult), true
+		return v.(report.SampleResult), true
 	}
 	if c.dir == "" {
-		return SampleResult{}, false
+		return report.SampleResult{}, false
 	}
 	b, err := os.ReadFile(filepath.Join(c.dir, k+".json"))
 	if err != nil {
-		return SampleResult{}, false
+		return report.SampleResult{}, false
 	}
 	// Anything but a whole entry for this key whose digest holds is
 	// ignored: the check is made again and the entry rewritten.
@@ -91,11 +93,11 @@ func (c *refCache) get(t *Task) (SampleResult, bool) {
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields()
 	if d.Decode(&e) != nil || e.Key != k || e.SHA256 != digestHex(e.Result) {
-		return SampleResult{}, false
+		return report.SampleResult{}, false
 	}
-	var r SampleResult
+	var r report.SampleResult
 	if json.Unmarshal(e.Result, &r) != nil || !cacheable(r) || r.Sample != -1 {
-		return SampleResult{}, false
+		return report.SampleResult{}, false
 	}
 	refResults.Store(k, r)
 	return r, true
@@ -105,7 +107,7 @@ func (c *refCache) get(t *Task) (SampleResult, bool) {
 // in a file written whole and renamed into place, so that processes
 // writing the same entry at once each leave a whole one. A file that
 // cannot be written costs the next process a check, not a number.
-func (c *refCache) put(t *Task, r SampleResult) {
+func (c *refCache) put(t *Task, r report.SampleResult) {
 	if c == nil || !cacheable(r) {
 		return
 	}

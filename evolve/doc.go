@@ -53,7 +53,7 @@
 // seed); [Evolution.Lineage] lists the steps from the original and [Replay]
 // re-applies them, giving the same program byte for byte. [Generate] runs
 // many subjects and returns a [Result]: the adaptation tasks of the
-// evolved subjects (Result.Tasks), the offspring funnel (an adapt.Funnel)
+// evolved subjects (Result.Tasks), the offspring funnel (an report.Funnel)
 // and the runs (Result.Evolutions); it prints the paper's Table 4
 // ([Result.WriteTable]: RC and RR before, after and Δ), summarises it
 // ([Result.Summary]) and writes the evolved benchmark as JSON Lines

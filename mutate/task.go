@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/internal/detail"
 	"github.com/adaptbench/adaptbench/internal/fence"
 	"github.com/adaptbench/adaptbench/internal/syntax"
@@ -387,7 +388,7 @@ func leadIndent(code, snip string) string {
 // Code (spliceAnswer) and that function is the answer. A completion that
 // defines the function (adapt.Reference's, adapt.Identity's) is taken as
 // adapt.Extract takes it.
-func Answer(t *adapt.Task, c adapt.Completion) (adapt.Answer, error) {
+func Answer(t *adapt.Task, c report.Completion) (adapt.Answer, error) {
 	if code, ok := spliceAnswer(t, c.Text); ok {
 		// fence.Blocks gives a completion with no fence line back whole.
 		if blocks := fence.Blocks(c.Text); len(blocks) == 1 && blocks[0] == c.Text && worseSyntax(t, code) {

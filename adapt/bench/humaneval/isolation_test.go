@@ -10,6 +10,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // TestIsolationCoversAll: every HumanEval task runs its answers in a
@@ -69,7 +70,7 @@ func BenchmarkIsolation(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				t := &tasks[i%len(tasks)]
 				res, err := chk.Check(ctx, t, adapt.Answer{Code: t.Reference})
-				if err != nil || res.Outcome != adapt.OutcomePassed {
+				if err != nil || res.Outcome != report.OutcomePassed {
 					b.Fatalf("%s: %v %v", t.ID, res.Outcome, err)
 				}
 			}
