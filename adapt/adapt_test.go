@@ -21,7 +21,6 @@ import (
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
-	"github.com/adaptbench/adaptbench/internal/provenance"
 )
 
 func newSandbox(t testing.TB) *sandbox.Sandbox { return exectest.Sandbox(t) }
@@ -129,7 +128,7 @@ func checkReadErrors(t *testing.T, cases []readErrorCase) {
 	}
 }
 
-// provenance.SetRevision pins every task to a repository and commit, each with its
+// SetRevision pins every task to a repository and commit, each with its
 // own provenance; a task without the fields is written as before the
 // fields existed, so old task files and their journals' task-set digests
 // stay valid.
@@ -143,10 +142,10 @@ func TestSetRevision(t *testing.T) {
 	shared := &adapt.Provenance{Generator: "g", Source: "tasks"}
 	tasks[0].Provenance, tasks[1].Provenance, tasks[2].Provenance = shared, shared, nil
 	commit := strings.Repeat("c0", 20)
-	provenance.SetRevision(tasks[:2], "/data/repo.git", commit)
+	adapt.SetRevision(tasks[:2], "/data/repo.git", commit)
 	assert.Equal(t, adapt.Provenance{Generator: "g", Source: "tasks"}, *shared, "the shared provenance is not changed")
 	assert.Nil(t, tasks[2].Provenance, "tasks outside the slice are untouched")
-	provenance.SetRevision(tasks[2:], "/data/repo.git", commit)
+	adapt.SetRevision(tasks[2:], "/data/repo.git", commit)
 	for _, tk := range tasks {
 		require.NoError(t, tk.Validate())
 		assert.Equal(t, "/data/repo.git", tk.Provenance.Repo)

@@ -14,7 +14,6 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
-	"github.com/adaptbench/adaptbench/internal/detail"
 	"github.com/adaptbench/adaptbench/internal/tracker"
 )
 
@@ -185,7 +184,7 @@ func variantOf(ctx context.Context, c *adapt.Checker, t *adapt.Task) (*adapt.Tas
 // at says where a variant's check was inserted.
 func at(v *adapt.Task) string {
 	var w where
-	if detail.Get(v, "impossible", detailSchema, &w) != nil {
+	if v.DecodeDetail(detailSchema, &w) != nil {
 		return "?"
 	}
 	return fmt.Sprintf("%s:%d", w.File, w.Line)
@@ -343,7 +342,7 @@ func variant(t *adapt.Task, p, src string, w where) (*adapt.Task, error) {
 	if t.Provenance != nil {
 		v.Provenance.Source, v.Provenance.Repo, v.Provenance.Commit = t.Provenance.Source, t.Provenance.Repo, t.Provenance.Commit
 	}
-	if err := detail.Set(&v, detailSchema, w); err != nil {
+	if err := v.SetDetail(detailSchema, w); err != nil {
 		return nil, fmt.Errorf("impossible: %w", err)
 	}
 	return &v, nil

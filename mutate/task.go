@@ -9,7 +9,6 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/report"
-	"github.com/adaptbench/adaptbench/internal/detail"
 	"github.com/adaptbench/adaptbench/internal/fence"
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
@@ -85,7 +84,7 @@ func DetailOf(t *adapt.Task) (*Detail, error) {
 	if t.Provenance != nil && t.Provenance.Schema == detailSchemaV1 {
 		schema = detailSchemaV1 // its fields are v2's, less two
 	}
-	if err := detail.Get(t, "mutate", schema, &d); err != nil {
+	if err := t.DecodeDetail(schema, &d); err != nil {
 		return nil, err
 	}
 	for _, c := range []struct {
@@ -103,7 +102,7 @@ func DetailOf(t *adapt.Task) (*Detail, error) {
 // SetDetail stores d as t's provenance detail, with schema DetailSchema
 // (making t.Provenance if it is nil).
 func SetDetail(t *adapt.Task, d *Detail) error {
-	if err := detail.Set(t, DetailSchema, d); err != nil {
+	if err := t.SetDetail(DetailSchema, d); err != nil {
 		return fmt.Errorf("mutate: %w", err)
 	}
 	return nil
