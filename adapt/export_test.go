@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 
+	"github.com/adaptbench/adaptbench/adapt/internal/journalfile"
 	"github.com/adaptbench/adaptbench/adapt/report"
 
 	"github.com/adaptbench/adaptbench/exec"
@@ -19,21 +20,21 @@ func SetWriteHook(h func(f *os.File, line []byte) (int, error)) { writeHook = h 
 // forger who knows the scheme, would have.
 func Rechain(journal []byte) []byte {
 	var out []byte
-	var c chain
+	var c journalfile.Chain
 	for i, line := range bytes.Split(bytes.TrimSuffix(journal, []byte("\n")), []byte("\n")) {
 		var rec journalRecord
 		if err := json.Unmarshal(line, &rec); err != nil {
 			panic(err)
 		}
 		if i == 0 {
-			c = chain{id: rec.ID}
+			c = journalfile.Chain{ID: rec.ID}
 		}
 		body, err := marshalBody(rec)
 		if err != nil {
 			panic(err)
 		}
 		var b []byte
-		b, c = c.sign(body)
+		b, c = c.Sign(body)
 		out = append(out, b...)
 	}
 	return out

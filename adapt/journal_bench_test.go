@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/adaptbench/adaptbench/adapt/internal/journalfile"
 	"github.com/adaptbench/adaptbench/adapt/report"
 
 	"github.com/adaptbench/adaptbench/exec"
@@ -28,18 +29,18 @@ func BenchmarkJournalLine(b *testing.B) {
 			marshalLine(rec)
 		}
 	})
-	c := chain{id: "0123456789abcdef0123456789abcdef", prev: "0123456789abcdef"}
+	c := journalfile.Chain{ID: "0123456789abcdef0123456789abcdef", Prev: "0123456789abcdef"}
 	b.Run("Record", func(b *testing.B) {
 		for b.Loop() {
 			body, _ := marshalBody(rec)
-			c.sign(body)
+			c.Sign(body)
 		}
 	})
 	body, _ := marshalBody(rec)
-	line, _ := c.sign(body)
+	line, _ := c.Sign(body)
 	b.Run("Check", func(b *testing.B) {
 		for b.Loop() {
-			c.check(line[:len(line)-1])
+			c.Check(line[:len(line)-1])
 		}
 	})
 }
