@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"os"
 
-	"github.com/adaptbench/adaptbench/adapt/internal/journalfile"
+	"github.com/adaptbench/adaptbench/adapt/internal/store"
 	"github.com/adaptbench/adaptbench/adapt/report"
 
 	"github.com/adaptbench/adaptbench/exec"
@@ -20,14 +20,14 @@ func SetWriteHook(h func(f *os.File, line []byte) (int, error)) { writeHook = h 
 // forger who knows the scheme, would have.
 func Rechain(journal []byte) []byte {
 	var out []byte
-	var c journalfile.Chain
+	var c store.Chain
 	for i, line := range bytes.Split(bytes.TrimSuffix(journal, []byte("\n")), []byte("\n")) {
 		var rec journalRecord
 		if err := json.Unmarshal(line, &rec); err != nil {
 			panic(err)
 		}
 		if i == 0 {
-			c = journalfile.Chain{ID: rec.ID}
+			c = store.Chain{ID: rec.ID}
 		}
 		body, err := marshalBody(rec)
 		if err != nil {
@@ -75,4 +75,4 @@ func InShard(s Shard, id string) bool { return s.has(id) }
 
 // ForgetReferenceChecks empties the process's reference cache, as a new
 // process starts with it empty.
-func ForgetReferenceChecks() { refResults.Clear() }
+func ForgetReferenceChecks() { store.ForgetReferences() }

@@ -18,7 +18,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/adaptbench/adaptbench/adapt/internal/journalfile"
+	"github.com/adaptbench/adaptbench/adapt/internal/store"
 	"github.com/adaptbench/adaptbench/adapt/report"
 
 	"github.com/adaptbench/adaptbench/exec"
@@ -146,7 +146,7 @@ func (r *records) add(rec journalRecord, hashes map[string]string) {
 var ErrJournalMismatch = errors.New("adapt: journal belongs to a different evaluation")
 
 // ErrJournalLocked is wrapped when another process holds a journal.
-var ErrJournalLocked = journalfile.ErrLocked
+var ErrJournalLocked = store.ErrLocked
 
 // JournalMismatchError reports a journal written by a different evaluation
 // than the one that wants to resume or merge it, and which settings differ.
@@ -249,7 +249,7 @@ type journalFile struct {
 	shard Shard
 	fp    string
 	// chain is the journal's ID and the checksum of its last whole line.
-	chain journalfile.Chain
+	chain store.Chain
 	// machine is the manifest of the machine that wrote the last lines.
 	machine *report.Manifest
 	// lines counts the records read (header included); size is the
@@ -294,7 +294,7 @@ func readJournal(r io.Reader, name string, want *report.RunInfo, hashes map[stri
 			if err := checkHeader(rec); err != nil {
 				return jf, &JournalError{Path: name, Line: 1, Err: err}
 			}
-			jf.chain = journalfile.Chain{ID: rec.ID}
+			jf.chain = store.Chain{ID: rec.ID}
 		}
 		if jf.chain, err = jf.chain.Check(raw); err != nil {
 			return jf, &JournalError{Path: name, Line: line, Err: fmt.Errorf(
@@ -363,7 +363,7 @@ type journal struct {
 	lines int
 	size  int64
 	// chain is the journal's ID and the checksum of its last line.
-	chain journalfile.Chain
+	chain store.Chain
 	// err is the first failed write: the journal takes no more records
 	// after it, so that no record follows one that is missing or torn.
 	err error
@@ -378,7 +378,7 @@ func openJournal(path string, info report.RunInfo, shard Shard, hashes map[strin
 	if err != nil {
 		return nil, fmt.Errorf("adapt: open journal: %w", err)
 	}
-	if err := journalfile.Lock(f, true); err != nil {
+	if err := store.Lock(f, true); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -423,7 +423,7 @@ func openJournal(path string, info report.RunInfo, shard Shard, hashes map[strin
 		sh := shard
 		id := make([]byte, 16)
 		rand.Read(id) // never fails (crypto/rand)
-		j.chain = journalfile.Chain{ID: hex.EncodeToString(id)}
+		j.chain = store.Chain{ID: hex.EncodeToString(id)}
 		if err := j.append(journalRecord{Kind: "header", Version: journalVersion, ID: j.chain.ID, Fingerprint: fingerprint(info), Meta: &info, Shard: &sh}); err != nil {
 			f.Close()
 			return nil, err
@@ -510,7 +510,7 @@ func readJournalFile(path string, hashes map[string]string, recs *records) (jour
 		return journalFile{}, fmt.Errorf("adapt: %w", err)
 	}
 	defer f.Close()
-	if err := journalfile.Lock(f, false); err != nil {
+	if err := store.Lock(f, false); err != nil {
 		return journalFile{}, err
 	}
 	jf, err := readJournal(f, path, nil, hashes, recs)
@@ -598,21 +598,21 @@ func restoreBytes(rec journalRecord) journalRecord {
 	return rec
 }
 
-// scrubText applies journalfile.ValidText to the words of rec (not its answers,
+// scrubText applies store.ValidText to the words of rec (not its answers,
 // which keepBytes keeps), on copies.
 func scrubText(rec journalRecord) journalRecord {
 	if c := rec.Completion; c != nil && !utf8.ValidString(c.Err) {
 		cp := *c
-		cp.Err = journalfile.ValidText(cp.Err)
+		cp.Err = store.ValidText(cp.Err)
 		rec.Completion = &cp
 	}
 	if r := rec.Result; r != nil {
 		cp := *r
-		cp.Detail = journalfile.ValidText(cp.Detail)
+		cp.Detail = store.ValidText(cp.Detail)
 		cp.Tests = slices.Clone(cp.Tests)
 		for i := range cp.Tests {
 			t := &cp.Tests[i]
-			t.Name, t.Message, t.ErrorType = journalfile.ValidText(t.Name), journalfile.ValidText(t.Message), journalfile.ValidText(t.ErrorType)
+			t.Name, t.Message, t.ErrorType = store.ValidText(t.Name), store.ValidText(t.Message), store.ValidText(t.ErrorType)
 		}
 		rec.Result = &cp
 	}

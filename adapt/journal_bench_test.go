@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adaptbench/adaptbench/adapt/internal/journalfile"
+	"github.com/adaptbench/adaptbench/adapt/internal/store"
 	"github.com/adaptbench/adaptbench/adapt/report"
 
 	"github.com/adaptbench/adaptbench/exec"
@@ -29,7 +29,7 @@ func BenchmarkJournalLine(b *testing.B) {
 			marshalLine(rec)
 		}
 	})
-	c := journalfile.Chain{ID: "0123456789abcdef0123456789abcdef", Prev: "0123456789abcdef"}
+	c := store.Chain{ID: "0123456789abcdef0123456789abcdef", Prev: "0123456789abcdef"}
 	b.Run("Record", func(b *testing.B) {
 		for b.Loop() {
 			body, _ := marshalBody(rec)

@@ -1,4 +1,4 @@
-package journalfile
+package store
 
 import (
 	"bytes"

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package journalfile
+package store
 
 import "os"
 
