@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt/report"
-
 	"github.com/adaptbench/adaptbench/internal/traceback"
 	"github.com/adaptbench/adaptbench/metrics"
 )

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt/report"
-
 	"github.com/adaptbench/adaptbench/exec"
 )
 

@@ -8,10 +8,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/adaptbench/adaptbench/adapt/report"
-
 	"golang.org/x/sync/errgroup"
 
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 

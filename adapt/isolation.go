@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/adaptbench/adaptbench/adapt/report"
-
 	"github.com/adaptbench/adaptbench/exec"
 )
 

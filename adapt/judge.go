@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt/report"
-
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/internal/traceback"
 )

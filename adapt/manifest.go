@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt/report"
-
 	"github.com/adaptbench/adaptbench/exec"
 )
 

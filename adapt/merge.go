@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt/report"
-
 	"github.com/adaptbench/adaptbench/internal/numfmt"
 )
 

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt/report"
-
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 )

@@ -3,9 +3,9 @@ package adapt
 import (
 	"context"
 
-	"github.com/adaptbench/adaptbench/adapt/report"
-
 	"golang.org/x/sync/errgroup"
+
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // checkReferences checks each task's reference the journal does not hold

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/adaptbench/adaptbench/adapt/report"
-
 	"golang.org/x/sync/errgroup"
+
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // samplePlan is what is left to do of one task's samples.
