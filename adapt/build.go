@@ -338,10 +338,10 @@ const (
 	bootstrapSeed       = 1
 )
 
-// taskValue is one task's value (and, in a comparison, its value in A).
+// taskValue is one task's value.
 type taskValue struct {
-	id   string
-	v, a float64
+	id string
+	v  float64
 }
 
 // byTaskID sorts tvs by task ID and returns their values in that order:
