@@ -11,7 +11,7 @@
 //	   → adapt.Evaluate: prompt → adapt.Model → Options.Answer → adapt.Checker
 //	     (the exec drivers over an exec.Runner: exec/sandbox's Sandbox or ForkServer)
 //	     [→ Options.Repair rounds with the test output]
-//	   → report.Report (pass@k with the tasks it averages, unscored samples named),
+//	   → adapt/report.Report (pass@k with the tasks it averages, unscored samples named),
 //	     adapt/htmlreport's page, metrics
 //	   → the papers' numbers: adapteval.Score, ctxbug.Score, versioned.Score,
 //	     each (report, tasks) → (*Scores, error); ctxbug.Evaluate and
