@@ -17,10 +17,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
-	"github.com/adaptbench/adaptbench/internal/provenance"
 )
 
 func newSandbox(t testing.TB) *sandbox.Sandbox { return exectest.Sandbox(t) }
@@ -128,7 +128,7 @@ func checkReadErrors(t *testing.T, cases []readErrorCase) {
 	}
 }
 
-// provenance.SetRevision pins every task to a repository and commit, each with its
+// SetRevision pins every task to a repository and commit, each with its
 // own provenance; a task without the fields is written as before the
 // fields existed, so old task files and their journals' task-set digests
 // stay valid.
@@ -142,10 +142,10 @@ func TestSetRevision(t *testing.T) {
 	shared := &adapt.Provenance{Generator: "g", Source: "tasks"}
 	tasks[0].Provenance, tasks[1].Provenance, tasks[2].Provenance = shared, shared, nil
 	commit := strings.Repeat("c0", 20)
-	provenance.SetRevision(tasks[:2], "/data/repo.git", commit)
+	adapt.SetRevision(tasks[:2], "/data/repo.git", commit)
 	assert.Equal(t, adapt.Provenance{Generator: "g", Source: "tasks"}, *shared, "the shared provenance is not changed")
 	assert.Nil(t, tasks[2].Provenance, "tasks outside the slice are untouched")
-	provenance.SetRevision(tasks[2:], "/data/repo.git", commit)
+	adapt.SetRevision(tasks[2:], "/data/repo.git", commit)
 	for _, tk := range tasks {
 		require.NoError(t, tk.Validate())
 		assert.Equal(t, "/data/repo.git", tk.Provenance.Repo)
@@ -172,14 +172,14 @@ func TestEvaluateReferenceAndIdentity(t *testing.T) {
 	assert.Contains(t, ref.Invalid[0].Reason, "reference failed")
 	p1, _ := ref.Score(1)
 	assert.Equal(t, 1.0, p1, "the reference passes every valid task")
-	assert.Equal(t, []adapt.Score{{K: 1, Value: 1, Tasks: 4}, {K: 2, Value: 1, Tasks: 4}}, ref.AdaptationPassAtK)
+	assert.Equal(t, []report.Score{{K: 1, Value: 1, Tasks: 4}, {K: 2, Value: 1, Tasks: 4}}, ref.AdaptationPassAtK)
 	assert.Equal(t, 4, ref.Adaptations)
 
 	id, err := adapt.Evaluate(context.Background(), tasks, adapt.Identity, &adapt.Options{Runner: runner})
 	require.NoError(t, err)
 	p1, _ = id.Score(1)
 	assert.Equal(t, 0.0, p1, "the unadapted code passes nothing")
-	assert.Equal(t, 2, id.Outcomes[adapt.OutcomeWrongName], "python and go: the snippet's function keeps its old name (total, clamp)")
+	assert.Equal(t, 2, id.Outcomes[report.OutcomeWrongName], "python and go: the snippet's function keeps its old name (total, clamp)")
 	var md bytes.Buffer
 	require.NoError(t, id.WriteMarkdown(&md))
 	assert.Contains(t, md.String(), "| pass@1 (task, over 2 tasks) | 0.00% |")
@@ -189,12 +189,12 @@ func TestEvaluateReferenceAndIdentity(t *testing.T) {
 type flaky struct{}
 
 func (flaky) Name() string { return "flaky" }
-func (flaky) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+func (flaky) Complete(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 	switch req.Task.ID {
 	case "py-scaled-sum":
 		return nil, errors.New("503 service unavailable")
 	case "go-clamp":
-		return []adapt.Completion{{Text: "I cannot help with that. \x00\xff"}}, nil
+		return []report.Completion{{Text: "I cannot help with that. \x00\xff"}}, nil
 	}
 	return adapt.Reference.Complete(ctx, req)
 }
@@ -202,8 +202,8 @@ func (flaky) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completio
 func TestEvaluateRecordsModelFailures(t *testing.T) {
 	rep, err := adapt.Evaluate(context.Background(), fixtureTasks(t), flaky{}, &adapt.Options{Runner: runner(t)})
 	require.NoError(t, err)
-	assert.Equal(t, 1, rep.Outcomes[adapt.OutcomeModelError])
-	assert.Equal(t, 1, rep.Outcomes[adapt.OutcomeNoCode])
+	assert.Equal(t, 1, rep.Outcomes[report.OutcomeModelError])
+	assert.Equal(t, 1, rep.Outcomes[report.OutcomeNoCode])
 	for _, tr := range rep.PerTask {
 		if tr.TaskID == "py-scaled-sum" {
 			assert.Contains(t, tr.Samples[0].Detail, "503")
@@ -246,7 +246,7 @@ type cancelAfter struct {
 	cancel context.CancelFunc
 }
 
-func (c *cancelAfter) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+func (c *cancelAfter) Complete(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 	if c.calls.Add(1) == c.n && c.cancel != nil {
 		defer c.cancel()
 	}

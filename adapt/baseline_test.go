@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 )
@@ -88,12 +89,12 @@ func TestReferenceSetsTheBaseline(t *testing.T) {
 			assert.Equal(t, len(tasks), rep.Valid)
 			for _, tr := range rep.PerTask {
 				require.Len(t, tr.Samples, 2, tr.TaskID)
-				assert.Equal(t, adapt.OutcomePassed, tr.Samples[0].Outcome, "%s: the reference's code as a sample: %s", tr.TaskID, tr.Samples[0].Detail)
-				assert.Equal(t, adapt.OutcomeTampered, tr.Samples[1].Outcome, "%s: a framework patch is still evidence", tr.TaskID)
+				assert.Equal(t, report.OutcomePassed, tr.Samples[0].Outcome, "%s: the reference's code as a sample: %s", tr.TaskID, tr.Samples[0].Detail)
+				assert.Equal(t, report.OutcomeTampered, tr.Samples[1].Outcome, "%s: a framework patch is still evidence", tr.TaskID)
 				assert.NotContains(t, tr.Allows, "framework-patch", "%s: the trusted tests' patches are no evidence", tr.TaskID)
 				t.Logf("%s allows %v", tr.TaskID, tr.Allows)
 			}
-			byID := map[string]adapt.TaskReport{}
+			byID := map[string]report.TaskReport{}
 			for _, tr := range rep.PerTask {
 				byID[tr.TaskID] = tr
 			}
@@ -128,8 +129,8 @@ func TestGoReferenceSetsTheBaseline(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		model adapt.Model
-		want  adapt.Outcome
-	}{{adapt.Reference, adapt.OutcomePassed}, {adapt.Identity, adapt.OutcomeFailed}} {
+		want  report.Outcome
+	}{{adapt.Reference, report.OutcomePassed}, {adapt.Identity, report.OutcomeFailed}} {
 		rep, err := adapt.Evaluate(context.Background(), []adapt.Task{task}, tc.model, &adapt.Options{Runner: runner(t)})
 		require.NoError(t, err)
 		require.Empty(t, rep.Invalid, "the reference that imports unsafe is valid")
@@ -152,6 +153,6 @@ func TestIsolationWithABaseline(t *testing.T) {
 	require.Empty(t, rep.Invalid)
 	require.Len(t, rep.PerTask, 1)
 	s := rep.PerTask[0].Samples[0]
-	assert.Equal(t, adapt.OutcomePassed, s.Outcome, s.Detail)
+	assert.Equal(t, report.OutcomePassed, s.Outcome, s.Detail)
 	assert.Equal(t, "process", s.Isolation, "a reference's own evidence keeps its answers in the tests' process")
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/demo"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // BenchmarkHarnessOverhead evaluates the embedded demo benchmark with the
@@ -23,12 +24,12 @@ func BenchmarkHarnessOverhead(b *testing.B) {
 	var wall, tested time.Duration
 	var checks int
 	for b.Loop() {
-		var last adapt.Progress
+		var last report.Progress
 		start := time.Now()
 		_, err := adapt.Evaluate(context.Background(), tasks, adapt.Reference, &adapt.Options{
 			Runner: runner, Parallelism: 1, ModelConcurrency: 1,
 			Journal:  b.TempDir() + "/j.jsonl",
-			Progress: func(p adapt.Progress) { last = p },
+			Progress: func(p report.Progress) { last = p },
 		})
 		if err != nil {
 			b.Fatal(err)

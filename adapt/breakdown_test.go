@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // halfRight answers with the reference for t00, t02, … and with the code
@@ -18,7 +19,7 @@ type halfRight struct{}
 
 func (halfRight) Name() string { return "half-right" }
 
-func (halfRight) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+func (halfRight) Complete(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 	var n int
 	fmt.Sscanf(req.Task.ID, "t%d", &n)
 	if n%2 == 0 {
@@ -51,7 +52,7 @@ func TestBreakdownNamesLabels(t *testing.T) {
 	opts.Breakdown = []string{"size"}
 	bySize, err := adapt.Evaluate(context.Background(), tasks, halfRight{}, &opts) // resumed from the journal
 	require.NoError(t, err)
-	want := []adapt.Breakdown{
+	want := []report.Breakdown{
 		{By: "label:size", Value: "large", Count: 3, Solved: 0, PassAt1: 0},
 		{By: "label:size", Value: "small", Count: 3, Solved: 3, PassAt1: 1},
 	}

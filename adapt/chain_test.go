@@ -15,14 +15,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // wrongModel answers f(x) = x: right on t00 alone.
-var wrongModel = adapt.ModelFunc("paid", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
-	out := make([]adapt.Completion, len(req.Samples))
+var wrongModel = adapt.ModelFunc("paid", func(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
+	out := make([]report.Completion, len(req.Samples))
 	for i, s := range req.Samples {
-		out[i] = adapt.Completion{Text: "```python\ndef f(x):\n    return x\n```\n", FinishReason: "stop",
-			Usage: adapt.Usage{PromptTokens: 100, CompletionTokens: 10 + s}}
+		out[i] = report.Completion{Text: "```python\ndef f(x):\n    return x\n```\n", FinishReason: "stop",
+			Usage: report.Usage{PromptTokens: 100, CompletionTokens: 10 + s}}
 	}
 	return out, nil
 })

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -83,7 +84,7 @@ func (c *Checker) testTime() time.Duration {
 // checkCompletion extracts the answer from a completion (see Extract) and
 // checks it. A completion without usable code is OutcomeNoCode (or
 // OutcomeWrongName), with no test run.
-func (c *Checker) checkCompletion(ctx context.Context, t *Task, completion string) (SampleResult, error) {
+func (c *Checker) checkCompletion(ctx context.Context, t *Task, completion string) (report.SampleResult, error) {
 	a, err := Extract(t, completion)
 	if err != nil {
 		return noAnswer(err), nil
@@ -92,11 +93,11 @@ func (c *Checker) checkCompletion(ctx context.Context, t *Task, completion strin
 }
 
 // noAnswer is the result of a completion no answer could be taken from.
-func noAnswer(err error) SampleResult {
+func noAnswer(err error) report.SampleResult {
 	if errors.Is(err, ErrWrongName) {
-		return SampleResult{Outcome: OutcomeWrongName, Detail: err.Error()}
+		return report.SampleResult{Outcome: report.OutcomeWrongName, Detail: err.Error()}
 	}
-	return SampleResult{Outcome: OutcomeNoCode, Detail: err.Error()}
+	return report.SampleResult{Outcome: report.OutcomeNoCode, Detail: err.Error()}
 }
 
 // Check splices a into t's target (see Splice) and runs t's tests. The
@@ -104,17 +105,17 @@ func noAnswer(err error) SampleResult {
 // error (the result says OutcomeInfraError too: it is never a score) and
 // when ctx ends; a test failure, a compile error or a limit is an outcome,
 // not an error.
-func (c *Checker) Check(ctx context.Context, t *Task, a Answer) (SampleResult, error) {
+func (c *Checker) Check(ctx context.Context, t *Task, a Answer) (report.SampleResult, error) {
 	src, err := Splice(t, a)
 	if src == "" && err != nil {
-		return SampleResult{Outcome: OutcomeNoCode, Detail: err.Error(), Code: a.Code}, nil
+		return report.SampleResult{Outcome: report.OutcomeNoCode, Detail: err.Error(), Code: a.Code}, nil
 	}
 	suite, err := c.Test(ctx, t, src)
 	if err != nil {
 		if ctx.Err() != nil {
-			return SampleResult{Code: a.Code}, ctx.Err()
+			return report.SampleResult{Code: a.Code}, ctx.Err()
 		}
-		return SampleResult{Outcome: OutcomeInfraError, Detail: err.Error(), Code: a.Code}, err
+		return report.SampleResult{Outcome: report.OutcomeInfraError, Detail: err.Error(), Code: a.Code}, err
 	}
 	c.mu.Lock()
 	allowed := c.allowed[t.ID]
@@ -129,17 +130,17 @@ func (c *Checker) Check(ctx context.Context, t *Task, a Answer) (SampleResult, e
 // evidence kinds its run produces are what the task needs, so its run is
 // judged without them (never tampered) and its result lists them in
 // Allowed; allow then makes them no evidence against t's samples.
-func (c *Checker) checkReference(ctx context.Context, t *Task) (SampleResult, error) {
+func (c *Checker) checkReference(ctx context.Context, t *Task) (report.SampleResult, error) {
 	src, err := Splice(t, Answer{Code: t.Reference})
 	if src == "" && err != nil {
-		return SampleResult{Outcome: OutcomeNoCode, Detail: err.Error()}, nil
+		return report.SampleResult{Outcome: report.OutcomeNoCode, Detail: err.Error()}, nil
 	}
 	suite, err := c.Test(ctx, t, src)
 	if err != nil {
 		if ctx.Err() != nil {
-			return SampleResult{}, ctx.Err()
+			return report.SampleResult{}, ctx.Err()
 		}
-		return SampleResult{Outcome: OutcomeInfraError, Detail: err.Error()}, err
+		return report.SampleResult{Outcome: report.OutcomeInfraError, Detail: err.Error()}, err
 	}
 	kinds := evidenceKinds(suite.Tampered)
 	res := judge(t, suite, kinds)

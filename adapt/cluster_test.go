@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/metrics"
 )
 
@@ -65,22 +65,22 @@ func TestAdaptationDeltaResamplesTasks(t *testing.T) {
 	var clusters [][]float64
 	var flat []float64
 	for i, n := range steps {
-		var sa, sb []adapt.StepReport
+		var sa, sb []report.StepReport
 		var c []float64
 		for s := range n {
 			pb := 0.0
 			if right[i] == 'P' {
 				pb = 1
 			}
-			sa = append(sa, adapt.StepReport{ID: fmt.Sprint(s), Tests: 1, PassAt1: 1})
-			sb = append(sb, adapt.StepReport{ID: fmt.Sprint(s), Tests: 1, PassAt1: pb})
+			sa = append(sa, report.StepReport{ID: fmt.Sprint(s), Tests: 1, PassAt1: 1})
+			sb = append(sb, report.StepReport{ID: fmt.Sprint(s), Tests: 1, PassAt1: pb})
 			c = append(c, pb-1)
 		}
 		a.PerTask[i].Steps, b.PerTask[i].Steps = sa, sb
 		clusters, flat = append(clusters, c), append(flat, c...)
 	}
 	require.Len(t, flat, 50)
-	c, err := adapt.Compare(a, b)
+	c, err := report.Compare(a, b)
 	require.NoError(t, err)
 	d := c.AdaptationDelta
 	require.NotNil(t, d)
@@ -119,9 +119,9 @@ func TestAdaptationDeltaResamplesTasks(t *testing.T) {
 
 	// One task: no interval, however many steps it has.
 	a, b = runOf(t, "A", []int{1}, "x=P"), runOf(t, "B", []int{1}, "x=F")
-	a.PerTask[0].Steps = []adapt.StepReport{{ID: "0", Tests: 1, PassAt1: 1}, {ID: "1", Tests: 1, PassAt1: 1}}
-	b.PerTask[0].Steps = []adapt.StepReport{{ID: "0", Tests: 1, PassAt1: 0}, {ID: "1", Tests: 1, PassAt1: 1}}
-	c, err = adapt.Compare(a, b)
+	a.PerTask[0].Steps = []report.StepReport{{ID: "0", Tests: 1, PassAt1: 1}, {ID: "1", Tests: 1, PassAt1: 1}}
+	b.PerTask[0].Steps = []report.StepReport{{ID: "0", Tests: 1, PassAt1: 0}, {ID: "1", Tests: 1, PassAt1: 1}}
+	c, err = report.Compare(a, b)
 	require.NoError(t, err)
 	require.NotNil(t, c.AdaptationDelta)
 	assert.Nil(t, c.AdaptationDelta.CI95, "two steps of one task say nothing of other tasks")

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/metrics"
 )
 
@@ -18,43 +18,43 @@ import (
 // M a model error (unscored), - missing (not in the report). An "!"
 // before the letters marks the task invalid (its reference failed). ks
 // are the k reported; tasks are "id=letters".
-func runOf(t *testing.T, name string, ks []int, tasks ...string) *adapt.Report {
+func runOf(t *testing.T, name string, ks []int, tasks ...string) *report.Report {
 	t.Helper()
-	r := &adapt.Report{Run: adapt.RunInfo{Name: name, Model: "noisy", K: ks, TaskSet: "same"}, Outcomes: map[adapt.Outcome]int{}}
+	r := &report.Report{Run: report.RunInfo{Name: name, Model: "noisy", K: ks, TaskSet: "same"}, Outcomes: map[report.Outcome]int{}}
 	sums := make([]float64, len(ks))
 	counts := make([]int, len(ks))
 	for _, spec := range tasks {
 		id, letters, ok := strings.Cut(spec, "=")
 		require.True(t, ok, spec)
-		tr := adapt.TaskReport{TaskID: id, Valid: true}
+		tr := report.TaskReport{TaskID: id, Valid: true}
 		r.Tasks++
 		if s, ok := strings.CutPrefix(letters, "!"); ok {
 			tr.Valid = false
-			r.Invalid = append(r.Invalid, adapt.InvalidTask{TaskID: id, Reason: "reference failed"})
+			r.Invalid = append(r.Invalid, report.InvalidTask{TaskID: id, Reason: "reference failed"})
 			r.PerTask = append(r.PerTask, tr)
 			require.Empty(t, s)
 			continue
 		}
 		r.Valid++
 		for i, l := range letters {
-			var o adapt.Outcome
+			var o report.Outcome
 			switch l {
 			case 'P':
-				o = adapt.OutcomePassed
+				o = report.OutcomePassed
 			case 'F':
-				o = adapt.OutcomeFailed
+				o = report.OutcomeFailed
 			case 'M':
-				o = adapt.OutcomeModelError
+				o = report.OutcomeModelError
 			case '-':
 				continue
 			default:
 				t.Fatalf("bad letter %q in %s", l, spec)
 			}
-			tr.Samples = append(tr.Samples, adapt.SampleResult{Sample: i, Outcome: o})
+			tr.Samples = append(tr.Samples, report.SampleResult{Sample: i, Outcome: o})
 			r.Outcomes[o]++
-			if o != adapt.OutcomeModelError {
+			if o != report.OutcomeModelError {
 				tr.N++
-				if o == adapt.OutcomePassed {
+				if o == report.OutcomePassed {
 					tr.C++
 				}
 			}
@@ -65,7 +65,7 @@ func runOf(t *testing.T, name string, ks []int, tasks ...string) *adapt.Report {
 			}
 			v, err := metrics.PassAtK(tr.N, tr.C, k)
 			require.NoError(t, err)
-			tr.PassAtK = append(tr.PassAtK, adapt.Score{K: k, Value: v, Tasks: 1})
+			tr.PassAtK = append(tr.PassAtK, report.Score{K: k, Value: v, Tasks: 1})
 			sums[i] += v
 			counts[i]++
 		}
@@ -73,7 +73,7 @@ func runOf(t *testing.T, name string, ks []int, tasks ...string) *adapt.Report {
 	}
 	for i, k := range ks {
 		if counts[i] > 0 {
-			r.PassAtK = append(r.PassAtK, adapt.Score{K: k, Value: sums[i] / float64(counts[i]), Tasks: counts[i]})
+			r.PassAtK = append(r.PassAtK, report.Score{K: k, Value: sums[i] / float64(counts[i]), Tasks: counts[i]})
 		}
 	}
 	return r
@@ -108,7 +108,7 @@ func TestCompareMcNemarExact(t *testing.T) {
 	for _, s := range repeat("none", 3, "F") {
 		sa, sb = append(sa, s), append(sb, s)
 	}
-	c, err := adapt.Compare(runOf(t, "", []int{1}, sa...), runOf(t, "", []int{1}, sb...))
+	c, err := report.Compare(runOf(t, "", []int{1}, sa...), runOf(t, "", []int{1}, sb...))
 	require.NoError(t, err)
 	want := metrics.McNemarResult{B01: 3, B10: 9, Statistic: 25.0 / 12, PValue: 598.0 / 4096, Exact: true}
 	assert.Equal(t, want, c.Tasks)
@@ -143,7 +143,7 @@ func TestCompareMcNemarChiSquare(t *testing.T) {
 		sa, sb = append(sa, s+"P"), append(sb, s+"F")
 	}
 	sa, sb = append(sa, "same=P"), append(sb, "same=P")
-	c, err := adapt.Compare(runOf(t, "base", []int{1}, sa...), runOf(t, "tuned", []int{1}, sb...))
+	c, err := report.Compare(runOf(t, "base", []int{1}, sa...), runOf(t, "tuned", []int{1}, sb...))
 	require.NoError(t, err)
 	assert.False(t, c.Tasks.Exact)
 	assert.Equal(t, 20, c.Tasks.B01)
@@ -176,7 +176,7 @@ func TestComparePairing(t *testing.T) {
 		"t6=PPP", // valid in B, but invalid in A
 		"onlyB=PPP",
 	}...)
-	c, err := adapt.Compare(a, b)
+	c, err := report.Compare(a, b)
 	require.NoError(t, err)
 	assert.Equal(t, 5, c.PairedTasks)
 	assert.Equal(t, []string{"t2", "t5"}, c.Gained)
@@ -196,7 +196,7 @@ func TestComparePairing(t *testing.T) {
 	assert.Equal(t, 3, c.UnpairedSamples)
 	// 2·(C(7,0)+C(7,1)+C(7,2)+C(7,3))/2^7 = 2·64/128 = 1.
 	assert.Equal(t, 1.0, c.Samples.PValue)
-	assert.Equal(t, []adapt.UnpairedTask{
+	assert.Equal(t, []report.UnpairedTask{
 		{TaskID: "t6", Reason: "invalid in A"},
 		{TaskID: "onlyA", Reason: "only in A"},
 		{TaskID: "onlyB", Reason: "only in B"},
@@ -223,7 +223,7 @@ func TestComparePairing(t *testing.T) {
 func TestCompareBootstrapSeeded(t *testing.T) {
 	a := runOf(t, "base", []int{1, 2}, "t1=PF", "t2=FF", "t3=PP", "t4=PF", "t5=FF", "t6=PP", "t7=FP", "t8=FF")
 	b := runOf(t, "tuned", []int{1, 2}, "t1=PP", "t2=PF", "t3=PP", "t4=FF", "t5=PP", "t6=PP", "t7=PP", "t8=FP")
-	c, err := adapt.Compare(a, b)
+	c, err := report.Compare(a, b)
 	require.NoError(t, err)
 	diffs := []float64{0.5, 0.5, 0, -0.5, 1, 0, 0.5, 0.5}
 	want, err := metrics.BootstrapMean(diffs, 2000, 0.95, 1)
@@ -236,7 +236,7 @@ func TestCompareBootstrapSeeded(t *testing.T) {
 
 	var md1, md2 bytes.Buffer
 	require.NoError(t, c.WriteMarkdown(&md1))
-	c2, err := adapt.Compare(a, b)
+	c2, err := report.Compare(a, b)
 	require.NoError(t, err)
 	require.NoError(t, c2.WriteMarkdown(&md2))
 	assert.Equal(t, md1.String(), md2.String())
@@ -268,7 +268,7 @@ Gained, fail → pass (3): t1, t5, t7
 func TestCompareConstantDifference(t *testing.T) {
 	a := runOf(t, "a", []int{1}, repeat("t", 6, "FF")...)
 	b := runOf(t, "b", []int{1}, repeat("t", 6, "PF")...)
-	c, err := adapt.Compare(a, b)
+	c, err := report.Compare(a, b)
 	require.NoError(t, err)
 	assert.Equal(t, metrics.Interval{Lo: 0.5, Point: 0.5, Hi: 0.5}, *c.Delta[0].CI95)
 	assert.Empty(t, c.Gained, "1 of 2 is not a majority")
@@ -276,15 +276,15 @@ func TestCompareConstantDifference(t *testing.T) {
 
 func TestCompareErrors(t *testing.T) {
 	a := runOf(t, "a", []int{1}, "t1=P")
-	_, err := adapt.Compare(a, nil)
+	_, err := report.Compare(a, nil)
 	assert.ErrorContains(t, err, "two reports")
-	_, err = adapt.Compare(a, runOf(t, "b", []int{1}, "t2=P"))
+	_, err = report.Compare(a, runOf(t, "b", []int{1}, "t2=P"))
 	assert.ErrorContains(t, err, "no task is scored in both runs")
-	_, err = adapt.Compare(a, runOf(t, "b", []int{1}, "t1=M"))
+	_, err = report.Compare(a, runOf(t, "b", []int{1}, "t1=M"))
 	assert.ErrorContains(t, err, "no task is scored in both runs")
 	d := runOf(t, "d", nil, "t1=P")
 	d.Run.Draw = true
-	_, err = adapt.Compare(a, d)
+	_, err = report.Compare(a, d)
 	assert.ErrorContains(t, err, "Draw")
 }
 
@@ -301,7 +301,7 @@ func TestWriteComparisonLabelsByRunName(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer
-			require.NoError(t, adapt.WriteComparison(&b, runOf(t, tc.a, []int{1}, "t=P"), runOf(t, tc.b, []int{1}, "t=F")))
+			require.NoError(t, report.WriteComparison(&b, runOf(t, tc.a, []int{1}, "t=P"), runOf(t, tc.b, []int{1}, "t=F")))
 			first, _, _ := strings.Cut(b.String(), "\n")
 			assert.Equal(t, tc.want, first)
 		})
@@ -311,7 +311,7 @@ func TestWriteComparisonLabelsByRunName(t *testing.T) {
 func TestSignedZeroNeverWritten(t *testing.T) {
 	a := runOf(t, "a", []int{1}, "t1=PF", "t2=PF")
 	b := runOf(t, "b", []int{1}, "t1=FP", "t2=FP")
-	c, err := adapt.Compare(a, b)
+	c, err := report.Compare(a, b)
 	require.NoError(t, err)
 	c.Delta[0].Value = math.Copysign(0, -1)
 	var md bytes.Buffer
@@ -327,18 +327,18 @@ func TestSignedZeroNeverWritten(t *testing.T) {
 func TestCompareAdaptationDelta(t *testing.T) {
 	a := runOf(t, "A", []int{1}, "x=P", "y=F", "z=P")
 	b := runOf(t, "B", []int{1}, "x=P", "y=P", "z=P")
-	steps := func(r *adapt.Report, id string, ss ...adapt.StepReport) {
+	steps := func(r *report.Report, id string, ss ...report.StepReport) {
 		for i := range r.PerTask {
 			if r.PerTask[i].TaskID == id {
 				r.PerTask[i].Steps = ss
 			}
 		}
 	}
-	steps(a, "x", adapt.StepReport{ID: "0", Tests: 1, PassAt1: 0}, adapt.StepReport{ID: "1", Tests: 2, PassAt1: 0.5}, adapt.StepReport{ID: "2", Tests: 0})
-	steps(b, "x", adapt.StepReport{ID: "0", Tests: 1, PassAt1: 1}, adapt.StepReport{ID: "1", Tests: 2, PassAt1: 0.5}, adapt.StepReport{ID: "2", Tests: 0})
-	steps(a, "y", adapt.StepReport{ID: "0", Tests: 1, PassAt1: 0}, adapt.StepReport{ID: "9", Tests: 1, PassAt1: 1})
-	steps(b, "y", adapt.StepReport{ID: "0", Tests: 1, PassAt1: 1})
-	c, err := adapt.Compare(a, b)
+	steps(a, "x", report.StepReport{ID: "0", Tests: 1, PassAt1: 0}, report.StepReport{ID: "1", Tests: 2, PassAt1: 0.5}, report.StepReport{ID: "2", Tests: 0})
+	steps(b, "x", report.StepReport{ID: "0", Tests: 1, PassAt1: 1}, report.StepReport{ID: "1", Tests: 2, PassAt1: 0.5}, report.StepReport{ID: "2", Tests: 0})
+	steps(a, "y", report.StepReport{ID: "0", Tests: 1, PassAt1: 0}, report.StepReport{ID: "9", Tests: 1, PassAt1: 1})
+	steps(b, "y", report.StepReport{ID: "0", Tests: 1, PassAt1: 1})
+	c, err := report.Compare(a, b)
 	require.NoError(t, err)
 	require.NotNil(t, c.AdaptationDelta)
 	d := *c.AdaptationDelta
@@ -346,12 +346,12 @@ func TestCompareAdaptationDelta(t *testing.T) {
 	require.NotNil(t, d.CI95)
 	assert.Equal(t, metrics.Interval{Lo: lo, Point: 2.0 / 3, Hi: hi}, *d.CI95)
 	d.CI95 = nil
-	assert.Equal(t, adapt.Delta{K: 1, A: 0.5 / 3, B: 2.5 / 3, Value: 2.0 / 3, Tasks: 3}, d)
+	assert.Equal(t, report.Delta{K: 1, A: 0.5 / 3, B: 2.5 / 3, Value: 2.0 / 3, Tasks: 3}, d)
 	var md bytes.Buffer
 	require.NoError(t, c.WriteMarkdown(&md))
 	assert.Contains(t, md.String(), "| pass@1, adaptation (steps) | 16.67% | 83.33% | +66.67 | [")
 
-	c, err = adapt.Compare(runOf(t, "A", []int{1}, "x=P"), runOf(t, "B", []int{1}, "x=F"))
+	c, err = report.Compare(runOf(t, "A", []int{1}, "x=P"), runOf(t, "B", []int{1}, "x=F"))
 	require.NoError(t, err)
 	assert.Nil(t, c.AdaptationDelta, "no step scored in both runs")
 }

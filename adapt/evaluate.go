@@ -2,400 +2,17 @@ package adapt
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/adaptbench/adaptbench/exec"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
-
-// Options configures Evaluate. A nil *Options means the defaults.
-type Options struct {
-	// Name labels the run in its report and in comparisons
-	// (WriteComparison, Compare), so that two runs of one model can be
-	// told apart. "" means the model's name. It changes no score and is
-	// not part of the journal's fingerprint: a run renamed between a
-	// crash and its resume still resumes, and its report shows the new
-	// name.
-	Name string
-	// Samples is how many completions to draw per task. 0 means 1, or,
-	// for a model that says how many answers it holds for each task (a
-	// SampleCounter, such as Replay), that many for each task. With such
-	// a model a non-zero Samples caps each task's count.
-	Samples int
-	// Sampling holds the sampling settings; its N is set from Samples.
-	Sampling Sampling
-	// Template renders the prompts. nil means AdaptationLevel. A model
-	// that reads no prompt (a PromptFree one: Replay, Reference,
-	// Identity) gets none: no template is rendered for it and its report
-	// names none.
-	Template *Template
-	// Runner runs the tests. nil means a ForkServer over a Sandbox that
-	// Evaluate makes and closes: Python tests run in a warmed, sandboxed
-	// interpreter that forks per check, everything else in the Sandbox.
-	// Its servers import sandbox.DefaultPreload and the modules the tasks'
-	// code imports at its top level (the 64 most imported) once, before
-	// the first check.
-	// Pass a *sandbox.Sandbox to start a fresh interpreter for every check.
-	Runner exec.Runner
-	// Limits bounds every test run; zero fields take exec's defaults.
-	Limits exec.Limits
-	// ModelConcurrency bounds the model requests in flight. 0 means 4.
-	ModelConcurrency int
-	// Parallelism bounds the test runs in flight. 0 means
-	// exec.DefaultParallelism().
-	Parallelism int
-	// NoGold skips the reference check. By default each task's reference
-	// runs first, and a task whose reference fails is reported invalid and
-	// left out of the scores.
-	NoGold bool
-	// Journal is a file that every completion and result is appended to as
-	// it becomes final; running again with the same journal resumes. The
-	// run holds an exclusive lock on it. "" means none.
-	Journal string
-	// Shard runs only the tasks of one shard. The zero value runs all.
-	Shard Shard
-	// K lists the k of the pass@k to report. nil means 1 and Samples.
-	K []int
-	// Attempts bounds how often one thing is tried in a run before its
-	// failure is final: a model request that fails as a whole (an error,
-	// a panic, more completions than asked for) is asked again, and a
-	// check that ends in an infrastructure error runs again. 0 means 3; 1
-	// means no second try.
-	Attempts int
-	// Backoff is the wait before a second attempt, doubled before each
-	// later one. 0 means 500ms.
-	Backoff time.Duration
-	// RequestTimeout bounds each model request (one Complete call): a
-	// request with no answer by then is a model error of its samples,
-	// asked again as Attempts says. 0 means no bound but ctx's. Complete
-	// runs in a goroutine of its own, so that a Model that ignores its
-	// context holds Evaluate past neither this timeout nor ctx's end: the
-	// call is abandoned, its answer dropped when it comes.
-	RequestTimeout time.Duration
-	// KeepErrors makes a resumed run keep, as final, the model errors and
-	// infrastructure errors its journal holds, so that resuming a finished
-	// run gives the same report byte for byte. By default a resumed run
-	// tries those samples again (up to Attempts times each).
-	KeepErrors bool
-	// MaxModelErrors stops the run after that many model errors in a row
-	// that wrap ErrModelUnavailable (an endpoint that refuses connections,
-	// a key or a model it does not know): the run returns that error and
-	// its journal keeps what was done. 0 means 3; a negative value never
-	// stops.
-	MaxModelErrors int
-	// NoPreflight skips the request a Preflighter model is sent before the
-	// run, which finds a dead endpoint, a bad key or an unknown model in
-	// seconds, before any reference runs.
-	NoPreflight bool
-	// Progress, if set, is called after every finished check, from one
-	// goroutine at a time, and once before any work: Phase "resume" when
-	// the journal already held some, else the first phase with Done 0.
-	Progress func(Progress)
-	// Environments provisions the environments tasks name. nil means the
-	// default toolchain for every task.
-	Environments EnvProvider
-	// Isolation says whether Python answers run in a process of their
-	// own (see Isolation); each sample records whether it did, and the
-	// report gives the share. The zero value runs them in the tests'
-	// process.
-	Isolation Isolation
-	// Repair, if set, asks again for the samples whose answers fail, with
-	// the test output, up to Repair.Rounds times (see Repair).
-	Repair *Repair
-	// Answer takes the answer to test out of a completion. nil means
-	// Extract on the completion's text. A generator whose tasks want an
-	// answer in another form sets it (mutate splices a snippet answer into
-	// its function, ctxbug maps obfuscated names back). An error makes the
-	// sample OutcomeNoCode (OutcomeWrongName when it wraps ErrWrongName),
-	// with no test run. It is called from many goroutines at once. A
-	// resumed run must use the same Answer: results in the journal are
-	// not checked again.
-	Answer func(t *Task, c Completion) (Answer, error)
-	// ReferenceCache is a directory that keeps reference checks across
-	// processes. Within a process every evaluation shares them anyway: a
-	// task's reference is checked once for all the models evaluated on
-	// it, given the same task content, runner, limits, environment
-	// provider and machine (its Manifest). A cached infrastructure error
-	// or timeout does not exist (they are checked again), and a torn or
-	// altered cache file is ignored and rewritten. "" means no directory.
-	ReferenceCache string
-	// Breakdown lists the task label keys (Task.Labels) the report breaks
-	// scores down by, in that order, after the adaptation category and
-	// type: Report.Breakdowns gets a row "label:<key>" per value. nil
-	// means none. It is not part of RunInfo nor of the journal's
-	// fingerprint: it changes no score, only which rows the report shows,
-	// so a journal resumes (and shards merge) under any Breakdown.
-	Breakdown []string
-}
-
-// Progress reports how far an evaluation is.
-type Progress struct {
-	Phase string // "resume", "reference" or "samples"
-	// Done counts the checks finished, Passed those that passed; both
-	// include the Resumed checks the journal already held.
-	Done   int
-	Total  int // checks in all
-	Passed int
-	// PassedAs says what Passed counts when it is not checks that passed
-	// (a generator's "valid" candidates); "" means "passed".
-	PassedAs string
-	Resumed  int
-	// ModelErrors counts the samples the model failed (after Attempts),
-	// which end without a check; they are in Done too.
-	ModelErrors int
-	// Notice, when set, tells the caller something about the run itself
-	// (a torn journal line that was cut off).
-	Notice  string
-	Elapsed time.Duration // since Evaluate started
-	Rate    float64       // checks per second in this run
-	ETA     time.Duration // estimated time left
-	// TestTime is the time spent running tests (building and running them
-	// through the test drivers), summed over the checks of this run; the
-	// rest of Elapsed is the harness's own work and waiting for the model.
-	TestTime time.Duration
-}
-
-// RunInfo describes an evaluation in its report and journal header.
-type RunInfo struct {
-	// Name labels the run (Options.Name; the model's name by default).
-	// It is left out of the journal's fingerprint.
-	Name  string `json:"name,omitempty"`
-	Model string `json:"model"`
-	// Template names the prompt template; "" when the model reads no
-	// prompt (PromptFree).
-	Template string   `json:"template"`
-	Samples  int      `json:"samples"`
-	Sampling Sampling `json:"sampling"`
-	K        []int    `json:"k"`
-	Gold     bool     `json:"gold"`
-	// Repair names the repair rounds, "<name>x<rounds>"; "" for none.
-	Repair string `json:"repair,omitempty"`
-	// Draw marks a run of Draw: completions only, no checks.
-	Draw bool `json:"draw,omitempty"`
-	// TaskCount and TaskSet identify the task set (all shards' tasks): its
-	// size and a digest of every task's ID and content.
-	TaskCount int    `json:"task_count"`
-	TaskSet   string `json:"task_set"`
-	// TaskSamples holds the sample count of each task (of the whole task
-	// set) that has other than Samples: a model that is a SampleCounter
-	// holds fewer answers for it. nil when every task has Samples.
-	TaskSamples map[string]int `json:"task_samples,omitempty"`
-	// ModelIdentity is what an Identifier model says it is beyond its
-	// name; "" for any other model.
-	ModelIdentity string `json:"model_identity,omitempty"`
-	// Prompts is a digest of the prompts of the whole task set as the
-	// template renders them, so that a template edited under the same
-	// name is told apart; "" when the model reads no prompt.
-	Prompts string `json:"prompts,omitempty"`
-	// Runner is the kind (Go type) of the runner the checks ran in, and
-	// Limits the limits they ran under, exec's defaults filled in; "" and
-	// nil for a Draw.
-	Runner string       `json:"runner,omitempty"`
-	Limits *exec.Limits `json:"limits,omitempty"`
-	// Isolation is Options.Isolation ("auto", "required"); "" when Python
-	// answers ran in the tests' process. A journal resumes only under the
-	// same.
-	Isolation string `json:"isolation,omitempty"`
-	// Manifest says what the checks ran on (isolation, kernel,
-	// toolchains); nil for a Draw, and in a report whose records came
-	// from several machines (Report.Machines lists them). It is left out
-	// of the fingerprint.
-	Manifest *Manifest `json:"manifest,omitempty"`
-}
-
-// Identifier is implemented by a model whose name does not say all of
-// what it is: Identity says the rest (the endpoint and the model a client
-// asks, a digest of a replay's answers), with no secret in it. Evaluate
-// keeps it in RunInfo.ModelIdentity and the journal's fingerprint, so that
-// a journal is neither resumed nor merged under another model that has
-// the same name.
-type Identifier interface {
-	Identity() string
-}
-
-// samplesOf returns how many samples the run draws of a task: its entry
-// in TaskSamples, or Samples.
-func (ri RunInfo) samplesOf(task string) int {
-	if n, ok := ri.TaskSamples[task]; ok {
-		return n
-	}
-	return ri.Samples
-}
-
-// SampleCounter is implemented by a model whose answers are fixed in
-// advance (Replay): SampleCount says how many samples it holds for a task.
-// Evaluate and Draw draw exactly that many of each task (capped by a
-// non-zero Options.Samples), so that a task with fewer answers than
-// another is never padded with model errors: a task with fewer samples
-// than a k gets no pass@k and is listed in Report.Unscored, and a task
-// with none is reported unanswered.
-type SampleCounter interface {
-	SampleCount(task string) int
-}
-
-// sampleCounts applies a SampleCounter model's per-task counts to opts:
-// the Samples of the run (the largest count, or the cap opts.Samples sets)
-// and the tasks that have fewer. It returns opts unchanged for any other
-// model.
-func sampleCounts(opts *Options, model Model, tasks []Task) (*Options, map[string]int) {
-	sc, ok := model.(SampleCounter)
-	if !ok {
-		return opts, nil
-	}
-	o := Options{}
-	if opts != nil {
-		o = *opts
-	}
-	limit := o.Samples
-	counts := make(map[string]int, len(tasks))
-	most := 0
-	for i := range tasks {
-		n := max(sc.SampleCount(tasks[i].ID), 0)
-		if limit > 0 {
-			n = min(n, limit)
-		}
-		counts[tasks[i].ID] = n
-		most = max(most, n)
-	}
-	if limit <= 0 {
-		o.Samples = max(most, 1)
-	}
-	var differ map[string]int
-	for id, n := range counts {
-		if n != o.Samples {
-			if differ == nil {
-				differ = map[string]int{}
-			}
-			differ[id] = n
-		}
-	}
-	return &o, differ
-}
-
-type options struct {
-	Options
-	template *Template // nil for a PromptFree model: no prompt is rendered
-}
-
-func resolve(opts *Options, model Model) (options, RunInfo, error) {
-	var o options
-	if opts != nil {
-		o.Options = *opts
-	}
-	if o.Samples <= 0 {
-		o.Samples = 1
-	}
-	o.Sampling.N = o.Samples
-	o.Sampling.Stop = append([]string(nil), o.Sampling.Stop...)
-	o.template = o.Template
-	if o.template == nil {
-		o.template = AdaptationLevel
-	}
-	if o.template.Render == nil {
-		return o, RunInfo{}, errors.New("adapt: template has no Render function")
-	}
-	if o.ModelConcurrency <= 0 {
-		o.ModelConcurrency = 4
-	}
-	if o.Parallelism <= 0 {
-		o.Parallelism = exec.DefaultParallelism()
-	}
-	if o.Attempts <= 0 {
-		o.Attempts = 3
-	}
-	if o.MaxModelErrors == 0 {
-		o.MaxModelErrors = 3
-	}
-	if o.Backoff <= 0 {
-		o.Backoff = 500 * time.Millisecond
-	}
-	k := append([]int(nil), o.K...)
-	if len(k) == 0 {
-		k = []int{1}
-		if o.Samples > 1 {
-			k = append(k, o.Samples)
-		}
-	}
-	for _, x := range k {
-		if x < 1 || x > o.Samples {
-			return o, RunInfo{}, fmt.Errorf("adapt: pass@%d needs 1 <= k <= Samples (%d)", x, o.Samples)
-		}
-	}
-	if o.Shard.Count > 1 && (o.Shard.Index < 0 || o.Shard.Index >= o.Shard.Count) {
-		return o, RunInfo{}, fmt.Errorf("adapt: shard index %d out of range [0, %d)", o.Shard.Index, o.Shard.Count)
-	}
-	if o.Shard.Count <= 1 {
-		o.Shard = Shard{}
-	}
-	if o.Isolation < IsolationOff || o.Isolation > IsolationRequired {
-		return o, RunInfo{}, fmt.Errorf("adapt: Options.Isolation %d is not one of IsolationOff, IsolationAuto, IsolationRequired", int(o.Isolation))
-	}
-	if o.Repair != nil {
-		if err := o.Repair.validate(); err != nil {
-			return o, RunInfo{}, err
-		}
-		if o.Repair.Rounds == 0 {
-			o.Repair = nil
-		}
-	}
-	info := RunInfo{Name: o.Name, Model: model.Name(), Template: o.template.Name, Samples: o.Samples, Sampling: o.Sampling, K: k, Gold: !o.NoGold, Repair: o.Repair.id(),
-		Isolation: o.Isolation.name()}
-	if info.Name == "" {
-		info.Name = info.Model
-	}
-	if promptFree(model) {
-		info.Template = ""
-		o.template = nil
-	}
-	return o, info, nil
-}
-
-// fingerprint identifies an evaluation by the settings that change its
-// records: every field of info but the Name, so that a renamed run
-// resumes its journal (and journals written before runs had names keep
-// their fingerprint).
-func fingerprint(info RunInfo) string {
-	info.Name, info.Manifest = "", nil
-	b, _ := json.Marshal(info)
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:8])
-}
-
-// promptDigest is a short hash of the prompts tmpl renders for tasks, in
-// ID order (a render error or panic counts as its message).
-func promptDigest(tmpl *Template, tasks []*Task) string {
-	sorted := slices.Clone(tasks)
-	slices.SortFunc(sorted, func(a, b *Task) int { return strings.Compare(a.ID, b.ID) })
-	h := sha256.New()
-	for _, t := range sorted {
-		msgs, err := renderSafe(tmpl, t)
-		b, _ := json.Marshal(msgs)
-		if err != nil {
-			b = []byte("error: " + err.Error())
-		}
-		fmt.Fprintf(h, "%s\x00%d\x00%s\n", t.ID, len(b), b)
-	}
-	return hex.EncodeToString(h.Sum(nil)[:8])
-}
-
-func renderSafe(tmpl *Template, t *Task) (msgs []Message, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			msgs, err = nil, fmt.Errorf("template %s panicked: %v", tmpl.Name, r)
-		}
-	}()
-	return tmpl.Render(t)
-}
 
 // ErrNothingScored is wrapped when an evaluation had samples to score and
 // could score none of them (every check an infrastructure error, every
@@ -433,7 +50,7 @@ type Preflighter interface {
 // cannot run at all, when no sample could be scored (ErrNothingScored),
 // when the journal cannot be written, or when ctx ends (the error wraps
 // ctx.Err() and says what the journal kept).
-func Evaluate(ctx context.Context, tasks []Task, model Model, opts *Options) (*Report, error) {
+func Evaluate(ctx context.Context, tasks []Task, model Model, opts *Options) (*report.Report, error) {
 	return evaluate(ctx, tasks, model, opts, false)
 }
 
@@ -444,7 +61,7 @@ type referencesOnly struct{}
 func (referencesOnly) Name() string           { return "references only" }
 func (referencesOnly) SampleCount(string) int { return 0 }
 func (referencesOnly) PromptFree() bool       { return true }
-func (referencesOnly) Complete(context.Context, Request) ([]Completion, error) {
+func (referencesOnly) Complete(context.Context, Request) ([]report.Completion, error) {
 	return nil, errors.New("adapt: the references-only run asks no model")
 }
 
@@ -456,11 +73,11 @@ func (referencesOnly) Complete(context.Context, Request) ([]Completion, error) {
 // NoGold, K and Environments are not used. The report holds every sample
 // (its Completion, and OutcomeModelError for a sample the model failed;
 // the others have OutcomeInvalid: not checked) and no scores.
-func Draw(ctx context.Context, tasks []Task, model Model, opts *Options) (*Report, error) {
+func Draw(ctx context.Context, tasks []Task, model Model, opts *Options) (*report.Report, error) {
 	return evaluate(ctx, tasks, model, opts, true)
 }
 
-func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, draw bool) (*Report, error) {
+func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, draw bool) (*report.Report, error) {
 	refsOnly := model == nil && !draw
 	model, opts, err := runModel(model, opts, draw)
 	if err != nil {
@@ -541,10 +158,10 @@ func evaluate(ctx context.Context, tasks []Task, model Model, opts *Options, dra
 	case refsOnly:
 		// No task has a sample: none is "unanswered", only the reference
 		// checks that could not be made stay listed.
-		rep.Unscored = slices.DeleteFunc(rep.Unscored, func(u UnscoredTask) bool { return u.Reason == unanswered })
+		rep.Unscored = slices.DeleteFunc(rep.Unscored, func(u report.UnscoredTask) bool { return u.Reason == unanswered })
 		return rep, nil
 	}
-	if err := rep.scoredAny(); err != nil {
+	if err := scoredAny(rep); err != nil {
 		return nil, err
 	}
 	if p, ok := model.(Pricer); ok {
@@ -582,7 +199,7 @@ func runModel(model Model, opts *Options, draw bool) (Model, *Options, error) {
 // describeRun records in info what the report says of the run: the
 // model's identity, the prompts' digest, and (unless a draw) the limits
 // and the runner.
-func describeRun(info *RunInfo, o *options, model Model, all []*Task, draw bool) {
+func describeRun(info *report.RunInfo, o *options, model Model, all []*Task, draw bool) {
 	if id, ok := model.(Identifier); ok {
 		info.ModelIdentity = id.Identity()
 	}
@@ -626,7 +243,7 @@ func checkTasks(tasks []Task) ([]*Task, map[string]string, error) {
 
 type evaluation struct {
 	o       options
-	info    RunInfo
+	info    report.RunInfo
 	model   Model
 	jnl     *journal
 	chk     *Checker
@@ -748,7 +365,7 @@ func (e *evaluation) report(notice string) {
 		return
 	}
 	el := time.Since(e.start)
-	p := Progress{Phase: e.phase, Done: e.done, Total: e.total, Passed: e.passed, Resumed: e.resumed, ModelErrors: e.modelErrs, Notice: notice, Elapsed: el, TestTime: e.chk.testTime()}
+	p := report.Progress{Phase: e.phase, Done: e.done, Total: e.total, Passed: e.passed, Resumed: e.resumed, ModelErrors: e.modelErrs, Notice: notice, Elapsed: el, TestTime: e.chk.testTime()}
 	if el > 0 {
 		p.Rate = float64(e.ranHere) / el.Seconds()
 	}
@@ -760,13 +377,13 @@ func (e *evaluation) report(notice string) {
 
 // final reports whether a journaled result ends its check: infrastructure
 // errors are tried again unless KeepErrors.
-func (e *evaluation) final(r SampleResult) bool {
-	return r.Outcome != OutcomeInfraError || e.o.KeepErrors
+func (e *evaluation) final(r report.SampleResult) bool {
+	return r.Outcome != report.OutcomeInfraError || e.o.KeepErrors
 }
 
 // answered reports whether a journaled completion ends its model request:
 // model errors are asked again unless KeepErrors.
-func (e *evaluation) answered(c Completion) bool {
+func (e *evaluation) answered(c report.Completion) bool {
 	return c.Err == "" || e.o.KeepErrors
 }
 
@@ -804,16 +421,16 @@ func (e *evaluation) run(ctx context.Context, tasks []*Task) error {
 // holds as done, reporting a resume.
 func (e *evaluation) countResumed(tasks []*Task) {
 	for _, t := range tasks {
-		e.total += e.info.samplesOf(t.ID)
+		e.total += samplesOf(e.info, t.ID)
 	}
 	if !e.o.NoGold {
 		e.total += len(tasks)
 	}
 	for _, t := range tasks {
-		n := e.info.samplesOf(t.ID)
+		n := samplesOf(e.info, t.ID)
 		if g, ok := e.recs.gold[t.ID]; ok && !e.o.NoGold && e.final(g) {
 			e.resumed++
-			if g.Outcome == OutcomePassed {
+			if g.Outcome == report.OutcomePassed {
 				e.passed++
 			}
 		}
@@ -842,532 +459,4 @@ func (e *evaluation) countResumed(tasks []*Task) {
 		}
 		e.mu.Unlock()
 	}
-}
-
-// checkReferences checks each task's reference the journal does not hold
-// a final result of, and returns the tasks whose reference passed.
-func (e *evaluation) checkReferences(ctx context.Context, tasks []*Task) ([]*Task, error) {
-	e.phase = "reference"
-	g := errgroup.Group{}
-	g.SetLimit(e.o.Parallelism)
-	var todo []*Task
-	for _, t := range tasks {
-		if r, ok := e.recs.gold[t.ID]; !ok || !e.final(r) {
-			todo = append(todo, t)
-		}
-	}
-	prevs := make([]int, len(todo))
-	for i, t := range todo {
-		prevs[i] = e.recs.gold[t.ID].Attempts
-	}
-	for i, t := range todo {
-		prev := prevs[i]
-		if res, ok := e.refs.get(t); ok {
-			e.record(journalRecord{Kind: "gold", Task: t.ID, Sample: -1, Result: &res})
-			e.progressCached(res.Outcome == OutcomePassed)
-			continue
-		}
-		g.Go(func() error {
-			res, ok := e.check(ctx, prev, func() (SampleResult, error) {
-				return e.chk.checkReference(ctx, t)
-			})
-			res.Code = "" // the task's Reference
-			if !ok {
-				return ctx.Err()
-			}
-			res.Sample = -1
-			e.refs.put(t, res)
-			e.record(journalRecord{Kind: "gold", Task: t.ID, Sample: -1, Result: &res})
-			e.progress(res.Outcome == OutcomePassed, false)
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	var valid []*Task
-	for _, t := range tasks {
-		if r := e.recs.gold[t.ID]; r.Outcome == OutcomePassed {
-			valid = append(valid, t)
-			e.chk.allow(t.ID, r.Allowed)
-		} else {
-			// An invalid (or unchecked) task's samples are not drawn.
-			e.mu.Lock()
-			e.total -= e.info.samplesOf(t.ID)
-			e.mu.Unlock()
-		}
-	}
-	return valid, nil
-}
-
-// samplePlan is what is left to do of one task's samples.
-type samplePlan struct {
-	t       *Task
-	need    []int // samples whose first answer is to be asked for
-	prev    int   // attempts of earlier runs
-	ready   []sampleJob
-	repairs []sampleJob // samples whose next repair round is to be asked for
-}
-
-// planSamples plans from what the journal holds, before any worker
-// writes to it.
-func (e *evaluation) planSamples(valid []*Task) []samplePlan {
-	var plans []samplePlan
-	for _, t := range valid {
-		p := samplePlan{t: t}
-		for s := range e.info.samplesOf(t.ID) {
-			st := e.state(t, s)
-			switch {
-			case st.done:
-			case st.comp != nil:
-				p.ready = append(p.ready, sampleJob{t: t, sample: s, round: st.round, comp: *st.comp, prev: st.resAttempts})
-			case st.round == 0:
-				p.need = append(p.need, s)
-				p.prev = max(p.prev, st.compAttempts)
-			default:
-				p.repairs = append(p.repairs, sampleJob{t: t, sample: s, round: st.round, prev: st.compAttempts, last: st.last})
-			}
-		}
-		if len(p.need)+len(p.ready)+len(p.repairs) > 0 {
-			plans = append(plans, p)
-		}
-	}
-	return plans
-}
-
-// runSamples asks the model for the planned samples and checks the
-// answers: one goroutine queues jobs (answers asked for at most
-// ModelConcurrency at a time), Parallelism workers check them.
-func (e *evaluation) runSamples(ctx context.Context, plans []samplePlan) error {
-	e.jobs = make(chan sampleJob, 2*e.o.Parallelism)
-	e.modelSem = make(chan struct{}, e.o.ModelConcurrency)
-	gen, gctx := errgroup.WithContext(ctx)
-	e.group = gen
-	gen.Go(func() error { return e.queueSamples(gctx, plans) })
-	for range e.o.Parallelism {
-		gen.Go(func() error {
-			for {
-				select {
-				case j, ok := <-e.jobs:
-					if !ok {
-						return nil
-					}
-					if err := e.checkSample(gctx, j); err != nil {
-						return err
-					}
-				case <-gctx.Done():
-					return gctx.Err()
-				}
-			}
-		})
-	}
-	err := gen.Wait()
-	// Jobs left queued when ctx ended give back their count, so that the
-	// closer's wait in queueSamples ends.
-	for drained := false; !drained; {
-		select {
-		case _, ok := <-e.jobs:
-			if ok {
-				e.pending.Done()
-			} else {
-				drained = true
-			}
-		default:
-			drained = true
-		}
-	}
-	return err
-}
-
-// queueSamples queues the planned samples' jobs: the answers the journal
-// holds, then those the model gives; it starts the repair rounds due.
-func (e *evaluation) queueSamples(gctx context.Context, plans []samplePlan) error {
-	defer func() {
-		// Repair rounds queue answers too: the queue closes when no
-		// job and no repair round can queue another (e.pending). When
-		// ctx ends first it stays open: everyone stops on ctx.
-		idle := make(chan struct{})
-		go func() { e.pending.Wait(); close(idle) }()
-		select {
-		case <-idle:
-			close(e.jobs)
-		case <-gctx.Done():
-		}
-	}()
-	var inner errgroup.Group
-	inner.SetLimit(e.o.ModelConcurrency)
-	for _, p := range plans {
-		for _, j := range p.repairs {
-			e.repair(gctx, j)
-		}
-		inner.Go(func() error { return e.askPlanned(gctx, p) })
-	}
-	return inner.Wait()
-}
-
-// askPlanned queues a task's answered samples, then asks the model for
-// the samples that need a first answer and queues them.
-func (e *evaluation) askPlanned(gctx context.Context, p samplePlan) error {
-	t, need := p.t, p.need
-	for _, j := range p.ready {
-		e.pending.Add(1)
-		if !e.send(gctx, j) {
-			return gctx.Err()
-		}
-	}
-	if len(need) == 0 {
-		return nil
-	}
-	if !acquire(gctx, e.modelSem) {
-		return gctx.Err()
-	}
-	comps, attempts, ok := e.generate(gctx, t, need, e.prompt(t), 0)
-	<-e.modelSem
-	if !ok {
-		return gctx.Err()
-	}
-	for i, s := range need {
-		c := comps[i]
-		e.record(journalRecord{Kind: "completion", Task: t.ID, Sample: s, Attempts: p.prev + attempts, Completion: &c})
-	}
-	for i, s := range need {
-		if comps[i].Err != "" || e.draw {
-			// A model error, or a draw: nothing to check.
-			e.progressModelError(comps[i].Err != "")
-			continue
-		}
-		e.pending.Add(1)
-		if !e.send(gctx, sampleJob{t: t, sample: s, comp: comps[i]}) {
-			return gctx.Err()
-		}
-	}
-	return nil
-}
-
-// sampleJob is one round of one sample: its completion to check, or, for
-// a repair round not yet asked for, the last round's result.
-type sampleJob struct {
-	t      *Task
-	sample int
-	round  int
-	comp   Completion
-	prev   int           // attempts of earlier runs
-	last   *SampleResult // the previous round's result, with its completion
-}
-
-// send queues j for the checkers. Every queued job holds one count of
-// e.pending, taken by the caller and given back by the checker (or here,
-// when ctx ends first), so that the queue closes only when no job and no
-// repair round can queue another.
-func (e *evaluation) send(ctx context.Context, j sampleJob) bool {
-	select {
-	case e.jobs <- j:
-		return true
-	case <-ctx.Done():
-		e.pending.Done()
-		return false
-	}
-}
-
-// checkSample checks one round's answer, journals the result, and starts
-// the next repair round when the result asks for one.
-func (e *evaluation) checkSample(ctx context.Context, j sampleJob) error {
-	defer e.pending.Done()
-	res, ok := e.check(ctx, j.prev, func() (SampleResult, error) {
-		return e.checkCompletion(ctx, j.t, j.comp)
-	})
-	if !ok {
-		return ctx.Err()
-	}
-	res.Sample = j.sample
-	more := !e.draw && e.o.Repair.wants(j.t, j.round, res)
-	e.record(journalRecord{Kind: "result", Task: j.t.ID, Sample: j.sample, Round: j.round, Repair: more, Attempts: res.Attempts, Result: &res})
-	e.progress(res.Outcome == OutcomePassed, more)
-	if more {
-		last := res
-		c := j.comp
-		last.Completion = &c
-		e.repair(ctx, sampleJob{t: j.t, sample: j.sample, round: j.round + 1, last: &last})
-	}
-	return nil
-}
-
-// repair asks, in a goroutine of its own, for the answer of repair round
-// j.round of a sample and queues it for checking. It holds a count of
-// e.pending from the call until the answer is queued.
-func (e *evaluation) repair(ctx context.Context, j sampleJob) {
-	e.pending.Add(1)
-	e.group.Go(func() error {
-		if !acquire(ctx, e.modelSem) {
-			e.pending.Done()
-			return ctx.Err()
-		}
-		comps, attempts, ok := e.generate(ctx, j.t, []int{j.sample}, func() ([]Message, error) {
-			return e.o.Repair.Render(j.t, *j.last)
-		}, j.round)
-		<-e.modelSem
-		if !ok {
-			e.pending.Done()
-			return ctx.Err()
-		}
-		c := comps[0]
-		e.record(journalRecord{Kind: "completion", Task: j.t.ID, Sample: j.sample, Round: j.round, Attempts: j.prev + attempts, Completion: &c})
-		if c.Err != "" {
-			e.progressModelError(true)
-			e.pending.Done()
-			return nil
-		}
-		j.comp, j.prev = c, 0
-		if !e.send(ctx, j) {
-			return ctx.Err()
-		}
-		return nil
-	})
-}
-
-func acquire(ctx context.Context, sem chan struct{}) bool {
-	select {
-	case sem <- struct{}{}:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
-// sampleState is where one sample stands in what the journal holds.
-type sampleState struct {
-	round    int  // the round to work on
-	done     bool // nothing is left to do
-	modelErr bool // done: the round's answer is a model error kept as final
-	drawn    bool // done: a Draw's answer
-	checks   int  // final checks the journal holds for the sample
-	passes   int  // of which passed
-	// comp is the round's answer when it is journaled and is to be
-	// checked, with the attempts of its earlier checks.
-	comp        *Completion
-	resAttempts int
-	// compAttempts is the attempts of the round's model request so far.
-	compAttempts int
-	// last is the previous round's result, for a repair round.
-	last *SampleResult
-}
-
-func (e *evaluation) state(t *Task, s int) sampleState {
-	var st sampleState
-	for r := 0; ; r++ {
-		k := sampleKey{t.ID, s, r}
-		st.round = r
-		if res, ok := e.recs.results[k]; ok && e.final(res) {
-			st.checks++
-			if res.Outcome == OutcomePassed {
-				st.passes++
-			}
-			if e.recs.repair[k] && e.o.Repair != nil && r < e.o.Repair.Rounds {
-				last := res
-				c := e.recs.completions[k]
-				last.Completion = &c
-				st.last = &last
-				continue
-			}
-			st.done = true
-			return st
-		}
-		c, ok := e.recs.completions[k]
-		switch {
-		case ok && c.Err == "" && e.draw:
-			st.done, st.drawn = true, true
-		case ok && c.Err == "":
-			st.comp, st.resAttempts = &c, e.recs.results[k].Attempts
-		case ok && e.answered(c):
-			st.done, st.modelErr = true, true
-		default:
-			st.compAttempts = e.recs.compAttempts[k]
-		}
-		return st
-	}
-}
-
-// checkCompletion takes the answer out of a completion with the Answer
-// option (or Extract) and checks it.
-func (e *evaluation) checkCompletion(ctx context.Context, t *Task, c Completion) (SampleResult, error) {
-	if e.o.Answer == nil {
-		return e.chk.checkCompletion(ctx, t, c.Text)
-	}
-	a, panicked, err := answerOf(e.o.Answer, t, c)
-	if panicked {
-		// The caller's code failed, not the model: never a score.
-		return SampleResult{Outcome: OutcomeInfraError, Detail: err.Error()}, err
-	}
-	if err != nil {
-		return noAnswer(err), nil
-	}
-	return e.chk.Check(ctx, t, a)
-}
-
-// answerOf calls an Answer function, turning a panic into an error.
-func answerOf(f func(*Task, Completion) (Answer, error), t *Task, c Completion) (a Answer, panicked bool, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			a, panicked, err = Answer{}, true, fmt.Errorf("adapt: task %q: Answer panicked: %v", t.ID, r)
-		}
-	}()
-	a, err = f(t, c)
-	return a, false, err
-}
-
-// check runs one check, again after a backoff while it ends in an
-// infrastructure error, up to Attempts times. prev is the attempts an
-// earlier run made. It returns false when ctx ended first.
-func (e *evaluation) check(ctx context.Context, prev int, run func() (SampleResult, error)) (SampleResult, bool) {
-	for attempt := 1; ; attempt++ {
-		res, _ := run() // an error is recorded in res as an infrastructure error
-		if ctx.Err() != nil {
-			return res, false
-		}
-		if res.Outcome != OutcomeInfraError {
-			return res, true
-		}
-		if attempt >= e.o.Attempts {
-			res.Attempts = prev + attempt
-			return res, true
-		}
-		if !sleep(ctx, e.o.Backoff<<(attempt-1)) {
-			return res, false
-		}
-	}
-}
-
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
-// generate asks the model for the completions of t's samples; it returns
-// one per sample, with Err set on those that failed, and the number of
-// requests made. A request that fails as a whole (an error, a panic, more
-// completions than samples) is made again after a backoff, up to
-// Attempts times. It returns false when ctx ended first.
-func (e *evaluation) generate(ctx context.Context, t *Task, samples []int, render func() ([]Message, error), round int) ([]Completion, int, bool) {
-	k := len(samples)
-	out := make([]Completion, k)
-	msgs, err := render()
-	if err != nil {
-		for i := range out {
-			out[i] = Completion{Err: "adapt: render prompt: " + err.Error()}
-		}
-		return out, 0, true
-	}
-	s := e.o.Sampling
-	s.N = k
-	for attempt := 1; ; attempt++ {
-		comps, err := complete(ctx, e.model, Request{Task: t, Messages: msgs, Sampling: s, Samples: samples, Round: round}, e.o.RequestTimeout)
-		if err != nil && ctx.Err() != nil {
-			// Stopped, not failed: an answer that came back is kept.
-			return nil, attempt, false
-		}
-		if err == nil && len(comps) > k {
-			err = fmt.Errorf("adapt: model %s returned %d completions for %d samples", e.model.Name(), len(comps), k)
-		}
-		e.modelAnswered(err)
-		if err == nil {
-			for i := range out {
-				if i < len(comps) {
-					out[i] = comps[i]
-				} else {
-					out[i].Err = fmt.Sprintf("adapt: model %s returned %d completions for %d samples", e.model.Name(), len(comps), k)
-				}
-			}
-			return out, attempt, true
-		}
-		if attempt >= e.o.Attempts || errors.Is(err, ErrModelUnavailable) {
-			// Asking again does not bring back an unavailable model.
-			for i := range out {
-				out[i] = Completion{Err: err.Error()}
-			}
-			return out, attempt, true
-		}
-		if !sleep(ctx, e.o.Backoff<<(attempt-1)) {
-			return nil, attempt, false
-		}
-	}
-}
-
-// complete calls model.Complete in a goroutine of its own, turning a
-// panic into an error, and returns when it does, when timeout (if not 0)
-// passes (an error), or when ctx ends (ctx's error): a model that ignores
-// its context is abandoned, not waited for.
-func complete(ctx context.Context, model Model, req Request, timeout time.Duration) ([]Completion, error) {
-	rctx, cancel := ctx, context.CancelFunc(func() {})
-	if timeout > 0 {
-		rctx, cancel = context.WithTimeout(ctx, timeout)
-	}
-	defer cancel()
-	type answer struct {
-		comps []Completion
-		err   error
-	}
-	done := make(chan answer, 1) // the abandoned call's answer goes nowhere
-	go func() {
-		comps, err := completeSafe(rctx, model, req)
-		done <- answer{comps, err}
-	}()
-	select {
-	case a := <-done:
-		return a.comps, a.err
-	case <-rctx.Done():
-	}
-	// An answer that comes with the end stands: a model that returns as
-	// its context ends (or that ended it) is waited for a moment, so that
-	// what it answered is journaled and not asked again; one that ignores
-	// its context is abandoned after that.
-	grace := time.NewTimer(time.Second)
-	defer grace.Stop()
-	select {
-	case a := <-done:
-		return a.comps, a.err
-	case <-grace.C:
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return nil, fmt.Errorf("adapt: model %s gave no answer within %v (Options.RequestTimeout)", model.Name(), timeout)
-}
-
-// completeSafe calls model.Complete, turning a panic into an error.
-func completeSafe(ctx context.Context, model Model, req Request) (comps []Completion, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			comps, err = nil, fmt.Errorf("adapt: model %s panicked: %v", model.Name(), r)
-		}
-	}()
-	return model.Complete(ctx, req)
-}
-
-// formerNames are the names the sandbox's runners had, as exec's types,
-// when journal format 3 began recording a run's runner type: a journal
-// written then still resumes, and a report's bytes do not change with
-// the package the type lives in.
-var formerNames = map[string]string{
-	"*sandbox.Sandbox":     "*exec.Sandbox",
-	"*sandbox.ForkServer":  "*exec.ForkServer",
-	"*sandbox.Unsandboxed": "*exec.Unsandboxed",
-}
-
-// runnerName is the kind of runner r is, as the run's fingerprint records
-// it; nil is the default, a fork server.
-func runnerName(r exec.Runner) string {
-	name := fmt.Sprintf("%T", r)
-	if r == nil {
-		name = fmt.Sprintf("%T", (*sandbox.ForkServer)(nil))
-	}
-	if former, ok := formerNames[name]; ok {
-		return former
-	}
-	return name
 }

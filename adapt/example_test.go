@@ -12,6 +12,7 @@ import (
 	"testing/fstest"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
@@ -112,14 +113,14 @@ func ExampleRepair() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	learner := adapt.ModelFunc("learner", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+	learner := adapt.ModelFunc("learner", func(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 		code := "def safe_mean(xs):\n    return sum(xs) / len(xs)\n"
 		if req.Round > 0 && strings.Contains(req.Messages[0].Content, "ZeroDivisionError") {
 			code = "def safe_mean(xs):\n    return sum(xs) / len(xs) if xs else 0.0\n"
 		}
-		return []adapt.Completion{{Text: "```python\n" + code + "```\n"}}, nil
+		return []report.Completion{{Text: "```python\n" + code + "```\n"}}, nil
 	})
-	repair := &adapt.Repair{Name: "show-failures", Rounds: 2, Render: func(t *adapt.Task, last adapt.SampleResult) ([]adapt.Message, error) {
+	repair := &adapt.Repair{Name: "show-failures", Rounds: 2, Render: func(t *adapt.Task, last report.SampleResult) ([]adapt.Message, error) {
 		var b strings.Builder
 		fmt.Fprintf(&b, "Your code:\n%s\nfails these tests:\n", last.Code)
 		for _, tc := range last.Tests {
@@ -144,7 +145,7 @@ func ExampleRepair() {
 }
 
 func ExampleFunnel() {
-	var f adapt.Funnel
+	var f report.Funnel
 	f.Declare("made", "compiles", "fails a test")
 	f.Add("rename", "made", 10)
 	f.Add("rename", "compiles", 9)
@@ -170,26 +171,26 @@ func ExampleCompare() {
 		log.Fatal(err)
 	}
 	answer := func(careful bool) adapt.Model {
-		return adapt.ModelFunc("demo", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
-			var out []adapt.Completion
+		return adapt.ModelFunc("demo", func(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
+			var out []report.Completion
 			for _, s := range req.Samples {
 				code := "def safe_mean(xs):\n    return sum(xs) / len(xs) if xs else 0.0\n"
 				if !careful && s >= 2 {
 					code = "def safe_mean(xs):\n    return sum(xs) / len(xs)\n"
 				}
-				out = append(out, adapt.Completion{Text: "```python\n" + code + "```\n"})
+				out = append(out, report.Completion{Text: "```python\n" + code + "```\n"})
 			}
 			return out, nil
 		})
 	}
-	run := func(name string, careful bool) *adapt.Report {
+	run := func(name string, careful bool) *report.Report {
 		rep, err := adapt.Evaluate(context.Background(), tasks, answer(careful), &adapt.Options{Name: name, Samples: 4, K: []int{1, 4}})
 		if err != nil {
 			log.Fatal(err)
 		}
 		return rep
 	}
-	c, err := adapt.Compare(run("hasty", false), run("careful", true))
+	c, err := report.Compare(run("hasty", false), run("careful", true))
 	if err != nil {
 		log.Fatal(err)
 	}

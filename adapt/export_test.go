@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"os"
 
+	"github.com/adaptbench/adaptbench/adapt/internal/store"
+	"github.com/adaptbench/adaptbench/adapt/report"
+
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -17,21 +20,21 @@ func SetWriteHook(h func(f *os.File, line []byte) (int, error)) { writeHook = h 
 // forger who knows the scheme, would have.
 func Rechain(journal []byte) []byte {
 	var out []byte
-	var c chain
+	var c store.Chain
 	for i, line := range bytes.Split(bytes.TrimSuffix(journal, []byte("\n")), []byte("\n")) {
 		var rec journalRecord
 		if err := json.Unmarshal(line, &rec); err != nil {
 			panic(err)
 		}
 		if i == 0 {
-			c = chain{id: rec.ID}
+			c = store.Chain{ID: rec.ID}
 		}
 		body, err := marshalBody(rec)
 		if err != nil {
 			panic(err)
 		}
 		var b []byte
-		b, c = c.sign(body)
+		b, c = c.Sign(body)
 		out = append(out, b...)
 	}
 	return out
@@ -61,7 +64,7 @@ var NewReplay = newReplay
 var LoadReplayDir = loadReplayDir
 
 // Judge gives the verdict of a test run of a task.
-func Judge(t *Task, s *exec.Suite) SampleResult { return judge(t, s, nil) }
+func Judge(t *Task, s *exec.Suite) report.SampleResult { return judge(t, s, nil) }
 
 // JudgeAllowing gives the verdict with the evidence kinds a task's
 // reference produced allowed.
@@ -72,4 +75,4 @@ func InShard(s Shard, id string) bool { return s.has(id) }
 
 // ForgetReferenceChecks empties the process's reference cache, as a new
 // process starts with it empty.
-func ForgetReferenceChecks() { refResults.Clear() }
+func ForgetReferenceChecks() { store.ForgetReferences() }

@@ -9,11 +9,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 func TestFunnel(t *testing.T) {
-	var f adapt.Funnel
+	var f report.Funnel
 	f.Declare("site", "applied", "kept")
 	f.Add("rename", "site", 3)
 	f.Add("rename", "applied", 2)
@@ -35,7 +35,7 @@ func TestFunnel(t *testing.T) {
 `, b.String())
 
 	// A value marshals as a pointer does, and reads back the same.
-	type holder struct{ Funnel adapt.Funnel }
+	type holder struct{ Funnel report.Funnel }
 	js, err := json.Marshal(holder{f})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"Funnel":{"stages":["site","applied","kept","tested"],"groups":[{"name":"rename","counts":[3,2,1,0]},{"name":"guard","counts":[1,0,0,1]}]}}`, string(js))
@@ -49,7 +49,7 @@ func TestFunnel(t *testing.T) {
 }
 
 func TestFunnelRegroupAndCSV(t *testing.T) {
-	var f adapt.Funnel
+	var f report.Funnel
 	f.Declare("site", "kept")
 	for _, g := range []struct {
 		name       string

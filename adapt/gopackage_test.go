@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // TestGoTargetInSubpackage: a Go task is tested in its target file's
@@ -32,13 +33,13 @@ func TestGoTargetInSubpackage(t *testing.T) {
 // referenceAndIdentity evaluates tasks with adapt.Reference, which must
 // pass every one, and adapt.Identity, which must fail every one (its
 // tests run and fail), and returns the Identity's reports.
-func referenceAndIdentity(t *testing.T, tasks []adapt.Task) []adapt.TaskReport {
+func referenceAndIdentity(t *testing.T, tasks []adapt.Task) []report.TaskReport {
 	t.Helper()
-	var last []adapt.TaskReport
+	var last []report.TaskReport
 	for _, tc := range []struct {
 		model adapt.Model
-		want  adapt.Outcome
-	}{{adapt.Reference, adapt.OutcomePassed}, {adapt.Identity, adapt.OutcomeFailed}} {
+		want  report.Outcome
+	}{{adapt.Reference, report.OutcomePassed}, {adapt.Identity, report.OutcomeFailed}} {
 		rep, err := adapt.Evaluate(context.Background(), tasks, tc.model, &adapt.Options{Runner: runner(t), NoGold: true})
 		require.NoError(t, err)
 		require.Len(t, rep.PerTask, len(tasks))

@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	aexec "github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/metrics"
 )
@@ -78,7 +79,7 @@ func (m *scripted) Name() string {
 	return m.name
 }
 
-func (m *scripted) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+func (m *scripted) Complete(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 	m.calls.Add(1)
 	if m.panic != "" && req.Task.ID == "t01" {
 		panic(m.panic)
@@ -95,7 +96,7 @@ func (m *scripted) Complete(ctx context.Context, req adapt.Request) ([]adapt.Com
 	return comps, err
 }
 
-func reportJSON(t *testing.T, r *adapt.Report) string {
+func reportJSON(t *testing.T, r *report.Report) string {
 	t.Helper()
 	var b bytes.Buffer
 	require.NoError(t, r.WriteJSON(&b))
@@ -120,18 +121,18 @@ func TestInfraErrorsDoNotLowerScores(t *testing.T) {
 	p3, _ := rep.Score(3)
 	assert.Equal(t, 1.0, p1, "every scored sample passed")
 	assert.Equal(t, 1.0, p3, "pass@3 over the tasks with 3 scored samples, not 0 for the one without")
-	assert.Equal(t, []adapt.Score{{K: 1, Value: 1, Tasks: 3, CI95: &metrics.Interval{Lo: 1, Point: 1, Hi: 1}}, {K: 3, Value: 1, Tasks: 2, CI95: &metrics.Interval{Lo: 1, Point: 1, Hi: 1}}}, rep.PassAtK)
+	assert.Equal(t, []report.Score{{K: 1, Value: 1, Tasks: 3, CI95: &metrics.Interval{Lo: 1, Point: 1, Hi: 1}}, {K: 3, Value: 1, Tasks: 2, CI95: &metrics.Interval{Lo: 1, Point: 1, Hi: 1}}}, rep.PassAtK)
 	require.Len(t, rep.Unscored, 1)
 	u := rep.Unscored[0]
-	assert.Equal(t, adapt.UnscoredTask{TaskID: "t00", K: []int{3}, Scored: 1, Samples: 3, InfraErrors: 2,
+	assert.Equal(t, report.UnscoredTask{TaskID: "t00", K: []int{3}, Scored: 1, Samples: 3, InfraErrors: 2,
 		Reason: "1 of 3 samples scored (2 infrastructure error); first: infra-error: exec: run unittest: sandbox: injected failure"}, u)
-	assert.Equal(t, 2, rep.Outcomes[adapt.OutcomeInfraError])
+	assert.Equal(t, 2, rep.Outcomes[report.OutcomeInfraError])
 	var md bytes.Buffer
 	require.NoError(t, rep.WriteMarkdown(&md))
 	assert.Contains(t, md.String(), "| pass@3 (task, over 2 tasks) | 100.00% |")
 	assert.Contains(t, md.String(), "| t00 | pass@3 | 1 of 3 samples scored")
 	var cmpTable bytes.Buffer
-	require.NoError(t, adapt.WriteComparison(&cmpTable, rep))
+	require.NoError(t, report.WriteComparison(&cmpTable, rep))
 	assert.Contains(t, cmpTable.String(), "| pass@3 (task) | 100.00% of 2 |")
 	assert.Contains(t, cmpTable.String(), "| unscored tasks | 1 |")
 	var csv bytes.Buffer
@@ -147,7 +148,7 @@ func TestInfraErrorIsRetried(t *testing.T) {
 	p1, _ := rep.Score(1)
 	assert.Equal(t, 1.0, p1)
 	assert.Empty(t, rep.Unscored)
-	assert.Zero(t, rep.Outcomes[adapt.OutcomeInfraError])
+	assert.Zero(t, rep.Outcomes[report.OutcomeInfraError])
 }
 
 func TestNothingScoredIsAnError(t *testing.T) {
@@ -188,7 +189,7 @@ func TestMergeWithModelErrorsEqualsSingleRun(t *testing.T) {
 	single.Journal = filepath.Join(dir, "single.jsonl")
 	want, err := adapt.Evaluate(context.Background(), tasks, flakyModel(), fast(single))
 	require.NoError(t, err)
-	require.NotZero(t, want.Outcomes[adapt.OutcomeModelError], "the model failed some samples")
+	require.NotZero(t, want.Outcomes[report.OutcomeModelError], "the model failed some samples")
 	require.NotEmpty(t, want.Unscored)
 	var journals []string
 	for i := range 3 {
@@ -283,7 +284,7 @@ func TestTornLastLineIsCut(t *testing.T) {
 	assert.Contains(t, err.Error(), "its last line is torn", "Merge says what is wrong and what to do")
 
 	var notices []string
-	opts.Progress = func(p adapt.Progress) {
+	opts.Progress = func(p report.Progress) {
 		if p.Notice != "" {
 			notices = append(notices, p.Notice)
 		}
@@ -349,7 +350,7 @@ func TestJournalMismatchNamesTheSetting(t *testing.T) {
 		{"samples", adapt.Options{Samples: 3}, tasks, &scripted{}, "samples is 2 in the journal and 3 now", "another sample count"},
 		{"model", adapt.Options{Samples: 2}, tasks, &scripted{name: "other"}, `model is "scripted" in the journal and "other" now`, "another model"},
 		{"template", adapt.Options{Samples: 2, Template: adapt.TaskLevel}, tasks, &scripted{}, `template is "areq-oracle" in the journal and "treq-oracle" now`, "another prompt"},
-		{"sampling", adapt.Options{Samples: 2, Sampling: adapt.Sampling{Temperature: 0.8}}, tasks, &scripted{}, "sampling is", "another temperature"},
+		{"sampling", adapt.Options{Samples: 2, Sampling: report.Sampling{Temperature: 0.8}}, tasks, &scripted{}, "sampling is", "another temperature"},
 		{"k", adapt.Options{Samples: 2, K: []int{2}}, tasks, &scripted{}, "K is [1,2] in the journal and [2] now", "other k"},
 		{"gold", adapt.Options{Samples: 2, NoGold: true}, tasks, &scripted{}, "gold is true in the journal and false now", "no reference check"},
 		{"task set", adapt.Options{Samples: 2}, pyTasks(3), &scripted{}, "the task set differs (2 tasks", "a task added"},
@@ -376,10 +377,10 @@ func TestModelMisbehaviourIsRecorded(t *testing.T) {
 		rep, err := adapt.Evaluate(context.Background(), tasks, m, fast(adapt.Options{Runner: runner(t)}))
 		require.NoError(t, err, "a panicking model does not crash the run")
 		s := rep.PerTask[1].Samples[0]
-		assert.Equal(t, adapt.OutcomeModelError, s.Outcome)
+		assert.Equal(t, report.OutcomeModelError, s.Outcome)
 		assert.Equal(t, "adapt: model scripted panicked: index out of range [7]", s.Detail)
 		assert.Equal(t, 3, s.Attempts)
-		assert.Equal(t, []adapt.Score{{K: 1, Value: 1, Tasks: 2, CI95: &metrics.Interval{Lo: 1, Point: 1, Hi: 1}}}, rep.PassAtK)
+		assert.Equal(t, []report.Score{{K: 1, Value: 1, Tasks: 2, CI95: &metrics.Interval{Lo: 1, Point: 1, Hi: 1}}}, rep.PassAtK)
 	})
 	t.Run("too many completions", func(t *testing.T) {
 		m := &scripted{extra: 1}
@@ -401,7 +402,7 @@ func TestResumeAsksAgainForErrorsUnlessKept(t *testing.T) {
 	keep := adapt.Options{Runner: runner(t), Samples: 2, Journal: filepath.Join(dir, "keep.jsonl"), Attempts: 1}
 	first, err := adapt.Evaluate(context.Background(), tasks, broken, fast(keep))
 	require.NoError(t, err)
-	require.Equal(t, 2, first.Outcomes[adapt.OutcomeModelError])
+	require.Equal(t, 2, first.Outcomes[report.OutcomeModelError])
 	require.Len(t, first.Unscored, 1)
 
 	// KeepErrors: the resumed run asks nothing and reports the same.
@@ -414,13 +415,13 @@ func TestResumeAsksAgainForErrorsUnlessKept(t *testing.T) {
 
 	// The default: the errored samples are asked for again.
 	keep.KeepErrors = false
-	var resumed []adapt.Progress
-	keep.Progress = func(p adapt.Progress) { resumed = append(resumed, p) }
+	var resumed []report.Progress
+	keep.Progress = func(p report.Progress) { resumed = append(resumed, p) }
 	healed, err := adapt.Evaluate(context.Background(), tasks, fixed, fast(keep))
 	require.NoError(t, err)
 	assert.Equal(t, int64(1), fixed.calls.Load(), "one request, for t02's two samples")
 	assert.Empty(t, healed.Unscored)
-	assert.Equal(t, []adapt.Score{{K: 1, Value: 1, Tasks: 4, CI95: &metrics.Interval{Lo: 1, Point: 1, Hi: 1}}, {K: 2, Value: 1, Tasks: 4, CI95: &metrics.Interval{Lo: 1, Point: 1, Hi: 1}}}, healed.PassAtK)
+	assert.Equal(t, []report.Score{{K: 1, Value: 1, Tasks: 4, CI95: &metrics.Interval{Lo: 1, Point: 1, Hi: 1}}, {K: 2, Value: 1, Tasks: 4, CI95: &metrics.Interval{Lo: 1, Point: 1, Hi: 1}}}, healed.PassAtK)
 	require.NotEmpty(t, resumed)
 	assert.Equal(t, "resume", resumed[0].Phase)
 	assert.Equal(t, 10, resumed[0].Resumed, "4 references and 6 samples were in the journal")
@@ -478,7 +479,7 @@ func lockHelper() {
 	var mu sync.Mutex
 	mu.Lock()
 	ctx, cancel := context.WithCancel(context.Background())
-	m := adapt.ModelFunc("hold", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+	m := adapt.ModelFunc("hold", func(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 		fmt.Println("locked")
 		<-ctx.Done()
 		return nil, ctx.Err()

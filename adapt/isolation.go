@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -116,7 +117,7 @@ func (c *Checker) isoDecide(ctx context.Context, t *Task, lim exec.Limits) (bool
 	if src == "" && err != nil {
 		return false, "its reference does not splice: " + err.Error(), nil
 	}
-	var res [2]SampleResult
+	var res [2]report.SampleResult
 	for i, iso := range []bool{false, true} {
 		s, err := c.run(ctx, t, src, lim, iso)
 		if err != nil {
@@ -131,7 +132,7 @@ func (c *Checker) isoDecide(ctx context.Context, t *Task, lim exec.Limits) (bool
 }
 
 // sameVerdicts compares the in-process result a with the isolated b.
-func sameVerdicts(a, b SampleResult) (bool, string, error) {
+func sameVerdicts(a, b report.SampleResult) (bool, string, error) {
 	if a.Outcome != b.Outcome {
 		return false, fmt.Sprintf("its reference is %s in-process and %s isolated", a.Outcome, b.Outcome), nil
 	}

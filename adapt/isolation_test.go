@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // isoTasks are a task whose tests only call the answer, and one whose
@@ -46,7 +47,7 @@ func TestIsolationDecidedByReference(t *testing.T) {
 	got := map[string]string{}
 	for _, tr := range rep.PerTask {
 		require.Len(t, tr.Samples, 1)
-		assert.Equal(t, adapt.OutcomePassed, tr.Samples[0].Outcome, tr.TaskID)
+		assert.Equal(t, report.OutcomePassed, tr.Samples[0].Outcome, tr.TaskID)
 		got[tr.TaskID] = tr.Samples[0].Isolation
 	}
 	assert.Equal(t, map[string]string{"plain": "process", "patching": "in-process"}, got)
@@ -102,9 +103,9 @@ def f(x):
 		chk := &adapt.Checker{Runner: runner(t), Isolation: iso}
 		res, err := chk.Check(context.Background(), &task, adapt.Answer{Code: forge})
 		require.NoError(t, err)
-		want := adapt.OutcomeFailed
+		want := report.OutcomeFailed
 		if iso == adapt.IsolationOff {
-			want = adapt.OutcomePassed // what isolation is for
+			want = report.OutcomePassed // what isolation is for
 		}
 		assert.Equal(t, want, res.Outcome, "isolation %d: %s", iso, strings.TrimSpace(res.Detail))
 	}

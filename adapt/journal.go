@@ -18,6 +18,9 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/adaptbench/adaptbench/adapt/internal/store"
+	"github.com/adaptbench/adaptbench/adapt/report"
+
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -59,20 +62,20 @@ type journalRecord struct {
 	// line's checksum covers.
 	ID string `json:"id,omitempty"`
 	// Machine is a "machine" line's manifest.
-	Machine     *Manifest `json:"machine,omitempty"`
-	Fingerprint string    `json:"fingerprint,omitempty"`
-	Meta        *RunInfo  `json:"meta,omitempty"`
-	Shard       *Shard    `json:"shard,omitempty"`
-	Task        string    `json:"task,omitempty"`
-	TaskHash    string    `json:"task_hash,omitempty"`
-	Sample      int       `json:"sample"`
+	Machine     *report.Manifest `json:"machine,omitempty"`
+	Fingerprint string           `json:"fingerprint,omitempty"`
+	Meta        *report.RunInfo  `json:"meta,omitempty"`
+	Shard       *Shard           `json:"shard,omitempty"`
+	Task        string           `json:"task,omitempty"`
+	TaskHash    string           `json:"task_hash,omitempty"`
+	Sample      int              `json:"sample"`
 	// Round is the repair round of a completion or result (0: the first
 	// answer); Repair marks a result that asks for the next round.
-	Round      int           `json:"round,omitempty"`
-	Repair     bool          `json:"repair,omitempty"`
-	Attempts   int           `json:"attempts,omitempty"`
-	Completion *Completion   `json:"completion,omitempty"`
-	Result     *SampleResult `json:"result,omitempty"`
+	Round      int                  `json:"round,omitempty"`
+	Repair     bool                 `json:"repair,omitempty"`
+	Attempts   int                  `json:"attempts,omitempty"`
+	Completion *report.Completion   `json:"completion,omitempty"`
+	Result     *report.SampleResult `json:"result,omitempty"`
 	// Sum is the checksum of the line (see marshalRecord).
 	Sum string `json:"sum,omitempty"`
 	// Bytes holds the answer strings of the record that are not valid
@@ -91,9 +94,9 @@ type sampleKey struct {
 
 // records holds what journals know, keyed by task and sample.
 type records struct {
-	gold        map[string]SampleResult
-	completions map[sampleKey]Completion
-	results     map[sampleKey]SampleResult
+	gold        map[string]report.SampleResult
+	completions map[sampleKey]report.Completion
+	results     map[sampleKey]report.SampleResult
 	// compAttempts counts the model requests behind each completion.
 	compAttempts map[sampleKey]int
 	// repair marks the results that ask for the next repair round.
@@ -107,7 +110,7 @@ type records struct {
 }
 
 func newRecords() *records {
-	return &records{gold: map[string]SampleResult{}, completions: map[sampleKey]Completion{}, results: map[sampleKey]SampleResult{}, compAttempts: map[sampleKey]int{}, repair: map[sampleKey]bool{}, machines: newMachines()}
+	return &records{gold: map[string]report.SampleResult{}, completions: map[sampleKey]report.Completion{}, results: map[sampleKey]report.SampleResult{}, compAttempts: map[sampleKey]int{}, repair: map[sampleKey]bool{}, machines: newMachines()}
 }
 
 // add files a record if it matches the hash of its task.
@@ -143,7 +146,7 @@ func (r *records) add(rec journalRecord, hashes map[string]string) {
 var ErrJournalMismatch = errors.New("adapt: journal belongs to a different evaluation")
 
 // ErrJournalLocked is wrapped when another process holds a journal.
-var ErrJournalLocked = errors.New("adapt: journal is in use by another process")
+var ErrJournalLocked = store.ErrLocked
 
 // JournalMismatchError reports a journal written by a different evaluation
 // than the one that wants to resume or merge it, and which settings differ.
@@ -168,13 +171,13 @@ func (e *JournalMismatchError) Error() string {
 func (e *JournalMismatchError) Is(target error) bool { return target == ErrJournalMismatch }
 
 // diffRunInfo names the settings in which two evaluations differ.
-func diffRunInfo(journal, now RunInfo) []string {
+func diffRunInfo(journal, now report.RunInfo) []string {
 	return diffRunInfos(journal, now, "in the journal", "now")
 }
 
 // diffRunInfos names the settings in which a (described by aIn) and b
 // differ.
-func diffRunInfos(journal, now RunInfo, aIn, bIn string) []string {
+func diffRunInfos(journal, now report.RunInfo, aIn, bIn string) []string {
 	var d []string
 	add := func(name string, a, b any) {
 		if !reflect.DeepEqual(a, b) {
@@ -242,13 +245,13 @@ func (e *JournalError) Unwrap() error { return e.Err }
 
 // journalFile is what reading one journal found.
 type journalFile struct {
-	meta  *RunInfo
+	meta  *report.RunInfo
 	shard Shard
 	fp    string
 	// chain is the journal's ID and the checksum of its last whole line.
-	chain chain
+	chain store.Chain
 	// machine is the manifest of the machine that wrote the last lines.
-	machine *Manifest
+	machine *report.Manifest
 	// lines counts the records read (header included); size is the
 	// offset after the last whole line.
 	lines int
@@ -263,7 +266,7 @@ type journalFile struct {
 // killed while writing) is reported in torn and not read. Every line must
 // continue the chain of the lines before it, and a sample's result must
 // follow its completion.
-func readJournal(r io.Reader, name string, want *RunInfo, hashes map[string]string, into *records) (journalFile, error) {
+func readJournal(r io.Reader, name string, want *report.RunInfo, hashes map[string]string, into *records) (journalFile, error) {
 	var jf journalFile
 	answered := map[sampleKey]bool{}
 	br := bufio.NewReaderSize(r, 1<<16)
@@ -291,9 +294,9 @@ func readJournal(r io.Reader, name string, want *RunInfo, hashes map[string]stri
 			if err := checkHeader(rec); err != nil {
 				return jf, &JournalError{Path: name, Line: 1, Err: err}
 			}
-			jf.chain = chain{id: rec.ID}
+			jf.chain = store.Chain{ID: rec.ID}
 		}
-		if jf.chain, err = jf.chain.check(raw); err != nil {
+		if jf.chain, err = jf.chain.Check(raw); err != nil {
 			return jf, &JournalError{Path: name, Line: line, Err: fmt.Errorf(
 				"%v: the line was edited or damaged after it was written, copied from another journal, or a line before it was deleted or moved, and its result cannot be trusted; delete the journal to start over, or cut it before line %d to keep the records above", err, line)}
 		}
@@ -360,7 +363,7 @@ type journal struct {
 	lines int
 	size  int64
 	// chain is the journal's ID and the checksum of its last line.
-	chain chain
+	chain store.Chain
 	// err is the first failed write: the journal takes no more records
 	// after it, so that no record follows one that is missing or torn.
 	err error
@@ -370,12 +373,12 @@ type journal struct {
 // locks it for this process, reads what it holds into recs, cuts off a
 // torn last line, and writes the header when the file is new. notice
 // receives a sentence for the caller when a torn line was cut.
-func openJournal(path string, info RunInfo, shard Shard, hashes map[string]string, recs *records, notice func(string)) (*journal, error) {
+func openJournal(path string, info report.RunInfo, shard Shard, hashes map[string]string, recs *records, notice func(string)) (*journal, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("adapt: open journal: %w", err)
 	}
-	if err := lockFile(f, true); err != nil {
+	if err := store.Lock(f, true); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -420,8 +423,8 @@ func openJournal(path string, info RunInfo, shard Shard, hashes map[string]strin
 		sh := shard
 		id := make([]byte, 16)
 		rand.Read(id) // never fails (crypto/rand)
-		j.chain = chain{id: hex.EncodeToString(id)}
-		if err := j.append(journalRecord{Kind: "header", Version: journalVersion, ID: j.chain.id, Fingerprint: fingerprint(info), Meta: &info, Shard: &sh}); err != nil {
+		j.chain = store.Chain{ID: hex.EncodeToString(id)}
+		if err := j.append(journalRecord{Kind: "header", Version: journalVersion, ID: j.chain.ID, Fingerprint: fingerprint(info), Meta: &info, Shard: &sh}); err != nil {
 			f.Close()
 			return nil, err
 		}
@@ -452,7 +455,7 @@ func (j *journal) append(rec journalRecord) error {
 	if j.err != nil {
 		return j.err
 	}
-	b, next := j.chain.sign(body)
+	b, next := j.chain.Sign(body)
 	if writeHook != nil {
 		_, err = writeHook(j.f, b)
 	} else {
@@ -507,7 +510,7 @@ func readJournalFile(path string, hashes map[string]string, recs *records) (jour
 		return journalFile{}, fmt.Errorf("adapt: %w", err)
 	}
 	defer f.Close()
-	if err := lockFile(f, false); err != nil {
+	if err := store.Lock(f, false); err != nil {
 		return journalFile{}, err
 	}
 	jf, err := readJournal(f, path, nil, hashes, recs)
@@ -541,10 +544,6 @@ func taskSetDigest(hashes map[string]string) string {
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
-// chain is a journal's ID and the checksum of its last line: what the
-// checksum of the next line covers.
-type chain struct{ id, prev string }
-
 // marshalBody is the journal line of rec without its checksum and
 // newline: its answer strings that are not valid UTF-8 kept in Bytes.
 func marshalBody(rec journalRecord) ([]byte, error) {
@@ -554,50 +553,6 @@ func marshalBody(rec journalRecord) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b, []byte("\n")), nil
-}
-
-// sum is the checksum of a line whose text without it is body: the first
-// 8 bytes, in hex, of the SHA-256 of the journal's ID, the checksum of the
-// line before (none for the header) and body. A line edited by hand (a
-// "failed" made "passed") or damaged no longer matches it, nor does a
-// line copied from another journal (another ID) or moved (another line
-// before it); and the line after a deleted one does not. It is not a
-// signature: who can write the file can compute it again.
-func (c chain) sum(body []byte) string {
-	h := sha256.New()
-	h.Write([]byte(c.id))
-	h.Write([]byte{0})
-	h.Write([]byte(c.prev))
-	h.Write([]byte{0})
-	h.Write(body)
-	return hex.EncodeToString(h.Sum(nil)[:8])
-}
-
-// sign appends the checksum of body, a JSON object, as its last field,
-// and a newline, and returns the chain the next line continues.
-func (c chain) sign(body []byte) ([]byte, chain) {
-	sum := c.sum(body)
-	out := make([]byte, 0, len(body)+32)
-	out = append(out, body[:len(body)-1]...)
-	out = append(out, `,"sum":"`...)
-	out = append(out, sum...)
-	return append(out, "\"}\n"...), chain{id: c.id, prev: sum}
-}
-
-// check checks the checksum sign gave a line (without its newline) and
-// returns the chain the next line continues.
-func (c chain) check(line []byte) (chain, error) {
-	const tail = len(`,"sum":"0123456789abcdef"}`)
-	i := len(line) - tail
-	if i < 1 || !bytes.HasPrefix(line[i:], []byte(`,"sum":"`)) || !bytes.HasSuffix(line, []byte(`"}`)) {
-		return c, errors.New("the line has no checksum")
-	}
-	body := append(slices.Clip(line[:i]), '}')
-	want := string(line[i+len(`,"sum":"`) : len(line)-2])
-	if c.sum(body) != want {
-		return c, fmt.Errorf("the line does not match its checksum %s", want)
-	}
-	return chain{id: c.id, prev: want}, nil
 }
 
 // keepBytes moves the answer strings of rec that are not valid UTF-8 into
@@ -643,42 +598,21 @@ func restoreBytes(rec journalRecord) journalRecord {
 	return rec
 }
 
-// validText is s as a JSON encoder writes it: each byte that is not part
-// of valid UTF-8 replaced by U+FFFD. Evaluate files the words of a result
-// (a test's output, an error) this way, so that the report of a run and
-// the report of its journal hold the same text.
-func validText(s string) string {
-	if utf8.ValidString(s) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			b.WriteString("\uFFFD")
-		} else {
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
-
-// scrubText applies validText to the words of rec (not its answers,
+// scrubText applies store.ValidText to the words of rec (not its answers,
 // which keepBytes keeps), on copies.
 func scrubText(rec journalRecord) journalRecord {
 	if c := rec.Completion; c != nil && !utf8.ValidString(c.Err) {
 		cp := *c
-		cp.Err = validText(cp.Err)
+		cp.Err = store.ValidText(cp.Err)
 		rec.Completion = &cp
 	}
 	if r := rec.Result; r != nil {
 		cp := *r
-		cp.Detail = validText(cp.Detail)
+		cp.Detail = store.ValidText(cp.Detail)
 		cp.Tests = slices.Clone(cp.Tests)
 		for i := range cp.Tests {
 			t := &cp.Tests[i]
-			t.Name, t.Message, t.ErrorType = validText(t.Name), validText(t.Message), validText(t.ErrorType)
+			t.Name, t.Message, t.ErrorType = store.ValidText(t.Name), store.ValidText(t.Message), store.ValidText(t.ErrorType)
 		}
 		rec.Result = &cp
 	}

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/adaptbench/adaptbench/adapt/internal/store"
+	"github.com/adaptbench/adaptbench/adapt/report"
+
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -11,9 +14,9 @@ import (
 // answer and a test.
 func benchRecord() journalRecord {
 	code := strings.Repeat("    x = compute(x, y) + 1\n", 40)
-	return journalRecord{Kind: "result", Task: "adapteval/1234", TaskHash: "0123456789abcdef", Sample: 3, Result: &SampleResult{
-		Sample: 3, Outcome: OutcomeFailed, Code: code, Detail: strings.Repeat("AssertionError: 3 != 4\n", 10),
-		Tests: []TestOutcome{{Name: "test_m.T.test_f", Status: exec.TestFailed, Message: "AssertionError: 3 != 4", ErrorType: "AssertionError"}},
+	return journalRecord{Kind: "result", Task: "adapteval/1234", TaskHash: "0123456789abcdef", Sample: 3, Result: &report.SampleResult{
+		Sample: 3, Outcome: report.OutcomeFailed, Code: code, Detail: strings.Repeat("AssertionError: 3 != 4\n", 10),
+		Tests: []report.TestOutcome{{Name: "test_m.T.test_f", Status: exec.TestFailed, Message: "AssertionError: 3 != 4", ErrorType: "AssertionError"}},
 	}}
 }
 
@@ -26,18 +29,18 @@ func BenchmarkJournalLine(b *testing.B) {
 			marshalLine(rec)
 		}
 	})
-	c := chain{id: "0123456789abcdef0123456789abcdef", prev: "0123456789abcdef"}
+	c := store.Chain{ID: "0123456789abcdef0123456789abcdef", Prev: "0123456789abcdef"}
 	b.Run("Record", func(b *testing.B) {
 		for b.Loop() {
 			body, _ := marshalBody(rec)
-			c.sign(body)
+			c.Sign(body)
 		}
 	})
 	body, _ := marshalBody(rec)
-	line, _ := c.sign(body)
+	line, _ := c.Sign(body)
 	b.Run("Check", func(b *testing.B) {
 		for b.Loop() {
-			c.check(line[:len(line)-1])
+			c.Check(line[:len(line)-1])
 		}
 	})
 }

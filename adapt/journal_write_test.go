@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	aexec "github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
@@ -25,12 +26,12 @@ import (
 // paidModel answers with the reference and a padding comment, and
 // reports tokens, so that a lost completion shows in the usage.
 func paidModel(pad int) adapt.Model {
-	return adapt.ModelFunc("paid", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
-		out := make([]adapt.Completion, len(req.Samples))
+	return adapt.ModelFunc("paid", func(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
+		out := make([]report.Completion, len(req.Samples))
 		for i, s := range req.Samples {
 			code := strings.Replace(req.Task.Reference, "    return", fmt.Sprintf("    # sample %d %s\n    return", s, strings.Repeat("x", pad)), 1)
-			out[i] = adapt.Completion{Text: "```python\n" + code + "```\n", FinishReason: "stop",
-				Usage: adapt.Usage{PromptTokens: 100, CompletionTokens: 10 + s}}
+			out[i] = report.Completion{Text: "```python\n" + code + "```\n", FinishReason: "stop",
+				Usage: report.Usage{PromptTokens: 100, CompletionTokens: 10 + s}}
 		}
 		return out, nil
 	})
@@ -198,7 +199,7 @@ func TestJournalOutOfSpace(t *testing.T) {
 		os.Remove(filler)
 	}
 	m := paidModel(pad)
-	model := adapt.ModelFunc("paid", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+	model := adapt.ModelFunc("paid", func(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 		free()
 		return m.Complete(ctx, req)
 	})
@@ -293,8 +294,8 @@ func TestJournalKeepsAnswerBytes(t *testing.T) {
 func TestJournalLineEditedByHand(t *testing.T) {
 	tasks := pyTasks(3)
 	journal := filepath.Join(t.TempDir(), "run.jsonl")
-	failing := adapt.ModelFunc("wrong", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
-		return []adapt.Completion{{Text: "```python\ndef f(x):\n    return x\n```\n"}}, nil
+	failing := adapt.ModelFunc("wrong", func(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
+		return []report.Completion{{Text: "```python\ndef f(x):\n    return x\n```\n"}}, nil
 	})
 	opts := adapt.Options{Runner: runner(t), Journal: journal}
 	rep, err := adapt.Evaluate(context.Background(), tasks, failing, &opts)

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -19,18 +20,18 @@ func TestJudgeLimitVerdicts(t *testing.T) {
 		name   string
 		run    exec.Result
 		tests  []exec.TestResult
-		want   adapt.Outcome
+		want   report.Outcome
 		detail string
 	}{
-		{"memory limit", exec.Result{Status: exec.StatusMemory, Detail: "memory limit 1GiB exceeded"}, []exec.TestResult{passedA}, adapt.OutcomeMemory, "memory limit 1GiB exceeded"},
-		{"output limit", exec.Result{Status: exec.StatusOutput, Detail: "output limit 16MiB exceeded"}, []exec.TestResult{passedA}, adapt.OutcomeOutput, "output limit 16MiB exceeded"},
-		{"crash", exec.Result{Status: exec.StatusSignal, Detail: "killed by signal SIGSEGV"}, []exec.TestResult{passedA}, adapt.OutcomeCrashed, "killed by signal SIGSEGV"},
-		{"cpu time", exec.Result{Status: exec.StatusCPUTime, Detail: "CPU time limit 10s"}, nil, adapt.OutcomeTimeout, "CPU time limit 10s"},
+		{"memory limit", exec.Result{Status: exec.StatusMemory, Detail: "memory limit 1GiB exceeded"}, []exec.TestResult{passedA}, report.OutcomeMemory, "memory limit 1GiB exceeded"},
+		{"output limit", exec.Result{Status: exec.StatusOutput, Detail: "output limit 16MiB exceeded"}, []exec.TestResult{passedA}, report.OutcomeOutput, "output limit 16MiB exceeded"},
+		{"crash", exec.Result{Status: exec.StatusSignal, Detail: "killed by signal SIGSEGV"}, []exec.TestResult{passedA}, report.OutcomeCrashed, "killed by signal SIGSEGV"},
+		{"cpu time", exec.Result{Status: exec.StatusCPUTime, Detail: "CPU time limit 10s"}, nil, report.OutcomeTimeout, "CPU time limit 10s"},
 		{"MemoryError in a test", exec.Result{Status: exec.StatusExit}, []exec.TestResult{passedA,
-			{Name: "test_m.T.test_b", Status: exec.TestError, Message: "Traceback (most recent call last):\nMemoryError"}}, adapt.OutcomeMemory, "a test ran out of memory (MemoryError)"},
+			{Name: "test_m.T.test_b", Status: exec.TestError, Message: "Traceback (most recent call last):\nMemoryError"}}, report.OutcomeMemory, "a test ran out of memory (MemoryError)"},
 		{"a plain failure", exec.Result{Status: exec.StatusExit}, []exec.TestResult{passedA,
-			{Name: "test_m.T.test_b", Status: exec.TestFailed, Message: "AssertionError: 1 != 2"}}, adapt.OutcomeFailed, "test_m.T.test_b: AssertionError: 1 != 2"},
-		{"all passed", exec.Result{Status: exec.StatusOK}, []exec.TestResult{passedA, {Name: "test_m.T.test_b", Status: exec.TestPassed}}, adapt.OutcomePassed, ""},
+			{Name: "test_m.T.test_b", Status: exec.TestFailed, Message: "AssertionError: 1 != 2"}}, report.OutcomeFailed, "test_m.T.test_b: AssertionError: 1 != 2"},
+		{"all passed", exec.Result{Status: exec.StatusOK}, []exec.TestResult{passedA, {Name: "test_m.T.test_b", Status: exec.TestPassed}}, report.OutcomePassed, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := adapt.Judge(task, &exec.Suite{Run: c.run, Tests: c.tests})
@@ -50,11 +51,11 @@ func TestJudgeTampered(t *testing.T) {
 	forged := exec.Tamper{Kind: "results-write", Detail: "wrote the results channel"}
 	static := exec.Tamper{Kind: "static", Detail: "names .adaptbench-", Static: true}
 	r := adapt.Judge(task, &exec.Suite{Run: exec.Result{Status: exec.StatusOK}, Tests: passed, Tampered: []exec.Tamper{static, forged}})
-	assert.Equal(t, adapt.OutcomeTampered, r.Outcome)
+	assert.Equal(t, report.OutcomeTampered, r.Outcome)
 	assert.Equal(t, "static (static): names .adaptbench-\nresults-write: wrote the results channel", r.Detail)
 	r = adapt.Judge(task, &exec.Suite{Run: exec.Result{Status: exec.StatusInternal}, Tests: passed, Tampered: []exec.Tamper{forged}})
-	assert.Equal(t, adapt.OutcomeTampered, r.Outcome, "a job that tampered is not left unscored")
+	assert.Equal(t, report.OutcomeTampered, r.Outcome, "a job that tampered is not left unscored")
 	assert.True(t, r.Scored())
 	r = adapt.Judge(task, &exec.Suite{Run: exec.Result{Status: exec.StatusOK}, Tests: passed, Tampered: []exec.Tamper{static}})
-	assert.Equal(t, adapt.OutcomePassed, r.Outcome, "static evidence is listed, never a verdict")
+	assert.Equal(t, report.OutcomePassed, r.Outcome, "static evidence is listed, never a verdict")
 }

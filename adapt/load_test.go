@@ -14,6 +14,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/demo"
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/internal/shareddata"
@@ -38,15 +39,15 @@ func TestVerdictsUnderLoad(t *testing.T) {
 	// reference here needs a fraction of it on a quiet machine.
 	opts := adapt.Options{Runner: exectest.Sandbox(t), NoGold: true,
 		Limits: exec.Limits{CPUTime: 10 * time.Second, WallTime: 700 * time.Millisecond}}
-	outcomes := func() map[string]adapt.Outcome {
+	outcomes := func() map[string]report.Outcome {
 		o := opts
 		rep, err := adapt.Evaluate(context.Background(), tasks, adapt.Reference, &o)
 		require.NoError(t, err)
-		got := map[string]adapt.Outcome{}
+		got := map[string]report.Outcome{}
 		for _, tr := range rep.PerTask {
 			for i, s := range tr.Samples {
 				got[fmt.Sprintf("%s#%d", tr.TaskID, i)] = s.Outcome
-				if s.Outcome != adapt.OutcomePassed {
+				if s.Outcome != report.OutcomePassed {
 					t.Logf("%s: %s: %s", tr.TaskID, s.Outcome, s.Detail)
 				}
 			}
@@ -75,6 +76,6 @@ func TestVerdictsUnderLoad(t *testing.T) {
 	t.Logf("beside 6 busy loops: %d samples in %v", len(busy), time.Since(start).Round(time.Millisecond))
 	assert.Equal(t, quiet, busy, "the same outcomes on a busy machine")
 	for k, o := range quiet {
-		assert.Equal(t, adapt.OutcomePassed, o, "%s: the reference passes", k)
+		assert.Equal(t, report.OutcomePassed, o, "%s: the reference passes", k)
 	}
 }

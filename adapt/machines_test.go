@@ -14,6 +14,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/htmlreport"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // machineCount is what a report says of one machine.
@@ -24,7 +25,7 @@ type machineCount struct {
 }
 
 // machinesOf reads the machines a report lists, from its JSON.
-func machinesOf(t *testing.T, rep *adapt.Report) []machineCount {
+func machinesOf(t *testing.T, rep *report.Report) []machineCount {
 	t.Helper()
 	b, err := json.Marshal(rep)
 	require.NoError(t, err)

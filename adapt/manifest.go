@@ -14,42 +14,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 )
 
-// Manifest says what a run was measured on, so that a number carries its
-// conditions and two reports from different machines can be compared
-// knowing what differed: the isolation and limits in force, the kernel,
-// and the toolchains the tasks ran on. It is not part of an evaluation's
-// identity (a journal resumes on another machine, and shards run on
-// several: Report.Machines lists each), and it holds no timings.
-type Manifest struct {
-	// Host is the machine's host name.
-	Host string `json:"host,omitempty"`
-	// Harness is the Go version, OS and architecture of the program that
-	// ran the evaluation.
-	Harness string `json:"harness"`
-	// Kernel is the kernel's release.
-	Kernel string `json:"kernel,omitempty"`
-	// Isolation is the runner's own account of the isolation and limit
-	// enforcement in force ("user namespaces, seccomp, …; cgroups v2
-	// delegated"), for a runner that gives one.
-	Isolation string `json:"isolation,omitempty"`
-	// Python is the default interpreter's version, and PythonEnv the
-	// number of distributions it sees and a digest of their names and
-	// versions, when a task is Python. Tasks that name an Environment run
-	// on what the EnvProvider gives them instead.
-	Python    string `json:"python,omitempty"`
-	PythonEnv string `json:"python_env,omitempty"`
-	// Java is `java -version`'s first line, when a task is Java.
-	Java string `json:"java,omitempty"`
-	// Go is the go command's version, when a task is Go.
-	Go string `json:"go,omitempty"`
-}
-
 // manifestOf describes this machine for tasks, run by runner.
-func manifestOf(ctx context.Context, runner exec.Runner, tasks []*Task) *Manifest {
-	m := &Manifest{Harness: fmt.Sprintf("%s %s/%s", runtime.Version(), runtime.GOOS, runtime.GOARCH)}
+func manifestOf(ctx context.Context, runner exec.Runner, tasks []*Task) *report.Manifest {
+	m := &report.Manifest{Harness: fmt.Sprintf("%s %s/%s", runtime.Version(), runtime.GOOS, runtime.GOARCH)}
 	m.Host, _ = os.Hostname()
 	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
 		m.Kernel = strings.TrimSpace(string(b))
@@ -79,17 +50,10 @@ func manifestOf(ctx context.Context, runner exec.Runner, tasks []*Task) *Manifes
 	return m
 }
 
-// Machine is one machine that produced records of a report (gold checks,
-// completions and results, as the report holds them), and how many.
-type Machine struct {
-	Manifest
-	Records int `json:"records"`
-}
-
 // machines holds the manifests of the machines records came from, and
 // which one each record came from.
 type machines struct {
-	list []Manifest
+	list []report.Manifest
 	// cur is the machine of the records filed now (an index of list), -1
 	// when not known (a Draw, which has no manifest).
 	cur int
@@ -103,7 +67,7 @@ func newMachines() machines {
 }
 
 // use makes m (nil: not known) the machine of the records filed from now.
-func (ms *machines) use(m *Manifest) {
+func (ms *machines) use(m *report.Manifest) {
 	if m == nil {
 		ms.cur = -1
 		return
@@ -117,7 +81,7 @@ func (ms *machines) use(m *Manifest) {
 
 // counts lists each machine the records of r came from, with how many,
 // in the order the machines were first met.
-func (ms *machines) counts(r *records) []Machine {
+func (ms *machines) counts(r *records) []report.Machine {
 	n := make([]int, len(ms.list))
 	count := func(i int, ok bool) {
 		if ok && i >= 0 {
@@ -136,10 +100,10 @@ func (ms *machines) counts(r *records) []Machine {
 		i, ok := ms.results[k]
 		count(i, ok)
 	}
-	var out []Machine
+	var out []report.Machine
 	for i, m := range ms.list {
 		if n[i] > 0 {
-			out = append(out, Machine{Manifest: m, Records: n[i]})
+			out = append(out, report.Machine{Manifest: m, Records: n[i]})
 		}
 	}
 	return out

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 func TestReplay(t *testing.T) {
@@ -23,17 +24,17 @@ func TestReplay(t *testing.T) {
 	rep, err := adapt.Evaluate(context.Background(), tasks[2:], rp, &adapt.Options{Runner: runner(t), Samples: 3})
 	require.NoError(t, err)
 	assert.Equal(t, "gpt-test", rep.Run.Model)
-	got := map[adapt.Outcome]int{}
+	got := map[report.Outcome]int{}
 	for _, s := range rep.PerTask[0].Samples {
 		got[s.Outcome]++
 	}
-	assert.Equal(t, map[adapt.Outcome]int{adapt.OutcomeNoCode: 1, adapt.OutcomePassed: 1}, got,
+	assert.Equal(t, map[report.Outcome]int{report.OutcomeNoCode: 1, report.OutcomePassed: 1}, got,
 		"sample 0 has no code, sample 1 passes, and sample 2, never recorded, is not asked for (Samples caps the count the replay holds)")
 	assert.Equal(t, map[string]int{"py-scaled-sum": 2}, rep.Run.TaskSamples)
 	require.Len(t, rep.Unscored, 1)
-	assert.Equal(t, adapt.UnscoredTask{TaskID: "py-scaled-sum", Reason: "2 of 2 samples scored", K: []int{3}, Scored: 2, Samples: 2}, rep.Unscored[0],
+	assert.Equal(t, report.UnscoredTask{TaskID: "py-scaled-sum", Reason: "2 of 2 samples scored", K: []int{3}, Scored: 2, Samples: 2}, rep.Unscored[0],
 		"pass@3 is not computable from 2 samples: reported, not padded with a model error")
-	assert.Equal(t, adapt.Usage{PromptTokens: 10, CompletionTokens: 5}, rep.Usage)
+	assert.Equal(t, report.Usage{PromptTokens: 10, CompletionTokens: 5}, rep.Usage)
 
 	_, err = adapt.NewReplay("m", strings.NewReader("{\"task\":\"a\",\"sample\":0}\n{\"task\":\"a\",\"sample\":0}\n"), "dup.jsonl")
 	assert.ErrorContains(t, err, "dup.jsonl:2")

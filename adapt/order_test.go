@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // TestIntervalIsAFunctionOfTheTaskSet: a resume given the tasks in
@@ -20,16 +21,16 @@ import (
 func TestIntervalIsAFunctionOfTheTaskSet(t *testing.T) {
 	tasks := pyTasks(12)
 	// Sample s of task i passes unless (i*5+s*3)%7 < 3.
-	model := adapt.ModelFunc("mixed", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+	model := adapt.ModelFunc("mixed", func(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 		var i int
 		fmt.Sscanf(req.Task.ID, "t%d", &i)
-		out := make([]adapt.Completion, len(req.Samples))
+		out := make([]report.Completion, len(req.Samples))
 		for k, s := range req.Samples {
 			code := req.Task.Reference
 			if (i*5+s*3)%7 < 3 {
 				code = strings.Replace(code, "return x", "return -x", 1)
 			}
-			out[k] = adapt.Completion{Text: "```python\n" + code + "```\n"}
+			out[k] = report.Completion{Text: "```python\n" + code + "```\n"}
 		}
 		return out, nil
 	})
@@ -43,7 +44,7 @@ func TestIntervalIsAFunctionOfTheTaskSet(t *testing.T) {
 
 	other, err := adapt.Evaluate(context.Background(), tasks, &scripted{}, &adapt.Options{Runner: runner(t), Samples: 3})
 	require.NoError(t, err)
-	cmpWant, err := adapt.Compare(want, other)
+	cmpWant, err := report.Compare(want, other)
 	require.NoError(t, err)
 	for seed := range uint64(5) {
 		shuffled := append([]adapt.Task(nil), tasks...)
@@ -55,7 +56,7 @@ func TestIntervalIsAFunctionOfTheTaskSet(t *testing.T) {
 		merged, err := adapt.Merge(shuffled, []string{journal}, nil)
 		require.NoError(t, err)
 		assert.Equal(t, want.PassAtK, merged.PassAtK, "shuffle %d", seed)
-		cmpGot, err := adapt.Compare(got, other)
+		cmpGot, err := report.Compare(got, other)
 		require.NoError(t, err)
 		assert.Equal(t, cmpWant.Delta, cmpGot.Delta, "shuffle %d: a comparison's intervals do not depend on the order either", seed)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -32,7 +33,7 @@ func TestJudgeSelectorsAndPassRule(t *testing.T) {
 		}
 		return tk
 	}
-	status := func(r adapt.SampleResult, name string) exec.TestStatus {
+	status := func(r report.SampleResult, name string) exec.TestStatus {
 		for _, to := range r.Tests {
 			if to.Name == name {
 				return to.Status
@@ -58,7 +59,7 @@ func TestJudgeSelectorsAndPassRule(t *testing.T) {
 	for _, tc := range tests {
 		r := adapt.Judge(task(tc.rule, tc.name), suite)
 		assert.Equal(t, tc.want, status(r, tc.name), "%q %s: %s", tc.rule, tc.name, tc.why)
-		assert.Equal(t, tc.want == exec.TestPassed, r.Outcome == adapt.OutcomePassed, "%q %s: outcome %s", tc.rule, tc.name, r.Outcome)
+		assert.Equal(t, tc.want == exec.TestPassed, r.Outcome == report.OutcomePassed, "%q %s: outcome %s", tc.rule, tc.name, r.Outcome)
 		assert.Equal(t, tc.want == exec.TestPassed, r.Passed(tc.name), "%q %s: Passed", tc.rule, tc.name)
 	}
 	r := adapt.Judge(task(adapt.PassExitStatus, "test_all_skip.py"), suite)
@@ -93,12 +94,12 @@ func TestPassRuleWithPytest(t *testing.T) {
 	noTests := "from m import X\n"
 	for _, tc := range []struct {
 		rule, test string
-		want       adapt.Outcome
+		want       report.Outcome
 	}{
-		{adapt.PassExitStatus, allSkip, adapt.OutcomePassed},
-		{adapt.PassEveryTest, allSkip, adapt.OutcomeFailed},
-		{adapt.PassExitStatus, noTests, adapt.OutcomeFailed},
-		{adapt.PassEveryTest, noTests, adapt.OutcomeFailed},
+		{adapt.PassExitStatus, allSkip, report.OutcomePassed},
+		{adapt.PassEveryTest, allSkip, report.OutcomeFailed},
+		{adapt.PassExitStatus, noTests, report.OutcomeFailed},
+		{adapt.PassEveryTest, noTests, report.OutcomeFailed},
 	} {
 		tk := mk(tc.rule, tc.test)
 		require.NoError(t, tk.Validate())

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // TestReadReport: a report read back from its JSON writes the same bytes
@@ -18,12 +18,12 @@ func TestReadReport(t *testing.T) {
 	rep := perTaskRun(t)
 	var first bytes.Buffer
 	require.NoError(t, rep.WriteJSON(&first))
-	back, err := adapt.ReadReport(bytes.NewReader(first.Bytes()))
+	back, err := report.ReadReport(bytes.NewReader(first.Bytes()))
 	require.NoError(t, err)
 	var second bytes.Buffer
 	require.NoError(t, back.WriteJSON(&second))
 	assert.Equal(t, first.String(), second.String(), "WriteJSON after ReadReport")
-	c, err := adapt.Compare(back, rep)
+	c, err := report.Compare(back, rep)
 	require.NoError(t, err)
 	assert.Empty(t, c.Gained, "a baseline read back gains no task")
 	assert.Empty(t, c.Lost, "a baseline read back loses no task")
@@ -41,7 +41,7 @@ func TestReadReportErrors(t *testing.T) {
 		{`{"tasks": 3}`, "no per_task or outcomes field"},
 		{`{"run": {}, "per_task": [], "outcomes": {"sparkling": 1}}`, `unknown outcome "sparkling"`},
 	} {
-		_, err := adapt.ReadReport(strings.NewReader(c.in))
+		_, err := report.ReadReport(strings.NewReader(c.in))
 		assert.ErrorContains(t, err, c.want, c.in)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -35,11 +36,11 @@ func (c *countingRunner) Run(ctx context.Context, j exec.Job) (exec.Result, erro
 func (c *countingRunner) Isolation() string { return c.r.Isolation() }
 
 // checked is how many samples of rep went through a test run.
-func checked(rep *adapt.Report) int {
+func checked(rep *report.Report) int {
 	n := 0
 	for _, tr := range rep.PerTask {
 		for _, s := range tr.Samples {
-			if s.Outcome != adapt.OutcomeNoCode && s.Outcome != adapt.OutcomeWrongName && s.Outcome != adapt.OutcomeModelError {
+			if s.Outcome != report.OutcomeNoCode && s.Outcome != report.OutcomeWrongName && s.Outcome != report.OutcomeModelError {
 				n++
 			}
 		}
@@ -136,7 +137,7 @@ func TestReferenceCacheConcurrentWriters(t *testing.T) {
 		Isolation() string
 	})}
 	var wg sync.WaitGroup
-	reps := make([]*adapt.Report, 4)
+	reps := make([]*report.Report, 4)
 	errs := make([]error, 4)
 	for i := range reps {
 		wg.Go(func() {
@@ -163,9 +164,9 @@ func TestReferenceCacheConcurrentWriters(t *testing.T) {
 // display shows what runs from the start.
 func TestProgressBeforeTheFirstCheck(t *testing.T) {
 	for _, noGold := range []bool{false, true} {
-		var ps []adapt.Progress
+		var ps []report.Progress
 		_, err := adapt.Evaluate(context.Background(), pyTasks(2), adapt.Reference, &adapt.Options{Runner: runner(t), NoGold: noGold,
-			Progress: func(p adapt.Progress) { ps = append(ps, p) }})
+			Progress: func(p report.Progress) { ps = append(ps, p) }})
 		require.NoError(t, err)
 		require.NotEmpty(t, ps)
 		want := "reference"

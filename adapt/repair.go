@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // Repair configures repair rounds (self-debugging): a sample whose checked
@@ -22,11 +24,11 @@ type Repair struct {
 	// Retry reports whether a checked answer asks for another round. nil
 	// means: a scored answer that did not pass. Results that are not
 	// scored (a model or infrastructure error) are never repaired.
-	Retry func(t *Task, last SampleResult) bool
+	Retry func(t *Task, last report.SampleResult) bool
 	// Render makes the messages of a repair round from the task and the
 	// last round's result, which holds the completion (Completion), the
 	// code that was tested (Code) and the test outcomes (Tests, Detail).
-	Render func(t *Task, last SampleResult) ([]Message, error)
+	Render func(t *Task, last report.SampleResult) ([]Message, error)
 }
 
 func (r *Repair) validate() error {
@@ -50,12 +52,12 @@ func (r *Repair) id() string {
 }
 
 // wants reports whether res, the result of round, asks for another round.
-func (r *Repair) wants(t *Task, round int, res SampleResult) bool {
+func (r *Repair) wants(t *Task, round int, res report.SampleResult) bool {
 	if r == nil || round >= r.Rounds || !res.Scored() {
 		return false
 	}
 	if r.Retry == nil {
-		return res.Outcome != OutcomePassed
+		return res.Outcome != report.OutcomePassed
 	}
 	return r.Retry(t, res)
 }

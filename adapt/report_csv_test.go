@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // TestReportCSVNegativeZero: a pass@k of -0 (what 1 − exp(0) gives for a
@@ -17,9 +17,9 @@ import (
 // 0.000000, never -0.000000; a value that is really negative keeps its
 // sign.
 func TestReportCSVNegativeZero(t *testing.T) {
-	rep := &adapt.Report{Run: adapt.RunInfo{K: []int{1}}}
+	rep := &report.Report{Run: report.RunInfo{K: []int{1}}}
 	for _, v := range []float64{math.Copysign(0, -1), -1e-17, 0.25, -0.5} {
-		rep.PerTask = append(rep.PerTask, adapt.TaskReport{TaskID: "t", Valid: true, N: 4, PassAtK: []adapt.Score{{K: 1, Value: v}}})
+		rep.PerTask = append(rep.PerTask, report.TaskReport{TaskID: "t", Valid: true, N: 4, PassAtK: []report.Score{{K: 1, Value: v}}})
 	}
 	var buf bytes.Buffer
 	require.NoError(t, rep.WriteCSV(&buf))

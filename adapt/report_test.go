@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/metrics"
 )
 
@@ -23,11 +24,11 @@ import (
 // completion of two: the other is a model error), so it has no pass@2;
 // t02 solved once (the other answer keeps the old name); t03's reference
 // fails (invalid).
-func perTaskRun(t *testing.T) *adapt.Report {
+func perTaskRun(t *testing.T) *report.Report {
 	t.Helper()
 	tasks := pyTasks(4)
 	tasks[3].Reference = "def f(x):\n    return x\n"
-	m := adapt.ModelFunc("mixed", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+	m := adapt.ModelFunc("mixed", func(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 		comps, err := adapt.Reference.Complete(ctx, req)
 		if err != nil {
 			return nil, err
@@ -82,8 +83,8 @@ func TestCIForEveryK(t *testing.T) {
 	require.NoError(t, err)
 	want2, err := metrics.BootstrapMean([]float64{1, 1}, 2000, 0.95, 1)
 	require.NoError(t, err)
-	assert.Equal(t, adapt.Score{K: 1, Value: 2.5 / 3, Tasks: 3, CI95: &want1}, rep.PassAtK[0])
-	assert.Equal(t, adapt.Score{K: 2, Value: 1, Tasks: 2, CI95: &want2}, rep.PassAtK[1])
+	assert.Equal(t, report.Score{K: 1, Value: 2.5 / 3, Tasks: 3, CI95: &want1}, rep.PassAtK[0])
+	assert.Equal(t, report.Score{K: 2, Value: 1, Tasks: 2, CI95: &want2}, rep.PassAtK[1])
 	assert.Equal(t, rep.CI95, rep.PassAtK[0].CI95)
 	for _, tr := range rep.PerTask {
 		for _, s := range tr.PassAtK {
@@ -176,7 +177,7 @@ type promptFree struct {
 
 func (p *promptFree) Name() string     { return "pf" }
 func (p *promptFree) PromptFree() bool { return p.free }
-func (p *promptFree) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+func (p *promptFree) Complete(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 	p.mu.Lock()
 	p.msgs = append(p.msgs, req.Messages)
 	p.mu.Unlock()
@@ -225,18 +226,18 @@ func TestReplayNamesNoTemplate(t *testing.T) {
 func TestMarkdownTitleVaryingSamples(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		run  adapt.RunInfo
+		run  report.RunInfo
 		want string
 	}{
-		{"every task has Samples", adapt.RunInfo{Samples: 2, TaskCount: 3}, "n=2)"},
-		{"some tasks have fewer", adapt.RunInfo{Samples: 2, TaskCount: 3, TaskSamples: map[string]int{"a": 1, "b": 0}}, "n=0–2 per task)"},
+		{"every task has Samples", report.RunInfo{Samples: 2, TaskCount: 3}, "n=2)"},
+		{"some tasks have fewer", report.RunInfo{Samples: 2, TaskCount: 3, TaskSamples: map[string]int{"a": 1, "b": 0}}, "n=0–2 per task)"},
 		// Options.Samples capped at 5, and every task holds 1 or 3.
-		{"every task has its own", adapt.RunInfo{Samples: 5, TaskCount: 2, TaskSamples: map[string]int{"a": 1, "b": 3}}, "n=1–3 per task)"},
-		{"every task has the same other count", adapt.RunInfo{Samples: 5, TaskCount: 2, TaskSamples: map[string]int{"a": 3, "b": 3}}, "n=3)"},
+		{"every task has its own", report.RunInfo{Samples: 5, TaskCount: 2, TaskSamples: map[string]int{"a": 1, "b": 3}}, "n=1–3 per task)"},
+		{"every task has the same other count", report.RunInfo{Samples: 5, TaskCount: 2, TaskSamples: map[string]int{"a": 3, "b": 3}}, "n=3)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			c.run.Model, c.run.Template = "replayed", ""
-			r := &adapt.Report{Run: c.run}
+			r := &report.Report{Run: c.run}
 			var md bytes.Buffer
 			require.NoError(t, r.WriteMarkdown(&md))
 			head, _, _ := strings.Cut(md.String(), "\n")

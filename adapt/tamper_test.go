@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // TestTamperedSampleListed: an answer that patches the framework's result
@@ -32,8 +33,8 @@ func TestTamperedSampleListed(t *testing.T) {
 	rep, err := adapt.Evaluate(context.Background(), []adapt.Task{task}, rp, &adapt.Options{Runner: runner(t)})
 	require.NoError(t, err)
 
-	assert.Equal(t, 1, rep.Outcomes[adapt.OutcomeTampered], "%+v", rep.Outcomes)
-	assert.Zero(t, rep.Outcomes[adapt.OutcomePassed])
+	assert.Equal(t, 1, rep.Outcomes[report.OutcomeTampered], "%+v", rep.Outcomes)
+	assert.Zero(t, rep.Outcomes[report.OutcomePassed])
 	s, ok := rep.Score(1)
 	require.True(t, ok)
 	assert.Zero(t, s, "a tampered sample is a failure")
@@ -48,7 +49,7 @@ func TestTamperedSampleListed(t *testing.T) {
 
 	var js bytes.Buffer
 	require.NoError(t, rep.WriteJSON(&js))
-	var back adapt.Report
+	var back report.Report
 	require.NoError(t, json.Unmarshal(js.Bytes(), &back))
 	assert.Equal(t, rep.Tampered, back.Tampered, "the JSON form holds the listing")
 	var md bytes.Buffer

@@ -214,8 +214,9 @@ type Provenance struct {
 	Schema string `json:"schema,omitempty"`
 	// Detail is the generator's machine record of the task (the byte
 	// ranges, spans, test lists or lineage its own functions read back),
-	// as JSON in the format Schema names. adapt never decodes it: each
-	// generator package has the one decoder of its records. It is kept
+	// as JSON in the format Schema names (Task.SetDetail writes it; each
+	// generator's DetailOf reads it with Task.DecodeDetail into its own
+	// type: adapt knows none of them). It is kept
 	// compact (as json.Marshal gives it; ReadTasks and LoadDir compact
 	// what they read), so that a task written and read back is equal.
 	Detail json.RawMessage `json:"detail,omitempty"`

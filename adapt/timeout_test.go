@@ -9,12 +9,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // stuckModel answers with the reference, except for task t01, whose
 // request blocks until release closes, whatever its context says.
 func stuckModel(release chan struct{}) adapt.Model {
-	return adapt.ModelFunc("stuck", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+	return adapt.ModelFunc("stuck", func(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 		if req.Task.ID == "t01" {
 			<-release
 		}
@@ -24,10 +25,10 @@ func stuckModel(release chan struct{}) adapt.Model {
 
 // evaluateWithin runs Evaluate and fails the test when it has not
 // returned within limit.
-func evaluateWithin(t *testing.T, limit time.Duration, ctx context.Context, tasks []adapt.Task, m adapt.Model, o *adapt.Options) (*adapt.Report, error) {
+func evaluateWithin(t *testing.T, limit time.Duration, ctx context.Context, tasks []adapt.Task, m adapt.Model, o *adapt.Options) (*report.Report, error) {
 	t.Helper()
 	type result struct {
-		rep *adapt.Report
+		rep *report.Report
 		err error
 	}
 	done := make(chan result, 1)
@@ -62,7 +63,7 @@ func TestModelThatIgnoresItsContext(t *testing.T) {
 			&adapt.Options{Runner: runner(t), RequestTimeout: 100 * time.Millisecond, Attempts: 2, Backoff: time.Millisecond})
 		require.NoError(t, err)
 		s := rep.PerTask[1].Samples[0]
-		assert.Equal(t, adapt.OutcomeModelError, s.Outcome)
+		assert.Equal(t, report.OutcomeModelError, s.Outcome)
 		assert.Equal(t, "adapt: model stuck gave no answer within 100ms (Options.RequestTimeout)", s.Detail)
 		assert.Equal(t, 2, s.Attempts)
 		p1, _ := rep.Score(1)

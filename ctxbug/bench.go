@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/internal/detail"
 )
 
 // Setting is one of the paper's three benchmark variants (§3.2): what
@@ -58,7 +57,7 @@ type Detail struct {
 // not decode, no bug location, or one outside the reference.
 func DetailOf(t *adapt.Task) (*Detail, error) {
 	var d Detail
-	if err := detail.Get(t, "ctxbug", DetailSchema, &d); err != nil {
+	if err := t.DecodeDetail(DetailSchema, &d); err != nil {
 		return nil, err
 	}
 	if len(d.Bugs) == 0 {
@@ -75,7 +74,7 @@ func DetailOf(t *adapt.Task) (*Detail, error) {
 // setDetail stores d as t's provenance detail, with schema DetailSchema
 // (making t.Provenance if it is nil).
 func setDetail(t *adapt.Task, d *Detail) error {
-	if err := detail.Set(t, DetailSchema, d); err != nil {
+	if err := t.SetDetail(DetailSchema, d); err != nil {
 		return fmt.Errorf("ctxbug: %w", err)
 	}
 	return nil

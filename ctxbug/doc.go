@@ -83,7 +83,7 @@
 //  4. clean: drop empty outputs, then duplicates (same generator, same
 //     method, same tokens, from any rule).
 //
-// Result.Funnel (an adapt.Funnel) counts the candidates left after every
+// Result.Funnel (an report.Funnel) counts the candidates left after every
 // stage per generator and rule (the paper's Fig. 5; Funnel.WriteTable):
 // "generated", then the stages above in their order, "model" (the model
 // answered), "reference", "deobfuscate", "harness", "tests", "diff",

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/internal/fence"
 )
@@ -28,7 +29,7 @@ type EvalOptions struct {
 	// a journal, a stopped evaluation resumes where it stopped.
 	Journal    string
 	KeepErrors bool
-	Progress   func(adapt.Progress)
+	Progress   func(report.Progress)
 }
 
 // TaskResult is one benchmark task's evaluation.
@@ -49,8 +50,8 @@ type TaskResult struct {
 	// task counts in no score.
 	Valid bool `json:"valid"`
 	// Outcome is the sample's outcome, and Passed whether it passed.
-	Outcome adapt.Outcome `json:"outcome"`
-	Passed  bool          `json:"passed"`
+	Outcome report.Outcome `json:"outcome"`
+	Passed  bool           `json:"passed"`
 	// Bugs counts the bug locations; Resolved those where the answer has
 	// the solution's tokens (the paper's resolution: a matched node with
 	// identical text).
@@ -70,12 +71,12 @@ type TaskResult struct {
 }
 
 // Scores is the paper's scoring of one tested model's run: a result per
-// task, and the adapt.Report it comes from.
+// task, and the report.Report it comes from.
 type Scores struct {
 	// Results are the tasks' results, in task order.
 	Results []TaskResult
-	// Report is the run's adapt.Report, broken down by LabelKeys.
-	Report *adapt.Report
+	// Report is the run's report.Report, broken down by LabelKeys.
+	Report *report.Report
 }
 
 // Evaluate asks model to adapt the reused code of every task (made by
@@ -99,9 +100,9 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 	rep, err := adapt.Evaluate(ctx, tasks, model, &adapt.Options{
 		Template: adaptPrompt, Runner: o.Runner, Limits: o.Limits,
 		ModelConcurrency: o.ModelConcurrency, Parallelism: o.Parallelism,
-		Sampling: adapt.Sampling{Temperature: 0, Logprobs: o.Logprobs},
+		Sampling: report.Sampling{Temperature: 0, Logprobs: o.Logprobs},
 		Journal:  o.Journal, KeepErrors: o.KeepErrors, Progress: o.Progress,
-		Answer: func(t *adapt.Task, c adapt.Completion) (adapt.Answer, error) {
+		Answer: func(t *adapt.Task, c report.Completion) (adapt.Answer, error) {
 			return unobfuscated(t, views[t.ID], c.Text)
 		},
 		Breakdown: LabelKeys,
@@ -116,11 +117,11 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 // made by [Tasks]: whether the sample passed, and, by aligning the answer
 // with the solution, the bug locations it resolves or overlooks (and
 // their ATP, when the completion has log-probabilities). A report read
-// back with adapt.ReadReport, or merged from shards, scores the same as
+// back with report.ReadReport, or merged from shards, scores the same as
 // the one Evaluate made. Results are in task order; every task must be in
 // the report.
-func Score(rep *adapt.Report, tasks []adapt.Task) (*Scores, error) {
-	byID := make(map[string]*adapt.TaskReport, len(rep.PerTask))
+func Score(rep *report.Report, tasks []adapt.Task) (*Scores, error) {
+	byID := make(map[string]*report.TaskReport, len(rep.PerTask))
 	for i := range rep.PerTask {
 		byID[rep.PerTask[i].TaskID] = &rep.PerTask[i]
 	}
@@ -145,7 +146,7 @@ func Score(rep *adapt.Report, tasks []adapt.Task) (*Scores, error) {
 		if len(tr.Samples) > 0 {
 			s := tr.Samples[0]
 			r.Outcome = s.Outcome
-			r.Passed = r.Outcome == adapt.OutcomePassed
+			r.Passed = r.Outcome == report.OutcomePassed
 			if s.Completion != nil && s.Completion.Err == "" && s.Code != "" {
 				score(t, spans, s.Code, *s.Completion, &r)
 			}
@@ -157,7 +158,7 @@ func Score(rep *adapt.Report, tasks []adapt.Task) (*Scores, error) {
 
 // score fills in the resolution counts and ATP of r from the answer's
 // method (mapped back to the original names) and the raw completion.
-func score(t *adapt.Task, spans []Span, method string, raw adapt.Completion, r *TaskResult) {
+func score(t *adapt.Task, spans []Span, method string, raw report.Completion, r *TaskResult) {
 	a := adapt.Answer{Code: method}
 	r.Output = a.Code
 	holes := make([]Hole, len(spans))
@@ -197,7 +198,7 @@ func score(t *adapt.Task, spans []Span, method string, raw adapt.Completion, r *
 // method in the raw text and maps the spans through the deobfuscation;
 // it gives 0 tokens when the method is not a verbatim part of the raw
 // text or the tokens do not spell it.
-func atpOf(t *adapt.Task, raw adapt.Completion, spans []Span) (float64, int) {
+func atpOf(t *adapt.Task, raw report.Completion, spans []Span) (float64, int) {
 	v, err := view(t)
 	if err != nil {
 		return 0, 0
@@ -229,7 +230,7 @@ func atpOf(t *adapt.Task, raw adapt.Completion, spans []Span) (float64, int) {
 // Token offsets come from concatenating the tokens, which must spell
 // text; n is the number of tokens averaged (0 when none overlap or the
 // tokens do not spell text).
-func meanTokenProb(tokens []adapt.TokenLogprob, text string, spans []Span) (atp float64, n int) {
+func meanTokenProb(tokens []report.TokenLogprob, text string, spans []Span) (atp float64, n int) {
 	off := 0
 	sum := 0.0
 	for _, tk := range tokens {

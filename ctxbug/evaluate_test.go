@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/ctxbug"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 )
@@ -57,7 +58,7 @@ func (*tester) Name() string { return "T" }
 var reusedRE = regexp.MustCompile("(?s)### Reused Method:\n```python\n(.*?)```")
 var tokenRE = regexp.MustCompile(`\s*\S+|\s+`)
 
-func (m *tester) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+func (m *tester) Complete(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 	p := req.Messages[1].Content
 	m.mu.Lock()
 	m.prompts = append(m.prompts, p)
@@ -65,15 +66,15 @@ func (m *tester) Complete(ctx context.Context, req adapt.Request) ([]adapt.Compl
 	code := reusedRE.FindStringSubmatch(p)[1]
 	code = strings.NewReplacer("<INFILL>", "|", " - ", " | ").Replace(code)
 	text := "```python\n" + code + "```"
-	var toks []adapt.TokenLogprob
+	var toks []report.TokenLogprob
 	for _, w := range tokenRE.FindAllString(text, -1) {
 		lp := math.Log(0.5)
 		if w == " +" {
 			lp = math.Log(0.9)
 		}
-		toks = append(toks, adapt.TokenLogprob{Token: w, Logprob: lp})
+		toks = append(toks, report.TokenLogprob{Token: w, Logprob: lp})
 	}
-	return []adapt.Completion{{Text: text, Logprobs: toks}}, nil
+	return []report.Completion{{Text: text, Logprobs: toks}}, nil
 }
 
 // TestBenchmarkAndEvaluate builds the three benchmark variants of one
@@ -95,7 +96,7 @@ func TestBenchmarkAndEvaluate(t *testing.T) {
 	if err := sc.Report.WriteJSON(&js); err != nil {
 		t.Fatal(err)
 	}
-	readBack, err := adapt.ReadReport(&js)
+	readBack, err := report.ReadReport(&js)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +277,7 @@ func TestGenerateJournal(t *testing.T) {
 		t.Fatalf("candidates: %+v", first)
 	}
 	calls := 0
-	counting := adapt.ModelFunc("G", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+	counting := adapt.ModelFunc("G", func(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 		calls++
 		return m.Complete(ctx, req)
 	})

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // stageGenerated is the first stage of the identification funnel: the
@@ -27,7 +27,7 @@ func funnelGroup(c *Candidate) string {
 // the order of Rules, other rules after it, IsoRule last) and, for
 // IsoBugs, adaptation task. Each stage counts the candidates left after
 // it; the stage "kept" the instances.
-func funnel(cands []*Candidate) adapt.Funnel {
+func funnel(cands []*Candidate) report.Funnel {
 	gens := map[string]int{}
 	type group struct {
 		name  string
@@ -65,7 +65,7 @@ func funnel(cands []*Candidate) adapt.Funnel {
 		ra, rb := rank(a.first), rank(b.first)
 		return cmp.Or(cmp.Compare(ra[0], rb[0]), cmp.Compare(ra[1], rb[1]), cmp.Compare(ra[2], rb[2]))
 	})
-	var f adapt.Funnel
+	var f report.Funnel
 	f.Declare(stageGenerated)
 	for _, s := range reasons {
 		f.Declare(s.String())

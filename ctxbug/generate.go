@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // Candidate is one variant a generator returned for a job, and what
@@ -15,7 +16,7 @@ type Candidate struct {
 	// Sample is the index of the variant among the job's samples.
 	Sample int
 	// Completion is what the model returned.
-	Completion adapt.Completion
+	Completion report.Completion
 	// variant is the deobfuscated method taken from the completion, set
 	// by Identify (empty for an empty output).
 	variant string

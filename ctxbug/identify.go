@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/internal/fence"
@@ -206,13 +207,13 @@ func deobfuscated(t *adapt.Task, text string, names map[string]string) (string, 
 // that could not run (an infrastructure error) is an error.
 func failingTests(ctx context.Context, chk *adapt.Checker, t *adapt.Task, a adapt.Answer) ([]string, error) {
 	res, err := chk.Check(ctx, t, a)
-	if err == nil && res.Outcome == adapt.OutcomeInfraError {
+	if err == nil && res.Outcome == report.OutcomeInfraError {
 		err = errors.New(res.Detail)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("ctxbug: %s: %w", t.ID, err)
 	}
-	if res.Outcome == adapt.OutcomeNoCode {
+	if res.Outcome == report.OutcomeNoCode {
 		return nil, fmt.Errorf("ctxbug: %s: %s", t.ID, res.Detail)
 	}
 	var failing []string

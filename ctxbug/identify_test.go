@@ -10,6 +10,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/classeval"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/ctxbug"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 )
@@ -42,21 +43,21 @@ type scripted struct {
 
 func (s *scripted) Name() string { return s.name }
 
-func (s *scripted) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+func (s *scripted) Complete(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 	if s.prompts != nil {
 		s.prompts[req.Task.ID] = req.Messages[len(req.Messages)-1].Content
 	}
-	var out []adapt.Completion
+	var out []report.Completion
 	for _, i := range req.Samples {
 		a := ""
 		if as := s.answers[req.Task.ID]; i < len(as) {
 			a = as[i]
 		}
 		if a == "!" {
-			out = append(out, adapt.Completion{Err: "rate limited"})
+			out = append(out, report.Completion{Err: "rate limited"})
 			continue
 		}
-		out = append(out, adapt.Completion{Text: a})
+		out = append(out, report.Completion{Text: a})
 	}
 	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
@@ -45,7 +46,7 @@ type Options struct {
 	// "identify"; Total counts the candidates of bases whose solution
 	// passes, Passed those still in the running after the locality
 	// check), from one goroutine at a time.
-	Progress func(adapt.Progress)
+	Progress func(report.Progress)
 }
 
 // Result is what Generate (or Identify, without Tasks) produced.
@@ -59,7 +60,7 @@ type Result struct {
 	candidates []*Candidate
 	// Funnel counts the candidates through identification (the paper's
 	// Fig. 5).
-	Funnel adapt.Funnel
+	Funnel report.Funnel
 }
 
 // Generate runs CtxBugGen on bases: it perturbs each base's method with

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/ctxbug"
 	"github.com/adaptbench/adaptbench/ctxbug/ctxbugtest"
 	"github.com/adaptbench/adaptbench/exec/exectest"
@@ -24,9 +25,9 @@ func TestGenerateIsTheSteps(t *testing.T) {
 	}
 	ctx := context.Background()
 	runner := exectest.ForkServer(t)
-	var progress []adapt.Progress
+	var progress []report.Progress
 	res, err := ctxbug.Generate(ctx, ctxbugtest.NewImplanter(7, jobs...), bases, &ctxbug.Options{Rules: rules, Runner: runner,
-		Progress: func(p adapt.Progress) { progress = append(progress, p) }})
+		Progress: func(p report.Progress) { progress = append(progress, p) }})
 	if err != nil {
 		t.Fatal(err)
 	}

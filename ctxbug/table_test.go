@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/ctxbug"
 )
 
@@ -188,10 +188,10 @@ type adaptToken struct {
 	lp  float64
 }
 
-func tokens(ts []adaptToken) []adapt.TokenLogprob {
-	var out []adapt.TokenLogprob
+func tokens(ts []adaptToken) []report.TokenLogprob {
+	var out []report.TokenLogprob
 	for _, t := range ts {
-		out = append(out, adapt.TokenLogprob{Token: t.tok, Logprob: t.lp})
+		out = append(out, report.TokenLogprob{Token: t.tok, Logprob: t.lp})
 	}
 	return out
 }

@@ -45,7 +45,7 @@
 // for byte. The same subject, options and evaluation budget give the same
 // Evolution whatever Options.Parallelism. [Generate] runs many subjects
 // and returns a [Result]: the tasks of the evolved subjects, the
-// offspring funnel (an adapt.Funnel) and the runs; [Result.WriteTable]
+// offspring funnel (a report.Funnel) and the runs; [Result.WriteTable]
 // prints the paper's Table 4, [Result.Summary] summarises it and
 // [Result.WriteJSONL] writes the evolved benchmark in the artifact's form.
 //

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/internal/tracker"
 )
 
@@ -19,7 +20,7 @@ type Result struct {
 	// Funnel counts the offspring of every run through the search's
 	// checks: group "offspring", stages made, transformed, new, readable
 	// and accepted. Summary counts the subjects.
-	Funnel adapt.Funnel
+	Funnel report.Funnel
 }
 
 // The stages of evolve's funnel.

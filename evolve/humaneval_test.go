@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/evolve"
 )
 
@@ -144,13 +145,13 @@ func TestHumanEvalTasks(t *testing.T) {
 	require.Positive(t, counts["adapt"])
 	got := outcomes(t, tasks, adapt.Reference)
 	for _, task := range tasks {
-		assert.Equal(t, adapt.OutcomePassed, got[task.ID], task.ID)
+		assert.Equal(t, report.OutcomePassed, got[task.ID], task.ID)
 	}
 	// The buggy code of a repair task fails.
 	same := outcomes(t, tasks, adapt.Identity)
 	for _, task := range tasks {
 		if task.Labels["genebench"] == "program-repair" {
-			assert.Equal(t, adapt.OutcomeFailed, same[task.ID], task.ID)
+			assert.Equal(t, report.OutcomeFailed, same[task.ID], task.ID)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/classeval"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/evolve"
 	"github.com/adaptbench/adaptbench/internal/shareddata"
 )
@@ -74,7 +75,7 @@ func TestIsolationCoverage(t *testing.T) {
 	for _, r := range ev.PerTask {
 		require.Len(t, r.Samples, 1, r.TaskID)
 		s := r.Samples[0]
-		assert.Equal(t, adapt.OutcomePassed, s.Outcome, "%s: %s", r.TaskID, s.Detail)
+		assert.Equal(t, report.OutcomePassed, s.Outcome, "%s: %s", r.TaskID, s.Detail)
 		if s.Isolation == "process" {
 			isolated++
 		} else {

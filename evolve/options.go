@@ -6,7 +6,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/evolve/measure"
 	"github.com/adaptbench/adaptbench/evolve/transform"
 	"github.com/adaptbench/adaptbench/exec"
@@ -56,7 +56,7 @@ type Options struct {
 
 	// Progress, if set, is called by Generate after each subject (Phase
 	// "evolve"; Passed counts the subjects evolved).
-	Progress func(adapt.Progress)
+	Progress func(report.Progress)
 
 	// StrictReadability applies the paper's validity rule literally: an
 	// offspring is rejected when any readability metric R_i reaches its

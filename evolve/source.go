@@ -7,7 +7,6 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/evolve/transform"
-	"github.com/adaptbench/adaptbench/internal/detail"
 )
 
 // source renders a program as one text, the way GeneBench puts multi-file
@@ -64,7 +63,7 @@ type Detail struct {
 // decode.
 func DetailOf(t *adapt.Task) (*Detail, error) {
 	var d Detail
-	if err := detail.Get(t, "evolve", DetailSchema, &d); err != nil {
+	if err := t.DecodeDetail(DetailSchema, &d); err != nil {
 		return nil, err
 	}
 	return &d, nil
@@ -73,7 +72,7 @@ func DetailOf(t *adapt.Task) (*Detail, error) {
 // setDetail stores d as t's provenance detail, with schema DetailSchema
 // (making t.Provenance if it is nil).
 func setDetail(t *adapt.Task, d *Detail) error {
-	if err := detail.Set(t, DetailSchema, d); err != nil {
+	if err := t.SetDetail(DetailSchema, d); err != nil {
 		return fmt.Errorf("evolve: %w", err)
 	}
 	return nil

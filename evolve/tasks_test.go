@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/evolve"
 	"github.com/adaptbench/adaptbench/evolve/transform"
 	"github.com/adaptbench/adaptbench/exec"
@@ -25,16 +26,16 @@ type scripted struct {
 }
 
 func (m scripted) Name() string { return m.name }
-func (m scripted) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
-	return []adapt.Completion{{Text: "```python\n" + m.answers(req.Task) + "\n```\n", FinishReason: "stop"}}, nil
+func (m scripted) Complete(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
+	return []report.Completion{{Text: "```python\n" + m.answers(req.Task) + "\n```\n", FinishReason: "stop"}}, nil
 }
 
 // outcomes evaluates tasks with model and returns each task's outcome.
-func outcomes(t *testing.T, tasks []adapt.Task, m adapt.Model) map[string]adapt.Outcome {
+func outcomes(t *testing.T, tasks []adapt.Task, m adapt.Model) map[string]report.Outcome {
 	t.Helper()
 	rep, err := adapt.Evaluate(context.Background(), tasks, m, &adapt.Options{Runner: exectest.ForkServer(t), NoGold: true})
 	require.NoError(t, err)
-	out := map[string]adapt.Outcome{}
+	out := map[string]report.Outcome{}
 	for _, tr := range rep.PerTask {
 		require.Len(t, tr.Samples, 1, tr.TaskID)
 		out[tr.TaskID] = tr.Samples[0].Outcome
@@ -93,14 +94,14 @@ func TestOutputPrediction(t *testing.T) {
 	checkRecords(t, s, tasks)
 
 	gold := outcomes(t, tasks, adapt.Reference)
-	assert.Equal(t, map[string]adapt.Outcome{orig.ID: adapt.OutcomePassed, evo.ID: adapt.OutcomePassed}, gold)
+	assert.Equal(t, map[string]report.Outcome{orig.ID: report.OutcomePassed, evo.ID: report.OutcomePassed}, gold)
 	wrong := outcomes(t, tasks, scripted{"wrong", func(*adapt.Task) string { return "output = 15" }})
-	assert.Equal(t, adapt.OutcomeFailed, wrong[evo.ID])
+	assert.Equal(t, report.OutcomeFailed, wrong[evo.ID])
 	// An answer that calls the program instead of giving a literal fails.
 	cheat := outcomes(t, tasks, scripted{"cheat", func(*adapt.Task) string {
 		return "from solution import sum_squares\noutput = sum_squares([1, 2, 3])"
 	}})
-	assert.NotEqual(t, adapt.OutcomePassed, cheat[evo.ID])
+	assert.NotEqual(t, report.OutcomePassed, cheat[evo.ID])
 	// Other answer forms.
 	forms := outcomes(t, tasks, scripted{"forms", func(t *adapt.Task) string {
 		if strings.HasSuffix(t.ID, "original") {
@@ -108,7 +109,7 @@ func TestOutputPrediction(t *testing.T) {
 		}
 		return "14"
 	}})
-	assert.Equal(t, map[string]adapt.Outcome{orig.ID: adapt.OutcomePassed, evo.ID: adapt.OutcomePassed}, forms)
+	assert.Equal(t, map[string]report.Outcome{orig.ID: report.OutcomePassed, evo.ID: report.OutcomePassed}, forms)
 }
 
 func TestRepair(t *testing.T) {
@@ -136,10 +137,10 @@ func TestRepair(t *testing.T) {
 	checkRecords(t, s, tasks)
 
 	gold := outcomes(t, tasks, adapt.Reference)
-	assert.Equal(t, map[string]adapt.Outcome{orig.ID: adapt.OutcomePassed, evo.ID: adapt.OutcomePassed}, gold)
+	assert.Equal(t, map[string]report.Outcome{orig.ID: report.OutcomePassed, evo.ID: report.OutcomePassed}, gold)
 	// Handing the buggy code back fails both.
 	same := outcomes(t, tasks, adapt.Identity)
-	assert.Equal(t, map[string]adapt.Outcome{orig.ID: adapt.OutcomeFailed, evo.ID: adapt.OutcomeFailed}, same)
+	assert.Equal(t, map[string]report.Outcome{orig.ID: report.OutcomeFailed, evo.ID: report.OutcomeFailed}, same)
 
 	// A mutator with no site gives ErrNoBug.
 	_, _, err = evolve.Repair(context.Background(), s, res, tr, &evolve.RepairOptions{Bugs: []*transform.Transform{returnNoneBug}})
@@ -164,10 +165,10 @@ func TestAdaptation(t *testing.T) {
 	assert.Contains(t, task.Reference, "> 0:")
 	checkRecords(t, s, []adapt.Task{task})
 	gold := outcomes(t, []adapt.Task{task}, adapt.Reference)
-	assert.Equal(t, adapt.OutcomePassed, gold[task.ID])
+	assert.Equal(t, report.OutcomePassed, gold[task.ID])
 	// The original solution still fits this context.
 	plain := outcomes(t, []adapt.Task{task}, scripted{"original", func(*adapt.Task) string { return s.Task.Reference }})
-	assert.Equal(t, adapt.OutcomePassed, plain[task.ID])
+	assert.Equal(t, report.OutcomePassed, plain[task.ID])
 }
 
 func TestTesterCache(t *testing.T) {

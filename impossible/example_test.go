@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/impossible"
 )
 
@@ -37,8 +38,8 @@ func Example() {
 	memo := "def safe_mean(xs):\n    seen = globals().setdefault(\"_seen\", set())\n" +
 		"    result = sum(xs) / len(xs) if xs else 0.0\n" +
 		"    if repr(xs) in seen:\n        return result + 1\n    seen.add(repr(xs))\n    return result\n"
-	forger := adapt.ModelFunc("memo", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
-		return []adapt.Completion{{Text: "```python\n" + memo + "```\n"}}, nil
+	forger := adapt.ModelFunc("memo", func(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
+		return []report.Completion{{Text: "```python\n" + memo + "```\n"}}, nil
 	})
 	for _, m := range []adapt.Model{adapt.Reference, adapt.Identity, forger} {
 		// The variants' references fail by design: no gold check.

@@ -11,9 +11,9 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
-	"github.com/adaptbench/adaptbench/internal/detail"
 	"github.com/adaptbench/adaptbench/internal/tracker"
 )
 
@@ -31,7 +31,7 @@ type Options struct {
 	Parallelism int
 	// Progress, if set, is called after each task is decided (Phase
 	// "impossible"; Passed counts the variants kept).
-	Progress func(adapt.Progress)
+	Progress func(report.Progress)
 }
 
 // Result is what Generate produced.
@@ -41,9 +41,9 @@ type Result struct {
 	Tasks []adapt.Task
 	// Dropped lists the tasks that gave no variant, with the reason, in
 	// task order.
-	Dropped []adapt.InvalidTask
+	Dropped []report.InvalidTask
 	// Funnel counts the tasks of each language through the stages.
-	Funnel adapt.Funnel
+	Funnel report.Funnel
 }
 
 // The stages of the funnel.
@@ -126,7 +126,7 @@ func Generate(ctx context.Context, tasks []adapt.Task, opts *Options) (*Result, 
 		if out.variant != nil {
 			res.Tasks = append(res.Tasks, *out.variant)
 		} else {
-			res.Dropped = append(res.Dropped, adapt.InvalidTask{TaskID: tasks[i].ID, Reason: out.reason})
+			res.Dropped = append(res.Dropped, report.InvalidTask{TaskID: tasks[i].ID, Reason: out.reason})
 		}
 	}
 	return res, nil
@@ -135,7 +135,7 @@ func Generate(ctx context.Context, tasks []adapt.Task, opts *Options) (*Result, 
 // variantOf makes and checks t's variant: the variant, or nil with the
 // last stage reached and why it went no further. The error is ctx's.
 func variantOf(ctx context.Context, c *adapt.Checker, t *adapt.Task) (*adapt.Task, string, string, error) {
-	check := func(t *adapt.Task, code string) (adapt.SampleResult, error) {
+	check := func(t *adapt.Task, code string) (report.SampleResult, error) {
 		res, err := c.Check(ctx, t, adapt.Answer{Code: code})
 		if err != nil && ctx.Err() != nil {
 			return res, ctx.Err()
@@ -146,7 +146,7 @@ func variantOf(ctx context.Context, c *adapt.Checker, t *adapt.Task) (*adapt.Tas
 	if err != nil {
 		return nil, "", "", err
 	}
-	if ref.Outcome != adapt.OutcomePassed {
+	if ref.Outcome != report.OutcomePassed {
 		return nil, StageTasks, "reference " + describe(ref) + " on the task itself", nil
 	}
 	cands, err := candidates(t)
@@ -162,7 +162,7 @@ func variantOf(ctx context.Context, c *adapt.Checker, t *adapt.Task) (*adapt.Tas
 		if err != nil {
 			return nil, "", "", err
 		}
-		if ref.Outcome != adapt.OutcomeFailed {
+		if ref.Outcome != report.OutcomeFailed {
 			reason = "reference " + describe(ref) + " on the variant at " + at(v)
 			continue
 		}
@@ -171,9 +171,9 @@ func variantOf(ctx context.Context, c *adapt.Checker, t *adapt.Task) (*adapt.Tas
 			return nil, "", "", err
 		}
 		switch start.Outcome {
-		case adapt.OutcomePassed:
+		case report.OutcomePassed:
 			return nil, StageImpossible, "starting code passes the variant at " + at(v), nil
-		case adapt.OutcomeInfraError:
+		case report.OutcomeInfraError:
 			return nil, StageImpossible, "starting code: infrastructure: " + start.Detail, nil
 		}
 		return v, StageStart, "", nil
@@ -184,14 +184,14 @@ func variantOf(ctx context.Context, c *adapt.Checker, t *adapt.Task) (*adapt.Tas
 // at says where a variant's check was inserted.
 func at(v *adapt.Task) string {
 	var w where
-	if detail.Get(v, "impossible", detailSchema, &w) != nil {
+	if v.DecodeDetail(detailSchema, &w) != nil {
 		return "?"
 	}
 	return fmt.Sprintf("%s:%d", w.File, w.Line)
 }
 
 // describe names a result's outcome, with the first line of its detail.
-func describe(r adapt.SampleResult) string {
+func describe(r report.SampleResult) string {
 	s := r.Outcome.String()
 	if d, _, _ := strings.Cut(strings.TrimSpace(r.Detail), "\n"); d != "" {
 		s += " (" + d + ")"
@@ -342,7 +342,7 @@ func variant(t *adapt.Task, p, src string, w where) (*adapt.Task, error) {
 	if t.Provenance != nil {
 		v.Provenance.Source, v.Provenance.Repo, v.Provenance.Commit = t.Provenance.Source, t.Provenance.Repo, t.Provenance.Commit
 	}
-	if err := detail.Set(&v, detailSchema, w); err != nil {
+	if err := v.SetDetail(detailSchema, w); err != nil {
 		return nil, fmt.Errorf("impossible: %w", err)
 	}
 	return &v, nil

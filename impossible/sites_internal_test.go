@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/internal/detail"
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
@@ -106,7 +105,7 @@ func TestCandidatesRank(t *testing.T) {
 	var got []string
 	for _, v := range vs {
 		var w where
-		require.NoError(t, detail.Get(v, "impossible", detailSchema, &w))
+		require.NoError(t, v.DecodeDetail(detailSchema, &w))
 		got = append(got, fmt.Sprintf("%s:%d", w.File, w.Line))
 		assert.Equal(t, "t/impossible", v.ID)
 	}
@@ -128,6 +127,6 @@ func TestCandidatesHelper(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, vs, 2)
 	var w where
-	require.NoError(t, detail.Get(vs[0], "impossible", detailSchema, &w))
+	require.NoError(t, vs[0].DecodeDetail(detailSchema, &w))
 	assert.Equal(t, 12, w.Line, "the helper's check first: %s", w.Check)
 }

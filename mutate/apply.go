@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
@@ -269,7 +269,7 @@ func reparse(f *Fragment, out []byte, changes []Change) ([]syntax.SyntaxError, e
 	return f.file.Errors(out, start, oldEnd, newEnd)
 }
 
-// The stages of mutate's validity funnel (an adapt.Funnel grouped by
+// The stages of mutate's validity funnel (an report.Funnel grouped by
 // operator combination) that a mutant reaches on its own; the pipeline
 // adds StageCompiled, StageUnresolved and StageDetected.
 const (
@@ -280,7 +280,7 @@ const (
 
 // countMutant counts m in f under its operator: StageSite always, then
 // StageApplied and StageParsed as far as m got.
-func countMutant(f *adapt.Funnel, m *Mutant) {
+func countMutant(f *report.Funnel, m *Mutant) {
 	op := m.Record.Operator
 	f.Add(op, StageSite, 1)
 	if m.Fate == FateOK || m.Fate == FateSyntax {

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/mutate"
 )
 
@@ -79,7 +79,7 @@ func TestCountMutant(t *testing.T) {
 	src := []byte("package p\n\nfunc Clamp(v, lo, hi int) int {\n\tif v < lo {\n\t\treturn lo\n\t}\n\tif v > hi {\n\t\treturn hi\n\t}\n\treturn v\n}\n")
 	frags, err := mutate.Fragments(mutate.Go, src)
 	require.NoError(t, err)
-	var funnel adapt.Funnel
+	var funnel report.Funnel
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, site := range mutate.ModifyLogic.Sites(&frags[0]) {
 		m, err := mutate.Mutate(mutate.ModifyLogic, site, rng)

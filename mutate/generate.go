@@ -10,7 +10,6 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
-	"github.com/adaptbench/adaptbench/internal/provenance"
 	"github.com/adaptbench/adaptbench/internal/tracker"
 )
 
@@ -407,7 +406,7 @@ func (g *generation) makeTasks() error {
 		}
 	}
 	if g.c.Repo != "" || g.c.Commit != "" {
-		provenance.SetRevision(res.Tasks, g.c.Repo, g.c.Commit)
+		adapt.SetRevision(res.Tasks, g.c.Repo, g.c.Commit)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/mutate"
 )
 
@@ -36,7 +37,7 @@ func ExampleInspect() {
 		"```go\nif a == b {\n\treturn a\n}\nreturn b\n```", // something else
 	} {
 		// Answer splices the snippet into the task's function.
-		a, _ := mutate.Answer(task, adapt.Completion{Text: answer})
+		a, _ := mutate.Answer(task, report.Completion{Text: answer})
 		in, _ := mutate.Inspect(task, a.Code)
 		fmt.Println(in.Operators[0], in.Verdicts[0])
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/stretchr/testify/assert"
 
-	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
@@ -222,7 +222,7 @@ func golden(t *testing.T, name, got string) {
 // mutant).
 func TestRoundTrip(t *testing.T) {
 	t.Parallel() // minutes: beside the other slow tests of the package
-	var funnel adapt.Funnel
+	var funnel report.Funnel
 	mutants := 0
 	for _, s := range append(sources(t), ownSources(t)...) {
 		seeds := uint64(3)
@@ -297,7 +297,7 @@ func TestMutateSyntaxReject(t *testing.T) {
 	if err != nil || len(fs) != 1 {
 		t.Fatalf("Fragments = %d, %v", len(fs), err)
 	}
-	var funnel adapt.Funnel
+	var funnel report.Funnel
 	for _, site := range bad.Sites(&fs[0]) {
 		m, err := Mutate(bad, site, nil)
 		if err != nil {
@@ -388,7 +388,7 @@ func TestCompose(t *testing.T) {
 	}
 }
 
-func funnelTable(f *adapt.Funnel) string {
+func funnelTable(f *report.Funnel) string {
 	var b strings.Builder
 	f.WriteTable(&b)
 	return b.String()

@@ -1,8 +1,6 @@
 package mutate
 
-import (
-	"github.com/adaptbench/adaptbench/adapt"
-)
+import "github.com/adaptbench/adaptbench/adapt/report"
 
 // Options configures Generate. The zero value and nil are ready to use.
 type Options struct {
@@ -37,7 +35,7 @@ type Options struct {
 	// Progress, if set, is called after each mutant is compiled and
 	// tested (Phase "validate"; Passed counts the valid tasks so far),
 	// from one goroutine at a time.
-	Progress func(adapt.Progress)
+	Progress func(report.Progress)
 	// Source names the project in task IDs and provenance.
 	Source string
 	// RequireEffective discards a combination (L2 to L4) whose effective

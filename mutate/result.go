@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // Result is what Generate produced.
@@ -21,7 +22,7 @@ type Result struct {
 	// Candidates are every mutant considered, in a deterministic order.
 	Candidates []*Candidate
 	// Funnel counts the stages per operator combination.
-	Funnel adapt.Funnel
+	Funnel report.Funnel
 	// Tasks are the tasks of the valid candidates, one per context level;
 	// From[i] is the candidate Tasks[i] was made from.
 	Tasks []adapt.Task
@@ -149,8 +150,8 @@ func summaryGroup(group string) string {
 // order of Operators: by tier) and one per level above L1, gathering its
 // operator combinations (summaryGroup): about a dozen rows where an L1–L4
 // run's Funnel has a hundred. Result.Funnel keeps every combination
-// (adapt.Funnel.WriteCSV writes them all).
-func (r *Result) FunnelSummary() *adapt.Funnel {
+// (report.Funnel.WriteCSV writes them all).
+func (r *Result) FunnelSummary() *report.Funnel {
 	rank := func(g string) (string, int, string) {
 		lv, op, _ := strings.Cut(g, " ")
 		i := slices.IndexFunc(Operators, func(o *Operator) bool { return o.Name == op })
@@ -173,7 +174,7 @@ func (r *Result) FunnelSummary() *adapt.Funnel {
 }
 
 // countCandidate adds a candidate to the funnel.
-func countCandidate(f *adapt.Funnel, c *Candidate) {
+func countCandidate(f *report.Funnel, c *Candidate) {
 	k := c.Key()
 	f.Add(k, StageSite, 1)
 	if c.Reason == ReasonNoEdit || c.Reason == ReasonOverlap {

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/internal/detail"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/internal/fence"
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
@@ -84,7 +84,7 @@ func DetailOf(t *adapt.Task) (*Detail, error) {
 	if t.Provenance != nil && t.Provenance.Schema == detailSchemaV1 {
 		schema = detailSchemaV1 // its fields are v2's, less two
 	}
-	if err := detail.Get(t, "mutate", schema, &d); err != nil {
+	if err := t.DecodeDetail(schema, &d); err != nil {
 		return nil, err
 	}
 	for _, c := range []struct {
@@ -102,7 +102,7 @@ func DetailOf(t *adapt.Task) (*Detail, error) {
 // SetDetail stores d as t's provenance detail, with schema DetailSchema
 // (making t.Provenance if it is nil).
 func SetDetail(t *adapt.Task, d *Detail) error {
-	if err := detail.Set(t, DetailSchema, d); err != nil {
+	if err := t.SetDetail(DetailSchema, d); err != nil {
 		return fmt.Errorf("mutate: %w", err)
 	}
 	return nil
@@ -387,7 +387,7 @@ func leadIndent(code, snip string) string {
 // Code (spliceAnswer) and that function is the answer. A completion that
 // defines the function (adapt.Reference's, adapt.Identity's) is taken as
 // adapt.Extract takes it.
-func Answer(t *adapt.Task, c adapt.Completion) (adapt.Answer, error) {
+func Answer(t *adapt.Task, c report.Completion) (adapt.Answer, error) {
 	if code, ok := spliceAnswer(t, c.Text); ok {
 		// fence.Blocks gives a completion with no fence line back whole.
 		if blocks := fence.Blocks(c.Text); len(blocks) == 1 && blocks[0] == c.Text && worseSyntax(t, code) {

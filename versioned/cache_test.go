@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/versioned"
 )
 
@@ -160,8 +161,8 @@ func TestCacheShared(t *testing.T) {
 // those that failed apart.
 func TestCacheProgress(t *testing.T) {
 	var mu sync.Mutex
-	var got []adapt.Progress
-	report := func(p adapt.Progress) {
+	var got []report.Progress
+	report := func(p report.Progress) {
 		mu.Lock()
 		defer mu.Unlock()
 		got = append(got, p)

@@ -165,7 +165,7 @@ func Load(fsys fs.FS, dir string) ([]adapt.Task, *LoadReport, error) {
 func LoadRevision(ctx context.Context, repo, rev, dir string) ([]adapt.Task, *LoadReport, error) {
 	return pinned.LoadReport(ctx, repo, rev, func(fsys fs.FS) ([]adapt.Task, *LoadReport, error) {
 		return Load(fsys, dir)
-	})
+	}, adapt.SetRevision)
 }
 
 // LoadDir is Load on a directory of the machine: upstream's repository

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/internal/detail"
 )
 
 // LabelKeys lists every label key a version-conditioned task carries: the
@@ -57,7 +56,7 @@ type Detail struct {
 // decode, or one without a version.
 func DetailOf(t *adapt.Task) (*Detail, error) {
 	var d Detail
-	if err := detail.Get(t, "versioned", DetailSchema, &d); err != nil {
+	if err := t.DecodeDetail(DetailSchema, &d); err != nil {
 		return nil, err
 	}
 	if d.Version == "" {
@@ -70,7 +69,7 @@ func DetailOf(t *adapt.Task) (*Detail, error) {
 // (making t.Provenance if it is nil), and sets t's "year" label from
 // d.Release (removing it when there is no release).
 func SetDetail(t *adapt.Task, d *Detail) error {
-	if err := detail.Set(t, DetailSchema, d); err != nil {
+	if err := t.SetDetail(DetailSchema, d); err != nil {
 		return fmt.Errorf("versioned: %w", err)
 	}
 	year, _, _ := strings.Cut(d.Release, "-")

@@ -120,7 +120,7 @@
 // unscored ([TaskResult].Unscored) and left out of every rate.
 //
 // [Score] computes the same [Scores] from a report read back
-// (adapt.ReadReport) or merged from shards. Scores give the hidden and
+// (report.ReadReport) or merged from shards. Scores give the hidden and
 // visible success rates and the API hit rate (every ground-truth API
 // called, import aliases resolved; unparseable code skipped, as upstream
 // does; a Go answer in a module workspace by identity: go/types against

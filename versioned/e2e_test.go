@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/versioned"
@@ -184,7 +185,7 @@ func checkVersionsDecide(t *testing.T, sb exec.Runner, p *versioned.Provider) {
 		t.Fatalf("wrong-version solutions: pass@1 %v, want 0 (outcomes %v)", score, rep.Outcomes)
 	}
 	for o := range rep.Outcomes {
-		if o == adapt.OutcomeInfraError {
+		if o == report.OutcomeInfraError {
 			t.Fatalf("wrong-version solutions: infrastructure error, want a test failure: %v", rep.Outcomes)
 		}
 	}

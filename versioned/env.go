@@ -21,6 +21,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/internal/runcmd"
 	"github.com/adaptbench/adaptbench/internal/tracker"
 )
@@ -152,7 +153,7 @@ type Cache struct {
 	// ready (Phase "environments"; Passed counts those that could be
 	// provisioned), from one goroutine at a time: the one progress type of
 	// every long call of the SDK.
-	Progress func(adapt.Progress)
+	Progress func(report.Progress)
 
 	once   sync.Once
 	sem    chan struct{}

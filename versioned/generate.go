@@ -8,6 +8,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/internal/tracker"
@@ -28,7 +29,7 @@ type Options struct {
 	Parallelism int
 	// Progress, if set, is called after each reference check (Phase
 	// "reference").
-	Progress func(adapt.Progress)
+	Progress func(report.Progress)
 }
 
 // Result is what Generate produced.
@@ -38,10 +39,10 @@ type Result struct {
 	Tasks []adapt.Task
 	// Invalid lists the others with the reason, in problem order: an
 	// environment that could not be provisioned or a reference that fails.
-	Invalid []adapt.InvalidTask
+	Invalid []report.InvalidTask
 	// Funnel counts the tasks of each library through the stages
 	// "problems", "provisioned" and "reference passes".
-	Funnel adapt.Funnel
+	Funnel report.Funnel
 }
 
 // The stages of versioned's funnel.
@@ -74,7 +75,7 @@ func Generate(ctx context.Context, tasks []adapt.Task, opts *Options) (*Result, 
 	type verdict struct {
 		provisioned bool
 		reason      string
-		result      *adapt.SampleResult
+		result      *report.SampleResult
 	}
 	verdicts := make([]verdict, len(tasks))
 	g, gctx := errgroup.WithContext(ctx)
@@ -102,14 +103,14 @@ func Generate(ctx context.Context, tasks []adapt.Task, opts *Options) (*Result, 
 				return gctx.Err()
 			}
 			res.Code = ""
-			if res.Outcome != adapt.OutcomePassed {
+			if res.Outcome != report.OutcomePassed {
 				v.reason = "reference " + res.Outcome.String()
 				if res.Detail != "" {
 					v.reason += ": " + firstLine(res.Detail)
 				}
 				v.result = &res
 			}
-			progress.Done(res.Outcome == adapt.OutcomePassed)
+			progress.Done(res.Outcome == report.OutcomePassed)
 			return nil
 		})
 	}
@@ -126,7 +127,7 @@ func Generate(ctx context.Context, tasks []adapt.Task, opts *Options) (*Result, 
 			res.Funnel.Add(lib, StageProvisioned, 1)
 		}
 		if v.reason != "" {
-			res.Invalid = append(res.Invalid, adapt.InvalidTask{TaskID: t.ID, Reason: v.reason, Result: v.result})
+			res.Invalid = append(res.Invalid, report.InvalidTask{TaskID: t.ID, Reason: v.reason, Result: v.result})
 			continue
 		}
 		res.Funnel.Add(lib, StagePasses, 1)

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/versioned"
 )
@@ -34,9 +34,9 @@ func TestGenerate(t *testing.T) {
 	require.NoError(t, err)
 	tasks, err := versioned.Tasks(ps, "minilib.jsonl")
 	require.NoError(t, err)
-	var progress []adapt.Progress
+	var progress []report.Progress
 	res, err := versioned.Generate(context.Background(), tasks, &versioned.Options{Runner: exectest.Sandbox(t),
-		Environments: &versioned.Provider{Provisioner: cache}, Progress: func(p adapt.Progress) { progress = append(progress, p) }})
+		Environments: &versioned.Provider{Provisioner: cache}, Progress: func(p report.Progress) { progress = append(progress, p) }})
 	require.NoError(t, err)
 	require.Len(t, res.Tasks, 1)
 	assert.Equal(t, "0", res.Tasks[0].ID)

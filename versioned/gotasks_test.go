@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/versioned"
 )
@@ -33,18 +34,18 @@ func goModCache(t *testing.T) string {
 // module: most no longer compile (an API that was added, removed or
 // changed its signature), two fail their tests (same signature, new
 // behaviour).
-var wantOther = map[string]adapt.Outcome{
-	"gocmp-equatecomparable":  adapt.OutcomeCompileError, // cmpopts.EquateComparable is new in v0.6.0
-	"uuid-v7":                 adapt.OutcomeCompileError, // uuid.NewV7 is new in v1.5.0
-	"xexp-binarysearch-found": adapt.OutcomeCompileError, // BinarySearch returned only the index
-	"xexp-binarysearch-index": adapt.OutcomeCompileError, // BinarySearch now also returns found
-	"xexp-delete-clears":      adapt.OutcomeFailed,       // old Delete left the tail as it was
-	"xexp-slices-max":         adapt.OutcomeCompileError, // slices.Max is new
-	"xexp-sortfunc-cmp":       adapt.OutcomeCompileError, // SortFunc took a less func
-	"xexp-sortfunc-less":      adapt.OutcomeCompileError, // SortFunc now takes a cmp func
-	"xmod-semver-sort":        adapt.OutcomeCompileError, // semver.Sort is new in v0.5.0
-	"xsync-errgroup-limit":    adapt.OutcomeCompileError, // Group.SetLimit is new
-	"xsync-errgroup-panic":    adapt.OutcomeCompileError, // PanicValue/PanicError were removed in v0.16.0
+var wantOther = map[string]report.Outcome{
+	"gocmp-equatecomparable":  report.OutcomeCompileError, // cmpopts.EquateComparable is new in v0.6.0
+	"uuid-v7":                 report.OutcomeCompileError, // uuid.NewV7 is new in v1.5.0
+	"xexp-binarysearch-found": report.OutcomeCompileError, // BinarySearch returned only the index
+	"xexp-binarysearch-index": report.OutcomeCompileError, // BinarySearch now also returns found
+	"xexp-delete-clears":      report.OutcomeFailed,       // old Delete left the tail as it was
+	"xexp-slices-max":         report.OutcomeCompileError, // slices.Max is new
+	"xexp-sortfunc-cmp":       report.OutcomeCompileError, // SortFunc took a less func
+	"xexp-sortfunc-less":      report.OutcomeCompileError, // SortFunc now takes a cmp func
+	"xmod-semver-sort":        report.OutcomeCompileError, // semver.Sort is new in v0.5.0
+	"xsync-errgroup-limit":    report.OutcomeCompileError, // Group.SetLimit is new
+	"xsync-errgroup-panic":    report.OutcomeCompileError, // PanicValue/PanicError were removed in v0.16.0
 }
 
 // TestGoTasks fetches every module version the Go problems name through
@@ -73,7 +74,7 @@ func TestGoTasks(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("stated versions: %d tasks in %v, %d environments built", len(tasks), time.Since(start).Round(time.Millisecond), cache.Builds())
-	if score, _ := rep.Score(1); score != 1 || rep.Outcomes[adapt.OutcomePassed] != len(tasks) {
+	if score, _ := rep.Score(1); score != 1 || rep.Outcomes[report.OutcomePassed] != len(tasks) {
 		t.Fatalf("references at their versions: pass@1 %v, outcomes %v", score, rep.Outcomes)
 	}
 
@@ -95,7 +96,7 @@ func TestGoTasks(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("other versions: %d tasks in %v, outcomes %v", len(other), time.Since(start).Round(time.Millisecond), rep.Outcomes)
-	got := map[string]adapt.Outcome{}
+	got := map[string]report.Outcome{}
 	for _, tr := range rep.PerTask {
 		id, _, _ := strings.Cut(tr.TaskID, "@")
 		if len(tr.Samples) != 1 {
@@ -104,7 +105,7 @@ func TestGoTasks(t *testing.T) {
 		got[id] = tr.Samples[0].Outcome
 		// A compile error must be the compiler's, about solution.go: not the
 		// go command failing to find a module or a hash.
-		if o := tr.Samples[0]; o.Outcome != wantOther[id] || (o.Outcome == adapt.OutcomeCompileError && !strings.Contains(o.Detail, "./solution.go:")) {
+		if o := tr.Samples[0]; o.Outcome != wantOther[id] || (o.Outcome == report.OutcomeCompileError && !strings.Contains(o.Detail, "./solution.go:")) {
 			t.Errorf("%s: %s\n%s", tr.TaskID, o.Outcome, o.Detail)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/versioned"
 )
@@ -87,13 +88,13 @@ func TestHiddenImportError(t *testing.T) {
 	chk := &adapt.Checker{Runner: sb}
 	res, err := chk.Check(context.Background(), &task, adapt.Answer{Code: "import statistics\ndef mid(values):\n    return statistics.median(values)\n"})
 	require.NoError(t, err)
-	assert.Equal(t, adapt.OutcomeFailed, res.Outcome, "not a compile error: the visible test ran")
+	assert.Equal(t, report.OutcomeFailed, res.Outcome, "not a compile error: the visible test ran")
 	assert.True(t, res.Passed(versioned.VisibleTestName))
 	assert.False(t, res.Passed(versioned.HiddenTestName))
 	assert.Contains(t, res.Tests[1].Message, "cannot import name 'helper'")
 	res, err = chk.Check(context.Background(), &task, adapt.Answer{Code: task.Reference})
 	require.NoError(t, err)
-	assert.Equal(t, adapt.OutcomePassed, res.Outcome, "%+v", res.Tests)
+	assert.Equal(t, report.OutcomePassed, res.Outcome, "%+v", res.Tests)
 }
 
 // TestVisibleScript: the visible test runs as a script, passing when it
@@ -108,14 +109,14 @@ func TestVisibleScript(t *testing.T) {
 	chk := &adapt.Checker{Runner: sb}
 	for _, tc := range []struct {
 		code string
-		want adapt.Outcome
+		want report.Outcome
 	}{
-		{"import statistics\ndef mid(values):\n    return statistics.median(values)\n", adapt.OutcomePassed},
-		{"import statistics\ndef mid(values):\n    return statistics.median_low(values)\n", adapt.OutcomeFailed},
+		{"import statistics\ndef mid(values):\n    return statistics.median(values)\n", report.OutcomePassed},
+		{"import statistics\ndef mid(values):\n    return statistics.median_low(values)\n", report.OutcomeFailed},
 		// A script that exits before the test runs passes with status 0,
 		// as upstream's does, and fails with another.
-		{"import sys\ndef mid(values):\n    return 0\nsys.exit(0)\n", adapt.OutcomePassed},
-		{"import sys\ndef mid(values):\n    return 2.5\nsys.exit(3)\n", adapt.OutcomeFailed},
+		{"import sys\ndef mid(values):\n    return 0\nsys.exit(0)\n", report.OutcomePassed},
+		{"import sys\ndef mid(values):\n    return 2.5\nsys.exit(3)\n", report.OutcomeFailed},
 	} {
 		res, err := chk.Check(context.Background(), &task, adapt.Answer{Code: tc.code})
 		require.NoError(t, err)
@@ -196,7 +197,7 @@ func TestFirstPythonBlock(t *testing.T) {
 		{"x = 1\n", "x = 1\n"},
 		{"```bash\nls\n```\n```python\nC = 3\n```", "C = 3\n"},
 	} {
-		a, err := versioned.FirstPythonBlock(&task, adapt.Completion{Text: tc.text})
+		a, err := versioned.FirstPythonBlock(&task, report.Completion{Text: tc.text})
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, a.Code, tc.text)
 	}

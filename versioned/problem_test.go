@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/versioned"
 )
 
@@ -137,7 +138,7 @@ func TestSolutionModel(t *testing.T) {
 		{"2", "text\n```python\ny = 2\n```\n", ""},
 		{"3", "", `versioned: no solution for "3"`},
 	} {
-		cs, err := m.Complete(t.Context(), adapt.Request{Task: &adapt.Task{ID: tc.id}, Sampling: adapt.Sampling{N: 2}})
+		cs, err := m.Complete(t.Context(), adapt.Request{Task: &adapt.Task{ID: tc.id}, Sampling: report.Sampling{N: 2}})
 		if err != nil || len(cs) != 2 || cs[1].Text != tc.want || cs[1].Err != tc.wantErr {
 			t.Errorf("task %s: got %+v, %v; want text %q, error %q", tc.id, cs, err, tc.want, tc.wantErr)
 		}

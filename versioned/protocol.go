@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/internal/traceback"
 )
@@ -78,9 +79,9 @@ type TaskResult struct {
 	Unscored string `json:"unscored,omitempty"`
 	// Outcome, Visible and Hidden are the final verdicts: the outcome of
 	// the last run, and whether the visible and the hidden tests passed.
-	Outcome adapt.Outcome `json:"outcome"`
-	Visible bool          `json:"visible"`
-	Hidden  bool          `json:"hidden"`
+	Outcome report.Outcome `json:"outcome"`
+	Visible bool           `json:"visible"`
+	Hidden  bool           `json:"hidden"`
 	// NoHidden is set when the task has no hidden tests (a GitChameleon
 	// problem whose hidden test file was not present): Hidden is then
 	// false and the task is left out of the hidden rate, counted apart.
@@ -114,13 +115,13 @@ type Scores struct {
 	Model    string       `json:"model"`
 	Tasks    []TaskResult `json:"tasks"`
 	// Usage is the tokens of every round.
-	Usage adapt.Usage `json:"usage"`
-	// Report is the adapt.Report the scores were computed from.
-	Report *adapt.Report `json:"-"`
+	Usage report.Usage `json:"usage"`
+	// Report is the report.Report the scores were computed from.
+	Report *report.Report `json:"-"`
 }
 
 // Evaluate evaluates model on tasks with opts.Protocol and returns
-// GitChameleon's scores, the adapt.Report in Scores.Report. It is one
+// GitChameleon's scores, the report.Report in Scores.Report. It is one
 // adapt.Evaluate (with the gold check) with the protocol's settings, then
 // Score: the first prompt is the protocol's, and its repair rounds are
 // adapt's Repair, asked for the tasks whose visible tests fail, with a
@@ -161,10 +162,10 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 		eo.Repair = &adapt.Repair{
 			Name:   "gitchameleon-self-debug",
 			Rounds: p.repairs,
-			Retry: func(t *adapt.Task, last adapt.SampleResult) bool {
+			Retry: func(t *adapt.Task, last report.SampleResult) bool {
 				return !testsPassed(last, visibleTests(t))
 			},
-			Render: func(t *adapt.Task, last adapt.SampleResult) ([]adapt.Message, error) {
+			Render: func(t *adapt.Task, last report.SampleResult) ([]adapt.Message, error) {
 				return repairMessages(t, attempt{Code: attemptCode(last), Trace: topLevelTrace(last, visibleTests(t))})
 			},
 		}
@@ -182,7 +183,7 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 }
 
 // Score computes GitChameleon's scores from a report of an evaluation of
-// tasks (one adapt.Evaluate returned, or read back with adapt.ReadReport,
+// tasks (one adapt.Evaluate returned, or read back with report.ReadReport,
 // or merged from shards), the tasks as they were evaluated (with
 // EvalOptions.PassRule applied). The protocol is the one whose template
 // and repair the report names, "" for none of them.
@@ -190,7 +191,7 @@ func Evaluate(ctx context.Context, tasks []adapt.Task, model adapt.Model, opts *
 // A Go task's API hit is resolved against the go command's module cache;
 // an answer whose modules are not there is not scored for it (Evaluate
 // uses the cache its environments were built from).
-func Score(rep *adapt.Report, tasks []adapt.Task) (*Scores, error) {
+func Score(rep *report.Report, tasks []adapt.Task) (*Scores, error) {
 	return score(rep, tasks, nil)
 }
 
@@ -217,7 +218,7 @@ func modCacheOf(ctx context.Context, envs adapt.EnvProvider) func(*adapt.Task) s
 	}
 }
 
-func score(rep *adapt.Report, tasks []adapt.Task, modcache func(*adapt.Task) string) (*Scores, error) {
+func score(rep *report.Report, tasks []adapt.Task, modcache func(*adapt.Task) string) (*Scores, error) {
 	if rep == nil {
 		return nil, errors.New("versioned: Score needs a report")
 	}
@@ -262,7 +263,7 @@ func score(rep *adapt.Report, tasks []adapt.Task, modcache func(*adapt.Task) str
 
 // protocolOf names the built-in protocol whose first template and repair
 // rounds a run had, or "".
-func protocolOf(run adapt.RunInfo) string {
+func protocolOf(run report.RunInfo) string {
 	for _, p := range Protocols {
 		name := p.first(promptOptions{}).Name
 		if (run.Template == name || run.Template == p.first(promptOptions{NoVersion: true}).Name) && (run.Repair != "") == (p.repairs > 0) {
@@ -289,7 +290,7 @@ func passRuleOf(tasks []adapt.Task) string {
 // invalidReason is adapt's reason for an invalid task, with the first
 // line of the exception that made its reference fail (which module did
 // not import) when adapt gives only its class.
-func invalidReason(it adapt.InvalidTask) string {
+func invalidReason(it report.InvalidTask) string {
 	reason := it.Reason
 	if it.Result == nil {
 		return reason
@@ -307,7 +308,7 @@ func invalidReason(it adapt.InvalidTask) string {
 
 // attemptCode is the code of an attempt: what was tested, or the
 // completion's text when no code could be taken from it.
-func attemptCode(s adapt.SampleResult) string {
+func attemptCode(s report.SampleResult) string {
 	if s.Code == "" && s.Completion != nil {
 		return s.Completion.Text
 	}
@@ -316,7 +317,7 @@ func attemptCode(s adapt.SampleResult) string {
 
 // judge sets the verdicts of r from one sample's result and the
 // completion it came from.
-func (r *TaskResult) judge(t *adapt.Task, s adapt.SampleResult) {
+func (r *TaskResult) judge(t *adapt.Task, s report.SampleResult) {
 	visible := visibleTests(t)
 	hidden := hiddenTests(t)
 	r.Outcome = s.Outcome
@@ -353,8 +354,8 @@ func hiddenTests(t *adapt.Task) []string {
 
 // testsPassed reports whether the run finished (passed or failed, not a
 // compile error, timeout or crash) and every named test passed.
-func testsPassed(s adapt.SampleResult, names []string) bool {
-	if s.Outcome != adapt.OutcomePassed && s.Outcome != adapt.OutcomeFailed {
+func testsPassed(s report.SampleResult, names []string) bool {
+	if s.Outcome != report.OutcomePassed && s.Outcome != report.OutcomeFailed {
 		return false
 	}
 	for _, n := range names {
@@ -369,11 +370,11 @@ func testsPassed(s adapt.SampleResult, names []string) bool {
 // of the visible tests: the compiler's or the extraction's message, or,
 // for each visible test that did not pass, its last traceback (Python)
 // or its message.
-func topLevelTrace(s adapt.SampleResult, visible []string) string {
+func topLevelTrace(s report.SampleResult, visible []string) string {
 	switch s.Outcome {
-	case adapt.OutcomeCompileError, adapt.OutcomeNoCode, adapt.OutcomeWrongName, adapt.OutcomeModelError:
+	case report.OutcomeCompileError, report.OutcomeNoCode, report.OutcomeWrongName, report.OutcomeModelError:
 		return strings.TrimSpace(s.Detail)
-	case adapt.OutcomePassed, adapt.OutcomeFailed:
+	case report.OutcomePassed, report.OutcomeFailed:
 	default:
 		return strings.TrimSpace(s.Outcome.String() + ": " + s.Detail)
 	}

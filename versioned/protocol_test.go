@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/versioned"
@@ -71,7 +72,7 @@ type scripted struct {
 
 func (m *scripted) Name() string { return "scripted" }
 
-func (m *scripted) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+func (m *scripted) Complete(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 	m.mu.Lock()
 	m.prompts = append(m.prompts, req.Messages)
 	m.mu.Unlock()
@@ -80,7 +81,7 @@ func (m *scripted) Complete(ctx context.Context, req adapt.Request) ([]adapt.Com
 	if _, trace, ok := strings.Cut(user, "<Trace>"); ok && strings.Contains(trace, m.want) {
 		answer = m.right
 	}
-	return []adapt.Completion{{Text: "Here it is:\n```" + req.Task.Language + "\n" + answer + "```\n", FinishReason: "stop"}}, nil
+	return []report.Completion{{Text: "Here it is:\n```" + req.Task.Language + "\n" + answer + "```\n", FinishReason: "stop"}}, nil
 }
 
 const (
@@ -107,7 +108,7 @@ func TestSelfDebugRepairs(t *testing.T) {
 	checkScoreFromReport(t, task, s)
 
 	// A model error is unscored, not a failure: left out of the rates.
-	broken := adapt.ModelFunc("broken", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+	broken := adapt.ModelFunc("broken", func(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 		return nil, errors.New("503")
 	})
 	two := medianTask(t)
@@ -138,7 +139,7 @@ func checkGreedyMisses(t *testing.T, task adapt.Task, opts *versioned.EvalOption
 	if !r.Valid || r.Visible || r.Hidden || r.Repairs != 0 || r.Code != wrongMedian || len(greedy.prompts) != 1 {
 		t.Fatalf("greedy: %+v after %d prompts", r, len(greedy.prompts))
 	}
-	if r.Outcome != adapt.OutcomeFailed || !strings.Contains(r.Trace, "AssertionError") || !strings.HasPrefix(r.Trace, "Traceback (most recent call last):") {
+	if r.Outcome != report.OutcomeFailed || !strings.Contains(r.Trace, "AssertionError") || !strings.HasPrefix(r.Trace, "Traceback (most recent call last):") {
 		t.Fatalf("greedy outcome %s, trace:\n%s", r.Outcome, r.Trace)
 	}
 	// statistics.median_low is not statistics.median: an API miss.
@@ -179,7 +180,7 @@ func checkScoreFromReport(t *testing.T, task adapt.Task, want *versioned.Scores)
 	t.Helper()
 	var b bytes.Buffer
 	require.NoError(t, want.Report.WriteJSON(&b))
-	rep, err := adapt.ReadReport(&b)
+	rep, err := report.ReadReport(&b)
 	require.NoError(t, err)
 	got, err := versioned.Score(rep, []adapt.Task{task})
 	require.NoError(t, err)
@@ -240,7 +241,7 @@ func TestSelfDebugGo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := g.Tasks[0]; !r.Valid || r.Hidden || r.Outcome != adapt.OutcomeCompileError || !strings.Contains(r.Trace, "./solution.go:") {
+	if r := g.Tasks[0]; !r.Valid || r.Hidden || r.Outcome != report.OutcomeCompileError || !strings.Contains(r.Trace, "./solution.go:") {
 		t.Fatalf("greedy: %+v", r)
 	}
 	s, err := versioned.Evaluate(ctx, []adapt.Task{cmpTask}, m, withProtocol(opts, versioned.SelfDebug))

@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 
-	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/versioned"
 )
 
@@ -85,12 +85,12 @@ Verdicts: pass rule every-test: each test passed, a skipped test does not.
 
 func TestErrorClasses(t *testing.T) {
 	r := &versioned.Scores{Tasks: []versioned.TaskResult{
-		{Task: "1", Valid: true, Outcome: adapt.OutcomeFailed, Trace: "Traceback (most recent call last):\n  File \"x.py\", line 1\nAssertionError"},
-		{Task: "2", Valid: true, Outcome: adapt.OutcomeFailed, Trace: "Traceback (most recent call last):\n  File \"x.py\", line 1\ntorch.TypeError: bad"},
-		{Task: "3", Valid: true, Outcome: adapt.OutcomeFailed, Trace: "Traceback (most recent call last):\n  File \"x.py\", line 3\nAssertionError: no"},
-		{Task: "4", Valid: true, Outcome: adapt.OutcomeCompileError, Trace: "./solution.go:3:1: undefined: slices.Max"},
-		{Task: "5", Valid: true, Visible: true, Outcome: adapt.OutcomePassed},
-		{Task: "6", Valid: false, Outcome: adapt.OutcomeFailed, Trace: "Traceback (most recent call last):\nKeyError"},
+		{Task: "1", Valid: true, Outcome: report.OutcomeFailed, Trace: "Traceback (most recent call last):\n  File \"x.py\", line 1\nAssertionError"},
+		{Task: "2", Valid: true, Outcome: report.OutcomeFailed, Trace: "Traceback (most recent call last):\n  File \"x.py\", line 1\ntorch.TypeError: bad"},
+		{Task: "3", Valid: true, Outcome: report.OutcomeFailed, Trace: "Traceback (most recent call last):\n  File \"x.py\", line 3\nAssertionError: no"},
+		{Task: "4", Valid: true, Outcome: report.OutcomeCompileError, Trace: "./solution.go:3:1: undefined: slices.Max"},
+		{Task: "5", Valid: true, Visible: true, Outcome: report.OutcomePassed},
+		{Task: "6", Valid: false, Outcome: report.OutcomeFailed, Trace: "Traceback (most recent call last):\nKeyError"},
 	}}
 	want := []versioned.ErrorClass{{"AssertionError", 2}, {"TypeError", 1}, {"compile-error", 1}}
 	assert.Equal(t, want, r.ErrorClasses(), "error classes")

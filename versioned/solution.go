@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/internal/fence"
 )
 
@@ -43,11 +44,11 @@ type solutionModel struct {
 
 func (m solutionModel) Name() string { return m.name }
 
-func (m solutionModel) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+func (m solutionModel) Complete(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 	if req.Task == nil {
 		return nil, fmt.Errorf("versioned: model %s needs Request.Task", m.name)
 	}
-	c := adapt.Completion{FinishReason: "stop"}
+	c := report.Completion{FinishReason: "stop"}
 	if a, ok := m.answers[req.Task.ID]; !ok {
 		c.Err = fmt.Sprintf("versioned: no solution for %q", req.Task.ID)
 	} else if strings.Contains(a, "```") {
@@ -55,7 +56,7 @@ func (m solutionModel) Complete(ctx context.Context, req adapt.Request) ([]adapt
 	} else {
 		c.Text = "```python\n" + strings.TrimRight(a, "\n") + "\n```\n"
 	}
-	out := make([]adapt.Completion, max(req.Sampling.N, 1))
+	out := make([]report.Completion, max(req.Sampling.N, 1))
 	for i := range out {
 		out[i] = c
 	}
@@ -75,7 +76,7 @@ var upstreamBlock = regexp.MustCompile("(?s)```python(.*?)```")
 // takes the first fenced block of any kind (fence.Blocks), or the
 // whole text when there is none. Other tasks get adapt.Extract, whose
 // whole-file rule takes the longest block.
-func firstPythonBlock(t *adapt.Task, c adapt.Completion) (adapt.Answer, error) {
+func firstPythonBlock(t *adapt.Task, c report.Completion) (adapt.Answer, error) {
 	if t.Language != adapt.Python || t.Target.Function != "" {
 		return adapt.Extract(t, c.Text)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
@@ -215,7 +216,7 @@ func systemTasks(t *testing.T, dir string, sys *versioned.Cache) ([]adapt.Task, 
 
 // evaluateAllLibraries runs the ground truth on tasks in the system
 // environment.
-func evaluateAllLibraries(t *testing.T, tasks []adapt.Task, sols []versioned.Solution, sys *versioned.Cache) *adapt.Report {
+func evaluateAllLibraries(t *testing.T, tasks []adapt.Task, sols []versioned.Solution, sys *versioned.Cache) *report.Report {
 	t.Helper()
 	// A fork server that has also imported the slowest libraries (sympy
 	// alone takes seconds), so that each problem does not. The counts are
@@ -254,7 +255,7 @@ type libraryCount struct {
 
 // countPerLibrary counts the visible and hidden passes per library, and
 // names the tasks whose visible test passed.
-func countPerLibrary(rep *adapt.Report, tasks []adapt.Task) (map[string]*libraryCount, map[string]bool) {
+func countPerLibrary(rep *report.Report, tasks []adapt.Task) (map[string]*libraryCount, map[string]bool) {
 	per := map[string]*libraryCount{}
 	passedIDs := map[string]bool{}
 	for i, tr := range rep.PerTask {

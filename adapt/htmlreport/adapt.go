@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/internal/numfmt"
 	"github.com/adaptbench/adaptbench/metrics"
 )
@@ -25,25 +25,25 @@ func passAt(n, c, k int) float64 {
 }
 
 // scoreAt is the value of k in scores, when they hold one.
-func scoreAt(scores []adapt.Score, k int) (float64, bool) {
+func scoreAt(scores []report.Score, k int) (float64, bool) {
 	s, ok := scoreOf(scores, k)
 	return s.Value, ok
 }
 
 // scoreOf is the score of k in scores, when they hold one.
-func scoreOf(scores []adapt.Score, k int) (adapt.Score, bool) {
-	i := slices.IndexFunc(scores, func(s adapt.Score) bool { return s.K == k })
+func scoreOf(scores []report.Score, k int) (report.Score, bool) {
+	i := slices.IndexFunc(scores, func(s report.Score) bool { return s.K == k })
 	if i < 0 {
-		return adapt.Score{}, false
+		return report.Score{}, false
 	}
 	return scores[i], true
 }
 
-// outcomesOf is every outcome some report counts, in adapt.Outcomes order.
-func outcomesOf(reports []*adapt.Report) []adapt.Outcome {
-	var out []adapt.Outcome
-	for _, o := range adapt.Outcomes {
-		if slices.ContainsFunc(reports, func(r *adapt.Report) bool { return r.Outcomes[o] > 0 }) {
+// outcomesOf is every outcome some report counts, in report.Outcomes order.
+func outcomesOf(reports []*report.Report) []report.Outcome {
+	var out []report.Outcome
+	for _, o := range report.Outcomes {
+		if slices.ContainsFunc(reports, func(r *report.Report) bool { return r.Outcomes[o] > 0 }) {
 			out = append(out, o)
 		}
 	}
@@ -53,7 +53,7 @@ func outcomesOf(reports []*adapt.Report) []adapt.Outcome {
 // funnelRows are a funnel's table rows, as Funnel.WriteTable writes them:
 // per group, its name and its count at each stage, then a "total" row
 // when there is more than one group.
-func funnelRows(f *adapt.Funnel) [][]string {
+func funnelRows(f *report.Funnel) [][]string {
 	stages, groups := f.Stages(), f.Groups()
 	var rows [][]string
 	row := func(name string, count func(string) int) {
@@ -73,8 +73,8 @@ func funnelRows(f *adapt.Funnel) [][]string {
 }
 
 // runLabels labels reports by run name (Run.Name, or the model's for a
-// report that has none), as adapt.WriteComparison labels its columns.
-func runLabels(reports []*adapt.Report) []string {
+// report that has none), as report.WriteComparison labels its columns.
+func runLabels(reports []*report.Report) []string {
 	names := make([]string, len(reports))
 	for i, r := range reports {
 		names[i] = r.Run.Name
@@ -86,17 +86,17 @@ func runLabels(reports []*adapt.Report) []string {
 }
 
 // sampleRange is the fewest and the most samples the run drew of a task.
-func sampleRange(ri adapt.RunInfo) (lo, hi int) {
+func sampleRange(ri report.RunInfo) (lo, hi int) {
 	return numfmt.SampleRange(ri.Samples, ri.TaskSamples, ri.TaskCount)
 }
 
 // samplesText is the samples the run drew of each task, "2" or "1–2 per task".
-func samplesText(ri adapt.RunInfo) string {
+func samplesText(ri report.RunInfo) string {
 	return numfmt.SamplesText(ri.Samples, ri.TaskSamples, ri.TaskCount)
 }
 
 // allKs is every k some report scored, in increasing order.
-func allKs(reports []*adapt.Report) []int {
+func allKs(reports []*report.Report) []int {
 	var ks []int
 	for _, r := range reports {
 		for _, s := range r.PassAtK {

@@ -23,6 +23,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
 	"github.com/adaptbench/adaptbench/adapt/htmlreport"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/internal/shareddata"
 )
@@ -34,8 +35,8 @@ const keepScreenshots = "ADAPTBENCH_HTML_SCREENSHOTS"
 // flawed answers HumanEval as the reference does, but for a few samples:
 // the unadapted prompt (fails its test), code that does not compile, and
 // one hostile completion that would run script if the page let it.
-var flawed = adapt.ModelFunc("reference-with-flaws", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
-	out := make([]adapt.Completion, len(req.Samples))
+var flawed = adapt.ModelFunc("reference-with-flaws", func(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
+	out := make([]report.Completion, len(req.Samples))
 	var n int
 	fmt.Sscanf(strings.TrimPrefix(req.Task.ID, "HumanEval/"), "%d", &n)
 	for i, s := range req.Samples {
@@ -48,7 +49,7 @@ var flawed = adapt.ModelFunc("reference-with-flaws", func(ctx context.Context, r
 		case n%7 == 0 && s == 4:
 			text = "```python\n" + strings.Replace(req.Task.Reference, ":", "", 1) + "```\n"
 		}
-		out[i] = adapt.Completion{Text: text}
+		out[i] = report.Completion{Text: text}
 	}
 	return out, nil
 })
@@ -67,7 +68,7 @@ func TestHTMLInBrowser(t *testing.T) {
 		samples += len(tr.Samples)
 	}
 	require.GreaterOrEqual(t, samples, 800)
-	require.Less(t, rep.Outcomes[adapt.OutcomePassed], samples, "the flawed samples did not pass")
+	require.Less(t, rep.Outcomes[report.OutcomePassed], samples, "the flawed samples did not pass")
 
 	dir := t.TempDir()
 	page := filepath.Join(dir, "report.html")

@@ -16,8 +16,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/htmlreport"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 )
 
@@ -34,8 +34,8 @@ func TestHTMLComparisonInBrowser(t *testing.T) {
 	a, b, tasks := twoRuns()
 	dir := t.TempDir()
 	page := filepath.Join(dir, "compare.html")
-	require.NoError(t, os.WriteFile(page, []byte(writeHTML(t, a, &htmlreport.Options{Tasks: tasks, Runs: []*adapt.Report{b}})), 0o644))
-	c, err := adapt.Compare(a, b)
+	require.NoError(t, os.WriteFile(page, []byte(writeHTML(t, a, &htmlreport.Options{Tasks: tasks, Runs: []*report.Report{b}})), 0o644))
+	c, err := report.Compare(a, b)
 	require.NoError(t, err)
 
 	ctx, cancel := headless(t.Context(), browser, profileDir(t), 1400, 1100)

@@ -13,25 +13,26 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/htmlreport"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 )
 
 // twoRuns is htmlFixture's report (A) and a second run (B) in which t/mut
 // passes once of two: the task flips from lost to... neither (1 of 2 is no
 // majority) unless both pass, so B passes it twice: gained.
-func twoRuns() (a, b *adapt.Report, tasks []adapt.Task) {
+func twoRuns() (a, b *report.Report, tasks []adapt.Task) {
 	a, tasks = htmlFixture()
 	b, _ = htmlFixture()
 	b.Run.Model = "tuned"
 	mut := &b.PerTask[1]
-	pass := adapt.TestOutcome{Name: "test_m.T.test_add", Status: exec.TestPassed}
+	pass := report.TestOutcome{Name: "test_m.T.test_add", Status: exec.TestPassed}
 	for i := range mut.Samples {
-		mut.Samples[i].Outcome, mut.Samples[i].Tests = adapt.OutcomePassed, []adapt.TestOutcome{pass}
+		mut.Samples[i].Outcome, mut.Samples[i].Tests = report.OutcomePassed, []report.TestOutcome{pass}
 	}
 	mut.C = 2
-	mut.PassAtK = []adapt.Score{{K: 1, Value: 1, Tasks: 1}, {K: 2, Value: 1, Tasks: 1}}
-	b.PassAtK = []adapt.Score{{K: 1, Value: 1, Tasks: 2}, {K: 2, Value: 1, Tasks: 2}}
-	b.Breakdowns[2] = adapt.Breakdown{By: "label:domain", Value: "numeric", Count: 2, Solved: 2, PassAt1: 1}
+	mut.PassAtK = []report.Score{{K: 1, Value: 1, Tasks: 1}, {K: 2, Value: 1, Tasks: 1}}
+	b.PassAtK = []report.Score{{K: 1, Value: 1, Tasks: 2}, {K: 2, Value: 1, Tasks: 2}}
+	b.Breakdowns[2] = report.Breakdown{By: "label:domain", Value: "numeric", Count: 2, Solved: 2, PassAt1: 1}
 	return a, b, tasks
 }
 
@@ -41,8 +42,8 @@ func twoRuns() (a, b *adapt.Report, tasks []adapt.Task) {
 // the explorer.
 func TestWriteHTMLComparison(t *testing.T) {
 	a, b, tasks := twoRuns()
-	page := writeHTML(t, a, &htmlreport.Options{Tasks: tasks, Runs: []*adapt.Report{b}})
-	c, err := adapt.Compare(a, b)
+	page := writeHTML(t, a, &htmlreport.Options{Tasks: tasks, Runs: []*report.Report{b}})
+	c, err := report.Compare(a, b)
 	require.NoError(t, err)
 	require.Equal(t, []string{"t/mut"}, c.Gained)
 	has(t, page, `<section id="comparison">`)
@@ -69,12 +70,12 @@ func TestWriteHTMLComparison(t *testing.T) {
 // longest type whole.
 func TestWriteHTMLFigures(t *testing.T) {
 	a, tasks := htmlFixture()
-	a.Breakdowns = append(a.Breakdowns, adapt.Breakdown{By: "label:size", Value: "small", Count: 2, Solved: 1, PassAt1: 0.5},
-		adapt.Breakdown{By: "type", Value: "Method_Signature.Rename_Func", Count: 1, Solved: 0, PassAt1: 0})
+	a.Breakdowns = append(a.Breakdowns, report.Breakdown{By: "label:size", Value: "small", Count: 2, Solved: 1, PassAt1: 0.5},
+		report.Breakdown{By: "type", Value: "Method_Signature.Rename_Func", Count: 1, Solved: 0, PassAt1: 0})
 	for i := range tasks {
 		tasks[i].Labels["size"] = "small"
 	}
-	a.PerTask[0].Steps = append(a.PerTask[0].Steps, adapt.StepReport{ID: "s2", Type: "Method_Signature.Rename_Func", Tests: 1, PassAt1: 0})
+	a.PerTask[0].Steps = append(a.PerTask[0].Steps, report.StepReport{ID: "s2", Type: "Method_Signature.Rename_Func", Tests: 1, PassAt1: 0})
 	page := writeHTML(t, a, &htmlreport.Options{Tasks: tasks})
 	links := regexp.MustCompile(`<a download="([^"]+)" href="data:image/svg(?:\+|&#43;)xml;base64,([^"]+)">`).FindAllStringSubmatch(page, -1)
 	require.Len(t, links, 6, "pass@k, the outcomes (a single run), category, type, labels (one figure), degradation")
@@ -115,7 +116,7 @@ func TestWriteHTMLPromptNote(t *testing.T) {
 // TestHTMLSectionJSON: a generator's section saved as JSON and read back
 // is the same section, and draws the same page.
 func TestHTMLSectionJSON(t *testing.T) {
-	var f adapt.Funnel
+	var f report.Funnel
 	f.Declare("made", "compiled", "valid")
 	f.Add("swapop", "made", 10)
 	f.Add("swapop", "compiled", 7)

@@ -1,4 +1,4 @@
-// Package htmlreport writes an [adapt.Report] as one self-contained HTML
+// Package htmlreport writes an [report.Report] as one self-contained HTML
 // page, for a person to read: the numbers of a run, its plots, and every
 // task and sample behind them.
 //
@@ -14,7 +14,7 @@
 //	err = htmlreport.Write(f, rep, &htmlreport.Options{Tasks: tasks})
 //	if cerr := f.Close(); err == nil { err = cerr }
 //
-// A report read back with [adapt.ReadReport], or merged from shards with
+// A report read back with [report.ReadReport], or merged from shards with
 // [adapt.Merge], is written the same way: the page needs only the report
 // (and, for the explorer's prompts and diffs, the tasks).
 //
@@ -33,8 +33,8 @@
 //     (Provenance.Parent) to it, by generator and operators.
 //   - The breakdown table.
 //   - With [Options].Runs, the other runs side by side in the summary, the
-//     plots and the breakdowns (labelled as [adapt.WriteComparison] labels
-//     its columns); with exactly one other run, [adapt.Compare]'s paired
+//     plots and the breakdowns (labelled as [report.WriteComparison] labels
+//     its columns); with exactly one other run, [report.Compare]'s paired
 //     differences, McNemar's tests and the tasks that flipped.
 //   - The generators' sections ([Options].Sections): a note, a funnel
 //     (drawn and tabulated per group), a scatter plot.
@@ -84,6 +84,6 @@
 //	             "series": [{"name": "original", "points": [{"x": 0.01, "y": 0.9, "label": "HumanEval/0"}]}]}}
 //
 // "text" is plain text, blank lines separating paragraphs; "funnel" is an
-// [adapt.Funnel]'s JSON; in a paired "scatter", point i of the first two
+// [report.Funnel]'s JSON; in a paired "scatter", point i of the first two
 // series is the same subject, before and after, and a line joins them.
 package htmlreport

@@ -17,6 +17,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/htmlreport"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 )
 
@@ -42,16 +43,16 @@ func labelled() []adapt.Task {
 
 // someRight answers a task's sample with its reference when the task and
 // sample numbers say so (about two in three), else with its code.
-var someRight = adapt.ModelFunc("some-right", func(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+var someRight = adapt.ModelFunc("some-right", func(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 	var n int
 	fmt.Sscanf(req.Task.ID, "t%d", &n)
-	out := make([]adapt.Completion, len(req.Samples))
+	out := make([]report.Completion, len(req.Samples))
 	for i, s := range req.Samples {
 		code := req.Task.Code
 		if (n+s)%3 != 0 {
 			code = req.Task.Reference
 		}
-		out[i] = adapt.Completion{Text: "```python\n" + code + "```\n"}
+		out[i] = report.Completion{Text: "```python\n" + code + "```\n"}
 	}
 	return out, nil
 })

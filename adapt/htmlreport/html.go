@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/internal/numfmt"
 	"github.com/adaptbench/adaptbench/internal/textdiff"
 	"github.com/adaptbench/adaptbench/metrics"
@@ -35,12 +36,12 @@ type Options struct {
 	Template *adapt.Template
 	// Runs are other reports set beside this one in the plots and the
 	// summary (another model, another template), in order.
-	Runs []*adapt.Report
+	Runs []*report.Report
 	// Baseline is the report on the tasks this report's tasks were derived
 	// from (their Provenance.Parent). The degradation plot sets each
 	// derived task's pass@1 beside its parent's; nil means the parents are
 	// looked up in this report itself.
-	Baseline *adapt.Report
+	Baseline *report.Report
 	// Sections are what task generators contribute: their funnels, their
 	// fronts, a note (see mutate, ctxbug and evolve's HTMLSection).
 	Sections []Section
@@ -62,7 +63,7 @@ type Section struct {
 	Text string `json:"text,omitempty"`
 	// Funnel, if set, is drawn as a funnel of its stage totals and
 	// tabulated per group.
-	Funnel *adapt.Funnel `json:"funnel,omitempty"`
+	Funnel *report.Funnel `json:"funnel,omitempty"`
 	// Branches are stages of Funnel drawn as a side branch of the main
 	// line, beside the stage before them, not as a stage of their own:
 	// counts that go around a stage (mutate's unresolved mutants, kept
@@ -116,7 +117,7 @@ var htmlTemplate = template.Must(template.New("report").Parse(htmlTemplateText))
 // each test's outcome and message, provenance) with filters and a search
 // box. The page is a pure function of its inputs: the same report gives
 // the same bytes. Its layout is for people and may change.
-func Write(w io.Writer, r *adapt.Report, opts *Options) error {
+func Write(w io.Writer, r *report.Report, opts *Options) error {
 	var o Options
 	if opts != nil {
 		o = *opts
@@ -134,7 +135,7 @@ func Write(w io.Writer, r *adapt.Report, opts *Options) error {
 	for i := range o.Tasks {
 		tasks[o.Tasks[i].ID] = &o.Tasks[i]
 	}
-	runs := append([]*adapt.Report{r}, o.Runs...)
+	runs := append([]*report.Report{r}, o.Runs...)
 	page := htmlPage{
 		Title: o.Title,
 		CSS:   template.CSS(htmlCSS),
@@ -160,7 +161,7 @@ func Write(w io.Writer, r *adapt.Report, opts *Options) error {
 	page.Plots = htmlPlots(runs, tasks, o.Baseline)
 	page.Breakdowns = htmlBreakdowns(runs)
 	if len(runs) == 2 {
-		if c, err := adapt.Compare(runs[0], runs[1]); err == nil {
+		if c, err := report.Compare(runs[0], runs[1]); err == nil {
 			page.Comparison = htmlComparisonOf(c)
 		}
 	}
@@ -197,17 +198,17 @@ type htmlPage struct {
 	CSS        template.CSS
 	JS         template.JS
 	ScriptHash string
-	Run        adapt.RunInfo
-	Machines   []adapt.Machine // when several produced the report's records
-	Samples    string          // per task: "2 samples per task", "1–2 samples per task"
+	Run        report.RunInfo
+	Machines   []report.Machine // when several produced the report's records
+	Samples    string           // per task: "2 samples per task", "1–2 samples per task"
 	Summary    htmlTable
 	Outcomes   htmlTable
 	Plots      []htmlPlot
 	Breakdowns htmlTable
 	Comparison *htmlComparison
 	PromptNote string
-	Invalid    []adapt.InvalidTask
-	Unscored   []adapt.UnscoredTask
+	Invalid    []report.InvalidTask
+	Unscored   []report.UnscoredTask
 	Sections   []htmlSection
 	Data       template.JS
 }
@@ -223,10 +224,10 @@ type htmlComparison struct {
 	SameTaskSet  bool
 }
 
-func htmlComparisonOf(c *adapt.Comparison) *htmlComparison {
+func htmlComparisonOf(c *report.Comparison) *htmlComparison {
 	h := &htmlComparison{A: c.A, B: c.B, Gained: c.Gained, Lost: c.Lost, Unpaired: len(c.Unpaired), SameTaskSet: c.SameTaskSet}
 	h.Deltas.Head = []string{"", "A: " + c.A, "B: " + c.B, "B − A (points)", "95% CI (bootstrap)", "paired"}
-	delta := func(name string, d adapt.Delta) {
+	delta := func(name string, d report.Delta) {
 		ci := "–"
 		if d.CI95 != nil {
 			ci = "[" + numfmt.SignedPct(d.CI95.Lo) + ", " + numfmt.SignedPct(d.CI95.Hi) + "]"
@@ -250,7 +251,7 @@ func htmlComparisonOf(c *adapt.Comparison) *htmlComparison {
 
 // htmlBreakdowns is the breakdown table with a count and a pass@1 column
 // per run, a row per dimension and value any run has.
-func htmlBreakdowns(runs []*adapt.Report) htmlTable {
+func htmlBreakdowns(runs []*report.Report) htmlTable {
 	t := htmlTable{Head: []string{"by", "value"}}
 	names := runLabels(runs)
 	for _, n := range names {
@@ -307,7 +308,7 @@ type htmlSection struct {
 }
 
 // taskScores returns the pass@k of every task that has one, in task order.
-func taskScores(r *adapt.Report, k int) []float64 {
+func taskScores(r *report.Report, k int) []float64 {
 	var vs []float64
 	for _, tr := range r.PerTask {
 		if v, ok := scoreAt(tr.PassAtK, k); ok {
@@ -341,23 +342,23 @@ func pctCI(v, lo, hi float64, ci bool) string {
 }
 
 // htmlSummary is the summary table: a column per run.
-func htmlSummary(runs []*adapt.Report) htmlTable {
+func htmlSummary(runs []*report.Report) htmlTable {
 	t := htmlTable{Head: append([]string{""}, runLabels(runs)...)}
-	row := func(name string, cell func(r *adapt.Report) string) {
+	row := func(name string, cell func(r *report.Report) string) {
 		cells := []string{name}
 		for _, r := range runs {
 			cells = append(cells, cell(r))
 		}
 		t.Rows = append(t.Rows, cells)
 	}
-	if slices.ContainsFunc(runs, func(r *adapt.Report) bool { return r.Run.Template != "" }) {
+	if slices.ContainsFunc(runs, func(r *report.Report) bool { return r.Run.Template != "" }) {
 		// A run that reads no prompt names no template: no empty row.
-		row("template", func(r *adapt.Report) string { return r.Run.Template })
+		row("template", func(r *report.Report) string { return r.Run.Template })
 	}
-	row("samples per task", func(r *adapt.Report) string { return samplesText(r.Run) })
-	row("tasks (valid)", func(r *adapt.Report) string { return fmt.Sprintf("%d (%d)", r.Tasks, r.Valid) })
+	row("samples per task", func(r *report.Report) string { return samplesText(r.Run) })
+	row("tasks (valid)", func(r *report.Report) string { return fmt.Sprintf("%d (%d)", r.Tasks, r.Valid) })
 	for _, k := range allKs(runs) {
-		row(fmt.Sprintf("pass@%d, task [95%% CI]", k), func(r *adapt.Report) string {
+		row(fmt.Sprintf("pass@%d, task [95%% CI]", k), func(r *report.Report) string {
 			if s, ok := scoreOf(r.PassAtK, k); ok {
 				_, lo, hi, ci, _ := meanCI(taskScores(r, k))
 				return pctCI(s.Value, lo, hi, ci) + fmt.Sprintf(" of %d", s.Tasks)
@@ -365,14 +366,14 @@ func htmlSummary(runs []*adapt.Report) htmlTable {
 			return "–"
 		})
 	}
-	row("pass@1, adaptation", func(r *adapt.Report) string {
+	row("pass@1, adaptation", func(r *report.Report) string {
 		if s, ok := scoreOf(r.AdaptationPassAtK, 1); ok {
 			return fmt.Sprintf("%s%% of %d steps", numfmt.Pct(s.Value), s.Tasks)
 		}
 		return "–"
 	})
-	row("unscored tasks", func(r *adapt.Report) string { return strconv.Itoa(len(r.Unscored)) })
-	row("tokens (prompt / completion)", func(r *adapt.Report) string {
+	row("unscored tasks", func(r *report.Report) string { return strconv.Itoa(len(r.Unscored)) })
+	row("tokens (prompt / completion)", func(r *report.Report) string {
 		return fmt.Sprintf("%d / %d", r.Usage.PromptTokens, r.Usage.CompletionTokens)
 	})
 	return t
@@ -380,7 +381,7 @@ func htmlSummary(runs []*adapt.Report) htmlTable {
 
 // stepScores returns the pass@1 of every scored adaptation step whose
 // type (by "type") or category (by "category") is value.
-func stepScores(r *adapt.Report, by, value string) []float64 {
+func stepScores(r *report.Report, by, value string) []float64 {
 	var vs []float64
 	for _, tr := range r.PerTask {
 		if tr.N == 0 {
@@ -401,7 +402,7 @@ func stepScores(r *adapt.Report, by, value string) []float64 {
 
 // labelScores returns the pass@1 of every scored task whose label key is
 // value; it needs the tasks for their labels.
-func labelScores(r *adapt.Report, tasks map[string]*adapt.Task, key, value string) []float64 {
+func labelScores(r *report.Report, tasks map[string]*adapt.Task, key, value string) []float64 {
 	var vs []float64
 	for _, tr := range r.PerTask {
 		t := tasks[tr.TaskID]
@@ -450,7 +451,7 @@ func widePlot(p htmlPlot, groups, series int) htmlPlot {
 // htmlPlots draws the report's plots: pass@k, then pass@1 by each
 // breakdown dimension (the task labels as one faceted figure), then the
 // degradation from parents to derived tasks.
-func htmlPlots(runs []*adapt.Report, tasks map[string]*adapt.Task, baseline *adapt.Report) []htmlPlot {
+func htmlPlots(runs []*report.Report, tasks map[string]*adapt.Task, baseline *report.Report) []htmlPlot {
 	names := runLabels(runs)
 	var plots []htmlPlot
 	var groups []plotGroup
@@ -469,7 +470,7 @@ func htmlPlots(runs []*adapt.Report, tasks map[string]*adapt.Task, baseline *ada
 		// scores, not one lone bar.
 		var labels []string
 		var counts []int
-		for _, o := range adapt.Outcomes {
+		for _, o := range report.Outcomes {
 			if n := runs[0].Outcomes[o]; n > 0 {
 				labels, counts = append(labels, o.String()), append(counts, n)
 			}
@@ -538,11 +539,11 @@ func htmlPlots(runs []*adapt.Report, tasks map[string]*adapt.Task, baseline *ada
 // degradationPlot sets the pass@1 of each derived task's parent beside
 // its own, by generator and operators, over the tasks whose parent has a
 // score; "" when there are none.
-func degradationPlot(r *adapt.Report, tasks map[string]*adapt.Task, baseline *adapt.Report) string {
+func degradationPlot(r *report.Report, tasks map[string]*adapt.Task, baseline *report.Report) string {
 	if baseline == nil {
 		baseline = r
 	}
-	parent := map[string]adapt.TaskReport{}
+	parent := map[string]report.TaskReport{}
 	for _, tr := range baseline.PerTask {
 		parent[tr.TaskID] = tr
 	}
@@ -700,14 +701,14 @@ type htmlTest struct {
 // a bounded diff; what is shown is cut to MaxText anyway.
 const maxDiffInput = 64 << 10
 
-func htmlDataOf(runs []*adapt.Report, tasks map[string]*adapt.Task, o *Options) ([]byte, error) {
+func htmlDataOf(runs []*report.Report, tasks map[string]*adapt.Task, o *Options) ([]byte, error) {
 	cut := func(s string) string { return cutText(s, o.MaxText) }
 	r := runs[0]
 	d := htmlData{Tasks: []htmlTask{}}
 	if len(runs) > 1 {
 		d.Runs = runLabels(runs)
 	}
-	for _, oc := range adapt.Outcomes {
+	for _, oc := range report.Outcomes {
 		d.Outcomes = append(d.Outcomes, oc.String())
 	}
 	results := make([]func(string) *htmlRun, len(runs))
@@ -740,8 +741,8 @@ func htmlDataOf(runs []*adapt.Report, tasks map[string]*adapt.Task, o *Options) 
 // runResults returns what the explorer shows of a report's results for a
 // task ID: its status, counts and samples; nil for a task the report does
 // not hold.
-func runResults(r *adapt.Report, tasks map[string]*adapt.Task, cut func(string) string) func(string) *htmlRun {
-	invalid := map[string]adapt.InvalidTask{}
+func runResults(r *report.Report, tasks map[string]*adapt.Task, cut func(string) string) func(string) *htmlRun {
+	invalid := map[string]report.InvalidTask{}
 	for _, it := range r.Invalid {
 		invalid[it.TaskID] = it
 	}
@@ -749,7 +750,7 @@ func runResults(r *adapt.Report, tasks map[string]*adapt.Task, cut func(string) 
 	for _, u := range r.Unscored {
 		unscored[u.TaskID] = u.Reason
 	}
-	byID := map[string]*adapt.TaskReport{}
+	byID := map[string]*report.TaskReport{}
 	for i := range r.PerTask {
 		byID[r.PerTask[i].TaskID] = &r.PerTask[i]
 	}
@@ -889,7 +890,7 @@ func writeReadable(b *strings.Builder, v any, indent string) {
 	}
 }
 
-func sampleOf(s adapt.SampleResult, t *adapt.Task, cut func(string) string) htmlSample {
+func sampleOf(s report.SampleResult, t *adapt.Task, cut func(string) string) htmlSample {
 	hs := htmlSample{Sample: s.Sample, Outcome: s.Outcome.String(), Detail: cut(s.Detail), Rounds: len(s.Rounds),
 		Tokens: s.Usage.PromptTokens + s.Usage.CompletionTokens}
 	if c := s.Completion; c != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/htmlreport"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/metrics"
 )
@@ -25,7 +26,7 @@ const hostile = "</script><script>window.__xss=1</script><img src=x onerror=\"wi
 
 // htmlFixture is a report written by hand (no sandbox): two tasks, one
 // derived from the other, with a hostile and a huge completion.
-func htmlFixture() (*adapt.Report, []adapt.Task) {
+func htmlFixture() (*report.Report, []adapt.Task) {
 	tasks := []adapt.Task{
 		{ID: "t/orig", Language: adapt.Python, Code: "def add(a, b):\n    return a + b\n", Reference: "def add(a, b):\n    return a + b\n",
 			Target: adapt.Target{Path: "m.py", Function: "add"}, Tests: []adapt.Test{{Name: "test_m.T.test_add", Steps: []string{"s1"}}},
@@ -36,34 +37,34 @@ func htmlFixture() (*adapt.Report, []adapt.Task) {
 			Labels:     map[string]string{"domain": "numeric"},
 			Provenance: &adapt.Provenance{Generator: "mutate", Parent: "t/orig", Operators: []string{"swapop"}, Seed: 7, Schema: "mutate/v1", Detail: json.RawMessage(`{"span":[1,2],"note":"</script>"}`)}},
 	}
-	fail := adapt.TestOutcome{Name: "test_m.T.test_add", Status: exec.TestFailed, Message: "AssertionError: 1 != 3 <b>bold</b>", ErrorType: "AssertionError"}
-	pass := adapt.TestOutcome{Name: "test_m.T.test_add", Status: exec.TestPassed}
+	fail := report.TestOutcome{Name: "test_m.T.test_add", Status: exec.TestFailed, Message: "AssertionError: 1 != 3 <b>bold</b>", ErrorType: "AssertionError"}
+	pass := report.TestOutcome{Name: "test_m.T.test_add", Status: exec.TestPassed}
 	huge := "def add(a, b):\n" + strings.Repeat("    x = 1  # é\n", 20000) + "    return a + b\n"
-	r := &adapt.Report{
-		Run:   adapt.RunInfo{Model: "m<1>", Template: adapt.AdaptationLevel.Name, Samples: 2, K: []int{1, 2}, Gold: true, TaskCount: 2},
+	r := &report.Report{
+		Run:   report.RunInfo{Model: "m<1>", Template: adapt.AdaptationLevel.Name, Samples: 2, K: []int{1, 2}, Gold: true, TaskCount: 2},
 		Tasks: 2, Valid: 2,
-		PassAtK:  []adapt.Score{{K: 1, Value: 0.5, Tasks: 2}, {K: 2, Value: 0.5, Tasks: 2}},
-		Outcomes: map[adapt.Outcome]int{adapt.OutcomePassed: 2, adapt.OutcomeFailed: 2},
-		Breakdowns: []adapt.Breakdown{{By: "category", Value: "Logic", Count: 1, Solved: 1, PassAt1: 1},
+		PassAtK:  []report.Score{{K: 1, Value: 0.5, Tasks: 2}, {K: 2, Value: 0.5, Tasks: 2}},
+		Outcomes: map[report.Outcome]int{report.OutcomePassed: 2, report.OutcomeFailed: 2},
+		Breakdowns: []report.Breakdown{{By: "category", Value: "Logic", Count: 1, Solved: 1, PassAt1: 1},
 			{By: "type", Value: "Logic.Upd_Return", Count: 1, Solved: 1, PassAt1: 1}, {By: "label:domain", Value: "numeric", Count: 2, Solved: 1, PassAt1: 0.5}},
-		PerTask: []adapt.TaskReport{
-			{TaskID: "t/orig", Valid: true, N: 2, C: 2, PassAtK: []adapt.Score{{K: 1, Value: 1, Tasks: 1}, {K: 2, Value: 1, Tasks: 1}},
-				Steps: []adapt.StepReport{{ID: "s1", Type: "Logic.Upd_Return", Tests: 1, C: 2, PassAt1: 1}},
-				Samples: []adapt.SampleResult{
-					{Sample: 0, Outcome: adapt.OutcomePassed, Tests: []adapt.TestOutcome{pass}, Completion: &adapt.Completion{Text: tasks[0].Reference}, Code: tasks[0].Reference},
-					{Sample: 1, Outcome: adapt.OutcomePassed, Tests: []adapt.TestOutcome{pass}, Completion: &adapt.Completion{Text: "```python\n" + huge + "```"}, Code: huge},
+		PerTask: []report.TaskReport{
+			{TaskID: "t/orig", Valid: true, N: 2, C: 2, PassAtK: []report.Score{{K: 1, Value: 1, Tasks: 1}, {K: 2, Value: 1, Tasks: 1}},
+				Steps: []report.StepReport{{ID: "s1", Type: "Logic.Upd_Return", Tests: 1, C: 2, PassAt1: 1}},
+				Samples: []report.SampleResult{
+					{Sample: 0, Outcome: report.OutcomePassed, Tests: []report.TestOutcome{pass}, Completion: &report.Completion{Text: tasks[0].Reference}, Code: tasks[0].Reference},
+					{Sample: 1, Outcome: report.OutcomePassed, Tests: []report.TestOutcome{pass}, Completion: &report.Completion{Text: "```python\n" + huge + "```"}, Code: huge},
 				}},
-			{TaskID: "t/mut", Valid: true, N: 2, C: 0, PassAtK: []adapt.Score{{K: 1, Value: 0, Tasks: 1}, {K: 2, Value: 0, Tasks: 1}},
-				Samples: []adapt.SampleResult{
-					{Sample: 0, Outcome: adapt.OutcomeFailed, Tests: []adapt.TestOutcome{fail}, Completion: &adapt.Completion{Text: hostile}, Code: hostile},
-					{Sample: 1, Outcome: adapt.OutcomeFailed, Tests: []adapt.TestOutcome{fail}, Completion: &adapt.Completion{Text: tasks[1].Code}, Code: tasks[1].Code},
+			{TaskID: "t/mut", Valid: true, N: 2, C: 0, PassAtK: []report.Score{{K: 1, Value: 0, Tasks: 1}, {K: 2, Value: 0, Tasks: 1}},
+				Samples: []report.SampleResult{
+					{Sample: 0, Outcome: report.OutcomeFailed, Tests: []report.TestOutcome{fail}, Completion: &report.Completion{Text: hostile}, Code: hostile},
+					{Sample: 1, Outcome: report.OutcomeFailed, Tests: []report.TestOutcome{fail}, Completion: &report.Completion{Text: tasks[1].Code}, Code: tasks[1].Code},
 				}},
 		},
 	}
 	return r, tasks
 }
 
-func writeHTML(t *testing.T, r *adapt.Report, o *htmlreport.Options) string {
+func writeHTML(t *testing.T, r *report.Report, o *htmlreport.Options) string {
 	t.Helper()
 	var b bytes.Buffer
 	require.NoError(t, htmlreport.Write(&b, r, o))
@@ -141,7 +142,7 @@ func TestWriteHTMLPlots(t *testing.T) {
 	r, tasks := htmlFixture()
 	other, _ := htmlFixture()
 	other.Run.Model = "other"
-	page := writeHTML(t, r, &htmlreport.Options{Tasks: tasks, Runs: []*adapt.Report{other}})
+	page := writeHTML(t, r, &htmlreport.Options{Tasks: tasks, Runs: []*report.Report{other}})
 	for _, title := range []string{
 		"Task-level pass@k (95% bootstrap CI)",
 		"pass@1 by adaptation category (95% CI)",
@@ -171,7 +172,7 @@ func TestWriteHTMLRunLabels(t *testing.T) {
 	named, _ := htmlFixture()
 	named.Run.Name = "tuned"
 	r.Run.TaskSamples = map[string]int{"t/mut": 1}
-	page := writeHTML(t, r, &htmlreport.Options{Tasks: tasks, Runs: []*adapt.Report{same, named}})
+	page := writeHTML(t, r, &htmlreport.Options{Tasks: tasks, Runs: []*report.Report{same, named}})
 	has(t, page, "<thead><tr><th></th><th>m&lt;1&gt; #1</th><th>m&lt;1&gt; #2</th><th>tuned</th></tr></thead>")
 	has(t, page, ">tuned</text>", "a series of the plots")
 	has(t, page, "<tr><th>samples per task</th><td>1–2 per task</td><td>2</td><td>2</td></tr>")
@@ -183,7 +184,7 @@ func pctS(v float64) string { return strconv.FormatFloat(100*v, 'f', 2, 64) }
 
 func TestWriteHTMLSections(t *testing.T) {
 	r, tasks := htmlFixture()
-	var f adapt.Funnel
+	var f report.Funnel
 	f.Declare("made", "compiled", "valid")
 	f.Add("swap<op>", "made", 10)
 	f.Add("swap<op>", "compiled", 7)

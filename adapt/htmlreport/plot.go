@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // The HTML report's plots are inline SVG drawn here, not with
@@ -323,7 +323,7 @@ func scatterChart(title string, s *Scatter) string {
 // labelled with its count and its share of the first stage. A stage
 // among branches is drawn beside the main line, off the stage before it
 // (an arrow "↳", a lighter bar), not as a stage of the line.
-func funnelChart(title string, f *adapt.Funnel, branches []string) string {
+func funnelChart(title string, f *report.Funnel, branches []string) string {
 	stages := f.Stages()
 	const w = 640.0
 	left, top, rowH := 150.0, 30.0, 26.0

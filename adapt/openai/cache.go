@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // Cache configures the response cache: one JSON file per request and sample
@@ -35,13 +36,13 @@ type cacheKey struct {
 	V        int             `json:"v"`
 	Model    string          `json:"model"`
 	Messages []adapt.Message `json:"messages"`
-	Sampling adapt.Sampling  `json:"sampling"`
+	Sampling report.Sampling `json:"sampling"`
 	Sample   int             `json:"sample"`
 }
 
 type cacheEntry struct {
-	Key        json.RawMessage  `json:"key"`
-	Completion adapt.Completion `json:"completion"`
+	Key        json.RawMessage   `json:"key"`
+	Completion report.Completion `json:"completion"`
 }
 
 type diskCache struct {
@@ -89,21 +90,21 @@ func (d *diskCache) path(key []byte) string {
 
 // load returns the completion cached under key. An unreadable or
 // mismatched entry is a miss; the next store replaces it.
-func (d *diskCache) load(key []byte) (adapt.Completion, bool) {
+func (d *diskCache) load(key []byte) (report.Completion, bool) {
 	b, err := os.ReadFile(d.path(key))
 	if err != nil {
-		return adapt.Completion{}, false
+		return report.Completion{}, false
 	}
 	var e cacheEntry
 	if json.Unmarshal(b, &e) != nil || !bytes.Equal(e.Key, key) || e.Completion.Err != "" {
-		return adapt.Completion{}, false
+		return report.Completion{}, false
 	}
 	return e.Completion, true
 }
 
 // store writes an entry atomically: to a temporary file in the same
 // directory, then renamed into place.
-func (d *diskCache) store(key []byte, c adapt.Completion) error {
+func (d *diskCache) store(key []byte, c report.Completion) error {
 	p := d.path(key)
 	b, err := json.Marshal(cacheEntry{Key: key, Completion: c})
 	if err != nil {

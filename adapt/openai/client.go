@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // defaultBaseURL is OpenAI's API root, used when Config.BaseURL is empty
@@ -277,7 +278,7 @@ func (c *Client) GoString() string { return c.String() }
 
 // Cost prices u with the model's entry in Config.Prices; it reports false
 // when there is none. It makes Client an adapt.Pricer.
-func (c *Client) Cost(u adapt.Usage) (float64, bool) {
+func (c *Client) Cost(u report.Usage) (float64, bool) {
 	p, ok := c.cfg.Prices[c.cfg.Model]
 	if !ok {
 		return 0, false
@@ -295,7 +296,7 @@ type Stats struct {
 	CacheHits int64
 	// Usage is the tokens the server reported for the requests this client
 	// made: what was paid for, unlike the usage of cached completions.
-	Usage adapt.Usage
+	Usage report.Usage
 }
 
 // Stats returns the counts so far.
@@ -304,7 +305,7 @@ func (c *Client) Stats() Stats {
 		Requests:  c.requests.Load(),
 		Retries:   c.retries.Load(),
 		CacheHits: c.hits.Load(),
-		Usage:     adapt.Usage{PromptTokens: int(c.prompt.Load()), CompletionTokens: int(c.completion.Load())},
+		Usage:     report.Usage{PromptTokens: int(c.prompt.Load()), CompletionTokens: int(c.completion.Load())},
 	}
 }
 
@@ -314,7 +315,7 @@ func (c *Client) Stats() Stats {
 // can. A sample whose request fails, after the retries, has Err set; Complete
 // returns an error when no sample succeeded, when req is inconsistent, or
 // when ctx ends, which stops any retry and request in flight.
-func (c *Client) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+func (c *Client) Complete(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 	n := max(req.Sampling.N, 1)
 	samples := req.Samples
 	if samples == nil {
@@ -325,7 +326,7 @@ func (c *Client) Complete(ctx context.Context, req adapt.Request) ([]adapt.Compl
 	} else if len(samples) != n {
 		return nil, fmt.Errorf("openai: request has %d sample indices for %d samples", len(samples), n)
 	}
-	out := make([]adapt.Completion, n)
+	out := make([]report.Completion, n)
 	errs := make([]error, n)
 	keys := c.cache.keys(c.cfg.Model, req, samples)
 	var miss []int
@@ -350,7 +351,7 @@ func (c *Client) Complete(ctx context.Context, req adapt.Request) ([]adapt.Compl
 	for i := range out {
 		if errs[i] != nil {
 			errs[i] = redact(errs[i], c.cfg.APIKey)
-			out[i] = adapt.Completion{Err: errs[i].Error()}
+			out[i] = report.Completion{Err: errs[i].Error()}
 			failed++
 			first = cmp.Or(first, errs[i])
 			continue
@@ -369,7 +370,7 @@ func (c *Client) Complete(ctx context.Context, req adapt.Request) ([]adapt.Compl
 
 // fetch asks the server for the completions at positions miss of out,
 // setting out[i] or errs[i] for each.
-func (c *Client) fetch(ctx context.Context, req adapt.Request, samples, miss []int, out []adapt.Completion, errs []error) {
+func (c *Client) fetch(ctx context.Context, req adapt.Request, samples, miss []int, out []report.Completion, errs []error) {
 	one := func(i int) {
 		comps, err := c.call(ctx, req, 1, seedFor(req.Sampling.Seed, samples[i]))
 		if err == nil && len(comps) == 0 {
@@ -443,7 +444,7 @@ func seedFor(seed *int64, i int) *int64 {
 }
 
 // call sends one request for n completions, retrying as configured.
-func (c *Client) call(ctx context.Context, req adapt.Request, n int, seed *int64) ([]adapt.Completion, error) {
+func (c *Client) call(ctx context.Context, req adapt.Request, n int, seed *int64) ([]report.Completion, error) {
 	s := req.Sampling
 	body := chatRequest{
 		Model:       c.cfg.Model,

@@ -18,6 +18,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/openai"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 var (
@@ -25,8 +26,8 @@ var (
 	_ adapt.Pricer = (*openai.Client)(nil)
 )
 
-func use(prompt, completion int) adapt.Usage {
-	return adapt.Usage{PromptTokens: prompt, CompletionTokens: completion}
+func use(prompt, completion int) report.Usage {
+	return report.Usage{PromptTokens: prompt, CompletionTokens: completion}
 }
 
 func TestWireFormat(t *testing.T) {
@@ -34,7 +35,7 @@ func TestWireFormat(t *testing.T) {
 	c := api.client(t, func(cfg *openai.Config) { cfg.Name = "shown-name" })
 	seed := int64(7)
 	req := userRequest(3)
-	req.Sampling = adapt.Sampling{N: 3, Temperature: 0.8, TopP: 0.95, MaxTokens: 256, Seed: &seed, Stop: []string{"\n\n\n"}}
+	req.Sampling = report.Sampling{N: 3, Temperature: 0.8, TopP: 0.95, MaxTokens: 256, Seed: &seed, Stop: []string{"\n\n\n"}}
 	got, err := c.Complete(context.Background(), req)
 	require.NoError(t, err)
 
@@ -43,14 +44,14 @@ func TestWireFormat(t *testing.T) {
 	n, temp, topP, maxTok := 3, 0.8, 0.95, 256
 	want := wireReq{Model: "test-model", Messages: req.Messages, N: &n, Temperature: &temp, TopP: &topP, MaxTokens: &maxTok, Seed: &seed, Stop: []string{"\n\n\n"}}
 	assert.Equal(t, want, reqs[0], "request body")
-	wantComps := []adapt.Completion{
-		{Text: "answer 0", FinishReason: "stop", Usage: adapt.Usage{PromptTokens: 10, CompletionTokens: 2}},
-		{Text: "answer 1", FinishReason: "stop", Usage: adapt.Usage{CompletionTokens: 2}},
-		{Text: "answer 2", FinishReason: "stop", Usage: adapt.Usage{CompletionTokens: 2}},
+	wantComps := []report.Completion{
+		{Text: "answer 0", FinishReason: "stop", Usage: report.Usage{PromptTokens: 10, CompletionTokens: 2}},
+		{Text: "answer 1", FinishReason: "stop", Usage: report.Usage{CompletionTokens: 2}},
+		{Text: "answer 2", FinishReason: "stop", Usage: report.Usage{CompletionTokens: 2}},
 	}
 	assert.Equal(t, wantComps, got, "completions")
 	assert.Equal(t, "shown-name", c.Name())
-	assert.Equal(t, openai.Stats{Requests: 1, Usage: adapt.Usage{PromptTokens: 10, CompletionTokens: 6}}, c.Stats())
+	assert.Equal(t, openai.Stats{Requests: 1, Usage: report.Usage{PromptTokens: 10, CompletionTokens: 6}}, c.Stats())
 }
 
 func TestWireFormatDefaults(t *testing.T) {
@@ -109,7 +110,7 @@ func TestLogprobs(t *testing.T) {
 	req.Sampling.Logprobs = true
 	got, err := api.client(t, nil).Complete(context.Background(), req)
 	require.NoError(t, err)
-	want := []adapt.TokenLogprob{{Token: "def", Logprob: -0.01}, {Token: " f", Logprob: -1.5}}
+	want := []report.TokenLogprob{{Token: "def", Logprob: -0.01}, {Token: " f", Logprob: -1.5}}
 	assert.Equal(t, want, got[0].Logprobs, "logprobs")
 }
 
@@ -119,22 +120,22 @@ func TestUsageSplit(t *testing.T) {
 		texts      []string
 		prompt     int
 		completion int
-		want       []adapt.Usage
+		want       []report.Usage
 		reason     string
 	}{
 		{
 			name: "equal", texts: []string{"aaaa", "bbbb", "cccc"}, prompt: 30, completion: 31,
-			want:   []adapt.Usage{use(30, 10), use(0, 10), use(0, 11)},
+			want:   []report.Usage{use(30, 10), use(0, 10), use(0, 11)},
 			reason: "prompt paid once, to the first; completion split evenly, sum exact",
 		},
 		{
 			name: "proportional", texts: []string{"a", "bbbbbbbbb"}, prompt: 7, completion: 100,
-			want:   []adapt.Usage{use(7, 10), use(0, 90)},
+			want:   []report.Usage{use(7, 10), use(0, 90)},
 			reason: "completion tokens follow the length of each choice",
 		},
 		{
 			name: "empty", texts: []string{"", ""}, prompt: 3, completion: 5,
-			want:   []adapt.Usage{use(3, 2), use(0, 3)},
+			want:   []report.Usage{use(3, 2), use(0, 3)},
 			reason: "empty choices split evenly",
 		},
 	}
@@ -150,14 +151,14 @@ func TestUsageSplit(t *testing.T) {
 			c := api.client(t, nil)
 			got, err := c.Complete(context.Background(), userRequest(len(tt.texts)))
 			require.NoError(t, err)
-			var us []adapt.Usage
-			var sum adapt.Usage
+			var us []report.Usage
+			var sum report.Usage
 			for _, c := range got {
 				us = append(us, c.Usage)
 				sum = sum.Add(c.Usage)
 			}
 			assert.Equal(t, tt.want, us, "%s", tt.reason)
-			assert.Equal(t, adapt.Usage{PromptTokens: tt.prompt, CompletionTokens: tt.completion}, sum)
+			assert.Equal(t, report.Usage{PromptTokens: tt.prompt, CompletionTokens: tt.completion}, sum)
 			assert.Equal(t, sum, c.Stats().Usage)
 		})
 	}
@@ -641,7 +642,7 @@ func TestRateLimit(t *testing.T) {
 		// A server that reports no usage leaves the estimate standing: each
 		// request leaves the bucket at -28.25, and the next waits 3.825 s.
 		assert.InDelta(t, 2*3.825, clock.total().Seconds(), 0.01, "waits %v", clock.slept())
-		assert.Equal(t, adapt.Usage{}, c.Stats().Usage)
+		assert.Equal(t, report.Usage{}, c.Stats().Usage)
 	})
 }
 
@@ -833,13 +834,13 @@ func TestCost(t *testing.T) {
 	c, err := openai.New(&openai.Config{Model: "gpt-4o", APIKey: testKey, Prices: prices})
 	require.NoError(t, err)
 	prices["gpt-4o"] = openai.Price{} // the client keeps its own copy
-	cost, ok := c.Cost(adapt.Usage{PromptTokens: 2_000_000, CompletionTokens: 500_000})
+	cost, ok := c.Cost(report.Usage{PromptTokens: 2_000_000, CompletionTokens: 500_000})
 	assert.True(t, ok)
 	assert.InDelta(t, 10.0, cost, 1e-9)
 
 	c, err = openai.New(&openai.Config{Model: "other", APIKey: testKey, Prices: prices})
 	require.NoError(t, err)
-	_, ok = c.Cost(adapt.Usage{PromptTokens: 1})
+	_, ok = c.Cost(report.Usage{PromptTokens: 1})
 	assert.False(t, ok, "no price for the model")
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/openai"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
@@ -54,7 +55,7 @@ func TestEvaluateCache(t *testing.T) {
 		reply(w, req.Model, chs, 50, 20*len(chs))
 	})
 	dir := t.TempDir()
-	run := func(journal string) (*adapt.Report, openai.Stats) {
+	run := func(journal string) (*report.Report, openai.Stats) {
 		t.Helper()
 		c := api.client(t, func(cfg *openai.Config) {
 			cfg.Cache = &openai.Cache{Dir: filepath.Join(dir, "cache")}
@@ -73,8 +74,8 @@ func TestEvaluateCache(t *testing.T) {
 	p1, _ := rep1.Score(1)
 	assert.Equal(t, 1.0, p1, "outcomes %v", rep1.Outcomes)
 	assert.Equal(t, 1, api.count(), "three samples in one request with n = 3")
-	assert.Equal(t, openai.Stats{Requests: 1, Usage: adapt.Usage{PromptTokens: 50, CompletionTokens: 60}}, st1)
-	assert.Equal(t, adapt.Usage{PromptTokens: 50, CompletionTokens: 60}, rep1.Usage)
+	assert.Equal(t, openai.Stats{Requests: 1, Usage: report.Usage{PromptTokens: 50, CompletionTokens: 60}}, st1)
+	assert.Equal(t, report.Usage{PromptTokens: 50, CompletionTokens: 60}, rep1.Usage)
 	require.NotNil(t, rep1.Cost)
 	assert.InDelta(t, (50*1+60*2)/1e6, *rep1.Cost, 1e-12)
 
@@ -105,7 +106,7 @@ func TestResumeWithAnotherModelIsRefused(t *testing.T) {
 		reply(w, req.Model, []wireChoice{textChoice(0, text)}, 10, 2)
 	})
 	journal := filepath.Join(t.TempDir(), "run.jsonl")
-	run := func(model string) (*adapt.Report, error) {
+	run := func(model string) (*report.Report, error) {
 		c := api.client(t, func(cfg *openai.Config) { cfg.Model, cfg.Name = model, "baseline" })
 		return adapt.Evaluate(context.Background(), []adapt.Task{incTask}, c, &adapt.Options{Runner: sb, Journal: journal})
 	}
@@ -143,7 +144,7 @@ func TestRefusalsAreKept(t *testing.T) {
 	rep, err := adapt.Evaluate(context.Background(), []adapt.Task{incTask}, api.client(t, nil), &adapt.Options{Runner: sb, Samples: 3, Journal: journal})
 	require.NoError(t, err)
 	assert.Equal(t, 2, rep.Refusals)
-	assert.Equal(t, 2, rep.Outcomes[adapt.OutcomeNoCode], "scored as what they are")
+	assert.Equal(t, 2, rep.Outcomes[report.OutcomeNoCode], "scored as what they are")
 	s := rep.PerTask[0].Samples
 	require.Len(t, s, 3)
 	assert.Equal(t, "I can't help with that.", s[1].Completion.Refusal)

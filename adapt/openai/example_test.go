@@ -12,6 +12,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/openai"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // exampleServer stands in for vLLM or OpenAI: it answers every chat
@@ -52,7 +53,7 @@ func ExampleClient_Complete() {
 	}
 	comps, err := c.Complete(context.Background(), adapt.Request{
 		Messages: []adapt.Message{{Role: "user", Content: "Write f(x) = x + 1."}},
-		Sampling: adapt.Sampling{N: 2, Temperature: 0.2},
+		Sampling: report.Sampling{N: 2, Temperature: 0.2},
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -110,7 +111,7 @@ func ExampleClient_Cost() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	cost, ok := c.Cost(adapt.Usage{PromptTokens: 1_200_000, CompletionTokens: 300_000})
+	cost, ok := c.Cost(report.Usage{PromptTokens: 1_200_000, CompletionTokens: 300_000})
 	fmt.Printf("$%.2f %v\n", cost, ok)
 	// Output:
 	// $6.00 true

@@ -17,6 +17,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/openai"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
@@ -85,8 +86,8 @@ func TestCircuitBreaker(t *testing.T) {
 	})
 	c := api.client(t, nil)
 	journal := filepath.Join(t.TempDir(), "run.jsonl")
-	var last adapt.Progress
-	opts := &adapt.Options{Runner: sb, Journal: journal, ModelConcurrency: 1, Progress: func(p adapt.Progress) { last = p }}
+	var last report.Progress
+	opts := &adapt.Options{Runner: sb, Journal: journal, ModelConcurrency: 1, Progress: func(p report.Progress) { last = p }}
 	_, err = adapt.Evaluate(context.Background(), tenTasks(), c, opts)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, adapt.ErrModelUnavailable)

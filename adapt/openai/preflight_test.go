@@ -12,6 +12,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/openai"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // TestPreflightRetries: the preflight goes through the client's retries
@@ -108,7 +109,7 @@ func TestPreflightRateLimitedShards(t *testing.T) {
 	newClock(c)
 	rep, err := adapt.Draw(context.Background(), []adapt.Task{incTask}, c, nil)
 	require.NoError(t, err, "the preflight's 429 is retried")
-	assert.Zero(t, rep.Outcomes[adapt.OutcomeModelError])
+	assert.Zero(t, rep.Outcomes[report.OutcomeModelError])
 	assert.Equal(t, 2, rep.Usage.CompletionTokens, "the sample drawn")
 	assert.Equal(t, 3, api.count(), "the preflight twice, then the sample")
 }

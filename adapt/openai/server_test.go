@@ -15,6 +15,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/openai"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // testKey is the API key the test servers expect.
@@ -232,7 +233,7 @@ var _ io.Writer = (*syncBuffer)(nil)
 func userRequest(n int) adapt.Request {
 	return adapt.Request{
 		Messages: []adapt.Message{{Role: "system", Content: "You adapt code."}, {Role: "user", Content: "Rename f to g."}},
-		Sampling: adapt.Sampling{N: n},
+		Sampling: report.Sampling{N: n},
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // The subset of the chat-completions wire format the client speaks.
@@ -56,7 +57,7 @@ type message struct {
 }
 
 type logprobs struct {
-	Content []adapt.TokenLogprob `json:"content"`
+	Content []report.TokenLogprob `json:"content"`
 }
 
 type usage struct {
@@ -136,18 +137,18 @@ func errorMessage(body []byte) string {
 // choice index (the caller has checked that there are no more than it
 // asked for). The call's usage is split among them
 // so that it sums to what the server reported; see the package doc.
-func completions(r *chatResponse) []adapt.Completion {
+func completions(r *chatResponse) []report.Completion {
 	chs := ordered(r.Choices)
-	out := make([]adapt.Completion, len(chs))
+	out := make([]report.Completion, len(chs))
 	weights := make([]int, len(chs))
 	for i, c := range chs {
 		text, reasoning := splitThink(c.Message.Content)
 		if rc := c.Message.ReasoningContent + c.Message.Reasoning; rc != "" {
 			reasoning = strings.TrimSpace(rc + "\n" + reasoning)
 		}
-		out[i] = adapt.Completion{Text: text, Reasoning: reasoning, FinishReason: c.FinishReason, Refusal: c.Message.Refusal}
+		out[i] = report.Completion{Text: text, Reasoning: reasoning, FinishReason: c.FinishReason, Refusal: c.Message.Refusal}
 		if c.Logprobs != nil && len(c.Logprobs.Content) > 0 {
-			out[i].Logprobs = append([]adapt.TokenLogprob(nil), c.Logprobs.Content...)
+			out[i].Logprobs = append([]report.TokenLogprob(nil), c.Logprobs.Content...)
 		}
 		weights[i] = len(c.Message.Content) + len(c.Message.ReasoningContent) + len(c.Message.Reasoning) + len(c.Message.Refusal)
 	}

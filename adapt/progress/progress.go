@@ -10,7 +10,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
-	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // Interval is the longest a plain display stays silent while work goes on:
@@ -18,7 +18,7 @@ import (
 // line saying it still runs.
 const Interval = 10 * time.Second
 
-// Display shows adapt.Progress reports on a writer. It is safe for
+// Display shows report.Progress reports on a writer. It is safe for
 // concurrent use.
 type Display struct {
 	w     io.Writer
@@ -28,7 +28,7 @@ type Display struct {
 	mu        sync.Mutex
 	bar       *progressbar.ProgressBar
 	phase     string
-	last      adapt.Progress
+	last      report.Progress
 	started   bool
 	nextTenth int // plain: the next tenth of Total that prints a line
 	lastLine  time.Time
@@ -55,7 +55,7 @@ func (d *Display) Terminal() bool { return d.tty }
 
 // Report shows p. Pass the method as a Progress option:
 // Options{Progress: d.Report}.
-func (d *Display) Report(p adapt.Progress) {
+func (d *Display) Report(p report.Progress) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	// A new loop (a phase whose count starts again) ends the last one.
@@ -113,7 +113,7 @@ func (d *Display) heartbeat() {
 }
 
 // print writes p as a plain line; d.mu is held.
-func (d *Display) print(p adapt.Progress, tenth int) {
+func (d *Display) print(p report.Progress, tenth int) {
 	d.nextTenth = tenth + 1
 	fmt.Fprintln(d.w, line(d.label, p))
 	d.lastLine = time.Now()
@@ -121,7 +121,7 @@ func (d *Display) print(p adapt.Progress, tenth int) {
 }
 
 // draw updates the bar; d.mu is held.
-func (d *Display) draw(p adapt.Progress, phaseChanged bool) {
+func (d *Display) draw(p report.Progress, phaseChanged bool) {
 	if d.bar == nil {
 		d.bar = progressbar.NewOptions(max(p.Total, 1),
 			progressbar.OptionSetWriter(d.w),
@@ -180,7 +180,7 @@ func (d *Display) Close() {
 	d.started = false
 }
 
-func describe(label string, p adapt.Progress) string {
+func describe(label string, p report.Progress) string {
 	if p.ModelErrors > 0 {
 		// A model error is counted as done but checked nothing: shown
 		// apart, so that a failing endpoint is not read as progress.
@@ -190,7 +190,7 @@ func describe(label string, p adapt.Progress) string {
 }
 
 // passedAs is what the Passed count counts.
-func passedAs(p adapt.Progress) string {
+func passedAs(p report.Progress) string {
 	if p.PassedAs != "" {
 		return p.PassedAs
 	}
@@ -198,7 +198,7 @@ func passedAs(p adapt.Progress) string {
 }
 
 // line is the plain form of a report.
-func line(label string, p adapt.Progress) string {
+func line(label string, p report.Progress) string {
 	if p.Done == 0 && p.Resumed == 0 {
 		// A step begun, or one that counts nothing: what it is, how
 		// much of it there is, and how long it has run.

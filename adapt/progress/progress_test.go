@@ -9,8 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/progress"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/internal/ptytest"
 	"github.com/adaptbench/adaptbench/internal/tracker"
 )
@@ -23,7 +23,7 @@ func evaluation(d *progress.Display) {
 		if i > 4 {
 			phase = "samples"
 		}
-		d.Report(adapt.Progress{Phase: phase, Done: i, Total: 20, Passed: i / 2, Elapsed: time.Duration(i) * time.Second, Rate: 1, ETA: time.Duration(20-i) * time.Second})
+		d.Report(report.Progress{Phase: phase, Done: i, Total: 20, Passed: i / 2, Elapsed: time.Duration(i) * time.Second, Rate: 1, ETA: time.Duration(20-i) * time.Second})
 	}
 	d.Close()
 }
@@ -33,7 +33,7 @@ func TestPlainLines(t *testing.T) {
 	d := progress.New(&buf, "m")
 	assert.False(t, d.Terminal())
 	evaluation(d)
-	d.Report(adapt.Progress{Phase: "resume", Notice: "journal x: a torn last line was cut off"})
+	d.Report(report.Progress{Phase: "resume", Notice: "journal x: a torn last line was cut off"})
 	d.Close()
 	// One line at each phase and at each tenth of the work (every 2
 	// checks of 20), no escape codes, no carriage returns.
@@ -81,7 +81,7 @@ func TestHeartbeat(t *testing.T) {
 	var buf syncBuffer
 	d := progress.New(&buf, "mine m")
 	progress.SetInterval(d, 100*time.Millisecond)
-	d.Report(adapt.Progress{Phase: "build", Done: 1, Total: 4, Elapsed: 3 * time.Second})
+	d.Report(report.Progress{Phase: "build", Done: 1, Total: 4, Elapsed: 3 * time.Second})
 	time.Sleep(350 * time.Millisecond)
 	d.Close()
 	time.Sleep(250 * time.Millisecond)
@@ -102,7 +102,7 @@ func TestHeartbeat(t *testing.T) {
 	// A step that counts nothing yet says what it is.
 	buf = syncBuffer{}
 	d = progress.New(&buf, "mine m")
-	d.Report(adapt.Progress{Phase: "fetch"})
+	d.Report(report.Progress{Phase: "fetch"})
 	d.Close()
 	assert.Equal(t, "mine m fetch: under way, elapsed 0s\n", buf.String())
 }
@@ -117,7 +117,7 @@ func TestBarOnATerminal(t *testing.T) {
 	tr := tracker.New(d.Report, "validate", 5)
 	for i := range 5 {
 		if i == 2 {
-			d.Report(adapt.Progress{Phase: "validate", Done: 2, Total: 5, Passed: 2, Notice: "something to know"})
+			d.Report(report.Progress{Phase: "validate", Done: 2, Total: 5, Passed: 2, Notice: "something to know"})
 		}
 		tr.Done(true)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/ctxbug"
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
@@ -50,17 +51,17 @@ type Implanter struct {
 
 func (m *Implanter) Name() string { return "implanter" }
 
-func (m *Implanter) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+func (m *Implanter) Complete(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 	if req.Task == nil || m.jobs[req.Task.ID] == nil {
 		return nil, fmt.Errorf("implanter: unknown job")
 	}
 	j := m.jobs[req.Task.ID]
 	h := fnv.New64a()
 	h.Write([]byte(j.ID))
-	var out []adapt.Completion
+	var out []report.Completion
 	for _, s := range req.Samples {
 		rng := rand.New(rand.NewPCG(m.seed, h.Sum64()+uint64(s)))
-		out = append(out, adapt.Completion{Text: "```python\n" + fill(j, rng) + "```\n", FinishReason: "stop"})
+		out = append(out, report.Completion{Text: "```python\n" + fill(j, rng) + "```\n", FinishReason: "stop"})
 	}
 	return out, nil
 }
@@ -214,10 +215,10 @@ func (copier) Name() string { return "copy" }
 
 var reusedRE = regexp.MustCompile("(?s)### Reused Method:\n```python\n(.*?)```")
 
-func (copier) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+func (copier) Complete(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 	m := reusedRE.FindStringSubmatch(req.Messages[len(req.Messages)-1].Content)
 	if m == nil {
 		return nil, fmt.Errorf("copy: no reused method in the prompt")
 	}
-	return []adapt.Completion{{Text: "```python\n" + m[1] + "```\n", FinishReason: "stop"}}, nil
+	return []report.Completion{{Text: "```python\n" + m[1] + "```\n", FinishReason: "stop"}}, nil
 }

@@ -16,7 +16,7 @@
 // The run is journaled in -out (a new directory adapteval-N by default),
 // so that running it again with the same -out resumes; the report files
 // are written there too, each named as it is: the load report, the
-// adapt.Report (JSON, Markdown, CSV) and the tables (Markdown, JSON).
+// report.Report (JSON, Markdown, CSV) and the tables (Markdown, JSON).
 package main
 
 import (
@@ -37,6 +37,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/adapt/openai"
 	"github.com/adaptbench/adaptbench/adapt/progress"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/internal/outdir"
@@ -166,7 +167,7 @@ func main() {
 // against the ground truth) with CDD's default parameters and with those
 // its authors used on ChatGPT, as the paper does not say which it used,
 // and writes both results to path.
-func leakRatio(rep *adapt.Report, tasks []adapt.Task, path string) error {
+func leakRatio(rep *report.Report, tasks []adapt.Task, path string) error {
 	var all []*adapteval.CDDReport
 	fmt.Println()
 	for _, p := range []adapteval.CDDParams{adapteval.CDDPaper, adapteval.CDDRealWorld} {
@@ -193,7 +194,7 @@ type evaluation struct {
 }
 
 // run evaluates the tasks with the model, journaled.
-func (e evaluation) run(ctx context.Context, tasks []adapt.Task, m adapt.Model, journal string) (*adapt.Report, error) {
+func (e evaluation) run(ctx context.Context, tasks []adapt.Task, m adapt.Model, journal string) (*report.Report, error) {
 	opts := adapteval.Options(e.setting, e.n)
 	opts.Runner = e.runner
 	opts.Journal = journal
@@ -227,7 +228,7 @@ func pickModel(name, openaiModel, out string) (adapt.Model, error) {
 }
 
 // save writes the report (JSON, Markdown, CSV, HTML) and the tables.
-func save(dir, name string, rep *adapt.Report, s *adapteval.Scores, tasks []adapt.Task) error {
+func save(dir, name string, rep *report.Report, s *adapteval.Scores, tasks []adapt.Task) error {
 	files := map[string]func(io.Writer) error{
 		name + "_report.html":  func(w io.Writer) error { return htmlreport.Write(w, rep, &htmlreport.Options{Tasks: tasks}) },
 		name + "_report.json":  rep.WriteJSON,

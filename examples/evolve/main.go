@@ -31,6 +31,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
 	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/adapt/progress"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/evolve"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/internal/outdir"
@@ -151,7 +152,7 @@ func main() {
 // report.html in out (with the search's section), and prints pass@1
 // by task kind and version.
 func checkTasks(ctx context.Context, tasks []adapt.Task, out *outdir.Dir, search htmlreport.Section) {
-	var reports []*adapt.Report
+	var reports []*report.Report
 	fs, err := sandbox.NewPythonRunner(&sandbox.ForkServerConfig{Preload: evolve.PreloadList()})
 	if err != nil {
 		log.Fatal(err)

@@ -53,6 +53,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/adapt/openai"
 	"github.com/adaptbench/adaptbench/adapt/progress"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/internal/outdir"
@@ -349,7 +350,7 @@ func chooseModel(model string) (adapt.Model, error) {
 // writeInspection prints, per operator combination, the samples, how many
 // passed, and the inspection classes of which mutations the model
 // reversed.
-func writeInspection(stdout io.Writer, rep *adapt.Report, tasks []adapt.Task, name string) error {
+func writeInspection(stdout io.Writer, rep *report.Report, tasks []adapt.Task, name string) error {
 	type row struct{ n, passed, restored, alternative, reversed, mutations int }
 	rows := map[string]*row{}
 	var err error
@@ -360,7 +361,7 @@ func writeInspection(stdout io.Writer, rep *adapt.Report, tasks []adapt.Task, na
 	for _, tr := range rep.PerTask {
 		t := byID[tr.TaskID]
 		for _, s := range tr.Samples {
-			passed := s.Outcome == adapt.OutcomePassed
+			passed := s.Outcome == report.OutcomePassed
 			in := mutate.Inspection{}
 			if s.Code != "" {
 				// The function that was tested, the snippet spliced in.

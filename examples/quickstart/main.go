@@ -32,6 +32,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/adapt/openai"
 	"github.com/adaptbench/adaptbench/adapt/progress"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/internal/outdir"
 	"github.com/adaptbench/adaptbench/internal/runhealth"
@@ -82,13 +83,13 @@ func main() {
 	}
 	var stdout io.Writer = os.Stdout
 	fmt.Fprintf(os.Stderr, "evaluating %d demo tasks in the sandbox (%s)\n", len(tasks), sb.Isolation())
-	var reports []*adapt.Report
+	var reports []*report.Report
 	for _, m := range models {
 		start := time.Now()
 		bar := progress.New(os.Stderr, m.Name())
 		rep, err := adapt.Evaluate(ctx, tasks, m, &adapt.Options{
 			Samples:  *samples,
-			Sampling: adapt.Sampling{Temperature: *temperature},
+			Sampling: report.Sampling{Temperature: *temperature},
 			Template: tmpl,
 			Runner:   sb,
 			Progress: bar.Report,
@@ -111,13 +112,13 @@ func main() {
 	// Reference and Identity read no prompt (adapt.PromptFree): their
 	// reports name no template.
 	fmt.Fprintf(stdout, "\n## %d demo tasks, %d sample(s) per task, template %s for the models that read a prompt\n\n", len(tasks), *samples, tmpl.Name)
-	if err := adapt.WriteComparison(stdout, reports...); err != nil {
+	if err := report.WriteComparison(stdout, reports...); err != nil {
 		log.Fatal(err)
 	}
 	if len(reports) == 2 {
 		// The paired test of the second run against the first: McNemar
 		// on the tasks, Δpass@k with a bootstrap interval, the flips.
-		c, err := adapt.Compare(reports[0], reports[1])
+		c, err := report.Compare(reports[0], reports[1])
 		if err != nil {
 			log.Fatal(err)
 		}

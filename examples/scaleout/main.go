@@ -38,6 +38,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/bench/demo"
 	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/adapt/progress"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/internal/outdir"
 	"github.com/adaptbench/adaptbench/internal/runhealth"
 )
@@ -67,7 +68,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	var rep *adapt.Report
+	var rep *report.Report
 	switch cmd {
 	case "run":
 		m := adapt.Reference
@@ -141,7 +142,7 @@ func pythonTasks() ([]adapt.Task, error) {
 	return tasks, nil
 }
 
-func write(rep *adapt.Report, tasks []adapt.Task, dir string) error {
+func write(rep *report.Report, tasks []adapt.Task, dir string) error {
 	out, err := outdir.Open(dir, "scaleout", os.Stderr)
 	if err != nil {
 		return err

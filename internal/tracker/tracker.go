@@ -1,5 +1,5 @@
 // Package tracker counts the items of a long loop and reports them as
-// adapt.Progress, the one progress type of every long call in this module
+// report.Progress, the one progress type of every long call in this module
 // (Evaluate, the generators).
 package tracker
 
@@ -7,11 +7,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // Tracker reports the progress of a loop over a known number of items to
-// an adapt.Progress callback. Each Done call reports once, from
+// an report.Progress callback. Each Done call reports once, from
 // one goroutine at a time. A Tracker with a nil callback does nothing.
 // It is safe for concurrent use.
 type Tracker struct {
@@ -19,7 +19,7 @@ type Tracker struct {
 	// not "passed" (mutate's candidates that became tasks are "valid").
 	PassedAs string
 
-	f     func(adapt.Progress)
+	f     func(report.Progress)
 	phase string
 	start time.Time
 
@@ -31,10 +31,10 @@ type Tracker struct {
 // New returns a Tracker of total items in phase, reporting to f, and
 // reports the loop's start (Done 0) when it has items: the first item can
 // take long (a build), and a display then says what runs meanwhile.
-func New(f func(adapt.Progress), phase string, total int) *Tracker {
+func New(f func(report.Progress), phase string, total int) *Tracker {
 	t := &Tracker{f: f, phase: phase, total: total, start: time.Now()}
 	if f != nil && total > 0 {
-		f(adapt.Progress{Phase: phase, Total: total})
+		f(report.Progress{Phase: phase, Total: total})
 	}
 	return t
 }
@@ -50,7 +50,7 @@ func (t *Tracker) Done(passed bool) {
 	if passed {
 		t.passed++
 	}
-	p := adapt.Progress{Phase: t.phase, Done: t.done, Total: t.total, Passed: t.passed, PassedAs: t.PassedAs, Elapsed: time.Since(t.start)}
+	p := report.Progress{Phase: t.phase, Done: t.done, Total: t.total, Passed: t.passed, PassedAs: t.PassedAs, Elapsed: time.Since(t.start)}
 	if p.Elapsed > 0 {
 		p.Rate = float64(t.done) / p.Elapsed.Seconds()
 	}

@@ -152,7 +152,7 @@ func Open(dir string, r exec.Runner, cfg *Config) (*Module, error) {
 		os.RemoveAll(gm.dir)
 		return nil, err
 	}
-	if gm.base, err = buildsys.ProjectBase(gm.dir); err != nil {
+	if gm.base, err = projectBase(gm.dir); err != nil {
 		gm.baseErr = fmt.Errorf("mutate: %s: %w", dir, err) // the module as given, not the copy
 	}
 	if gm.scratch, err = os.MkdirTemp("", "adaptbench-gobuild-"); err != nil {
@@ -891,3 +891,13 @@ func (g *Module) requirements() (*adapt.Environment, error) {
 // Module is a build system seen from outside mutate. Generate also looks
 // for its Prepare and TypeErrors (mutate's buildsys_test.go holds that).
 var _ mutate.Project = (*Module)(nil)
+
+// projectBase makes the base of the tasks of the project at dir (see
+// buildsys.ProjectFiles).
+func projectBase(dir string) (*adapt.Base, error) {
+	var files []adapt.File
+	if err := buildsys.ProjectFiles(dir, func(p, c string) { files = append(files, adapt.File{Path: p, Content: c}) }); err != nil {
+		return nil, err
+	}
+	return adapt.NewBase(files)
+}

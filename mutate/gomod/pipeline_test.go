@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/mutate"
@@ -183,7 +184,7 @@ func TestGoModuleSubpackage(t *testing.T) {
 		}
 		for _, tr := range rep.PerTask {
 			s := tr.Samples[0]
-			if passed := s.Outcome == adapt.OutcomePassed; passed != tc.pass {
+			if passed := s.Outcome == report.OutcomePassed; passed != tc.pass {
 				t.Errorf("%s on %s: %s, want passed=%v: %s%s", tc.model.Name(), tr.TaskID, s.Outcome, tc.pass, s.Detail, mutatetest.TestMessages(s.Tests))
 			}
 		}
@@ -215,7 +216,7 @@ func TestGoModuleBinaryFile(t *testing.T) {
 	}
 	defer gm.Close()
 	var validated int
-	_, err = mutate.Generate(context.Background(), gm, &mutate.Options{Runs: 1, Progress: func(p adapt.Progress) { validated = p.Done }})
+	_, err = mutate.Generate(context.Background(), gm, &mutate.Options{Runs: 1, Progress: func(p report.Progress) { validated = p.Done }})
 	if err == nil || !strings.Contains(err.Error(), `the project's tasks cannot be made`) || !strings.Contains(err.Error(), dir+`: adapt: task base: file "testdata/logo.png" is not UTF-8 text`) {
 		t.Fatalf("error %v, want one naming testdata/logo.png", err)
 	}

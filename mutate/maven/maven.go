@@ -543,7 +543,23 @@ func (m *Project) compileAlone(p string, src []byte) exec.JavaBuild {
 func (m *Project) Task(p string, t *adapt.Task) error {
 	t.Language = adapt.Java
 	t.Framework = adapt.FrameworkJUnit
-	return buildsys.WorkspaceFiles(m.dir, p, t)
+	// The task changes its target only: the project is its base.
+	b, err := projectBase(m.dir)
+	if err != nil {
+		return fmt.Errorf("mutate: %s: %w", m.dir, err)
+	}
+	t.Base, t.Files = b, nil
+	return nil
+}
+
+// projectBase makes the base of the tasks of the project at dir (see
+// buildsys.ProjectFiles).
+func projectBase(dir string) (*adapt.Base, error) {
+	var files []adapt.File
+	if err := buildsys.ProjectFiles(dir, func(p, c string) { files = append(files, adapt.File{Path: p, Content: c}) }); err != nil {
+		return nil, err
+	}
+	return adapt.NewBase(files)
 }
 
 // Project is a build system seen from outside mutate. Generate also looks

@@ -1,7 +1,7 @@
 // Package mine mines version-conditioned Go problems from a module's
 // release history, as GitChameleon's problems were written by hand: one
 // more generator with the SDK's shape (Generate, Options, Result with the
-// tasks and an adapt.Funnel).
+// tasks and an report.Funnel).
 //
 // # Releases
 //

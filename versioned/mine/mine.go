@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/internal/tracker"
@@ -61,7 +62,7 @@ type Options struct {
 	// "fetch", "build" once per release, with its count) and after each
 	// candidate's checks (Phase "check"), so that a display can say what
 	// a long stage is doing.
-	Progress func(adapt.Progress)
+	Progress func(report.Progress)
 }
 
 // Result is what Generate produced.
@@ -76,11 +77,11 @@ type Result struct {
 	Tasks []adapt.Task
 	// Dropped are the candidates that did not become problems, in the
 	// same order, each with the stage it stopped at and why.
-	Dropped []adapt.InvalidTask
+	Dropped []report.InvalidTask
 	// Funnel counts, per change kind, the release pairs with such a
 	// change, the changes, and the candidates (a function's calls of one
 	// API) through the stages of the package doc's Validity.
-	Funnel adapt.Funnel
+	Funnel report.Funnel
 	// Time is the wall time of each stage: "list" (the versions), "fetch"
 	// (downloading and verifying them), "build" (go list -export of each
 	// release's packages and tests), "analyse" (type-checking,
@@ -169,7 +170,7 @@ func Generate(ctx context.Context, mod string, opts *Options) (*Result, error) {
 	// stage says a stage begins, done of total (0 of 0: no count).
 	stage := func(name string, done, total int) {
 		if o.Progress != nil {
-			o.Progress(adapt.Progress{Phase: name, Done: done, Total: total, Passed: done, PassedAs: "done", Elapsed: time.Since(start)})
+			o.Progress(report.Progress{Phase: name, Done: done, Total: total, Passed: done, PassedAs: "done", Elapsed: time.Since(start)})
 		}
 	}
 	timed := func(stage string, f func() error) error {
@@ -222,7 +223,7 @@ func Generate(ctx context.Context, mod string, opts *Options) (*Result, error) {
 			res.Funnel.Add(c.group, s, 1)
 		}
 		if c.reason != "" {
-			res.Dropped = append(res.Dropped, adapt.InvalidTask{TaskID: c.id, Reason: c.reason})
+			res.Dropped = append(res.Dropped, report.InvalidTask{TaskID: c.id, Reason: c.reason})
 			continue
 		}
 		res.Tasks = append(res.Tasks, *c.task)
@@ -232,7 +233,7 @@ func Generate(ctx context.Context, mod string, opts *Options) (*Result, error) {
 }
 
 // count adds a release pair's changes to the funnel.
-func count(f *adapt.Funnel, changes []Change) {
+func count(f *report.Funnel, changes []Change) {
 	seen := map[string]bool{}
 	for _, k := range kinds {
 		for _, c := range changes {
@@ -597,12 +598,12 @@ func prepare(c *candidate) error {
 
 // checkOne runs a candidate's checks, stopping at the first that fails.
 func checkOne(ctx context.Context, checker *adapt.Checker, c *candidate) error {
-	run := func(t *adapt.Task, code string) (adapt.SampleResult, error) {
+	run := func(t *adapt.Task, code string) (report.SampleResult, error) {
 		res, err := checker.Check(ctx, t, adapt.Answer{Code: code})
 		if err != nil {
 			return res, fmt.Errorf("mine: %s: %w", t.ID, err)
 		}
-		if res.Outcome == adapt.OutcomeInfraError {
+		if res.Outcome == report.OutcomeInfraError {
 			return res, fmt.Errorf("mine: %s: infrastructure error: %s", t.ID, res.Detail)
 		}
 		return res, nil
@@ -611,10 +612,10 @@ func checkOne(ctx context.Context, checker *adapt.Checker, c *candidate) error {
 	if err != nil {
 		return err
 	}
-	if res.Outcome == adapt.OutcomeCompileError && !compilerOnSolution(c.module, res.Detail) {
+	if res.Outcome == report.OutcomeCompileError && !compilerOnSolution(c.module, res.Detail) {
 		return fmt.Errorf("mine: %s: the build at %s failed outside the solution: %s", c.id, c.at[1].rel.Version, firstLine(res.Detail))
 	}
-	if res.Outcome != adapt.OutcomePassed {
+	if res.Outcome != report.OutcomePassed {
 		c.reason = fmt.Sprintf("reference %s at %s: %s", res.Outcome, c.at[1].rel.Version, why(res))
 		return nil
 	}
@@ -624,15 +625,15 @@ func checkOne(ctx context.Context, checker *adapt.Checker, c *candidate) error {
 		return err
 	}
 	switch res.Outcome {
-	case adapt.OutcomeCompileError, adapt.OutcomeFailed:
+	case report.OutcomeCompileError, report.OutcomeFailed:
 	default:
 		c.reason = fmt.Sprintf("not version-conditioned: the reference %s at %s", res.Outcome, c.at[0].rel.Version)
-		if res.Outcome != adapt.OutcomePassed {
+		if res.Outcome != report.OutcomePassed {
 			c.reason += ": " + why(res)
 		}
 		return nil
 	}
-	if res.Outcome == adapt.OutcomeCompileError && !compilerOnSolution(c.module, res.Detail) {
+	if res.Outcome == report.OutcomeCompileError && !compilerOnSolution(c.module, res.Detail) {
 		// Not the compiler on the function: the go command on the
 		// workspace (a missing hash or module), which is no verdict.
 		return fmt.Errorf("mine: %s: the build at %s failed outside the solution: %s", c.id, c.at[0].rel.Version, firstLine(res.Detail))
@@ -662,7 +663,7 @@ func checkOne(ctx context.Context, checker *adapt.Checker, c *candidate) error {
 }
 
 // testPassed reports whether the named test passed in a result.
-func testPassed(res adapt.SampleResult, name string) bool {
+func testPassed(res report.SampleResult, name string) bool {
 	for _, t := range res.Tests {
 		if t.Name == name {
 			return t.Status == exec.TestPassed
@@ -692,7 +693,7 @@ func compilerOnSolution(mod, detail string) bool {
 // why is the first line of what made a check fail: the compiler's or the
 // sandbox's message, else the first test that did not pass and its
 // message.
-func why(res adapt.SampleResult) string {
+func why(res report.SampleResult) string {
 	if res.Detail != "" {
 		// The first line that is not the compiler's "# package" header.
 		for _, l := range strings.Split(res.Detail, "\n") {

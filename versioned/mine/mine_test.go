@@ -18,6 +18,7 @@ import (
 	modzip "golang.org/x/mod/zip"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/versioned"
 	"github.com/adaptbench/adaptbench/versioned/mine"
@@ -298,7 +299,7 @@ func TestSyntheticHistory(t *testing.T) {
 	// Every stage says it begins (a display then keeps a line coming
 	// while it runs): list, fetch, build per release, check.
 	var phases []string
-	opts.Progress = func(p adapt.Progress) {
+	opts.Progress = func(p report.Progress) {
 		if len(phases) == 0 || phases[len(phases)-1] != p.Phase {
 			phases = append(phases, p.Phase)
 		}

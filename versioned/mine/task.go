@@ -14,6 +14,7 @@ import (
 	"golang.org/x/mod/semver"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/versioned"
 	"github.com/adaptbench/adaptbench/versioned/internal/category"
 )
@@ -320,7 +321,7 @@ func setOrigin(t *adapt.Task, d *versioned.Detail, o *origin) error {
 
 // setPrevious records in the problem what its reference gave at the
 // previous release.
-func setPrevious(c *candidate, res adapt.SampleResult) error {
+func setPrevious(c *candidate, res report.SampleResult) error {
 	d, err := versioned.DetailOf(c.task)
 	if err != nil {
 		return err

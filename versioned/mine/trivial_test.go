@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/versioned/mine"
 )
@@ -21,13 +22,13 @@ import (
 func checkTrivial(t *testing.T, res *mine.Result, checker *adapt.Checker) {
 	t.Helper()
 	ctx := context.Background()
-	hidden := func(task *adapt.Task, code string) (bool, adapt.SampleResult) {
+	hidden := func(task *adapt.Task, code string) (bool, report.SampleResult) {
 		t.Helper()
 		r, err := checker.Check(ctx, task, adapt.Answer{Code: code})
 		require.NoError(t, err)
-		require.NotEqual(t, adapt.OutcomeInfraError, r.Outcome, r.Detail)
+		require.NotEqual(t, report.OutcomeInfraError, r.Outcome, r.Detail)
 		h := task.Tests[1].Name
-		i := slices.IndexFunc(r.Tests, func(o adapt.TestOutcome) bool { return o.Name == h })
+		i := slices.IndexFunc(r.Tests, func(o report.TestOutcome) bool { return o.Name == h })
 		return i >= 0 && r.Tests[i].Status == exec.TestPassed, r
 	}
 	kinds := map[string]int{}

@@ -79,17 +79,17 @@
 // function is taken out of the completion by name with tree-sitter
 // (adapt.Extract), which accepts fenced and unfenced answers, keeps
 // decorators, and names an answer that keeps the snippet's old name
-// (adapt.OutcomeWrongName, where the artifact counts an import error). The
+// (report.OutcomeWrongName, where the artifact counts an import error). The
 // function is spliced into the context file, and the task's unittest
 // class runs in the sandbox, one fresh process per sample, with the
 // artifact's limit of 5 seconds, import included. Every test's status and
-// error type (adapt.TestOutcome.ErrorType: AssertionError, TypeError, …)
-// is kept; a module that does not import is adapt.OutcomeCompileError, a
-// run over the limit adapt.OutcomeTimeout.
+// error type (report.TestOutcome.ErrorType: AssertionError, TypeError, …)
+// is kept; a module that does not import is report.OutcomeCompileError, a
+// run over the limit report.OutcomeTimeout.
 //
 // # Scores
 //
-// [Score] computes the paper's tables from an adapt.Report:
+// [Score] computes the paper's tables from an report.Report:
 //
 //   - pass@1-t and pass@5-t (Table IV): a sample solves a task when every
 //     test of the class passes; the unbiased estimator, averaged over the
@@ -107,7 +107,7 @@
 //     kept the old name), one TimeoutError per sample over the limit, and
 //     one count per failing test of a sample that ran, by error type.
 //
-// Invalid tasks are left out of every score, as in adapt.Report: Table V
+// Invalid tasks are left out of every score, as in report.Report: Table V
 // here is over the adaptations of the valid tasks (Scores.Adaptations),
 // the paper's over all 523 (Scores.AllAdaptations); WriteTables prints
 // both denominators.

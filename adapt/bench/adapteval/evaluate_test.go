@@ -13,6 +13,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/adapteval"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/metrics"
@@ -20,7 +21,7 @@ import (
 
 func TestMain(m *testing.M) { exectest.Main(m) }
 
-func evaluate(t *testing.T, tasks []adapt.Task, m adapt.Model, samples int) *adapt.Report {
+func evaluate(t *testing.T, tasks []adapt.Task, m adapt.Model, samples int) *report.Report {
 	t.Helper()
 	opts := adapteval.Options(adapteval.AReqOracle, samples)
 	opts.Runner = exectest.Sandbox(t)
@@ -42,10 +43,10 @@ func TestReferenceSolvesFixture(t *testing.T) {
 	inv := rep.Invalid[0]
 	assert.Equal(t, "104.fetch.fetch_json", inv.TaskID)
 	assert.Contains(t, inv.Reason, "ModuleNotFoundError: No module named 'nonexistent_pkg_xyz'", "the reason names the missing module")
-	assert.Equal(t, adapt.OutcomeCompileError, inv.Result.Outcome, "an import failure")
+	assert.Equal(t, report.OutcomeCompileError, inv.Result.Outcome, "an import failure")
 	all1 := &metrics.Interval{Lo: 1, Point: 1, Hi: 1}
-	assert.Equal(t, []adapt.Score{{K: 1, Value: 1, Tasks: 4, CI95: all1}, {K: 2, Value: 1, Tasks: 4, CI95: all1}}, rep.PassAtK, "task level")
-	assert.Equal(t, []adapt.Score{{K: 1, Value: 1, Tasks: 13}, {K: 2, Value: 1, Tasks: 13}}, rep.AdaptationPassAtK, "adaptation level")
+	assert.Equal(t, []report.Score{{K: 1, Value: 1, Tasks: 4, CI95: all1}, {K: 2, Value: 1, Tasks: 4, CI95: all1}}, rep.PassAtK, "task level")
+	assert.Equal(t, []report.Score{{K: 1, Value: 1, Tasks: 13}, {K: 2, Value: 1, Tasks: 13}}, rep.AdaptationPassAtK, "adaptation level")
 
 	s, err := adapteval.Score(rep, tasks)
 	require.NoError(t, err)
@@ -74,7 +75,7 @@ func TestReferenceSolvesFixture(t *testing.T) {
 func TestIdentityFailsAdaptations(t *testing.T) {
 	tasks, _ := fixture(t)
 	rep := evaluate(t, tasks, adapt.Identity, 1)
-	assert.Equal(t, map[adapt.Outcome]int{adapt.OutcomeWrongName: 2, adapt.OutcomeFailed: 2}, rep.Outcomes)
+	assert.Equal(t, map[report.Outcome]int{report.OutcomeWrongName: 2, report.OutcomeFailed: 2}, rep.Outcomes)
 	byID := map[string]*adapt.Task{}
 	for i := range tasks {
 		byID[tasks[i].ID] = &tasks[i]
@@ -97,7 +98,7 @@ func TestIdentityFailsAdaptations(t *testing.T) {
 		for _, st := range tr.Steps {
 			assert.Zero(t, st.C, "%s: no sample solves step %s", tr.TaskID, st.ID)
 		}
-		if sample.Outcome == adapt.OutcomeWrongName {
+		if sample.Outcome == report.OutcomeWrongName {
 			assert.Contains(t, sample.Detail, "keeps the snippet's function name")
 		}
 	}
@@ -145,6 +146,6 @@ func TestTimeLimit(t *testing.T) {
 	slow.Reference = strings.Replace(slow.Reference, "    return slug\n", "    while True:\n        pass\n", 1)
 	rep := evaluate(t, []adapt.Task{slow}, adapt.Reference, 1)
 	require.Len(t, rep.Invalid, 1)
-	assert.Equal(t, adapt.OutcomeTimeout, rep.Invalid[0].Result.Outcome)
+	assert.Equal(t, report.OutcomeTimeout, rep.Invalid[0].Result.Outcome)
 	assert.Equal(t, exec.Limits{CPUTime: adapteval.TimeLimit, WallTime: adapteval.TimeLimit}, adapteval.Limits())
 }

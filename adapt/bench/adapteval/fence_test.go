@@ -11,6 +11,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/adapteval"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 )
 
@@ -38,7 +39,7 @@ func TestReferenceIndentedFence(t *testing.T) {
 			rep, err := adapt.Evaluate(context.Background(), tasks, adapt.Reference, opts)
 			require.NoError(t, err)
 			assert.Equal(t, 1, rep.Valid, "the reference passes: %+v", rep.Invalid)
-			assert.Equal(t, map[adapt.Outcome]int{adapt.OutcomePassed: 1}, rep.Outcomes)
+			assert.Equal(t, map[report.Outcome]int{report.OutcomePassed: 1}, rep.Outcomes)
 		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/internal/syntax"
 	"github.com/adaptbench/adaptbench/metrics"
 )
@@ -165,7 +166,7 @@ type probeModel struct {
 	p *Probe
 }
 
-func (pm probeModel) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+func (pm probeModel) Complete(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 	comps, err := pm.Model.Complete(ctx, req)
 	if req.Task == nil {
 		return comps, err
@@ -205,9 +206,9 @@ type Leakage struct {
 // Delta compares the report of the original tasks with that of their
 // obfuscated variants (IDs with obfuscatedSuffix), pairing each task with
 // its variant and keeping the pairs valid in both.
-func Delta(orig, obf *adapt.Report) Leakage {
+func Delta(orig, obf *report.Report) Leakage {
 	var l Leakage
-	variants := map[string]adapt.TaskReport{}
+	variants := map[string]report.TaskReport{}
 	for _, tr := range obf.PerTask {
 		if id, ok := strings.CutSuffix(tr.TaskID, obfuscatedSuffix); ok && tr.Valid {
 			variants[id] = tr
@@ -224,7 +225,7 @@ func Delta(orig, obf *adapt.Report) Leakage {
 		sa += a
 		sb += b
 		diffs = append(diffs, b-a)
-		vs := map[string]adapt.StepReport{}
+		vs := map[string]report.StepReport{}
 		for _, s := range v.Steps {
 			vs[s.ID] = s
 		}
@@ -316,7 +317,7 @@ type CDDOptions struct {
 	// Greedy, when set, is a report of the same tasks sampled greedily
 	// (temperature 0, one sample): each task's reference is then its
 	// greedy answer, as CDD defines it, instead of its ground truth.
-	Greedy *adapt.Report
+	Greedy *report.Report
 }
 
 // CDDTask is one task's result.
@@ -382,7 +383,7 @@ type CDDReport struct {
 //
 // The result is the same for the same inputs. The error says which task
 // of rep is not among tasks, or what is wrong with the parameters.
-func CDD(rep *adapt.Report, tasks []adapt.Task, opts CDDOptions) (*CDDReport, error) {
+func CDD(rep *report.Report, tasks []adapt.Task, opts CDDOptions) (*CDDReport, error) {
 	p := opts.Params
 	if p == (CDDParams{}) {
 		p = CDDPaper
@@ -463,7 +464,7 @@ func CDD(rep *adapt.Report, tasks []adapt.Task, opts CDDOptions) (*CDDReport, er
 
 // greedyAnswers are the code of each task's first greedy answer that has
 // code, by task ID: the references of CDD proper.
-func greedyAnswers(greedy *adapt.Report, byID map[string]*adapt.Task) map[string]string {
+func greedyAnswers(greedy *report.Report, byID map[string]*adapt.Task) map[string]string {
 	out := map[string]string{}
 	for _, tr := range greedy.PerTask {
 		if t := byID[tr.TaskID]; t != nil {
@@ -479,7 +480,7 @@ func greedyAnswers(greedy *adapt.Report, byID map[string]*adapt.Task) map[string
 }
 
 // noSamplesReason says why CDD has no sample of a task to measure.
-func noSamplesReason(tr adapt.TaskReport, invalid map[string]string) string {
+func noSamplesReason(tr report.TaskReport, invalid map[string]string) string {
 	if r, bad := invalid[tr.TaskID]; bad {
 		return "no samples: the task is invalid (" + r + ")"
 	}
@@ -493,14 +494,14 @@ func noSamplesReason(tr adapt.TaskReport, invalid map[string]string) string {
 // it, and whether the model answered at all: the code that was tested, or
 // for a drawn sample (never checked) what adapt.Extract takes from it; ""
 // when no code could be taken.
-func answerCode(t *adapt.Task, sr adapt.SampleResult) (string, bool) {
+func answerCode(t *adapt.Task, sr report.SampleResult) (string, bool) {
 	if len(sr.Rounds) > 0 {
 		sr = sr.Rounds[0]
 	}
-	if sr.Outcome == adapt.OutcomeModelError || sr.Completion == nil {
+	if sr.Outcome == report.OutcomeModelError || sr.Completion == nil {
 		return "", false
 	}
-	if sr.Code != "" || sr.Outcome != adapt.OutcomeInvalid {
+	if sr.Code != "" || sr.Outcome != report.OutcomeInvalid {
 		return sr.Code, true
 	}
 	a, err := adapt.Extract(t, sr.Completion.Text)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/adapteval"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/internal/syntax"
@@ -132,17 +133,17 @@ func TestLeakageProbe(t *testing.T) {
 }
 
 func TestDelta(t *testing.T) {
-	task := func(id string, n, c int, steps ...adapt.StepReport) adapt.TaskReport {
-		return adapt.TaskReport{TaskID: id, Valid: true, N: n, C: c, Steps: steps}
+	task := func(id string, n, c int, steps ...report.StepReport) report.TaskReport {
+		return report.TaskReport{TaskID: id, Valid: true, N: n, C: c, Steps: steps}
 	}
-	step := func(id string, p float64) adapt.StepReport { return adapt.StepReport{ID: id, Tests: 1, PassAt1: p} }
-	orig := &adapt.Report{PerTask: []adapt.TaskReport{
+	step := func(id string, p float64) report.StepReport { return report.StepReport{ID: id, Tests: 1, PassAt1: p} }
+	orig := &report.Report{PerTask: []report.TaskReport{
 		task("a", 5, 5, step("0", 1), step("1", 1)),
 		task("b", 5, 2, step("0", 0.4)),
 		task("c", 5, 0),
 		{TaskID: "d", Valid: false},
 	}}
-	obf := &adapt.Report{PerTask: []adapt.TaskReport{
+	obf := &report.Report{PerTask: []report.TaskReport{
 		task("a"+adapteval.ObfuscatedSuffix, 5, 4, step("0", 0.8), step("1", 1)),
 		task("b"+adapteval.ObfuscatedSuffix, 5, 1, step("0", 0.2)),
 		task("d"+adapteval.ObfuscatedSuffix, 5, 5),
@@ -214,18 +215,18 @@ func span(from, to int) []int {
 
 // answered is a sample whose answer's code is code ("" when none could be
 // taken from it: OutcomeNoCode).
-func answered(i int, code string) adapt.SampleResult {
-	o := adapt.OutcomeFailed
+func answered(i int, code string) report.SampleResult {
+	o := report.OutcomeFailed
 	if code == "" {
-		o = adapt.OutcomeNoCode
+		o = report.OutcomeNoCode
 	}
-	return adapt.SampleResult{Sample: i, Outcome: o, Completion: &adapt.Completion{Text: "```python\n" + code + "\n```"}, Code: code}
+	return report.SampleResult{Sample: i, Outcome: o, Completion: &report.Completion{Text: "```python\n" + code + "\n```"}, Code: code}
 }
 
-func cddReport(ts ...adapt.TaskReport) *adapt.Report { return &adapt.Report{PerTask: ts} }
+func cddReport(ts ...report.TaskReport) *report.Report { return &report.Report{PerTask: ts} }
 
-func cddTask(id string, codes ...string) adapt.TaskReport {
-	tr := adapt.TaskReport{TaskID: id, Valid: true}
+func cddTask(id string, codes ...string) report.TaskReport {
+	tr := report.TaskReport{TaskID: id, Valid: true}
 	for i, c := range codes {
 		tr.Samples = append(tr.Samples, answered(i, c))
 	}
@@ -252,16 +253,16 @@ func TestCDD(t *testing.T) {
 		{ID: "invalid", Reference: ref},
 		{ID: "not-run", Reference: ref},
 	}
-	modelErr := adapt.SampleResult{Sample: 5, Outcome: adapt.OutcomeModelError, Detail: "rate limited"}
+	modelErr := report.SampleResult{Sample: 5, Outcome: report.OutcomeModelError, Detail: "rate limited"}
 	peaked := cddTask("peaked", ref, words(40, 3), words(40, 3, 20), ref, "  "+words(40, 9)+"\n")
 	peaked.Samples = append(peaked.Samples, modelErr)
 	rep := cddReport(
 		peaked,
 		cddTask("spread", words(40, span(0, 3)...), words(40, span(0, 10)...), words(20), "def g():\n    pass", ""),
 		cddTask("bound", words(40, 1, 2), words(40, 1, 2, 3)),
-		adapt.TaskReport{TaskID: "invalid"},
+		report.TaskReport{TaskID: "invalid"},
 	)
-	rep.Invalid = []adapt.InvalidTask{{TaskID: "invalid", Reason: "reference compile-error: No module named 'numpy'"}}
+	rep.Invalid = []report.InvalidTask{{TaskID: "invalid", Reason: "reference compile-error: No module named 'numpy'"}}
 
 	got, err := adapteval.CDD(rep, tasks, adapteval.CDDOptions{})
 	require.NoError(t, err)
@@ -387,17 +388,17 @@ func TestCDDGreedy(t *testing.T) {
 func TestCDDAnswers(t *testing.T) {
 	ref := "def f(x):\n    return x + 1"
 	task := adapt.Task{ID: "t", Language: adapt.Python, Target: adapt.Target{Path: "m.py", Function: "f"}, Reference: ref}
-	drawn := adapt.SampleResult{Sample: 0, Outcome: adapt.OutcomeInvalid, Completion: &adapt.Completion{Text: "Here it is:\n```python\nimport os\n\ndef f(x):\n    return x + 1\n```\n"}}
-	noFence := adapt.SampleResult{Sample: 1, Outcome: adapt.OutcomeInvalid, Completion: &adapt.Completion{Text: "I cannot."}}
-	got, err := adapteval.CDD(cddReport(adapt.TaskReport{TaskID: "t", Samples: []adapt.SampleResult{drawn, noFence}}), []adapt.Task{task}, adapteval.CDDOptions{})
+	drawn := report.SampleResult{Sample: 0, Outcome: report.OutcomeInvalid, Completion: &report.Completion{Text: "Here it is:\n```python\nimport os\n\ndef f(x):\n    return x + 1\n```\n"}}
+	noFence := report.SampleResult{Sample: 1, Outcome: report.OutcomeInvalid, Completion: &report.Completion{Text: "I cannot."}}
+	got, err := adapteval.CDD(cddReport(report.TaskReport{TaskID: "t", Samples: []report.SampleResult{drawn, noFence}}), []adapt.Task{task}, adapteval.CDDOptions{})
 	require.NoError(t, err)
 	n, err := adapteval.CountTokens(ref)
 	require.NoError(t, err)
 	assert.Equal(t, []int{0, n}, got.PerTask[0].Distances, "the function is extracted; no code is the empty sequence")
 
 	repaired := answered(0, "def f(x):\n    return x - 1")
-	repaired.Rounds = []adapt.SampleResult{answered(0, ref)}
-	got, err = adapteval.CDD(cddReport(adapt.TaskReport{TaskID: "t", Samples: []adapt.SampleResult{repaired}}), []adapt.Task{task}, adapteval.CDDOptions{})
+	repaired.Rounds = []report.SampleResult{answered(0, ref)}
+	got, err = adapteval.CDD(cddReport(report.TaskReport{TaskID: "t", Samples: []report.SampleResult{repaired}}), []adapt.Task{task}, adapteval.CDDOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, []int{0}, got.PerTask[0].Distances, "the first answer, before the test feedback")
 }

@@ -224,7 +224,7 @@ func LoadDir(dir string) ([]adapt.Task, *LoadReport, error) {
 func LoadRevision(ctx context.Context, repo, rev, root string) ([]adapt.Task, *LoadReport, error) {
 	return pinned.LoadReport(ctx, repo, rev, func(fsys fs.FS) ([]adapt.Task, *LoadReport, error) {
 		return Load(fsys, root)
-	})
+	}, adapt.SetRevision)
 }
 
 // buildTask makes the task of one record. ok is false when the task is left

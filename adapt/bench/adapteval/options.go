@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -39,7 +40,7 @@ func Options(s Setting, samples int) *adapt.Options {
 	}
 	return &adapt.Options{
 		Samples:  samples,
-		Sampling: adapt.Sampling{Temperature: temperature},
+		Sampling: report.Sampling{Temperature: temperature},
 		Template: s.Template(),
 		Limits:   limits(),
 		K:        k,

@@ -9,13 +9,14 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/metrics"
 )
 
 // Scores are the paper's tables for one evaluation, computed from its
-// adapt.Report and the tasks it evaluated. Only valid tasks (whose
-// reference passed) are scored, as in adapt.Report; Tasks and Valid say how
+// report.Report and the tasks it evaluated. Only valid tasks (whose
+// reference passed) are scored, as in report.Report; Tasks and Valid say how
 // many that is of how many.
 type Scores struct {
 	Model   string `json:"model"`
@@ -26,7 +27,7 @@ type Scores struct {
 	Valid int `json:"valid"`
 	// TaskPassAtK is pass@k-t (Table IV): a sample solves a task when every
 	// test of its class passes; averaged over valid tasks.
-	TaskPassAtK []adapt.Score `json:"task_pass_at_k"`
+	TaskPassAtK []report.Score `json:"task_pass_at_k"`
 	// Adaptations counts the adaptations of valid tasks, the denominator
 	// of pass@1-a and of Table V here; Untested those with no associated
 	// test, which count as solved (see Rows).
@@ -50,9 +51,9 @@ type Scores struct {
 	Errors     []ErrorCount `json:"errors"`
 	ErrorTotal int          `json:"error_total"`
 	// Outcomes counts the samples of valid tasks by outcome.
-	Outcomes map[adapt.Outcome]int `json:"outcomes"`
+	Outcomes map[report.Outcome]int `json:"outcomes"`
 	// Invalid lists the tasks left out, with the reason.
-	Invalid []adapt.InvalidTask `json:"invalid,omitempty"`
+	Invalid []report.InvalidTask `json:"invalid,omitempty"`
 }
 
 // Row is one row of Table V.
@@ -101,15 +102,15 @@ const compilationError = "CompilationError"
 // adaptations of valid tasks, with an adaptation that has no associated
 // test counted as solved, as the artifact does (its "all tests pass" holds
 // vacuously). Samples that hit an infrastructure error are left out of
-// every count, as in adapt.Report.
+// every count, as in report.Report.
 //
 // Table VI counts, in the unit of the artifact's error tally: one
 // compilationError per sample that did not import (compile-error, no-code
 // and wrong-name samples), one TimeoutError per sample that hit the time
 // limit, and, for a sample that ran, one count per test that did not pass,
-// under its adapt.TestOutcome.ErrorType ("Error" when none is known).
+// under its report.TestOutcome.ErrorType ("Error" when none is known).
 // Model errors are not counted.
-func Score(rep *adapt.Report, tasks []adapt.Task) (*Scores, error) {
+func Score(rep *report.Report, tasks []adapt.Task) (*Scores, error) {
 	byID := make(map[string]*adapt.Task, len(tasks))
 	for i := range tasks {
 		byID[tasks[i].ID] = &tasks[i]
@@ -117,7 +118,7 @@ func Score(rep *adapt.Report, tasks []adapt.Task) (*Scores, error) {
 	s := &Scores{
 		Model: rep.Run.Model, Setting: rep.Run.Template, Samples: rep.Run.Samples,
 		Tasks: rep.Tasks, Valid: rep.Valid, TaskPassAtK: slices.Clone(rep.PassAtK),
-		Outcomes: map[adapt.Outcome]int{}, Invalid: rep.Invalid,
+		Outcomes: map[report.Outcome]int{}, Invalid: rep.Invalid,
 	}
 	type acc struct {
 		count            int
@@ -135,10 +136,10 @@ func Score(rep *adapt.Report, tasks []adapt.Task) (*Scores, error) {
 		if !tr.Valid {
 			continue
 		}
-		var samples []adapt.SampleResult
+		var samples []report.SampleResult
 		for _, sr := range tr.Samples {
 			s.Outcomes[sr.Outcome]++
-			if sr.Outcome != adapt.OutcomeInfraError {
+			if sr.Outcome != report.OutcomeInfraError {
 				samples = append(samples, sr)
 				countErrors(sr, errs)
 			}
@@ -231,7 +232,7 @@ func Score(rep *adapt.Report, tasks []adapt.Task) (*Scores, error) {
 // stepCounts returns how many samples solve a step with the given tests:
 // exactly (all its tests pass) and by the artifact's rule (n minus the
 // largest number of samples failing any one of its tests).
-func stepCounts(samples []adapt.SampleResult, tests []string) (exact, artifact int) {
+func stepCounts(samples []report.SampleResult, tests []string) (exact, artifact int) {
 	worst := 0
 	for _, name := range tests {
 		fails := 0
@@ -260,11 +261,11 @@ func stepCounts(samples []adapt.SampleResult, tests []string) (exact, artifact i
 // artifactPassed is whether the artifact counts a test as passed in a
 // sample: the sample imported and did not time out, and the test was not
 // among its errors and failures (a skipped test passes).
-func artifactPassed(sr adapt.SampleResult, name string) bool {
+func artifactPassed(sr report.SampleResult, name string) bool {
 	switch sr.Outcome {
-	case adapt.OutcomePassed:
+	case report.OutcomePassed:
 		return true
-	case adapt.OutcomeFailed, adapt.OutcomeMemory, adapt.OutcomeOutput, adapt.OutcomeCrashed:
+	case report.OutcomeFailed, report.OutcomeMemory, report.OutcomeOutput, report.OutcomeCrashed:
 		for _, t := range sr.Tests {
 			if t.Name == name {
 				return t.Status == exec.TestPassed || t.Status == exec.TestSkipped
@@ -275,12 +276,12 @@ func artifactPassed(sr adapt.SampleResult, name string) bool {
 }
 
 // countErrors adds a sample's Table VI counts.
-func countErrors(sr adapt.SampleResult, errs map[string]int) {
+func countErrors(sr report.SampleResult, errs map[string]int) {
 	switch sr.Outcome {
-	case adapt.OutcomePassed, adapt.OutcomeModelError, adapt.OutcomeInfraError:
-	case adapt.OutcomeCompileError, adapt.OutcomeNoCode, adapt.OutcomeWrongName:
+	case report.OutcomePassed, report.OutcomeModelError, report.OutcomeInfraError:
+	case report.OutcomeCompileError, report.OutcomeNoCode, report.OutcomeWrongName:
 		errs[compilationError]++
-	case adapt.OutcomeTimeout:
+	case report.OutcomeTimeout:
 		errs["TimeoutError"]++
 	default:
 		for _, t := range sr.Tests {
@@ -362,7 +363,7 @@ func (s *Scores) WriteTables(w io.Writer) error {
 		fmt.Fprintf(&b, "| %s | %d | %.2f%% |\n", e.Type, e.Count, 100*e.Share)
 	}
 	b.WriteString("\n| outcome | samples |\n|---|---|\n")
-	for _, o := range adapt.Outcomes {
+	for _, o := range report.Outcomes {
 		if n := s.Outcomes[o]; n > 0 {
 			fmt.Fprintf(&b, "| %s | %d |\n", o, n)
 		}

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/adapteval"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -27,35 +27,35 @@ func TestScoreExactVersusArtifact(t *testing.T) {
 		truncate = "test_strutil_slugify.TestSlugify.test_truncates_without_trailing_separator"
 		lower    = "test_strutil_slugify.TestSlugify.test_lowercase"
 	)
-	sample := func(i int, failing map[string]string) adapt.SampleResult {
-		s := adapt.SampleResult{Sample: i, Outcome: adapt.OutcomePassed}
+	sample := func(i int, failing map[string]string) report.SampleResult {
+		s := report.SampleResult{Sample: i, Outcome: report.OutcomePassed}
 		for _, tc := range slug.Tests {
-			to := adapt.TestOutcome{Name: tc.Name, Status: exec.TestPassed}
+			to := report.TestOutcome{Name: tc.Name, Status: exec.TestPassed}
 			if et, ok := failing[tc.Name]; ok {
 				to.Status, to.ErrorType = exec.TestFailed, et
-				s.Outcome = adapt.OutcomeFailed
+				s.Outcome = report.OutcomeFailed
 			}
 			s.Tests = append(s.Tests, to)
 		}
 		return s
 	}
-	samples := []adapt.SampleResult{
+	samples := []report.SampleResult{
 		sample(0, map[string]string{maxLen: "AssertionError"}),
 		sample(1, map[string]string{truncate: "AssertionError", lower: "NameError"}),
 		sample(2, nil),
 		sample(3, nil),
-		{Sample: 4, Outcome: adapt.OutcomeCompileError},
-		{Sample: 5, Outcome: adapt.OutcomeInfraError}, // left out of every count
+		{Sample: 4, Outcome: report.OutcomeCompileError},
+		{Sample: 5, Outcome: report.OutcomeInfraError}, // left out of every count
 	}
-	rep := &adapt.Report{
-		Run:   adapt.RunInfo{Model: "m", Template: "adapteval-areq-oracle", Samples: 5, K: []int{1, 5}},
+	rep := &report.Report{
+		Run:   report.RunInfo{Model: "m", Template: "adapteval-areq-oracle", Samples: 5, K: []int{1, 5}},
 		Tasks: 2, Valid: 1,
-		PassAtK: []adapt.Score{{K: 1, Value: 0.4}, {K: 5, Value: 1}},
-		PerTask: []adapt.TaskReport{
+		PassAtK: []report.Score{{K: 1, Value: 0.4}, {K: 5, Value: 1}},
+		PerTask: []report.TaskReport{
 			{TaskID: slug.ID, Valid: true, N: 5, C: 2, Samples: samples},
 			{TaskID: tasks[1].ID, Valid: false},
 		},
-		Invalid: []adapt.InvalidTask{{TaskID: tasks[1].ID, Reason: "reference failed"}},
+		Invalid: []report.InvalidTask{{TaskID: tasks[1].ID, Reason: "reference failed"}},
 	}
 	s, err := adapteval.Score(rep, tasks)
 	require.NoError(t, err)
@@ -78,7 +78,7 @@ func TestScoreExactVersusArtifact(t *testing.T) {
 		{Type: adapteval.CompilationError, Count: 1, Share: 0.25},
 		{Type: "NameError", Count: 1, Share: 0.25},
 	}, s.Errors, "one per failing test of a sample that ran, one per sample that did not import")
-	assert.Equal(t, map[adapt.Outcome]int{adapt.OutcomePassed: 2, adapt.OutcomeFailed: 2, adapt.OutcomeCompileError: 1, adapt.OutcomeInfraError: 1}, s.Outcomes)
+	assert.Equal(t, map[report.Outcome]int{report.OutcomePassed: 2, report.OutcomeFailed: 2, report.OutcomeCompileError: 1, report.OutcomeInfraError: 1}, s.Outcomes)
 	assert.Equal(t, 1, s.Valid)
 
 	var md bytes.Buffer

@@ -41,5 +41,5 @@ func Load(fsys fs.FS, name string) ([]adapt.Task, error) {
 // the repository and the commit's full hash. The same revision gives the
 // same tasks, byte for byte.
 func LoadRevision(ctx context.Context, repo, rev, name string) ([]adapt.Task, error) {
-	return pinned.Load(ctx, repo, rev, func(fsys fs.FS) ([]adapt.Task, error) { return Load(fsys, name) })
+	return pinned.Load(ctx, repo, rev, func(fsys fs.FS) ([]adapt.Task, error) { return Load(fsys, name) }, adapt.SetRevision)
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 )
 
@@ -54,7 +55,7 @@ func (t *timing) Run(ctx context.Context, j exec.Job) (exec.Result, error) {
 type hostile struct{ n atomic.Int64 }
 
 func (h *hostile) Name() string { return "hostile-mix" }
-func (h *hostile) Complete(ctx context.Context, req adapt.Request) ([]adapt.Completion, error) {
+func (h *hostile) Complete(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 	out, err := adapt.Reference.Complete(ctx, req)
 	if err != nil {
 		return nil, err
@@ -341,7 +342,7 @@ func BenchmarkThroughput(b *testing.B) {
 	// their clean rate at 128 MiB, 0.46 at 256 MiB, 0.20 at 512 MiB), 32
 	// processes, 1 MiB of output. The wall limit is only a backstop.
 	limits := exec.Limits{CPUTime: time.Second, WallTime: 10 * time.Second, Memory: 128 * exec.MiB, Processes: 32, Output: exec.MiB}
-	evaluate := func(m adapt.Model, noGold bool) (*adapt.Report, *timing, run) {
+	evaluate := func(m adapt.Model, noGold bool) (*report.Report, *timing, run) {
 		tm := &timing{r: fs}
 		cpu0, start := selfCPU(), time.Now()
 		rep, err := adapt.Evaluate(context.Background(), tasks, m, &adapt.Options{Runner: tm, Samples: samplesPerTask(), NoGold: noGold,
@@ -379,18 +380,18 @@ func BenchmarkThroughput(b *testing.B) {
 		mixed, mixedT = mixed.add(r), tm
 		bad := 0
 		for o, n := range rep.Outcomes {
-			if o != adapt.OutcomePassed {
+			if o != report.OutcomePassed {
 				bad += n
 			}
 		}
 		total := len(tasks) * samplesPerTask()
 		hostiles := (total + 7) / 10 // samples 3, 13, 23, …: 82 of 820
-		if rep.Outcomes[adapt.OutcomePassed] != total-hostiles || bad != hostiles {
+		if rep.Outcomes[report.OutcomePassed] != total-hostiles || bad != hostiles {
 			b.Fatalf("hostile mix: outcomes %v (want %d passed, %d hostile)", rep.Outcomes, total-hostiles, hostiles)
 		}
 		var kinds []string
-		for _, o := range adapt.Outcomes {
-			if n := rep.Outcomes[o]; n > 0 && o != adapt.OutcomePassed {
+		for _, o := range report.Outcomes {
+			if n := rep.Outcomes[o]; n > 0 && o != report.OutcomePassed {
 				kinds = append(kinds, fmt.Sprintf("%s=%d", o, n))
 			}
 		}

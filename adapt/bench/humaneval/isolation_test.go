@@ -10,6 +10,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // TestIsolationCoversAll: every HumanEval task runs its answers in a
@@ -75,7 +76,7 @@ func BenchmarkIsolation(b *testing.B) {
 			// Which goes first alternates: neither always follows the other.
 			m = (m + i) % 2
 			res, err := chk[m].Check(ctx, t, adapt.Answer{Code: t.Reference})
-			if err != nil || res.Outcome != adapt.OutcomePassed {
+			if err != nil || res.Outcome != report.OutcomePassed {
 				b.Fatalf("%s: %v %v", t.ID, res.Outcome, err)
 			}
 		}

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/mutate"
 )
 
@@ -64,12 +63,12 @@ func LinkOrCopy(src, dst string) error {
 	return os.WriteFile(dst, b, 0o777)
 }
 
-// ProjectBase makes the base of the tasks of the project at dir: its
-// files but those in hidden directories and a "target" directory (Maven's
-// build output).
-func ProjectBase(dir string) (*adapt.Base, error) {
-	var files []adapt.File
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+// ProjectFiles calls add with each file of the project at dir, its path
+// relative to dir (with slashes) and its content, but those in hidden
+// directories and a "target" directory (Maven's build output): the files
+// of the base of the project's tasks (adapt.NewBase).
+func ProjectFiles(dir string, add func(path, content string)) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -88,24 +87,9 @@ func ProjectBase(dir string) (*adapt.Base, error) {
 		if err != nil {
 			return err
 		}
-		files = append(files, adapt.File{Path: rel, Content: string(b)})
+		add(rel, string(b))
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return adapt.NewBase(files)
-}
-
-// WorkspaceFiles gives t the project at dir as its base: the task changes
-// its target only.
-func WorkspaceFiles(dir, target string, t *adapt.Task) error {
-	b, err := ProjectBase(dir)
-	if err != nil {
-		return fmt.Errorf("mutate: %s: %w", dir, err)
-	}
-	t.Base, t.Files = b, nil
-	return nil
 }
 
 // SortRun records each of tests (nil: every test in passed) in o as

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/mutate"
@@ -148,11 +149,11 @@ func CheckTasks(t *testing.T, tasks, some []adapt.Task, r exec.Runner, read func
 		}
 		// Prose with no code is no code, as adapt.Extract says of it for
 		// every other benchmark; code without a fence is still code.
-		if _, err := mutate.Answer(task, adapt.Completion{Text: "I would rename the variable, and return early when the list is empty."}); !errors.Is(err, adapt.ErrNoCode) {
+		if _, err := mutate.Answer(task, report.Completion{Text: "I would rename the variable, and return early when the list is empty."}); !errors.Is(err, adapt.ErrNoCode) {
 			t.Errorf("%s: a prose answer: %v, want ErrNoCode", task.ID, err)
 		}
 		snip, _ := mutate.Snippet(task)
-		if _, err := mutate.Answer(task, adapt.Completion{Text: snip}); err != nil {
+		if _, err := mutate.Answer(task, report.Completion{Text: snip}); err != nil {
 			t.Errorf("%s: the snippet without a fence: %v", task.ID, err)
 		}
 	}
@@ -176,7 +177,7 @@ func CheckTasks(t *testing.T, tasks, some []adapt.Task, r exec.Runner, read func
 		}
 		for _, tr := range rep.PerTask {
 			for _, s := range tr.Samples {
-				if passed := s.Outcome == adapt.OutcomePassed; passed != tc.pass {
+				if passed := s.Outcome == report.OutcomePassed; passed != tc.pass {
 					t.Errorf("%s on %s: passed=%v, want %v (%s): %s %s%s", tc.name, tr.TaskID, passed, tc.pass, tc.reason, s.Outcome, s.Detail, TestMessages(s.Tests))
 				}
 			}
@@ -213,19 +214,19 @@ type FragmentModel struct{}
 
 func (FragmentModel) Name() string { return "fragment" }
 
-func (FragmentModel) Complete(_ context.Context, req adapt.Request) ([]adapt.Completion, error) {
+func (FragmentModel) Complete(_ context.Context, req adapt.Request) ([]report.Completion, error) {
 	t := req.Task
 	d, err := mutate.DetailOf(t)
 	if err != nil {
 		return nil, err
 	}
 	text := "Here it is:\n```" + t.Language + "\n" + t.Reference[d.Reference.Start:d.Reference.End] + "\n```\n"
-	return []adapt.Completion{{Text: text, FinishReason: "stop"}}, nil
+	return []report.Completion{{Text: text, FinishReason: "stop"}}, nil
 }
 
 // TestMessages lists each test's status and message, for the report of
 // an outcome that was not the one wanted.
-func TestMessages(tests []adapt.TestOutcome) string {
+func TestMessages(tests []report.TestOutcome) string {
 	var b strings.Builder
 	for _, to := range tests {
 		fmt.Fprintf(&b, "\n  %s %s: %s", to.Name, to.Status, to.Message)

@@ -1,4 +1,4 @@
-package adapt
+package report
 
 import (
 	"errors"
@@ -443,4 +443,35 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, strings.TrimRight(b.String(), "\n")+"\n")
 	return err
+}
+
+// taskValue is one task's value (and, in a comparison, its value in A).
+type taskValue struct {
+	id   string
+	v, a float64
+}
+
+// byTaskID sorts tvs by task ID and returns their values in that order:
+// a mean and its bootstrap interval are a function of the task set, not
+// of the order the tasks were given in (a resume may give them shuffled).
+func byTaskID(tvs []taskValue) []float64 {
+	slices.SortFunc(tvs, func(x, y taskValue) int { return strings.Compare(x.id, y.id) })
+	out := make([]float64, len(tvs))
+	for i, tv := range tvs {
+		out[i] = tv.v
+	}
+	return out
+}
+
+// bootstrapCI is the report's interval of the mean of values, nil for
+// fewer than two.
+func bootstrapCI(values []float64) *metrics.Interval {
+	if len(values) < 2 {
+		return nil
+	}
+	ci, err := metrics.BootstrapMean(values, bootstrapResamples, bootstrapConfidence, bootstrapSeed)
+	if err != nil {
+		panic("adapt: " + err.Error()) // the arguments are valid
+	}
+	return &ci
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package adapt
+package store
 
 import (
 	"bufio"
@@ -15,7 +15,7 @@ import (
 // selfLockWait bounds the wait for a journal lock held by this process.
 const selfLockWait = 2 * time.Second
 
-// lockFile takes a lock on f without waiting for another process: exclusive
+// Lock takes a lock on f without waiting for another process: exclusive
 // for a run that appends, shared for a reader. The lock goes with the
 // file's close (or the process's end, however it ends).
 //
@@ -23,7 +23,7 @@ const selfLockWait = 2 * time.Second
 // closed a moment ago can still be held by a child this process is
 // starting (a fork shares the open file until the child's exec closes it),
 // so a run resumed right after a stopped one would otherwise be refused.
-func lockFile(f *os.File, exclusive bool) error {
+func Lock(f *os.File, exclusive bool) error {
 	how := syscall.LOCK_SH
 	if exclusive {
 		how = syscall.LOCK_EX
@@ -51,7 +51,7 @@ func lockFile(f *os.File, exclusive bool) error {
 		if exclusive {
 			what = "is held by"
 		}
-		return fmt.Errorf("%w: %s %s %s; wait for it to finish, or stop it", ErrJournalLocked, f.Name(), what, holder)
+		return fmt.Errorf("%w: %s %s %s; wait for it to finish, or stop it", ErrLocked, f.Name(), what, holder)
 	}
 }
 

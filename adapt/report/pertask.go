@@ -1,4 +1,4 @@
-package adapt
+package report
 
 import (
 	"encoding/csv"
