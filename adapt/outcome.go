@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/exec"
-	"github.com/adaptbench/adaptbench/internal/traceback"
+	"github.com/adaptbench/adaptbench/internal/textkit"
 )
 
 // Outcome is the verdict on one sample (or on a task's reference).
@@ -384,7 +384,7 @@ func testErrorType(st exec.TestStatus, message string) string {
 	case exec.TestTimedOut:
 		return "TimeoutError"
 	}
-	if e := traceback.ExceptionType(message); e != "" {
+	if e := textkit.ExceptionType(message); e != "" {
 		return e
 	}
 	if st == exec.TestFailed {

@@ -17,7 +17,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/adaptbench/adaptbench/exec/internal/capture"
+	"github.com/adaptbench/adaptbench/exec/internal/jobkit"
 )
 
 // GoTest runs the tests of one Go package with "go test".
@@ -427,7 +427,7 @@ const goBuildTimeout = 5 * time.Minute
 func (d GoTest) build(ctx context.Context, goBin, ws, pkg, out string, wrap *goWrap) (Result, string, error) {
 	bctx, cancel := context.WithTimeout(ctx, goBuildTimeout)
 	defer cancel()
-	outBuf := capture.New(maxCompile*2, nil)
+	outBuf := jobkit.NewBuffer(maxCompile*2, nil)
 	args := []string{"test", "-c", "-vet=off", "-o", out}
 	if wrap != nil {
 		args = append(args, "-overlay="+wrap.overlay)
@@ -565,7 +565,7 @@ func test2json(ctx context.Context, goBin string, raw []byte, parse func(io.Read
 		}
 		cmd := osexec.CommandContext(ctx, p.(string))
 		cmd.Stdin = bytes.NewReader(raw)
-		stderr := capture.New(2048, nil)
+		stderr := jobkit.NewBuffer(2048, nil)
 		cmd.Stderr = stderr
 		stdout, err := cmd.StdoutPipe()
 		if err != nil {

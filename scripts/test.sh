@@ -32,7 +32,7 @@ infra=(
   # examples/scaleout's TestSlurmArray: a one-node Slurm cluster the test
   # starts and stops itself
   slurm-wlm munge
-  # the cgroup-v2 guest (internal/guest, scripts/cgroup2-guest.sh): QEMU, and
+  # the cgroup-v2 guest (internal/testenv, scripts/cgroup2-guest.sh): QEMU, and
   # what builds its image from Debian's packages (the guest's kernel and
   # systemd come from the archive into the image, not onto this machine)
   qemu-system-x86 mmdebstrap busybox-static e2fsprogs
@@ -59,7 +59,7 @@ fi
 . scripts/datasets.sh
 adaptbench_datasets .
 # A CI host lacking the sandbox, a toolchain or the published datasets fails
-# instead of skipping (exectest.SkipWithout, internal/shareddata).
+# instead of skipping (exectest.SkipWithout, testenv.DataPath).
 export ADAPTBENCH_REQUIRE_SANDBOX=1 ADAPTBENCH_REQUIRE_DATA=1
 go vet ./...
 # Every test, and each benchmark once so that none rots, with -short: a

@@ -21,8 +21,8 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/internal/runcmd"
 	"github.com/adaptbench/adaptbench/internal/tracker"
+	"github.com/adaptbench/adaptbench/versioned/internal/libapi"
 )
 
 // EnvSpec says what an environment must hold: a Python version and
@@ -420,7 +420,7 @@ func requirement(p adapt.Package) string {
 func run(ctx context.Context, name string, args ...string) ([]byte, error) {
 	cmd := osexec.CommandContext(ctx, name, args...)
 	cmd.Env = append(os.Environ(), "PIP_NO_INPUT=1", "PYTHONDONTWRITEBYTECODE=1")
-	out, err := runcmd.Output(cmd, name)
+	out, err := libapi.CommandOutput(cmd, name)
 	if err != nil {
 		return nil, err
 	}

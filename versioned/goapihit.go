@@ -20,8 +20,7 @@ import (
 	"sync"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/internal/runcmd"
-	"github.com/adaptbench/adaptbench/versioned/internal/goapi"
+	"github.com/adaptbench/adaptbench/versioned/internal/libapi"
 )
 
 // A Go answer's API hits are resolved by identity when its task is a
@@ -57,11 +56,11 @@ func goAPIHit(t *adapt.Task, code string, apis []string) (hit, scored, ok bool) 
 	if err != nil {
 		return false, false, true
 	}
-	uses, err := goapi.Uses(imp, files, t.Target.Path)
+	uses, err := libapi.Uses(imp, files, t.Target.Path)
 	if err != nil {
 		return false, true, true // an answer that does not parse hits nothing
 	}
-	return goapi.HitsAll(uses, apis), true, true
+	return libapi.HitsAll(uses, apis), true, true
 }
 
 // exportCache keeps the export data files of each workspace and import
@@ -125,7 +124,7 @@ func goListExports(gomod, gosum string, paths []string) (map[string]string, erro
 	cmd := osexec.CommandContext(context.Background(), "go", append([]string{"list", "-e", "-export", "-deps", "-json=ImportPath,Export"}, paths...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off", "CGO_ENABLED=0")
-	out, err := runcmd.Output(cmd, "go")
+	out, err := libapi.CommandOutput(cmd, "go")
 	if err != nil {
 		return nil, err
 	}

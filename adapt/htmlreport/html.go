@@ -16,8 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/internal/numfmt"
-	"github.com/adaptbench/adaptbench/internal/textdiff"
+	"github.com/adaptbench/adaptbench/internal/textkit"
 	"github.com/adaptbench/adaptbench/metrics"
 )
 
@@ -229,9 +228,9 @@ func htmlComparisonOf(c *adapt.Comparison) *htmlComparison {
 	delta := func(name string, d adapt.Delta) {
 		ci := "–"
 		if d.CI95 != nil {
-			ci = "[" + numfmt.SignedPct(d.CI95.Lo) + ", " + numfmt.SignedPct(d.CI95.Hi) + "]"
+			ci = "[" + textkit.SignedPct(d.CI95.Lo) + ", " + textkit.SignedPct(d.CI95.Hi) + "]"
 		}
-		h.Deltas.Rows = append(h.Deltas.Rows, []string{name, numfmt.Pct(d.A) + "%", numfmt.Pct(d.B) + "%", numfmt.SignedPct(d.Value), ci, strconv.Itoa(d.Tasks)})
+		h.Deltas.Rows = append(h.Deltas.Rows, []string{name, textkit.Pct(d.A) + "%", textkit.Pct(d.B) + "%", textkit.SignedPct(d.Value), ci, strconv.Itoa(d.Tasks)})
 	}
 	for _, d := range c.Delta {
 		delta(fmt.Sprintf("pass@%d, task", d.K), d)
@@ -271,7 +270,7 @@ func htmlBreakdowns(runs []*adapt.Report) htmlTable {
 				keys = append(keys, k)
 				cells[k] = slices.Repeat([]string{"–"}, 3*len(runs))
 			}
-			copy(cells[k][3*i:], []string{strconv.Itoa(bd.Count), numfmt.Fixed(bd.Solved, 1), numfmt.Pct(bd.PassAt1) + "%"})
+			copy(cells[k][3*i:], []string{strconv.Itoa(bd.Count), textkit.Fixed(bd.Solved, 1), textkit.Pct(bd.PassAt1) + "%"})
 		}
 	}
 	for _, k := range keys {
@@ -333,9 +332,9 @@ func meanCI(vs []float64) (mean, lo, hi float64, ci, ok bool) {
 }
 
 func pctCI(v, lo, hi float64, ci bool) string {
-	s := numfmt.Pct(v) + "%"
+	s := textkit.Pct(v) + "%"
 	if ci {
-		s += " [" + numfmt.Pct(lo) + ", " + numfmt.Pct(hi) + "]"
+		s += " [" + textkit.Pct(lo) + ", " + textkit.Pct(hi) + "]"
 	}
 	return s
 }
@@ -367,7 +366,7 @@ func htmlSummary(runs []*adapt.Report) htmlTable {
 	}
 	row("pass@1, adaptation", func(r *adapt.Report) string {
 		if s, ok := scoreOf(r.AdaptationPassAtK, 1); ok {
-			return fmt.Sprintf("%s%% of %d steps", numfmt.Pct(s.Value), s.Tasks)
+			return fmt.Sprintf("%s%% of %d steps", textkit.Pct(s.Value), s.Tasks)
 		}
 		return "–"
 	})
@@ -906,8 +905,8 @@ func sampleOf(s adapt.SampleResult, t *adapt.Task, cut func(string) string) html
 		}
 		if t != nil {
 			code := headOf(s.Code)
-			hs.DiffRef = cut(textdiff.Unified("reference", "sample", headOf(t.Reference), code, 3))
-			hs.DiffOrg = cut(textdiff.Unified("original code", "sample", headOf(t.Code), code, 3))
+			hs.DiffRef = cut(textkit.Unified("reference", "sample", headOf(t.Reference), code, 3))
+			hs.DiffOrg = cut(textkit.Unified("original code", "sample", headOf(t.Code), code, 3))
 		}
 	}
 	for _, tc := range s.Tests {

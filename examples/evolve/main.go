@@ -35,11 +35,11 @@ import (
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/internal/outdir"
 	"github.com/adaptbench/adaptbench/internal/runhealth"
-	"github.com/adaptbench/adaptbench/internal/shareddata"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
 func main() {
-	def, _ := shareddata.Dir("humaneval/HumanEval.jsonl.gz")
+	def, _ := testenv.DataDir("humaneval/HumanEval.jsonl.gz")
 	data := flag.String("data", def, "HumanEval.jsonl or HumanEval.jsonl.gz (default: from $ADAPTBENCH_DATA or ../shared/data)")
 	n := flag.Int("n", 0, "evolve only the first n problems (0: all)")
 	budget := flag.Int("budget", 44, "evaluations per program")
@@ -57,7 +57,7 @@ func main() {
 	defer stop()
 
 	if *data == "" {
-		_, msg := shareddata.Dir("humaneval/HumanEval.jsonl.gz")
+		_, msg := testenv.DataDir("humaneval/HumanEval.jsonl.gz")
 		log.Fatalf("evolve: no -data: %s", msg)
 	}
 	out, err := outdir.Open(*outFlag, "evolve", os.Stdout)

@@ -19,7 +19,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/adaptbench/adaptbench/exec"
-	"github.com/adaptbench/adaptbench/exec/internal/capture"
+	"github.com/adaptbench/adaptbench/exec/internal/jobkit"
 )
 
 // baseEnv is the environment every job starts from.
@@ -366,8 +366,8 @@ func (p *procRunner) runWith(ctx context.Context, job exec.Job, o runOpts) (res 
 		return internal(err)
 	}
 
-	budget := capture.NewBudget(int64(lim.Output)) // Unlimited is -1: none
-	stdout, stderr := capture.New(int64(lim.Keep), budget), capture.New(int64(lim.Keep), budget)
+	budget := jobkit.NewBudget(int64(lim.Output)) // Unlimited is -1: none
+	stdout, stderr := jobkit.NewBuffer(int64(lim.Keep), budget), jobkit.NewBuffer(int64(lim.Keep), budget)
 	start := time.Now()
 	kill := func() { ip.kill(p.isolate) }
 	if _, err := ip.cfgW.Write(raw); err != nil {
@@ -433,7 +433,7 @@ func (p *procRunner) reap(ip *initProc, cg *jobCgroup, w *watchdog, end *jobEnd,
 // output fills res with what the job left once every process of it is
 // gone: its workspace copied back from its tmpfs (disk, when it had one),
 // its output and its exit.
-func output(res *exec.Result, end *jobEnd, disk *diskWorkspace, stdout, stderr *capture.Buffer) error {
+func output(res *exec.Result, end *jobEnd, disk *diskWorkspace, stdout, stderr *jobkit.Buffer) error {
 	if disk != nil {
 		// Every process of the job is gone (the init reported after
 		// killing them, or was killed with its namespace).
@@ -608,7 +608,7 @@ type watchdog struct {
 }
 
 // watch starts a watchdog over a job that has just started.
-func watch(ctx context.Context, lim exec.Limits, cg *jobCgroup, budget *capture.Budget, kill func()) *watchdog {
+func watch(ctx context.Context, lim exec.Limits, cg *jobCgroup, budget *jobkit.Budget, kill func()) *watchdog {
 	w := &watchdog{done: make(chan struct{})}
 	// With no memory cgroup, the job's processes are read together at
 	// each poll, and their memory is held to the limit there.
