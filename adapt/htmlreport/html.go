@@ -41,58 +41,13 @@ type Options struct {
 	// looked up in this report itself.
 	Baseline *adapt.Report
 	// Sections are what task generators contribute: their funnels, their
-	// fronts, a note (see mutate, ctxbug and evolve's HTMLSection).
-	Sections []Section
+	// fronts, a note (see mutate, ctxbug and evolve's HTMLSection). Write
+	// lays them out and draws them.
+	Sections []adapt.Section
 	// MaxText bounds each text embedded (a completion, code, a diff, a
 	// test message), in bytes: a longer one keeps its head and tail around
 	// a marker that says how much was cut. 0 means 16 KiB.
 	MaxText int
-}
-
-// Section is a part of the HTML report that a task generator
-// contributes: plain data that Write lays out and draws, so that
-// every generator's section looks the same and nothing a generator
-// holds reaches the page unescaped. Its JSON form (see the package doc)
-// keeps it beside the tasks, to draw the page on another day.
-type Section struct {
-	// Title heads the section.
-	Title string `json:"title"`
-	// Text is a note in plain text; blank lines separate paragraphs.
-	Text string `json:"text,omitempty"`
-	// Funnel, if set, is drawn as a funnel of its stage totals and
-	// tabulated per group.
-	Funnel *adapt.Funnel `json:"funnel,omitempty"`
-	// Branches are stages of Funnel drawn as a side branch of the main
-	// line, beside the stage before them, not as a stage of their own:
-	// counts that go around a stage (mutate's unresolved mutants, kept
-	// without compiling, beside the compiled ones).
-	Branches []string `json:"branches,omitempty"`
-	// Scatter, if set, is drawn as a scatter plot.
-	Scatter *Scatter `json:"scatter,omitempty"`
-}
-
-// Scatter is a scatter plot's data, such as evolve's relative complexity
-// against relative readability, original against evolved.
-type Scatter struct {
-	XLabel string   `json:"x_label"`
-	YLabel string   `json:"y_label"`
-	Series []Series `json:"series"`
-	// Paired says that point i of the first two series is the same
-	// subject (before and after): a line joins them.
-	Paired bool `json:"paired,omitempty"`
-}
-
-// Series is one series of a Scatter.
-type Series struct {
-	Name   string  `json:"name"`
-	Points []Point `json:"points"`
-}
-
-// Point is one point of a Series; Label names it in the tooltip.
-type Point struct {
-	X     float64 `json:"x"`
-	Y     float64 `json:"y"`
-	Label string  `json:"label,omitempty"`
 }
 
 //go:embed report.tmpl
@@ -594,7 +549,7 @@ func degradationPlot(r *adapt.Report, tasks map[string]*adapt.Task, baseline *ad
 	return barChart("Degradation: pass@1 of the original task and the derived one (95% CI)", "pass@1", []string{"original (parent)", "derived"}, groups)
 }
 
-func htmlSectionOf(s Section) htmlSection {
+func htmlSectionOf(s adapt.Section) htmlSection {
 	out := htmlSection{Title: s.Title}
 	for _, p := range strings.Split(strings.TrimSpace(s.Text), "\n\n") {
 		if p = strings.TrimSpace(p); p != "" {

@@ -142,7 +142,7 @@ func main() {
 			log.Fatal(err)
 		}
 		must(writeWith(filepath.Join(*out, "report_"+name+".html"), func(w io.Writer) error {
-			return htmlreport.Write(w, sc.Report, &htmlreport.Options{Tasks: tasks, Sections: []htmlreport.Section{{Title: "ctxbug: candidates through identification", Funnel: &id.Funnel}}})
+			return htmlreport.Write(w, sc.Report, &htmlreport.Options{Tasks: tasks, Sections: []adapt.Section{{Title: "ctxbug: candidates through identification", Funnel: &id.Funnel}}})
 		}))
 		results = append(results, sc.Results...)
 		// A check the harness could not make is no verdict: said after

@@ -150,7 +150,7 @@ func main() {
 // given: the buggy program of a repair task must fail), writes both to
 // report.html in out (with the search's section), and prints pass@1
 // by task kind and version.
-func checkTasks(ctx context.Context, tasks []adapt.Task, out *outdir.Dir, search htmlreport.Section) {
+func checkTasks(ctx context.Context, tasks []adapt.Task, out *outdir.Dir, search adapt.Section) {
 	var reports []*adapt.Report
 	fs, err := sandbox.NewPythonRunner(&sandbox.ForkServerConfig{Preload: evolve.PreloadList()})
 	if err != nil {
@@ -175,7 +175,7 @@ func checkTasks(ctx context.Context, tasks []adapt.Task, out *outdir.Dir, search
 		reports = append(reports, rep)
 	}
 	if err := out.Write("report.html", func(w io.Writer) error {
-		return htmlreport.Write(w, reports[0], &htmlreport.Options{Tasks: tasks, Runs: reports[1:], Sections: []htmlreport.Section{search}})
+		return htmlreport.Write(w, reports[0], &htmlreport.Options{Tasks: tasks, Runs: reports[1:], Sections: []adapt.Section{search}})
 	}); err != nil {
 		log.Fatal(err)
 	}

@@ -242,7 +242,7 @@ func evaluateTasks(ctx context.Context, stdout io.Writer, out *outdir.Dir, c eva
 	}
 	hopts := &htmlreport.Options{Tasks: tasks}
 	if res != nil {
-		hopts.Sections = []htmlreport.Section{res.HTMLSection()}
+		hopts.Sections = []adapt.Section{res.HTMLSection()}
 	}
 	write := func(w io.Writer) error { return htmlreport.Write(w, rep, hopts) }
 	if c.html != "" {
