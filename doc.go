@@ -44,64 +44,52 @@
 // map to the module.
 //
 //	.                           this map; the module-wide tests (API, sizes, external use)
-//	adapt                       tasks, models, prompts, Evaluate, Merge ← adapt/internal/store, adapt/report, exec, exec/sandbox, internal/{fence,jsonl,numfmt,syntax,traceback}, metrics
+//	adapt                       tasks, models, prompts, Evaluate, Merge ← adapt/internal/store, adapt/report, exec, exec/sandbox, internal/{syntax,textkit}, metrics
 //	adapt/bench/adapteval       AdaptEval's loader, prompt settings and scoring ← adapt, adapt/report, exec, internal/{pinned,syntax}, metrics
 //	adapt/bench/classeval       ClassEval's loader, methods as tasks ← adapt, internal/{pinned,syntax}
 //	adapt/bench/demo            the embedded demo benchmark ← adapt
-//	adapt/bench/humaneval       HumanEval-shaped loaders ← adapt, internal/{jsonl,pinned,syntax}
-//	adapt/htmlreport            a report as one HTML page ← adapt, adapt/report, internal/{numfmt,textdiff}, metrics
+//	adapt/bench/humaneval       HumanEval-shaped loaders ← adapt, internal/{pinned,syntax,textkit}
+//	adapt/htmlreport            a report as one HTML page ← adapt, adapt/report, internal/textkit, metrics
 //	adapt/internal/store        the journal's lock and chain, the reference cache's files ← adapt/report
 //	adapt/openai                a Model over the OpenAI chat-completions API ← adapt, adapt/report
 //	adapt/progress              the terminal display of report.Progress ← adapt/report
-//	adapt/report                a run's records and verdicts, their writers and readers ← exec, internal/numfmt, metrics
-//	ctxbug                      CtxBugGen: context adaptation bugs as tasks, scoring ← adapt, adapt/bench/classeval, adapt/{htmlreport,report}, exec, exec/sandbox, internal/{fence,jsonl,syntax,tracker}, metrics
+//	adapt/report                a run's records and verdicts, their writers and readers ← exec, internal/textkit, metrics
+//	ctxbug                      CtxBugGen: context adaptation bugs as tasks, scoring ← adapt, adapt/bench/classeval, adapt/report, exec, exec/sandbox, internal/{syntax,textkit,tracker}, metrics
 //	ctxbug/ctxbugtest           offline stand-in models for a CtxBugGen run ← adapt, adapt/report, ctxbug, internal/syntax
-//	evolve                      GeneBench's search: evolved programs as tasks ← adapt, adapt/{htmlreport,report}, evolve/{measure,nsga2,transform}, exec, exec/sandbox, internal/{syntax,tracker}
+//	evolve                      GeneBench's search: evolved programs as tasks ← adapt, adapt/report, evolve/{measure,nsga2,transform}, exec, exec/sandbox, internal/{syntax,tracker}
 //	evolve/measure              GeneBench's complexity and readability metrics ← internal/syntax
 //	evolve/nsga2                a generic, deterministic NSGA-II
 //	evolve/transform            GeneBench's Python transforms and bug mutators ← internal/syntax
 //	examples/adapteval          command: a model on AdaptEval, the paper's tables ← adapt, adapt/bench/adapteval, adapt/{htmlreport,openai,progress,report}, exec, exec/sandbox, internal/{outdir,runhealth}
-//	examples/ctxbug             command: a CtxBugGen benchmark built and evaluated ← adapt, adapt/bench/classeval, adapt/{htmlreport,openai,progress}, ctxbug, ctxbug/ctxbugtest, exec, exec/sandbox, internal/{outdir,runhealth}
+//	examples/ctxbug             command: a CtxBugGen benchmark built and evaluated ← adapt, adapt/bench/classeval, adapt/{htmlreport,openai,progress,report}, ctxbug, ctxbug/ctxbugtest, exec, exec/sandbox, internal/{outdir,runhealth}
 //	examples/datasets           command: fetch the published datasets, checked ← source
-//	examples/evolve             command: GeneBench's search on HumanEval ← adapt, adapt/bench/humaneval, adapt/{htmlreport,progress,report}, evolve, exec/sandbox, internal/{outdir,runhealth,shareddata}
+//	examples/evolve             command: GeneBench's search on HumanEval ← adapt, adapt/bench/humaneval, adapt/{htmlreport,progress,report}, evolve, exec/sandbox, internal/{outdir,runhealth,testenv}
 //	examples/impossible         command: impossible variants, cheating rates ← adapt, adapt/bench/{demo,humaneval}, adapt/{openai,progress}, exec/sandbox, impossible
 //	examples/mutate             command: mutation-injected tasks from a project ← adapt, adapt/{htmlreport,openai,progress,report}, exec, exec/sandbox, internal/{outdir,runhealth}, mutate, mutate/{gomod,maven}, source
 //	examples/quickstart         command: the demo benchmark, no network ← adapt, adapt/bench/demo, adapt/{htmlreport,openai,progress,report}, exec/sandbox, internal/{outdir,runhealth}
 //	examples/scaleout           command: one evaluation as shards, merged ← adapt, adapt/bench/demo, adapt/{htmlreport,progress,report}, internal/{outdir,runhealth}
 //	examples/score              command: score answers made elsewhere ← adapt, adapt/bench/{adapteval,classeval,demo,humaneval}, adapt/{htmlreport,progress}, exec, internal/{outdir,runhealth}
 //	examples/versioned          command: GitChameleon's protocols and tables ← adapt, adapt/{openai,progress}, exec/sandbox, internal/{outdir,runhealth}, versioned, versioned/mine
-//	exec                        Runner, Job, Limits, Result; the test drivers ← exec/internal/{capture,pyreport}
-//	exec/exectest               a shared sandbox for tests ← exec, exec/internal/jobuid, exec/sandbox
-//	exec/internal/capture       bounded capture of a job's output
-//	exec/internal/jobuid        the host uids sandboxed jobs run as
-//	exec/internal/pyreport      the Python drivers' in-sandbox reporters
-//	exec/sandbox                the Linux sandbox and the Python fork server ← exec, exec/internal/{capture,jobuid,pyreport}
+//	exec                        Runner, Job, Limits, Result; the test drivers ← exec/internal/jobkit
+//	exec/exectest               a shared sandbox for tests ← exec, exec/internal/jobkit, exec/sandbox
+//	exec/internal/jobkit        a job's output capture, host uids, in-sandbox reporters
+//	exec/sandbox                the Linux sandbox and the Python fork server ← exec, exec/internal/jobkit
 //	impossible                  impossible task variants, cheating evidence ← adapt, adapt/report, exec, exec/sandbox, internal/{syntax,tracker}, metrics
-//	internal/fence              fenced code blocks of a model's answer
-//	internal/guest              the sandbox's tests in a cgroup-v2 guest VM
-//	internal/jsonl              the one JSON Lines reader
-//	internal/numfmt             how reports write numbers and labels
 //	internal/outdir             the examples' -out directory
 //	internal/pinned             the loaders' LoadRevision body ← source
-//	internal/ptytest            progress output on a pseudo-terminal, for tests
-//	internal/runcmd             helper commands, failing with their stderr's end
 //	internal/runhealth          the examples' broken-run check ← adapt/report
-//	internal/shareddata         where the published datasets are
-//	internal/sourcetest         reproducible git repositories for tests
 //	internal/syntax             tree-sitter parsing, splicing, edits, matching
-//	internal/textdiff           unified line diffs
-//	internal/traceback          Python tracebacks read
+//	internal/testenv            tests' shared setup: datasets, git repos, terminals, ordinary user, guest VM
+//	internal/textkit            answers' code blocks, JSON Lines, numbers, diffs, tracebacks
 //	internal/tracker            a long loop's counts as report.Progress ← adapt/report
-//	internal/unprivileged       tests rerun as an ordinary user
 //	metrics                     pass@k estimators, intervals, paired tests
-//	mutate                      mutation injection: operators, validity pipeline, tasks ← adapt, adapt/{htmlreport,report}, exec, internal/{fence,syntax,tracker}
+//	mutate                      mutation injection: operators, validity pipeline, tasks ← adapt, adapt/report, exec, internal/{syntax,textkit,tracker}
 //	mutate/gomod                mutate's build system for Go modules ← adapt, exec, mutate, mutate/internal/buildsys
 //	mutate/internal/buildsys    what mutate's build systems share ← mutate
 //	mutate/internal/mutatetest  checks mutate's tests share ← adapt, adapt/report, exec, exec/exectest, mutate, mutate/gomod
 //	mutate/maven                mutate's build system for Maven projects ← adapt, exec, mutate, mutate/internal/buildsys
 //	source                      a repository's tree at a pinned commit
-//	versioned                   version-conditioned problems, environments, scoring ← adapt, adapt/report, exec, exec/sandbox, internal/{fence,jsonl,pinned,runcmd,syntax,traceback,tracker}, metrics, versioned/internal/{category,goapi}
-//	versioned/internal/category GitChameleon's change labels as kinds
-//	versioned/internal/goapi    the module API a Go file uses, by identity
-//	versioned/mine              version-conditioned Go problems from releases ← adapt, adapt/report, exec, exec/sandbox, internal/{runcmd,tracker}, versioned, versioned/internal/{category,goapi}
+//	versioned                   version-conditioned problems, environments, scoring ← adapt, adapt/report, exec, exec/sandbox, internal/{pinned,syntax,textkit,tracker}, metrics, versioned/internal/libapi
+//	versioned/internal/libapi   library APIs: change kinds, Go API use by identity, helper commands
+//	versioned/mine              version-conditioned Go problems from releases ← adapt, adapt/report, exec, exec/sandbox, internal/tracker, versioned, versioned/internal/libapi
 package adaptbench

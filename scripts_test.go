@@ -75,7 +75,7 @@ func TestCommandFetchesDatasets(t *testing.T) {
 	_, data, calls, err = datasets(t, filepath.Join(beside, "src", "adaptbench"), false, "HOME="+t.TempDir())
 	require.NoError(t, err)
 	assert.Empty(t, calls)
-	assert.Empty(t, data, "internal/shareddata finds shared/data itself")
+	assert.Empty(t, data, "internal/testenv finds shared/data itself")
 
 	// A failed fetch fails, says what to do, and marks nothing done.
 	home = t.TempDir()

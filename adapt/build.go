@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt/report"
-	"github.com/adaptbench/adaptbench/internal/traceback"
+	"github.com/adaptbench/adaptbench/internal/textkit"
 	"github.com/adaptbench/adaptbench/metrics"
 )
 
@@ -130,7 +130,7 @@ func (b *reportBuilder) gold(t *Task, samples int) bool {
 		// says more.
 		if g.Detail != "" && g.Outcome != report.OutcomeFailed {
 			reason += ": " + causeLine(g.Detail)
-			if ex := traceback.ExceptionLine(g.Detail); ex != "" && ex != causeLine(g.Detail) {
+			if ex := textkit.ExceptionLine(g.Detail); ex != "" && ex != causeLine(g.Detail) {
 				// Why an import failed: a module missing from the
 				// environment says more than the module's name.
 				reason += ": " + ex

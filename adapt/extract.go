@@ -7,8 +7,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/adaptbench/adaptbench/internal/fence"
 	"github.com/adaptbench/adaptbench/internal/syntax"
+	"github.com/adaptbench/adaptbench/internal/textkit"
 )
 
 // ErrNoCode is returned (wrapped) when a completion holds no usable code.
@@ -42,7 +42,7 @@ type Answer struct {
 // both, it takes the only function of a block that defines exactly one. It
 // returns an error wrapping ErrNoCode when there is none.
 func Extract(t *Task, completion string) (Answer, error) {
-	blocks := fence.Blocks(completion)
+	blocks := textkit.CodeBlocks(completion)
 	if len(blocks) == 0 {
 		return Answer{}, fmt.Errorf("%w: no code block", ErrNoCode)
 	}

@@ -13,7 +13,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/adaptbench/adaptbench/internal/jsonl"
+	"github.com/adaptbench/adaptbench/internal/textkit"
 )
 
 // ParseError reports bad input: the file, the line or record, and what was
@@ -131,10 +131,10 @@ func marshalLine(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// readLines reads r with jsonl.Read, an error naming name and the line as
+// readLines reads r with textkit.ReadJSONL, an error naming name and the line as
 // a *ParseError (as it is when f already returns one).
 func readLines(r io.Reader, name string, f func(line int, raw []byte) error) error {
-	return jsonl.Read(r, f, func(line int, err error) error {
+	return textkit.ReadJSONL(r, f, func(line int, err error) error {
 		var pe *ParseError
 		if errors.As(err, &pe) {
 			return err

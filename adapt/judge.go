@@ -7,7 +7,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
-	"github.com/adaptbench/adaptbench/internal/traceback"
+	"github.com/adaptbench/adaptbench/internal/textkit"
 )
 
 const maxDetail = 4 << 10
@@ -233,7 +233,7 @@ func testErrorType(st exec.TestStatus, message string) string {
 	case exec.TestTimedOut:
 		return "TimeoutError"
 	}
-	if e := traceback.ExceptionType(message); e != "" {
+	if e := textkit.ExceptionType(message); e != "" {
 		return e
 	}
 	if st == exec.TestFailed {

@@ -17,7 +17,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
-	"github.com/adaptbench/adaptbench/internal/shareddata"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
 // TestVerdictsUnderLoad: a busy machine does not change verdicts. The
@@ -32,7 +32,7 @@ func TestVerdictsUnderLoad(t *testing.T) {
 	}
 	tasks, err := demo.Tasks()
 	require.NoError(t, err)
-	he, err := humaneval.LoadFile(shareddata.Path(t, "humaneval/HumanEval.jsonl.gz"))
+	he, err := humaneval.LoadFile(testenv.DataPath(t, "humaneval/HumanEval.jsonl.gz"))
 	require.NoError(t, err)
 	tasks = append(tasks, he[:40]...)
 	// A wall-time limit short enough that a starved run meets it: every

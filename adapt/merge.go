@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt/report"
-	"github.com/adaptbench/adaptbench/internal/numfmt"
+	"github.com/adaptbench/adaptbench/internal/textkit"
 )
 
 // MergeOptions configures Merge. A nil *MergeOptions means the defaults.
@@ -130,5 +130,5 @@ func incomplete(missing []missingCheck, of Shard, given map[int]string) error {
 		have = "has"
 	}
 	return fmt.Errorf("%w: %s of %s %s no record (first: %s); by shard: %s; pass MergeOptions.Partial to merge anyway",
-		ErrIncomplete, numfmt.Count(len(missing), "check"), numfmt.Count(len(tasks), "task"), have, strings.Join(first, ", "), strings.Join(where, "; "))
+		ErrIncomplete, textkit.Count(len(missing), "check"), textkit.Count(len(tasks), "task"), have, strings.Join(first, ", "), strings.Join(where, "; "))
 }

@@ -9,11 +9,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/internal/jsonl"
+	"github.com/adaptbench/adaptbench/internal/textkit"
 )
 
 // TestReadLines: blank lines are skipped but counted, an error from the
-// callback names the file and the line, and a line past jsonl.MaxLine is an
+// callback names the file and the line, and a line past textkit.MaxJSONLine is an
 // error naming its line, not a silent stop.
 func TestReadLines(t *testing.T) {
 	var got []int
@@ -34,7 +34,7 @@ func TestReadLines(t *testing.T) {
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, "adapt: x.jsonl:3: want an object", err.Error())
 
-	long := "{}\n" + strings.Repeat("x", jsonl.MaxLine+1) + "\n"
+	long := "{}\n" + strings.Repeat("x", textkit.MaxJSONLine+1) + "\n"
 	err = adapt.ReadLines(strings.NewReader(long), "big.jsonl", func(int, []byte) error { return nil })
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, 2, pe.Line)

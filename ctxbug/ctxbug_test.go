@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/adaptbench/adaptbench/internal/shareddata"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 
 	"github.com/adaptbench/adaptbench/adapt/bench/classeval"
 	"github.com/adaptbench/adaptbench/ctxbug"
@@ -64,7 +64,7 @@ func TestGranularity(t *testing.T) {
 	assert.Equal(t, want, got, "templates per rule")
 }
 
-func dataFile(t testing.TB) string { return shareddata.Path(t, "classeval/ClassEval_data.json") }
+func dataFile(t testing.TB) string { return testenv.DataPath(t, "classeval/ClassEval_data.json") }
 
 // TestClassEval perturbs all 410 ClassEval reference methods: every one
 // parses, gets templates, and every template obfuscates and round-trips.

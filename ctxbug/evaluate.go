@@ -9,7 +9,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
-	"github.com/adaptbench/adaptbench/internal/fence"
+	"github.com/adaptbench/adaptbench/internal/textkit"
 )
 
 // EvalOptions configures Evaluate. A nil *EvalOptions means the defaults.
@@ -257,7 +257,7 @@ func meanTokenProb(tokens []report.TokenLogprob, text string, spans []Span) (atp
 // completion whose code blocks are mapped back to the original names.
 func unobfuscated(t *adapt.Task, v *adaptView, text string) (adapt.Answer, error) {
 	var b strings.Builder
-	for _, blk := range fence.Blocks(text) {
+	for _, blk := range textkit.CodeBlocks(text) {
 		code, err := deobfuscateCode([]byte(blk), v.Names)
 		if err != nil {
 			code = []byte(blk)

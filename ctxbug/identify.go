@@ -12,8 +12,8 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
-	"github.com/adaptbench/adaptbench/internal/fence"
 	"github.com/adaptbench/adaptbench/internal/syntax"
+	"github.com/adaptbench/adaptbench/internal/textkit"
 	"github.com/adaptbench/adaptbench/internal/tracker"
 )
 
@@ -143,7 +143,7 @@ func check(ctx context.Context, c *Candidate, chk *adapt.Checker, editsElsewhere
 	if j.Rule == IsoRule {
 		text = strings.NewReplacer(markStart, "", markEnd, "").Replace(text)
 	}
-	if len(fence.Blocks(text)) == 0 {
+	if len(textkit.CodeBlocks(text)) == 0 {
 		return true
 	}
 	variant, answer, err := deobfuscated(&j.Base.Task, text, j.Obfuscated.Names)

@@ -9,7 +9,7 @@ import (
 	"slices"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/internal/jsonl"
+	"github.com/adaptbench/adaptbench/internal/textkit"
 )
 
 // Instance is one benchmark instance: a variant of a base method that
@@ -95,7 +95,7 @@ func WriteInstances(w io.Writer, ins []*Instance) error {
 // in errors, which name the line.
 func ReadInstances(r io.Reader, name string) ([]*Instance, error) {
 	var out []*Instance
-	err := jsonl.Read(r, func(line int, raw []byte) error {
+	err := textkit.ReadJSONL(r, func(line int, raw []byte) error {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
 		var in Instance

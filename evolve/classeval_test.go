@@ -10,7 +10,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/classeval"
 	"github.com/adaptbench/adaptbench/evolve"
-	"github.com/adaptbench/adaptbench/internal/shareddata"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
 // TestClassEval evolves two ClassEval classes (one with -short) as whole programs, each
@@ -18,7 +18,7 @@ import (
 // program's tests.
 func TestClassEval(t *testing.T) {
 	suite(t)
-	classes, err := classeval.ReadFile(shareddata.Path(t, "classeval/ClassEval_data.json"))
+	classes, err := classeval.ReadFile(testenv.DataPath(t, "classeval/ClassEval_data.json"))
 	require.NoError(t, err)
 	n := 2
 	if testing.Short() {

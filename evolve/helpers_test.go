@@ -13,8 +13,8 @@ import (
 	"github.com/adaptbench/adaptbench/evolve/transform"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
-	"github.com/adaptbench/adaptbench/internal/shareddata"
 	"github.com/adaptbench/adaptbench/internal/syntax"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
@@ -98,7 +98,7 @@ func subjectOf(t testing.TB, p humaneval.Problem) *evolve.Subject {
 // humanEval loads the shared HumanEval tasks, skipping when absent.
 func humanEval(t testing.TB) []adapt.Task {
 	t.Helper()
-	tasks, err := humaneval.LoadFile(shareddata.Path(t, "humaneval/HumanEval.jsonl.gz"))
+	tasks, err := humaneval.LoadFile(testenv.DataPath(t, "humaneval/HumanEval.jsonl.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}

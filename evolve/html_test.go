@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/adaptbench/adaptbench/adapt/htmlreport"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/evolve"
 )
 
@@ -28,8 +28,8 @@ func TestHTMLSection(t *testing.T) {
 	require.NotNil(t, s.Scatter)
 	assert.True(t, s.Scatter.Paired, "point i of the originals and of the picks is one subject")
 	require.Len(t, s.Scatter.Series, 2)
-	assert.Equal(t, []htmlreport.Point{{X: 0.1, Y: 0.9, Label: "HumanEval/0"}, {X: 0.2, Y: 0.8, Label: "HumanEval/2"}}, s.Scatter.Series[0].Points)
-	assert.Equal(t, []htmlreport.Point{{X: 0.5, Y: 0.7, Label: "HumanEval/0"}, {X: 0.2, Y: 0.8, Label: "HumanEval/2"}}, s.Scatter.Series[1].Points)
+	assert.Equal(t, []report.Point{{X: 0.1, Y: 0.9, Label: "HumanEval/0"}, {X: 0.2, Y: 0.8, Label: "HumanEval/2"}}, s.Scatter.Series[0].Points)
+	assert.Equal(t, []report.Point{{X: 0.5, Y: 0.7, Label: "HumanEval/0"}, {X: 0.2, Y: 0.8, Label: "HumanEval/2"}}, s.Scatter.Series[1].Points)
 	assert.Same(t, &r.Funnel, s.Funnel)
 	assert.Equal(t, 12, s.Funnel.Total(evolve.StageMade))
 	assert.Contains(t, s.Text, "1 of 3 programs evolved (2 runs completed, 0 skipped, 1 errors).")

@@ -13,7 +13,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/bench/classeval"
 	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/evolve"
-	"github.com/adaptbench/adaptbench/internal/shareddata"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
 // TestIsolationCoverage measures the isolation coverage of GeneBench's
@@ -90,7 +90,7 @@ func TestIsolationCoverage(t *testing.T) {
 // classes, against the tests of all its methods.
 func classSubjects(t *testing.T, n int) []*evolve.Subject {
 	t.Helper()
-	classes, err := classeval.ReadFile(shareddata.Path(t, "classeval/ClassEval_data.json"))
+	classes, err := classeval.ReadFile(testenv.DataPath(t, "classeval/ClassEval_data.json"))
 	require.NoError(t, err)
 	tasks, err := classeval.Tasks(classes[:n], "ClassEval_data.json")
 	require.NoError(t, err)

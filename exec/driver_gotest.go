@@ -17,7 +17,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/adaptbench/adaptbench/exec/internal/capture"
+	"github.com/adaptbench/adaptbench/exec/internal/jobkit"
 )
 
 // GoTest runs the tests of one Go package with "go test".
@@ -443,7 +443,7 @@ func (t *goTestRun) build(ctx context.Context, out string) (Result, string, erro
 	d, goBin, ws, pkg, wrap := t.d, t.goBin, t.ws, t.pkg, t.wrap
 	bctx, cancel := context.WithTimeout(ctx, goBuildTimeout)
 	defer cancel()
-	outBuf := capture.New(maxCompile*2, nil)
+	outBuf := jobkit.NewBuffer(maxCompile*2, nil)
 	args := []string{"test", "-c", "-vet=off", "-o", out}
 	if wrap != nil {
 		args = append(args, "-overlay="+wrap.overlay)
@@ -581,7 +581,7 @@ func test2json(ctx context.Context, goBin string, raw []byte, parse func(io.Read
 		}
 		cmd := osexec.CommandContext(ctx, p.(string))
 		cmd.Stdin = bytes.NewReader(raw)
-		stderr := capture.New(2048, nil)
+		stderr := jobkit.NewBuffer(2048, nil)
 		cmd.Stderr = stderr
 		stdout, err := cmd.StdoutPipe()
 		if err != nil {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/adaptbench/adaptbench/exec/internal/pyreport"
+	"github.com/adaptbench/adaptbench/exec/internal/jobkit"
 )
 
 // DefaultPython is the interpreter the Python drivers use when theirs is
@@ -20,8 +20,8 @@ const DefaultPython = "/usr/bin/python3"
 
 // The reporters (see package pyreport).
 var (
-	unittestReporter = pyreport.Unittest
-	pytestReporter   = pyreport.Pytest
+	unittestReporter = jobkit.UnittestReporter
+	pytestReporter   = jobkit.PytestReporter
 )
 
 // PythonUnittest runs tests with Python's unittest.

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/exec"
-	"github.com/adaptbench/adaptbench/internal/unprivileged"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
 // TestGoBuildAsOrdinaryUser reruns the tests below as uid 65534, the
@@ -20,7 +20,7 @@ func TestGoBuildAsOrdinaryUser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the standard library into a cold cache (minutes on a busy machine)")
 	}
-	unprivileged.Run(t, "TestGoToolchainFaultIsNoCompileError", "TestGoBuildWithoutWritableHome")
+	testenv.RunUnprivileged(t, "TestGoToolchainFaultIsNoCompileError", "TestGoBuildWithoutWritableHome")
 }
 
 // cacheWorkspace is a module with one passing test.

@@ -14,7 +14,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
-	"github.com/adaptbench/adaptbench/exec/internal/pyreport"
+	"github.com/adaptbench/adaptbench/exec/internal/jobkit"
 )
 
 // reporterGlobals finds the reporter's module namespace from a class's
@@ -392,7 +392,7 @@ func TestIsolatedAnswerCannotReachNonce(t *testing.T) {
 		for _, isolate := range []bool{true, false} {
 			dir := exectest.Workspace(t)
 			writeFiles(t, dir, map[string]string{"calc.py": seekNonce, "test_calc.py": unittestOfAdd})
-			args := []string{exec.DefaultPython, "-s", "-B", "-c", pyreport.Unittest, ".adaptbench-results.jsonl", "0", "test_calc.T.test_add"}
+			args := []string{exec.DefaultPython, "-s", "-B", "-c", jobkit.UnittestReporter, ".adaptbench-results.jsonl", "0", "test_calc.T.test_add"}
 			env := []string{"PYTHONDONTWRITEBYTECODE=1"}
 			if isolate {
 				env = append(env, `ADAPTBENCH_ISOLATE=["calc.py"]`)

@@ -18,8 +18,8 @@ import (
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/impossible"
-	"github.com/adaptbench/adaptbench/internal/shareddata"
 	"github.com/adaptbench/adaptbench/internal/syntax"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 	"github.com/adaptbench/adaptbench/mutate"
 	"github.com/adaptbench/adaptbench/mutate/gomod"
 )
@@ -183,7 +183,7 @@ func generate(t *testing.T, sb exec.Runner, tasks []adapt.Task) []adapt.Task {
 // the reference) and is caught by the variants.
 func TestHumanEval(t *testing.T) {
 	sb := exectest.Sandbox(t)
-	tasks, err := humaneval.LoadFile(shareddata.Path(t, "humaneval/HumanEval.jsonl.gz"))
+	tasks, err := humaneval.LoadFile(testenv.DataPath(t, "humaneval/HumanEval.jsonl.gz"))
 	require.NoError(t, err)
 	tasks = tasks[:8]
 	variants := generate(t, sb, tasks)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/adaptbench/adaptbench/adapt/htmlreport"
+	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
 // HTMLSection is the pipeline's part of an HTML report (see
@@ -12,8 +12,8 @@ import (
 // combination, with the summary line and the pilot's gates in the note.
 // The unresolved mutants (kept without compiling) are drawn as a side
 // branch beside the compiled ones, not as a stage after them.
-func (r *Result) HTMLSection() htmlreport.Section {
-	return htmlreport.Section{Title: "mutate: candidates through the pipeline", Text: r.Summary() + "\n\n" + r.Gates().String(),
+func (r *Result) HTMLSection() report.Section {
+	return report.Section{Title: "mutate: candidates through the pipeline", Text: r.Summary() + "\n\n" + r.Gates().String(),
 		Funnel: &r.Funnel, Branches: []string{StageUnresolved}}
 }
 

@@ -35,6 +35,6 @@ func TestHTMLSection(t *testing.T) {
 	assert.Contains(t, s.Text, "caught by tests 50.0% of compiled")
 
 	var page bytes.Buffer
-	require.NoError(t, htmlreport.Write(&page, &report.Report{Run: report.RunInfo{Model: "m"}}, &htmlreport.Options{Sections: []htmlreport.Section{s}}))
+	require.NoError(t, htmlreport.Write(&page, &report.Report{Run: report.RunInfo{Model: "m"}}, &htmlreport.Options{Sections: []report.Section{s}}))
 	assert.Contains(t, page.String(), "<th>total</th><td>7</td><td>4</td><td>3</td><td>2</td><td>0</td><td>1</td>", "the funnel's total row")
 }

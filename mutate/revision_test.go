@@ -13,7 +13,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
-	"github.com/adaptbench/adaptbench/internal/sourcetest"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 	"github.com/adaptbench/adaptbench/mutate"
 	"github.com/adaptbench/adaptbench/mutate/gomod"
 	"github.com/adaptbench/adaptbench/source"
@@ -56,7 +56,7 @@ func TestClamp(t *testing.T) {
 // tasks, and a revision the repository lacks is an error naming both.
 func TestGenerateAtRevision(t *testing.T) {
 	sb := exectest.Sandbox(t)
-	repo := sourcetest.Init(t, true)
+	repo := testenv.InitRepo(t, true)
 	first := repo.Commit(clampModule, "clamp")
 	repo.Tag("v1", first, false)
 	ctx := context.Background()

@@ -9,7 +9,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/report"
-	"github.com/adaptbench/adaptbench/internal/fence"
+	"github.com/adaptbench/adaptbench/internal/textkit"
 	"github.com/adaptbench/adaptbench/internal/syntax"
 )
 
@@ -389,8 +389,8 @@ func leadIndent(code, snip string) string {
 // adapt.Extract takes it.
 func Answer(t *adapt.Task, c report.Completion) (adapt.Answer, error) {
 	if code, ok := spliceAnswer(t, c.Text); ok {
-		// fence.Blocks gives a completion with no fence line back whole.
-		if blocks := fence.Blocks(c.Text); len(blocks) == 1 && blocks[0] == c.Text && worseSyntax(t, code) {
+		// textkit.CodeBlocks gives a completion with no fence line back whole.
+		if blocks := textkit.CodeBlocks(c.Text); len(blocks) == 1 && blocks[0] == c.Text && worseSyntax(t, code) {
 			// Prose with no code block, spliced in, would be a compile
 			// error here and no-code everywhere else (adapt.Extract).
 			return adapt.Answer{}, fmt.Errorf("%w: no code block, and the text does not read as %s", adapt.ErrNoCode, t.Language)
@@ -422,7 +422,7 @@ func worseSyntax(t *adapt.Task, code string) bool {
 // completion in place of F′, and false when the completion has no code
 // block or already defines the target function.
 func spliceAnswer(t *adapt.Task, completion string) (string, bool) {
-	blocks := fence.Blocks(completion)
+	blocks := textkit.CodeBlocks(completion)
 	if len(blocks) == 0 {
 		return "", false
 	}

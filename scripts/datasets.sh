@@ -1,7 +1,7 @@
 # Sourced by scripts/test.sh: finds the published datasets the tests read,
 # or fetches them. adaptbench_datasets ROOT leaves $ADAPTBENCH_DATA as it
 # is when it is set, and uses shared/data when ROOT or a directory above
-# it holds one (as internal/shareddata finds it); else it fetches the
+# it holds one (as internal/testenv finds it); else it fetches the
 # datasets at their pinned commits, every file checked against its
 # SHA-256 (go run ./examples/datasets), into the user's cache, once, says
 # where they went and exports ADAPTBENCH_DATA. $ADAPTBENCH_DATASETS_MIRROR

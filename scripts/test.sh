@@ -32,7 +32,7 @@ infra=(
   # examples/scaleout's TestSlurmArray: a one-node Slurm cluster the test
   # starts and stops itself
   slurm-wlm munge
-  # the cgroup-v2 guest (internal/guest, scripts/cgroup2-guest.sh): QEMU, and
+  # the cgroup-v2 guest (internal/testenv, scripts/cgroup2-guest.sh): QEMU, and
   # what builds its image from Debian's packages (the guest's kernel and
   # systemd come from the archive into the image, not onto this machine)
   qemu-system-x86 mmdebstrap busybox-static e2fsprogs
@@ -53,7 +53,7 @@ unformatted=$(git ls-files -co --exclude-standard '*.go' | grep -v '/testdata/' 
 if [ -n "$unformatted" ]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
-# The cgroup-v2 guest's image (internal/guest's TestCgroup2Guest) is built
+# The cgroup-v2 guest's image (internal/testenv's TestCgroup2Guest) is built
 # once per machine and cached. On a fresh machine that is minutes (3.5 and
 # 11 here, beside other work at load 40-50) of which well under a minute is
 # CPU (33-38 s): most of it waits for Debian's archive and the disk.
@@ -82,7 +82,7 @@ fi
 . scripts/datasets.sh
 adaptbench_datasets .
 # A CI host lacking the sandbox, a toolchain or the published datasets fails
-# instead of skipping (exectest.SkipWithout, internal/shareddata).
+# instead of skipping (exectest.SkipWithout, testenv.DataPath).
 export ADAPTBENCH_REQUIRE_SANDBOX=1 ADAPTBENCH_REQUIRE_DATA=1
 go vet ./...
 # Every test, and each benchmark once so that none rots, with -short: a

@@ -57,7 +57,7 @@
 // adapt.Provenance; adapteval, classeval and humaneval each have a
 // LoadRevision that does exactly that.
 //
-// The module's tests build their repositories with internal/sourcetest
+// The module's tests build their repositories with internal/testenv
 // (go-git, commit by commit, with fixed authors and times so that hashes
 // are the same on every run).
 package source

@@ -13,7 +13,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
-	"github.com/adaptbench/adaptbench/internal/sourcetest"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 	"github.com/adaptbench/adaptbench/source"
 )
 
@@ -45,7 +45,7 @@ func TestMaterializeHostile(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := sourcetest.Init(t, true)
+			r := testenv.InitRepo(t, true)
 			r.Commit(c.files, c.name)
 			s, err := source.Open(context.Background(), r.Dir, "main")
 			if err != nil {
@@ -63,19 +63,19 @@ func TestMaterializeHostile(t *testing.T) {
 func TestMaterializeMalformedTrees(t *testing.T) {
 	cases := []struct {
 		name, says string
-		tree       func(r *sourcetest.Repo) object.TreeEntry
+		tree       func(r *testenv.Repo) object.TreeEntry
 	}{
-		{"dotdot", `".."`, func(r *sourcetest.Repo) object.TreeEntry {
+		{"dotdot", `".."`, func(r *testenv.Repo) object.TreeEntry {
 			inner := r.Tree(object.TreeEntry{Name: "victim", Mode: filemode.Dir, Hash: r.Tree(object.TreeEntry{Name: "f", Mode: filemode.Regular, Hash: r.Blob([]byte("pwned"))})})
 			return object.TreeEntry{Name: "..", Mode: filemode.Dir, Hash: inner}
 		}},
-		{"slash", `"../victim"`, func(r *sourcetest.Repo) object.TreeEntry {
+		{"slash", `"../victim"`, func(r *testenv.Repo) object.TreeEntry {
 			return object.TreeEntry{Name: "../victim", Mode: filemode.Regular, Hash: r.Blob([]byte("pwned"))}
 		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := sourcetest.Init(t, true)
+			r := testenv.InitRepo(t, true)
 			r.CommitTree(r.Tree(c.tree(r)), c.name)
 			// The tree is refused as soon as it is read.
 			_, err := source.Open(context.Background(), r.Dir, "main")
@@ -85,7 +85,7 @@ func TestMaterializeMalformedTrees(t *testing.T) {
 		})
 	}
 	t.Run("twice", func(t *testing.T) {
-		r := sourcetest.Init(t, true)
+		r := testenv.InitRepo(t, true)
 		sub := r.Tree(object.TreeEntry{Name: "f", Mode: filemode.Regular, Hash: r.Blob([]byte("pwned"))})
 		r.CommitTree(r.Tree(
 			object.TreeEntry{Name: "ok", Mode: filemode.Regular, Hash: r.Blob([]byte("fine"))},
@@ -98,7 +98,7 @@ func TestMaterializeMalformedTrees(t *testing.T) {
 		}
 	})
 	t.Run("below the root", func(t *testing.T) {
-		r := sourcetest.Init(t, true)
+		r := testenv.InitRepo(t, true)
 		bad := r.Tree(object.TreeEntry{Name: "..", Mode: filemode.Regular, Hash: r.Blob([]byte("pwned"))})
 		r.CommitTree(r.Tree(object.TreeEntry{Name: "d", Mode: filemode.Dir, Hash: bad}), "below")
 		s, err := source.Open(context.Background(), r.Dir, "main")
@@ -146,7 +146,7 @@ func checkRefused(t *testing.T, s *source.Snapshot, sub, says, reason string) {
 
 // Reading through the FS, a link out of the tree is an error too.
 func TestOpenLinkOut(t *testing.T) {
-	r := sourcetest.Init(t, false)
+	r := testenv.InitRepo(t, false)
 	r.Commit(fstest.MapFS{
 		"up":  {Data: []byte("../x"), Mode: fs.ModeSymlink},
 		"abs": {Data: []byte("/etc/passwd"), Mode: fs.ModeSymlink},
@@ -172,7 +172,7 @@ func TestOpenLinkOut(t *testing.T) {
 // the object, rather than given as the commit's content; the other files
 // of the commit read as they are.
 func TestRewrittenObjectRefused(t *testing.T) {
-	r := sourcetest.Init(t, true)
+	r := testenv.InitRepo(t, true)
 	honest, tampered := []byte("def test_f():\n    assert f(1) == 2\n"), []byte("def test_f():\n    assert True\n")
 	r.Commit(fstest.MapFS{"test_a.py": {Data: honest}, "b.py": {Data: []byte("x = 1\n")}}, "tests")
 	r.RewriteLoose(honest, tampered)

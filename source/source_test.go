@@ -14,15 +14,15 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/adaptbench/adaptbench/internal/sourcetest"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 	"github.com/adaptbench/adaptbench/source"
 )
 
 // twoCommits builds a repository with two commits of data.txt, tagged v1
 // (lightweight) and v2 (annotated).
-func twoCommits(t *testing.T, bare bool) (r *sourcetest.Repo, first, second string) {
+func twoCommits(t *testing.T, bare bool) (r *testenv.Repo, first, second string) {
 	t.Helper()
-	r = sourcetest.Init(t, bare)
+	r = testenv.InitRepo(t, bare)
 	first = r.Commit(fstest.MapFS{
 		"data.txt":   {Data: []byte("one\n")},
 		"sub/a.py":   {Data: []byte("a = 1\n")},
@@ -187,7 +187,7 @@ func TestOpenUnreachable(t *testing.T) {
 }
 
 func TestSnapshotIsAnFS(t *testing.T) {
-	r := sourcetest.Init(t, false)
+	r := testenv.InitRepo(t, false)
 	r.Commit(fstest.MapFS{
 		"README":         {Data: []byte("hi\n")},
 		"pkg/mod.py":     {Data: []byte("x = 1\n")},
@@ -209,7 +209,7 @@ func TestSnapshotIsAnFS(t *testing.T) {
 	if err != nil || fi.Mode() != 0o755 {
 		t.Errorf("tool.sh mode = %v (err %v), want -rwxr-xr-x", fi.Mode(), err)
 	}
-	if !fi.ModTime().Equal(sourcetest.Signature(0).When) {
+	if !fi.ModTime().Equal(testenv.Signature(0).When) {
 		t.Errorf("ModTime = %v, want the commit's time", fi.ModTime())
 	}
 	li, err := fs.Lstat(s, "link.py")
@@ -243,7 +243,7 @@ func TestSnapshotConcurrentReads(t *testing.T) {
 }
 
 func TestMaterialize(t *testing.T) {
-	r := sourcetest.Init(t, false)
+	r := testenv.InitRepo(t, false)
 	r.Commit(fstest.MapFS{
 		"README":            {Data: []byte("hi\n")},
 		"proj/src/mod.py":   {Data: []byte("x = 1\n")},

@@ -6,13 +6,13 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/adaptbench/adaptbench/internal/shareddata"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 
 	"github.com/adaptbench/adaptbench/versioned"
 )
 
 // dataDir is ../shared/data/gitchameleon, or the test skips.
-func dataDir(t *testing.T) string { return shareddata.Path(t, "gitchameleon") }
+func dataDir(t *testing.T) string { return testenv.DataPath(t, "gitchameleon") }
 
 func TestDataset(t *testing.T) {
 	dir := dataDir(t)

@@ -22,7 +22,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/report"
-	"github.com/adaptbench/adaptbench/internal/runcmd"
+	"github.com/adaptbench/adaptbench/versioned/internal/libapi"
 	"github.com/adaptbench/adaptbench/internal/tracker"
 )
 
@@ -421,7 +421,7 @@ func requirement(p adapt.Package) string {
 func run(ctx context.Context, name string, args ...string) ([]byte, error) {
 	cmd := osexec.CommandContext(ctx, name, args...)
 	cmd.Env = append(os.Environ(), "PIP_NO_INPUT=1", "PYTHONDONTWRITEBYTECODE=1")
-	out, err := runcmd.Output(cmd, name)
+	out, err := libapi.CommandOutput(cmd, name)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,7 @@ package versioned
 import (
 	"io"
 
-	"github.com/adaptbench/adaptbench/versioned/internal/category"
+	"github.com/adaptbench/adaptbench/versioned/internal/libapi"
 )
 
 // The names the tests reach that are not part of the API.
@@ -16,7 +16,7 @@ type (
 	PromptOptions  = promptOptions
 	APIHitMode     = apiHitMode
 	Breakdown      = grouping
-	ChangeCategory = category.Category
+	ChangeCategory = libapi.Category
 )
 
 const (
@@ -27,19 +27,19 @@ const (
 	VisibleTestName     = visibleTestName
 	GoBuilderName       = goBuilderName
 
-	CategoryInvalid      = category.Invalid
-	CategoryArgument     = category.Argument
-	CategoryFunctionName = category.FunctionName
-	CategorySemantics    = category.Semantics
-	CategoryNewFeature   = category.NewFeature
-	CategoryOther        = category.Other
+	CategoryInvalid      = libapi.CategoryInvalid
+	CategoryArgument     = libapi.CategoryArgument
+	CategoryFunctionName = libapi.CategoryFunctionName
+	CategorySemantics    = libapi.CategorySemantics
+	CategoryNewFeature   = libapi.CategoryNewFeature
+	CategoryOther        = libapi.CategoryOther
 )
 
 var (
 	APIHit            = apiHit
 	RepairMessages    = repairMessages
-	Categorize        = category.Of
-	CategorizeFig4    = category.Fig4
+	Categorize        = libapi.Categorize
+	CategorizeFig4    = libapi.CategorizeFig4
 	GreedyTemplate    = greedyTemplate
 	CoTTemplate       = cotTemplate
 	FirstPythonBlock  = firstPythonBlock
@@ -71,4 +71,4 @@ func (r *Scores) WriteBreakdownsOf(w io.Writer, bs ...Breakdown) error {
 
 func (r *Scores) Rate(f func(*TaskResult) (pass, counted bool)) Rate { return r.validRate(f) }
 
-func (p *problem) Category() ChangeCategory { return category.Of(p.ChangeType) }
+func (p *problem) Category() ChangeCategory { return libapi.Categorize(p.ChangeType) }

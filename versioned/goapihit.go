@@ -21,8 +21,7 @@ import (
 	"sync"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/internal/runcmd"
-	"github.com/adaptbench/adaptbench/versioned/internal/goapi"
+	"github.com/adaptbench/adaptbench/versioned/internal/libapi"
 )
 
 // A Go answer's API hits are resolved by identity when its task is a
@@ -58,11 +57,11 @@ func goAPIHit(t *adapt.Task, code, modcache string, apis []string) (hit, scored,
 	if err != nil {
 		return false, false, true
 	}
-	uses, err := goapi.Uses(imp, files, t.Target.Path)
+	uses, err := libapi.Uses(imp, files, t.Target.Path)
 	if err != nil {
 		return false, true, true // an answer that does not parse hits nothing
 	}
-	return goapi.HitsAll(uses, apis), true, true
+	return libapi.HitsAll(uses, apis), true, true
 }
 
 // exportCache keeps the export data files of each workspace and import
@@ -130,7 +129,7 @@ func goListExports(gomod, gosum, modcache string, paths []string) (map[string]st
 	if modcache != "" {
 		cmd.Env = append(cmd.Env, "GOMODCACHE="+modcache)
 	}
-	out, err := runcmd.Output(cmd, "go")
+	out, err := libapi.CommandOutput(cmd, "go")
 	if err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ import (
 	"unicode"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/internal/runcmd"
+	"github.com/adaptbench/adaptbench/versioned/internal/libapi"
 )
 
 // GoModules builds Go environments: it downloads the spec's modules at
@@ -70,7 +70,7 @@ func (g *GoModules) env(modcache string) []string {
 func (g *GoModules) goRun(ctx context.Context, dir string, env []string, args ...string) ([]byte, error) {
 	cmd := osexec.CommandContext(ctx, g.goCmd(), args...)
 	cmd.Dir, cmd.Env = dir, env
-	return runcmd.Output(cmd, "go")
+	return libapi.CommandOutput(cmd, "go")
 }
 
 // modCache resolves the module cache.

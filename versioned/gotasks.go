@@ -9,7 +9,7 @@ import (
 	"slices"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/versioned/internal/category"
+	"github.com/adaptbench/adaptbench/versioned/internal/libapi"
 )
 
 //go:generate go run gen_gotasks.go
@@ -43,7 +43,7 @@ func GoTasks() ([]adapt.Task, error) {
 		return nil, err
 	}
 	for i := range tasks {
-		tasks[i].Labels["category"] = category.Of(tasks[i].Labels["type_of_change"]).String()
+		tasks[i].Labels["category"] = libapi.Categorize(tasks[i].Labels["type_of_change"]).String()
 	}
 	return tasks, nil
 }

@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/internal/jsonl"
-	"github.com/adaptbench/adaptbench/versioned/internal/category"
+	"github.com/adaptbench/adaptbench/internal/textkit"
+	"github.com/adaptbench/adaptbench/versioned/internal/libapi"
 )
 
 // problem is one GitChameleon record (dataset.jsonl), as published.
@@ -163,7 +163,7 @@ func (s solution) MarshalJSON() ([]byte, error) {
 // records are errors naming the line.
 func readProblems(r io.Reader, name string) ([]problem, error) {
 	var out []problem
-	err := jsonl.Read(r, func(line int, raw []byte) error {
+	err := textkit.ReadJSONL(r, func(line int, raw []byte) error {
 		var p problem
 		if err := json.Unmarshal(raw, &p); err != nil {
 			return fmt.Errorf("malformed problem: %w", err)
@@ -185,7 +185,7 @@ func readProblems(r io.Reader, name string) ([]problem, error) {
 // readSolutions reads a solution file (such as ground_truth_solutions.jsonl).
 func readSolutions(r io.Reader, name string) ([]solution, error) {
 	var out []solution
-	err := jsonl.Read(r, func(line int, raw []byte) error {
+	err := textkit.ReadJSONL(r, func(line int, raw []byte) error {
 		var s solution
 		if err := json.Unmarshal(raw, &s); err != nil {
 			return fmt.Errorf("malformed solution: %w", err)
@@ -301,7 +301,7 @@ func (p *problem) Task(source string) (adapt.Task, error) {
 			"library":        p.Library,
 			"python":         p.PythonVersion,
 			"type_of_change": p.ChangeType,
-			"category":       category.Of(p.ChangeType).String(),
+			"category":       libapi.Categorize(p.ChangeType).String(),
 			"style":          style,
 			"webdev":         fmt.Sprint(bool(p.WebDev)),
 		},

@@ -10,7 +10,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
-	"github.com/adaptbench/adaptbench/internal/traceback"
+	"github.com/adaptbench/adaptbench/internal/textkit"
 )
 
 // Protocol is a way of asking a model for solutions (paper §3.1): a first
@@ -299,7 +299,7 @@ func invalidReason(it report.InvalidTask) string {
 		if to.Status == exec.TestPassed {
 			continue
 		}
-		if line := traceback.ExceptionLine(to.Message); line != "" && !strings.Contains(reason, line) {
+		if line := textkit.ExceptionLine(to.Message); line != "" && !strings.Contains(reason, line) {
 			return reason + ": " + line
 		}
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/internal/sourcetest"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 	"github.com/adaptbench/adaptbench/source"
 	"github.com/adaptbench/adaptbench/versioned"
 )
@@ -30,7 +30,7 @@ func TestLoadRevision(t *testing.T) {
 	hidden, err := os.ReadFile(dir + "/hidden_tests/test_sample_1.py")
 	require.NoError(t, err)
 
-	repo := sourcetest.Init(t, true)
+	repo := testenv.InitRepo(t, true)
 	old := repo.Commit(fstest.MapFS{"dataset/dataset.jsonl": {Data: bytes.Join(lines[:2], nil)}}, "two problems")
 	repo.Tag("v1", old, true)
 	head := repo.Commit(fstest.MapFS{

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/internal/traceback"
+	"github.com/adaptbench/adaptbench/internal/textkit"
 	"github.com/adaptbench/adaptbench/metrics"
 )
 
@@ -303,7 +303,7 @@ func (r *Scores) ErrorClasses() []ErrorClass {
 		if !t.Valid || t.Visible {
 			continue
 		}
-		class := traceback.ExceptionType(t.Trace)
+		class := textkit.ExceptionType(t.Trace)
 		if class == "" {
 			class = t.Outcome.String()
 		}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/report"
-	"github.com/adaptbench/adaptbench/internal/fence"
+	"github.com/adaptbench/adaptbench/internal/textkit"
 )
 
 // SolutionModel returns a model, named after the file, that answers each
@@ -73,7 +73,7 @@ var upstreamBlock = regexp.MustCompile("(?s)```python(.*?)```")
 // the next ``` (so "```python3" leaves a "3" on the first line, as
 // upstream does; a fence line that ends there is dropped). Where upstream falls back to the raw text, fences and
 // all, which then fails (its plain-``` fallback is never reached), this
-// takes the first fenced block of any kind (fence.Blocks), or the
+// takes the first fenced block of any kind (textkit.CodeBlocks), or the
 // whole text when there is none. Other tasks get adapt.Extract, whose
 // whole-file rule takes the longest block.
 func firstPythonBlock(t *adapt.Task, c report.Completion) (adapt.Answer, error) {
@@ -87,7 +87,7 @@ func firstPythonBlock(t *adapt.Task, c report.Completion) (adapt.Answer, error) 
 		}
 		return adapt.Answer{Code: code}, nil
 	}
-	blocks := fence.Blocks(c.Text)
+	blocks := textkit.CodeBlocks(c.Text)
 	if len(blocks) == 0 {
 		return adapt.Answer{}, fmt.Errorf("%w: no code block", adapt.ErrNoCode)
 	}

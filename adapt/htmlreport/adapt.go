@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/adaptbench/adaptbench/adapt/report"
-	"github.com/adaptbench/adaptbench/internal/numfmt"
+	"github.com/adaptbench/adaptbench/internal/textkit"
 	"github.com/adaptbench/adaptbench/metrics"
 )
 
@@ -82,17 +82,17 @@ func runLabels(reports []*report.Report) []string {
 			names[i] = r.Run.Model
 		}
 	}
-	return numfmt.Labels(names)
+	return textkit.Labels(names)
 }
 
 // sampleRange is the fewest and the most samples the run drew of a task.
 func sampleRange(ri report.RunInfo) (lo, hi int) {
-	return numfmt.SampleRange(ri.Samples, ri.TaskSamples, ri.TaskCount)
+	return textkit.SampleRange(ri.Samples, ri.TaskSamples, ri.TaskCount)
 }
 
 // samplesText is the samples the run drew of each task, "2" or "1–2 per task".
 func samplesText(ri report.RunInfo) string {
-	return numfmt.SamplesText(ri.Samples, ri.TaskSamples, ri.TaskCount)
+	return textkit.SamplesText(ri.Samples, ri.TaskSamples, ri.TaskCount)
 }
 
 // allKs is every k some report scored, in increasing order.
@@ -103,5 +103,5 @@ func allKs(reports []*report.Report) []int {
 			ks = append(ks, s.K)
 		}
 	}
-	return numfmt.Ks(ks)
+	return textkit.Ks(ks)
 }

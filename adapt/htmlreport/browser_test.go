@@ -25,7 +25,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec/exectest"
-	"github.com/adaptbench/adaptbench/internal/shareddata"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
 // keepScreenshots names a directory where TestHTMLInBrowser also leaves
@@ -59,7 +59,7 @@ func TestHTMLInBrowser(t *testing.T) {
 	if err != nil {
 		exectest.SkipWithout(t, "Debian's chromium is not installed (apt-get install chromium): the HTML report is not tested in a browser")
 	}
-	tasks, err := humaneval.LoadFile(shareddata.Path(t, "humaneval/HumanEval.jsonl.gz"))
+	tasks, err := humaneval.LoadFile(testenv.DataPath(t, "humaneval/HumanEval.jsonl.gz"))
 	require.NoError(t, err)
 	rep, err := adapt.Evaluate(t.Context(), tasks, flawed, &adapt.Options{Samples: 5, K: []int{1, 5}, Runner: runner(t)})
 	require.NoError(t, err)

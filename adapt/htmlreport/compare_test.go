@@ -120,16 +120,16 @@ func TestHTMLSectionJSON(t *testing.T) {
 	f.Declare("made", "compiled", "valid")
 	f.Add("swapop", "made", 10)
 	f.Add("swapop", "compiled", 7)
-	sec := htmlreport.Section{Title: "mutate: funnel", Text: "a note", Funnel: &f, Scatter: &htmlreport.Scatter{XLabel: "RC", YLabel: "RR", Paired: true,
-		Series: []htmlreport.Series{{Name: "original", Points: []htmlreport.Point{{X: 0.01, Y: 0.9, Label: "HumanEval/0"}}}}}}
+	sec := report.Section{Title: "mutate: funnel", Text: "a note", Funnel: &f, Scatter: &report.Scatter{XLabel: "RC", YLabel: "RR", Paired: true,
+		Series: []report.Series{{Name: "original", Points: []report.Point{{X: 0.01, Y: 0.9, Label: "HumanEval/0"}}}}}}
 	b, err := json.Marshal(sec)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"title": "mutate: funnel", "text": "a note",
 		"funnel": {"stages": ["made", "compiled", "valid"], "groups": [{"name": "swapop", "counts": [10, 7, 0]}]},
 		"scatter": {"x_label": "RC", "y_label": "RR", "paired": true, "series": [{"name": "original", "points": [{"x": 0.01, "y": 0.9, "label": "HumanEval/0"}]}]}}`, string(b))
-	var back htmlreport.Section
+	var back report.Section
 	require.NoError(t, json.Unmarshal(b, &back))
 	r, tasks := htmlFixture()
-	assert.Equal(t, writeHTML(t, r, &htmlreport.Options{Tasks: tasks, Sections: []htmlreport.Section{sec}}),
-		writeHTML(t, r, &htmlreport.Options{Tasks: tasks, Sections: []htmlreport.Section{back}}))
+	assert.Equal(t, writeHTML(t, r, &htmlreport.Options{Tasks: tasks, Sections: []report.Section{sec}}),
+		writeHTML(t, r, &htmlreport.Options{Tasks: tasks, Sections: []report.Section{back}}))
 }

@@ -67,23 +67,13 @@
 //
 // # Sections
 //
-// A [Section] is what a task generator contributes to the page: plain
-// data that Write lays out and draws, so that every generator's section
-// looks the same and nothing a generator holds reaches the page
-// unescaped. mutate, ctxbug and evolve each make theirs with their
-// Result's HTMLSection method; a generator of one's own fills a Section
-// the same way.
-//
-// A Section's JSON form is how it is kept beside the tasks, to draw the
-// page on another day: json.Marshal writes it and json.Unmarshal reads it
-// back equal, drawing the same page. The keys are stable:
-//
-//	{"title": "mutate: …", "text": "…",
-//	 "funnel": {"stages": ["made", …], "groups": [{"name": "swapop", "counts": [10, …]}]},
-//	 "scatter": {"x_label": "RC", "y_label": "RR", "paired": true,
-//	             "series": [{"name": "original", "points": [{"x": 0.01, "y": 0.9, "label": "HumanEval/0"}]}]}}
-//
-// "text" is plain text, blank lines separating paragraphs; "funnel" is an
-// [report.Funnel]'s JSON; in a paired "scatter", point i of the first two
-// series is the same subject, before and after, and a line joins them.
+// An [adapt.Section] is what a task generator contributes to the page:
+// plain data (a note, a funnel, a scatter plot) that Write lays out and
+// draws, so that every generator's section looks the same and nothing a
+// generator holds reaches the page unescaped. mutate, ctxbug and evolve
+// each make theirs with their Result's HTMLSection method and import
+// nothing of this package; a generator of one's own fills a Section the
+// same way. A Section read back from its JSON (see adapt.Section) draws
+// the same page. In a paired scatter, point i of the first two series is
+// the same subject, before and after, and a line joins them.
 package htmlreport

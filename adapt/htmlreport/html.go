@@ -17,8 +17,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/report"
-	"github.com/adaptbench/adaptbench/internal/numfmt"
-	"github.com/adaptbench/adaptbench/internal/textdiff"
+	"github.com/adaptbench/adaptbench/internal/textkit"
 	"github.com/adaptbench/adaptbench/metrics"
 )
 
@@ -43,58 +42,13 @@ type Options struct {
 	// looked up in this report itself.
 	Baseline *report.Report
 	// Sections are what task generators contribute: their funnels, their
-	// fronts, a note (see mutate, ctxbug and evolve's HTMLSection).
-	Sections []Section
+	// fronts, a note (see mutate, ctxbug and evolve's HTMLSection). Write
+	// lays them out and draws them.
+	Sections []report.Section
 	// MaxText bounds each text embedded (a completion, code, a diff, a
 	// test message), in bytes: a longer one keeps its head and tail around
 	// a marker that says how much was cut. 0 means 16 KiB.
 	MaxText int
-}
-
-// Section is a part of the HTML report that a task generator
-// contributes: plain data that Write lays out and draws, so that
-// every generator's section looks the same and nothing a generator
-// holds reaches the page unescaped. Its JSON form (see the package doc)
-// keeps it beside the tasks, to draw the page on another day.
-type Section struct {
-	// Title heads the section.
-	Title string `json:"title"`
-	// Text is a note in plain text; blank lines separate paragraphs.
-	Text string `json:"text,omitempty"`
-	// Funnel, if set, is drawn as a funnel of its stage totals and
-	// tabulated per group.
-	Funnel *report.Funnel `json:"funnel,omitempty"`
-	// Branches are stages of Funnel drawn as a side branch of the main
-	// line, beside the stage before them, not as a stage of their own:
-	// counts that go around a stage (mutate's unresolved mutants, kept
-	// without compiling, beside the compiled ones).
-	Branches []string `json:"branches,omitempty"`
-	// Scatter, if set, is drawn as a scatter plot.
-	Scatter *Scatter `json:"scatter,omitempty"`
-}
-
-// Scatter is a scatter plot's data, such as evolve's relative complexity
-// against relative readability, original against evolved.
-type Scatter struct {
-	XLabel string   `json:"x_label"`
-	YLabel string   `json:"y_label"`
-	Series []Series `json:"series"`
-	// Paired says that point i of the first two series is the same
-	// subject (before and after): a line joins them.
-	Paired bool `json:"paired,omitempty"`
-}
-
-// Series is one series of a Scatter.
-type Series struct {
-	Name   string  `json:"name"`
-	Points []Point `json:"points"`
-}
-
-// Point is one point of a Series; Label names it in the tooltip.
-type Point struct {
-	X     float64 `json:"x"`
-	Y     float64 `json:"y"`
-	Label string  `json:"label,omitempty"`
 }
 
 //go:embed report.tmpl
@@ -230,9 +184,9 @@ func htmlComparisonOf(c *report.Comparison) *htmlComparison {
 	delta := func(name string, d report.Delta) {
 		ci := "–"
 		if d.CI95 != nil {
-			ci = "[" + numfmt.SignedPct(d.CI95.Lo) + ", " + numfmt.SignedPct(d.CI95.Hi) + "]"
+			ci = "[" + textkit.SignedPct(d.CI95.Lo) + ", " + textkit.SignedPct(d.CI95.Hi) + "]"
 		}
-		h.Deltas.Rows = append(h.Deltas.Rows, []string{name, numfmt.Pct(d.A) + "%", numfmt.Pct(d.B) + "%", numfmt.SignedPct(d.Value), ci, strconv.Itoa(d.Tasks)})
+		h.Deltas.Rows = append(h.Deltas.Rows, []string{name, textkit.Pct(d.A) + "%", textkit.Pct(d.B) + "%", textkit.SignedPct(d.Value), ci, strconv.Itoa(d.Tasks)})
 	}
 	for _, d := range c.Delta {
 		delta(fmt.Sprintf("pass@%d, task", d.K), d)
@@ -272,7 +226,7 @@ func htmlBreakdowns(runs []*report.Report) htmlTable {
 				keys = append(keys, k)
 				cells[k] = slices.Repeat([]string{"–"}, 3*len(runs))
 			}
-			copy(cells[k][3*i:], []string{strconv.Itoa(bd.Count), numfmt.Fixed(bd.Solved, 1), numfmt.Pct(bd.PassAt1) + "%"})
+			copy(cells[k][3*i:], []string{strconv.Itoa(bd.Count), textkit.Fixed(bd.Solved, 1), textkit.Pct(bd.PassAt1) + "%"})
 		}
 	}
 	for _, k := range keys {
@@ -334,9 +288,9 @@ func meanCI(vs []float64) (mean, lo, hi float64, ci, ok bool) {
 }
 
 func pctCI(v, lo, hi float64, ci bool) string {
-	s := numfmt.Pct(v) + "%"
+	s := textkit.Pct(v) + "%"
 	if ci {
-		s += " [" + numfmt.Pct(lo) + ", " + numfmt.Pct(hi) + "]"
+		s += " [" + textkit.Pct(lo) + ", " + textkit.Pct(hi) + "]"
 	}
 	return s
 }
@@ -368,7 +322,7 @@ func htmlSummary(runs []*report.Report) htmlTable {
 	}
 	row("pass@1, adaptation", func(r *report.Report) string {
 		if s, ok := scoreOf(r.AdaptationPassAtK, 1); ok {
-			return fmt.Sprintf("%s%% of %d steps", numfmt.Pct(s.Value), s.Tasks)
+			return fmt.Sprintf("%s%% of %d steps", textkit.Pct(s.Value), s.Tasks)
 		}
 		return "–"
 	})
@@ -596,7 +550,7 @@ func degradationPlot(r *report.Report, tasks map[string]*adapt.Task, baseline *r
 	return barChart("Degradation: pass@1 of the original task and the derived one (95% CI)", "pass@1", []string{"original (parent)", "derived"}, groups)
 }
 
-func htmlSectionOf(s Section) htmlSection {
+func htmlSectionOf(s report.Section) htmlSection {
 	out := htmlSection{Title: s.Title}
 	for _, p := range strings.Split(strings.TrimSpace(s.Text), "\n\n") {
 		if p = strings.TrimSpace(p); p != "" {
@@ -907,8 +861,8 @@ func sampleOf(s report.SampleResult, t *adapt.Task, cut func(string) string) htm
 		}
 		if t != nil {
 			code := headOf(s.Code)
-			hs.DiffRef = cut(textdiff.Unified("reference", "sample", headOf(t.Reference), code, 3))
-			hs.DiffOrg = cut(textdiff.Unified("original code", "sample", headOf(t.Code), code, 3))
+			hs.DiffRef = cut(textkit.Unified("reference", "sample", headOf(t.Reference), code, 3))
+			hs.DiffOrg = cut(textkit.Unified("original code", "sample", headOf(t.Code), code, 3))
 		}
 	}
 	for _, tc := range s.Tests {

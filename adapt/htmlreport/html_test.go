@@ -190,11 +190,11 @@ func TestWriteHTMLSections(t *testing.T) {
 	f.Add("swap<op>", "compiled", 7)
 	f.Add("other", "made", 4)
 	f.Add("other", "valid", 1)
-	page := writeHTML(t, r, &htmlreport.Options{Tasks: tasks, Sections: []htmlreport.Section{
+	page := writeHTML(t, r, &htmlreport.Options{Tasks: tasks, Sections: []report.Section{
 		{Title: "mutate: funnel", Text: "First <para>.\n\nSecond.", Funnel: &f},
-		{Title: "evolve: front", Scatter: &htmlreport.Scatter{XLabel: "RC", YLabel: "RR", Paired: true, Series: []htmlreport.Series{
-			{Name: "original", Points: []htmlreport.Point{{X: 0.01, Y: 0.9, Label: "HumanEval/0"}}},
-			{Name: "evolved", Points: []htmlreport.Point{{X: 0.08, Y: 0.8, Label: "HumanEval/0"}}},
+		{Title: "evolve: front", Scatter: &report.Scatter{XLabel: "RC", YLabel: "RR", Paired: true, Series: []report.Series{
+			{Name: "original", Points: []report.Point{{X: 0.01, Y: 0.9, Label: "HumanEval/0"}}},
+			{Name: "evolved", Points: []report.Point{{X: 0.08, Y: 0.8, Label: "HumanEval/0"}}},
 		}}},
 	}})
 	has(t, page, "<p>First &lt;para&gt;.</p><p>Second.</p>")

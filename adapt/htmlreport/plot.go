@@ -253,7 +253,7 @@ func tickLabel(v float64) string {
 // scatterChart draws the series of s as points, with a line from each
 // point of the first series to the same point of the second when
 // s.Paired.
-func scatterChart(title string, s *Scatter) string {
+func scatterChart(title string, s *report.Scatter) string {
 	const w, h = 640.0, 360.0
 	left, right, top, bottom := 60.0, 16.0, 48.0, 44.0
 	pw, ph := w-left-right, h-top-bottom
@@ -292,7 +292,7 @@ func scatterChart(title string, s *Scatter) string {
 	}
 	fmt.Fprintf(&b, `<text class="ax" x="%s" y="%s" text-anchor="middle">%s</text>`, num(left+pw/2), num(h-6), esc(s.XLabel))
 	fmt.Fprintf(&b, `<text class="ax" transform="translate(14 %s) rotate(-90)" text-anchor="middle">%s</text>`, num(top+ph/2), esc(s.YLabel))
-	ok := func(p Point) bool {
+	ok := func(p report.Point) bool {
 		return !math.IsNaN(p.X) && !math.IsNaN(p.Y) && !math.IsInf(p.X, 0) && !math.IsInf(p.Y, 0)
 	}
 	if s.Paired && len(s.Series) >= 2 {

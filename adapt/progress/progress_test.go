@@ -11,7 +11,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/adapt/report"
-	"github.com/adaptbench/adaptbench/internal/ptytest"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 	"github.com/adaptbench/adaptbench/internal/tracker"
 )
 
@@ -108,7 +108,7 @@ func TestHeartbeat(t *testing.T) {
 }
 
 func TestBarOnATerminal(t *testing.T) {
-	term := ptytest.Open(t)
+	term := testenv.OpenTerminal(t)
 	d := progress.New(term.TTY, "m")
 	assert.True(t, d.Terminal())
 	evaluation(d)
@@ -124,7 +124,7 @@ func TestBarOnATerminal(t *testing.T) {
 	d.Close()
 	raw := term.Output()
 	assert.Contains(t, raw, "\r", "redrawn in place")
-	bars, other := ptytest.Bars(raw)
+	bars, other := testenv.Bars(raw)
 	assert.Equal(t, []string{"m samples (10 passed)", "m validate (5 passed)"}, bars, "a bar per loop, each ending at 100%%: %q", raw)
 	assert.Equal(t, []string{"m: something to know"}, other, "%q", raw)
 }

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/adaptbench/adaptbench/internal/numfmt"
+	"github.com/adaptbench/adaptbench/internal/textkit"
 	"github.com/adaptbench/adaptbench/metrics"
 )
 
@@ -392,16 +392,16 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 		for _, d := range c.Delta {
 			ci := "-"
 			if d.CI95 != nil {
-				ci = fmt.Sprintf("[%s, %s]", numfmt.SignedPct(d.CI95.Lo), numfmt.SignedPct(d.CI95.Hi))
+				ci = fmt.Sprintf("[%s, %s]", textkit.SignedPct(d.CI95.Lo), textkit.SignedPct(d.CI95.Hi))
 			}
-			fmt.Fprintf(&b, "| pass@%d | %s%% | %s%% | %s | %s | %d |\n", d.K, numfmt.Pct(d.A), numfmt.Pct(d.B), numfmt.SignedPct(d.Value), ci, d.Tasks)
+			fmt.Fprintf(&b, "| pass@%d | %s%% | %s%% | %s | %s | %d |\n", d.K, textkit.Pct(d.A), textkit.Pct(d.B), textkit.SignedPct(d.Value), ci, d.Tasks)
 		}
 		if d := c.AdaptationDelta; d != nil {
 			ci := "-"
 			if d.CI95 != nil {
-				ci = fmt.Sprintf("[%s, %s]", numfmt.SignedPct(d.CI95.Lo), numfmt.SignedPct(d.CI95.Hi))
+				ci = fmt.Sprintf("[%s, %s]", textkit.SignedPct(d.CI95.Lo), textkit.SignedPct(d.CI95.Hi))
 			}
-			fmt.Fprintf(&b, "| pass@1, adaptation (steps) | %s%% | %s%% | %s | %s | %d |\n", numfmt.Pct(d.A), numfmt.Pct(d.B), numfmt.SignedPct(d.Value), ci, d.Tasks)
+			fmt.Fprintf(&b, "| pass@1, adaptation (steps) | %s%% | %s%% | %s | %s | %d |\n", textkit.Pct(d.A), textkit.Pct(d.B), textkit.SignedPct(d.Value), ci, d.Tasks)
 		}
 		b.WriteString("\nEach interval is a 95% percentile bootstrap (2000 resamples, seed 1) that resamples tasks, A and B together: pass@k over the tasks' values")
 		if c.AdaptationDelta != nil {
@@ -413,7 +413,7 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 	test := func(name string, pairs int, m metrics.McNemarResult) {
 		how := "exact binomial"
 		if !m.Exact {
-			how = fmt.Sprintf("chi-square %s, continuity-corrected", numfmt.Fixed(m.Statistic, 3))
+			how = fmt.Sprintf("chi-square %s, continuity-corrected", textkit.Fixed(m.Statistic, 3))
 		}
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %s | %s |\n", name, pairs, m.B10, m.B01, strconv.FormatFloat(m.PValue, 'g', 4, 64), how)
 	}

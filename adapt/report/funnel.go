@@ -182,3 +182,59 @@ func (f *Funnel) UnmarshalJSON(b []byte) error {
 	}
 	return nil
 }
+
+// Section is a task generator's part of a report: a note, its funnel and
+// a scatter plot, as plain data. The generators make theirs (mutate,
+// ctxbug and evolve's HTMLSection) and adapt/htmlreport draws them, so
+// that every generator's section looks the same, nothing a generator
+// holds reaches a page unescaped, and no generator imports the page's
+// code.
+//
+// Its JSON form is how it is kept beside the tasks, to draw the page on
+// another day: json.Marshal writes it and json.Unmarshal reads it back
+// equal. The keys are stable:
+//
+//	{"title": "mutate: …", "text": "…",
+//	 "funnel": {"stages": ["made", …], "groups": [{"name": "swapop", "counts": [10, …]}]},
+//	 "scatter": {"x_label": "RC", "y_label": "RR", "paired": true,
+//	             "series": [{"name": "original", "points": [{"x": 0.01, "y": 0.9, "label": "HumanEval/0"}]}]}}
+type Section struct {
+	// Title heads the section.
+	Title string `json:"title"`
+	// Text is a note in plain text; blank lines separate paragraphs.
+	Text string `json:"text,omitempty"`
+	// Funnel, if set, is drawn as a funnel of its stage totals and
+	// tabulated per group.
+	Funnel *Funnel `json:"funnel,omitempty"`
+	// Branches are stages of Funnel drawn as a side branch of the main
+	// line, beside the stage before them, not as a stage of their own:
+	// counts that go around a stage (mutate's unresolved mutants, kept
+	// without compiling, beside the compiled ones).
+	Branches []string `json:"branches,omitempty"`
+	// Scatter, if set, is drawn as a scatter plot.
+	Scatter *Scatter `json:"scatter,omitempty"`
+}
+
+// Scatter is a scatter plot's data, such as evolve's relative complexity
+// against relative readability, original against evolved.
+type Scatter struct {
+	XLabel string   `json:"x_label"`
+	YLabel string   `json:"y_label"`
+	Series []Series `json:"series"`
+	// Paired says that point i of the first two series is the same
+	// subject (before and after): a line joins them.
+	Paired bool `json:"paired,omitempty"`
+}
+
+// Series is one series of a Scatter.
+type Series struct {
+	Name   string  `json:"name"`
+	Points []Point `json:"points"`
+}
+
+// Point is one point of a Series; Label names it in the tooltip.
+type Point struct {
+	X     float64 `json:"x"`
+	Y     float64 `json:"y"`
+	Label string  `json:"label,omitempty"`
+}

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/adaptbench/adaptbench/internal/numfmt"
+	"github.com/adaptbench/adaptbench/internal/textkit"
 )
 
 // label is the run's name in tables: Run.Name, or the model's name for a
@@ -42,7 +42,7 @@ func pctCell(v float64) string {
 	if math.IsNaN(v) {
 		return "-"
 	}
-	return numfmt.Pct(v) + "%"
+	return textkit.Pct(v) + "%"
 }
 
 // mdCell makes s safe in a Markdown table cell: one line, pipes escaped.
@@ -141,7 +141,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 			if math.IsNaN(v) {
 				rec = append(rec, "")
 			} else {
-				rec = append(rec, numfmt.Fixed(v, 6))
+				rec = append(rec, textkit.Fixed(v, 6))
 			}
 		}
 		for _, o := range Outcomes {
@@ -210,10 +210,10 @@ func runLabels(reports []*Report) []string {
 	for i, r := range reports {
 		names[i] = r.label()
 	}
-	return numfmt.Labels(names)
+	return textkit.Labels(names)
 }
 
 // samplesText is the samples the run drew of each task, "2" or "1–2 per task".
 func (ri RunInfo) samplesText() string {
-	return numfmt.SamplesText(ri.Samples, ri.TaskSamples, ri.TaskCount)
+	return textkit.SamplesText(ri.Samples, ri.TaskSamples, ri.TaskCount)
 }

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/adaptbench/adaptbench/internal/numfmt"
+	"github.com/adaptbench/adaptbench/internal/textkit"
 	"github.com/adaptbench/adaptbench/metrics"
 )
 
@@ -194,7 +194,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(&b, "| metric | value |\n|---|---|\n")
 	fmt.Fprintf(&b, "| tasks (valid) | %d (%d) |\n", r.Tasks, r.Valid)
 	for _, s := range r.PassAtK {
-		fmt.Fprintf(&b, "| pass@%d (task, over %d tasks) | %s%% |\n", s.K, s.Tasks, numfmt.Pct(s.Value))
+		fmt.Fprintf(&b, "| pass@%d (task, over %d tasks) | %s%% |\n", s.K, s.Tasks, textkit.Pct(s.Value))
 	}
 	for _, k := range r.Run.K {
 		if _, ok := r.Score(k); !ok {
@@ -202,11 +202,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 	}
 	for _, s := range r.AdaptationPassAtK {
-		fmt.Fprintf(&b, "| pass@%d (adaptation, over %d steps) | %s%% |\n", s.K, s.Tasks, numfmt.Pct(s.Value))
+		fmt.Fprintf(&b, "| pass@%d (adaptation, over %d steps) | %s%% |\n", s.K, s.Tasks, textkit.Pct(s.Value))
 	}
 	for _, s := range r.PassAtK {
 		if s.CI95 != nil {
-			fmt.Fprintf(&b, "| pass@%d 95%% CI (bootstrap over tasks) | [%s%%, %s%%] |\n", s.K, numfmt.Pct(s.CI95.Lo), numfmt.Pct(s.CI95.Hi))
+			fmt.Fprintf(&b, "| pass@%d 95%% CI (bootstrap over tasks) | [%s%%, %s%%] |\n", s.K, textkit.Pct(s.CI95.Lo), textkit.Pct(s.CI95.Hi))
 		}
 	}
 	if n := r.Isolation[isolatedProcess] + r.Isolation[isolatedNot]; n > 0 {
@@ -231,7 +231,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if len(r.Breakdowns) > 0 {
 		b.WriteString("\n| by | value | count | solved | pass@1 |\n|---|---|---|---|---|\n")
 		for _, bd := range r.Breakdowns {
-			fmt.Fprintf(&b, "| %s | %s | %d | %.1f | %s%% |\n", bd.By, bd.Value, bd.Count, bd.Solved, numfmt.Pct(bd.PassAt1))
+			fmt.Fprintf(&b, "| %s | %s | %d | %.1f | %s%% |\n", bd.By, bd.Value, bd.Count, bd.Solved, textkit.Pct(bd.PassAt1))
 		}
 	}
 	if len(r.Invalid) > 0 {
@@ -308,14 +308,14 @@ func WriteComparison(w io.Writer, reports ...*Report) error {
 	for _, k := range allKs(reports) {
 		row(fmt.Sprintf("pass@%d (task)", k), func(r *Report) string {
 			if s, ok := scoreOf(r.PassAtK, k); ok {
-				return fmt.Sprintf("%s%% of %d", numfmt.Pct(s.Value), s.Tasks)
+				return fmt.Sprintf("%s%% of %d", textkit.Pct(s.Value), s.Tasks)
 			}
 			return "-"
 		})
 	}
 	row("pass@1 (adaptation)", func(r *Report) string {
 		if s, ok := scoreOf(r.AdaptationPassAtK, 1); ok {
-			return fmt.Sprintf("%s%% of %d", numfmt.Pct(s.Value), s.Tasks)
+			return fmt.Sprintf("%s%% of %d", textkit.Pct(s.Value), s.Tasks)
 		}
 		return "-"
 	})
@@ -336,7 +336,7 @@ func WriteComparison(w io.Writer, reports ...*Report) error {
 		row(c+" (pass@1)", func(r *Report) string {
 			for _, bd := range r.Breakdowns {
 				if bd.By == "category" && bd.Value == c {
-					return fmt.Sprintf("%s%% of %d", numfmt.Pct(bd.PassAt1), bd.Count)
+					return fmt.Sprintf("%s%% of %d", textkit.Pct(bd.PassAt1), bd.Count)
 				}
 			}
 			return "-"
@@ -354,5 +354,5 @@ func allKs(reports []*Report) []int {
 			ks = append(ks, s.K)
 		}
 	}
-	return numfmt.Ks(ks)
+	return textkit.Ks(ks)
 }

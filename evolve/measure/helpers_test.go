@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/adaptbench/adaptbench/internal/shareddata"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
 // program is one HumanEval problem's complete reference program.
@@ -23,7 +23,7 @@ type program struct {
 // is absent.
 func humanEval(tb testing.TB) []program {
 	tb.Helper()
-	path := shareddata.Path(tb, "humaneval/HumanEval.jsonl.gz")
+	path := testenv.DataPath(tb, "humaneval/HumanEval.jsonl.gz")
 	f, err := os.Open(path)
 	if err != nil {
 		tb.Fatal(err)
@@ -61,7 +61,7 @@ func humanEval(tb testing.TB) []program {
 // or skips the test when the shared data is absent.
 func classEval(tb testing.TB) []program {
 	tb.Helper()
-	path := shareddata.Path(tb, "classeval/ClassEval_data.json")
+	path := testenv.DataPath(tb, "classeval/ClassEval_data.json")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		tb.Fatal(err)
@@ -89,7 +89,7 @@ func classEval(tb testing.TB) []program {
 // shared data is absent.
 func gitChameleon(tb testing.TB) []program {
 	tb.Helper()
-	path := shareddata.Path(tb, "gitchameleon/ground_truth_solutions.jsonl")
+	path := testenv.DataPath(tb, "gitchameleon/ground_truth_solutions.jsonl")
 	f, err := os.Open(path)
 	if err != nil {
 		tb.Fatal(err)

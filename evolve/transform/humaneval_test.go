@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adaptbench/adaptbench/internal/shareddata"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
 // heProblem is one HumanEval record.
@@ -39,7 +39,7 @@ func (h heProblem) program() *Program {
 
 func loadHumanEval(t *testing.T) []heProblem {
 	t.Helper()
-	path := shareddata.Path(t, "humaneval/HumanEval.jsonl.gz")
+	path := testenv.DataPath(t, "humaneval/HumanEval.jsonl.gz")
 	fh, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/adaptbench/adaptbench/exec/exectest"
-	"github.com/adaptbench/adaptbench/internal/ptytest"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
 // TestProgressOnATerminal evaluates the fixture repository of package
@@ -18,7 +18,7 @@ func TestProgressOnATerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bars, stdout := ptytest.RunProgram(t, ".", "-repo", repo, "-n", "2", "-out", t.TempDir())
+	bars, stdout := testenv.RunProgram(t, ".", "-repo", repo, "-n", "2", "-out", t.TempDir())
 	if len(bars) != 1 || !strings.HasPrefix(bars[0], "reference ") {
 		t.Errorf("bars %q, want the reference's", bars)
 	}

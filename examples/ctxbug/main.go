@@ -49,6 +49,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/adapt/openai"
 	"github.com/adaptbench/adaptbench/adapt/progress"
+	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/ctxbug"
 	"github.com/adaptbench/adaptbench/ctxbug/ctxbugtest"
 	"github.com/adaptbench/adaptbench/exec"
@@ -142,7 +143,7 @@ func main() {
 			log.Fatal(err)
 		}
 		must(writeWith(filepath.Join(*out, "report_"+name+".html"), func(w io.Writer) error {
-			return htmlreport.Write(w, sc.Report, &htmlreport.Options{Tasks: tasks, Sections: []htmlreport.Section{{Title: "ctxbug: candidates through identification", Funnel: &id.Funnel}}})
+			return htmlreport.Write(w, sc.Report, &htmlreport.Options{Tasks: tasks, Sections: []report.Section{{Title: "ctxbug: candidates through identification", Funnel: &id.Funnel}}})
 		}))
 		results = append(results, sc.Results...)
 		// A check the harness could not make is no verdict: said after

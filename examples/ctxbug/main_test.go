@@ -5,8 +5,7 @@ import (
 	"testing"
 
 	"github.com/adaptbench/adaptbench/exec/exectest"
-	"github.com/adaptbench/adaptbench/internal/ptytest"
-	"github.com/adaptbench/adaptbench/internal/shareddata"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
 // TestProgressOnATerminal runs the whole flow on one ClassEval class,
@@ -15,8 +14,8 @@ import (
 // ending at 100%.
 func TestProgressOnATerminal(t *testing.T) {
 	exectest.Sandbox(t)
-	data := shareddata.Path(t, "classeval/ClassEval_data.json")
-	bars, stdout := ptytest.RunProgram(t, ".", "-data", data, "-only", `ClassEval_1\.`, "-out", t.TempDir())
+	data := testenv.DataPath(t, "classeval/ClassEval_data.json")
+	bars, stdout := testenv.RunProgram(t, ".", "-data", data, "-only", `ClassEval_1\.`, "-out", t.TempDir())
 	want := []string{"CtxBugs infill", "CtxBugs", "IsoBugs infill", "IsoBugs", "reference", "copy"}
 	if len(bars) != len(want) {
 		t.Fatalf("bars %q, want one for each of %q", bars, want)

@@ -13,8 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/adaptbench/adaptbench/internal/shareddata"
-	"github.com/adaptbench/adaptbench/internal/sourcetest"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
 // upstream lays out a dataset's files as its repository holds them, read
@@ -23,7 +22,7 @@ import (
 // files beside them that the fetch must leave out.
 func upstream(t *testing.T, d dataset) fstest.MapFS {
 	t.Helper()
-	data := shareddata.Path(t, d.name)
+	data := testenv.DataPath(t, d.name)
 	tree := fstest.MapFS{"README.md": {Data: []byte("not part of the dataset\n")}}
 	read := func(rel string) []byte {
 		b, err := os.ReadFile(filepath.Join(data, rel))
@@ -65,7 +64,7 @@ func TestFetchPublished(t *testing.T) {
 	mirrors := t.TempDir()
 	var sets []dataset
 	for _, d := range published {
-		r := sourcetest.Init(t, true)
+		r := testenv.InitRepo(t, true)
 		d.commit = r.Commit(upstream(t, d), "the published dataset")
 		sets = append(sets, d)
 		// As `git clone --mirror` lays them out for -mirror.
@@ -79,7 +78,7 @@ func TestFetchPublished(t *testing.T) {
 	require.NoError(t, fetch(context.Background(), out, mirrors, sets, logf))
 	assert.Len(t, logs, len(published))
 	for _, d := range sets {
-		data := shareddata.Path(t, d.name)
+		data := testenv.DataPath(t, d.name)
 		want := map[string]bool{}
 		for _, f := range d.files {
 			want[f.to] = true
@@ -122,7 +121,7 @@ func TestFetchRefusesChangedContent(t *testing.T) {
 	b := bytes.Clone(tree["data/ClassEval_data.json"].Data)
 	b[100] ^= 1
 	tree["data/ClassEval_data.json"] = &fstest.MapFile{Data: b}
-	r := sourcetest.Init(t, true)
+	r := testenv.InitRepo(t, true)
 	good := d.commit
 	d.commit = r.Commit(tree, "one byte changed")
 	d.repo = r.Dir
@@ -146,7 +145,7 @@ func TestFetchRefusesChangedContent(t *testing.T) {
 // files, so that a fetch gives what the tests were written against.
 func TestPinnedDigests(t *testing.T) {
 	for _, d := range published {
-		data := shareddata.Path(t, d.name)
+		data := testenv.DataPath(t, d.name)
 		for _, f := range d.files {
 			b, err := os.ReadFile(filepath.Join(data, f.to))
 			require.NoError(t, err)
@@ -171,7 +170,7 @@ func TestFetchRefusesTamperedHiddenTest(t *testing.T) {
 	tree := upstream(t, d)
 	tree["dataset/hidden_tests/test_sample_2.py"] = &fstest.MapFile{Data: []byte("def test_unpinned():\n    pass\n")}
 	const hidden = "dataset/hidden_tests/test_sample_1.py"
-	r := sourcetest.Init(t, true)
+	r := testenv.InitRepo(t, true)
 	d.commit = r.Commit(tree, "the published dataset")
 	d.repo = r.Dir
 
@@ -197,7 +196,7 @@ func TestFetchRefusesTamperedHiddenTest(t *testing.T) {
 // has a digest, and each is that of shared/data's copy.
 func TestEveryFetchedFileIsPinned(t *testing.T) {
 	for _, d := range published {
-		data := shareddata.Path(t, d.name)
+		data := testenv.DataPath(t, d.name)
 		for _, dr := range d.dirs {
 			require.NotEmpty(t, dr.treeSHA256, "%s/%s has no pinned digest", d.name, dr.to)
 			tree := fstest.MapFS{}

@@ -36,11 +36,11 @@ import (
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/internal/outdir"
 	"github.com/adaptbench/adaptbench/internal/runhealth"
-	"github.com/adaptbench/adaptbench/internal/shareddata"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
 func main() {
-	def, _ := shareddata.Dir("humaneval/HumanEval.jsonl.gz")
+	def, _ := testenv.DataDir("humaneval/HumanEval.jsonl.gz")
 	data := flag.String("data", def, "HumanEval.jsonl or HumanEval.jsonl.gz (default: from $ADAPTBENCH_DATA or ../shared/data)")
 	n := flag.Int("n", 0, "evolve only the first n problems (0: all)")
 	budget := flag.Int("budget", 44, "evaluations per program")
@@ -58,7 +58,7 @@ func main() {
 	defer stop()
 
 	if *data == "" {
-		_, msg := shareddata.Dir("humaneval/HumanEval.jsonl.gz")
+		_, msg := testenv.DataDir("humaneval/HumanEval.jsonl.gz")
 		log.Fatalf("evolve: no -data: %s", msg)
 	}
 	out, err := outdir.Open(*outFlag, "evolve", os.Stdout)
@@ -151,7 +151,7 @@ func main() {
 // given: the buggy program of a repair task must fail), writes both to
 // report.html in out (with the search's section), and prints pass@1
 // by task kind and version.
-func checkTasks(ctx context.Context, tasks []adapt.Task, out *outdir.Dir, search htmlreport.Section) {
+func checkTasks(ctx context.Context, tasks []adapt.Task, out *outdir.Dir, search report.Section) {
 	var reports []*report.Report
 	fs, err := sandbox.NewPythonRunner(&sandbox.ForkServerConfig{Preload: evolve.PreloadList()})
 	if err != nil {
@@ -176,7 +176,7 @@ func checkTasks(ctx context.Context, tasks []adapt.Task, out *outdir.Dir, search
 		reports = append(reports, rep)
 	}
 	if err := out.Write("report.html", func(w io.Writer) error {
-		return htmlreport.Write(w, reports[0], &htmlreport.Options{Tasks: tasks, Runs: reports[1:], Sections: []htmlreport.Section{search}})
+		return htmlreport.Write(w, reports[0], &htmlreport.Options{Tasks: tasks, Runs: reports[1:], Sections: []report.Section{search}})
 	}); err != nil {
 		log.Fatal(err)
 	}

@@ -6,8 +6,7 @@ import (
 	"testing"
 
 	"github.com/adaptbench/adaptbench/exec/exectest"
-	"github.com/adaptbench/adaptbench/internal/ptytest"
-	"github.com/adaptbench/adaptbench/internal/shareddata"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
 // TestProgressOnATerminal evolves one HumanEval problem and checks its
@@ -15,9 +14,9 @@ import (
 // bar per model of the check, each ending at 100%.
 func TestProgressOnATerminal(t *testing.T) {
 	exectest.Sandbox(t)
-	data := shareddata.Path(t, "humaneval/HumanEval.jsonl.gz")
+	data := testenv.DataPath(t, "humaneval/HumanEval.jsonl.gz")
 	dir := t.TempDir()
-	bars, stdout := ptytest.RunProgram(t, ".", "-data", data, "-n", "1", "-budget", "4",
+	bars, stdout := testenv.RunProgram(t, ".", "-data", data, "-n", "1", "-budget", "4",
 		"-out", dir, "-tasks", "-check")
 	if len(bars) != 3 || !strings.HasPrefix(bars[0], "evolve") || !strings.HasPrefix(bars[1], "reference") || !strings.HasPrefix(bars[2], "identity") {
 		t.Errorf("bars %q, want evolve's, then reference's and identity's", bars)

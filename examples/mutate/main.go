@@ -247,7 +247,7 @@ func evaluateTasks(ctx context.Context, c evalConfig, tasks []adapt.Task, res *m
 	}
 	hopts := &htmlreport.Options{Tasks: tasks}
 	if res != nil {
-		hopts.Sections = []htmlreport.Section{res.HTMLSection()}
+		hopts.Sections = []report.Section{res.HTMLSection()}
 	}
 	write := func(w io.Writer) error { return htmlreport.Write(w, rep, hopts) }
 	if c.html != "" {

@@ -16,8 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/exec/exectest"
-	"github.com/adaptbench/adaptbench/internal/ptytest"
-	"github.com/adaptbench/adaptbench/internal/sourcetest"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 	"github.com/adaptbench/adaptbench/mutate"
 )
 
@@ -107,7 +106,7 @@ func TestRunRepoErrors(t *testing.T) {
 	exectest.Sandbox(t)
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	repo := sourcetest.Init(t, true)
+	repo := testenv.InitRepo(t, true)
 	repo.Commit(fstest.MapFS{"go.mod": {Data: []byte("module example.com/a\n\ngo 1.22\n")}}, "first")
 	for _, tc := range []struct {
 		name string
@@ -139,7 +138,7 @@ func TestProgressOnATerminal(t *testing.T) {
 	exectest.Sandbox(t)
 	dir := clampModule(t)
 	out := t.TempDir()
-	bars, stdout := ptytest.RunProgram(t, ".", "-dir", dir, "-levels", "1", "-out", out, "-evaluate", "-gates=warn")
+	bars, stdout := testenv.RunProgram(t, ".", "-dir", dir, "-levels", "1", "-out", out, "-evaluate", "-gates=warn")
 	if len(bars) != 2 || !strings.HasPrefix(bars[0], "mutate ") || !strings.HasPrefix(bars[1], "reference ") {
 		t.Errorf("bars %q, want mutate's then the reference's", bars)
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/exec/exectest"
-	"github.com/adaptbench/adaptbench/internal/ptytest"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
 func TestMain(m *testing.M) { exectest.Main(m) }
@@ -23,14 +23,14 @@ func TestProgressOnATerminal(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "quickstart")
 	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
 	require.NoError(t, err, "%s", out)
-	term := ptytest.Open(t)
+	term := testenv.OpenTerminal(t)
 	cmd := exec.Command(bin)
 	cmd.Dir = t.TempDir()
 	var stdout bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, term.TTY
 	require.NoError(t, cmd.Run())
 	raw := term.Output()
-	bars, other := ptytest.Bars(raw)
+	bars, other := testenv.Bars(raw)
 	require.Len(t, bars, 2, "%q", raw)
 	// Nothing lands in the current directory but a new directory named
 	// after the run, and each file written is named.

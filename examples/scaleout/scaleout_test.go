@@ -20,7 +20,7 @@ import (
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 
 	"github.com/adaptbench/adaptbench/exec/exectest"
-	"github.com/adaptbench/adaptbench/internal/ptytest"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
 // build compiles this program into a temporary directory.
@@ -212,13 +212,13 @@ func TestContainerfileHasTheTestPackages(t *testing.T) {
 // terminal: the shared progress display draws one bar that ends at 100%.
 func TestProgressOnATerminal(t *testing.T) {
 	bin := build(t)
-	term := ptytest.Open(t)
+	term := testenv.OpenTerminal(t)
 	cmd := exec.Command(bin, "run", "-out", t.TempDir(), "-model", "reference")
 	cmd.Env = clean()
 	cmd.Stderr = term.TTY
 	require.NoError(t, cmd.Run())
 	raw := term.Output()
-	bars, _ := ptytest.Bars(raw)
+	bars, _ := testenv.Bars(raw)
 	assert.Regexp(t, `^reference, all tasks samples \(\d+ passed\)$`, strings.Join(bars, "|"), "%q", raw)
 }
 

@@ -19,7 +19,7 @@ import (
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/internal/runhealth"
-	"github.com/adaptbench/adaptbench/internal/shareddata"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
 // canonicalSamples writes HumanEval's 164 canonical solutions as a
@@ -59,7 +59,7 @@ func TestScoreAllCanonical(t *testing.T) {
 		t.Skip("scores all 164 HumanEval tasks twice (minutes on a busy machine)")
 	}
 	exectest.Sandbox(t)
-	data := shareddata.Path(t, "humaneval/HumanEval.jsonl.gz")
+	data := testenv.DataPath(t, "humaneval/HumanEval.jsonl.gz")
 	samples := canonicalSamples(t, data)
 	t.Run("score", func(t *testing.T) {
 		out := t.TempDir()

@@ -16,8 +16,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
 	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec/exectest"
-	"github.com/adaptbench/adaptbench/internal/ptytest"
-	"github.com/adaptbench/adaptbench/internal/shareddata"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
 func TestMain(m *testing.M) { exectest.Main(m) }
@@ -28,7 +27,7 @@ func TestMain(m *testing.M) { exectest.Main(m) }
 // then broken), HumanEval/3 unanswered.
 func humanEvalFiles(t *testing.T) (bench, samples string) {
 	t.Helper()
-	data := shareddata.Path(t, "humaneval/HumanEval.jsonl.gz")
+	data := testenv.DataPath(t, "humaneval/HumanEval.jsonl.gz")
 	problems, err := humaneval.ReadFile(data)
 	require.NoError(t, err)
 	problems = problems[:12]
@@ -61,14 +60,14 @@ func humanEvalFiles(t *testing.T) (bench, samples string) {
 func TestScoreOnATerminal(t *testing.T) {
 	exectest.Sandbox(t)
 	bench, samples := humanEvalFiles(t)
-	term := ptytest.Open(t)
+	term := testenv.OpenTerminal(t)
 	var stdout bytes.Buffer
 	out := filepath.Join(t.TempDir(), "new", "results") // created
 	jsonOut := filepath.Join(out, "report.json")
 	err := run(context.Background(), []string{"-bench", "humaneval=" + bench, "-answered=false", "-out", out, samples}, &stdout, term.TTY)
 	require.NoError(t, err)
 	raw := term.Output()
-	bars, other := ptytest.Bars(raw)
+	bars, other := testenv.Bars(raw)
 	// Reference checks then samples, one count: 12 + 12 samples (11
 	// answered tasks, HumanEval/2 with two). The model is named for what
 	// it is: the answers of a file.
@@ -148,7 +147,7 @@ func TestScorePlainOutput(t *testing.T) {
 // and pass@1 is 100%.
 func TestScorePartialFile(t *testing.T) {
 	exectest.Sandbox(t)
-	data := shareddata.Path(t, "humaneval/HumanEval.jsonl.gz")
+	data := testenv.DataPath(t, "humaneval/HumanEval.jsonl.gz")
 	problems, err := humaneval.ReadFile(data)
 	require.NoError(t, err)
 	require.Len(t, problems, 164)

@@ -17,7 +17,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/exec/exectest"
-	"github.com/adaptbench/adaptbench/internal/ptytest"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
 // TestProgressOnATerminal runs the example on its Go problems as a person
@@ -25,7 +25,7 @@ import (
 // bar for the protocol, each ending at 100%.
 func TestProgressOnATerminal(t *testing.T) {
 	exectest.Sandbox(t)
-	bars, stdout := ptytest.RunProgram(t, ".", "-model", "identity", "-protocols", "greedy", "-cache", t.TempDir())
+	bars, stdout := testenv.RunProgram(t, ".", "-model", "identity", "-protocols", "greedy", "-cache", t.TempDir())
 	if len(bars) != 2 || !strings.HasPrefix(bars[0], "versioned environments") || !strings.HasPrefix(bars[1], "identity greedy") {
 		t.Errorf("bars %q, want the environments' then identity greedy's", bars)
 	}

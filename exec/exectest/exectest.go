@@ -26,7 +26,7 @@ import (
 	"testing"
 
 	"github.com/adaptbench/adaptbench/exec"
-	"github.com/adaptbench/adaptbench/exec/internal/jobuid"
+	"github.com/adaptbench/adaptbench/exec/internal/jobkit"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 )
 
@@ -162,7 +162,7 @@ func left(before hostState) []string {
 }
 
 func isJobUID(uid int) bool {
-	return uid >= jobuid.First && uid < jobuid.First+jobuid.Count
+	return uid >= jobkit.FirstUID && uid < jobkit.FirstUID+jobkit.UIDCount
 }
 
 // Workspace returns a new temporary directory for a job's workspace and,

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/adaptbench/adaptbench/exec"
-	"github.com/adaptbench/adaptbench/exec/internal/pyreport"
+	"github.com/adaptbench/adaptbench/exec/internal/jobkit"
 )
 
 // TestPreadKey reads cgroup-like files through one descriptor, again and
@@ -61,12 +61,12 @@ func TestPreadKey(t *testing.T) {
 func TestParseNamesProgram(t *testing.T) {
 	f := &ForkServer{python: exec.DefaultPython, maxIn: 8 * exec.MiB}
 	lim := exec.Limits{}.WithDefaults()
-	req, ok := f.parse(exec.Job{Args: []string{exec.DefaultPython, "-s", "-B", "-c", pyreport.Unittest, "results.jsonl", "0"}}, nil, lim, nil)
+	req, ok := f.parse(exec.Job{Args: []string{exec.DefaultPython, "-s", "-B", "-c", jobkit.UnittestReporter, "results.jsonl", "0"}}, nil, lim, nil)
 	require.True(t, ok)
 	assert.Equal(t, 1, req.Program)
 	assert.Empty(t, req.Target)
 	assert.Equal(t, []string{"results.jsonl", "0"}, req.Args)
-	req, ok = f.parse(exec.Job{Args: []string{exec.DefaultPython, "-c", pyreport.Pytest}}, nil, lim, nil)
+	req, ok = f.parse(exec.Job{Args: []string{exec.DefaultPython, "-c", jobkit.PytestReporter}}, nil, lim, nil)
 	require.True(t, ok)
 	assert.Equal(t, 2, req.Program)
 	req, ok = f.parse(exec.Job{Args: []string{exec.DefaultPython, "-c", "print(1)"}}, nil, lim, nil)

@@ -22,7 +22,7 @@ import (
 	"time"
 
 	"github.com/adaptbench/adaptbench/exec"
-	"github.com/adaptbench/adaptbench/exec/internal/pyreport"
+	"github.com/adaptbench/adaptbench/exec/internal/jobkit"
 )
 
 //go:embed forkserver.py
@@ -826,7 +826,7 @@ func (f *ForkServer) start(key serverKey) (*pyServer, error) {
 // drivers' reporters. A request names one by its number, from 1. needs is
 // the module whose preload lets a server define the program once (see
 // start).
-var serverPrograms = []struct{ src, needs string }{{pyreport.Unittest, "unittest"}, {pyreport.Pytest, "pytest"}}
+var serverPrograms = []struct{ src, needs string }{{jobkit.UnittestReporter, "unittest"}, {jobkit.PytestReporter, "pytest"}}
 
 // maxReport bounds the results a job sends on its channel: what exec's
 // drivers read of it at most.

@@ -18,9 +18,9 @@ import (
 )
 
 // cgroupVersionEnv names the cgroup version TestLimitVerdicts must find the
-// sandbox using ("1" or "2"): the cgroup-v2 guest (internal/guest) sets it
-// to 2, so that a sandbox that fell back to rlimits there fails instead of
-// passing with weaker limits.
+// sandbox using ("1" or "2"): the cgroup-v2 guest (TestCgroup2Guest of
+// internal/testenv) sets it to 2, so that a sandbox that fell back to
+// rlimits there fails instead of passing with weaker limits.
 const cgroupVersionEnv = "ADAPTBENCH_CGROUP_VERSION"
 
 // TestLimitVerdicts: each limit the cgroups enforce ends a job with the same

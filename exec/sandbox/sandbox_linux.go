@@ -18,7 +18,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/adaptbench/adaptbench/exec"
-	"github.com/adaptbench/adaptbench/exec/internal/capture"
+	"github.com/adaptbench/adaptbench/exec/internal/jobkit"
 )
 
 // baseEnv is the environment every job starts from.
@@ -365,8 +365,8 @@ func (p *procRunner) runWith(ctx context.Context, job exec.Job, o runOpts) (res 
 		return internal(err)
 	}
 
-	budget := capture.NewBudget(int64(lim.Output)) // Unlimited is -1: none
-	stdout, stderr := capture.New(int64(lim.Keep), budget), capture.New(int64(lim.Keep), budget)
+	budget := jobkit.NewBudget(int64(lim.Output)) // Unlimited is -1: none
+	stdout, stderr := jobkit.NewBuffer(int64(lim.Keep), budget), jobkit.NewBuffer(int64(lim.Keep), budget)
 	start := time.Now()
 	kill := func() { ip.kill(p.isolate) }
 	if _, err := ip.cfgW.Write(raw); err != nil {
@@ -432,7 +432,7 @@ func (p *procRunner) reap(ip *initProc, cg *jobCgroup, w *watchdog, end *jobEnd,
 // output fills res with what the job left once every process of it is
 // gone: its workspace copied back from its tmpfs (disk, when it had one),
 // its output and its exit.
-func output(res *exec.Result, end *jobEnd, disk *diskWorkspace, stdout, stderr *capture.Buffer) error {
+func output(res *exec.Result, end *jobEnd, disk *diskWorkspace, stdout, stderr *jobkit.Buffer) error {
 	if disk != nil {
 		// Every process of the job is gone (the init reported after
 		// killing them, or was killed with its namespace).

@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/adaptbench/adaptbench/exec/internal/jobuid"
+	"github.com/adaptbench/adaptbench/exec/internal/jobkit"
 )
 
 // Host users for jobs. When the caller is root, each init (and so each
@@ -29,8 +29,8 @@ import (
 // its namespace, mapped to host root, so that it can reach any workspace.
 
 const (
-	firstJobUID = jobuid.First
-	jobUIDCount = jobuid.Count
+	firstJobUID = jobkit.FirstUID
+	jobUIDCount = jobkit.UIDCount
 )
 
 type uidAllocator struct {

@@ -14,7 +14,7 @@ import (
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
-	"github.com/adaptbench/adaptbench/internal/unprivileged"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
 // TestAsOrdinaryUser reruns the sandbox's limit and containment tests as
@@ -25,7 +25,7 @@ import (
 // and the kernel's per-user budgets held per process or per user, not
 // per job.
 func TestAsOrdinaryUser(t *testing.T) {
-	unprivileged.Run(t,
+	testenv.RunUnprivileged(t,
 		"TestSandboxIsolation",
 		"TestSandboxAdversarial", // memory, CPU time, wall time, a fork bomb, output, writes, a daemon
 		"TestSandboxProcessLimit",

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/adaptbench/adaptbench/exec"
-	"github.com/adaptbench/adaptbench/exec/internal/capture"
+	"github.com/adaptbench/adaptbench/exec/internal/jobkit"
 )
 
 // watchdog kills a running job at its limits or when its context ends,
@@ -30,7 +30,7 @@ type watchdog struct {
 }
 
 // watch starts a watchdog over a job that has just started.
-func watch(ctx context.Context, lim exec.Limits, cg *jobCgroup, budget *capture.Budget, kill func()) *watchdog {
+func watch(ctx context.Context, lim exec.Limits, cg *jobCgroup, budget *jobkit.Budget, kill func()) *watchdog {
 	w := &watchdog{done: make(chan struct{})}
 	// With no memory cgroup, the job's processes are read together at
 	// each poll, and their memory is held to the limit there.

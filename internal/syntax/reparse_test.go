@@ -40,7 +40,7 @@ func reparseOnce(t testing.TB, r *Reparser, lang Lang, src []byte, start, end in
 func TestReparserSameAsParse(t *testing.T) {
 	files := map[Lang][]string{
 		Go:     {"tree.go", "match.go"},
-		Python: {"../../exec/internal/pyreport/driver_unittest.py", "../../exec/sandbox/forkserver.py"},
+		Python: {"../../exec/internal/jobkit/driver_unittest.py", "../../exec/sandbox/forkserver.py"},
 		Java:   {"../../exec/driver_junit.java"},
 	}
 	tokens := [][]byte{

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/adaptbench/adaptbench/versioned/internal/goapi"
+	"github.com/adaptbench/adaptbench/versioned/internal/libapi"
 )
 
 // stdOrSource imports one package checked from source, the rest from the
@@ -65,7 +65,7 @@ func TestStandardNameAliased(t *testing.T) {
 	require.NoError(t, err)
 	under, err := (&types.Config{Importer: importer.Default()}).Check(mod, fset, []*ast.File{f}, nil)
 	require.NoError(t, err)
-	uses, err := goapi.Uses(stdOrSource{under}, map[string]string{solutionFile: ref, checkFile: check}, solutionFile)
+	uses, err := libapi.Uses(stdOrSource{under}, map[string]string{solutionFile: ref, checkFile: check}, solutionFile)
 	require.NoError(t, err)
 	assert.True(t, uses[mod+".Wrap"], "uses %v", uses)
 	var errs []error

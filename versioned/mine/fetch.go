@@ -20,7 +20,7 @@ import (
 	"golang.org/x/mod/sumdb/dirhash"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/internal/runcmd"
+	"github.com/adaptbench/adaptbench/versioned/internal/libapi"
 )
 
 // minGo is the lowest go directive a problem's workspace gets: older
@@ -60,7 +60,7 @@ func (g goTool) env() []string {
 func (g goTool) run(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	cmd := osexec.CommandContext(ctx, "go", args...)
 	cmd.Dir, cmd.Env = dir, g.env()
-	return runcmd.Output(cmd, "go")
+	return libapi.CommandOutput(cmd, "go")
 }
 
 // scratch makes a directory holding a main module that requires mod at

@@ -21,7 +21,7 @@ import (
 	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/internal/tracker"
 	"github.com/adaptbench/adaptbench/versioned"
-	"github.com/adaptbench/adaptbench/versioned/internal/goapi"
+	"github.com/adaptbench/adaptbench/versioned/internal/libapi"
 )
 
 // Options configures Generate. A nil *Options means the defaults.
@@ -584,7 +584,7 @@ func prepare(c *candidate) error {
 	}
 	c.stages = append(c.stages, stageMoved)
 	files := map[string]string{solutionFile: c.task.Reference, checkFile: c.task.Files[0].Content}
-	uses, err := goapi.Uses(c.at[1].importer(), files, solutionFile)
+	uses, err := libapi.Uses(c.at[1].importer(), files, solutionFile)
 	if err != nil {
 		return fmt.Errorf("mine: %s: the reference: %w", c.id, err)
 	}

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/adaptbench/adaptbench/versioned/internal/goapi"
+	"github.com/adaptbench/adaptbench/versioned/internal/libapi"
 )
 
 // A problem's answer is a function solve with the argument and result
@@ -39,7 +39,7 @@ type site struct {
 // siteGroup is the calls of one API with one solve signature in a
 // function.
 type siteGroup struct {
-	Key      string   // the API's key (goapi.Key)
+	Key      string   // the API's key (libapi.Key)
 	Pkg      string   // its package's path
 	Fun      string   // a function's name as the reference calls it ("lib.F", "lib.F[int]")
 	Name     string   // the name called (F, M or a field)
@@ -310,7 +310,7 @@ func (sc *scope) callSite(call *ast.CallExpr, edits []edit) (*siteGroup, site) {
 	if !ok {
 		return nil, site{}
 	}
-	key := goapi.Key(obj)
+	key := libapi.Key(obj)
 	if key == "" {
 		return nil, site{}
 	}
@@ -413,7 +413,7 @@ func (sc *scope) fieldSite(n *ast.SelectorExpr, parent ast.Node, edits []edit) (
 			return nil, site{}
 		}
 	}
-	key := goapi.FieldKey(sel)
+	key := libapi.FieldKey(sel)
 	if key == "" {
 		return nil, site{}
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/versioned"
-	"github.com/adaptbench/adaptbench/versioned/internal/category"
+	"github.com/adaptbench/adaptbench/versioned/internal/libapi"
 )
 
 // origin is where a mined problem came from: its record in the task's
@@ -171,7 +171,7 @@ func makeTasks(c *candidate) (why string, err error) {
 		Provenance: &adapt.Provenance{Generator: "versioned-mine", Source: mod},
 		Env:        env(cur.rel, curDeps),
 	}
-	t.Labels["category"] = category.Of(t.Labels["type_of_change"]).String()
+	t.Labels["category"] = libapi.Categorize(t.Labels["type_of_change"]).String()
 	o := origin{
 		Problem: c.problem, Module: mod, Version: cur.rel.Version, Previous: prev.rel.Version,
 		Package: c.pkg, Changes: c.changes, File: c.cur.File, Function: c.cur.Name,
@@ -342,7 +342,7 @@ func setPrevious(c *candidate, res report.SampleResult) error {
 }
 
 // typeOfChange is the type_of_change label of each group, in
-// GitChameleon's words (category.Of maps them).
+// GitChameleon's words (libapi.Categorize maps them).
 var typeOfChange = map[string]string{
 	kindAdded:      "new func/method/class",
 	kindRemoved:    "name change",

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/adaptbench/adaptbench/internal/shareddata"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -14,7 +14,7 @@ import (
 
 // publishedData is the real AdaptEval metadata (../shared/data/adapteval),
 // or the test skips.
-func publishedData(t *testing.T) string { return shareddata.Path(t, "adapteval") }
+func publishedData(t *testing.T) string { return testenv.DataPath(t, "adapteval") }
 
 // TestLoadMetadataPublished checks the published metadata.json against the
 // counts of the paper and of the digest: 154 repositories, 164 tasks, 523

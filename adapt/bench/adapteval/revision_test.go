@@ -13,7 +13,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/adapteval"
-	"github.com/adaptbench/adaptbench/internal/sourcetest"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 	"github.com/adaptbench/adaptbench/source"
 )
 
@@ -21,10 +21,10 @@ const snippet = "AdaptEval/benchmark/101/dataset_items/51234567_0_clean.py"
 
 // fixtureRepo commits testdata/repo under AdaptEval/ (v1), then the same
 // with the snippet of task 101 changed (v2, on main).
-func fixtureRepo(t *testing.T) (r *sourcetest.Repo, v1, v2 string) {
+func fixtureRepo(t *testing.T) (r *testenv.Repo, v1, v2 string) {
 	t.Helper()
-	r = sourcetest.Init(t, true)
-	files := sourcetest.Files(t, os.DirFS("testdata/repo"), "AdaptEval")
+	r = testenv.InitRepo(t, true)
+	files := testenv.Files(t, os.DirFS("testdata/repo"), "AdaptEval")
 	v1 = r.Commit(files, "AdaptEval as published")
 	r.Tag("v1", v1, true)
 	files[snippet].Data = append(append([]byte(nil), files[snippet].Data...), "# a later edit\n"...)

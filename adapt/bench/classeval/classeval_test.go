@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adaptbench/adaptbench/internal/shareddata"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -20,7 +20,7 @@ func TestMain(m *testing.M) { exectest.Main(m) }
 
 func forkServer(t testing.TB) *sandbox.ForkServer { return exectest.ForkServer(t) }
 
-func dataFile(t testing.TB) string { return shareddata.Path(t, "classeval/ClassEval_data.json") }
+func dataFile(t testing.TB) string { return testenv.DataPath(t, "classeval/ClassEval_data.json") }
 
 func TestLoadAll(t *testing.T) {
 	path := dataFile(t)

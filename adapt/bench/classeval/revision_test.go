@@ -14,7 +14,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/classeval"
-	"github.com/adaptbench/adaptbench/internal/sourcetest"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 	"github.com/adaptbench/adaptbench/source"
 )
 
@@ -31,7 +31,7 @@ func TestLoadRevision(t *testing.T) {
 	three, err := json.Marshal(records[:3])
 	require.NoError(t, err)
 
-	r := sourcetest.Init(t, true)
+	r := testenv.InitRepo(t, true)
 	v1 := r.Commit(fstest.MapFS{"data/ClassEval_data.json": {Data: first}}, "two classes")
 	r.Tag("v1", v1, true)
 	v2 := r.Commit(fstest.MapFS{"data/ClassEval_data.json": {Data: three}}, "three classes")

@@ -18,7 +18,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt/bench/classeval"
 	aexec "github.com/adaptbench/adaptbench/exec"
-	"github.com/adaptbench/adaptbench/internal/traceback"
+	"github.com/adaptbench/adaptbench/internal/textkit"
 )
 
 // The ClassEval dependencies of the published solutions, as Debian
@@ -113,7 +113,7 @@ func TestAllSolutions(t *testing.T) {
 			case err != nil:
 				cause = "harness: " + err.Error()
 			case s.Compile != nil:
-				cause = "import: " + traceback.ExceptionLine(s.Compile.Output)
+				cause = "import: " + textkit.ExceptionLine(s.Compile.Output)
 			case s.Forged():
 				// An honest solution is never taken for tampering.
 				for _, tp := range s.Tampered {
@@ -172,7 +172,7 @@ var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
 // why is the exception line of a test's message, with the line that
 // names a missing NLTK resource when there is one.
 func why(msg string) string {
-	ex := firstLineOf(traceback.ExceptionLine(msg))
+	ex := firstLineOf(textkit.ExceptionLine(msg))
 	for _, l := range strings.Split(msg, "\n") {
 		if l = strings.TrimSpace(l); strings.HasPrefix(l, "Resource ") {
 			ex += " " + ansi.ReplaceAllString(l, "")

@@ -38,9 +38,9 @@ import (
 	"strings"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/internal/jsonl"
 	"github.com/adaptbench/adaptbench/internal/pinned"
 	"github.com/adaptbench/adaptbench/internal/syntax"
+	"github.com/adaptbench/adaptbench/internal/textkit"
 )
 
 // Problem is one record of HumanEval.jsonl.
@@ -68,7 +68,7 @@ func Read(r io.Reader, name string) ([]Problem, error) {
 		br = bufio.NewReader(gz)
 	}
 	var out []Problem
-	err := jsonl.Read(br, func(line int, raw []byte) error {
+	err := textkit.ReadJSONL(br, func(line int, raw []byte) error {
 		var p Problem
 		if err := json.Unmarshal(raw, &p); err != nil {
 			return fmt.Errorf("malformed problem: %w", err)
@@ -100,7 +100,7 @@ func Tasks(problems []Problem, source string) ([]adapt.Task, error) {
 	return tasks, nil
 }
 
-// ReadFile reads the problems of HumanEval.jsonl or HumanEval.jsonl.gz.
+// ReadFile reads the problems of HumanEval.jsonl or HumanEval.text.gz.
 func ReadFile(path string) ([]Problem, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -110,7 +110,7 @@ func ReadFile(path string) ([]Problem, error) {
 	return Read(f, path)
 }
 
-// LoadFile reads HumanEval.jsonl or HumanEval.jsonl.gz into tasks.
+// LoadFile reads HumanEval.jsonl or HumanEval.text.gz into tasks.
 func LoadFile(path string) ([]adapt.Task, error) {
 	ps, err := ReadFile(path)
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/adaptbench/adaptbench/internal/shareddata"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -21,7 +21,7 @@ func TestMain(m *testing.M) { exectest.Main(m) }
 
 func forkServer(t testing.TB) *sandbox.ForkServer { return exectest.ForkServer(t) }
 
-func dataFile(t testing.TB) string { return shareddata.Path(t, "humaneval/HumanEval.jsonl.gz") }
+func dataFile(t testing.TB) string { return testenv.DataPath(t, "humaneval/HumanEval.jsonl.gz") }
 
 func TestLoadAll(t *testing.T) {
 	tasks, err := humaneval.LoadFile(dataFile(t))

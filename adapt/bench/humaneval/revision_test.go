@@ -13,7 +13,7 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/bench/humaneval"
-	"github.com/adaptbench/adaptbench/internal/sourcetest"
+	"github.com/adaptbench/adaptbench/internal/testenv"
 	"github.com/adaptbench/adaptbench/source"
 )
 
@@ -38,7 +38,7 @@ func encode(t *testing.T, tasks []adapt.Task) string {
 }
 
 func TestLoadRevision(t *testing.T) {
-	r := sourcetest.Init(t, false)
+	r := testenv.InitRepo(t, false)
 	v1 := r.Commit(fstest.MapFS{"data/toy.jsonl": jsonl(problem1)}, "one problem")
 	r.Tag("v1", v1, false)
 	v2 := r.Commit(fstest.MapFS{"data/toy.jsonl": jsonl(problem1, problem2)}, "two problems")
@@ -77,7 +77,7 @@ func TestLoadRevision(t *testing.T) {
 func TestLoadRevisionPublished(t *testing.T) {
 	data, err := os.ReadFile(dataFile(t))
 	require.NoError(t, err)
-	r := sourcetest.Init(t, true)
+	r := testenv.InitRepo(t, true)
 	commit := r.Commit(fstest.MapFS{"data/HumanEval.jsonl.gz": {Data: data}}, "HumanEval")
 	tasks, err := humaneval.LoadRevision(context.Background(), r.Dir, "main", "data/HumanEval.jsonl.gz")
 	require.NoError(t, err)
