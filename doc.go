@@ -60,24 +60,23 @@
 //	evolve/measure              GeneBench's complexity and readability metrics ← internal/syntax
 //	evolve/nsga2                a generic, deterministic NSGA-II
 //	evolve/transform            GeneBench's Python transforms and bug mutators ← internal/syntax
-//	examples/adapteval          command: a model on AdaptEval, the paper's tables ← adapt, adapt/bench/adapteval, adapt/{htmlreport,openai,progress,report}, exec, exec/sandbox, internal/{outdir,runhealth}
-//	examples/ctxbug             command: a CtxBugGen benchmark built and evaluated ← adapt, adapt/bench/classeval, adapt/{htmlreport,openai,progress,report}, ctxbug, ctxbug/ctxbugtest, exec, exec/sandbox, internal/{outdir,runhealth}
+//	examples/adapteval          command: a model on AdaptEval, the paper's tables ← adapt, adapt/bench/adapteval, adapt/{htmlreport,openai,progress,report}, exec, exec/sandbox, internal/cmdkit
+//	examples/ctxbug             command: a CtxBugGen benchmark built and evaluated ← adapt, adapt/bench/classeval, adapt/{htmlreport,openai,progress,report}, ctxbug, ctxbug/ctxbugtest, exec, exec/sandbox, internal/cmdkit
 //	examples/datasets           command: fetch the published datasets, checked ← source
-//	examples/evolve             command: GeneBench's search on HumanEval ← adapt, adapt/bench/humaneval, adapt/{htmlreport,progress,report}, evolve, exec/sandbox, internal/{outdir,runhealth,testenv}
+//	examples/evolve             command: GeneBench's search on HumanEval ← adapt, adapt/bench/humaneval, adapt/{htmlreport,progress,report}, evolve, exec/sandbox, internal/{cmdkit,testenv}
 //	examples/impossible         command: impossible variants, cheating rates ← adapt, adapt/bench/{demo,humaneval}, adapt/{openai,progress}, exec/sandbox, impossible
-//	examples/mutate             command: mutation-injected tasks from a project ← adapt, adapt/{htmlreport,openai,progress,report}, exec, exec/sandbox, internal/{outdir,runhealth}, mutate, mutate/{gomod,maven}, source
-//	examples/quickstart         command: the demo benchmark, no network ← adapt, adapt/bench/demo, adapt/{htmlreport,openai,progress,report}, exec/sandbox, internal/{outdir,runhealth}
-//	examples/scaleout           command: one evaluation as shards, merged ← adapt, adapt/bench/demo, adapt/{htmlreport,progress,report}, internal/{outdir,runhealth}
-//	examples/score              command: score answers made elsewhere ← adapt, adapt/bench/{adapteval,classeval,demo,humaneval}, adapt/{htmlreport,progress}, exec, internal/{outdir,runhealth}
-//	examples/versioned          command: GitChameleon's protocols and tables ← adapt, adapt/{openai,progress}, exec/sandbox, internal/{outdir,runhealth}, versioned, versioned/mine
+//	examples/mutate             command: mutation-injected tasks from a project ← adapt, adapt/{htmlreport,openai,progress,report}, exec, exec/sandbox, internal/cmdkit, mutate, mutate/{gomod,maven}, source
+//	examples/quickstart         command: the demo benchmark, no network ← adapt, adapt/bench/demo, adapt/{htmlreport,openai,progress,report}, exec/sandbox, internal/cmdkit
+//	examples/scaleout           command: one evaluation as shards, merged ← adapt, adapt/bench/demo, adapt/{htmlreport,progress,report}, internal/cmdkit
+//	examples/score              command: score answers made elsewhere ← adapt, adapt/bench/{adapteval,classeval,demo,humaneval}, adapt/{htmlreport,progress}, exec, internal/cmdkit
+//	examples/versioned          command: GitChameleon's protocols and tables ← adapt, adapt/{openai,progress}, exec/sandbox, internal/cmdkit, versioned, versioned/mine
 //	exec                        Runner, Job, Limits, Result; the test drivers ← exec/internal/jobkit
 //	exec/exectest               a shared sandbox for tests ← exec, exec/internal/jobkit, exec/sandbox
 //	exec/internal/jobkit        a job's output capture, host uids, in-sandbox reporters
 //	exec/sandbox                the Linux sandbox and the Python fork server ← exec, exec/internal/jobkit
 //	impossible                  impossible task variants, cheating evidence ← adapt, adapt/report, exec, exec/sandbox, internal/{syntax,tracker}, metrics
-//	internal/outdir             the examples' -out directory
+//	internal/cmdkit             what the example mains share: -out, the broken-run check ← adapt/report
 //	internal/pinned             the loaders' LoadRevision body ← source
-//	internal/runhealth          the examples' broken-run check ← adapt/report
 //	internal/syntax             tree-sitter parsing, splicing, edits, matching
 //	internal/testenv            tests' shared setup: datasets, git repos, terminals, ordinary user, guest VM
 //	internal/textkit            answers' code blocks, JSON Lines, numbers, diffs, tracebacks

@@ -40,8 +40,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
-	"github.com/adaptbench/adaptbench/internal/outdir"
-	"github.com/adaptbench/adaptbench/internal/runhealth"
+	"github.com/adaptbench/adaptbench/internal/cmdkit"
 )
 
 func main() {
@@ -51,7 +50,7 @@ func main() {
 	settingName := flag.String("setting", adapteval.Settings[0].Name, "prompt setting: areq-oracle, areq-noctx, treq-oracle, treq-noctx or noreq")
 	categoryOnly := flag.Bool("category-only", false, "show only the category of each adaptation type, as the artifact's example prompts")
 	n := flag.Int("n", adapteval.Samples, "samples per task")
-	out := outdir.Flag(flag.CommandLine, "adapteval")
+	out := cmdkit.OutFlag(flag.CommandLine, "adapteval")
 	only := flag.String("only", "", "evaluate only the tasks whose ID matches this regular expression")
 	leakage := flag.Bool("leakage", false, "also evaluate the obfuscated snippets and report the change (the paper's leakage probe)")
 	flag.Parse()
@@ -67,7 +66,7 @@ func main() {
 		log.Fatal(err)
 	}
 	setting.CategoryOnly = *categoryOnly
-	dir, err := outdir.Open(*out, "adapteval", os.Stderr)
+	dir, err := cmdkit.OpenOutDir(*out, "adapteval", os.Stderr)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -125,7 +124,7 @@ func main() {
 	if err := save(*out, name, rep, scores, tasks); err != nil {
 		log.Fatal(err)
 	}
-	if err := runhealth.Check(rep, os.Stderr); err != nil {
+	if err := cmdkit.CheckRun(rep, os.Stderr); err != nil {
 		log.Fatal(err)
 	}
 	if *n >= 2 {
@@ -247,7 +246,7 @@ func save(dir, name string, rep *report.Report, s *adapteval.Scores, tasks []ada
 
 // writeFile writes the file at path and says so.
 func writeFile(path string, write func(io.Writer) error) error {
-	return outdir.WriteFile(os.Stderr, path, write)
+	return cmdkit.WriteFile(os.Stderr, path, write)
 }
 
 // fileName makes a model and template name safe as a file name.

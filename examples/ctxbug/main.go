@@ -54,8 +54,7 @@ import (
 	"github.com/adaptbench/adaptbench/ctxbug/ctxbugtest"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
-	"github.com/adaptbench/adaptbench/internal/outdir"
-	"github.com/adaptbench/adaptbench/internal/runhealth"
+	"github.com/adaptbench/adaptbench/internal/cmdkit"
 )
 
 func main() {
@@ -69,7 +68,7 @@ func main() {
 	seed := flag.Uint64("seed", 1, "seed of the implanter")
 	cpu := flag.Duration("cpu", 20*time.Second, "CPU time per test run")
 	runnerName := flag.String("runner", "forkserver", "test runner: forkserver (a warmed interpreter forked per run, in the sandbox) or sandbox (a fresh interpreter per run)")
-	out := outdir.Flag(flag.CommandLine, "ctxbug")
+	out := cmdkit.OutFlag(flag.CommandLine, "ctxbug")
 	flag.Parse()
 	log.SetFlags(0)
 	if *data == "" {
@@ -77,7 +76,7 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	dir, err := outdir.Open(*out, "ctxbug", os.Stderr)
+	dir, err := cmdkit.OpenOutDir(*out, "ctxbug", os.Stderr)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -148,7 +147,7 @@ func main() {
 		results = append(results, sc.Results...)
 		// A check the harness could not make is no verdict: said after
 		// the outputs are written, with a non-zero exit.
-		if err := runhealth.Check(sc.Report, os.Stderr); err != nil && unhealthy == nil {
+		if err := cmdkit.CheckRun(sc.Report, os.Stderr); err != nil && unhealthy == nil {
 			unhealthy = fmt.Errorf("%s: %w", name, err)
 		}
 	}
@@ -393,7 +392,7 @@ func writeRecorded(path string, cands []*ctxbug.Candidate) error {
 
 // writeWith writes the file at path and says so.
 func writeWith(path string, fn func(io.Writer) error) error {
-	return outdir.WriteFile(os.Stderr, path, fn)
+	return cmdkit.WriteFile(os.Stderr, path, fn)
 }
 
 func must(err error) {

@@ -34,8 +34,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/evolve"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
-	"github.com/adaptbench/adaptbench/internal/outdir"
-	"github.com/adaptbench/adaptbench/internal/runhealth"
+	"github.com/adaptbench/adaptbench/internal/cmdkit"
 	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
@@ -46,7 +45,7 @@ func main() {
 	budget := flag.Int("budget", 44, "evaluations per program")
 	seed := flag.Uint64("seed", 1, "seed of the search")
 	par := flag.Int("parallel", 0, "offspring evaluated at once (0: one per CPU)")
-	outFlag := outdir.Flag(flag.CommandLine, "evolve")
+	outFlag := cmdkit.OutFlag(flag.CommandLine, "evolve")
 	tasksOut := flag.Bool("tasks", false, "also write the output-prediction, repair and adaptation tasks (tasks.jsonl, adapt's JSON Lines)")
 	check := flag.Bool("check", false, "with -tasks: evaluate the tasks with the reference and identity models (report.html)")
 	flag.Parse()
@@ -61,7 +60,7 @@ func main() {
 		_, msg := testenv.DataDir("humaneval/HumanEval.jsonl.gz")
 		log.Fatalf("evolve: no -data: %s", msg)
 	}
-	out, err := outdir.Open(*outFlag, "evolve", os.Stdout)
+	out, err := cmdkit.OpenOutDir(*outFlag, "evolve", os.Stdout)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -151,7 +150,7 @@ func main() {
 // given: the buggy program of a repair task must fail), writes both to
 // report.html in out (with the search's section), and prints pass@1
 // by task kind and version.
-func checkTasks(ctx context.Context, tasks []adapt.Task, out *outdir.Dir, search report.Section) {
+func checkTasks(ctx context.Context, tasks []adapt.Task, out *cmdkit.OutDir, search report.Section) {
 	var reports []*report.Report
 	fs, err := sandbox.NewPythonRunner(&sandbox.ForkServerConfig{Preload: evolve.PreloadList()})
 	if err != nil {
@@ -181,7 +180,7 @@ func checkTasks(ctx context.Context, tasks []adapt.Task, out *outdir.Dir, search
 		log.Fatal(err)
 	}
 	for _, rep := range reports {
-		if err := runhealth.Check(rep, os.Stderr); err != nil {
+		if err := cmdkit.CheckRun(rep, os.Stderr); err != nil {
 			log.Fatal(err)
 		}
 	}

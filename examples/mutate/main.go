@@ -56,8 +56,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
-	"github.com/adaptbench/adaptbench/internal/outdir"
-	"github.com/adaptbench/adaptbench/internal/runhealth"
+	"github.com/adaptbench/adaptbench/internal/cmdkit"
 	"github.com/adaptbench/adaptbench/mutate"
 	"github.com/adaptbench/adaptbench/mutate/gomod"
 	"github.com/adaptbench/adaptbench/mutate/maven"
@@ -96,7 +95,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	dir := fl.String("dir", "", "root of a Go module (its root package, or -packages), or of a Maven project (pom.xml); with -repo, the project's directory in the repository")
 	repo := fl.String("repo", "", "a git repository (a clone, a bare mirror or a URL) to read the project from at -rev, recorded in every task")
 	rev := fl.String("rev", "", "with -repo: the revision (branch, tag or hash)")
-	outFlag := outdir.Flag(fl, "mutate")
+	outFlag := cmdkit.OutFlag(fl, "mutate")
 	funnelCSV := fl.Bool("funnel", true, "write funnel.csv: the full funnel, a row per operator combination")
 	mutantsCSV := fl.Bool("mutants", true, "write mutants.csv: every mutant considered, a row each with its verdict, effective level and the tests that caught it")
 	tasksIn := fl.String("tasks", "", "evaluate the tasks of this file (an earlier run's tasks.jsonl) instead of generating them; implies -evaluate")
@@ -122,7 +121,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if *tasksIn != "" {
 		return evaluateFile(ctx, stdout, *tasksIn, *outFlag, evalConfig{model: *model, html: *htmlOut})
 	}
-	out, err := outdir.Open(*outFlag, "mutate", stdout)
+	out, err := cmdkit.OpenOutDir(*outFlag, "mutate", stdout)
 	if err != nil {
 		return err
 	}
@@ -200,9 +199,9 @@ func evaluateFile(ctx context.Context, stdout io.Writer, file, outPath string, c
 	if err != nil {
 		return err
 	}
-	var out *outdir.Dir
+	var out *cmdkit.OutDir
 	if c.html == "" {
-		if out, err = outdir.Open(outPath, "mutate", stdout); err != nil {
+		if out, err = cmdkit.OpenOutDir(outPath, "mutate", stdout); err != nil {
 			return err
 		}
 	}
@@ -221,7 +220,7 @@ type evalConfig struct {
 	model, html string
 	runner      exec.Runner
 	stdout      io.Writer
-	out         *outdir.Dir
+	out         *cmdkit.OutDir
 }
 
 // evaluateTasks evaluates tasks with the model, writes the report page (with
@@ -251,7 +250,7 @@ func evaluateTasks(ctx context.Context, c evalConfig, tasks []adapt.Task, res *m
 	}
 	write := func(w io.Writer) error { return htmlreport.Write(w, rep, hopts) }
 	if c.html != "" {
-		err = outdir.WriteFile(stdout, c.html, write)
+		err = cmdkit.WriteFile(stdout, c.html, write)
 	} else {
 		err = out.Write("report.html", write)
 	}
@@ -403,7 +402,7 @@ func writeInspection(stdout io.Writer, rep *report.Report, tasks []adapt.Task, n
 		r := rows[k]
 		fmt.Fprintf(stdout, "%-40s %7d %7d %9d %12d %5d/%-3d\n", k, r.n, r.passed, r.restored, r.alternative, r.reversed, r.mutations)
 	}
-	return runhealth.Check(rep, os.Stderr)
+	return cmdkit.CheckRun(rep, os.Stderr)
 }
 
 // writeFunnel prints the compact funnel (a row per L1 operator and per

@@ -34,14 +34,13 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
-	"github.com/adaptbench/adaptbench/internal/outdir"
-	"github.com/adaptbench/adaptbench/internal/runhealth"
+	"github.com/adaptbench/adaptbench/internal/cmdkit"
 )
 
 func main() {
 	samples := flag.Int("samples", 1, "completions per task")
 	template := flag.String("template", adapt.AdaptationLevel.Name, "prompt template")
-	outFlag := outdir.Flag(flag.CommandLine, "quickstart")
+	outFlag := cmdkit.OutFlag(flag.CommandLine, "quickstart")
 	full := flag.Bool("full", false, "print each model's full report (breakdowns by type and label, invalid tasks)")
 	modelName := flag.String("model", "", "model to ask at OPENAI_BASE_URL (default $OPENAI_MODEL)")
 	temperature := flag.Float64("temperature", 0, "sampling temperature for a hosted model")
@@ -51,7 +50,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
-	out, err := outdir.Open(*outFlag, "quickstart", os.Stderr)
+	out, err := cmdkit.OpenOutDir(*outFlag, "quickstart", os.Stderr)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -143,7 +142,7 @@ func main() {
 		log.Fatal(err)
 	}
 	for _, r := range reports {
-		if err := runhealth.Check(r, os.Stderr); err != nil {
+		if err := cmdkit.CheckRun(r, os.Stderr); err != nil {
 			log.Fatal(err)
 		}
 	}

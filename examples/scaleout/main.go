@@ -39,8 +39,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/adapt/report"
-	"github.com/adaptbench/adaptbench/internal/outdir"
-	"github.com/adaptbench/adaptbench/internal/runhealth"
+	"github.com/adaptbench/adaptbench/internal/cmdkit"
 )
 
 func main() {
@@ -82,7 +81,7 @@ func main() {
 			log.Fatal(err)
 		}
 		// Every shard may create it at once: MkdirAll tolerates the race.
-		if _, err := outdir.Open(*out, "scaleout", os.Stderr); err != nil {
+		if _, err := cmdkit.OpenOutDir(*out, "scaleout", os.Stderr); err != nil {
 			log.Fatal(err)
 		}
 		journal := filepath.Join(*out, "run.jsonl")
@@ -117,7 +116,7 @@ func main() {
 	if err := write(rep, tasks, *out); err != nil {
 		log.Fatal(err)
 	}
-	if err := runhealth.Check(rep, os.Stderr); err != nil {
+	if err := cmdkit.CheckRun(rep, os.Stderr); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -143,7 +142,7 @@ func pythonTasks() ([]adapt.Task, error) {
 }
 
 func write(rep *report.Report, tasks []adapt.Task, dir string) error {
-	out, err := outdir.Open(dir, "scaleout", os.Stderr)
+	out, err := cmdkit.OpenOutDir(dir, "scaleout", os.Stderr)
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
-	"github.com/adaptbench/adaptbench/internal/runhealth"
+	"github.com/adaptbench/adaptbench/internal/cmdkit"
 	"github.com/adaptbench/adaptbench/internal/testenv"
 )
 
@@ -44,7 +44,7 @@ func assertAllPass(t *testing.T, rep *report.Report) {
 	assert.Equal(t, 164, rep.Outcomes[report.OutcomePassed], "%+v", rep.Outcomes)
 	assert.Empty(t, rep.Tampered)
 	assert.Empty(t, rep.Unscored)
-	assert.NoError(t, runhealth.Check(rep, os.Stderr))
+	assert.NoError(t, cmdkit.CheckRun(rep, os.Stderr))
 }
 
 // TestScoreAllCanonical scores HumanEval's 164 canonical solutions as a

@@ -45,8 +45,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/htmlreport"
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec"
-	"github.com/adaptbench/adaptbench/internal/outdir"
-	"github.com/adaptbench/adaptbench/internal/runhealth"
+	"github.com/adaptbench/adaptbench/internal/cmdkit"
 )
 
 func main() {
@@ -71,7 +70,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	samples := fl.Int("samples", 0, "score at most this many samples of each task (0: all the answers hold)")
 	noGold := fl.Bool("nogold", false, "skip the reference check of each task")
 	par := fl.Int("parallelism", 0, "test runs in flight (0: one per core)")
-	outFlag := outdir.Flag(fl, "score")
+	outFlag := cmdkit.OutFlag(fl, "score")
 	journal := fl.String("journal", "", "journal file: a stopped run resumes from it")
 	answered := fl.Bool("answered", true, "score only the tasks the answers hold (false: every task, the rest listed unanswered)")
 	var limits exec.Limits
@@ -123,7 +122,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprintf(stderr, "scoring %s: %d tasks, %d of them unanswered\n", answers, len(tasks), unanswered)
 	}
-	out, err := outdir.Open(*outFlag, "score", stderr)
+	out, err := cmdkit.OpenOutDir(*outFlag, "score", stderr)
 	if err != nil {
 		return err
 	}
@@ -147,7 +146,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	return runhealth.Check(rep, stderr)
+	return cmdkit.CheckRun(rep, stderr)
 }
 
 // answeredTasks returns the tasks the answers hold samples for (every

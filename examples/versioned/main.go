@@ -55,7 +55,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/openai"
 	"github.com/adaptbench/adaptbench/adapt/progress"
 	"github.com/adaptbench/adaptbench/exec/sandbox"
-	"github.com/adaptbench/adaptbench/internal/runhealth"
+	"github.com/adaptbench/adaptbench/internal/cmdkit"
 	"github.com/adaptbench/adaptbench/versioned"
 )
 
@@ -185,7 +185,7 @@ func run(ctx context.Context, c *config) error {
 	// so, after the tables, and exits non-zero.
 	for _, sc := range []*versioned.Scores{row.Greedy, row.SelfDebug, row.CoT} {
 		if sc != nil && sc.Report != nil {
-			if err := runhealth.Check(sc.Report, os.Stderr); err != nil {
+			if err := cmdkit.CheckRun(sc.Report, os.Stderr); err != nil {
 				return fmt.Errorf("%s: %w", sc.Protocol, err)
 			}
 		}

@@ -12,14 +12,14 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/progress"
-	"github.com/adaptbench/adaptbench/internal/outdir"
+	"github.com/adaptbench/adaptbench/internal/cmdkit"
 	"github.com/adaptbench/adaptbench/versioned/mine"
 )
 
 // mineHistory mines a module's releases and writes what it found to -out.
 func mineHistory(ctx context.Context, c *config) error {
 	mod := c.mineModule
-	dir, err := outdir.Open(c.out, "mine", os.Stdout)
+	dir, err := cmdkit.OpenOutDir(c.out, "mine", os.Stdout)
 	if err != nil {
 		return err
 	}

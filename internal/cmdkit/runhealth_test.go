@@ -1,4 +1,4 @@
-package runhealth_test
+package cmdkit_test
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/report"
 	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
-	"github.com/adaptbench/adaptbench/internal/runhealth"
+	"github.com/adaptbench/adaptbench/internal/cmdkit"
 )
 
 func TestMain(m *testing.M) { exectest.Main(m) }
@@ -71,21 +71,21 @@ func TestCheckNamesUnscoredChecks(t *testing.T) {
 	exectest.RequirePython(t, false)
 	var w bytes.Buffer
 	rep := evaluate(t, []adapt.Task{task("a", good), task("b", good)}, map[string]string{"a": good, "b": good})
-	assert.NoError(t, runhealth.Check(rep, &w))
+	assert.NoError(t, cmdkit.CheckRun(rep, &w))
 	assert.Empty(t, w.String())
 
 	rep = evaluate(t, []adapt.Task{task("a", good), task("b", good)}, map[string]string{"a": good, "b": "def solve(x):\n    return 2 * x  # unrunnable\n"})
-	err := runhealth.Check(rep, &w)
+	err := cmdkit.CheckRun(rep, &w)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "could not make 1 checks")
 	assert.Contains(t, err.Error(), "first b #0: exec: run unittest: sandbox: could not start")
 
 	rep = evaluate(t, []adapt.Task{task("a", good), task("b", "def solve(x):\n    return 2 * x  # unrunnable\n")}, map[string]string{"a": good, "b": good})
-	err = runhealth.Check(rep, &w)
+	err = cmdkit.CheckRun(rep, &w)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "b: reference could not be checked")
 
 	rep = evaluate(t, []adapt.Task{task("a", good), task("b", "def solve(x):\n    return x\n")}, map[string]string{"a": good, "b": good})
-	assert.NoError(t, runhealth.Check(rep, &w))
+	assert.NoError(t, cmdkit.CheckRun(rep, &w))
 	assert.Contains(t, w.String(), "WARNING: 1 of 2 references are invalid (50%, more than 10%)")
 }

@@ -1,8 +1,4 @@
-// Package runhealth holds the examples' rule that a run which is mostly
-// broken says so: a command whose checks the harness could not make exits
-// non-zero, and one whose references mostly fail warns loudly (a broken
-// environment looks like that, not a benchmark).
-package runhealth
+package cmdkit
 
 import (
 	"fmt"
@@ -12,15 +8,15 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
-// InvalidShare is the share of invalid references above which Check warns.
+// InvalidShare is the share of invalid references above which CheckRun warns.
 const InvalidShare = 0.10
 
-// Check returns an error naming how many checks of rep the harness left
+// CheckRun returns an error naming how many checks of rep the harness left
 // unscored (a reference or a sample whose check ended in an
 // infrastructure error after its retries) and the first reason, or nil
 // when there is none. It writes a warning to w when more than
 // InvalidShare of the references checked were invalid.
-func Check(rep *report.Report, w io.Writer) error {
+func CheckRun(rep *report.Report, w io.Writer) error {
 	checked := rep.Valid + len(rep.Invalid)
 	if checked > 0 && float64(len(rep.Invalid)) > InvalidShare*float64(checked) {
 		fmt.Fprintf(w, "WARNING: %d of %d references are invalid (%.0f%%, more than %.0f%%): the environment may be broken (first: %s: %s)\n",

@@ -1,4 +1,4 @@
-package outdir
+package cmdkit
 
 import (
 	"bytes"
@@ -16,14 +16,14 @@ func TestOpen(t *testing.T) {
 	t.Chdir(t.TempDir())
 	var log bytes.Buffer
 	// Default: a new directory each run, never an earlier run's.
-	a, err := Open("", "demo", &log)
+	a, err := OpenOutDir("", "demo", &log)
 	require.NoError(t, err)
-	b, err := Open("", "demo", &log)
+	b, err := OpenOutDir("", "demo", &log)
 	require.NoError(t, err)
 	assert.Equal(t, "demo-1", a.Path())
 	assert.Equal(t, "demo-2", b.Path())
 	// A named directory is created with its parents.
-	c, err := Open(filepath.Join("x", "y"), "demo", &log)
+	c, err := OpenOutDir(filepath.Join("x", "y"), "demo", &log)
 	require.NoError(t, err)
 	assert.DirExists(t, c.Path())
 
@@ -44,6 +44,6 @@ func TestOpen(t *testing.T) {
 
 	// A file where the directory should be: an error naming the flag.
 	require.NoError(t, os.WriteFile("f", nil, 0o644))
-	_, err = Open("f", "demo", &log)
+	_, err = OpenOutDir("f", "demo", &log)
 	assert.ErrorContains(t, err, "-out")
 }
