@@ -42,7 +42,8 @@
 //
 // A request is sent again after a 408, 409, 429 or 5xx response, a
 // transport error or a timeout, up to [Config].MaxRetries times, waiting
-// what Retry-After says or else an exponential backoff with jitter; other
+// what Retry-After says or else an exponential backoff with jitter (a
+// server asking for more than [Config].MaxBackoff is not retried); other
 // 4xx responses and malformed bodies fail at once. Errors from the server
 // are [*APIError]s. Ending the context stops the request and any wait. A
 // request that finally fails fails its samples only (Completion.Err);

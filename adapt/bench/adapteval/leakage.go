@@ -114,7 +114,8 @@ func deobfuscate(code string, m map[string]string) string {
 
 // ObfuscatedTasks returns the obfuscated variant of each task: its snippet
 // (Task.Code) obfuscated, everything else the same, the ID suffixed with
-// obfuscatedSuffix and the provenance saying so. The Probe holds the maps
+// "/obfuscated" and the provenance saying so (generator
+// "adapteval-obfuscate", parent the original task). The Probe holds the maps
 // back; evaluate the variants with Probe.Model so that the answers get
 // their original names back before they are tested. A task whose snippet
 // cannot be obfuscated (it does not parse, or has no parameter or local to
