@@ -15,7 +15,10 @@ import (
 
 // Cache configures the response cache: one JSON file per request and sample
 // under Dir, so that a rerun or a resumed evaluation never pays for the same
-// completion twice.
+// completion twice. Each file is written to a temporary file and renamed
+// into place, so that a crash leaves no torn entry. A cached completion
+// keeps the usage it had, so that the report of a rerun is the report of
+// the run; Client.Stats shows what was paid.
 type Cache struct {
 	// Dir is the cache directory, created if missing. It must not be "".
 	Dir string
@@ -25,7 +28,8 @@ type Cache struct {
 	Sampled bool
 }
 
-// cacheKeyVersion changes when the meaning of a cached entry does.
+// cacheKeyVersion changes when the meaning of a cached entry does: a change
+// makes old entries misses, never wrong hits.
 const cacheKeyVersion = 1
 
 // cacheKey is everything a completion depends on. The base URL and API key
@@ -61,7 +65,8 @@ func newDiskCache(c *Cache) (*diskCache, error) {
 }
 
 // keys returns the encoded key of each sample, or nil when the request is
-// not to be cached.
+// not to be cached. samples holds each sample's index: Request.Samples[i],
+// or i when Samples is nil.
 func (d *diskCache) keys(model string, req adapt.Request, samples []int) [][]byte {
 	if d == nil || (req.Sampling.Temperature != 0 && !d.sampled) {
 		return nil

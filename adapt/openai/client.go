@@ -116,6 +116,15 @@ func EnvConfig(model string) Config {
 
 // Client is an adapt.Model that asks an OpenAI-compatible chat-completions
 // endpoint. It is safe for concurrent use.
+//
+// It speaks the wire format with net/http and encoding/json, not an SDK.
+// The subset it needs is one POST and a few JSON fields, while the parts
+// that matter for an evaluation harness are exactly the ones SDKs decide
+// for you: which failures are retried and how long to wait, the fallback
+// when a server ignores or rejects n, fields outside OpenAI's schema
+// (reasoning_content), usage bookkeeping and caching. go-openai would add a
+// dependency and a second request type to translate into while leaving all
+// of that to write; openai-go is heavier still to build.
 type Client struct {
 	cfg      Config // resolved, a private copy
 	url      string // the endpoint
@@ -314,7 +323,9 @@ func (c *Client) Stats() Stats {
 // per sample (see the package doc), and answers from the cache what it
 // can. A sample whose request fails, after the retries, has Err set; Complete
 // returns an error when no sample succeeded, when req is inconsistent, or
-// when ctx ends, which stops any retry and request in flight.
+// when ctx ends, which stops any retry and request in flight. adapt.Evaluate
+// records such an error against every sample of the request without
+// stopping the evaluation.
 func (c *Client) Complete(ctx context.Context, req adapt.Request) ([]report.Completion, error) {
 	n := max(req.Sampling.N, 1)
 	samples := req.Samples
@@ -370,6 +381,13 @@ func (c *Client) Complete(ctx context.Context, req adapt.Request) ([]report.Comp
 
 // fetch asks the server for the completions at positions miss of out,
 // setting out[i] or errs[i] for each.
+//
+// It asks for them all in one request with n set. Not every server honours
+// n: some return fewer choices, some answer 400. Either way the missing
+// samples are asked for one request each, and the client remembers (nOne)
+// for the rest of its life to send one request per sample. A 400 is taken
+// to be about n only if the same request for one sample then succeeds;
+// otherwise it is the error of every pending sample.
 func (c *Client) fetch(ctx context.Context, req adapt.Request, samples, miss []int, out []report.Completion, errs []error) {
 	one := func(i int) {
 		comps, err := c.call(ctx, req, 1, seedFor(req.Sampling.Seed, samples[i]))
@@ -470,6 +488,9 @@ func (c *Client) call(ctx context.Context, req adapt.Request, n int, seed *int64
 	if err != nil {
 		return nil, fmt.Errorf("openai: %w", err)
 	}
+	// The token estimate the rate limit charges up front: a quarter of the
+	// prompt's bytes (plus a little per message) and n × max_tokens. The
+	// usage the server reports corrects it below.
 	est := 3.0 + float64(n*max(s.MaxTokens, 0))
 	for _, m := range req.Messages {
 		est += 4 + float64(len(m.Content))/4

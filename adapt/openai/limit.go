@@ -14,6 +14,12 @@ import (
 // large single takes are. Tokens can be given back or charged after the
 // fact (adjust), which is how estimated token counts are corrected by the
 // usage the server reports.
+//
+// The buckets are written here (forty lines) rather than taken from
+// golang.org/x/time/rate, because that limiter refuses any single take
+// larger than its burst (a long prompt, or a correction after the fact,
+// would have to be cut up) and waits on the wall clock, which would make
+// the tests of the limits slow; take here gets its clock from the Client.
 type bucket struct {
 	mu    sync.Mutex
 	rate  float64 // per second

@@ -12,7 +12,10 @@ import (
 	"github.com/adaptbench/adaptbench/adapt/report"
 )
 
-// The subset of the chat-completions wire format the client speaks.
+// The subset of the chat-completions wire format the client speaks. A
+// request has model, messages, n, temperature, top_p, max_tokens (or
+// max_completion_tokens, see Config.MaxCompletionTokens), seed, stop and
+// logprobs, the zero ones left out but temperature.
 
 type chatRequest struct {
 	Model    string          `json:"model"`
@@ -135,8 +138,15 @@ func errorMessage(body []byte) string {
 
 // completions turns the choices of a response into completions, ordered by
 // choice index (the caller has checked that there are no more than it
-// asked for). The call's usage is split among them
-// so that it sums to what the server reported; see the package doc.
+// asked for). message.reasoning_content (or message.reasoning) and a
+// leading <think> block become Reasoning; message.refusal becomes Refusal,
+// and the finish reason ("content_filter" for a filtered answer)
+// FinishReason; token log-probabilities come from logprobs.content.
+//
+// The server reports usage per request, and the completions' usage must
+// sum to it: the prompt tokens, paid once, go to the first completion, and
+// the completion tokens are split among the choices in proportion to the
+// length of their text, reasoning and refusal.
 func completions(r *chatResponse) []report.Completion {
 	chs := ordered(r.Choices)
 	out := make([]report.Completion, len(chs))

@@ -114,7 +114,8 @@ func deobfuscate(code string, m map[string]string) string {
 
 // ObfuscatedTasks returns the obfuscated variant of each task: its snippet
 // (Task.Code) obfuscated, everything else the same, the ID suffixed with
-// obfuscatedSuffix and the provenance saying so. The Probe holds the maps
+// "/obfuscated" and the provenance saying so (generator
+// "adapteval-obfuscate", parent the original task). The Probe holds the maps
 // back; evaluate the variants with Probe.Model so that the answers get
 // their original names back before they are tested. A task whose snippet
 // cannot be obfuscated (it does not parse, or has no parameter or local to
@@ -366,7 +367,12 @@ type CDDReport struct {
 // sample to the reference, l the longest length, and the task's peak, the
 // share of samples within α·l (metrics.Peakedness). A task is flagged when
 // its peak exceeds ξ; the Leak Ratio is the share of the scored tasks
-// flagged.
+// flagged (the paper's 1.22% is 2 of 164). The paper states neither its
+// parameters, its samples nor its tokenizer: the defaults are CDD's own
+// (CDDPaper), and the samples are the run's. With n = 5 and ξ = 0.01 one
+// near copy among the five flags a task. A run without the full
+// environments measures fewer tasks (CDDReport says how many); adapt.Draw
+// samples every task without testing any.
 //
 // What is compared: each sample's first answer (the one before any repair
 // round), as the code taken from it (SampleResult.Code, the function that

@@ -30,6 +30,13 @@ func limits() exec.Limits {
 // of 5 seconds (CPU and wall time) for one run of a task's test class,
 // its import included. The caller adds
 // a Runner, a Journal, Progress and the like.
+//
+// The function is taken out of an answer by name with tree-sitter
+// (adapt.Extract), fenced or not, decorators kept; an answer that keeps the
+// snippet's old name is report.OutcomeWrongName where the artifact counts
+// an import error. A module that does not import is
+// report.OutcomeCompileError, a run over the limit report.OutcomeTimeout,
+// and every test's error type (report.TestOutcome.ErrorType) is kept.
 func Options(s Setting, samples int) *adapt.Options {
 	if samples <= 0 {
 		samples = Samples
