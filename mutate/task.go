@@ -9,8 +9,8 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/report"
-	"github.com/adaptbench/adaptbench/internal/textkit"
 	"github.com/adaptbench/adaptbench/internal/syntax"
+	"github.com/adaptbench/adaptbench/internal/textkit"
 )
 
 // ContextLevel is how much surrounding code a task's prompt shows.

@@ -22,8 +22,8 @@ import (
 
 	"github.com/adaptbench/adaptbench/adapt"
 	"github.com/adaptbench/adaptbench/adapt/report"
-	"github.com/adaptbench/adaptbench/versioned/internal/libapi"
 	"github.com/adaptbench/adaptbench/internal/tracker"
+	"github.com/adaptbench/adaptbench/versioned/internal/libapi"
 )
 
 // EnvSpec says what an environment must hold: a Python version and
