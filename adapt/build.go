@@ -309,13 +309,13 @@ func (b *reportBuilder) totals() {
 			for _, v := range vs {
 				sum += v
 			}
-			r.PassAtK = append(r.PassAtK, report.Score{K: k, Value: sum / float64(len(vs)), Tasks: len(vs), CI95: bootstrapCI(vs)})
+			r.PassAtK = append(r.PassAtK, report.Score{K: k, Value: sum / float64(len(vs)), Tasks: len(vs), CI95: report.MeanCI(vs)})
 		}
 		if b.stepCounts[i] > 0 {
 			r.AdaptationPassAtK = append(r.AdaptationPassAtK, report.Score{K: k, Value: b.stepSums[i] / float64(b.stepCounts[i]), Tasks: b.stepCounts[i]})
 		}
 	}
-	r.CI95 = bootstrapCI(byTaskID(b.pass1))
+	r.CI95 = report.MeanCI(byTaskID(b.pass1))
 	emit := func(by string, m map[string]*breakdownAcc) {
 		for _, value := range slices.Sorted(maps.Keys(m)) {
 			a := m[value]
@@ -332,12 +332,6 @@ func (b *reportBuilder) totals() {
 // Bootstrap settings of every interval a report gives: the same for every
 // k, so that an interval is reproduced byte for byte, and the same as
 // those of package report's comparisons.
-const (
-	bootstrapResamples  = 2000
-	bootstrapConfidence = 0.95
-	bootstrapSeed       = 1
-)
-
 // taskValue is one task's value.
 type taskValue struct {
 	id string
@@ -354,19 +348,6 @@ func byTaskID(tvs []taskValue) []float64 {
 		out[i] = tv.v
 	}
 	return out
-}
-
-// bootstrapCI is the report's interval of the mean of values, nil for
-// fewer than two.
-func bootstrapCI(values []float64) *metrics.Interval {
-	if len(values) < 2 {
-		return nil
-	}
-	ci, err := metrics.BootstrapMean(values, bootstrapResamples, bootstrapConfidence, bootstrapSeed)
-	if err != nil {
-		panic("adapt: " + err.Error()) // the arguments are valid
-	}
-	return &ci
 }
 
 // sample is a sample's final result in the records, with its completion

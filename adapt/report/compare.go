@@ -274,7 +274,7 @@ func passAtKDelta(k int, diffs []taskValue, unpaired int) Delta {
 			sumA, sumB, sum = sumA+tv.a, sumB+tv.v, sum+vs[i]
 		}
 		d.A, d.B, d.Value = sumA/n, sumB/n, sum/n
-		d.CI95 = bootstrapCI(vs)
+		d.CI95 = MeanCI(vs)
 	}
 	return d
 }
@@ -463,9 +463,12 @@ func byTaskID(tvs []taskValue) []float64 {
 	return out
 }
 
-// bootstrapCI is the report's interval of the mean of values, nil for
-// fewer than two.
-func bootstrapCI(values []float64) *metrics.Interval {
+// MeanCI is the interval a report gives a mean of per-task values (its
+// pass@k, a comparison's deltas): a 95% percentile bootstrap over the
+// values, 2000 resamples, seed 1; nil for fewer than two values. adapt's
+// report builder calls it, so that a report's intervals and Compare's are
+// one rule.
+func MeanCI(values []float64) *metrics.Interval {
 	if len(values) < 2 {
 		return nil
 	}
