@@ -121,7 +121,7 @@ trap 'stop_guest; rm -f "$guest_log" "$side_log"' EXIT
 side=$!
 status=0
 # shellcheck disable=SC2086
-"${gotest[@]}" -timeout 40m ./mutate/maven ./mutate/gomod ./versioned ./adapt ./evolve/transform ./mutate $rest || status=$?
+"${gotest[@]}" -timeout 40m ./versioned ./mutate/gomod ./mutate/maven ./adapt ./evolve/transform ./mutate $rest || status=$?
 if [ -n "$guest" ] && ! wait "$guest"; then
   echo "the cgroup-v2 guest's image, built ahead of the tests, failed:"; cat "$guest_log"
 fi

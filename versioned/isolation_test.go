@@ -2,6 +2,7 @@ package versioned_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"slices"
@@ -17,6 +18,8 @@ import (
 	"github.com/adaptbench/adaptbench/versioned"
 )
 
+var isolationCoverage = flag.Bool("isolation-coverage", false, "run TestSystemIsolationCoverage, GitChameleon's isolation coverage on the system python3")
+
 // TestSystemIsolationCoverage measures GitChameleon's isolation coverage
 // where this machine can run it: every problem whose library the system
 // python3 has (see TestSystemAllLibraries), its reference (the ground
@@ -26,10 +29,12 @@ import (
 // are Debian's, not the problem's). It logs the share per library and
 // why each task that cannot is kept in-process (IsolationRequired says).
 // Its counts are logged, not asserted: they depend on the libraries this
-// machine has. Skipped with -short.
+// machine has. A measurement, not a check (it runs every such problem's
+// reference twice, most of this package's time), so it runs only when
+// asked: go test -run TestSystemIsolationCoverage ./versioned -isolation-coverage.
 func TestSystemIsolationCoverage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: runs every problem whose library the system python3 has")
+	if !*isolationCoverage {
+		t.Skip("a measurement: run with -isolation-coverage")
 	}
 	dir := dataDir(t)
 	if _, err := os.Stat("/usr/bin/python3"); err != nil {
