@@ -24,17 +24,7 @@ func TestClassEval(t *testing.T) {
 	if testing.Short() {
 		n = 1
 	}
-	tasks, err := classeval.Tasks(classes[:n], "ClassEval_data.json")
-	require.NoError(t, err)
-	byClass := map[string][]adapt.Task{}
-	var order []string
-	for _, task := range tasks {
-		c := task.Labels["class"]
-		if byClass[c] == nil {
-			order = append(order, c)
-		}
-		byClass[c] = append(byClass[c], task)
-	}
+	tasks, byClass, order := classTasks(t, classes[:n])
 	require.Len(t, order, n)
 	for _, c := range order {
 		s, err := evolve.FromTasks(c, byClass[c])
@@ -55,4 +45,21 @@ func TestClassEval(t *testing.T) {
 	other.Target.Content += "\n"
 	_, err = evolve.FromTasks("x", []adapt.Task{tasks[0], other})
 	assert.ErrorContains(t, err, "does not share")
+}
+
+// classTasks makes ClassEval's tasks of classes and groups them by class,
+// in the classes' order.
+func classTasks(t *testing.T, classes []classeval.Class) (tasks []adapt.Task, byClass map[string][]adapt.Task, order []string) {
+	t.Helper()
+	tasks, err := classeval.Tasks(classes, "ClassEval_data.json")
+	require.NoError(t, err)
+	byClass = map[string][]adapt.Task{}
+	for _, task := range tasks {
+		c := task.Labels["class"]
+		if byClass[c] == nil {
+			order = append(order, c)
+		}
+		byClass[c] = append(byClass[c], task)
+	}
+	return tasks, byClass, order
 }

@@ -92,17 +92,7 @@ func classSubjects(t *testing.T, n int) []*evolve.Subject {
 	t.Helper()
 	classes, err := classeval.ReadFile(testenv.DataPath(t, "classeval/ClassEval_data.json"))
 	require.NoError(t, err)
-	tasks, err := classeval.Tasks(classes[:n], "ClassEval_data.json")
-	require.NoError(t, err)
-	byClass := map[string][]adapt.Task{}
-	var order []string
-	for _, task := range tasks {
-		c := task.Labels["class"]
-		if byClass[c] == nil {
-			order = append(order, c)
-		}
-		byClass[c] = append(byClass[c], task)
-	}
+	_, byClass, order := classTasks(t, classes[:n])
 	var out []*evolve.Subject
 	for _, c := range order {
 		s, err := evolve.FromTasks(c, byClass[c])

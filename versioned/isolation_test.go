@@ -5,16 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"slices"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/adaptbench/adaptbench/adapt"
-	"github.com/adaptbench/adaptbench/exec"
 	"github.com/adaptbench/adaptbench/exec/exectest"
-	"github.com/adaptbench/adaptbench/exec/sandbox"
 	"github.com/adaptbench/adaptbench/versioned"
 )
 
@@ -43,17 +40,7 @@ func TestSystemIsolationCoverage(t *testing.T) {
 	ctx := context.Background()
 	sys := &versioned.Cache{Dir: cacheDir(t), Builder: &versioned.System{}}
 	tasks, _ := systemTasks(t, dir, sys)
-	fs, err := sandbox.NewForkServer(exectest.Sandbox(t), &sandbox.ForkServerConfig{
-		Preload: append(slices.Clone(sandbox.DefaultPreload), "sympy", "networkx", "flask", "jinja2", "pytest",
-			"numpy", "pandas", "scipy", "scipy.stats", "matplotlib", "sklearn"),
-		Env: []string{"OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1", "MPLBACKEND=Agg"},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { fs.Close() })
-	p := &versioned.Provider{Provisioner: sys, Env: []string{"OMP_NUM_THREADS=1", "MPLBACKEND=Agg"}}
-	lim := exec.Limits{WallTime: 90 * time.Second, CPUTime: 60 * time.Second}
+	fs, p, lim := systemRunner(t, sys)
 	start := time.Now()
 	rep, err := adapt.Evaluate(ctx, tasks, adapt.Reference, &adapt.Options{Runner: fs, Environments: p, NoGold: true,
 		Limits: lim, Isolation: adapt.IsolationAuto})

@@ -218,6 +218,20 @@ func systemTasks(t *testing.T, dir string, sys *versioned.Cache) ([]adapt.Task, 
 // environment.
 func evaluateAllLibraries(t *testing.T, tasks []adapt.Task, sols []versioned.Solution, sys *versioned.Cache) *report.Report {
 	t.Helper()
+	fs, p, lim := systemRunner(t, sys)
+	rep, err := adapt.Evaluate(context.Background(), tasks, versioned.SolutionModelOf("ground-truth", sols), &adapt.Options{
+		Runner: fs, Environments: p, NoGold: true, Limits: lim,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// systemRunner is the runner, environments and limits GitChameleon's
+// problems run with in the system environment.
+func systemRunner(t *testing.T, sys *versioned.Cache) (exec.Runner, *versioned.Provider, exec.Limits) {
+	t.Helper()
 	// A fork server that has also imported the slowest libraries (sympy
 	// alone takes seconds), so that each problem does not. The counts are
 	// the same as with a fresh interpreter per problem (every problem's
@@ -237,14 +251,7 @@ func evaluateAllLibraries(t *testing.T, tasks []adapt.Task, sols []versioned.Sol
 	}
 	t.Cleanup(func() { fs.Close() })
 	p := &versioned.Provider{Provisioner: sys, Env: []string{"OMP_NUM_THREADS=1", "MPLBACKEND=Agg"}}
-	rep, err := adapt.Evaluate(context.Background(), tasks, versioned.SolutionModelOf("ground-truth", sols), &adapt.Options{
-		Runner: fs, Environments: p, NoGold: true,
-		Limits: exec.Limits{WallTime: 90 * time.Second, CPUTime: 60 * time.Second},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	return fs, p, exec.Limits{WallTime: 90 * time.Second, CPUTime: 60 * time.Second}
 }
 
 // libraryCount is how many of a library's problems passed.
